@@ -1,0 +1,42 @@
+"""The audit chain: each event's hash covers the previous hash, so tampering is detectable."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from magg_kg.records import AuditEvent
+
+__all__ = ["chain_hash", "find_break"]
+
+
+def chain_hash(
+    prev_hash: str, seq: int, event_id: str, kind: str, subject: str, payload: str, recorded_at: str
+) -> str:
+    """The hash of one audit event; the Worker computes the same text the same way.
+
+    >>> chain_hash("", 1, "a", "k", "s", "{}", "2026-01-01T00:00:00.000000Z")[:12]
+    'b1b2b6f40e3d'
+    """
+    text = "\n".join([prev_hash, str(seq), event_id, kind, subject, payload, recorded_at])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def find_break(events: Iterable[AuditEvent]) -> str | None:
+    """The first problem in the chain, in words, or None when the chain is intact."""
+    prev_hash = ""
+    expected_seq = 1
+    for event in events:
+        if event.seq != expected_seq:
+            return f"audit event {event.event_id}: seq {event.seq}, expected {expected_seq}"
+        if event.prev_hash != prev_hash:
+            return f"audit event {event.seq} ({event.event_id}): prev_hash does not match event {event.seq - 1}"
+        recomputed = chain_hash(
+            prev_hash, event.seq, event.event_id, event.kind, event.subject, event.payload,
+            event.recorded_at,
+        )
+        if recomputed != event.hash:
+            return f"audit event {event.seq} ({event.event_id}): hash does not match its content"
+        prev_hash = event.hash
+        expected_seq += 1
+    return None

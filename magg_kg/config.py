@@ -1,0 +1,153 @@
+"""Configuration: built once at the entry point from the environment, then passed down.
+
+Nothing reads the environment at import time; :func:`load_config` takes the mapping to read.
+Secrets (the DeepSeek key, the gateway token, the D1 token) come from the environment only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from magg_kg.errors import ConfigError
+
+__all__ = ["Config", "D1Config", "LLMConfig", "Policy", "load_config"]
+
+GATEWAY_HOST = "gateway.ai.cloudflare.com"
+Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Policy(_Frozen):
+    """Thresholds and modes of governance (the seeds' defaults); recorded with every decision."""
+
+    version: str = "policy-1"
+    commit_at: Unit = 0.80
+    reject_below: Unit = 0.50
+    deliberate_from: Unit = 0.35
+    deliberate_below: Unit = 0.70
+    debate_rounds: Annotated[int, Field(ge=1, le=10)] = 3
+    debate_commit_at: Unit = 0.80
+    low_stakes_types: tuple[str, ...] = ("related", "applies_to")
+    structural_types: tuple[str, ...] = ("prerequisite",)
+    recheck_limit: Annotated[int, Field(ge=1)] = 25
+    discover_limit: Annotated[int, Field(ge=1)] = 20
+
+
+class LLMConfig(_Frozen):
+    provider: Literal["offline", "deepseek"] = "offline"
+    model: str = "deepseek-chat"
+    base_url: str = ""
+    api_key: SecretStr | None = None
+    gateway_token: SecretStr | None = None
+    allow_any_host: bool = False
+    timeout_s: Annotated[float, Field(gt=0)] = 60.0
+    http_attempts: Annotated[int, Field(ge=1, le=10)] = 3
+    parse_attempts: Annotated[int, Field(ge=1, le=5)] = 2
+    max_calls: Annotated[int, Field(ge=0)] | None = None
+    max_tokens: Annotated[int, Field(ge=0)] | None = None
+
+    def checked(self) -> LLMConfig:
+        """Refuses a deepseek configuration that cannot work or would leave the one gateway."""
+        if self.provider != "deepseek":
+            return self
+        if self.api_key is None or not self.api_key.get_secret_value():
+            raise ConfigError("MAGG_LLM=deepseek needs DEEPSEEK_API_KEY in the environment")
+        if not self.base_url:
+            raise ConfigError(
+                "MAGG_LLM=deepseek needs MAGG_LLM_BASE_URL, the Cloudflare AI Gateway URL "
+                "https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/deepseek"
+            )
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(f"MAGG_LLM_BASE_URL is not a URL: {self.base_url!r}")
+        if not self.allow_any_host:
+            segments = [s for s in parts.path.split("/") if s]
+            is_gateway = (
+                parts.scheme == "https"
+                and parts.hostname == GATEWAY_HOST
+                and len(segments) == 4
+                and segments[0] == "v1"
+                and segments[3] == "deepseek"
+            )
+            if not is_gateway:
+                raise ConfigError(
+                    f"MAGG_LLM_BASE_URL {self.base_url!r} is not a Cloudflare AI Gateway DeepSeek URL "
+                    "(https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/deepseek); "
+                    "set MAGG_LLM_ALLOW_ANY_HOST=1 to use another OpenAI-compatible server"
+                )
+        return self
+
+
+class D1Config(_Frozen):
+    url: str = ""
+    token: SecretStr | None = None
+    timeout_s: Annotated[float, Field(gt=0)] = 30.0
+    attempts: Annotated[int, Field(ge=1, le=10)] = 4
+
+
+class Config(_Frozen):
+    db: Path = Path("magg.sqlite")
+    store: Literal["sqlite", "d1"] = "sqlite"
+    d1: D1Config = D1Config()
+    llm: LLMConfig = LLMConfig()
+    policy: Policy = Policy()
+    reports: Path = Path("magg-reports")
+    seed: int = 7
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _optional_int(env: Mapping[str, str], name: str) -> int | None:
+    value = env.get(name, "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {value!r}") from None
+
+
+def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
+    """Builds the configuration from an environment mapping (and a --db given on the command line).
+
+    >>> load_config({}).llm.provider
+    'offline'
+    >>> load_config({"MAGG_DB": "x.sqlite"}).db.name
+    'x.sqlite'
+    """
+    try:
+        return Config(
+            db=Path(db or env.get("MAGG_DB") or "magg.sqlite"),
+            store=env.get("MAGG_STORE", "sqlite") or "sqlite",  # type: ignore[arg-type]
+            d1=D1Config(
+                url=env.get("MAGG_D1_URL", ""),
+                token=SecretStr(env["MAGG_D1_TOKEN"]) if env.get("MAGG_D1_TOKEN") else None,
+            ),
+            llm=LLMConfig(
+                provider=env.get("MAGG_LLM", "offline") or "offline",  # type: ignore[arg-type]
+                model=env.get("MAGG_LLM_MODEL", "deepseek-chat") or "deepseek-chat",
+                base_url=env.get("MAGG_LLM_BASE_URL", ""),
+                api_key=SecretStr(env["DEEPSEEK_API_KEY"]) if env.get("DEEPSEEK_API_KEY") else None,
+                gateway_token=(
+                    SecretStr(env["MAGG_LLM_GATEWAY_TOKEN"]) if env.get("MAGG_LLM_GATEWAY_TOKEN") else None
+                ),
+                allow_any_host=_flag(env.get("MAGG_LLM_ALLOW_ANY_HOST")),
+                max_calls=_optional_int(env, "MAGG_LLM_MAX_CALLS"),
+                max_tokens=_optional_int(env, "MAGG_LLM_MAX_TOKENS"),
+            ),
+            reports=Path(env.get("MAGG_REPORTS") or "magg-reports"),
+        )
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ConfigError(f"bad configuration: {where}: {first['msg']}") from None

@@ -1,0 +1,68 @@
+"""Errors: failures, not outcomes (a refused proposal is a verdict, not an exception).
+
+The tree::
+
+    MaggError                  anything magg-kg raises on purpose
+    ├── UserError              the user can fix it: the message says what and how
+    │   ├── ConfigError        bad or missing configuration
+    │   ├── InputError         a lesson or file that cannot be read as a lesson
+    │   └── StoreError         the database cannot be opened or written
+    │       └── SchemaError    the database was written by a newer schema
+    └── RunError               the run failed for a reason outside the user's input
+        ├── BatchRefused       the store refused a write batch (nothing was written)
+        └── BackendUnavailable the D1 Worker or the model gateway could not be reached
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BackendUnavailable",
+    "BatchRefused",
+    "ConfigError",
+    "InputError",
+    "MaggError",
+    "RunError",
+    "SchemaError",
+    "StoreError",
+    "UserError",
+]
+
+
+class MaggError(Exception):
+    """Base of every error magg-kg raises on purpose."""
+
+
+class UserError(MaggError):
+    """Something the user can fix; the message says what happened and what to do."""
+
+
+class ConfigError(UserError):
+    pass
+
+
+class InputError(UserError):
+    pass
+
+
+class StoreError(UserError):
+    pass
+
+
+class SchemaError(StoreError):
+    pass
+
+
+class RunError(MaggError):
+    pass
+
+
+class BatchRefused(RunError):
+    def __init__(self, batch_id: str, code: str, reason: str) -> None:
+        super().__init__(f"batch {batch_id} refused ({code}): {reason}")
+        self.batch_id = batch_id
+        self.code = code
+        self.reason = reason
+
+
+class BackendUnavailable(RunError):
+    pass

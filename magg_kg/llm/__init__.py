@@ -1,0 +1,1 @@
+"""The LLM port and its providers."""

@@ -1,0 +1,45 @@
+"""The offline provider: every role performed deterministically from the evidence and the graph.
+
+The provider is a dispatcher: the roles themselves (cue phrases, co-occurrence, TF-IDF
+similarity, graph structure) live with the agents that define them, and are handed in by the
+composition root as ``handlers`` (task name -> function of the prompt). Replies go through the
+same :func:`~magg_kg.llm.port.parse_reply` as a real model's, so a handler is held to the same
+schema.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from magg_kg.llm.port import Answer, Failure, Prompt, parse_reply
+
+__all__ = ["OFFLINE_MODEL", "Handler", "OfflineLLM"]
+
+T = TypeVar("T", bound=BaseModel)
+Handler = Callable[[Prompt], Mapping[str, object]]
+OFFLINE_MODEL = "offline-1"
+
+
+class OfflineLLM:
+    """An :class:`~magg_kg.llm.port.LLM` that runs local, deterministic role functions."""
+
+    def __init__(self, handlers: Mapping[str, Handler], model: str = OFFLINE_MODEL) -> None:
+        self._handlers = dict(handlers)
+        self._model = model
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
+        handler = self._handlers.get(prompt.task)
+        if handler is None:
+            return Failure("refused", f"the offline provider has no role for task {prompt.task!r}", self._model)
+        parsed = parse_reply(json.dumps(dict(handler(prompt))), schema)
+        if isinstance(parsed, str):
+            return Failure("invalid", parsed, self._model)
+        return Answer(value=parsed, model=self._model)

@@ -1,0 +1,315 @@
+"""Typed write operations and the batch that carries them.
+
+A :class:`Batch` is the unit of writing for both backends: the embedded SQLite store applies it
+in one transaction, the D1 backend sends the same JSON to the ``ts-apply`` Worker. Each operation
+type maps to prepared statements in ``protocol/statements.json``; the JSON Schema of a batch
+(``protocol/batch.schema.json``) is generated from these models and validated by the Worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import resources
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+from magg_kg.records import (
+    EvidenceKind,
+    ProposalState,
+    Role,
+    Timestamp,
+    canonical_json,
+)
+
+__all__ = [
+    "AddAlias",
+    "AddChunk",
+    "AddConcept",
+    "AddLesson",
+    "AddProposal",
+    "AppendAudit",
+    "AssignDomain",
+    "Batch",
+    "CommitEdge",
+    "EnqueueReview",
+    "InvalidateEdge",
+    "LinkLessonConcept",
+    "Operation",
+    "PutCache",
+    "RecordDecision",
+    "RecordUsage",
+    "SetDomain",
+    "SpanData",
+    "UnassignDomain",
+    "batch_json_schema",
+    "statements",
+]
+
+Text = Annotated[str, StringConstraints(min_length=1, max_length=4096)]
+LongText = Annotated[str, StringConstraints(max_length=8_000_000)]
+Score = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+Count = Annotated[int, Field(ge=0, le=2**53)]
+
+
+class _Op(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SpanData(_Op):
+    """An evidence span as written: lesson id, chunk id, char offsets, exact quote, kind."""
+
+    lesson_id: Text
+    chunk_id: Annotated[str, StringConstraints(max_length=4096)] = ""
+    start: Count
+    end: Count
+    quote: Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
+    kind: EvidenceKind
+
+
+Evidence = Annotated[list[SpanData], Field(min_length=1, max_length=64)]
+
+
+class AddLesson(_Op):
+    op: Literal["add_lesson"] = "add_lesson"
+    id: Text
+    lesson_key: Text
+    title: Text
+    sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+    source_path: Annotated[str, StringConstraints(max_length=4096)]
+    text: LongText
+    supersedes: Text | None = None
+    ingested_at: Timestamp
+
+
+class AddChunk(_Op):
+    op: Literal["add_chunk"] = "add_chunk"
+    id: Text
+    lesson_id: Text
+    ordinal: Count
+    start: Count
+    end: Count
+    heading: Annotated[str, StringConstraints(max_length=4096)] = ""
+
+
+class AddConcept(_Op):
+    op: Literal["add_concept"] = "add_concept"
+    id: Text
+    name: Text
+    type: Text
+    description: Annotated[str, StringConstraints(max_length=20_000)] = ""
+    recorded_at: Timestamp
+
+
+class AddAlias(_Op):
+    op: Literal["add_alias"] = "add_alias"
+    alias: Text
+    concept_id: Text
+    recorded_at: Timestamp
+
+
+class LinkLessonConcept(_Op):
+    op: Literal["link_lesson_concept"] = "link_lesson_concept"
+    lesson_id: Text
+    concept_id: Text
+    role: Role
+    evidence: Evidence
+    recorded_at: Timestamp
+
+
+class SetDomain(_Op):
+    """Adds a domain version and closes the previous one."""
+
+    op: Literal["set_domain"] = "set_domain"
+    id: Text
+    version: Annotated[int, Field(ge=1)]
+    name: Text
+    owner: Text
+    card: dict[str, object]
+    recorded_at: Timestamp
+
+
+class AssignDomain(_Op):
+    op: Literal["assign_domain"] = "assign_domain"
+    concept_id: Text
+    domain_id: Text
+    recorded_at: Timestamp
+
+
+class UnassignDomain(_Op):
+    op: Literal["unassign_domain"] = "unassign_domain"
+    concept_id: Text
+    domain_id: Text
+    expired_at: Timestamp
+
+
+class AddProposal(_Op):
+    op: Literal["add_proposal"] = "add_proposal"
+    id: Text
+    src: Text
+    type: Text
+    dst: Text
+    confidence: Score
+    evidence: Annotated[list[SpanData], Field(max_length=64)]
+    origin: Literal["ingest", "discover", "recheck", "replay", "manual"]
+    lesson_id: Text | None = None
+    rationale: Annotated[str, StringConstraints(max_length=20_000)] = ""
+    created_at: Timestamp
+
+
+class RecordDecision(_Op):
+    op: Literal["record_decision"] = "record_decision"
+    id: Text
+    proposal_id: Text | None
+    stage: Text
+    verdict: Text
+    state_after: ProposalState
+    score: Score | None = None
+    rationale: Annotated[str, StringConstraints(min_length=1, max_length=200_000)]
+    detail: dict[str, object]
+    policy_version: Text
+    prompt_version: Text
+    model: Text
+    decided_at: Timestamp
+
+
+class CommitEdge(_Op):
+    """Adds an active edge version with its full grounding record."""
+
+    op: Literal["commit_edge"] = "commit_edge"
+    version_id: Text
+    edge_id: Text
+    src: Text
+    type: Text
+    dst: Text
+    confidence: Score
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=200_000)]
+    source: Text
+    evidence: Evidence
+    valid_at: Timestamp
+    recorded_at: Timestamp
+    decision_id: Text
+    policy_version: Text
+    prompt_version: Text
+    model: Text
+
+
+class InvalidateEdge(_Op):
+    """Closes an active edge version (never deletes it)."""
+
+    op: Literal["invalidate_edge"] = "invalidate_edge"
+    version_id: Text
+    decision_id: Text
+    invalid_at: Timestamp
+    expired_at: Timestamp
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
+
+
+class EnqueueReview(_Op):
+    op: Literal["enqueue_review"] = "enqueue_review"
+    id: Text
+    proposal_id: Text
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
+    enqueued_at: Timestamp
+
+
+class AppendAudit(_Op):
+    """Extends the audit chain; the applier fills in seq, prev_hash and hash."""
+
+    op: Literal["append_audit"] = "append_audit"
+    event_id: Text
+    kind: Text
+    subject: Annotated[str, StringConstraints(max_length=4096)]
+    payload: Annotated[str, StringConstraints(min_length=2, max_length=1_000_000)]
+    recorded_at: Timestamp
+
+
+class RecordUsage(_Op):
+    op: Literal["record_usage"] = "record_usage"
+    id: Text
+    stage: Text
+    agent: Text
+    domain: Annotated[str, StringConstraints(max_length=4096)] = ""
+    model: Text
+    prompt_tokens: Count
+    completion_tokens: Count
+    latency_ms: Annotated[float, Field(ge=0.0, allow_inf_nan=False)]
+    attempts: Count
+    outcome: Text
+    cache_hit: bool
+    recorded_at: Timestamp
+
+
+class PutCache(_Op):
+    op: Literal["put_cache"] = "put_cache"
+    key: Text
+    model: Text
+    response: LongText
+    prompt_tokens: Count
+    completion_tokens: Count
+    recorded_at: Timestamp
+
+
+Operation = Annotated[
+    Union[
+        AddLesson,
+        AddChunk,
+        AddConcept,
+        AddAlias,
+        LinkLessonConcept,
+        SetDomain,
+        AssignDomain,
+        UnassignDomain,
+        AddProposal,
+        RecordDecision,
+        CommitEdge,
+        InvalidateEdge,
+        EnqueueReview,
+        AppendAudit,
+        RecordUsage,
+        PutCache,
+    ],
+    Field(discriminator="op"),
+]
+
+
+class Batch(BaseModel):
+    """An atomic, idempotent group of operations.
+
+    ``digest`` identifies the content: a retried batch (same id, same digest) changes nothing;
+    the same id with another digest is refused as a conflict.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    batch_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    sent_at: Timestamp
+    ops: Annotated[list[Operation], Field(min_length=1, max_length=20_000)]
+    digest: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] = "0" * 64
+
+    @classmethod
+    def of(cls, batch_id: str, sent_at: str, ops: list[Operation]) -> Batch:
+        """Builds a batch and computes its digest."""
+        body = {
+            "batch_id": batch_id,
+            "sent_at": sent_at,
+            "ops": [op.model_dump(mode="json") for op in ops],
+        }
+        digest = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+        return cls(batch_id=batch_id, sent_at=sent_at, ops=ops, digest=digest)
+
+
+_BATCH_ADAPTER: TypeAdapter[Batch] = TypeAdapter(Batch)
+
+
+def batch_json_schema() -> dict[str, object]:
+    """The JSON Schema of a batch, as the Worker validates it."""
+    return _BATCH_ADAPTER.json_schema()
+
+
+def statements() -> dict[str, object]:
+    """The shared write protocol: operation type -> prepared statements."""
+    text = resources.files("magg_kg.protocol").joinpath("statements.json").read_text("utf-8")
+    loaded: dict[str, object] = json.loads(text)
+    return loaded

@@ -1,0 +1,186 @@
+"""The embedded backend: a local SQLite file with the same schema as D1.
+
+A batch is one ``BEGIN IMMEDIATE`` transaction: every statement of every operation, or none.
+Other processes wait for the write lock (``busy_timeout``) instead of failing.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from importlib import resources
+from pathlib import Path
+
+from magg_kg.audit import chain_hash
+from magg_kg.errors import SchemaError, StoreError
+from magg_kg.operations import Batch, statements
+from magg_kg.records import canonical_json
+from magg_kg.store import SCHEMA_VERSION, BatchResult, Row, Store, queries
+
+__all__ = ["SQLiteStore", "bind", "migrations"]
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+Param = str | int | float | None
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The schema migrations in order: (version, file name, SQL text)."""
+    folder = resources.files("magg_kg.migrations")
+    found = []
+    for entry in folder.iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text("utf-8")))
+    return sorted(found)
+
+
+def bind(value: object) -> Param:
+    """An operation field as a SQL parameter: JSON text for lists and objects, 0/1 for booleans."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, list | dict):
+        return canonical_json(value)
+    if value is None or isinstance(value, str | int | float):
+        return value
+    raise TypeError(f"cannot bind a {type(value).__name__}")
+
+
+class SQLiteStore(Store):
+    """A magg-kg database in one SQLite file (or ``:memory:``)."""
+
+    def __init__(self, connection: sqlite3.Connection, location: str) -> None:
+        self._db = connection
+        self._location = location
+        self._protocol = statements()
+
+    @classmethod
+    def open(cls, path: str | Path, *, create: bool = True) -> SQLiteStore:
+        """Opens (and, if needed, creates and migrates) the database at ``path``."""
+        location = str(path)
+        if location != ":memory:":
+            file = Path(location)
+            if file.is_dir():
+                raise StoreError(f"database path {file} is a directory; pass a file path with --db")
+            if not file.parent.exists():
+                raise StoreError(f"folder {file.parent} does not exist; create it or pass another --db")
+            if not file.exists() and not create:
+                raise StoreError(f"no database at {file}; run `magg init --db {file}` first")
+        try:
+            connection = sqlite3.connect(location, isolation_level=None, timeout=30.0)
+            connection.row_factory = sqlite3.Row
+            connection.execute("PRAGMA foreign_keys = ON")
+            connection.execute("PRAGMA busy_timeout = 30000")
+            store = cls(connection, location)
+            store._migrate()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(
+                f"cannot open {location} as a magg database ({error}); "
+                "is it corrupted or another kind of file?"
+            ) from None
+        return store
+
+    def _current_version(self) -> int:
+        exists = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        ).fetchone()
+        if exists is None:
+            tables = self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise StoreError(
+                    f"{self._location} is a SQLite database but not a magg database "
+                    "(it has tables and no schema_version); pass another --db"
+                )
+            return 0
+        return int(self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        current = self._current_version()
+        if current > SCHEMA_VERSION:
+            raise SchemaError(
+                f"{self._location} was written by a newer magg (schema version {current}, "
+                f"this magg knows up to {SCHEMA_VERSION}); upgrade magg to open it"
+            )
+        for version, name, sql in migrations():
+            if version <= current:
+                continue
+            try:
+                self._db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nCOMMIT;")
+            except sqlite3.OperationalError as error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if "readonly" in str(error):
+                    raise StoreError(
+                        f"{self._location} is read-only and needs migration {name}; "
+                        "make it writable or pass another --db"
+                    ) from None
+                raise
+
+    def close(self) -> None:
+        self._db.close()
+
+    def query(self, name: str, params: dict[str, Param] | None = None) -> list[Row]:
+        spec = queries()[name]
+        given = params or {}
+        values = [given.get(str(field)) for field in spec["params"]]  # type: ignore[attr-defined]
+        try:
+            cursor = self._db.execute(str(spec["sql"]), values)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"reading {self._location} failed ({error})") from None
+        return [dict(row) for row in cursor.fetchall()]
+
+    def apply(self, batch: Batch) -> BatchResult:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise StoreError(f"cannot write {self._location} ({error})") from None
+        try:
+            result = self._apply_in_transaction(batch)
+        except sqlite3.IntegrityError as error:
+            self._db.execute("ROLLBACK")
+            return BatchResult(batch.batch_id, "refused", "constraint", str(error))
+        except sqlite3.OperationalError as error:
+            self._db.execute("ROLLBACK")
+            if "readonly" in str(error) or "disk" in str(error):
+                raise StoreError(f"cannot write {self._location} ({error})") from None
+            return BatchResult(batch.batch_id, "refused", "constraint", str(error))
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        if result.status == "applied":
+            self._db.execute("COMMIT")
+        else:
+            self._db.execute("ROLLBACK")
+        return result
+
+    def _apply_in_transaction(self, batch: Batch) -> BatchResult:
+        known = self._db.execute(
+            "SELECT digest FROM batches WHERE batch_id = ?", (batch.batch_id,)
+        ).fetchone()
+        if known is not None:
+            if known["digest"] == batch.digest:
+                return BatchResult(batch.batch_id, "duplicate")
+            return BatchResult(
+                batch.batch_id, "refused", "conflict",
+                "this batch id was already applied with different content",
+            )
+        head_spec = self._protocol["batch"]
+        assert isinstance(head_spec, dict)
+        head = {"batch_id": batch.batch_id, "digest": batch.digest,
+                "op_count": len(batch.ops), "sent_at": batch.sent_at}
+        self._db.execute(head_spec["sql"], [head[field] for field in head_spec["params"]])
+        seq, prev_hash = self.audit_head()
+        operations = self._protocol["operations"]
+        assert isinstance(operations, dict)
+        for op in batch.ops:
+            fields = op.model_dump(mode="json")
+            if op.op == "append_audit":
+                seq += 1
+                fields["seq"] = seq
+                fields["prev_hash"] = prev_hash
+                fields["hash"] = prev_hash = chain_hash(
+                    prev_hash, seq, fields["event_id"], fields["kind"], fields["subject"],
+                    fields["payload"], fields["recorded_at"],
+                )
+            for spec in operations[op.op]:
+                self._db.execute(spec["sql"], [bind(fields.get(name)) for name in spec["params"]])
+        return BatchResult(batch.batch_id, "applied")

@@ -1,0 +1,229 @@
+"""The store interface: batches in, records out.
+
+Both backends share every read: a backend only knows how to run a named query from
+``protocol/queries.json`` and how to apply a :class:`~magg_kg.operations.Batch`. The embedded
+SQLite backend is :mod:`magg_kg.sqlite`; the D1 backend (through the ``ts-apply`` Worker) is
+:mod:`magg_kg.d1`.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+from magg_kg.errors import BatchRefused
+from magg_kg.operations import Batch
+from magg_kg.records import (
+    AuditEvent,
+    Concept,
+    Decision,
+    EdgeVersion,
+    Grounding,
+    Lesson,
+    Proposal,
+    Span,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "BatchResult",
+    "Row",
+    "Store",
+    "edge_from_row",
+    "queries",
+]
+
+SCHEMA_VERSION = 1
+"""The newest schema this code knows; a database with a higher version is refused."""
+
+Row = dict[str, str | int | float | None]
+
+
+@cache
+def queries() -> dict[str, dict[str, object]]:
+    """The named read queries shared by both backends."""
+    text = resources.files("magg_kg.protocol").joinpath("queries.json").read_text("utf-8")
+    loaded: dict[str, dict[str, object]] = {
+        name: spec for name, spec in json.loads(text).items() if not name.startswith("_")
+    }
+    return loaded
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """What became of a batch: applied, a harmless duplicate, or refused with nothing written."""
+
+    batch_id: str
+    status: Literal["applied", "duplicate", "refused"]
+    code: str = ""
+    reason: str = ""
+
+    def raise_for_refusal(self) -> BatchResult:
+        if self.status == "refused":
+            raise BatchRefused(self.batch_id, self.code, self.reason)
+        return self
+
+
+def _spans(text: str | int | float | None) -> tuple[Span, ...]:
+    return tuple(Span.model_validate(item) for item in json.loads(str(text or "[]")))
+
+
+def edge_from_row(row: Row) -> EdgeVersion:
+    """An edge version from its ``concept_edges`` row."""
+    return EdgeVersion(
+        version_id=str(row["version_id"]),
+        edge_id=str(row["edge_id"]),
+        src=str(row["src"]),
+        type=str(row["type"]),
+        dst=str(row["dst"]),
+        status="active" if row["status"] == "active" else "invalidated",
+        grounding=Grounding(
+            confidence=float(row["confidence"] or 0.0),
+            reason=str(row["reason"]),
+            source=str(row["source"]),
+            evidence=_spans(row["evidence"]),
+        ),
+        valid_at=str(row["valid_at"]),
+        invalid_at=None if row["invalid_at"] is None else str(row["invalid_at"]),
+        recorded_at=str(row["recorded_at"]),
+        expired_at=None if row["expired_at"] is None else str(row["expired_at"]),
+        decision_id=str(row["decision_id"]),
+        invalidated_by=None if row["invalidated_by"] is None else str(row["invalidated_by"]),
+        policy_version=str(row["policy_version"]),
+        prompt_version=str(row["prompt_version"]),
+        model=str(row["model"]),
+    )
+
+
+def _proposal(row: Row) -> Proposal:
+    return Proposal.model_validate(
+        {**row, "evidence": _spans(row["evidence"]), "confidence": float(row["confidence"] or 0)},
+        strict=False,
+    )
+
+
+def _decision(row: Row) -> Decision:
+    return Decision.model_validate(
+        {**row, "detail": json.loads(str(row["detail"]))}, strict=False
+    )
+
+
+class Store(ABC):
+    """A magg-kg database. Writes are batches; reads are named queries."""
+
+    @abstractmethod
+    def apply(self, batch: Batch) -> BatchResult:
+        """Applies a batch atomically and idempotently (a retried batch changes nothing)."""
+
+    @abstractmethod
+    def query(self, name: str, params: dict[str, str | int | float | None] | None = None) -> list[Row]:
+        """Runs one named query from ``protocol/queries.json``."""
+
+    def close(self) -> None:
+        """Releases the backend's resources."""
+
+    def write(self, batch: Batch) -> BatchResult:
+        """Applies a batch and raises :class:`BatchRefused` if it was refused."""
+        return self.apply(batch).raise_for_refusal()
+
+    # Reads shared by every backend.
+
+    def schema_version(self) -> int:
+        return int(self.query("schema_version")[0]["version"] or 0)
+
+    def concepts(self, as_of: str | None = None) -> list[Concept]:
+        return [Concept.model_validate(row) for row in self.query("concepts", {"as_of": as_of})]
+
+    def aliases(self, as_of: str | None = None) -> dict[str, str]:
+        """Normalized alias -> canonical concept id."""
+        rows = self.query("aliases", {"as_of": as_of})
+        return {str(row["alias"]): str(row["concept_id"]) for row in rows}
+
+    def edges(self, as_of: str | None = None) -> list[EdgeVersion]:
+        """The active edge versions, now or as known at system time ``as_of``."""
+        return [edge_from_row(row) for row in self.query("edges_as_of", {"as_of": as_of})]
+
+    def edge_versions(self) -> list[EdgeVersion]:
+        """Every edge version ever recorded, in recording order."""
+        return [edge_from_row(row) for row in self.query("edge_versions")]
+
+    def edge_version(self, version_id: str) -> EdgeVersion | None:
+        rows = self.query("edge_version", {"version_id": version_id})
+        return edge_from_row(rows[0]) if rows else None
+
+    def recent_edges(self, limit: int) -> list[EdgeVersion]:
+        """The most recently recorded active edge versions, newest first."""
+        return [edge_from_row(row) for row in self.query("recent_active_edges")[:limit]]
+
+    def lessons(self, as_of: str | None = None) -> list[Lesson]:
+        """Lessons with their text, in ingestion order."""
+        rows = self.query("lesson_texts")
+        return [
+            Lesson.model_validate(row)
+            for row in rows
+            if as_of is None or str(row["ingested_at"]) <= as_of
+        ]
+
+    def lesson(self, lesson_id: str) -> Lesson | None:
+        rows = self.query("lesson", {"id": lesson_id})
+        return Lesson.model_validate(rows[0]) if rows else None
+
+    def lesson_by_sha256(self, sha256: str) -> Lesson | None:
+        rows = self.query("lesson_by_sha256", {"sha256": sha256})
+        return Lesson.model_validate(rows[0]) if rows else None
+
+    def chunks(self, lesson_id: str) -> list[Row]:
+        return self.query("chunks", {"lesson_id": lesson_id})
+
+    def lesson_concepts(self, as_of: str | None = None) -> list[Row]:
+        return self.query("lesson_concepts", {"as_of": as_of})
+
+    def domains(self, as_of: str | None = None) -> list[Row]:
+        return self.query("domains", {"as_of": as_of})
+
+    def concept_domains(self, as_of: str | None = None) -> dict[str, tuple[str, ...]]:
+        """Concept id -> the domains that own it (several for a bridge concept)."""
+        owners: dict[str, list[str]] = {}
+        for row in self.query("concept_domains", {"as_of": as_of}):
+            owners.setdefault(str(row["concept_id"]), []).append(str(row["domain_id"]))
+        return {concept: tuple(sorted(ids)) for concept, ids in owners.items()}
+
+    def proposals(self) -> list[Proposal]:
+        return [_proposal(row) for row in self.query("proposals")]
+
+    def proposal(self, proposal_id: str) -> Proposal | None:
+        rows = self.query("proposal", {"id": proposal_id})
+        return _proposal(rows[0]) if rows else None
+
+    def decisions(self, proposal_id: str | None = None) -> list[Decision]:
+        if proposal_id is None:
+            rows = self.query("decisions")
+        else:
+            rows = self.query("decisions_for_proposal", {"proposal_id": proposal_id})
+        return [_decision(row) for row in rows]
+
+    def review_queue(self) -> list[Row]:
+        """Review items whose proposal is still quarantined."""
+        return self.query("review_queue")
+
+    def audit_events(self) -> list[AuditEvent]:
+        return [AuditEvent.model_validate(row) for row in self.query("audit_log")]
+
+    def audit_head(self) -> tuple[int, str]:
+        """The last audit event's sequence number and hash ((0, "") when empty)."""
+        rows = self.query("audit_head")
+        return (int(rows[0]["seq"] or 0), str(rows[0]["hash"])) if rows else (0, "")
+
+    def usage(self) -> list[Row]:
+        return self.query("usage")
+
+    def usage_by_stage(self) -> list[Row]:
+        return self.query("usage_by_stage")
+
+    def cache_entry(self, key: str) -> Row | None:
+        rows = self.query("cache_entry", {"key": key})
+        return rows[0] if rows else None

@@ -1,0 +1,49 @@
+"""Verification: the audit chain and the invariants every database must keep."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from magg_kg.audit import find_break
+from magg_kg.coverage import ACYCLIC_TYPES
+from magg_kg.graph import find_cycle, typed_digraph
+from magg_kg.store import Store
+
+__all__ = ["verify_store"]
+
+
+def verify_store(store: Store) -> list[str]:
+    """Every broken invariant, in words; an empty list means the database is sound."""
+    problems: list[str] = []
+    chain_break = find_break(store.audit_events())
+    if chain_break:
+        problems.append(f"audit chain broken: {chain_break}")
+    versions = store.edge_versions()
+    decisions = {decision.id for decision in store.decisions()}
+    lessons = {lesson.id: lesson.text for lesson in store.lessons()}
+    active = [edge for edge in versions if edge.status == "active"]
+    for key, count in Counter((e.src, e.type, e.dst) for e in active).items():
+        if count > 1:
+            problems.append(f"{count} active versions of {key[0]} -{key[1]}-> {key[2]}")
+    for edge in versions:
+        if edge.decision_id not in decisions:
+            problems.append(f"edge version {edge.version_id}: decision {edge.decision_id} not found")
+        if edge.status == "invalidated" and (edge.expired_at is None or edge.invalidated_by is None):
+            problems.append(f"edge version {edge.version_id}: invalidated without expired_at/decision")
+        for span in edge.grounding.evidence:
+            text = lessons.get(span.lesson_id)
+            if text is None:
+                # Evidence from outside the lessons (benchmark data) names its source "external:...".
+                if not span.lesson_id.startswith("external:"):
+                    problems.append(f"edge version {edge.version_id}: unknown lesson {span.lesson_id}")
+                continue
+            if text[span.start : span.end] != span.quote:
+                problems.append(
+                    f"edge version {edge.version_id}: quote not found in lesson {span.lesson_id} "
+                    f"at {span.start}-{span.end}"
+                )
+    for edge_type in ACYCLIC_TYPES:
+        cycle = find_cycle(typed_digraph(active, [edge_type]))
+        if cycle:
+            problems.append(f"{edge_type} cycle among active edges: {' -> '.join(cycle)}")
+    return problems
