@@ -30,9 +30,16 @@ def find_break(events: Iterable[AuditEvent]) -> str | None:
         if event.seq != expected_seq:
             return f"audit event {event.event_id}: seq {event.seq}, expected {expected_seq}"
         if event.prev_hash != prev_hash:
-            return f"audit event {event.seq} ({event.event_id}): prev_hash does not match event {event.seq - 1}"
+            return (
+                f"audit event {event.seq} ({event.event_id}): prev_hash does not match event {event.seq - 1}"
+            )
         recomputed = chain_hash(
-            prev_hash, event.seq, event.event_id, event.kind, event.subject, event.payload,
+            prev_hash,
+            event.seq,
+            event.event_id,
+            event.kind,
+            event.subject,
+            event.payload,
             event.recorded_at,
         )
         if recomputed != event.hash:

@@ -142,8 +142,11 @@ def coverage(db: DbOption = None, as_of: AsOfOption = None, json_: JsonOption = 
         rows += [(f"{key} {value['name']}", value) for key, value in domains.items()]
         for scope, section in rows:
             table.add_row(
-                scope, str(section["concepts"]), str(section["active_edges"]),
-                str(len(section["orphans"])), str(len(section["prerequisite_cycles"])),
+                scope,
+                str(section["concepts"]),
+                str(section["active_edges"]),
+                str(len(section["orphans"])),
+                str(len(section["prerequisite_cycles"])),
             )
         ctx.out.print(table)
         ctx.out.print(f"edge types: {overall['edge_types']}")
@@ -215,7 +218,9 @@ def main() -> None:
         Console(stderr=True, soft_wrap=True).print("aborted", markup=False)
         sys.exit(130)
     except KeyboardInterrupt:
-        Console(stderr=True, soft_wrap=True).print("interrupted: the last batch was rolled back", markup=False)
+        Console(stderr=True, soft_wrap=True).print(
+            "interrupted: the last batch was rolled back", markup=False
+        )
         sys.exit(130)
 
 

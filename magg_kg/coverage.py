@@ -46,9 +46,7 @@ def coverage_report(store: Store, as_of: str | None = None) -> dict[str, object]
     names = {str(row["id"]): str(row["name"]) for row in store.domains(as_of)}
     overall = _section(concepts, edges)
     overall["lessons"] = len(lessons)
-    overall["lessons_without_concepts"] = sorted(
-        lesson.id for lesson in lessons if lesson.id not in taught
-    )
+    overall["lessons_without_concepts"] = sorted(lesson.id for lesson in lessons if lesson.id not in taught)
     return {
         "as_of": as_of,
         "overall": overall,

@@ -93,14 +93,25 @@ def replay_edges(events: Iterable[AuditEvent]) -> dict[str, ReplayedEdge]:
         body = json.loads(event.payload)
         if event.kind == "commit_edge":
             edges[body["version_id"]] = ReplayedEdge(
-                version_id=body["version_id"], src=body["src"], type=body["type"], dst=body["dst"],
-                status="active", confidence=float(body["confidence"]), decision_id=body["decision_id"],
-                recorded_at=body["recorded_at"], expired_at=None, invalidated_by=None,
+                version_id=body["version_id"],
+                src=body["src"],
+                type=body["type"],
+                dst=body["dst"],
+                status="active",
+                confidence=float(body["confidence"]),
+                decision_id=body["decision_id"],
+                recorded_at=body["recorded_at"],
+                expired_at=None,
+                invalidated_by=None,
             )
         elif event.kind == "invalidate_edge":
             before = edges[body["version_id"]]
             edges[body["version_id"]] = ReplayedEdge(
-                **{**before.__dict__, "status": "invalidated", "expired_at": body["expired_at"],
-                   "invalidated_by": body["decision_id"]}
+                **{
+                    **before.__dict__,
+                    "status": "invalidated",
+                    "expired_at": body["expired_at"],
+                    "invalidated_by": body["decision_id"],
+                }
             )
     return edges

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from importlib import resources
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
@@ -252,24 +252,22 @@ class PutCache(_Op):
 
 
 Operation = Annotated[
-    Union[
-        AddLesson,
-        AddChunk,
-        AddConcept,
-        AddAlias,
-        LinkLessonConcept,
-        SetDomain,
-        AssignDomain,
-        UnassignDomain,
-        AddProposal,
-        RecordDecision,
-        CommitEdge,
-        InvalidateEdge,
-        EnqueueReview,
-        AppendAudit,
-        RecordUsage,
-        PutCache,
-    ],
+    AddLesson
+    | AddChunk
+    | AddConcept
+    | AddAlias
+    | LinkLessonConcept
+    | SetDomain
+    | AssignDomain
+    | UnassignDomain
+    | AddProposal
+    | RecordDecision
+    | CommitEdge
+    | InvalidateEdge
+    | EnqueueReview
+    | AppendAudit
+    | RecordUsage
+    | PutCache,
     Field(discriminator="op"),
 ]
 

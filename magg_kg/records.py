@@ -31,16 +31,12 @@ __all__ = [
     "stable_id",
 ]
 
-Timestamp = Annotated[
-    str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
-]
+Timestamp = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")]
 Text = Annotated[str, StringConstraints(min_length=1)]
 Score = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 EvidenceKind = Literal["explicit", "implicit", "inferred"]
 Role = Literal["teaches", "uses", "mentions"]
-ProposalState = Literal[
-    "proposed", "committed", "rejected", "abstained", "quarantined", "invalidated"
-]
+ProposalState = Literal["proposed", "committed", "rejected", "abstained", "quarantined", "invalidated"]
 
 
 class Record(BaseModel):

@@ -160,13 +160,19 @@ class SQLiteStore(Store):
             if known["digest"] == batch.digest:
                 return BatchResult(batch.batch_id, "duplicate")
             return BatchResult(
-                batch.batch_id, "refused", "conflict",
+                batch.batch_id,
+                "refused",
+                "conflict",
                 "this batch id was already applied with different content",
             )
         head_spec = self._protocol["batch"]
         assert isinstance(head_spec, dict)
-        head = {"batch_id": batch.batch_id, "digest": batch.digest,
-                "op_count": len(batch.ops), "sent_at": batch.sent_at}
+        head = {
+            "batch_id": batch.batch_id,
+            "digest": batch.digest,
+            "op_count": len(batch.ops),
+            "sent_at": batch.sent_at,
+        }
         self._db.execute(head_spec["sql"], [head[field] for field in head_spec["params"]])
         seq, prev_hash = self.audit_head()
         operations = self._protocol["operations"]
@@ -178,8 +184,13 @@ class SQLiteStore(Store):
                 fields["seq"] = seq
                 fields["prev_hash"] = prev_hash
                 fields["hash"] = prev_hash = chain_hash(
-                    prev_hash, seq, fields["event_id"], fields["kind"], fields["subject"],
-                    fields["payload"], fields["recorded_at"],
+                    prev_hash,
+                    seq,
+                    fields["event_id"],
+                    fields["kind"],
+                    fields["subject"],
+                    fields["payload"],
+                    fields["recorded_at"],
                 )
             for spec in operations[op.op]:
                 self._db.execute(spec["sql"], [bind(fields.get(name)) for name in spec["params"]])

@@ -107,9 +107,7 @@ def _proposal(row: Row) -> Proposal:
 
 
 def _decision(row: Row) -> Decision:
-    return Decision.model_validate(
-        {**row, "detail": json.loads(str(row["detail"]))}, strict=False
-    )
+    return Decision.model_validate({**row, "detail": json.loads(str(row["detail"]))}, strict=False)
 
 
 class Store(ABC):
@@ -123,7 +121,7 @@ class Store(ABC):
     def query(self, name: str, params: dict[str, str | int | float | None] | None = None) -> list[Row]:
         """Runs one named query from ``protocol/queries.json``."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - most backends have nothing to release
         """Releases the backend's resources."""
 
     def write(self, batch: Batch) -> BatchResult:
@@ -163,9 +161,7 @@ class Store(ABC):
         """Lessons with their text, in ingestion order."""
         rows = self.query("lesson_texts")
         return [
-            Lesson.model_validate(row)
-            for row in rows
-            if as_of is None or str(row["ingested_at"]) <= as_of
+            Lesson.model_validate(row) for row in rows if as_of is None or str(row["ingested_at"]) <= as_of
         ]
 
     def lesson(self, lesson_id: str) -> Lesson | None:

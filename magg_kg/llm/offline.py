@@ -38,7 +38,9 @@ class OfflineLLM:
     def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
         handler = self._handlers.get(prompt.task)
         if handler is None:
-            return Failure("refused", f"the offline provider has no role for task {prompt.task!r}", self._model)
+            return Failure(
+                "refused", f"the offline provider has no role for task {prompt.task!r}", self._model
+            )
         parsed = parse_reply(json.dumps(dict(handler(prompt))), schema)
         if isinstance(parsed, str):
             return Failure("invalid", parsed, self._model)

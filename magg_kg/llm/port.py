@@ -60,22 +60,30 @@ class Prompt(BaseModel):
 
 @dataclass(frozen=True)
 class Answer(Generic[T]):
-    """A validated reply."""
+    """A validated reply.
+
+    Tokens are what this logical call spent (all its re-asks together; 0 for a cache hit);
+    ``attempts`` counts its HTTP requests (0 for the offline provider and for a cache hit).
+    """
 
     value: T
     model: str
     cached: bool = False
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    attempts: int = 0
 
 
 @dataclass(frozen=True)
 class Failure:
-    """A call that produced no usable reply, and why."""
+    """A call that produced no usable reply, and why (with what it spent trying)."""
 
     kind: FailureKind
     reason: str
     model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    attempts: int = 0
 
 
 Reply = Answer[T] | Failure
