@@ -22,3 +22,5 @@ def store() -> Iterator[SQLiteStore]:
     opened = SQLiteStore.open(":memory:")
     yield opened
     opened.close()
+
+from tests.conftest_worker import worker  # noqa: E402, F401  (the wrangler dev fixture)

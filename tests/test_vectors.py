@@ -17,9 +17,24 @@ from magg_kg.operations import Batch
 from magg_kg.sqlite import SQLiteStore
 
 VECTORS = Path(__file__).parent / "vectors"
-OP_TAGS = {"add_lesson", "add_chunk", "add_concept", "add_alias", "link_lesson_concept", "set_domain",
-           "assign_domain", "unassign_domain", "add_proposal", "record_decision", "commit_edge",
-           "invalidate_edge", "enqueue_review", "append_audit", "record_usage", "put_cache"}
+OP_TAGS = {
+    "add_lesson",
+    "add_chunk",
+    "add_concept",
+    "add_alias",
+    "link_lesson_concept",
+    "set_domain",
+    "assign_domain",
+    "unassign_domain",
+    "add_proposal",
+    "record_decision",
+    "commit_edge",
+    "invalidate_edge",
+    "enqueue_review",
+    "append_audit",
+    "record_usage",
+    "put_cache",
+}
 
 
 def load_vectors() -> list[dict[str, Any]]:
@@ -28,7 +43,7 @@ def load_vectors() -> list[dict[str, Any]]:
 
 def table_rows(store: SQLiteStore, table: str) -> list[dict[str, Any]]:
     """Every row of ``table`` in insertion order."""
-    return [dict(row) for row in store._db.execute(f"SELECT * FROM {table} ORDER BY rowid")]  # noqa: S608
+    return [dict(row) for row in store._db.execute(f"SELECT * FROM {table} ORDER BY rowid")]
 
 
 def same_row(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
@@ -64,8 +79,12 @@ def error_fields(error: ValidationError) -> list[str]:
 
 
 def test_the_vectors_cover_every_operation_type() -> None:
-    used = {op["op"] for vector in load_vectors() for body in [*vector["setup"], vector["batch"]]
-            for op in body["ops"]}
+    used = {
+        op["op"]
+        for vector in load_vectors()
+        for body in [*vector["setup"], vector["batch"]]
+        for op in body["ops"]
+    }
     assert OP_TAGS <= used
 
 

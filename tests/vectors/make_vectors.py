@@ -49,13 +49,29 @@ from magg_kg.sqlite import SQLiteStore
 HERE = Path(__file__).parent
 
 TABLES = (
-    "batches", "lessons", "chunks", "concepts", "concept_aliases", "lesson_concepts", "domains",
-    "concept_domains", "proposals", "decisions", "concept_edges", "edge_invalidations",
-    "review_queue", "audit_log", "llm_usage", "llm_cache",
+    "batches",
+    "lessons",
+    "chunks",
+    "concepts",
+    "concept_aliases",
+    "lesson_concepts",
+    "domains",
+    "concept_domains",
+    "proposals",
+    "decisions",
+    "concept_edges",
+    "edge_invalidations",
+    "review_queue",
+    "audit_log",
+    "llm_usage",
+    "llm_cache",
 )
 JSON_COLUMNS = {
-    "lesson_concepts": ("evidence",), "domains": ("card",), "proposals": ("evidence",),
-    "decisions": ("detail",), "concept_edges": ("evidence",),
+    "lesson_concepts": ("evidence",),
+    "domains": ("card",),
+    "proposals": ("evidence",),
+    "decisions": ("detail",),
+    "concept_edges": ("evidence",),
 }
 
 TEXT = "A derivative measures change. Gradient descent uses the derivative to step downhill."
@@ -68,8 +84,14 @@ def t(second: int) -> str:
 
 def span(quote: str, kind: str = "explicit") -> SpanData:
     start = TEXT.index(quote)
-    return SpanData(lesson_id="lesson-1", chunk_id="lesson-1#0", start=start, end=start + len(quote),
-                    quote=quote, kind=kind)  # type: ignore[arg-type]
+    return SpanData(
+        lesson_id="lesson-1",
+        chunk_id="lesson-1#0",
+        start=start,
+        end=start + len(quote),
+        quote=quote,
+        kind=kind,
+    )  # type: ignore[arg-type]
 
 
 def batch(batch_id: str, second: int, *ops: Operation) -> Batch:
@@ -78,8 +100,15 @@ def batch(batch_id: str, second: int, *ops: Operation) -> Batch:
 
 def lesson() -> list[Operation]:
     return [
-        AddLesson(id="lesson-1", lesson_key="calculus", title="Derivatives", sha256=LESSON_SHA,
-                  source_path="curriculum/02.md", text=TEXT, ingested_at=t(1)),
+        AddLesson(
+            id="lesson-1",
+            lesson_key="calculus",
+            title="Derivatives",
+            sha256=LESSON_SHA,
+            source_path="curriculum/02.md",
+            text=TEXT,
+            ingested_at=t(1),
+        ),
         AddChunk(id="lesson-1#0", lesson_id="lesson-1", ordinal=0, start=0, end=len(TEXT), heading="Intro"),
     ]
 
@@ -87,36 +116,73 @@ def lesson() -> list[Operation]:
 def concepts(second: int = 2) -> list[Operation]:
     return [
         AddConcept(id="derivative", name="Derivative", type="math", recorded_at=t(second)),
-        AddConcept(id="gradient-descent", name="Gradient descent", type="optimization",
-                   description="Step against the gradient.", recorded_at=t(second)),
+        AddConcept(
+            id="gradient-descent",
+            name="Gradient descent",
+            type="optimization",
+            description="Step against the gradient.",
+            recorded_at=t(second),
+        ),
     ]
 
 
-def decision(decision_id: str, second: int, state: str = "committed",
-             proposal_id: str | None = "prop-1") -> RecordDecision:
+def decision(
+    decision_id: str, second: int, state: str = "committed", proposal_id: str | None = "prop-1"
+) -> RecordDecision:
     return RecordDecision(
-        id=decision_id, proposal_id=proposal_id, stage="judge", verdict="accept", state_after=state,  # type: ignore[arg-type]
-        score=0.9, rationale="The lesson states it.", detail={"votes": [{"agent": "a", "score": 0.9}]},
-        policy_version="policy-1", prompt_version="judge-1", model="offline", decided_at=t(second),
+        id=decision_id,
+        proposal_id=proposal_id,
+        stage="judge",
+        verdict="accept",
+        state_after=state,  # type: ignore[arg-type]
+        score=0.9,
+        rationale="The lesson states it.",
+        detail={"votes": [{"agent": "a", "score": 0.9}]},
+        policy_version="policy-1",
+        prompt_version="judge-1",
+        model="offline",
+        decided_at=t(second),
     )
 
 
 def proposal(second: int = 3) -> AddProposal:
     return AddProposal(
-        id="prop-1", src="derivative", type="prerequisite", dst="gradient-descent", confidence=0.85,
-        evidence=[span("Gradient descent uses the derivative")], origin="ingest", lesson_id="lesson-1",
-        rationale="uses", created_at=t(second),
+        id="prop-1",
+        src="derivative",
+        type="prerequisite",
+        dst="gradient-descent",
+        confidence=0.85,
+        evidence=[span("Gradient descent uses the derivative")],
+        origin="ingest",
+        lesson_id="lesson-1",
+        rationale="uses",
+        created_at=t(second),
     )
 
 
-def commit(version_id: str, second: int, decision_id: str = "dec-1", src: str = "derivative",
-           dst: str = "gradient-descent") -> CommitEdge:
+def commit(
+    version_id: str,
+    second: int,
+    decision_id: str = "dec-1",
+    src: str = "derivative",
+    dst: str = "gradient-descent",
+) -> CommitEdge:
     return CommitEdge(
-        version_id=version_id, edge_id=edge_id(src, "prerequisite", dst), src=src, type="prerequisite",
-        dst=dst, confidence=0.9, reason="Gradient descent uses the derivative.", source="lesson-1",
-        evidence=[span("Gradient descent uses the derivative")], valid_at=t(second),
-        recorded_at=t(second), decision_id=decision_id, policy_version="policy-1",
-        prompt_version="judge-1", model="offline",
+        version_id=version_id,
+        edge_id=edge_id(src, "prerequisite", dst),
+        src=src,
+        type="prerequisite",
+        dst=dst,
+        confidence=0.9,
+        reason="Gradient descent uses the derivative.",
+        source="lesson-1",
+        evidence=[span("Gradient descent uses the derivative")],
+        valid_at=t(second),
+        recorded_at=t(second),
+        decision_id=decision_id,
+        policy_version="policy-1",
+        prompt_version="judge-1",
+        model="offline",
     )
 
 
@@ -129,7 +195,7 @@ def rows(store: SQLiteStore) -> dict[str, list[dict[str, Any]]]:
     db: sqlite3.Connection = store._db
     out: dict[str, list[dict[str, Any]]] = {}
     for table in TABLES:
-        found = [dict(row) for row in db.execute(f"SELECT * FROM {table} ORDER BY rowid")]  # noqa: S608
+        found = [dict(row) for row in db.execute(f"SELECT * FROM {table} ORDER BY rowid")]
         for row in found:
             for column in JSON_COLUMNS.get(table, ()):
                 row[column] = json.loads(row[column])
@@ -137,8 +203,9 @@ def rows(store: SQLiteStore) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def vector(name: str, description: str, setup: list[Batch], last: Batch | dict[str, Any],
-           **expect: Any) -> dict[str, Any]:
+def vector(
+    name: str, description: str, setup: list[Batch], last: Batch | dict[str, Any], **expect: Any
+) -> dict[str, Any]:
     store = SQLiteStore.open(":memory:")
     for earlier in setup:
         assert store.apply(earlier).status == "applied", (name, earlier.batch_id)
@@ -172,107 +239,301 @@ def broken(valid: Batch, change: dict[str, Any], drop: str | None = None) -> dic
 
 def vectors() -> list[dict[str, Any]]:
     audit = [
-        AppendAudit(event_id=f"ev-{i}", kind="batch", subject=f"s{i}", payload=json.dumps({"i": i}),
-                    recorded_at=t(10 + i))
+        AppendAudit(
+            event_id=f"ev-{i}",
+            kind="batch",
+            subject=f"s{i}",
+            payload=json.dumps({"i": i}),
+            recorded_at=t(10 + i),
+        )
         for i in range(4)
     ]
-    usage = RecordUsage(id="use-1", stage="judge", agent="judge", domain="math", model="deepseek-chat",
-                        prompt_tokens=120, completion_tokens=30, latency_ms=812.5, attempts=1,
-                        outcome="ok", cache_hit=True, recorded_at=t(20))
-    cache = PutCache(key="k" * 64, model="deepseek-chat", response='{"verdict":"accept"}', prompt_tokens=120,
-                     completion_tokens=30, recorded_at=t(20))
+    usage = RecordUsage(
+        id="use-1",
+        stage="judge",
+        agent="judge",
+        domain="math",
+        model="deepseek-chat",
+        prompt_tokens=120,
+        completion_tokens=30,
+        latency_ms=812.5,
+        attempts=1,
+        outcome="ok",
+        cache_hit=True,
+        recorded_at=t(20),
+    )
+    cache = PutCache(
+        key="k" * 64,
+        model="deepseek-chat",
+        response='{"verdict":"accept"}',
+        prompt_tokens=120,
+        completion_tokens=30,
+        recorded_at=t(20),
+    )
     edge_batch = batch("b-commit", 5, commit("ver-1", 5))
-    invalidated = batch("b-invalidate", 6, decision("dec-2", 6, "invalidated"),
-                        InvalidateEdge(version_id="ver-1", decision_id="dec-2", invalid_at=t(6),
-                                       expired_at=t(6), reason="superseded"))
-    concept_batch = batch("b-concepts", 2, *concepts(),
-                          AddConcept(id="derivative", name="Ignored", type="math", recorded_at=t(3)),
-                          AddAlias(alias="derivatives", concept_id="derivative", recorded_at=t(2)),
-                          AddAlias(alias="derivatives", concept_id="gradient-descent", recorded_at=t(3)))
+    invalidated = batch(
+        "b-invalidate",
+        6,
+        decision("dec-2", 6, "invalidated"),
+        InvalidateEdge(
+            version_id="ver-1", decision_id="dec-2", invalid_at=t(6), expired_at=t(6), reason="superseded"
+        ),
+    )
+    concept_batch = batch(
+        "b-concepts",
+        2,
+        *concepts(),
+        AddConcept(id="derivative", name="Ignored", type="math", recorded_at=t(3)),
+        AddAlias(alias="derivatives", concept_id="derivative", recorded_at=t(2)),
+        AddAlias(alias="derivatives", concept_id="gradient-descent", recorded_at=t(3)),
+    )
     return [
-        vector("add_lesson_and_chunk", "A lesson version and its chunk.", [],
-               batch("b-lesson", 1, *lesson()), status="applied"),
-        vector("add_concept_and_alias",
-               "Concepts and aliases; re-adding an existing id or alias changes nothing (first wins).",
-               [], concept_batch, status="applied"),
-        vector("link_lesson_concept", "A lesson teaches a concept, with evidence (stored as canonical JSON).",
-               [batch("setup", 2, *lesson(), *concepts())],
-               batch("b-link", 3, LinkLessonConcept(lesson_id="lesson-1", concept_id="derivative",
-                                                    role="teaches", evidence=[span("A derivative")],
-                                                    recorded_at=t(3))),
-               status="applied"),
-        vector("set_domain_twice", "A second version of a domain closes the first (expired_at).",
-               [batch("setup", 2, SetDomain(id="math", version=1, name="Math", owner="agent-math",
-                                            card={"scope": "calculus"}, recorded_at=t(2)))],
-               batch("b-domain", 3, SetDomain(id="math", version=2, name="Mathematics", owner="agent-math",
-                                              card={"scope": "calculus and algebra", "ü": [1, 2.5]},
-                                              recorded_at=t(3))),
-               status="applied"),
-        vector("assign_and_unassign_domain", "Ownership is closed, never deleted; a new row reassigns it.",
-               [batch("setup", 2, *concepts(), AssignDomain(concept_id="derivative", domain_id="math",
-                                                            recorded_at=t(2)))],
-               batch("b-assign", 3, UnassignDomain(concept_id="derivative", domain_id="math", expired_at=t(3)),
-                     AssignDomain(concept_id="derivative", domain_id="calculus", recorded_at=t(3))),
-               status="applied"),
-        vector("proposal_decision_review", "A proposal, a quarantining decision and its review item.",
-               [batch("setup", 2, *lesson(), *concepts())],
-               batch("b-proposal", 3, proposal(), decision("dec-q", 3, "quarantined"),
-                     EnqueueReview(id="rev-1", proposal_id="prop-1", reason="judges split", enqueued_at=t(3))),
-               status="applied"),
-        vector("commit_edge", "An active edge version with its full grounding record.",
-               graph_setup(), edge_batch, status="applied"),
-        vector("invalidate_edge", "Invalidation closes the version (status, invalid_at, expired_at, "
-               "invalidated_by) and records the closing.", [*graph_setup(), edge_batch], invalidated,
-               status="applied"),
-        vector("audit_append_three", "Three events extend a chain of one; the applier computes seq, "
-               "prev_hash and hash.", [batch("setup", 10, audit[0])],
-               batch("b-audit", 13, *audit[1:]), status="applied"),
-        vector("usage_and_cache", "LLM usage (a boolean stored as 0/1) and a cache entry written twice "
-               "(first wins).", [],
-               batch("b-usage", 20, usage, cache, cache.model_copy(update={"response": "other"})),
-               status="applied"),
-        vector("sql_text_stored_verbatim", "SQL in a string field is data: stored as given.", [],
-               batch("b-sql", 2, AddConcept(id="x'); DROP TABLE concepts; --", name="Robert'); DELETE FROM "
-                                            "audit_log; --", type="math", description="\"; SELECT 1; --",
-                                            recorded_at=t(2))),
-               status="applied"),
-        vector("retried_batch_is_duplicate", "The same batch again (same id, same digest) changes nothing.",
-               [concept_batch], concept_batch, status="duplicate"),
-        vector("same_id_other_digest_conflict", "The same batch id with other content is refused.",
-               [concept_batch],
-               batch("b-concepts", 2, AddConcept(id="other", name="Other", type="math", recorded_at=t(2))),
-               status="refused", code="conflict", reason_contains="different content"),
-        vector("second_active_version_refused",
-               "A second active version of (src, type, dst) is refused, and nothing of its batch is "
-               "written: not the concept, alias, audit event or decision before the failing operation.",
-               [*graph_setup(), edge_batch],
-               batch("b-second", 7, AddConcept(id="chain-rule", name="Chain rule", type="math", recorded_at=t(7)),
-                     AddAlias(alias="chain rule", concept_id="chain-rule", recorded_at=t(7)), audit[0],
-                     decision("dec-3", 7), commit("ver-2", 7, "dec-3")),
-               status="refused", code="constraint",
-               reason_contains="UNIQUE constraint failed: concept_edges.src, concept_edges.type, concept_edges.dst"),
-        vector("invalidate_non_active_version", "An invalidated version cannot be invalidated again.",
-               [*graph_setup(), edge_batch, invalidated],
-               batch("b-again", 8, decision("dec-4", 8, "invalidated"),
-                     InvalidateEdge(version_id="ver-1", decision_id="dec-4", invalid_at=t(8), expired_at=t(8),
-                                    reason="again")),
-               status="refused", code="constraint",
-               reason_contains="invalidate_edge: no active edge version with this version_id"),
-        vector("self_loop_refused", "An edge from a concept to itself fails the CHECK.", graph_setup(),
-               batch("b-loop", 5, commit("ver-loop", 5, dst="derivative")),
-               status="refused", code="constraint", reason_contains="CHECK constraint failed"),
-        vector("unknown_concept_refused", "An edge to a concept that does not exist fails the FOREIGN KEY.",
-               graph_setup(), batch("b-fk", 5, commit("ver-fk", 5, dst="no-such-concept")),
-               status="refused", code="constraint", reason_contains="FOREIGN KEY constraint failed"),
-        vector("invalid_missing_grounding_field", "A commit_edge without its grounding reason.", graph_setup(),
-               broken(edge_batch, {}, drop="reason"), status="refused", code="invalid", field="ops.0.reason"),
-        vector("invalid_empty_evidence", "A commit_edge whose evidence list is empty.", graph_setup(),
-               broken(edge_batch, {"evidence": []}), status="refused", code="invalid", field="ops.0.evidence"),
-        vector("invalid_unknown_op", "An operation type the protocol does not have.", [],
-               broken(concept_batch, {"op": "drop_table"}), status="refused", code="invalid", field="ops.0.op"),
-        vector("invalid_bad_timestamp", "A time stamp that is not UTC with microseconds.", [],
-               broken(concept_batch, {"recorded_at": "2026-01-01 00:00:00"}), status="refused", code="invalid",
-               field="ops.0.recorded_at"),
+        vector(
+            "add_lesson_and_chunk",
+            "A lesson version and its chunk.",
+            [],
+            batch("b-lesson", 1, *lesson()),
+            status="applied",
+        ),
+        vector(
+            "add_concept_and_alias",
+            "Concepts and aliases; re-adding an existing id or alias changes nothing (first wins).",
+            [],
+            concept_batch,
+            status="applied",
+        ),
+        vector(
+            "link_lesson_concept",
+            "A lesson teaches a concept, with evidence (stored as canonical JSON).",
+            [batch("setup", 2, *lesson(), *concepts())],
+            batch(
+                "b-link",
+                3,
+                LinkLessonConcept(
+                    lesson_id="lesson-1",
+                    concept_id="derivative",
+                    role="teaches",
+                    evidence=[span("A derivative")],
+                    recorded_at=t(3),
+                ),
+            ),
+            status="applied",
+        ),
+        vector(
+            "set_domain_twice",
+            "A second version of a domain closes the first (expired_at).",
+            [
+                batch(
+                    "setup",
+                    2,
+                    SetDomain(
+                        id="math",
+                        version=1,
+                        name="Math",
+                        owner="agent-math",
+                        card={"scope": "calculus"},
+                        recorded_at=t(2),
+                    ),
+                )
+            ],
+            batch(
+                "b-domain",
+                3,
+                SetDomain(
+                    id="math",
+                    version=2,
+                    name="Mathematics",
+                    owner="agent-math",
+                    card={"scope": "calculus and algebra", "ü": [1, 2.5]},
+                    recorded_at=t(3),
+                ),
+            ),
+            status="applied",
+        ),
+        vector(
+            "assign_and_unassign_domain",
+            "Ownership is closed, never deleted; a new row reassigns it.",
+            [
+                batch(
+                    "setup",
+                    2,
+                    *concepts(),
+                    AssignDomain(concept_id="derivative", domain_id="math", recorded_at=t(2)),
+                )
+            ],
+            batch(
+                "b-assign",
+                3,
+                UnassignDomain(concept_id="derivative", domain_id="math", expired_at=t(3)),
+                AssignDomain(concept_id="derivative", domain_id="calculus", recorded_at=t(3)),
+            ),
+            status="applied",
+        ),
+        vector(
+            "proposal_decision_review",
+            "A proposal, a quarantining decision and its review item.",
+            [batch("setup", 2, *lesson(), *concepts())],
+            batch(
+                "b-proposal",
+                3,
+                proposal(),
+                decision("dec-q", 3, "quarantined"),
+                EnqueueReview(id="rev-1", proposal_id="prop-1", reason="judges split", enqueued_at=t(3)),
+            ),
+            status="applied",
+        ),
+        vector(
+            "commit_edge",
+            "An active edge version with its full grounding record.",
+            graph_setup(),
+            edge_batch,
+            status="applied",
+        ),
+        vector(
+            "invalidate_edge",
+            "Invalidation closes the version (status, invalid_at, expired_at, "
+            "invalidated_by) and records the closing.",
+            [*graph_setup(), edge_batch],
+            invalidated,
+            status="applied",
+        ),
+        vector(
+            "audit_append_three",
+            "Three events extend a chain of one; the applier computes seq, prev_hash and hash.",
+            [batch("setup", 10, audit[0])],
+            batch("b-audit", 13, *audit[1:]),
+            status="applied",
+        ),
+        vector(
+            "usage_and_cache",
+            "LLM usage (a boolean stored as 0/1) and a cache entry written twice (first wins).",
+            [],
+            batch("b-usage", 20, usage, cache, cache.model_copy(update={"response": "other"})),
+            status="applied",
+        ),
+        vector(
+            "sql_text_stored_verbatim",
+            "SQL in a string field is data: stored as given.",
+            [],
+            batch(
+                "b-sql",
+                2,
+                AddConcept(
+                    id="x'); DROP TABLE concepts; --",
+                    name="Robert'); DELETE FROM audit_log; --",
+                    type="math",
+                    description='"; SELECT 1; --',
+                    recorded_at=t(2),
+                ),
+            ),
+            status="applied",
+        ),
+        vector(
+            "retried_batch_is_duplicate",
+            "The same batch again (same id, same digest) changes nothing.",
+            [concept_batch],
+            concept_batch,
+            status="duplicate",
+        ),
+        vector(
+            "same_id_other_digest_conflict",
+            "The same batch id with other content is refused.",
+            [concept_batch],
+            batch("b-concepts", 2, AddConcept(id="other", name="Other", type="math", recorded_at=t(2))),
+            status="refused",
+            code="conflict",
+            reason_contains="different content",
+        ),
+        vector(
+            "second_active_version_refused",
+            "A second active version of (src, type, dst) is refused, and nothing of its batch is "
+            "written: not the concept, alias, audit event or decision before the failing operation.",
+            [*graph_setup(), edge_batch],
+            batch(
+                "b-second",
+                7,
+                AddConcept(id="chain-rule", name="Chain rule", type="math", recorded_at=t(7)),
+                AddAlias(alias="chain rule", concept_id="chain-rule", recorded_at=t(7)),
+                audit[0],
+                decision("dec-3", 7),
+                commit("ver-2", 7, "dec-3"),
+            ),
+            status="refused",
+            code="constraint",
+            reason_contains=(
+                "UNIQUE constraint failed: concept_edges.src, concept_edges.type, concept_edges.dst"
+            ),
+        ),
+        vector(
+            "invalidate_non_active_version",
+            "An invalidated version cannot be invalidated again.",
+            [*graph_setup(), edge_batch, invalidated],
+            batch(
+                "b-again",
+                8,
+                decision("dec-4", 8, "invalidated"),
+                InvalidateEdge(
+                    version_id="ver-1", decision_id="dec-4", invalid_at=t(8), expired_at=t(8), reason="again"
+                ),
+            ),
+            status="refused",
+            code="constraint",
+            reason_contains="invalidate_edge: no active edge version with this version_id",
+        ),
+        vector(
+            "self_loop_refused",
+            "An edge from a concept to itself fails the CHECK.",
+            graph_setup(),
+            batch("b-loop", 5, commit("ver-loop", 5, dst="derivative")),
+            status="refused",
+            code="constraint",
+            reason_contains="CHECK constraint failed: src <> dst",
+        ),
+        vector(
+            "unknown_concept_refused",
+            "An edge to a concept that does not exist fails the FOREIGN KEY.",
+            graph_setup(),
+            batch("b-fk", 5, commit("ver-fk", 5, dst="no-such-concept")),
+            status="refused",
+            code="constraint",
+            reason_contains="FOREIGN KEY constraint failed",
+        ),
+        vector(
+            "invalid_missing_grounding_field",
+            "A commit_edge without its grounding reason.",
+            graph_setup(),
+            broken(edge_batch, {}, drop="reason"),
+            status="refused",
+            code="invalid",
+            field="ops.0.reason",
+        ),
+        vector(
+            "invalid_empty_evidence",
+            "A commit_edge whose evidence list is empty.",
+            graph_setup(),
+            broken(edge_batch, {"evidence": []}),
+            status="refused",
+            code="invalid",
+            field="ops.0.evidence",
+        ),
+        vector(
+            "invalid_unknown_op",
+            "An operation type the protocol does not have.",
+            [],
+            broken(concept_batch, {"op": "drop_table"}),
+            status="refused",
+            code="invalid",
+            field="ops.0.op",
+        ),
+        vector(
+            "invalid_bad_timestamp",
+            "A time stamp that is not UTC with microseconds.",
+            [],
+            broken(concept_batch, {"recorded_at": "2026-01-01 00:00:00"}),
+            status="refused",
+            code="invalid",
+            field="ops.0.recorded_at",
+        ),
     ]
 
 
@@ -283,12 +544,20 @@ def check(found: list[dict[str, Any]]) -> None:
     assert [(row["version"], row["expired_at"]) for row in domains] == [(1, t(3)), (2, None)]
     edges = by_name["invalidate_edge"]["expect"]["rows"]["concept_edges"]
     assert [(row["status"], row["expired_at"], row["invalidated_by"]) for row in edges] == [
-        ("invalidated", t(6), "dec-2")]
+        ("invalidated", t(6), "dec-2")
+    ]
     events = by_name["audit_append_three"]["expect"]["rows"]["audit_log"]
     prev = ""
     for seq, event in enumerate(events, start=1):
-        expected = chain_hash(prev, seq, event["event_id"], event["kind"], event["subject"],
-                              event["payload"], event["recorded_at"])
+        expected = chain_hash(
+            prev,
+            seq,
+            event["event_id"],
+            event["kind"],
+            event["subject"],
+            event["payload"],
+            event["recorded_at"],
+        )
         assert (event["seq"], event["prev_hash"], event["hash"]) == (seq, prev, expected)
         prev = expected
     assert len(events) == 4

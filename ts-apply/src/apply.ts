@@ -24,6 +24,9 @@ export type Outcome =
   | { status: "applied" | "duplicate"; batch_id: string }
   | { status: "refused"; batch_id: string; code: "conflict" | "constraint"; reason: string };
 
+/** Tries to append to the audit chain when other batches keep extending it first. */
+const AUDIT_ATTEMPTS = 8;
+
 const operations = protocol.operations as Record<string, Statement[]>;
 const head: Statement = protocol.batch;
 
@@ -78,19 +81,18 @@ async function known(db: D1Database, batch: Batch): Promise<Outcome | null> {
 export function constraintMessage(error: unknown): string | null {
   const message = error instanceof Error ? error.message : String(error);
   if (!/SQLITE_CONSTRAINT|constraint failed/.test(message)) return null;
-  return message.replace(/^(D1_ERROR|D1_EXEC_ERROR):\s*/, "").replace(/:\s*SQLITE_CONSTRAINT\w*$/, "");
+  // "D1_ERROR: CHECK constraint failed: src <> dst: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_CHECK)"
+  return message
+    .replace(/^D1_(EXEC_)?ERROR:\s*/, "")
+    .replace(/:\s*SQLITE_CONSTRAINT\w*(\s*\(extended: \w+\))?$/, "");
 }
 
-/** Applies a validated batch: applied, duplicate (nothing changes), or refused (nothing written). */
-export async function applyBatch(db: D1Database, batch: Batch): Promise<Outcome> {
-  const earlier = await known(db, batch);
-  if (earlier) return earlier;
+/** The batch head, then every operation's statements, with the audit chain continued from its head. */
+async function statementsFor(db: D1Database, batch: Batch): Promise<D1PreparedStatement[]> {
   const last = await db.prepare(queries.audit_head.sql).first<{ seq: number; hash: string }>();
   let seq = last?.seq ?? 0;
   let prevHash = last?.hash ?? "";
-  const statements = [
-    prepare(db, head, { ...batch, op_count: batch.ops.length }),
-  ];
+  const statements = [prepare(db, head, { ...batch, op_count: batch.ops.length })];
   for (const op of batch.ops) {
     const specs = operations[op.op];
     if (!specs) throw new Error(`statements.json has no statements for ${op.op}`);
@@ -104,16 +106,28 @@ export async function applyBatch(db: D1Database, batch: Batch): Promise<Outcome>
     }
     for (const spec of specs) statements.push(prepare(db, spec, fields));
   }
-  try {
-    await db.batch(statements);
-  } catch (error) {
-    const reason = constraintMessage(error);
-    if (reason === null) throw error;
-    // Two senders racing with the same batch id: the loser sees the winner's head row.
-    if (reason.includes("batches.batch_id")) return (await known(db, batch)) ?? refused(batch, reason);
-    return refused(batch, reason);
+  return statements;
+}
+
+/** Applies a validated batch: applied, duplicate (nothing changes), or refused (nothing written). */
+export async function applyBatch(db: D1Database, batch: Batch): Promise<Outcome> {
+  for (let attempt = 1; ; attempt++) {
+    const earlier = await known(db, batch);
+    if (earlier) return earlier;
+    try {
+      await db.batch(await statementsFor(db, batch));
+      return { status: "applied", batch_id: batch.batch_id };
+    } catch (error) {
+      const reason = constraintMessage(error);
+      if (reason === null) throw error;
+      // Another batch extended the audit chain between reading its head and writing: read again.
+      // (SQLite's BEGIN IMMEDIATE rules this out for the embedded backend.)
+      if (reason.startsWith("audit_log:") && attempt < AUDIT_ATTEMPTS) continue;
+      // Two senders racing with the same batch id: the loser sees the winner's head row.
+      if (reason.includes("batches.batch_id")) return (await known(db, batch)) ?? refused(batch, reason);
+      return refused(batch, reason);
+    }
   }
-  return { status: "applied", batch_id: batch.batch_id };
 }
 
 function refused(batch: Batch, reason: string): Outcome {

@@ -4,6 +4,9 @@ import worker from "../src/index";
 
 export const TOKEN = "test-token";
 
+// A request as the Worker receives it (with incoming `cf` properties).
+const IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
+
 /** An empty, migrated database. */
 export async function freshDatabase(): Promise<void> {
   await reset();
@@ -14,11 +17,11 @@ export async function post(path: string, body: unknown, token: string | null = T
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (token !== null) headers.authorization = `Bearer ${token}`;
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  return call(new Request(`http://worker${path}`, { method: "POST", headers, body: text }));
+  return call(new IncomingRequest(`http://worker${path}`, { method: "POST", headers, body: text }));
 }
 
 /** The Worker's answer to `request`, in this isolate. */
-export async function call(request: Request): Promise<Response> {
+export async function call(request: Request<unknown, IncomingRequestCfProperties>): Promise<Response> {
   return worker.fetch(request, env);
 }
 

@@ -1,0 +1,33 @@
+"""Choosing the store backend from the configuration: the embedded SQLite file or D1."""
+
+from __future__ import annotations
+
+from magg_kg.config import Config
+from magg_kg.d1 import D1Store
+from magg_kg.errors import ConfigError
+from magg_kg.sqlite import SQLiteStore
+from magg_kg.store import Store
+
+__all__ = ["open_store"]
+
+
+def open_store(config: Config) -> Store:
+    """The store ``config`` names: ``SQLiteStore`` at ``config.db``, or ``D1Store`` (MAGG_STORE=d1).
+
+    >>> from pathlib import Path
+    >>> open_store(Config(db=Path(":memory:"))).schema_version()
+    1
+    >>> open_store(Config(store="d1"))
+    Traceback (most recent call last):
+    ...
+    magg_kg.errors.ConfigError: MAGG_STORE=d1 needs MAGG_D1_URL and MAGG_D1_TOKEN ...
+    """
+    if config.store == "d1":
+        token = config.d1.token
+        if not config.d1.url or token is None or not token.get_secret_value():
+            raise ConfigError(
+                "MAGG_STORE=d1 needs MAGG_D1_URL and MAGG_D1_TOKEN (the ts-apply Worker's URL and "
+                "bearer token); see ts-apply/README.md, or unset MAGG_STORE to use the SQLite file"
+            )
+        return D1Store(config.d1)
+    return SQLiteStore.open(config.db)

@@ -1,0 +1,151 @@
+"""The D1 backend: the same batches and named reads, sent to the ``ts-apply`` Worker over HTTP.
+
+The Worker applies a batch in one ``env.DB.batch`` (atomic) and remembers its id, so retrying a
+batch whose answer was lost is harmless: a ``duplicate`` answer to a retry means it was applied.
+Connect errors, timeouts, 429 and 5xx are retried a bounded number of times with exponential
+backoff; then :class:`~magg_kg.errors.BackendUnavailable` says which URL failed and what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Literal
+
+import httpx
+
+from magg_kg.config import D1Config
+from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
+from magg_kg.operations import Batch
+from magg_kg.store import BatchResult, Row, Store, queries
+
+__all__ = ["PAGE_SIZE", "D1Store"]
+
+PAGE_SIZE = 1000
+"""Rows per read request (the Worker's maximum)."""
+
+_RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
+_FIRST_BACKOFF_S = 0.25
+_MAX_BACKOFF_S = 4.0
+Param = str | int | float | None
+
+
+class D1Store(Store):
+    """A magg-kg database in Cloudflare D1, reached through the ``ts-apply`` Worker.
+
+    ``client`` is the one seam for tests (an ``httpx.Client`` with a fake transport); ``sleep``
+    lets them skip the backoff.
+    """
+
+    def __init__(
+        self,
+        config: D1Config,
+        *,
+        client: httpx.Client | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if not config.url or config.token is None or not config.token.get_secret_value():
+            raise ConfigError(
+                "the D1 backend needs MAGG_D1_URL (the Worker's URL) and MAGG_D1_TOKEN (its bearer "
+                "token); see ts-apply/README.md"
+            )
+        self._url = config.url.rstrip("/")
+        self._attempts = config.attempts
+        self._sleep = sleep
+        self._owns_client = client is None
+        self._client = client or httpx.Client(timeout=httpx.Timeout(config.timeout_s))
+        self._headers = {
+            "Authorization": f"Bearer {config.token.get_secret_value()}",
+            "Content-Type": "application/json",
+        }
+
+    def close(self) -> None:
+        if self._owns_client:
+            self._client.close()
+
+    def apply(self, batch: Batch) -> BatchResult:
+        response, retried = self._post("/v1/batches", batch.model_dump(mode="json"))
+        answer = self._json(response)
+        status = answer.get("status")
+        code = str(answer.get("code", ""))
+        reason = str(answer.get("reason", ""))
+        if response.status_code == 200 and status in ("applied", "duplicate"):
+            # A retry may follow an attempt that was applied but whose answer was lost.
+            outcome: Literal["applied", "duplicate"] = (
+                "applied" if status == "applied" or retried else "duplicate"
+            )
+            return BatchResult(batch.batch_id, outcome)
+        if response.status_code in (400, 409, 413) and status == "refused":
+            return BatchResult(batch.batch_id, "refused", code, reason)
+        raise StoreError(
+            f"the D1 Worker at {self._url} answered batch {batch.batch_id} with HTTP "
+            f"{response.status_code} ({code or 'no code'}: {reason or response.text[:200]})"
+        )
+
+    def query(self, name: str, params: dict[str, Param] | None = None) -> list[Row]:
+        spec = queries().get(name)
+        if spec is None:
+            raise StoreError(f"no named query {name!r} in protocol/queries.json")
+        given = params or {}
+        # Like SQLiteStore, bind only the parameters the query declares.
+        wanted: list[str] = [str(field) for field in spec["params"]]  # type: ignore[attr-defined]
+        bound = {field: given.get(field) for field in wanted}
+        rows: list[Row] = []
+        offset: int | None = 0
+        while offset is not None:
+            body = {"name": name, "params": bound, "limit": PAGE_SIZE, "offset": offset}
+            response, _ = self._post("/v1/query", body)
+            answer = self._json(response)
+            if response.status_code != 200:
+                raise StoreError(
+                    f"the D1 Worker at {self._url} refused query {name} (HTTP {response.status_code}: "
+                    f"{answer.get('reason', '')})"
+                )
+            page = answer.get("rows")
+            if not isinstance(page, list):
+                raise StoreError(f"the D1 Worker at {self._url} sent no rows for query {name}")
+            rows.extend(page)
+            next_offset = answer.get("next_offset")
+            offset = next_offset if isinstance(next_offset, int) else None
+        return rows
+
+    def _post(self, path: str, body: object) -> tuple[httpx.Response, bool]:
+        """POSTs ``body``, retrying what may pass; returns the answer and whether it was a retry."""
+        content = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        problem = ""
+        for attempt in range(self._attempts):
+            if attempt:
+                self._sleep(min(_FIRST_BACKOFF_S * 2 ** (attempt - 1), _MAX_BACKOFF_S))
+            try:
+                response = self._client.post(self._url + path, content=content, headers=self._headers)
+            except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as error:
+                problem = f"{type(error).__name__}: {error}"
+                continue
+            if response.status_code in _RETRIED_STATUS:
+                problem = f"HTTP {response.status_code}: {response.text[:200]}"
+                continue
+            if response.status_code == 401:
+                raise StoreError(
+                    f"the D1 Worker at {self._url} refused the token (HTTP 401): MAGG_D1_TOKEN does not "
+                    "match the Worker's secret; set the same value in the environment and with "
+                    "`wrangler secret put MAGG_D1_TOKEN`"
+                )
+            return response, attempt > 0
+        raise BackendUnavailable(
+            f"the D1 Worker at {self._url} did not answer {path} after {self._attempts} attempts "
+            f"(last: {problem}); check that it is deployed and MAGG_D1_URL is right (or start "
+            "`wrangler dev` in ts-apply), then re-run: a batch is applied at most once"
+        )
+
+    def _json(self, response: httpx.Response) -> dict[str, object]:
+        try:
+            answer = response.json()
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict):
+            raise StoreError(
+                f"the D1 Worker at {self._url} answered HTTP {response.status_code} with something "
+                f"other than a JSON object: {response.text[:200]!r}; is MAGG_D1_URL the Worker's URL?"
+            )
+        return answer

@@ -1,0 +1,405 @@
+"""The store contract, run against both backends: SQLite in memory and D1 through the Worker.
+
+The D1 half talks to a real ``wrangler dev --local`` (the session fixture ``worker``), whose
+database is shared by the session: every case writes under its own id prefix and reads back only
+its own rows. The second half pins D1Store's HTTP behaviour (retries, errors) with a fake
+transport.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+import uuid
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+from pydantic import SecretStr
+
+from magg_kg.audit import find_break
+from magg_kg.backends import open_store
+from magg_kg.config import Config, D1Config
+from magg_kg.d1 import D1Store
+from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
+from magg_kg.operations import (
+    AddAlias,
+    AddConcept,
+    AppendAudit,
+    Batch,
+    CommitEdge,
+    InvalidateEdge,
+    Operation,
+    RecordDecision,
+    SpanData,
+)
+from magg_kg.records import edge_id
+from magg_kg.sqlite import SQLiteStore
+from magg_kg.store import Store
+from tests.worker import RunningWorker
+
+T = "2026-02-01T00:00:00.000000Z"
+LATER = "2026-02-01T00:00:05.000000Z"
+
+
+@pytest.fixture(params=["sqlite", "d1"])
+def backend(request: pytest.FixtureRequest) -> Iterator[Store]:
+    if request.param == "sqlite":
+        store: Store = SQLiteStore.open(":memory:")
+    else:
+        running: RunningWorker = request.getfixturevalue("worker")
+        store = D1Store(D1Config(url=running.url, token=SecretStr(running.token)))
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"c{uuid.uuid4().hex[:10]}-"
+
+
+def concept(prefix: str, name: str) -> AddConcept:
+    return AddConcept(id=prefix + name, name=name.title(), type="math", recorded_at=T)
+
+
+def decision(prefix: str, name: str, state: str = "committed") -> RecordDecision:
+    return RecordDecision(
+        id=prefix + name,
+        proposal_id=None,
+        stage="manual",
+        verdict="accept",
+        state_after=state,  # type: ignore[arg-type]
+        rationale="test",
+        detail={"by": "contract"},
+        policy_version="p1",
+        prompt_version="none",
+        model="none",
+        decided_at=T,
+    )
+
+
+def edge(prefix: str, version: str, src: str, dst: str, decision_id: str, at: str = T) -> CommitEdge:
+    span = SpanData(lesson_id="l", start=0, end=4, quote="uses", kind="explicit")
+    return CommitEdge(
+        version_id=prefix + version,
+        edge_id=edge_id(prefix + src, "prerequisite", prefix + dst),
+        src=prefix + src,
+        type="prerequisite",
+        dst=prefix + dst,
+        confidence=0.9,
+        reason="it says so",
+        source="test",
+        evidence=[span],
+        valid_at=at,
+        recorded_at=at,
+        decision_id=prefix + decision_id,
+        policy_version="p1",
+        prompt_version="none",
+        model="none",
+    )
+
+
+def batch(prefix: str, name: str, *ops: Operation) -> Batch:
+    return Batch.of(prefix + name, T, list(ops))
+
+
+def graph(prefix: str) -> Batch:
+    return batch(
+        prefix,
+        "graph",
+        concept(prefix, "a"),
+        concept(prefix, "b"),
+        decision(prefix, "d1"),
+        edge(prefix, "v1", "a", "b", "d1"),
+    )
+
+
+def mine(prefix: str, ids: list[str]) -> list[str]:
+    return [item for item in ids if item.startswith(prefix)]
+
+
+# The contract: the same cases, the same answers, on both backends.
+
+
+def test_applies_a_batch_and_reads_it_back(backend: Store, prefix: str) -> None:
+    assert backend.apply(graph(prefix)).status == "applied"
+    assert mine(prefix, [c.id for c in backend.concepts()]) == [prefix + "a", prefix + "b"]
+    [found] = [e for e in backend.edges() if e.version_id == prefix + "v1"]
+    assert (found.status, found.grounding.confidence, found.grounding.evidence[0].quote) == (
+        "active",
+        0.9,
+        "uses",
+    )
+    assert backend.query("batch", {"batch_id": prefix + "graph"})[0]["op_count"] == 4
+
+
+def test_a_retried_batch_is_a_duplicate(backend: Store, prefix: str) -> None:
+    first = graph(prefix)
+    assert backend.apply(first).status == "applied"
+    assert backend.apply(first).status == "duplicate"
+    assert mine(prefix, [c.id for c in backend.concepts()]) == [prefix + "a", prefix + "b"]
+
+
+def test_the_same_id_with_other_content_is_a_conflict(backend: Store, prefix: str) -> None:
+    backend.apply(graph(prefix))
+    result = backend.apply(batch(prefix, "graph", concept(prefix, "other")))
+    assert (result.status, result.code) == ("refused", "conflict")
+    assert prefix + "other" not in [c.id for c in backend.concepts()]
+
+
+def test_a_refused_batch_writes_nothing(backend: Store, prefix: str) -> None:
+    backend.apply(graph(prefix))
+    refused = batch(
+        prefix,
+        "second",
+        concept(prefix, "c"),
+        AddAlias(alias=prefix + "see", concept_id=prefix + "c", recorded_at=T),
+        decision(prefix, "d2"),
+        edge(prefix, "v2", "a", "b", "d2"),
+    )
+    result = backend.apply(refused)
+    assert (result.status, result.code) == ("refused", "constraint")
+    assert (
+        result.reason == "UNIQUE constraint failed: concept_edges.src, concept_edges.type, concept_edges.dst"
+    )
+    assert prefix + "c" not in [c.id for c in backend.concepts()]
+    assert prefix + "see" not in backend.aliases()
+    assert prefix + "d2" not in [d.id for d in backend.decisions()]
+    assert backend.query("batch", {"batch_id": prefix + "second"}) == []
+
+
+@pytest.mark.parametrize(
+    ("ops", "reason"),
+    [
+        (
+            lambda p: [decision(p, "d9"), edge(p, "loop", "a", "a", "d9")],
+            "CHECK constraint failed: src <> dst",
+        ),
+        (lambda p: [decision(p, "d9"), edge(p, "fk", "a", "nowhere", "d9")], "FOREIGN KEY constraint failed"),
+        (
+            lambda p: [
+                InvalidateEdge(
+                    version_id=p + "nope", decision_id=p + "d1", invalid_at=T, expired_at=T, reason="x"
+                )
+            ],
+            "invalidate_edge: no active edge version with this version_id",
+        ),
+    ],
+    ids=["self-loop", "unknown-concept", "not-active"],
+)
+def test_constraint_refusals_read_the_same(
+    backend: Store, prefix: str, ops: Callable[[str], list[Operation]], reason: str
+) -> None:
+    backend.apply(graph(prefix))
+    result = backend.apply(batch(prefix, "bad", *ops(prefix)))
+    assert (result.status, result.code, result.reason) == ("refused", "constraint", reason)
+
+
+def test_invalidation_closes_a_version_and_as_of_still_sees_it(backend: Store, prefix: str) -> None:
+    backend.apply(graph(prefix))
+    closing = batch(
+        prefix,
+        "close",
+        decision(prefix, "d2", "invalidated"),
+        InvalidateEdge(
+            version_id=prefix + "v1",
+            decision_id=prefix + "d2",
+            invalid_at=LATER,
+            expired_at=LATER,
+            reason="wrong",
+        ),
+    )
+    assert backend.apply(closing).status == "applied"
+    version = backend.edge_version(prefix + "v1")
+    assert version is not None
+    assert (version.status, version.expired_at, version.invalidated_by) == (
+        "invalidated",
+        LATER,
+        prefix + "d2",
+    )
+    assert prefix + "v1" not in [e.version_id for e in backend.edges()]
+    assert prefix + "v1" in [e.version_id for e in backend.edges(as_of=T)]
+
+
+def test_sql_text_is_stored_verbatim(backend: Store, prefix: str) -> None:
+    name = "x'); DROP TABLE concepts; --"
+    backend.apply(batch(prefix, "sql", AddConcept(id=prefix + name, name=name, type="t", recorded_at=T)))
+    assert [c.name for c in backend.concepts() if c.id == prefix + name] == [name]
+
+
+def test_the_audit_chain_grows_and_verifies(backend: Store, prefix: str) -> None:
+    def event(n: int) -> AppendAudit:
+        return AppendAudit(
+            event_id=f"{prefix}e{n}", kind="test", subject=prefix, payload=json.dumps({"n": n}), recorded_at=T
+        )
+
+    seq_before, _ = backend.audit_head()
+    backend.apply(batch(prefix, "a1", event(1), event(2)))
+    backend.apply(batch(prefix, "a2", event(3)))
+    events = backend.audit_events()
+    assert [e.event_id for e in events if e.subject == prefix] == [f"{prefix}e{n}" for n in (1, 2, 3)]
+    assert backend.audit_head()[0] == seq_before + 3
+    assert find_break(events) is None
+
+
+def test_reads_page_through_more_than_one_page(backend: Store, prefix: str) -> None:
+    aliases = [
+        AddAlias(alias=f"{prefix}{n:05d}", concept_id=prefix + "a", recorded_at=T) for n in range(1500)
+    ]
+    backend.apply(batch(prefix, "many", concept(prefix, "a"), *aliases))
+    found = mine(prefix, list(backend.aliases()))
+    assert found == sorted(f"{prefix}{n:05d}" for n in range(1500))
+
+
+# D1Store's HTTP behaviour, with a fake transport or a real but unreachable address.
+
+
+def fake_store(
+    handler: Callable[[httpx.Request], httpx.Response],
+    *,
+    attempts: int = 4,
+    sleeps: list[float] | None = None,
+) -> D1Store:
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    config = D1Config(url="http://worker.test/", token=SecretStr("secret"), attempts=attempts)
+    return D1Store(config, client=client, sleep=(sleeps if sleeps is not None else []).append)
+
+
+def one_concept(name: str = "b1") -> Batch:
+    return Batch.of(name, T, [AddConcept(id="a", name="A", type="t", recorded_at=T)])
+
+
+def test_a_500_is_retried_and_the_batch_applied_once() -> None:
+    seen: list[httpx.Request] = []
+    sleeps: list[float] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if len(seen) == 1:
+            return httpx.Response(500, json={"status": "error", "code": "internal", "reason": "boom"})
+        return httpx.Response(200, json={"status": "applied", "batch_id": "b1"})
+
+    result = fake_store(handler, sleeps=sleeps).apply(one_concept())
+    assert result.status == "applied"
+    assert len(seen) == 2 and sleeps == [0.25]
+    assert seen[0].headers["authorization"] == "Bearer secret"
+    assert seen[0].url == "http://worker.test/v1/batches"
+    assert json.loads(seen[0].content) == one_concept().model_dump(mode="json")
+
+
+def test_a_duplicate_after_a_lost_answer_counts_as_applied() -> None:
+    calls: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(1)
+        if len(calls) == 1:
+            raise httpx.ReadTimeout("answer lost", request=request)
+        return httpx.Response(200, json={"status": "duplicate", "batch_id": "b1"})
+
+    assert fake_store(handler).apply(one_concept()).status == "applied"
+    plain = fake_store(lambda request: httpx.Response(200, json={"status": "duplicate"}))
+    assert plain.apply(one_concept()).status == "duplicate"
+
+
+def test_a_refusal_is_a_result_not_an_error() -> None:
+    answer = {"status": "refused", "code": "constraint", "reason": "CHECK constraint failed: src <> dst"}
+    result = fake_store(lambda request: httpx.Response(409, json=answer)).apply(one_concept())
+    assert (result.status, result.code, result.reason) == ("refused", "constraint", answer["reason"])
+
+
+def test_a_wrong_token_says_so() -> None:
+    store = fake_store(
+        lambda request: httpx.Response(401, json={"status": "refused", "code": "unauthorized"})
+    )
+    with pytest.raises(StoreError, match="MAGG_D1_TOKEN"):
+        store.apply(one_concept())
+
+
+def test_an_unreachable_worker_fails_in_bounded_time() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sleeps: list[float] = []
+    store = D1Store(
+        D1Config(url=f"http://127.0.0.1:{port}", token=SecretStr("t"), timeout_s=2, attempts=3),
+        sleep=sleeps.append,
+    )
+    started = time.monotonic()
+    with pytest.raises(BackendUnavailable, match=f"127.0.0.1:{port}.*after 3 attempts.*re-run"):
+        store.apply(one_concept())
+    assert time.monotonic() - started < 5
+    assert sleeps == [0.25, 0.5]
+
+
+def test_retries_stop_after_the_configured_attempts() -> None:
+    calls: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(1)
+        return httpx.Response(503, text="overloaded")
+
+    with pytest.raises(BackendUnavailable, match="HTTP 503"):
+        fake_store(handler, attempts=4).apply(one_concept())
+    assert len(calls) == 4
+
+
+def test_query_pages_until_next_offset_is_null() -> None:
+    asked: list[dict[str, object]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        asked.append(body)
+        offset = body["offset"]
+        return httpx.Response(200, json={"rows": [{"n": offset}], "next_offset": None if offset else 1000})
+
+    rows = fake_store(handler).query("concepts", {"as_of": None, "ignored": 1})
+    assert rows == [{"n": 0}, {"n": 1000}]
+    assert [(a["name"], a["params"], a["offset"]) for a in asked] == [
+        ("concepts", {"as_of": None}, 0),
+        ("concepts", {"as_of": None}, 1000),
+    ]
+
+
+def test_open_store_picks_the_backend() -> None:
+    assert isinstance(open_store(Config(db=":memory:")), SQLiteStore)  # type: ignore[arg-type]
+    d1 = Config(store="d1", d1=D1Config(url="http://127.0.0.1:1", token=SecretStr("t")))
+    assert isinstance(open_store(d1), D1Store)
+    with pytest.raises(ConfigError, match="MAGG_D1_URL"):
+        open_store(Config(store="d1", d1=D1Config(url="http://x")))
+
+
+def test_a_lost_answer_from_the_real_worker_is_retried_harmlessly(worker: RunningWorker, prefix: str) -> None:
+    """The first answer is dropped after the Worker applied the batch; the retry sees a duplicate."""
+
+    class LosingTransport(httpx.HTTPTransport):
+        lost = 0
+
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            response = super().handle_request(request)
+            if self.lost == 0:
+                self.lost += 1
+                response.close()
+                raise httpx.ReadTimeout("answer lost on the way back", request=request)
+            return response
+
+    config = D1Config(url=worker.url, token=SecretStr(worker.token))
+    store = D1Store(config, client=httpx.Client(transport=LosingTransport()), sleep=lambda s: None)
+    assert store.apply(graph(prefix)).status == "applied"
+    assert mine(prefix, [c.id for c in store.concepts()]) == [prefix + "a", prefix + "b"]
+    assert store.query("batch", {"batch_id": prefix + "graph"})[0]["op_count"] == 4
+
+
+def test_the_worker_refuses_what_validation_refuses(worker: RunningWorker, prefix: str) -> None:
+    """A batch built without validation (model_construct) is refused by the Worker, naming the field."""
+    bad = AddConcept.model_construct(
+        id=prefix + "a", name="A", type="t", description="", recorded_at="yesterday"
+    )
+    sneaky = Batch.model_construct(batch_id=prefix + "bad", sent_at=T, ops=[bad], digest="0" * 64)
+    store = D1Store(D1Config(url=worker.url, token=SecretStr(worker.token)))
+    result = store.apply(sneaky)
+    assert (result.status, result.code) == ("refused", "invalid")
+    assert "ops.0.recorded_at" in result.reason
+    wrong = D1Store(D1Config(url=worker.url, token=SecretStr("wrong")))
+    with pytest.raises(StoreError, match="401"):
+        wrong.concepts()
