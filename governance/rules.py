@@ -229,14 +229,16 @@ class RuleEngine:
         if first in self._order and later in self._order and nx.has_path(self._order, later, first):
             path = nx.bidirectional_shortest_path(self._order, later, first)
             via = [min(self._order.edges[a, b]["triples"]) for a, b in pairwise(path)]
-            return "acyclic", self._describe_order_cycle(triple, [first, *path], via)
+            return "acyclic", self._describe_order_cycle(triple, path, via)
         return None
 
-    def _describe_order_cycle(self, triple: Triple, order: list[str], via: list[Triple]) -> str:
-        """A learning-order cycle in words; a cycle of one type reads in that type's direction."""
+    def _describe_order_cycle(self, triple: Triple, path: list[str], via: list[Triple]) -> str:
+        """A learning-order cycle in words, given the active path from the proposed edge's later
+        endpoint to its first; a cycle of one type reads in that type's direction from src."""
+        order = [path[-1], *path]
         types = {triple[1]} | {t for _, t, _ in via}
         if len(types) == 1:
-            nodes = order if self._order_types[triple[1]] == "src" else order[::-1]
+            nodes = order if self._order_types[triple[1]] == "src" else [triple[0], *path[::-1]]
             return f"{triple[1]} cycle: {' -> '.join(nodes)}"
         stated = "; ".join(_show(t) for t in via)
         return (

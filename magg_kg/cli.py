@@ -21,6 +21,9 @@ from rich.console import Console
 from rich.table import Table
 
 from magg_kg.clock import Clock, SystemClock, parse_time
+from magg_kg.commands import ingest as ingest_commands
+from magg_kg.commands.bench import bench_app
+from magg_kg.commands.review import register as register_review
 from magg_kg.config import Config, load_config
 from magg_kg.coverage import coverage_report
 from magg_kg.errors import MaggError, UserError
@@ -39,6 +42,8 @@ app = typer.Typer(
 )
 audit_app = typer.Typer(help="The audit log and the database's invariants.", no_args_is_help=True)
 app.add_typer(audit_app, name="audit")
+app.add_typer(bench_app, name="bench")
+register_review(app)  # review, recheck, discover
 
 DbOption = Annotated[
     Path | None,
@@ -191,22 +196,37 @@ def usage(db: DbOption = None, json_: JsonOption = False) -> None:
         ctx.out.print(table)
 
 
-@app.command()
-def ingest(paths: list[Path], db: DbOption = None) -> None:
+@app.command("ingest")
+def ingest_cmd(
+    paths: ingest_commands.PathsArgument,
+    db: DbOption = None,
+    json_: JsonOption = False,
+    max_calls: ingest_commands.MaxCalls = None,
+    max_tokens: ingest_commands.MaxTokens = None,
+    flat: ingest_commands.Flat = False,
+    max_bytes: ingest_commands.MaxBytes = ingest_commands.DEFAULT_MAX_BYTES,
+) -> None:
     """Ingest Markdown lessons (files or folders) through governed admission."""
-    not_yet("ingest", "governed ingestion (extraction, ownership, review)")
+    ingest_commands.ingest_command(paths, db, json_, max_calls, max_tokens, flat, max_bytes)
 
 
-@app.command()
-def demo(db: DbOption = None) -> None:
+@app.command("demo")
+def demo_cmd(db: DbOption = None) -> None:
     """Ingest the bundled sample curriculum with the embedded defaults and show what happened."""
-    not_yet("demo", "governed ingestion (extraction, ownership, review)")
+    ingest_commands.demo_command(db)
+
+
+@app.command("domains")
+def domains_cmd(db: DbOption = None, json_: JsonOption = False) -> None:
+    """List the domains: id, name, owner, concepts, bridge concepts and memory card."""
+    ingest_commands.domains_command(db, json_)
 
 
 def main() -> None:
     """Entry point: runs the app, turning magg errors into one clear line."""
     try:
-        app(standalone_mode=False)
+        # Without standalone mode, typer returns (not raises) the code of a `typer.Exit`.
+        code = app(standalone_mode=False)
     except MaggError as error:
         if os.environ.get("MAGG_DEBUG") == "1":
             raise
@@ -214,6 +234,12 @@ def main() -> None:
         sys.exit(2 if isinstance(error, UserError) else 1)
     except typer.Exit as done:
         sys.exit(done.exit_code)
+    except typer.TyperException as error:  # a usage error: unknown option, missing argument
+        if error.format_message():  # empty when the help was shown instead
+            Console(stderr=True, soft_wrap=True).print(
+                f"error: {error.format_message()}", markup=False, highlight=False
+            )
+        sys.exit(error.exit_code)
     except typer.Abort:
         Console(stderr=True, soft_wrap=True).print("aborted", markup=False)
         sys.exit(130)
@@ -222,6 +248,8 @@ def main() -> None:
             "interrupted: the last batch was rolled back", markup=False
         )
         sys.exit(130)
+    if isinstance(code, int) and code:
+        sys.exit(code)
 
 
 if __name__ == "__main__":

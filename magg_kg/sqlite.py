@@ -36,6 +36,8 @@ def migrations() -> list[tuple[int, str, str]]:
 
 def bind(value: object) -> Param:
     """An operation field as a SQL parameter: JSON text for lists and objects, 0/1 for booleans."""
+    if type(value) is str:  # the common case first: most fields are text
+        return value
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, list | dict):
@@ -43,6 +45,11 @@ def bind(value: object) -> Param:
     if value is None or isinstance(value, str | int | float):
         return value
     raise TypeError(f"cannot bind a {type(value).__name__}")
+
+
+def _row(fields: dict[str, object], params: list[str]) -> list[Param]:
+    """An operation's parameters for one statement (text, the common case, passes as it is)."""
+    return [value if type(value) is str else bind(value) for value in map(fields.get, params)]
 
 
 class SQLiteStore(Store):
@@ -54,9 +61,14 @@ class SQLiteStore(Store):
         self._protocol = statements()
 
     @classmethod
-    def open(cls, path: str | Path, *, create: bool = True) -> SQLiteStore:
-        """Opens (and, if needed, creates and migrates) the database at ``path``."""
+    def open(cls, path: str | Path, *, create: bool = True, read_only: bool = False) -> SQLiteStore:
+        """Opens (and, if needed, creates and migrates) the database at ``path``.
+
+        ``read_only`` opens an existing database for reading only: every write then fails with a
+        :class:`StoreError` (as it does when the file itself is read-only).
+        """
         location = str(path)
+        create = create and not read_only
         if location != ":memory:":
             file = Path(location)
             if file.is_dir():
@@ -66,7 +78,10 @@ class SQLiteStore(Store):
             if not file.exists() and not create:
                 raise StoreError(f"no database at {file}; run `magg init --db {file}` first")
         try:
-            connection = sqlite3.connect(location, isolation_level=None, timeout=30.0)
+            target, uri = location, False
+            if read_only and location != ":memory:":
+                target, uri = f"{Path(location).resolve().as_uri()}?mode=ro", True
+            connection = sqlite3.connect(target, isolation_level=None, timeout=30.0, uri=uri)
             connection.row_factory = sqlite3.Row
             connection.execute("PRAGMA foreign_keys = ON")
             connection.execute("PRAGMA busy_timeout = 30000")
@@ -177,6 +192,9 @@ class SQLiteStore(Store):
         seq, prev_hash = self.audit_head()
         operations = self._protocol["operations"]
         assert isinstance(operations, dict)
+        # A run of consecutive one-statement operations of one type goes in one executemany, which
+        # runs the same statements in the same order as one execute per operation.
+        run_sql, run_rows = "", []
         for op in batch.ops:
             fields = op.model_dump(mode="json")
             if op.op == "append_audit":
@@ -192,6 +210,18 @@ class SQLiteStore(Store):
                     fields["payload"],
                     fields["recorded_at"],
                 )
-            for spec in operations[op.op]:
-                self._db.execute(spec["sql"], [bind(fields.get(name)) for name in spec["params"]])
+            specs = operations[op.op]
+            if len(specs) == 1 and specs[0]["sql"] == run_sql:
+                run_rows.append(_row(fields, specs[0]["params"]))
+                continue
+            if run_rows:
+                self._db.executemany(run_sql, run_rows)
+                run_sql, run_rows = "", []
+            if len(specs) == 1:
+                run_sql, run_rows = specs[0]["sql"], [_row(fields, specs[0]["params"])]
+                continue
+            for spec in specs:
+                self._db.execute(spec["sql"], _row(fields, spec["params"]))
+        if run_rows:
+            self._db.executemany(run_sql, run_rows)
         return BatchResult(batch.batch_id, "applied")

@@ -1,0 +1,199 @@
+"""Store throughput: edge-version writes through the store vs raw ``sqlite3.executemany``.
+
+Both sides write the same rows into a fresh file with the same schema (the migrations), after the
+same untimed setup (the concepts and one decision per batch). The store side applies batches of
+``commit_edge`` operations with :meth:`SQLiteStore.apply` (validation of the batch objects is
+timed separately: it is the client's work); the raw side inserts every row with one
+``executemany`` in one transaction. Sides alternate, each repeated; medians are reported.
+
+    python -m benchmarks.store_throughput --rows 100000 --repeats 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from magg_kg.operations import AddConcept, Batch, CommitEdge, Operation, RecordDecision, SpanData
+from magg_kg.records import canonical_json, edge_id
+from magg_kg.sqlite import SQLiteStore, migrations
+
+__all__ = ["main", "measure"]
+
+AT = "2026-01-01T00:00:00.000000Z"
+TYPES = ("prerequisite", "builds_on", "part_of", "contrasts_with", "related", "applies_to")
+QUOTE = "Linear algebra is a prerequisite for neural networks."
+EDGE_COLUMNS = (
+    "version_id", "edge_id", "src", "type", "dst", "status", "confidence", "reason", "source", "evidence",
+    "valid_at", "recorded_at", "decision_id", "policy_version", "prompt_version", "model",
+)  # fmt: skip
+
+
+def concept_count(rows: int) -> int:
+    """Enough concepts for ``rows`` distinct (src, type, dst) triples."""
+    count = 2
+    while count * (count - 1) * len(TYPES) < rows:
+        count += 1
+    return count
+
+
+def triples(rows: int) -> list[tuple[str, str, str]]:
+    count = concept_count(rows)
+    out = []
+    for src in range(count):
+        for dst in range(count):
+            for type_ in TYPES:
+                if src != dst:
+                    out.append((f"c{src}", type_, f"c{dst}"))
+                    if len(out) == rows:
+                        return out
+    return out
+
+
+def setup_ops(rows: int, batch_size: int) -> list[Operation]:
+    concepts: list[Operation] = [
+        AddConcept(id=f"c{i}", name=f"Concept {i}", type="concept", recorded_at=AT)
+        for i in range(concept_count(rows))
+    ]
+    decisions: list[Operation] = [
+        RecordDecision(
+            id=f"d{n}", proposal_id=None, stage="bench", verdict="accept", state_after="committed", score=0.9,
+            rationale="benchmark", detail={}, policy_version="p1", prompt_version="none", model="none",
+            decided_at=AT,
+        )
+        for n in range((rows + batch_size - 1) // batch_size)
+    ]  # fmt: skip
+    return concepts + decisions
+
+
+def commit_ops(rows: int, batch_size: int) -> list[CommitEdge]:
+    span = SpanData(lesson_id="external:bench", start=0, end=len(QUOTE), quote=QUOTE, kind="explicit")
+    return [
+        CommitEdge(
+            version_id=f"v{i}", edge_id=edge_id(src, type_, dst), src=src, type=type_, dst=dst,
+            confidence=0.9, reason="the lesson says so", source="bench", evidence=[span], valid_at=AT,
+            recorded_at=AT,
+            decision_id=f"d{i // batch_size}", policy_version="p1", prompt_version="none", model="none",
+        )
+        for i, (src, type_, dst) in enumerate(triples(rows))
+    ]  # fmt: skip
+
+
+def run_store(folder: Path, setup: list[Operation], batches: Sequence[Batch]) -> float:
+    store = SQLiteStore.open(folder / "store.sqlite")
+    store.write(Batch.of("setup", AT, setup))
+    started = time.perf_counter()
+    for batch in batches:
+        store.write(batch)
+    elapsed = time.perf_counter() - started
+    store.close()
+    return elapsed
+
+
+def run_raw(folder: Path, setup: list[Operation], commits: Sequence[CommitEdge]) -> float:
+    db = sqlite3.connect(folder / "raw.sqlite", isolation_level=None)
+    db.execute("PRAGMA foreign_keys = ON")
+    for _, _, sql in migrations():
+        db.executescript(sql)
+    store = SQLiteStore(db, "raw")  # the same setup rows, written by the store's own statements
+    store.write(Batch.of("setup", AT, setup))
+    rows = [
+        tuple(
+            canonical_json(fields["evidence"]) if column == "evidence" else "active" if column == "status"
+            else fields[column]
+            for column in EDGE_COLUMNS
+        )
+        for fields in (op.model_dump(mode="json") for op in commits)
+    ]  # fmt: skip
+    marks = ", ".join("?" * len(EDGE_COLUMNS))
+    sql = f"INSERT INTO concept_edges ({', '.join(EDGE_COLUMNS)}) VALUES ({marks})"
+    started = time.perf_counter()
+    db.execute("BEGIN")
+    db.executemany(sql, rows)
+    db.execute("COMMIT")
+    elapsed = time.perf_counter() - started
+    db.close()
+    return elapsed
+
+
+def measure(rows: int, repeats: int, batch_size: int) -> dict[str, object]:
+    """Times both sides ``repeats`` times, alternating which goes first."""
+    setup = setup_ops(rows, batch_size)
+    started = time.perf_counter()
+    commits = commit_ops(rows, batch_size)
+    ops: list[Operation] = list(commits)
+    batches = [Batch.of(f"b{n}", AT, ops[n : n + batch_size]) for n in range(0, rows, batch_size)]
+    build = time.perf_counter() - started
+    times: dict[str, list[float]] = {"store": [], "raw": []}
+    for repeat in range(repeats):
+        order = ("store", "raw") if repeat % 2 == 0 else ("raw", "store")
+        for side in order:
+            with tempfile.TemporaryDirectory() as folder:
+                if side == "store":
+                    times[side].append(run_store(Path(folder), setup, batches))
+                else:
+                    times[side].append(run_raw(Path(folder), setup, commits))
+    medians = {side: statistics.median(runs) for side, runs in times.items()}
+    sides = {
+        side: {"median_s": round(medians[side], 4), "rows_per_s": round(rows / medians[side]), "runs": runs}
+        for side, runs in times.items()
+    }
+    return {
+        "rows": rows,
+        "repeats": repeats,
+        "batch_size": batch_size,
+        "batches": len(batches),
+        "build_batches_s": round(build, 4),
+        **sides,
+        "ratio_store_over_raw": round(medians["store"] / medians["raw"], 3),
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "machine": platform.machine(),
+    }
+
+
+def table(result: dict[str, object]) -> str:
+    lines = [f"{'side':<8}{'median s':>12}{'rows/s':>14}", "-" * 34]
+    for side in ("store", "raw"):
+        entry = result[side]
+        assert isinstance(entry, dict)
+        lines.append(f"{side:<8}{entry['median_s']:>12.3f}{entry['rows_per_s']:>14,}")
+    lines.append(
+        f"ratio store/raw: {result['ratio_store_over_raw']}x  ({result['rows']:,} edge versions, "
+        f"{result['batches']} batches, {result['repeats']} repeats; building the batches: "
+        f"{result['build_batches_s']} s, not timed)"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--rows", type=int, default=100_000, help="edge versions to write (default 100000)")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per side (default 5)")
+    parser.add_argument(
+        "--batch-size", type=int, default=1_000, help="commit_edge ops per batch (default 1000)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("benchmarks/results/store_throughput.json"), help="JSON result file"
+    )
+    args = parser.parse_args(argv)
+    if args.rows < 1 or args.repeats < 1 or args.batch_size < 1:
+        parser.error("--rows, --repeats and --batch-size must be positive")
+    result = measure(args.rows, args.repeats, args.batch_size)
+    print(table(result))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", "utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
