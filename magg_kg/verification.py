@@ -7,18 +7,46 @@ from collections import Counter
 from magg_kg.audit import find_break
 from magg_kg.coverage import ACYCLIC_TYPES
 from magg_kg.graph import find_cycle, typed_digraph
+from magg_kg.journal import replay_edges
+from magg_kg.records import AuditEvent, EdgeVersion
 from magg_kg.store import Store
 
 __all__ = ["verify_store"]
 
 
+def _journal_mismatches(events: list[AuditEvent], versions: list[EdgeVersion]) -> list[str]:
+    """Edge versions that the journal does not tell the same way (an edited table or log)."""
+    try:
+        replayed = replay_edges(events)
+    except (KeyError, ValueError) as error:
+        return [f"the audit journal cannot be replayed ({error})"]
+    problems = []
+    for edge in versions:
+        told = replayed.pop(edge.version_id, None)
+        if told is None:
+            problems.append(f"edge version {edge.version_id} has no commit in the audit journal")
+        elif (told.src, told.type, told.dst, told.status, told.decision_id, told.expired_at) != (
+            edge.src,
+            edge.type,
+            edge.dst,
+            edge.status,
+            edge.decision_id,
+            edge.expired_at,
+        ):
+            problems.append(f"edge version {edge.version_id} differs from its audit journal entry")
+    problems.extend(f"audit journal commits {vid}, which is not in concept_edges" for vid in replayed)
+    return problems
+
+
 def verify_store(store: Store) -> list[str]:
     """Every broken invariant, in words; an empty list means the database is sound."""
     problems: list[str] = []
-    chain_break = find_break(store.audit_events())
+    events = store.audit_events()
+    chain_break = find_break(events)
     if chain_break:
         problems.append(f"audit chain broken: {chain_break}")
     versions = store.edge_versions()
+    problems.extend(_journal_mismatches(events, versions))
     decisions = {decision.id for decision in store.decisions()}
     lessons = {lesson.id: lesson.text for lesson in store.lessons()}
     active = [edge for edge in versions if edge.status == "active"]

@@ -200,6 +200,8 @@ CREATE TABLE llm_cache (
 );
 
 -- Never delete.
+CREATE TRIGGER schema_version_no_delete BEFORE DELETE ON schema_version BEGIN SELECT RAISE(ABORT, 'append-only: schema_version'); END;
+CREATE TRIGGER schema_version_no_update BEFORE UPDATE ON schema_version BEGIN SELECT RAISE(ABORT, 'append-only: schema_version'); END;
 CREATE TRIGGER batches_no_delete BEFORE DELETE ON batches BEGIN SELECT RAISE(ABORT, 'append-only: batches'); END;
 CREATE TRIGGER lessons_no_delete BEFORE DELETE ON lessons BEGIN SELECT RAISE(ABORT, 'append-only: lessons'); END;
 CREATE TRIGGER chunks_no_delete BEFORE DELETE ON chunks BEGIN SELECT RAISE(ABORT, 'append-only: chunks'); END;
