@@ -1,0 +1,116 @@
+"""The gated configurations of the replay ablation: judge only, and full governance.
+
+``judge``
+    the judge gate (:class:`governance.judgment.Judgment`) in judge-only mode: no rule engine, no
+    owners, no deliberation, no debate, no person. A candidate must be well formed to be judged
+    (an edge type of the vocabulary, two distinct concepts of the graph: what the store needs to
+    hold an edge at all); one that is not is kept out without a model call. A score at or above
+    the commit bar commits (through the gate's grounding checks); below the reject bar it is
+    rejected; in between it abstains. A candidate whose edge is already active counts as admitted.
+``full``
+    governed admission exactly as ingestion runs it (:func:`governance.admission.admit`): the rule
+    engine, owner review by the domains' owners, deliberation, then the judge gate with debate and
+    human review. Each candidate is admitted alone, in its own batch, with the LLM usage it
+    caused; owners see the active facts only (no standing claims from other candidates).
+
+For a candidate that an owner revised, the candidate's own triple was not admitted (its proposal
+is closed with verdict ``revise``); the outcome's stage says what became of the revision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agents.cost import Budget
+from agents.support import GraphView
+from governance.ablation import Bench, Outcome, proposal_of, write
+from governance.admission import AdmissionContext, Support, admit
+from governance.judgment import Judgment
+from governance.replay import Candidate
+from governance.rules import RuleEngine
+from magg_kg.operations import AddProposal, Operation, RecordDecision
+from magg_kg.records import Proposal, Span
+
+__all__ = ["run_full", "run_judge"]
+
+
+def _record(add: AddProposal) -> Proposal:
+    return Proposal(
+        id=add.id,
+        src=add.src,
+        type=add.type,
+        dst=add.dst,
+        confidence=add.confidence,
+        evidence=tuple(Span.model_validate(span.model_dump()) for span in add.evidence),
+        origin=add.origin,
+        rationale=add.rationale,
+        created_at=add.created_at,
+    )
+
+
+def _last_stage(ops: Sequence[Operation], proposal_id: str) -> tuple[str, str]:
+    """The stage and verdict of the last decision recorded for a proposal."""
+    for op in reversed(ops):
+        if isinstance(op, RecordDecision) and op.proposal_id == proposal_id:
+            return op.stage, op.verdict
+    return "none", ""
+
+
+def _malformed(bench: Bench, view: GraphView, candidate: Candidate) -> str:
+    if candidate.type not in bench.schema.edge_types:
+        return f"{candidate.type!r} is not an edge type of the vocabulary"
+    if candidate.src == candidate.dst:
+        return "a self-loop"
+    unknown = [tag for tag in (candidate.src, candidate.dst) if not view.has_concept(tag)]
+    return f"unknown concept {' and '.join(unknown)}" if unknown else ""
+
+
+def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
+    view = GraphView.of_store(bench.store, bench.schema)
+    gate = Judgment(bench.llm, bench.policy, bench.clock, bench.store, view=view, escalate=False)
+    outcomes = []
+    for index, candidate in enumerate(candidates):
+        add = proposal_of(candidate, index, bench)
+        problem = _malformed(bench, view, candidate)
+        if problem:
+            outcomes.append(Outcome("rejected", "malformed", False, problem))
+            continue
+        if view.is_active(candidate.src, candidate.type, candidate.dst):
+            outcomes.append(Outcome("committed", "already-active", True))
+            continue
+        settled = gate.settle(_record(add), confidence=candidate.confidence)
+        stage, verdict = _last_stage(settled.ops, add.id)
+        write(bench, f"judge-{index}", [add, *settled.ops, *bench.usage.drain()])
+        outcomes.append(Outcome(settled.state, stage, settled.state == "committed", verdict))
+    return outcomes
+
+
+def run_full(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
+    view = GraphView.of_store(bench.store, bench.schema)
+    active = [(e.src, e.type, e.dst) for e in bench.store.edges()]
+    rules = RuleEngine(bench.schema, {c.id: c.type for c in bench.store.concepts()}, active)
+    gate = Judgment(bench.llm, bench.policy, bench.clock, bench.store, rules=rules, view=view)
+    context = AdmissionContext(
+        llm=bench.llm,
+        rules=rules,
+        layout=bench.layout,
+        policy=bench.policy,
+        budget=Budget(),
+        clock=bench.clock,
+        names=view.names,
+        support=Support(facts=set(active)),
+        gate=gate,
+    )
+    outcomes = []
+    for index, candidate in enumerate(candidates):
+        proposal = _record(proposal_of(candidate, index, bench))
+        result = admit([proposal], context, f"replay-{index}")
+        state = result.states.get(proposal.id, "proposed")
+        stage, verdict = _last_stage(result.ops, proposal.id)
+        if verdict == "revise":
+            revised = [pid for pid in result.states if pid != proposal.id]
+            after = result.states[revised[-1]] if revised else "proposed"
+            stage, verdict = f"revised({after})", "revise"
+        write(bench, f"full-{index}", [*result.ops, *bench.usage.drain()])
+        outcomes.append(Outcome(state, stage, state == "committed", verdict))
+    return outcomes

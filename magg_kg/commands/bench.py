@@ -1,0 +1,192 @@
+"""``magg bench``: benchmarks that measure governance on labelled data.
+
+``magg bench replay`` runs the replay ablation (:mod:`governance.ablation`): one labelled candidate
+set (:mod:`governance.replay`) through flat, rules-only, judge-only and full governance.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from magg_kg.clock import StepClock
+from magg_kg.config import load_config
+from magg_kg.errors import UserError
+from magg_kg.llm.offline import Handler
+
+__all__ = ["bench_app", "default_data", "replay"]
+
+bench_app = typer.Typer(help="Benchmarks: governance measured on labelled data.", no_args_is_help=True)
+
+REPLAY_START = "2026-01-01T00:00:00.000000Z"
+"""The replay's clock starts here, so every run writes the same records."""
+
+
+def default_data() -> Path:
+    """``../shared/data/metacademy`` beside the repository root."""
+    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "metacademy"
+
+
+def _handlers() -> Mapping[str, Handler]:
+    from agents.offline import offline_handlers
+
+    return offline_handlers()
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def _section(report: Mapping[str, object], key: str) -> Mapping[str, object]:
+    value = report.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def print_report(report: Mapping[str, object], out: Console) -> None:
+    """The ablation as three tables: admission, per kind of candidate, LLM calls by stage."""
+    configurations = _section(report, "configurations")
+    counts = ", ".join(f"{kind} {n}" for kind, n in _section(report, "counts").items())
+    out.print(
+        f"replay: {report['candidates']} candidates ({counts}) over {report['established_edges']} "
+        f"established edges, seed {report['seed']}, from {report['candidates_source']}",
+        markup=False,
+        highlight=False,
+    )
+    summary = Table(title="admission against the labels")
+    for column in ("config", "admitted", "precision", "recall", "F1", "calls/cand", "wall s"):
+        summary.add_column(column, justify="left" if column == "config" else "right")
+    for name, run in configurations.items():
+        assert isinstance(run, Mapping)
+        llm = _section(run, "llm")
+        summary.add_row(
+            name,
+            *(_show(run.get(key)) for key in ("admitted", "precision", "recall", "f1")),
+            _show(llm.get("calls_per_candidate")),
+            _show(run.get("wall_s")),
+        )
+    out.print(summary)
+    kinds = Table(title="per kind: recall (label 1) or rejection rate (label 0)")
+    kinds.add_column("kind")
+    kinds.add_column("n", justify="right")
+    kinds.add_column("measure")
+    for name in configurations:
+        kinds.add_column(name, justify="right")
+    for kind, n in _section(report, "counts").items():
+        first = next(
+            (run for run in configurations.values() if isinstance(run, Mapping) and "by_kind" in run), {}
+        )
+        measures = [
+            m for m in ("recall", "rejection_rate") if m in _section(_section(first, "by_kind"), kind)
+        ]
+        for measure in measures or ["recall"]:
+            cells = [
+                _show(_section(_section(run, "by_kind"), kind).get(measure))
+                for run in configurations.values()
+                if isinstance(run, Mapping)
+            ]
+            kinds.add_row(kind, str(n), measure.replace("_", " "), *cells)
+    out.print(kinds)
+    stages = sorted(
+        {
+            stage
+            for run in configurations.values()
+            if isinstance(run, Mapping)
+            for stage in _section(_section(run, "llm"), "by_stage")
+        }
+    )
+    calls = Table(title="LLM calls per candidate, by stage")
+    calls.add_column("stage")
+    for name in configurations:
+        calls.add_column(name, justify="right")
+    for stage in stages:
+        calls.add_row(
+            stage,
+            *(
+                _show(_section(_section(_section(run, "llm"), "by_stage"), stage).get("calls_per_candidate"))
+                for run in configurations.values()
+                if isinstance(run, Mapping)
+            ),
+        )
+    out.print(calls if stages else "LLM calls: none (no configuration asked a model)")
+
+
+@bench_app.command("replay")
+def replay(
+    data: Annotated[
+        Path | None,
+        typer.Option("--data", help="Folder with Metacademy's layout (default: ../shared/data/metacademy)."),
+    ] = None,
+    candidates: Annotated[
+        Path | None,
+        typer.Option("--candidates", help="Labelled candidates (JSON lines) to evaluate instead."),
+    ] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option("--out", help="Also write the results as JSON here.")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the candidate set (default: 7).")
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Evaluate the first N candidates.")
+    ] = None,
+    configuration: Annotated[
+        list[str] | None,
+        typer.Option("--configuration", "-c", help="Run only these (flat, rules, judge, full)."),
+    ] = None,
+) -> None:
+    """Replay ablation: labelled candidates through flat, rules-only, judge-only and full governance."""
+    from governance.ablation import CONFIGURATIONS, run_ablation
+    from governance.replay import build_candidates, load_dataset, read_candidates
+    from governance.scorecard import ablation_report
+
+    config = load_config(os.environ)
+    chosen = configuration or list(CONFIGURATIONS)
+    unknown = [name for name in chosen if name not in CONFIGURATIONS]
+    if unknown:
+        raise UserError(f"--configuration {unknown[0]!r} is not one of {', '.join(CONFIGURATIONS)}")
+    folder = data or default_data()
+    if not folder.is_dir():
+        raise UserError(f"no data folder at {folder}: pass --data DIR (a folder with Metacademy's layout)")
+    dataset = load_dataset(folder)
+    seed_value = config.seed if seed is None else seed
+    candidate_set = (
+        read_candidates(candidates, dataset, seed_value)
+        if candidates is not None
+        else build_candidates(dataset, seed_value)
+    ).limited(limit)
+    err = Console(stderr=True, soft_wrap=True)
+    with err.status("replay") as status:
+        results = run_ablation(
+            candidate_set,
+            dataset,
+            llm_config=config.llm.checked(),
+            policy=config.policy,
+            clock_factory=lambda: StepClock(REPLAY_START),
+            handlers=_handlers() if {"judge", "full"} & set(chosen) else {},
+            configurations=chosen,
+            progress=lambda name: status.update(
+                f"replay: {name} ({len(candidate_set.candidates)} candidates)"
+            ),
+        )
+    report = ablation_report(candidate_set, results, data=str(folder), policy=config.policy)
+    text = json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    if json_:
+        typer.echo(text, nl=False)
+        return
+    console = Console(soft_wrap=True)
+    print_report(report, console)
+    if out is not None:
+        console.print(f"results written to {out}", markup=False, highlight=False)
