@@ -59,7 +59,10 @@ class LLMConfig(_Frozen):
         if self.provider != "deepseek":
             return self
         if self.api_key is None or not self.api_key.get_secret_value():
-            raise ConfigError("MAGG_LLM=deepseek needs DEEPSEEK_API_KEY in the environment")
+            raise ConfigError(
+                "MAGG_LLM=deepseek needs DEEPSEEK_API_KEY in the environment "
+                "(or leave MAGG_LLM unset for the offline provider, which needs no key)"
+            )
         if not self.base_url:
             raise ConfigError(
                 "MAGG_LLM=deepseek needs MAGG_LLM_BASE_URL, the Cloudflare AI Gateway URL "
@@ -67,7 +70,7 @@ class LLMConfig(_Frozen):
             )
         parts = urlsplit(self.base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(f"MAGG_LLM_BASE_URL is not a URL: {self.base_url!r}")
+            raise ConfigError(f"MAGG_LLM_BASE_URL is not an http(s) URL: {_shown(self.base_url)!r}")
         if not self.allow_any_host:
             segments = [s for s in parts.path.split("/") if s]
             is_gateway = (
@@ -79,11 +82,24 @@ class LLMConfig(_Frozen):
             )
             if not is_gateway:
                 raise ConfigError(
-                    f"MAGG_LLM_BASE_URL {self.base_url!r} is not a Cloudflare AI Gateway DeepSeek URL "
-                    "(https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/deepseek); "
-                    "set MAGG_LLM_ALLOW_ANY_HOST=1 to use another OpenAI-compatible server"
+                    f"MAGG_LLM_BASE_URL {_shown(self.base_url)!r} is not a Cloudflare AI Gateway DeepSeek "
+                    "URL (expected https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/deepseek, "
+                    "the only egress); set MAGG_LLM_ALLOW_ANY_HOST=1 to use another OpenAI-compatible "
+                    "server such as a local llama.cpp or vLLM"
                 )
         return self
+
+
+def _shown(url: str) -> str:
+    """The URL without any user:password part, fit for an error message.
+
+    >>> _shown("https://me:secret@example.com/v1")
+    'https://example.com/v1'
+    """
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]).geturl()
 
 
 class D1Config(_Frozen):
@@ -128,13 +144,13 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
     try:
         return Config(
             db=Path(db or env.get("MAGG_DB") or "magg.sqlite"),
-            store=env.get("MAGG_STORE", "sqlite") or "sqlite",  # type: ignore[arg-type]
+            store=env.get("MAGG_STORE", "sqlite") or "sqlite",
             d1=D1Config(
                 url=env.get("MAGG_D1_URL", ""),
                 token=SecretStr(env["MAGG_D1_TOKEN"]) if env.get("MAGG_D1_TOKEN") else None,
             ),
             llm=LLMConfig(
-                provider=env.get("MAGG_LLM", "offline") or "offline",  # type: ignore[arg-type]
+                provider=env.get("MAGG_LLM", "offline") or "offline",
                 model=env.get("MAGG_LLM_MODEL", "deepseek-chat") or "deepseek-chat",
                 base_url=env.get("MAGG_LLM_BASE_URL", ""),
                 api_key=SecretStr(env["DEEPSEEK_API_KEY"]) if env.get("DEEPSEEK_API_KEY") else None,

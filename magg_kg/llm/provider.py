@@ -1,0 +1,60 @@
+"""The composition of the LLM stack: the one place a provider and its wrappers are assembled.
+
+Innermost first: provider -> spend cap -> cache -> usage log.
+
+- The cache sits outside the spend cap, so a cache hit neither counts against the cap nor is
+  refused once the cap is reached (re-running paid-for work stays free).
+- The usage log is outermost, so it records every call: answered, cached, over budget, failed,
+  with the provider's HTTP attempts and tokens carried on the reply.
+- The offline provider gets no cache: it is deterministic and free, and caching it would only let
+  an outdated reply outlive a change to its role logic. It does get the spend cap and the usage
+  log, so ``--max-calls`` and ``magg usage`` mean the same with either provider.
+
+Nothing here touches LlamaIndex's global ``Settings``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+
+from magg_kg.clock import Clock
+from magg_kg.config import LLMConfig
+from magg_kg.llm.budget import SpendCap
+from magg_kg.llm.cache import CachedLLM
+from magg_kg.llm.offline import Handler, OfflineLLM
+from magg_kg.llm.port import LLM
+from magg_kg.llm.usage import Outbox, UsageLog
+from magg_kg.store import Store
+
+__all__ = ["build_llm"]
+
+
+def build_llm(
+    config: LLMConfig,
+    store: Store,
+    clock: Clock,
+    offline_handlers: Mapping[str, Handler],
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    timer: Callable[[], float] = time.monotonic,
+) -> tuple[LLM, UsageLog]:
+    """The LLM to hand to agents, and its usage log (the same object: the outermost wrapper).
+
+    Raises :class:`~magg_kg.errors.ConfigError` for a deepseek configuration that cannot work
+    (no key, a host other than the gateway).
+    """
+    outbox = Outbox()
+    inner: LLM
+    if config.provider == "deepseek":
+        from magg_kg.llm.deepseek import DeepSeekLLM  # imports LlamaIndex (seconds): only when used
+
+        provider = DeepSeekLLM(config.checked(), sleep=sleep, timer=timer)
+        capped = SpendCap(provider, max_calls=config.max_calls, max_tokens=config.max_tokens)
+        inner = CachedLLM(capped, store, clock, params=provider.params, outbox=outbox)
+    else:
+        inner = SpendCap(
+            OfflineLLM(offline_handlers), max_calls=config.max_calls, max_tokens=config.max_tokens
+        )
+    log = UsageLog(inner, clock, timer, outbox)
+    return log, log

@@ -1,0 +1,80 @@
+"""The deepseek configuration: one gateway, a key, and clear refusals otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+from magg_kg.config import LLMConfig, load_config
+from magg_kg.errors import ConfigError
+
+GATEWAY = "https://gateway.ai.cloudflare.com/v1/acct/gw/deepseek"
+
+
+def deepseek_env(**changes: str) -> dict[str, str]:
+    env = {"MAGG_LLM": "deepseek", "DEEPSEEK_API_KEY": "sk-test", "MAGG_LLM_BASE_URL": GATEWAY}
+    env.update(changes)
+    return {key: value for key, value in env.items() if value}
+
+
+def test_the_gateway_url_is_accepted_with_its_secrets_kept_secret() -> None:
+    llm = load_config(deepseek_env(MAGG_LLM_GATEWAY_TOKEN="gw")).llm.checked()
+
+    assert llm.provider == "deepseek" and llm.base_url == GATEWAY
+    assert "sk-test" not in repr(llm) and "gw" not in repr(llm.gateway_token)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://api.deepseek.com",
+        "https://gateway.ai.cloudflare.com.evil.example/v1/acct/gw/deepseek",
+        "http://gateway.ai.cloudflare.com/v1/acct/gw/deepseek",
+        "https://gateway.ai.cloudflare.com/v1/acct/gw/openai",
+        "https://gateway.ai.cloudflare.com/v1/acct/deepseek",
+        "https://gateway.ai.cloudflare.com/v1/acct/gw/deepseek/chat/completions",
+        "http://127.0.0.1:8080",
+    ],
+)
+def test_any_other_host_is_refused_with_a_clear_message(url: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        load_config(deepseek_env(MAGG_LLM_BASE_URL=url)).llm.checked()
+
+    message = str(refused.value)
+    assert "is not a Cloudflare AI Gateway DeepSeek URL" in message
+    assert "https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/deepseek" in message
+    assert "MAGG_LLM_ALLOW_ANY_HOST=1" in message
+
+
+def test_allow_any_host_admits_a_local_server() -> None:
+    env = deepseek_env(MAGG_LLM_BASE_URL="http://127.0.0.1:8080/v1", MAGG_LLM_ALLOW_ANY_HOST="1")
+
+    assert load_config(env).llm.checked().base_url == "http://127.0.0.1:8080/v1"
+
+
+def test_credentials_in_a_refused_url_are_not_echoed() -> None:
+    with pytest.raises(ConfigError) as refused:
+        load_config(deepseek_env(MAGG_LLM_BASE_URL="https://me:hunter2@example.com/v1")).llm.checked()
+
+    assert "hunter2" not in str(refused.value) and "example.com" in str(refused.value)
+
+
+def test_a_missing_key_is_refused_with_a_clear_message() -> None:
+    with pytest.raises(ConfigError, match="MAGG_LLM=deepseek needs DEEPSEEK_API_KEY"):
+        load_config(deepseek_env(DEEPSEEK_API_KEY="")).llm.checked()
+
+
+def test_a_missing_base_url_is_refused() -> None:
+    with pytest.raises(ConfigError, match="needs MAGG_LLM_BASE_URL"):
+        load_config(deepseek_env(MAGG_LLM_BASE_URL="")).llm.checked()
+
+
+def test_offline_needs_nothing() -> None:
+    assert LLMConfig().checked().provider == "offline"
+
+
+def test_spend_caps_are_read_from_the_environment() -> None:
+    llm = load_config({"MAGG_LLM_MAX_CALLS": "5", "MAGG_LLM_MAX_TOKENS": "1000"}).llm
+
+    assert (llm.max_calls, llm.max_tokens) == (5, 1000)
+    with pytest.raises(ConfigError, match="MAGG_LLM_MAX_CALLS must be a whole number"):
+        load_config({"MAGG_LLM_MAX_CALLS": "lots"})
