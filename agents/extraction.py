@@ -1,0 +1,332 @@
+"""Extraction of one lesson: concepts, entity resolution, relations, verification, evidence.
+
+The creation layer of the pipeline, after MAGG: for each chunk the concept extractor
+(:mod:`agents.concepts`) and the relation extractor (:mod:`agents.relations`) are asked through
+the LLM port; the knowledge organizer here resolves names to canonical ids (:class:`Registry`),
+registers aliases and deduplicates; verification and the evidence linker
+(:mod:`agents.evidence`) then keep only candidates whose quotes are in the lesson and name both
+endpoints, with an evidence kind and an adjusted confidence.
+
+Entity resolution: a name's key is :func:`agents.text.normalize_name` (case, plural, hyphens and
+articles folded), so "Large Language Models" and "large language model" are one key; an acronym
+("LLMs") resolves to the multi-word concept whose initials it spells, and a multi-word name whose
+initials spell an existing acronym-only concept resolves to that concept. Every key seen is
+registered as an alias of its concept, so later lessons reuse it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from agents import concepts as concept_role
+from agents import evidence as evidence_role
+from agents import relations as relation_role
+from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
+from agents.cost import Budget, Cost, ask
+from agents.evidence import Candidate, LinkReply, verify
+from agents.relations import RelationReply
+from agents.text import acronym_of, find_mentions, initials, lexicon, normalize_name, slug
+from magg_kg.lessons import LessonText
+from magg_kg.llm.port import LLM, Failure, Prompt
+from magg_kg.records import Concept, Role
+from magg_kg.vocabulary import GraphSchema
+
+__all__ = ["ConceptInfo", "Extraction", "LessonLink", "Registry", "extract_lesson"]
+
+LINK_GROUP = 40
+_RANK = {"mentions": 0, "uses": 1, "teaches": 2}
+
+
+@dataclass(frozen=True)
+class ConceptInfo:
+    id: str
+    name: str
+    type: str
+    description: str
+
+
+@dataclass(frozen=True)
+class LessonLink:
+    concept_id: str
+    role: Role
+    start: int
+    end: int
+    quote: str
+    chunk_id: str
+
+
+class Registry:
+    """The concepts and aliases known so far (from the store, then grown lesson by lesson)."""
+
+    def __init__(self, concepts: Iterable[Concept], aliases: Mapping[str, str]) -> None:
+        self.concepts: dict[str, ConceptInfo] = {
+            c.id: ConceptInfo(c.id, c.name, c.type, c.description) for c in concepts
+        }
+        self.forms: dict[str, set[str]] = {
+            concept_id: {info.name} for concept_id, info in self.concepts.items()
+        }
+        self.keys: dict[str, str] = {}
+        for concept_id, info in self.concepts.items():
+            self.keys.setdefault(normalize_name(info.name), concept_id)
+        for alias, concept_id in aliases.items():
+            if concept_id in self.concepts:
+                self.keys.setdefault(alias, concept_id)
+                self.forms[concept_id].add(alias)
+        self._lexicon: dict[str, str] | None = None
+
+    def lexicon(self) -> dict[str, str]:
+        if self._lexicon is None:
+            self._lexicon = lexicon([(concept_id, sorted(forms)) for concept_id, forms in self.forms.items()])
+        return self._lexicon
+
+    def resolve(self, name: str) -> str | None:
+        """The canonical id a name stands for, or None if it is new."""
+        key = normalize_name(name)
+        found = self.keys.get(key)
+        if found is not None:
+            return found
+        letters = acronym_of(name.strip())
+        if letters is not None:
+            return self.lexicon().get(letters)
+        if " " in key:
+            acronym_concept = self.keys.get(initials(key))
+            if acronym_concept is not None and acronym_of(self.concepts[acronym_concept].name):
+                return acronym_concept
+        return None
+
+    def add(self, info: ConceptInfo) -> None:
+        self.concepts[info.id] = info
+        self.forms.setdefault(info.id, set()).add(info.name)
+        self.keys.setdefault(normalize_name(info.name), info.id)
+        self._lexicon = None
+
+    def add_alias(self, form: str, concept_id: str) -> str | None:
+        """Registers a surface form; returns its key if that key is new."""
+        key = normalize_name(form)
+        if not key or key in self.keys:
+            return None
+        self.keys[key] = concept_id
+        self.forms.setdefault(concept_id, set()).add(form)
+        self._lexicon = None
+        return key
+
+    def known_in(self, text: str) -> list[KnownConcept]:
+        ids = sorted({concept for _, _, concept in find_mentions(text, self.lexicon())})
+        return [self.known(concept_id) for concept_id in ids]
+
+    def known(self, concept_id: str) -> KnownConcept:
+        info = self.concepts[concept_id]
+        aliases = sorted(form for form in self.forms.get(concept_id, set()) if form != info.name)
+        return KnownConcept(id=concept_id, name=info.name, type=info.type, aliases=aliases)
+
+    def names(self, concept_id: str) -> list[str]:
+        return sorted(self.forms.get(concept_id, {concept_id}))
+
+
+@dataclass
+class Extraction:
+    """What extraction made of one lesson."""
+
+    new_concepts: list[ConceptInfo] = field(default_factory=list)
+    new_aliases: list[tuple[str, str]] = field(default_factory=list)
+    links: list[LessonLink] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    dropped: list[tuple[Candidate, str]] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    cost: Cost = field(default_factory=Cost)
+
+
+def _order(concept: ExtractedConcept) -> tuple[int, int, str]:
+    # Defined terms first, acronyms last, so that "LLMs" resolves to the concept it abbreviates.
+    return (-_RANK[concept.role], 1 if acronym_of(concept.name) else 0, normalize_name(concept.name))
+
+
+def extract_lesson(
+    lesson: LessonText,
+    llm: LLM,
+    registry: Registry,
+    schema: GraphSchema,
+    budget: Budget,
+    corroborations: Mapping[tuple[str, str, str], int] | None = None,
+) -> Extraction:
+    """Runs the extraction roles over one lesson and organizes their output."""
+    result = Extraction()
+    node_types = sorted(schema.node_types)
+    found: list[tuple[ExtractedConcept, str, int]] = []
+    for chunk in lesson.chunks:
+        text = lesson.text[chunk.start : chunk.end]
+        prompt = Prompt(
+            task=concept_role.TASK,
+            stage="extraction",
+            agent="concept-extractor",
+            system=concept_role.SYSTEM,
+            data=text,
+            prompt_version=concept_role.PROMPT_VERSION,
+            payload={
+                "lesson_id": lesson.id,
+                "chunk_id": chunk.id,
+                "node_types": node_types,
+                "known": [k.model_dump() for k in registry.known_in(text)],
+            },
+        )
+        reply = ask(llm, prompt, ConceptReply, result.cost, budget)
+        if isinstance(reply, Failure):
+            result.failures.append(f"concepts of chunk {chunk.ordinal}: {reply.kind}: {reply.reason}")
+            continue
+        found.extend((concept, chunk.id, chunk.start) for concept in reply.value.concepts)
+    _organize(lesson, found, registry, schema, result)
+    raw: list[Candidate] = []
+    for chunk in lesson.chunks:
+        text = lesson.text[chunk.start : chunk.end]
+        known = registry.known_in(text)
+        if len(known) < 2:
+            continue
+        prompt = Prompt(
+            task=relation_role.TASK,
+            stage="extraction",
+            agent="relation-extractor",
+            system=relation_role.SYSTEM,
+            data=text,
+            prompt_version=relation_role.PROMPT_VERSION,
+            payload={"concepts": [k.model_dump() for k in known], "edge_types": sorted(schema.edge_types)},
+        )
+        relations = ask(llm, prompt, RelationReply, result.cost, budget)
+        if isinstance(relations, Failure):
+            result.failures.append(
+                f"relations of chunk {chunk.ordinal}: {relations.kind}: {relations.reason}"
+            )
+            continue
+        ids = {k.id for k in known}
+        for relation in relations.value.relations:
+            candidate = Candidate(
+                src=relation.src,
+                type=relation.type,
+                dst=relation.dst,
+                confidence=relation.confidence,
+                quote=relation.quote,
+                start=chunk.start + relation.start,
+                end=chunk.start + relation.end,
+                chunk_id=chunk.id,
+                cue=relation.cue,
+                reasoning=relation.reasoning,
+            )
+            if relation.src not in ids or relation.dst not in ids:
+                result.dropped.append((candidate, "an endpoint is not a concept of the chunk"))
+            elif relation.type not in schema.edge_types:
+                result.dropped.append((candidate, f"{relation.type!r} is not in the edge vocabulary"))
+            else:
+                raw.append(candidate)
+    _verify_and_link(lesson, llm, raw, registry, schema, budget, corroborations or {}, result)
+    return result
+
+
+def _organize(
+    lesson: LessonText,
+    found: list[tuple[ExtractedConcept, str, int]],
+    registry: Registry,
+    schema: GraphSchema,
+    result: Extraction,
+) -> None:
+    best: dict[str, LessonLink] = {}
+    for concept, chunk_id, chunk_start in sorted(found, key=lambda item: _order(item[0])):
+        concept_id = registry.resolve(concept.name)
+        if concept_id is None:
+            concept_id = slug(concept.name)
+            if not concept_id or len(concept_id) > 120:
+                continue
+            node_type = (
+                concept.type
+                if concept.type in schema.node_types
+                else guess_type(concept.name, concept.description, schema.node_types)
+            )
+            if concept_id in registry.concepts:
+                registry.add_alias(concept.name, concept_id)
+            else:
+                info = ConceptInfo(concept_id, concept.name.strip(), node_type, concept.description[:2000])
+                registry.add(info)
+                result.new_concepts.append(info)
+                result.new_aliases.append((normalize_name(concept.name), concept_id))
+        for form in (concept.name, *concept.aliases):
+            key = registry.add_alias(form, concept_id)
+            if key is not None:
+                result.new_aliases.append((key, concept_id))
+        where = lesson.text.find(concept.quote, chunk_start)
+        if where < 0:
+            continue
+        link = LessonLink(
+            concept_id, concept.role, where, where + len(concept.quote), concept.quote, chunk_id
+        )
+        current = best.get(concept_id)
+        if current is None or _RANK[link.role] > _RANK[current.role]:
+            best[concept_id] = link
+    result.links = [best[concept_id] for concept_id in sorted(best)]
+
+
+def _verify_and_link(
+    lesson: LessonText,
+    llm: LLM,
+    raw: list[Candidate],
+    registry: Registry,
+    schema: GraphSchema,
+    budget: Budget,
+    corroborations: Mapping[tuple[str, str, str], int],
+    result: Extraction,
+) -> None:
+    unique: dict[tuple[str, str, str], Candidate] = {}
+    quotes: dict[tuple[str, str, str], set[str]] = {}
+    for candidate in raw:
+        src, _, dst = schema.canonical(candidate.src, candidate.type, candidate.dst)
+        candidate = replace(candidate, src=src, dst=dst)
+        kept, note = verify(candidate, lesson.text, {c: registry.names(c) for c in (src, dst)})
+        if kept is None:
+            result.dropped.append((candidate, note))
+            continue
+        quotes.setdefault(kept.triple, set()).add(kept.quote)
+        if kept.triple not in unique or unique[kept.triple].confidence < kept.confidence:
+            unique[kept.triple] = kept
+    verified = [unique[key] for key in sorted(unique)]
+    for first in range(0, len(verified), LINK_GROUP):
+        group = verified[first : first + LINK_GROUP]
+        items = [
+            {
+                "type": c.type,
+                "src": c.src,
+                "dst": c.dst,
+                "confidence": c.confidence,
+                "src_names": registry.names(c.src),
+                "dst_names": registry.names(c.dst),
+                "cue": c.cue,
+                "corroborations": len(quotes[c.triple]) - 1 + corroborations.get(c.triple, 0),
+            }
+            for c in group
+        ]
+        prompt = Prompt(
+            task=evidence_role.TASK,
+            stage="extraction",
+            agent="evidence-linker",
+            system=evidence_role.SYSTEM,
+            data=json.dumps([c.quote for c in group], ensure_ascii=False),
+            payload={"lesson_id": lesson.id, "candidates": items},
+            prompt_version=evidence_role.PROMPT_VERSION,
+        )
+        reply = ask(llm, prompt, LinkReply, result.cost, budget)
+        if isinstance(reply, Failure):
+            result.failures.append(f"evidence links: {reply.kind}: {reply.reason}")
+            result.candidates.extend(group)
+            continue
+        links = {link.index: link for link in reply.value.links if link.index < len(group)}
+        for index, candidate in enumerate(group):
+            link = links.get(index)
+            if link is None:
+                result.candidates.append(candidate)
+            else:
+                result.candidates.append(
+                    replace(
+                        candidate,
+                        kind=link.kind,
+                        confidence=link.confidence,
+                        reasoning=f"{candidate.reasoning}; {link.reasoning}",
+                    )
+                )

@@ -1,0 +1,26 @@
+"""Every role's offline handler, by task name, for :class:`magg_kg.llm.offline.OfflineLLM`.
+
+Each role module defines its task name and its deterministic handler; the composition root builds
+the offline provider as ``OfflineLLM(offline_handlers())``. A new role adds one line here.
+"""
+
+from __future__ import annotations
+
+from agents import concepts, debate, discovery, evidence, judge, owner, relations
+from magg_kg.llm.offline import Handler
+
+__all__ = ["offline_handlers"]
+
+
+def offline_handlers() -> dict[str, Handler]:
+    """Task name -> offline handler, for every role."""
+    return {
+        concepts.TASK: concepts.offline_handler,
+        relations.TASK: relations.offline_handler,
+        evidence.TASK: evidence.offline_handler,
+        owner.REVIEW_TASK: owner.review_handler,
+        owner.VOTE_TASK: owner.vote_handler,
+        **judge.offline_handlers(),
+        **debate.offline_handlers(),
+        **discovery.offline_handlers(),
+    }

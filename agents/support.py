@@ -1,0 +1,343 @@
+"""The supporting subgraph: what the active graph says about one proposed edge.
+
+A :class:`GraphView` holds the concepts (with names, aliases and descriptions) and the active edges
+in memory, indexed for the questions the judge, the debaters and discovery ask:
+
+- the learning order (``prerequisite`` and ``builds_on`` edges oriented first -> later, see
+  :mod:`magg_kg.vocabulary`) and the ``part_of`` hierarchy, searched with a bounded breadth-first
+  walk (a few hops, never the whole graph);
+- the undirected neighborhood of a concept (any edge type), for shared neighbors and discovery;
+- the TF-IDF cosine similarity of two concepts' names and descriptions;
+- the curriculum's own order: the first lesson (in ingestion order) that teaches each concept.
+
+:meth:`GraphView.support` answers all of it for one claim as a frozen :class:`Support`, which the
+roles put in their prompt payloads, so the offline roles compute from the payload alone.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from magg_kg.records import Concept
+from magg_kg.store import Store
+from magg_kg.vocabulary import CURRICULUM, GraphSchema
+
+__all__ = ["CONFLICTING_TYPES", "GraphView", "Support", "Triple"]
+
+Triple = tuple[str, str, str]
+
+CONFLICTING_TYPES: frozenset[frozenset[str]] = frozenset(
+    {
+        frozenset({"part_of", "contrasts_with"}),
+        frozenset({"prerequisite", "contrasts_with"}),
+        frozenset({"builds_on", "contrasts_with"}),
+    }
+)
+"""Edge types that cannot both hold between the same two concepts: a part of a thing, or a step
+towards it, is not its alternative."""
+
+_HOPS = 3
+_VISITS = 5_000
+_SHOWN = 12
+
+
+@dataclass(frozen=True)
+class Support:
+    """The supporting subgraph of one claim ``src type dst``.
+
+    ``paths`` are existing paths consistent with the claim (the same learning order or the same
+    hierarchy, or for the other types two-hop paths through a shared neighbor); ``reverse_paths``
+    order the two concepts the other way; ``between`` are the active edges joining the two
+    concepts directly; ``contradicting`` those of them that conflict with the claim.
+    """
+
+    src: str
+    type: str
+    dst: str
+    src_known: bool
+    dst_known: bool
+    src_neighbors: tuple[str, ...]
+    dst_neighbors: tuple[str, ...]
+    shared_neighbors: tuple[str, ...]
+    paths: tuple[tuple[str, ...], ...]
+    reverse_paths: tuple[tuple[str, ...], ...]
+    between: tuple[Triple, ...]
+    contradicting: tuple[Triple, ...]
+    similarity: float
+    concepts: tuple[str, ...] = field(default=())
+    order: tuple[str, str] | None = None
+    """(first, later) when the claim states a learning order."""
+    first_taught: tuple[int | None, int | None] = (None, None)
+    """The position (ingestion order) of the first lesson that teaches ``order``'s first and later."""
+    lessons: int = 0
+
+    def payload(self) -> dict[str, object]:
+        """The subgraph as JSON-ready data for a prompt."""
+        return {
+            "src_known": self.src_known,
+            "dst_known": self.dst_known,
+            "src_neighbors": list(self.src_neighbors),
+            "dst_neighbors": list(self.dst_neighbors),
+            "shared_neighbors": list(self.shared_neighbors),
+            "paths": [list(path) for path in self.paths],
+            "reverse_paths": [list(path) for path in self.reverse_paths],
+            "between": [list(triple) for triple in self.between],
+            "contradicting": [list(triple) for triple in self.contradicting],
+            "similarity": round(self.similarity, 4),
+            "order": list(self.order) if self.order else None,
+            "first_taught": list(self.first_taught),
+            "lessons": self.lessons,
+        }
+
+
+class GraphView:
+    """Concepts and active edges in memory; updated as a batch commits or invalidates edges."""
+
+    def __init__(
+        self,
+        concepts: Iterable[Concept],
+        edges: Iterable[Triple],
+        aliases: Mapping[str, str] | None = None,
+        schema: GraphSchema = CURRICULUM,
+        taught: Mapping[str, int] | None = None,
+        lessons: int = 0,
+    ) -> None:
+        self._schema = schema
+        self._taught = dict(taught or {})
+        self._lessons = lessons
+        self._order_types = schema.order_types()
+        self._concepts: dict[str, Concept] = {c.id: c for c in concepts}
+        self._names: dict[str, list[str]] = {}
+        for alias, concept_id in sorted((aliases or {}).items()):
+            self._names.setdefault(concept_id, []).append(alias)
+        self._active: set[Triple] = set()
+        self._adjacent: dict[str, dict[str, set[Triple]]] = {}
+        self._later: dict[str, dict[str, set[Triple]]] = {}  # learning order, first -> later
+        self._whole: dict[str, set[str]] = {}  # part_of, part -> whole
+        self._vectors: dict[str, dict[str, float]] | None = None
+        for src, type_, dst in edges:
+            self.add_edge(src, type_, dst)
+
+    @classmethod
+    def of_store(cls, store: Store, schema: GraphSchema = CURRICULUM) -> GraphView:
+        """The view of a store's current concepts, aliases, active edges and lesson order."""
+        position = {str(row["id"]): i for i, row in enumerate(store.query("lessons", {"as_of": None}))}
+        taught: dict[str, int] = {}
+        for row in store.lesson_concepts():
+            at = position.get(str(row["lesson_id"]))
+            if row["role"] == "teaches" and at is not None:
+                concept = str(row["concept_id"])
+                taught[concept] = min(at, taught.get(concept, at))
+        return cls(
+            store.concepts(),
+            [(e.src, e.type, e.dst) for e in store.edges()],
+            store.aliases(),
+            schema,
+            taught,
+            len(position),
+        )
+
+    @property
+    def schema(self) -> GraphSchema:
+        return self._schema
+
+    def concept_ids(self) -> list[str]:
+        return list(self._concepts)
+
+    def has_concept(self, concept_id: str) -> bool:
+        return concept_id in self._concepts
+
+    def concept(self, concept_id: str) -> Concept | None:
+        return self._concepts.get(concept_id)
+
+    def add_concept(self, concept: Concept) -> None:
+        if concept.id not in self._concepts:
+            self._concepts[concept.id] = concept
+            self._vectors = None
+
+    def add_names(self, aliases: Mapping[str, str]) -> None:
+        """Adds aliases (alias -> concept id) not known yet."""
+        for alias, concept_id in sorted(aliases.items()):
+            known = self._names.setdefault(concept_id, [])
+            if alias not in known:
+                known.append(alias)
+
+    def names(self, concept_id: str) -> list[str]:
+        """The concept's name and aliases (the id itself when nothing else is known)."""
+        concept = self._concepts.get(concept_id)
+        found = [concept.name] if concept is not None else [concept_id.replace("-", " ")]
+        return found + [name for name in self._names.get(concept_id, []) if name not in found]
+
+    def is_active(self, src: str, type_: str, dst: str) -> bool:
+        return self._schema.canonical(src, type_, dst) in self._active
+
+    def edge_count(self) -> int:
+        return len(self._active)
+
+    def neighbors(self, concept_id: str) -> set[str]:
+        return set(self._adjacent.get(concept_id, {}))
+
+    def degree(self, concept_id: str) -> int:
+        return len(self._adjacent.get(concept_id, {}))
+
+    def edges_between(self, a: str, b: str) -> list[Triple]:
+        return sorted(self._adjacent.get(a, {}).get(b, set()))
+
+    def add_edge(self, src: str, type_: str, dst: str) -> None:
+        triple = self._schema.canonical(src, type_, dst)
+        if triple in self._active:
+            return
+        self._active.add(triple)
+        src, type_, dst = triple
+        self._adjacent.setdefault(src, {}).setdefault(dst, set()).add(triple)
+        self._adjacent.setdefault(dst, {}).setdefault(src, set()).add(triple)
+        arc = self._order_arc(triple)
+        if arc is not None:
+            self._later.setdefault(arc[0], {}).setdefault(arc[1], set()).add(triple)
+        if type_ == "part_of":
+            self._whole.setdefault(src, set()).add(dst)
+
+    def remove_edge(self, src: str, type_: str, dst: str) -> None:
+        triple = self._schema.canonical(src, type_, dst)
+        if triple not in self._active:
+            return
+        self._active.discard(triple)
+        src, type_, dst = triple
+        for a, b in ((src, dst), (dst, src)):
+            joined = self._adjacent[a][b]
+            joined.discard(triple)
+            if not joined:
+                del self._adjacent[a][b]
+        arc = self._order_arc(triple)
+        if arc is not None:
+            stated = self._later[arc[0]][arc[1]]
+            stated.discard(triple)
+            if not stated:
+                del self._later[arc[0]][arc[1]]
+        if type_ == "part_of":
+            self._whole[src].discard(dst)
+
+    def _order_arc(self, triple: Triple) -> tuple[str, str] | None:
+        first = self._order_types.get(triple[1])
+        if first is None:
+            return None
+        return (triple[0], triple[2]) if first == "src" else (triple[2], triple[0])
+
+    def order_paths(self, first: str, later: str, hops: int = _HOPS, limit: int = 3) -> list[tuple[str, ...]]:
+        """Up to ``limit`` learning-order paths first -> ... -> later of at most ``hops`` edges."""
+        return _paths(lambda node: self._later.get(node, {}).keys(), first, later, hops, limit)
+
+    def whole_paths(self, part: str, whole: str, hops: int = _HOPS, limit: int = 3) -> list[tuple[str, ...]]:
+        """Up to ``limit`` part_of paths part -> ... -> whole of at most ``hops`` edges."""
+        return _paths(lambda node: self._whole.get(node, set()), part, whole, hops, limit)
+
+    def claim_order(self, src: str, type_: str, dst: str) -> tuple[str, str] | None:
+        """(first, later) in learning order if the claim states one, else None."""
+        return self._order_arc((src, type_, dst))
+
+    def support(self, src: str, type_: str, dst: str) -> Support:
+        """The supporting subgraph of the claim ``src type_ dst`` (the claim itself excluded)."""
+        src, type_, dst = self._schema.canonical(src, type_, dst)
+        claim = (src, type_, dst)
+        src_near = self.neighbors(src) - {dst}
+        dst_near = self.neighbors(dst) - {src}
+        shared = sorted(src_near & dst_near)
+        order = self._order_arc(claim)
+        if order is not None:
+            paths = [p for p in self.order_paths(*order) if len(p) > 2 or _direct(self, p, claim)]
+            reverse = self.order_paths(order[1], order[0])
+        elif type_ == "part_of":
+            paths = [p for p in self.whole_paths(src, dst) if len(p) > 2]
+            reverse = self.whole_paths(dst, src)
+        else:
+            paths = [(src, middle, dst) for middle in shared[:3]]
+            reverse = []
+        between = [t for t in self.edges_between(src, dst) if t != claim]
+        contradicting = [
+            t
+            for t in between
+            if frozenset({t[1], type_}) in CONFLICTING_TYPES
+            or (t[1] == type_ and t != claim and not self._schema.edge_types[type_].symmetric)
+        ]
+        mentioned = {src, dst, *(n for path in paths + reverse for n in path), *shared[:_SHOWN]}
+        return Support(
+            src=src,
+            type=type_,
+            dst=dst,
+            src_known=src in self._concepts,
+            dst_known=dst in self._concepts,
+            src_neighbors=tuple(sorted(src_near)[:_SHOWN]),
+            dst_neighbors=tuple(sorted(dst_near)[:_SHOWN]),
+            shared_neighbors=tuple(shared[:_SHOWN]),
+            paths=tuple(paths),
+            reverse_paths=tuple(reverse),
+            between=tuple(between),
+            contradicting=tuple(contradicting),
+            similarity=self.similarity(src, dst),
+            concepts=tuple(sorted(c for c in mentioned if c in self._concepts)),
+            order=order,
+            first_taught=(self._taught.get(order[0]), self._taught.get(order[1])) if order else (None, None),
+            lessons=self._lessons,
+        )
+
+    def similarity(self, a: str, b: str) -> float:
+        """The TF-IDF cosine similarity of two concepts' names and descriptions (0 if unknown)."""
+        if a not in self._concepts or b not in self._concepts:
+            return 0.0
+        vectors = self._tfidf()
+        left, right = vectors.get(a, {}), vectors.get(b, {})
+        return float(sum(weight * right.get(term, 0.0) for term, weight in left.items()))
+
+    def _tfidf(self) -> dict[str, dict[str, float]]:
+        if self._vectors is None:
+            from sklearn.feature_extraction.text import TfidfVectorizer  # imported when first needed
+
+            ids = sorted(self._concepts)
+            texts = [f"{self._concepts[i].name} {self._concepts[i].description}" for i in ids]
+            vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True)
+            try:
+                matrix = vectorizer.fit_transform(texts).tocsr()
+            except ValueError:  # nothing but stop words: no similarity to tell
+                self._vectors = {}
+                return self._vectors
+            terms = vectorizer.get_feature_names_out()
+            self._vectors = {}
+            for row, concept_id in enumerate(ids):
+                start, end = matrix.indptr[row], matrix.indptr[row + 1]
+                self._vectors[concept_id] = {
+                    str(terms[matrix.indices[k]]): float(matrix.data[k]) for k in range(start, end)
+                }
+        return self._vectors
+
+
+def _direct(view: GraphView, path: tuple[str, ...], claim: Triple) -> bool:
+    """Whether a one-edge order path is stated by an edge other than the claim itself."""
+    return any(t != claim for t in view.edges_between(path[0], path[1]) if view.claim_order(*t) is not None)
+
+
+def _paths(
+    step: Callable[[str], Iterable[str]], start: str, goal: str, hops: int, limit: int
+) -> list[tuple[str, ...]]:
+    """Simple paths start -> goal of at most ``hops`` edges, shortest first.
+
+    A breadth-first walk that stops after :data:`_VISITS` expansions, so a hub costs a bounded
+    amount of work (a path it misses is a path the judge does not hear about, never a wrong one).
+    """
+    found: list[tuple[str, ...]] = []
+    queue: deque[tuple[str, ...]] = deque([(start,)])
+    visits = 0
+    while queue and len(found) < limit and visits < _VISITS:
+        path = queue.popleft()
+        visits += 1
+        if len(path) > hops:
+            continue
+        for successor in sorted(step(path[-1])):
+            if successor == goal:
+                found.append((*path, goal))
+                if len(found) >= limit:
+                    break
+            elif successor not in path and len(path) < hops:
+                queue.append((*path, successor))
+    return found

@@ -1,0 +1,373 @@
+"""Offline text analysis shared by the offline roles: sentences, names, cue phrases, hedges.
+
+Everything here is deterministic and works on the normalized lesson text, so character offsets
+stay exact. The offline roles (:mod:`agents.concepts`, :mod:`agents.relations`,
+:mod:`agents.evidence`, :mod:`agents.owner`) are built from these pieces.
+
+Cue phrases. Each :class:`Cue` maps a phrase to an edge type of the curriculum vocabulary, with
+the direction it states and a strength (the extractor confidence of an unhedged explicit
+statement). "X is a kind of Y" maps to ``part_of``: the vocabulary has no is-a type, and
+``part_of`` is defined as "src is a component or kind of dst". "X requires Y" states that Y is
+learned first, so it becomes ``Y prerequisite X``. "Before studying X, you should understand Y"
+becomes ``Y prerequisite X``.
+
+Hedges ("some argue", "it is claimed", "may", ...) multiply a statement's confidence by
+:data:`HEDGE_FACTOR`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = [
+    "CUES",
+    "HEDGE_FACTOR",
+    "Cue",
+    "Sentence",
+    "acronym_of",
+    "find_mentions",
+    "hedged",
+    "initials",
+    "instruction_like",
+    "normalize_name",
+    "sentences",
+    "slug",
+]
+
+HEDGE_FACTOR = 0.6
+"""How much a hedge ("some argue ...") lowers the confidence of the statement it qualifies."""
+
+
+@dataclass(frozen=True)
+class Sentence:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A cue phrase: ``forward`` means "X cue Y" states (X, type, Y); otherwise (Y, type, X)."""
+
+    pattern: str
+    type: str
+    forward: bool
+    strength: float
+
+
+CUES: tuple[Cue, ...] = (
+    Cue(
+        r"(?:is|are) (?:a |an |the )?(?:prerequisites?|prerequisite concepts?) (?:for|of|to)",
+        "prerequisite",
+        True,
+        0.9,
+    ),
+    Cue(r"(?:is|are) (?:needed|required) (?:for|before)", "prerequisite", True, 0.75),
+    Cue(r"(?:requires|require)", "prerequisite", False, 0.75),
+    Cue(r"(?:builds|build) (?:directly )?(?:up)?on", "builds_on", True, 0.85),
+    Cue(r"(?:extends|extend)", "builds_on", True, 0.8),
+    Cue(r"(?:is|are) (?:a |an )?(?:special case|generalization|refinement) of", "builds_on", True, 0.7),
+    Cue(r"(?:is|are) (?:a |an )?(?:part|component|building block)s? of", "part_of", True, 0.85),
+    Cue(r"(?:is|are) (?:a |an )?(?:kind|type|form|family|variant)s? of", "part_of", True, 0.8),
+    Cue(r"(?:contrasts|contrast) with", "contrasts_with", True, 0.8),
+    Cue(r"(?:is|are) (?:often )?(?:used|applied) (?:in|for|to)", "applies_to", True, 0.75),
+    Cue(r"(?:applies|apply) to", "applies_to", True, 0.75),
+    Cue(r"(?:is|are) (?:closely )?related to", "related", True, 0.7),
+)
+
+_HEDGES = re.compile(
+    r"\b(?:some (?:argue|practitioners|authors|people|claim|say)|it is (?:claimed|argued|said)|"
+    r"claims?|allegedly|arguably|may|might|could be argued|in the light sense|perhaps)\b",
+    re.IGNORECASE,
+)
+
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore (?:all |any )?(?:previous|prior|above) instructions|disregard (?:the|all|previous)|"
+    r"note to (?:the )?(?:automated )?(?:reviewers?|models?|assistants?|judges?)|"
+    r"approve (?:every|all|each) (?:edge|proposal|claim)|you must (?:approve|accept|commit)|"
+    r"as an ai (?:model|assistant)|system prompt)\b",
+    re.IGNORECASE,
+)
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9*_`])|\n\s*\n")
+_ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "xes", "means", "bayes")
+_ARTICLES = ("the", "a", "an")
+
+
+def sentences(text: str) -> list[Sentence]:
+    """The prose sentences of a Markdown text, with exact offsets; headings, code and tables
+    are left out.
+
+    >>> [s.text for s in sentences("# T\\n\\nA is B. C needs D, e.g. E.\\n\\n    code\\n")]
+    ['A is B.', 'C needs D, e.g. E.']
+    """
+    found: list[Sentence] = []
+    offset = 0
+    for block in re.split(r"(\n\s*\n)", text):
+        start = offset
+        offset += len(block)
+        stripped = block.strip()
+        if not stripped or re.fullmatch(r"\n\s*\n", block):
+            continue
+        lines = block.split("\n")
+        if stripped.startswith(("#", "```", "|", "$$")) and len(lines) == 1:
+            continue
+        if all(line.startswith(("    ", "\t")) or not line.strip() for line in lines):
+            continue
+        block_start = start
+        # Drop heading lines at the top of a block that also holds prose.
+        while lines and lines[0].lstrip().startswith("#"):
+            block_start += len(lines[0]) + 1
+            lines = lines[1:]
+        body = "\n".join(lines)
+        found.extend(_split_block(body, block_start))
+    return found
+
+
+def _split_block(body: str, base: int) -> list[Sentence]:
+    pieces: list[Sentence] = []
+    cursor = 0
+    for match in _SENTENCE_END.finditer(body):
+        candidate = body[cursor : match.start() + (1 if body[match.start()] in "\"')]" else 0)]
+        if candidate.rstrip().endswith(_ABBREVIATIONS):
+            continue
+        pieces.extend(_sentence(body, cursor, match.start(), base))
+        cursor = match.end()
+    pieces.extend(_sentence(body, cursor, len(body), base))
+    return pieces
+
+
+def _sentence(body: str, start: int, end: int, base: int) -> list[Sentence]:
+    while start < end and body[start].isspace():
+        start += 1
+    while end > start and body[end - 1].isspace():
+        end -= 1
+    if end - start < 3 or not any(ch.isalpha() for ch in body[start:end]):
+        return []
+    return [Sentence(base + start, base + end, body[start:end])]
+
+
+def _singular(word: str) -> str:
+    if len(word) <= 3 or word.endswith(_NO_SINGULAR):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("'s"):
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=1 << 16)  # a pure function of its argument; the cache only saves time
+def normalize_name(name: str) -> str:
+    """The entity-resolution key of a name: case, plural, hyphens, articles and markup folded.
+
+    >>> normalize_name("Large Language Models"), normalize_name("LLMs"), normalize_name("the k-means")
+    ('large language model', 'llm', 'k means')
+    """
+    words = [w.lower().replace("’", "'").removesuffix("'s").strip("'") for w in _WORD.findall(name)]
+    parts = [part for word in words for part in word.split("-") if part]
+    while parts and parts[0] in _ARTICLES:
+        parts = parts[1:]
+    if not parts:
+        return ""
+    parts[-1] = _singular(parts[-1])
+    return " ".join(parts)
+
+
+def slug(name: str) -> str:
+    """A canonical concept id: the normalized name joined by hyphens.
+
+    >>> slug("Retrieval-Augmented Generation")
+    'retrieval-augmented-generation'
+    """
+    return normalize_name(name).replace(" ", "-")
+
+
+def initials(key: str) -> str:
+    """The initials of a normalized multi-word name, hyphenated parts counted separately."""
+    return "".join(part[0] for part in key.split(" ") if part)
+
+
+def acronym_of(token: str) -> str | None:
+    """The lower-case letters of an acronym token ("LLMs" -> "llm"), or None if it is not one.
+
+    >>> acronym_of("CNNs"), acronym_of("RAG"), acronym_of("Adam")
+    ('cnn', 'rag', None)
+    """
+    core = token[:-1] if token.endswith("s") and len(token) > 2 else token
+    if 2 <= len(core) <= 6 and core.isalpha() and core.isupper():
+        return core.lower()
+    return None
+
+
+def hedged(text: str) -> bool:
+    """Whether a statement is hedged ("some practitioners argue", "it is claimed", "may")."""
+    return _HEDGES.search(text) is not None
+
+
+def instruction_like(text: str) -> bool:
+    """Whether a text addresses the reader as a reviewer or model with an instruction."""
+    return _INSTRUCTION.search(text) is not None
+
+
+def find_mentions(text: str, keys: dict[str, str]) -> list[tuple[int, int, str]]:
+    """Non-overlapping mentions (start, end, concept id) of known names in ``text``, longest
+    first; ``keys`` maps normalized name -> concept id.
+
+    >>> keys = {"large language model": "llm", "attention": "att"}
+    >>> find_mentions("Large language models use attention.", keys)
+    [(0, 21, 'llm'), (26, 35, 'att')]
+    """
+    words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
+    longest = max((len(key.split(" ")) for key in keys), default=0)
+    firsts = {key.split(" ")[0] for key in keys}
+    taken: list[tuple[int, int, str]] = []
+    index = 0
+    while index < len(words):
+        first = words[index][2].lower()
+        hit: tuple[int, int, str, int] | None = None
+        if first not in _ARTICLES and (first in firsts or normalize_name(first).split(" ")[0] in firsts):
+            hit = _longest_mention(text, words[index:], longest, keys)
+        if hit is None:
+            letters = acronym_of(words[index][2])
+            concept = keys.get(letters) if letters else None
+            if concept is not None:
+                hit = (words[index][0], words[index][1], concept, 1)
+        if hit is None:
+            index += 1
+            continue
+        taken.append((hit[0], hit[1], hit[2]))
+        index += hit[3]
+    return taken
+
+
+def _longest_mention(
+    text: str, words: list[tuple[int, int, str]], longest: int, keys: dict[str, str]
+) -> tuple[int, int, str, int] | None:
+    for size in range(min(longest, len(words)), 0, -1):
+        span = words[:size]
+        concept = keys.get(normalize_name(text[span[0][0] : span[-1][1]]))
+        if concept is not None:
+            return span[0][0], span[-1][1], concept, size
+    return None
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One cue phrase found in a sentence, with the raw phrases on either side (sentence offsets)."""
+
+    cue: Cue
+    cue_start: int
+    cue_end: int
+    left: tuple[int, int]
+    right: tuple[int, int]
+    hedged: bool
+
+
+_CUE_RES = tuple((cue, re.compile(rf"\b{cue.pattern}\b", re.IGNORECASE)) for cue in CUES)
+_BEFORE = re.compile(
+    r"before (?:studying|learning|reading|tackling|using) (?P<later>[^,;]+), (?:you|one|readers?) "
+    r"(?:should|must|need to|needs to) (?:first )?(?:understand|know|learn|study|master) (?P<first>[^.;]+)",
+    re.IGNORECASE,
+)
+_LEFT_STOP = re.compile(
+    r"(?:[,;:(]\s*|\b(?:so|and|but|then|because|since|while|whereas|which|that|where|thus|hence|"
+    r"therefore|also|whose|when|if|although|though|as|showed|shows|show)\s+)",
+    re.IGNORECASE,
+)
+_RIGHT_STOP = re.compile(
+    r"[,;:.()!?\"]|\s(?:which|because|since|so|where|whose|when|while|whereas|but|that|as well|"
+    r"in the sense|in this sense|in practice|covered|taught|from|by|through|via|at|than|rather|"
+    r"instead|is|are|was|were|can|will|has|have|to (?![a-z]+ing\b))\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|isn't|aren't)\b", re.IGNORECASE)
+
+
+def statements(text: str) -> list[Statement]:
+    """The cue phrases of one sentence and the raw phrases they join.
+
+    >>> [(s.cue.type, s.left, s.right) for s in statements("Calculus is a prerequisite for backpropagation.")]
+    [('prerequisite', (0, 8), (31, 46))]
+    """
+    found: list[Statement] = []
+    is_hedged = hedged(text)
+    before = _BEFORE.search(text)
+    if before is not None:
+        cue = Cue("before studying", "prerequisite", True, 0.85)
+        found.append(
+            Statement(
+                cue,
+                before.start(),
+                before.start("later"),
+                before.span("first"),
+                before.span("later"),
+                is_hedged,
+            )
+        )
+    for cue, pattern in _CUE_RES:
+        for match in pattern.finditer(text):
+            if before is not None and before.start() <= match.start() < before.end():
+                continue
+            left = _left_phrase(text, match.start())
+            right = _right_phrase(text, match.end())
+            if left is None or right is None or _NEGATION.search(text[left[0] : match.end()]):
+                continue
+            found.append(Statement(cue, match.start(), match.end(), left, right, is_hedged))
+    return found
+
+
+def _left_phrase(text: str, end: int) -> tuple[int, int] | None:
+    start = 0
+    for stop in _LEFT_STOP.finditer(text, 0, end):
+        if stop.end() <= end:
+            start = stop.end()
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start, end) if end > start else None
+
+
+def _right_phrase(text: str, start: int) -> tuple[int, int] | None:
+    while start < len(text) and text[start].isspace():
+        start += 1
+    stop = _RIGHT_STOP.search(text, start)
+    end = stop.start() if stop else len(text)
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start, end) if end > start else None
+
+
+def lexicon(names: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """Normalized name -> concept id, for (concept id, [name, aliases...]) pairs; a multi-word
+    name also answers to its initials ("llm" for "large language model") unless two concepts
+    share them or the initials are a name themselves.
+
+    >>> sorted(lexicon([("large-language-model", ["Large language model"])]).items())
+    [('large language model', 'large-language-model'), ('llm', 'large-language-model')]
+    """
+    keys: dict[str, str] = {}
+    for concept_id, forms in names:
+        for form in forms:
+            key = normalize_name(form)
+            if key:
+                keys.setdefault(key, concept_id)
+    by_initials: dict[str, set[str]] = {}
+    for key, concept_id in keys.items():
+        if key.count(" ") >= 1:
+            by_initials.setdefault(initials(key), set()).add(concept_id)
+    for letters, owners in by_initials.items():
+        if len(owners) == 1 and letters not in keys and len(letters) >= 2:
+            keys[letters] = next(iter(owners))
+    return keys
+
+
+def has_cue(text: str) -> bool:
+    """Whether any cue phrase occurs in the text, negated or not."""
+    plain = re.sub(r"\s+", " ", _NEGATION.sub(" ", text))
+    return any(pattern.search(plain) for _, pattern in _CUE_RES) or _BEFORE.search(plain) is not None

@@ -1,0 +1,162 @@
+"""Claims and the judge's reply: what the judge is shown about a proposal, its checked reply, and
+the grounding checks that run in code before anything is committed.
+
+A judge reply is unusable when the model's output does not validate (not JSON, a score out of
+[0, 1]) or when its verdict disagrees with the band of its own score (a self-contradiction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+
+from agents.judge import Claim, JudgeReply, band, judge_prompt
+from agents.support import GraphView, Triple
+from agents.text import instruction_like
+from governance.stages import Vote
+from magg_kg.config import Policy
+from magg_kg.llm.port import LLM, Failure
+from magg_kg.operations import SpanData
+from magg_kg.records import Proposal, Span
+
+__all__ = ["JudgeResult", "ask_judge", "build_claim", "ground", "merge_evidence", "short_reason"]
+
+REASON_CHARS = 600
+"""A committed edge's reason is the verdict's reasoning, cut to this length."""
+
+
+@dataclass(frozen=True)
+class JudgeResult:
+    """The judge's reply, checked: ``problem`` says why it is unusable ("" when it stands)."""
+
+    score: float | None
+    verdict: str
+    reasoning: str
+    problem: str
+    model: str
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+
+    def detail(self) -> dict[str, object]:
+        return {
+            "judge": {
+                "score": self.score,
+                "verdict": self.verdict,
+                "reasoning": self.reasoning,
+                "problem": self.problem,
+            },
+            "cost": {
+                "calls": self.calls,
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+            },
+        }
+
+
+def build_claim(
+    view: GraphView,
+    proposal: Proposal,
+    evidence: Sequence[Span],
+    *,
+    votes: Sequence[Vote] = (),
+    confidence: float | None = None,
+    original: Triple | None = None,
+) -> Claim:
+    """What the judge and the debaters are shown about a proposal."""
+    src, dst = proposal.src, proposal.dst
+    source, target = view.concept(src), view.concept(dst)
+    return Claim(
+        proposal_id=proposal.id,
+        src=src,
+        type=proposal.type,
+        dst=dst,
+        origin=proposal.origin,
+        confidence=confidence,
+        evidence=tuple(evidence),
+        support=view.support(src, proposal.type, dst),
+        src_names=tuple(view.names(src)),
+        dst_names=tuple(view.names(dst)),
+        src_type=source.type if source else "",
+        dst_type=target.type if target else "",
+        src_description=source.description if source else "",
+        dst_description=target.description if target else "",
+        votes=tuple(asdict(vote) for vote in votes),
+        original=original,
+    )
+
+
+def ask_judge(
+    llm: LLM, policy: Policy, claim: Claim, *, domain: str = "", stage: str = "judge"
+) -> JudgeResult:
+    """Asks the judge about one claim and checks its reply."""
+    reply = llm.ask(
+        judge_prompt(claim, policy.commit_at, policy.reject_below, stage=stage, domain=domain), JudgeReply
+    )
+    if isinstance(reply, Failure):
+        return JudgeResult(
+            None,
+            "void",
+            "",
+            f"judge reply unusable ({reply.kind}): {reply.reason}",
+            reply.model or llm.model,
+            1,
+            reply.prompt_tokens,
+            reply.completion_tokens,
+        )
+    value = reply.value
+    expected = band(value.score, policy.commit_at, policy.reject_below)
+    problem = ""
+    if value.verdict != expected:
+        problem = (
+            f"judge contradicted itself: score {value.score:.2f} is '{expected}', "
+            f"verdict says '{value.verdict}'"
+        )
+    return JudgeResult(
+        value.score,
+        value.verdict,
+        value.reasoning,
+        problem,
+        reply.model,
+        1,
+        reply.prompt_tokens,
+        reply.completion_tokens,
+    )
+
+
+def ground(evidence: Sequence[Span], lesson_text: Callable[[str], str | None]) -> tuple[list[SpanData], str]:
+    """The evidence fit to ground a commit, or why there is none (checked in code, whatever a model
+    said): quotes with instruction-like text are dropped, the rest must be found in their lesson at
+    their offsets. A lesson not in the store yet (one of the batch being written) or external
+    evidence is checked by its own stage, and ``magg audit verify`` checks every quote again.
+    """
+    if not evidence:
+        return [], "no evidence span"
+    clean = [s for s in evidence if not instruction_like(s.quote)]
+    if not clean:
+        return [], "every evidence quote carries instruction-like text"
+    found = []
+    for span in clean:
+        text = lesson_text(span.lesson_id)
+        if text is None or text[span.start : span.end] == span.quote:
+            found.append(span)
+    if not found:
+        return [], "no evidence quote is found in its lesson at its offsets"
+    return [SpanData.model_validate(s.model_dump()) for s in found[:64]], ""
+
+
+def merge_evidence(groups: Iterable[Sequence[Span]]) -> list[Span]:
+    seen: set[tuple[str, int, int]] = set()
+    merged: list[Span] = []
+    for group in groups:
+        for span in group:
+            key = (span.lesson_id, span.start, span.end)
+            if key not in seen:
+                seen.add(key)
+                merged.append(span)
+    return merged
+
+
+def short_reason(text: str) -> str:
+    text = " ".join(text.split()) or "committed"
+    return text if len(text) <= REASON_CHARS else text[: REASON_CHARS - 1] + "…"

@@ -1,0 +1,243 @@
+"""Discovery: sample concept pairs two hops apart with no direct edge, propose the missing relation,
+and run each proposal through the same pipeline (rules, then the judge gate, whose decision table
+sends contested discovery candidates to debate).
+
+Sampling never enumerates pairs. Seeds are drawn by degree-weighted sampling (the configuration's
+seed makes it reproducible), so high-degree, foundational concepts come first; for each seed the
+two-hop neighborhood is scanned (each neighbor's neighbors, at most :data:`SCAN` of them) and the
+concept reached by the most paths wins (a dense cluster: many shared neighbors). A pair that
+already has an active edge, or any proposal, is skipped. The batch stops at the cap, or after
+:data:`ATTEMPTS_PER_PAIR` seeds per wanted pair: the work is bounded by the cap, not by the graph.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import accumulate
+
+from agents.discovery import DiscoveryReply, discovery_prompt
+from agents.support import GraphView, Triple
+from governance.judgment import Judgment
+from governance.policy import policy_detail
+from governance.rules import RuleEngine
+from magg_kg.clock import Clock
+from magg_kg.config import Policy
+from magg_kg.llm.port import LLM, Failure
+from magg_kg.operations import AddProposal, Operation, RecordDecision, SpanData
+from magg_kg.records import Proposal, Span, stable_id
+from magg_kg.store import Store
+
+__all__ = ["ATTEMPTS_PER_PAIR", "SCAN", "Candidate", "Discovered", "discover", "sample_pairs"]
+
+SCAN = 200
+"""At most this many neighbors of a neighbor are looked at per seed (hubs cost a bounded scan)."""
+ATTEMPTS_PER_PAIR = 20
+"""Seeds drawn per wanted pair before the batch gives up."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Two concepts two hops apart and the middle concepts joining them."""
+
+    a: str
+    c: str
+    via: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Discovered:
+    """What became of one candidate: the proposal (if any), its final state, and the ops."""
+
+    candidate: Candidate
+    triple: Triple | None
+    state: str
+    reason: str
+    ops: tuple[Operation, ...]
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "a": self.candidate.a,
+            "c": self.candidate.c,
+            "via": list(self.candidate.via),
+            "proposal": list(self.triple) if self.triple else None,
+            "state": self.state,
+            "reason": self.reason,
+        }
+
+
+def sample_pairs(
+    view: GraphView, limit: int, seed: int, skip: Callable[[str, str], bool] = lambda a, c: False
+) -> list[Candidate]:
+    """Up to ``limit`` two-hop pairs with no direct edge (see the module docstring)."""
+    ids = sorted(c for c in view.concept_ids() if view.degree(c) > 0)
+    if not ids or limit <= 0:
+        return []
+    totals = list(accumulate(view.degree(c) for c in ids))
+    rng = random.Random(seed)
+    found: list[Candidate] = []
+    taken: set[frozenset[str]] = set()
+    tried: set[str] = set()
+    for _ in range(limit * ATTEMPTS_PER_PAIR):
+        if len(found) >= limit or len(tried) >= len(ids):
+            break
+        a = ids[min(bisect_left(totals, rng.random() * totals[-1]), len(ids) - 1)]
+        if a in tried:
+            continue
+        tried.add(a)
+        near = view.neighbors(a)
+        reach: Counter[str] = Counter()
+        middles: dict[str, list[str]] = {}
+        for b in sorted(near):
+            for c in sorted(view.neighbors(b))[:SCAN]:
+                if c == a or c in near or frozenset((a, c)) in taken or skip(a, c):
+                    continue
+                reach[c] += 1
+                middles.setdefault(c, []).append(b)
+        if not reach:
+            continue
+        c = max(reach, key=lambda k: (reach[k], view.degree(k), k))
+        taken.add(frozenset((a, c)))
+        found.append(Candidate(a, c, tuple(middles[c][:5])))
+    return found
+
+
+def _concept(view: GraphView, concept_id: str) -> dict[str, object]:
+    concept = view.concept(concept_id)
+    return {
+        "id": concept_id,
+        "name": concept.name if concept else concept_id,
+        "type": concept.type if concept else "",
+        "description": (concept.description if concept else "")[:400],
+    }
+
+
+def _inferred(spans: list[Span]) -> list[Span]:
+    out: dict[tuple[str, int, int], Span] = {}
+    for span in spans:
+        out.setdefault((span.lesson_id, span.start, span.end), span.model_copy(update={"kind": "inferred"}))
+    return list(out.values())[:16]
+
+
+def discover(
+    store: Store, llm: LLM, policy: Policy, clock: Clock, limit: int, seed: int
+) -> Iterator[Discovered]:
+    """Samples up to ``limit`` candidates and runs each through rules and the judge gate.
+
+    Yields each result with its ops as soon as it is settled; the caller writes one batch each.
+    """
+    view = GraphView.of_store(store)
+    edges = {(e.src, e.type, e.dst): e for e in store.edges()}
+    proposed = {frozenset((p.src, p.dst)) for p in store.proposals()}
+    engine = RuleEngine(view.schema, {c.id: c.type for c in store.concepts()}, list(edges))
+    gate = Judgment(llm, policy, clock, store, rules=engine, view=view)
+    vocabulary = {name: t.description for name, t in view.schema.edge_types.items()}
+    for candidate in sample_pairs(view, limit, seed, lambda a, c: frozenset((a, c)) in proposed):
+        paths = [
+            [ab, bc]
+            for b in candidate.via
+            for ab in view.edges_between(candidate.a, b)[:1]
+            for bc in view.edges_between(b, candidate.c)[:1]
+        ]
+        reply = llm.ask(
+            discovery_prompt(_concept(view, candidate.a), _concept(view, candidate.c), paths, vocabulary),
+            DiscoveryReply,
+        )
+        if isinstance(reply, Failure):
+            yield Discovered(
+                candidate, None, "skipped", f"proposer failed ({reply.kind}): {reply.reason}", ()
+            )
+            continue
+        said = reply.value
+        if said.type == "none" or {said.src, said.dst} != {candidate.a, candidate.c}:
+            why = "no relation proposed" if said.type == "none" else "proposal names other concepts"
+            yield Discovered(candidate, None, "skipped", why, ())
+            continue
+        spans = _inferred([s for path in paths for t in path for s in edges[t].grounding.evidence[:2]])
+        now = clock.now()
+        pid = stable_id("p", "discover", said.src, said.type, said.dst, now)
+        add = AddProposal(
+            id=pid,
+            src=said.src,
+            type=said.type,
+            dst=said.dst,
+            confidence=said.confidence,
+            evidence=[SpanData.model_validate(s.model_dump()) for s in spans],
+            origin="discover",
+            rationale=said.reasoning[:20_000],
+            created_at=now,
+        )
+        proposed.add(frozenset((said.src, said.dst)))
+        ops: list[Operation] = [
+            add,
+            _decision(
+                pid,
+                "discover",
+                "propose",
+                said.confidence,
+                said.reasoning,
+                {"paths": [[list(t) for t in p] for p in paths]},
+                policy,
+                now,
+                reply.model,
+            ),
+        ]
+        verdict = engine.check(said.src, said.type, said.dst)
+        triple = (said.src, said.type, said.dst)
+        if not verdict.passed:
+            why = f"rule {verdict.rule}: {verdict.reason}"
+            ops.append(
+                _decision(
+                    pid, "rules", verdict.rule, None, why, {}, policy, clock.now(), "none", state="rejected"
+                )
+            )
+            yield Discovered(candidate, triple, "rejected", why, tuple(ops))
+            continue
+        stored = Proposal(
+            id=pid,
+            src=said.src,
+            type=said.type,
+            dst=said.dst,
+            confidence=said.confidence,
+            evidence=tuple(spans),
+            origin="discover",
+            rationale=add.rationale,
+            created_at=now,
+        )
+        settled = gate.settle(stored, confidence=said.confidence)
+        last = next(op for op in reversed(settled.ops) if isinstance(op, RecordDecision))
+        yield Discovered(candidate, triple, settled.state, last.rationale, (*ops, *settled.ops))
+
+
+def _decision(
+    proposal_id: str,
+    stage: str,
+    verdict: str,
+    score: float | None,
+    rationale: str,
+    detail: dict[str, object],
+    policy: Policy,
+    now: str,
+    model: str,
+    *,
+    state: str = "proposed",
+) -> RecordDecision:
+    return RecordDecision.model_validate(
+        {
+            "id": stable_id("d", proposal_id, stage, verdict, now),
+            "proposal_id": proposal_id,
+            "stage": stage,
+            "verdict": verdict,
+            "state_after": state,
+            "score": score,
+            "rationale": rationale.strip() or f"{stage}: {verdict}",
+            "detail": {**detail, **policy_detail(policy)},
+            "policy_version": policy.version,
+            "prompt_version": "discover-1",
+            "model": model or "none",
+            "decided_at": now,
+        }
+    )

@@ -1,0 +1,450 @@
+"""The gate: the judge, the decision table, then commit, reject, abstain, debate or human review.
+
+:class:`Judgment` implements :class:`governance.stages.Gate`. For one reviewed proposal it
+
+1. merges the evidence of earlier abstained or quarantined proposals of the same edge (the
+   re-evaluation when new evidence arrives; a ``reevaluation`` decision closes the earlier ones);
+2. asks the judge (:mod:`governance.claims`) for a score, with the evidence, the owners' votes and
+   the supporting subgraph; an unusable or self-contradicting reply abstains, with the reason;
+3. routes the score through the decision table (:mod:`governance.policy`): commit, reject,
+   abstain, debate (:mod:`governance.debate`), or human review after a debate pre-screen;
+4. commits only what passes the grounding checks in code, whatever a model said: at least one
+   evidence quote without instruction-like text, found in its lesson at its offsets, and the rule
+   engine's check against the graph as it is now (edges committed earlier in the batch included).
+
+Every stage leaves a ``record_decision`` with the policy values and the table row in its detail;
+the last one carries the proposal's state. A commit adds ``commit_edge`` with the full grounding
+record. The caller writes :attr:`Settled.ops` in one batch, through ``journaled``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from agents.debate import PROMPT_VERSION as DEBATE_PROMPT
+from agents.judge import PROMPT_VERSION as JUDGE_PROMPT
+from agents.judge import Claim
+from agents.support import GraphView, Triple
+from governance.claims import JudgeResult, ask_judge, build_claim, ground, merge_evidence, short_reason
+from governance.debate import DebateResult, hold_debate
+from governance.policy import Case, Row, policy_detail, route
+from governance.rules import RuleEngine
+from governance.stages import Reviewed, Settled, Vote
+from magg_kg.clock import Clock
+from magg_kg.config import Policy
+from magg_kg.llm.port import LLM
+from magg_kg.operations import CommitEdge, EnqueueReview, Operation, RecordDecision, SpanData
+from magg_kg.records import Concept, Proposal, ProposalState, Span, edge_id, stable_id
+from magg_kg.store import Store
+
+__all__ = ["Judgment"]
+
+_OPEN: tuple[ProposalState, ...] = ("abstained", "quarantined")
+_POOLED: tuple[ProposalState, ...] = ("abstained", "quarantined", "invalidated")
+
+
+class Judgment:
+    """The judge gate over one graph view (see the module docstring).
+
+    ``rules`` is the admission's rule engine when there is one: the gate checks a commit against it
+    and records the commit in it (``admit``), so later proposals of the batch see the edge.
+    ``escalate=False`` is the judge-only mode: contested proposals abstain instead of going to a
+    debate or a person.
+    """
+
+    def __init__(
+        self,
+        llm: LLM,
+        policy: Policy,
+        clock: Clock,
+        store: Store,
+        *,
+        rules: RuleEngine | None = None,
+        view: GraphView | None = None,
+        escalate: bool = True,
+    ) -> None:
+        self._llm = llm
+        self._policy = policy
+        self._clock = clock
+        self._store = store
+        self._rules = rules
+        self._view = view if view is not None else GraphView.of_store(store)
+        self._escalate = escalate
+        self._pool: dict[Triple, dict[str, tuple[Proposal, ProposalState]]] | None = None
+        self._lessons: dict[str, str | None] = {}
+
+    @property
+    def view(self) -> GraphView:
+        return self._view
+
+    def refresh(self) -> None:
+        """Re-reads the graph from the store (after another process wrote to it)."""
+        self._view = GraphView.of_store(self._store, self._view.schema)
+        self._pool = None
+
+    def know(self, concepts: Iterable[Concept]) -> None:
+        """Makes concepts of the current batch (not yet written) known to the judge."""
+        for concept in concepts:
+            self._view.add_concept(concept)
+
+    def _sync_concepts(self) -> None:
+        """Adds the concepts written since the view was built (ingestion writes a batch's concepts
+        before admitting its proposals); the edges stay as this gate has seen them."""
+        self._view.add_names(self._store.aliases())
+        self.know(self._store.concepts())
+
+    def is_concept(self, concept_id: str) -> bool:
+        return self._view.has_concept(concept_id)
+
+    def __call__(self, reviewed: Reviewed) -> Settled:
+        proposal, original = reviewed.proposal, reviewed.original
+        changed = (original.src, original.type, original.dst) != (proposal.src, proposal.type, proposal.dst)
+        return self.settle(
+            proposal,
+            votes=reviewed.votes,
+            confidence=reviewed.confidence,
+            original=(original.src, original.type, original.dst) if changed else None,
+            domain=",".join(reviewed.domains),
+        )
+
+    def settle(
+        self,
+        proposal: Proposal,
+        *,
+        votes: Sequence[Vote] = (),
+        confidence: float | None = None,
+        original: Triple | None = None,
+        domain: str = "",
+    ) -> Settled:
+        """Judges one proposal (that passed the rules) and settles it."""
+        known = {proposal.src, proposal.dst}
+        if not all(self._view.has_concept(c) for c in known):
+            self._sync_concepts()
+        triple = self._view.schema.canonical(proposal.src, proposal.type, proposal.dst)
+        earlier = [p for p in self._pooled(triple) if p.id != proposal.id]
+        evidence = merge_evidence([proposal.evidence, *(p.evidence for p in earlier)])
+        claim = build_claim(
+            self._view,
+            proposal,
+            evidence,
+            votes=votes,
+            confidence=proposal.confidence if confidence is None else confidence,
+            original=original,
+        )
+        judged = self.judge(claim, domain=domain)
+        base: dict[str, object] = dict(judged.detail())
+        if earlier:
+            base["merged_from"] = [p.id for p in earlier]
+        ops: list[Operation] = []
+        if judged.problem or judged.score is None:
+            row = Row("unusable", "the judge's reply is unusable or contradicts itself", "abstain")
+            ops.append(
+                self._decide(
+                    proposal.id,
+                    "judge",
+                    "void",
+                    "abstained",
+                    None,
+                    f"abstained: {judged.problem}",
+                    base,
+                    row,
+                    JUDGE_PROMPT,
+                    judged.model,
+                )
+            )
+            return self._finish(proposal, triple, earlier, "abstained", ops)
+        score = judged.score
+        ordered = self._ordered_already(proposal)
+        row = route(self._policy, Case(score, proposal.type, proposal.origin, ordered))
+        if not self._escalate and row.action in ("debate", "review"):
+            row = Row("judge-only", "contested, and the gate runs in judge-only mode", "abstain")
+        reason = judged.reasoning
+        match row.action:
+            case "commit":
+                ops += self._commit(
+                    claim, proposal, score, reason, "judge", "commit", base, row, JUDGE_PROMPT, judged.model
+                )
+            case "reject" | "abstain":
+                state: ProposalState = "rejected" if row.action == "reject" else "abstained"
+                ops.append(
+                    self._decide(
+                        proposal.id,
+                        "judge",
+                        row.action,
+                        state,
+                        score,
+                        f"{row.name}: {reason}",
+                        base,
+                        row,
+                        JUDGE_PROMPT,
+                        judged.model,
+                    )
+                )
+            case "debate" | "review":
+                ops.append(
+                    self._decide(
+                        proposal.id,
+                        "judge",
+                        row.action,
+                        "proposed",
+                        score,
+                        f"{row.name}: {reason}",
+                        base,
+                        row,
+                        JUDGE_PROMPT,
+                        judged.model,
+                    )
+                )
+                debate = hold_debate(
+                    self._llm,
+                    claim,
+                    self._policy,
+                    lambda c: c in known or self.is_concept(c),
+                    judge=(score, reason),
+                    domain=domain,
+                )
+                ops += self._after_debate(claim, proposal, debate, row)
+        state = next(op.state_after for op in reversed(ops) if isinstance(op, RecordDecision))
+        return self._finish(proposal, triple, earlier, state, ops)
+
+    # What happens after each kind of verdict.
+
+    def judge(self, claim: Claim, *, domain: str = "", stage: str = "judge") -> JudgeResult:
+        """Asks the judge about one claim and checks its reply."""
+        return ask_judge(self._llm, self._policy, claim, domain=domain, stage=stage)
+
+    # What happens after each kind of verdict.
+
+    def _after_debate(
+        self, claim: Claim, proposal: Proposal, debate: DebateResult, row: Row
+    ) -> list[Operation]:
+        detail: dict[str, object] = {**debate.detail()}
+        model = debate.model
+        if not debate.valid or debate.score is None:
+            why = f"quarantined: the moderator's verdict is void: {debate.problem}"
+            return self._quarantine(proposal, "void", debate.score, why, detail, row, model)
+        score = debate.score
+        summary = f"moderator {score:.2f}: {debate.reasoning}"
+        if row.action == "review":
+            if score < self._policy.reject_below:
+                return [
+                    self._decide(
+                        proposal.id,
+                        "debate",
+                        "reject",
+                        "rejected",
+                        score,
+                        f"pre-screen rejects the structural claim: {summary}",
+                        detail,
+                        row,
+                        DEBATE_PROMPT,
+                        model,
+                    )
+                ]
+            why = f"structural claim (new prerequisite chain) for a person to decide; pre-screen: {summary}"
+            return self._quarantine(proposal, "review", score, why, detail, row, model)
+        if score >= self._policy.debate_commit_at:
+            return self._commit(
+                claim,
+                proposal,
+                score,
+                debate.reasoning,
+                "debate",
+                "commit",
+                detail,
+                row,
+                DEBATE_PROMPT,
+                model,
+            )
+        return self._quarantine(
+            proposal,
+            "quarantine",
+            score,
+            f"quarantined: moderator below {self._policy.debate_commit_at:.2f}: {summary}",
+            detail,
+            row,
+            model,
+        )
+
+    def _quarantine(
+        self,
+        proposal: Proposal,
+        verdict: str,
+        score: float | None,
+        why: str,
+        detail: dict[str, object],
+        row: Row,
+        model: str,
+    ) -> list[Operation]:
+        decision = self._decide(
+            proposal.id, "debate", verdict, "quarantined", score, why, detail, row, DEBATE_PROMPT, model
+        )
+        review = EnqueueReview(
+            id=stable_id("r", proposal.id, decision.id),
+            proposal_id=proposal.id,
+            reason=why[:20_000],
+            enqueued_at=decision.decided_at,
+        )
+        return [decision, review]
+
+    def _commit(
+        self,
+        claim: Claim,
+        proposal: Proposal,
+        score: float,
+        reasoning: str,
+        stage: str,
+        verdict: str,
+        detail: dict[str, object],
+        row: Row,
+        prompt_version: str,
+        model: str,
+    ) -> list[Operation]:
+        spans, problem = self._grounded(claim.evidence)
+        if not problem and self._rules is not None:
+            checked = self._rules.check(proposal.src, proposal.type, proposal.dst)
+            if not checked.passed:
+                problem = f"rule {checked.rule}: {checked.reason}"
+        if problem:
+            return [
+                self._decide(
+                    proposal.id,
+                    stage,
+                    verdict,
+                    "proposed",
+                    score,
+                    f"{stage} says {verdict}: {reasoning}",
+                    detail,
+                    row,
+                    prompt_version,
+                    model,
+                ),
+                self._decide(
+                    proposal.id,
+                    "grounding",
+                    "refused",
+                    "rejected",
+                    score,
+                    f"not committed: {problem}",
+                    {},
+                    row,
+                    prompt_version,
+                    model,
+                ),
+            ]
+        decision = self._decide(
+            proposal.id, stage, verdict, "committed", score, reasoning, detail, row, prompt_version, model
+        )
+        src, type_, dst = self._view.schema.canonical(proposal.src, proposal.type, proposal.dst)
+        eid = edge_id(src, type_, dst)
+        where = f"lesson:{proposal.lesson_id}" if proposal.lesson_id else f"{proposal.origin}:{proposal.id}"
+        commit = CommitEdge(
+            version_id=stable_id("v", eid, decision.id),
+            edge_id=eid,
+            src=src,
+            type=type_,
+            dst=dst,
+            confidence=score,
+            reason=short_reason(reasoning),
+            source=f"{where} via {model} {stage}",
+            evidence=spans,
+            valid_at=decision.decided_at,
+            recorded_at=decision.decided_at,
+            decision_id=decision.id,
+            policy_version=self._policy.version,
+            prompt_version=prompt_version,
+            model=model,
+        )
+        return [decision, commit]
+
+    def _grounded(self, evidence: Sequence[Span]) -> tuple[list[SpanData], str]:
+        return ground(evidence, self._lesson_text)
+
+    def _lesson_text(self, lesson_id: str) -> str | None:
+        if lesson_id not in self._lessons:
+            lesson = self._store.lesson(lesson_id)
+            self._lessons[lesson_id] = lesson.text if lesson else None
+        return self._lessons[lesson_id]
+
+    def _ordered_already(self, proposal: Proposal) -> bool:
+        order = self._view.claim_order(proposal.src, proposal.type, proposal.dst)
+        return order is not None and bool(self._view.order_paths(*order, limit=1))
+
+    def _decide(
+        self,
+        proposal_id: str,
+        stage: str,
+        verdict: str,
+        state: ProposalState,
+        score: float | None,
+        rationale: str,
+        detail: Mapping[str, object],
+        row: Row,
+        prompt_version: str,
+        model: str,
+    ) -> RecordDecision:
+        decided_at = self._clock.now()
+        return RecordDecision(
+            id=stable_id("d", proposal_id, stage, verdict, decided_at),
+            proposal_id=proposal_id,
+            stage=stage,
+            verdict=verdict,
+            state_after=state,
+            score=score,
+            rationale=rationale.strip() or f"{stage}: {verdict}",
+            detail={**detail, **policy_detail(self._policy, row)},
+            policy_version=self._policy.version,
+            prompt_version=prompt_version,
+            model=model or "none",
+            decided_at=decided_at,
+        )
+
+    # Bookkeeping: the graph view, the rule engine and the pool of open proposals.
+
+    def _pooled(self, triple: Triple) -> list[Proposal]:
+        if self._pool is None:
+            self._pool = {}
+            for proposal in self._store.proposals():
+                if proposal.state in _POOLED:
+                    key = self._view.schema.canonical(proposal.src, proposal.type, proposal.dst)
+                    self._pool.setdefault(key, {})[proposal.id] = (proposal, proposal.state)
+        return [p for p, _ in self._pool.get(triple, {}).values()]
+
+    def _finish(
+        self,
+        proposal: Proposal,
+        triple: Triple,
+        earlier: Sequence[Proposal],
+        state: ProposalState,
+        ops: list[Operation],
+    ) -> Settled:
+        assert self._pool is not None
+        pool = self._pool.setdefault(triple, {})
+        for old in earlier:
+            pool.pop(old.id, None)
+            if old.state in _OPEN:
+                closed: ProposalState = state if state in ("committed", "rejected") else "invalidated"
+                ops.append(
+                    self._decide(
+                        old.id,
+                        "reevaluation",
+                        "superseded",
+                        closed,
+                        None,
+                        f"re-evaluated with new evidence as proposal {proposal.id}: {state}",
+                        {"superseded_by": proposal.id},
+                        Row("reevaluation", "", "abstain"),
+                        JUDGE_PROMPT,
+                        self._llm.model,
+                    )
+                )
+        if state in _OPEN:
+            pool[proposal.id] = (proposal.model_copy(update={"state": state}), state)
+            for old in earlier:  # their evidence stays in the pool through the newest proposal
+                pool[old.id] = (old.model_copy(update={"state": "invalidated"}), "invalidated")
+        if state == "committed":
+            src, type_, dst = triple
+            self._view.add_edge(src, type_, dst)
+            if self._rules is not None and not self._rules.is_active(src, type_, dst):
+                self._rules.admit(src, type_, dst)
+        return Settled(state=state, ops=tuple(ops))

@@ -1,0 +1,123 @@
+"""The decision table: what happens to a proposal after the judge has scored it.
+
+The table is data (:data:`TABLE`): rows checked in order, the first that matches decides. The
+thresholds come from :class:`magg_kg.config.Policy` (the seeds' defaults); both are recorded in
+every decision's ``detail`` (:func:`policy_detail`), with a digest of the table, so a decision can
+always be read against the rules it was made under.
+
+=============  ==========================================================  ========
+row            when                                                        action
+=============  ==========================================================  ========
+commit         score >= commit_at                                          commit
+reject         score < reject_below                                        reject
+discovery      contested and the proposal comes from discovery             debate
+low-stakes     contested and the type is low-stakes (related, applies_to)  abstain
+structural     contested new prerequisite chain (see below)                review
+contested      any other contested edge between core concepts              debate
+=============  ==========================================================  ========
+
+Structural claims. A contested edge of a structural type (``prerequisite``) is structural when it
+reshapes the curriculum: no learning-order path already leads from its src to its dst (a new
+chain, or a link that joins two chains). A prerequisite that only restates an order the graph
+already implies is an ordinary contested edge and goes to debate.
+
+Pre-screen. A structural claim goes to a person after an agent pre-screen: the debate. The agents
+narrow, a person decides: a pre-screen whose moderator scores below ``reject_below`` (with a valid,
+cited verdict) rejects the claim; anything else quarantines it for review, with the debate in the
+record. The pre-screen never commits a structural claim on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from magg_kg.config import Policy
+from magg_kg.records import canonical_json, stable_id
+
+__all__ = ["TABLE", "Action", "Case", "Row", "policy_detail", "route", "table_digest"]
+
+Action = Literal["commit", "reject", "abstain", "review", "debate"]
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    when: str
+    action: Action
+
+
+TABLE: tuple[Row, ...] = (
+    Row("commit", "score >= commit_at", "commit"),
+    Row("reject", "score < reject_below", "reject"),
+    Row("discovery", "contested and origin is discover", "debate"),
+    Row("low-stakes", "contested and type in low_stakes_types", "abstain"),
+    Row("structural", "contested, type in structural_types, no learning-order path src -> dst", "review"),
+    Row("contested", "any other contested edge", "debate"),
+)
+"""The decision table, in checking order."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """What the table looks at: the judge's score and the proposal's kind."""
+
+    score: float
+    type: str
+    origin: str
+    ordered_already: bool
+    """Whether a learning-order path src -> ... -> dst is already active."""
+
+
+def _row(name: str) -> Row:
+    return next(row for row in TABLE if row.name == name)
+
+
+def route(policy: Policy, case: Case) -> Row:
+    """The first row of the table that matches the case.
+
+    >>> from magg_kg.config import Policy
+    >>> route(Policy(), Case(0.9, "related", "ingest", False)).action
+    'commit'
+    >>> route(Policy(), Case(0.6, "related", "ingest", False)).action
+    'abstain'
+    >>> route(Policy(), Case(0.6, "prerequisite", "ingest", False)).action
+    'review'
+    >>> route(Policy(), Case(0.6, "prerequisite", "ingest", True)).action
+    'debate'
+    """
+    if case.score >= policy.commit_at:
+        return _row("commit")
+    if case.score < policy.reject_below:
+        return _row("reject")
+    if case.origin == "discover":
+        return _row("discovery")
+    if case.type in policy.low_stakes_types:
+        return _row("low-stakes")
+    if case.type in policy.structural_types and not case.ordered_already:
+        return _row("structural")
+    return _row("contested")
+
+
+def table_digest() -> str:
+    """A stable id of the table's content."""
+    return stable_id("table", canonical_json([[r.name, r.when, r.action] for r in TABLE]), length=12)
+
+
+def policy_detail(policy: Policy, row: Row | None = None) -> dict[str, object]:
+    """The policy values and the table row, as recorded in a decision's detail."""
+    detail: dict[str, object] = {
+        "policy": {
+            "version": policy.version,
+            "commit_at": policy.commit_at,
+            "reject_below": policy.reject_below,
+            "debate_commit_at": policy.debate_commit_at,
+            "debate_rounds": policy.debate_rounds,
+            "low_stakes_types": list(policy.low_stakes_types),
+            "structural_types": list(policy.structural_types),
+            "table": table_digest(),
+        }
+    }
+    if row is not None:
+        detail["route"] = {"row": row.name, "when": row.when, "action": row.action}
+    return detail

@@ -1,0 +1,139 @@
+"""Re-check: re-judge the most recently recorded active edges; invalidate those now below the bar.
+
+Each edge is judged as if it were proposed today, against its own grounding evidence and the graph
+without it (an edge does not support itself); no owner votes. An edge that now scores below
+``policy.reject_below`` is invalidated: its version is closed (``invalid_at``, ``expired_at``,
+``invalidated_by``), never deleted. Only the edge judged is touched. Every edge judged leaves a
+``recheck`` decision (keep, invalidate, or void when the judge's reply is unusable, which keeps the
+edge), each in a batch of its own, so a batch refused because another process changed that edge
+meanwhile costs only that edge; running re-check again finishes the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from agents.judge import PROMPT_VERSION
+from agents.support import GraphView
+from governance.claims import build_claim
+from governance.judgment import Judgment
+from governance.policy import Row, policy_detail
+from magg_kg.clock import Clock
+from magg_kg.config import Policy
+from magg_kg.llm.port import LLM
+from magg_kg.operations import InvalidateEdge, Operation, RecordDecision
+from magg_kg.records import EdgeVersion, Proposal, ProposalState, stable_id
+from magg_kg.store import Store
+
+__all__ = ["Rechecked", "recheck"]
+
+_ROW = Row("recheck", "re-judged after the fact: score < reject_below invalidates", "reject")
+
+
+@dataclass(frozen=True)
+class Rechecked:
+    """One edge re-judged: the verdict (keep, invalidate, void) and the ops recording it."""
+
+    version_id: str
+    src: str
+    type: str
+    dst: str
+    score: float | None
+    verdict: str
+    reason: str
+    ops: tuple[Operation, ...]
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "version_id": self.version_id,
+            "src": self.src,
+            "type": self.type,
+            "dst": self.dst,
+            "score": self.score,
+            "verdict": self.verdict,
+            "reason": self.reason,
+        }
+
+
+def recheck(store: Store, llm: LLM, policy: Policy, clock: Clock, limit: int) -> Iterator[Rechecked]:
+    """Re-judges up to ``limit`` recently recorded active edges, newest first, one at a time.
+
+    Yields each result as soon as it is judged, so that the caller writes its batch before the
+    next edge is judged.
+    """
+    edges = store.recent_edges(limit)
+    view = GraphView.of_store(store)
+    judgment = Judgment(llm, policy, clock, store, view=view)
+    for edge in edges:
+        view.remove_edge(edge.src, edge.type, edge.dst)
+        try:
+            result = _rejudge(judgment, view, edge, policy, clock, llm.model)
+        finally:
+            view.add_edge(edge.src, edge.type, edge.dst)
+        if result.verdict == "invalidate":
+            view.remove_edge(edge.src, edge.type, edge.dst)
+        yield result
+
+
+def _rejudge(
+    judgment: Judgment, view: GraphView, edge: EdgeVersion, policy: Policy, clock: Clock, model: str
+) -> Rechecked:
+    proposal = Proposal(
+        id=edge.version_id,
+        src=edge.src,
+        type=edge.type,
+        dst=edge.dst,
+        confidence=edge.grounding.confidence,
+        evidence=edge.grounding.evidence,
+        origin="recheck",
+        created_at=edge.recorded_at,
+    )
+    claim = build_claim(view, proposal, edge.grounding.evidence)
+    judged = judgment.judge(claim, stage="recheck")
+    detail: dict[str, object] = {
+        "version_id": edge.version_id,
+        "edge_id": edge.edge_id,
+        "edge": [edge.src, edge.type, edge.dst],
+        "committed_at_confidence": edge.grounding.confidence,
+        **judged.detail(),
+        **policy_detail(policy, _ROW),
+    }
+    now = clock.now()
+    state: ProposalState
+    if judged.problem or judged.score is None:
+        verdict, state, reason = "void", "committed", f"kept: the judge's reply is unusable: {judged.problem}"
+    elif judged.score < policy.reject_below:
+        verdict, state = "invalidate", "invalidated"
+        reason = f"now scores {judged.score:.2f} < {policy.reject_below:.2f}: {judged.reasoning}"
+    else:
+        verdict, state = "keep", "committed"
+        reason = f"still holds at {judged.score:.2f}: {judged.reasoning}"
+    decision = RecordDecision(
+        id=stable_id("d", edge.version_id, "recheck", verdict, now),
+        proposal_id=None,
+        stage="recheck",
+        verdict=verdict,
+        state_after=state,
+        score=judged.score,
+        rationale=reason,
+        detail=detail,
+        policy_version=policy.version,
+        prompt_version=PROMPT_VERSION,
+        model=judged.model or model,
+        decided_at=now,
+    )
+    ops: list[Operation] = [decision]
+    if verdict == "invalidate":
+        ops.append(
+            InvalidateEdge(
+                version_id=edge.version_id,
+                decision_id=decision.id,
+                invalid_at=now,
+                expired_at=now,
+                reason=reason[:20_000],
+            )
+        )
+    return Rechecked(
+        edge.version_id, edge.src, edge.type, edge.dst, judged.score, verdict, reason, tuple(ops)
+    )

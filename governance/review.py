@@ -1,0 +1,270 @@
+"""Human review: the queue of quarantined proposals, and a person's decision on one of them.
+
+A review is a decision like any other (stage ``review``, model ``human``, the reviewer named in the
+rationale, the detail and, for an approval, the edge's ``source``: ``review:<reviewer>``).
+Approving runs the rule engine again against the graph as it is now, and the grounding checks: if
+the graph changed and the edge now breaks a rule, the approval is refused with the rule's reason
+and nothing is written. Approving or rejecting an id that is not quarantined is refused the same
+way.
+
+:func:`pending_for` is the re-evaluation hook: the abstained and quarantined proposals of one edge,
+whose evidence a new proposal of the same edge joins (:class:`governance.judgment.Judgment` does
+this by itself for the proposals it settles).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from governance.claims import ground
+from governance.policy import policy_detail
+from governance.rules import RuleEngine
+from magg_kg.clock import Clock
+from magg_kg.config import Policy
+from magg_kg.errors import UserError
+from magg_kg.operations import CommitEdge, Operation, RecordDecision
+from magg_kg.records import Decision, Proposal, ProposalState, edge_id, stable_id
+from magg_kg.store import Store
+from magg_kg.vocabulary import CURRICULUM, GraphSchema
+
+__all__ = [
+    "REVIEW_PROMPT",
+    "ReviewItem",
+    "approve",
+    "case_of",
+    "find_item",
+    "pending",
+    "pending_for",
+    "reject",
+]
+
+REVIEW_PROMPT = "review-1"
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    id: str
+    proposal: Proposal
+    reason: str
+    enqueued_at: str
+
+    def summary(self) -> dict[str, object]:
+        p = self.proposal
+        return {
+            "id": self.id,
+            "proposal_id": p.id,
+            "src": p.src,
+            "type": p.type,
+            "dst": p.dst,
+            "origin": p.origin,
+            "lesson_id": p.lesson_id,
+            "reason": self.reason,
+            "enqueued_at": self.enqueued_at,
+        }
+
+
+def pending(store: Store) -> list[ReviewItem]:
+    """The open review items (their proposal is still quarantined), oldest first; one per proposal."""
+    items: dict[str, ReviewItem] = {}
+    for row in store.review_queue():
+        proposal = store.proposal(str(row["proposal_id"]))
+        if proposal is not None:
+            items[proposal.id] = ReviewItem(
+                str(row["id"]), proposal, str(row["reason"]), str(row["enqueued_at"])
+            )
+    return sorted(items.values(), key=lambda item: (item.enqueued_at, item.id))
+
+
+def find_item(store: Store, ident: str) -> ReviewItem | None:
+    """The open review item with this review id or proposal id."""
+    return next((item for item in pending(store) if ident in (item.id, item.proposal.id)), None)
+
+
+def pending_for(
+    store: Store, src: str, type_: str, dst: str, schema: GraphSchema = CURRICULUM
+) -> list[Proposal]:
+    """The abstained and quarantined proposals of one edge (the symmetric types in either order)."""
+    wanted = schema.canonical(src, type_, dst)
+    return [
+        p
+        for p in store.proposals()
+        if p.state in ("abstained", "quarantined") and schema.canonical(p.src, p.type, p.dst) == wanted
+    ]
+
+
+def case_of(store: Store, ident: str) -> dict[str, object]:
+    """Everything a reviewer needs: the proposal, its evidence, the owners' votes, and every
+    decision on it (judge and debate reasoning, the debate transcript)."""
+    item = find_item(store, ident)
+    proposal = item.proposal if item is not None else store.proposal(ident)
+    if proposal is None:
+        raise UserError(f"no review item or proposal with id {ident}; see `magg review list`")
+    decisions = store.decisions(proposal.id)
+    votes = [vote for decision in decisions for vote in _votes(decision)]
+    return {
+        "review_id": item.id if item else None,
+        "reason": item.reason if item else None,
+        "proposal": {
+            "id": proposal.id,
+            "src": proposal.src,
+            "type": proposal.type,
+            "dst": proposal.dst,
+            "state": proposal.state,
+            "origin": proposal.origin,
+            "lesson_id": proposal.lesson_id,
+            "confidence": proposal.confidence,
+            "rationale": proposal.rationale,
+        },
+        "evidence": [span.model_dump() for span in proposal.evidence],
+        "votes": votes,
+        "decisions": [
+            {
+                "id": d.id,
+                "stage": d.stage,
+                "verdict": d.verdict,
+                "state_after": d.state_after,
+                "score": d.score,
+                "rationale": d.rationale,
+                "model": d.model,
+                "decided_at": d.decided_at,
+                **({"debate": _debate(d)} if d.stage == "debate" else {}),
+            }
+            for d in decisions
+        ],
+    }
+
+
+def _votes(decision: Decision) -> list[dict[str, object]]:
+    found = decision.detail.get("votes")
+    return [dict(v) for v in found if isinstance(v, dict)] if isinstance(found, list) else []
+
+
+def _debate(decision: Decision) -> dict[str, object]:
+    return {key: decision.detail[key] for key in ("transcript", "moderator") if key in decision.detail}
+
+
+def _open(store: Store, ident: str, action: str) -> ReviewItem:
+    item = find_item(store, ident)
+    if item is not None:
+        return item
+    proposal = store.proposal(ident)
+    if proposal is not None:
+        raise UserError(
+            f"cannot {action} {ident}: proposal is {proposal.state}, not quarantined; nothing written"
+        )
+    raise UserError(
+        f"cannot {action} {ident}: no quarantined proposal or review item has this id; see `magg review list`"
+    )
+
+
+def _latest_score(store: Store, proposal: Proposal) -> float:
+    scores = [d.score for d in store.decisions(proposal.id) if d.score is not None]
+    return scores[-1] if scores else proposal.confidence
+
+
+def _decision(
+    proposal: Proposal,
+    verdict: str,
+    state: ProposalState,
+    score: float,
+    rationale: str,
+    reviewer: str,
+    policy: Policy,
+    now: str,
+) -> RecordDecision:
+    return RecordDecision(
+        id=stable_id("d", proposal.id, "review", verdict, reviewer, now),
+        proposal_id=proposal.id,
+        stage="review",
+        verdict=verdict,
+        state_after=state,
+        score=score,
+        rationale=rationale,
+        detail={"reviewer": reviewer, **policy_detail(policy)},
+        policy_version=policy.version,
+        prompt_version=REVIEW_PROMPT,
+        model="human",
+        decided_at=now,
+    )
+
+
+def approve(
+    store: Store,
+    clock: Clock,
+    policy: Policy,
+    ident: str,
+    reviewer: str,
+    note: str = "",
+    schema: GraphSchema = CURRICULUM,
+) -> list[Operation]:
+    """A reviewer's approval: the decision and the commit, after the rules and grounding checks.
+
+    Raises :class:`UserError` (and nothing is to be written) if the id is not quarantined, or the
+    edge now breaks a rule, or its evidence cannot ground it.
+    """
+    reviewer = _named(reviewer)
+    item = _open(store, ident, "approve")
+    proposal = item.proposal
+    engine = RuleEngine(
+        schema, {c.id: c.type for c in store.concepts()}, [(e.src, e.type, e.dst) for e in store.edges()]
+    )
+    verdict = engine.check(proposal.src, proposal.type, proposal.dst)
+    if not verdict.passed:
+        raise UserError(
+            f"cannot approve {ident}: the graph changed since it was quarantined and {proposal.src} "
+            f"{proposal.type} {proposal.dst} now breaks rule {verdict.rule}: {verdict.reason}; "
+            f"reject it with `magg review reject {ident} --reviewer NAME --reason TEXT`"
+        )
+
+    def lesson_text(lesson_id: str) -> str | None:
+        lesson = store.lesson(lesson_id)
+        return lesson.text if lesson else None
+
+    spans, problem = ground(proposal.evidence, lesson_text)
+    if problem:
+        raise UserError(f"cannot approve {ident}: {problem}; reject it instead")
+    now = clock.now()
+    score = _latest_score(store, proposal)
+    why = f"approved by {reviewer}" + (f": {note}" if note.strip() else "")
+    decision = _decision(proposal, "approve", "committed", score, why, reviewer, policy, now)
+    src, type_, dst = verdict.triple
+    eid = edge_id(src, type_, dst)
+    commit = CommitEdge(
+        version_id=stable_id("v", eid, decision.id),
+        edge_id=eid,
+        src=src,
+        type=type_,
+        dst=dst,
+        confidence=score,
+        reason=why,
+        source=f"review:{reviewer}",
+        evidence=spans,
+        valid_at=now,
+        recorded_at=now,
+        decision_id=decision.id,
+        policy_version=policy.version,
+        prompt_version=REVIEW_PROMPT,
+        model="human",
+    )
+    return [decision, commit]
+
+
+def reject(
+    store: Store, clock: Clock, policy: Policy, ident: str, reviewer: str, reason: str
+) -> list[Operation]:
+    """A reviewer's rejection: one decision. Raises :class:`UserError` if the id is not quarantined."""
+    reviewer = _named(reviewer)
+    if not reason.strip():
+        raise UserError("a rejection needs a reason: --reason TEXT")
+    item = _open(store, ident, "reject")
+    now = clock.now()
+    score = _latest_score(store, item.proposal)
+    why = f"rejected by {reviewer}: {reason.strip()}"
+    return [_decision(item.proposal, "reject", "rejected", score, why, reviewer, policy, now)]
+
+
+def _named(reviewer: str) -> str:
+    name = " ".join(reviewer.split())
+    if not name:
+        raise UserError("a review needs the reviewer's name: --reviewer NAME")
+    return name

@@ -1,0 +1,124 @@
+"""Versions of a lesson: what an earlier version alone supported, judged against the new one.
+
+A standing proposal of an earlier version is closed (``rejected``, verdict ``superseded``) when
+the new version proposes the same edge again, or ``unsupported`` when it does not. An active edge
+whose every evidence span came from earlier versions, and which the new version does not support,
+is invalidated (closed, never deleted) with a decision that says why. An edge the new version
+still supports stays active; its new proposal meets the rule engine's ``no-duplicate``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from agents.cost import Cost
+from governance.admission import AdmissionContext
+from magg_kg.config import Policy
+from magg_kg.lessons import LessonText
+from magg_kg.operations import InvalidateEdge, Operation, RecordDecision
+from magg_kg.records import Lesson, Proposal, ProposalState, stable_id
+from magg_kg.store import Store
+
+__all__ = ["decision", "rejudge"]
+
+
+def decision(
+    policy: Policy,
+    proposal_id: str | None,
+    stage: str,
+    verdict: str,
+    state: ProposalState,
+    why: str,
+    at: str,
+    detail: dict[str, object] | None = None,
+) -> RecordDecision:
+    return RecordDecision(
+        id=stable_id("dec", proposal_id or "", stage, verdict, why, at),
+        proposal_id=proposal_id,
+        stage=stage,
+        verdict=verdict,
+        state_after=state,
+        rationale=why,
+        detail=detail or {"cost": Cost().as_dict()},
+        policy_version=policy.version,
+        prompt_version="rejudge-1" if stage == "rejudge" else "verify-1",
+        model="rules",
+        decided_at=at,
+    )
+
+
+def rejudge(
+    store: Store,
+    policy: Policy,
+    lesson: LessonText,
+    previous: Lesson,
+    proposals: list[Proposal],
+    admission: AdmissionContext,
+    stored_proposals: list[Proposal],
+    outcomes: Counter[tuple[str, str]],
+    at: str,
+) -> list[Operation]:
+    """What the previous versions of the lesson alone supported, judged against the new version."""
+    versions = {stored.id for stored in store.lessons() if stored.lesson_key == lesson.key}
+    supported = {(p.src, p.type, p.dst): p.id for p in proposals}
+    ops: list[Operation] = []
+    for old in stored_proposals:
+        if old.lesson_id not in versions or old.state != "proposed":
+            continue
+        triple = (old.src, old.type, old.dst)
+        if triple in supported:
+            ops.append(
+                decision(
+                    policy,
+                    old.id,
+                    "rejudge",
+                    "superseded",
+                    "rejected",
+                    f"lesson {previous.id} was replaced by {lesson.id}; re-proposed as {supported[triple]}",
+                    at,
+                )
+            )
+        else:
+            ops.append(
+                decision(
+                    policy,
+                    old.id,
+                    "rejudge",
+                    "unsupported",
+                    "rejected",
+                    f"the new version {lesson.id} of the lesson no longer supports it",
+                    at,
+                )
+            )
+            admission.support.claims[triple] -= 1
+        outcomes[("rejudge", "superseded" if triple in supported else "unsupported")] += 1
+    for edge in store.edges():
+        sources = {span.lesson_id for span in edge.grounding.evidence}
+        triple = (edge.src, edge.type, edge.dst)
+        if not sources <= versions or triple in supported:
+            continue
+        closing = decision(
+            policy,
+            None,
+            "rejudge",
+            "unsupported",
+            "invalidated",
+            f"edge {edge.version_id} ({' '.join(triple)}) rested only on {', '.join(sorted(sources))}; "
+            f"the new version {lesson.id} does not support it",
+            at,
+            {"version_id": edge.version_id, "cost": Cost().as_dict()},
+        )
+        ops += [
+            closing,
+            InvalidateEdge(
+                version_id=edge.version_id,
+                decision_id=closing.id,
+                invalid_at=at,
+                expired_at=at,
+                reason=closing.rationale[:20_000],
+            ),
+        ]
+        admission.rules.invalidate(*triple)
+        admission.support.facts.discard(triple)
+        outcomes[("rejudge", "invalidate")] += 1
+    return ops

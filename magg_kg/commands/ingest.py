@@ -1,0 +1,290 @@
+"""``magg ingest``, ``magg demo`` and ``magg domains``: governed ingestion from the command line.
+
+Exit codes: 0 when every lesson given was ingested, skipped as unchanged or reported as a
+duplicate; 1 when at least one file was refused (the others are ingested all the same, and each
+refusal is one line on stderr); 2 for a usage error (no such path, an empty folder).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from agents.offline import offline_handlers
+from governance.ingestion import IngestContext, IngestReport, ingest
+from governance.judgment import Judgment
+from magg_kg.coverage import coverage_report
+from magg_kg.lessons import DEFAULT_MAX_BYTES
+from magg_kg.llm.provider import build_llm
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "demo_command",
+    "domains_command",
+    "ingest_command",
+    "report_json",
+    "run_ingest",
+]
+
+
+def run_ingest(
+    ctx: object,
+    paths: list[Path],
+    *,
+    show_progress: bool,
+    flat: bool = False,
+    max_calls: int | None = None,
+    max_tokens: int | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> IngestReport:
+    """Builds the LLM stack and the ingestion context from a command's context and runs ingestion."""
+    from magg_kg.cli import Context
+
+    assert isinstance(ctx, Context)
+    llm_config = ctx.config.llm.model_copy(
+        update={
+            key: value
+            for key, value in (("max_calls", max_calls), ("max_tokens", max_tokens))
+            if value is not None
+        }
+    )
+    llm, usage = build_llm(llm_config, ctx.store, ctx.clock, offline_handlers())
+    context = IngestContext(
+        store=ctx.store,
+        llm=llm,
+        clock=ctx.clock,
+        policy=ctx.config.policy,
+        seed=ctx.config.seed,
+        flat=flat,
+        max_bytes=max_bytes,
+        usage=usage,
+        gate=None if flat else Judgment(llm, ctx.config.policy, ctx.clock, ctx.store),
+    )
+    if not show_progress:
+        report = ingest(paths, context)
+    else:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[what]}"),
+            console=ctx.err,
+            transient=True,
+        ) as bar:
+            tasks: dict[str, object] = {}
+
+            def step(phase: str, done: int, total: int, what: str) -> None:
+                if phase not in tasks:
+                    tasks[phase] = bar.add_task(phase, total=total, what="")
+                bar.update(tasks[phase], completed=done, what=what)  # type: ignore[arg-type]
+
+            context.progress = step
+            report = ingest(paths, context)
+    usage.flush(ctx.store, ctx.clock)
+    return report
+
+
+def report_json(report: IngestReport) -> dict[str, object]:
+    return {
+        "lessons": {
+            status: report.count(status)
+            for status in ("new", "new-version", "skipped", "duplicate", "refused")
+        },
+        "files": [lesson.__dict__ for lesson in report.lessons],
+        "concepts_added": report.concepts,
+        "aliases_added": report.aliases,
+        "proposals": report.proposals,
+        "decisions": [
+            {"stage": s, "verdict": v, "count": n} for (s, v), n in sorted(report.outcomes.items())
+        ],
+        "states": dict(sorted(report.states.items())),
+        "domains": report.domains,
+        "invalidated": report.invalidated,
+        "cost": {stage: cost.as_dict() for stage, cost in sorted(report.cost.items())},
+        "failures": report.failures,
+    }
+
+
+def print_summary(report: IngestReport, out: Console) -> None:
+    lessons = Table(title="lessons")
+    for column in ("new", "new version", "skipped", "duplicate", "refused", "concepts added", "proposals"):
+        lessons.add_column(column)
+    lessons.add_row(
+        *(str(report.count(s)) for s in ("new", "new-version", "skipped", "duplicate", "refused")),
+        str(report.concepts),
+        str(report.proposals),
+    )
+    out.print(lessons)
+    if report.outcomes:
+        decisions = Table(title="decisions by stage and verdict")
+        for column in ("stage", "verdict", "count"):
+            decisions.add_column(column)
+        for (stage, verdict), count in sorted(report.outcomes.items()):
+            decisions.add_row(stage, verdict, str(count))
+        out.print(decisions)
+        out.print("proposal states: " + ", ".join(f"{k} {v}" for k, v in sorted(report.states.items())))
+    if report.cost:
+        cost = Table(title="LLM cost by stage")
+        for column in ("stage", "calls", "failures", "prompt tokens", "completion tokens"):
+            cost.add_column(column)
+        for stage, c in sorted(report.cost.items()):
+            cost.add_row(stage, str(c.calls), str(c.failures), str(c.prompt_tokens), str(c.completion_tokens))
+        out.print(cost)
+    if report.domains:
+        out.print(f"domains: {report.domains}; edges invalidated by re-judging: {report.invalidated}")
+
+
+def _failures(report: IngestReport, err: Console) -> None:
+    failed = sum(cost.failures for cost in report.cost.values())
+    if not failed:
+        return
+    err.print(
+        f"warning: {failed} model call(s) failed; what they would have decided is left undecided "
+        "(abstained) or missing",
+        markup=False,
+        highlight=False,
+    )
+    for failure in report.failures[:5]:
+        err.print(f"  {failure}", markup=False, highlight=False)
+    if len(report.failures) > 5:
+        err.print(f"  ... and {len(report.failures) - 5} more", markup=False, highlight=False)
+
+
+def _refusals(report: IngestReport, err: Console) -> int:
+    refused = [lesson for lesson in report.lessons if lesson.status == "refused"]
+    for lesson in refused:
+        err.print(f"refused: {lesson.detail}", markup=False, highlight=False)
+    return 1 if refused else 0
+
+
+PathsArgument = Annotated[
+    list[Path], typer.Argument(help="Markdown lessons or folders of them.", show_default=False)
+]
+MaxCalls = Annotated[int | None, typer.Option("--max-calls", help="Stop asking the model after N calls.")]
+MaxTokens = Annotated[int | None, typer.Option("--max-tokens", help="Stop asking the model after N tokens.")]
+Flat = Annotated[
+    bool, typer.Option("--flat", help="Ablation: commit every proposal that passes the schema checks.")
+]
+MaxBytes = Annotated[int, typer.Option("--max-bytes", help="Refuse lesson files larger than this.")]
+
+
+def ingest_command(
+    paths: PathsArgument,
+    db: Path | None = None,
+    json_: bool = False,
+    max_calls: int | None = None,
+    max_tokens: int | None = None,
+    flat: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> None:
+    """Ingest Markdown lessons (files or folders) through governed admission."""
+    from magg_kg.cli import open_context, print_json
+
+    with open_context(db) as ctx:
+        report = run_ingest(
+            ctx,
+            paths,
+            show_progress=not json_ and sys.stderr.isatty(),
+            flat=flat,
+            max_calls=max_calls,
+            max_tokens=max_tokens,
+            max_bytes=max_bytes,
+        )
+        if json_:
+            print_json(report_json(report))
+        else:
+            print_summary(report, ctx.out)
+        _failures(report, ctx.err)
+        code = _refusals(report, ctx.err)
+    if code:
+        raise typer.Exit(code)
+
+
+def curriculum_folder() -> Path:
+    """The bundled curriculum, as a folder (works from an installed package)."""
+    folder = resources.files("magg_kg.curriculum")
+    return Path(str(folder))
+
+
+def demo_command(db: Path | None = None) -> None:
+    """Ingest the bundled sample curriculum with the embedded defaults and show what happened."""
+    from magg_kg.cli import open_context
+
+    with open_context(db) as ctx:
+        report = run_ingest(ctx, [curriculum_folder()], show_progress=sys.stderr.isatty())
+        _failures(report, ctx.err)
+        out = ctx.out
+        if report.count("new") + report.count("new-version") == 0:
+            out.print(
+                f"nothing to do: the {report.count('skipped')} bundled lessons are already in {ctx.config.db}"
+            )
+        else:
+            print_summary(report, out)
+        cover = coverage_report(ctx.store)
+        overall = cover["overall"]
+        assert isinstance(overall, dict)
+        out.print(
+            f"coverage: {overall['concepts']} concepts, {overall['active_edges']} active edges, "
+            f"{len(overall['prerequisite_cycles'])} prerequisite cycles, {overall['lessons']} lessons"
+        )
+        domains = ctx.store.domains()
+        out.print(f"domains ({len(domains)}): " + "; ".join(f"{row['id']} {row['name']}" for row in domains))
+        states = Counter(p.state for p in ctx.store.proposals())
+        out.print("proposals by state: " + ", ".join(f"{k} {v}" for k, v in sorted(states.items())))
+        out.print(f"database: {ctx.config.db}; reports folder: {ctx.config.reports}")
+        out.print(
+            "next: `magg domains`, `magg coverage`, `magg usage`, `magg audit verify`, "
+            "`magg ingest YOUR-LESSONS/`"
+        )
+
+
+def domains_command(db: Path | None = None, json_: bool = False) -> None:
+    """List the domains: id, name, owner, concepts, bridge concepts and memory card."""
+    from magg_kg.cli import open_context, print_json
+
+    with open_context(db) as ctx:
+        owners = ctx.store.concept_domains()
+        listing = []
+        for row in ctx.store.domains():
+            card = json.loads(str(row["card"]))
+            concepts = sorted(c for c, ids in owners.items() if str(row["id"]) in ids)
+            listing.append(
+                {
+                    "id": row["id"],
+                    "name": row["name"],
+                    "owner": row["owner"],
+                    "version": row["version"],
+                    "concepts": concepts,
+                    "bridges": card.get("bridges", []),
+                    "card": card,
+                }
+            )
+        if json_:
+            print_json(listing)
+            return
+        table = Table(title="domains")
+        for column in ("id", "name", "owner", "concepts", "bridges", "facts", "open questions"):
+            table.add_column(column)
+        for item in listing:
+            card = item["card"]
+            assert isinstance(card, dict)
+            table.add_row(
+                str(item["id"]),
+                str(item["name"]),
+                str(item["owner"]),
+                str(len(item["concepts"])),
+                str(len(card.get("bridges", []))),
+                str(len(card.get("facts", []))),
+                str(len(card.get("open_questions", []))),
+            )
+        ctx.out.print(table)

@@ -1,0 +1,289 @@
+"""``magg review``, ``magg recheck`` and ``magg discover``: the loop after admission.
+
+Registered in :mod:`magg_kg.cli` with :func:`register`. Each write is one atomic batch, built with
+``journaled`` (audit events) and carrying the LLM usage rows of the work it records. A batch
+refused because another process changed the graph meanwhile is reported, the others still land,
+and the command exits 1: running it again finishes the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from magg_kg.errors import BatchRefused, UserError
+from magg_kg.journal import journaled
+from magg_kg.llm.offline import Handler
+from magg_kg.operations import Batch, Operation
+from magg_kg.records import stable_id
+
+if TYPE_CHECKING:
+    from magg_kg.cli import Context
+    from magg_kg.llm.usage import UsageLog
+
+__all__ = ["discover", "recheck", "register", "review_app"]
+
+review_app = typer.Typer(help="Human review of quarantined proposals.", no_args_is_help=True)
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="Database file (default: $MAGG_DB, else ./magg.sqlite).", show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Your name, recorded with the decision.")]
+
+
+def register(app: typer.Typer) -> None:
+    """Adds ``review``, ``recheck`` and ``discover`` to the ``magg`` app."""
+    app.add_typer(review_app, name="review")
+    app.command("recheck")(recheck)
+    app.command("discover")(discover)
+
+
+def _handlers() -> Mapping[str, Handler]:
+    from agents import debate, discovery, judge
+
+    mine = {**judge.offline_handlers(), **debate.offline_handlers(), **discovery.offline_handlers()}
+    try:
+        from agents.offline import offline_handlers
+    except ImportError:  # the collected handlers are not there yet: the gates' own roles suffice here
+        return mine
+    return {**mine, **offline_handlers()}
+
+
+def _llm(ctx: Context) -> UsageLog:
+    from magg_kg.llm.provider import build_llm
+
+    _, usage = build_llm(ctx.config.llm, ctx.store, ctx.clock, _handlers())
+    return usage
+
+
+def _write(ctx: Context, kind: str, key: str, ops: Sequence[Operation], usage: UsageLog | None) -> str:
+    """Writes one batch; returns "" or, if the store refused it, why."""
+    now = ctx.clock.now()
+    extra = usage.drain() if usage is not None else []
+    batch = Batch.of(stable_id(kind, key, now), now, journaled([*ops, *extra], now))
+    try:
+        ctx.store.write(batch)
+    except BatchRefused as refused:
+        return refused.reason
+    return ""
+
+
+def _finish(ctx: Context, command: str, refused: Sequence[str], usage: UsageLog | None) -> None:
+    if usage is not None:
+        usage.flush(ctx.store, ctx.clock)
+    if refused:
+        ctx.err.print(
+            f"{len(refused)} batch(es) refused because the graph changed while `magg {command}` ran "
+            f"(another process writing?): {refused[0]}; nothing of them was written; "
+            f"run `magg {command}` again to finish",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(1)
+
+
+@review_app.command("list")
+def review_list(db: DbOption = None, json_: JsonOption = False) -> None:
+    """Quarantined proposals waiting for a person, oldest first."""
+    from governance.review import pending
+    from magg_kg.cli import open_context, print_json
+
+    with open_context(db) as ctx:
+        items = [item.summary() for item in pending(ctx.store)]
+        if json_:
+            print_json({"count": len(items), "items": items})
+            return
+        if not items:
+            ctx.out.print("no proposal is waiting for review")
+            return
+        table = Table(title=f"{len(items)} proposal(s) waiting for review")
+        table.add_column("review id", overflow="fold", min_width=18)  # ids are typed back: never cut
+        table.add_column("proposal", overflow="fold", min_width=18)
+        table.add_column("edge")
+        table.add_column("reason")
+        for item in items:
+            edge = f"{item['src']} {item['type']} {item['dst']}"
+            table.add_row(str(item["id"]), str(item["proposal_id"]), edge, str(item["reason"])[:90])
+        ctx.out.print(table)
+
+
+@review_app.command("show")
+def review_show(
+    ident: Annotated[str, typer.Argument(metavar="ID")], db: DbOption = None, json_: JsonOption = False
+) -> None:
+    """A proposal's evidence, the owners' votes, and the judge's and debate's reasoning."""
+    from governance.review import case_of
+    from magg_kg.cli import open_context, print_json
+
+    with open_context(db) as ctx:
+        case = case_of(ctx.store, ident)
+        if json_:
+            print_json(case)
+            return
+        _print_case(ctx, case)
+
+
+def _rows(value: object) -> list[dict[str, object]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _print_case(ctx: Context, case: Mapping[str, object]) -> None:
+    say = ctx.out.print
+    proposal = case["proposal"]
+    assert isinstance(proposal, dict)
+    edge = f"{proposal['src']} {proposal['type']} {proposal['dst']}"
+    say(f"proposal {proposal['id']}: {edge} [{proposal['state']}]", markup=False)
+    if case.get("reason"):
+        say(f"why it waits: {case['reason']}", markup=False)
+    say("evidence:")
+    for span in _rows(case.get("evidence")):
+        where = f"{span['kind']}, {span['lesson_id']} {span['start']}-{span['end']}"
+        say(f"  ({where}) {span['quote']!r}", markup=False)
+    say("votes:")
+    for vote in _rows(case.get("votes")):
+        say(
+            f"  {vote.get('owner')}: {vote.get('verdict')} {vote.get('score')} {vote.get('rationale', '')}",
+            markup=False,
+        )
+    say("decisions:")
+    for decision in _rows(case.get("decisions")):
+        score = decision.get("score")
+        shown = f"{score:.2f}" if isinstance(score, float) else "-"
+        say(
+            f"  {decision['stage']}: {decision['verdict']} ({shown}) -> {decision['state_after']}: "
+            f"{decision['rationale']}",
+            markup=False,
+        )
+        debate = decision.get("debate")
+        for turn in _rows(debate.get("transcript") if isinstance(debate, dict) else None):
+            points = "; ".join(str(p.get("claim")) for p in _rows(turn.get("points")))
+            who = f"round {turn['round']} {turn['side']} ({turn['agent']})"
+            say(f"    {who}: {points or turn.get('failure', '')}", markup=False)
+
+
+@review_app.command("approve")
+def review_approve(
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    reviewer: ReviewerOption,
+    note: Annotated[str, typer.Option("--note", help="Why, for the record.")] = "",
+    db: DbOption = None,
+) -> None:
+    """Approve a quarantined proposal: the rules run again, then the edge is committed."""
+    from governance.review import approve
+    from magg_kg.cli import open_context
+
+    with open_context(db) as ctx:
+        ops = approve(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, note)
+        refused = _write(ctx, "review", ident, ops, None)
+        if refused:
+            raise UserError(
+                f"cannot approve {ident}: the store refused the commit ({refused}); nothing written"
+            )
+        ctx.out.print(
+            f"approved {ident}: edge committed, source review:{' '.join(reviewer.split())}", markup=False
+        )
+
+
+@review_app.command("reject")
+def review_reject(
+    ident: Annotated[str, typer.Argument(metavar="ID")],
+    reviewer: ReviewerOption,
+    reason: Annotated[str, typer.Option("--reason", help="Why the proposal is wrong.")],
+    db: DbOption = None,
+) -> None:
+    """Reject a quarantined proposal, with the reason."""
+    from governance.review import reject
+    from magg_kg.cli import open_context
+
+    with open_context(db) as ctx:
+        ops = reject(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason)
+        refused = _write(ctx, "review", ident, ops, None)
+        if refused:
+            raise UserError(
+                f"cannot reject {ident}: the store refused the decision ({refused}); nothing written"
+            )
+        ctx.out.print(f"rejected {ident}", markup=False)
+
+
+def recheck(
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Edges to re-judge (default 25).")
+    ] = None,
+    db: DbOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Re-judge recently recorded active edges; invalidate those now below the reject bar."""
+    from governance.recheck import recheck as run_recheck
+    from magg_kg.cli import open_context, print_json
+
+    with open_context(db) as ctx:
+        usage = _llm(ctx)
+        policy = ctx.config.policy
+        results, refused = [], []
+        for result in run_recheck(ctx.store, usage, policy, ctx.clock, limit or policy.recheck_limit):
+            problem = _write(ctx, "recheck", result.version_id, result.ops, usage)
+            row = {**result.summary(), "written": not problem}
+            if problem:
+                refused.append(f"edge version {result.version_id}: {problem}")
+                row["refused"] = problem
+            results.append(row)
+        if json_:
+            counts = {v: sum(r["verdict"] == v for r in results) for v in ("keep", "invalidate", "void")}
+            print_json({"rechecked": len(results), "counts": counts, "edges": results})
+        else:
+            for row in results:
+                score = "-" if row["score"] is None else f"{row['score']:.2f}"
+                ctx.out.print(
+                    f"{row['verdict']:<10} {score}  {row['src']} {row['type']} {row['dst']}", markup=False
+                )
+            invalidated = sum(1 for r in results if r["verdict"] == "invalidate" and r["written"] is True)
+            ctx.out.print(f"re-checked {len(results)} edge(s); invalidated {invalidated}", markup=False)
+        _finish(ctx, "recheck", refused, usage)
+
+
+def discover(
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Candidates per batch (default 20).")
+    ] = None,
+    db: DbOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Propose missing relations between concepts two hops apart, through rules, judge and debate."""
+    from governance.discovery import discover as run_discover
+    from magg_kg.cli import open_context, print_json
+
+    with open_context(db) as ctx:
+        usage = _llm(ctx)
+        policy = ctx.config.policy
+        results, refused = [], []
+        for found in run_discover(
+            ctx.store, usage, policy, ctx.clock, limit or policy.discover_limit, ctx.config.seed
+        ):
+            row = found.summary()
+            if found.ops:
+                problem = _write(
+                    ctx, "discover", f"{found.candidate.a}|{found.candidate.c}", found.ops, usage
+                )
+                row["written"] = not problem
+                if problem:
+                    refused.append(f"{found.candidate.a} / {found.candidate.c}: {problem}")
+                    row["refused"] = problem
+            results.append(row)
+        states: dict[str, int] = {}
+        for row in results:
+            states[str(row["state"])] = states.get(str(row["state"]), 0) + 1
+        if json_:
+            print_json({"candidates": len(results), "states": states, "results": results})
+        else:
+            for row in results:
+                triple = row["proposal"]
+                proposal = " ".join(str(x) for x in triple) if isinstance(triple, list) else "-"
+                ctx.out.print(f"{row['state']:<12} {row['a']} ~ {row['c']}: {proposal}", markup=False)
+            ctx.out.print(f"{len(results)} candidate(s): {states}", markup=False)
+        _finish(ctx, "discover", refused, usage)

@@ -1,0 +1,1 @@
+"""The bundled sample curriculum (Markdown lessons), read with importlib.resources."""

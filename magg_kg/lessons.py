@@ -1,0 +1,241 @@
+"""Document processing: a Markdown file in, a normalized lesson with overlapping chunks out.
+
+The text is decoded as strict UTF-8, normalized to Unicode NFC, line ends unified to ``\\n`` and
+control characters removed (``\\n`` and ``\\t`` kept); every evidence offset refers to this
+normalized text. A lesson's identity is its content: ``id = <key>@<sha256[:12]>`` where ``key`` is
+the slug of the file's path (relative to the folder it was found in) and ``sha256`` is the hash of
+the normalized text, so two files with the same text are one lesson and an edited file is a new
+version of the same key.
+
+Chunks follow the Markdown structure: the text is cut into blocks (paragraphs, at blank lines),
+a block longer than the chunk size is cut at sentence ends, and blocks are packed into chunks of
+about ``size`` characters (at most ``size + overlap``); a heading starts a new chunk once the
+current one is a quarter full,
+and each chunk repeats the trailing blocks of the previous one, up to ``overlap`` characters.
+A chunk's id is a hash of the lesson's sha256 and its offsets, so it is stable across runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from magg_kg.errors import InputError
+from magg_kg.records import stable_id
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "Chunk",
+    "LessonText",
+    "find_lessons",
+    "lesson_key",
+    "normalize_text",
+    "read_lesson",
+    "split_chunks",
+]
+
+DEFAULT_MAX_BYTES = 2_000_000
+CHUNK_SIZE = 1200
+CHUNK_OVERLAP = 200
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    id: str
+    ordinal: int
+    start: int
+    end: int
+    heading: str
+
+
+@dataclass(frozen=True)
+class LessonText:
+    """A lesson ready to be registered: normalized text, content hash and chunks."""
+
+    key: str
+    title: str
+    text: str
+    sha256: str
+    source_path: str
+    chunks: tuple[Chunk, ...]
+
+    @property
+    def id(self) -> str:
+        return f"{self.key}@{self.sha256[:12]}"
+
+
+def normalize_text(raw: str) -> str:
+    """NFC, ``\\n`` line ends, control characters removed (tabs and newlines kept).
+
+    >>> normalize_text("Cafe\\u0301\\r\\nA\\x07B\\tC")
+    'Café\\nAB\\tC'
+    """
+    text = unicodedata.normalize("NFC", raw.replace("\r\n", "\n").replace("\r", "\n"))
+    return _CONTROL.sub("", text)
+
+
+def lesson_key(relative: str) -> str:
+    """The lesson key: the slug of a path without its suffix.
+
+    >>> lesson_key("chapter_rnn/LSTM Basics.md")
+    'chapter-rnn-lstm-basics'
+    """
+    stem = relative[: -len(Path(relative).suffix)] if Path(relative).suffix else relative
+    return re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-") or "lesson"
+
+
+def find_lessons(paths: list[Path]) -> list[tuple[Path, str]]:
+    """The Markdown files named by ``paths`` (folders walked, sorted), each with its key.
+
+    Raises :class:`InputError` for a path that does not exist or a folder with no ``*.md`` file.
+    """
+    found: list[tuple[Path, str]] = []
+    for path in paths:
+        if not path.exists():
+            raise InputError(f"{path}: no such file or folder; check the path")
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*.md") if p.is_file() and p.name.lower() != "readme.md")
+            if not files:
+                raise InputError(f"{path}: folder holds no Markdown lesson (*.md); pass a folder of lessons")
+            found.extend((file, lesson_key(file.relative_to(path).as_posix())) for file in files)
+        else:
+            found.append((path, lesson_key(path.name)))
+    return found
+
+
+def read_lesson(path: Path, key: str | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> LessonText:
+    """Reads and normalizes one lesson file; refuses, with :class:`InputError`, what is not one."""
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror}); check the path and permissions") from None
+    if size > max_bytes:
+        raise InputError(
+            f"{path}: {size:,} bytes is over the {max_bytes:,}-byte limit for a lesson; "
+            "split it into smaller lessons or raise --max-bytes"
+        )
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror}); check the path and permissions") from None
+    if not raw.strip():
+        raise InputError(f"{path}: the file is empty; write the lesson or leave it out")
+    if b"\x00" in raw:
+        raise InputError(f"{path}: binary file (it holds NUL bytes), not a Markdown lesson; leave it out")
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{path}: not UTF-8 (invalid byte 0x{raw[error.start]:02x} at offset {error.start}); "
+            "save it as UTF-8 and ingest it again"
+        ) from None
+    control = len(_CONTROL.findall(decoded))
+    if control > max(8, len(decoded) // 10):
+        raise InputError(f"{path}: mostly control characters ({control}), not a text lesson; leave it out")
+    text = normalize_text(decoded).lstrip("\n")
+    if not text.strip():
+        raise InputError(f"{path}: no text left after normalization; write the lesson or leave it out")
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    heading = _HEADING.search(text)
+    first = heading.group(1) if heading and heading.group(0).startswith("# ") else None
+    title = (first or path.stem.replace("-", " ").replace("_", " ")).strip()[:300] or path.name
+    return LessonText(
+        key=key or lesson_key(path.name),
+        title=title,
+        text=text,
+        sha256=sha,
+        source_path=str(path),
+        chunks=split_chunks(sha, text),
+    )
+
+
+def _blocks(text: str, size: int) -> list[tuple[int, int, bool]]:
+    """Paragraph blocks (start, end, starts with a heading), long ones cut at sentence ends."""
+    blocks: list[tuple[int, int, bool]] = []
+    for match in re.finditer(r"\S(?:.|\n(?!\s*\n))*", text):
+        start, end = match.start(), match.end()
+        heading = text[start] == "#"
+        while end - start > size:
+            window = text[start : start + size]
+            cut = max(window.rfind(". "), window.rfind(".\n"), window.rfind("\n"))
+            if cut < size // 3:
+                cut = window.rfind(" ")
+            if cut < size // 3:
+                cut = size - 1
+            blocks.append((start, start + cut + 1, heading))
+            heading = False
+            start += cut + 1
+            while start < end and text[start].isspace():
+                start += 1
+        if end > start:
+            blocks.append((start, end, heading))
+    return blocks
+
+
+def split_chunks(
+    sha256: str, text: str, size: int = CHUNK_SIZE, overlap: int = CHUNK_OVERLAP
+) -> tuple[Chunk, ...]:
+    """Markdown-aware overlapping chunks covering the whole text.
+
+    >>> text = "# A\\n\\n" + "word " * 400
+    >>> chunks = split_chunks("0" * 64, text, size=600, overlap=100)
+    >>> chunks[0].start, chunks[-1].end == len(text), chunks[0].heading
+    (0, True, 'A')
+    >>> all(0 < a.end - b.start <= 100 for a, b in zip(chunks, chunks[1:]))
+    True
+    """
+    blocks = _blocks(text, size)
+    groups: list[list[tuple[int, int, bool]]] = []
+    current: list[tuple[int, int, bool]] = []
+    for block in blocks:
+        length = block[1] - current[0][0] if current else 0
+        new_section = block[2] and length >= size // 4
+        only_headings = all(item[2] and item[1] - item[0] < 200 for item in current)
+        if current and not only_headings and (block[1] - current[0][0] > size or new_section):
+            groups.append(current)
+            carried: list[tuple[int, int, bool]] = []
+            if not new_section:
+                for previous in reversed(current):
+                    if current[-1][1] - previous[0] > overlap:
+                        break
+                    carried.insert(0, previous)
+                if not carried and overlap:
+                    tail = _tail_start(text, current[-1], overlap)
+                    carried = [(tail, current[-1][1], False)] if tail is not None else []
+            current = carried
+        current.append(block)
+    if current:
+        groups.append(current)
+    chunks = []
+    for ordinal, group in enumerate(groups):
+        start, end = group[0][0], group[-1][1]
+        chunks.append(
+            Chunk(
+                id=stable_id("c", sha256, str(start), str(end)),
+                ordinal=ordinal,
+                start=start,
+                end=end,
+                heading=_heading_at(text, start),
+            )
+        )
+    return tuple(chunks)
+
+
+def _tail_start(text: str, block: tuple[int, int, bool], overlap: int) -> int | None:
+    start = max(block[0], block[1] - overlap)
+    space = text.find(" ", start, block[1])
+    return space + 1 if 0 <= space < block[1] - 1 else None
+
+
+def _heading_at(text: str, offset: int) -> str:
+    heading = ""
+    for match in _HEADING.finditer(text):
+        if match.start() > offset:
+            break
+        heading = match.group(1)
+    return heading[:300]

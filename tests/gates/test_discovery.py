@@ -1,0 +1,130 @@
+"""Discovery: two-hop sampling without enumerating pairs, capped; candidates through the pipeline."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from agents.support import GraphView
+from governance.discovery import discover, sample_pairs
+from magg_kg.clock import StepClock
+from magg_kg.config import Policy
+from magg_kg.journal import journaled
+from magg_kg.operations import Batch
+from magg_kg.records import Concept, stable_id
+from magg_kg.sqlite import SQLiteStore
+from magg_kg.verification import verify_store
+
+from .world import ScriptedLLM, seed
+
+T = "2026-01-01T00:00:00.000000Z"
+
+
+def synthetic(nodes: int, edges: int, seed: int = 3, kind: type[GraphView] = GraphView) -> GraphView:
+    rng = random.Random(seed)
+    concepts = [Concept(id=f"c{i}", name=f"concept {i}", type="concept", recorded_at=T) for i in range(nodes)]
+    triples: set[tuple[str, str, str]] = set()
+    while len(triples) < edges:
+        # a few hubs and many small ones: preferential attachment, roughly
+        a = int(nodes * rng.random() ** 2)
+        b = rng.randrange(nodes)
+        if a != b:
+            triples.add((f"c{min(a, b)}", "related", f"c{max(a, b)}"))
+    return kind(concepts, sorted(triples))
+
+
+class Counting(GraphView):
+    """Counts neighborhood lookups, to bound the work done."""
+
+    lookups = 0
+
+    def neighbors(self, concept_id: str) -> set[str]:
+        Counting.lookups += 1
+        return super().neighbors(concept_id)
+
+
+def test_pairs_are_two_hops_apart_with_no_direct_edge_and_capped() -> None:
+    view = synthetic(500, 1500)
+    pairs = sample_pairs(view, 25, seed=7)
+    assert len(pairs) == 25
+    assert len({frozenset((p.a, p.c)) for p in pairs}) == 25
+    for pair in pairs:
+        assert pair.c not in view.neighbors(pair.a) and pair.via
+        assert all(pair.a in view.neighbors(b) and pair.c in view.neighbors(b) for b in pair.via)
+    assert sample_pairs(view, 25, seed=7) == pairs  # the seed makes it reproducible
+    assert sample_pairs(view, 25, seed=8) != pairs
+
+
+def test_high_degree_concepts_are_preferred() -> None:
+    view = synthetic(2000, 6000)
+    seeds = [p.a for p in sample_pairs(view, 50, seed=1)]
+    degrees = [view.degree(c) for c in view.concept_ids()]
+    uniform = sum(degrees) / len(degrees)  # the mean degree of a uniformly drawn concept
+    weighted = sum(d * d for d in degrees) / sum(degrees)  # the same, drawn in proportion to degree
+    observed = sum(view.degree(a) for a in seeds) / len(seeds)
+    assert observed > (uniform + weighted) / 2
+
+
+def test_a_20k_concept_graph_is_sampled_in_under_a_second_without_enumerating_pairs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view = synthetic(20_000, 60_000, kind=Counting)
+    import itertools
+
+    import networkx
+
+    def forbidden(*_args: object, **_kwargs: object) -> object:
+        raise AssertionError("discovery must not enumerate pairs")
+
+    for name in ("all_pairs_shortest_path_length", "all_pairs_shortest_path", "non_edges"):
+        monkeypatch.setattr(networkx, name, forbidden)
+    monkeypatch.setattr(itertools, "combinations", forbidden)
+    Counting.lookups = 0
+    started = time.perf_counter()
+    pairs = sample_pairs(view, 20, seed=7)
+    elapsed = time.perf_counter() - started
+    assert len(pairs) == 20 and elapsed < 1.0
+    # Bounded by the cap: at most one lookup per seed and one per neighbor of a seed.
+    assert Counting.lookups < 20 * 20 * 50
+
+
+def test_discovered_candidates_run_through_rules_judge_and_debate(
+    store: SQLiteStore, clock: StepClock
+) -> None:
+    seed(
+        store,
+        clock,
+        [
+            (
+                "linear-algebra",
+                "prerequisite",
+                "neural-network",
+                "Linear algebra is a prerequisite for neural networks.",
+            ),
+            (
+                "neural-network",
+                "prerequisite",
+                "transformer",
+                "Neural networks are a prerequisite for transformers.",
+            ),
+            ("attention", "related", "transformer", "Attention is related to transformers."),
+        ],
+    )
+    llm = ScriptedLLM()
+    found = list(discover(store, llm, Policy(), clock, limit=3, seed=7))
+    assert 1 <= len(found) <= 3
+    for item in found:
+        now = clock.now()
+        store.write(Batch.of(stable_id("disc", now), now, journaled(list(item.ops), now)))
+    proposals = [p for p in store.proposals() if p.origin == "discover"]
+    assert proposals and all(p.evidence and all(s.kind == "inferred" for s in p.evidence) for p in proposals)
+    pairs = {frozenset((p.src, p.dst)) for p in proposals}
+    assert frozenset(("linear-algebra", "transformer")) in pairs
+    stages = {d.stage for d in store.decisions() if d.proposal_id in {p.id for p in proposals}}
+    assert {"discover", "judge"} <= stages
+    assert "discover" in llm.tasks() and "judge" in llm.tasks()
+    assert verify_store(store) == []
+    again = list(discover(store, llm, Policy(), clock, limit=3, seed=7))
+    assert not {frozenset((f.candidate.a, f.candidate.c)) for f in again} & pairs  # never proposed twice

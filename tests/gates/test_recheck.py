@@ -1,0 +1,147 @@
+"""Re-check: re-judge recent active edges, invalidate (close, never delete) only those now below
+the bar, and only the edge judged."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from governance.recheck import recheck
+from magg_kg.cli import main
+from magg_kg.clock import StepClock
+from magg_kg.config import Policy
+from magg_kg.journal import journaled
+from magg_kg.operations import Batch, CommitEdge, RecordDecision
+from magg_kg.records import edge_id, stable_id
+from magg_kg.sqlite import SQLiteStore
+from magg_kg.verification import verify_store
+
+from .world import ScriptedLLM, _data, seed, span
+
+GOOD = [
+    (
+        "linear-algebra",
+        "prerequisite",
+        "neural-network",
+        "Linear algebra is a prerequisite for neural networks.",
+    ),
+    ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
+]
+# Committed against what its own quote says: the quote states the other direction.
+BAD = ("backpropagation", "prerequisite", "calculus", "Calculus is a prerequisite for backpropagation.")
+OLD_BAD = (
+    "gradient-descent",
+    "prerequisite",
+    "k-means",
+    "Some practitioners argue that k-means is a prerequisite for gradient descent.",
+)
+
+
+def commit(store: SQLiteStore, clock: StepClock, src: str, type_: str, dst: str, quote: str) -> None:
+    now = clock.now()
+    decision = RecordDecision(
+        id=stable_id("d", src, dst, now),
+        proposal_id=None,
+        stage="seed",
+        verdict="commit",
+        state_after="committed",
+        rationale="seed",
+        detail={},
+        policy_version="policy-1",
+        prompt_version="seed",
+        model="none",
+        decided_at=now,
+    )
+    eid = edge_id(src, type_, dst)
+    store.write(
+        Batch.of(
+            stable_id("b", now),
+            now,
+            journaled(
+                [
+                    decision,
+                    CommitEdge(
+                        version_id=stable_id("v", eid),
+                        edge_id=eid,
+                        src=src,
+                        type=type_,
+                        dst=dst,
+                        confidence=0.9,
+                        reason="seed",
+                        source="seed",
+                        evidence=[_data(span(quote))],
+                        valid_at=now,
+                        recorded_at=now,
+                        decision_id=decision.id,
+                        policy_version="policy-1",
+                        prompt_version="seed",
+                        model="none",
+                    ),
+                ],
+                now,
+            ),
+        )
+    )
+
+
+@pytest.fixture
+def world(store: SQLiteStore, clock: StepClock) -> SQLiteStore:
+    seed(store, clock)
+    commit(store, clock, *OLD_BAD)
+    for edge in GOOD:
+        commit(store, clock, *edge)
+    commit(store, clock, *BAD)
+    return store
+
+
+def write_all(store: SQLiteStore, clock: StepClock, limit: int) -> list[str]:
+    verdicts = []
+    for result in recheck(store, ScriptedLLM(), Policy(), clock, limit):
+        now = clock.now()
+        store.write(Batch.of(stable_id("r", result.version_id), now, journaled(list(result.ops), now)))
+        verdicts.append(f"{result.verdict} {result.src}")
+    return verdicts
+
+
+def test_only_the_weak_edge_among_those_judged_is_invalidated(world: SQLiteStore, clock: StepClock) -> None:
+    verdicts = write_all(world, clock, 3)
+    assert verdicts == ["invalidate backpropagation", "keep neural-network", "keep linear-algebra"]
+    active = {(e.src, e.dst) for e in world.edges()}
+    assert ("backpropagation", "calculus") not in active
+    assert ("gradient-descent", "k-means") in active  # as weak, but not among the 3 most recent: untouched
+    closed = next(v for v in world.edge_versions() if v.src == "backpropagation")
+    assert (
+        closed.status == "invalidated" and closed.expired_at and closed.invalid_at and closed.invalidated_by
+    )
+    decision = next(d for d in world.decisions() if d.id == closed.invalidated_by)
+    assert decision.stage == "recheck" and decision.score is not None and decision.score < 0.5
+    assert "now scores" in decision.rationale and decision.detail["version_id"] == closed.version_id
+    assert len(world.edge_versions()) == 4 and verify_store(world) == []
+    kept = [d for d in world.decisions() if d.stage == "recheck" and d.verdict == "keep"]
+    assert len(kept) == 2 and all(d.score is not None and d.score >= 0.5 for d in kept)
+
+
+def test_a_judge_failure_keeps_the_edge(world: SQLiteStore, clock: StepClock) -> None:
+    llm = ScriptedLLM({"judge": "not json"})
+    (result,) = list(recheck(world, llm, Policy(), clock, 1))
+    assert result.verdict == "void" and len(result.ops) == 1 and "unusable" in result.reason
+
+
+def test_the_command(world: SQLiteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "r.sqlite"
+    world.query("schema_version")  # the fixture's store is in memory: copy it to a file
+    world._db.execute(f"VACUUM INTO '{path}'")
+    argv = sys.argv
+    sys.argv = ["magg", "recheck", "--limit", "2", "--db", str(path), "--json"]
+    try:
+        main()
+    except SystemExit as done:
+        assert not done.code
+    finally:
+        sys.argv = argv
+    report = json.loads(capsys.readouterr().out)
+    assert report["rechecked"] == 2 and report["counts"]["invalidate"] == 1
+    assert all(edge["written"] for edge in report["edges"])

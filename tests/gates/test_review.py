@@ -1,0 +1,213 @@
+"""Human review through the CLI: list, show, approve, reject, and the refusals."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.judge import band
+from governance.judgment import Judgment
+from governance.review import pending_for
+from magg_kg.cli import main
+from magg_kg.clock import StepClock
+from magg_kg.config import Policy
+from magg_kg.records import Proposal
+from magg_kg.sqlite import SQLiteStore
+
+from .world import ScriptedLLM, add_proposal, proposal, seed, span, write
+
+POLICY = Policy()
+
+
+def quarantine(store: SQLiteStore, clock: StepClock, p: Proposal) -> None:
+    llm = ScriptedLLM(
+        {
+            "judge": lambda _p: {"reasoning": "contested", "score": 0.7, "verdict": "uncertain"},
+            "debate-moderator": lambda _p: {
+                "reasoning": "not sure",
+                "score": 0.6,
+                "verdict": band(0.6, 0.8, 0.5),
+                "cited_concepts": [p.src, p.dst],
+            },
+        }
+    )
+    settled = Judgment(llm, POLICY, clock, store).settle(p)
+    assert settled.state == "quarantined"
+    write(store, clock, [add_proposal(p), *settled.ops])
+
+
+def magg(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    argv = sys.argv
+    sys.argv = ["magg", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as done:
+        code = int(done.code or 0)
+    finally:
+        sys.argv = argv
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "review.sqlite"
+    store = SQLiteStore.open(path)
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    seed(store, clock)
+    quarantine(
+        store,
+        clock,
+        proposal("transformer", "builds_on", "attention", [span("Transformers build on attention.")]),
+    )
+    quarantine(
+        store,
+        clock,
+        proposal(
+            "calculus",
+            "builds_on",
+            "backpropagation",
+            [span("Calculus is a prerequisite for backpropagation.", "implicit")],
+        ),
+    )
+    store.close()
+    return path
+
+
+def test_list_show_approve_reject(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
+    listed = json.loads(out)
+    assert code == 0 and listed["count"] == 2
+    first, second = listed["items"]
+    assert (first["src"], first["type"], first["dst"]) == ("transformer", "builds_on", "attention")
+
+    code, out, _ = magg(["review", "show", first["id"], "--db", str(db), "--json"], capsys)
+    case = json.loads(out)
+    assert code == 0 and case["evidence"][0]["quote"] == "Transformers build on attention."
+    stages = [d["stage"] for d in case["decisions"]]
+    assert stages == ["judge", "debate"]
+    assert len(case["decisions"][1]["debate"]["transcript"]) == 6
+    code, out, _ = magg(["review", "show", first["proposal_id"], "--db", str(db)], capsys)
+    assert code == 0 and "round 3 critic" in out and "judge: debate (0.70)" in out
+
+    code, out, _ = magg(
+        ["review", "approve", first["proposal_id"], "--reviewer", "Ann", "--db", str(db)], capsys
+    )
+    assert code == 0 and "approved" in out
+    store = SQLiteStore.open(db)
+    edge = next(e for e in store.edges() if e.src == "transformer")
+    assert edge.grounding.source == "review:Ann" and edge.model == "human"
+    review = store.decisions(first["proposal_id"])[-1]
+    assert (review.stage, review.verdict, review.state_after) == ("review", "approve", "committed")
+    store.close()
+
+    code, _, _ = magg(
+        ["review", "reject", second["id"], "--reviewer", "Bo", "--reason", "wrong type", "--db", str(db)],
+        capsys,
+    )
+    assert code == 0
+    store = SQLiteStore.open(db)
+    assert store.proposal(second["proposal_id"]).state == "rejected"  # type: ignore[union-attr]
+    assert "rejected by Bo: wrong type" in store.decisions(second["proposal_id"])[-1].rationale
+    assert store.review_queue() == []
+    store.close()
+    code, out, _ = magg(["audit", "verify", "--db", str(db)], capsys)
+    assert code == 0
+
+
+def test_settling_twice_or_an_unknown_id_is_refused_and_writes_nothing(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
+    item = json.loads(out)["items"][0]
+    assert (
+        magg(
+            ["review", "reject", item["id"], "--reviewer", "Ann", "--reason", "no", "--db", str(db)], capsys
+        )[0]
+        == 0
+    )
+    store = SQLiteStore.open(db)
+    before = len(store.audit_events())
+    store.close()
+    for args in (
+        ["review", "approve", item["proposal_id"], "--reviewer", "Ann"],
+        ["review", "reject", item["proposal_id"], "--reviewer", "Ann", "--reason", "again"],
+        ["review", "approve", "p-nothing", "--reviewer", "Ann"],
+    ):
+        code, out, err = magg([*args, "--db", str(db)], capsys)
+        assert code == 2 and out == ""
+        assert len(err.strip().splitlines()) == 1 and err.startswith("error: cannot ")
+    assert (
+        "is rejected, not quarantined"
+        in magg(["review", "approve", item["proposal_id"], "--reviewer", "A", "--db", str(db)], capsys)[2]
+    )
+    store = SQLiteStore.open(db)
+    assert len(store.audit_events()) == before
+    store.close()
+
+
+def test_approval_reruns_the_rules_on_the_graph_as_it_is_now(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = SQLiteStore.open(db)
+    clock = StepClock("2026-02-01T00:00:00.000000Z")
+    seed_edge = ("attention", "builds_on", "transformer", "Transformers build on attention.")
+    from magg_kg.operations import CommitEdge, RecordDecision
+    from magg_kg.records import edge_id, stable_id
+
+    from .world import _data  # the seeding helper's span conversion
+
+    now = clock.now()
+    decision = RecordDecision(
+        id="d-later",
+        proposal_id=None,
+        stage="seed",
+        verdict="commit",
+        state_after="committed",
+        rationale="later",
+        detail={},
+        policy_version="policy-1",
+        prompt_version="seed",
+        model="none",
+        decided_at=now,
+    )
+    eid = edge_id(*seed_edge[:3])
+    write(
+        store,
+        clock,
+        [
+            decision,
+            CommitEdge(
+                version_id=stable_id("v", eid),
+                edge_id=eid,
+                src="attention",
+                type="builds_on",
+                dst="transformer",
+                confidence=0.9,
+                reason="later",
+                source="seed",
+                evidence=[_data(span(seed_edge[3]))],
+                valid_at=now,
+                recorded_at=now,
+                decision_id="d-later",
+                policy_version="policy-1",
+                prompt_version="seed",
+                model="none",
+            ),
+        ],
+    )
+    store.close()
+    code, _, err = magg(["review", "approve", pending_id(db), "--reviewer", "Ann", "--db", str(db)], capsys)
+    assert code == 2 and "now breaks rule no-contradiction" in err and "magg review reject" in err
+
+
+def pending_id(db: Path) -> str:
+    store = SQLiteStore.open(db)
+    try:
+        return pending_for(store, "transformer", "builds_on", "attention")[0].id
+    finally:
+        store.close()

@@ -1,0 +1,140 @@
+"""Extraction: entity resolution, cue phrases with directions, evidence offsets, verification."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents.concepts import KnownConcept
+from agents.cost import Budget
+from agents.evidence import Candidate, verify
+from agents.extraction import Registry, extract_lesson
+from agents.offline import offline_handlers
+from agents.relations import extract_offline as relations_of
+from magg_kg.lessons import read_lesson
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.vocabulary import CURRICULUM
+
+EDGE_TYPES = frozenset(CURRICULUM.edge_types)
+
+
+def known(*names: str) -> list[KnownConcept]:
+    return [KnownConcept(id=name.replace(" ", "-"), name=name, type="concept") for name in names]
+
+
+def triples(text: str, *names: str) -> dict[tuple[str, str, str], float]:
+    return {
+        (r.src, r.type, r.dst): r.confidence for r in relations_of(text, known(*names), EDGE_TYPES).relations
+    }
+
+
+def test_cue_phrases_give_type_and_direction() -> None:
+    found = triples(
+        "Calculus is a prerequisite for backpropagation. Backpropagation requires the chain rule. "
+        "Before studying transformers, you should understand attention. Adam builds on momentum. "
+        "LSTMs are a kind of recurrent network.",
+        "calculus",
+        "backpropagation",
+        "chain rule",
+        "transformer",
+        "attention",
+        "adam",
+        "momentum",
+        "lstm",
+        "recurrent network",
+    )
+    assert ("calculus", "prerequisite", "backpropagation") in found
+    assert ("chain-rule", "prerequisite", "backpropagation") in found  # "requires" reverses
+    assert ("attention", "prerequisite", "transformer") in found
+    assert ("adam", "builds_on", "momentum") in found
+    assert ("lstm", "part_of", "recurrent-network") in found  # "is a kind of" -> part_of
+
+
+def test_hedges_lower_and_negations_remove() -> None:
+    plain = triples("K-means is a prerequisite for gradient descent.", "k-means", "gradient descent")
+    hedged = triples(
+        "Some practitioners argue that k-means is a prerequisite for gradient descent.",
+        "k-means",
+        "gradient descent",
+    )
+    key = ("k-means", "prerequisite", "gradient-descent")
+    assert hedged[key] < plain[key]
+    assert not triples("K-means is not a prerequisite for gradient descent.", "k-means", "gradient descent")
+
+
+def test_co_occurrence_without_a_cue_is_weakly_related() -> None:
+    found = triples(
+        "Dropout and batch normalization appear in most networks.", "dropout", "batch normalization"
+    )
+    assert found == {("batch-normalization", "related", "dropout"): 0.3}
+
+
+def test_entity_resolution_joins_plurals_case_and_acronyms() -> None:
+    registry = Registry([], {})
+    llm = OfflineLLM(offline_handlers())
+    texts = {
+        "a.md": "# LLMs\n\nA **large language model** is a model trained on text. RAG is used in search.\n",
+        "b.md": "# Use\n\nLarge Language Models are used in agents. LLMs are a kind of foundation model.\n",
+    }
+    for name, text in texts.items():
+        path = Path(name)
+        lesson = read_lesson(_write(path, text))
+        extract_lesson(lesson, llm, registry, CURRICULUM, Budget())
+    ids = {registry.resolve(n) for n in ("LLMs", "large language model", "Large Language Models", "LLM")}
+    assert ids == {"large-language-model"}
+
+
+def _write(path: Path, text: str) -> Path:
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    target = folder / path.name
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def test_evidence_offsets_are_exact_and_fabrications_are_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "l.md"
+    path.write_text(
+        "# Backprop\n\nIntro line.\n\nCalculus is a prerequisite for backpropagation.\n", encoding="utf-8"
+    )
+    lesson = read_lesson(path)
+    result = extract_lesson(lesson, OfflineLLM(offline_handlers()), Registry([], {}), CURRICULUM, Budget())
+    candidate = next(c for c in result.candidates if c.type == "prerequisite")
+    assert (candidate.src, candidate.dst) == ("calculus", "backpropagation")
+    assert lesson.text[candidate.start : candidate.end] == candidate.quote
+    assert candidate.kind == "explicit"
+    names = {"calculus": ["Calculus"], "backpropagation": ["backpropagation"]}
+    moved = Candidate(
+        "calculus",
+        "prerequisite",
+        "backpropagation",
+        0.9,
+        candidate.quote,
+        0,
+        len(candidate.quote),
+        "",
+        "",
+        "",
+    )
+    repaired, note = verify(moved, lesson.text, names)
+    assert repaired is not None and (repaired.start, repaired.end) == (candidate.start, candidate.end)
+    assert "repaired" in note
+    fabricated = Candidate(
+        "calculus",
+        "prerequisite",
+        "backpropagation",
+        0.9,
+        "Calculus is the only prerequisite for backpropagation.",
+        0,
+        10,
+        "",
+        "",
+        "",
+    )
+    assert verify(fabricated, lesson.text, names) == (
+        None,
+        "the quote is not in the lesson (fabricated or altered)",
+    )
+    unrelated = Candidate("calculus", "prerequisite", "backpropagation", 0.9, "Intro line.", 0, 0, "", "", "")
+    kept, why = verify(unrelated, lesson.text, names)
+    assert kept is None and "does not name" in why

@@ -1,0 +1,160 @@
+"""Governed ingestion end to end: idempotence, versions, duplicates, bad files, injection, demo."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+from pydantic import BaseModel
+from typer.testing import CliRunner
+
+from agents.offline import offline_handlers
+from governance.ingestion import IngestContext, ingest
+from magg_kg.cli import app
+from magg_kg.clock import StepClock
+from magg_kg.config import Policy
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.llm.port import Answer, Failure, Prompt
+from magg_kg.sqlite import SQLiteStore
+from magg_kg.verification import verify_store
+
+T = TypeVar("T", bound=BaseModel)
+CURRICULUM = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
+TABLES = (
+    "lessons",
+    "chunks",
+    "concepts",
+    "concept_aliases",
+    "lesson_concepts",
+    "proposals",
+    "decisions",
+    "concept_edges",
+    "audit_log",
+    "batches",
+)
+
+
+class CountingLLM:
+    def __init__(self) -> None:
+        self.inner = OfflineLLM(offline_handlers())
+        self.calls = 0
+
+    @property
+    def model(self) -> str:
+        return self.inner.model
+
+    def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
+        self.calls += 1
+        return self.inner.ask(prompt, schema)
+
+
+def context(store: SQLiteStore, clock: StepClock, llm: CountingLLM) -> IngestContext:
+    return IngestContext(store=store, llm=llm, clock=clock, policy=Policy())
+
+
+def rows(store: SQLiteStore) -> dict[str, int]:
+    return {t: store._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
+
+
+def lessons(tmp_path: Path, *names: str) -> Path:
+    folder = tmp_path / "lessons"
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        shutil.copy(CURRICULUM / name, folder / name)
+    return folder
+
+
+def test_a_second_run_writes_nothing_and_asks_no_model(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    folder = lessons(tmp_path, "01-math-linear-algebra.md", "02-math-calculus-gradients.md")
+    llm = CountingLLM()
+    first = ingest([folder], context(store, clock, llm))
+    assert first.count("new") == 2 and first.concepts > 0 and first.proposals > 0
+    assert ("rules", "pass") in first.outcomes and any(stage == "review" for stage, _ in first.outcomes)
+    before, calls = rows(store), llm.calls
+    assert calls > 0
+    second = ingest([folder], context(store, clock, llm))
+    assert second.count("skipped") == 2 and llm.calls == calls and rows(store) == before
+    assert not verify_store(store)
+    for proposal in store.proposals():
+        stages = [d.stage for d in store.decisions(proposal.id)]
+        assert stages and stages[0] in ("rules", "verification")
+        if proposal.state == "proposed":  # no gate: survivors stay proposed, with every stage recorded
+            assert {"rules", "review", "deliberation"} <= set(stages)
+
+
+def test_a_changed_lesson_is_a_new_version_and_rejudges_the_old(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    path = tmp_path / "topic.md"
+    path.write_text(
+        "# Topic\n\nCalculus is a prerequisite for backpropagation. Dropout is part of regularization.\n",
+        encoding="utf-8",
+    )
+    llm = CountingLLM()
+    ingest([path], context(store, clock, llm))
+    old = store.lessons()[0]
+    path.write_text("# Topic\n\nCalculus is a prerequisite for backpropagation.\n", encoding="utf-8")
+    report = ingest([path], context(store, clock, llm))
+    assert report.count("new-version") == 1
+    new = next(lesson for lesson in store.lessons() if lesson.id != old.id)
+    assert new.supersedes == old.id and new.lesson_key == old.lesson_key
+    verdicts = {(d.stage, d.verdict) for d in store.decisions()}
+    assert ("rejudge", "unsupported") in verdicts and ("rejudge", "superseded") in verdicts
+    dropout = [p for p in store.proposals() if p.src == "dropout" and p.lesson_id == old.id]
+    assert dropout and all(p.state == "rejected" for p in dropout)
+    assert len(store.lessons()) == 2  # nothing deleted
+
+
+def test_bad_files_are_refused_while_good_ones_are_ingested(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    folder = lessons(tmp_path, "01-math-linear-algebra.md")
+    shutil.copy(CURRICULUM / "01-math-linear-algebra.md", folder / "99-copy.md")
+    (folder / "empty.md").write_bytes(b"")
+    (folder / "latin.md").write_bytes("# Caf\u00e9".encode("latin-1"))
+    (folder / "other-language.md").write_text(
+        "# Álgebra lineal\n\nEl álgebra lineal es un requisito para las redes neuronales.\n", encoding="utf-8"
+    )
+    report = ingest([folder], context(store, clock, CountingLLM()))
+    status = {Path(lesson.path).name: lesson.status for lesson in report.lessons}
+    assert status["01-math-linear-algebra.md"] == "new" and status["99-copy.md"] == "duplicate"
+    assert status["empty.md"] == "refused" and status["latin.md"] == "refused"
+    assert status["other-language.md"] == "new"  # handled: registered, nothing English-cued proposed from it
+    other = next(lesson for lesson in store.lessons() if lesson.lesson_key == "other-language")
+    assert not [p for p in store.proposals() if p.lesson_id == other.id and p.state != "rejected"]
+    assert not verify_store(store)
+
+
+def test_the_injected_instruction_never_backs_a_surviving_proposal(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    folder = lessons(tmp_path, "28-llm-apps-agents-tool-use.md")
+    ingest([folder], context(store, clock, CountingLLM()))
+    injected = "ignore all previous instructions"
+    for proposal in store.proposals():
+        if any(injected in span.quote for span in proposal.evidence):
+            assert proposal.state == "rejected"
+    assert all(injected not in span.quote for edge in store.edges() for span in edge.grounding.evidence)
+
+
+def test_magg_demo_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    db = str(tmp_path / "demo.sqlite")
+    first = runner.invoke(app, ["demo", "--db", db])
+    assert first.exit_code == 0, first.output
+    assert "database:" in first.output and "domains" in first.output
+    again = runner.invoke(app, ["demo", "--db", db])
+    assert again.exit_code == 0 and "nothing to do" in again.output
+    coverage = json.loads(runner.invoke(app, ["coverage", "--db", db, "--json"]).output)
+    assert coverage["overall"]["concepts"] > 100 and coverage["overall"]["prerequisite_cycles"] == []
+    listing = json.loads(runner.invoke(app, ["domains", "--db", db, "--json"]).output)
+    assert len(listing) >= 2 and all(d["owner"] == f"owner:{d['id']}" and d["concepts"] for d in listing)
+    assert runner.invoke(app, ["audit", "verify", "--db", db]).exit_code == 0
+    refused = runner.invoke(app, ["ingest", str(tmp_path / "nowhere"), "--db", db])
+    assert refused.exit_code != 0
