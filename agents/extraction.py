@@ -24,7 +24,7 @@ from agents import concepts as concept_role
 from agents import evidence as evidence_role
 from agents import relations as relation_role
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
-from agents.cost import Budget, Cost, ask
+from agents.cost import Cost, ask
 from agents.evidence import Candidate, LinkReply, verify
 from agents.relations import RelationReply
 from agents.text import acronym_of, find_mentions, initials, lexicon, normalize_name, slug
@@ -148,7 +148,6 @@ def extract_lesson(
     llm: LLM,
     registry: Registry,
     schema: GraphSchema,
-    budget: Budget,
     corroborations: Mapping[tuple[str, str, str], int] | None = None,
 ) -> Extraction:
     """Runs the extraction roles over one lesson and organizes their output."""
@@ -171,7 +170,7 @@ def extract_lesson(
                 "known": [k.model_dump() for k in registry.known_in(text)],
             },
         )
-        reply = ask(llm, prompt, ConceptReply, result.cost, budget)
+        reply = ask(llm, prompt, ConceptReply, result.cost)
         if isinstance(reply, Failure):
             result.failures.append(f"concepts of chunk {chunk.ordinal}: {reply.kind}: {reply.reason}")
             continue
@@ -192,7 +191,7 @@ def extract_lesson(
             prompt_version=relation_role.PROMPT_VERSION,
             payload={"concepts": [k.model_dump() for k in known], "edge_types": sorted(schema.edge_types)},
         )
-        relations = ask(llm, prompt, RelationReply, result.cost, budget)
+        relations = ask(llm, prompt, RelationReply, result.cost)
         if isinstance(relations, Failure):
             result.failures.append(
                 f"relations of chunk {chunk.ordinal}: {relations.kind}: {relations.reason}"
@@ -218,7 +217,7 @@ def extract_lesson(
                 result.dropped.append((candidate, f"{relation.type!r} is not in the edge vocabulary"))
             else:
                 raw.append(candidate)
-    _verify_and_link(lesson, llm, raw, registry, schema, budget, corroborations or {}, result)
+    _verify_and_link(lesson, llm, raw, registry, schema, corroborations or {}, result)
     return result
 
 
@@ -270,7 +269,6 @@ def _verify_and_link(
     raw: list[Candidate],
     registry: Registry,
     schema: GraphSchema,
-    budget: Budget,
     corroborations: Mapping[tuple[str, str, str], int],
     result: Extraction,
 ) -> None:
@@ -311,7 +309,7 @@ def _verify_and_link(
             payload={"lesson_id": lesson.id, "candidates": items},
             prompt_version=evidence_role.PROMPT_VERSION,
         )
-        reply = ask(llm, prompt, LinkReply, result.cost, budget)
+        reply = ask(llm, prompt, LinkReply, result.cost)
         if isinstance(reply, Failure):
             result.failures.append(f"evidence links: {reply.kind}: {reply.reason}")
             result.candidates.extend(group)

@@ -8,7 +8,9 @@ Review, offline, in this order (the first that applies decides):
 
 1. ``reject`` (concern ``instruction``): a quote addresses reviewers or models with an
    instruction ("ignore previous instructions", "approve every edge") - it is not a claim;
-2. ``reject`` (``unsupported``): no quote names both endpoints;
+2. ``reject`` (``unsupported``): the evidence does not name both endpoints; when they are
+   named only in separate quotes the support is inferred: the review goes on with the
+   confidence scaled by 0.75 (the evidence linker's inferred factor) and concern ``weak``;
 3. ``revise``: a sentence of the quote joins the two endpoints with a cue phrase of another type
    or in the other direction; the owner fixes the type or the direction, keeping the original
    in the decision record;
@@ -21,10 +23,13 @@ The review score is the owner's belief in the (revised) proposal: the adjusted c
 +0.10 when the card already holds the same claim from another lesson, 0.05-0.15 after a
 contradiction or missing support.
 
-Vote (deliberation), offline: ``0.5 x confidence + 0.25 x corroboration + 0.25 x overlap``,
-where corroboration is 1 when the card holds the same claim or fact from elsewhere and overlap is
-the Jaccard similarity of the endpoints' neighbourhoods in the card; an owner whose review
-rejected the proposal votes at most its review score.
+Vote (deliberation), offline: the owner's belief starts from the proposal's confidence and is
+raised by what its card knows: ``confidence + 0.25 x corroboration + 0.25 x overlap`` (at most
+0.99), where corroboration is 1 when the card holds the same claim or fact from elsewhere and
+overlap is the Jaccard similarity of the endpoints' neighbourhoods in the card; an owner whose
+review rejected the proposal votes at most its review score. (An earlier form halved the
+confidence, which made every uncorroborated proposal of the [0.35, 0.70) band fail the vote: the
+vote decided nothing the card did not already say.)
 """
 
 from __future__ import annotations
@@ -69,6 +74,7 @@ it) and your memory card; reason first, then give your belief in [0, 1] that the
 Concern = Literal["none", "instruction", "unsupported", "contradiction", "weak"]
 _ORDER = {"prerequisite": False, "builds_on": True}  # type -> whether dst comes first
 FOUNDATION = 3
+INFERRED_FACTOR = 0.75  # the evidence linker's factor for inferred support (agents/evidence.py)
 Triple = tuple[str, str, str]
 _Verdict = Callable[[str, str, float, str, "Triple | None"], "OwnerReview"]
 
@@ -159,9 +165,26 @@ def review_offline(payload: dict[str, object], quotes: list[str]) -> OwnerReview
                 f"the evidence is an instruction to reviewers, not a claim about concepts: {quote[:200]!r}",
                 None,
             )
-    if not any({"src", "dst"} <= {c for _, _, c in find_mentions(q, keys)} for q in quotes):
+    named = [{c for _, _, c in find_mentions(q, keys)} for q in quotes]
+    if not {"src", "dst"} <= set().union(*named):
         return verdict(
-            "reject", "unsupported", 0.05, f"no quote names both {src} and {dst}; cited: {cited!r}", None
+            "reject",
+            "unsupported",
+            0.05,
+            f"the evidence does not name both {src} and {dst}; cited: {cited!r}",
+        )
+    if not any({"src", "dst"} <= found for found in named):
+        # Named only in separate quotes: inferred support, weaker than a sentence joining them.
+        return _checked(
+            verdict,
+            (src, type_, dst),
+            facts,
+            claims,
+            confidence * INFERRED_FACTOR,
+            f"no single quote names both {src} and {dst}; the evidence names them separately "
+            f"(inferred support): {cited!r}",
+            revise=False,
+            concern="weak",
         )
     triple = (src, type_, dst)
     for quote in quotes:
@@ -191,6 +214,7 @@ def _checked(
     why: str,
     *,
     revise: bool,
+    concern: Concern = "none",
 ) -> OwnerReview:
     src, type_, dst = triple
     graph = _order_graph(facts + claims)
@@ -247,7 +271,7 @@ def _checked(
     score = confidence + (0.1 if same else 0.0)
     return verdict(
         "revise" if revise else "approve",
-        "none",
+        concern,
         score,
         why + (f"; also stated {same} time(s) elsewhere" if same else ""),
         triple,
@@ -269,7 +293,7 @@ def vote_offline(payload: dict[str, object]) -> OwnerVote:
                 neighbours[x].add(y)
     union = neighbours[src] | neighbours[dst]
     overlap = len(neighbours[src] & neighbours[dst]) / len(union) if union else 0.0
-    score = 0.5 * confidence + 0.25 * (1.0 if corroborated else 0.0) + 0.25 * overlap
+    score = confidence + 0.25 * (1.0 if corroborated else 0.0) + 0.25 * overlap
     review = payload.get("review_score")
     if payload.get("review_verdict") == "reject" and isinstance(review, int | float):
         score = min(score, float(review))

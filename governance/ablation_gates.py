@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.cost import Budget
 from agents.support import GraphView
 from governance.ablation import Bench, Outcome, proposal_of, write
 from governance.admission import AdmissionContext, Support, admit
@@ -95,7 +94,6 @@ def run_full(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
         rules=rules,
         layout=bench.layout,
         policy=bench.policy,
-        budget=Budget(),
         clock=bench.clock,
         names=view.names,
         support=Support(facts=set(active)),

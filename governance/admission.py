@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agents import owner as owner_role
-from agents.cost import Budget, Cost, ask
+from agents.cost import Cost, ask
 from agents.owner import OwnerReview
 from blackboard.board import Board
 from governance.deliberation import PASS_AT, band, hold_vote, thresholds, vote_weight
@@ -53,7 +53,6 @@ class AdmissionContext:
     rules: RuleEngine
     layout: Layout
     policy: Policy
-    budget: Budget
     clock: Clock
     names: Callable[[str], list[str]]
     support: Support = field(default_factory=Support)
@@ -240,7 +239,7 @@ class _Run:
                 payload=self._payload(proposal, domain),
                 prompt_version=owner_role.PROMPT_VERSION,
             )
-            reply = ask(self.ctx.llm, prompt, OwnerReview, cost, self.ctx.budget)
+            reply = ask(self.ctx.llm, prompt, OwnerReview, cost)
             if isinstance(reply, Failure):
                 continue
             reviews.append((domain, reply.value))
@@ -410,7 +409,7 @@ class _Run:
             payload["review_verdict"] = review.verdict if review else ""
             payload["review_score"] = review.score if review else None
             ballots.append((domain, owned, payload))
-        posted = hold_vote(self.board, proposal, confidence, ballots, self.ctx.llm, self.ctx.budget, cost)
+        posted = hold_vote(self.board, proposal, confidence, ballots, self.ctx.llm, cost)
         self.cost("deliberation").add(cost)
         result = self.board.tally(proposal.id)
         detail.update({"votes": posted, "tally": result.score, "cost": cost.as_dict()})

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Literal
 
 from agents import owner as owner_role
-from agents.cost import Budget, Cost, ask
+from agents.cost import Cost, ask
 from agents.owner import OwnerVote
 from blackboard.board import Board, Hypothesis, Posting
 from magg_kg.config import Policy
@@ -62,7 +62,6 @@ def hold_vote(
     confidence: float,
     ballots: list[tuple[str, int, dict[str, object]]],
     llm: LLM,
-    budget: Budget,
     cost: Cost,
 ) -> list[dict[str, object]]:
     """Posts the proposal as a hypothesis and asks each owner (domain, endpoints owned, payload)
@@ -81,7 +80,7 @@ def hold_vote(
             payload=payload,
             prompt_version=owner_role.PROMPT_VERSION,
         )
-        reply = ask(llm, prompt, OwnerVote, cost, budget)
+        reply = ask(llm, prompt, OwnerVote, cost)
         if isinstance(reply, Failure):
             continue
         weight = vote_weight(owned)

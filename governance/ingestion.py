@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-from agents.cost import Budget, Cost
+from agents.cost import Cost
 from agents.evidence import Candidate
 from agents.extraction import Extraction, Registry, extract_lesson
 from governance.admission import AdmissionContext, admit
@@ -75,7 +75,6 @@ class IngestContext:
     policy: Policy
     seed: int = 7
     schema: GraphSchema = CURRICULUM
-    budget: Budget = field(default_factory=Budget)
     gate: Gate | None = None
     flat: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
@@ -157,7 +156,7 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
     extractions: list[tuple[LessonText, Lesson | None, Extraction]] = []
     for index, (lesson, previous) in enumerate(fresh):
         _step(ctx, "extracting", index, len(fresh), lesson.key)
-        extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, ctx.budget, corroborations)
+        extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations)
         for candidate in extraction.candidates:
             corroborations[candidate.triple] += 1
         report.failures += [f"{lesson.id}: {failure}" for failure in extraction.failures]
@@ -182,7 +181,6 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
         rules=rules,
         layout=layout,
         policy=ctx.policy,
-        budget=ctx.budget,
         clock=ctx.clock,
         names=registry.names,
         support=support,

@@ -28,7 +28,7 @@ from magg_kg.config import Config, load_config
 from magg_kg.coverage import coverage_report
 from magg_kg.errors import MaggError, UserError
 from magg_kg.export import export_graph
-from magg_kg.store import Store
+from magg_kg.store import Row, Store
 from magg_kg.verification import verify_store
 
 __all__ = ["Context", "DbOption", "JsonOption", "app", "main", "open_context"]
@@ -191,7 +191,8 @@ def usage(db: DbOption = None, json_: JsonOption = False) -> None:
         columns = ("stage", "calls", "cache_hits", "attempts", "prompt_tokens", "completion_tokens")
         for column in columns:
             table.add_column(column)
-        for row in [*rows, {"stage": "total", **totals}]:
+        total: Row = {"stage": "total", **totals}
+        for row in [*rows, total]:
             table.add_row(*(str(row.get(column, "")) for column in columns))
         ctx.out.print(table)
 

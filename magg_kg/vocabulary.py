@@ -116,18 +116,32 @@ CURRICULUM = _schema(
     CURRICULUM_NODE_TYPES,
     [
         EdgeType(
-            "prerequisite", False, True, _TEACHABLE, _TEACHABLE,
-            "src must be learned before dst", precedes="src",
+            "prerequisite",
+            False,
+            True,
+            _TEACHABLE,
+            _TEACHABLE,
+            "src must be learned before dst",
+            precedes="src",
         ),
         EdgeType(
-            "builds_on", False, True, _TEACHABLE, _TEACHABLE,
-            "src extends or refines dst, so dst is learned first", precedes="dst",
+            "builds_on",
+            False,
+            True,
+            _TEACHABLE,
+            _TEACHABLE,
+            "src extends or refines dst, so dst is learned first",
+            precedes="dst",
         ),
         EdgeType("part_of", False, True, _TEACHABLE, _TEACHABLE, "src is a component or kind of dst"),
         EdgeType("contrasts_with", True, False, _TEACHABLE, _TEACHABLE, "alternatives or opposites"),
         EdgeType("related", True, False, _TEACHABLE, _TEACHABLE, "the two are associated, no stronger claim"),
         EdgeType(
-            "applies_to", False, False, _APPLIED, _APPLIED_TO,
+            "applies_to",
+            False,
+            False,
+            _APPLIED,
+            _APPLIED_TO,
             "src (a method, model, tool, metric or idea) is used to solve or study dst",
         ),
     ],
@@ -141,7 +155,7 @@ SCIERC_NODE_TYPES: Mapping[str, str] = MappingProxyType(
         "Metric": "a measure of quality",
         "Material": "a data set or resource",
         "OtherScientificTerm": "any other scientific term",
-        "Generic": "a general term standing for an entity (\"this approach\")",
+        "Generic": 'a general term standing for an entity ("this approach")',
     }
 )
 
@@ -156,8 +170,12 @@ SCIERC = _schema(
         EdgeType("Compare", True, False, None, None, "the two are compared"),
         EdgeType("Conjunction", True, False, None, None, "the two are used together or listed together"),
         EdgeType(
-            "Evaluate-for", False, False, frozenset({"Metric", "Material", "Generic", "OtherScientificTerm"}),
-            None, "src (a metric or data set) evaluates dst",
+            "Evaluate-for",
+            False,
+            False,
+            frozenset({"Metric", "Material", "Generic", "OtherScientificTerm"}),
+            None,
+            "src (a metric or data set) evaluates dst",
         ),
     ],
 )

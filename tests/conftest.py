@@ -23,4 +23,5 @@ def store() -> Iterator[SQLiteStore]:
     yield opened
     opened.close()
 
+
 from tests.conftest_worker import worker  # noqa: E402, F401  (the wrangler dev fixture)

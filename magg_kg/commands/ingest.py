@@ -19,12 +19,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from agents.cost import Cost
 from agents.offline import offline_handlers
 from governance.ingestion import IngestContext, IngestReport, ingest
 from governance.judgment import Judgment
 from magg_kg.coverage import coverage_report
 from magg_kg.lessons import DEFAULT_MAX_BYTES
 from magg_kg.llm.provider import build_llm
+from magg_kg.store import Store
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -58,6 +60,7 @@ def run_ingest(
         }
     )
     llm, usage = build_llm(llm_config, ctx.store, ctx.clock, offline_handlers())
+    started = ctx.clock.now()
     context = IngestContext(
         store=ctx.store,
         llm=llm,
@@ -91,7 +94,23 @@ def run_ingest(
             context.progress = step
             report = ingest(paths, context)
     usage.flush(ctx.store, ctx.clock)
+    report.cost = _cost_since(ctx.store, started)
     return report
+
+
+def _cost_since(store: Store, started: str) -> dict[str, Cost]:
+    """The run's LLM cost by stage, from the usage log (every stage, the gate's included)."""
+    costs: dict[str, Cost] = {}
+    for row in store.usage():
+        if str(row["recorded_at"]) < started:
+            continue
+        cost = costs.setdefault(str(row["stage"]), Cost())
+        outcome = str(row["outcome"])
+        cost.calls += 0 if outcome == "over_budget" else 1
+        cost.failures += 0 if outcome in ("ok", "cached") else 1
+        cost.prompt_tokens += int(row["prompt_tokens"] or 0)
+        cost.completion_tokens += int(row["completion_tokens"] or 0)
+    return costs
 
 
 def report_json(report: IngestReport) -> dict[str, object]:
@@ -132,7 +151,10 @@ def print_summary(report: IngestReport, out: Console) -> None:
         for (stage, verdict), count in sorted(report.outcomes.items()):
             decisions.add_row(stage, verdict, str(count))
         out.print(decisions)
-        out.print("proposal states: " + ", ".join(f"{k} {v}" for k, v in sorted(report.states.items())))
+        out.print(
+            "proposal states when admitted: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(report.states.items()))
+        )
     if report.cost:
         cost = Table(title="LLM cost by stage")
         for column in ("stage", "calls", "failures", "prompt tokens", "completion tokens"):
@@ -240,8 +262,11 @@ def demo_command(db: Path | None = None) -> None:
         domains = ctx.store.domains()
         out.print(f"domains ({len(domains)}): " + "; ".join(f"{row['id']} {row['name']}" for row in domains))
         states = Counter(p.state for p in ctx.store.proposals())
-        out.print("proposals by state: " + ", ".join(f"{k} {v}" for k, v in sorted(states.items())))
-        out.print(f"database: {ctx.config.db}; reports folder: {ctx.config.reports}")
+        out.print(
+            "proposals by state now (later evidence can settle earlier ones): "
+            + ", ".join(f"{k} {v}" for k, v in sorted(states.items()))
+        )
+        out.print(f"database: {ctx.config.db}")
         out.print(
             "next: `magg domains`, `magg coverage`, `magg usage`, `magg audit verify`, "
             "`magg ingest YOUR-LESSONS/`"

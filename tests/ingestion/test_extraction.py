@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.concepts import KnownConcept
-from agents.cost import Budget
 from agents.evidence import Candidate, verify
 from agents.extraction import Registry, extract_lesson
 from agents.offline import offline_handlers
@@ -78,7 +77,7 @@ def test_entity_resolution_joins_plurals_case_and_acronyms() -> None:
     for name, text in texts.items():
         path = Path(name)
         lesson = read_lesson(_write(path, text))
-        extract_lesson(lesson, llm, registry, CURRICULUM, Budget())
+        extract_lesson(lesson, llm, registry, CURRICULUM)
     ids = {registry.resolve(n) for n in ("LLMs", "large language model", "Large Language Models", "LLM")}
     assert ids == {"large-language-model"}
 
@@ -98,7 +97,7 @@ def test_evidence_offsets_are_exact_and_fabrications_are_dropped(tmp_path: Path)
         "# Backprop\n\nIntro line.\n\nCalculus is a prerequisite for backpropagation.\n", encoding="utf-8"
     )
     lesson = read_lesson(path)
-    result = extract_lesson(lesson, OfflineLLM(offline_handlers()), Registry([], {}), CURRICULUM, Budget())
+    result = extract_lesson(lesson, OfflineLLM(offline_handlers()), Registry([], {}), CURRICULUM)
     candidate = next(c for c in result.candidates if c.type == "prerequisite")
     assert (candidate.src, candidate.dst) == ("calculus", "backpropagation")
     assert lesson.text[candidate.start : candidate.end] == candidate.quote
