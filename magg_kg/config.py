@@ -166,4 +166,15 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise ConfigError(f"bad configuration: {where}: {first['msg']}") from None
+        name = _VARIABLES.get(where, where)
+        raise ConfigError(f"bad configuration: {name}={first.get('input')!r}: {first['msg']}") from None
+
+
+_VARIABLES = {
+    "store": "MAGG_STORE",
+    "provider": "MAGG_LLM",
+    "model": "MAGG_LLM_MODEL",
+    "max_calls": "MAGG_LLM_MAX_CALLS",
+    "max_tokens": "MAGG_LLM_MAX_TOKENS",
+}
+"""Configuration fields named by the environment variable that sets them, for error messages."""
