@@ -319,3 +319,16 @@ def test_an_unbuilt_stage_says_so(magg: Magg, tmp_path: Path) -> None:
     if code == 0:
         pytest.skip("ingestion is built now")
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_schema_check_lists_the_curriculum_edge_types() -> None:
+    """The store's CHECK on concept_edges.type is the curriculum's closed vocabulary, no more."""
+    import re
+
+    from magg_kg.sqlite import migrations
+    from magg_kg.vocabulary import CURRICULUM
+
+    sql = "\n".join(text for _, _, text in migrations())
+    listed = re.search(r"CHECK \(type IN \(([^)]*)\)\)", sql)
+    assert listed is not None
+    assert set(re.findall(r"'([a-z_]+)'", listed.group(1))) == set(CURRICULUM.edge_types)

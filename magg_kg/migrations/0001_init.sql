@@ -140,7 +140,9 @@ CREATE TABLE concept_edges (
   policy_version TEXT NOT NULL,
   prompt_version TEXT NOT NULL,
   model TEXT NOT NULL,
-  CHECK (src <> dst)
+  CHECK (src <> dst),
+  -- The curriculum's closed edge vocabulary (magg_kg/vocabulary.py); a test keeps them equal.
+  CHECK (type IN ('prerequisite', 'builds_on', 'contrasts_with', 'part_of', 'related', 'applies_to'))
 );
 CREATE UNIQUE INDEX concept_edges_one_active ON concept_edges(src, type, dst) WHERE status = 'active';
 CREATE INDEX concept_edges_by_edge ON concept_edges(edge_id, recorded_at);

@@ -166,12 +166,13 @@ def commit(
     decision_id: str = "dec-1",
     src: str = "derivative",
     dst: str = "gradient-descent",
+    type_: str = "prerequisite",
 ) -> CommitEdge:
     return CommitEdge(
         version_id=version_id,
-        edge_id=edge_id(src, "prerequisite", dst),
+        edge_id=edge_id(src, type_, dst),
         src=src,
-        type="prerequisite",
+        type=type_,
         dst=dst,
         confidence=0.9,
         reason="Gradient descent uses the derivative.",
@@ -488,6 +489,15 @@ def vectors() -> list[dict[str, Any]]:
             status="refused",
             code="constraint",
             reason_contains="CHECK constraint failed: src <> dst",
+        ),
+        vector(
+            "unknown_edge_type_refused",
+            "An edge type outside the closed vocabulary fails the CHECK.",
+            graph_setup(),
+            batch("b-type", 5, commit("ver-type", 5, type_="causes")),
+            status="refused",
+            code="constraint",
+            reason_contains="CHECK constraint failed: type IN",
         ),
         vector(
             "unknown_concept_refused",
