@@ -5,7 +5,7 @@ The data folder has Metacademy's layout (``concepts.jsonl`` and ``edges.csv``; s
 
 1. **Gold.** Every ``prerequisite`` row of ``edges.csv`` whose two ends are concepts is a gold
    edge ``source prerequisite target``; its evidence is the row's ``context`` sentence (when it has
-   one) and the two concepts' ``summary`` texts.
+   one) and the two concepts' ``summary`` texts, each headed by its concept's title.
 2. **Established graph.** The gold edges are shuffled with the seed; the first half
    (:data:`ESTABLISHED_SHARE`) is committed before any candidate is evaluated, so that a
    contradiction of an active chain means something. The other half are candidates with label 1
@@ -146,10 +146,17 @@ class Dataset:
     def evidence(self, *tags: str, context: str = "") -> tuple[str, ...]:
         """The evidence texts for a pair: the context sentence, then each known concept's summary.
 
-        A concept without a summary contributes its title, so that no pair is without evidence.
+        A summary is headed by its concept's title ("Matrix inverse: The inverse of a matrix A
+        is ..."), since it is evidence about that concept even where its prose names the concept
+        another way; a concept without a summary contributes its title alone, so that no pair is
+        without evidence. Every kind of candidate gets its evidence the same way.
         """
         texts = [context.strip()] + [
-            self.concepts[tag].summary or self.concepts[tag].title for tag in tags if tag in self.concepts
+            f"{self.concepts[tag].title}: {self.concepts[tag].summary}"
+            if self.concepts[tag].summary
+            else self.concepts[tag].title
+            for tag in tags
+            if tag in self.concepts
         ]
         return tuple(text for text in texts if text)
 

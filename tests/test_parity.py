@@ -90,8 +90,6 @@ def test_demo_exports_the_same_graph_on_both_backends(request: pytest.FixtureReq
     db = str(tmp_path / "parity.sqlite")
 
     demo = magg("demo", "--db", db, env=sqlite_env)
-    if demo.returncode != 0 and "not available yet" in demo.stdout + demo.stderr:
-        pytest.xfail("`magg demo` is not built yet (governed ingestion); parity runs once it is")
     assert demo.returncode == 0, demo.stderr
     fresh_worker: RunningWorker = request.getfixturevalue("fresh_worker")
     d1_env = {

@@ -2,7 +2,6 @@
 
 The server's replies are the offline roles' own (``agents.offline.offline_handlers``) applied to
 the prompt read back from each request, so they are valid JSON for every task, and meaningful.
-Until governed ingestion exists (``magg ingest`` says it is not available yet), these tests xfail.
 """
 
 from __future__ import annotations
@@ -15,8 +14,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-import pytest
-
+from agents.offline import offline_handlers
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 from tests.llm.fake_server import ChatRequest, serve
@@ -26,10 +24,6 @@ LESSON = Path(__file__).parents[2] / "magg_kg" / "curriculum" / "02-math-calculu
 
 
 def offline_replies() -> Callable[[ChatRequest], Mapping[str, object] | str | int]:
-    try:
-        from agents.offline import offline_handlers  # built by the ingestion engineer
-    except ImportError as missing:
-        pytest.xfail(f"agents.offline.offline_handlers is not built yet ({missing})")
     handlers = offline_handlers()
 
     def reply(request: ChatRequest) -> Mapping[str, object] | str | int:
@@ -72,16 +66,10 @@ def lesson_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def xfail_until_ingest_exists(result: subprocess.CompletedProcess[str]) -> None:
-    if "is not available yet" in result.stderr:
-        pytest.xfail("`magg ingest` is not built yet: " + result.stderr.strip())
-
-
 def test_ingest_with_deepseek_against_a_local_server(tmp_path: Path) -> None:
     folder = lesson_folder(tmp_path)
     with serve(offline_replies()) as server:
         first = magg(["ingest", str(folder)], server.base_url, tmp_path)
-        xfail_until_ingest_exists(first)
         assert first.returncode == 0, first.stderr
         asked = len(server.requests)
         again = magg(["ingest", str(folder)], server.base_url, tmp_path)
@@ -109,7 +97,6 @@ def test_ingest_against_a_gateway_that_answers_503_forever(tmp_path: Path) -> No
         started = time.monotonic()
         result = magg(["ingest", str(folder)], server.base_url, tmp_path, timeout=90)
         elapsed = time.monotonic() - started
-        xfail_until_ingest_exists(result)
 
     assert elapsed < 90
     assert "unavailable" in result.stdout + result.stderr  # it says what happened
