@@ -147,10 +147,10 @@ def _print_case(ctx: Context, case: Mapping[str, object]) -> None:
         say(f"  ({where}) {span['quote']!r}", markup=False)
     say("votes:")
     for vote in _rows(case.get("votes")):
-        say(
-            f"  {vote.get('owner')}: {vote.get('verdict')} {vote.get('score')} {vote.get('rationale', '')}",
-            markup=False,
-        )
+        # Review verdicts carry owner and verdict; deliberation ballots only their domain.
+        owner = vote.get("owner") or f"owner:{vote.get('domain')}"
+        verdict = vote.get("verdict") or f"vote (weight {vote.get('weight')})"
+        say(f"  {owner}: {verdict} {vote.get('score')} {vote.get('rationale', '')}", markup=False)
     say("decisions:")
     for decision in _rows(case.get("decisions")):
         score = decision.get("score")
