@@ -6,7 +6,7 @@ the offline provider as ``OfflineLLM(offline_handlers())``. A new role adds one 
 
 from __future__ import annotations
 
-from agents import concepts, debate, discovery, evidence, judge, owner, relations
+from agents import concepts, debate, discovery, evidence, judge, owner, qa, relations
 from magg_kg.llm.offline import Handler
 
 __all__ = ["offline_handlers"]
@@ -23,4 +23,5 @@ def offline_handlers() -> dict[str, Handler]:
         **judge.offline_handlers(),
         **debate.offline_handlers(),
         **discovery.offline_handlers(),
+        **qa.offline_handlers(),
     }

@@ -22,6 +22,7 @@ from rich.table import Table
 
 from magg_kg.clock import Clock, SystemClock, parse_time
 from magg_kg.commands import ingest as ingest_commands
+from magg_kg.commands.ask import register as register_ask
 from magg_kg.commands.bench import bench_app
 from magg_kg.commands.review import register as register_review
 from magg_kg.config import Config, load_config
@@ -44,6 +45,7 @@ audit_app = typer.Typer(help="The audit log and the database's invariants.", no_
 app.add_typer(audit_app, name="audit")
 app.add_typer(bench_app, name="bench")
 register_review(app)  # review, recheck, discover
+register_ask(app)  # ask
 
 DbOption = Annotated[
     Path | None,

@@ -1,0 +1,104 @@
+"""``magg ask``: domain-routed question answering over the graph (or the flat baseline).
+
+Exit codes: 0 with an answer, or with a plain message when the graph does not cover the concepts
+asked about; 2 for an empty database (nothing to answer from) or a bad ``--as-of``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from agents.offline import offline_handlers
+from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
+from magg_kg.errors import UserError
+from magg_kg.llm.provider import build_llm
+
+__all__ = ["ask_command", "register"]
+
+QuestionArgument = Annotated[str, typer.Argument(help="The question, in plain words.", show_default=False)]
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="Database file (default: $MAGG_DB, else ./magg.sqlite).", show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+AsOfOption = Annotated[
+    str | None, typer.Option("--as-of", help="Read the graph as known at this time (ISO 8601).")
+]
+FlatOption = Annotated[
+    bool, typer.Option("--flat", help="Ablation: one retrieval over the whole graph, no domain routing.")
+]
+
+
+def ask_command(question: str, db: Path | None, json_: bool, flat: bool, as_of: str | None) -> None:
+    """Answers one question from the graph, citing the edges it rests on."""
+    from magg_kg.cli import as_of_time, open_context, print_json
+    from magg_kg.graph_index import build_graph_index
+
+    when = as_of_time(as_of)
+    if not question.strip():
+        raise UserError("the question is empty: e.g. `magg ask 'What should I learn before transformers?'`")
+    with open_context(db) as ctx:
+        if not ctx.store.concepts(when):
+            scope = f" as of {when}" if when else ""
+            raise UserError(
+                f"the graph in {ctx.config.db} is empty{scope}: run `magg demo` or `magg ingest` first"
+            )
+        graph = build_graph_index(ctx.store, when)
+        llm, usage = build_llm(ctx.config.llm, ctx.store, ctx.clock, offline_handlers())
+        try:
+            if flat:
+                result = answer_flat(llm, graph, question)
+            else:
+                result = answer_routed(llm, graph, question, bridges_of(ctx.store.domains(when)))
+        finally:
+            usage.flush(ctx.store, ctx.clock)
+        if json_:
+            print_json(result.as_json(graph))
+            return
+        _print(result, ctx.out, ctx.err)
+
+
+def _print(result: QAResult, out: object, err: object) -> None:
+    from rich.console import Console
+
+    assert isinstance(out, Console) and isinstance(err, Console)
+    if not result.covered:
+        out.print(result.answer, markup=False, highlight=False)
+        return
+    out.print(f"[bold]{escape(result.short_answer)}[/bold]")
+    out.print(result.answer, markup=False, highlight=False)
+    for sub in result.sub_questions:
+        out.print(
+            f"  sub-question: {sub['text']} -> domains {sub['domains'] or '(flat)'}",
+            markup=False,
+            highlight=False,
+        )
+    out.print(f"{len(result.citations)} edge(s) cited; {result.calls} model call(s) ({result.mode})")
+    if result.dropped:
+        err.print(
+            f"warning: dropped {len(result.dropped)} citation(s) of edges not retrieved: "
+            + ", ".join(result.dropped),
+            markup=False,
+            highlight=False,
+        )
+    for failure in result.failures:
+        err.print(f"warning: {failure}", markup=False, highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Adds ``magg ask`` to the app."""
+
+    @app.command("ask")
+    def ask_cmd(
+        question: QuestionArgument,
+        db: DbOption = None,
+        json_: JsonOption = False,
+        flat: FlatOption = False,
+        as_of: AsOfOption = None,
+    ) -> None:
+        """Answer a question from the graph, routed to the domains that own its concepts."""
+        ask_command(question, db, json_, flat, as_of)

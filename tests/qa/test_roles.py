@@ -1,0 +1,80 @@
+"""The offline question-answering roles and the local embedding."""
+
+from __future__ import annotations
+
+from agents import qa
+from agents.text import lexicon
+from magg_kg.llm.port import Prompt
+
+KEYS = lexicon(
+    [
+        ("attention", ["Attention"]),
+        ("transformer", ["transformer"]),
+        ("k-means", ["k-means"]),
+        ("gradient-descent", ["gradient descent"]),
+    ]
+)
+
+
+def _decompose(question: str) -> list[qa.SubQuestion]:
+    prompt = Prompt(
+        task=qa.DECOMPOSE_TASK,
+        stage="qa",
+        agent="orchestrator",
+        system=qa.DECOMPOSE_SYSTEM,
+        payload={"question": question, "lexicon": KEYS},
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    return qa.Decomposition.model_validate(qa.decompose_offline(prompt)).sub_questions
+
+
+def test_a_two_part_question_becomes_two_sub_questions_with_their_concepts() -> None:
+    subs = _decompose("What is attention and what should I learn before transformers?")
+    assert [s.concepts for s in subs] == [["attention"], ["transformer"]]
+    assert qa.intent_of(subs[0].text) == "about"
+    assert qa.intent_of(subs[1].text) == "before"
+
+
+def test_and_between_two_concepts_stays_one_question() -> None:
+    subs = _decompose("What should I learn before k-means and gradient descent?")
+    assert [s.concepts for s in subs] == [["k-means", "gradient-descent"]]
+
+
+def test_a_clause_without_concepts_is_folded_into_the_one_before() -> None:
+    subs = _decompose("What is attention? And why?")
+    assert len(subs) == 1 and subs[0].concepts == ["attention"]
+
+
+def test_the_expert_answers_a_before_question_from_the_edges_into_the_concept() -> None:
+    edges = [
+        {"edge_id": "e-1", "src": "attention", "type": "prerequisite", "dst": "transformer", "quote": "q1"},
+        {"edge_id": "e-2", "src": "transformer", "type": "prerequisite", "dst": "bert", "quote": "q2"},
+        {"edge_id": "e-3", "src": "transformer", "type": "builds_on", "dst": "rnn", "quote": "q3"},
+    ]
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:a",
+        system=qa.ANSWER_SYSTEM,
+        payload={"question": "What comes before transformers?", "concepts": ["transformer"], "edges": edges},
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    reply = qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
+    assert reply.citations == ["e-1", "e-3"]
+    assert qa.cited_ids(reply.answer) == ["e-1", "e-3"]
+    assert "attention" in reply.short_answer and "rnn" in reply.short_answer
+
+
+def test_the_hashing_embedding_is_deterministic_and_separates_texts() -> None:
+    from magg_kg.embedding import HashingEmbedding
+
+    first = HashingEmbedding().get_text_embedding("transformer architecture")
+    again = HashingEmbedding().get_text_embedding("transformer architecture")
+    other = HashingEmbedding().get_text_embedding("k-means clustering")
+    assert first == again
+    assert abs(sum(x * x for x in first) - 1.0) < 1e-9
+    near = sum(
+        a * b for a, b in zip(first, HashingEmbedding().get_query_embedding("transformers"), strict=True)
+    )
+    far = sum(a * b for a, b in zip(first, other, strict=True))
+    assert near > far
