@@ -21,7 +21,11 @@ _LEADING = frozenset(
     "the a an every each most all any many some several its their our your this these that those "
     "such also only just simply usually often typically exactly then thus still even both".split()
 )
-_TRAILING = frozenset("in on of for with to at by from as and or used built well here there".split())
+_TRAILING = frozenset(
+    "in on of for with to at by from as and or used built well here there "
+    "is are was were be been being too also idea ideas".split()
+)
+_GENERIC = frozenset("same idea ideas thing things way ways part kind sort".split())
 _GERUND_SKIP = frozenset(
     "understanding building using studying applying detecting computing deploying interpreting iterating "
     "changing controlling choosing designing measuring".split()
@@ -45,8 +49,9 @@ def conjuncts(text: str, span: tuple[int, int]) -> list[tuple[int, int]]:
 
 def name_span(text: str, span: tuple[int, int]) -> tuple[int, int] | None:
     """The part of a raw phrase that can name a concept: leading articles, adverbs and a gerund
-    ("understanding the perceptron") dropped, cut at a preposition, at most five words; None
-    for a pronoun or an empty phrase.
+    ("understanding the perceptron") dropped, cut at a preposition, trailing fillers and
+    auxiliaries dropped ("contributions are" -> "contributions"), at most five words; None for a
+    pronoun, generic words alone ("the same idea") or an empty phrase.
 
     >>> t = "understanding the perceptron with care"
     >>> s = name_span(t, (0, len(t))); t[s[0]:s[1]]
@@ -82,6 +87,8 @@ def name_span(text: str, span: tuple[int, int]) -> tuple[int, int] | None:
     if len(words) > 5:
         return None
     if words[0].lower() in _PRONOUNS and len(words) == 1:
+        return None
+    if all(word.lower() in _GENERIC for word in words):
         return None
     if not words[0][0].isalpha() or any(ch in text_part for ch in "$\\{}=<>[]"):
         return None
