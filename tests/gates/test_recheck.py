@@ -14,12 +14,12 @@ from magg_kg.cli import main
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.journal import journaled
-from magg_kg.operations import Batch, CommitEdge, RecordDecision
-from magg_kg.records import edge_id, stable_id
+from magg_kg.operations import Batch
+from magg_kg.records import stable_id
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
-from .world import ScriptedLLM, _data, seed, span
+from .world import ScriptedLLM, seed, seeded_edge
 
 GOOD = [
     (
@@ -42,49 +42,7 @@ OLD_BAD = (
 
 def commit(store: SQLiteStore, clock: StepClock, src: str, type_: str, dst: str, quote: str) -> None:
     now = clock.now()
-    decision = RecordDecision(
-        id=stable_id("d", src, dst, now),
-        proposal_id=None,
-        stage="seed",
-        verdict="commit",
-        state_after="committed",
-        rationale="seed",
-        detail={},
-        policy_version="policy-1",
-        prompt_version="seed",
-        model="none",
-        decided_at=now,
-    )
-    eid = edge_id(src, type_, dst)
-    store.write(
-        Batch.of(
-            stable_id("b", now),
-            now,
-            journaled(
-                [
-                    decision,
-                    CommitEdge(
-                        version_id=stable_id("v", eid),
-                        edge_id=eid,
-                        src=src,
-                        type=type_,
-                        dst=dst,
-                        confidence=0.9,
-                        reason="seed",
-                        source="seed",
-                        evidence=[_data(span(quote))],
-                        valid_at=now,
-                        recorded_at=now,
-                        decision_id=decision.id,
-                        policy_version="policy-1",
-                        prompt_version="seed",
-                        model="none",
-                    ),
-                ],
-                now,
-            ),
-        )
-    )
+    store.write(Batch.of(stable_id("b", now), now, journaled(seeded_edge(src, type_, dst, quote, now), now)))
 
 
 @pytest.fixture

@@ -82,41 +82,46 @@ def seed(store: Store, clock: Clock, edges: Sequence[tuple[str, str, str, str]] 
         ),
     ]
     for src, type_, dst, quote in edges:
-        decision = RecordDecision(
-            id=stable_id("d", "seed", src, type_, dst),
-            proposal_id=None,
-            stage="seed",
-            verdict="commit",
-            state_after="committed",
-            rationale="seeded",
-            detail={},
+        ops += seeded_edge(src, type_, dst, quote, now)
+    store.write(Batch.of(stable_id("seed", now), now, journaled(ops, now)))
+
+
+def seeded_edge(src: str, type_: str, dst: str, quote: str, now: str) -> list[Operation]:
+    """A committing decision and the active edge version it admits (a seeded fact)."""
+    decision = RecordDecision(
+        id=stable_id("d", "seed", src, type_, dst, now),
+        proposal_id=None,
+        stage="seed",
+        verdict="commit",
+        state_after="committed",
+        rationale="seeded",
+        detail={},
+        policy_version="policy-1",
+        prompt_version="seed",
+        model="none",
+        decided_at=now,
+    )
+    eid = edge_id(src, type_, dst)
+    return [
+        decision,
+        CommitEdge(
+            version_id=stable_id("v", eid, now),
+            edge_id=eid,
+            src=src,
+            type=type_,
+            dst=dst,
+            confidence=0.9,
+            reason="seeded",
+            source="seed",
+            evidence=[_data(span(quote))],
+            valid_at=now,
+            recorded_at=now,
+            decision_id=decision.id,
             policy_version="policy-1",
             prompt_version="seed",
             model="none",
-            decided_at=now,
-        )
-        eid = edge_id(src, type_, dst)
-        ops += [
-            decision,
-            CommitEdge(
-                version_id=stable_id("v", eid),
-                edge_id=eid,
-                src=src,
-                type=type_,
-                dst=dst,
-                confidence=0.9,
-                reason="seeded",
-                source="seed",
-                evidence=[_data(span(quote))],
-                valid_at=now,
-                recorded_at=now,
-                decision_id=decision.id,
-                policy_version="policy-1",
-                prompt_version="seed",
-                model="none",
-            ),
-        ]
-    store.write(Batch.of(stable_id("seed", now), now, journaled(ops, now)))
+        ),
+    ]
 
 
 def proposal(
