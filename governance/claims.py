@@ -16,7 +16,7 @@ from agents.text import instruction_like
 from governance.stages import Vote
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure
-from magg_kg.operations import SpanData
+from magg_kg.operations import SpanData, span_data
 from magg_kg.records import Proposal, Span
 
 __all__ = ["JudgeResult", "ask_judge", "build_claim", "ground", "merge_evidence", "short_reason"]
@@ -142,7 +142,7 @@ def ground(evidence: Sequence[Span], lesson_text: Callable[[str], str | None]) -
             found.append(span)
     if not found:
         return [], "no evidence quote is found in its lesson at its offsets"
-    return [SpanData.model_validate(s.model_dump()) for s in found[:64]], ""
+    return span_data(found[:64]), ""
 
 
 def merge_evidence(groups: Iterable[Sequence[Span]]) -> list[Span]:

@@ -27,7 +27,7 @@ from governance.rules import RuleEngine
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure
-from magg_kg.operations import AddProposal, Operation, RecordDecision, SpanData
+from magg_kg.operations import AddProposal, Operation, RecordDecision, span_data
 from magg_kg.records import Proposal, Span, stable_id
 from magg_kg.store import Store
 
@@ -165,7 +165,7 @@ def discover(
             type=said.type,
             dst=said.dst,
             confidence=said.confidence,
-            evidence=[SpanData.model_validate(s.model_dump()) for s in spans],
+            evidence=span_data(spans),
             origin="discover",
             rationale=said.reasoning[:20_000],
             created_at=now,

@@ -33,6 +33,7 @@ from governance.memory import Support
 from governance.rules import RuleEngine
 from governance.stages import Gate
 from governance.versions import decision, rejudge
+from governance.writes import proposal_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import InputError
@@ -44,7 +45,6 @@ from magg_kg.operations import (
     AddChunk,
     AddConcept,
     AddLesson,
-    AddProposal,
     Batch,
     InvalidateEdge,
     LinkLessonConcept,
@@ -328,14 +328,7 @@ def _admit_lesson(
     ]
     for candidate, reason in extraction.dropped:
         dropped = _proposal(candidate, lesson.id, at)
-        ops.append(
-            AddProposal(
-                **{
-                    **dropped.model_dump(exclude={"state"}),
-                    "evidence": [SpanData.model_validate(s.model_dump()) for s in dropped.evidence],
-                }
-            )
-        )
+        ops.append(proposal_op(dropped))
         ops.append(decision(ctx.policy, dropped.id, "verification", "drop", "rejected", reason, at))
         report.outcomes[("verification", "drop")] += 1
     proposals = [_proposal(c, lesson.id, at) for c in sorted(extraction.candidates, key=lambda c: c.triple)]

@@ -5,14 +5,10 @@ Flat admission is the ablation: an edge committed with no review, its grounding 
 
 from __future__ import annotations
 
-from magg_kg.operations import AddProposal, CommitEdge, RecordDecision, SpanData
+from magg_kg.operations import AddProposal, CommitEdge, RecordDecision, span_data
 from magg_kg.records import Proposal, edge_id, stable_id
 
-__all__ = ["flat_commit", "proposal_op", "spans"]
-
-
-def spans(proposal: Proposal) -> list[SpanData]:
-    return [SpanData.model_validate(span.model_dump()) for span in proposal.evidence]
+__all__ = ["flat_commit", "proposal_op"]
 
 
 def proposal_op(proposal: Proposal) -> AddProposal:
@@ -23,7 +19,7 @@ def proposal_op(proposal: Proposal) -> AddProposal:
         type=proposal.type,
         dst=proposal.dst,
         confidence=proposal.confidence,
-        evidence=spans(proposal),
+        evidence=span_data(proposal.evidence),
         origin=proposal.origin,
         lesson_id=proposal.lesson_id,
         rationale=proposal.rationale[:20_000],
@@ -43,7 +39,7 @@ def flat_commit(proposal: Proposal, decision: RecordDecision, model: str) -> Com
         confidence=proposal.confidence,
         reason="flat admission (ablation): schema checks only",
         source=f"flat:{proposal.lesson_id}",
-        evidence=spans(proposal),
+        evidence=span_data(proposal.evidence),
         valid_at=at,
         recorded_at=at,
         decision_id=decision.id,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from importlib import resources
 from typing import Annotated, Literal
 
@@ -19,6 +20,7 @@ from magg_kg.records import (
     EvidenceKind,
     ProposalState,
     Role,
+    Span,
     Timestamp,
     canonical_json,
 )
@@ -44,6 +46,7 @@ __all__ = [
     "SpanData",
     "UnassignDomain",
     "batch_json_schema",
+    "span_data",
     "statements",
 ]
 
@@ -69,6 +72,11 @@ class SpanData(_Op):
 
 
 Evidence = Annotated[list[SpanData], Field(min_length=1, max_length=64)]
+
+
+def span_data(spans: Iterable[Span]) -> list[SpanData]:
+    """Evidence spans (records) as the span data a write operation carries."""
+    return [SpanData.model_validate(span.model_dump()) for span in spans]
 
 
 class AddLesson(_Op):
