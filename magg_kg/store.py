@@ -155,7 +155,7 @@ class Store(ABC):
 
     def recent_edges(self, limit: int) -> list[EdgeVersion]:
         """The most recently recorded active edge versions, newest first."""
-        return [edge_from_row(row) for row in self.query("recent_active_edges")[:limit]]
+        return [edge_from_row(row) for row in self.query("recent_active_edges", {"limit": limit})]
 
     def lessons(self, as_of: str | None = None) -> list[Lesson]:
         """Lessons with their text, in ingestion order."""

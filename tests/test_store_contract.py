@@ -222,6 +222,15 @@ def test_invalidation_closes_a_version_and_as_of_still_sees_it(backend: Store, p
     assert prefix + "v1" in [e.version_id for e in backend.edges(as_of=T)]
 
 
+def test_recent_edges_are_the_newest_active_versions_newest_first(backend: Store, prefix: str) -> None:
+    # Later than anything else the shared Worker holds, so these are the newest rows there too.
+    times = [f"2099-01-01T00:00:0{n}.000000Z" for n in range(4)]
+    ops: list[Operation] = [concept(prefix, name) for name in "abcde"] + [decision(prefix, "d1")]
+    ops += [edge(prefix, f"r{n}", "abcd"[n], "bcde"[n], "d1", at) for n, at in enumerate(times)]
+    assert backend.apply(batch(prefix, "recent", *ops)).status == "applied"
+    assert [e.version_id for e in backend.recent_edges(3)] == [prefix + f"r{n}" for n in (3, 2, 1)]
+
+
 def test_sql_text_is_stored_verbatim(backend: Store, prefix: str) -> None:
     name = "x'); DROP TABLE concepts; --"
     backend.apply(batch(prefix, "sql", AddConcept(id=prefix + name, name=name, type="t", recorded_at=T)))
