@@ -159,10 +159,7 @@ class Store(ABC):
 
     def lessons(self, as_of: str | None = None) -> list[Lesson]:
         """Lessons with their text, in ingestion order."""
-        rows = self.query("lesson_texts")
-        return [
-            Lesson.model_validate(row) for row in rows if as_of is None or str(row["ingested_at"]) <= as_of
-        ]
+        return [Lesson.model_validate(row) for row in self.query("lesson_texts", {"as_of": as_of})]
 
     def lesson(self, lesson_id: str) -> Lesson | None:
         rows = self.query("lesson", {"id": lesson_id})
