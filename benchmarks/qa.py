@@ -28,7 +28,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.offline import offline_handlers
+from agents.offline.handlers import offline_handlers
 from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
 from magg_kg.clock import SystemClock
 from magg_kg.graph_index import GraphIndex, build_graph_index

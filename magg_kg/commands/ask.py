@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from agents.offline import offline_handlers
+from agents.offline.handlers import offline_handlers
 from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
 from magg_kg.errors import UserError
 from magg_kg.llm.provider import build_llm

@@ -35,7 +35,7 @@ def default_data() -> Path:
 
 
 def _handlers() -> Mapping[str, Handler]:
-    from agents.offline import offline_handlers
+    from agents.offline.handlers import offline_handlers
 
     return offline_handlers()
 

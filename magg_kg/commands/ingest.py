@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from agents.cost import Cost
-from agents.offline import offline_handlers
+from agents.offline.handlers import offline_handlers
 from governance.ingestion import IngestContext, IngestReport, ingest
 from governance.judgment import Judgment
 from magg_kg.coverage import coverage_report

@@ -49,7 +49,7 @@ def _handlers() -> Mapping[str, Handler]:
 
     mine = {**judge.offline_handlers(), **debate.offline_handlers(), **discovery.offline_handlers()}
     try:
-        from agents.offline import offline_handlers
+        from agents.offline.handlers import offline_handlers
     except ImportError:  # the collected handlers are not there yet: the gates' own roles suffice here
         return mine
     return {**mine, **offline_handlers()}

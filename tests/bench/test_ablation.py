@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.offline import offline_handlers
+from agents.offline.handlers import offline_handlers
 from governance.ablation import Bench, Outcome, proposal_of, run_configuration, seed_store
 from governance.ablation_gates import run_full, run_judge
 from governance.replay import Candidate, CandidateSet, build_candidates, load_dataset

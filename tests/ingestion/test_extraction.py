@@ -7,7 +7,7 @@ from pathlib import Path
 from agents.concepts import KnownConcept
 from agents.evidence import Candidate, verify
 from agents.extraction import Registry, extract_lesson
-from agents.offline import offline_handlers
+from agents.offline.handlers import offline_handlers
 from agents.relations import extract_offline as relations_of
 from magg_kg.lessons import read_lesson
 from magg_kg.llm.offline import OfflineLLM

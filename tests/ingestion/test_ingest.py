@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
-from agents.offline import offline_handlers
+from agents.offline.handlers import offline_handlers
 from governance.ingestion import IngestContext, ingest
 from magg_kg.cli import app
 from magg_kg.clock import StepClock

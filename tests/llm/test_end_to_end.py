@@ -1,6 +1,6 @@
 """``magg ingest`` with MAGG_LLM=deepseek against a local OpenAI-compatible server (a subprocess).
 
-The server's replies are the offline roles' own (``agents.offline.offline_handlers``) applied to
+The server's replies are the offline roles' own (``agents.offline.handlers.offline_handlers``) applied to
 the prompt read back from each request, so they are valid JSON for every task, and meaningful.
 """
 
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from agents.offline import offline_handlers
+from agents.offline.handlers import offline_handlers
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 from tests.llm.fake_server import ChatRequest, serve

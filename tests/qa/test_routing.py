@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from agents import qa
-from agents.offline import offline_handlers
+from agents.offline.handlers import offline_handlers
 from governance.qa import answer_flat, answer_routed
 from magg_kg.clock import StepClock
 from magg_kg.graph_index import GraphIndex, build_graph_index
