@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from agents.text import find_mentions, lexicon
 from magg_kg.records import Concept
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -72,6 +73,12 @@ class Support:
     first_taught: tuple[int | None, int | None] = (None, None)
     """The position (ingestion order) of the first lesson that teaches ``order``'s first and later."""
     lessons: int = 0
+    degrees: tuple[int, int] = (0, 0)
+    """How many concepts each endpoint is joined to by active edges (the claim excluded)."""
+    order_degrees: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """In learning order: the concepts before src, after src, before dst, after dst."""
+    cited: tuple[int, int] = (0, 0)
+    """How many other concepts' descriptions name src, and dst (a foundation is named by many)."""
 
     def payload(self) -> dict[str, object]:
         """The subgraph as JSON-ready data for a prompt."""
@@ -89,6 +96,9 @@ class Support:
             "order": list(self.order) if self.order else None,
             "first_taught": list(self.first_taught),
             "lessons": self.lessons,
+            "degrees": list(self.degrees),
+            "order_degrees": list(self.order_degrees),
+            "cited": list(self.cited),
         }
 
 
@@ -115,6 +125,8 @@ class GraphView:
         self._active: set[Triple] = set()
         self._adjacent: dict[str, dict[str, set[Triple]]] = {}
         self._later: dict[str, dict[str, set[Triple]]] = {}  # learning order, first -> later
+        self._earlier: dict[str, dict[str, set[Triple]]] = {}  # learning order, later -> first
+        self._citations: dict[str, int] | None = None
         self._whole: dict[str, set[str]] = {}  # part_of, part -> whole
         self._vectors: dict[str, dict[str, float]] | None = None
         for src, type_, dst in edges:
@@ -156,6 +168,7 @@ class GraphView:
         if concept.id not in self._concepts:
             self._concepts[concept.id] = concept
             self._vectors = None
+            self._citations = None
 
     def add_names(self, aliases: Mapping[str, str]) -> None:
         """Adds aliases (alias -> concept id) not known yet."""
@@ -163,6 +176,7 @@ class GraphView:
             known = self._names.setdefault(concept_id, [])
             if alias not in known:
                 known.append(alias)
+                self._citations = None
 
     def names(self, concept_id: str) -> list[str]:
         """The concept's name and aliases (the id itself when nothing else is known)."""
@@ -196,6 +210,7 @@ class GraphView:
         arc = self._order_arc(triple)
         if arc is not None:
             self._later.setdefault(arc[0], {}).setdefault(arc[1], set()).add(triple)
+            self._earlier.setdefault(arc[1], {}).setdefault(arc[0], set()).add(triple)
         if type_ == "part_of":
             self._whole.setdefault(src, set()).add(dst)
 
@@ -212,10 +227,11 @@ class GraphView:
                 del self._adjacent[a][b]
         arc = self._order_arc(triple)
         if arc is not None:
-            stated = self._later[arc[0]][arc[1]]
-            stated.discard(triple)
-            if not stated:
-                del self._later[arc[0]][arc[1]]
+            for index, (a, b) in ((self._later, arc), (self._earlier, (arc[1], arc[0]))):
+                stated = index[a][b]
+                stated.discard(triple)
+                if not stated:
+                    del index[a][b]
         if type_ == "part_of":
             self._whole[src].discard(dst)
 
@@ -280,7 +296,27 @@ class GraphView:
             order=order,
             first_taught=(self._taught.get(order[0]), self._taught.get(order[1])) if order else (None, None),
             lessons=self._lessons,
+            degrees=(len(src_near), len(dst_near)),
+            order_degrees=(
+                len(self._earlier.get(src, {}).keys() - {dst}),
+                len(self._later.get(src, {}).keys() - {dst}),
+                len(self._earlier.get(dst, {}).keys() - {src}),
+                len(self._later.get(dst, {}).keys() - {src}),
+            ),
+            cited=(self.cited(src), self.cited(dst)),
         )
+
+    def cited(self, concept_id: str) -> int:
+        """How many other concepts' descriptions name this concept (by name or alias)."""
+        if self._citations is None:
+            keys = lexicon([(cid, self.names(cid)) for cid in sorted(self._concepts)])
+            counts: dict[str, int] = {}
+            for cid, concept in self._concepts.items():
+                if concept.description:
+                    for named in {c for _, _, c in find_mentions(concept.description, keys)} - {cid}:
+                        counts[named] = counts.get(named, 0) + 1
+            self._citations = counts
+        return self._citations.get(concept_id, 0)
 
     def similarity(self, a: str, b: str) -> float:
         """The TF-IDF cosine similarity of two concepts' names and descriptions (0 if unknown)."""

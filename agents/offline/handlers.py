@@ -7,6 +7,7 @@ the offline provider as ``OfflineLLM(offline_handlers())``. A new role adds one 
 from __future__ import annotations
 
 from agents import concepts, debate, discovery, evidence, judge, owner, qa, relations
+from agents.offline import judging
 from magg_kg.llm.offline import Handler
 
 __all__ = ["offline_handlers"]
@@ -21,6 +22,7 @@ def offline_handlers() -> dict[str, Handler]:
         owner.REVIEW_TASK: owner.review_handler,
         owner.VOTE_TASK: owner.vote_handler,
         **judge.offline_handlers(),
+        judge.TASK: judging.judge_learned,
         **debate.offline_handlers(),
         **discovery.offline_handlers(),
         **qa.offline_handlers(),

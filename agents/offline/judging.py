@@ -1,0 +1,51 @@
+"""The offline judge: the learned judgment model applied to a judge prompt.
+
+The score is the calibrated probability of :mod:`agents.offline.model` over the features of
+:mod:`agents.offline.features`, read from the prompt's payload and data alone. Its reasoning names
+the features that moved the score most, with their log-odds, so that a person can see why.
+The verdict is the band of the score under the prompt's policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from agents.judge import band
+from agents.offline.features import claim_features, describe
+from agents.offline.model import LinearModel, judgment_model
+from magg_kg.llm.port import Prompt
+
+__all__ = ["judge_learned", "reasons", "score_claim"]
+
+_SHOWN = 6
+
+
+def score_claim(
+    payload: Mapping[str, object], data: str, model: LinearModel | None = None
+) -> tuple[float, str]:
+    """The calibrated score of the claim in a judge-layout payload, and the reasons for it."""
+    chosen = model or judgment_model()
+    values = claim_features(payload, data)
+    return round(chosen.probability(values), 4), reasons(chosen, values)
+
+
+def reasons(model: LinearModel, values: Mapping[str, float]) -> str:
+    """The features that moved the score most, in words, with their calibrated log-odds."""
+    shown = model.contributions(values)[:_SHOWN]
+    terms = "; ".join(f"{describe(name)} ({weight:+.2f})" for name, weight in shown)
+    return terms or "no feature of the claim carries weight"
+
+
+def judge_learned(prompt: Prompt) -> dict[str, object]:
+    """The offline judge's reply to a judge prompt."""
+    score, why = score_claim(prompt.payload, prompt.data)
+    policy = prompt.payload.get("policy")
+    commit_at, reject_below = 0.8, 0.5
+    if isinstance(policy, dict):
+        commit_at = float(policy.get("commit_at", commit_at))
+        reject_below = float(policy.get("reject_below", reject_below))
+    return {
+        "reasoning": f"learned judgment ({judgment_model().version}): {why}; score {score:.2f}",
+        "score": score,
+        "verdict": band(score, commit_at, reject_below),
+    }

@@ -1,0 +1,318 @@
+"""Training the offline judgment model from development data, reproducibly.
+
+Examples. Each labelled claim is turned into the judge prompt it would get in the pipeline
+(:func:`governance.claims.build_claim` over a :class:`~agents.support.GraphView` of the graph it
+would be judged against), and :func:`agents.offline.features.claim_features` reads the features
+from that prompt, so training and judging see claims the same way. Sources:
+
+- the replay candidate sets of a Metacademy-layout folder (:mod:`governance.replay`) for several
+  seeds: gold prerequisites against the established half of the graph, and their corruptions
+  (reversed, wrong type, shortcut, unrelated, unknown concept, injected, contradiction);
+- Metacademy's ``see_also`` links between two concepts as ``related`` claims (label 1), with
+  unrelated pairs as ``related`` claims (label 0);
+- optionally, labelled lesson claims (JSON lines written by ``magg model claims`` and labelled by a
+  reader with ``REVIEW-RUBRIC.md``): the judge prompt's payload and data, and the label.
+
+Validation is concept-disjoint: concepts are split into folds by a stable hash; a claim is tested
+in its source concept's fold by a model trained on the claims that touch no concept of that fold.
+The held-out margins calibrate the model (Platt scaling), and they give the reported figures:
+precision and recall at the commit threshold (0.80) and at the reject threshold (0.50), and a
+reliability table (predicted probability against observed frequency, per bin).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.linear_model import LogisticRegression
+
+from agents.judge import judge_prompt
+from agents.offline.features import FEATURES, LEXICAL, claim_features
+from agents.offline.model import LinearModel
+from agents.support import GraphView
+from governance.claims import build_claim
+from governance.replay import Candidate, Dataset, build_candidates, load_dataset
+from magg_kg.records import Concept, Proposal, Span
+
+__all__ = ["Example", "TrainingReport", "fit", "lesson_examples", "metacademy_examples", "train"]
+
+FOLDS = 5
+SEEDS = (1, 2, 3)
+REGULARIZATION = 1.0
+MIN_COUNT = 3
+COMMIT_AT, REJECT_BELOW = 0.80, 0.50
+_AT = "2026-01-01T00:00:00.000000Z"
+
+
+@dataclass(frozen=True)
+class Example:
+    """One labelled claim: its features, its label, the concepts it touches and where it came from."""
+
+    values: dict[str, float]
+    label: int
+    src: str
+    dst: str
+    kind: str
+
+
+@dataclass
+class TrainingReport:
+    """What training measured on held-out folds."""
+
+    examples: int = 0
+    positives: int = 0
+    by_source: dict[str, int] = field(default_factory=dict)
+    folds: int = FOLDS
+    at_commit: dict[str, float] = field(default_factory=dict)
+    at_reject: dict[str, float] = field(default_factory=dict)
+    reliability: list[dict[str, float]] = field(default_factory=list)
+    by_kind: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "examples": self.examples,
+            "positives": self.positives,
+            "by_source": self.by_source,
+            "folds": self.folds,
+            "at_commit": self.at_commit,
+            "at_reject": self.at_reject,
+            "reliability": self.reliability,
+            "by_kind": self.by_kind,
+        }
+
+
+def _concepts(dataset: Dataset) -> list[Concept]:
+    return [
+        Concept(id=c.tag, name=c.title, type="concept", description=c.summary[:20_000], recorded_at=_AT)
+        for c in sorted(dataset.concepts.values(), key=lambda c: c.tag)
+    ]
+
+
+def _example(view: GraphView, candidate: Candidate, dataset: Dataset, number: int) -> Example:
+    evidence = tuple(
+        Span(lesson_id="metacademy", start=0, end=len(text), quote=text, kind="implicit")
+        for text in candidate.evidence
+    )
+    proposal = Proposal(
+        id=f"p-train-{number}",
+        src=candidate.src,
+        type=candidate.type,
+        dst=candidate.dst,
+        confidence=candidate.confidence,
+        evidence=evidence,
+        origin="replay",
+        created_at=_AT,
+    )
+    claim = build_claim(view, proposal, evidence, confidence=candidate.confidence)
+    prompt = judge_prompt(claim, COMMIT_AT, REJECT_BELOW)
+    return Example(
+        claim_features(prompt.payload, prompt.data),
+        candidate.label,
+        candidate.src,
+        candidate.dst,
+        candidate.kind,
+    )
+
+
+def metacademy_examples(folder: Path, seeds: Sequence[int] = SEEDS) -> list[Example]:
+    """Labelled claims from a Metacademy-layout folder (see the module docstring)."""
+    dataset = load_dataset(folder)
+    concepts = _concepts(dataset)
+    examples: list[Example] = []
+    number = 0
+    for seed in seeds:
+        candidate_set = build_candidates(dataset, seed)
+        view = GraphView(concepts, [(e.src, "prerequisite", e.dst) for e in candidate_set.established])
+        for candidate in candidate_set.candidates:
+            examples.append(_example(view, candidate, dataset, number))
+            number += 1
+    established = build_candidates(dataset, min(seeds)).established
+    full = GraphView(concepts, [(e.src, "prerequisite", e.dst) for e in established])
+    rng = random.Random(min(seeds))
+    tags = sorted(dataset.concepts)
+    linked = {(link.src, link.dst) for link in dataset.links} | {
+        (link.dst, link.src) for link in dataset.links
+    }
+    related = [link for link in dataset.links if link.relation == "see_also" and link.both_concepts]
+    for link in related:
+        candidate = Candidate(
+            link.src,
+            "related",
+            link.dst,
+            dataset.evidence(link.src, link.dst, context=link.context),
+            1,
+            "see_also",
+        )
+        examples.append(_example(full, candidate, dataset, number))
+        number += 1
+        while True:
+            a, b = rng.sample(tags, 2)
+            if (a, b) not in linked:
+                break
+        negative = Candidate(a, "related", b, dataset.evidence(a, b), 0, "unrelated_related")
+        examples.append(_example(full, negative, dataset, number))
+        number += 1
+    return examples
+
+
+def lesson_examples(path: Path) -> list[Example]:
+    """Labelled lesson claims: JSON lines with ``payload``, ``data`` and ``label`` (0 or 1)."""
+    examples = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            proposal = row["payload"]["proposal"]
+            examples.append(
+                Example(
+                    claim_features(row["payload"], row["data"]),
+                    int(row["label"]),
+                    str(proposal["src"]),
+                    str(proposal["dst"]),
+                    "lesson",
+                )
+            )
+    return examples
+
+
+def _fold(concept: str, folds: int) -> int:
+    return int(hashlib.sha256(concept.encode("utf-8")).hexdigest()[:8], 16) % folds
+
+
+def _vocabulary(examples: Sequence[Example]) -> list[str]:
+    """The dense features, and the lexical ones seen in at least :data:`MIN_COUNT` examples."""
+    counts: dict[str, int] = {}
+    for example in examples:
+        for name in example.values:
+            if name.startswith(LEXICAL):
+                counts[name] = counts.get(name, 0) + 1
+    return [*FEATURES, *sorted(name for name, count in counts.items() if count >= MIN_COUNT)]
+
+
+def _matrix(examples: Sequence[Example], names: Sequence[str]) -> csr_matrix:
+    vectorizer = DictVectorizer(sort=False)
+    vectorizer.fit([dict.fromkeys(names, 1.0)])
+    matrix: csr_matrix = vectorizer.transform([e.values for e in examples])
+    return matrix
+
+
+def _logistic(x: csr_matrix, y: np.ndarray) -> LogisticRegression:
+    model = LogisticRegression(C=REGULARIZATION, max_iter=2000, class_weight="balanced")
+    model.fit(x, y)
+    return model
+
+
+def _platt(margins: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    calibrator = LogisticRegression(C=1e6, max_iter=1000)
+    calibrator.fit(margins.reshape(-1, 1), y)
+    return float(calibrator.coef_[0][0]), float(calibrator.intercept_[0])
+
+
+def _rates(p: np.ndarray, y: np.ndarray, at: float) -> dict[str, float]:
+    chosen = p >= at
+    kept = int(chosen.sum())
+    hits = int((chosen & (y == 1)).sum())
+    return {
+        "threshold": at,
+        "admitted": kept,
+        "precision": round(hits / kept, 4) if kept else 0.0,
+        "recall": round(hits / int((y == 1).sum()), 4) if (y == 1).any() else 0.0,
+    }
+
+
+def _reliability(p: np.ndarray, y: np.ndarray) -> list[dict[str, float]]:
+    rows = []
+    edges = [0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 1.0001]
+    for low, high in itertools.pairwise(edges):
+        inside = (p >= low) & (p < high)
+        if inside.any():
+            rows.append(
+                {
+                    "low": low,
+                    "high": min(1.0, high),
+                    "count": int(inside.sum()),
+                    "predicted": round(float(p[inside].mean()), 4),
+                    "observed": round(float(y[inside].mean()), 4),
+                }
+            )
+    return rows
+
+
+def fit(
+    examples: Sequence[Example], folds: int = FOLDS, version: str = "judgment"
+) -> tuple[LinearModel, TrainingReport]:
+    """Concept-disjoint cross-validation, Platt calibration on held-out margins, final fit."""
+    names = _vocabulary(examples)
+    x, y = _matrix(examples, names), np.array([e.label for e in examples])
+    margins = np.full(len(examples), np.nan)
+    src_fold = np.array([_fold(e.src, folds) for e in examples])
+    dst_fold = np.array([_fold(e.dst, folds) for e in examples])
+    for k in range(folds):
+        train = (src_fold != k) & (dst_fold != k)
+        test = src_fold == k
+        if len(set(y[train])) < 2 or not test.any():
+            continue
+        margins[test] = _logistic(x[train], y[train]).decision_function(x[test])
+    tested = ~np.isnan(margins)
+    scale, shift = _platt(margins[tested], y[tested])
+    held_p = 1.0 / (1.0 + np.exp(-(scale * margins[tested] + shift)))
+    held_y = y[tested]
+    final = _logistic(x, y)
+    kept = [
+        (n, float(w))
+        for n, w in zip(names, final.coef_[0], strict=True)
+        if not n.startswith(LEXICAL) or abs(w) >= 0.01
+    ]
+    model = LinearModel(
+        tuple(n for n, _ in kept),
+        tuple(w for _, w in kept),
+        float(final.intercept_[0]),
+        scale,
+        shift,
+        version,
+    )
+    report = TrainingReport(
+        examples=len(examples),
+        positives=int(y.sum()),
+        folds=folds,
+        at_commit=_rates(held_p, held_y, COMMIT_AT),
+        at_reject=_rates(held_p, held_y, REJECT_BELOW),
+        reliability=_reliability(held_p, held_y),
+    )
+    kinds = np.array([e.kind for e in examples])[tested]
+    for kind in sorted(set(kinds)):
+        inside = kinds == kind
+        report.by_kind[kind] = {
+            "count": int(inside.sum()),
+            "label": int(held_y[inside][0]),
+            "admitted_at_commit": round(float((held_p[inside] >= COMMIT_AT).mean()), 4),
+            "kept_out_below_reject": round(float((held_p[inside] < REJECT_BELOW).mean()), 4),
+        }
+    report.by_source = {
+        kind: int((np.array([e.kind for e in examples]) == kind).sum())
+        for kind in sorted(set(e.kind for e in examples))
+    }
+    return model, report
+
+
+def train(
+    metacademy: Path, lessons: Sequence[Path] = (), out: Path | None = None
+) -> tuple[LinearModel, TrainingReport]:
+    """Builds the examples, fits, and writes the model file to ``out`` when given."""
+    examples = metacademy_examples(metacademy)
+    for path in lessons:
+        examples += lesson_examples(path)
+    model, report = fit(examples)
+    if out is not None:
+        out.write_text(model.to_json(report.as_dict()) + "\n", encoding="utf-8")
+    return model, report
