@@ -1,0 +1,298 @@
+"""`magg bench sample` and `magg bench score`: the blind review of admitted edges, end to end."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from magg_kg.blind import shorten_quote, wilson_interval
+from magg_kg.cli import main
+from magg_kg.clock import StepClock
+from magg_kg.journal import journaled
+from magg_kg.operations import Batch, InvalidateEdge, RecordDecision
+from magg_kg.records import edge_id, stable_id
+from magg_kg.sqlite import SQLiteStore
+from tests.gates.world import seed
+
+EDGES = [
+    (
+        "linear-algebra",
+        "prerequisite",
+        "neural-network",
+        "Linear algebra is a prerequisite for neural networks.",
+    ),
+    ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
+    ("calculus", "prerequisite", "backpropagation", "Calculus is a prerequisite for backpropagation."),
+    ("transformer", "builds_on", "attention", "Transformers build on attention."),
+    ("attention", "related", "transformer", "Attention is related to transformers."),
+    (
+        "backpropagation",
+        "prerequisite",
+        "linear-algebra",
+        "Backpropagation is a prerequisite for linear algebra.",
+    ),
+]
+T0 = "2026-01-01T00:00:00.000000Z"
+
+
+def magg(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    argv = sys.argv
+    sys.argv = ["magg", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as done:
+        code = int(done.code or 0)
+    finally:
+        sys.argv = argv
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def invalidate(store: SQLiteStore, src: str, type_: str, dst: str) -> None:
+    """Closes the seeded version of one edge (as a recheck would)."""
+    now = "2026-02-01T00:00:00.000000Z"
+    decision = RecordDecision(
+        id=stable_id("d", "test", src, type_, dst),
+        proposal_id=None,
+        stage="recheck",
+        verdict="invalidate",
+        state_after="invalidated",
+        rationale="test",
+        detail={},
+        policy_version="policy-1",
+        prompt_version="test",
+        model="none",
+        decided_at=now,
+    )
+    closing = InvalidateEdge(
+        version_id=stable_id("v", edge_id(src, type_, dst), T0),
+        decision_id=decision.id,
+        invalid_at=now,
+        expired_at=now,
+        reason="test",
+    )
+    store.write(Batch.of(stable_id("inv", src, dst), now, journaled([decision, closing], now)))
+
+
+@pytest.fixture
+def dbs(tmp_path: Path) -> tuple[Path, Path]:
+    """governed.sqlite: four active edges and one invalidated; flat.sqlite: six active edges."""
+    governed, flat = tmp_path / "governed.sqlite", tmp_path / "flat.sqlite"
+    for path, edges in ((governed, EDGES[:5]), (flat, EDGES)):
+        store = SQLiteStore.open(path)
+        seed(store, StepClock(T0), edges)
+        if path == governed:
+            invalidate(store, *EDGES[4][:3])
+        assert len(store.edges()) == (4 if path == governed else 6)
+        store.close()
+    return governed, flat
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+
+
+def test_sample_writes_blind_rows_a_labels_template_and_a_key(
+    dbs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    governed, flat = dbs
+    prefix = tmp_path / "out" / "batch1"
+    code, out, err = magg(
+        ["bench", "sample", "--n", "5", "--out", str(prefix), str(governed), str(flat)], capsys
+    )
+    assert code == 0, err
+    assert err == f"note: {governed} has 4 active edges, fewer than --n 5: all 4 taken\n"
+    assert out.splitlines()[0] == f"sampled 9 active edges (seed 7): {governed} 4 of 4, {flat} 5 of 6"
+
+    blind_text = (tmp_path / "out" / "batch1.blind.jsonl").read_text("utf-8")
+    assert "governed" not in blind_text and "flat" not in blind_text and str(tmp_path) not in blind_text
+    rows = lines(tmp_path / "out" / "batch1.blind.jsonl")
+    ids = [f"r-{number:04d}" for number in range(1, 10)]
+    assert [row["review_id"] for row in rows] == ids
+    assert all(set(row) == {"review_id", "src", "type", "dst", "quote"} for row in rows)
+    first = next(row for row in rows if row["src"] == "Linear algebra")
+    assert first["dst"] == "neural network" and first["quote"] == EDGES[0][3]
+
+    labels = lines(tmp_path / "out" / "batch1.labels.jsonl")
+    assert labels == [
+        {"review_id": id_, "src_ok": None, "dst_ok": None, "verdict": None, "why": ""} for id_ in ids
+    ]
+    key = json.loads((tmp_path / "out" / "batch1.key.json").read_text("utf-8"))
+    assert sorted(key["reviews"]) == ids
+    assert key["databases"] == [
+        {"db": str(governed), "active_edges": 4, "drawn": 4},
+        {"db": str(flat), "active_edges": 6, "drawn": 5},
+    ]
+    from_governed = {entry["edge_id"] for entry in key["reviews"].values() if entry["db"] == str(governed)}
+    assert from_governed == {edge_id(*edge[:3]) for edge in EDGES[:4]}  # the invalidated edge is not drawn
+    mixed = [id_ for id_, entry in key["reviews"].items() if entry["db"] == str(governed)]
+    assert mixed != ids[:4] and mixed != ids[-4:]  # shuffled, not one database after the other
+    for id_, row in zip(ids, rows, strict=True):
+        assert key["reviews"][id_]["type"] == row["type"]
+
+
+def test_the_seed_makes_the_sample_reproducible(
+    dbs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def draw(seed_: int, name: str) -> tuple[str, str]:
+        prefix = tmp_path / name
+        args = ["bench", "sample", "--n", "2", "--seed", str(seed_), "--out", str(prefix), *map(str, dbs)]
+        assert magg(args, capsys)[0] == 0
+        blind = Path(f"{prefix}.blind.jsonl").read_text("utf-8")
+        return blind, Path(f"{prefix}.key.json").read_text("utf-8")
+
+    assert draw(3, "a") == draw(3, "b")
+    assert len({draw(seed_, f"s{seed_}") for seed_ in range(1, 6)}) > 1
+
+
+def test_a_long_quote_is_collapsed_and_cut() -> None:
+    assert shorten_quote("a \n\t b") == "a b"
+    cut = shorten_quote("word " * 200)
+    assert len(cut) == 400 and cut.endswith("…")
+
+
+def label(id_: str, src_ok: bool, dst_ok: bool, verdict: str) -> str:
+    return json.dumps({"review_id": id_, "src_ok": src_ok, "dst_ok": dst_ok, "verdict": verdict, "why": ""})
+
+
+@pytest.fixture
+def sampled(dbs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """Every active edge of both databases, sampled under the prefix it returns."""
+    prefix = tmp_path / "all"
+    assert magg(["bench", "sample", "--n", "10", "--out", str(prefix), *map(str, dbs)], capsys)[0] == 0
+    return prefix
+
+
+def fill(prefix: Path, dbs: tuple[Path, Path], leave_out: int = 0) -> Path:
+    """Labels by hand: governed accepts all but builds_on (its dst not genuine); flat accepts only
+    the prerequisites out of linear algebra and calculus, and its cycle-closing edge has a bad src."""
+    governed, _ = dbs
+    key = json.loads(Path(f"{prefix}.key.json").read_text("utf-8"))["reviews"]
+    written = []
+    for id_, entry in key.items():
+        if entry["db"] == str(governed):
+            ok = entry["type"] != "builds_on"
+            written.append(label(id_, True, ok, "ACCEPT" if ok else "REJECT"))
+        elif entry["edge_id"] in {edge_id(*EDGES[0][:3]), edge_id(*EDGES[2][:3])}:
+            written.append(label(id_, True, True, "ACCEPT"))
+        else:
+            src_ok = entry["edge_id"] != edge_id(*EDGES[5][:3])
+            written.append(label(id_, src_ok, True, "REJECT"))
+    path = prefix.with_name("filled.jsonl")
+    path.write_text("\n".join(written[leave_out:]) + "\n", encoding="utf-8")
+    return path
+
+
+def rate(count: int, n: int) -> dict[str, object]:
+    low, high = wilson_interval(count, n)
+    return {"count": count, "n": n, "rate": round(count / n, 4), "low": round(low, 4), "high": round(high, 4)}
+
+
+def test_score_computes_exact_rates(
+    dbs: tuple[Path, Path], sampled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    governed, flat = dbs
+    code, out, err = magg(["bench", "score", str(sampled), str(fill(sampled, dbs)), "--json"], capsys)
+    assert code == 0 and err == ""
+    report = json.loads(out)
+    assert (report["reviews"], report["labelled"], report["unlabelled"]) == (10, 10, [])
+    mine, theirs = report["databases"][str(governed)], report["databases"][str(flat)]
+    assert mine["acceptance"] == rate(3, 4) and mine["genuine_endpoints"] == rate(3, 4)
+    assert theirs["acceptance"] == rate(2, 6) and theirs["genuine_endpoints"] == rate(5, 6)
+    assert mine["by_type"]["builds_on"]["acceptance"] == rate(0, 1)
+    assert theirs["by_type"]["prerequisite"]["acceptance"] == rate(2, 4)
+    assert theirs["by_type"]["prerequisite"]["genuine_endpoints"] == rate(3, 4)
+    assert rate(3, 4) == {"count": 3, "n": 4, "rate": 0.75, "low": 0.3006, "high": 0.9544}
+
+    code, out, _ = magg(["bench", "score", str(sampled), str(fill(sampled, dbs))], capsys)
+    assert code == 0
+    assert out.splitlines()[:4] == [
+        "blind review: 10 of 10 reviews labelled; rates with 95% Wilson intervals",
+        str(governed),
+        "  type          N  acceptance                genuine endpoints",
+        "  all           4  3/4  75.0% [30.1, 95.4]   3/4  75.0% [30.1, 95.4]",
+    ]
+    assert "  prerequisite  4  2/4  50.0% [15.0, 85.0]   3/4  75.0% [30.1, 95.4]" in out.splitlines()
+
+
+def test_missing_labels_are_named_and_left_out(
+    dbs: tuple[Path, Path], sampled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = magg(
+        ["bench", "score", str(sampled), str(fill(sampled, dbs, leave_out=2)), "--json"], capsys
+    )
+    assert code == 0
+    assert err == "warning: 2 of 10 reviews unlabelled, scored without them: r-0001, r-0002\n"
+    report = json.loads(out)
+    assert report["labelled"] == 8 and report["unlabelled"] == ["r-0001", "r-0002"]
+    assert sum(db["labelled"] for db in report["databases"].values()) == 8
+
+
+def refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    code, out, err = magg(args, capsys)
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and err.startswith("error: "), err
+    return err
+
+
+def test_sample_refuses_to_overwrite_without_force(
+    dbs: tuple[Path, Path], sampled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["bench", "sample", "--n", "1", "--out", str(sampled), *map(str, dbs)]
+    assert "pass --force" in refused(args, capsys)
+    assert len(lines(Path(f"{sampled}.blind.jsonl"))) == 10  # untouched
+    assert magg([*args, "--force"], capsys)[0] == 0
+    assert len(lines(Path(f"{sampled}.blind.jsonl"))) == 2
+
+
+def test_a_mistyped_database_is_refused_and_not_created(
+    dbs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typo = tmp_path / "govrned.sqlite"
+    err = refused(
+        ["bench", "sample", "--n", "1", "--out", str(tmp_path / "x"), str(typo), str(dbs[1])], capsys
+    )
+    assert str(typo) in err
+    assert not typo.exists() and not list(tmp_path.glob("x.*"))
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    assert "empty" in refused(
+        ["bench", "sample", "--n", "1", "--out", str(tmp_path / "x"), str(empty)], capsys
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ({"review_id": "r-9999", "src_ok": True, "dst_ok": True, "verdict": "ACCEPT"}, "r-9999"),
+        ({"review_id": "r-0001", "src_ok": True, "dst_ok": True, "verdict": "maybe"}, "'ACCEPT' or 'REJECT'"),
+        ({"review_id": "r-0001", "src_ok": "yes", "dst_ok": True, "verdict": "REJECT"}, "src_ok"),
+        ({"review_id": "r-0001", "src_ok": True, "dst_ok": None, "verdict": "REJECT"}, "partly filled"),
+        ({"review_id": "r-0001", "src_ok": False, "dst_ok": True, "verdict": "ACCEPT"}, "ACCEPT needs"),
+        ({"review_id": "r-0001", "src_ok": True, "dst_ok": True, "verdict": "ACCEPT", "x": 1}, "x"),
+    ],
+)
+def test_bad_labels_are_refused_naming_the_review(
+    sampled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], line: dict[str, object], says: str
+) -> None:
+    labels = tmp_path / "bad.jsonl"
+    labels.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    err = refused(["bench", "score", str(sampled), str(labels)], capsys)
+    assert says in err and str(line["review_id"]) in err
+
+
+def test_duplicate_and_absent_labels_are_refused(
+    sampled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = tmp_path / "twice.jsonl"
+    labels.write_text(
+        label("r-0003", True, True, "ACCEPT") + "\n" + label("r-0003", True, True, "REJECT") + "\n"
+    )
+    assert "r-0003" in refused(["bench", "score", str(sampled), str(labels)], capsys)
+    blank = Path(f"{sampled}.labels.jsonl")
+    assert "no review is labelled" in refused(["bench", "score", str(sampled), str(blank)], capsys)
+    assert "no key" in refused(["bench", "score", str(tmp_path / "nope"), str(blank)], capsys)
