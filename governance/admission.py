@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 
 from agents import owner as owner_role
 from agents.cost import Cost, ask
+from agents.judge import claim_payload
 from agents.owner import OwnerReview
 from blackboard.board import Board
+from governance.claims import build_claim
 from governance.deliberation import PASS_AT, band, hold_vote, thresholds, vote_weight
 from governance.domains import Layout
 from governance.memory import Support
@@ -196,6 +198,7 @@ class _Run:
         claims = [c if c[:3] != own else [*own, str(int(c[3]) - 1)] for c in claims]
         claims = [c for c in claims if int(c[3]) > 0]
         return {
+            **self._claim(proposal),
             "domain": domain,
             "proposal": {
                 "id": proposal.id,
@@ -210,6 +213,20 @@ class _Run:
             "card": {"facts": facts, "claims": claims},
             "edge_types": {name: t.description for name, t in self.ctx.rules.schema.edge_types.items()},
             "symmetric": sorted(name for name, t in self.ctx.rules.schema.edge_types.items() if t.symmetric),
+        }
+
+    def _claim(self, proposal: Proposal) -> dict[str, object]:
+        """The judge's view of the proposal (descriptions, evidence, supporting subgraph), which
+        owners are shown too; its ``proposal`` is overridden by the owner's own layout."""
+        if self.ctx.gate is None:
+            return {}
+        claim = build_claim(self.ctx.gate.view, proposal, proposal.evidence, confidence=proposal.confidence)
+        shown = claim_payload(claim, self.ctx.policy.commit_at, self.ctx.policy.reject_below)
+        described = dict(shown["proposal"])  # type: ignore[call-overload]
+        return {
+            "evidence": shown["evidence"],
+            "subgraph": shown["subgraph"],
+            "descriptions": {"src": described["src_description"], "dst": described["dst_description"]},
         }
 
     def _domains(self, proposal: Proposal) -> list[tuple[str, int]]:

@@ -10,6 +10,7 @@ recorded with every deliberation decision.
 
 from __future__ import annotations
 
+import json
 from typing import Literal
 
 from agents import owner as owner_role
@@ -77,6 +78,7 @@ def hold_vote(
             agent=f"owner:{domain}",
             domain=domain,
             system=owner_role.VOTE_SYSTEM,
+            data=json.dumps([span.quote for span in proposal.evidence], ensure_ascii=False),
             payload=payload,
             prompt_version=owner_role.PROMPT_VERSION,
         )

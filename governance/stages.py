@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from agents.support import GraphView
 from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Proposal, ProposalState
 
@@ -54,4 +55,9 @@ class Settled:
 class Gate(Protocol):
     def __call__(self, reviewed: Reviewed) -> Settled:
         """Judges a reviewed proposal and settles it (commit, reject, abstain or quarantine)."""
+        ...
+
+    @property
+    def view(self) -> GraphView:
+        """The graph the gate judges against (owners are shown the same supporting subgraph)."""
         ...

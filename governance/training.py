@@ -42,8 +42,18 @@ from agents.support import GraphView
 from governance.claims import build_claim
 from governance.replay import Candidate, Dataset, build_candidates, load_dataset
 from magg_kg.records import Concept, Proposal, Span
+from magg_kg.store import Store
 
-__all__ = ["Example", "TrainingReport", "fit", "lesson_examples", "metacademy_examples", "train"]
+__all__ = [
+    "Example",
+    "TrainingReport",
+    "fit",
+    "labelled_claims",
+    "lesson_claims",
+    "lesson_examples",
+    "metacademy_examples",
+    "train",
+]
 
 FOLDS = 5
 SEEDS = (1, 2, 3)
@@ -316,3 +326,65 @@ def train(
     if out is not None:
         out.write_text(model.to_json(report.as_dict()) + "\n", encoding="utf-8")
     return model, report
+
+
+def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]]:
+    """A seeded sample of an ingested database's proposals that passed the rules, each as the judge
+    prompt it gets against the database's graph (the claim itself excluded), for labelling.
+
+    Each row: ``id`` (the proposal id), ``payload`` and ``data`` (the judge prompt), and ``shown``:
+    what a reader labels (the two names, the type and the first quote), nothing of any decision.
+    """
+    view = GraphView.of_store(store)
+    failed = {d.proposal_id for d in store.decisions() if d.stage in ("rules", "verification")}
+    revised = {d.proposal_id for d in store.decisions() if d.verdict == "revise"}
+    pool = [
+        p
+        for p in store.proposals()
+        if p.origin == "ingest" and p.id not in failed and p.id not in revised and p.evidence
+    ]
+    pool.sort(key=lambda p: p.id)
+    chosen = random.Random(seed).sample(pool, min(count, len(pool)))
+    rows: list[dict[str, object]] = []
+    for proposal in chosen:
+        claim = build_claim(view, proposal, proposal.evidence, confidence=proposal.confidence)
+        prompt = judge_prompt(claim, COMMIT_AT, REJECT_BELOW)
+        rows.append(
+            {
+                "id": proposal.id,
+                "payload": prompt.payload,
+                "data": prompt.data,
+                "shown": {
+                    "src": claim.src_names[0] if claim.src_names else proposal.src,
+                    "type": proposal.type,
+                    "dst": claim.dst_names[0] if claim.dst_names else proposal.dst,
+                    "quote": " ".join(proposal.evidence[0].quote.split())[:400],
+                },
+            }
+        )
+    return rows
+
+
+def labelled_claims(claims: Path, labels: Path, out: Path) -> int:
+    """Joins exported claims with a reader's labels (``id``, ``verdict`` ACCEPT or REJECT) into the
+    training file :func:`lesson_examples` reads; returns the number of labelled claims written."""
+    verdicts: dict[str, int] = {}
+    for line in labels.read_text("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            verdict = str(row.get("verdict", "")).upper()
+            if verdict in ("ACCEPT", "REJECT"):
+                verdicts[str(row["id"])] = int(verdict == "ACCEPT")
+    written = 0
+    with out.open("w", encoding="utf-8") as handle:
+        for line in claims.read_text("utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            label = verdicts.get(str(row["id"]))
+            if label is None:
+                continue
+            record = {"id": row["id"], "payload": row["payload"], "data": row["data"], "label": label}
+            handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+            written += 1
+    return written

@@ -1,0 +1,98 @@
+"""The offline domain owner, with its belief from the learned judgment model.
+
+The owner's checks stay those of :func:`agents.owner.review_offline`, in its order: an instruction
+in the evidence, evidence that does not name both concepts, a cue that states another type or the
+other direction (revise), and a contradiction with the owner's memory card reject or revise the
+proposal whatever any score says. What changes is the owner's belief in a proposal it approves:
+it is the calibrated probability of :mod:`agents.offline.model` over the same features the judge
+reads (the prompt carries the judge's view of the claim: its evidence spans, the concepts'
+descriptions and the supporting subgraph), so that the deliberation band and the vote mean what
+the thresholds say. A revised proposal keeps the rule-based belief: the subgraph in the prompt was
+drawn for the original direction.
+
+The vote is the same probability, capped by the owner's own review score when its review rejected
+the proposal. Without the judge's view in the prompt (no subgraph), both fall back to the
+rule-based owner.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from agents.offline.judging import score_claim
+from agents.owner import OwnerReview, OwnerVote, review_offline, vote_offline
+from magg_kg.llm.port import Prompt
+
+__all__ = ["review_learned", "vote_learned"]
+
+
+def _claim_payload(payload: Mapping[str, object], triple: tuple[str, str, str]) -> dict[str, object] | None:
+    subgraph = payload.get("subgraph")
+    proposal = payload.get("proposal")
+    if not isinstance(subgraph, dict) or not isinstance(proposal, dict):
+        return None
+    descriptions = payload.get("descriptions")
+    described = descriptions if isinstance(descriptions, dict) else {}
+    return {
+        "proposal": {
+            "src": triple[0],
+            "type": triple[1],
+            "dst": triple[2],
+            "src_names": proposal.get("src_names", []),
+            "dst_names": proposal.get("dst_names", []),
+            "src_description": described.get("src", ""),
+            "dst_description": described.get("dst", ""),
+        },
+        "evidence": payload.get("evidence", []),
+        "subgraph": subgraph,
+    }
+
+
+def _data(quotes: list[str]) -> str:
+    return json.dumps([{"index": i, "quote": q} for i, q in enumerate(quotes)], ensure_ascii=False)
+
+
+def review_learned(prompt: Prompt) -> dict[str, object]:
+    """The owner's review: the rule-based checks, and the learned belief when it approves."""
+    payload = dict(prompt.payload)
+    quotes = [str(q) for q in json.loads(prompt.data or "[]")]
+    review = review_offline(payload, quotes)
+    proposal = payload.get("proposal")
+    if review.verdict != "approve" or not isinstance(proposal, dict):
+        return review.model_dump()
+    claim = _claim_payload(payload, (review.src, review.type, review.dst))
+    if claim is None:
+        return review.model_dump()
+    score, why = score_claim(claim, _data(quotes))
+    if review.concern == "weak":
+        score = min(score, review.score)
+    learned = OwnerReview(
+        reasoning=f"{review.reasoning}; learned belief {score:.2f}: {why}",
+        verdict="approve",
+        src=review.src,
+        type=review.type,
+        dst=review.dst,
+        concern=review.concern,
+        score=score,
+    )
+    return learned.model_dump()
+
+
+def vote_learned(prompt: Prompt) -> dict[str, object]:
+    """The owner's vote: the learned belief, at most its review's score if that review rejected."""
+    payload = dict(prompt.payload)
+    proposal = payload.get("proposal")
+    claim = (
+        _claim_payload(payload, (str(proposal["src"]), str(proposal["type"]), str(proposal["dst"])))
+        if isinstance(proposal, dict)
+        else None
+    )
+    if claim is None:
+        return vote_offline(payload).model_dump()
+    quotes = [str(q) for q in json.loads(prompt.data or "[]")]
+    score, why = score_claim(claim, _data(quotes))
+    review = payload.get("review_score")
+    if payload.get("review_verdict") == "reject" and isinstance(review, int | float):
+        score = min(score, float(review))
+    return OwnerVote(reasoning=f"learned belief {score:.2f}: {why}", score=score).model_dump()

@@ -1,0 +1,155 @@
+"""``magg model``: the offline provider's learned models, rebuilt reproducibly from data.
+
+``magg model build`` trains the judgment model (:mod:`governance.training`) from the development
+data beside the repository (``../shared/data``) and the labelled lesson claims kept in
+``benchmarks/data/``, prints its concept-disjoint cross-validated figures and reliability table,
+and writes the JSON file the offline judge and owners read. ``magg model claims`` exports a
+sample of an ingested database's proposals as judge prompts, with a blind file for a reader to
+label by ``REVIEW-RUBRIC.md``; the labels join the training data with ``magg model label``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from governance.training import labelled_claims, lesson_claims, train
+from magg_kg.errors import UserError
+from magg_kg.sqlite import SQLiteStore
+
+__all__ = ["default_labels", "default_shared", "model_app"]
+
+model_app = typer.Typer(help="The offline provider's learned models.", no_args_is_help=True)
+
+
+def default_shared() -> Path:
+    """``../shared/data`` beside the repository root."""
+    return Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def default_labels() -> list[Path]:
+    """The labelled lesson claims kept with the benchmarks."""
+    folder = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
+    return sorted(folder.glob("*.labelled.jsonl")) if folder.is_dir() else []
+
+
+def _package_folder() -> Path:
+    return Path(__file__).resolve().parents[2] / "agents" / "offline"
+
+
+@model_app.command()
+def build(
+    data: Annotated[
+        Path | None, typer.Option("--data", help="The development data (default: ../shared/data).")
+    ] = None,
+    labels: Annotated[
+        list[Path] | None,
+        typer.Option("--labels", help="Labelled lesson claims (default: benchmarks/data/*.labelled.jsonl)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder to write the model files to (default: agents/offline)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Train the judgment model; print its cross-validated figures and reliability table."""
+    folder = data or default_shared()
+    metacademy = folder / "metacademy"
+    if not (metacademy / "concepts.jsonl").is_file():
+        raise UserError(f"{metacademy}: no Metacademy data (concepts.jsonl); pass --data ../shared/data")
+    files = labels if labels is not None else default_labels()
+    for path in files:
+        if not path.is_file():
+            raise UserError(f"{path}: no such labelled claims file")
+    target = (out or _package_folder()) / "judgment.json"
+    _, report = train(metacademy, files, target)
+    figures = report.as_dict()
+    if as_json:
+        typer.echo(json.dumps(figures, indent=1, sort_keys=True))
+        return
+    console = Console()
+    console.print(
+        f"judgment model: {report.examples} labelled claims ({report.positives} true), "
+        f"{report.folds} concept-disjoint folds; written to {target}"
+    )
+    sources = Table(title="training claims by source")
+    for column in ("source", "claims"):
+        sources.add_column(column)
+    for source, count in report.by_source.items():
+        sources.add_row(source, str(count))
+    console.print(sources)
+    gates = Table(title="held-out folds, at the gate's thresholds")
+    for column in ("threshold", "admitted", "precision", "recall"):
+        gates.add_column(column, justify="right")
+    for rates in (report.at_commit, report.at_reject):
+        gates.add_row(*(f"{rates[k]:g}" for k in ("threshold", "admitted", "precision", "recall")))
+    console.print(gates)
+    table = Table(title="reliability on held-out folds")
+    for column in ("bin", "claims", "mean predicted", "observed true"):
+        table.add_column(column, justify="right")
+    for row in report.reliability:
+        table.add_row(
+            f"[{row['low']:.2f}, {row['high']:.2f})",
+            str(int(row["count"])),
+            f"{row['predicted']:.3f}",
+            f"{row['observed']:.3f}",
+        )
+    console.print(table)
+    kinds = Table(title="held-out folds by kind of claim")
+    for column in ("kind", "claims", "label", ">= 0.80", "< 0.50"):
+        kinds.add_column(column, justify="right")
+    for kind, row in report.by_kind.items():
+        kinds.add_row(
+            kind,
+            str(int(row["count"])),
+            str(int(row["label"])),
+            f"{row['admitted_at_commit']:.3f}",
+            f"{row['kept_out_below_reject']:.3f}",
+        )
+    console.print(kinds)
+
+
+@model_app.command()
+def claims(
+    db: Annotated[Path, typer.Option("--db", help="An ingested database to sample proposals from.")],
+    out: Annotated[Path, typer.Option("--out", help="Prefix of the files to write.")],
+    n: Annotated[int, typer.Option("--n", min=1, help="How many proposals.")] = 200,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the sample.")] = 7,
+) -> None:
+    """Export proposals as judge prompts (PREFIX.claims.jsonl) and a blind file to label."""
+    if not db.is_file():
+        raise UserError(f"{db}: no such database")
+    store = SQLiteStore.open(str(db))
+    try:
+        rows = lesson_claims(store, n, seed)
+    finally:
+        store.close()
+    claims_path, blind_path = Path(f"{out}.claims.jsonl"), Path(f"{out}.blind.jsonl")
+    with claims_path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+    with blind_path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            shown = row["shown"]
+            if isinstance(shown, dict):
+                handle.write(json.dumps({"id": row["id"], **shown}, ensure_ascii=False) + "\n")
+    typer.echo(f"{len(rows)} claims: {claims_path} (for training), {blind_path} (for the reader)")
+
+
+@model_app.command()
+def label(
+    claims_file: Annotated[Path, typer.Argument(help="PREFIX.claims.jsonl written by `magg model claims`.")],
+    labels_file: Annotated[Path, typer.Argument(help="The reader's labels: JSON lines with id and verdict.")],
+    out: Annotated[Path, typer.Option("--out", help="The labelled claims file to write.")],
+) -> None:
+    """Join exported claims with a reader's labels into a training file."""
+    for path in (claims_file, labels_file):
+        if not path.is_file():
+            raise UserError(f"{path}: no such file")
+    written = labelled_claims(claims_file, labels_file, out)
+    typer.echo(f"{written} labelled claims written to {out}")
