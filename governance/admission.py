@@ -18,16 +18,16 @@ decision (stage, verdict, score, rationale, detail with votes and cost, versions
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agents import owner as owner_role
 from agents.cost import Cost, ask
-from agents.judge import claim_payload
 from agents.owner import OwnerReview
 from blackboard.board import Board
-from governance.claims import build_claim
+from governance.briefing import owner_payload
 from governance.deliberation import PASS_AT, band, hold_vote, thresholds, vote_weight
 from governance.domains import Layout
 from governance.memory import Support
@@ -188,46 +188,17 @@ class _Run:
         self.ctx.support.facts.add(triple)
 
     def _payload(self, proposal: Proposal, domain: str) -> dict[str, object]:
-        members = (
-            set(self.ctx.layout.domain(domain).concepts)
-            if domain in {d.id for d in self.ctx.layout.domains}
-            else set()
+        ctx = self.ctx
+        return owner_payload(
+            proposal,
+            domain,
+            layout=ctx.layout,
+            support=ctx.support,
+            names=ctx.names,
+            schema=ctx.rules.schema,
+            gate=ctx.gate,
+            policy=ctx.policy,
         )
-        facts, claims = self.ctx.support.around(members, proposal.src, proposal.dst)
-        own = [proposal.src, proposal.type, proposal.dst]
-        claims = [c if c[:3] != own else [*own, str(int(c[3]) - 1)] for c in claims]
-        claims = [c for c in claims if int(c[3]) > 0]
-        return {
-            **self._claim(proposal),
-            "domain": domain,
-            "proposal": {
-                "id": proposal.id,
-                "src": proposal.src,
-                "type": proposal.type,
-                "dst": proposal.dst,
-                "confidence": proposal.confidence,
-                "kinds": [s.kind for s in proposal.evidence],
-                "src_names": self.ctx.names(proposal.src),
-                "dst_names": self.ctx.names(proposal.dst),
-            },
-            "card": {"facts": facts, "claims": claims},
-            "edge_types": {name: t.description for name, t in self.ctx.rules.schema.edge_types.items()},
-            "symmetric": sorted(name for name, t in self.ctx.rules.schema.edge_types.items() if t.symmetric),
-        }
-
-    def _claim(self, proposal: Proposal) -> dict[str, object]:
-        """The judge's view of the proposal (descriptions, evidence, supporting subgraph), which
-        owners are shown too; its ``proposal`` is overridden by the owner's own layout."""
-        if self.ctx.gate is None:
-            return {}
-        claim = build_claim(self.ctx.gate.view, proposal, proposal.evidence, confidence=proposal.confidence)
-        shown = claim_payload(claim, self.ctx.policy.commit_at, self.ctx.policy.reject_below)
-        described = dict(shown["proposal"])  # type: ignore[call-overload]
-        return {
-            "evidence": shown["evidence"],
-            "subgraph": shown["subgraph"],
-            "descriptions": {"src": described["src_description"], "dst": described["dst_description"]},
-        }
 
     def _domains(self, proposal: Proposal) -> list[tuple[str, int]]:
         owned: Counter[str] = Counter()
@@ -239,8 +210,6 @@ class _Run:
     def _review(
         self, proposal: Proposal, decisions: list[RecordDecision]
     ) -> tuple[Proposal, Proposal, list[Vote], bool, float] | None:
-        import json
-
         cost = Cost()
         votes: list[Vote] = []
         reviews: list[tuple[str, OwnerReview]] = []
