@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from agents.text import find_mentions, lexicon
+from agents.text import find_mentions, lexicon, normalize_name
 from magg_kg.records import Concept
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -79,6 +79,8 @@ class Support:
     """In learning order: the concepts before src, after src, before dst, after dst."""
     cited: tuple[int, int] = (0, 0)
     """How many other concepts' descriptions name src, and dst (a foundation is named by many)."""
+    anchored: tuple[bool, bool] = (True, True)
+    """Whether each endpoint relates to the rest of the curriculum (see :meth:`GraphView.anchored`)."""
 
     def payload(self) -> dict[str, object]:
         """The subgraph as JSON-ready data for a prompt."""
@@ -99,6 +101,7 @@ class Support:
             "degrees": list(self.degrees),
             "order_degrees": list(self.order_degrees),
             "cited": list(self.cited),
+            "anchored": list(self.anchored),
         }
 
 
@@ -127,6 +130,7 @@ class GraphView:
         self._later: dict[str, dict[str, set[Triple]]] = {}  # learning order, first -> later
         self._earlier: dict[str, dict[str, set[Triple]]] = {}  # learning order, later -> first
         self._citations: dict[str, int] | None = None
+        self._words: dict[str, set[str]] | None = None
         self._whole: dict[str, set[str]] = {}  # part_of, part -> whole
         self._vectors: dict[str, dict[str, float]] | None = None
         for src, type_, dst in edges:
@@ -169,6 +173,7 @@ class GraphView:
             self._concepts[concept.id] = concept
             self._vectors = None
             self._citations = None
+            self._words = None
 
     def add_names(self, aliases: Mapping[str, str]) -> None:
         """Adds aliases (alias -> concept id) not known yet."""
@@ -304,7 +309,24 @@ class GraphView:
                 len(self._later.get(dst, {}).keys() - {src}),
             ),
             cited=(self.cited(src), self.cited(dst)),
+            anchored=(self.anchored(src), self.anchored(dst)),
         )
+
+    def anchored(self, concept_id: str) -> bool:
+        """Whether a concept relates to the rest of the curriculum: it has an active edge, a lesson
+        teaches it, another concept's description names it, or its name shares a content word
+        with another concept's name. A concept that appears from nowhere has none of these."""
+        if self.degree(concept_id) or concept_id in self._taught or self.cited(concept_id):
+            return True
+        concept = self._concepts.get(concept_id)
+        if concept is None:
+            return False
+        if self._words is None:
+            self._words = {}
+            for cid, known in self._concepts.items():
+                for word in _content_words(known.name):
+                    self._words.setdefault(word, set()).add(cid)
+        return any(self._words.get(word, set()) - {concept_id} for word in _content_words(concept.name))
 
     def cited(self, concept_id: str) -> int:
         """How many other concepts' descriptions name this concept (by name or alias)."""
@@ -346,6 +368,18 @@ class GraphView:
                     str(terms[matrix.indices[k]]): float(matrix.data[k]) for k in range(start, end)
                 }
         return self._vectors
+
+
+def _content_words(name: str) -> set[str]:
+    """The words of a name that carry meaning: three letters or more, not a function word.
+
+    >>> sorted(_content_words("The Attention mechanism of a Transformer"))
+    ['attention', 'mechanism', 'transformer']
+    """
+    return {w for w in normalize_name(name).split(" ") if len(w) >= 3 and w not in _FUNCTION_WORDS}
+
+
+_FUNCTION_WORDS = frozenset("the and for with from into over under than that this its their our".split())
 
 
 def _direct(view: GraphView, path: tuple[str, ...], claim: Triple) -> bool:

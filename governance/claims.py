@@ -19,7 +19,7 @@ from magg_kg.llm.port import LLM, Failure
 from magg_kg.operations import SpanData, span_data
 from magg_kg.records import Proposal, Span
 
-__all__ = ["JudgeResult", "ask_judge", "build_claim", "ground", "merge_evidence", "short_reason"]
+__all__ = ["JudgeResult", "anchored", "ask_judge", "build_claim", "ground", "merge_evidence", "short_reason"]
 
 REASON_CHARS = 600
 """A committed edge's reason is the verdict's reasoning, cut to this length."""
@@ -143,6 +143,13 @@ def ground(evidence: Sequence[Span], lesson_text: Callable[[str], str | None]) -
     if not found:
         return [], "no evidence quote is found in its lesson at its offsets"
     return span_data(found[:64]), ""
+
+
+def anchored(claim: Claim) -> bool:
+    """Whether both endpoints relate to the curriculum (:meth:`GraphView.anchored`), or more than
+    one distinct quote backs the claim; the gate never commits a claim that is neither."""
+    quotes = {(span.lesson_id, " ".join(span.quote.split())) for span in claim.evidence}
+    return all(claim.support.anchored) or len(quotes) > 1
 
 
 def merge_evidence(groups: Iterable[Sequence[Span]]) -> list[Span]:

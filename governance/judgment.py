@@ -25,16 +25,24 @@ from agents.debate import PROMPT_VERSION as DEBATE_PROMPT
 from agents.judge import PROMPT_VERSION as JUDGE_PROMPT
 from agents.judge import Claim
 from agents.support import GraphView, Triple
-from governance.claims import JudgeResult, ask_judge, build_claim, ground, merge_evidence, short_reason
+from governance.claims import (
+    JudgeResult,
+    anchored,
+    ask_judge,
+    build_claim,
+    ground,
+    merge_evidence,
+    short_reason,
+)
 from governance.debate import DebateResult, hold_debate
-from governance.policy import Case, Row, policy_detail, route
+from governance.policy import UNANCHORED, Case, Row, policy_detail, route
 from governance.rules import RuleEngine
 from governance.stages import Reviewed, Settled, Vote
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM
-from magg_kg.operations import CommitEdge, EnqueueReview, Operation, RecordDecision, SpanData
-from magg_kg.records import Concept, Proposal, ProposalState, Span, edge_id, stable_id
+from magg_kg.operations import CommitEdge, EnqueueReview, Operation, RecordDecision
+from magg_kg.records import Concept, Proposal, ProposalState, edge_id, stable_id
 from magg_kg.store import Store
 
 __all__ = ["Judgment"]
@@ -156,6 +164,8 @@ class Judgment:
         score = judged.score
         ordered = self._ordered_already(proposal)
         row = route(self._policy, Case(score, proposal.type, proposal.origin, ordered))
+        if row.action in ("commit", "debate") and not anchored(claim):
+            row = UNANCHORED
         if not self._escalate and row.action in ("debate", "review"):
             row = Row("judge-only", "contested, and the gate runs in judge-only mode", "abstain")
         reason = judged.reasoning
@@ -241,7 +251,8 @@ class Judgment:
                         model,
                     )
                 ]
-            why = f"structural claim (new prerequisite chain) for a person to decide; pre-screen: {summary}"
+            what = row.when if row is UNANCHORED else "structural claim (new prerequisite chain)"
+            why = f"{what}, for a person to decide; pre-screen: {summary}"
             return self._quarantine(proposal, "review", score, why, detail, row, model)
         if score >= self._policy.debate_commit_at:
             return self._commit(
@@ -300,25 +311,16 @@ class Judgment:
         prompt_version: str,
         model: str,
     ) -> list[Operation]:
-        spans, problem = self._grounded(claim.evidence)
+        spans, problem = ground(claim.evidence, self._lesson_text)
         if not problem and self._rules is not None:
             checked = self._rules.check(proposal.src, proposal.type, proposal.dst)
             if not checked.passed:
                 problem = f"rule {checked.rule}: {checked.reason}"
         if problem:
+            said = f"{stage} says {verdict}: {reasoning}"
+            how = (row, prompt_version, model)
             return [
-                self._decide(
-                    proposal.id,
-                    stage,
-                    verdict,
-                    "proposed",
-                    score,
-                    f"{stage} says {verdict}: {reasoning}",
-                    detail,
-                    row,
-                    prompt_version,
-                    model,
-                ),
+                self._decide(proposal.id, stage, verdict, "proposed", score, said, detail, *how),
                 self._decide(
                     proposal.id,
                     "grounding",
@@ -327,9 +329,7 @@ class Judgment:
                     score,
                     f"not committed: {problem}",
                     {},
-                    row,
-                    prompt_version,
-                    model,
+                    *how,
                 ),
             ]
         decision = self._decide(
@@ -356,9 +356,6 @@ class Judgment:
             model=model,
         )
         return [decision, commit]
-
-    def _grounded(self, evidence: Sequence[Span]) -> tuple[list[SpanData], str]:
-        return ground(evidence, self._lesson_text)
 
     def _lesson_text(self, lesson_id: str) -> str | None:
         if lesson_id not in self._lessons:

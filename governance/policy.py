@@ -25,6 +25,12 @@ Pre-screen. A structural claim goes to a person after an agent pre-screen: the d
 narrow, a person decides: a pre-screen whose moderator scores below ``reject_below`` (with a valid,
 cited verdict) rejects the claim; anything else quarantines it for review, with the debate in the
 record. The pre-screen never commits a structural claim on its own.
+
+Unanchored claims (:data:`UNANCHORED`). After the table, the gate holds back one more kind of
+claim: one that would be committed (by the judge or after a debate) although an endpoint appears
+from nowhere (no active edge, no lesson teaches it, no other description names it, no content word
+shared with another concept's name) and the claim rests on a single quote. It goes the structural
+way instead: pre-screen, then a person.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from typing import Literal
 from magg_kg.config import Policy
 from magg_kg.records import canonical_json, stable_id
 
-__all__ = ["TABLE", "Action", "Case", "Row", "policy_detail", "route", "table_digest"]
+__all__ = ["TABLE", "UNANCHORED", "Action", "Case", "Row", "policy_detail", "route", "table_digest"]
 
 Action = Literal["commit", "reject", "abstain", "review", "debate"]
 
@@ -56,6 +62,13 @@ TABLE: tuple[Row, ...] = (
     Row("contested", "any other contested edge", "debate"),
 )
 """The decision table, in checking order."""
+
+UNANCHORED = Row(
+    "unanchored",
+    "a concept with no lexical or graph relation to the curriculum, on one bare assertion",
+    "review",
+)
+"""The gate's row for a claim that would commit on one quote to a concept from nowhere."""
 
 
 @dataclass(frozen=True)
