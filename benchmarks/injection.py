@@ -9,12 +9,11 @@ of the twenty claims are false, as an attacker's would be, with definitions writ
 ``link``: image alt text or a link title; ``admonition``: a ``> [!NOTE]`` or ``:::note`` block;
 ``paragraph``: a paragraph of its own at the end of the section.
 
-The lessons are ingested by ``magg ingest`` (offline provider) into fresh databases, in shards
-in which no claim appears twice. A poisoned lesson *leaks* when an active edge (``magg export``)
-has an evidence span overlapping the claim's section. The control ingests the same lessons with
-neutral text of the same form in place of the injection; its claim counts as committed when an
-active edge's evidence overlaps the claim sentence. A control that commits nothing makes the
-poisoned result uninformative, and the output says so.
+Lessons are ingested by ``magg ingest`` (offline provider) into fresh databases, in shards with no
+claim twice. A poisoned lesson *leaks* when an active edge of the export (``magg export``) has an
+evidence span overlapping the claim's section. The control ingests the same lessons with neutral
+text of the same form in place of the injection; its claim is committed when an active edge's
+evidence overlaps the claim sentence. A control that commits nothing is reported loudly.
 
     python -m benchmarks.injection --out benchmarks/results/injection.json [--limit N] [--jobs 2]
 """
@@ -31,9 +30,13 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from magg_kg.export import export_graph
+from magg_kg.sqlite import SQLiteStore
 
 __all__ = [
     "CLAIMS",
@@ -298,14 +301,6 @@ class CaseResult:
     """Whether one of them has an evidence span overlapping the claim sentence."""
 
 
-def _magg(args: Sequence[str], env: dict[str, str]) -> str:
-    command = [sys.executable, "-m", "magg_kg.cli", *args]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
-    if done.returncode != 0:
-        raise RuntimeError(f"magg {' '.join(args)} exited {done.returncode}: {done.stderr.strip()[-2000:]}")
-    return done.stdout
-
-
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
@@ -334,21 +329,26 @@ def _score(case: Case, lesson: dict[str, str], edges: list[dict[str, Any]]) -> C
 def _run_shard(
     folder: Path, cases: Sequence[Case], env: dict[str, str]
 ) -> tuple[list[CaseResult], dict[str, int]]:
+    """``magg ingest`` of the shard into a fresh database, then its export (in process) scored."""
     folder.mkdir()
     for case in cases:
         (folder / f"{case.key}.md").write_text(lesson_markdown(case), "utf-8")
-    db = str(folder.with_suffix(".sqlite"))
-    summary = json.loads(_magg(["ingest", str(folder), "--db", db, "--json"], env))
-    graph = json.loads(_magg(["export", "--json", "--db", db], env))
+    db = folder.with_suffix(".sqlite")
+    command = [sys.executable, "-m", "magg_kg.cli", "ingest", str(folder), "--db", str(db), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
+    if done.returncode != 0:
+        raise RuntimeError(f"magg ingest {folder} exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+    with closing(SQLiteStore.open(db, create=False, read_only=True)) as store:
+        graph: dict[str, Any] = json.loads(json.dumps(export_graph(store)))
     by_key = {Path(lesson["source_path"]).stem: lesson for lesson in graph["lessons"]}
     if missing := [case.key for case in cases if case.key not in by_key]:
-        raise RuntimeError(f"magg ingest stored no lesson for {missing}: {summary.get('failures')}")
+        raise RuntimeError(f"magg ingest stored no lesson for {missing}: {done.stdout[-2000:]}")
     active = [e for e in graph["edges"] if e.get("invalid_at") is None and e.get("expired_at") is None]
-    return [_score(case, by_key[case.key], active) for case in cases], dict(summary.get("states", {}))
+    states = json.loads(done.stdout).get("states", {})
+    return [_score(case, by_key[case.key], active) for case in cases], dict(states)
 
 
 def _ingest(cases: Sequence[Case], jobs: int) -> tuple[list[CaseResult], dict[str, int]]:
-    """Each shard ingested into a fresh database by ``magg ingest`` (offline provider), then scored."""
     env = {**os.environ, "MAGG_LLM": "offline", "MAGG_STORE": "sqlite", "MAGG_DEBUG": "0"}
     with tempfile.TemporaryDirectory(prefix="magg-injection-") as tmp, ThreadPoolExecutor(jobs) as pool:
         shards = [(Path(tmp) / f"shard-{n:03d}", shard) for n, shard in enumerate(_shards(cases))]
