@@ -12,11 +12,20 @@ articles folded), so "Large Language Models" and "large language model" are one 
 ("LLMs") resolves to the multi-word concept whose initials it spells, and a multi-word name whose
 initials spell an existing acronym-only concept resolves to that concept. Every key seen is
 registered as an alias of its concept, so later lessons reuse it.
+
+Prose only: every role reads the lesson's prose view (:mod:`magg_kg.markup`: code, tags, tables,
+math, URLs ... blanked, offsets unchanged), so no concept or relation comes from what is not prose.
+Quotes are found and verified in the prose view (also when their whitespace runs differ, as when a
+model collapses the blanks left by removed code), then stored as the ORIGINAL text at the same
+offsets (``lesson.text[start:end]``, inline code and all), so each is an exact substring of the
+lesson; a quote that spans hidden text (a comment, alt text ...) is never evidence: the relation
+is dropped, the concept keeps no lesson link from it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -30,6 +39,7 @@ from agents.relations import RelationReply
 from agents.text import acronym_of, find_mentions, initials, lexicon, normalize_name, slug
 from magg_kg.lessons import LessonText
 from magg_kg.llm.port import LLM, Failure, Prompt
+from magg_kg.markup import HiddenText
 from magg_kg.records import Concept, Role
 from magg_kg.vocabulary import GraphSchema
 
@@ -155,7 +165,7 @@ def extract_lesson(
     node_types = sorted(schema.node_types)
     found: list[tuple[ExtractedConcept, str, int]] = []
     for chunk in lesson.chunks:
-        text = lesson.text[chunk.start : chunk.end]
+        text = lesson.prose[chunk.start : chunk.end]
         prompt = Prompt(
             task=concept_role.TASK,
             stage="extraction",
@@ -178,7 +188,7 @@ def extract_lesson(
     _organize(lesson, found, registry, schema, result)
     raw: list[Candidate] = []
     for chunk in lesson.chunks:
-        text = lesson.text[chunk.start : chunk.end]
+        text = lesson.prose[chunk.start : chunk.end]
         known = registry.known_in(text)
         if len(known) < 2:
             continue
@@ -251,16 +261,35 @@ def _organize(
             key = registry.add_alias(form, concept_id)
             if key is not None:
                 result.new_aliases.append((key, concept_id))
-        where = lesson.text.find(concept.quote, chunk_start)
-        if where < 0:
+        span = _locate(lesson.prose, concept.quote, chunk_start)
+        if span is None or _hidden_in(lesson, *span) is not None:
             continue
-        link = LessonLink(
-            concept_id, concept.role, where, where + len(concept.quote), concept.quote, chunk_id
-        )
+        where, end = span
+        link = LessonLink(concept_id, concept.role, where, end, lesson.text[where:end], chunk_id)
         current = best.get(concept_id)
         if current is None or _RANK[link.role] > _RANK[current.role]:
             best[concept_id] = link
     result.links = [best[concept_id] for concept_id in sorted(best)]
+
+
+def _locate(prose: str, quote: str, start: int = 0) -> tuple[int, int] | None:
+    """Where ``quote`` is in the prose view at or after ``start``: exactly, else with any run of
+    whitespace for each run of the quote.
+
+    >>> _locate("Dropout          is related to calculus.", "Dropout is related to calculus.")
+    (0, 40)
+    """
+    where = prose.find(quote, start)
+    if where >= 0 and quote.strip():
+        return where, where + len(quote)
+    words = quote.split()
+    found = re.compile(r"\s+".join(map(re.escape, words))).search(prose, start) if words else None
+    return (found.start(), found.end()) if found else None
+
+
+def _hidden_in(lesson: LessonText, start: int, end: int) -> HiddenText | None:
+    """The first hidden text that overlaps ``start:end``, if any."""
+    return next((h for h in lesson.hidden if h.start < end and start < h.end), None)
 
 
 def _verify_and_link(
@@ -277,9 +306,21 @@ def _verify_and_link(
     for candidate in raw:
         src, _, dst = schema.canonical(candidate.src, candidate.type, candidate.dst)
         candidate = replace(candidate, src=src, dst=dst)
-        kept, note = verify(candidate, lesson.text, {c: registry.names(c) for c in (src, dst)})
+        if lesson.prose[candidate.start : candidate.end] != candidate.quote:
+            span = _locate(lesson.prose, candidate.quote)
+            if span is not None:
+                candidate = replace(
+                    candidate, start=span[0], end=span[1], quote=lesson.prose[span[0] : span[1]]
+                )
+        kept, note = verify(candidate, lesson.prose, {c: registry.names(c) for c in (src, dst)})
         if kept is None:
             result.dropped.append((candidate, note))
+            continue
+        kept = replace(kept, quote=lesson.text[kept.start : kept.end])
+        hidden = _hidden_in(lesson, kept.start, kept.end)
+        if hidden is not None:
+            where = f"{hidden.reason} at {hidden.start}-{hidden.end}"
+            result.dropped.append((kept, f"the quote spans hidden text ({where}), never evidence"))
             continue
         quotes.setdefault(kept.triple, set()).add(kept.quote)
         if kept.triple not in unique or unique[kept.triple].confidence < kept.confidence:
@@ -305,7 +346,7 @@ def _verify_and_link(
             stage="extraction",
             agent="evidence-linker",
             system=evidence_role.SYSTEM,
-            data=json.dumps([c.quote for c in group], ensure_ascii=False),
+            data=json.dumps([lesson.prose[c.start : c.end] for c in group], ensure_ascii=False),
             payload={"lesson_id": lesson.id, "candidates": items},
             prompt_version=evidence_role.PROMPT_VERSION,
         )

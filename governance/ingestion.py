@@ -90,6 +90,8 @@ class LessonOutcome:
     detail: str = ""
     concepts: int = 0
     proposals: int = 0
+    hidden: tuple[str, ...] = ()
+    """The hidden text spans found in the lesson and ignored, as "<reason> at <start>-<end>"."""
 
 
 @dataclass
@@ -359,6 +361,7 @@ def _admit_lesson(
             f"supersedes {previous.id}" if previous else "",
             len(extraction.new_concepts),
             len(proposals),
+            tuple(f"{h.reason} at {h.start}-{h.end}" for h in lesson.hidden),
         )
     )
     report.concepts += len(extraction.new_concepts)

@@ -1,4 +1,9 @@
-"""Document processing: a Markdown file in, a normalized lesson with overlapping chunks out.
+"""Document processing: a lesson file in, a normalized lesson with its prose view and chunks out.
+
+Lessons are Markdown (``.md``, ``.markdown``), MDX (``.mdx``) or HTML (``.html``, ``.htm``); the
+suffix names the flavor, and :func:`magg_kg.markup.find_prose` gives the lesson's prose view (code,
+tags, tables, math, URLs ... blanked, same length) and its hidden text. The stored text stays the
+normalized original, so every quote is a substring of the lesson file's text.
 
 The text is decoded as strict UTF-8, normalized to Unicode NFC, line ends unified to ``\\n`` and
 control characters removed (``\\n`` and ``\\t`` kept); every evidence offset refers to this
@@ -7,11 +12,13 @@ the slug of the file's path (relative to the folder it was found in) and ``sha25
 the normalized text, so two files with the same text are one lesson and an edited file is a new
 version of the same key.
 
-Chunks follow the Markdown structure: the text is cut into blocks (paragraphs, at blank lines),
-a block longer than the chunk size is cut at sentence ends, and blocks are packed into chunks of
-about ``size`` characters (at most ``size + overlap``); a heading starts a new chunk once the
-current one is a quarter full,
-and each chunk repeats the trailing blocks of the previous one, up to ``overlap`` characters.
+Chunks follow the Markdown structure of the prose view (so a lesson that is mostly code makes
+few chunks, and a ``#`` comment in code is no heading): the prose is cut into blocks (paragraphs,
+at blank lines), a block longer than the chunk size is cut at sentence ends, and blocks are packed
+into chunks of about ``size`` characters (at most ``size + overlap``); a heading starts a new chunk
+once the current one is a quarter full, and each chunk repeats the trailing blocks of the previous
+one, up to ``overlap`` characters (unless more than ``overlap`` characters of non-prose lie
+between them).
 A chunk's id is a hash of the lesson's sha256 and its offsets, so it is stable across runs.
 """
 
@@ -24,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from magg_kg.errors import InputError
+from magg_kg.markup import FLAVORS, Flavor, HiddenText, find_prose, flavor_of
 from magg_kg.records import stable_id
 
 __all__ = [
@@ -42,6 +50,7 @@ CHUNK_SIZE = 1200
 CHUNK_OVERLAP = 200
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_HTML_TITLE = re.compile(r"<(h1|title)\b[^<>]{0,300}>\s*([^<]{1,300}?)\s*</\1", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,8 @@ class Chunk:
 
 @dataclass(frozen=True)
 class LessonText:
-    """A lesson ready to be registered: normalized text, content hash and chunks."""
+    """A lesson ready to be registered: normalized text, content hash, chunks, and the prose view
+    (``prose``, as long as ``text``) with the hidden text found in it."""
 
     key: str
     title: str
@@ -63,6 +73,9 @@ class LessonText:
     sha256: str
     source_path: str
     chunks: tuple[Chunk, ...]
+    flavor: Flavor
+    prose: str
+    hidden: tuple[HiddenText, ...]
 
     @property
     def id(self) -> str:
@@ -90,18 +103,27 @@ def lesson_key(relative: str) -> str:
 
 
 def find_lessons(paths: list[Path]) -> list[tuple[Path, str]]:
-    """The Markdown files named by ``paths`` (folders walked, sorted), each with its key.
+    """The lesson files named by ``paths`` (folders walked, sorted), each with its key.
 
-    Raises :class:`InputError` for a path that does not exist or a folder with no ``*.md`` file.
+    In a folder, a lesson is a file with a suffix of :data:`magg_kg.markup.FLAVORS` (``.md``,
+    ``.markdown``, ``.mdx``, ``.html``, ``.htm``) whose name is not README. Raises
+    :class:`InputError` for a path that does not exist or a folder with no lesson file.
     """
     found: list[tuple[Path, str]] = []
     for path in paths:
         if not path.exists():
             raise InputError(f"{path}: no such file or folder; check the path")
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*.md") if p.is_file() and p.name.lower() != "readme.md")
+            files = sorted(
+                p
+                for p in path.rglob("*")
+                if p.suffix.lower() in FLAVORS and p.stem.lower() != "readme" and p.is_file()
+            )
             if not files:
-                raise InputError(f"{path}: folder holds no Markdown lesson (*.md); pass a folder of lessons")
+                raise InputError(
+                    f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm); "
+                    "pass a folder of lessons"
+                )
             found.extend((file, lesson_key(file.relative_to(path).as_posix())) for file in files)
         else:
             found.append((path, lesson_key(path.name)))
@@ -126,7 +148,7 @@ def read_lesson(path: Path, key: str | None = None, *, max_bytes: int = DEFAULT_
     if not raw.strip():
         raise InputError(f"{path}: the file is empty; write the lesson or leave it out")
     if b"\x00" in raw:
-        raise InputError(f"{path}: binary file (it holds NUL bytes), not a Markdown lesson; leave it out")
+        raise InputError(f"{path}: binary file (it holds NUL bytes), not a text lesson; leave it out")
     try:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -141,17 +163,28 @@ def read_lesson(path: Path, key: str | None = None, *, max_bytes: int = DEFAULT_
     if not text.strip():
         raise InputError(f"{path}: no text left after normalization; write the lesson or leave it out")
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    heading = _HEADING.search(text)
-    first = heading.group(1) if heading and heading.group(0).startswith("# ") else None
-    title = (first or path.stem.replace("-", " ").replace("_", " ")).strip()[:300] or path.name
+    markup = find_prose(text, flavor_of(path.name))
     return LessonText(
         key=key or lesson_key(path.name),
-        title=title,
+        title=_title(text, markup.prose, path),
         text=text,
         sha256=sha,
         source_path=str(path),
-        chunks=split_chunks(sha, text),
+        chunks=split_chunks(sha, text, prose=markup.prose),
+        flavor=markup.flavor,
+        prose=markup.prose,
+        hidden=markup.hidden,
     )
+
+
+def _title(text: str, prose: str, path: Path) -> str:
+    """The first level-1 heading of the prose (its original text), else the first HTML ``<h1>``
+    or ``<title>``, else the file name."""
+    heading = _HEADING.search(prose)
+    first = _heading_text(text, heading) if heading and heading.group(0).startswith("# ") else None
+    if first is None and (tag := _HTML_TITLE.search(text)) is not None:
+        first = tag.group(2)
+    return (first or path.stem.replace("-", " ").replace("_", " ")).strip()[:300] or path.name
 
 
 def _blocks(text: str, size: int) -> list[tuple[int, int, bool]]:
@@ -178,9 +211,10 @@ def _blocks(text: str, size: int) -> list[tuple[int, int, bool]]:
 
 
 def split_chunks(
-    sha256: str, text: str, size: int = CHUNK_SIZE, overlap: int = CHUNK_OVERLAP
+    sha256: str, text: str, size: int = CHUNK_SIZE, overlap: int = CHUNK_OVERLAP, *, prose: str | None = None
 ) -> tuple[Chunk, ...]:
-    """Markdown-aware overlapping chunks covering the whole text.
+    """Markdown-aware overlapping chunks covering the prose of the text (all of it without
+    ``prose``); a chunk's heading is the original text of the last heading before it.
 
     >>> text = "# A\\n\\n" + "word " * 400
     >>> chunks = split_chunks("0" * 64, text, size=600, overlap=100)
@@ -189,7 +223,8 @@ def split_chunks(
     >>> all(0 < a.end - b.start <= 100 for a, b in zip(chunks, chunks[1:]))
     True
     """
-    blocks = _blocks(text, size)
+    view = text if prose is None else prose
+    blocks = _blocks(view, size)
     groups: list[list[tuple[int, int, bool]]] = []
     current: list[tuple[int, int, bool]] = []
     for block in blocks:
@@ -199,13 +234,13 @@ def split_chunks(
         if current and not only_headings and (block[1] - current[0][0] > size or new_section):
             groups.append(current)
             carried: list[tuple[int, int, bool]] = []
-            if not new_section:
+            if not new_section and block[0] - current[-1][1] <= overlap:  # no overlap across code
                 for previous in reversed(current):
                     if current[-1][1] - previous[0] > overlap:
                         break
                     carried.insert(0, previous)
                 if not carried and overlap:
-                    tail = _tail_start(text, current[-1], overlap)
+                    tail = _tail_start(view, current[-1], overlap)
                     carried = [(tail, current[-1][1], False)] if tail is not None else []
             current = carried
         current.append(block)
@@ -220,7 +255,7 @@ def split_chunks(
                 ordinal=ordinal,
                 start=start,
                 end=end,
-                heading=_heading_at(text, start),
+                heading=_heading_at(text, view, start),
             )
         )
     return tuple(chunks)
@@ -232,10 +267,16 @@ def _tail_start(text: str, block: tuple[int, int, bool], overlap: int) -> int | 
     return space + 1 if 0 <= space < block[1] - 1 else None
 
 
-def _heading_at(text: str, offset: int) -> str:
+def _heading_at(text: str, view: str, offset: int) -> str:
     heading = ""
-    for match in _HEADING.finditer(text):
+    for match in _HEADING.finditer(view):
         if match.start() > offset:
             break
-        heading = match.group(1)
+        heading = _heading_text(text, match)
     return heading[:300]
+
+
+def _heading_text(text: str, match: re.Match[str]) -> str:
+    """The original text of a heading found in the prose view (its inline code included)."""
+    end = text.find("\n", match.start(1))
+    return text[match.start(1) : end if end >= 0 else len(text)].rstrip().rstrip("#").rstrip()

@@ -182,6 +182,22 @@ def _failures(report: IngestReport, err: Console) -> None:
         err.print(f"  ... and {len(report.failures) - 5} more", markup=False, highlight=False)
 
 
+def _hidden(report: IngestReport, err: Console) -> None:
+    """One warning line per lesson with hidden text: it is suspicious and was never evidence."""
+    for lesson in report.lessons:
+        if not lesson.hidden:
+            continue
+        shown = ", ".join(lesson.hidden[:3]) + (
+            f", ... {len(lesson.hidden) - 3} more" if len(lesson.hidden) > 3 else ""
+        )
+        err.print(
+            f"warning: lesson {lesson.lesson_id}: {len(lesson.hidden)} hidden text span(s) ignored "
+            f"(suspicious: {shown})",
+            markup=False,
+            highlight=False,
+        )
+
+
 def _refusals(report: IngestReport, err: Console) -> int:
     refused = [lesson for lesson in report.lessons if lesson.status == "refused"]
     for lesson in refused:
@@ -190,7 +206,8 @@ def _refusals(report: IngestReport, err: Console) -> int:
 
 
 PathsArgument = Annotated[
-    list[Path], typer.Argument(help="Markdown lessons or folders of them.", show_default=False)
+    list[Path],
+    typer.Argument(help="Lessons (Markdown, MDX or HTML) or folders of them.", show_default=False),
 ]
 MaxCalls = Annotated[int | None, typer.Option("--max-calls", help="Stop asking the model after N calls.")]
 MaxTokens = Annotated[int | None, typer.Option("--max-tokens", help="Stop asking the model after N tokens.")]
@@ -209,7 +226,7 @@ def ingest_command(
     flat: bool = False,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> None:
-    """Ingest Markdown lessons (files or folders) through governed admission."""
+    """Ingest lessons (Markdown, MDX or HTML; files or folders) through governed admission."""
     from magg_kg.cli import open_context, print_json
 
     with open_context(db) as ctx:
@@ -227,6 +244,7 @@ def ingest_command(
         else:
             print_summary(report, ctx.out)
         _failures(report, ctx.err)
+        _hidden(report, ctx.err)
         code = _refusals(report, ctx.err)
     if code:
         raise typer.Exit(code)

@@ -74,9 +74,55 @@ def test_folders_are_walked_sorted_and_an_empty_one_is_refused(tmp_path: Path) -
     write(tmp_path / "b" / "two.md", b"# Two\n")
     write(tmp_path / "one.md", b"# One\n")
     write(tmp_path / "README.md", b"# Readme\n")
-    assert [key for _, key in find_lessons([tmp_path])] == ["b-two", "one"]
+    write(tmp_path / "readme.mdx", b"# Readme\n")
+    write(tmp_path / "c.mdx", b"# C\n")
+    write(tmp_path / "d.HTML", b"<h1>D</h1>\n")
+    write(tmp_path / "e.htm", b"<h1>E</h1>\n")
+    write(tmp_path / "f.markdown", b"# F\n")
+    write(tmp_path / "notes.txt", b"not a lesson\n")
+    assert [key for _, key in find_lessons([tmp_path])] == ["b-two", "c", "d", "e", "f", "one"]
     (tmp_path / "empty").mkdir()
-    with pytest.raises(InputError, match="no Markdown lesson"):
+    write(tmp_path / "empty" / "notes.txt", b"not a lesson\n")
+    with pytest.raises(InputError, match=r"no lesson \(\*\.md, \*\.markdown, \*\.mdx, \*\.html, \*\.htm\)"):
         find_lessons([tmp_path / "empty"])
     with pytest.raises(InputError, match="no such file"):
         find_lessons([tmp_path / "missing"])
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "flavor", "title"),
+    [
+        ("a.md", "# Using `pip`\n\n```python\n# not a title\n```\n", "markdown", "Using `pip`"),
+        ("b.mdx", "import X from 'x'\n\n# MDX lesson\n\n<X />\n", "mdx", "MDX lesson"),
+        (
+            "c.html",
+            "<html><head><title>Page</title></head><body><h1>Dropout</h1></body></html>",
+            "html",
+            "Page",
+        ),
+        ("d.htm", "<p>No heading here.</p>", "html", "d"),
+    ],
+)
+def test_the_suffix_names_the_flavor_and_the_title_comes_from_prose(
+    tmp_path: Path, name: str, data: str, flavor: str, title: str
+) -> None:
+    lesson = read_lesson(write(tmp_path / name, data.encode()))
+    assert (lesson.flavor, lesson.title) == (flavor, title)
+    assert len(lesson.prose) == len(lesson.text) and lesson.text == data  # the stored text is the original
+
+
+def test_chunks_follow_the_prose_and_keep_original_offsets(tmp_path: Path) -> None:
+    code = "```python\n" + "\n".join(f"# step {i}\nx = {i}" for i in range(200)) + "\n```\n"
+    body = "# Lesson\n\nDropout is a regularization technique.\n\n" + code + "\nWeight decay also helps.\n"
+    lesson = read_lesson(write(tmp_path / "code.md", body.encode()))
+    assert [c.heading for c in lesson.chunks] == ["Lesson", "Lesson"]  # no heading from "# step" in code
+    assert [lesson.text[c.start : c.end] for c in lesson.chunks] == [
+        "# Lesson\n\nDropout is a regularization technique.",
+        "Weight decay also helps.\n",
+    ]
+    assert "x = 1" in lesson.text and "x = 1" not in lesson.prose
+
+
+def test_a_lesson_with_no_prose_has_no_chunks(tmp_path: Path) -> None:
+    lesson = read_lesson(write(tmp_path / "only-code.md", b"```python\nprint('hi')\n```\n"))
+    assert lesson.chunks == () and not lesson.prose.strip() and lesson.text.startswith("```")

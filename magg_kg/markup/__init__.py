@@ -1,0 +1,92 @@
+"""Markup: which characters of a lesson are prose, and which of its text is hidden.
+
+:func:`find_prose` returns the *prose view* of a normalized lesson: a string of the same length in
+which every character that is not prose is a space (newlines stay newlines), so an offset into the
+prose view is an offset into the lesson text. Extractors read the prose view; evidence quotes are
+cut from the lesson text at the same offsets.
+
+Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code``
+(code spans, ``<code>``/``<kbd>``/``<samp>``), ``html`` (tags, declarations), ``comment`` (HTML
+and MDX comments), ``component`` (JSX tags and expressions, MDX import/export blocks),
+``front_matter`` (YAML or TOML at the top), ``admonition`` (the marker only: ``:::note``,
+``[!NOTE]``, ``!!! warning``), ``table`` (pipes, delimiter rows and every cell that does not read
+as a sentence: four words or more ending in ``.``, ``!`` or ``?``), ``math`` (``$..$``,
+``$$..$$``, ``\\(..\\)``, ``\\[..\\]``, ``<math>``), ``image`` (``![alt](url "title")`` whole,
+``<img>``, ``<svg>``), ``url`` (bare URLs, autolinks, link targets and the link's brackets; the
+link text stays prose), ``script`` (``<script>``/``<style>`` with their contents), ``reference``
+(d2lbook roles such as :numref:`x`), ``marker`` (list bullets and numbers, blockquote ``>``,
+thematic breaks) and ``hidden``. Heading text keeps its ``#`` (the chunker and the sentence
+splitter find headings by it); ``<details>``/``<summary>`` text is prose (it is shown on a click).
+
+Hidden text is recorded (:class:`HiddenText`) and never used as evidence: HTML and MDX comments;
+elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none``,
+``visibility:hidden``, ``font-size:0``) or class (hidden, d-none, sr-only, visually-hidden);
+``<template>``; image alt text and titles, link titles, ``alt``/``title`` attributes.
+
+An unclosed fence, comment, ``<script>``/``<style>``, hiding element or MDX tag/expression runs to
+the end of the file (as CommonMark or a browser reads it), an unclosed ``$$`` to the end of its
+paragraph; an unclosed code span, ``$``, link or Markdown tag stays text, and an unclosed ``---``
+at the top is a thematic break, not front matter. Every scan is linear: searches resume where the
+last one stopped (:class:`~magg_kg.markup._canvas.Next`), no pattern can match one stretch of text
+in two ways, and nested elements of one kind are painted once. The stdlib ``html.parser`` is not
+used: on CPython 3.11 it took 1.5 s for 5 MB of tags and 37 s for 60 kB of ``<a `` repeated, and
+a lesson is untrusted input.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from magg_kg.markup._blocks import block_pass
+from magg_kg.markup._canvas import KINDS, Canvas, Flavor, HiddenText, Markup, Region, RegionKind
+from magg_kg.markup._inline import Inline
+from magg_kg.markup._tags import tag_pass
+
+__all__ = [
+    "FLAVORS",
+    "KINDS",
+    "Flavor",
+    "HiddenText",
+    "Markup",
+    "Region",
+    "RegionKind",
+    "find_prose",
+    "flavor_of",
+]
+
+FLAVORS: dict[str, Flavor] = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".mdx": "mdx",
+    ".html": "html",
+    ".htm": "html",
+}
+
+
+def flavor_of(path: str) -> Flavor:
+    """The flavor a file's suffix names (Markdown for any other suffix).
+
+    >>> flavor_of("a/lesson.MDX"), flavor_of("b.htm"), flavor_of("c.txt")
+    ('mdx', 'html', 'markdown')
+    """
+    return FLAVORS.get(PurePath(path).suffix.lower(), "markdown")
+
+
+def find_prose(text: str, flavor: Flavor = "markdown") -> Markup:
+    """The prose view of ``text``, its non-prose regions and its hidden text.
+
+    >>> markup = find_prose("Dropout `p=0.5` helps.<!-- secret -->\\n![a cat](c.png)")
+    >>> markup.prose
+    'Dropout         helps.               \\n               '
+    >>> [(r.kind, r.start, r.end) for r in markup.regions]
+    [('inline_code', 8, 15), ('comment', 22, 37), ('image', 38, 53)]
+    >>> [(h.reason, h.start, h.end) for h in markup.hidden]
+    [('HTML comment', 22, 37), ('image alt text', 40, 45)]
+    """
+    canvas = Canvas(text)
+    if flavor != "html":
+        block_pass(canvas, mdx=flavor == "mdx")
+    Inline(canvas, canvas.view(), flavor).run()
+    if flavor != "mdx":
+        tag_pass(canvas, canvas.view(), html=flavor == "html")
+    return canvas.markup(flavor)

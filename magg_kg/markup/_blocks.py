@@ -1,0 +1,105 @@
+"""Block level of Markdown and MDX, one pass line by line: fences, indented code, front matter,
+tables, MDX import/export blocks, admonition and list markers."""
+
+from __future__ import annotations
+
+import re
+
+from magg_kg.markup._canvas import Canvas, RegionKind, reads_as_prose
+
+__all__ = ["block_pass"]
+
+# Block level (Markdown and MDX), line by line.
+_FRONT = re.compile(r"(---|\+\+\+)[ \t]*\n")
+_FRONT_END = {"---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M), "+++": re.compile(r"^\+\+\+[ \t]*$", re.M)}
+_QUOTE = re.compile(r"(?: {0,3}> ?)*")
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+_FENCE_END = re.compile(r"(?: {0,3}> ?)*[ \t]*(`{3,}|~{3,})[ \t]*$")
+_ESM = re.compile(r"(?:import|export)[\s{*]")
+_DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_CELL = re.compile(r"((?:\\.|[^|\\])+)|\|")
+_RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_ADMONITION = re.compile(r"[ \t]*(?::::+[ \t]*[\w-]*|(?:!!!|\?\?\?\+?)[ \t]*[\w-]*|\[![A-Za-z]+\][+-]?)")
+_DEFINITION = re.compile(r" {0,3}\[[^\]\n]{1,999}\]:[ \t]*\S")
+_ROLE_LINE = re.compile(r"[ \t]*:[a-z_]+:(?:`[^`\n]*`)?[ \t]*$")
+_LIST = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX]\])?(?=[ \t]|$)")
+
+
+def _front_matter(canvas: Canvas) -> int:
+    opening = _FRONT.match(canvas.text)
+    if opening is None:
+        return 0
+    closing = _FRONT_END[opening.group(1)].search(canvas.text, opening.end())
+    if closing is None:
+        return 0  # an unclosed "---" is a thematic break, not front matter
+    canvas.paint(0, closing.end(), "front_matter")
+    return closing.end()
+
+
+def _table_row(canvas: Canvas, start: int, line: str) -> None:
+    for cell in _CELL.finditer(line):
+        if not (cell.group(1) and reads_as_prose(cell.group(1))):
+            canvas.paint(start + cell.start(), start + cell.end(), "table")
+
+
+def block_pass(canvas: Canvas, *, mdx: bool) -> None:
+    """Fences, indented code, front matter, tables, MDX import/export, markers; one pass."""
+    text, paint = canvas.text, canvas.paint
+    body = _front_matter(canvas)
+    lines = text.split("\n")
+    fence: tuple[str, int, int] | None = None
+    previous, in_list, start = "blank", False, -1
+    for index, line in enumerate(lines):
+        start += 1
+        line_start, end = start, start + len(line)
+        start = end
+        if line_start < body:
+            continue
+        if fence is not None:
+            close = _FENCE_END.match(line)
+            if close and close.group(1)[0] == fence[0] and len(close.group(1)) >= fence[1]:
+                paint(fence[2], end, "code")
+                fence = None
+            continue
+        if not line.strip():
+            previous = "blank" if previous != "code" else "code"
+            continue
+        if previous == "esm":
+            paint(line_start, end, "component")
+            continue
+        if previous == "table" and "|" in line:
+            _table_row(canvas, line_start, line)
+            continue
+        quoted = _QUOTE.match(line)
+        quote = quoted.end() if quoted else 0
+        paint(line_start, line_start + quote, "marker")
+        rest, at = line[quote:], line_start + quote
+        opening = _FENCE.match(rest)
+        if opening and not (opening.group(1)[0] == "`" and "`" in rest[opening.end() :]):
+            fence = (opening.group(1)[0], len(opening.group(1)), line_start)
+            continue
+        if rest.startswith(("    ", "\t")) and previous in ("blank", "code") and not in_list:
+            paint(line_start, end, "code")
+            previous = "code"
+            continue
+        if mdx and not quote and previous == "blank" and _ESM.match(line):
+            paint(line_start, end, "component")
+            previous = "esm"
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if "|" in line and "|" in following and _DELIMITER.match(following):
+            _table_row(canvas, line_start, line)
+            previous = "table"
+            continue
+        after_blank, previous = previous in ("blank", "code"), "text"
+        marker = _RULE.match(rest) or _ADMONITION.match(rest) or _LIST.match(rest)
+        if _DEFINITION.match(rest) or _ROLE_LINE.match(rest):
+            paint(at, end, "url" if rest.lstrip().startswith("[") else "reference")
+        elif marker is not None:
+            kind: RegionKind = "admonition" if marker.re is _ADMONITION else "marker"
+            paint(at, at + marker.end(), kind)
+            in_list = in_list or marker.re is not _RULE  # list and admonition bodies are indented
+        elif after_blank and not rest[:1].isspace():
+            in_list = False
+    if fence is not None:
+        paint(fence[2], len(text), "code")  # an unclosed fence runs to the end of the file

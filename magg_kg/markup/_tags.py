@@ -1,0 +1,108 @@
+"""Tags (Markdown and HTML; MDX tags are read by :mod:`._inline`) and the elements they open."""
+
+from __future__ import annotations
+
+import re
+
+from magg_kg.markup._canvas import BLANK_LINE, Canvas, RegionKind, reads_as_prose
+
+__all__ = ["Elements", "tag_pass"]
+
+# Tags (Markdown and HTML; MDX tags are read by Inline.jsx) and the elements they open.
+_TAG = re.compile(
+    r"<(/?)([A-Za-z][A-Za-z0-9-]*(?::[A-Za-z0-9-]+)?)"
+    r"((?:\s+[A-Za-z_:@][\w.:@-]*(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*(/?)>"
+    r"|<![A-Za-z][^<>]*>|<\?[^<>]*>"
+)
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+_CONTENT: dict[str, RegionKind] = {
+    "pre": "code", "code": "inline_code", "kbd": "inline_code", "samp": "inline_code", "math": "math",
+    "svg": "image", "template": "hidden", "table": "table",
+}  # fmt: skip
+_HIDES = re.compile(
+    r"(?:^|\s)(?:hidden|aria-hidden\s*=\s*[\"'{]*true)(?=[\s/>=}\"']|$)"
+    r"|display\s*:\s*[\"']?none|visibility\s*:\s*[\"']?hidden|font-size\s*:\s*[\"']?0(?![.\d]*[1-9])"
+    r"|class(?:Name)?\s*=\s*[\"'{`][^\"'`]*?\b(?:hidden|d-none|sr-only|visually-hidden)\b",
+    re.IGNORECASE,
+)
+_TITLES = re.compile(r"(?:^|\s)(alt|title)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+
+
+def tag_pass(canvas: Canvas, view: str, *, html: bool) -> None:
+    elements, pos = Elements(canvas, view), 0
+    while (tag := _TAG.search(view, pos)) is not None:
+        if not html and BLANK_LINE.search(view, tag.start(), tag.end()):
+            pos = tag.start() + 1  # a Markdown tag never spans paragraphs
+            continue
+        if tag.group(2) is None:
+            canvas.paint(tag.start(), tag.end(), "html")  # <!DOCTYPE ...>, <?xml ...?>
+        else:
+            elements.tag(
+                tag.start(), tag.end(), tag.group(2), bool(tag.group(1)), bool(tag.group(4)), tag.start(3)
+            )
+        pos = tag.end()
+    elements.finish(len(view))
+
+
+class Elements:
+    """Open elements whose content is not prose (``<pre>``, a hiding ``<div>`` ...). Elements are
+    counted per name, so matching a closing tag costs no walk down a stack, and only the outermost
+    open element of each content kind is kept (what it paints covers the inner ones), so deep
+    nesting costs no repainting."""
+
+    def __init__(self, canvas: Canvas, view: str) -> None:
+        self.canvas, self.view = canvas, view
+        self.depth: dict[str, int] = {}
+        self.open: dict[str, list[tuple[int, int, int, RegionKind, str]]] = {}
+        self.active: set[RegionKind] = set()
+
+    def tag(self, start: int, end: int, name: str, closing: bool, empty: bool, attrs: int) -> None:
+        low = name.lower()
+        component = not name or name[0].isupper()
+        kind: RegionKind = "component" if component else "image" if low in ("img", "picture") else "html"
+        self.canvas.paint(start, end, kind)
+        plain = end - attrs <= 2  # no attributes: nothing to hide
+        for title in () if plain else _TITLES.finditer(self.view, attrs, end):
+            group = 2 if title.group(2) is not None else 3
+            self.canvas.hide(title.start(group), title.end(group), f"{title.group(1).lower()} text")
+        if closing:
+            self.close(low, start, end)
+            return
+        if empty or low in _VOID:
+            return
+        depth = self.depth[low] = self.depth.get(low, 0) + 1
+        hides = not plain and _HIDES.search(self.view, attrs, end) is not None
+        content = "hidden" if hides else None if component else _CONTENT.get(low)
+        if content is not None and content not in self.active:
+            self.active.add(content)
+            reason = f"hidden <{name}>" if hides else ""
+            self.open.setdefault(low, []).append((start, end, depth, content, reason))
+
+    def close(self, low: str, start: int, end: int) -> None:
+        depth = self.depth.get(low, 0)
+        if not depth:
+            return
+        self.depth[low] = depth - 1
+        waiting = self.open.get(low)
+        if waiting and waiting[-1][2] == depth:
+            _, content_start, _, content, reason = waiting.pop()
+            self.active.discard(content)
+            self.fill(content_start, start, content, reason)
+
+    def fill(self, start: int, end: int, content: RegionKind, reason: str) -> None:
+        if content != "table":
+            self.canvas.paint(start, end, content)
+        else:
+            for a, b in self.canvas.free(start, end):
+                if not reads_as_prose(self.canvas.text[a:b]):
+                    self.canvas.paint(a, b, "table")
+        if reason:
+            self.canvas.hide(start, end, reason)
+
+    def finish(self, size: int) -> None:
+        """Elements never closed run to the end of the file."""
+        for waiting in self.open.values():
+            for _, content_start, _, content, reason in waiting:
+                self.fill(content_start, size, content, reason)
+        self.open.clear()
+        self.active.clear()
