@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from agents.text import find_mentions, hedged, instruction_like, normalize_name, statements
+from agents.offline.injection import instruction_like
+from agents.text import find_mentions, hedged, normalize_name, statements
 
 __all__ = ["BIAS", "Finding", "Reading", "findings", "read_quote"]
 

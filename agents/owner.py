@@ -42,7 +42,8 @@ from typing import Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.text import find_mentions, instruction_like, lexicon, sentences, statements
+from agents.offline.injection import instruction_like
+from agents.text import find_mentions, lexicon, sentences, statements
 from magg_kg.llm.port import Prompt
 
 __all__ = [

@@ -30,7 +30,6 @@ __all__ = [
     "find_mentions",
     "hedged",
     "initials",
-    "instruction_like",
     "normalize_name",
     "sentences",
     "slug",
@@ -80,14 +79,6 @@ CUES: tuple[Cue, ...] = (
 _HEDGES = re.compile(
     r"\b(?:some (?:argue|practitioners|authors|people|claim|say)|it is (?:claimed|argued|said)|"
     r"claims?|allegedly|arguably|may|might|could be argued|in the light sense|perhaps)\b",
-    re.IGNORECASE,
-)
-
-_INSTRUCTION = re.compile(
-    r"\b(?:ignore (?:all |any )?(?:previous|prior|above) instructions|disregard (?:the|all|previous)|"
-    r"note to (?:the )?(?:automated )?(?:reviewers?|models?|assistants?|judges?)|"
-    r"approve (?:every|all|each) (?:edge|proposal|claim)|you must (?:approve|accept|commit)|"
-    r"as an ai (?:model|assistant)|system prompt)\b",
     re.IGNORECASE,
 )
 
@@ -209,11 +200,6 @@ def acronym_of(token: str) -> str | None:
 def hedged(text: str) -> bool:
     """Whether a statement is hedged ("some practitioners argue", "it is claimed", "may")."""
     return _HEDGES.search(text) is not None
-
-
-def instruction_like(text: str) -> bool:
-    """Whether a text addresses the reader as a reviewer or model with an instruction."""
-    return _INSTRUCTION.search(text) is not None
 
 
 def find_mentions(text: str, keys: dict[str, str]) -> list[tuple[int, int, str]]:

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from agents.judge import Claim, JudgeReply, band, judge_prompt
+from agents.offline.injection import instruction_like
 from agents.support import GraphView, Triple
-from agents.text import instruction_like
 from governance.stages import Vote
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure
