@@ -11,7 +11,9 @@
     governed admission exactly as ingestion runs it (:func:`governance.admission.admit`): the rule
     engine, owner review by the domains' owners, deliberation, then the judge gate with debate and
     human review. Each candidate is admitted alone, in its own batch, with the LLM usage it
-    caused; owners see the active facts only (no standing claims from other candidates).
+    caused; owners see the active facts only (no standing claims from other candidates). The
+    taint rule (:mod:`governance.taint`) stands before the gate: a candidate any of whose evidence
+    texts holds instruction-like text is quarantined for a person, never committed.
 
 For a candidate that an owner revised, the candidate's own triple was not admitted (its proposal
 is closed with verdict ``revise``); the outcome's stage says what became of the revision.
@@ -27,6 +29,7 @@ from governance.admission import AdmissionContext, Support, admit
 from governance.judgment import Judgment
 from governance.replay import Candidate
 from governance.rules import RuleEngine
+from governance.taint import Quarantine
 from magg_kg.operations import AddProposal, Operation, RecordDecision
 from magg_kg.records import Proposal, Span
 
@@ -97,7 +100,7 @@ def run_full(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
         clock=bench.clock,
         names=view.names,
         support=Support(facts=set(active)),
-        gate=gate,
+        gate=Quarantine(gate, bench.policy, bench.clock, lambda _: None),
     )
     outcomes = []
     for index, candidate in enumerate(candidates):

@@ -14,6 +14,10 @@
    (:mod:`governance.admission`) and writes everything - lesson, chunks, concepts, aliases,
    lesson-concept links, proposals, decisions, gate writes and LLM usage - as ONE batch whose id
    comes from the lesson's hash, so a retried run is harmless.
+
+The gate, when there is one, stands behind the taint rule (:mod:`governance.taint`): a proposal
+whose evidence shares a section of its lesson with instruction-like text, or overlaps hidden text,
+is quarantined for a person instead of being judged.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from governance.domains import Layout, card, compute_layout, layout_ops, weighte
 from governance.memory import Support
 from governance.rules import RuleEngine
 from governance.stages import Gate
+from governance.taint import Quarantine
 from governance.versions import decision, rejudge
 from governance.writes import proposal_op
 from magg_kg.clock import Clock
@@ -178,6 +183,7 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
         {cid: info.type for cid, info in registry.concepts.items()},
         [(e.src, e.type, e.dst) for e in active],
     )
+    texts = {lesson.id: (lesson.text, lesson.flavor) for lesson, _, _ in extractions}
     admission = AdmissionContext(
         llm=ctx.llm,
         rules=rules,
@@ -186,7 +192,8 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
         clock=ctx.clock,
         names=registry.names,
         support=support,
-        gate=ctx.gate,
+        # The taint rule: evidence beside an instruction in its lesson waits for a person.
+        gate=Quarantine(ctx.gate, ctx.policy, ctx.clock, texts.get) if ctx.gate is not None else None,
         flat=ctx.flat,
     )
     for index, (lesson, previous, extraction) in enumerate(extractions):

@@ -74,6 +74,7 @@ class ModelData(TypedDict):
 class InjectionModel:
     """Weights by feature: ``chars`` and ``words`` map an n-gram to (idf, weight)."""
 
+    version: str
     chars: Mapping[str, tuple[float, float]]
     words: Mapping[str, tuple[float, float]]
     dense: Mapping[str, float]
@@ -113,6 +114,7 @@ def model_of(data: ModelData) -> InjectionModel:
     if unknown:
         raise ValueError(f"injection model: unknown structural features {sorted(unknown)}; rebuild it")
     return InjectionModel(
+        version=str(data["version"]),
         chars={gram: (float(v[0]), float(v[1])) for gram, v in data["chars"].items()},
         words={gram: (float(v[0]), float(v[1])) for gram, v in data["words"].items()},
         dense={name: float(w) for name, w in data["dense"].items()},

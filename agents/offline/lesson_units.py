@@ -110,6 +110,9 @@ def _blocks(masked: str) -> Iterator[tuple[bool, int, int]]:
             if block:
                 yield False, block[0], block[1]
             block = [offset, end] if line.strip() and not _SETEXT.match(line) else []
+            if _ATX.match(line):  # a heading is a unit of its own
+                yield False, offset, end
+                block = []
             continue
         block = [block[0], end] if block else [offset, end]
     if block:
