@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.offline import injection_training
 from agents.offline.handlers import offline_handlers
 from agents.offline.injection import (
     INSTRUCTION_THRESHOLD,
@@ -17,6 +18,7 @@ from agents.offline.injection import (
     instruction_score,
     instructions_in,
     load_model,
+    read_model,
     scan,
 )
 from agents.offline.injection_training import TRAIN_FILE
@@ -253,3 +255,24 @@ def test_replay_evidence_is_checked_by_its_own_text() -> None:
     settled = gate(Reviewed(hostile, hostile, 0.9, (), (), ()))
     assert settled.state == "quarantined" and inner.seen == [clean.id]
     assert taint(hostile.evidence, lambda _: None).startswith("instruction-like text near the evidence")
+
+
+def test_a_build_is_deterministic_and_reports_its_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(injection_training, "FOLDS", 2)
+    data = tmp_path / "data"
+    (data / "d2l-lessons").mkdir(parents=True)
+    (data / "genai-lessons").mkdir()
+    row = {"chapter": "intro", "text": "# Intro\n\nWe fit a line to the data. You should plot it first.\n"}
+    (data / "d2l-lessons" / "sections.jsonl").write_text(json.dumps(row) + "\n", "utf-8")
+    (data / "genai-lessons" / "01-intro.md").write_text("# Intro\n\nTry the prompt below.\n", "utf-8")
+    (data / "genai-lessons" / injection_training.HELD_OUT).write_text("# Security\n\nUse filters.\n", "utf-8")
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    report = injection_training.build(data, first)
+    injection_training.build(data, second)
+    assert first.read_bytes() == second.read_bytes()
+    model = read_model(first)
+    assert model.threshold == report.threshold and 0 < report.threshold < 1
+    assert report.positives >= 300 and report.held_out_units == 2 and report.recall > 0.5
+    assert "FP rate, genai units (out of fold)" in report.table()
