@@ -1,39 +1,231 @@
-"""Phrases: the part of a raw phrase beside a cue phrase that can name a concept.
+"""Phrases: word classes, noun-phrase runs, lists and pronouns, for the offline extractors.
 
-Used by the offline extractors: a list ("X, Y and Z") is cut into its parts, leading articles,
-adverbs and gerunds ("understanding the perceptron") are dropped, the phrase is cut at a
-preposition and trailing fillers, and a pronoun ("it", "this") is recognized as standing for an
-earlier concept.
+Word classes. A word form's classes are universal POS tags: a closed class (determiner, pronoun,
+preposition, conjunction, auxiliary, number, quantifier, particle, function adverb) from the small
+lists below, which English grammar fixes; else ``NUM`` for a number, ``PROPN`` for a word with
+digits or inner capitals ("GPT-4", "PyTorch"); else the open classes lemminflect's tables allow
+(NOUN, VERB, ADJ, ADV; a gerund is also a NOUN); else, for a word the tables do not know, its last
+part's classes if hyphenated ("encoder-only" is no noun), the classes after a known prefix
+("nonconvex"), ADV for "-ly"/"-wise", VERB for "-ize", ADJ for "-ous", "-al", ..., and ``X``
+(a technical word such as "softmax", a name, a foreign word) when nothing tells.
+
+Noun-phrase runs. :func:`noun_runs` cuts text into maximal runs of words that can stand in a noun
+phrase (nouns, adjectives, participles, unknown words, names) ending at a word that can be a noun:
+"we use two tightly choreographed data transfers" gives "choreographed data transfers" ("use" is a
+verb after a pronoun, "two" a number, "tightly" an adverb). A run never crosses punctuation, a
+closed-class word, a finite verb or any gap but one space or a line break (blanked code or
+math); it ends at a plural, since modifiers in English compounds are singular ("the model
+extracts information" gives "model" and "information"), and before a gerund ("a dataset
+consisting of"); a lower-case possessor ("the function's Hessian") is left out. Whether a run, or
+which of its tails, names a concept is the termhood model's call (:mod:`agents.offline.terms`).
+
+Lists and pronouns: a list ("X, Y and Z") is cut into its parts, and a pronoun ("it", "this") is
+recognized as standing for an earlier concept.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
-__all__ = ["conjuncts", "name_span", "pronoun"]
+from lemminflect import getAllLemmas
 
-_PRONOUNS = frozenset(
-    "it its this that these those they them their both either each one ones we you he she which what "
-    "who whom something anything everything nothing all most many some several such other others itself "
-    "themselves there here".split()
+__all__ = ["CLOSED_CLASSES", "Word", "conjuncts", "noun_runs", "pronoun", "word_classes", "words"]
+
+CLOSED_CLASSES: dict[str, frozenset[str]] = {
+    "DET": frozenset(
+        "the a an this that these those my your his her its our their each every either neither some any "
+        "no another such what which whatever whichever all both half whose".split()
+    ),
+    "PRON": frozenset(
+        "i me mine we us ours you yours he him his she her hers it its they them theirs myself ourselves "
+        "yourself yourselves himself herself itself themselves who whom something anything everything "
+        "nothing someone anyone everyone somebody anybody everybody one ones oneself there here".split()
+    ),
+    "ADP": frozenset(
+        "of in on at by for with from to into onto over under about above below across after against along "
+        "among around before behind beneath beside besides between beyond during except inside outside "
+        "through throughout toward towards upon within without via per like unlike than as despite "
+        "amid until till versus vs e.g i.e etc cf using including excluding following regarding concerning "
+        "considering given according depending involving up down out off".split()
+    ),
+    "CONJ": frozenset(
+        "and or but nor so yet because although though while whereas if unless since when where whether "
+        "then once whenever wherever how why".split()
+    ),
+    "AUX": frozenset(
+        "be is are was were been being am have has had having do does did done can could will would shall "
+        "should may might must ought need needs cannot can't won't don't doesn't didn't isn't aren't "
+        "wasn't weren't 's 're 've 'll 'd let let's".split()
+    ),
+    "NUM": frozenset(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
+        "hundreds thousand thousands million millions billion billions trillion trillions dozen dozens "
+        "tens first second third fourth fifth last next previous".split()
+    ),
+    "QUANT": frozenset(
+        "many much more most few fewer fewest less least several enough various numerous lots plenty "
+        "other others same own certain single multiple corresponding respective particular specific entire "
+        "whole individual".split()
+    ),
+    "PART": frozenset("not never no to".split()),
+    "ADV": frozenset(
+        "also just only very too even still already again however thus hence therefore now then rather "
+        "quite really simply often usually typically generally always sometimes indeed instead perhaps "
+        "maybe actually especially particularly namely further furthermore moreover likewise".split()
+    ),
+}
+"""The closed classes of English, by tag: fixed by the grammar, not learned."""
+
+_CLOSED = {word: tag for tag, members in CLOSED_CLASSES.items() for word in members}
+_WORD = re.compile(r"[^\W_]+(?:(?:['’+&-]|\.(?=\d))[^\W_]+)*\+*")
+_CAPITALS = re.compile(r"[A-Z].*[A-Z]|[a-z][A-Z]")
+_BEFORE_VERB = frozenset(
+    "i we you they he she it to can could will would shall should may might must".split()
 )
-_LEADING = frozenset(
-    "the a an every each most all any many some several its their our your this these that those "
-    "such also only just simply usually often typically exactly then thus still even both".split()
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of a text with its offsets."""
+
+    start: int
+    end: int
+    text: str
+
+
+def words(text: str, start: int = 0, end: int | None = None) -> list[Word]:
+    """The words of ``text[start:end]`` (hyphens, apostrophes and "3.5" kept inside a word).
+
+    >>> [w.text for w in words("GPT-3.5 and k-means, C++ (ATT&CK)")]
+    ['GPT-3.5', 'and', 'k-means', 'C++', 'ATT&CK']
+    """
+    stop = len(text) if end is None else end
+    return [Word(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text, start, stop)]
+
+
+@lru_cache(maxsize=1 << 16)  # a pure function of its argument; the cache only saves time
+def word_classes(word: str) -> frozenset[str]:
+    """The universal POS tags a word form can take: its closed class if it has one, else the
+    open classes lemminflect knows for it, else ``X`` (unknown).
+
+    >>> [sorted(word_classes(w)) for w in ("models", "we", "softmax", "PCIe", "nonconvex")]
+    [['NOUN', 'VERB'], ['PRON'], ['X'], ['PROPN'], ['ADJ']]
+    """
+    lower = word.lower().replace("’", "'")
+    closed = _CLOSED.get(lower)
+    if closed is not None:
+        return frozenset({closed})
+    if re.fullmatch(r"[\d.,]+", word):
+        return frozenset({"NUM"})
+    if any(ch.isdigit() for ch in word) or _CAPITALS.search(word):
+        return frozenset({"PROPN"})
+    lemmas = getAllLemmas(lower)
+    if not lemmas and "-" in lower.strip("-"):
+        return word_classes(lower.rsplit("-", 1)[1])  # a compound is what its last part is
+    tags = set(lemmas) - {"AUX"}
+    if lower.endswith("ing") and lower not in lemmas.get("VERB", (lower,)):
+        tags.add("NOUN")  # every gerund can head a noun phrase ("boosting", "machine learning")
+    return frozenset(tags) if tags else _unknown(lower)
+
+
+_PREFIX = re.compile(
+    r"(?:non|un|in|im|multi|mini|pre|re|sub|super|co|inter|over|under|up|down|anti|de|dis|semi|hyper|"
+    r"meta|auto|cross|bi|tri|post|self)-?(?P<rest>[a-z]{3,})"
 )
-_TRAILING = frozenset(
-    "in on of for with to at by from as and or used built well here there "
-    "is are was were be been being too also idea ideas".split()
-)
-_GENERIC = frozenset("same idea ideas thing things way ways part kind sort".split())
-_GERUND_SKIP = frozenset(
-    "understanding building using studying applying detecting computing deploying interpreting iterating "
-    "changing controlling choosing designing measuring".split()
-)
-_CONJUNCTION = re.compile(r"\s*(?:,\s*(?:and|or)\s+|\s+and\s+|\s+or\s+|,\s+)")
-_PREPOSITION = re.compile(
-    r"\s(?:with|of|in|on|for|into|under|over|between|among|using|like|at)\s", re.IGNORECASE
-)
+
+
+def _unknown(lower: str) -> frozenset[str]:
+    # A word lemminflect does not list: its classes after a known prefix ("nonconvex" as "convex"),
+    # an adverb for "-ly" ("programmatically"), an adjective for "-ous", "-ive", "-al", ... endings.
+    prefixed = _PREFIX.fullmatch(lower)
+    if prefixed is not None and getAllLemmas(prefixed.group("rest")):
+        return word_classes(prefixed.group("rest"))
+    if re.search(r"[a-z]{3}(?:ly|wise)$", lower):
+        return frozenset({"ADV"})
+    if re.search(r"[a-z]{3}(?:ize|ise|izes|ises|ized|ised)$", lower):
+        return frozenset({"VERB"})
+    if re.search(r"[a-z]{3}(?:ous|ive|ic|ical|al|able|ible|ary|ular)$", lower):
+        return frozenset({"ADJ"})
+    return frozenset({"X"})
+
+
+def _nominal(word: str) -> bool:
+    return bool(word_classes(word) & {"NOUN", "PROPN", "X"})
+
+
+def _s_form(word: str) -> bool:
+    lower = word.lower()
+    if len(word) > 2 and word.endswith("s") and word[:-1].isupper():
+        return True  # "GPUs"
+    if not lower.endswith("s") or lower.endswith(("ss", "us", "is")) or not lower.isalpha():
+        return False
+    lemmas = getAllLemmas(lower)
+    return bool(lemmas) and lower not in lemmas.get("NOUN", ()) and bool(set(lemmas) & {"NOUN", "VERB"})
+
+
+def _gerund_only(word: str) -> bool:
+    lower = word.lower()
+    return (
+        lower.endswith("ing")
+        and not set(getAllLemmas(lower)) & {"NOUN", "ADJ"}
+        and "VERB" in word_classes(word)
+    )
+
+
+def _modifier(word: str) -> bool:
+    tags = word_classes(word)
+    if tags & {"NOUN", "PROPN", "X", "ADJ"}:
+        return True
+    # A participle ("hidden", "pretrained", "masked") modifies a noun; a finite verb does not.
+    lemmas = getAllLemmas(word.lower()).get("VERB", ())
+    return tags == {"VERB"} and word.lower() not in lemmas and not word.lower().endswith("s")
+
+
+def noun_runs(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """The noun-phrase runs of ``text[start:end]``, as offsets (see the module docstring).
+
+    >>> t = "We use two tightly choreographed data transfers; the model extracts information."
+    >>> [t[a:b] for a, b in noun_runs(t)]
+    ['choreographed data transfers', 'model', 'information']
+    """
+    found: list[tuple[int, int]] = []
+    run: list[Word] = []
+    previous: Word | None = None
+    for word in words(text, start, end):
+        gap = text[previous.end : word.start] if previous is not None else ""
+        joined = previous is not None and (gap == " " or gap in ("\n", " \n", "\n "))
+        after_subject = previous is not None and previous.text.lower() in _BEFORE_VERB
+        usable = _modifier(word.text) and not (after_subject and "VERB" in word_classes(word.text))
+        if re.search(r"['’]s?$", word.text) and word.text[:1].islower():
+            usable = False  # a possessor ("the function's Hessian") is a phrase of its own
+        # A modifier in a compound is singular; a gerund after a noun starts a clause ("a dataset
+        # consisting of ...").
+        ends = bool(run) and (_s_form(run[-1].text) or _gerund_only(word.text))
+        if not joined or not usable or ends:
+            # An "-s" word with a verb reading after a noun, before a noun or a determiner, is the
+            # verb ("the model extracts information", "the function approaches a line").
+            verb = len(run) > 1 and "VERB" in word_classes(run[-1].text) and _s_form(run[-1].text)
+            if verb and joined and (usable or word_classes(word.text) & {"DET", "PRON"}):
+                run = run[:-1]
+            found.extend(_closed_run(run))
+            run = []
+        if usable:
+            run.append(word)
+        previous = word
+    found.extend(_closed_run(run))
+    return found
+
+
+def _closed_run(run: list[Word]) -> list[tuple[int, int]]:
+    while run and not _nominal(run[-1].text):
+        run = run[:-1]
+    # A leading gerund that is no noun in its own right takes an object ("making decisions").
+    while len(run) > 1 and _gerund_only(run[0].text):
+        run = run[1:]
+    return [(run[0].start, run[-1].end)] if run else []
 
 
 def conjuncts(text: str, span: tuple[int, int]) -> list[tuple[int, int]]:
@@ -47,52 +239,7 @@ def conjuncts(text: str, span: tuple[int, int]) -> list[tuple[int, int]]:
     return [part for part in parts if part[1] > part[0]]
 
 
-def name_span(text: str, span: tuple[int, int]) -> tuple[int, int] | None:
-    """The part of a raw phrase that can name a concept: leading articles, adverbs and a gerund
-    ("understanding the perceptron") dropped, cut at a preposition, trailing fillers and
-    auxiliaries dropped ("contributions are" -> "contributions"), at most five words; None for a
-    pronoun, generic words alone ("the same idea") or an empty phrase.
-
-    >>> t = "understanding the perceptron with care"
-    >>> s = name_span(t, (0, len(t))); t[s[0]:s[1]]
-    'perceptron'
-    """
-    start, end = span
-    while True:
-        match = re.match(r"([^\W_][\w'’-]*)\s+", text[start:end])
-        if match is None:
-            break
-        word = match.group(1).lower()
-        rest = text[start + match.end() : end].split(" ", 1)[0].lower()
-        gerund = word.endswith("ing") and rest in _LEADING
-        if word in _LEADING or word in _GERUND_SKIP or gerund or word in ("for", "in", "on", "to", "of"):
-            start += match.end()
-            continue
-        break
-    cut = _PREPOSITION.search(text, start, end)
-    if cut is not None:
-        end = cut.start()
-    text_part = text[start:end].strip(" *_`'\"")
-    tokens = list(re.finditer(r"\S+", text_part))
-    while len(tokens) > 1 and (
-        tokens[-1].group(0).lower() in _TRAILING or re.fullmatch(r"[a-z]+(?:ed|ly)", tokens[-1].group(0))
-    ):
-        tokens.pop()
-    text_part = text_part[: tokens[-1].end()] if tokens else ""
-    if not text_part:
-        return None
-    offset = text.index(text_part, start)
-    start, end = offset, offset + len(text_part)
-    words = text_part.split()
-    if len(words) > 5:
-        return None
-    if words[0].lower() in _PRONOUNS and len(words) == 1:
-        return None
-    if all(word.lower() in _GENERIC for word in words):
-        return None
-    if not words[0][0].isalpha() or any(ch in text_part for ch in "$\\{}=<>[]"):
-        return None
-    return start, end
+_CONJUNCTION = re.compile(r"\s*(?:,\s*(?:and|or)\s+|\s+and\s+|\s+or\s+|,\s+)")
 
 
 def pronoun(text: str, span: tuple[int, int]) -> bool:

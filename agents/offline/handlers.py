@@ -7,6 +7,7 @@ the offline provider as ``OfflineLLM(offline_handlers())``. A new role adds one 
 from __future__ import annotations
 
 from agents import concepts, debate, discovery, evidence, judge, owner, qa, relations
+from agents.offline import concepts as offline_concepts
 from agents.offline import judging
 from magg_kg.llm.offline import Handler
 
@@ -16,7 +17,7 @@ __all__ = ["offline_handlers"]
 def offline_handlers() -> dict[str, Handler]:
     """Task name -> offline handler, for every role."""
     return {
-        concepts.TASK: concepts.offline_handler,
+        concepts.TASK: offline_concepts.offline_handler,
         relations.TASK: relations.offline_handler,
         evidence.TASK: evidence.offline_handler,
         owner.REVIEW_TASK: owner.review_handler,

@@ -1,0 +1,364 @@
+"""The offline concept extractor: the terms a chunk of a lesson defines, uses or mentions.
+
+Every candidate must pass :func:`agents.offline.terms.is_term`, which asks less of a phrase the
+lesson defines or emphasises than of one it only uses (:data:`agents.offline.terms.Evidence`).
+Candidates come from:
+
+- acronym definitions, "long form (ACR)": the long form, defined, with the acronym as its alias;
+- emphasis: a bold (``**X**``) or italic (``*X*``) noun phrase of at most five words; defined
+  when the sentence defines it ("called *X*", "**X** is ...", :func:`defining`), and then taught
+  with the sentence as description; "X of Y" only when defined; a Title Case phrase that the chunk
+  does not write again is a label ("**Invoice File**"), not a term; quoted lines (``>``) skipped;
+- names: an acronym or CamelCase word of three letters or more ("BERT", "PyTorch") written twice;
+- cue phrases (:func:`agents.text.statements`): on either side, for each part of a list, the
+  noun-phrase run (:func:`agents.phrases.noun_runs`) next to the cue; defined when the cue states
+  a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for");
+- recurrence: a noun-phrase run of two to five words written :data:`RECURRENCE` times or more;
+- vocabulary: a Metacademy concept name (``data/metacademy_vocabulary.json``) or a known concept
+  (payload) written in the chunk, defined.
+
+Of a noun-phrase run the longest tail that passes is taken, dropping only leading adjectives and
+participles ("tight synchronization" -> "synchronization"), never a leading noun ("support vector
+machines" stays whole or goes). Code, math, HTML, link targets and URLs are blanked to spaces first
+(:func:`prose`, offsets kept). A chunk whose words are not English (fewer than
+:data:`ENGLISH_SHARE` of them English function words) yields only names and vocabulary or known
+concepts; a name outside Latin script is refused.
+
+Roles: taught when defined by emphasis or in bold, else "uses" when written twice or more or
+next to a cue, else "mentions". Confidence: 0.9 for a defined emphasised term, 0.75 for a cue-phrase
+argument or a recurring phrase, 0.7 for an acronym definition, a vocabulary or known concept,
+0.6 otherwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
+from agents.offline.terms import is_term
+from agents.phrases import CLOSED_CLASSES, conjuncts, noun_runs, word_classes, words
+from agents.text import Sentence, find_mentions, normalize_name, sentences, statements
+from magg_kg.llm.port import Prompt
+
+__all__ = [
+    "ENGLISH_SHARE",
+    "EXPLICIT_CUE",
+    "RECURRENCE",
+    "acronym_pairs",
+    "defining",
+    "extract_offline",
+    "noun_phrase",
+    "offline_handler",
+    "prose",
+    "vocabulary",
+]
+
+RECURRENCE = 3
+"""How many times a noun phrase must be written in a chunk to be a candidate for that alone."""
+EXPLICIT_CUE = 0.8
+"""A cue at least this strong ("is a prerequisite for", "builds on", "is a kind of") states a
+curriculum relation, so the phrases on its sides count as defined."""
+ENGLISH_SHARE = 0.15
+"""The least share of a chunk's words that are English function words for it to count as English."""
+
+Role = Literal["teaches", "uses", "mentions"]
+_RANK: dict[Role, int] = {"mentions": 0, "uses": 1, "teaches": 2}
+_VOCABULARY = Path(__file__).with_name("data") / "metacademy_vocabulary.json"
+_DEFINES = re.compile(
+    r"^[*_]*\s*(?:\([^)]{1,40}\)\s*)?(?:,[^,]{1,60},\s*|,\s*which\s+)?(?:is|are|refers to|means|denotes)\s",
+    re.IGNORECASE,
+)
+_CALLED = re.compile(
+    r"(?:called|termed|known as|refer(?:red)? to (?:\w+ )?as|dubbed|named|so-called|the term|"
+    r"the notion of|the concept of)\s*[*_]*$",
+    re.IGNORECASE,
+)
+_ALSO = re.compile(
+    r"(?:also called|also known as|or simply|known as)\s+(?P<alias>[^,.;()]{2,60})", re.IGNORECASE
+)
+_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"  # within a paragraph: spaces or one line break
+_ACRONYM_DEF = re.compile(
+    rf"(?P<long>[A-Za-z][\w-]*(?:{_SPACE}[\w-]+){{0,5}}){_SPACE}\((?P<short>[A-Z][A-Za-z0-9]{{1,8}})\)"
+)
+_ACRONYM_FIRST = re.compile(
+    rf"\b(?P<short>[A-Z][A-Za-z0-9]{{1,8}}){_SPACE}\((?P<long>[A-Za-z][\w-]*(?:{_SPACE}[\w-]+){{1,6}})\)"
+)
+_EMPHASIS = re.compile(r"(?<![*\w])(?P<mark>\*\*?)(?P<term>(?:[^*\n]|\n(?!\s*\n)){1,80}?)(?P=mark)(?![*\w])")
+_NAME = re.compile(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*")
+_ROMAN = re.compile(r"[IVXLC]+s?")
+_BLANK = re.compile(
+    r"```.*?```|~~~.*?~~~|\$\$.*?\$\$|(?<![\\$])\$[^$\n]+\$|`[^`\n]*`|<!--.*?-->|<[^>\n]+>|"
+    r"!?\[(?=[^\]\n]*\]\()|\]\([^)\n]*\)|https?://\S+|www\.\S+|:[a-z]+:`[^`]*`",
+    re.DOTALL,
+)
+_JOINERS = frozenset("of for to in on over".split())
+_CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
+_FUNCTION = frozenset().union(*(CLOSED_CLASSES[tag] for tag in ("DET", "PRON", "ADP", "CONJ", "AUX")))
+_NOMINAL = frozenset({"NOUN", "PROPN", "X"})
+
+
+def prose(text: str) -> str:
+    """The text with code, math, HTML, link targets and URLs blanked to spaces (same length).
+
+    >>> prose("Use `x = 1` and $y$ [see](http://a.b) here.")
+    'Use           and      see              here.'
+    """
+    return _BLANK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def acronym_pairs(text: str) -> list[tuple[str, str]]:
+    """(long form, acronym) for each "long form (ACR)" whose last words' initials spell ACR, and
+    each "ACR (long form)" whose initials spell it.
+
+    >>> acronym_pairs("A large language model (LLM) on many GPUs (graphics processing units)")
+    [('large language model', 'LLM'), ('graphics processing units', 'GPUs')]
+    """
+    pairs = []
+    for match in _ACRONYM_DEF.finditer(text):
+        short = match.group("short")
+        letters = (short[:-1] if short.endswith("s") and short[:-1].isupper() else short).lower()
+        parts = match.group("long").split()
+        for size in range(min(len(parts), len(letters)), 0, -1):
+            tail = parts[-size:]
+            hyphenated = "".join(piece[0] for word in tail for piece in word.split("-") if piece)
+            if letters in (hyphenated.lower(), "".join(word[0] for word in tail).lower()):
+                pairs.append((" ".join(tail), short))
+                break
+    for match in _ACRONYM_FIRST.finditer(text):
+        long, short = " ".join(match.group("long").split()), match.group("short")
+        if _initials(long) == short.removesuffix("s").lower():
+            pairs.append((long, short))
+    return pairs
+
+
+def _initials(phrase: str) -> str:
+    """The initials of a phrase, hyphenated parts apart, and an all-capital word's letters whole."""
+    return "".join(
+        piece.lower() if piece.isupper() else piece[0].lower()
+        for word in phrase.split()
+        for piece in word.split("-")
+        if piece
+    )
+
+
+def defining(text: str, start: int, end: int) -> bool:
+    """Whether the phrase at ``text[start:end]`` is being defined: "called X", "X is ...".
+
+    >>> t = "A model of this kind is called a *perceptron*."
+    >>> defining(t, t.index("*"), len(t) - 1), defining("We use *care*.", 7, 13)
+    (True, False)
+    """
+    before = re.sub(r"\s+(?:a|an|the)\s*$", "", text[max(0, start - 40) : start].replace("\n", " "))
+    return _CALLED.search(before) is not None or _DEFINES.match(text[end : end + 80]) is not None
+
+
+def noun_phrase(term: str, joined: bool = False) -> bool:
+    """Whether a phrase of one to five words is one noun-phrase run, or with ``joined`` several
+    joined by "of", "over", ... ("curse of dimensionality", never "trust and transparency").
+
+    >>> noun_phrase("curse of dimensionality", joined=True), noun_phrase("curse of dimensionality")
+    (True, False)
+    >>> noun_phrase("calculating the loss", joined=True), noun_phrase("push(key)", joined=True)
+    (False, False)
+    """
+    runs = noun_runs(term)
+    if not runs or runs[0][0] != 0 or runs[-1][1] != len(term) or len(term.split()) > 5:
+        return False
+    gaps = [term[a[1] : b[0]].strip().lower() for a, b in itertools.pairwise(runs)]
+    return all(gap in _JOINERS for gap in gaps) and (joined or not gaps)
+
+
+@cache
+def vocabulary(path: Path = _VOCABULARY) -> dict[str, str]:
+    """The bundled vocabulary: normalized name -> name (read once)."""
+    names = json.loads(path.read_text(encoding="utf-8"))["names"]
+    return {normalize_name(name): name for name in names if normalize_name(name)}
+
+
+@dataclass(frozen=True)
+class _Offer:
+    name: str
+    role: Role
+    quote: str
+    confidence: float
+    source: str  # where the candidate came from, for diagnosis
+    description: str = ""
+
+
+@dataclass
+class _Found:
+    """The chunk's concepts so far, by normalized name, and the aliases met on the way."""
+
+    offers: dict[str, _Offer] = field(default_factory=dict)
+    aliases: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, offer: _Offer) -> None:
+        key = normalize_name(offer.name)
+        current = self.offers.get(key)
+        better = current is None or _RANK[current.role] < _RANK[offer.role]
+        if len(key) >= 2 and _latin(offer.name) and better:
+            self.offers[key] = offer
+
+
+def extract_offline(text: str, known: list[KnownConcept], node_types: frozenset[str]) -> ConceptReply:
+    """The offline concept extractor (see the module docstring for the rules)."""
+    found = _found(text, known)
+    return ConceptReply(
+        concepts=[_concept(found.offers[key], found, node_types) for key in sorted(found.offers)]
+    )
+
+
+def _found(text: str, known: list[KnownConcept]) -> _Found:
+    clean = prose(text)
+    english = _english(clean)
+    units = sentences(clean)
+    found = _Found()
+    names: Counter[str] = Counter()
+    runs: Counter[str] = Counter()
+    first: dict[str, tuple[str, str]] = {}
+    for unit in units:
+        quote = text[unit.start : unit.end]
+        for word in words(unit.text):
+            if _NAME.fullmatch(word.text) and not _ROMAN.fullmatch(word.text) and len(word.text) > 2:
+                names[word.text] += 1
+                first.setdefault(word.text, (word.text, quote))
+        if english:
+            _defined_in(unit.text, quote, clean, found)
+            _argued_in(unit.text, quote, found)
+            for span in noun_runs(unit.text):
+                for name in (tail for tail in _tails(unit.text, span) if " " in tail):
+                    runs[normalize_name(name)] += 1
+                    first.setdefault(normalize_name(name), (name, quote))
+    for name, count in sorted(names.items()):
+        if count >= 2 and len(name.rstrip("s")) > 2 and is_term(name, "defined"):
+            found.add(_Offer(name, "uses", first[name][1], 0.6, "name"))
+    for key, count in sorted(runs.items()):
+        if count >= RECURRENCE and is_term(first[key][0]):
+            found.add(_Offer(first[key][0], "uses", first[key][1], 0.75, "recurrence"))
+    _named_in(text, units, known, found)
+    return found
+
+
+def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
+    for long, short in acronym_pairs(sentence):
+        if is_term(long, "defined"):
+            found.aliases.setdefault(normalize_name(long), set()).add(short)
+            found.add(_Offer(long, "uses", quote, 0.7, "acronym"))
+    for match in _EMPHASIS.finditer("" if sentence.startswith(">") else sentence):
+        term = _clean(match.group("term"))
+        defined = defining(sentence, match.start(), match.end())
+        if not noun_phrase(term, joined=defined) or not is_term(term, "defined" if defined else "emphasised"):
+            continue
+        if not defined and _title_case(term) and _standalone(term, clean) < 2:
+            continue  # a label ("**Invoice File**", "**Augmented Generation:**"), not a term
+        if defined or match.group("mark") == "**":
+            description = quote if defined else ""
+            found.add(_Offer(term, "teaches", quote, 0.9 if defined else 0.6, "emphasis", description))
+        else:
+            found.add(_Offer(term, "mentions", quote, 0.6, "emphasis"))
+
+
+def _argued_in(sentence: str, quote: str, found: _Found) -> None:
+    for statement in statements(sentence):
+        explicit = statement.cue.strength >= EXPLICIT_CUE
+        for side, nearest in ((statement.left, -1), (statement.right, 0)):
+            for part in conjuncts(sentence, side):
+                runs = noun_runs(sentence, *part)
+                tails = _tails(sentence, runs[nearest]) if runs else []
+                name = next(
+                    (tail for tail in tails if is_term(tail, "defined" if explicit else "used")), None
+                )
+                if name is not None:
+                    found.add(_Offer(name, "uses", quote, 0.75, "cue"))
+
+
+def _named_in(text: str, units: list[Sentence], known: list[KnownConcept], found: _Found) -> None:
+    # Names and aliases only: initials as keys would match words ("in" for "input node").
+    keys = {key: f"v:{key}" for key in vocabulary()}
+    keys.update(
+        {normalize_name(form): c.id for c in known for form in (c.name, *c.aliases) if normalize_name(form)}
+    )
+    names = {c.id: c.name for c in known}
+    counts: Counter[str] = Counter()
+    quotes: dict[str, str] = {}
+    for unit in units:
+        for _, _, concept in find_mentions(unit.text, keys):
+            counts[concept] += 1
+            quotes.setdefault(concept, text[unit.start : unit.end])
+    for concept, count in sorted(counts.items()):
+        name = names.get(concept) or vocabulary()[concept.removeprefix("v:")]
+        if is_term(name, "defined"):
+            role: Role = "uses" if count >= 2 else "mentions"
+            found.add(_Offer(name, role, quotes[concept], 0.7, "known" if concept in names else "vocabulary"))
+
+
+def _tails(text: str, span: tuple[int, int]) -> list[str]:
+    # Only a leading adjective or participle may be dropped ("tight synchronization"); dropping a
+    # leading noun would break a compound ("support vector machines" -> "vector machines").
+    parts = text[span[0] : span[1]].split()[-5:]
+    found = [" ".join(parts)]
+    while len(parts) > 1 and not word_classes(parts[0]) & _NOMINAL:
+        parts = parts[1:]
+        found.append(" ".join(parts))
+    return found
+
+
+def _clean(name: str) -> str:
+    name = re.split(r"\s[(\[]", name)[0]
+    name = " ".join(name.replace("`", " ").split()).strip(" *_'\"“”‘’:;,.!?-")
+    return re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
+
+
+def _title_case(name: str) -> bool:
+    tokens = name.split()
+    return len(tokens) > 1 and all(token[:1].isupper() for token in tokens if token[:1].isalpha())
+
+
+def _standalone(name: str, text: str) -> int:
+    """How often the text writes a name other than as the tail of a longer capitalised one."""
+    starts = [match.start() for match in re.finditer(re.escape(name), text, re.IGNORECASE)]
+    return sum(1 for start in starts if not _CAPITALISED_BEFORE.search(text[max(0, start - 40) : start]))
+
+
+def _latin(name: str) -> bool:
+    return all(ord(ch) < 0x250 for ch in name)
+
+
+def _english(text: str) -> bool:
+    tokens = [w.text.lower() for w in words(text)]
+    return len(tokens) < 12 or sum(1 for t in tokens if t in _FUNCTION) >= ENGLISH_SHARE * len(tokens)
+
+
+def _concept(offer: _Offer, found: _Found, node_types: frozenset[str]) -> ExtractedConcept:
+    key = normalize_name(offer.name)
+    also = found.aliases.get(key, set()) | {
+        m.group("alias").strip() for m in _ALSO.finditer(offer.description)
+    }
+    definition = offer.description[offer.description.find(offer.name) + len(offer.name) :]
+    return ExtractedConcept(
+        name=offer.name,
+        type=guess_type(offer.name, definition.lstrip("*_, ") if offer.description else "", node_types),
+        aliases=sorted(a for a in also if normalize_name(a) and normalize_name(a) != key),
+        description=offer.description,
+        role=offer.role,
+        quote=offer.quote,
+        confidence=offer.confidence,
+    )
+
+
+def offline_handler(prompt: Prompt) -> dict[str, object]:
+    """The offline role: the payload's known concepts and node types, the chunk as data."""
+    known = [KnownConcept.model_validate(item) for item in _list(prompt.payload.get("known"))]
+    node_types = frozenset(str(item) for item in _list(prompt.payload.get("node_types")))
+    return extract_offline(prompt.data, known, node_types).model_dump()
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list | tuple) else []

@@ -1,0 +1,167 @@
+"""The offline concept extractor and the termhood model: junk refused, terms kept, acronyms resolved."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents.concepts import ConceptReply, KnownConcept
+from agents.extraction import Registry, extract_lesson
+from agents.offline import terms
+from agents.offline.concepts import extract_offline, prose, vocabulary
+from agents.offline.handlers import offline_handlers
+from agents.text import normalize_name
+from magg_kg.lessons import read_lesson
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.vocabulary import CURRICULUM
+
+NODE_TYPES = frozenset(CURRICULUM.node_types)
+
+LESSON = """# Residual networks
+
+A **residual connection** is a shortcut that adds the input of a block to its output, so that the
+block learns a residual mapping. In practice, two inputs are needed for a residual connection. The *learning
+rate* is the step size of gradient descent. This procedure requires a lot of care, and you can
+try to compile it before executing it. Higher precision requires more data. Let us see how the
+gradient will change; to us it is related to what we did before.
+
+Training BERT on many GPUs requires high *bandwidth*, which is the amount of data a link moves
+per second. Data moves between the CPU and the GPUs over PCIe (Peripheral Component Interconnect
+Express). BERT uses an *attention mechanism*. *Softmax regression* is a kind of linear model,
+and *k-means* is a clustering algorithm.
+"""
+
+JUNK = [
+    "us",
+    "we",
+    "will",
+    "care",
+    "lot",
+    "procedure",
+    "two inputs",
+    "more data",
+    "higher precision",
+    "compile it before executing it",
+    "You can",
+    "try",
+]
+
+
+def names(reply: ConceptReply) -> set[str]:
+    """Every normalized name and alias of a reply."""
+    return {normalize_name(form) for c in reply.concepts for form in (c.name, *c.aliases)}
+
+
+def test_the_junk_of_the_issue_is_refused_by_the_model() -> None:
+    for phrase in JUNK:
+        assert not terms.is_term(phrase), phrase
+        assert not terms.is_term(phrase, "emphasised"), phrase
+
+
+def test_the_junk_of_the_issue_is_not_extracted_and_the_terms_are() -> None:
+    found = names(extract_offline(LESSON, [], NODE_TYPES))
+    assert not {normalize_name(phrase) for phrase in JUNK} & found
+    assert not {"input", "data", "precision", "inputs"} & found
+    kept = {"residual connection", "PCIe", "bandwidth", "BERT", "softmax regression", "learning rate"}
+    kept |= {"attention mechanism", "k-means"}
+    assert {normalize_name(term) for term in kept} <= found
+
+
+def test_a_defined_term_is_taught_with_its_sentence_and_a_used_one_is_not() -> None:
+    reply = extract_offline(LESSON, [], NODE_TYPES)
+    by_name = {normalize_name(c.name): c for c in reply.concepts}
+    connection = by_name["residual connection"]
+    assert connection.role == "teaches"
+    assert connection.description.startswith("A **residual connection** is a shortcut")
+    assert connection.quote in LESSON
+    assert by_name["attention mechanism"].role == "mentions"
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    ["residual connection", "softmax regression", "embedding matrix", "PCIe", "BERT", "softmax", "dropout"],
+)
+def test_technical_phrases_are_terms_on_their_own(phrase: str) -> None:
+    assert terms.termhood(phrase) >= terms.THRESHOLD
+    assert terms.is_term(phrase, "defined")
+
+
+def test_everyday_compositions_need_the_lesson_to_define_them() -> None:
+    assert not terms.is_term("coding example") and not terms.is_term("learning rate")
+    assert terms.is_term("learning rate", "defined") and terms.is_term("learning rate", "emphasised")
+    assert not terms.is_term("CNN layers") and terms.is_term("GPU memory")
+
+
+def test_a_german_or_chinese_lesson_yields_only_english_technical_terms() -> None:
+    german = (
+        "# Neuronale Netze\n\nEin **neuronales Netz** besteht aus mehreren Schichten. Die "
+        "*Aktivierungsfunktion* ReLU ist eine wichtige Voraussetzung für tiefe Netze. Das Training "
+        "erfordert den Gradientenabstieg und viel Sorgfalt. Wir verwenden PyTorch und eine GPU, um das "
+        "Modell zu trainieren. Die Lernrate ist ein Hyperparameter. Backpropagation ist eine "
+        "Voraussetzung für das Training. Die Rechenleistung der GPU ist wichtig für große Sprachmodelle.\n"
+    )
+    chinese = (
+        "# 神经网络\n\n**神经网络**由多个层组成。*激活函数* ReLU 是深度网络的重要前提。"
+        "训练需要梯度下降和细心。我们使用 PyTorch 和 GPU 来训练模型。"
+        "学习率是一个超参数。反向传播是训练的前提。"
+        "GPU 的计算能力对大型语言模型很重要。\n"
+    )
+    english = {"relu", "pytorch", "gpu", "backpropagation"}
+    for text in (german, chinese):
+        found = names(extract_offline(text, [], NODE_TYPES))
+        assert found <= english, found
+    assert "gpu" in names(extract_offline(chinese, [], NODE_TYPES))
+
+
+def test_blanked_code_and_math_split_phrases_and_yield_nothing() -> None:
+    text = "The gradient matrix" + " " * 40 + "multiplication kernel is a kind of operator.\n"
+    assert "gradient matrix multiplication kernel" not in names(extract_offline(text, [], NODE_TYPES))
+    raw = "The *loss* $\\mathbf{X}$ uses `torch.matmul(X, W)` and <b>bold</b>, see https://d2l.ai."
+    assert len(prose(raw)) == len(raw)
+    assert not names(extract_offline(raw, [], NODE_TYPES)) & {"mathbf", "torch", "matmul", "b", "d2l"}
+
+
+def test_acronyms_resolve_to_the_concept_they_abbreviate(tmp_path: Path) -> None:
+    llm = OfflineLLM(offline_handlers())
+    registry = Registry([], {})
+    texts = {
+        "a.md": "# Hardware\n\nA graphics processing unit (GPU) runs many threads. Data reaches the GPU "
+        "over PCIe (Peripheral Component Interconnect Express).\n",
+        "b.md": "# Use\n\nGPUs are a kind of accelerator. PCIe bandwidth limits how fast GPUs get data.\n",
+    }
+    for name, text in texts.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        extract_lesson(read_lesson(path), llm, registry, CURRICULUM)
+    gpu = registry.resolve("graphics processing unit")
+    assert gpu is not None and {
+        registry.resolve(n) for n in ("GPU", "GPUs", "graphics processing units")
+    } == {gpu}
+    pcie = registry.resolve("Peripheral Component Interconnect Express")
+    assert pcie is not None and registry.resolve("PCIe") == pcie
+
+
+def test_known_concepts_are_reused_and_junk_known_ones_are_not() -> None:
+    known = [
+        KnownConcept(id="dropout", name="dropout", type="method"),
+        KnownConcept(id="us", name="us", type="concept"),
+    ]
+    text = "Dropout is used in most networks. Dropout helps us a lot."
+    assert "dropout" not in names(extract_offline(text, [], NODE_TYPES))
+    found = names(extract_offline(text, known, NODE_TYPES))
+    assert "dropout" in found and "us" not in found
+
+
+def test_the_shipped_files_are_small_attributed_and_consistent() -> None:
+    folder = Path(terms.__file__).parent
+    model = json.loads((folder / "terms.json").read_text(encoding="utf-8"))
+    assert tuple(model["features"]) == terms.FEATURES
+    assert len(model["weights"]) == len(terms.FEATURES) and model["cues"]
+    raw = json.loads((folder / "data" / "metacademy_vocabulary.json").read_text(encoding="utf-8"))
+    assert "CC BY-SA 3.0" in raw["_license"] and "Metacademy" in raw["_attribution"]
+    assert set(raw) == {"_license", "_attribution", "names"}
+    assert "backpropagation" in vocabulary() and len(vocabulary()) > 200
+    for path in (folder / "terms.json", folder / "data" / "metacademy_vocabulary.json"):
+        assert path.stat().st_size < 64_000
