@@ -36,7 +36,7 @@ from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_
 from agents.cost import Cost, ask
 from agents.evidence import Candidate, LinkReply, verify
 from agents.relations import RelationReply
-from agents.text import acronym_of, find_mentions, initials, lexicon, normalize_name, slug
+from agents.text import INITIALS, acronym_of, find_mentions, initials, lexicon, normalize_name, slug
 from magg_kg.lessons import LessonText
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.markup import HiddenText
@@ -99,7 +99,8 @@ class Registry:
             return found
         letters = acronym_of(name.strip())
         if letters is not None:
-            return self.lexicon().get(letters)
+            table = self.lexicon()
+            return table.get(letters) or table.get(INITIALS + letters)
         if " " in key:
             acronym_concept = self.keys.get(initials(key))
             if acronym_concept is not None and acronym_of(self.concepts[acronym_concept].name):

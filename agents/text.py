@@ -24,6 +24,7 @@ from functools import lru_cache
 __all__ = [
     "CUES",
     "HEDGE_FACTOR",
+    "INITIALS",
     "Cue",
     "Sentence",
     "acronym_of",
@@ -87,6 +88,8 @@ _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "xes", "means", "bayes")
 _ARTICLES = ("the", "a", "an")
+INITIALS = "^"
+"""The prefix of a lexicon key made of a name's initials (no normalized name can start with it)."""
 
 
 def sentences(text: str) -> list[Sentence]:
@@ -222,7 +225,7 @@ def find_mentions(text: str, keys: dict[str, str]) -> list[tuple[int, int, str]]
             hit = _longest_mention(text, words[index:], longest, keys)
         if hit is None:
             letters = acronym_of(words[index][2])
-            concept = keys.get(letters) if letters else None
+            concept = (keys.get(letters) or keys.get(INITIALS + letters)) if letters else None
             if concept is not None:
                 hit = (words[index][0], words[index][1], concept, 1)
         if hit is None:
@@ -331,11 +334,12 @@ def _right_phrase(text: str, start: int) -> tuple[int, int] | None:
 
 def lexicon(names: list[tuple[str, list[str]]]) -> dict[str, str]:
     """Normalized name -> concept id, for (concept id, [name, aliases...]) pairs; a multi-word
-    name also answers to its initials ("llm" for "large language model") unless two concepts
-    share them or the initials are a name themselves.
+    name also answers to its initials ("LLM" for "large language model") unless two concepts
+    share them or the initials are a name themselves. Initials are keyed apart (``^llm``), so
+    that only an upper-case acronym token matches them, never a word ("in" is not "input node").
 
     >>> sorted(lexicon([("large-language-model", ["Large language model"])]).items())
-    [('large language model', 'large-language-model'), ('llm', 'large-language-model')]
+    [('^llm', 'large-language-model'), ('large language model', 'large-language-model')]
     """
     keys: dict[str, str] = {}
     for concept_id, forms in names:
@@ -349,7 +353,7 @@ def lexicon(names: list[tuple[str, list[str]]]) -> dict[str, str]:
             by_initials.setdefault(initials(key), set()).add(concept_id)
     for letters, owners in by_initials.items():
         if len(owners) == 1 and letters not in keys and len(letters) >= 2:
-            keys[letters] = next(iter(owners))
+            keys[INITIALS + letters] = next(iter(owners))
     return keys
 
 

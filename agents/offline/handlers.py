@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from agents import concepts, debate, discovery, evidence, judge, owner, qa, relations
 from agents.offline import concepts as offline_concepts
-from agents.offline import judging
+from agents.offline import judging, owning
 from magg_kg.llm.offline import Handler
 
 __all__ = ["offline_handlers"]
@@ -20,8 +20,8 @@ def offline_handlers() -> dict[str, Handler]:
         concepts.TASK: offline_concepts.offline_handler,
         relations.TASK: relations.offline_handler,
         evidence.TASK: evidence.offline_handler,
-        owner.REVIEW_TASK: owner.review_handler,
-        owner.VOTE_TASK: owner.vote_handler,
+        owner.REVIEW_TASK: owning.review_learned,
+        owner.VOTE_TASK: owning.vote_learned,
         **judge.offline_handlers(),
         judge.TASK: judging.judge_learned,
         **debate.offline_handlers(),
