@@ -13,7 +13,7 @@ Offline, deterministically, sentence by sentence:
 - "and"/"or" lists on either side give one relation per pair;
 - a pronoun subject ("It builds on ...") stands for the first concept of the previous sentence;
   the quote then spans both sentences and the confidence is multiplied by 0.8;
-- two concepts named next to each other in a sentence with no cue phrase are ``related`` with
+- two of the concepts (two to five) named in one sentence with no cue phrase are ``related`` with
   confidence 0.30, plus 0.10 for each further sentence of the chunk naming both (at most 0.55):
   co-occurrence alone is weak evidence, repeated co-occurrence a little stronger.
 """
@@ -129,8 +129,8 @@ def extract_offline(text: str, known: list[KnownConcept], edge_types: frozenset[
                     )
         if not said and not has_cue(sentence.text):
             mentioned = list(dict.fromkeys(concept for _, _, concept in find_mentions(sentence.text, keys)))
-            if 2 <= len(mentioned) <= 4:
-                for left, right in itertools.pairwise(mentioned):
+            if 2 <= len(mentioned) <= 5:
+                for left, right in itertools.combinations(mentioned, 2):
                     pairs.setdefault(tuple(sorted((left, right))), []).append(sentence)  # type: ignore[arg-type]
         previous = sentence
     for (left, right), where in sorted(pairs.items()):

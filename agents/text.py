@@ -75,6 +75,12 @@ CUES: tuple[Cue, ...] = (
     Cue(r"(?:is|are) (?:often )?(?:used|applied) (?:in|for|to)", "applies_to", True, 0.75),
     Cue(r"(?:applies|apply) to", "applies_to", True, 0.75),
     Cue(r"(?:is|are) (?:closely )?related to", "related", True, 0.7),
+    Cue(r"(?:is|are) (?:a |an )?(?:variant|extension|version|modification)s? of", "builds_on", True, 0.75),
+    Cue(r"(?:is|are) (?:based|built) (?:up)?on", "builds_on", True, 0.75),
+    Cue(r"(?:uses|use|relies on|rely on|employs|employ|leverages|leverage)", "builds_on", True, 0.55),
+    Cue(r"such as", "part_of", False, 0.6),
+    Cue(r"(?:is|are) (?:a|an|one of the)", "part_of", True, 0.5),
+    Cue(r"(?:in contrast to|as opposed to|rather than|instead of|(?:is|are) an alternative to)", "contrasts_with", True, 0.6),
 )
 
 _HEDGES = re.compile(
@@ -86,7 +92,7 @@ _HEDGES = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9*_`])|\n\s*\n")
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
-_NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "xes", "means", "bayes")
+_NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "axes", "means", "bayes")
 _ARTICLES = ("the", "a", "an")
 INITIALS = "^"
 """The prefix of a lexicon key made of a name's initials (no normalized name can start with it)."""
@@ -150,7 +156,7 @@ def _singular(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "sses")):
+    if word.endswith(("ches", "shes", "sses", "xes")):
         return word[:-2]
     if word.endswith("s") and not word.endswith("'s"):
         return word[:-1]
@@ -303,6 +309,9 @@ def statements(text: str) -> list[Statement]:
     for cue, pattern in _CUE_RES:
         for match in pattern.finditer(text):
             if before is not None and before.start() <= match.start() < before.end():
+                continue
+            # A general cue ("is a") inside a more specific one found first ("is a kind of") says nothing.
+            if any(s.cue_start < match.end() and match.start() < s.cue_end for s in found):
                 continue
             left = _left_phrase(text, match.start())
             right = _right_phrase(text, match.end())

@@ -2,7 +2,7 @@
 
 The sections are prose of *Dive into Deep Learning* (Zhang, Lipton, Li, Smola; d2l.ai; CC BY-SA
 4.0), code removed, as described in the data's SOURCE.md. Each file written here keeps that
-attribution in its header, and the d2lbook cross-reference markup (``:numref:``, ``:cite:`` ...)
+attribution in its front matter, and the d2lbook cross-reference markup (``:numref:``, ``:cite:`` ...)
 is stripped as noise.
 
 Usage::
@@ -18,9 +18,13 @@ import re
 from pathlib import Path
 
 ATTRIBUTION = (
-    "> Adapted from *Dive into Deep Learning* by Aston Zhang, Zachary C. Lipton, Mu Li and Alexander J. "
-    "Smola (d2l.ai, https://github.com/d2l-ai/d2l-en, section `{source}`), CC BY-SA 4.0; code removed.\n\n"
+    "---\n"
+    "source: Dive into Deep Learning, section {source} (d2l.ai, https://github.com/d2l-ai/d2l-en)\n"
+    "authors: Aston Zhang, Zachary C. Lipton, Mu Li and Alexander J. Smola\n"
+    "license: CC BY-SA 4.0; adapted, code removed\n"
+    "---\n\n"
 )
+"""The attribution, as front matter: it travels with each lesson and is not prose to learn from."""
 _MARKUP = re.compile(r":(?:numref|cite|citet|citep|eqref|ref|label|eqlabel):`[^`]*`")
 
 

@@ -336,7 +336,11 @@ def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]
     what a reader labels (the two names, the type and the first quote), nothing of any decision.
     """
     view = GraphView.of_store(store)
-    failed = {d.proposal_id for d in store.decisions() if d.stage in ("rules", "verification")}
+    failed = {
+        d.proposal_id
+        for d in store.decisions()
+        if d.stage == "verification" or (d.stage == "rules" and d.verdict != "pass")
+    }
     revised = {d.proposal_id for d in store.decisions() if d.verdict == "revise"}
     pool = [
         p
