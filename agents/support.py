@@ -79,6 +79,8 @@ class Support:
     """In learning order: the concepts before src, after src, before dst, after dst."""
     cited: tuple[int, int] = (0, 0)
     """How many other concepts' descriptions name src, and dst (a foundation is named by many)."""
+    together: tuple[int, int, int] = (0, 0, 0)
+    """Lessons linking src, linking dst, and linking both (see :meth:`GraphView.together`)."""
     anchored: tuple[bool, bool] = (True, True)
     """Whether each endpoint relates to the rest of the curriculum (see :meth:`GraphView.anchored`)."""
 
@@ -102,6 +104,7 @@ class Support:
             "order_degrees": list(self.order_degrees),
             "cited": list(self.cited),
             "anchored": list(self.anchored),
+            "together": list(self.together),
         }
 
 
@@ -116,10 +119,12 @@ class GraphView:
         schema: GraphSchema = CURRICULUM,
         taught: Mapping[str, int] | None = None,
         lessons: int = 0,
+        members: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         self._schema = schema
         self._taught = dict(taught or {})
         self._lessons = lessons
+        self._members: dict[str, set[str]] = {c: set(ids) for c, ids in (members or {}).items()}
         self._order_types = schema.order_types()
         self._concepts: dict[str, Concept] = {c.id: c for c in concepts}
         self._names: dict[str, list[str]] = {}
@@ -141,7 +146,9 @@ class GraphView:
         """The view of a store's current concepts, aliases, active edges and lesson order."""
         position = {str(row["id"]): i for i, row in enumerate(store.query("lessons", {"as_of": None}))}
         taught: dict[str, int] = {}
+        members: dict[str, set[str]] = {}
         for row in store.lesson_concepts():
+            members.setdefault(str(row["concept_id"]), set()).add(str(row["lesson_id"]))
             at = position.get(str(row["lesson_id"]))
             if row["role"] == "teaches" and at is not None:
                 concept = str(row["concept_id"])
@@ -153,7 +160,21 @@ class GraphView:
             schema,
             taught,
             len(position),
+            members,
         )
+
+    def add_lesson(self, lesson_id: str, concepts: Iterable[str]) -> None:
+        """Records the concepts a lesson links (for lesson co-occurrence), before its proposals."""
+        known = sum(1 for ids in self._members.values() if lesson_id in ids)
+        for concept in concepts:
+            self._members.setdefault(concept, set()).add(lesson_id)
+        if not known:
+            self._lessons += 1
+
+    def together(self, a: str, b: str) -> tuple[int, int, int]:
+        """The number of lessons linking a, linking b, and linking both."""
+        left, right = self._members.get(a, set()), self._members.get(b, set())
+        return len(left), len(right), len(left & right)
 
     @property
     def schema(self) -> GraphSchema:
@@ -310,17 +331,21 @@ class GraphView:
             ),
             cited=(self.cited(src), self.cited(dst)),
             anchored=(self.anchored(src), self.anchored(dst)),
+            together=self.together(src, dst),
         )
 
     def anchored(self, concept_id: str) -> bool:
         """Whether a concept relates to the rest of the curriculum: it has an active edge, a lesson
-        teaches it, another concept's description names it, or its name shares a content word
-        with another concept's name. A concept that appears from nowhere has none of these."""
-        if self.degree(concept_id) or concept_id in self._taught or self.cited(concept_id):
-            return True
+        teaches it or defines it (it has a description), another concept's description names it,
+        or its name shares a content word with another concept's name. A concept that appears from
+        nowhere has none of these."""
         concept = self._concepts.get(concept_id)
         if concept is None:
             return False
+        if concept.description or self.degree(concept_id) or concept_id in self._taught:
+            return True
+        if self.cited(concept_id):
+            return True
         if self._words is None:
             self._words = {}
             for cid, known in self._concepts.items():

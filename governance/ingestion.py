@@ -354,6 +354,8 @@ def _admit_lesson(
             at,
         )
         report.invalidated += sum(isinstance(op, InvalidateEdge) for op in ops)
+    if admission.gate is not None:  # the judge weighs lesson co-occurrence, this lesson's included
+        admission.gate.view.add_lesson(lesson.id, [link.concept_id for link in extraction.links])
     result = admit(proposals, admission, f"lesson-{lesson.sha256[:40]}")
     ops += result.ops
     if ctx.usage is not None:

@@ -164,8 +164,6 @@ class Judgment:
         score = judged.score
         ordered = self._ordered_already(proposal)
         row = route(self._policy, Case(score, proposal.type, proposal.origin, ordered))
-        if row.action in ("commit", "debate") and not anchored(claim):
-            row = UNANCHORED
         if not self._escalate and row.action in ("debate", "review"):
             row = Row("judge-only", "contested, and the gate runs in judge-only mode", "abstain")
         reason = judged.reasoning
@@ -251,8 +249,7 @@ class Judgment:
                         model,
                     )
                 ]
-            what = row.when if row is UNANCHORED else "structural claim (new prerequisite chain)"
-            why = f"{what}, for a person to decide; pre-screen: {summary}"
+            why = f"structural claim (new prerequisite chain) for a person to decide; pre-screen: {summary}"
             return self._quarantine(proposal, "review", score, why, detail, row, model)
         if score >= self._policy.debate_commit_at:
             return self._commit(
@@ -286,9 +283,11 @@ class Judgment:
         detail: dict[str, object],
         row: Row,
         model: str,
+        stage: str = "debate",
     ) -> list[Operation]:
+        prompt = DEBATE_PROMPT if stage == "debate" else JUDGE_PROMPT
         decision = self._decide(
-            proposal.id, "debate", verdict, "quarantined", score, why, detail, row, DEBATE_PROMPT, model
+            proposal.id, stage, verdict, "quarantined", score, why, detail, row, prompt, model
         )
         review = EnqueueReview(
             id=stable_id("r", proposal.id, decision.id),
@@ -316,6 +315,9 @@ class Judgment:
             checked = self._rules.check(proposal.src, proposal.type, proposal.dst)
             if not checked.passed:
                 problem = f"rule {checked.rule}: {checked.reason}"
+        if not problem and not anchored(claim):
+            why = f"quarantined: {UNANCHORED.when} ({stage} says {verdict} at {score:.2f})"
+            return self._quarantine(proposal, "unanchored", score, why, detail, UNANCHORED, model, stage)
         if problem:
             said = f"{stage} says {verdict}: {reasoning}"
             how = (row, prompt_version, model)

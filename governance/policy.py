@@ -28,9 +28,9 @@ record. The pre-screen never commits a structural claim on its own.
 
 Unanchored claims (:data:`UNANCHORED`). After the table, the gate holds back one more kind of
 claim: one that would be committed (by the judge or after a debate) although an endpoint appears
-from nowhere (no active edge, no lesson teaches it, no other description names it, no content word
-shared with another concept's name) and the claim rests on a single quote. It goes the structural
-way instead: pre-screen, then a person.
+from nowhere (no active edge, no lesson teaches or defines it, no other description names it, no content word
+shared with another concept's name) and the claim rests on a single quote. It passes the grounding
+checks first, then is quarantined for a person instead of committed.
 """
 
 from __future__ import annotations

@@ -302,10 +302,12 @@ def fit(
     kinds = np.array([e.kind for e in examples])[tested]
     for kind in sorted(set(kinds)):
         inside = kinds == kind
+        rates = _rates(held_p[inside], held_y[inside], COMMIT_AT)
         report.by_kind[kind] = {
             "count": int(inside.sum()),
-            "label": int(held_y[inside][0]),
+            "true_share": round(float(held_y[inside].mean()), 4),
             "admitted_at_commit": round(float((held_p[inside] >= COMMIT_AT).mean()), 4),
+            "precision_at_commit": rates["precision"],
             "kept_out_below_reject": round(float((held_p[inside] < REJECT_BELOW).mean()), 4),
         }
     report.by_source = {

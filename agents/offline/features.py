@@ -24,13 +24,14 @@ The claim's edge type enters as one indicator per type.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
 from collections.abc import Mapping, Sequence
 
 from agents.findings import Reading, read_quote
-from agents.text import find_mentions, lexicon, sentences
+from agents.text import find_mentions, lexicon, normalize_name, sentences
 
 __all__ = ["EDGE_TYPES", "FEATURES", "LEXICAL", "claim_features", "describe", "wording"]
 
@@ -67,6 +68,14 @@ FEATURES: tuple[str, ...] = (
     "dependent_earlier",
     "dependent_later",
     "generality",
+    "lessons_pmi",
+    "lessons_together",
+    "hub",
+    "name_contained",
+    "name_overlap",
+    "mention_gap",
+    "coordinated",
+    "from_lessons",
     *(f"type_{name}" for name in EDGE_TYPES),
 )
 """The feature names, in the order of the model's weights."""
@@ -102,6 +111,14 @@ _DESCRIPTIONS = {
     "dependent_earlier": "concepts the dependent concept builds on",
     "dependent_later": "concepts that build on the dependent concept",
     "generality": "the base concept is named by more descriptions than the dependent one",
+    "lessons_pmi": "the lessons name them together more than chance (PMI)",
+    "lessons_together": "lessons that name both",
+    "hub": "an endpoint named by a large share of the lessons (a hub)",
+    "name_contained": "one name contains the other",
+    "name_overlap": "the names share words",
+    "mention_gap": "words between the two names in the closest sentence",
+    "coordinated": "the sentence joins them by 'and', 'or' or a comma",
+    "from_lessons": "the claim comes from ingested lessons (not a reference text)",
 }
 LEXICAL = "w:"
 """The prefix of the lexical features: word n-grams of the sentences that name both concepts, with
@@ -175,13 +192,39 @@ def claim_features(payload: Mapping[str, object], data: str) -> dict[str, float]
     values.update(_descriptions(proposal, type_, names))
     values.update(_graph(_dict(payload.get("subgraph"))))
     values.update(_level(_dict(payload.get("subgraph")), type_))
+    values.update(_lessons(_dict(payload.get("subgraph"))))
+    values.update(_names(names[0][0], names[1][0]))
     if type_ in EDGE_TYPES:
         values[f"type_{type_}"] = 1.0
+    values["from_lessons"] = float(proposal.get("origin") in ("ingest", "discover", "recheck"))
     quotes = _quotes(data)
+    gaps: list[tuple[int, bool]] = []
     for reading in readings:
         if not reading.instruction:
             values.update(dict.fromkeys(wording(quotes[reading.index], type_, names), 1.0))
+            gaps += _gaps(quotes[reading.index], names)
+    if gaps:
+        gap, joined = min(gaps)
+        values["mention_gap"] = math.log1p(gap)
+        values["coordinated"] = float(joined)
     return values
+
+
+_JOINED = re.compile(r"^\s*(?:,\s*)?(?:and|or|,)\s*$", re.IGNORECASE)
+
+
+def _gaps(quote: str, names: tuple[list[str], list[str]]) -> list[tuple[int, bool]]:
+    """For each sentence naming both ends: the words between the closest two mentions, and whether
+    only "and", "or" or a comma stands between them."""
+    keys = lexicon([("SRC", names[0]), ("DST", names[1])])
+    found = []
+    for sentence in sentences(quote) or []:
+        mentions = find_mentions(sentence.text, keys)
+        for first, second in itertools.pairwise(mentions):
+            if first[2] != second[2]:
+                between = sentence.text[first[1] : second[0]]
+                found.append((len(between.split()), bool(_JOINED.match(between))))
+    return found
 
 
 def _readings(
@@ -297,6 +340,33 @@ def _level(subgraph: Mapping[str, object], type_: str) -> dict[str, float]:
         "dependent_earlier": math.log1p(dependent[0]),
         "dependent_later": math.log1p(dependent[1]),
         "generality": math.log1p(base[2]) - math.log1p(dependent[2]),
+    }
+
+
+def _lessons(subgraph: Mapping[str, object]) -> dict[str, float]:
+    """Lesson co-occurrence: pointwise mutual information of the two concepts over lessons, how
+    many lessons name both, and whether an endpoint is a hub named by a large share of lessons."""
+    together = [_number(v) for v in _list(subgraph.get("together"))]
+    total = _number(subgraph.get("lessons"))
+    if len(together) != 3 or total < 2 or not together[0] or not together[1]:
+        return {}
+    a, b, both = together
+    pmi = math.log((both + 0.5) * total / (a * b))
+    return {
+        "lessons_pmi": max(-3.0, min(3.0, pmi)),
+        "lessons_together": math.log1p(both),
+        "hub": max(a, b) / total,
+    }
+
+
+def _names(src: str, dst: str) -> dict[str, float]:
+    """Whether one name contains the other ("entropy", "Shannon entropy"), and their word overlap."""
+    left, right = set(normalize_name(src).split(" ")) - {""}, set(normalize_name(dst).split(" ")) - {""}
+    if not left or not right:
+        return {}
+    return {
+        "name_contained": float(left <= right or right <= left),
+        "name_overlap": len(left & right) / len(left | right),
     }
 
 

@@ -101,14 +101,15 @@ def build(
         )
     console.print(table)
     kinds = Table(title="held-out folds by kind of claim")
-    for column in ("kind", "claims", "label", ">= 0.80", "< 0.50"):
+    for column in ("kind", "claims", "true", "scored >= 0.80", "precision there", "< 0.50"):
         kinds.add_column(column, justify="right")
     for kind, row in report.by_kind.items():
         kinds.add_row(
             kind,
             str(int(row["count"])),
-            str(int(row["label"])),
+            f"{row['true_share']:.3f}",
             f"{row['admitted_at_commit']:.3f}",
+            f"{row['precision_at_commit']:.3f}",
             f"{row['kept_out_below_reject']:.3f}",
         )
     console.print(kinds)
