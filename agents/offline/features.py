@@ -54,6 +54,7 @@ FEATURES: tuple[str, ...] = (
     "no_description",
     "similarity",
     "path",
+    "implied",
     "reverse_path",
     "contradicting",
     "already_related",
@@ -96,7 +97,8 @@ _DESCRIPTIONS = {
     "refers_backward": "the base concept's description names the dependent one",
     "no_description": "a concept has no description",
     "similarity": "similar descriptions",
-    "path": "the graph already orders them this way",
+    "path": "the graph already joins them through a shared neighbour",
+    "implied": "the graph already implies it (a longer path in learning order or hierarchy)",
     "reverse_path": "the graph orders them the other way",
     "contradicting": "conflicting active edges",
     "already_related": "the graph already joins them",
@@ -162,8 +164,8 @@ def wording(quote: str, type_: str, names: tuple[list[str], list[str]]) -> set[s
 def describe(name: str) -> str:
     """A feature's meaning in words (for the judge's reasoning).
 
-    >>> describe("path"), describe("type_related")
-    ('the graph already orders them this way', 'the claim is of type related')
+    >>> describe("reverse_path"), describe("type_related")
+    ('the graph orders them the other way', 'the claim is of type related')
     """
     if name.startswith(LEXICAL):
         return f"the quote says '{name.split(':', 2)[2]}'"
@@ -190,7 +192,7 @@ def claim_features(payload: Mapping[str, object], data: str) -> dict[str, float]
     values = dict.fromkeys(FEATURES, 0.0)
     values.update(_evidence(readings))
     values.update(_descriptions(proposal, type_, names))
-    values.update(_graph(_dict(payload.get("subgraph"))))
+    values.update(_graph(_dict(payload.get("subgraph")), type_))
     values.update(_level(_dict(payload.get("subgraph")), type_))
     values.update(_lessons(_dict(payload.get("subgraph"))))
     values.update(_names(names[0][0], names[1][0]))
@@ -295,10 +297,11 @@ def _descriptions(
     }
 
 
-def _graph(subgraph: Mapping[str, object]) -> dict[str, float]:
+def _graph(subgraph: Mapping[str, object], type_: str) -> dict[str, float]:
     values: dict[str, float] = {}
     values["similarity"] = _number(subgraph.get("similarity"))
-    values["path"] = float(bool(_list(subgraph.get("paths"))))
+    found = float(bool(_list(subgraph.get("paths"))))
+    values["implied" if type_ in ("prerequisite", "builds_on", "part_of") else "path"] = found
     values["reverse_path"] = float(bool(_list(subgraph.get("reverse_paths"))))
     contradicting = _list(subgraph.get("contradicting"))
     values["contradicting"] = float(min(2, len(contradicting)))
