@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from agents.cost import Cost
-from agents.offline.injection import INSTRUCTION_THRESHOLD, Scan, load_model, scan
+from agents.offline.injection import SUSPICION_THRESHOLD, Scan, load_model, scan
 from agents.support import GraphView
 from governance.stages import Gate, Reviewed, Settled
 from magg_kg.clock import Clock
@@ -90,7 +90,7 @@ class Quarantine:
             verdict="quarantine",
             state_after="quarantined",
             rationale=f"quarantined for a person: {reason}",
-            detail={"cost": Cost().as_dict(), "threshold": INSTRUCTION_THRESHOLD},
+            detail={"cost": Cost().as_dict(), "threshold": SUSPICION_THRESHOLD},
             policy_version=self._policy.version,
             prompt_version=PROMPT_VERSION,
             model=load_model().version,

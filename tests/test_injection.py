@@ -14,6 +14,7 @@ from agents.offline.handlers import offline_handlers
 from agents.offline.injection import (
     INSTRUCTION_THRESHOLD,
     MODEL_PATH,
+    SUSPICION_THRESHOLD,
     instruction_like,
     instruction_score,
     instructions_in,
@@ -87,6 +88,7 @@ def test_the_training_file_holds_enough_varied_positives() -> None:
 def test_the_shipped_threshold_is_the_one_the_model_was_built_with() -> None:
     data = json.loads(MODEL_PATH.read_text("utf-8"))
     assert load_model().threshold == data["threshold"] == INSTRUCTION_THRESHOLD
+    assert load_model().suspicion == data["suspicion"] == SUSPICION_THRESHOLD < INSTRUCTION_THRESHOLD
     assert data["figures"]["fp_rate_genai"] <= 0.005 and data["figures"]["recall"] >= 0.8
 
 
