@@ -25,15 +25,8 @@ from agents.debate import PROMPT_VERSION as DEBATE_PROMPT
 from agents.judge import PROMPT_VERSION as JUDGE_PROMPT
 from agents.judge import Claim
 from agents.support import GraphView, Triple
-from governance.claims import (
-    JudgeResult,
-    anchored,
-    ask_judge,
-    build_claim,
-    ground,
-    merge_evidence,
-    short_reason,
-)
+from governance import claims as checks
+from governance.claims import JudgeResult, ask_judge, build_claim, ground, merge_evidence, short_reason
 from governance.debate import DebateResult, hold_debate
 from governance.policy import UNANCHORED, Case, Row, policy_detail, route
 from governance.rules import RuleEngine
@@ -315,7 +308,7 @@ class Judgment:
             checked = self._rules.check(proposal.src, proposal.type, proposal.dst)
             if not checked.passed:
                 problem = f"rule {checked.rule}: {checked.reason}"
-        if not problem and not anchored(claim):
+        if not problem and not checks.anchored(claim):
             why = f"quarantined: {UNANCHORED.when} ({stage} says {verdict} at {score:.2f})"
             return self._quarantine(proposal, "unanchored", score, why, detail, UNANCHORED, model, stage)
         if problem:

@@ -127,6 +127,11 @@ LEXICAL = "w:"
 the concepts masked (``SRC``/``DST``, or ``END`` for both ends of a symmetric type), keyed by the
 claim's edge type ("w:prerequisite:dst uses src")."""
 _NGRAM = 3
+_FUNCTION = frozenset(
+    "a an the is are was were be been being of for to in on at by with as and or that this these it its "
+    "can which from into than then also".split()
+)
+"""Words that carry no relation on their own: an n-gram of a concept and these only is left out."""
 _WORD = re.compile(r"[a-z]+|SRC|DST|END")
 _STATED_RANK = {"none": 0, "unnamed": 1, "undirected": 2, "reverse": 3, "forward": 4}
 
@@ -135,7 +140,7 @@ def wording(quote: str, type_: str, names: tuple[list[str], list[str]]) -> set[s
     """The lexical features of one quote: masked word n-grams of each sentence naming both ends.
 
     >>> [w.split(":")[2] for w in sorted(wording("AIS uses MCMC.", "prerequisite", (["MCMC"], ["AIS"])))]
-    ['DST ... SRC', 'DST uses', 'DST uses SRC', 'uses SRC']
+    ['DST uses', 'DST uses SRC', 'uses SRC']
     """
     symmetric = type_ in ("related", "contrasts_with")
     keys = lexicon([("SRC", names[0]), ("DST", names[1])])
@@ -151,12 +156,11 @@ def wording(quote: str, type_: str, names: tuple[list[str], list[str]]) -> set[s
             cursor = end
         pieces.append(sentence.text[cursor:].lower())
         words = _WORD.findall("".join(pieces))
-        masks = [word for word in words if word.isupper()]
-        found.add(f"{LEXICAL}{type_}:{masks[0]} ... {masks[-1]}")
         for size in range(2, _NGRAM + 1):
             for first in range(len(words) - size + 1):
                 gram = words[first : first + size]
-                if any(word.isupper() for word in gram):
+                content = [word for word in gram if not word.isupper() and word not in _FUNCTION]
+                if content and any(word.isupper() for word in gram):
                     found.add(f"{LEXICAL}{type_}:{' '.join(gram)}")
     return found
 
