@@ -35,12 +35,13 @@ from scipy.sparse import csr_matrix
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
 
+from agents.findings import read_quote
 from agents.judge import judge_prompt
 from agents.offline.features import FEATURES, LEXICAL, claim_features
 from agents.offline.model import LinearModel
 from agents.support import GraphView
 from governance.claims import build_claim
-from governance.replay import Candidate, Dataset, build_candidates, load_dataset
+from governance.replay import Candidate, Dataset, Link, build_candidates, load_dataset
 from magg_kg.records import Concept, Proposal, Span
 from magg_kg.store import Store
 
@@ -153,6 +154,8 @@ def metacademy_examples(folder: Path, seeds: Sequence[int] = SEEDS) -> list[Exam
         (link.dst, link.src) for link in dataset.links
     }
     related = [link for link in dataset.links if link.relation == "see_also" and link.both_concepts]
+    examples += _typed_links(full, dataset, related, number)
+    number = len(examples)
     for link in related:
         candidate = Candidate(
             link.src,
@@ -172,6 +175,35 @@ def metacademy_examples(folder: Path, seeds: Sequence[int] = SEEDS) -> list[Exam
         examples.append(_example(full, negative, dataset, number))
         number += 1
     return examples
+
+
+_TYPED = ("part_of", "builds_on", "contrasts_with", "prerequisite", "applies_to")
+
+
+def _typed_links(view: GraphView, dataset: Dataset, links: Sequence[Link], number: int) -> list[Example]:
+    """See-also links whose sentence states a typed relation between the two concepts ("X is a
+    special case of Y", "X is an alternative to Y"), as claims of that type and direction (label 1)."""
+    found: list[Example] = []
+    for link in links:
+        if not link.context:
+            continue
+        names = (_names(dataset, link.src), _names(dataset, link.dst))
+        for type_ in _TYPED:
+            claim = (link.src, type_, link.dst)
+            reading = read_quote(0, "metacademy", "implicit", link.context, claim, names)
+            if reading.stated in ("forward", "reverse"):
+                src, dst = (link.src, link.dst) if reading.stated == "forward" else (link.dst, link.src)
+                evidence = dataset.evidence(src, dst, context=link.context)
+                candidate = Candidate(src, type_, dst, evidence, 1, "see_also_typed")
+                found.append(_example(view, candidate, dataset, number + len(found)))
+                break
+    return found
+
+
+def _names(dataset: Dataset, tag: str) -> list[str]:
+    concept = dataset.concepts.get(tag)
+    words = tag.replace("_", " ")
+    return [concept.title, words] if concept is not None else [words]
 
 
 def lesson_examples(path: Path) -> list[Example]:

@@ -185,7 +185,10 @@ def test_a_claim_beside_an_instruction_is_quarantined_never_committed(tmp_path: 
         assert "instruction-like text near the evidence: '" in last.rationale
         assert any(entry["proposal_id"] == proposal.id for entry in store.review_queue())
     assert not [e for e in store.edges() if any(CLAIM in s.quote for s in e.grounding.evidence)]
-    assert any(e.src == "logistic-regression" for e in store.edges())  # another section commits
+    # The precondition that makes this mean something: without the instruction the claim commits.
+    (tmp_path / "control").mkdir()
+    control = ingest_lesson(tmp_path / "control", text)
+    assert [e for e in control.edges() if any(CLAIM in s.quote for s in e.grounding.evidence)]
 
 
 def test_the_same_claim_without_the_instruction_is_not_held(tmp_path: Path) -> None:
