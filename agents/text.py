@@ -80,7 +80,12 @@ CUES: tuple[Cue, ...] = (
     Cue(r"(?:uses|use|relies on|rely on|employs|employ|leverages|leverage)", "builds_on", True, 0.55),
     Cue(r"such as", "part_of", False, 0.6),
     Cue(r"(?:is|are) (?:a|an|one of the)", "part_of", True, 0.5),
-    Cue(r"(?:in contrast to|as opposed to|rather than|instead of|(?:is|are) an alternative to)", "contrasts_with", True, 0.6),
+    Cue(
+        r"(?:in contrast to|as opposed to|rather than|instead of|(?:is|are) an alternative to)",
+        "contrasts_with",
+        True,
+        0.6,
+    ),
 )
 
 _HEDGES = re.compile(
