@@ -1,9 +1,12 @@
 """``magg model``: the offline provider's learned models, rebuilt reproducibly from data.
 
-``magg model build`` trains the judgment model (:mod:`governance.training`) from the development
-data beside the repository (``../shared/data``) and the labelled lesson claims kept in
-``benchmarks/data/``, prints its concept-disjoint cross-validated figures and reliability table,
-and writes the JSON file the offline judge and owners read. ``magg model claims`` exports a
+``magg model build`` rebuilds the three models of the offline provider from the development data
+beside the repository (``../shared/data``): the termhood model of concept extraction
+(:mod:`agents.offline.terms_training`), the injection detector
+(:mod:`agents.offline.injection_training`) and the judgment model of the judge and the owners
+(:mod:`governance.training`, which also reads the labelled lesson claims kept in
+``benchmarks/data/``); it prints their cross-validated figures, and the judgment model's
+reliability table, and writes the JSON files the offline roles read. ``magg model claims`` exports a
 sample of an ingested database's proposals as judge prompts, with a blind file for a reader to
 label by ``REVIEW-RUBRIC.md``; the labels join the training data with ``magg model label``.
 """
@@ -18,11 +21,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from agents.offline import injection_training, terms_training
 from governance.training import labelled_claims, lesson_claims, train
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
 
 __all__ = ["default_labels", "default_shared", "model_app"]
+
+MODELS = ("judgment", "terms", "injection")
+"""The offline models: the judgment (judge and owners), termhood (concepts), the injection detector."""
 
 model_app = typer.Typer(help="The offline provider's learned models.", no_args_is_help=True)
 
@@ -55,10 +62,27 @@ def build(
         Path | None,
         typer.Option("--out", help="Folder to write the model files to (default: agents/offline)."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    only: Annotated[
+        str,
+        typer.Option("--only", help="Build one model: judgment, terms or injection (default: all three)."),
+    ] = "all",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the judgment model's figures as JSON.")
+    ] = False,
 ) -> None:
-    """Train the judgment model; print its cross-validated figures and reliability table."""
+    """Rebuild the offline models from data; print their cross-validated figures and reliability tables."""
+    if only not in ("all", *MODELS):
+        raise UserError(f"--only {only!r}: choose one of {', '.join(MODELS)}")
+    if as_json and only != "judgment":
+        raise UserError("--json reports the judgment model only: add --only judgment")
     folder = data or default_shared()
+    place = out or _package_folder()
+    if only in ("all", "terms"):
+        terms_training.build(folder, place / "terms.json")
+    if only in ("all", "injection"):
+        typer.echo(injection_training.build(folder, place / "injection.json").table())
+    if only not in ("all", "judgment"):
+        return
     metacademy = folder / "metacademy"
     if not (metacademy / "concepts.jsonl").is_file():
         raise UserError(f"{metacademy}: no Metacademy data (concepts.jsonl); pass --data ../shared/data")
@@ -66,7 +90,7 @@ def build(
     for path in files:
         if not path.is_file():
             raise UserError(f"{path}: no such labelled claims file")
-    target = (out or _package_folder()) / "judgment.json"
+    target = place / "judgment.json"
     _, report = train(metacademy, files, target)
     figures = report.as_dict()
     if as_json:
