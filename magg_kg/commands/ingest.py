@@ -182,16 +182,20 @@ def _failures(report: IngestReport, err: Console) -> None:
         err.print(f"  ... and {len(report.failures) - 5} more", markup=False, highlight=False)
 
 
+_ORDINARY = ("alt text", "title", "title text")
+"""Hidden text every illustrated lesson has (alt text, titles): never evidence, not worth a warning."""
+
+
 def _hidden(report: IngestReport, err: Console) -> None:
-    """One warning line per lesson with hidden text: it is suspicious and was never evidence."""
+    """One warning line per lesson with concealed text (comments, hidden elements): it is
+    suspicious and was never evidence."""
     for lesson in report.lessons:
-        if not lesson.hidden:
+        concealed = [h for h in lesson.hidden if not h.split(" at ")[0].endswith(_ORDINARY)]
+        if not concealed:
             continue
-        shown = ", ".join(lesson.hidden[:3]) + (
-            f", ... {len(lesson.hidden) - 3} more" if len(lesson.hidden) > 3 else ""
-        )
+        shown = ", ".join(concealed[:3]) + (f", ... {len(concealed) - 3} more" if len(concealed) > 3 else "")
         err.print(
-            f"warning: lesson {lesson.lesson_id}: {len(lesson.hidden)} hidden text span(s) ignored "
+            f"warning: lesson {lesson.lesson_id}: {len(concealed)} hidden text span(s) ignored "
             f"(suspicious: {shown})",
             markup=False,
             highlight=False,
