@@ -7,11 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from agents.offline.features import FEATURES, claim_features
 from agents.offline.judging import score_claim
 from agents.offline.model import LinearModel, judgment_model, read_model
 from governance.training import Example, fit
+from magg_kg.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
@@ -117,11 +119,8 @@ def test_fit_validates_on_held_out_concepts_and_is_calibrated() -> None:
 
 @pytest.mark.skipif(not (SHARED / "metacademy").is_dir(), reason="needs ../shared/data beside the repository")
 def test_the_shipped_model_is_what_the_build_command_makes(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from magg_kg.cli import app
-
-    result = CliRunner().invoke(app, ["model", "build", "--only", "judgment", "--out", str(tmp_path), "--json"])
+    command = ["model", "build", "--only", "judgment", "--out", str(tmp_path), "--json"]
+    result = CliRunner().invoke(app, command)
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
     assert figures["at_commit"]["precision"] > 0.5 and figures["reliability"]
