@@ -4,7 +4,11 @@ The reply puts ``reasoning`` first, then ``score``, then ``verdict`` (the score'
 words). A verdict that disagrees with the band of its own score is a self-contradiction, and
 governance treats the reply as unusable (see :mod:`governance.judgment`).
 
-The offline judge (:func:`judge_offline`) adds log-odds, one term per finding
+The ``offline`` provider's judge is the learned judgment model (:mod:`agents.offline.judging`).
+What follows is the hand-weighted baseline it replaced, kept because the debate's advocate, critic
+and moderator reason from the same findings, and the gate tests script it as a transparent judge.
+
+The baseline judge (:func:`judge_offline`) adds log-odds, one term per finding
 (:mod:`agents.findings`), and squashes them: ``score = 1 / (1 + exp(-(BIAS + sum(weights))))``
 with a skeptical :data:`~agents.findings.BIAS` of -0.5. It counts every finding except the
 absences (``judged=False``: things not there, which the critic raises in a debate). The weights,

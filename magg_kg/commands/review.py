@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
+from agents.offline.handlers import offline_handlers
 from magg_kg.errors import BatchRefused, UserError
 from magg_kg.journal import journaled
 from magg_kg.llm.offline import Handler
@@ -45,14 +46,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _handlers() -> Mapping[str, Handler]:
-    from agents import debate, discovery, judge
-
-    mine = {**judge.offline_handlers(), **debate.offline_handlers(), **discovery.offline_handlers()}
-    try:
-        from agents.offline.handlers import offline_handlers
-    except ImportError:  # the collected handlers are not there yet: the gates' own roles suffice here
-        return mine
-    return {**mine, **offline_handlers()}
+    return offline_handlers()
 
 
 def _llm(ctx: Context) -> UsageLog:
