@@ -26,7 +26,7 @@ import hashlib
 import itertools
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +48,7 @@ from magg_kg.store import Store
 __all__ = [
     "Example",
     "TrainingReport",
+    "evaluate",
     "fit",
     "labelled_claims",
     "lesson_claims",
@@ -426,3 +427,21 @@ def labelled_claims(claims: Path, labels: Path, out: Path) -> int:
             handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
             written += 1
     return written
+
+
+def evaluate(model: LinearModel, examples: Sequence[Example]) -> list[dict[str, float]]:
+    """Precision and admitted share of labelled claims at the gate's thresholds, and the share of
+    true claims overall (what flat admission would be accepted at)."""
+    scored = [(model.probability(e.values), e.label) for e in examples]
+    rows = [
+        {"threshold": 0.0, "admitted": float(len(scored)), "precision": _share(label for _, label in scored)}
+    ]
+    for at in (REJECT_BELOW, 0.7, COMMIT_AT, 0.9):
+        kept = [label for score, label in scored if score >= at]
+        rows.append({"threshold": at, "admitted": float(len(kept)), "precision": _share(kept)})
+    return rows
+
+
+def _share(labels: Iterable[int]) -> float:
+    found = list(labels)
+    return round(sum(found) / len(found), 4) if found else 0.0

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from agents.offline.features import FEATURES, claim_features
 from agents.offline.judging import score_claim
 from agents.offline.model import LinearModel, judgment_model, read_model
-from governance.training import Example, fit
+from governance.training import Example, evaluate, fit
 from magg_kg.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +95,8 @@ def test_a_model_file_with_features_this_version_does_not_compute_is_refused() -
 
 
 def synthetic(count: int) -> list[Example]:
-    """Claims whose label follows one feature with noise, over many concepts."""
+    """Claims whose label follows one feature, except every tenth (an unstated claim that is true),
+    over many concepts."""
     examples = []
     for i in range(count):
         stated = float(i % 2)
@@ -108,7 +109,7 @@ def synthetic(count: int) -> list[Example]:
 def test_fit_validates_on_held_out_concepts_and_is_calibrated() -> None:
     model, report = fit(synthetic(400), folds=4)
     assert isinstance(model, LinearModel) and report.examples == 400
-    # 90% of the examples follow the feature: held-out claims scored >= 0.8 are right ~90% of the time.
+    # 90% of the examples follow the feature; the stated ones are all true.
     assert report.at_commit["admitted"] > 0 and 0.8 <= report.at_commit["precision"] <= 1.0
     for row in report.reliability:
         assert abs(row["predicted"] - row["observed"]) < 0.15
@@ -126,3 +127,11 @@ def test_the_shipped_model_is_what_the_build_command_makes(tmp_path: Path) -> No
     assert figures["at_commit"]["precision"] > 0.5 and figures["reliability"]
     rebuilt = read_model((tmp_path / "judgment.json").read_text("utf-8"))
     assert rebuilt == judgment_model()
+
+
+def test_evaluate_reports_precision_at_the_thresholds(tmp_path: Path) -> None:
+    model, _ = fit(synthetic(200), folds=4)
+    rows = {row["threshold"]: row for row in evaluate(model, synthetic(200))}
+    # 100 stated claims, all true; 100 unstated, of which every fifth (i % 10 == 0) is true anyway.
+    assert rows[0.0]["admitted"] == 200 and rows[0.0]["precision"] == 0.6
+    assert rows[0.8]["admitted"] == 100 and rows[0.8]["precision"] == 1.0

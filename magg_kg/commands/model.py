@@ -22,7 +22,8 @@ from rich.console import Console
 from rich.table import Table
 
 from agents.offline import injection_training, terms_training
-from governance.training import labelled_claims, lesson_claims, train
+from agents.offline.model import judgment_model
+from governance.training import evaluate, labelled_claims, lesson_claims, lesson_examples, train
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
 
@@ -178,3 +179,19 @@ def label(
             raise UserError(f"{path}: no such file")
     written = labelled_claims(claims_file, labels_file, out)
     typer.echo(f"{written} labelled claims written to {out}")
+
+
+@model_app.command("evaluate")
+def evaluate_command(
+    labelled: Annotated[Path, typer.Argument(help="Labelled claims (magg model label), never trained on.")],
+) -> None:
+    """Precision of the shipped judgment model on labelled claims, at the gate's thresholds."""
+    if not labelled.is_file():
+        raise UserError(f"{labelled}: no such labelled claims file")
+    rows = evaluate(judgment_model(), lesson_examples(labelled))
+    table = Table(title=f"judgment model on {labelled.name}")
+    for column in ("score at least", "claims", "acceptable"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        table.add_row(f"{row['threshold']:.2f}", str(int(row["admitted"])), f"{row['precision']:.3f}")
+    Console().print(table)
