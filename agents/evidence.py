@@ -25,6 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.payload import as_strings
 from agents.text import find_mentions, lexicon, sentences, statements
 from magg_kg.llm.port import Prompt
 
@@ -136,8 +137,8 @@ def link_offline(items: list[dict[str, object]]) -> LinkReply:
         kind = evidence_kind(
             str(item["quote"]),
             str(item["type"]),
-            _strings(item.get("src_names")),
-            _strings(item.get("dst_names")),
+            as_strings(item.get("src_names")),
+            as_strings(item.get("dst_names")),
         )
         confidence = float(str(item["confidence"]))
         corroborations = int(str(item.get("corroborations", 0)))
@@ -165,7 +166,3 @@ def offline_handler(prompt: Prompt) -> dict[str, object]:
     for item, quote in zip(candidates, quotes, strict=False):
         item["quote"] = str(quote)
     return link_offline(candidates).model_dump()
-
-
-def _strings(value: object) -> list[str]:
-    return [str(item) for item in value] if isinstance(value, list | tuple) else []

@@ -12,16 +12,16 @@ direction stated: "X is a prerequisite for Y" states (X, prerequisite, Y); "Y re
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from agents.offline.injection import instruction_like
+from agents.payload import as_list, as_mapping, as_strings, quotes_of
 from agents.text import find_mentions, hedged, normalize_name, statements
 
-__all__ = ["BIAS", "Finding", "Reading", "findings", "read_quote"]
+__all__ = ["BIAS", "Finding", "Reading", "findings", "read_evidence", "read_quote"]
 
 BIAS = -0.5
 """The prior log-odds of any claim: skeptical, so that evidence has to carry it."""
@@ -132,54 +132,35 @@ def _direction(left: set[str], right: set[str], forward: bool, type_: str, named
     return "forward" if (left == {"src"}) == forward else "reverse"
 
 
-def _quotes(data: str) -> dict[int, str]:
-    try:
-        items = json.loads(data) if data else []
-    except json.JSONDecodeError:
-        return {}
-    if not isinstance(items, list):
-        return {}
-    return {
-        int(item["index"]): str(item["quote"]) for item in items if isinstance(item, dict) and "quote" in item
-    }
-
-
-def _dict(value: object) -> Mapping[str, object]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: object) -> list[object]:
-    return value if isinstance(value, list) else []
-
-
-def _strs(value: object) -> list[str]:
-    return [str(item) for item in _list(value)]
+def read_evidence(
+    payload: Mapping[str, object], data: str, names: tuple[list[str], list[str]] | None = None
+) -> list[Reading]:
+    """How each evidence quote of a judge-layout prompt bears on its proposal (:func:`read_quote`);
+    ``names`` are the endpoints' names, by default the proposal's own."""
+    proposal = as_mapping(payload.get("proposal"))
+    claim = (str(proposal.get("src")), str(proposal.get("type")), str(proposal.get("dst")))
+    if names is None:
+        names = (as_strings(proposal.get("src_names")), as_strings(proposal.get("dst_names")))
+    quotes = quotes_of(data)
+    readings = []
+    for item in as_list(payload.get("evidence")):
+        span = as_mapping(item)
+        index = int(str(span.get("index", -1)))
+        if index in quotes:
+            kind, lesson = str(span.get("kind")), str(span.get("lesson_id"))
+            readings.append(read_quote(index, lesson, kind, quotes[index], claim, names))
+    return readings
 
 
 def findings(payload: Mapping[str, object], data: str) -> list[Finding]:
     """Every finding for and against the proposal in ``payload`` (judge/debate payload layout)."""
-    proposal = _dict(payload.get("proposal"))
+    proposal = as_mapping(payload.get("proposal"))
     src, type_, dst = str(proposal.get("src")), str(proposal.get("type")), str(proposal.get("dst"))
     ends = (src, dst)
-    quotes = _quotes(data)
-    readings = []
-    for item in _list(payload.get("evidence")):
-        span = _dict(item)
-        index = int(str(span.get("index", -1)))
-        if index in quotes:
-            readings.append(
-                read_quote(
-                    index,
-                    str(span.get("lesson_id")),
-                    str(span.get("kind")),
-                    quotes[index],
-                    (src, type_, dst),
-                    (_strs(proposal.get("src_names")), _strs(proposal.get("dst_names"))),
-                )
-            )
+    readings = read_evidence(payload, data)
     found = _evidence_findings(readings, ends, type_)
     found += _vote_findings(payload, proposal, ends)
-    found += _graph_findings(_dict(payload.get("subgraph")), ends, type_)
+    found += _graph_findings(as_mapping(payload.get("subgraph")), ends, type_)
     return found
 
 
@@ -301,7 +282,7 @@ def _best(readings: Sequence[Reading], type_: str) -> tuple[Reading, float, str]
 def _vote_findings(
     payload: Mapping[str, object], proposal: Mapping[str, object], ends: tuple[str, str]
 ) -> list[Finding]:
-    votes = [_dict(v) for v in _list(payload.get("votes"))]
+    votes = [as_mapping(v) for v in as_list(payload.get("votes"))]
     weighted = [(float(str(v.get("weight", 1.0))), float(str(v.get("score", 0.5)))) for v in votes]
     total = sum(w for w, _ in weighted)
     if total > 0:
@@ -324,8 +305,8 @@ def _vote_findings(
 
 def _curriculum_findings(subgraph: Mapping[str, object]) -> list[Finding]:
     """Whether the curriculum itself teaches the claimed learning order the other way round."""
-    order = _strs(subgraph.get("order"))
-    taught = _list(subgraph.get("first_taught"))
+    order = as_strings(subgraph.get("order"))
+    taught = as_list(subgraph.get("first_taught"))
     if len(order) != 2 or len(taught) != 2 or not isinstance(taught[1], int):
         return []
     first, later = order
@@ -343,7 +324,7 @@ def _curriculum_findings(subgraph: Mapping[str, object]) -> list[Finding]:
 
 def _graph_findings(subgraph: Mapping[str, object], ends: tuple[str, str], type_: str) -> list[Finding]:
     found: list[Finding] = []
-    paths = [_strs(p) for p in _list(subgraph.get("paths"))]
+    paths = [as_strings(p) for p in as_list(subgraph.get("paths"))]
     if paths and type_ not in _SYMMETRIC and type_ != "applies_to":
         found.append(
             Finding(
@@ -355,7 +336,7 @@ def _graph_findings(subgraph: Mapping[str, object], ends: tuple[str, str], type_
                 tuple(paths[0]),
             )
         )
-    shared = _strs(subgraph.get("shared_neighbors"))
+    shared = as_strings(subgraph.get("shared_neighbors"))
     if shared:
         found.append(
             Finding(
@@ -379,7 +360,7 @@ def _graph_findings(subgraph: Mapping[str, object], ends: tuple[str, str], type_
                 ends,
             )
         )
-    reverse = [_strs(p) for p in _list(subgraph.get("reverse_paths"))]
+    reverse = [as_strings(p) for p in as_list(subgraph.get("reverse_paths"))]
     if reverse:
         found.append(
             Finding(
@@ -391,7 +372,7 @@ def _graph_findings(subgraph: Mapping[str, object], ends: tuple[str, str], type_
                 tuple(reverse[0]),
             )
         )
-    contradicting = [_strs(t) for t in _list(subgraph.get("contradicting"))]
+    contradicting = [as_strings(t) for t in as_list(subgraph.get("contradicting"))]
     if contradicting:
         shown = "; ".join(" ".join(t) for t in contradicting[:2])
         found.append(
@@ -404,7 +385,7 @@ def _graph_findings(subgraph: Mapping[str, object], ends: tuple[str, str], type_
                 ends,
             )
         )
-    between = [_strs(t) for t in _list(subgraph.get("between"))]
+    between = [as_strings(t) for t in as_list(subgraph.get("between"))]
     others = [t for t in between if t not in contradicting]
     if others:
         found.append(
@@ -420,7 +401,7 @@ def _graph_findings(subgraph: Mapping[str, object], ends: tuple[str, str], type_
         )
     found += _curriculum_findings(subgraph)
     lonely = not paths and not shared and not reverse
-    if lonely and _list(subgraph.get("src_neighbors")) and _list(subgraph.get("dst_neighbors")):
+    if lonely and as_list(subgraph.get("src_neighbors")) and as_list(subgraph.get("dst_neighbors")):
         found.append(
             Finding(
                 "against",

@@ -25,6 +25,7 @@ import itertools
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
+from agents.payload import as_list
 from agents.phrases import conjuncts, pronoun
 from agents.text import (
     HEDGE_FACTOR,
@@ -155,10 +156,6 @@ def extract_offline(text: str, known: list[KnownConcept], edge_types: frozenset[
 
 
 def offline_handler(prompt: Prompt) -> dict[str, object]:
-    known = [KnownConcept.model_validate(item) for item in _list(prompt.payload.get("concepts"))]
-    edge_types = frozenset(str(item) for item in _list(prompt.payload.get("edge_types")))
+    known = [KnownConcept.model_validate(item) for item in as_list(prompt.payload.get("concepts"))]
+    edge_types = frozenset(str(item) for item in as_list(prompt.payload.get("edge_types")))
     return extract_offline(prompt.data, known, edge_types).model_dump()
-
-
-def _list(value: object) -> list[object]:
-    return list(value) if isinstance(value, list | tuple) else []

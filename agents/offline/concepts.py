@@ -43,6 +43,7 @@ from typing import Literal
 
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.offline.terms import is_term
+from agents.payload import as_list
 from agents.phrases import CLOSED_CLASSES, conjuncts, noun_runs, word_classes, words
 from agents.text import Sentence, find_mentions, normalize_name, sentences, statements
 from magg_kg.llm.port import Prompt
@@ -355,10 +356,6 @@ def _concept(offer: _Offer, found: _Found, node_types: frozenset[str]) -> Extrac
 
 def offline_handler(prompt: Prompt) -> dict[str, object]:
     """The offline role: the payload's known concepts and node types, the chunk as data."""
-    known = [KnownConcept.model_validate(item) for item in _list(prompt.payload.get("known"))]
-    node_types = frozenset(str(item) for item in _list(prompt.payload.get("node_types")))
+    known = [KnownConcept.model_validate(item) for item in as_list(prompt.payload.get("known"))]
+    node_types = frozenset(str(item) for item in as_list(prompt.payload.get("node_types")))
     return extract_offline(prompt.data, known, node_types).model_dump()
-
-
-def _list(value: object) -> list[object]:
-    return list(value) if isinstance(value, list | tuple) else []

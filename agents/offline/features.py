@@ -25,12 +25,12 @@ The claim's edge type enters as one indicator per type.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
 from collections.abc import Mapping, Sequence
 
-from agents.findings import Reading, read_quote
+from agents.findings import Reading, read_evidence
+from agents.payload import as_list, as_mapping, as_number, as_strings, quotes_of
 from agents.text import find_mentions, lexicon, normalize_name, sentences
 
 __all__ = ["EDGE_TYPES", "FEATURES", "LEXICAL", "claim_features", "describe", "wording"]
@@ -189,21 +189,21 @@ def claim_features(payload: Mapping[str, object], data: str) -> dict[str, float]
     >>> values["stated_forward"], values["kind_explicit"], values["type_prerequisite"]
     (1.0, 1.0, 1.0)
     """
-    proposal = _dict(payload.get("proposal"))
+    proposal = as_mapping(payload.get("proposal"))
     src, type_, dst = str(proposal.get("src")), str(proposal.get("type")), str(proposal.get("dst"))
-    names = (_strs(proposal.get("src_names")) or [src], _strs(proposal.get("dst_names")) or [dst])
-    readings = _readings(payload, data, (src, type_, dst), names)
+    names = (as_strings(proposal.get("src_names")) or [src], as_strings(proposal.get("dst_names")) or [dst])
+    readings = read_evidence(payload, data, names)
     values = dict.fromkeys(FEATURES, 0.0)
     values.update(_evidence(readings))
     values.update(_descriptions(proposal, type_, names))
-    values.update(_graph(_dict(payload.get("subgraph")), type_))
-    values.update(_level(_dict(payload.get("subgraph")), type_))
-    values.update(_lessons(_dict(payload.get("subgraph"))))
+    values.update(_graph(as_mapping(payload.get("subgraph")), type_))
+    values.update(_level(as_mapping(payload.get("subgraph")), type_))
+    values.update(_lessons(as_mapping(payload.get("subgraph"))))
     values.update(_names(names[0][0], names[1][0]))
     if type_ in EDGE_TYPES:
         values[f"type_{type_}"] = 1.0
     values["from_lessons"] = float(proposal.get("origin") in ("ingest", "discover", "recheck"))
-    quotes = _quotes(data)
+    quotes = quotes_of(data)
     gaps: list[tuple[int, bool]] = []
     for reading in readings:
         if not reading.instruction:
@@ -231,26 +231,6 @@ def _gaps(quote: str, names: tuple[list[str], list[str]]) -> list[tuple[int, boo
                 between = sentence.text[first[1] : second[0]]
                 found.append((len(between.split()), bool(_JOINED.match(between))))
     return found
-
-
-def _readings(
-    payload: Mapping[str, object],
-    data: str,
-    claim: tuple[str, str, str],
-    names: tuple[list[str], list[str]],
-) -> list[Reading]:
-    quotes = _quotes(data)
-    readings = []
-    for item in _list(payload.get("evidence")):
-        span = _dict(item)
-        index = int(str(span.get("index", -1)))
-        if index in quotes:
-            readings.append(
-                read_quote(
-                    index, str(span.get("lesson_id")), str(span.get("kind")), quotes[index], claim, names
-                )
-            )
-    return readings
 
 
 def _evidence(readings: Sequence[Reading]) -> dict[str, float]:
@@ -303,25 +283,25 @@ def _descriptions(
 
 def _graph(subgraph: Mapping[str, object], type_: str) -> dict[str, float]:
     values: dict[str, float] = {}
-    values["similarity"] = _number(subgraph.get("similarity"))
-    found = float(bool(_list(subgraph.get("paths"))))
+    values["similarity"] = as_number(subgraph.get("similarity"))
+    found = float(bool(as_list(subgraph.get("paths"))))
     values["implied" if type_ in ("prerequisite", "builds_on", "part_of") else "path"] = found
-    values["reverse_path"] = float(bool(_list(subgraph.get("reverse_paths"))))
-    contradicting = _list(subgraph.get("contradicting"))
+    values["reverse_path"] = float(bool(as_list(subgraph.get("reverse_paths"))))
+    contradicting = as_list(subgraph.get("contradicting"))
     values["contradicting"] = float(min(2, len(contradicting)))
-    values["already_related"] = float(len(_list(subgraph.get("between"))) > len(contradicting))
-    values["shared"] = math.log1p(len(_list(subgraph.get("shared_neighbors"))))
-    degrees = _list(subgraph.get("degrees"))
+    values["already_related"] = float(len(as_list(subgraph.get("between"))) > len(contradicting))
+    values["shared"] = math.log1p(len(as_list(subgraph.get("shared_neighbors"))))
+    degrees = as_list(subgraph.get("degrees"))
     src_degree = (
-        _number(degrees[0]) if len(degrees) == 2 else float(len(_list(subgraph.get("src_neighbors"))))
+        as_number(degrees[0]) if len(degrees) == 2 else float(len(as_list(subgraph.get("src_neighbors"))))
     )
     dst_degree = (
-        _number(degrees[1]) if len(degrees) == 2 else float(len(_list(subgraph.get("dst_neighbors"))))
+        as_number(degrees[1]) if len(degrees) == 2 else float(len(as_list(subgraph.get("dst_neighbors"))))
     )
     values["degree_src"] = math.log1p(src_degree)
     values["degree_dst"] = math.log1p(dst_degree)
     values["isolated"] = float(src_degree == 0 or dst_degree == 0)
-    taught = _list(subgraph.get("first_taught"))
+    taught = as_list(subgraph.get("first_taught"))
     if len(taught) == 2 and isinstance(taught[0], int) and isinstance(taught[1], int):
         values["taught_in_order"] = float(taught[0] < taught[1])
         values["taught_reversed"] = float(taught[0] > taught[1])
@@ -332,8 +312,8 @@ def _graph(subgraph: Mapping[str, object], type_: str) -> dict[str, float]:
 
 def _level(subgraph: Mapping[str, object], type_: str) -> dict[str, float]:
     """How foundational each end is: order degrees and citations, base concept first."""
-    order = [_number(v) for v in _list(subgraph.get("order_degrees"))]
-    cited = [_number(v) for v in _list(subgraph.get("cited"))]
+    order = [as_number(v) for v in as_list(subgraph.get("order_degrees"))]
+    cited = [as_number(v) for v in as_list(subgraph.get("cited"))]
     if len(order) != 4 or len(cited) != 2:
         return {}
     src_before, src_after, dst_before, dst_after = order
@@ -353,8 +333,8 @@ def _level(subgraph: Mapping[str, object], type_: str) -> dict[str, float]:
 def _lessons(subgraph: Mapping[str, object]) -> dict[str, float]:
     """Lesson co-occurrence: pointwise mutual information of the two concepts over lessons, how
     many lessons name both, and whether an endpoint is a hub named by a large share of lessons."""
-    together = [_number(v) for v in _list(subgraph.get("together"))]
-    total = _number(subgraph.get("lessons"))
+    together = [as_number(v) for v in as_list(subgraph.get("together"))]
+    total = as_number(subgraph.get("lessons"))
     if len(together) != 3 or total < 2 or not together[0] or not together[1]:
         return {}
     a, b, both = together
@@ -375,31 +355,3 @@ def _names(src: str, dst: str) -> dict[str, float]:
         "name_contained": float(left <= right or right <= left),
         "name_overlap": len(left & right) / len(left | right),
     }
-
-
-def _quotes(data: str) -> dict[int, str]:
-    try:
-        items = json.loads(data) if data else []
-    except json.JSONDecodeError:
-        return {}
-    if not isinstance(items, list):
-        return {}
-    return {
-        int(item["index"]): str(item["quote"]) for item in items if isinstance(item, dict) and "quote" in item
-    }
-
-
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else 0.0
-
-
-def _dict(value: object) -> Mapping[str, object]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: object) -> list[object]:
-    return value if isinstance(value, list) else []
-
-
-def _strs(value: object) -> list[str]:
-    return [str(item) for item in _list(value)]
