@@ -35,7 +35,6 @@ vote decided nothing the card did not already say.)
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable
 from typing import Literal
 
@@ -44,7 +43,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.offline.injection import instruction_like
 from agents.text import find_mentions, lexicon, sentences, statements
-from magg_kg.llm.port import Prompt
 
 __all__ = [
     "PROMPT_VERSION",
@@ -305,13 +303,3 @@ def vote_offline(payload: dict[str, object]) -> OwnerVote:
         ),
         score=round(min(0.99, score), 4),
     )
-
-
-def review_handler(prompt: Prompt) -> dict[str, object]:
-    return review_offline(
-        dict(prompt.payload), [str(q) for q in json.loads(prompt.data or "[]")]
-    ).model_dump()
-
-
-def vote_handler(prompt: Prompt) -> dict[str, object]:
-    return vote_offline(dict(prompt.payload)).model_dump()
