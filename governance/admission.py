@@ -27,7 +27,7 @@ from agents import owner as owner_role
 from agents.cost import Cost, ask
 from agents.owner import OwnerReview
 from blackboard.board import Board
-from governance.briefing import owner_payload
+from governance.briefing import judge_view, owner_payload
 from governance.deliberation import PASS_AT, band, hold_vote, thresholds, vote_weight
 from governance.domains import Layout
 from governance.memory import Support
@@ -78,6 +78,7 @@ class _Run:
         self.out = Admission()
         self.board = Board(batch_id)
         self.owners = ctx.layout.owners()
+        self.shown: dict[str, dict[str, object]] = {}  # the judge's view, per proposal id
 
     def decide(
         self,
@@ -189,6 +190,8 @@ class _Run:
 
     def _payload(self, proposal: Proposal, domain: str) -> dict[str, object]:
         ctx = self.ctx
+        if proposal.id not in self.shown:  # the graph does not change while one proposal is reviewed
+            self.shown[proposal.id] = judge_view(proposal, ctx.gate, ctx.policy)
         return owner_payload(
             proposal,
             domain,
@@ -196,8 +199,7 @@ class _Run:
             support=ctx.support,
             names=ctx.names,
             schema=ctx.rules.schema,
-            gate=ctx.gate,
-            policy=ctx.policy,
+            shown=self.shown[proposal.id],
         )
 
     def _domains(self, proposal: Proposal) -> list[tuple[str, int]]:

@@ -9,7 +9,7 @@ descriptions and the supporting subgraph, so that an owner can weigh what the ju
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from agents.judge import claim_payload
 from governance.claims import build_claim
@@ -20,7 +20,7 @@ from magg_kg.config import Policy
 from magg_kg.records import Proposal
 from magg_kg.vocabulary import GraphSchema
 
-__all__ = ["owner_payload"]
+__all__ = ["judge_view", "owner_payload"]
 
 
 def owner_payload(
@@ -31,17 +31,17 @@ def owner_payload(
     support: Support,
     names: Callable[[str], list[str]],
     schema: GraphSchema,
-    gate: Gate | None,
-    policy: Policy,
+    shown: Mapping[str, object],
 ) -> dict[str, object]:
-    """The payload of an owner's review or vote prompt (see the module docstring)."""
+    """The payload of an owner's review or vote prompt (see the module docstring); ``shown`` is
+    the judge's view of the proposal (:func:`judge_view`), the same for every owner."""
     members = set(layout.domain(domain).concepts) if domain in {d.id for d in layout.domains} else set()
     facts, claims = support.around(members, proposal.src, proposal.dst)
     own = [proposal.src, proposal.type, proposal.dst]
     claims = [c if c[:3] != own else [*own, str(int(c[3]) - 1)] for c in claims]
     claims = [c for c in claims if int(c[3]) > 0]
     return {
-        **_judge_view(proposal, gate, policy),
+        **shown,
         "domain": domain,
         "proposal": {
             "id": proposal.id,
@@ -59,7 +59,9 @@ def owner_payload(
     }
 
 
-def _judge_view(proposal: Proposal, gate: Gate | None, policy: Policy) -> dict[str, object]:
+def judge_view(proposal: Proposal, gate: Gate | None, policy: Policy) -> dict[str, object]:
+    """What the judge will be shown of the proposal: its evidence spans, the supporting subgraph and
+    the two descriptions (nothing without a gate: flat admission has no judge)."""
     if gate is None:
         return {}
     claim = build_claim(gate.view, proposal, proposal.evidence, confidence=proposal.confidence)

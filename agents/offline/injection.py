@@ -26,7 +26,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
@@ -169,6 +169,7 @@ def instructions_in(text: str, threshold: float = 0.0) -> list[tuple[int, int, f
     return found
 
 
+@lru_cache(maxsize=1 << 14)  # a pure function of its argument: every role reads the same quotes
 def instruction_like(text: str) -> bool:
     """Whether any unit of ``text`` is instruction-like (a quote, a comment, a whole lesson).
 
