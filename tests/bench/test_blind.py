@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from magg_kg.blind import shorten_quote, wilson_interval
-from magg_kg.cli import main
 from magg_kg.clock import StepClock
 from magg_kg.journal import journaled
 from magg_kg.operations import Batch, InvalidateEdge, RecordDecision
 from magg_kg.records import edge_id, stable_id
 from magg_kg.sqlite import SQLiteStore
+from tests.cli import magg
 from tests.gates.world import seed
 
 EDGES = [
@@ -36,20 +35,6 @@ EDGES = [
     ),
 ]
 T0 = "2026-01-01T00:00:00.000000Z"
-
-
-def magg(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    argv = sys.argv
-    sys.argv = ["magg", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as done:
-        code = int(done.code or 0)
-    finally:
-        sys.argv = argv
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def invalidate(store: SQLiteStore, src: str, type_: str, dst: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,11 +10,11 @@ import pytest
 from agents.judge import band
 from governance.judgment import Judgment
 from governance.review import pending_for
-from magg_kg.cli import main
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.records import Proposal
 from magg_kg.sqlite import SQLiteStore
+from tests.cli import magg
 
 from .world import ScriptedLLM, add_proposal, proposal, seed, span, write
 
@@ -37,20 +36,6 @@ def quarantine(store: SQLiteStore, clock: StepClock, p: Proposal) -> None:
     settled = Judgment(llm, POLICY, clock, store).settle(p)
     assert settled.state == "quarantined"
     write(store, clock, [add_proposal(p), *settled.ops])
-
-
-def magg(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    argv = sys.argv
-    sys.argv = ["magg", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as done:
-        code = int(done.code or 0)
-    finally:
-        sys.argv = argv
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
