@@ -11,8 +11,11 @@ from magg_kg.store import Store
 __all__ = ["open_store"]
 
 
-def open_store(config: Config) -> Store:
+def open_store(config: Config, *, create: bool = True) -> Store:
     """The store ``config`` names: ``SQLiteStore`` at ``config.db``, or ``D1Store`` (MAGG_STORE=d1).
+
+    A SQLite file that does not exist yet is created only if ``create``; otherwise opening it is a
+    :class:`StoreError` and no file is written. (D1 is created by its migrations, never here.)
 
     >>> from pathlib import Path
     >>> open_store(Config(db=Path(":memory:"))).schema_version()
@@ -30,4 +33,4 @@ def open_store(config: Config) -> Store:
                 "bearer token); see ts-apply/README.md, or unset MAGG_STORE to use the SQLite file"
             )
         return D1Store(config.d1)
-    return SQLiteStore.open(config.db)
+    return SQLiteStore.open(config.db, create=create)

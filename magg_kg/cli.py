@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from magg_kg.backends import open_store
 from magg_kg.clock import Clock, SystemClock, parse_time
 from magg_kg.commands import ingest as ingest_commands
 from magg_kg.commands.ask import register as register_ask
@@ -70,22 +71,15 @@ class Context:
     err: Console
 
 
-def open_store(config: Config) -> Store:
-    """The store the configuration names."""
-    if config.store == "d1":
-        from magg_kg.backends import open_store as open_backend
-
-        return open_backend(config)
-    from magg_kg.sqlite import SQLiteStore
-
-    return SQLiteStore.open(config.db)
-
-
 @contextmanager
-def open_context(db: Path | None) -> Iterator[Context]:
-    """Builds the configuration once and opens the store for one command."""
+def open_context(db: Path | None, *, create: bool = False) -> Iterator[Context]:
+    """Builds the configuration once and opens the store for one command.
+
+    Only the commands that write a new graph (``init``, ``ingest``, ``demo``) pass ``create``: any
+    other command on a path with no database says so and exits 2, and creates no file.
+    """
     config = load_config(os.environ, db=None if db is None else str(db))
-    store = open_store(config)
+    store = open_store(config, create=create)
     try:
         yield Context(
             config=config,
@@ -120,7 +114,7 @@ def not_yet(command: str, stage: str) -> None:
 @app.command()
 def init(db: DbOption = None) -> None:
     """Create (or migrate) the database."""
-    with open_context(db) as ctx:
+    with open_context(db, create=True) as ctx:
         version = ctx.store.schema_version()
         ctx.out.print(f"database ready: {ctx.config.db} (schema version {version})")
 
@@ -128,15 +122,17 @@ def init(db: DbOption = None) -> None:
 @app.command()
 def export(db: DbOption = None, as_of: AsOfOption = None, json_: JsonOption = True) -> None:
     """Print the graph as canonical JSON (concepts, active edges with grounding, lessons)."""
+    when = as_of_time(as_of)  # a bad option is refused before the database is opened
     with open_context(db) as ctx:
-        print_json(export_graph(ctx.store, as_of_time(as_of)))
+        print_json(export_graph(ctx.store, when))
 
 
 @app.command()
 def coverage(db: DbOption = None, as_of: AsOfOption = None, json_: JsonOption = False) -> None:
     """Concepts, active edges, edge types, orphans and prerequisite cycles, overall and per domain."""
+    when = as_of_time(as_of)
     with open_context(db) as ctx:
-        report = coverage_report(ctx.store, as_of_time(as_of))
+        report = coverage_report(ctx.store, when)
         if json_:
             print_json(report)
             return

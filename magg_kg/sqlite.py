@@ -34,6 +34,22 @@ def migrations() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
+def _statements(sql: str) -> list[str]:
+    """A migration script as its statements, in order (a trigger body's ``;`` stays inside it).
+
+    >>> _statements("CREATE TABLE t (a);\nCREATE TRIGGER x BEFORE DELETE ON t BEGIN SELECT 1; END;")
+    ['CREATE TABLE t (a);', 'CREATE TRIGGER x BEFORE DELETE ON t BEGIN SELECT 1; END;']
+    """
+    found, pending = [], ""
+    for piece in sql.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \t\n;"):
+                found.append(pending.strip())
+            pending = ""
+    return found
+
+
 def bind(value: object) -> Param:
     """An operation field as a SQL parameter: JSON text for lists and objects, 0/1 for booleans."""
     if type(value) is str:  # the common case first: most fields are text
@@ -62,10 +78,12 @@ class SQLiteStore(Store):
 
     @classmethod
     def open(cls, path: str | Path, *, create: bool = True, read_only: bool = False) -> SQLiteStore:
-        """Opens (and, if needed, creates and migrates) the database at ``path``.
+        """Opens (and, if needed, migrates) the database at ``path``.
 
-        ``read_only`` opens an existing database for reading only: every write then fails with a
-        :class:`StoreError` (as it does when the file itself is read-only).
+        A missing or empty file becomes a new database only if ``create``; otherwise opening it is a
+        :class:`StoreError` and nothing is written. ``read_only`` opens an existing database for
+        reading only: every write then fails with a :class:`StoreError` (as it does when the file
+        itself is read-only).
         """
         location = str(path)
         create = create and not read_only
@@ -73,10 +91,10 @@ class SQLiteStore(Store):
             file = Path(location)
             if file.is_dir():
                 raise StoreError(f"database path {file} is a directory; pass a file path with --db")
-            if not file.parent.exists():
-                raise StoreError(f"folder {file.parent} does not exist; create it or pass another --db")
             if not file.exists() and not create:
                 raise StoreError(f"no database at {file}; run `magg init --db {file}` first")
+            if not file.parent.exists():
+                raise StoreError(f"folder {file.parent} does not exist; create it or pass another --db")
         try:
             target, uri = location, False
             if read_only and location != ":memory:":
@@ -86,7 +104,7 @@ class SQLiteStore(Store):
             connection.execute("PRAGMA foreign_keys = ON")
             connection.execute("PRAGMA busy_timeout = 30000")
             store = cls(connection, location)
-            store._migrate()
+            store._migrate(create)
         except sqlite3.DatabaseError as error:
             raise StoreError(
                 f"cannot open {location} as a magg database ({error}); "
@@ -95,11 +113,11 @@ class SQLiteStore(Store):
         return store
 
     def _current_version(self) -> int:
-        exists = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        # One statement, so that a schema another process commits in between is seen whole or not at all.
+        tables, exists = self._db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(type = 'table' AND name = 'schema_version'), 0) FROM sqlite_master"
         ).fetchone()
-        if exists is None:
-            tables = self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
+        if not exists:
             if tables:
                 raise StoreError(
                     f"{self._location} is a SQLite database but not a magg database "
@@ -108,27 +126,58 @@ class SQLiteStore(Store):
             return 0
         return int(self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
 
-    def _migrate(self) -> None:
+    def _migrate(self, create: bool) -> None:
+        """Brings the schema up to date; the version is read again under the write lock.
+
+        Two processes opening a new file at once both see version 0 before either holds the lock:
+        the one that waits must re-read the version once it holds the lock, or it runs the first
+        migration again on a database that already has it.
+        """
         current = self._current_version()
+        if current == 0 and not create:
+            raise StoreError(
+                f"no database at {self._location} (the file is empty); "
+                f"run `magg init --db {self._location}` first"
+            )
+        self._check_not_newer(current)
+        pending = [entry for entry in migrations() if entry[0] > current]
+        if not pending:
+            return
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise self._migration_error(error, pending[0][1]) from None
+        try:
+            current = self._current_version()
+            self._check_not_newer(current)
+            for version, name, sql in pending:
+                if version <= current:
+                    continue
+                try:
+                    for statement in _statements(sql):
+                        self._db.execute(statement)
+                except sqlite3.OperationalError as error:
+                    raise self._migration_error(error, name) from None
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+
+    def _check_not_newer(self, current: int) -> None:
         if current > SCHEMA_VERSION:
             raise SchemaError(
                 f"{self._location} was written by a newer magg (schema version {current}, "
                 f"this magg knows up to {SCHEMA_VERSION}); upgrade magg to open it"
             )
-        for version, name, sql in migrations():
-            if version <= current:
-                continue
-            try:
-                self._db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nCOMMIT;")
-            except sqlite3.OperationalError as error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                if "readonly" in str(error):
-                    raise StoreError(
-                        f"{self._location} is read-only and needs migration {name}; "
-                        "make it writable or pass another --db"
-                    ) from None
-                raise
+
+    def _migration_error(self, error: sqlite3.OperationalError, name: str) -> Exception:
+        if "readonly" in str(error):
+            return StoreError(
+                f"{self._location} is read-only and needs migration {name}; "
+                "make it writable or pass another --db"
+            )
+        return error
 
     def close(self) -> None:
         self._db.close()
@@ -155,7 +204,8 @@ class SQLiteStore(Store):
             return BatchResult(batch.batch_id, "refused", "constraint", str(error))
         except sqlite3.OperationalError as error:
             self._db.execute("ROLLBACK")
-            if "readonly" in str(error) or "disk" in str(error):
+            # A read-only file, a read-only folder (no room for the journal), a full or failing disk.
+            if any(cause in str(error) for cause in ("readonly", "disk", "unable to open")):
                 raise StoreError(f"cannot write {self._location} ({error})") from None
             return BatchResult(batch.batch_id, "refused", "constraint", str(error))
         except BaseException:

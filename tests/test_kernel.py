@@ -122,11 +122,12 @@ def test_a_read_only_store_reads_and_refuses_writes(tmp_path: Path) -> None:
         SQLiteStore.open(tmp_path / "absent.sqlite", read_only=True)
 
 
-def test_a_read_only_empty_file_cannot_be_migrated(tmp_path: Path) -> None:
+def test_an_empty_file_opened_read_only_is_no_database_and_stays_empty(tmp_path: Path) -> None:
     path = tmp_path / "empty.sqlite"
     path.touch()
-    with pytest.raises(StoreError, match=r"read-only and needs migration 0001_init\.sql"):
+    with pytest.raises(StoreError, match=r"no database at .*empty\.sqlite \(the file is empty\); run `magg"):
         SQLiteStore.open(path, read_only=True)
+    assert path.stat().st_size == 0
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes read-only files")

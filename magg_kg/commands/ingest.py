@@ -233,7 +233,7 @@ def ingest_command(
     """Ingest lessons (Markdown, MDX or HTML; files or folders) through governed admission."""
     from magg_kg.cli import open_context, print_json
 
-    with open_context(db) as ctx:
+    with open_context(db, create=True) as ctx:
         report = run_ingest(
             ctx,
             paths,
@@ -264,7 +264,7 @@ def demo_command(db: Path | None = None) -> None:
     """Ingest the bundled sample curriculum with the embedded defaults and show what happened."""
     from magg_kg.cli import open_context
 
-    with open_context(db) as ctx:
+    with open_context(db, create=True) as ctx:
         report = run_ingest(ctx, [curriculum_folder()], show_progress=sys.stderr.isatty())
         _failures(report, ctx.err)
         out = ctx.out

@@ -1,0 +1,135 @@
+"""Opening a database: read commands never create one, and several openers of a new file at once
+all get the same, complete schema."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from magg_kg.sqlite import SQLiteStore, migrations
+from magg_kg.store import SCHEMA_VERSION
+from tests.cli import magg
+
+READ_COMMANDS = [
+    ["audit", "verify"],
+    ["export"],
+    ["coverage"],
+    ["coverage", "--json"],
+    ["review", "list"],
+    ["review", "show", "p-0"],
+    ["domains"],
+    ["usage"],
+    ["ask", "What comes before attention?"],
+    ["recheck"],
+    ["discover"],
+]
+
+
+@pytest.mark.parametrize("command", READ_COMMANDS, ids=" ".join)
+def test_a_command_that_reads_creates_no_database(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "mistyped.sqlite"
+    code, out, err = magg([*command, "--db", str(path)], capsys)
+    assert code == 2
+    assert err == f"error: no database at {path}; run `magg init --db {path}` first\n"
+    assert out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["audit", "verify"], ["export"], ["usage"]], ids=" ".join)
+def test_an_empty_file_is_no_database_and_stays_empty(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.sqlite"
+    path.touch()
+    code, _, err = magg([*command, "--db", str(path)], capsys)
+    assert code == 2
+    assert err.startswith(f"error: no database at {path} (the file is empty)") and err.count("\n") == 1
+    assert path.stat().st_size == 0
+
+
+def test_a_read_command_on_a_missing_folder_names_the_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "no" / "such" / "magg.sqlite"
+    code, _, err = magg(["coverage", "--db", str(path)], capsys)
+    assert code == 2 and err.startswith(f"error: no database at {path};")
+    assert not (tmp_path / "no").exists()
+
+
+def test_init_creates_and_then_read_commands_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "new.sqlite"
+    assert magg(["init", "--db", str(path)], capsys)[0] == 0
+    assert path.is_file()
+    code, out, _ = magg(["audit", "verify", "--db", str(path)], capsys)
+    assert code == 0 and out.startswith("ok: 0 audit events")
+
+
+def _schema(path: Path) -> tuple[list[tuple[str, str]], list[tuple[int, str]]]:
+    with sqlite3.connect(path) as db:
+        objects = db.execute("SELECT type, name FROM sqlite_master ORDER BY type, name").fetchall()
+        versions = db.execute("SELECT version, name FROM schema_version").fetchall()
+    return objects, versions
+
+
+def _expected_schema(tmp_path: Path) -> tuple[list[tuple[str, str]], list[tuple[int, str]]]:
+    alone = tmp_path / "alone.sqlite"
+    SQLiteStore.open(alone).close()
+    return _schema(alone)
+
+
+def test_threads_opening_a_new_file_at_once_all_succeed(tmp_path: Path) -> None:
+    expected = _expected_schema(tmp_path)
+    assert expected[1] == [(version, name.removesuffix(".sql")) for version, name, _ in migrations()]
+    for attempt in range(5):  # before the fix, 19 rounds in 20 had a loser
+        path = tmp_path / f"new-{attempt}.sqlite"
+        start = threading.Barrier(8)
+        outcomes: list[object] = []
+
+        def open_new(
+            path: Path = path, start: threading.Barrier = start, outcomes: list[object] = outcomes
+        ) -> None:
+            start.wait()
+            try:
+                store = SQLiteStore.open(path)
+                outcomes.append(store.schema_version())
+                store.close()
+            except Exception as error:  # the failure is the outcome under test
+                outcomes.append(error)
+
+        threads = [threading.Thread(target=open_new) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert outcomes == [SCHEMA_VERSION] * 8
+        assert _schema(path) == expected
+
+
+_OPEN = (
+    "import sys; from magg_kg.sqlite import SQLiteStore; SQLiteStore.open(sys.argv[1]).close(); print('ok')"
+)
+
+
+def test_processes_opening_a_new_file_at_once_all_succeed(tmp_path: Path) -> None:
+    expected = _expected_schema(tmp_path)
+    path = tmp_path / "shared.sqlite"
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", _OPEN, str(path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    results = [process.communicate(timeout=120) for process in processes]
+    assert [process.returncode for process in processes] == [0] * 6, [err for _, err in results]
+    assert [out for out, _ in results] == ["ok\n"] * 6
+    assert _schema(path) == expected
