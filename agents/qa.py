@@ -36,6 +36,7 @@ __all__ = [
     "ANSWER_TASK",
     "DECOMPOSE_SYSTEM",
     "DECOMPOSE_TASK",
+    "MAX_SUB_QUESTION",
     "PROMPT_VERSION",
     "SYNTHESIS_SYSTEM",
     "SYNTHESIS_TASK",
@@ -46,6 +47,7 @@ __all__ = [
     "Synthesis",
     "answer_offline",
     "cited_ids",
+    "clipped",
     "decompose_offline",
     "intent_of",
     "offline_handlers",
@@ -56,6 +58,8 @@ DECOMPOSE_TASK = "qa.decompose"
 ANSWER_TASK = "qa.answer"
 SYNTHESIS_TASK = "qa.synthesize"
 PROMPT_VERSION = "qa-1"
+MAX_SUB_QUESTION = 1000
+"""The longest sub-question, in characters: a reply with a longer one does not validate."""
 Intent = Literal["before", "after", "parts", "about"]
 
 DECOMPOSE_SYSTEM = """You are the orchestrator of a question-answering team over a curriculum
@@ -90,7 +94,7 @@ _CITE = re.compile(r"\[(e-[0-9a-f]+)\]")
 class SubQuestion(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    text: str = Field(min_length=1, max_length=1000)
+    text: str = Field(min_length=1, max_length=MAX_SUB_QUESTION)
     concepts: list[str] = Field(description="ids of the concepts it mentions, from the lexicon")
 
 
@@ -117,6 +121,27 @@ class Synthesis(BaseModel):
     answer: str = Field(max_length=16000)
     short_answer: str = Field(max_length=1000)
     citations: list[str]
+
+
+def clipped(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, at a space when one is near the end.
+
+    >>> clipped("what comes before attention", 100)
+    'what comes before attention'
+    >>> clipped("what comes before attention", 20)
+    'what comes before…'
+    >>> clipped("x" * 30, 10)
+    'xxxxxxxxx…'
+    >>> clipped(" " * 30, 10)
+    '…'
+    """
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    space = head.rfind(" ")
+    if space > limit // 2:
+        head = head[:space]
+    return head.rstrip() + "…"
 
 
 def cited_ids(text: str) -> list[str]:
@@ -157,7 +182,9 @@ def decompose_offline(prompt: Prompt) -> dict[str, object]:
             clauses[-1] = (f"{previous}, {text}", concepts)
             continue
         clauses.append((text, found))
-    subs = [{"text": text + "?", "concepts": concepts} for text, concepts in clauses]
+    subs = [
+        {"text": clipped(text + "?", MAX_SUB_QUESTION), "concepts": concepts} for text, concepts in clauses
+    ]
     return {
         "reasoning": f"{len(subs)} clause(s) asking a question, with the concepts each mentions",
         "sub_questions": subs,

@@ -189,8 +189,13 @@ def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> 
             for s in reply.value.sub_questions
         ]
     result.failures.append(f"orchestrator: {reply.kind}: {reply.reason}")
+    if not question:
+        return []
+    # The whole question is the one sub-question: its concepts are found in all of it, its text is
+    # cut to what a sub-question may hold (any question, of any length, gets an answer or "not covered").
     found = [concept for _, _, concept in find_mentions(question, keys)]
-    return [qa.SubQuestion(text=question, concepts=list(dict.fromkeys(found)))]
+    text = qa.clipped(question, qa.MAX_SUB_QUESTION)
+    return [qa.SubQuestion(text=text, concepts=list(dict.fromkeys(found)))]
 
 
 def _uncovered(result: QAResult) -> QAResult:

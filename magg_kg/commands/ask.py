@@ -10,12 +10,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 
 from agents.offline.handlers import offline_handlers
 from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
-from magg_kg.errors import UserError
+from magg_kg.clock import Clock
+from magg_kg.errors import StoreError, UserError
 from magg_kg.llm.provider import build_llm
+from magg_kg.llm.usage import UsageLog
+from magg_kg.store import Store
 
 __all__ = ["ask_command", "register"]
 
@@ -55,11 +59,23 @@ def ask_command(question: str, db: Path | None, json_: bool, flat: bool, as_of: 
             else:
                 result = answer_routed(llm, graph, question, bridges_of(ctx.store.domains(when)))
         finally:
-            usage.flush(ctx.store, ctx.clock)
+            _record_usage(usage, ctx.store, ctx.clock, ctx.err)
         if json_:
             print_json(result.as_json(graph))
             return
         _print(result, ctx.out, ctx.err)
+
+
+def _record_usage(usage: UsageLog, store: Store, clock: Clock, err: Console) -> None:
+    """Writes the usage of the question's model calls; a database that refuses writes only costs a note.
+
+    Asking is a read: on a read-only database the answer stands and the usage goes unrecorded.
+    """
+    try:
+        usage.flush(store, clock)
+    except StoreError as error:
+        note = f"note: the usage of this question was not recorded: {error}"
+        err.print(note, markup=False, highlight=False)
 
 
 def _print(result: QAResult, out: object, err: object) -> None:

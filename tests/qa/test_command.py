@@ -8,10 +8,20 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from agents import qa
+from agents.offline.handlers import offline_handlers
+from agents.qa import MAX_SUB_QUESTION
+from governance.qa import answer_routed, bridges_of
+from magg_kg import cli
 from magg_kg.cli import app
 from magg_kg.commands.ingest import curriculum_folder
+from magg_kg.config import Config
 from magg_kg.errors import UserError
+from magg_kg.graph_index import build_graph_index
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.llm.port import Prompt
 from magg_kg.sqlite import SQLiteStore
+from tests.cli import magg
 
 LESSONS = (
     "01-math-linear-algebra.md",
@@ -83,6 +93,72 @@ def test_unknown_concepts_get_a_plain_message(db: Path) -> None:
 
 
 def test_an_empty_database_says_what_to_run(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["ask", QUESTION, "--db", str(tmp_path / "empty.sqlite")])
+    path = tmp_path / "empty.sqlite"
+    assert CliRunner().invoke(app, ["init", "--db", str(path)]).exit_code == 0
+    result = CliRunner().invoke(app, ["ask", QUESTION, "--db", str(path)])
     assert isinstance(result.exception, UserError)
     assert "magg demo" in str(result.exception)
+
+
+def test_a_missing_database_is_not_created(tmp_path: Path) -> None:
+    path = tmp_path / "missing.sqlite"
+    result = CliRunner().invoke(app, ["ask", QUESTION, "--db", str(path)])
+    assert isinstance(result.exception, UserError)
+    assert str(result.exception).startswith(f"no database at {path}; run `magg init")
+    assert not path.exists()
+
+
+def _read_only(config: Config, *, create: bool = False) -> SQLiteStore:
+    return SQLiteStore.open(config.db, read_only=True)
+
+
+def test_ask_on_a_read_only_database_answers_and_notes_the_usage_it_could_not_record(
+    db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "open_store", _read_only)  # as `mode=ro`, a 0444 file or a read-only folder
+    before = db.read_bytes()
+    code, out, err = magg(["ask", QUESTION, "--db", str(db), "--json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["covered"] is True
+    assert err.startswith("note: the usage of this question was not recorded: cannot write ")
+    assert "readonly" in err and err.count("\n") == 1
+    assert db.read_bytes() == before
+
+
+LONG = "What should I learn before backpropagation " + "x" * 100_000
+
+
+@pytest.mark.parametrize("length", [1, 999, 1000, 1001, 100_000])
+def test_a_question_of_any_length_gets_an_answer_and_no_traceback(
+    db: Path, length: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = magg(["ask", LONG[:length], "--db", str(db), "--json"], capsys)
+    assert code == 0, err
+    answer = json.loads(out)
+    subs = answer["sub_questions"]
+    assert subs and all(0 < len(sub["text"]) <= MAX_SUB_QUESTION for sub in subs)
+    # Past the concept's name, the question is about backpropagation, however long the rest is.
+    assert answer["covered"] is (length >= len("What should I learn before backpropagation"))
+
+
+def test_an_empty_question_is_one_line_and_exit_2(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = magg(["ask", "", "--db", str(db)], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: the question is empty") and err.count("\n") == 1
+
+
+def test_the_fallback_sub_question_is_clipped_when_the_orchestrator_fails(db: Path) -> None:
+    store = SQLiteStore.open(db, read_only=True)
+    try:
+        graph = build_graph_index(store)
+        failing = OfflineLLM({**offline_handlers(), qa.DECOMPOSE_TASK: _fail})
+        result = answer_routed(failing, graph, LONG, bridges_of(store.domains()))
+    finally:
+        store.close()
+    assert result.failures and result.failures[0].startswith("orchestrator: ")
+    assert [len(sub["text"]) for sub in result.sub_questions] == [MAX_SUB_QUESTION]
+    assert "backpropagation" in result.sub_questions[0]["concepts"] and result.covered
+
+
+def _fail(prompt: Prompt) -> dict[str, object]:
+    return {"reasoning": "", "sub_questions": "not a list"}
