@@ -9,7 +9,7 @@ export default defineConfig(async () => {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.jsonc" },
-        miniflare: { bindings: { MAGG_D1_TOKEN: "test-token", TEST_MIGRATIONS: migrations } },
+        miniflare: { bindings: { MAGG_D1_TOKEN: "test-token", MAGG_D1_READ_TOKEN: "read-token", TEST_MIGRATIONS: migrations } },
       }),
     ],
     test: { setupFiles: ["./test/setup.ts"] },

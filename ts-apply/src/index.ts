@@ -1,22 +1,40 @@
 // The magg-kg Worker: applies write batches to D1 and runs the named reads.
 //
-//   GET  /v1/health   {ok, schema_version}            no token needed
-//   POST /v1/batches  one batch -> applied | duplicate | refused (409) | invalid (400)
-//   POST /v1/query    {name, params, limit, offset} -> {rows, next_offset}
+//   GET  /v1/health   {ok, schema_version}                                   no token needed
+//   POST /v1/batches  one batch -> applied | duplicate | refused (409) | retry (409, chain_moved)
+//                     | invalid (400)                                        the write token
+//   POST /v1/query    {name, params, limit, offset} -> {rows, next_offset}   the read or write token
 //
-// Every other route needs `Authorization: Bearer <MAGG_D1_TOKEN>`. Every failure is a JSON body
-// {status, code, reason[, field]}; nothing escapes as an uncaught exception.
+// Tokens are `Authorization: Bearer <MAGG_D1_TOKEN>` (writes and reads) or
+// `<MAGG_D1_READ_TOKEN>` (reads only). Every request counts against a per-caller abuse limit
+// (WRITE_LIMIT for batches, READ_LIMIT for the rest). Every failure is a JSON body
+// {status, code, reason[, field]}; an unexpected error is logged and answered with a generic 500.
 
 import schema from "../../magg_kg/protocol/batch.schema.json";
 import queries from "../../magg_kg/protocol/queries.json";
-import { applyBatch, type Batch } from "./apply";
-import { authorized, BadJson, failure, json, MAX_BODY, readJson, TooLarge } from "./http";
+import { applyBatch, checkObjects, digestOf, type Batch } from "./apply";
+import { BadJson, Floats, parseJson } from "./canonical";
+import {
+  discardBody,
+  failure,
+  json,
+  MAX_BODY,
+  readBody,
+  roleOf,
+  TooLarge,
+  withinLimit,
+} from "./http";
 import { parseQuery, runQuery } from "./query";
 import { Invalid, validate, type Schema } from "./validate";
 
 async function route(request: Request, env: Env): Promise<Response> {
   const { pathname } = new URL(request.url);
   const method = request.method;
+  const writes = pathname === "/v1/batches";
+  const caller = request.headers.get("CF-Connecting-IP") ?? "unknown";
+  if (!(await withinLimit(writes ? env.WRITE_LIMIT : env.READ_LIMIT, caller))) {
+    return failure(429, "rate_limited", "too many requests from this address; wait and try again");
+  }
   if (pathname === "/v1/health" && method === "GET") {
     const row = await env.DB.prepare(queries.schema_version.sql).first<{ version: number }>();
     return json(200, { ok: true, schema_version: row?.version ?? 0 });
@@ -28,27 +46,41 @@ async function route(request: Request, env: Env): Promise<Response> {
     const hint = "run `wrangler secret put MAGG_D1_TOKEN` (or set it in .dev.vars)";
     return failure(500, "misconfigured", `the Worker has no MAGG_D1_TOKEN secret; ${hint}`);
   }
-  if (!(await authorized(request, env.MAGG_D1_TOKEN))) {
-    return failure(401, "unauthorized", "missing or wrong bearer token (MAGG_D1_TOKEN)");
+  const role = await roleOf(request, env.MAGG_D1_TOKEN, env.MAGG_D1_READ_TOKEN);
+  if (role === null) {
+    const wanted = writes ? "MAGG_D1_TOKEN" : "MAGG_D1_READ_TOKEN or MAGG_D1_TOKEN";
+    return failure(401, "unauthorized", `missing or wrong bearer token (${wanted})`);
   }
-  const body = await readJson(request);
-  if (pathname === "/v1/query") return json(200, await runQuery(env.DB, parseQuery(body)));
-  const batch = validate(schema as Schema, body) as Batch;
-  const outcome = await applyBatch(env.DB, batch);
+  if (writes && role !== "write") {
+    return failure(403, "forbidden", "this token may only read; writing a batch needs MAGG_D1_TOKEN");
+  }
+  const floats = new Floats();
+  const body = parseJson(await readBody(request), floats);
+  if (!writes) return json(200, await runQuery(env.DB, parseQuery(body)));
+  const batch = validate(schema as Schema, body, floats) as Batch;
+  checkObjects(batch, floats);
+  const outcome = await applyBatch(env.DB, batch, await digestOf(batch, floats), floats);
+  if (outcome.status === "retry") return json(409, outcome, { "retry-after": "1" });
   return json(outcome.status === "refused" ? 409 : 200, outcome);
+}
+
+async function answer(request: Request, env: Env): Promise<Response> {
+  try {
+    return await route(request, env);
+  } catch (error) {
+    if (error instanceof Invalid) return failure(400, "invalid", error.message, error.field);
+    if (error instanceof TooLarge) return failure(413, "too_large", `the body is over ${MAX_BODY} bytes`);
+    if (error instanceof BadJson) return failure(400, "bad_json", error.message);
+    // The detail (D1's own text, a stack) goes to the log, never to the caller.
+    console.error("ts-apply: unexpected error", error instanceof Error ? (error.stack ?? error.message) : error);
+    return failure(500, "internal", "the Worker failed on this request; its log (wrangler tail) has the detail");
+  }
 }
 
 export default {
   async fetch(request, env): Promise<Response> {
-    try {
-      return await route(request, env);
-    } catch (error) {
-      if (error instanceof Invalid) return failure(400, "invalid", error.message, error.field);
-      if (error instanceof TooLarge) return failure(413, "too_large", `the body is over ${MAX_BODY} bytes`);
-      if (error instanceof BadJson) return failure(400, "bad_json", error.message);
-      const reason = error instanceof Error ? error.message : String(error);
-      console.error("ts-apply: unexpected error", reason);
-      return failure(500, "internal", reason);
-    }
+    const response = await answer(request, env);
+    await discardBody(request);
+    return response;
   },
 } satisfies ExportedHandler<Env>;

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import schema from "../../magg_kg/protocol/batch.schema.json";
-import { canonicalJson } from "../src/apply";
+import { canonicalJson } from "../src/canonical";
 import { MAX_BODY } from "../src/http";
 import { KEYWORDS } from "../src/validate";
 import commitEdge from "../../tests/vectors/commit_edge.json";
@@ -66,7 +66,9 @@ describe("health and auth", () => {
     const broken = { ...env, DB: { prepare: () => { throw new Error("disk on fire"); } } } as unknown as Env;
     const failed = await worker.fetch(new IncomingRequest("http://worker/v1/health"), broken);
     expect(failed.status).toBe(500);
-    expect(await body(failed)).toMatchObject({ status: "error", code: "internal", reason: "disk on fire" });
+    const answer = await body(failed);
+    expect(answer).toMatchObject({ status: "error", code: "internal" });
+    expect(answer.reason).not.toContain("disk on fire");
   });
 
   it("answers unknown routes with a JSON 404", async () => {

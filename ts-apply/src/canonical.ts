@@ -1,0 +1,158 @@
+// JSON in and out of the Worker, byte for byte as the Python side reads and writes it.
+//
+// The batch digest is the SHA-256 of the canonical JSON of {batch_id, sent_at, ops}, which Python
+// writes with `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`. Python keeps
+// 1.0 and 1 apart (a float and an int); JSON.parse does not. So the parser notes, from each
+// number's source text, which values were floats, and the writer prints those as Python's repr
+// does. The nesting of the raw text is bounded before JSON.parse, so no recursion (here, in the
+// validator or in the writer) ever meets a deeper value than MAX_DEPTH.
+
+/** The deepest nesting of arrays and objects accepted in a request body. */
+export const MAX_DEPTH = 32;
+
+/** Which keys of which parsed objects and arrays hold a number written as a float. */
+export class Floats {
+  private readonly marks = new WeakMap<object, Set<string>>();
+
+  mark(holder: object, key: string | number): void {
+    let keys = this.marks.get(holder);
+    if (!keys) this.marks.set(holder, (keys = new Set()));
+    keys.add(String(key));
+  }
+
+  has(holder: object, key: string | number): boolean {
+    return this.marks.get(holder)?.has(String(key)) ?? false;
+  }
+
+  /** Carries the mark of `from[fromKey]` over to `to[toKey]` (the validator copies values). */
+  copy(from: object, fromKey: string | number, to: object, toKey: string | number): void {
+    if (this.has(from, fromKey)) this.mark(to, toKey);
+  }
+}
+
+/** Text that is not JSON, nests too deep, or holds a number the Worker cannot keep exactly. */
+export class BadJson extends Error {}
+
+/** The deepest nesting of `bytes` (UTF-8 JSON), scanning without recursion; stops past `limit`. */
+export function nesting(bytes: Uint8Array, limit: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (inString) {
+      if (byte === 0x5c) i++; // a backslash escapes the next byte; no escape continues past it
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) {
+      inString = true;
+    } else if (byte === 0x7b || byte === 0x5b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (byte === 0x7d || byte === 0x5d) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+interface SourceContext {
+  source?: string;
+}
+
+/** Parses UTF-8 JSON bytes, refusing more than MAX_DEPTH levels; notes the floats. */
+export function parseJson(bytes: Uint8Array, floats: Floats): unknown {
+  if (nesting(bytes, MAX_DEPTH) > MAX_DEPTH) {
+    throw new BadJson(`the body nests arrays and objects more than ${MAX_DEPTH} deep`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new BadJson("the body is not valid UTF-8 JSON");
+  }
+  const unsafe: string[] = [];
+  // The reviver's third argument gives each primitive's source text (workerd's V8 has it).
+  function note(this: object, key: string, value: unknown, context?: SourceContext): unknown {
+    if (typeof value === "number" && context?.source !== undefined) {
+      if (/[.eE]/.test(context.source)) floats.mark(this, key);
+      else if (!Number.isSafeInteger(value)) unsafe.push(context.source);
+    }
+    return value;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text, note as (key: string, value: unknown) => unknown);
+  } catch {
+    throw new BadJson("the body is not valid UTF-8 JSON");
+  }
+  if (unsafe[0] !== undefined) {
+    throw new BadJson(`the integer ${unsafe[0].slice(0, 40)} is too large to store exactly (limit 2^53 - 1)`);
+  }
+  return value;
+}
+
+/** A float as Python's repr writes it: shortest round-trip digits, always a point or exponent. */
+export function pythonFloat(x: number): string {
+  if (!Number.isFinite(x)) throw new Error(`not a finite number: ${x}`);
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const sign = x < 0 ? "-" : "";
+  // JS and Python agree on the shortest digits; they differ only in where they put them.
+  const [coefficient = "", exponent = "0"] = Math.abs(x).toString().split("e");
+  const [whole = "", fraction = ""] = coefficient.split(".");
+  let digits = whole + fraction;
+  let point = whole.length + Number(exponent);
+  const leading = digits.length - digits.replace(/^0+/, "").length;
+  digits = digits.slice(leading).replace(/0+$/, "");
+  point -= leading;
+  const power = point - 1; // x = d.ddd * 10^power
+  if (power >= -4 && power < 16) {
+    if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+    const integral = digits.slice(0, point).padEnd(point, "0");
+    return `${sign}${integral}.${digits.slice(point) || "0"}`;
+  }
+  const mantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  const magnitude = String(Math.abs(power)).padStart(2, "0");
+  return `${sign}${mantissa}e${power < 0 ? "-" : "+"}${magnitude}`;
+}
+
+function sortedKeys(record: object): string[] {
+  // Python sorts by code point; JS's default sort compares UTF-16 units.
+  return Object.keys(record).sort((a, b) => {
+    const [x, y] = [[...a], [...b]];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      const diff = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+      if (diff !== 0) return diff;
+    }
+    return x.length - y.length;
+  });
+}
+
+/**
+ * JSON text with sorted keys and no spaces, byte for byte what Python's canonical_json writes for
+ * the same parsed value. Numbers marked in `floats` are written as Python floats. `value` must
+ * come from parseJson (or be as shallow): the depth was bounded there.
+ */
+export function canonicalJson(value: unknown, floats?: Floats): string {
+  const write = (item: unknown, float: boolean): string => {
+    if (typeof item === "number" && float) return pythonFloat(item);
+    if (Array.isArray(item)) {
+      return `[${item.map((element, index) => write(element, floats?.has(item, index) ?? false)).join(",")}]`;
+    }
+    if (item !== null && typeof item === "object") {
+      const record = item as Record<string, unknown>;
+      const members = sortedKeys(record).map(
+        (key) => `${JSON.stringify(key)}:${write(record[key], floats?.has(record, key) ?? false)}`,
+      );
+      return `{${members.join(",")}}`;
+    }
+    return JSON.stringify(item) ?? "null";
+  };
+  return write(value, false);
+}
+
+/** The SHA-256 of `text` (UTF-8), in lower-case hex. */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
