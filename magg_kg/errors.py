@@ -10,6 +10,7 @@ The tree::
     │       └── SchemaError    the database was written by a newer schema
     └── RunError               the run failed for a reason outside the user's input
         ├── BatchRefused       the store refused a write batch (nothing was written)
+        │   └── BatchConflict  ... because another writer changed what it was built on: re-read, retry
         └── BackendUnavailable the D1 Worker or the model gateway could not be reached
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 __all__ = [
     "BackendUnavailable",
+    "BatchConflict",
     "BatchRefused",
     "ConfigError",
     "InputError",
@@ -62,6 +64,12 @@ class BatchRefused(RunError):
         self.batch_id = batch_id
         self.code = code
         self.reason = reason
+
+
+class BatchConflict(BatchRefused):
+    """A batch refused because the graph moved under it: another writer committed the same active
+    edge, the next version of the same domain, or the same batch id first. Nothing was written;
+    reading the store again and building the batch anew is the remedy, not an error for the run."""
 
 
 class BackendUnavailable(RunError):

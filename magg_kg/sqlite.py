@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -37,7 +39,7 @@ def migrations() -> list[tuple[int, str, str]]:
 def _statements(sql: str) -> list[str]:
     """A migration script as its statements, in order (a trigger body's ``;`` stays inside it).
 
-    >>> _statements("CREATE TABLE t (a);\nCREATE TRIGGER x BEFORE DELETE ON t BEGIN SELECT 1; END;")
+    >>> _statements("CREATE TABLE t (a);\\nCREATE TRIGGER x BEFORE DELETE ON t BEGIN SELECT 1; END;")
     ['CREATE TABLE t (a);', 'CREATE TRIGGER x BEFORE DELETE ON t BEGIN SELECT 1; END;']
     """
     found, pending = [], ""
@@ -75,6 +77,7 @@ class SQLiteStore(Store):
         self._db = connection
         self._location = location
         self._protocol = statements()
+        self._held = False
 
     @classmethod
     def open(cls, path: str | Path, *, create: bool = True, read_only: bool = False) -> SQLiteStore:
@@ -194,28 +197,63 @@ class SQLiteStore(Store):
 
     def apply(self, batch: Batch) -> BatchResult:
         try:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(self._begin())
         except sqlite3.OperationalError as error:
             raise StoreError(f"cannot write {self._location} ({error})") from None
         try:
             result = self._apply_in_transaction(batch)
         except sqlite3.IntegrityError as error:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             return BatchResult(batch.batch_id, "refused", "constraint", str(error))
         except sqlite3.OperationalError as error:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             # A read-only file, a read-only folder (no room for the journal), a full or failing disk.
             if any(cause in str(error) for cause in ("readonly", "disk", "unable to open")):
                 raise StoreError(f"cannot write {self._location} ({error})") from None
             return BatchResult(batch.batch_id, "refused", "constraint", str(error))
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             raise
         if result.status == "applied":
-            self._db.execute("COMMIT")
+            self._db.execute(self._commit())
         else:
-            self._db.execute("ROLLBACK")
+            self._rollback()
         return result
+
+    # Inside exclusive() the write lock is already held: a batch is a savepoint of that transaction.
+
+    def _begin(self) -> str:
+        return "SAVEPOINT batch" if self._held else "BEGIN IMMEDIATE"
+
+    def _commit(self) -> str:
+        return "RELEASE batch" if self._held else "COMMIT"
+
+    def _rollback(self) -> None:
+        if self._held:
+            self._db.execute("ROLLBACK TO batch")
+        self._db.execute(self._commit() if self._held else "ROLLBACK")
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Holds the write lock (``BEGIN IMMEDIATE``) for the whole block: other writers wait, readers
+        do not; the batches applied inside are committed together when the block ends."""
+        if self._held:
+            yield
+            return
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise StoreError(f"cannot write {self._location} ({error})") from None
+        self._held = True
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        else:
+            self._db.execute("COMMIT")
+        finally:
+            self._held = False
 
     def _apply_in_transaction(self, batch: Batch) -> BatchResult:
         known = self._db.execute(

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Literal
 
-from magg_kg.errors import BatchRefused
+from magg_kg.errors import BatchConflict, BatchRefused
 from magg_kg.operations import Batch
 from magg_kg.records import (
     AuditEvent,
@@ -62,7 +64,25 @@ class BatchResult:
     code: str = ""
     reason: str = ""
 
+    @property
+    def conflict(self) -> bool:
+        """Refused because another writer got there first (the same batch id with other content,
+        or a uniqueness rule: one active version per edge, one row per domain version), not
+        because the batch is wrong: built again from a fresh read, it may well be applied.
+
+        >>> unique = "UNIQUE constraint failed: domains.id, domains.version"
+        >>> BatchResult("b", "refused", "constraint", unique).conflict
+        True
+        >>> BatchResult("b", "refused", "constraint", "CHECK constraint failed: src <> dst").conflict
+        False
+        """
+        return self.status == "refused" and (
+            self.code == "conflict" or self.reason.startswith("UNIQUE constraint failed")
+        )
+
     def raise_for_refusal(self) -> BatchResult:
+        if self.conflict:
+            raise BatchConflict(self.batch_id, self.code, self.reason)
         if self.status == "refused":
             raise BatchRefused(self.batch_id, self.code, self.reason)
         return self
@@ -123,6 +143,18 @@ class Store(ABC):
 
     def close(self) -> None:  # noqa: B027 - most backends have nothing to release
         """Releases the backend's resources."""
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Keeps other writers out while the caller reads the store and writes what it built from
+        those reads, so that nothing it read goes stale before it writes; the writes made inside
+        are kept only if the block ends without an exception.
+
+        A backend that cannot hold a lock across requests (D1) yields at once: its batches are
+        checked when applied instead, and a stale one is refused as a conflict
+        (:class:`~magg_kg.errors.BatchConflict`) for the caller to build again.
+        """
+        yield
 
     def write(self, batch: Batch) -> BatchResult:
         """Applies a batch and raises :class:`BatchRefused` if it was refused."""
