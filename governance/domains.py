@@ -15,6 +15,7 @@ central concepts), an owner agent ``owner:<domain id>`` and a memory card.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -23,12 +24,23 @@ import networkx as nx
 from magg_kg.operations import AssignDomain, Operation, SetDomain, UnassignDomain
 from magg_kg.records import stable_id
 
-__all__ = ["BRIDGE_SHARE", "MATCH_AT", "MIN_SIZE", "Domain", "Layout", "compute_layout", "layout_ops"]
+__all__ = [
+    "BRIDGE_SHARE",
+    "MATCH_AT",
+    "MIN_SIZE",
+    "RETIRED",
+    "Domain",
+    "Layout",
+    "compute_layout",
+    "layout_ops",
+]
 
 MIN_SIZE = 3
 MATCH_AT = 0.2
 BRIDGE_SHARE = 1 / 3
 CARD_LIMIT = 300
+RETIRED = "(retired)"
+"""The name prefix of a domain that no longer owns anything (its id is kept, never reused)."""
 
 
 @dataclass(frozen=True)
@@ -181,19 +193,36 @@ def layout_ops(
     assigned: Mapping[str, tuple[str, ...]],
     at: str,
 ) -> list[Operation]:
-    """The writes that turn the stored domains (rows) and ownership into ``layout``; a domain is
-    given a new version only when its name, owner or card changed."""
+    """The writes that turn the stored domains (rows) and ownership into ``layout``.
+
+    Only the concepts of the layout are moved: a concept it does not know (another writer's, newer
+    than the reads it was computed from) keeps its domains. A domain gets a new version when its
+    name or card changed and whenever a concept joins or leaves it, so the version is the domain's
+    optimistic lock: two writers that both change one domain write the same next version, and the
+    store refuses the later one as a conflict (``UNIQUE constraint failed: domains.id,
+    domains.version``) instead of letting it undo the other's assignments.
+    """
     ops: list[Operation] = []
     versions = {
         str(row["id"]): (int(str(row["version"])), str(row["card"]), str(row["name"])) for row in stored
     }
-    import json
-
+    wanted = layout.owners()
+    moves: list[Operation] = []
+    touched: set[str] = set()
+    for concept in sorted(wanted):
+        before, after = set(assigned.get(concept, ())), set(wanted[concept])
+        moves += [
+            UnassignDomain(concept_id=concept, domain_id=d, expired_at=at) for d in sorted(before - after)
+        ]
+        moves += [
+            AssignDomain(concept_id=concept, domain_id=d, recorded_at=at) for d in sorted(after - before)
+        ]
+        touched |= before ^ after
     for domain in layout.domains:
         body = cards[domain.id]
         text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         old = versions.get(domain.id)
-        if old is None or old[1] != text or old[2] != domain.name:
+        if old is None or old[1] != text or old[2] != domain.name or domain.id in touched:
             ops.append(
                 SetDomain(
                     id=domain.id,
@@ -204,21 +233,15 @@ def layout_ops(
                     recorded_at=at,
                 )
             )
-    wanted = layout.owners()
-    for concept in sorted(set(wanted) | set(assigned)):
-        before, after = set(assigned.get(concept, ())), set(wanted.get(concept, ()))
-        ops += [
-            UnassignDomain(concept_id=concept, domain_id=d, expired_at=at) for d in sorted(before - after)
-        ]
-        ops += [AssignDomain(concept_id=concept, domain_id=d, recorded_at=at) for d in sorted(after - before)]
+    ops += moves
     live = {d.id for d in layout.domains}
     for domain_id, (version, _, name) in sorted(versions.items()):
-        if domain_id not in live and not name.startswith("(retired)"):
+        if domain_id not in live and not name.startswith(RETIRED):
             ops.append(
                 SetDomain(
                     id=domain_id,
                     version=version + 1,
-                    name=f"(retired) {name}"[:4000],
+                    name=f"{RETIRED} {name}"[:4000],
                     owner=f"owner:{domain_id}",
                     card={"concepts": [], "retired": True},
                     recorded_at=at,

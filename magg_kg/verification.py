@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from magg_kg.audit import find_break
@@ -35,6 +36,36 @@ def _journal_mismatches(events: list[AuditEvent], versions: list[EdgeVersion]) -
         ):
             problems.append(f"edge version {edge.version_id} differs from its audit journal entry")
     problems.extend(f"audit journal commits {vid}, which is not in concept_edges" for vid in replayed)
+    return problems
+
+
+def _ownership_problems(store: Store) -> list[str]:
+    """Once domains exist: every concept is owned by an active domain, every domain that is not
+    retired owns a concept, and no concept is owned by a retired or unknown domain."""
+    domains = store.domains()
+    if not domains:  # ownership not computed yet (a database built by hand, a benchmark)
+        return []
+    retired = {str(row["id"]) for row in domains if json.loads(str(row["card"])).get("retired")}
+    live = {str(row["id"]): str(row["name"]) for row in domains if str(row["id"]) not in retired}
+    owners = store.concept_domains()
+    problems = [
+        f"concept {concept.id} has no active domain"
+        for concept in store.concepts()
+        if concept.id not in owners
+    ]
+    owned: set[str] = set()
+    for concept, domain_ids in sorted(owners.items()):
+        for domain_id in domain_ids:
+            if domain_id in live:
+                owned.add(domain_id)
+            else:
+                state = "retired" if domain_id in retired else "unknown"
+                problems.append(f"concept {concept} is owned by {state} domain {domain_id}")
+    problems += [
+        f"domain {domain_id} ({name}) is active and owns no concept"
+        for domain_id, name in sorted(live.items())
+        if domain_id not in owned
+    ]
     return problems
 
 
@@ -74,4 +105,5 @@ def verify_store(store: Store) -> list[str]:
         cycle = find_cycle(typed_digraph(active, [edge_type]))
         if cycle:
             problems.append(f"{edge_type} cycle among active edges: {' -> '.join(cycle)}")
+    problems.extend(_ownership_problems(store))
     return problems
