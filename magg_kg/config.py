@@ -105,6 +105,9 @@ def _shown(url: str) -> str:
 class D1Config(_Frozen):
     url: str = ""
     token: SecretStr | None = None
+    """The write token (MAGG_D1_TOKEN): writes batches, and reads when no read token is set."""
+    read_token: SecretStr | None = None
+    """The read token (MAGG_D1_READ_TOKEN): named reads only."""
     timeout_s: Annotated[float, Field(gt=0)] = 30.0
     attempts: Annotated[int, Field(ge=1, le=10)] = 4
 
@@ -148,6 +151,7 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
             d1=D1Config(
                 url=env.get("MAGG_D1_URL", ""),
                 token=SecretStr(env["MAGG_D1_TOKEN"]) if env.get("MAGG_D1_TOKEN") else None,
+                read_token=(SecretStr(env["MAGG_D1_READ_TOKEN"]) if env.get("MAGG_D1_READ_TOKEN") else None),
             ),
             llm=LLMConfig(
                 provider=env.get("MAGG_LLM", "offline") or "offline",

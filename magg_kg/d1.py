@@ -1,14 +1,21 @@
 """The D1 backend: the same batches and named reads, sent to the ``ts-apply`` Worker over HTTP.
 
-The Worker applies a batch in one ``env.DB.batch`` (atomic) and remembers its id, so retrying a
-batch whose answer was lost is harmless: a ``duplicate`` answer to a retry means it was applied.
-Connect errors, timeouts, 429 and 5xx are retried a bounded number of times with exponential
-backoff; then :class:`~magg_kg.errors.BackendUnavailable` says which URL failed and what to do.
+The Worker applies a batch in one ``env.DB.batch`` (atomic) and remembers its id with the digest
+it computes from the content, so sending a batch again is harmless: a ``duplicate`` answer to a
+retry means it was applied. Connect errors, timeouts, 429 (after its Retry-After) and 5xx are
+retried a bounded number of times with exponential backoff; then
+:class:`~magg_kg.errors.BackendUnavailable` says which URL failed and what to do. A 409
+``chain_moved`` (other writers kept extending the audit chain first; nothing was written) is sent
+again after a random pause, up to ``CHAIN_ATTEMPTS`` times.
+
+Batches go with the write token (MAGG_D1_TOKEN); named reads with the read token
+(MAGG_D1_READ_TOKEN) when one is set, else with the write token.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable
 from typing import Literal
@@ -20,14 +27,18 @@ from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
 from magg_kg.operations import Batch
 from magg_kg.store import BatchResult, Row, Store, queries
 
-__all__ = ["PAGE_SIZE", "D1Store"]
+__all__ = ["CHAIN_ATTEMPTS", "PAGE_SIZE", "D1Store"]
 
 PAGE_SIZE = 1000
 """Rows per read request (the Worker's maximum)."""
 
+CHAIN_ATTEMPTS = 8
+"""Sendings of one batch the Worker answered ``chain_moved`` before giving up."""
+
 _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
 _FIRST_BACKOFF_S = 0.25
 _MAX_BACKOFF_S = 4.0
+_MAX_RETRY_AFTER_S = 10.0
 Param = str | int | float | None
 
 
@@ -44,43 +55,63 @@ class D1Store(Store):
         *,
         client: httpx.Client | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        jitter: Callable[[], float] = random.random,
     ) -> None:
-        if not config.url or config.token is None or not config.token.get_secret_value():
+        write = config.token.get_secret_value() if config.token else ""
+        read = config.read_token.get_secret_value() if config.read_token else ""
+        if not config.url or not (write or read):
             raise ConfigError(
                 "the D1 backend needs MAGG_D1_URL (the Worker's URL) and MAGG_D1_TOKEN (its bearer "
-                "token); see ts-apply/README.md"
+                "token; MAGG_D1_READ_TOKEN alone is enough for reading); see ts-apply/README.md"
             )
         self._url = config.url.rstrip("/")
         self._attempts = config.attempts
         self._sleep = sleep
+        self._jitter = jitter
         self._owns_client = client is None
         self._client = client or httpx.Client(timeout=httpx.Timeout(config.timeout_s))
-        self._headers = {
-            "Authorization": f"Bearer {config.token.get_secret_value()}",
-            "Content-Type": "application/json",
-        }
+        self._write_token = write
+        self._read_token = read or write
 
     def close(self) -> None:
         if self._owns_client:
             self._client.close()
 
     def apply(self, batch: Batch) -> BatchResult:
-        response, retried = self._post("/v1/batches", batch.model_dump(mode="json"))
-        answer = self._json(response)
-        status = answer.get("status")
-        code = str(answer.get("code", ""))
-        reason = str(answer.get("reason", ""))
-        if response.status_code == 200 and status in ("applied", "duplicate"):
-            # A retry may follow an attempt that was applied but whose answer was lost.
-            outcome: Literal["applied", "duplicate"] = (
-                "applied" if status == "applied" or retried else "duplicate"
+        if not self._write_token:
+            raise StoreError(
+                f"cannot write batch {batch.batch_id} to D1: only MAGG_D1_READ_TOKEN is set, and "
+                "writing needs MAGG_D1_TOKEN (the Worker's write token)"
             )
-            return BatchResult(batch.batch_id, outcome)
-        if response.status_code in (400, 409, 413) and status == "refused":
-            return BatchResult(batch.batch_id, "refused", code, reason)
-        raise StoreError(
-            f"the D1 Worker at {self._url} answered batch {batch.batch_id} with HTTP "
-            f"{response.status_code} ({code or 'no code'}: {reason or response.text[:200]})"
+        retried = False
+        for sending in range(1, CHAIN_ATTEMPTS + 1):
+            response, again = self._post("/v1/batches", batch.model_dump(mode="json"), "write")
+            retried = retried or again
+            answer = self._json(response)
+            status = answer.get("status")
+            code = str(answer.get("code", ""))
+            reason = str(answer.get("reason", ""))
+            if response.status_code == 409 and code == "chain_moved":
+                # Nothing was written; the batch id makes a second application impossible.
+                if sending < CHAIN_ATTEMPTS:
+                    self._sleep(self._jitter() * min(_FIRST_BACKOFF_S * 2 ** (sending - 1), _MAX_BACKOFF_S))
+                continue
+            if response.status_code == 200 and status in ("applied", "duplicate"):
+                # A retry may follow an attempt that was applied but whose answer was lost.
+                outcome: Literal["applied", "duplicate"] = (
+                    "applied" if status == "applied" or retried else "duplicate"
+                )
+                return BatchResult(batch.batch_id, outcome)
+            if response.status_code in (400, 409, 413) and status == "refused":
+                return BatchResult(batch.batch_id, "refused", code, reason)
+            raise StoreError(
+                f"the D1 Worker at {self._url} answered batch {batch.batch_id} with HTTP "
+                f"{response.status_code} ({code or 'no code'}: {reason or response.text[:200]})"
+            )
+        raise BackendUnavailable(
+            f"the D1 Worker at {self._url} could not add batch {batch.batch_id} to the audit chain in "
+            f"{CHAIN_ATTEMPTS} sendings: other writers kept extending it first. Nothing of the batch "
+            "was written; re-run (a batch is applied at most once)"
         )
 
     def query(self, name: str, params: dict[str, Param] | None = None) -> list[Row]:
@@ -95,7 +126,7 @@ class D1Store(Store):
         offset: int | None = 0
         while offset is not None:
             body = {"name": name, "params": bound, "limit": PAGE_SIZE, "offset": offset}
-            response, _ = self._post("/v1/query", body)
+            response, _ = self._post("/v1/query", body, "read")
             answer = self._json(response)
             if response.status_code != 200:
                 raise StoreError(
@@ -110,26 +141,37 @@ class D1Store(Store):
             offset = next_offset if isinstance(next_offset, int) else None
         return rows
 
-    def _post(self, path: str, body: object) -> tuple[httpx.Response, bool]:
+    def _post(self, path: str, body: object, role: Literal["read", "write"]) -> tuple[httpx.Response, bool]:
         """POSTs ``body``, retrying what may pass; returns the answer and whether it was a retry."""
         content = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        token = self._write_token if role == "write" else self._read_token
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
         problem = ""
+        wait_s = 0.0
         for attempt in range(self._attempts):
             if attempt:
-                self._sleep(min(_FIRST_BACKOFF_S * 2 ** (attempt - 1), _MAX_BACKOFF_S))
+                self._sleep(max(wait_s, min(_FIRST_BACKOFF_S * 2 ** (attempt - 1), _MAX_BACKOFF_S)))
             try:
-                response = self._client.post(self._url + path, content=content, headers=self._headers)
+                response = self._client.post(self._url + path, content=content, headers=headers)
             except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as error:
                 problem = f"{type(error).__name__}: {error}"
+                wait_s = 0.0
                 continue
             if response.status_code in _RETRIED_STATUS:
                 problem = f"HTTP {response.status_code}: {response.text[:200]}"
+                wait_s = _retry_after(response)
                 continue
             if response.status_code == 401:
+                name = "MAGG_D1_TOKEN" if token == self._write_token else "MAGG_D1_READ_TOKEN"
                 raise StoreError(
-                    f"the D1 Worker at {self._url} refused the token (HTTP 401): MAGG_D1_TOKEN does not "
-                    "match the Worker's secret; set the same value in the environment and with "
-                    "`wrangler secret put MAGG_D1_TOKEN`"
+                    f"the D1 Worker at {self._url} refused the token (HTTP 401): {name} does not "
+                    f"match the Worker's secret; set the same value in the environment and with "
+                    f"`wrangler secret put {name}`"
+                )
+            if response.status_code == 403:
+                raise StoreError(
+                    f"the D1 Worker at {self._url} refused to write with MAGG_D1_TOKEN (HTTP 403): "
+                    "it is the Worker's read token; set MAGG_D1_TOKEN to its write token"
                 )
             return response, attempt > 0
         raise BackendUnavailable(
@@ -149,3 +191,12 @@ class D1Store(Store):
                 f"other than a JSON object: {response.text[:200]!r}; is MAGG_D1_URL the Worker's URL?"
             )
         return answer
+
+
+def _retry_after(response: httpx.Response) -> float:
+    """The seconds a 429 or 503 asks to wait (Retry-After in seconds), at most 10; 0 if none."""
+    try:
+        seconds = float(response.headers.get("Retry-After", "0"))
+    except ValueError:
+        return 0.0
+    return min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)

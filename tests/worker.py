@@ -2,9 +2,9 @@
 
 One implementation, used by the session fixture in ``tests/conftest_worker.py`` and by
 ``benchmarks/worker_throughput.py``: migrate a fresh local D1 in a temporary folder, start
-``wrangler dev`` on a free 127.0.0.1 port with a random token, wait for ``/v1/health``, and stop
-the process group on exit. The token goes to a private env file passed with ``--env-file``, so a
-developer's own ``ts-apply/.dev.vars`` is neither read nor overwritten.
+``wrangler dev`` on a free 127.0.0.1 port with random write and read tokens, wait for
+``/v1/health``, and stop the process group on exit. The tokens go to a private env file passed
+with ``--env-file``, so a developer's own ``ts-apply/.dev.vars`` is neither read nor overwritten.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ WRANGLER = TS_APPLY / "node_modules" / ".bin" / "wrangler"
 class RunningWorker:
     url: str
     token: str
+    read_token: str
     log: Path
 
 
@@ -99,9 +100,10 @@ def running_worker(folder: Path, *, ready_timeout_s: float = 90.0) -> Iterator[R
     if migrate.returncode != 0:
         raise RuntimeError(f"wrangler d1 migrations apply failed:\n{migrate.stdout}\n{migrate.stderr}")
     token = secrets.token_urlsafe(32)
+    read_token = secrets.token_urlsafe(32)
     env_file = folder / "worker.env"
     env_file.touch(mode=0o600)
-    env_file.write_text(f"MAGG_D1_TOKEN={token}\n", "utf-8")
+    env_file.write_text(f"MAGG_D1_TOKEN={token}\nMAGG_D1_READ_TOKEN={read_token}\n", "utf-8")
     port = _free_port()
     command = [
         str(WRANGLER),
@@ -145,6 +147,6 @@ def running_worker(folder: Path, *, ready_timeout_s: float = 90.0) -> Iterator[R
             if time.monotonic() > deadline:
                 raise RuntimeError(f"wrangler dev was not ready after {ready_timeout_s} s:\n{_tail(log)}")
             time.sleep(0.2)
-        yield RunningWorker(url=url, token=token, log=log)
+        yield RunningWorker(url=url, token=token, read_token=read_token, log=log)
     finally:
         _stop(process)
