@@ -1,19 +1,33 @@
 """Governed ingestion: lessons in, one atomic batch per lesson out.
 
-``ingest(paths, ctx)``:
+``ingest(paths, ctx)`` reads every lesson (:mod:`magg_kg.lessons`): a file that is not a lesson is
+refused and reported, the others go on; a lesson whose content hash is stored is skipped (no model
+call), and one whose hash was already seen under another name is reported as a duplicate. Then each
+new lesson, in order, is one unit of work against the graph *as the store has it now*:
 
-1. reads every lesson (:mod:`magg_kg.lessons`); a file that is not a lesson is refused and
-   reported, the others go on; a lesson whose content hash is stored is skipped (no model call),
-   and one whose hash was already seen under another name is reported as a duplicate;
-2. extracts concepts and candidate edges from each new lesson (:mod:`agents.extraction`);
-3. recomputes the domains once (:mod:`governance.domains`), written in their own batch;
-4. for each new lesson, in order: builds its proposals, records what verification dropped,
-   re-judges what a previous version of the lesson alone supported (a standing proposal it no
-   longer supports is rejected; an active edge whose every quote came from the old version and
-   that the new one does not support is invalidated, never deleted), runs admission
-   (:mod:`governance.admission`) and writes everything - lesson, chunks, concepts, aliases,
-   lesson-concept links, proposals, decisions, gate writes and LLM usage - as ONE batch whose id
-   comes from the lesson's hash, so a retried run is harmless.
+1. the store is read afresh (domains and their concepts first, then concepts, aliases, proposals,
+   active edges), and the judge's view is rebuilt from it;
+2. concepts and candidate edges are extracted (:mod:`agents.extraction`), knowing only the concepts
+   already stored, that is those of the lessons before this one;
+3. the domains are recomputed (:mod:`governance.domains`) from the stored graph and this lesson;
+4. its proposals are built, what verification dropped is recorded, what a previous version of the
+   lesson alone supported is re-judged (a standing proposal it no longer supports is rejected; an
+   active edge whose every quote came from the old version and that the new one does not support
+   is invalidated, never deleted), and admission runs (:mod:`governance.admission`);
+5. everything - concepts, domain changes, lesson, chunks, aliases, links, proposals, decisions,
+   gate writes and LLM usage - goes as ONE batch whose id comes from the lesson's hash.
+
+So ingesting a folder is the same as ingesting its lessons one by one, in order, and a run that is
+interrupted anywhere and run again gives the graph an uninterrupted run gives: the lessons it wrote
+are skipped, and the next one starts from the very state it would have started from.
+
+Many writers at once. The reads and the write of one lesson happen under the store's
+:meth:`~magg_kg.store.Store.exclusive` lock (SQLite holds its write lock; other writers wait). A
+backend that cannot hold one (D1) refuses a batch built on reads another writer has since changed
+(:class:`~magg_kg.errors.BatchConflict`: the same active edge, the next version of the same domain,
+the same lesson); the lesson is then read again against the current graph and admitted again, up
+to ``ctx.attempts`` times, and the refusals are recorded in the run's report and in an ``ingest``
+decision of the lesson's batch. A lesson another run ingested meanwhile is reported as skipped.
 
 The gate, when there is one, stands behind the taint rule (:mod:`governance.taint`): a proposal
 whose evidence shares a section of its lesson with instruction-like text, or overlaps hidden text,
@@ -22,54 +36,65 @@ is quarantined for a person instead of being judged.
 
 from __future__ import annotations
 
+import random
+import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
 from agents.cost import Cost
-from agents.evidence import Candidate
 from agents.extraction import Extraction, Registry, extract_lesson
-from governance.admission import AdmissionContext, admit
-from governance.domains import Layout, card, compute_layout, layout_ops, weighted_graph
+from governance.admission import Admission, AdmissionContext, admit
+from governance.domains import card, compute_layout, layout_ops, weighted_graph
+from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, proposal_of
 from governance.memory import Support
 from governance.rules import RuleEngine
 from governance.stages import Gate
 from governance.taint import Quarantine
 from governance.versions import decision, rejudge
-from governance.writes import proposal_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
-from magg_kg.errors import InputError
+from magg_kg.errors import BatchConflict, InputError
 from magg_kg.journal import journaled
 from magg_kg.lessons import DEFAULT_MAX_BYTES, LessonText, find_lessons, read_lesson
 from magg_kg.llm.port import LLM
-from magg_kg.operations import (
-    AddAlias,
-    AddChunk,
-    AddConcept,
-    AddLesson,
-    Batch,
-    InvalidateEdge,
-    LinkLessonConcept,
-    Operation,
-    SpanData,
-)
-from magg_kg.records import Lesson, Proposal, Span, stable_id
+from magg_kg.markup import Flavor, flavor_of
+from magg_kg.operations import Batch, InvalidateEdge, Operation
+from magg_kg.records import Concept, Lesson
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
-__all__ = ["IngestContext", "IngestReport", "LessonOutcome", "UsageSource", "ingest"]
+__all__ = [
+    "ATTEMPTS",
+    "IngestContext",
+    "IngestReport",
+    "LessonOutcome",
+    "RefreshingGate",
+    "UsageSource",
+    "ingest",
+]
 
 Status = Literal["new", "new-version", "skipped", "duplicate", "refused"]
 Progress = Callable[[str, int, int, str], None]
+ATTEMPTS = 8
+"""How many times a lesson is built and sent before the run gives up on it (conflicts only)."""
 
 
 class UsageSource(Protocol):
     def drain(self) -> list[Operation]:
         """The usage records of the calls made since the last drain."""
         ...
+
+
+class RefreshingGate(Gate, Protocol):
+    """A gate whose view of the graph can be rebuilt from the store, and told of concepts that the
+    batch being built will write."""
+
+    def refresh(self) -> None: ...
+
+    def know(self, concepts: Iterable[Concept]) -> None: ...
 
 
 @dataclass
@@ -80,11 +105,14 @@ class IngestContext:
     policy: Policy
     seed: int = 7
     schema: GraphSchema = CURRICULUM
-    gate: Gate | None = None
+    gate: RefreshingGate | None = None
     flat: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
     usage: UsageSource | None = None
     progress: Progress | None = None
+    attempts: int = ATTEMPTS
+    sleep: Callable[[float], None] = time.sleep
+    """Waits between attempts after a conflict (a short, growing, jittered pause)."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +125,8 @@ class LessonOutcome:
     proposals: int = 0
     hidden: tuple[str, ...] = ()
     """The hidden text spans found in the lesson and ignored, as "<reason> at <start>-<end>"."""
+    attempts: int = 1
+    """How many times the lesson was built and sent (more than one after a conflict)."""
 
 
 @dataclass
@@ -111,6 +141,8 @@ class IngestReport:
     domains: int = 0
     invalidated: int = 0
     failures: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+    """One line per batch refused because another writer changed the graph first (then retried)."""
 
     def count(self, status: Status) -> int:
         return sum(1 for lesson in self.lessons if lesson.status == status)
@@ -121,14 +153,17 @@ def _step(ctx: IngestContext, phase: str, done: int, total: int, what: str) -> N
         ctx.progress(phase, done, total, what)
 
 
-def _read(
-    ctx: IngestContext, paths: Sequence[Path], report: IngestReport
-) -> list[tuple[LessonText, Lesson | None]]:
-    fresh: list[tuple[LessonText, Lesson | None]] = []
+def _known(lesson: LessonText, known: Lesson, *, meanwhile: bool) -> LessonOutcome:
+    """The outcome for a lesson whose text is stored already (under its own name or another)."""
+    if known.lesson_key != lesson.key:
+        return LessonOutcome(lesson.source_path, "duplicate", known.id, f"same text as lesson {known.id}")
+    why = "ingested by another run while this one ran" if meanwhile else "unchanged since it was ingested"
+    return LessonOutcome(lesson.source_path, "skipped", known.id, why)
+
+
+def _read(ctx: IngestContext, paths: Sequence[Path], report: IngestReport) -> list[LessonText]:
+    fresh: list[LessonText] = []
     seen: dict[str, str] = {}
-    latest: dict[str, Lesson] = {}
-    for stored in ctx.store.lessons():
-        latest[stored.lesson_key] = stored
     for path, key in find_lessons(list(paths)):
         try:
             lesson = read_lesson(path, key, max_bytes=ctx.max_bytes)
@@ -136,233 +171,192 @@ def _read(
             report.lessons.append(LessonOutcome(str(path), "refused", detail=str(error)))
             continue
         known = ctx.store.lesson_by_sha256(lesson.sha256)
-        if known is not None or lesson.sha256 in seen:
-            first = known.id if known is not None else seen[lesson.sha256]
-            same = known is not None and known.lesson_key == lesson.key
-            status: Status = "skipped" if same else "duplicate"
-            detail = "unchanged since it was ingested" if same else f"same text as lesson {first}"
-            report.lessons.append(LessonOutcome(str(path), status, first, detail))
-            continue
-        seen[lesson.sha256] = lesson.id
-        fresh.append((lesson, latest.get(lesson.key)))
+        if known is not None:
+            report.lessons.append(_known(lesson, known, meanwhile=False))
+        elif lesson.sha256 in seen:
+            first = seen[lesson.sha256]
+            report.lessons.append(
+                LessonOutcome(str(path), "duplicate", first, f"same text as lesson {first}")
+            )
+        else:
+            seen[lesson.sha256] = lesson.id
+            fresh.append(lesson)
     return fresh
 
 
 def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
-    """Ingests lessons (files or folders) through governed admission."""
+    """Ingests lessons (files or folders) through governed admission, one batch per lesson."""
     report = IngestReport()
     fresh = _read(ctx, paths, report)
-    if not fresh:
-        return report
+    for index, lesson in enumerate(fresh):
+        _step(ctx, "ingesting", index, len(fresh), lesson.key)
+        _ingest_lesson(ctx, lesson, report)
+    if fresh:
+        _step(ctx, "ingesting", len(fresh), len(fresh), "")
+    return report
+
+
+@dataclass
+class _Built:
+    """One lesson built against one read of the store: its batch and what goes in the report."""
+
+    outcome: LessonOutcome
+    batch: Batch | None = None
+    extraction: Extraction = field(default_factory=Extraction)
+    admission: Admission = field(default_factory=Admission)
+    domains: int = 0
+    invalidated: int = 0
+    dropped: int = 0
+
+
+def _ingest_lesson(ctx: IngestContext, lesson: LessonText, report: IngestReport) -> None:
+    """Builds and writes one lesson; on a conflict, reads the store again and builds it again."""
+    refusals: list[str] = []
+    usage: list[Operation] = []  # the model calls of refused attempts were made all the same
+    jitter = random.Random()
+    for attempt in range(1, max(1, ctx.attempts) + 1):
+        try:
+            with ctx.store.exclusive():
+                built = _build(ctx, lesson, refusals, usage)
+                if built.batch is not None:
+                    ctx.store.write(built.batch)
+        except BatchConflict as conflict:
+            line = f"lesson {lesson.id} ({lesson.key}): attempt {attempt} refused, {conflict.reason}"
+            refusals.append(conflict.reason)
+            report.conflicts.append(line)
+            ctx.sleep(min(2.0, 0.05 * 2 ** (attempt - 1)) * (0.5 + jitter.random()))
+            continue
+        _account(report, built, attempt)
+        return
+    report.lessons.append(
+        LessonOutcome(
+            lesson.source_path,
+            "refused",
+            lesson.id,
+            f"{lesson.source_path}: not ingested: other writers changed the graph under each of "
+            f"{len(refusals)} attempts (last: {refusals[-1]}); run `magg ingest` again",
+            attempts=len(refusals),
+        )
+    )
+
+
+def _account(report: IngestReport, built: _Built, attempt: int) -> None:
+    outcome = built.outcome
+    if attempt > 1:
+        outcome = LessonOutcome(**{**outcome.__dict__, "attempts": attempt})
+    report.lessons.append(outcome)
+    if built.batch is None:
+        return
+    extraction, admission = built.extraction, built.admission
+    report.failures += [f"{outcome.lesson_id}: {failure}" for failure in extraction.failures]
+    report.cost.setdefault("extraction", Cost()).add(extraction.cost)
+    report.domains = built.domains
+    report.invalidated += built.invalidated
+    report.concepts += len(extraction.new_concepts)
+    report.aliases += len(extraction.new_aliases)
+    report.proposals += len(extraction.candidates) + len(extraction.dropped)
+    if built.dropped:
+        report.outcomes[("verification", "drop")] += built.dropped
+    report.outcomes.update(admission.outcomes)
+    report.states.update(admission.states.values())
+    for stage, cost in admission.cost.items():
+        report.cost.setdefault(stage, Cost()).add(cost)
+
+
+def _lookup(store: Store, lesson: LessonText) -> Callable[[str], tuple[str, Flavor] | None]:
+    """Lesson texts for the taint rule: this lesson's, and any stored lesson's."""
+
+    def find(lesson_id: str) -> tuple[str, Flavor] | None:
+        if lesson_id == lesson.id:
+            return lesson.text, lesson.flavor
+        stored = store.lesson(lesson_id)
+        return (stored.text, flavor_of(stored.source_path)) if stored is not None else None
+
+    return find
+
+
+def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: list[Operation]) -> _Built:
     store = ctx.store
+    known = store.lesson_by_sha256(lesson.sha256)
+    if known is not None:
+        return _Built(_known(lesson, known, meanwhile=True))
+    # Ownership first: every concept it names is then among the concepts read next.
+    stored_domains, assigned = store.domains(), store.concept_domains()
+    previous = next((s for s in reversed(store.lessons()) if s.lesson_key == lesson.key), None)
     registry = Registry(store.concepts(), store.aliases())
     stored_proposals = store.proposals()
-    corroborations: Counter[tuple[str, str, str]] = Counter(
+    corroborations = Counter(
         (p.src, p.type, p.dst) for p in stored_proposals if p.state in ("proposed", "committed")
     )
-    extractions: list[tuple[LessonText, Lesson | None, Extraction]] = []
-    for index, (lesson, previous) in enumerate(fresh):
-        _step(ctx, "extracting", index, len(fresh), lesson.key)
-        extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations)
-        for candidate in extraction.candidates:
-            corroborations[candidate.triple] += 1
-        report.failures += [f"{lesson.id}: {failure}" for failure in extraction.failures]
-        report.cost.setdefault("extraction", Cost()).add(extraction.cost)
-        extractions.append((lesson, previous, extraction))
-    _step(ctx, "extracting", len(fresh), len(fresh), "")
+    extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations)
     active = store.edges()
     support = Support(
         facts={(e.src, e.type, e.dst) for e in active},
         claims=Counter((p.src, p.type, p.dst) for p in stored_proposals if p.state == "proposed"),
     )
-    # Owners see what the whole run's lessons claim; each claim leaves the count when it is rejected.
-    support.claims.update(c.triple for _, _, ex in extractions for c in ex.candidates)
-    layout = _domains(ctx, registry, extractions, support, report)
-    rules = RuleEngine(
-        ctx.schema,
-        {cid: info.type for cid, info in registry.concepts.items()},
-        [(e.src, e.type, e.dst) for e in active],
+    # Owners see what this lesson claims; each claim leaves the count when it is rejected.
+    support.claims.update(c.triple for c in extraction.candidates)
+    at = ctx.clock.now()
+    groups: dict[str, list[str]] = {}
+    for row in store.lesson_concepts():
+        groups.setdefault(str(row["lesson_id"]), []).append(str(row["concept_id"]))
+    groups[lesson.id] = [link.concept_id for link in extraction.links]
+    edges = [(s, d, 1.0) for s, _, d in support.facts]
+    edges += [(c.src, c.dst, c.confidence) for c in extraction.candidates if c.confidence >= 0.5]
+    layout = compute_layout(
+        weighted_graph(registry.concepts, edges, groups.values()),
+        _members(assigned),
+        {cid: info.name for cid, info in registry.concepts.items()},
+        ctx.seed,
     )
-    texts = {lesson.id: (lesson.text, lesson.flavor) for lesson, _, _ in extractions}
+    open_questions = [
+        (p.id, p.src, p.type, p.dst) for p in stored_proposals if p.state in ("abstained", "quarantined")
+    ]
+    cards = {d.id: card(d, support.facts, open_questions) for d in layout.domains}
+    gate = None
+    if ctx.gate is not None:
+        ctx.gate.refresh()  # the judge reads the graph as it is now, this lesson's concepts included
+        ctx.gate.know(concepts_of(extraction.new_concepts, at))
+        # The taint rule: evidence beside an instruction in its lesson waits for a person.
+        gate = Quarantine(ctx.gate, ctx.policy, ctx.clock, _lookup(store, lesson))
+        gate.view.add_lesson(lesson.id, [link.concept_id for link in extraction.links])
     admission = AdmissionContext(
         llm=ctx.llm,
-        rules=rules,
+        rules=RuleEngine(
+            ctx.schema,
+            {cid: info.type for cid, info in registry.concepts.items()},
+            [(e.src, e.type, e.dst) for e in active],
+        ),
         layout=layout,
         policy=ctx.policy,
         clock=ctx.clock,
         names=registry.names,
         support=support,
-        # The taint rule: evidence beside an instruction in its lesson waits for a person.
-        gate=Quarantine(ctx.gate, ctx.policy, ctx.clock, texts.get) if ctx.gate is not None else None,
+        gate=gate,
         flat=ctx.flat,
     )
-    for index, (lesson, previous, extraction) in enumerate(extractions):
-        _step(ctx, "admitting", index, len(extractions), lesson.key)
-        _admit_lesson(ctx, lesson, previous, extraction, admission, stored_proposals, report)
-    _step(ctx, "admitting", len(extractions), len(extractions), "")
-    return report
-
-
-def _domains(
-    ctx: IngestContext,
-    registry: Registry,
-    extractions: list[tuple[LessonText, Lesson | None, Extraction]],
-    support: Support,
-    report: IngestReport,
-) -> Layout:
-    store = ctx.store
-    groups: dict[str, list[str]] = {}
-    for row in store.lesson_concepts():
-        groups.setdefault(str(row["lesson_id"]), []).append(str(row["concept_id"]))
-    for lesson, _, extraction in extractions:
-        groups[lesson.id] = [link.concept_id for link in extraction.links]
-    edges = [(s, d, 1.0) for s, _, d in support.facts]
-    edges += [
-        (c.src, c.dst, c.confidence) for _, _, ex in extractions for c in ex.candidates if c.confidence >= 0.5
-    ]
-    graph = weighted_graph(registry.concepts, edges, groups.values())
-    assigned = store.concept_domains()
-    previous: dict[str, set[str]] = {}
-    for concept, domain_ids in assigned.items():
-        for domain_id in domain_ids:
-            previous.setdefault(domain_id, set()).add(concept)
-    layout = compute_layout(
-        graph, previous, {cid: info.name for cid, info in registry.concepts.items()}, ctx.seed
-    )
-    open_questions = [
-        (p.id, p.src, p.type, p.dst) for p in store.proposals() if p.state in ("abstained", "quarantined")
-    ]
-    cards = {d.id: card(d, support.facts, open_questions) for d in layout.domains}
-    at = ctx.clock.now()
     ops: list[Operation] = [
-        AddConcept(
-            id=info.id, name=info.name[:4096], type=info.type, description=info.description, recorded_at=at
-        )
-        for _, _, ex in extractions
-        for info in ex.new_concepts
+        *concept_ops(extraction.new_concepts, at),
+        *layout_ops(layout, cards, stored_domains, assigned, at),
+        *lesson_ops(lesson, previous, extraction, at),
+        *dropped_ops(ctx.policy, extraction, lesson.id, at),
     ]
-    ops += layout_ops(layout, cards, store.domains(), assigned, at)
-    if ops:
-        store.write(
-            Batch.of(
-                stable_id("domains", at, *(lesson.sha256 for lesson, _, _ in extractions)),
-                at,
-                journaled(ops, at),
-            )
-        )
-    report.domains = len(layout.domains)
-    return layout
-
-
-def _span(candidate: Candidate, lesson_id: str) -> Span:
-    return Span(
-        lesson_id=lesson_id,
-        chunk_id=candidate.chunk_id,
-        start=candidate.start,
-        end=candidate.end,
-        quote=candidate.quote,
-        kind=candidate.kind,
-    )
-
-
-def _proposal(candidate: Candidate, lesson_id: str, at: str) -> Proposal:
-    return Proposal(
-        id=stable_id("p", lesson_id, candidate.src, candidate.type, candidate.dst),
-        src=candidate.src,
-        type=candidate.type,
-        dst=candidate.dst,
-        confidence=round(min(1.0, max(0.0, candidate.confidence)), 6),
-        evidence=(_span(candidate, lesson_id),),
-        origin="ingest",
-        lesson_id=lesson_id,
-        rationale=candidate.reasoning[:20_000],
-        created_at=at,
-    )
-
-
-def _admit_lesson(
-    ctx: IngestContext,
-    lesson: LessonText,
-    previous: Lesson | None,
-    extraction: Extraction,
-    admission: AdmissionContext,
-    stored_proposals: list[Proposal],
-    report: IngestReport,
-) -> None:
-    at = ctx.clock.now()
-    ops: list[Operation] = [
-        AddLesson(
-            id=lesson.id,
-            lesson_key=lesson.key,
-            title=lesson.title,
-            sha256=lesson.sha256,
-            source_path=lesson.source_path,
-            text=lesson.text,
-            supersedes=previous.id if previous else None,
-            ingested_at=at,
-        ),
-        *(
-            AddChunk(
-                id=c.id, lesson_id=lesson.id, ordinal=c.ordinal, start=c.start, end=c.end, heading=c.heading
-            )
-            for c in lesson.chunks
-        ),
-        *(
-            AddConcept(id=i.id, name=i.name[:4096], type=i.type, description=i.description, recorded_at=at)
-            for i in extraction.new_concepts
-        ),
-        *(
-            AddAlias(alias=alias[:4096], concept_id=concept, recorded_at=at)
-            for alias, concept in extraction.new_aliases
-        ),
-        *(
-            LinkLessonConcept(
-                lesson_id=lesson.id,
-                concept_id=link.concept_id,
-                role=link.role,
-                recorded_at=at,
-                evidence=[
-                    SpanData(
-                        lesson_id=lesson.id,
-                        chunk_id=link.chunk_id,
-                        start=link.start,
-                        end=link.end,
-                        quote=link.quote,
-                        kind="explicit",
-                    )
-                ],
-            )
-            for link in extraction.links
-        ),
-    ]
-    for candidate, reason in extraction.dropped:
-        dropped = _proposal(candidate, lesson.id, at)
-        ops.append(proposal_op(dropped))
-        ops.append(decision(ctx.policy, dropped.id, "verification", "drop", "rejected", reason, at))
-        report.outcomes[("verification", "drop")] += 1
-    proposals = [_proposal(c, lesson.id, at) for c in sorted(extraction.candidates, key=lambda c: c.triple)]
+    proposals = [proposal_of(c, lesson.id, at) for c in sorted(extraction.candidates, key=lambda c: c.triple)]
+    outcomes: Counter[tuple[str, str]] = Counter()
     if previous is not None:
         ops += rejudge(
-            ctx.store,
-            ctx.policy,
-            lesson,
-            previous,
-            proposals,
-            admission,
-            stored_proposals,
-            report.outcomes,
-            at,
+            store, ctx.policy, lesson, previous, proposals, admission, stored_proposals, outcomes, at
         )
-        report.invalidated += sum(isinstance(op, InvalidateEdge) for op in ops)
-    if admission.gate is not None:  # the judge weighs lesson co-occurrence, this lesson's included
-        admission.gate.view.add_lesson(lesson.id, [link.concept_id for link in extraction.links])
-    result = admit(proposals, admission, f"lesson-{lesson.sha256[:40]}")
+    batch_id = f"lesson-{lesson.sha256[:40]}"
+    result = admit(proposals, admission, batch_id)
+    result.outcomes.update(outcomes)
     ops += result.ops
+    if refusals:
+        ops.append(_retried(ctx.policy, lesson, refusals, at))
     if ctx.usage is not None:
-        ops += ctx.usage.drain()
-    batch = Batch.of(f"lesson-{lesson.sha256[:40]}", at, journaled(ops, at))
-    ctx.store.write(batch)
-    report.lessons.append(
+        usage += ctx.usage.drain()
+    ops += usage
+    return _Built(
         LessonOutcome(
             lesson.source_path,
             "new-version" if previous else "new",
@@ -371,12 +365,35 @@ def _admit_lesson(
             len(extraction.new_concepts),
             len(proposals),
             tuple(f"{h.reason} at {h.start}-{h.end}" for h in lesson.hidden),
-        )
+        ),
+        Batch.of(batch_id, at, journaled(ops, at)),
+        extraction,
+        result,
+        domains=len(layout.domains),
+        invalidated=sum(isinstance(op, InvalidateEdge) for op in ops),
+        dropped=len(extraction.dropped),
     )
-    report.concepts += len(extraction.new_concepts)
-    report.aliases += len(extraction.new_aliases)
-    report.proposals += len(proposals) + len(extraction.dropped)
-    report.outcomes.update(result.outcomes)
-    report.states.update(result.states.values())
-    for stage, cost in result.cost.items():
-        report.cost.setdefault(stage, Cost()).add(cost)
+
+
+def _members(assigned: dict[str, tuple[str, ...]]) -> dict[str, set[str]]:
+    """Domain id -> its concepts, from concept id -> domain ids."""
+    members: dict[str, set[str]] = {}
+    for concept, domain_ids in assigned.items():
+        for domain_id in domain_ids:
+            members.setdefault(domain_id, set()).add(concept)
+    return members
+
+
+def _retried(policy: Policy, lesson: LessonText, refusals: list[str], at: str) -> Operation:
+    """The decision that records why a lesson was built again before its batch was applied."""
+    return decision(
+        policy,
+        None,
+        "ingest",
+        "retried",
+        "proposed",
+        f"lesson {lesson.id} was read again and admitted again after {len(refusals)} refused "
+        "attempt(s): another writer had changed the graph first",
+        at,
+        {"attempts": len(refusals) + 1, "refusals": refusals[-8:], "cost": Cost().as_dict()},
+    )

@@ -79,9 +79,11 @@ class Judgment:
         return self._view
 
     def refresh(self) -> None:
-        """Re-reads the graph from the store (after another process wrote to it)."""
+        """Re-reads the graph and the lessons from the store (after a write, this process's or
+        another's), forgetting what was cached about them."""
         self._view = GraphView.of_store(self._store, self._view.schema)
         self._pool = None
+        self._lessons = {}
 
     def know(self, concepts: Iterable[Concept]) -> None:
         """Makes concepts of the current batch (not yet written) known to the judge."""

@@ -131,6 +131,7 @@ def report_json(report: IngestReport) -> dict[str, object]:
         "invalidated": report.invalidated,
         "cost": {stage: cost.as_dict() for stage, cost in sorted(report.cost.items())},
         "failures": report.failures,
+        "conflicts": report.conflicts,
     }
 
 
@@ -164,6 +165,14 @@ def print_summary(report: IngestReport, out: Console) -> None:
         out.print(cost)
     if report.domains:
         out.print(f"domains: {report.domains}; edges invalidated by re-judging: {report.invalidated}")
+    if report.conflicts:
+        retried = sum(1 for lesson in report.lessons if lesson.attempts > 1)
+        out.print(
+            f"{len(report.conflicts)} batch(es) refused because another writer changed the graph first; "
+            f"{retried} lesson(s) read again and admitted again",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _failures(report: IngestReport, err: Console) -> None:
@@ -296,7 +305,8 @@ def demo_command(db: Path | None = None) -> None:
 
 
 def domains_command(db: Path | None = None, json_: bool = False) -> None:
-    """List the domains: id, name, owner, concepts, bridge concepts and memory card."""
+    """List the domains: id, name, owner, concepts, bridge concepts and memory card (not the retired
+    ones, which own nothing: their ids are kept in the history, never reused)."""
     from magg_kg.cli import open_context, print_json
 
     with open_context(db) as ctx:
@@ -304,6 +314,8 @@ def domains_command(db: Path | None = None, json_: bool = False) -> None:
         listing = []
         for row in ctx.store.domains():
             card = json.loads(str(row["card"]))
+            if card.get("retired"):
+                continue
             concepts = sorted(c for c, ids in owners.items() if str(row["id"]) in ids)
             listing.append(
                 {
