@@ -26,7 +26,9 @@ from magg_kg.commands import ingest as ingest_commands
 from magg_kg.commands.ask import register as register_ask
 from magg_kg.commands.bench import bench_app
 from magg_kg.commands.model import model_app
+from magg_kg.commands.report import register as register_report
 from magg_kg.commands.review import register as register_review
+from magg_kg.commands.serve import register as register_serve
 from magg_kg.config import Config, load_config
 from magg_kg.coverage import coverage_report
 from magg_kg.errors import MaggError, UserError
@@ -49,6 +51,8 @@ app.add_typer(bench_app, name="bench")
 app.add_typer(model_app, name="model")
 register_review(app)  # review, recheck, discover
 register_ask(app)  # ask
+register_report(audit_app)  # audit report
+register_serve(app)  # serve
 
 DbOption = Annotated[
     Path | None,

@@ -16,17 +16,19 @@ import typer
 from rich.table import Table
 
 from agents.offline.handlers import offline_handlers
+from magg_kg.clock import Clock
 from magg_kg.errors import BatchRefused, UserError
 from magg_kg.journal import journaled
 from magg_kg.llm.offline import Handler
 from magg_kg.operations import Batch, Operation
 from magg_kg.records import stable_id
+from magg_kg.store import Store
 
 if TYPE_CHECKING:
     from magg_kg.cli import Context
     from magg_kg.llm.usage import UsageLog
 
-__all__ = ["discover", "recheck", "register", "review_app"]
+__all__ = ["discover", "recheck", "register", "review_app", "write_batch"]
 
 review_app = typer.Typer(help="Human review of quarantined proposals.", no_args_is_help=True)
 
@@ -56,16 +58,26 @@ def _llm(ctx: Context) -> UsageLog:
     return usage
 
 
-def _write(ctx: Context, kind: str, key: str, ops: Sequence[Operation], usage: UsageLog | None) -> str:
-    """Writes one batch; returns "" or, if the store refused it, why."""
-    now = ctx.clock.now()
+def write_batch(
+    store: Store, clock: Clock, kind: str, key: str, ops: Sequence[Operation], usage: UsageLog | None
+) -> str:
+    """Writes one journaled batch; returns "" or, if the store refused it, why.
+
+    ``magg serve`` records a review through this too, so that a decision taken on the page is
+    written exactly as ``magg review`` writes it.
+    """
+    now = clock.now()
     extra = usage.drain() if usage is not None else []
     batch = Batch.of(stable_id(kind, key, now), now, journaled([*ops, *extra], now))
     try:
-        ctx.store.write(batch)
+        store.write(batch)
     except BatchRefused as refused:
         return refused.reason
     return ""
+
+
+def _write(ctx: Context, kind: str, key: str, ops: Sequence[Operation], usage: UsageLog | None) -> str:
+    return write_batch(ctx.store, ctx.clock, kind, key, ops, usage)
 
 
 def _finish(ctx: Context, command: str, refused: Sequence[str], usage: UsageLog | None) -> None:

@@ -1,0 +1,77 @@
+"""``magg serve``: the review site (:mod:`magg_kg.commands.site`) over one database.
+
+It listens on 127.0.0.1 unless told otherwise; any other address needs ``MAGG_SERVE_TOKEN`` (read
+here, when the command runs), which every request must then carry.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+import uvicorn
+
+from magg_kg.backends import open_store
+from magg_kg.commands.site import Site, build_site
+from magg_kg.errors import UserError
+
+__all__ = ["MIN_TOKEN_LENGTH", "is_loopback", "register", "serve"]
+
+MIN_TOKEN_LENGTH = 16
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="Database file (default: $MAGG_DB, else ./magg.sqlite).", show_default=False),
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Adds ``serve`` to the ``magg`` app."""
+    app.command("serve")(serve)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine only.
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "192.168.1.5")]
+    [True, True, True, False, False]
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")] = 8765,
+    db: DbOption = None,
+) -> None:
+    """Serve the review queue, proposals, the audit report and domain graphs in a browser."""
+    from magg_kg.cli import open_context
+
+    token = os.environ.get("MAGG_SERVE_TOKEN") or None
+    if token is None and not is_loopback(host):
+        raise UserError(
+            f"--host {host} is reachable from other machines: set MAGG_SERVE_TOKEN (a long random "
+            "secret) first, or serve on 127.0.0.1"
+        )
+    if token is not None and len(token) < MIN_TOKEN_LENGTH:
+        raise UserError(f"MAGG_SERVE_TOKEN is too short: use at least {MIN_TOKEN_LENGTH} random characters")
+    with open_context(db) as ctx:  # refuses a missing database before anything listens
+        config, clock = ctx.config, ctx.clock
+        ctx.out.print(
+            f"serving {config.db} at http://{host}:{port}/"
+            f"{' (every request needs the token)' if token else ''}; Ctrl-C stops",
+            markup=False,
+            highlight=False,
+        )
+    site = build_site(
+        Site(open_store=lambda: open_store(config), clock=clock, policy=config.policy, token=token)
+    )
+    uvicorn.run(site, host=host, port=port, log_level="warning", server_header=False)

@@ -1,0 +1,407 @@
+"""The review site behind ``magg serve``: the review queue, one proposal with its evidence in its
+lesson, the owners' ballots, the judge's reasoning and the debate transcript; approve or reject;
+the audit report per domain; the graph of a domain.
+
+Pages are server-rendered HTML with no script, so they work without a build step. A decision is
+written by :func:`magg_kg.commands.review.write_batch` from :func:`governance.review.approve` or
+:func:`~governance.review.reject`: exactly as ``magg review`` records it.
+
+Protection:
+- *token*: when the site has one (always, off the loopback interface), every request must carry
+  it: ``Authorization: Bearer TOKEN``, or ``?token=TOKEN`` once, which sets a session cookie.
+- *cross-site request forgery*: every form carries a random token that must equal the
+  ``SameSite=Strict`` cookie it came with, and a request whose ``Origin`` (or ``Sec-Fetch-Site``)
+  names another site is refused before its form is read.
+- a Content-Security-Policy that allows no script, no frame and no form target but this site.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from urllib.parse import parse_qs
+
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from governance.report import audit_report, reason_kind
+from governance.review import approve, case_of, pending, reject
+from magg_kg.clock import Clock
+from magg_kg.commands.review import write_batch
+from magg_kg.config import Policy
+from magg_kg.errors import MaggError, UserError
+from magg_kg.snapshot import read_snapshot
+from magg_kg.store import Store
+from magg_kg.views.charts import domain_graph_chart
+from magg_kg.views.documents import page_html, report_html
+
+__all__ = ["CSRF_COOKIE", "SESSION_COOKIE", "Site", "build_site"]
+
+CSRF_COOKIE = "magg_csrf"
+SESSION_COOKIE = "magg_session"
+_MAX_FORM_BYTES = 64 * 1024
+_CONTEXT_CHARS = 320
+_AGES = (("", "any time"), ("3600", "1 hour"), ("86400", "1 day"), ("604800", "7 days"))
+_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+@dataclass(frozen=True)
+class Site:
+    """What the site needs, built by the command: a store per request, a clock, the policy."""
+
+    open_store: Callable[[], Store]
+    clock: Clock
+    policy: Policy
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class _QueueRow:
+    proposal_id: str
+    src: str
+    type: str
+    dst: str
+    domains: tuple[str, ...]
+    reason_kind: str
+    age_seconds: float
+
+
+def _seconds(start: str, end: str) -> float:
+    parse = datetime.fromisoformat
+    return (parse(end.replace("Z", "+00:00")) - parse(start.replace("Z", "+00:00"))).total_seconds()
+
+
+def _session(token: str) -> str:
+    return hmac.new(token.encode(), b"magg-serve-session", hashlib.sha256).hexdigest()
+
+
+def _page(template: str, values: Mapping[str, object], status: int = 200) -> HTMLResponse:
+    return HTMLResponse(page_html(template, **values), status_code=status, headers=_HEADERS)
+
+
+def _message(status: int, title: str, message: str) -> HTMLResponse:
+    return _page("message", {"title": title, "message": message}, status)
+
+
+class _Guard(BaseHTTPMiddleware):
+    """The token check, and the cross-site check of every state-changing request."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], token: str | None) -> None:
+        super().__init__(app)
+        self._token = token
+
+    async def dispatch(
+        self, request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        token = self._token
+        if token is not None:
+            given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+            cookie = request.cookies.get(SESSION_COOKIE, "")
+            query = request.query_params.get("token", "")
+            if query and hmac.compare_digest(query, token) and request.method == "GET":
+                back = RedirectResponse(request.url.remove_query_params("token").path, status_code=303)
+                back.set_cookie(SESSION_COOKIE, _session(token), httponly=True, samesite="strict")
+                return back
+            if not (
+                (given and hmac.compare_digest(given, token))
+                or (cookie and hmac.compare_digest(cookie, _session(token)))
+            ):
+                return PlainTextResponse(
+                    "error: this server needs its token (MAGG_SERVE_TOKEN): open /?token=TOKEN once, "
+                    "or send Authorization: Bearer TOKEN\n",
+                    status_code=401,
+                    headers=_HEADERS,
+                )
+        _csrf(request)
+        if request.method not in ("GET", "HEAD") and not _same_origin(request):
+            return _message(403, "Refused", "cross-site request refused: this form was not sent by this site")
+        response = await call_next(request)
+        if request.method == "GET" and CSRF_COOKIE not in request.cookies:
+            # Pages read the cookie's value from the request state (see _csrf).
+            response.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict")
+        return response
+
+
+def _same_origin(request: Request) -> bool:
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("origin")
+    return origin is None or origin == f"{request.url.scheme}://{request.url.netloc}"
+
+
+def _csrf(request: Request) -> str:
+    """The form token of this browser: its cookie's value, or a new one the response will set."""
+    value = request.cookies.get(CSRF_COOKIE) or getattr(request.state, "csrf", None)
+    if not value:
+        value = secrets.token_urlsafe(32)
+    request.state.csrf = value
+    return value
+
+
+def _evidence(store: Store, spans: object) -> list[dict[str, object]]:
+    shown = []
+    for span in spans if isinstance(spans, list) else []:
+        lesson = store.lesson(str(span["lesson_id"]))
+        text = lesson.text if lesson else ""
+        start, end = int(span["start"]), int(span["end"])
+        heading = next(
+            (
+                str(c["heading"])
+                for c in store.chunks(str(span["lesson_id"]))
+                if c["id"] == span.get("chunk_id")
+            ),
+            "",
+        )
+        shown.append(
+            {
+                **span,
+                "title": lesson.title if lesson else "(lesson not found)",
+                "heading": heading,
+                "before": text[max(0, start - _CONTEXT_CHARS) : start],
+                "after": text[end : end + _CONTEXT_CHARS],
+                "cut_before": start > _CONTEXT_CHARS,
+                "cut_after": end + _CONTEXT_CHARS < len(text),
+            }
+        )
+    return shown
+
+
+def _detail(decision: Mapping[str, object], key: str) -> dict[str, object]:
+    value = decision.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _proposal_view(store: Store, ident: str) -> dict[str, object]:
+    case = case_of(store, ident)
+    proposal = case["proposal"]
+    assert isinstance(proposal, dict)
+    full = store.decisions(str(proposal["id"]))
+    decisions = case["decisions"]
+    assert isinstance(decisions, list)
+    reviews = []
+    for d in full:
+        if d.stage == "review":
+            owner, _, why = d.rationale.partition(": ")
+            if not owner.startswith("owner:"):
+                owner, why = f"reviewer {d.detail.get('reviewer', '?')}", d.rationale
+            reviews.append({"owner": owner, "verdict": d.verdict, "score": d.score, "rationale": why})
+    judges = [
+        {
+            "verdict": d.verdict,
+            "score": d.score,
+            "route": _detail(d.detail, "route").get("row"),
+            "reasoning": _detail(d.detail, "judge").get("reasoning") or d.rationale,
+        }
+        for d in full
+        if d.stage == "judge"
+    ]
+    debates = []
+    for d in full:
+        if d.stage != "debate":
+            continue
+        moderator = _detail(d.detail, "moderator")
+        transcript = d.detail.get("transcript")
+        debates.append(
+            {
+                "verdict": moderator.get("verdict", d.verdict),
+                "score": moderator.get("score", d.score),
+                "cited": moderator.get("cited_concepts") or [],
+                "problem": moderator.get("problem") or "",
+                "reasoning": moderator.get("reasoning") or d.rationale,
+                "transcript": transcript if isinstance(transcript, list) else [],
+            }
+        )
+    ballots = case["votes"]
+    assert isinstance(ballots, list)
+    votes = [
+        {
+            **vote,
+            "owner": vote.get("owner") or f"owner:{vote.get('domain')}",
+            "verdict": vote.get("verdict", "vote"),
+        }
+        for vote in ballots
+    ]
+    return {
+        "p": proposal,
+        "reason": case["reason"],
+        "evidence": _evidence(store, case["evidence"]),
+        "reviews": reviews,
+        "votes": votes,
+        "judges": judges,
+        "debates": debates,
+        "decisions": decisions,
+        "domains": sorted(
+            {d for c in (proposal["src"], proposal["dst"]) for d in store.concept_domains().get(str(c), ())}
+        ),
+    }
+
+
+def build_site(site: Site) -> Starlette:
+    """The web application over one database."""
+    decide_lock = threading.Lock()  # one decision at a time from this server: no double settlement
+
+    def with_store(work: Callable[[Store], Response]) -> Callable[[], Response]:
+        def run() -> Response:
+            store = site.open_store()
+            try:
+                return work(store)
+            except UserError as error:
+                return _message(404, "Not found", str(error))
+            except MaggError as error:
+                return _message(500, "The store failed", str(error))
+            finally:
+                store.close()
+
+        return run
+
+    async def home(request: Request) -> Response:
+        return RedirectResponse("/queue", status_code=303)
+
+    async def queue(request: Request) -> Response:
+        chosen = {key: request.query_params.get(key, "") for key in ("domain", "reason", "age")}
+
+        def work(store: Store) -> Response:
+            now = site.clock.now()
+            owners = store.concept_domains()
+            rows = [
+                _QueueRow(
+                    proposal_id=item.proposal.id,
+                    src=item.proposal.src,
+                    type=item.proposal.type,
+                    dst=item.proposal.dst,
+                    domains=tuple(
+                        sorted({*owners.get(item.proposal.src, ()), *owners.get(item.proposal.dst, ())})
+                    ),
+                    reason_kind=reason_kind(item.reason, item.proposal.src, item.proposal.dst),
+                    age_seconds=_seconds(item.enqueued_at, now),
+                )
+                for item in pending(store)
+            ]
+            minimum = float(chosen["age"]) if chosen["age"].isdigit() else 0.0
+            shown = [
+                row
+                for row in rows
+                if (not chosen["domain"] or chosen["domain"] in row.domains)
+                and (not chosen["reason"] or row.reason_kind == chosen["reason"])
+                and row.age_seconds >= minimum
+            ]
+            values = {
+                "items": shown,
+                "total": len(rows),
+                "domains": [{"id": str(r["id"]), "name": str(r["name"])} for r in store.domains()],
+                "reasons": sorted({row.reason_kind for row in rows}),
+                "ages": _AGES,
+                "chosen": chosen,
+            }
+            return _page("queue", values)
+
+        return await run_in_threadpool(with_store(work))
+
+    async def proposal(request: Request) -> Response:
+        ident = request.path_params["ident"]
+        done = request.query_params.get("done", "")
+        notice = {"approve": "Approved: the edge is committed.", "reject": "Rejected."}.get(done, "")
+        csrf = _csrf(request)
+
+        def work(store: Store) -> Response:
+            return _page("proposal", {"notice": notice, "csrf": csrf, **_proposal_view(store, ident)})
+
+        return await run_in_threadpool(with_store(work))
+
+    async def decide(request: Request) -> Response:
+        ident = request.path_params["ident"]
+        body = await request.body()
+        if len(body) > _MAX_FORM_BYTES:
+            return _message(413, "Too large", "the form is larger than 64 KiB")
+        form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
+        cookie = request.cookies.get(CSRF_COOKIE, "")
+        if not cookie or not hmac.compare_digest(cookie, form.get("csrf", "")):
+            return _message(
+                403,
+                "Refused",
+                "cross-site request refused: the form token is missing or wrong; "
+                "reload the page and decide again",
+            )
+        action, reviewer, note = form.get("action", ""), form.get("reviewer", ""), form.get("note", "")
+        if action not in ("approve", "reject"):
+            return _message(400, "Bad request", f"unknown action {action!r}: approve or reject")
+
+        def work(store: Store) -> Response:
+            with decide_lock:
+                try:
+                    if action == "approve":
+                        ops = approve(store, site.clock, site.policy, ident, reviewer, note)
+                    else:
+                        ops = reject(store, site.clock, site.policy, ident, reviewer, note)
+                except UserError as error:
+                    return _message(409, "Not recorded", str(error))
+                refused = write_batch(store, site.clock, "review", ident, ops, None)
+            if refused:
+                return _message(
+                    409,
+                    "Not recorded",
+                    f"cannot {action} {ident}: the store refused it ({refused}); nothing written",
+                )
+            return RedirectResponse(f"/proposals/{ident}?done={action}", status_code=303)
+
+        return await run_in_threadpool(with_store(work))
+
+    async def report(request: Request) -> Response:
+        domain = request.query_params.get("domain") or None
+
+        def work(store: Store) -> Response:
+            snapshot = read_snapshot(store, None, site.clock.now())
+            return HTMLResponse(report_html(audit_report(snapshot, domain), links=True), headers=_HEADERS)
+
+        return await run_in_threadpool(with_store(work))
+
+    async def domains(request: Request) -> Response:
+        def work(store: Store) -> Response:
+            return _page("domains", {"domains": read_snapshot(store, None, site.clock.now()).domains})
+
+        return await run_in_threadpool(with_store(work))
+
+    async def graph(request: Request) -> Response:
+        ident = request.path_params["ident"]
+
+        def work(store: Store) -> Response:
+            snapshot = read_snapshot(store, None, site.clock.now())
+            card = snapshot.domain(ident)
+            inside = set(card.concepts)
+            edges = [e for e in snapshot.active if e.src in inside or e.dst in inside]
+            nodes = sorted({e.src for e in edges} | {e.dst for e in edges})
+            chart = domain_graph_chart(nodes, [(e.src, e.type, e.dst) for e in edges], card.bridges, ident)
+            return _page("graph", {"domain": card, "edges": edges, "chart": Markup(chart)})
+
+        return await run_in_threadpool(with_store(work))
+
+    routes = [
+        Route("/", home),
+        Route("/queue", queue),
+        Route("/proposals/{ident}", proposal),
+        Route("/proposals/{ident}/decision", decide, methods=["POST"]),
+        Route("/report", report),
+        Route("/domains", domains),
+        Route("/domains/{ident}/graph", graph),
+    ]
+    return Starlette(routes=routes, middleware=[Middleware(_Guard, token=site.token)])

@@ -1,0 +1,115 @@
+"""Documents: the audit report as Markdown, HTML or JSON, and the review pages, from Jinja2 templates.
+
+The templates are package data (``magg_kg/views/templates``). HTML is autoescaped; charts come from
+:mod:`magg_kg.views.charts` as SVG text and are the only markup inserted as it is. Nothing on a page
+loads from the network: the style sheet is inline and there is no script.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from magg_kg.views.charts import decisions_chart, scores_chart, timeline_chart
+
+__all__ = ["age_text", "markdown_cell", "page_html", "report_html", "report_json", "report_markdown"]
+
+_POLICY_BARS = (0.5, 0.8)
+"""The gate's reject and commit bars, drawn on the score histograms."""
+
+
+def age_text(seconds: object) -> str:
+    """A duration for a person to read.
+
+    >>> [age_text(s) for s in (None, 4.2, 125, 7300, 200000)]
+    ['–', '4 s', '2 min', '2 h 1 min', '2 d 7 h']
+    """
+    if not isinstance(seconds, int | float):
+        return "–"
+    whole = int(seconds)
+    days, rest = divmod(whole, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min" if minutes else f"{secs} s"
+
+
+def markdown_cell(value: object) -> str:
+    """A value safe inside a Markdown table cell (no pipe, no line break, no HTML).
+
+    >>> markdown_cell("a|b\\n<c>")
+    'a\\\\|b &lt;c&gt;'
+    """
+    text = " ".join(str(value).split())
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+
+
+def _score(value: object) -> str:
+    return f"{value:.2f}" if isinstance(value, int | float) and not isinstance(value, bool) else "–"
+
+
+def _rate(value: object) -> str:
+    return f"{100 * value:.0f}%" if isinstance(value, int | float) else "–"
+
+
+@cache
+def _environment(autoescape: bool) -> Environment:
+    environment = Environment(
+        loader=PackageLoader("magg_kg.views", "templates"),
+        autoescape=select_autoescape(["html.j2"]) if autoescape else False,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    environment.filters.update(age=age_text, cell=markdown_cell, score=_score, rate=_rate)
+    return environment
+
+
+def report_json(report: Mapping[str, object]) -> str:
+    """The report as canonical, indented JSON (the shape of ``docs/audit-report.md``)."""
+    return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def report_markdown(report: Mapping[str, object]) -> str:
+    """The report as Markdown that reads well on a code forge: headings, tables, no HTML."""
+    return _environment(False).get_template("report.md.j2").render(report=report)
+
+
+def _charts(section: Mapping[str, object]) -> dict[str, Markup]:
+    name = str(section["scope"])
+    timeline = section["timeline"]
+    assert isinstance(timeline, dict)
+    decisions, scores = section["decisions"], section["scores"]
+    assert isinstance(decisions, dict) and isinstance(scores, dict)
+    # The SVG is matplotlib's own output, whose text it escapes: safe to insert as markup.
+    return {
+        "decisions": Markup(decisions_chart(decisions, name)),
+        "scores": Markup(scores_chart(scores, name, _POLICY_BARS)),
+        "timeline": Markup(
+            timeline_chart(timeline["admissions"], timeline["invalidations"], name, str(timeline["bucket"]))
+        ),
+    }
+
+
+def report_html(report: Mapping[str, object], *, links: bool = False) -> str:
+    """The report as one self-contained HTML page, charts inline as SVG.
+
+    ``links`` adds the review application's navigation (``magg serve``); a file has none.
+    """
+    overall, domains = report["overall"], report["domains"]
+    assert isinstance(overall, dict) and isinstance(domains, list)
+    charts = {str(section["scope"]): _charts(section) for section in [overall, *domains]}
+    return _environment(True).get_template("report.html.j2").render(report=report, charts=charts, links=links)
+
+
+def page_html(template: str, **values: object) -> str:
+    """One page of the review application (``queue``, ``proposal``, ``graph``, ``domains``, ``message``)."""
+    return _environment(True).get_template(f"{template}.html.j2").render(links=True, **values)
