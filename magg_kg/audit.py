@@ -16,7 +16,7 @@ def chain_hash(
     """The hash of one audit event; the Worker computes the same text the same way.
 
     >>> chain_hash("", 1, "a", "k", "s", "{}", "2026-01-01T00:00:00.000000Z")[:12]
-    'b1b2b6f40e3d'
+    '32019a9979b5'
     """
     text = "\n".join([prev_hash, str(seq), event_id, kind, subject, payload, recorded_at])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -56,7 +56,7 @@ def stable_id(prefix: str, *parts: str, length: int = 16) -> str:
     """A stable identifier from its parts (never Python's ``hash()``).
 
     >>> stable_id("e", "a", "prerequisite", "b")
-    'e-d4fa12d1d0c4b6b5'
+    'e-2762ea7a7e3ceb71'
     """
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
     return f"{prefix}-{digest[:length]}"

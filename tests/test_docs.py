@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import typer.main
@@ -39,3 +40,11 @@ def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text("utf-8")
     assert "make test" in readme
     assert "\nmake test\n" in ci
+
+
+def test_pytest_runs_the_doctests_of_every_package() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    packages = [name.rstrip("*") for name in config["tool"]["setuptools"]["packages"]["find"]["include"]]
+    pytest_options = config["tool"]["pytest"]["ini_options"]
+    assert packages and "--doctest-modules" in pytest_options["addopts"].split()
+    assert set(packages) <= set(pytest_options["testpaths"])
