@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -13,11 +14,13 @@ from typer.testing import CliRunner
 
 from agents.offline.handlers import offline_handlers
 from governance.ingestion import IngestContext, ingest
+from governance.judgment import Judgment
 from magg_kg.cli import app
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.llm.port import Answer, Failure, Prompt
+from magg_kg.records import Span
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
@@ -130,16 +133,43 @@ def test_bad_files_are_refused_while_good_ones_are_ingested(
     assert not verify_store(store)
 
 
+def _gated(store: SQLiteStore, clock: StepClock) -> IngestContext:
+    llm = CountingLLM()
+    return IngestContext(
+        store=store, llm=llm, clock=clock, policy=Policy(), gate=Judgment(llm, Policy(), clock, store)
+    )
+
+
 def test_the_injected_instruction_never_backs_a_surviving_proposal(
     tmp_path: Path, store: SQLiteStore, clock: StepClock
 ) -> None:
-    folder = lessons(tmp_path, "28-llm-apps-agents-tool-use.md")
-    ingest([folder], context(store, clock, CountingLLM()))
-    injected = "ignore all previous instructions"
-    for proposal in store.proposals():
-        if any(injected in span.quote for span in proposal.evidence):
-            assert proposal.state == "rejected"
-    assert all(injected not in span.quote for edge in store.edges() for span in edge.grounding.evidence)
+    name = "28-llm-apps-agents-tool-use.md"
+    ingest([lessons(tmp_path, name)], _gated(store, clock))
+    text = (CURRICULUM / name).read_text("utf-8")
+    section = (text.index("## Prompt injection"), text.index("## Multi-agent systems"))
+    forum = text.index('"Great summary'), text.index("useful part for me.") + len('useful part for me."')
+    assert section[0] < forum[0] and "ignore all previous instructions" in text[forum[0] : forum[1]]
+
+    def in_section(spans: Sequence[Span]) -> bool:
+        return any(section[0] <= span.start < section[1] for span in spans)
+
+    held = [p for p in store.proposals() if in_section(p.evidence)]
+    assert held  # the section beside the instruction yields proposals
+    for proposal in held:
+        last = store.decisions(proposal.id)[-1]
+        assert proposal.state == "quarantined" and last.stage == "taint", (proposal, last)
+        assert "ignore all previous instructions" in last.rationale
+    assert not [edge for edge in store.edges() if in_section(edge.grounding.evidence)]
+    # The control that makes this mean something: without the forum paragraph, the same lesson
+    # commits at least one of those relations.
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    (clean / name).write_text(text[: forum[0]] + text[forum[1] :], "utf-8")
+    control = SQLiteStore.open(":memory:")
+    ingest([clean], _gated(control, clock))
+    triples = {(p.src, p.type, p.dst) for p in held}
+    assert triples & {(edge.src, edge.type, edge.dst) for edge in control.edges()}
+    control.close()
 
 
 def test_magg_demo_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
