@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,16 +247,19 @@ def split_chunks(
         current.append(block)
     if current:
         groups.append(current)
+    headings = list(_HEADING.finditer(view))  # once: a lookup per chunk is a bisection, not a scan
+    starts = [heading.start() for heading in headings]
     chunks = []
     for ordinal, group in enumerate(groups):
         start, end = group[0][0], group[-1][1]
+        before = bisect_right(starts, start)  # the headings that start at or before the chunk
         chunks.append(
             Chunk(
                 id=stable_id("c", sha256, str(start), str(end)),
                 ordinal=ordinal,
                 start=start,
                 end=end,
-                heading=_heading_at(text, view, start),
+                heading=_heading_text(text, headings[before - 1])[:300] if before else "",
             )
         )
     return tuple(chunks)
@@ -265,15 +269,6 @@ def _tail_start(text: str, block: tuple[int, int, bool], overlap: int) -> int | 
     start = max(block[0], block[1] - overlap)
     space = text.find(" ", start, block[1])
     return space + 1 if 0 <= space < block[1] - 1 else None
-
-
-def _heading_at(text: str, view: str, offset: int) -> str:
-    heading = ""
-    for match in _HEADING.finditer(view):
-        if match.start() > offset:
-            break
-        heading = _heading_text(text, match)
-    return heading[:300]
 
 
 def _heading_text(text: str, match: re.Match[str]) -> str:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from magg_kg import lessons
 from magg_kg.errors import InputError
 from magg_kg.lessons import find_lessons, read_lesson, split_chunks
 
@@ -126,3 +129,46 @@ def test_chunks_follow_the_prose_and_keep_original_offsets(tmp_path: Path) -> No
 def test_a_lesson_with_no_prose_has_no_chunks(tmp_path: Path) -> None:
     lesson = read_lesson(write(tmp_path / "only-code.md", b"```python\nprint('hi')\n```\n"))
     assert lesson.chunks == () and not lesson.prose.strip() and lesson.text.startswith("```")
+
+
+def _long_lesson(sections: int) -> str:
+    return "".join(
+        f"## Part {i} `code` ##\n\n" + f"Sentence {i} on gradients and attention. " * (15 + i % 40) + "\n\n"
+        for i in range(sections)
+    )
+
+
+def test_each_chunk_is_under_the_last_heading_before_it() -> None:
+    text = "Opening words before any heading. " * 10 + "\n\n" + _long_lesson(60)
+    chunks = split_chunks("0" * 64, text, size=600, overlap=100)
+    assert len(chunks) > 60 and chunks[0].heading == ""
+    for chunk in chunks:
+        above = text.rfind("## Part ", 0, chunk.start + len("## Part "))  # one may start the chunk
+        expected = "" if above < 0 else text[above + 3 : text.index("\n", above)].removesuffix(" ##")
+        assert chunk.heading == expected, (chunk, expected)
+
+
+class _CountingPattern:
+    """The heading pattern, counting how often the text is scanned for headings."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.scans = 0
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        self.scans += 1
+        return self.pattern.finditer(text)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        self.scans += 1
+        return self.pattern.search(text)
+
+
+def test_headings_are_found_in_one_scan_whatever_the_number_of_chunks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Work is counted, not timed: a scan per chunk made ingestion quadratic in the lesson's size.
+    counting = _CountingPattern(lessons._HEADING)
+    monkeypatch.setattr(lessons, "_HEADING", counting)
+    chunks = split_chunks("0" * 64, _long_lesson(400), size=600, overlap=100)
+    assert len(chunks) > 400 and counting.scans == 1
