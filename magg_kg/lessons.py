@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from bisect import bisect_right
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +37,7 @@ from magg_kg.records import stable_id
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
+    "MAX_LESSON_CHARS",
     "Chunk",
     "LessonText",
     "find_lessons",
@@ -47,6 +48,8 @@ __all__ = [
 ]
 
 DEFAULT_MAX_BYTES = 2_000_000
+MAX_LESSON_CHARS = 8_000_000
+"""The longest lesson text the store takes (an ``add_lesson`` op's text), whatever ``--max-bytes``."""
 CHUNK_SIZE = 1200
 CHUNK_OVERLAP = 200
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
@@ -163,6 +166,11 @@ def read_lesson(path: Path, key: str | None = None, *, max_bytes: int = DEFAULT_
     text = normalize_text(decoded).lstrip("\n")
     if not text.strip():
         raise InputError(f"{path}: no text left after normalization; write the lesson or leave it out")
+    if len(text) > MAX_LESSON_CHARS:
+        raise InputError(
+            f"{path}: {len(text):,} characters is over the {MAX_LESSON_CHARS:,}-character limit of a "
+            "lesson in the store; split it into smaller lessons"
+        )
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     markup = find_prose(text, flavor_of(path.name))
     return LessonText(

@@ -12,6 +12,7 @@ import pytest
 from magg_kg import lessons
 from magg_kg.errors import InputError
 from magg_kg.lessons import find_lessons, read_lesson, split_chunks
+from magg_kg.operations import AddLesson
 
 
 def write(path: Path, data: bytes) -> Path:
@@ -172,3 +173,15 @@ def test_headings_are_found_in_one_scan_whatever_the_number_of_chunks(
     monkeypatch.setattr(lessons, "_HEADING", counting)
     chunks = split_chunks("0" * 64, _long_lesson(400), size=600, overlap=100)
     assert len(chunks) > 400 and counting.scans == 1
+
+
+def test_a_lesson_longer_than_the_store_takes_is_refused_whatever_max_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    limit = AddLesson.model_fields["text"].metadata[0].max_length
+    assert lessons.MAX_LESSON_CHARS == limit  # the same limit as the store's add_lesson op
+    monkeypatch.setattr(lessons, "MAX_LESSON_CHARS", 1000)  # the same rule, on a small file
+    path = write(tmp_path / "long.md", ("A sentence of prose. " * 60).encode())
+    with pytest.raises(InputError, match=r"1,260 characters is over the 1,000-character limit"):
+        read_lesson(path, max_bytes=10**9)
+    assert read_lesson(write(tmp_path / "short.md", b"A sentence of prose.\n")).text
