@@ -1,0 +1,262 @@
+"""`magg audit report`: its JSON shape and totals, the Markdown and HTML renderings, time travel,
+and every bad input answered with one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from magg_kg.clock import SystemClock
+from magg_kg.operations import Batch, InvalidateEdge, RecordDecision
+from magg_kg.records import stable_id
+from magg_kg.sqlite import SQLiteStore
+from tests.cli import magg
+
+SECTION_KEYS = {
+    "scope", "domain", "concepts", "active_edges", "proposals", "states", "decisions", "scores",
+    "debates", "quarantine", "rejections", "evidence_kinds", "agreement", "cost", "timeline",
+}  # fmt: skip
+
+
+def report(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    code, out, err = magg(["audit", "report", "--format", "json", *args], capsys)
+    assert code == 0, err
+    loaded: dict[str, object] = json.loads(out)
+    return loaded
+
+
+def one_line_error(result: tuple[int, str, str]) -> str:
+    code, out, err = result
+    assert code == 2 and out == "", (code, out, err)
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_json_report_counts_every_proposal_and_decision_once_overall(
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = report(["--db", str(demo_db)], capsys)
+    overall = data["overall"]
+    assert isinstance(overall, dict) and set(overall) == SECTION_KEYS
+    with sqlite3.connect(demo_db) as raw:
+        proposals, decisions = raw.execute(
+            "SELECT (SELECT COUNT(*) FROM proposals), (SELECT COUNT(*) FROM decisions)"
+        ).fetchone()
+        active = raw.execute("SELECT COUNT(*) FROM concept_edges WHERE status = 'active'").fetchone()[0]
+    assert overall["proposals"] == proposals == sum(overall["states"].values())
+    assert sum(n for verdicts in overall["decisions"].values() for n in verdicts.values()) == decisions
+    assert overall["active_edges"] == active
+    code, out, _ = magg(["review", "list", "--json", "--db", str(demo_db)], capsys)
+    waiting = json.loads(out)["count"]
+    assert code == 0 and waiting > 0, "the demo should leave proposals for a person"
+    assert overall["quarantine"]["open"] == waiting
+    judge = overall["scores"]["judge"]
+    assert judge["count"] == sum(judge["histogram"]) > 0
+
+
+def test_each_domain_section_is_its_own_owner_concepts_and_proposals(
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = report(["--db", str(demo_db)], capsys)
+    sections = data["domains"]
+    assert isinstance(sections, list) and len(sections) >= 2
+    overall = data["overall"]
+    assert isinstance(overall, dict)
+    for section in sections:
+        assert set(section) == SECTION_KEYS
+        assert section["domain"]["owner"]
+        assert set(section["domain"]["bridges"]) <= set(section["domain"]["concepts"])
+        assert section["proposals"] <= overall["proposals"]
+    # A cross-domain proposal counts in each of its domains, so the sum is at least the whole.
+    assert sum(s["proposals"] for s in sections) >= overall["proposals"] - overall["states"].get(
+        "rejected", 0
+    )
+
+    only = report(["--db", str(demo_db), "--domain", sections[1]["scope"]], capsys)
+    assert [s["scope"] for s in only["domains"]] == [sections[1]["scope"]]
+    assert only["domains"][0] == sections[1]
+
+
+def test_markdown_report_is_tables_and_headings(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = magg(["audit", "report", "--format", "md", "--db", str(demo_db)], capsys)
+    assert code == 0, err
+    assert out.startswith("# Audit report\n")
+    assert "## Across domains" in out and out.count("\n## Domain ") >= 2
+    assert "| stage | verdict | decisions |" in out and "### Quarantine backlog" in out
+    assert "<svg" not in out and "<script" not in out.lower()
+
+
+def test_html_report_is_one_self_contained_file(
+    demo_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "report.html"
+    code, out, err = magg(
+        ["audit", "report", "--format", "html", "--out", str(target), "--db", str(demo_db)], capsys
+    )
+    assert code == 0, err
+    html = target.read_text("utf-8")
+    assert f"wrote {target} ({len(html.encode()):,} bytes)" in out
+    assert html.startswith("<!doctype html>")
+    sections = 1 + html.count('<section id="d-')
+    # Every section has its score histograms; across domains also decisions and the timeline.
+    assert sections >= 3 and html.count("<svg") >= sections + 2
+    assert html.split('<section id="d-')[0].count("<svg") == 3
+    lowered = html.lower()
+    assert "<script" not in lowered and "@import" not in lowered and '<link rel="stylesheet"' not in lowered
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", lowered), (
+        "nothing may load from the network"
+    )
+    assert not re.search(r"url\(\s*['\"]?(https?:)?//", lowered)
+
+
+def test_as_of_reports_what_was_known_before_a_review(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = report(["--db", str(db)], capsys)
+    code, out, _ = magg(["review", "list", "--json", "--db", str(db)], capsys)
+    first = json.loads(out)["items"][0]["proposal_id"]
+    with sqlite3.connect(db) as raw:
+        known = raw.execute(
+            "SELECT MAX(t) FROM (SELECT MAX(decided_at) AS t FROM decisions UNION ALL "
+            "SELECT MAX(created_at) FROM proposals UNION ALL SELECT MAX(recorded_at) FROM concept_edges "
+            "UNION ALL SELECT MAX(recorded_at) FROM llm_usage)"
+        ).fetchone()[0]
+    code, _, err = magg(["review", "approve", first, "--reviewer", "Ada", "--db", str(db)], capsys)
+    assert code == 0, err
+    now = report(["--db", str(db)], capsys)
+    then = report(["--db", str(db), "--as-of", known], capsys)
+    assert now["overall"]["quarantine"]["open"] == before["overall"]["quarantine"]["open"] - 1
+    assert now["overall"]["decisions"]["review"].get("approve", 0) == (
+        before["overall"]["decisions"]["review"].get("approve", 0) + 1
+    )
+    assert then["as_of"] == known
+    assert then["overall"]["quarantine"] == {
+        **before["overall"]["quarantine"],
+        "age_seconds": then["overall"]["quarantine"]["age_seconds"],  # measured at the as-of time
+        "oldest": then["overall"]["quarantine"]["oldest"],
+    }
+    assert then["overall"]["decisions"] == before["overall"]["decisions"]
+    assert then["overall"]["states"] == before["overall"]["states"]
+
+
+def invalidate_one(db: Path) -> tuple[str, str, str]:
+    """Closes one active edge version now, as a re-check would; returns (version id, before, after)."""
+    store = SQLiteStore.open(db)
+    try:
+        edge = store.edges()[0]
+        before = SystemClock().now()
+        now = SystemClock().now()
+        decision = stable_id("d", edge.version_id, "test-invalidation")
+        store.write(
+            Batch.of(
+                stable_id("b", decision),
+                now,
+                [
+                    RecordDecision(
+                        id=decision,
+                        proposal_id=None,
+                        stage="recheck",
+                        verdict="invalidate",
+                        state_after="invalidated",
+                        score=0.2,
+                        rationale="re-judged at 0.20, below the reject bar",
+                        detail={},
+                        policy_version="policy-1",
+                        prompt_version="test",
+                        model="test",
+                        decided_at=now,
+                    ),
+                    InvalidateEdge(
+                        version_id=edge.version_id,
+                        decision_id=decision,
+                        invalid_at=now,
+                        expired_at=now,
+                        reason="re-judged at 0.20",
+                    ),
+                ],
+            )
+        )
+    finally:
+        store.close()
+    return edge.version_id, before, now
+
+
+def test_export_as_of_shows_no_invalidation_recorded_later(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    exported = json.loads(magg(["export", "--db", str(db)], capsys)[1])
+    version, before, after = invalidate_one(db)
+    then = json.loads(magg(["export", "--db", str(db), "--as-of", before], capsys)[1])
+    [edge] = [e for e in then["edges"] if e["version_id"] == version]
+    assert edge["invalid_at"] is None and edge["expired_at"] is None
+    assert then["edges"] == exported["edges"]
+    out = magg(["export", "--db", str(db)], capsys)[1]
+    assert version not in [e["version_id"] for e in json.loads(out)["edges"]]
+
+    timeline_then = report(["--db", str(db), "--as-of", before], capsys)["overall"]["timeline"]
+    timeline_now = report(["--db", str(db), "--as-of", after], capsys)["overall"]["timeline"]
+    assert timeline_then["invalidation_reasons"] == []
+    [reason] = timeline_now["invalidation_reasons"]
+    assert (reason["version_id"], reason["stage"]) == (version, "recheck")
+    assert reason["reason"] == "re-judged at 0.20, below the reject bar"
+
+
+# Bad input: one line on stderr, exit 2, nothing written.
+
+
+def test_an_unknown_domain_names_the_known_ones(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    err = one_line_error(magg(["audit", "report", "--domain", "d-nope", "--db", str(demo_db)], capsys))
+    assert "no domain d-nope; known domains: d-" in err
+
+
+def test_as_of_before_the_first_ingestion(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    err = one_line_error(magg(["audit", "report", "--as-of", "2001-01-01", "--db", str(demo_db)], capsys))
+    assert "is before the first ingestion" in err
+    err = one_line_error(magg(["audit", "report", "--as-of", "yesterday", "--db", str(demo_db)], capsys))
+    assert "is not an ISO 8601 time" in err
+
+
+def test_an_empty_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "empty.sqlite"
+    assert magg(["init", "--db", str(path)], capsys)[0] == 0
+    for fmt in ("md", "html", "json"):
+        err = one_line_error(magg(["audit", "report", "--format", fmt, "--db", str(path)], capsys))
+        assert "the database is empty" in err
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Path:
+    """A folder no one may write in: a chmod'ed one, or for root (who ignores modes) /sys."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        if os.access("/sys", os.W_OK) and not Path("/sys/kernel").exists():
+            pytest.skip("no read-only folder for root here")
+        return Path("/sys")
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o555)
+    return folder
+
+
+def test_a_report_path_in_a_read_only_folder(
+    demo_db: Path, read_only_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = read_only_folder / "report.html"
+    result = magg(["audit", "report", "--format", "html", "--out", str(target), "--db", str(demo_db)], capsys)
+    err = one_line_error(result)
+    assert f"cannot write the report to {target}" in err and "choose a writable --out" in err
+    assert not target.exists()
+
+
+def test_a_report_path_that_is_a_folder(
+    demo_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = one_line_error(magg(["audit", "report", "--out", str(tmp_path), "--db", str(demo_db)], capsys))
+    assert "is a folder" in err
+
+
+def test_an_unknown_format(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = magg(["audit", "report", "--format", "pdf", "--db", str(demo_db)], capsys)
+    assert code == 2 and out == "" and "pdf" in err and "Traceback" not in err
