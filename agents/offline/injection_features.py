@@ -28,6 +28,9 @@ The same function feeds training (:mod:`agents.offline.injection_training`) and 
   of a description (attackers, for example, such as). Then their products (an imperative act of
   evaluation, an addressed obligation ...), which a linear model cannot form by itself.
 
+The text is read with its disguises undone first (:func:`agents.offline.disguise.plain`: digits
+for letters, look-alike letters of other scripts, invisible characters, full-width forms).
+
 The word lists are small fields, a few of them in several languages; the classifier learns how
 much each field counts, and the n-grams carry the rest.
 """
@@ -41,6 +44,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from lemminflect import getAllLemmas
+
+from agents.offline.disguise import plain
 
 __all__ = ["DENSE", "TOPIC", "Features", "features"]
 
@@ -373,6 +378,7 @@ def features(text: str) -> Features:
     >>> f.words["approve"], f.words["this _topic_"], " edg" in f.chars, "_topic_" in f.words
     (1, 1, False, False)
     """
+    text = plain(text)
     tokens = _TOKEN.findall(text)
     words = [w.lower() for w in tokens]
     lemmas = {_lemma(w) for w in words} | set(words)
