@@ -1,0 +1,241 @@
+"""`magg serve`: the review site over a real socket. A decision taken on the page is recorded as
+`magg review` records it, once; forged cross-site posts and requests without the token are refused."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from magg_kg.commands.site import CSRF_COOKIE
+from magg_kg.records import Decision
+from magg_kg.sqlite import SQLiteStore
+from tests.cli import magg
+from tests.report.conftest import serving
+
+TOKEN = "t0k3n-for-tests-only-0123456789"
+
+
+def waiting(db: Path) -> list[str]:
+    from governance.review import pending
+
+    store = SQLiteStore.open(db)
+    try:
+        return [item.proposal.id for item in pending(store)]
+    finally:
+        store.close()
+
+
+def decisions(db: Path, proposal_id: str) -> list[Decision]:
+    store = SQLiteStore.open(db)
+    try:
+        return store.decisions(proposal_id)
+    finally:
+        store.close()
+
+
+def form_token(client: httpx.Client, proposal_id: str) -> str:
+    page = client.get(f"/proposals/{proposal_id}")
+    assert page.status_code == 200
+    found = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert found, "the decision form carries its token"
+    assert client.cookies.get(CSRF_COOKIE) == found.group(1)
+    return found.group(1)
+
+
+def decide(
+    client: httpx.Client, proposal_id: str, action: str, reviewer: str, note: str = ""
+) -> httpx.Response:
+    token = form_token(client, proposal_id)
+    return client.post(
+        f"/proposals/{proposal_id}/decision",
+        data={"csrf": token, "action": action, "reviewer": reviewer, "note": note},
+        headers={"Origin": str(client.base_url).rstrip("/")},
+    )
+
+
+def message(response: httpx.Response) -> str:
+    found = re.search(r'id="message">([^<]*)<', response.text)
+    assert found, response.text[:300]
+    return found.group(1)
+
+
+def test_the_queue_lists_every_waiting_proposal_with_filters(db: Path, site_url: str) -> None:
+    ids = waiting(db)
+    assert ids, "the demo should leave proposals for a person"
+    with httpx.Client(base_url=site_url) as client:
+        page = client.get("/queue")
+        assert page.status_code == 200
+        assert page.headers["content-security-policy"].startswith("default-src 'none'")
+        assert sorted(re.findall(r'<a href="/proposals/([^"]+)">', page.text)) == sorted(ids)
+        domain = re.findall(r'<option value="(d-[^"]+)"', page.text)[0]
+        narrowed = client.get("/queue", params={"domain": domain}).text
+        assert set(re.findall(r'<a href="/proposals/([^"]+)">', narrowed)) <= set(ids)
+        assert "No proposal waits" in client.get("/queue", params={"age": "604800"}).text
+
+
+def test_a_proposal_page_shows_evidence_in_its_lesson_ballots_judge_and_debate(
+    db: Path, site_url: str
+) -> None:
+    debated = [pid for pid in waiting(db) if any(d.stage == "debate" for d in decisions(db, pid))]
+    assert debated, "the demo should quarantine a proposal after a debate"
+    store = SQLiteStore.open(db)
+    proposal = store.proposal(debated[0])
+    store.close()
+    assert proposal is not None
+    quote = proposal.evidence[0].quote
+    with httpx.Client(base_url=site_url) as client:
+        page = client.get(f"/proposals/{debated[0]}").text
+    assert "<mark>" in page and "</blockquote>" in page
+    shown = re.search(r"<mark>(.*?)</mark>", page, re.DOTALL)
+    assert (
+        shown and shown.group(1).replace("&#39;", "'").replace("&quot;", '"').replace("&amp;", "&") == quote
+    )
+    assert "<h2>Owners' ballots</h2>" in page and "<td>owner:d-" in page
+    assert "<h2>Judge</h2>" in page and "learned judgment" in page
+    assert re.search(r"<td class=\"n\">3</td><td>(advocate|critic)</td>", page), "the debate's third round"
+
+
+def test_approving_on_the_page_records_what_magg_review_records(
+    demo_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    by_cli, by_page = tmp_path / "cli.sqlite", tmp_path / "page.sqlite"
+    shutil.copyfile(demo_db, by_cli)
+    shutil.copyfile(demo_db, by_page)
+    proposal = waiting(by_cli)[0]
+    code, _, err = magg(
+        ["review", "approve", proposal, "--reviewer", "Ada", "--note", "fine", "--db", str(by_cli)], capsys
+    )
+    assert code == 0, err
+    with serving(by_page) as url, httpx.Client(base_url=url) as client:
+        done = decide(client, proposal, "approve", "Ada", "fine")
+        assert (done.status_code, done.headers["location"]) == (303, f"/proposals/{proposal}?done=approve")
+        assert 'id="state">committed<' in client.get(done.headers["location"]).text
+
+    def recorded(db: Path) -> tuple[object, ...]:
+        store = SQLiteStore.open(db)
+        try:
+            last = store.decisions(proposal)[-1]
+            [edge] = [e for e in store.edges() if e.decision_id == last.id]
+            events = [
+                e for e in store.audit_events() if last.id in (e.subject, *re.findall(r"d-\w+", e.payload))
+            ]
+            return (
+                last.model_dump(exclude={"id", "decided_at", "seq"}),
+                edge.model_dump(exclude={"version_id", "decision_id", "valid_at", "recorded_at"}),
+                sorted(e.kind for e in events),
+            )
+        finally:
+            store.close()
+
+    assert recorded(by_page) == recorded(by_cli)
+    decision, edge, kinds = recorded(by_page)
+    assert decision["stage"] == "review" and decision["model"] == "human"  # type: ignore[index]
+    assert edge["grounding"]["source"] == "review:Ada"  # type: ignore[index]
+    assert "record_decision" in kinds and "commit_edge" in kinds
+    code, out, _ = magg(["audit", "verify", "--json", "--db", str(by_page)], capsys)
+    assert code == 0 and json.loads(out)["ok"] is True
+
+
+def test_a_second_reviewer_cannot_settle_a_settled_proposal(db: Path, site_url: str) -> None:
+    proposal = waiting(db)[0]
+    with httpx.Client(base_url=site_url) as first, httpx.Client(base_url=site_url) as second:
+        token = form_token(second, proposal)  # the second reviewer opened the page before the first decided
+        assert decide(first, proposal, "reject", "Ada", "the quote does not say this").status_code == 303
+        count = len(decisions(db, proposal))
+        late = second.post(
+            f"/proposals/{proposal}/decision",
+            data={"csrf": token, "action": "approve", "reviewer": "Bob"},
+            headers={"Origin": site_url},
+        )
+    assert late.status_code == 409
+    assert (
+        message(late) == f"cannot approve {proposal}: proposal is rejected, not quarantined; nothing written"
+    )
+    assert len(decisions(db, proposal)) == count
+
+
+def test_a_rejection_needs_a_reason(db: Path, site_url: str) -> None:
+    proposal = waiting(db)[0]
+    with httpx.Client(base_url=site_url) as client:
+        refused = decide(client, proposal, "reject", "Ada", "  ")
+    assert refused.status_code == 409 and "a rejection needs a reason" in message(refused)
+
+
+def test_a_forged_cross_site_form_post_is_refused(db: Path, site_url: str) -> None:
+    proposal = waiting(db)[0]
+    before = len(decisions(db, proposal))
+    form = {"action": "approve", "reviewer": "Mallory", "csrf": "guess"}
+    with httpx.Client(base_url=site_url) as victim:
+        form_token(victim, proposal)  # the victim's browser holds a form cookie
+        attacks = [
+            victim.post(
+                f"/proposals/{proposal}/decision", data=form, headers={"Origin": "http://evil.example"}
+            ),
+            victim.post(
+                f"/proposals/{proposal}/decision", data=form, headers={"Sec-Fetch-Site": "cross-site"}
+            ),
+            victim.post(f"/proposals/{proposal}/decision", data=form),  # no Origin: the token decides
+            victim.post(
+                f"/proposals/{proposal}/decision", data={**form, "csrf": ""}, headers={"Origin": site_url}
+            ),
+        ]
+    assert [a.status_code for a in attacks] == [403, 403, 403, 403]
+    assert all(message(a).startswith("cross-site request refused") for a in attacks)
+    assert len(decisions(db, proposal)) == before
+
+
+def test_an_unknown_proposal_or_domain_is_a_404_with_one_message(site_url: str) -> None:
+    with httpx.Client(base_url=site_url) as client:
+        missing = client.get("/proposals/p-0000000000000000")
+        report = client.get("/report", params={"domain": "d-nope"})
+        graph = client.get("/domains/d-nope/graph")
+        settle = client.post("/proposals/p-0000000000000000/decision", data={"action": "approve"})
+    assert missing.status_code == 404
+    assert message(missing) == "no review item or proposal with id p-0000000000000000; see `magg review list`"
+    assert report.status_code == graph.status_code == 404 and "no domain d-nope" in message(graph)
+    assert settle.status_code == 403  # no form token: refused before anything is looked up
+
+
+def test_report_domains_and_graph_pages(db: Path, site_url: str) -> None:
+    with httpx.Client(base_url=site_url) as client:
+        domains = client.get("/domains")
+        ids = re.findall(r'href="/domains/(d-[^"/]+)/graph"', domains.text)
+        assert domains.status_code == 200 and ids
+        report = client.get("/report", params={"domain": ids[0]})
+        graph = client.get(f"/domains/{ids[0]}/graph")
+    assert report.status_code == 200 and report.text.count('<section id="') == 2 and "<svg" in report.text
+    assert graph.status_code == 200 and "<svg" in graph.text
+
+
+def test_with_a_token_every_request_must_carry_it(db: Path) -> None:
+    with serving(db, token=TOKEN) as url:
+        with httpx.Client(base_url=url) as stranger:
+            refused = stranger.get("/queue")
+            wrong = stranger.get("/queue", headers={"Authorization": "Bearer nope"})
+            post = stranger.post(f"/proposals/{waiting(db)[0]}/decision", data={"action": "approve"})
+        assert [r.status_code for r in (refused, wrong, post)] == [401, 401, 401]
+        assert refused.text.startswith("error: this server needs its token")
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"}) as script:
+            assert script.get("/queue").status_code == 200
+        with httpx.Client(base_url=url) as browser:
+            entry = browser.get("/queue", params={"token": TOKEN})
+            assert (entry.status_code, entry.headers["location"]) == (303, "/queue")
+            assert browser.get("/queue").status_code == 200  # the session cookie now
+            assert decide(browser, waiting(db)[0], "approve", "Ada").status_code == 303
+
+
+def test_serve_refuses_another_address_without_a_token(
+    demo_db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MAGG_SERVE_TOKEN", raising=False)
+    code, out, err = magg(["serve", "--host", "0.0.0.0", "--db", str(demo_db)], capsys)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith("error: --host 0.0.0.0 is reachable from other machines: set MAGG_SERVE_TOKEN")
+    monkeypatch.setenv("MAGG_SERVE_TOKEN", "short")
+    code, _, err = magg(["serve", "--host", "0.0.0.0", "--db", str(demo_db)], capsys)
+    assert code == 2 and "MAGG_SERVE_TOKEN is too short" in err
