@@ -319,11 +319,12 @@ def _section(
 
 
 def audit_report(snapshot: Snapshot, domain: str | None = None) -> dict[str, object]:
-    """The report across domains and for each domain (only ``domain``, if given).
+    """The report across domains and for each domain that owns concepts (only ``domain``, if given).
 
     Raises :class:`~magg_kg.errors.UserError` for an unknown domain.
     """
-    cards = [snapshot.domain(domain)] if domain is not None else list(snapshot.domains)
+    # A domain left with no concept (its concepts moved to others) has nothing to report.
+    cards = [snapshot.domain(domain)] if domain is not None else [c for c in snapshot.domains if c.concepts]
     usage = [dict(row) for row in snapshot.usage]
     return {
         "schema": REPORT_SCHEMA,

@@ -377,7 +377,10 @@ def build_site(site: Site) -> Starlette:
 
     async def domains(request: Request) -> Response:
         def work(store: Store) -> Response:
-            return _page("domains", {"domains": read_snapshot(store, None, site.clock.now()).domains})
+            cards = read_snapshot(store, None, site.clock.now()).domains
+            return _page(
+                "domains", {"domains": sorted(cards, key=lambda card: (-len(card.concepts), card.id))}
+            )
 
         return await run_in_threadpool(with_store(work))
 
