@@ -34,6 +34,7 @@ from magg_kg.blind import (
     write_sample,
 )
 from magg_kg.clock import StepClock
+from magg_kg.commands.scierc import scierc
 from magg_kg.config import load_config
 from magg_kg.errors import UserError
 from magg_kg.llm.offline import Handler
@@ -41,6 +42,7 @@ from magg_kg.llm.offline import Handler
 __all__ = ["bench_app", "default_data", "replay", "sample", "score"]
 
 bench_app = typer.Typer(help="Benchmarks: governance measured on labelled data.", no_args_is_help=True)
+bench_app.command("scierc")(scierc)
 
 REPLAY_START = "2026-01-01T00:00:00.000000Z"
 """The replay's clock starts here, so every run writes the same records."""

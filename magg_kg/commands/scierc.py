@@ -1,0 +1,164 @@
+"""``magg bench scierc``: SciERC triple F1, flat vs governed (:mod:`governance.scierc_bench`).
+
+The extractor is trained on the ``train`` split at the start of every run (SciERC has no license:
+no model derived from it is written anywhere); ``--split`` picks the evaluated split, ``dev`` by
+default. Never choose anything by looking at ``test``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from magg_kg.clock import StepClock
+from magg_kg.config import load_config
+from magg_kg.errors import UserError
+
+__all__ = ["default_scierc", "print_scierc", "scierc"]
+
+START = "2026-01-01T00:00:00.000000Z"
+
+
+def default_scierc() -> Path:
+    """``../shared/data/scierc`` beside the repository root."""
+    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "scierc"
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def _get(report: object, *keys: str) -> object:
+    value: object = report
+    for key in keys:
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value
+
+
+def print_scierc(report: Mapping[str, object], out: Console) -> None:
+    """The benchmark as two tables: scores against the paper's, and strict F1 per label."""
+    out.print(
+        f"scierc {report['split']}: {report['documents']} abstracts, {report['gold_triples']} gold triples; "
+        f"extractor trained on train in {report['train_s']} s, proposes at >= {report['propose_at']}",
+        markup=False,
+        highlight=False,
+    )
+    runs = _get(report, "configurations")
+    names = list(runs) if isinstance(runs, Mapping) else []
+    table = Table(
+        title="strict and mapped triple F1 (MAGG, GPT-5: flat 0.106, governed 0.156 / mapped 0.290)"
+    )
+    for column in (
+        "config",
+        "admitted",
+        "strict P",
+        "strict R",
+        "strict F1",
+        "mapped F1",
+        "calls",
+        "calls/doc",
+        "tokens",
+    ):
+        table.add_column(column, justify="left" if column == "config" else "right")
+    for name in names:
+        table.add_row(
+            name,
+            _show(_get(report, "configurations", name, "admitted")),
+            *(
+                _show(_get(report, "configurations", name, "strict", k))
+                for k in ("precision", "recall", "f1")
+            ),
+            _show(_get(report, "configurations", name, "mapped", "f1")),
+            *(
+                _show(_get(report, "configurations", name, "llm", k))
+                for k in ("calls", "calls_per_document", "tokens")
+            ),
+        )
+    out.print(table)
+    labels = Table(title="strict F1 per relation label")
+    labels.add_column("label")
+    labels.add_column("gold", justify="right")
+    for name in names:
+        labels.add_column(f"{name} P/R/F1", justify="right")
+    first = _get(report, "configurations", names[0], "by_label") if names else None
+    for label in sorted(first) if isinstance(first, Mapping) else []:
+        cells = []
+        for name in names:
+            row = _get(report, "configurations", name, "by_label", label)
+            cells.append(
+                "/".join(
+                    _show(_get(row, k)) if isinstance(row, Mapping) else "—"
+                    for k in ("precision", "recall", "f1")
+                )
+                if isinstance(row, Mapping)
+                else "—"
+            )
+        labels.add_row(label, _show(_get(first, label, "gold")), *cells)
+    out.print(labels)
+
+
+def scierc(
+    data: Annotated[
+        Path | None, typer.Option("--data", help="SciERC's DyGIE files (default: ../shared/data/scierc).")
+    ] = None,
+    split: Annotated[str, typer.Option("--split", help="The evaluated split: dev or test.")] = "dev",
+    json_: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option("--out", help="Also write the results as JSON here.")] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Evaluate the first N abstracts.")
+    ] = None,
+) -> None:
+    """SciERC: each abstract ingested flat and governed; strict and mapped triple F1, per label, calls."""
+    from agents.offline.handlers import offline_handlers
+    from agents.schema_extraction import SchemaRoles
+    from governance.scierc import load_split, sentences_of
+    from governance.scierc_bench import PROPOSE_AT, run_split, scierc_report
+    from magg_kg.vocabulary import SCIERC
+
+    if split not in ("dev", "test"):
+        raise UserError(f"--split {split!r}: evaluate on dev or test (the extractor is trained on train)")
+    config = load_config(os.environ)
+    folder = data or default_scierc()
+    if not folder.is_dir():
+        raise UserError(f"no data folder at {folder}: pass --data DIR (SciERC's DyGIE files)")
+    docs = load_split(folder, split)[:limit]
+    train = load_split(folder, "train")
+    err = Console(stderr=True, soft_wrap=True)
+    started = time.perf_counter()
+    with err.status("scierc: training the extractor on train") as status:
+        roles = SchemaRoles.train(sentences_of(train), SCIERC, PROPOSE_AT)
+        trained = time.perf_counter() - started
+        runs = run_split(
+            docs,
+            roles,
+            llm_config=config.llm.checked(),
+            policy=config.policy,
+            clock_factory=lambda: StepClock(START),
+            handlers=offline_handlers(),
+            seed=config.seed,
+            progress=status.update,
+        )
+    report = scierc_report(
+        docs, runs, split=split, data=str(folder), policy=config.policy, train_s=trained, started=started
+    )
+    text = json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    if json_:
+        typer.echo(text, nl=False)
+        return
+    console = Console(soft_wrap=True)
+    print_scierc(report, console)
+    if out is not None:
+        console.print(f"results written to {out}", markup=False, highlight=False)
