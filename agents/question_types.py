@@ -1,0 +1,219 @@
+"""The question-type classifier of the offline orchestrator: what a sub-question asks of the graph.
+
+A question type names the graph algorithm that answers it (:mod:`governance.graph_answer`):
+
+``prerequisites``  what comes before X (direct; ``full``: every concept before X, in order)
+``unlocks``        what builds on X, what X unlocks, what to learn after X
+``path``           a learning path from A to B
+``which_first``    which of A and B comes first
+``part_of``        what X is part of
+``parts``          what is part of X
+``relation``       how A relates to B
+``open``           anything else: retrieval and synthesis
+
+The offline classifier reads cue words and where the concepts stand relative to them ("What
+builds on X" asks what X unlocks, "What does X build on" asks for its prerequisites; "What is X
+part of" is ``part_of``, "What is part of X" is ``parts``). The two-concept types take their slots
+from the question's shape ("from A to B", "A or B", "between A and B"), so a slot that names no
+known concept is reported as ``unknown`` ("the graph does not cover ..."). With DeepSeek the
+decomposer names the type itself.
+
+>>> keys = {"attention": "att", "transformer": "tr", "linear algebra": "la"}
+>>> classify("What is attention part of?", keys).type, classify("What is part of attention?", keys).type
+('part_of', 'parts')
+>>> found = classify("What is the path from linear algebra to transformers?", keys)
+>>> found.type, found.concepts
+('path', ['la', 'tr'])
+>>> found = classify("Which comes first, quantum chromodynamics or attention?", keys)
+>>> found.type, found.concepts, found.unknown
+('which_first', ['att'], ['quantum chromodynamics'])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from agents.text import find_mentions
+
+__all__ = ["QUESTION_TYPES", "Classification", "QuestionType", "classify"]
+
+QuestionType = Literal[
+    "prerequisites", "unlocks", "path", "which_first", "part_of", "parts", "relation", "open"
+]
+QUESTION_TYPES: tuple[QuestionType, ...] = (
+    "prerequisites",
+    "unlocks",
+    "path",
+    "which_first",
+    "part_of",
+    "parts",
+    "relation",
+    "open",
+)
+TWO_CONCEPT_TYPES = frozenset({"path", "which_first", "relation"})
+
+_I = re.IGNORECASE
+_END = r"\s*[?.!]*\s*$"
+_PATH_CUE = re.compile(
+    r"\b(?:path|route|roadmap|road map|trajectory|sequence|steps?|get|go|progress|way|journey)\b", _I
+)
+_FROM_TO = re.compile(r"\bfrom\s+(?P<a>.+?)\s+(?:to|towards|up to|until)\s+(?P<b>.+?)" + _END, _I)
+_FIRST = re.compile(r"\b(?:first|earlier|sooner|precedes?|order)\b", _I)
+_OR_SLOTS = (
+    re.compile(r"(?:first|earlier|sooner)\s*[,:]?\s+(?:between\s+)?(?P<a>.+?)\s+or\s+(?P<b>.+?)" + _END, _I),
+    re.compile(r"(?:learn|study|take|do|know)\s+(?P<a>.+?)\s+or\s+(?P<b>.+?)\s+first\b", _I),
+    re.compile(r"(?:between|of)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)" + _END, _I),
+)
+_BEFORE_WORD = re.compile(r"\b(?:before|after|prior to|ahead of)\b", _I)
+_RELATION = re.compile(
+    r"\b(?:relat\w*|connect\w*|link\w*|differ\w*|compar\w*|versus|vs\.?|between|contrast\w*)\b", _I
+)
+_RELATION_SLOTS = (
+    re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)" + _END, _I),
+    re.compile(
+        r"\b(?:is|are|does|do)\s+(?P<a>.+?)\s+(?:relate|related|connected|linked|compare)\w*\s+(?:to|with)\s+(?P<b>.+?)"
+        + _END,
+        _I,
+    ),
+)
+_PART_OF = re.compile(r"\b(?:part of|belongs? to|member of|an? (?:component|element) of)\b", _I)
+_PARTS = re.compile(
+    r"\b(?:parts|components?|consists? of|made (?:up )?of|composed of|contains?|includes?|"
+    r"sub-?topics?|pieces)\b",
+    _I,
+)
+_WHAT_CONTAINS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:contains?|includes?)\b", _I)
+_UNLOCK_CUE = re.compile(r"\b(?:builds? on|build upon|depends? on|relies? on|requires?|uses?)\b", _I)
+_UNLOCKS = re.compile(
+    r"\b(?:after|next|unlocks?|leads? (?:on )?to|opens? up|enables?|follows?|afterwards|then learn)\b", _I
+)
+_BEFORE = re.compile(
+    r"\b(?:before|prerequisites?|prereqs?|first|need to (?:know|learn|understand)|required|"
+    r"foundations?|background|do i need|needed|should i (?:know|learn|study))\b",
+    _I,
+)
+_FULL = re.compile(
+    r"\b(?:all|every|everything|full|complete|whole|entire|ordered|in order|transitive|chain|"
+    r"sequence|ancestors)\b",
+    _I,
+)
+_CUE_WORDS = re.compile(r"^(?:the|a|an|learning|learn|study|studying|of|about|on|in|for|to|it|i|me)\s+", _I)
+
+
+@dataclass(frozen=True)
+class Classification:
+    """A sub-question's type, its concepts in the order the type reads them, and what it names
+    that the graph does not know."""
+
+    type: QuestionType
+    concepts: list[str]
+    full: bool = False
+    unknown: list[str] = field(default_factory=list)
+
+
+_MASK = "\ue000"
+"""What a concept's name is masked with before cue words are read: not a word character, so a
+cue inside a name ("independent component analysis") is no cue."""
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A question with its mentions, and the same text with every mention masked."""
+
+    text: str
+    masked: str
+    mentions: list[tuple[int, int, str]]
+
+    def concepts(self, start: int = 0, end: int | None = None) -> list[str]:
+        stop = len(self.text) if end is None else end
+        return list(dict.fromkeys(c for s, e, c in self.mentions if s >= start and e <= stop))
+
+
+def _read(text: str, keys: dict[str, str]) -> _Read:
+    mentions = find_mentions(text, keys)
+    masked = list(text)
+    for start, end, _ in mentions:
+        masked[start:end] = _MASK * (end - start)
+    return _Read(text, "".join(masked), mentions)
+
+
+def _slot_name(text: str) -> str:
+    name = text.strip(" ,.;:?!\"'")
+    while True:
+        shorter = _CUE_WORDS.sub("", name)
+        if shorter == name:
+            return name
+        name = shorter
+
+
+def _slots(read: _Read, patterns: tuple[re.Pattern[str], ...]) -> Classification | None:
+    """The two slots of the first pattern that matches, resolved to concepts (type left open)."""
+    for pattern in patterns:
+        match = pattern.search(read.masked)
+        if match is None:
+            continue
+        concepts: list[str] = []
+        unknown: list[str] = []
+        for slot in ("a", "b"):
+            found = read.concepts(match.start(slot), match.end(slot))
+            if found:
+                concepts.append(found[-1] if slot == "a" else found[0])
+            elif _slot_name(read.text[match.start(slot) : match.end(slot)]):
+                unknown.append(_slot_name(read.text[match.start(slot) : match.end(slot)]))
+        return Classification("open", concepts, unknown=unknown)
+    return None
+
+
+def _two(kind: QuestionType, read: _Read, patterns: tuple[re.Pattern[str], ...]) -> Classification:
+    slots = _slots(read, patterns)
+    if slots is not None and len(slots.concepts) + len(slots.unknown) == 2:
+        if len(set(slots.concepts)) == len(slots.concepts):
+            return Classification(kind, slots.concepts, unknown=slots.unknown)
+    return Classification(kind, read.concepts()[:2])
+
+
+def _around(read: _Read, cue: re.Pattern[str]) -> tuple[bool, bool]:
+    """(a concept is named before the first cue, a concept is named after it)."""
+    match = cue.search(read.masked)
+    if match is None:
+        return False, False
+    return (
+        any(end <= match.start() for _, end, _ in read.mentions),
+        any(start >= match.end() for start, _, _ in read.mentions),
+    )
+
+
+def classify(text: str, keys: dict[str, str]) -> Classification:
+    """The type of one sub-question and its concepts (ids from ``keys``: normalized name -> id)."""
+    read = _read(text, keys)
+    masked, concepts = read.masked, read.concepts()
+    if _FROM_TO.search(masked) and _PATH_CUE.search(masked):
+        return _two("path", read, (_FROM_TO,))
+    before_cue, after_cue = _around(read, _BEFORE_WORD)
+    if len(concepts) >= 2 and (_FIRST.search(masked) or (before_cue and after_cue)):
+        return _two("which_first", read, _OR_SLOTS)
+    if _FIRST.search(masked) and re.search(r"\bor\b", masked, _I):
+        slots = _slots(read, _OR_SLOTS[:2])
+        if slots is not None and len(slots.concepts) + len(slots.unknown) == 2:
+            return Classification("which_first", slots.concepts, unknown=slots.unknown)
+    if _RELATION.search(masked) and (len(concepts) >= 2 or _slots(read, _RELATION_SLOTS)):
+        return _two("relation", read, _RELATION_SLOTS)
+    if _PART_OF.search(masked):
+        named_before, named_after = _around(read, _PART_OF)
+        return Classification("parts" if named_after and not named_before else "part_of", concepts)
+    if _PARTS.search(masked):
+        return Classification("part_of" if _WHAT_CONTAINS.search(masked) else "parts", concepts)
+    full = bool(_FULL.search(masked))
+    if _UNLOCK_CUE.search(masked):
+        named_before, named_after = _around(read, _UNLOCK_CUE)
+        if named_before and not named_after:
+            return Classification("prerequisites", concepts, full=full)
+        if named_after:
+            return Classification("unlocks", concepts, full=full)
+    if _BEFORE.search(masked):
+        return Classification("prerequisites", concepts, full=full)
+    if _UNLOCKS.search(masked):
+        return Classification("unlocks", concepts, full=full)
+    return Classification("open", concepts)
