@@ -14,6 +14,20 @@ Routed (:func:`answer_routed`):
 Flat (:func:`answer_flat`), the ablation baseline: one retrieval over the whole graph (the
 question's concepts and the concepts nearest it, one hop, no scope) and one answering call.
 
+A typed sub-question (a learning path, which comes first, prerequisites, what X unlocks, parts,
+how two concepts relate: :mod:`agents.question_types`) is answered by its graph algorithm
+(:mod:`governance.graph_answer`) instead of by retrieval. Routed, the algorithm reads the graph
+one domain at a time (:class:`~magg_kg.graph_reader.DomainReader`: a domain's edges are read
+when the search first reaches one of its concepts), and each step of the answer goes to the
+expert of the domain it was read from: a path across domains is assembled from the experts of
+each domain, in order, joined at the concepts where it crosses. Flat, the algorithm is given the
+whole graph (:class:`~magg_kg.graph_reader.WholeGraphReader`), the question is classified whole
+(no decomposition) and one call answers. ``edges_read`` (the edges the answering side was given
+to search) and ``context_edges`` / ``context_tokens`` (what the answering prompts held, tokens
+estimated as characters / 4) say how much of the graph a question cost. A part of a question
+the graph does not cover (an unknown name, nothing of the kind asked for) is said in the answer:
+"The graph does not cover ...".
+
 Every citation is checked in code: an expert may cite only the edges it was shown, synthesis only
 edges some expert was shown; anything else is dropped and reported in ``dropped``. Every call
 goes through the LLM port with stage ``qa``.
@@ -22,14 +36,17 @@ goes through the LLM port with stage ``qa``.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 
 from agents import qa
+from agents.question_types import classify
 from agents.text import find_mentions, lexicon
+from governance.experts import STAGE, UNOWNED, ExpertReport, QAResult, ask_expert, checked
+from governance.graph_answer import uncovered_names
+from governance.typed_answers import is_typed, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
+from magg_kg.graph_reader import DomainReader
 from magg_kg.llm.port import LLM, Answer, Prompt
-from magg_kg.records import EdgeVersion
 
 __all__ = [
     "UNOWNED",
@@ -40,68 +57,6 @@ __all__ = [
     "bridges_of",
     "domain_scopes",
 ]
-
-STAGE = "qa"
-UNOWNED = "unowned"
-"""The scope of the concepts no domain owns."""
-
-
-@dataclass
-class ExpertReport:
-    domain: str
-    sub_question: str
-    concepts: list[str]
-    edges_seen: list[str]
-    answer: str = ""
-    short_answer: str = ""
-    citations: list[str] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)
-    failure: str = ""
-
-
-@dataclass
-class QAResult:
-    """What one question got: the answer, its checked citations and how it was reached."""
-
-    question: str
-    mode: str
-    as_of: str | None
-    covered: bool = True
-    answer: str = ""
-    short_answer: str = ""
-    citations: list[str] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)
-    sub_questions: list[dict[str, object]] = field(default_factory=list)
-    experts: list[ExpertReport] = field(default_factory=list)
-    calls: int = 0
-    failures: list[str] = field(default_factory=list)
-
-    def as_json(self, graph: GraphIndex) -> dict[str, object]:
-        return {
-            "question": self.question,
-            "mode": self.mode,
-            "as_of": self.as_of,
-            "covered": self.covered,
-            "answer": self.answer,
-            "short_answer": self.short_answer,
-            "citations": [_edge_json(graph.edges[e]) for e in self.citations],
-            "dropped_citations": self.dropped,
-            "sub_questions": self.sub_questions,
-            "experts": [expert.__dict__ for expert in self.experts],
-            "calls": self.calls,
-            "failures": self.failures,
-        }
-
-
-def _edge_json(edge: EdgeVersion) -> dict[str, object]:
-    return {
-        "edge_id": edge.edge_id,
-        "src": edge.src,
-        "type": edge.type,
-        "dst": edge.dst,
-        "confidence": edge.grounding.confidence,
-        "quote": edge.grounding.evidence[0].quote,
-    }
 
 
 def _keys(graph: GraphIndex) -> dict[str, str]:
@@ -122,54 +77,6 @@ def domain_scopes(graph: GraphIndex, bridges: Mapping[str, Sequence[str]]) -> di
     return {domain: frozenset(members) for domain, members in scopes.items()}
 
 
-def _edge_payload(graph: GraphIndex, edges: Sequence[EdgeVersion]) -> list[dict[str, object]]:
-    return [
-        {
-            **_edge_json(edge),
-            "src_name": graph.concepts[edge.src].name,
-            "dst_name": graph.concepts[edge.dst].name,
-        }
-        for edge in edges
-    ]
-
-
-def _ask_expert(
-    llm: LLM, graph: GraphIndex, report: ExpertReport, edges: Sequence[EdgeVersion], result: QAResult
-) -> None:
-    names = {c: graph.concepts[c].name for e in edges for c in (e.src, e.dst)}
-    prompt = Prompt(
-        task=qa.ANSWER_TASK,
-        stage=STAGE,
-        agent=f"expert:{report.domain}" if report.domain else "expert:flat",
-        domain=report.domain,
-        system=qa.ANSWER_SYSTEM,
-        data="\n".join(f"[{e.edge_id}] {e.grounding.evidence[0].quote}" for e in edges),
-        payload={
-            "question": report.sub_question,
-            "concepts": report.concepts,
-            "names": names,
-            "edges": _edge_payload(graph, edges),
-        },
-        prompt_version=qa.PROMPT_VERSION,
-    )
-    result.calls += 1
-    reply = llm.ask(prompt, qa.ExpertAnswer)
-    if not isinstance(reply, Answer):
-        report.failure = f"{reply.kind}: {reply.reason}"
-        result.failures.append(f"expert {report.domain or 'flat'}: {report.failure}")
-        return
-    shown = {edge.edge_id for edge in edges}
-    report.answer = reply.value.answer
-    report.short_answer = reply.value.short_answer
-    report.citations, report.dropped = _checked(reply.value.citations, reply.value.answer, shown)
-
-
-def _checked(cited: Sequence[str], text: str, allowed: Collection[str]) -> tuple[list[str], list[str]]:
-    """(kept, dropped): citations listed or bracketed in the text, kept only if allowed."""
-    every = list(dict.fromkeys([*cited, *qa.cited_ids(text)]))
-    return [c for c in every if c in allowed], [c for c in every if c not in allowed]
-
-
 def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> list[qa.SubQuestion]:
     keys = _keys(graph)
     prompt = Prompt(
@@ -185,7 +92,7 @@ def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> 
     reply = llm.ask(prompt, qa.Decomposition)
     if isinstance(reply, Answer):
         return [
-            qa.SubQuestion(text=s.text, concepts=[c for c in s.concepts if c in graph.concepts])
+            s.model_copy(update={"concepts": [c for c in s.concepts if c in graph.concepts]})
             for s in reply.value.sub_questions
         ]
     result.failures.append(f"orchestrator: {reply.kind}: {reply.reason}")
@@ -200,7 +107,8 @@ def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> 
 
 def _uncovered(result: QAResult) -> QAResult:
     result.covered = False
-    result.answer = "The graph does not cover the concepts this question asks about."
+    named = " ".join(result.uncovered)
+    result.answer = named or "The graph does not cover the concepts this question asks about."
     result.short_answer = "Not covered by the graph."
     return result
 
@@ -217,19 +125,36 @@ def answer_routed(
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
     subs = _decompose(llm, graph, question, result)
     scopes = domain_scopes(graph, bridges)
+    reader = DomainReader(graph.edges.values(), graph.owners, UNOWNED)
+    read_by_retrieval: set[str] = set()
     for sub in subs:
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
-        result.sub_questions.append({"text": sub.text, "concepts": sub.concepts, "domains": domains})
+        entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
+        result.sub_questions.append(entry | {"type": sub.type, "unknown": sub.unknown})
+        if sub.unknown:
+            result.uncovered.append(uncovered_names(sub.unknown))
+        if is_typed(sub):
+            result.sub_questions[-1]["domains"] = typed_routed(llm, graph, sub, reader, result) or domains
+            continue
+        if sub.type != "open" and sub.unknown:
+            continue
+        before = len(result.experts)
         for domain in domains:
             scope = scopes.get(domain, frozenset())
             edges = retrieve(graph, sub.text, seeds=sub.concepts, scope=scope, top_k=top_k)
             report = ExpertReport(domain, sub.text, [c for c in sub.concepts if c in scope], [])
             report.edges_seen = [edge.edge_id for edge in edges]
+            read_by_retrieval.update(report.edges_seen)
             result.experts.append(report)
-            _ask_expert(llm, graph, report, edges, result)
+            ask_expert(llm, graph, report, edges, result)
+        if sub.concepts and not any(e.citations for e in result.experts[before:]):
+            result.uncovered.append(f"The graph does not cover {sub.text.rstrip('?')}.")
+    result.edges_read = len(reader.edges_read | read_by_retrieval)
+    result.domains_read = list(reader.consulted)
     if not any(sub.concepts for sub in subs):
         return _uncovered(result)
     _synthesize(llm, question, result)
+    result.covered = bool(result.citations) or any(a.covered for a in result.graph_answers)
     return result
 
 
@@ -251,7 +176,12 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
         agent="synthesis",
         system=qa.SYNTHESIS_SYSTEM,
         data=question,
-        payload={"question": question, "answers": answers},
+        payload={
+            "question": question,
+            "answers": answers,
+            "graph_answers": [a.headline for a in result.graph_answers if a.covered],
+            "uncovered": list(dict.fromkeys(result.uncovered)),
+        },
         prompt_version=qa.PROMPT_VERSION,
     )
     result.calls += 1
@@ -259,26 +189,44 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
     shown = {edge for e in result.experts for edge in e.edges_seen}
     if not isinstance(reply, Answer):
         result.failures.append(f"synthesis: {reply.kind}: {reply.reason}")
-        result.answer = " ".join(e.answer for e in result.experts if e.citations)
+        heads = [a.headline for a in result.graph_answers if a.covered]
+        said = [*heads, *(e.answer for e in result.experts if e.citations), *result.uncovered]
+        result.answer = " ".join(dict.fromkeys(said))
         result.short_answer = " ".join(e.short_answer for e in result.experts if e.short_answer)
         result.citations = list(dict.fromkeys(c for e in result.experts for c in e.citations))
     else:
         result.answer, result.short_answer = reply.value.answer, reply.value.short_answer
-        result.citations, result.dropped = _checked(reply.value.citations, reply.value.answer, shown)
+        result.citations, result.dropped = checked(reply.value.citations, reply.value.answer, shown)
     result.dropped = list(dict.fromkeys([*(d for e in result.experts for d in e.dropped), *result.dropped]))
 
 
 def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -> QAResult:
     """The baseline: one retrieval over the whole graph and one answering call, no routing."""
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
-    found = list(dict.fromkeys(c for _, _, c in find_mentions(question, _keys(graph))))
-    result.sub_questions.append({"text": question, "concepts": found, "domains": []})
-    if not found:
+    keys = _keys(graph)
+    found = list(dict.fromkeys(c for _, _, c in find_mentions(question, keys)))
+    kind = classify(question, keys)
+    sub = qa.SubQuestion(
+        text=qa.clipped(question, qa.MAX_SUB_QUESTION) or "?",
+        concepts=kind.concepts if kind.type != "open" else found,
+        type=kind.type,
+        full=kind.full,
+        unknown=kind.unknown,
+    )
+    result.sub_questions.append(
+        {"text": question, "concepts": sub.concepts, "domains": [], "type": sub.type, "unknown": sub.unknown}
+    )
+    if sub.unknown:
+        result.uncovered.append(uncovered_names(sub.unknown))
+    if is_typed(sub):
+        return typed_flat(llm, graph, sub, result)
+    if not found or (sub.type != "open" and sub.unknown):
         return _uncovered(result)
     edges = retrieve(graph, question, seeds=found, scope=None, top_k=top_k)
     report = ExpertReport("", question, found, [edge.edge_id for edge in edges])
     result.experts.append(report)
-    _ask_expert(llm, graph, report, edges, result)
+    result.edges_read = len(edges)
+    ask_expert(llm, graph, report, edges, result)
     result.answer, result.short_answer = report.answer, report.short_answer
     result.citations, result.dropped = list(report.citations), list(report.dropped)
     return result

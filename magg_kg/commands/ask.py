@@ -87,9 +87,12 @@ def _print(result: QAResult, out: object, err: object) -> None:
         return
     out.print(f"[bold]{escape(result.short_answer)}[/bold]")
     out.print(result.answer, markup=False, highlight=False)
+    if result.path:
+        out.print(f"  path: {' → '.join(result.path)}", markup=False, highlight=False)
     for sub in result.sub_questions:
         out.print(
-            f"  sub-question: {sub['text']} -> domains {sub['domains'] or '(flat)'}",
+            f"  sub-question ({sub.get('type', 'open')}): {sub['text']} "
+            f"-> domains {sub['domains'] or '(flat)'}",
             markup=False,
             highlight=False,
         )

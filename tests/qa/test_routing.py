@@ -94,15 +94,24 @@ def test_each_sub_question_goes_to_the_owning_domain_and_its_expert_sees_only_it
     }
 
 
-def test_flat_retrieval_crosses_domains_where_routing_does_not(graph: GraphIndex) -> None:
+def test_open_retrieval_crosses_domains_flat_where_routing_does_not(graph: GraphIndex) -> None:
     llm = OfflineLLM(offline_handlers())
-    question = "What should I learn before linear algebra?"
+    question = "Tell me about linear algebra."
     flat = answer_flat(llm, graph, question)
     routed = answer_routed(llm, graph, question, {})
     assert CROSS in flat.citations
     assert CROSS not in routed.citations
     assert all(CROSS not in expert.edges_seen for expert in routed.experts)
     assert flat.calls == 1 and routed.calls == 3
+
+
+def test_a_typed_question_reads_an_edge_between_domains_from_the_domain_it_reached(graph: GraphIndex) -> None:
+    # Both owners reviewed the cross-domain edge, so both experts know it: the typed answer finds it
+    # while reading one domain only.
+    llm = OfflineLLM(offline_handlers())
+    routed = answer_routed(llm, graph, "What should I learn before linear algebra?", {})
+    assert routed.citations == [CROSS]
+    assert routed.domains_read == ["d-models"] and routed.graph_answers[0].found == ["backpropagation"]
 
 
 def test_a_bridge_concept_brings_its_edges_into_the_domain(graph: GraphIndex) -> None:

@@ -1,0 +1,174 @@
+"""The domain experts' side of question answering: the records of what a question got, and the one
+answering call whose citations are checked in code.
+
+An expert is shown edges and may cite only those: a citation of any other edge is dropped and
+reported (``dropped``). Each call adds the edges and the estimated tokens (characters / 4) its
+prompt held to the result's context size.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+
+from agents import qa
+from governance.graph_answer import GraphAnswer
+from magg_kg.graph_index import GraphIndex
+from magg_kg.llm.port import LLM, Answer, Prompt
+from magg_kg.records import EdgeVersion
+
+__all__ = [
+    "STAGE",
+    "UNOWNED",
+    "ExpertReport",
+    "QAResult",
+    "ask_expert",
+    "checked",
+    "edge_json",
+    "edge_payload",
+]
+
+STAGE = "qa"
+UNOWNED = "unowned"
+"""The scope of the concepts no domain owns."""
+
+
+@dataclass
+class ExpertReport:
+    domain: str
+    sub_question: str
+    concepts: list[str]
+    edges_seen: list[str]
+    answer: str = ""
+    short_answer: str = ""
+    citations: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    failure: str = ""
+
+
+@dataclass
+class QAResult:
+    """What one question got: the answer, its checked citations and how it was reached."""
+
+    question: str
+    mode: str
+    as_of: str | None
+    covered: bool = True
+    answer: str = ""
+    short_answer: str = ""
+    citations: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    sub_questions: list[dict[str, object]] = field(default_factory=list)
+    experts: list[ExpertReport] = field(default_factory=list)
+    calls: int = 0
+    failures: list[str] = field(default_factory=list)
+    graph_answers: list[GraphAnswer] = field(default_factory=list)
+    uncovered: list[str] = field(default_factory=list)
+    edges_read: int = 0
+    domains_read: list[str] = field(default_factory=list)
+    context_edges: int = 0
+    context_tokens: int = 0
+
+    @property
+    def question_type(self) -> str:
+        """The type of the first sub-question ("open" when there is none)."""
+        return str(self.sub_questions[0].get("type", "open")) if self.sub_questions else "open"
+
+    @property
+    def path(self) -> list[str]:
+        """The concepts of the first path the graph answers hold, if any."""
+        return next((a.path for a in self.graph_answers if a.path), [])
+
+    def as_json(self, graph: GraphIndex) -> dict[str, object]:
+        return {
+            "question": self.question,
+            "mode": self.mode,
+            "as_of": self.as_of,
+            "type": self.question_type,
+            "covered": self.covered,
+            "answer": self.answer,
+            "short_answer": self.short_answer,
+            "path": self.path,
+            "graph_answers": [a.as_json() for a in self.graph_answers],
+            "uncovered": self.uncovered,
+            "read": {
+                "edges": self.edges_read,
+                "domains": self.domains_read,
+                "context_edges": self.context_edges,
+                "context_tokens": self.context_tokens,
+            },
+            "citations": [edge_json(graph.edges[e]) for e in self.citations],
+            "dropped_citations": self.dropped,
+            "sub_questions": self.sub_questions,
+            "experts": [expert.__dict__ for expert in self.experts],
+            "calls": self.calls,
+            "failures": self.failures,
+        }
+
+
+def edge_json(edge: EdgeVersion) -> dict[str, object]:
+    return {
+        "edge_id": edge.edge_id,
+        "src": edge.src,
+        "type": edge.type,
+        "dst": edge.dst,
+        "confidence": edge.grounding.confidence,
+        "quote": edge.grounding.evidence[0].quote,
+    }
+
+
+def edge_payload(graph: GraphIndex, edges: Sequence[EdgeVersion]) -> list[dict[str, object]]:
+    return [
+        {
+            **edge_json(edge),
+            "src_name": graph.concepts[edge.src].name,
+            "dst_name": graph.concepts[edge.dst].name,
+        }
+        for edge in edges
+    ]
+
+
+def ask_expert(
+    llm: LLM,
+    graph: GraphIndex,
+    report: ExpertReport,
+    edges: Sequence[EdgeVersion],
+    result: QAResult,
+    graph_answer: GraphAnswer | None = None,
+) -> None:
+    names = {c: graph.concepts[c].name for e in edges for c in (e.src, e.dst)}
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage=STAGE,
+        agent=f"expert:{report.domain}" if report.domain else "expert:flat",
+        domain=report.domain,
+        system=qa.ANSWER_SYSTEM,
+        data="\n".join(f"[{e.edge_id}] {e.grounding.evidence[0].quote}" for e in edges),
+        payload={
+            "question": report.sub_question,
+            "concepts": report.concepts,
+            "names": names,
+            "edges": edge_payload(graph, edges),
+            **({"graph_answer": graph_answer.as_json()} if graph_answer is not None else {}),
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    result.calls += 1
+    result.context_edges += len(edges)
+    result.context_tokens += (len(prompt.data) + len(json.dumps(prompt.payload, ensure_ascii=False))) // 4
+    reply = llm.ask(prompt, qa.ExpertAnswer)
+    if not isinstance(reply, Answer):
+        report.failure = f"{reply.kind}: {reply.reason}"
+        result.failures.append(f"expert {report.domain or 'flat'}: {report.failure}")
+        return
+    shown = {edge.edge_id for edge in edges}
+    report.answer = reply.value.answer
+    report.short_answer = reply.value.short_answer
+    report.citations, report.dropped = checked(reply.value.citations, reply.value.answer, shown)
+
+
+def checked(cited: Sequence[str], text: str, allowed: Collection[str]) -> tuple[list[str], list[str]]:
+    """(kept, dropped): citations listed or bracketed in the text, kept only if allowed."""
+    every = list(dict.fromkeys([*cited, *qa.cited_ids(text)]))
+    return [c for c in every if c in allowed], [c for c in every if c not in allowed]

@@ -1,0 +1,203 @@
+"""Typed sub-questions answered by the graph algorithm they need, through a reader that counts
+what was read (:mod:`magg_kg.graph_reader`).
+
+One :class:`GraphAnswer` per subject concept of a one-concept type (``prerequisites``,
+``unlocks``, ``part_of``, ``parts``) and one per pair of a two-concept type (``path``,
+``which_first``, ``relation``). Each carries the answer's concepts (``found``), the path when
+there is one, the concept that comes first, the edges that support it (in the order the answer
+reads them), a headline in plain words and, when the graph holds nothing for it, ``covered`` false
+and a headline that says "The graph does not cover ...".
+
+The algorithms are :mod:`magg_kg.learning_order`'s; which of them a type uses:
+
+============== =====================================================================
+prerequisites  :func:`~magg_kg.learning_order.steps_into` (``full``: ``steps_before``)
+unlocks        :func:`~magg_kg.learning_order.steps_out_of`
+path           :func:`~magg_kg.learning_order.learning_path` (A to B; the reverse is
+               reported when only B to A exists)
+which_first    ``learning_path`` both ways: the start of the path that exists, else neither
+part_of/parts  :func:`~magg_kg.learning_order.wholes_and_parts`
+relation       :func:`~magg_kg.learning_order.connection`
+============== =====================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from magg_kg.learning_order import (
+    Step,
+    Touching,
+    connection,
+    learning_path,
+    steps_before,
+    steps_into,
+    steps_out_of,
+    wholes_and_parts,
+)
+from magg_kg.records import Concept
+
+__all__ = ["GraphAnswer", "Names", "answer_by_graph", "domains_of_edges", "names_from", "uncovered_names"]
+
+
+@dataclass
+class GraphAnswer:
+    """The graph's answer to one typed question about one concept (or one pair)."""
+
+    type: str
+    concepts: list[str]
+    found: list[str] = field(default_factory=list)
+    path: list[str] = field(default_factory=list)
+    first: str | None = None
+    edges: list[str] = field(default_factory=list)
+    headline: str = ""
+    covered: bool = True
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "type": self.type,
+            "concepts": self.concepts,
+            "found": self.found,
+            "path": self.path,
+            "first": self.first,
+            "edges": self.edges,
+            "headline": self.headline,
+            "covered": self.covered,
+        }
+
+
+Names = Callable[[str], str]
+
+
+def _listed(names: Names, concepts: Sequence[str]) -> str:
+    return ", ".join(names(c) for c in concepts)
+
+
+def _chain(names: Names, steps: Sequence[Step]) -> list[str]:
+    return [steps[0].src, *(s.dst for s in steps)] if steps else []
+
+
+def _one(kind: str, concept: str, full: bool, touching: Touching, names: Names) -> GraphAnswer:
+    name = names(concept)
+    answer = GraphAnswer(kind, [concept])
+    if kind == "prerequisites":
+        if full:
+            answer.found, steps = steps_before(touching, concept)
+            lead, what = f"Everything before {name}, in learning order", f"what comes before {name}"
+        else:
+            steps = steps_into(touching, concept)
+            answer.found = list(dict.fromkeys(s.src for s in steps))
+            lead, what = f"Learn before {name}", f"what comes before {name}"
+        answer.edges = [s.edge_id for s in steps]
+    elif kind == "unlocks":
+        steps = steps_out_of(touching, concept)
+        answer.found = list(dict.fromkeys(s.dst for s in steps))
+        answer.edges = [s.edge_id for s in steps]
+        lead, what = f"{name} leads on to", f"what builds on {name}"
+    else:
+        wholes, parts = wholes_and_parts(touching, concept)
+        chosen = wholes if kind == "part_of" else parts
+        answer.found = list(dict.fromkeys(e.dst if kind == "part_of" else e.src for e in chosen))
+        answer.edges = [e.edge_id for e in chosen]
+        lead = f"{name} is part of" if kind == "part_of" else f"Parts of {name}"
+        what = f"what {name} is part of" if kind == "part_of" else f"what is part of {name}"
+    if answer.found:
+        answer.headline = f"{lead}: {_listed(names, answer.found)}."
+    else:
+        answer.covered = False
+        answer.headline = f"The graph does not cover {what}."
+    return answer
+
+
+def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) -> GraphAnswer:
+    a, b = names(first), names(second)
+    answer = GraphAnswer(kind, [first, second])
+    if first == second:
+        answer.covered = False
+        answer.headline = f"The question names {a} twice: ask about two different concepts."
+        return answer
+    if kind == "relation":
+        joined = connection(touching, first, second)
+        answer.edges = [s.edge_id for s in joined]
+        answer.path = _chain(names, joined)
+        if not joined:
+            answer.covered = False
+            answer.headline = f"The graph does not cover how {a} relates to {b}: no edges join them."
+        elif all({s.src, s.dst} == {first, second} for s in joined):
+            answer.path = []
+            answer.headline = f"{a} and {b} are joined directly ({len(joined)} edge(s))."
+        else:
+            answer.headline = f"{a} relates to {b} through: {' → '.join(names(c) for c in answer.path)}."
+        return answer
+    forward = learning_path(touching, first, second)
+    backward = None if forward is not None else learning_path(touching, second, first)
+    steps = forward if forward is not None else backward
+    if steps is not None:
+        answer.path = _chain(names, steps)
+        answer.edges = [s.edge_id for s in steps]
+        answer.first = answer.path[0]
+    chain = " → ".join(names(c) for c in answer.path)
+    if kind == "which_first":
+        answer.found = [answer.first] if answer.first else []
+        if answer.first is None:
+            answer.headline = f"Neither comes first: the graph holds no learning path between {a} and {b}."
+        else:
+            answer.headline = f"{names(answer.first)} comes first: {chain}."
+        return answer
+    if forward is not None:
+        answer.found = answer.path
+        answer.headline = f"Learning path from {a} to {b} ({len(forward)} step(s)): {chain}."
+    elif backward is not None:
+        answer.path, answer.edges, answer.first = [], [], None
+        answer.covered = False
+        answer.headline = (
+            f"The graph does not cover a path from {a} to {b}: the learning order runs the other way, "
+            f"{chain}."
+        )
+    else:
+        answer.covered = False
+        answer.headline = f"The graph does not cover a learning path from {a} to {b}: none joins them."
+    return answer
+
+
+def answer_by_graph(
+    kind: str, concepts: Sequence[str], full: bool, touching: Touching, names: Names
+) -> list[GraphAnswer]:
+    """The graph's answers to a typed sub-question (empty for ``open`` or too few concepts)."""
+    if kind in ("path", "which_first", "relation"):
+        if len(concepts) < 2:
+            return []
+        return [_pair(kind, concepts[0], concepts[1], touching, names)]
+    if kind in ("prerequisites", "unlocks", "part_of", "parts"):
+        return [_one(kind, concept, full, touching, names) for concept in dict.fromkeys(concepts)]
+    return []
+
+
+def uncovered_names(unknown: Sequence[str]) -> str:
+    """The sentence for names the graph does not know.
+
+    >>> uncovered_names(["quantum chromodynamics"])
+    'The graph does not cover quantum chromodynamics.'
+    >>> uncovered_names(["a", "b"])
+    'The graph does not cover a or b.'
+    """
+    return f"The graph does not cover {' or '.join(unknown)}." if unknown else ""
+
+
+def domains_of_edges(edges: Sequence[str], domain_of: Callable[[str], str]) -> dict[str, list[str]]:
+    """Domain -> its edges among ``edges``, in order of first appearance (the experts along a path)."""
+    parts: dict[str, list[str]] = {}
+    for edge in edges:
+        parts.setdefault(domain_of(edge), []).append(edge)
+    return parts
+
+
+def names_from(concepts: Mapping[str, Concept]) -> Names:
+    """A name lookup over the index's concepts (the id when unknown)."""
+
+    def name(concept: str) -> str:
+        found = concepts.get(concept)
+        return found.name if found is not None else concept
+
+    return name

@@ -1,0 +1,75 @@
+"""Typed sub-questions, routed and flat: the graph algorithm answers, the experts explain.
+
+Routed (:func:`typed_routed`): the algorithm reads the graph through a
+:class:`~magg_kg.graph_reader.DomainReader`, and the answer's edges are grouped by the domain each
+was read from; each domain's expert is shown its group only, in the answer's order, so a path
+across domains is assembled from the experts of each domain, joined where it crosses. Flat
+(:func:`typed_flat`): the algorithm is given the whole graph and one call explains every part.
+"""
+
+from __future__ import annotations
+
+from agents import qa
+from governance.experts import ExpertReport, QAResult, ask_expert
+from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
+from magg_kg.graph_index import GraphIndex
+from magg_kg.graph_reader import DomainReader, WholeGraphReader
+from magg_kg.llm.port import LLM
+
+__all__ = ["is_typed", "typed_flat", "typed_routed"]
+
+TWO_CONCEPT_TYPES = frozenset({"path", "which_first", "relation"})
+
+
+def typed_routed(
+    llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, reader: DomainReader, result: QAResult
+) -> list[str]:
+    """Answers a typed sub-question by its graph algorithm, each part by the expert of the domain it
+    was read from; the domains that answered."""
+    answered: list[str] = []
+    for answer in answer_by_graph(
+        sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts)
+    ):
+        result.graph_answers.append(answer)
+        if not answer.covered:
+            result.uncovered.append(answer.headline)
+        for domain, edge_ids in domains_of_edges(answer.edges, reader.domain_of).items():
+            edges = [graph.edges[e] for e in edge_ids]
+            concepts = [c for c in sub.concepts if any(c in (e.src, e.dst) for e in edges)]
+            report = ExpertReport(domain, sub.text, concepts, list(edge_ids))
+            result.experts.append(report)
+            answered.append(domain)
+            ask_expert(llm, graph, report, edges, result, answer)
+    return list(dict.fromkeys(answered))
+
+
+def is_typed(sub: qa.SubQuestion) -> bool:
+    """Whether a graph algorithm answers the sub-question: a type and the concepts it needs."""
+    needed = 2 if sub.type in TWO_CONCEPT_TYPES else 1
+    return sub.type != "open" and len(sub.concepts) >= needed
+
+
+def typed_flat(llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, result: QAResult) -> QAResult:
+    """The typed baseline: the algorithm over the whole graph, one answering call for every part."""
+    reader = WholeGraphReader(graph.edges.values())
+    answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts))
+    result.graph_answers = answers
+    result.uncovered += [a.headline for a in answers if not a.covered]
+    result.edges_read = len(reader.edges_read)
+    edge_ids = list(dict.fromkeys(e for a in answers for e in a.edges))
+    heads = [a.headline for a in answers if a.covered]
+    if edge_ids:
+        report = ExpertReport("", sub.text, list(sub.concepts), edge_ids)
+        result.experts.append(report)
+        shown = (
+            answers[0]
+            if len(answers) == 1
+            else GraphAnswer(sub.type, list(sub.concepts), edges=edge_ids, headline=" ".join(heads))
+        )
+        ask_expert(llm, graph, report, [graph.edges[e] for e in edge_ids], result, shown)
+        result.citations, result.dropped = list(report.citations), list(report.dropped)
+        heads.append(report.answer)
+    result.answer = " ".join(dict.fromkeys([*heads, *result.uncovered]))
+    result.short_answer = " ".join(a.headline for a in answers if a.covered) or "Not covered by the graph."
+    result.covered = any(a.covered for a in answers)
+    return result

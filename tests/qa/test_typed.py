@@ -1,0 +1,276 @@
+"""Typed questions answered by their graph algorithm, routed and flat, on a two-domain graph."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import respx
+
+from agents import qa
+from agents.offline.handlers import offline_handlers
+from agents.question_types import classify
+from agents.text import lexicon
+from governance.qa import QAResult, answer_flat, answer_routed
+from magg_kg.clock import StepClock
+from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.llm.deepseek import DeepSeekLLM
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.operations import AssignDomain, InvalidateEdge, RecordDecision, SetDomain
+from magg_kg.records import edge_id, stable_id
+from magg_kg.sqlite import SQLiteStore
+from tests.gates.world import CONCEPTS, seed, write
+from tests.llm.fake_server import ChatRequest
+from tests.llm.prompts import prompt_of
+from tests.llm.test_deepseek import ENDPOINT, completion, config
+
+QUOTE = "Linear algebra is a prerequisite for neural networks."
+EDGES = [
+    ("calculus", "prerequisite", "gradient-descent"),
+    ("calculus", "prerequisite", "backpropagation"),
+    ("linear-algebra", "prerequisite", "neural-network"),
+    ("gradient-descent", "prerequisite", "backpropagation"),
+    ("backpropagation", "prerequisite", "neural-network"),
+    ("neural-network", "prerequisite", "transformer"),
+    ("transformer", "builds_on", "attention"),
+    ("attention", "part_of", "transformer"),
+    ("k-means", "related", "linear-algebra"),
+]
+DOMAINS = {
+    "d-math": ("linear-algebra", "calculus", "gradient-descent", "k-means"),
+    "d-models": ("neural-network", "transformer", "attention", "backpropagation"),
+}
+KMEANS = edge_id("k-means", "related", "linear-algebra")
+LLM = OfflineLLM(offline_handlers())
+
+
+@pytest.fixture(scope="module")
+def store() -> Iterator[SQLiteStore]:
+    store = SQLiteStore.open(":memory:")
+    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=1.0)
+    seed(store, clock, [(s, t, d, QUOTE) for s, t, d in EDGES])
+    now = clock.now()
+    write(
+        store,
+        clock,
+        [
+            *(
+                SetDomain(id=d, version=1, name=d, owner=f"owner:{d}", card={}, recorded_at=now)
+                for d in DOMAINS
+            ),
+            *(
+                AssignDomain(concept_id=c, domain_id=d, recorded_at=now)
+                for d, cs in DOMAINS.items()
+                for c in cs
+            ),
+        ],
+    )
+    # k-means' only edge is invalidated later: as of now it has none.
+    version = next(e.version_id for e in store.edges() if e.edge_id == KMEANS)
+    later = "2026-02-01T00:00:00.000000Z"
+    decision = stable_id("d", "test", KMEANS)
+    write(
+        store,
+        clock,
+        [
+            RecordDecision(
+                id=decision,
+                proposal_id=None,
+                stage="recheck",
+                verdict="invalidate",
+                state_after="invalidated",
+                rationale="re-judged below the bar",
+                detail={},
+                policy_version="policy-1",
+                prompt_version="test",
+                model="test",
+                decided_at=later,
+            ),
+            InvalidateEdge(
+                version_id=version,
+                decision_id=decision,
+                invalid_at=later,
+                expired_at=later,
+                reason="re-judged",
+            ),
+        ],
+    )
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def graph(store: SQLiteStore) -> GraphIndex:
+    return build_graph_index(store)
+
+
+def routed(graph: GraphIndex, question: str) -> QAResult:
+    return answer_routed(LLM, graph, question, {})
+
+
+KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "concepts"),
+    [
+        ("What should I learn before transformers?", "prerequisites", ["transformer"]),
+        ("What does attention build on?", "prerequisites", ["attention"]),
+        ("What builds on attention?", "unlocks", ["attention"]),
+        ("What can I learn after calculus?", "unlocks", ["calculus"]),
+        ("How do I get from calculus to transformers?", "path", ["calculus", "transformer"]),
+        (
+            "Which comes first, backpropagation or gradient descent?",
+            "which_first",
+            ["backpropagation", "gradient-descent"],
+        ),
+        ("Do I need linear algebra before transformers?", "which_first", ["linear-algebra", "transformer"]),
+        ("What is attention part of?", "part_of", ["attention"]),
+        ("What is part of attention?", "parts", ["attention"]),
+        ("What are the components of transformers?", "parts", ["transformer"]),
+        ("How is k-means related to linear algebra?", "relation", ["k-means", "linear-algebra"]),
+        ("What is attention?", "open", ["attention"]),
+    ],
+)
+def test_the_classifier_names_the_type_and_reads_the_concepts_in_order(
+    question: str, kind: str, concepts: list[str]
+) -> None:
+    found = classify(question, KEYS)
+    assert (found.type, found.concepts) == (kind, concepts)
+
+
+def test_a_cue_inside_a_name_is_no_cue() -> None:
+    keys = lexicon([("ica", ["independent component analysis"])])
+    assert (
+        classify("What should I learn before independent component analysis?", keys).type == "prerequisites"
+    )
+
+
+def test_prerequisites_direct_and_in_full_in_learning_order(graph: GraphIndex) -> None:
+    direct = routed(graph, "What should I learn before transformers?")
+    assert direct.question_type == "prerequisites"
+    assert set(direct.graph_answers[0].found) == {"neural-network", "attention"}
+    full = routed(graph, "What is everything I need before transformers, in order?").graph_answers[0]
+    assert set(full.found) == {
+        "neural-network",
+        "attention",
+        "linear-algebra",
+        "backpropagation",
+        "calculus",
+        "gradient-descent",
+    }
+    position = {c: i for i, c in enumerate(full.found)}
+    for src, type_, dst in EDGES:
+        if type_ == "prerequisite" and {src, dst} <= set(full.found):
+            assert position[src] < position[dst]
+
+
+def test_a_path_across_domains_is_assembled_from_each_domains_expert_in_order(graph: GraphIndex) -> None:
+    result = routed(graph, "What is the learning path from linear algebra to transformers?")
+    assert result.path == ["linear-algebra", "neural-network", "transformer"]
+    path_edges = [
+        edge_id("linear-algebra", "prerequisite", "neural-network"),
+        edge_id("neural-network", "prerequisite", "transformer"),
+    ]
+    assert [(e.domain, e.edges_seen) for e in result.experts] == [
+        ("d-math", path_edges[:1]),
+        ("d-models", path_edges[1:]),
+    ]
+    assert result.citations == path_edges
+    assert result.sub_questions[0]["domains"] == ["d-math", "d-models"]
+    assert "Linear algebra → neural network → transformer" in result.answer
+    flat = answer_flat(LLM, graph, "What is the learning path from linear algebra to transformers?")
+    assert flat.path == result.path and flat.calls == 1
+    assert result.edges_read <= flat.edges_read == len(graph.edges)
+
+
+def test_the_shortest_path_is_found_and_a_reversed_one_is_not_taken_for_it(graph: GraphIndex) -> None:
+    result = routed(graph, "What is the path from calculus to transformers?")
+    assert result.path == ["calculus", "backpropagation", "neural-network", "transformer"]
+    backwards = routed(graph, "What is the path from transformers to calculus?")
+    assert backwards.path == [] and not backwards.covered
+    assert "runs the other way" in backwards.answer
+
+
+def test_which_first_says_which_and_why(graph: GraphIndex) -> None:
+    result = routed(graph, "Which comes first, transformers or gradient descent?")
+    answer = result.graph_answers[0]
+    assert answer.first == "gradient-descent"
+    assert answer.path == ["gradient-descent", "backpropagation", "neural-network", "transformer"]
+    assert result.short_answer.startswith("gradient descent comes first")
+
+
+def test_part_of_reads_the_direction_right(graph: GraphIndex) -> None:
+    assert routed(graph, "What is attention part of?").graph_answers[0].found == ["transformer"]
+    assert routed(graph, "What is part of transformers?").graph_answers[0].found == ["attention"]
+    empty = routed(graph, "What is part of attention?")
+    assert not empty.covered and "The graph does not cover what is part of Attention." in empty.answer
+
+
+def test_two_parts_are_both_answered_and_an_uncovered_part_is_said(graph: GraphIndex) -> None:
+    result = routed(graph, "What should I learn before transformers, and what does calculus unlock?")
+    assert [s["type"] for s in result.sub_questions] == ["prerequisites", "unlocks"]
+    assert set(result.graph_answers[1].found) == {"gradient-descent", "backpropagation"}
+    partial = routed(graph, "What should I learn before transformers, and what is part of attention?")
+    assert partial.covered and "The graph does not cover what is part of Attention." in partial.answer
+
+
+def test_one_unknown_and_one_known_concept_says_what_is_not_covered(graph: GraphIndex) -> None:
+    for result in (
+        routed(graph, "What is the path from quantum chromodynamics to transformers?"),
+        answer_flat(LLM, graph, "What is the path from quantum chromodynamics to transformers?"),
+    ):
+        assert not result.covered and not result.citations
+        assert "The graph does not cover quantum chromodynamics." in result.answer
+
+
+def test_two_concepts_with_no_path_between_them(graph: GraphIndex) -> None:
+    result = routed(graph, "What is the learning path from k-means to attention?")
+    assert not result.covered and result.path == []
+    assert "does not cover a learning path from k-means to Attention" in result.answer
+    neither = routed(graph, "Which comes first, k-means or attention?")
+    assert neither.covered and neither.graph_answers[0].first is None
+    assert neither.short_answer.startswith("Neither comes first")
+
+
+def test_a_concept_whose_only_edge_was_invalidated_now_and_before(store: SQLiteStore) -> None:
+    question = "How is k-means related to linear algebra?"
+    now = routed(build_graph_index(store), question)
+    assert not now.covered and KMEANS not in now.citations
+    before = routed(build_graph_index(store, "2026-01-15T00:00:00.000000Z"), question)
+    assert before.covered and before.citations == [KMEANS]
+
+
+def test_a_long_question_and_one_in_another_language_get_no_traceback(graph: GraphIndex) -> None:
+    long = routed(graph, "What should I learn before transformers? " + "very " * 2000)
+    assert len(long.question) > 10_000 and long.graph_answers[0].type == "prerequisites"
+    other = routed(graph, "¿Cuál es el camino desde el álgebra lineal hasta los transformers?")
+    assert other.graph_answers == [] and other.answer
+
+
+def test_with_deepseek_the_decomposer_names_the_type(graph: GraphIndex) -> None:
+    # A question whose wording the offline classifier does not read as a path: the decomposer does.
+    question = "I know calculus; how would I reach transformers?"
+    assert classify(question, KEYS).type != "path"
+    handlers = offline_handlers()
+    seen: list[str] = []
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        chat = ChatRequest("/chat/completions", dict(request.headers), body)
+        seen.append(chat.task)
+        if chat.task == qa.DECOMPOSE_TASK:
+            assert "which_first" in chat.messages[0]["content"]  # the types are in the instructions
+            sub = {"text": question, "concepts": ["calculus", "transformer"], "type": "path"}
+            return completion(json.dumps({"reasoning": "a path", "sub_questions": [sub]}))
+        return completion(json.dumps(dict(handlers[chat.task](prompt_of(chat)))))
+
+    with respx.mock(assert_all_called=False) as gateway:
+        gateway.post(ENDPOINT).mock(side_effect=reply)
+        result = answer_routed(DeepSeekLLM(config(), sleep=lambda _s: None), graph, question, {})
+    assert seen[0] == qa.DECOMPOSE_TASK and seen[-1] == qa.SYNTHESIS_TASK
+    assert result.question_type == "path" and not result.failures
+    assert result.path == ["calculus", "backpropagation", "neural-network", "transformer"]
+    assert set(result.citations) == set(result.graph_answers[0].edges)
