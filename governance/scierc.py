@@ -98,8 +98,10 @@ def parse_document(row: Mapping[str, object], where: str) -> Document:
     key, sentences = row.get("doc_key"), row.get("sentences")
     if not isinstance(key, str) or not key:
         raise InputError(f"{where}: field 'doc_key' must be a non-empty string")
-    if not isinstance(sentences, list) or not sentences or not all(
-        isinstance(s, list) and s and all(isinstance(t, str) and t for t in s) for s in sentences
+    if (
+        not isinstance(sentences, list)
+        or not sentences
+        or not all(isinstance(s, list) and s and all(isinstance(t, str) and t for t in s) for s in sentences)
     ):
         raise InputError(f"{where}: field 'sentences' must be a non-empty list of token lists")
     ner = _spans(row.get("ner", []), where, "ner", len(sentences))
@@ -196,9 +198,7 @@ def load_split(folder: Path, split: str) -> list[Document]:
         if not isinstance(key, str) or key not in docs:
             raise InputError(f"{where}: doc_key {key!r} is not a document of {split}.jsonl")
         gold[key].append(_triple(row, where, docs[key]))
-    return [
-        Document(d.key, d.sentences, d.starts, d.annotated, tuple(gold[d.key])) for d in docs.values()
-    ]
+    return [Document(d.key, d.sentences, d.starts, d.annotated, tuple(gold[d.key])) for d in docs.values()]
 
 
 def sentences_of(documents: Sequence[Document]) -> list[Annotated]:
