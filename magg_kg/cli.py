@@ -25,6 +25,7 @@ from magg_kg.clock import Clock, SystemClock, parse_time
 from magg_kg.commands import ingest as ingest_commands
 from magg_kg.commands.ask import register as register_ask
 from magg_kg.commands.bench import bench_app
+from magg_kg.commands.bench_qa import register as register_bench_qa
 from magg_kg.commands.model import model_app
 from magg_kg.commands.report import register as register_report
 from magg_kg.commands.review import register as register_review
@@ -48,6 +49,7 @@ app = typer.Typer(
 audit_app = typer.Typer(help="The audit log and the database's invariants.", no_args_is_help=True)
 app.add_typer(audit_app, name="audit")
 app.add_typer(bench_app, name="bench")
+register_bench_qa(bench_app)  # bench qa
 app.add_typer(model_app, name="model")
 register_review(app)  # review, recheck, discover
 register_ask(app)  # ask

@@ -1,0 +1,187 @@
+"""``magg bench qa``: typed curriculum questions, routed vs flat, and the multi-hop samples.
+
+1. The gold graph of ``--data`` (a Metacademy-layout folder, default ``../shared/data/metacademy``)
+   is loaded through the store as established edges; typed questions with gold answers are
+   generated from it and answered routed and flat (:mod:`governance.qa_benchmark`).
+2. ``--demo``: the same on the graph ``magg demo`` builds from the bundled curriculum (its gold is
+   the graph itself: this measures answering, not the graph).
+3. ``--multihop N``: the first N questions of each of the MuSiQue and HotpotQA samples
+   (``../shared/data/musique``, ``../shared/data/hotpotqa``, used where they are), each question's
+   paragraphs ingested into a fresh graph, answered routed, flat and global
+   (:mod:`governance.multihop`): exact match and token F1.
+
+Every section prints a table; ``--out`` writes everything as JSON. The LLM is whatever the
+configuration names (offline by default; the same command runs with ``MAGG_LLM=deepseek``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from agents.offline.handlers import offline_handlers
+from governance.qa_benchmark import MODES, load_gold_graph, run_questions
+from magg_kg.clock import StepClock, SystemClock
+from magg_kg.config import load_config
+from magg_kg.errors import UserError
+from magg_kg.llm.provider import build_llm
+from magg_kg.sqlite import SQLiteStore
+
+__all__ = ["print_summary", "register"]
+
+START = "2026-01-01T00:00:00.000000Z"
+_MEASURES = (
+    ("quality", "quality"),
+    ("citation_precision", "cite prec"),
+    ("length_ratio", "len ratio"),
+    ("edges_read", "edges read"),
+    ("context_edges", "ctx edges"),
+    ("context_tokens", "ctx tokens"),
+    ("calls", "calls"),
+    ("p50_ms", "p50 ms"),
+    ("p95_ms", "p95 ms"),
+)
+
+
+def _shared(name: str) -> Path:
+    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / name
+
+
+def print_summary(title: str, summary: Mapping[str, Mapping[str, Mapping[str, float]]], out: Console) -> None:
+    """One row per kind and mode: the kind's quality measure, citations, context, calls, latency."""
+    table = Table(title=title)
+    table.add_column("kind")
+    table.add_column("mode")
+    table.add_column("n", justify="right")
+    for _, label in _MEASURES:
+        table.add_column(label, justify="right")
+    for kind, modes in summary.items():
+        for mode in MODES:
+            row = modes.get(mode)
+            if row is None:
+                continue
+            cells = [f"{row[key]:.3f}" if key in row else "—" for key, _ in _MEASURES]
+            table.add_row(kind, mode, str(int(row["n"])), *cells)
+    out.print(table)
+
+
+def _curriculum(data: Path, per_type: int, seed: int, out: Console) -> dict[str, object]:
+    config = load_config(os.environ)
+    store = SQLiteStore.open(":memory:")
+    try:
+        clock = StepClock(START)
+        llm, usage = build_llm(config.llm.checked(), store, clock, offline_handlers())
+        edges = load_gold_graph(
+            data, store, llm=llm, usage=usage, clock=clock, policy=config.policy, seed=seed
+        )
+        with out.status(f"bench qa: {data}") as status:
+            report = run_questions(
+                store,
+                llm,
+                per_type=per_type,
+                seed=seed,
+                progress=lambda done, total: status.update(f"bench qa: {data}: question {done + 1}/{total}"),
+            )
+        return report | {"data": str(data), "gold_edges": edges}
+    finally:
+        store.close()
+
+
+def _demo(per_type: int, seed: int, out: Console) -> dict[str, object]:
+    from magg_kg.cli import open_context
+    from magg_kg.commands.ingest import curriculum_folder, run_ingest
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "demo.sqlite"
+        with open_context(path, create=True) as ctx:
+            with out.status("bench qa: building the demo graph"):
+                run_ingest(ctx, [curriculum_folder()], show_progress=False)
+            llm, _ = build_llm(ctx.config.llm.checked(), ctx.store, ctx.clock, offline_handlers())
+            return run_questions(ctx.store, llm, per_type=per_type, seed=seed) | {"data": "magg demo"}
+
+
+def bench_qa(
+    data: Path | None,
+    demo: bool,
+    multihop: int,
+    per_type: int,
+    seed: int | None,
+    out: Path | None,
+    json_: bool,
+) -> None:
+    folder = data or _shared("metacademy")
+    if not folder.is_dir():
+        raise UserError(f"no data folder at {folder}: pass --data DIR (a folder with Metacademy's layout)")
+    seed_value = load_config(os.environ).seed if seed is None else seed
+    err = Console(stderr=True, soft_wrap=True)
+    report: dict[str, object] = {"measured_at": SystemClock().now()}
+    report["curriculum"] = _curriculum(folder, per_type, seed_value, err)
+    if demo:
+        report["demo"] = _demo(per_type, seed_value, err)
+    if multihop:
+        from magg_kg.commands.bench_multihop import run_multihop
+
+        report["multihop"] = run_multihop(multihop, _shared("musique"), _shared("hotpotqa"), err)
+    text = json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    if json_:
+        typer.echo(text, nl=False)
+        return
+    console = Console(soft_wrap=True, width=max(150, Console().width))
+    for key, title in (
+        ("curriculum", f"typed questions on {folder}"),
+        ("demo", "typed questions on the demo graph"),
+    ):
+        section = report.get(key)
+        if isinstance(section, dict):
+            summary = section["summary"]
+            assert isinstance(summary, Mapping)
+            print_summary(
+                f"{title}: {section['concepts']} concepts, {section['active_edges']} edges", summary, console
+            )
+    if multihop:
+        from magg_kg.commands.bench_multihop import print_multihop
+
+        print_multihop(report["multihop"], console)
+    if out is not None:
+        console.print(f"results written to {out}", markup=False, highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Adds ``magg bench qa`` to the bench app."""
+
+    @app.command("qa")
+    def qa_cmd(
+        data: Annotated[
+            Path | None,
+            typer.Option(
+                "--data", help="Folder with Metacademy's layout (default: ../shared/data/metacademy)."
+            ),
+        ] = None,
+        demo: Annotated[bool, typer.Option("--demo", help="Also on the graph `magg demo` builds.")] = False,
+        multihop: Annotated[
+            int, typer.Option("--multihop", min=0, help="Also the first N MuSiQue and HotpotQA questions.")
+        ] = 0,
+        per_type: Annotated[
+            int, typer.Option("--per-type", min=1, help="Questions of each kind at most.")
+        ] = 40,
+        seed: Annotated[
+            int | None, typer.Option("--seed", help="Seed of the questions (default: 7).")
+        ] = None,
+        out: Annotated[
+            Path | None, typer.Option("--out", help="Also write the results as JSON here.")
+        ] = None,
+        json_: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    ) -> None:
+        """Question answering: typed curriculum questions from a gold graph, routed vs flat, by kind."""
+        bench_qa(data, demo, multihop, per_type, seed, out, json_)

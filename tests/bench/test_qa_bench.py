@@ -1,0 +1,97 @@
+"""``magg bench qa`` on the tiny Metacademy-layout data set: gold graph through the store, typed
+questions, routed vs flat scored by kind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents.offline.handlers import offline_handlers
+from governance.curriculum_questions import generate_questions, gold_order
+from governance.experts import QAResult
+from governance.graph_answer import GraphAnswer
+from governance.qa_benchmark import load_gold_graph, run_questions
+from governance.qa_scoring import score_answer
+from magg_kg.clock import StepClock
+from magg_kg.config import LLMConfig, Policy
+from magg_kg.graph_index import build_graph_index
+from magg_kg.llm.provider import build_llm
+from magg_kg.sqlite import SQLiteStore
+from tests.bench.conftest import PREREQUISITES
+from tests.cli import magg
+
+
+def _gold_store(data_dir: Path) -> SQLiteStore:
+    store = SQLiteStore.open(":memory:")
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    llm, usage = build_llm(LLMConfig(), store, clock, offline_handlers())
+    edges = load_gold_graph(data_dir, store, llm=llm, usage=usage, clock=clock, policy=Policy(), seed=7)
+    assert edges == len(PREREQUISITES)
+    return store
+
+
+def test_the_gold_graph_is_loaded_through_the_store_as_established_edges(data_dir: Path) -> None:
+    store = _gold_store(data_dir)
+    try:
+        active = {(e.src, e.type, e.dst) for e in store.edges()}
+        assert active == {(s, "prerequisite", d) for s, d, _ in PREREQUISITES}
+        assert store.domains() and all(e.grounding.confidence == 1.0 for e in store.edges())
+    finally:
+        store.close()
+
+
+def test_every_kind_is_asked_and_routed_matches_flat_reading_less(data_dir: Path) -> None:
+    store = _gold_store(data_dir)
+    try:
+        llm, _ = build_llm(LLMConfig(), store, StepClock("2026-01-02T00:00:00.000000Z"), offline_handlers())
+        report = run_questions(store, llm, per_type=4, seed=7)
+    finally:
+        store.close()
+    summary = report["summary"]
+    assert isinstance(summary, dict)
+    kinds = {"prerequisites", "prerequisites_full", "unlocks", "path", "which_first", "relation", "two_part"}
+    assert kinds <= set(summary)
+    for kind in kinds:
+        assert summary[kind]["routed"]["quality"] >= summary[kind]["flat"]["quality"] > 0.5, kind
+    assert summary["all"]["routed"]["edges_read"] < summary["all"]["flat"]["edges_read"]
+
+
+def test_a_wrong_answer_scores_zero(data_dir: Path) -> None:
+    store = _gold_store(data_dir)
+    try:
+        graph = build_graph_index(store)
+    finally:
+        store.close()
+    order = gold_order(graph)
+    questions = generate_questions(graph, per_type=3, seed=1)
+    path = next(q for q in questions if q.kind == "path")
+    wrong = QAResult(question=path.text, mode="routed", as_of=None)
+    wrong.graph_answers = [
+        GraphAnswer("path", list(path.concepts), path=[path.concepts[0], path.concepts[1]])
+    ]
+    assert score_answer(path, wrong, graph, order)["validity"] == 0.0  # not one edge: a shortcut
+    first = next(q for q in questions if q.kind == "which_first")
+    other = next(c for c in first.concepts if c != first.gold[0])
+    wrong.graph_answers = [GraphAnswer("which_first", list(first.concepts), first=other)]
+    assert score_answer(first, wrong, graph, order)["exact_match"] == 0.0
+
+
+def test_the_command_prints_a_table_and_writes_json(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "qa.json"
+    code, printed, err = magg(
+        ["bench", "qa", "--data", str(data_dir), "--per-type", "3", "--out", str(out)], capsys
+    )
+    assert code == 0, err
+    assert "which_first" in printed and "routed" in printed and "flat" in printed
+    written = json.loads(out.read_text("utf-8"))
+    assert written["curriculum"]["gold_edges"] == len(PREREQUISITES)
+    assert {row["mode"] for row in written["curriculum"]["rows"]} == {"routed", "flat"}
+
+
+def test_a_missing_data_folder_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = magg(["bench", "qa", "--data", str(tmp_path / "nowhere")], capsys)
+    assert (code, out) == (2, "") and err.startswith("error: no data folder at ")
