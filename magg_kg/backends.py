@@ -26,11 +26,12 @@ def open_store(config: Config, *, create: bool = True) -> Store:
     magg_kg.errors.ConfigError: MAGG_STORE=d1 needs MAGG_D1_URL and MAGG_D1_TOKEN ...
     """
     if config.store == "d1":
-        token = config.d1.token
-        if not config.d1.url or token is None or not token.get_secret_value():
+        tokens = [token.get_secret_value() for token in (config.d1.token, config.d1.read_token) if token]
+        if not config.d1.url or not any(tokens):
             raise ConfigError(
                 "MAGG_STORE=d1 needs MAGG_D1_URL and MAGG_D1_TOKEN (the ts-apply Worker's URL and "
-                "bearer token); see ts-apply/README.md, or unset MAGG_STORE to use the SQLite file"
+                "bearer token; MAGG_D1_READ_TOKEN alone is enough for reading); see "
+                "ts-apply/README.md, or unset MAGG_STORE to use the SQLite file"
             )
         return D1Store(config.d1)
     return SQLiteStore.open(config.db, create=create)

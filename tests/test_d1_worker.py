@@ -19,7 +19,8 @@ import pytest
 from pydantic import SecretStr
 
 from magg_kg.audit import find_break
-from magg_kg.config import D1Config, load_config
+from magg_kg.backends import open_store
+from magg_kg.config import Config, D1Config, load_config
 from magg_kg.d1 import CHAIN_ATTEMPTS, D1Store
 from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
 from magg_kg.operations import AddConcept, AppendAudit, Batch, Operation
@@ -237,3 +238,7 @@ def test_the_d1_configuration_reads_both_tokens() -> None:
     assert load_config({}).d1.read_token is None
     with pytest.raises(ConfigError, match="MAGG_D1_READ_TOKEN alone is enough for reading"):
         D1Store(D1Config(url="http://w"))
+    read_only = Config(store="d1", d1=D1Config(url="http://w", read_token=SecretStr("r")))
+    assert isinstance(open_store(read_only), D1Store)
+    with pytest.raises(ConfigError, match="MAGG_D1_READ_TOKEN alone is enough for reading"):
+        open_store(Config(store="d1", d1=D1Config(url="http://w")))
