@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -21,6 +22,8 @@ from magg_kg.store import SCHEMA_VERSION, BatchResult, Row, Store, queries
 
 __all__ = ["SQLiteStore", "bind", "migrations"]
 
+EXCLUSIVE_WAIT_S = 600.0
+"""How long :meth:`SQLiteStore.exclusive` waits for the write lock, one busy timeout after another."""
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 Param = str | int | float | None
 
@@ -240,10 +243,16 @@ class SQLiteStore(Store):
         if self._held:
             yield
             return
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            raise StoreError(f"cannot write {self._location} ({error})") from None
+        # A writer that holds the lock lesson after lesson may take it again before a waiter wakes;
+        # a caller of exclusive() is willing to wait its turn longer than one busy timeout.
+        deadline = time.monotonic() + EXCLUSIVE_WAIT_S
+        while True:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise StoreError(f"cannot write {self._location} ({error})") from None
         self._held = True
         try:
             yield
