@@ -19,7 +19,10 @@ judged against the graph as it has grown:
 ``full``
     governed admission (:mod:`governance.admission`): rules, owner review, deliberation, then the
     judge gate with debate and human review; quarantined, abstained or queued for review count as
-    not admitted.
+    not admitted;
+``full-sc``
+    full governance with self-consistency instead of the debate for the contested band
+    (:mod:`governance.consistency`: the judge sampled as many times as the debate calls a model).
 
 A candidate's label and kind never reach the configurations: the proposal carries its triple,
 its evidence and its confidence only. Evidence texts are not lesson text, so each becomes a span
@@ -80,7 +83,7 @@ EVIDENCE_SOURCE = "external:metacademy"
 CONCEPT_TYPE = "concept"
 """Metacademy concepts are untyped; all of them get the curriculum's general node type."""
 PROMPT_VERSION = "replay-1"
-CONFIGURATIONS = ("flat", "rules", "judge", "full")
+CONFIGURATIONS = ("flat", "rules", "judge", "full", "full-sc")
 _SEED_OPS = 4_000
 
 
@@ -351,6 +354,10 @@ def _runner(name: str) -> Runner:
     return run_judge if name == "judge" else run_full
 
 
+def _policy(name: str, policy: Policy) -> Policy:
+    return policy.model_copy(update={"contested": "self-consistency"}) if name == "full-sc" else policy
+
+
 def run_configuration(
     name: str,
     candidate_set: CandidateSet,
@@ -367,7 +374,8 @@ def run_configuration(
     clock = clock_factory()
     try:
         llm, usage = build_llm(llm_config, store, clock, handlers, timer=timer)
-        bench = Bench(store, clock, llm, usage, policy, CURRICULUM, dataset, candidate_set.seed)
+        chosen = _policy(name, policy)
+        bench = Bench(store, clock, llm, usage, chosen, CURRICULUM, dataset, candidate_set.seed)
         started = timer()
         seed_store(bench, candidate_set)
         seeded = timer()

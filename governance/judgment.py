@@ -27,7 +27,7 @@ from agents.judge import Claim
 from agents.support import GraphView, Triple
 from governance import claims as checks
 from governance.claims import JudgeResult, ask_judge, build_claim, ground, merge_evidence, short_reason
-from governance.debate import DebateResult, hold_debate
+from governance.consistency import Contest, contest
 from governance.policy import UNANCHORED, Case, Row, policy_detail, route
 from governance.rules import RuleEngine
 from governance.stages import Reviewed, Settled, Vote
@@ -198,7 +198,7 @@ class Judgment:
                         judged.model,
                     )
                 )
-                debate = hold_debate(
+                debate = contest(
                     self._llm,
                     claim,
                     self._policy,
@@ -219,7 +219,7 @@ class Judgment:
     # What happens after each kind of verdict.
 
     def _after_debate(
-        self, claim: Claim, proposal: Proposal, debate: DebateResult, row: Row
+        self, claim: Claim, proposal: Proposal, debate: Contest, row: Row
     ) -> list[Operation]:
         detail: dict[str, object] = {**debate.detail()}
         model = debate.model

@@ -126,6 +126,7 @@ def policy_detail(policy: Policy, row: Row | None = None) -> dict[str, object]:
             "reject_below": policy.reject_below,
             "debate_commit_at": policy.debate_commit_at,
             "debate_rounds": policy.debate_rounds,
+            "contested": policy.contested,
             "low_stakes_types": list(policy.low_stakes_types),
             "structural_types": list(policy.structural_types),
             "table": table_digest(),

@@ -35,6 +35,10 @@ class Policy(_Frozen):
     deliberate_below: Unit = 0.70
     debate_rounds: Annotated[int, Field(ge=1, le=10)] = 3
     debate_commit_at: Unit = 0.80
+    contested: Literal["debate", "self-consistency"] = "debate"
+    """What settles the contested band (governance.consistency)."""
+    consistency_samples: Annotated[int, Field(ge=1, le=31)] | None = None
+    """Judge samples for self-consistency; None: as many calls as the debate makes."""
     low_stakes_types: tuple[str, ...] = ("related", "applies_to")
     structural_types: tuple[str, ...] = ("prerequisite",)
     recheck_limit: Annotated[int, Field(ge=1)] = 25

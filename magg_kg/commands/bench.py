@@ -144,7 +144,10 @@ def print_report(report: Mapping[str, object], out: Console) -> None:
 def replay(
     data: Annotated[
         Path | None,
-        typer.Option("--data", help="Folder with Metacademy's layout (default: ../shared/data/metacademy)."),
+        typer.Option(
+            "--data",
+            help="Metacademy, LectureBank (LB2) or AL-CPL folder (default: ../shared/data/metacademy).",
+        ),
     ] = None,
     candidates: Annotated[
         Path | None,
@@ -160,11 +163,12 @@ def replay(
     ] = None,
     configuration: Annotated[
         list[str] | None,
-        typer.Option("--configuration", "-c", help="Run only these (flat, rules, judge, full)."),
+        typer.Option("--configuration", "-c", help="Run only these (flat, rules, judge, full, full-sc)."),
     ] = None,
 ) -> None:
     """Replay ablation: labelled candidates through flat, rules-only, judge-only and full governance."""
     from governance.ablation import CONFIGURATIONS, run_ablation
+    from governance.prerequisite_data import concept_split, layout_of, load_alcpl, load_lecturebank
     from governance.replay import build_candidates, load_dataset, read_candidates
     from governance.scorecard import ablation_report
 
@@ -175,13 +179,17 @@ def replay(
         raise UserError(f"--configuration {unknown[0]!r} is not one of {', '.join(CONFIGURATIONS)}")
     folder = data or default_data()
     if not folder.is_dir():
-        raise UserError(f"no data folder at {folder}: pass --data DIR (a folder with Metacademy's layout)")
-    dataset = load_dataset(folder)
+        raise UserError(f"no data folder at {folder}: pass --data DIR (Metacademy, LectureBank or AL-CPL)")
     seed_value = config.seed if seed is None else seed
+    layout = layout_of(folder)
+    if layout == "metacademy":
+        dataset = load_dataset(folder)
+        built = build_candidates(dataset, seed_value)
+    else:
+        dataset, pairs = (load_lecturebank if layout == "lecturebank" else load_alcpl)(folder)
+        built = concept_split(dataset, pairs, seed_value)
     candidate_set = (
-        read_candidates(candidates, dataset, seed_value)
-        if candidates is not None
-        else build_candidates(dataset, seed_value)
+        read_candidates(candidates, dataset, seed_value) if candidates is not None else built
     ).limited(limit)
     err = Console(stderr=True, soft_wrap=True)
     with err.status("replay") as status:
@@ -191,7 +199,7 @@ def replay(
             llm_config=config.llm.checked(),
             policy=config.policy,
             clock_factory=lambda: StepClock(REPLAY_START),
-            handlers=_handlers() if {"judge", "full"} & set(chosen) else {},
+            handlers=_handlers() if {"judge", "full", "full-sc"} & set(chosen) else {},
             configurations=chosen,
             progress=lambda name: status.update(
                 f"replay: {name} ({len(candidate_set.candidates)} candidates)"
