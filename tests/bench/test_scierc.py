@@ -1,0 +1,167 @@
+"""SciERC: the loader's refusals, triple scoring computed by hand, and `magg bench scierc` on a
+tiny folder written by the test (the real data is not read: it is slow, and it has no license)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from governance.scierc import load_split, parse_document
+from governance.triple_score import normalise, score_triples
+from magg_kg.cli import app
+from magg_kg.errors import InputError, UserError
+
+RUNNER = CliRunner()
+
+SENTENCES = [
+    ["We", "use", "neural", "networks", "for", "parsing", "."],
+    ["BLEU", "evaluates", "machine", "translation", "and", "summarization", "."],
+]
+GOOD = {
+    "doc_key": "D1",
+    "sentences": SENTENCES,
+    "ner": [[[2, 3, "Method"], [5, 5, "Task"]], [[7, 7, "Metric"], [9, 10, "Task"], [12, 12, "Task"]]],
+    "relations": [
+        [[2, 3, 5, 5, "USED-FOR"]],
+        [[7, 7, 9, 10, "EVALUATE-FOR"], [9, 10, 12, 12, "CONJUNCTION"]],
+    ],
+}
+
+
+def triple(
+    head: str, span: list[int], label: str, tail: str, tspan: list[int], sentence: int = 0
+) -> dict[str, object]:
+    return {
+        "doc_key": "D1",
+        "sentence_index": sentence,
+        "head": head,
+        "head_span": span,
+        "relation": label,
+        "tail": tail,
+        "tail_span": tspan,
+    }
+
+
+TRIPLES = [
+    triple("neural networks", [2, 3], "USED-FOR", "parsing", [5, 5]),
+    triple("BLEU", [7, 7], "EVALUATE-FOR", "machine translation", [9, 10], 1),
+    triple("machine translation", [9, 10], "CONJUNCTION", "summarization", [12, 12], 1),
+]
+
+
+def write_split(
+    folder: Path, split: str, docs: list[dict[str, object]], triples: list[dict[str, object]]
+) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{split}.jsonl").write_text("".join(json.dumps(d) + "\n" for d in docs), "utf-8")
+    (folder / f"{split}_triples.jsonl").write_text("".join(json.dumps(t) + "\n" for t in triples), "utf-8")
+
+
+def test_a_document_reads_into_sentences_mentions_relations_and_gold(tmp_path: Path) -> None:
+    write_split(tmp_path, "dev", [GOOD], TRIPLES)
+    [doc] = load_split(tmp_path, "dev")
+    assert doc.text.splitlines()[1] == "BLEU evaluates machine translation and summarization ."
+    assert [(m.start, m.end, m.type) for m in doc.annotated[1].mentions][1] == (2, 4, "Task")
+    assert doc.annotated[1].relations == ((0, "Evaluate-for", 1), (1, "Conjunction", 2))
+    assert [(g.head, g.label, g.tail) for g in doc.gold][2] == (
+        "machine translation",
+        "Conjunction",
+        "summarization",
+    )
+    start, end = doc.sentence_offsets()[1]
+    assert doc.text[start:end] == " ".join(SENTENCES[1])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"ner": [[[2, 9, "Method"]], []]}, "out of its sentence"),
+        ({"ner": [[[2, 3, "Method"], [3, 5, "Task"]], []]}, "cross"),
+        ({"ner": [[[2, 3, "Gadget"]], []]}, "entity type 'Gadget'"),
+        ({"relations": [[[2, 3, 5, 5, "CAUSES"]], []]}, "relation label 'CAUSES'"),
+        ({"sentences": []}, "'sentences'"),
+    ],
+)
+def test_bad_documents_are_refused_with_the_reason(change: dict[str, object], message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_document({**GOOD, **change}, "dev.jsonl:1")
+
+
+def test_nested_mentions_are_allowed() -> None:
+    doc = parse_document({**GOOD, "ner": [[[2, 3, "Method"], [3, 3, "Method"]], []]}, "x")
+    assert len(doc.annotated[0].mentions) == 2
+
+
+def test_bad_triples_and_an_empty_split_are_refused(tmp_path: Path) -> None:
+    write_split(tmp_path / "a", "dev", [GOOD], [{**TRIPLES[0], "relation": "CAUSES"}])
+    with pytest.raises(InputError, match="relation label 'CAUSES'"):
+        load_split(tmp_path / "a", "dev")
+    write_split(tmp_path / "b", "dev", [GOOD], [{**TRIPLES[0], "tail_span": [5, 40]}])
+    with pytest.raises(InputError, match="out of its sentence"):
+        load_split(tmp_path / "b", "dev")
+    write_split(tmp_path / "c", "dev", [GOOD], [{**TRIPLES[0], "head": "networks"}])
+    with pytest.raises(InputError, match="not the text of its span"):
+        load_split(tmp_path / "c", "dev")
+    write_split(tmp_path / "d", "dev", [], [])
+    with pytest.raises(InputError, match="the dev split is empty"):
+        load_split(tmp_path / "d", "dev")
+
+
+def test_scores_by_hand() -> None:
+    gold = {
+        "d1": [("A", "Used-for", "B"), ("C", "Conjunction", "D"), ("E", "Part-of", "F")],
+        "d2": [("X", "Compare", "Y")],
+    }
+    pred = {
+        "d1": [
+            ("A", "Used-for", "B"),
+            ("D", "Conjunction", "C"),
+            ("B", "Used-for", "A"),
+            ("the E", "Part-of", "F"),
+        ],
+        "d2": [],
+    }
+    card = score_triples(pred, gold, frozenset({"Conjunction", "Compare"}))
+    # strict: 2 hits of 4 predicted, 4 gold -> P 0.5, R 0.5, F1 0.5
+    assert card["strict"] == {"tp": 2, "predicted": 4, "gold": 4, "precision": 0.5, "recall": 0.5, "f1": 0.5}
+    # mapped: "the E" becomes "e", so 3 hits: P 0.75, R 0.75
+    assert card["mapped"]["precision"] == 0.75 and card["mapped"]["recall"] == 0.75
+    assert card["by_label"]["Used-for"] == {
+        "tp": 1,
+        "predicted": 2,
+        "gold": 1,
+        "precision": 0.5,
+        "recall": 1.0,
+        "f1": 0.6667,
+    }
+    assert card["by_label"]["Compare"]["predicted"] == 0 and card["by_label"]["Compare"]["f1"] is None
+    assert card["documents"]["d2"] == {"strict": None, "mapped": None}
+    assert normalise("An HMMs") == "hmm"
+
+
+def test_magg_bench_scierc_on_a_tiny_folder(tmp_path: Path) -> None:
+    docs = [{**GOOD, "doc_key": f"D{i}"} for i in range(1, 4)]
+    triples = [{**t, "doc_key": f"D{i}"} for i in range(1, 4) for t in TRIPLES]
+    write_split(tmp_path, "train", docs, triples)
+    write_split(tmp_path, "dev", docs[:1], triples[:3])
+    out = tmp_path / "r.json"
+    result = RUNNER.invoke(app, ["bench", "scierc", "--data", str(tmp_path), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "strict F1 per relation label" in result.output
+    report = json.loads(out.read_text("utf-8"))
+    flat, governed = report["configurations"]["flat"], report["configurations"]["governed"]
+    assert report["documents"] == 1 and report["gold_triples"] == 3
+    assert flat["llm"]["calls"] == 1  # one extraction call, nothing else
+    assert flat["proposals"] == governed["proposals"] > 0  # the same extraction for both
+    assert governed["admitted"] <= flat["admitted"]
+    assert governed["llm"]["calls"] > flat["llm"]["calls"]
+
+
+def test_magg_bench_scierc_refuses_a_bad_split_and_a_missing_folder(tmp_path: Path) -> None:
+    result = RUNNER.invoke(app, ["bench", "scierc", "--data", str(tmp_path), "--split", "train"])
+    assert isinstance(result.exception, UserError) and "--split 'train'" in str(result.exception)
+    result = RUNNER.invoke(app, ["bench", "scierc", "--data", str(tmp_path / "none")])
+    assert isinstance(result.exception, UserError) and "no data folder" in str(result.exception)
