@@ -133,3 +133,12 @@ def test_processes_opening_a_new_file_at_once_all_succeed(tmp_path: Path) -> Non
     assert [process.returncode for process in processes] == [0] * 6, [err for _, err in results]
     assert [out for out, _ in results] == ["ok\n"] * 6
     assert _schema(path) == expected
+
+
+def test_ingest_of_a_mistyped_lesson_path_creates_no_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "magg.sqlite"
+    code, _, err = magg(["ingest", str(tmp_path / "no-such-lesson.md"), "--db", str(path)], capsys)
+    assert code == 2 and err.startswith("error: ") and "no such file or folder" in err
+    assert not path.exists()

@@ -24,7 +24,7 @@ from agents.offline.handlers import offline_handlers
 from governance.ingestion import IngestContext, IngestReport, ingest
 from governance.judgment import Judgment
 from magg_kg.coverage import coverage_report
-from magg_kg.lessons import DEFAULT_MAX_BYTES
+from magg_kg.lessons import DEFAULT_MAX_BYTES, find_lessons
 from magg_kg.llm.provider import build_llm
 from magg_kg.store import Store
 
@@ -242,6 +242,7 @@ def ingest_command(
     """Ingest lessons (Markdown, MDX or HTML; files or folders) through governed admission."""
     from magg_kg.cli import open_context, print_json
 
+    find_lessons(paths)  # a mistyped lesson path is refused before a database is created
     with open_context(db, create=True) as ctx:
         report = run_ingest(
             ctx,
