@@ -509,10 +509,11 @@ def every_table_ops(at: str) -> list[Operation]:
             version=1,
             name="NLP",
             owner="owner-nlp",
-            card={"concepts": ["attention"]},
+            card={"concepts": ["attention", "linear-algebra"]},
             recorded_at=at,
         ),
         AssignDomain(concept_id="attention", domain_id="nlp", recorded_at=at),
+        AssignDomain(concept_id="linear-algebra", domain_id="nlp", recorded_at=at),  # every concept owned
         AddProposal(
             id="p-1",
             src="linear-algebra",
