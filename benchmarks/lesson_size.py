@@ -1,0 +1,187 @@
+"""Ingestion time against lesson size: one big lesson of 1, 2, 4 and 8 MB through ``magg ingest``.
+
+Each lesson is prose-like Markdown built from the d2l sections (``../shared/data/d2l-lessons``, *Dive
+into Deep Learning*, CC BY-SA 4.0, code removed; see its SOURCE.md), else from the bundled
+curriculum: the sections in order, over and over, each pass with its headings numbered ("... (pass
+2)") so that no two chunks of a lesson are the same text. Every size is ingested by ``magg ingest
+FILE --max-bytes N --json`` (the offline provider) into a fresh database, in a subprocess, timed
+from start to exit; a time per MB that stays flat as the size doubles is linear.
+
+    .venv/bin/python -m benchmarks.lesson_size --sizes 1 2 4 8 --out lesson-size.json
+    .venv/bin/python -m benchmarks.lesson_size --sizes 20 --timeout 1800
+
+The table goes to stdout; the figures (and the machine) go to ``--out`` as JSON
+(default ``benchmarks/results/lesson_size.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from magg_kg.lessons import read_lesson
+
+__all__ = ["build_lesson", "main", "measure", "sections"]
+
+MB = 1_000_000
+ROOT = Path(__file__).resolve().parent.parent
+D2L = ROOT.parent / "shared" / "data" / "d2l-lessons" / "sections.jsonl"
+CURRICULUM = ROOT / "magg_kg" / "curriculum"
+DEFAULT_OUT = ROOT / "benchmarks" / "results" / "lesson_size.json"
+ATTRIBUTION = (
+    "---\n"
+    "source: Dive into Deep Learning (d2l.ai, https://github.com/d2l-ai/d2l-en), sections repeated\n"
+    "authors: Aston Zhang, Zachary C. Lipton, Mu Li and Alexander J. Smola\n"
+    "license: CC BY-SA 4.0; adapted, code removed\n"
+    "---\n\n"
+)
+_MARKUP = re.compile(r":(?:numref|cite|citet|citep|eqref|ref|label|eqlabel):`[^`]*`")
+_HEADING = re.compile(r"^(#{1,6}\s+.+?)\s*$", re.MULTILINE)
+
+
+def sections(d2l: Path = D2L) -> tuple[str, list[str]]:
+    """(where the text comes from, the section texts): the d2l sections, else the curriculum."""
+    if d2l.is_file():
+        texts = []
+        for line in d2l.read_text("utf-8").splitlines():
+            if line.strip():
+                texts.append(_MARKUP.sub("", str(json.loads(line)["text"])))
+        return f"d2l sections ({d2l})", texts
+    return "the bundled curriculum", [path.read_text("utf-8") for path in sorted(CURRICULUM.glob("*.md"))]
+
+
+def _passes(texts: Sequence[str]) -> Iterator[str]:
+    number = 0
+    while True:
+        number += 1
+        for text in texts:
+            yield text if number == 1 else _HEADING.sub(rf"\1 (pass {number})", text)
+
+
+def build_lesson(size: int, texts: Sequence[str]) -> str:
+    """A Markdown lesson of ``size`` bytes (UTF-8, cut at a paragraph end) from ``texts``, repeated.
+
+    >>> lesson = build_lesson(600, ["# A\\n\\nAlpha is a letter.\\n", "# B\\n\\nBeta follows alpha.\\n"])
+    >>> len(lesson.encode()) <= 600, "# A (pass 2)" in lesson
+    (True, True)
+    """
+    if not any(text.strip() for text in texts):
+        raise ValueError("no text to build a lesson from")
+    parts, total = [ATTRIBUTION], len(ATTRIBUTION.encode())
+    for text in _passes(texts):
+        for paragraph in text.strip().split("\n\n"):
+            piece = paragraph.strip() + "\n\n"
+            cost = len(piece.encode())
+            if total + cost > size:
+                return "".join(parts)
+            parts.append(piece)
+            total += cost
+    raise AssertionError("unreachable: the passes never end")
+
+
+def measure(
+    megabytes: float, texts: Sequence[str], timeout: float, keep: Path | None = None
+) -> dict[str, object]:
+    """Ingests one lesson of ``megabytes`` MB into a fresh database; its time and what it made.
+
+    ``read_s`` is the document processing alone (:func:`magg_kg.lessons.read_lesson`: normalization,
+    prose view, chunks), timed in this process; ``seconds`` is the whole ``magg ingest`` run.
+    """
+    size = int(megabytes * MB)
+    lesson = build_lesson(size, texts)
+    with tempfile.TemporaryDirectory() as folder:
+        work = keep or Path(folder)
+        path = work / f"lesson-{megabytes:g}mb.md"
+        path.write_text(lesson, "utf-8")
+        started = time.perf_counter()
+        chunks = len(read_lesson(path, max_bytes=size + MB).chunks)
+        read_s = round(time.perf_counter() - started, 2)
+        db = work / f"lesson-{megabytes:g}mb.sqlite"
+        db.unlink(missing_ok=True)
+        magg = Path(sys.executable).with_name("magg")
+        command = [str(magg), "ingest", str(path), "--db", str(db), "--json", "--max-bytes", str(size + MB)]
+        started = time.perf_counter()
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            return {
+                "megabytes": megabytes,
+                "bytes": len(lesson.encode()),
+                "chunks": chunks,
+                "read_s": read_s,
+                "finished": False,
+                "timeout_s": timeout,
+            }
+        seconds = time.perf_counter() - started
+        row: dict[str, object] = {
+            "megabytes": megabytes,
+            "bytes": len(lesson.encode()),
+            "chunks": chunks,
+            "read_s": read_s,
+            "finished": done.returncode == 0,
+            "exit_code": done.returncode,
+            "seconds": round(seconds, 2),
+            "seconds_per_mb": round(seconds / megabytes, 2),
+        }
+        if done.returncode != 0:
+            row["stderr"] = done.stderr[-2000:]
+            return row
+        report = json.loads(done.stdout)
+        row["report"] = {key: report[key] for key in sorted(report) if isinstance(report[key], int | float)}
+        return row
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=float, nargs="+", default=[1, 2, 4, 8], help="lesson sizes in MB")
+    parser.add_argument("--timeout", type=float, default=1200, help="seconds allowed for one ingestion")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="write the figures as JSON here")
+    parser.add_argument("--keep", type=Path, help="keep the lessons and databases in this folder")
+    parser.add_argument("--d2l", type=Path, default=D2L, help="the d2l sections (JSON lines)")
+    args = parser.parse_args(argv)
+    source, texts = sections(args.d2l)
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    rows = []
+    print(f"lessons from {source}; `magg ingest` (offline provider), one lesson per run")
+    print(f"{'MB':>6} {'bytes':>11} {'chunks':>7} {'read s':>7} {'ingest s':>9} {'s per MB':>9}  outcome")
+    for megabytes in args.sizes:
+        row = measure(megabytes, texts, args.timeout, args.keep)
+        rows.append(row)
+        outcome = "ok" if row["finished"] else f"not finished (exit {row.get('exit_code', 'timeout')})"
+        if "stderr" in row:
+            lines = [x.strip() for x in str(row["stderr"]).splitlines() if "further information" not in x]
+            outcome += ": " + ([x for x in lines if x] or ["(no message)"])[-1][:120]
+        seconds = row.get("seconds", f">{args.timeout:g}")
+        per_mb = row.get("seconds_per_mb", "-")
+        print(
+            f"{megabytes:>6g} {row['bytes']:>11,} {row['chunks']:>7} {row['read_s']:>7} "
+            f"{seconds!s:>9} {per_mb!s:>9}  {outcome}"
+        )
+    result = {
+        "benchmark": "lesson_size",
+        "source": source,
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "load_average": os.getloadavg(),
+        },
+        "runs": rows,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", "utf-8")
+    print(f"figures written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
