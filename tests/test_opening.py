@@ -42,7 +42,9 @@ def test_a_command_that_reads_creates_no_database(
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("command", [["audit", "verify"], ["export"], ["usage"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "command", [["audit", "verify"], ["export"], ["usage"], ["model", "claims", "--out", "x"]], ids=" ".join
+)
 def test_an_empty_file_is_no_database_and_stays_empty(
     command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -150,7 +150,7 @@ def claims(
     """Export proposals as judge prompts (PREFIX.claims.jsonl) and a blind file to label."""
     if not db.is_file():
         raise UserError(f"{db}: no such database")
-    store = SQLiteStore.open(str(db))
+    store = SQLiteStore.open(str(db), create=False)
     try:
         rows = lesson_claims(store, n, seed)
     finally:
