@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from governance.review import pending
 from magg_kg.commands.site import CSRF_COOKIE
 from magg_kg.records import Decision
 from magg_kg.sqlite import SQLiteStore
@@ -21,8 +22,6 @@ TOKEN = "t0k3n-for-tests-only-0123456789"
 
 
 def waiting(db: Path) -> list[str]:
-    from governance.review import pending
-
     store = SQLiteStore.open(db)
     try:
         return [item.proposal.id for item in pending(store)]
