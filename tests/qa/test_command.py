@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -162,3 +164,28 @@ def test_the_fallback_sub_question_is_clipped_when_the_orchestrator_fails(db: Pa
 
 def _fail(prompt: Prompt) -> dict[str, object]:
     return {"reasoning": "", "sub_questions": "not a list"}
+
+
+def test_ask_in_a_read_only_folder_answers_and_notes_the_usage_it_could_not_record(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    copy = folder / "magg.sqlite"
+    shutil.copy(db, copy)
+    # No room for SQLite's journal: an immutable folder refuses new files, even to root.
+    locked = shutil.which("chattr") and not subprocess.run(
+        ["chattr", "+i", str(folder)], capture_output=True, check=False
+    ).returncode
+    if not locked:
+        pytest.skip("cannot make a folder read-only here (chattr +i needs root and ext4 or alike)")
+    try:
+        code, out, err = magg(["ask", QUESTION, "--db", str(copy), "--json"], capsys)
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+    assert code == 0, err
+    assert json.loads(out)["covered"] is True
+    assert err == (
+        f"note: the usage of this question was not recorded: cannot write {copy} "
+        "(unable to open database file)\n"
+    )
