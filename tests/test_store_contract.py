@@ -221,7 +221,8 @@ def test_invalidation_closes_a_version_and_as_of_still_sees_it(backend: Store, p
     assert prefix + "v1" not in [e.version_id for e in backend.edges()]
     [then] = [e for e in backend.edges(as_of=T) if e.version_id == prefix + "v1"]
     # As of T the invalidation recorded later was not known yet: every field says so.
-    assert (then.status, then.invalid_at, then.expired_at, then.invalidated_by) == ("active", None, None, None)
+    known = (then.status, then.invalid_at, then.expired_at, then.invalidated_by)
+    assert known == ("active", None, None, None)
 
 
 def test_recent_edges_are_the_newest_active_versions_newest_first(backend: Store, prefix: str) -> None:
