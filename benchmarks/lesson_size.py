@@ -5,7 +5,8 @@ into Deep Learning*, CC BY-SA 4.0, code removed; see its SOURCE.md), else from t
 curriculum: the sections in order, over and over, each pass with its headings numbered ("... (pass
 2)") so that no two chunks of a lesson are the same text. Every size is ingested by ``magg ingest
 FILE --max-bytes N --json`` (the offline provider) into a fresh database, in a subprocess, timed
-from start to exit; a time per MB that stays flat as the size doubles is linear.
+from start to exit (wall clock, and the run's CPU time: on a shared machine the steadier figure); a
+time per MB that stays flat as the size doubles is linear.
 
     .venv/bin/python -m benchmarks.lesson_size --sizes 1 2 4 8 --out lesson-size.json
     .venv/bin/python -m benchmarks.lesson_size --sizes 20 --timeout 1800
@@ -21,6 +22,7 @@ import json
 import os
 import platform
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -109,7 +111,7 @@ def measure(
         db.unlink(missing_ok=True)
         magg = Path(sys.executable).with_name("magg")
         command = [str(magg), "ingest", str(path), "--db", str(db), "--json", "--max-bytes", str(size + MB)]
-        started = time.perf_counter()
+        started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
@@ -122,6 +124,8 @@ def measure(
                 "timeout_s": timeout,
             }
         seconds = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         row: dict[str, object] = {
             "megabytes": megabytes,
             "bytes": len(lesson.encode()),
@@ -131,6 +135,8 @@ def measure(
             "exit_code": done.returncode,
             "seconds": round(seconds, 2),
             "seconds_per_mb": round(seconds / megabytes, 2),
+            "cpu_s": round(cpu, 2),
+            "cpu_s_per_mb": round(cpu / megabytes, 2),
         }
         if done.returncode != 0:
             row["stderr"] = done.stderr[-2000:]
@@ -153,7 +159,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.keep.mkdir(parents=True, exist_ok=True)
     rows = []
     print(f"lessons from {source}; `magg ingest` (offline provider), one lesson per run")
-    print(f"{'MB':>6} {'bytes':>11} {'chunks':>7} {'read s':>7} {'ingest s':>9} {'s per MB':>9}  outcome")
+    columns = [("MB", 6), ("bytes", 11), ("chunks", 7), ("read s", 7), ("ingest s", 9)]
+    columns += [("cpu s", 8), ("cpu/MB", 7)]
+    print(" ".join(f"{name:>{width}}" for name, width in columns) + "  outcome")
     for megabytes in args.sizes:
         row = measure(megabytes, texts, args.timeout, args.keep)
         rows.append(row)
@@ -162,10 +170,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             lines = [x.strip() for x in str(row["stderr"]).splitlines() if "further information" not in x]
             outcome += ": " + ([x for x in lines if x] or ["(no message)"])[-1][:120]
         seconds = row.get("seconds", f">{args.timeout:g}")
-        per_mb = row.get("seconds_per_mb", "-")
+        cpu, per_mb = row.get("cpu_s", "-"), row.get("cpu_s_per_mb", "-")
         print(
             f"{megabytes:>6g} {row['bytes']:>11,} {row['chunks']:>7} {row['read_s']:>7} "
-            f"{seconds!s:>9} {per_mb!s:>9}  {outcome}"
+            f"{seconds!s:>9} {cpu!s:>8} {per_mb!s:>7}  {outcome}"
         )
     result = {
         "benchmark": "lesson_size",
