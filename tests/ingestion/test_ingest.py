@@ -161,14 +161,16 @@ def test_the_injected_instruction_never_backs_a_surviving_proposal(
         assert "ignore all previous instructions" in last.rationale
     assert not [edge for edge in store.edges() if in_section(edge.grounding.evidence)]
     # The control that makes this mean something: without the forum paragraph, the same lesson
-    # commits at least one of those relations.
+    # proposes the same relations and the taint rule holds none of them (whatever the judge says).
     clean = tmp_path / "clean"
     clean.mkdir()
     (clean / name).write_text(text[: forum[0]] + text[forum[1] :], "utf-8")
     control = SQLiteStore.open(":memory:")
     ingest([clean], _gated(control, clock))
     triples = {(p.src, p.type, p.dst) for p in held}
-    assert triples & {(edge.src, edge.type, edge.dst) for edge in control.edges()}
+    again = [p for p in control.proposals() if (p.src, p.type, p.dst) in triples]
+    assert {(p.src, p.type, p.dst) for p in again} == triples
+    assert all(d.stage != "taint" for p in again for d in control.decisions(p.id))
     control.close()
 
 
