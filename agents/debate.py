@@ -39,6 +39,7 @@ __all__ = [
     "Point",
     "Side",
     "debater_for",
+    "moderation",
     "offline_handlers",
 ]
 
@@ -180,15 +181,27 @@ def _distinct(transcript: Sequence[object], side: str) -> dict[str, dict[str, ob
 
 def moderator_offline(prompt: Prompt) -> dict[str, object]:
     """The balance of distinct points, squashed (module docstring)."""
-    transcript = prompt.payload.get("transcript")
-    turns = transcript if isinstance(transcript, list) else []
-    pro = _distinct(turns, "advocate")
-    con = _distinct(turns, "critic")
+    turns = _turns(prompt)
+    pro, con = _distinct(turns, "advocate"), _distinct(turns, "critic")
     total = BIAS + 3.0 * (
         sum(float(str(p.get("weight", 0))) for p in pro.values())
         - sum(float(str(p.get("weight", 0))) for p in con.values())
     )
     score = round(1.0 / (1.0 + math.exp(-total)), 4)
+    return moderation(prompt, score, f"balance {total:+.2f} -> {score:.2f}")
+
+
+def _turns(prompt: Prompt) -> list[object]:
+    transcript = prompt.payload.get("transcript")
+    return transcript if isinstance(transcript, list) else []
+
+
+def moderation(prompt: Prompt, score: float, basis: str) -> dict[str, object]:
+    """The moderator's reply for a score reached on ``basis``: the verdict in the prompt's policy
+    band, a summary of the distinct points of each side, and the cited concepts (the two endpoints
+    and every concept the critic's points cite, kept to the graph's known concepts)."""
+    turns = _turns(prompt)
+    pro, con = _distinct(turns, "advocate"), _distinct(turns, "critic")
     policy = prompt.payload.get("policy")
     commit_at, reject_below = 0.8, 0.5
     if isinstance(policy, dict):
@@ -205,7 +218,7 @@ def moderator_offline(prompt: Prompt) -> dict[str, object]:
     reasoning = (
         f"{len(pro)} distinct point(s) for, {len(con)} against; strongest for: "
         f"{strongest_for['claim'] if strongest_for else 'none'}; strongest against: "
-        f"{strongest_against['claim'] if strongest_against else 'none'}; balance {total:+.2f} -> {score:.2f}"
+        f"{strongest_against['claim'] if strongest_against else 'none'}; {basis}"
     )
     return {
         "reasoning": reasoning,

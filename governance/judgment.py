@@ -218,9 +218,7 @@ class Judgment:
 
     # What happens after each kind of verdict.
 
-    def _after_debate(
-        self, claim: Claim, proposal: Proposal, debate: Contest, row: Row
-    ) -> list[Operation]:
+    def _after_debate(self, claim: Claim, proposal: Proposal, debate: Contest, row: Row) -> list[Operation]:
         detail: dict[str, object] = {**debate.detail()}
         model = debate.model
         if not debate.valid or debate.score is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from agents import concepts, debate, discovery, evidence, judge, owner, qa, relations
 from agents.offline import concepts as offline_concepts
-from agents.offline import judging, owning
+from agents.offline import judging, moderating, owning
 from magg_kg.llm.offline import Handler
 
 __all__ = ["offline_handlers"]
@@ -25,6 +25,7 @@ def offline_handlers() -> dict[str, Handler]:
         **judge.offline_handlers(),
         judge.TASK: judging.judge_learned,
         **debate.offline_handlers(),
+        debate.MODERATOR: moderating.moderator_learned,
         **discovery.offline_handlers(),
         **qa.offline_handlers(),
     }

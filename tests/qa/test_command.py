@@ -174,9 +174,10 @@ def test_ask_in_a_read_only_folder_answers_and_notes_the_usage_it_could_not_reco
     copy = folder / "magg.sqlite"
     shutil.copy(db, copy)
     # No room for SQLite's journal: an immutable folder refuses new files, even to root.
-    locked = shutil.which("chattr") and not subprocess.run(
-        ["chattr", "+i", str(folder)], capture_output=True, check=False
-    ).returncode
+    locked = (
+        shutil.which("chattr")
+        and not subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False).returncode
+    )
     if not locked:
         pytest.skip("cannot make a folder read-only here (chattr +i needs root and ext4 or alike)")
     try:
