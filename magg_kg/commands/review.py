@@ -184,7 +184,9 @@ def review_approve(
     from governance.review import approve
     from magg_kg.cli import open_context
 
-    with open_context(db) as ctx:
+    # The write lock is held from the read to the write, so that two reviewers settling one
+    # proposal at once are served one after the other: the second finds it settled.
+    with open_context(db) as ctx, ctx.store.exclusive():
         ops = approve(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, note)
         refused = _write(ctx, "review", ident, ops, None)
         if refused:
@@ -207,7 +209,7 @@ def review_reject(
     from governance.review import reject
     from magg_kg.cli import open_context
 
-    with open_context(db) as ctx:
+    with open_context(db) as ctx, ctx.store.exclusive():  # as in review_approve
         ops = reject(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason)
         refused = _write(ctx, "review", ident, ops, None)
         if refused:

@@ -196,3 +196,33 @@ def pending_id(db: Path) -> str:
         return pending_for(store, "transformer", "builds_on", "attention")[0].id
     finally:
         store.close()
+
+
+def test_two_reviewers_settling_one_proposal_at_once_leave_one_decision(db: Path) -> None:
+    import subprocess
+    import sys
+
+    ident = pending_id(db)
+    rounds = [
+        ["review", "approve", ident, "--reviewer", "Ann"],
+        ["review", "reject", ident, "--reviewer", "Bob", "--reason", "wrong"],
+        ["review", "approve", ident, "--reviewer", "Cy"],
+    ]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "magg_kg.cli", *args, "--db", str(db)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for args in rounds
+    ]
+    codes = [run.wait(timeout=120) for run in runs]
+    assert sorted(codes) == [0, 2, 2]
+    store = SQLiteStore.open(db)
+    try:
+        human = [r for r in store.query("decisions") if r["model"] == "human"]
+        assert len(human) == 1
+        assert len(store.edges()) in (0, 1)
+    finally:
+        store.close()
