@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from governance.rules import RuleEngine
 from magg_kg.clock import StepClock
+from magg_kg.coverage import ACYCLIC_TYPES
 from magg_kg.journal import ReplayedEdge, journaled, replay_edges
 from magg_kg.operations import (
     AddAlias,
@@ -156,6 +157,14 @@ class World:
     counter: int = 0
     batches: int = 0
 
+    def closes_cycle(self, triple: tuple[str, str, str]) -> bool:
+        """Whether the edge would close a cycle of its acyclic type, which the rules never commit."""
+        src, type_, dst = triple
+        if type_ not in ACYCLIC_TYPES:
+            return False
+        graph = nx.DiGraph([(s, d) for s, t, d in self.active if t == type_])
+        return graph.has_node(dst) and graph.has_node(src) and nx.has_path(graph, dst, src)
+
     def start(self, store: Store) -> str:
         at = self.clock.now()
         store.write(Batch.of("setup", at, journaled(lesson_ops(at), at)))
@@ -181,7 +190,7 @@ class World:
                         )
             if kind == "commit":
                 triple = CURRICULUM.canonical(f"c{action[1]}", str(action[2]), f"c{action[3]}")
-                if triple[0] == triple[2] or triple in after.active:
+                if triple[0] == triple[2] or triple in after.active or after.closes_cycle(triple):
                     continue
                 ops += [decision(f"d{n}", at), commit(f"v{n}", triple, f"d{n}", at)]
                 after.active[triple] = f"v{n}"
