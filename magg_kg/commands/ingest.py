@@ -291,7 +291,7 @@ def demo_command(db: Path | None = None) -> None:
             f"coverage: {overall['concepts']} concepts, {overall['active_edges']} active edges, "
             f"{len(overall['prerequisite_cycles'])} prerequisite cycles, {overall['lessons']} lessons"
         )
-        domains = ctx.store.domains()
+        domains = [row for row in ctx.store.domains() if not json.loads(str(row["card"])).get("retired")]
         out.print(f"domains ({len(domains)}): " + "; ".join(f"{row['id']} {row['name']}" for row in domains))
         states = Counter(p.state for p in ctx.store.proposals())
         out.print(
