@@ -61,7 +61,7 @@ from magg_kg.journal import journaled
 from magg_kg.lessons import DEFAULT_MAX_BYTES, LessonText, find_lessons, read_lesson
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
-from magg_kg.operations import Batch, InvalidateEdge, Operation
+from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
 from magg_kg.records import Concept, Lesson
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -220,6 +220,9 @@ def _ingest_lesson(ctx: IngestContext, lesson: LessonText, report: IngestReport)
                 built = _build(ctx, lesson, refusals, usage)
                 if built.batch is not None:
                     ctx.store.write(built.batch)
+        except InputError as error:
+            report.lessons.append(LessonOutcome(lesson.source_path, "refused", lesson.id, str(error)))
+            return
         except BatchConflict as conflict:
             line = f"lesson {lesson.id} ({lesson.key}): attempt {attempt} refused, {conflict.reason}"
             refusals.append(conflict.reason)
@@ -356,6 +359,11 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     if ctx.usage is not None:
         usage += ctx.usage.drain()
     ops += usage
+    if len(ops) > BATCH_OPS:
+        raise InputError(
+            f"{lesson.source_path}: not ingested: it makes {len(ops):,} operations and one lesson is "
+            f"written as one batch of at most {BATCH_OPS:,}; split it into smaller lessons"
+        )
     return _Built(
         LessonOutcome(
             lesson.source_path,

@@ -26,6 +26,7 @@ from magg_kg.records import (
 )
 
 __all__ = [
+    "BATCH_OPS",
     "AddAlias",
     "AddChunk",
     "AddConcept",
@@ -280,6 +281,10 @@ Operation = Annotated[
 ]
 
 
+BATCH_OPS = 20_000
+"""The most operations one batch may carry (the Worker's schema holds the same bound)."""
+
+
 class Batch(BaseModel):
     """An atomic, idempotent group of operations.
 
@@ -291,7 +296,7 @@ class Batch(BaseModel):
 
     batch_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     sent_at: Timestamp
-    ops: Annotated[list[Operation], Field(min_length=1, max_length=20_000)]
+    ops: Annotated[list[Operation], Field(min_length=1, max_length=BATCH_OPS)]
     digest: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")] = "0" * 64
 
     @classmethod

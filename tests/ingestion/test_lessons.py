@@ -185,3 +185,28 @@ def test_a_lesson_longer_than_the_store_takes_is_refused_whatever_max_bytes(
     with pytest.raises(InputError, match=r"1,260 characters is over the 1,000-character limit"):
         read_lesson(path, max_bytes=10**9)
     assert read_lesson(write(tmp_path / "short.md", b"A sentence of prose.\n")).text
+
+
+def test_a_lesson_too_large_for_one_batch_is_refused_in_one_line_and_the_others_are_ingested(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import governance.ingestion
+    from magg_kg.sqlite import SQLiteStore
+    from tests.cli import magg
+
+    curriculum = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
+    big, small = tmp_path / "big.md", tmp_path / "small.md"
+    big.write_text((curriculum / "20-nlp-word-embeddings.md").read_text("utf-8"), "utf-8")
+    small.write_text("# Tiny\n\nA vector has a length.\n", "utf-8")
+    monkeypatch.setattr(governance.ingestion, "BATCH_OPS", 40)
+    db = tmp_path / "g.sqlite"
+    code, _, err = magg(["ingest", str(big), str(small), "--db", str(db)], capsys)
+    assert code == 1
+    refusals = [line for line in err.splitlines() if line.startswith("refused:")]
+    assert len(refusals) == 1 and "big.md" in refusals[0] and "split it into smaller lessons" in refusals[0]
+    assert "Traceback" not in err
+    store = SQLiteStore.open(db)
+    try:
+        assert [lesson.source_path for lesson in store.lessons()] == [str(small)]
+    finally:
+        store.close()
