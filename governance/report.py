@@ -20,12 +20,13 @@ import re
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from magg_kg.records import Decision, EdgeVersion, Proposal
 from magg_kg.snapshot import DomainCard, Snapshot
 
-__all__ = ["REPORT_SCHEMA", "SCORE_BINS", "audit_report", "reason_kind"]
+__all__ = ["REPORT_SCHEMA", "SCORE_BINS", "Prices", "audit_report", "reason_kind"]
 
 REPORT_SCHEMA = "magg-audit-report/1"
 SCORE_BINS = 10
@@ -181,8 +182,27 @@ def _timeline(versions: Sequence[EdgeVersion], snapshot: Snapshot) -> dict[str, 
     }
 
 
+@dataclass(frozen=True)
+class Prices:
+    """What the model's tokens cost, in US dollars per million prompt and completion tokens."""
+
+    prompt: float
+    completion: float
+
+    def usd(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """The cost of the tokens.
+
+        >>> Prices(0.28, 0.42).usd(1_000_000, 500_000)
+        0.49
+        """
+        return round((prompt_tokens * self.prompt + completion_tokens * self.completion) / 1e6, 6)
+
+
 def _cost(
-    decisions: Iterable[Decision], admitted: int, usage: Sequence[Mapping[str, object]] | None
+    decisions: Iterable[Decision],
+    admitted: int,
+    usage: Sequence[Mapping[str, object]] | None,
+    prices: Prices | None,
 ) -> dict[str, object]:
     if usage is not None:
         calls = len(usage)
@@ -193,7 +213,8 @@ def _cost(
         calls = sum(int(_number(c.get("calls")) or 0) for c in costs)
         prompt = sum(int(_number(c.get("prompt_tokens")) or 0) for c in costs)
         completion = sum(int(_number(c.get("completion_tokens")) or 0) for c in costs)
-    per = (lambda n: round(n / admitted, 4)) if admitted else (lambda n: None)
+    per = (lambda n: round(n / admitted, 6)) if admitted else (lambda n: None)
+    usd = prices.usd(prompt, completion) if prices is not None else None
     return {
         "calls": calls,
         "prompt_tokens": prompt,
@@ -201,6 +222,8 @@ def _cost(
         "admitted_edges": admitted,
         "calls_per_admitted_edge": per(calls),
         "tokens_per_admitted_edge": per(prompt + completion),
+        "usd": usd,
+        "usd_per_admitted_edge": per(usd) if usd is not None else None,
     }
 
 
@@ -269,7 +292,10 @@ def _debates(decisions: Sequence[Decision]) -> dict[str, object]:
 
 
 def _section(
-    snapshot: Snapshot, card: DomainCard | None, usage: Sequence[Mapping[str, object]] | None
+    snapshot: Snapshot,
+    card: DomainCard | None,
+    usage: Sequence[Mapping[str, object]] | None,
+    prices: Prices | None,
 ) -> dict[str, object]:
     inside = set(card.concepts) if card else None
 
@@ -313,13 +339,16 @@ def _section(
             for key, counts in evidence.items()
         },
         "agreement": _agreement(proposals, snapshot),
-        "cost": _cost(decisions, len(versions), usage),
+        "cost": _cost(decisions, len(versions), usage, prices),
         "timeline": _timeline(versions, snapshot),
     }
 
 
-def audit_report(snapshot: Snapshot, domain: str | None = None) -> dict[str, object]:
-    """The report across domains and for each domain that owns concepts (only ``domain``, if given).
+def audit_report(
+    snapshot: Snapshot, domain: str | None = None, prices: Prices | None = None
+) -> dict[str, object]:
+    """The report across domains and for each domain that owns concepts (only ``domain``, if given);
+    the model's cost in dollars when ``prices`` are given.
 
     Raises :class:`~magg_kg.errors.UserError` for an unknown domain.
     """
@@ -333,6 +362,6 @@ def audit_report(snapshot: Snapshot, domain: str | None = None) -> dict[str, obj
         "lessons": snapshot.lessons,
         "first_ingested_at": snapshot.first_ingested_at,
         "domain_filter": domain,
-        "overall": _section(snapshot, None, usage),
-        "domains": [_section(snapshot, card, None) for card in cards],
+        "overall": _section(snapshot, None, usage, prices),
+        "domains": [_section(snapshot, card, None, prices) for card in cards],
     }

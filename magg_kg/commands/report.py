@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from governance.report import audit_report
+from governance.report import Prices, audit_report
 from magg_kg.errors import UserError
 from magg_kg.snapshot import read_snapshot
 from magg_kg.views.documents import report_html, report_json, report_markdown
@@ -48,17 +48,40 @@ def report(
         Path | None, typer.Option("--out", help="Write to this file instead of printing.", show_default=False)
     ] = None,
     db: DbOption = None,
+    usd_prompt: Annotated[
+        float | None,
+        typer.Option(
+            "--usd-per-mtok-in",
+            min=0.0,
+            help="Price of a million prompt tokens, in US dollars: the report gives the cost in money.",
+            show_default=False,
+        ),
+    ] = None,
+    usd_completion: Annotated[
+        float | None,
+        typer.Option(
+            "--usd-per-mtok-out",
+            min=0.0,
+            help="Price of a million completion tokens, in US dollars (with --usd-per-mtok-in).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Per-domain audit report: decisions, scores, debates, quarantine, rejections, evidence, cost, time."""
     from magg_kg.cli import as_of_time, open_context
 
     when = as_of_time(as_of)
+    if (usd_prompt is None) != (usd_completion is None):
+        raise UserError("give both --usd-per-mtok-in and --usd-per-mtok-out, or neither")
+    prices = None
+    if usd_prompt is not None and usd_completion is not None:
+        prices = Prices(usd_prompt, usd_completion)
     if out is not None and out.is_dir():
         raise UserError(
             f"--out {out} is a folder; give a file path, e.g. {out / ('report.' + format_.value)}"
         )
     with open_context(db) as ctx:
-        data = audit_report(read_snapshot(ctx.store, when, ctx.clock.now()), domain)
+        data = audit_report(read_snapshot(ctx.store, when, ctx.clock.now()), domain, prices)
     render = {Format.md: report_markdown, Format.html: report_html, Format.json: report_json}[format_]
     text = render(data)
     if out is None:

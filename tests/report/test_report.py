@@ -262,3 +262,41 @@ def test_a_report_path_that_is_a_folder(
 def test_an_unknown_format(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = magg(["audit", "report", "--format", "pdf", "--db", str(demo_db)], capsys)
     assert code == 2 and out == "" and "pdf" in err and "Traceback" not in err
+
+
+def test_the_cost_in_money_follows_the_prices_given(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with sqlite3.connect(db) as raw:  # two priced model calls, as DeepSeek's usage would record them
+        for n, (prompt, completion) in enumerate(((1_200_000, 300_000), (800_000, 100_000))):
+            raw.execute(
+                "INSERT INTO llm_usage VALUES (?, 'judge', 'judge', '', 'deepseek-chat', ?, ?, 1.0, 1,"
+                " 'ok', 0, '2026-01-01T00:00:00.000000Z')",
+                (f"u-test-{n}", prompt, completion),
+            )
+        prompt, completion = raw.execute(
+            "SELECT SUM(prompt_tokens), SUM(completion_tokens) FROM llm_usage"
+        ).fetchone()
+    unpriced = report(["--db", str(db)], capsys)["overall"]["cost"]
+    assert unpriced["usd"] is None and unpriced["usd_per_admitted_edge"] is None
+    cost = report(["--db", str(db), "--usd-per-mtok-in", "0.5", "--usd-per-mtok-out", "2"], capsys)[
+        "overall"
+    ]["cost"]
+    assert cost["prompt_tokens"] == prompt and cost["completion_tokens"] == completion
+    assert cost["usd"] == pytest.approx(prompt * 0.5 / 1e6 + completion * 2 / 1e6)
+    assert cost["usd_per_admitted_edge"] == pytest.approx(cost["usd"] / cost["admitted_edges"], rel=1e-4)
+    code, out, _ = magg(
+        [
+            "audit",
+            "report",
+            "--format",
+            "md",
+            "--db",
+            str(db),
+            "--usd-per-mtok-in",
+            "0.5",
+            "--usd-per-mtok-out",
+            "2",
+        ],
+        capsys,
+    )
+    assert code == 0 and f"Cost: ${cost['usd']}" in out
+    one_line_error(magg(["audit", "report", "--db", str(db), "--usd-per-mtok-in", "0.5"], capsys))
