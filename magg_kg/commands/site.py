@@ -347,7 +347,9 @@ def build_site(site: Site) -> Starlette:
             return _message(400, "Bad request", f"unknown action {action!r}: approve or reject")
 
         def work(store: Store) -> Response:
-            with decide_lock:
+            # The lock keeps this server's requests in turn; the store's write lock keeps out other
+            # processes (a `magg review` at the same time) from the read to the write.
+            with decide_lock, store.exclusive():
                 try:
                     if action == "approve":
                         ops = approve(store, site.clock, site.policy, ident, reviewer, note)
