@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +101,27 @@ def open_context(db: Path | None, *, create: bool = False) -> Iterator[Context]:
 def print_json(value: object) -> None:
     """Prints JSON to stdout, unstyled, so that it can be piped."""
     sys.stdout.write(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def emit_report(
+    report: Mapping[str, object],
+    out: Path | None,
+    as_json: bool,
+    show: Callable[[Mapping[str, object], Console], None],
+) -> None:
+    """A benchmark's results: written as JSON to ``out`` when given, then printed as JSON or shown
+    as tables by ``show``."""
+    text = json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    if as_json:
+        typer.echo(text, nl=False)
+        return
+    console = Console(soft_wrap=True)
+    show(report, console)
+    if out is not None:
+        console.print(f"results written to {out}", markup=False, highlight=False)
 
 
 def as_of_time(value: str | None) -> str | None:

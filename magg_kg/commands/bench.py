@@ -171,6 +171,7 @@ def replay(
     from governance.prerequisite_data import concept_split, layout_of, load_alcpl, load_lecturebank
     from governance.replay import build_candidates, load_dataset, read_candidates
     from governance.scorecard import ablation_report
+    from magg_kg.cli import emit_report
 
     config = load_config(os.environ)
     chosen = configuration or list(CONFIGURATIONS)
@@ -206,17 +207,7 @@ def replay(
             ),
         )
     report = ablation_report(candidate_set, results, data=str(folder), policy=config.policy)
-    text = json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-    if json_:
-        typer.echo(text, nl=False)
-        return
-    console = Console(soft_wrap=True)
-    print_report(report, console)
-    if out is not None:
-        console.print(f"results written to {out}", markup=False, highlight=False)
+    emit_report(report, out, json_, print_report)
 
 
 @bench_app.command("sample")

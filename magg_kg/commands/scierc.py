@@ -7,7 +7,6 @@ default. Never choose anything by looking at ``test``.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Mapping
@@ -123,6 +122,7 @@ def scierc(
     from agents.schema_extraction import SchemaRoles
     from governance.scierc import load_split, sentences_of
     from governance.scierc_bench import PROPOSE_AT, run_split, scierc_report
+    from magg_kg.cli import emit_report
     from magg_kg.vocabulary import SCIERC
 
     if split not in ("dev", "test"):
@@ -151,14 +151,4 @@ def scierc(
     report = scierc_report(
         docs, runs, split=split, data=str(folder), policy=config.policy, train_s=trained, started=started
     )
-    text = json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-    if json_:
-        typer.echo(text, nl=False)
-        return
-    console = Console(soft_wrap=True)
-    print_scierc(report, console)
-    if out is not None:
-        console.print(f"results written to {out}", markup=False, highlight=False)
+    emit_report(report, out, json_, print_scierc)
