@@ -302,13 +302,17 @@ class Batch(BaseModel):
     @classmethod
     def of(cls, batch_id: str, sent_at: str, ops: list[Operation]) -> Batch:
         """Builds a batch and computes its digest."""
-        body = {
-            "batch_id": batch_id,
-            "sent_at": sent_at,
-            "ops": [op.model_dump(mode="json") for op in ops],
-        }
-        digest = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
-        return cls(batch_id=batch_id, sent_at=sent_at, ops=ops, digest=digest)
+        return cls(batch_id=batch_id, sent_at=sent_at, ops=ops, digest=_digest(batch_id, sent_at, ops))
+
+    def content_digest(self) -> str:
+        """The digest of the batch's content, computed here whatever ``digest`` says: a store never
+        takes a client's word for it (a reused id with other content must be a conflict)."""
+        return _digest(self.batch_id, self.sent_at, self.ops)
+
+
+def _digest(batch_id: str, sent_at: str, ops: list[Operation]) -> str:
+    body = {"batch_id": batch_id, "sent_at": sent_at, "ops": [op.model_dump(mode="json") for op in ops]}
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
 
 
 _BATCH_ADAPTER: TypeAdapter[Batch] = TypeAdapter(Batch)

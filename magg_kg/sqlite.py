@@ -265,11 +265,12 @@ class SQLiteStore(Store):
             self._held = False
 
     def _apply_in_transaction(self, batch: Batch) -> BatchResult:
+        digest = batch.content_digest()  # never the digest the batch claims
         known = self._db.execute(
             "SELECT digest FROM batches WHERE batch_id = ?", (batch.batch_id,)
         ).fetchone()
         if known is not None:
-            if known["digest"] == batch.digest:
+            if known["digest"] == digest:
                 return BatchResult(batch.batch_id, "duplicate")
             return BatchResult(
                 batch.batch_id,
@@ -281,7 +282,7 @@ class SQLiteStore(Store):
         assert isinstance(head_spec, dict)
         head = {
             "batch_id": batch.batch_id,
-            "digest": batch.digest,
+            "digest": digest,
             "op_count": len(batch.ops),
             "sent_at": batch.sent_at,
         }

@@ -333,3 +333,16 @@ def test_schema_check_lists_the_curriculum_edge_types() -> None:
     listed = re.search(r"CHECK \(type IN \(([^)]*)\)\)", sql)
     assert listed is not None
     assert set(re.findall(r"'([a-z_]+)'", listed.group(1))) == set(CURRICULUM.edge_types)
+
+
+def test_the_store_computes_a_batch_digest_itself_and_never_trusts_the_claimed_one() -> None:
+    store = SQLiteStore.open(":memory:")
+    first = batch("b1", [concept("c1")])
+    assert store.apply(first).status == "applied"
+    forged = batch("b1", [concept("c2")]).model_copy(update={"digest": first.digest})
+    result = store.apply(forged)  # other content under a used id, claiming the first one's digest
+    assert (result.status, result.code) == ("refused", "conflict")
+    same = first.model_copy(update={"digest": "0" * 64})  # the same content with a wrong claim
+    assert store.apply(same).status == "duplicate"
+    assert [c.id for c in store.concepts()] == ["c1"]
+    store.close()
