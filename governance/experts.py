@@ -27,6 +27,7 @@ __all__ = [
     "checked",
     "edge_json",
     "edge_payload",
+    "expert_answers",
 ]
 
 STAGE = "qa"
@@ -172,3 +173,19 @@ def checked(cited: Sequence[str], text: str, allowed: Collection[str]) -> tuple[
     """(kept, dropped): citations listed or bracketed in the text, kept only if allowed."""
     every = list(dict.fromkeys([*cited, *qa.cited_ids(text)]))
     return [c for c in every if c in allowed], [c for c in every if c not in allowed]
+
+
+def expert_answers(reports: Sequence[ExpertReport], question: str | None = None) -> list[dict[str, object]]:
+    """The experts' answers as the synthesis prompt carries them (failed experts left out), each
+    under its own sub-question, or under ``question`` when one is given."""
+    return [
+        {
+            "sub_question": question if question is not None else e.sub_question,
+            "domain": e.domain,
+            "answer": e.answer,
+            "short_answer": e.short_answer,
+            "citations": e.citations,
+        }
+        for e in reports
+        if not e.failure
+    ]

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from agents import qa
 from agents.text import find_mentions, lexicon
-from governance.experts import ExpertReport, QAResult, ask_expert
+from governance.experts import ExpertReport, QAResult, ask_expert, expert_answers
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM, Answer, Prompt
 
@@ -146,17 +146,7 @@ def answer_global(llm: LLM, graph: GraphIndex, question: str) -> QAResult:
         result.experts.append(report)
         ask_expert(llm, graph, report, [graph.edges[e] for e in edge_ids], result)
     result.edges_read = len(graph.edges)
-    answers = [
-        {
-            "sub_question": question,
-            "domain": e.domain,
-            "answer": e.answer,
-            "short_answer": e.short_answer,
-            "citations": e.citations,
-        }
-        for e in result.experts
-        if not e.failure
-    ]
+    answers = expert_answers(result.experts, question)
     prompt = Prompt(
         task=qa.SYNTHESIS_TASK,
         stage="qa",

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from agents import qa
 from agents.question_types import classify
 from agents.text import find_mentions, lexicon
-from governance.experts import STAGE, UNOWNED, ExpertReport, QAResult, ask_expert, checked
+from governance.experts import STAGE, UNOWNED, ExpertReport, QAResult, ask_expert, checked, expert_answers
 from governance.graph_answer import uncovered_names
 from governance.typed_answers import is_typed, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
@@ -159,17 +159,7 @@ def answer_routed(
 
 
 def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
-    answers = [
-        {
-            "sub_question": e.sub_question,
-            "domain": e.domain,
-            "answer": e.answer,
-            "short_answer": e.short_answer,
-            "citations": e.citations,
-        }
-        for e in result.experts
-        if not e.failure
-    ]
+    answers = expert_answers(result.experts)
     prompt = Prompt(
         task=qa.SYNTHESIS_TASK,
         stage=STAGE,
