@@ -19,10 +19,12 @@ from magg_kg.operations import (
     AddConcept,
     AddLesson,
     AddProposal,
+    AssignDomain,
     Batch,
     CommitEdge,
     Operation,
     RecordDecision,
+    SetDomain,
     SpanData,
 )
 from magg_kg.records import Proposal, Span, edge_id, stable_id
@@ -193,3 +195,17 @@ class ScriptedLLM:
 
     def tasks(self) -> list[str]:
         return [p.task for p in self.calls]
+
+
+def own(store: Store, clock: Clock, domains: Mapping[str, Sequence[str]]) -> None:
+    """Writes the domains (id = name) and assigns each its concepts."""
+    now = clock.now()
+    ops: list[Operation] = [
+        SetDomain(id=d, version=1, name=d, owner=f"owner:{d}", card={}, recorded_at=now) for d in domains
+    ]
+    ops += [
+        AssignDomain(concept_id=c, domain_id=d, recorded_at=now)
+        for d, members in domains.items()
+        for c in members
+    ]
+    write(store, clock, ops)

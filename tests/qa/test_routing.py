@@ -13,10 +13,9 @@ from magg_kg.clock import StepClock
 from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.llm.port import Prompt
-from magg_kg.operations import AssignDomain, SetDomain
 from magg_kg.records import edge_id
 from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import ScriptedLLM, seed, write
+from tests.gates.world import ScriptedLLM, own, seed
 
 EDGES = [
     (
@@ -47,22 +46,7 @@ def graph() -> Iterator[GraphIndex]:
     store = SQLiteStore.open(":memory:")
     clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=0.001)
     seed(store, clock, EDGES)
-    now = clock.now()
-    write(
-        store,
-        clock,
-        [
-            *(
-                SetDomain(id=d, version=1, name=d, owner=f"owner:{d}", card={}, recorded_at=now)
-                for d in DOMAINS
-            ),
-            *(
-                AssignDomain(concept_id=c, domain_id=d, recorded_at=now)
-                for d, members in DOMAINS.items()
-                for c in members
-            ),
-        ],
-    )
+    own(store, clock, DOMAINS)
     yield build_graph_index(store)
     store.close()
 

@@ -18,10 +18,10 @@ from magg_kg.clock import StepClock
 from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.deepseek import DeepSeekLLM
 from magg_kg.llm.offline import OfflineLLM
-from magg_kg.operations import AssignDomain, InvalidateEdge, RecordDecision, SetDomain
+from magg_kg.operations import InvalidateEdge, RecordDecision
 from magg_kg.records import edge_id, stable_id
 from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import CONCEPTS, seed, write
+from tests.gates.world import CONCEPTS, own, seed, write
 from tests.llm.fake_server import ChatRequest
 from tests.llm.prompts import prompt_of
 from tests.llm.test_deepseek import ENDPOINT, completion, config
@@ -51,22 +51,7 @@ def store() -> Iterator[SQLiteStore]:
     store = SQLiteStore.open(":memory:")
     clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=1.0)
     seed(store, clock, [(s, t, d, QUOTE) for s, t, d in EDGES])
-    now = clock.now()
-    write(
-        store,
-        clock,
-        [
-            *(
-                SetDomain(id=d, version=1, name=d, owner=f"owner:{d}", card={}, recorded_at=now)
-                for d in DOMAINS
-            ),
-            *(
-                AssignDomain(concept_id=c, domain_id=d, recorded_at=now)
-                for d, cs in DOMAINS.items()
-                for c in cs
-            ),
-        ],
-    )
+    own(store, clock, DOMAINS)
     # k-means' only edge is invalidated later: as of now it has none.
     version = next(e.version_id for e in store.edges() if e.edge_id == KMEANS)
     later = "2026-02-01T00:00:00.000000Z"
