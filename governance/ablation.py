@@ -25,260 +25,43 @@ judged against the graph as it has grown:
     (:mod:`governance.consistency`: the judge sampled as many times as the debate calls a model).
 
 A candidate's label and kind never reach the configurations: the proposal carries its triple,
-its evidence and its confidence only. Evidence texts are not lesson text, so each becomes a span
-of the source ``external:metacademy`` quoting the whole text (offsets 0..len), labelled explicit,
-implicit or inferred by the evidence linker's rule (:func:`agents.evidence.evidence_kind`, with a
-concept's title and its tag in words as its names).
+its evidence and its confidence only (:mod:`governance.ablation_bench`: the world of one
+configuration, its seeding and the proposal a candidate becomes).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 
-from agents.evidence import evidence_kind
-from governance.domains import Layout, card, compute_layout, layout_ops, weighted_graph
+from governance.ablation_bench import (
+    CONCEPT_TYPE,
+    Bench,
+    Outcome,
+    RunResult,
+    commit_ops,
+    proposal_of,
+    reject_op,
+    seed_store,
+    write,
+)
+from governance.ablation_gates import run_full, run_judge
 from governance.replay import Candidate, CandidateSet, Dataset
 from governance.rules import RuleEngine
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig, Policy
-from magg_kg.journal import journaled
 from magg_kg.llm.offline import Handler
-from magg_kg.llm.port import LLM
 from magg_kg.llm.provider import build_llm
-from magg_kg.llm.usage import UsageLog
-from magg_kg.operations import (
-    AddConcept,
-    AddProposal,
-    Batch,
-    CommitEdge,
-    Operation,
-    RecordDecision,
-    SpanData,
-)
-from magg_kg.records import EvidenceKind, edge_id, stable_id
+from magg_kg.operations import AddConcept, Operation
 from magg_kg.sqlite import SQLiteStore
-from magg_kg.store import Store
-from magg_kg.vocabulary import CURRICULUM, GraphSchema
+from magg_kg.vocabulary import CURRICULUM
 
-__all__ = [
-    "CONFIGURATIONS",
-    "EVIDENCE_SOURCE",
-    "Bench",
-    "Outcome",
-    "RunResult",
-    "commit_ops",
-    "proposal_of",
-    "reject_op",
-    "run_ablation",
-    "run_configuration",
-    "seed_store",
-    "spans_of",
-    "write",
-]
+__all__ = ["CONFIGURATIONS", "run_ablation", "run_configuration", "run_flat", "run_rules"]
 
-EVIDENCE_SOURCE = "external:metacademy"
-"""The source (lesson id) of every evidence span of the replay."""
-CONCEPT_TYPE = "concept"
-"""Metacademy concepts are untyped; all of them get the curriculum's general node type."""
-PROMPT_VERSION = "replay-1"
 CONFIGURATIONS = ("flat", "rules", "judge", "full", "full-sc")
-_SEED_OPS = 4_000
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one configuration did with one candidate: the proposal's final state and who set it."""
-
-    state: str
-    stage: str
-    admitted: bool
-    reason: str = ""
-
-
-@dataclass
-class Bench:
-    """One configuration's world: its store, clock, model stack, policy and schema."""
-
-    store: Store
-    clock: Clock
-    llm: LLM
-    usage: UsageLog
-    policy: Policy
-    schema: GraphSchema
-    dataset: Dataset
-    seed: int
-    layout: Layout = field(default_factory=lambda: Layout(()))
-
-
-@dataclass(frozen=True)
-class RunResult:
-    """One configuration's outcomes (in candidate order), LLM usage by stage and wall time."""
-
-    name: str
-    outcomes: tuple[Outcome, ...]
-    usage: tuple[Mapping[str, object], ...]
-    wall_s: float
-    seed_s: float
-    model: str
 
 
 Runner = Callable[[Bench, Sequence[Candidate]], list[Outcome]]
-
-
-_KINDS: Mapping[str, EvidenceKind] = {"explicit": "explicit", "implicit": "implicit", "inferred": "inferred"}
-
-
-def _forms(tag: str, dataset: Dataset) -> list[str]:
-    words = tag.replace("_", " ")
-    concept = dataset.concepts.get(tag)
-    return [concept.title, words] if concept is not None and concept.title != words else [words]
-
-
-def spans_of(candidate: Candidate, dataset: Dataset) -> list[SpanData]:
-    """The candidate's evidence as spans of :data:`EVIDENCE_SOURCE` (see the module docstring)."""
-    src, dst = _forms(candidate.src, dataset), _forms(candidate.dst, dataset)
-    return [
-        SpanData(
-            lesson_id=EVIDENCE_SOURCE,
-            start=0,
-            end=len(text),
-            quote=text,
-            kind=_KINDS[evidence_kind(text, candidate.type, src, dst)],
-        )
-        for text in candidate.evidence
-    ]
-
-
-def proposal_of(candidate: Candidate, index: int, bench: Bench) -> AddProposal:
-    """The proposal a candidate becomes: its triple, evidence and confidence, nothing of its label."""
-    return AddProposal(
-        id=stable_id("p", "replay", str(index), candidate.src, candidate.type, candidate.dst),
-        src=candidate.src,
-        type=candidate.type,
-        dst=candidate.dst,
-        confidence=candidate.confidence,
-        evidence=spans_of(candidate, bench.dataset),
-        origin="replay",
-        rationale="replay candidate",
-        created_at=bench.clock.now(),
-    )
-
-
-def commit_ops(
-    proposal_id: str | None,
-    triple: tuple[str, str, str],
-    evidence: Sequence[SpanData],
-    *,
-    stage: str,
-    verdict: str,
-    rationale: str,
-    confidence: float,
-    bench: Bench,
-    model: str,
-) -> list[Operation]:
-    """A decision that commits ``triple`` and the edge version it grounds, in that order."""
-    now = bench.clock.now()
-    decision_id = stable_id("d", stage, proposal_id or "", *triple)
-    src, type_, dst = triple
-    return [
-        RecordDecision(
-            id=decision_id,
-            proposal_id=proposal_id,
-            stage=stage,
-            verdict=verdict,
-            state_after="committed",
-            score=confidence,
-            rationale=rationale,
-            detail={"configuration": stage},
-            policy_version=bench.policy.version,
-            prompt_version=PROMPT_VERSION,
-            model=model,
-            decided_at=now,
-        ),
-        CommitEdge(
-            version_id=stable_id("v", decision_id, *triple),
-            edge_id=edge_id(src, type_, dst),
-            src=src,
-            type=type_,
-            dst=dst,
-            confidence=confidence,
-            reason=rationale,
-            source=EVIDENCE_SOURCE,
-            evidence=list(evidence),
-            valid_at=now,
-            recorded_at=now,
-            decision_id=decision_id,
-            policy_version=bench.policy.version,
-            prompt_version=PROMPT_VERSION,
-            model=model,
-        ),
-    ]
-
-
-def reject_op(proposal_id: str, stage: str, verdict: str, rationale: str, bench: Bench) -> RecordDecision:
-    return RecordDecision(
-        id=stable_id("d", stage, proposal_id),
-        proposal_id=proposal_id,
-        stage=stage,
-        verdict=verdict,
-        state_after="rejected",
-        rationale=rationale or verdict,
-        detail={},
-        policy_version=bench.policy.version,
-        prompt_version=PROMPT_VERSION,
-        model=bench.llm.model if stage == "judge" else "none",
-        decided_at=bench.clock.now(),
-    )
-
-
-def write(bench: Bench, name: str, ops: Sequence[Operation]) -> None:
-    now = bench.clock.now()
-    bench.store.write(Batch.of(stable_id("b", name, now), now, journaled(list(ops), now)))
-
-
-def seed_store(bench: Bench, candidate_set: CandidateSet) -> None:
-    """Every concept, the established graph and the domains, identical for every configuration.
-
-    The domains are the communities of the established graph (no lessons, so no co-occurrence),
-    computed with the candidate set's seed; a concept outside the established graph joins the
-    general domain.
-    """
-    now = bench.clock.now()
-    ops: list[Operation] = [
-        AddConcept(
-            id=concept.tag,
-            name=concept.title,
-            type=CONCEPT_TYPE,
-            description=concept.summary[:20_000],
-            recorded_at=now,
-        )
-        for concept in sorted(bench.dataset.concepts.values(), key=lambda c: c.tag)
-    ]
-    for edge in candidate_set.established:
-        evidence = bench.dataset.evidence(edge.src, edge.dst, context=edge.context)
-        seed = Candidate(edge.src, "prerequisite", edge.dst, evidence, 1, "established")
-        ops += commit_ops(
-            None,
-            (edge.src, "prerequisite", edge.dst),
-            spans_of(seed, bench.dataset),
-            stage="seed",
-            verdict="established",
-            rationale="a Metacademy prerequisite, committed as the established graph of the replay",
-            confidence=1.0,
-            bench=bench,
-            model="none",
-        )
-    facts = [(edge.src, "prerequisite", edge.dst) for edge in candidate_set.established]
-    graph = weighted_graph(sorted(bench.dataset.concepts), [(src, dst, 1.0) for src, _, dst in facts], [])
-    names = {tag: concept.title for tag, concept in bench.dataset.concepts.items()}
-    bench.layout = compute_layout(graph, {}, names, bench.seed)
-    cards = {domain.id: card(domain, facts, []) for domain in bench.layout.domains}
-    ops += layout_ops(bench.layout, cards, [], {}, bench.clock.now())
-    # In order, in batches well under the batch size limit (a decision precedes its commit).
-    for start in range(0, len(ops), _SEED_OPS):
-        write(bench, f"seed-{start}", ops[start : start + _SEED_OPS])
 
 
 def run_flat(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
@@ -348,9 +131,6 @@ def _runner(name: str) -> Runner:
         return run_flat
     if name == "rules":
         return run_rules
-    # The gated configurations import the whole pipeline: only when they run.
-    from governance.ablation_gates import run_full, run_judge
-
     return run_judge if name == "judge" else run_full
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agents.support import GraphView
-from governance.ablation import Bench, Outcome, proposal_of, write
+from governance.ablation_bench import Bench, Outcome, proposal_of, write
 from governance.admission import AdmissionContext, Support, admit
 from governance.judgment import Judgment
 from governance.replay import Candidate

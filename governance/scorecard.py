@@ -8,7 +8,7 @@ candidates are all labelled 0; LLM calls, tokens and attempts per candidate, by 
 configuration's usage log; wall time.
 
 >>> from governance.replay import Candidate
->>> from governance.ablation import Outcome, RunResult
+>>> from governance.ablation_bench import Outcome, RunResult
 >>> good, bad = Candidate("a", "prerequisite", "b", ("t",), 1, "gold"), Candidate(
 ...     "b", "prerequisite", "a", ("t",), 0, "reversed")
 >>> run = RunResult("flat", (Outcome("committed", "flat", True),) * 2, (), 0.1, 0.0, "none")
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from governance.ablation import Outcome, RunResult
+from governance.ablation_bench import Outcome, RunResult
 from governance.replay import Candidate, CandidateSet
 from magg_kg.config import Policy
 

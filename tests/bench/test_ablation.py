@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
-from governance.ablation import Bench, Outcome, proposal_of, run_configuration, seed_store
+from governance.ablation import run_configuration
+from governance.ablation_bench import Bench, Outcome, proposal_of, seed_store
 from governance.ablation_gates import run_full, run_judge
 from governance.replay import Candidate, CandidateSet, build_candidates, load_dataset
 from governance.scorecard import ablation_report, score_run
