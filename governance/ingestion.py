@@ -17,6 +17,12 @@ new lesson, in order, is one unit of work against the graph *as the store has it
 5. everything - concepts, domain changes, lesson, chunks, aliases, links, proposals, decisions,
    gate writes and LLM usage - goes as ONE batch whose id comes from the lesson's hash.
 
+A file longer than ``ctx.part_chars`` (400,000 characters by default) is read as consecutive parts,
+cut at headings (:func:`magg_kg.lessons.read_parts`), and each part is a lesson of the above: its
+own batch, well within the store's bound on one batch, so a lesson of any size allowed by
+``--max-bytes`` is ingested in time linear in its size. Parts and versions of one file are not
+independent support for each other's claims.
+
 So ingesting a folder is the same as ingesting its lessons one by one, in order, and a run that is
 interrupted anywhere and run again gives the graph an uninterrupted run gives: the lessons it wrote
 are skipped, and the next one starts from the very state it would have started from.
@@ -58,11 +64,11 @@ from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import BatchConflict, InputError
 from magg_kg.journal import journaled
-from magg_kg.lessons import DEFAULT_MAX_BYTES, LessonText, find_lessons, read_lesson
+from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, find_lessons, read_parts
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
 from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
-from magg_kg.records import Concept, Lesson
+from magg_kg.records import Concept, Lesson, Proposal
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
@@ -108,6 +114,8 @@ class IngestContext:
     gate: RefreshingGate | None = None
     flat: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
+    part_chars: int = PART_CHARS
+    """A longer lesson file is ingested as consecutive parts, each a lesson (:func:`read_parts`)."""
     usage: UsageSource | None = None
     progress: Progress | None = None
     attempts: int = ATTEMPTS
@@ -166,21 +174,22 @@ def _read(ctx: IngestContext, paths: Sequence[Path], report: IngestReport) -> li
     seen: dict[str, str] = {}
     for path, key in find_lessons(list(paths)):
         try:
-            lesson = read_lesson(path, key, max_bytes=ctx.max_bytes)
+            parts = read_parts(path, key, max_bytes=ctx.max_bytes, part_chars=ctx.part_chars)
         except InputError as error:
             report.lessons.append(LessonOutcome(str(path), "refused", detail=str(error)))
             continue
-        known = ctx.store.lesson_by_sha256(lesson.sha256)
-        if known is not None:
-            report.lessons.append(_known(lesson, known, meanwhile=False))
-        elif lesson.sha256 in seen:
-            first = seen[lesson.sha256]
-            report.lessons.append(
-                LessonOutcome(str(path), "duplicate", first, f"same text as lesson {first}")
-            )
-        else:
-            seen[lesson.sha256] = lesson.id
-            fresh.append(lesson)
+        for lesson in parts:
+            known = ctx.store.lesson_by_sha256(lesson.sha256)
+            if known is not None:
+                report.lessons.append(_known(lesson, known, meanwhile=False))
+            elif lesson.sha256 in seen:
+                first = seen[lesson.sha256]
+                report.lessons.append(
+                    LessonOutcome(str(path), "duplicate", first, f"same text as lesson {first}")
+                )
+            else:
+                seen[lesson.sha256] = lesson.id
+                fresh.append(lesson)
     return fresh
 
 
@@ -288,9 +297,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     previous = next((s for s in reversed(store.lessons()) if s.lesson_key == lesson.key), None)
     registry = Registry(store.concepts(), store.aliases())
     stored_proposals = store.proposals()
-    corroborations = Counter(
-        (p.src, p.type, p.dst) for p in stored_proposals if p.state in ("proposed", "committed")
-    )
+    corroborations = _corroborations(stored_proposals, lesson)
     extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations)
     active = store.edges()
     support = Support(
@@ -381,6 +388,27 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         invalidated=sum(isinstance(op, InvalidateEdge) for op in ops),
         dropped=len(extraction.dropped),
     )
+
+
+def _file_key(lesson_id: str) -> str:
+    """The lesson file a lesson id comes from: its key without version and part.
+
+    >>> _file_key("big-book.part-3@0123456789ab"), _file_key("intro@0123456789ab")
+    ('big-book', 'intro')
+    """
+    return lesson_id.rsplit("@", 1)[0].split(".part-", 1)[0]
+
+
+def _corroborations(proposals: Iterable[Proposal], lesson: LessonText) -> Counter[tuple[str, str, str]]:
+    """For each standing triple, how many other lesson files claim it: another version or another
+    part of this lesson's own file is no independent support."""
+    own = _file_key(lesson.id)
+    claimed = {
+        ((p.src, p.type, p.dst), _file_key(p.lesson_id) if p.lesson_id else p.id)
+        for p in proposals
+        if p.state in ("proposed", "committed")
+    }
+    return Counter(triple for triple, source in claimed if source != own)
 
 
 def _members(assigned: dict[str, tuple[str, ...]]) -> dict[str, set[str]]:

@@ -28,7 +28,7 @@ import hashlib
 import re
 import unicodedata
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from magg_kg.errors import InputError
@@ -38,22 +38,29 @@ from magg_kg.records import stable_id
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "MAX_LESSON_CHARS",
+    "PART_CHARS",
     "Chunk",
     "LessonText",
     "find_lessons",
     "lesson_key",
     "normalize_text",
     "read_lesson",
+    "read_parts",
     "split_chunks",
 ]
 
 DEFAULT_MAX_BYTES = 2_000_000
 MAX_LESSON_CHARS = 8_000_000
 """The longest lesson text the store takes (an ``add_lesson`` op's text), whatever ``--max-bytes``."""
+PART_CHARS = 400_000
+"""The longest text ingested as one lesson: a longer file is read as parts (:func:`read_parts`), so
+that each part's batch stays well within the store's bound on one batch (a 400,000-character part of
+prose makes about 6,000 operations; :data:`magg_kg.operations.BATCH_OPS` is 20,000)."""
 CHUNK_SIZE = 1200
 CHUNK_OVERLAP = 200
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_WORD_END = re.compile(r"\S(?=\s)")
 _HTML_TITLE = re.compile(r"<(h1|title)\b[^<>]{0,300}>\s*([^<]{1,300}?)\s*</\1", re.IGNORECASE)
 
 
@@ -135,7 +142,75 @@ def find_lessons(paths: list[Path]) -> list[tuple[Path, str]]:
 
 
 def read_lesson(path: Path, key: str | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> LessonText:
-    """Reads and normalizes one lesson file; refuses, with :class:`InputError`, what is not one."""
+    """Reads and normalizes one lesson file; refuses, with :class:`InputError`, what is not one,
+    and a text longer than the store takes in one lesson (:func:`read_parts` splits one)."""
+    text = _read_text(path, max_bytes)
+    if len(text) > MAX_LESSON_CHARS:
+        raise InputError(
+            f"{path}: {len(text):,} characters is over the {MAX_LESSON_CHARS:,}-character limit of a "
+            "lesson in the store; split it into smaller lessons"
+        )
+    return _lesson(path, key or lesson_key(path.name), text)
+
+
+def read_parts(
+    path: Path, key: str | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES, part_chars: int = PART_CHARS
+) -> tuple[LessonText, ...]:
+    """Reads one lesson file as one lesson, or, when its text is longer than ``part_chars``, as
+    consecutive parts, each a lesson of its own: cut at a heading where it can (else at a paragraph
+    of prose, else at a space), so that no part starts inside code or markup. Part 1 keeps the
+    file's key; part ``k`` is ``<key>.part-<k>`` (a key is a slug, so it never holds a dot).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "big.md").write_text("# One\\n\\nFirst part.\\n\\n# Two\\n\\nSecond part.\\n")
+    >>> for part in read_parts(folder / "big.md", part_chars=30):
+    ...     print(part.key, "|", part.title, "|", repr(part.text))
+    big | One (part 1 of 2) | '# One\\n\\nFirst part.\\n\\n'
+    big.part-2 | One (part 2 of 2) | '# Two\\n\\nSecond part.\\n'
+    """
+    text = _read_text(path, max_bytes)
+    key = key or lesson_key(path.name)
+    if len(text) <= part_chars:
+        return (_lesson(path, key, text),)
+    bounds = _part_bounds(text, find_prose(text, flavor_of(path.name)).prose, part_chars)
+    parts = [
+        _lesson(path, key if k == 1 else f"{key}.part-{k}", text[a:b]) for k, (a, b) in enumerate(bounds, 1)
+    ]
+    title = parts[0].title
+    return tuple(
+        replace(part, title=f"{title} (part {k} of {len(parts)})"[:300]) for k, part in enumerate(parts, 1)
+    )
+
+
+def _part_bounds(text: str, prose: str, part_chars: int) -> list[tuple[int, int]]:
+    """(start, end) of each part: at most ``part_chars`` long, cut at the last heading of the
+    prose view in the part's second half, else the last blank line followed by prose, else the
+    last space."""
+    headings = [m.start() for m in _HEADING.finditer(prose)]
+    paragraphs = [m.end() for m in re.finditer(r"\n[ \t]*\n(?=[^\s])", prose)]
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    while len(text) - start > part_chars:
+        low, high = start + part_chars // 2, start + part_chars
+        cut = _last_in(headings, low, high) or _last_in(paragraphs, low, high)
+        if cut is None:  # after the last word of prose (code and markup are blank in the prose view)
+            ends = [m.end() for m in _WORD_END.finditer(prose, low, high)]
+            cut = ends[-1] if ends else high
+        bounds.append((start, cut))
+        start = cut
+    bounds.append((start, len(text)))
+    return [(a, b) for a, b in bounds if text[a:b].strip()]
+
+
+def _last_in(positions: list[int], low: int, high: int) -> int | None:
+    """The last of the sorted ``positions`` in ``(low, high]``."""
+    index = bisect_right(positions, high)
+    return positions[index - 1] if index and positions[index - 1] > low else None
+
+
+def _read_text(path: Path, max_bytes: int) -> str:
+    """The file's normalized text; :class:`InputError` for what is not a text lesson."""
     try:
         size = path.stat().st_size
     except OSError as error:
@@ -166,15 +241,14 @@ def read_lesson(path: Path, key: str | None = None, *, max_bytes: int = DEFAULT_
     text = normalize_text(decoded).lstrip("\n")
     if not text.strip():
         raise InputError(f"{path}: no text left after normalization; write the lesson or leave it out")
-    if len(text) > MAX_LESSON_CHARS:
-        raise InputError(
-            f"{path}: {len(text):,} characters is over the {MAX_LESSON_CHARS:,}-character limit of a "
-            "lesson in the store; split it into smaller lessons"
-        )
+    return text
+
+
+def _lesson(path: Path, key: str, text: str) -> LessonText:
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     markup = find_prose(text, flavor_of(path.name))
     return LessonText(
-        key=key or lesson_key(path.name),
+        key=key,
         title=_title(text, markup.prose, path),
         text=text,
         sha256=sha,
