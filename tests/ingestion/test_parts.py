@@ -28,7 +28,8 @@ CURRICULUM = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
 PART = 2_500
 """Part size of these tests: small, so that two curriculum lessons make several parts."""
 
-_words = st.lists(st.sampled_from(["data", "model", "loss", "layer", "the", "is", "a"]), min_size=3, max_size=30)
+_vocabulary = ["data", "model", "loss", "layer", "the", "is", "a"]
+_words = st.lists(st.sampled_from(_vocabulary), min_size=3, max_size=30)
 _prose = _words.map(lambda words: " ".join(words).capitalize() + ".")
 _code = st.lists(
     st.sampled_from(["# a comment", "x = 1", "", "## not a heading", "print(x)"]), min_size=1, max_size=8
