@@ -30,9 +30,12 @@ from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
 from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
+from magg_kg.cli.context import open_context
+from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.clock import SystemClock
 from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.offline import OfflineLLM
+from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 
 __all__ = ["gold_questions", "main", "score"]
@@ -122,14 +125,9 @@ def run(store: Store, limit: int) -> dict[str, object]:
 
 
 def _demo_store(folder: Path) -> Store:
-    from magg_kg.cli import open_context
-    from magg_kg.commands.ingest import curriculum_folder, run_ingest
-
     path = folder / "magg.sqlite"
-    with open_context(path) as ctx:
+    with open_context(path, create=True) as ctx:
         run_ingest(ctx, [curriculum_folder()], show_progress=False)
-    from magg_kg.sqlite import SQLiteStore
-
     return SQLiteStore.open(str(path))
 
 
@@ -140,8 +138,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        from magg_kg.sqlite import SQLiteStore
-
         store = SQLiteStore.open(str(args.db)) if args.db else _demo_store(Path(folder))
         try:
             report = run(store, args.limit) | {"measured_at": SystemClock().now()}

@@ -1,35 +1,63 @@
-"""The architecture, checked by reading the source: one-way layers, noun modules, no environment
-reads outside the composition root, sorted ``__all__``, small modules."""
+"""The architecture, checked by reading the source: one-way layers, no import circles, noun modules,
+the environment read in one module of the command line, sorted ``__all__``, small modules.
+
+The layers, lowest first (a layer imports only itself and the layers before it):
+
+===============  ===============================================================
+``magg_kg``      the kernel: records, store, write protocol, LLM port, views
+``blackboard``   the board of one admission batch
+``agents``       LLM roles, their prompts and reply schemas; the offline model
+``governance``   rules, admission, deliberation, review, recheck, discovery
+``magg_kg.cli``  the command line: the ``magg`` app, its context and commands
+===============  ===============================================================
+"""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("magg_kg", "blackboard", "agents", "governance")
-"""Lowest first: a layer imports only itself and the layers before it."""
+PACKAGES = ("magg_kg", "blackboard", "agents", "governance")
+"""The folders of the four packages; the command line is a subpackage of the kernel's folder."""
+LAYERS = ("magg_kg", "blackboard", "agents", "governance", "magg_kg.cli")
+"""Lowest first: a layer imports only itself and the layers before it. ``magg_kg`` is the kernel
+(every module of the folder outside ``magg_kg.cli``); ``magg_kg.cli``, the command line, is the top."""
+ENVIRONMENT_READER = "magg_kg.cli.context"
+"""The one module that reads the environment (in functions, when a command runs)."""
 MAX_LINES = 450
 VAGUE_NAMES = {"utils", "util", "helpers", "helper", "common", "misc"}
 
 
 def modules() -> Iterator[tuple[str, Path]]:
     """(dotted module name, path) of every Python module of the four packages."""
-    for package in LAYERS:
+    for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             parts = path.relative_to(ROOT).with_suffix("").parts
             yield ".".join(part for part in parts if part != "__init__") or package, path
 
 
-def is_composition_root(name: str) -> bool:
-    return name == "magg_kg.cli" or name.startswith("magg_kg.commands")
+def layer_of(name: str) -> str:
+    """The layer a module belongs to: the most specific layer that names it or a package above it.
+
+    >>> [layer_of(n) for n in ("magg_kg.store", "magg_kg.cli", "magg_kg.cli.bench.qa", "magg_kg.client")]
+    ['magg_kg', 'magg_kg.cli', 'magg_kg.cli', 'magg_kg']
+    """
+    return max(
+        (layer for layer in LAYERS if name == layer or name.startswith(layer + ".")),
+        key=len,
+        default="",
+    )
 
 
-def imported(name: str, path: Path, tree: ast.Module) -> set[str]:
-    """Every module name imported anywhere in the file, relative imports resolved."""
+def imported(name: str, path: Path, tree: ast.Module, known: Collection[str] = ()) -> set[str]:
+    """Every module name imported anywhere in the file (at the top, in functions, under
+    ``TYPE_CHECKING``), relative imports resolved; ``from P import M`` names ``P.M`` when that is
+    a module of ``known``, else ``P``."""
     found: set[str] = set()
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     for node in ast.walk(tree):
@@ -37,10 +65,12 @@ def imported(name: str, path: Path, tree: ast.Module) -> set[str]:
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[: len(package) - node.level + 1]
-                found.add(".".join([*base, *([node.module] if node.module else [])]))
-            elif node.module:
-                found.add(node.module)
+                above = package[: len(package) - node.level + 1]
+                base = ".".join([*above, *([node.module] if node.module else [])])
+            else:
+                base = node.module or ""
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
     return found
 
 
@@ -48,32 +78,87 @@ def parsed() -> list[tuple[str, Path, ast.Module]]:
     return [(name, path, ast.parse(path.read_text("utf-8"), str(path))) for name, path in modules()]
 
 
-def test_the_four_packages_are_found() -> None:
+def import_graph(files: Iterable[tuple[str, Path, ast.Module]]) -> nx.DiGraph:
+    """Module -> module it imports, for the modules given (an import of a name inside a module, or
+    of a package's submodule that is not one of them, points to the nearest one that is)."""
+    files = list(files)
+    known = {name for name, _, _ in files}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(known)
+    for name, path, tree in files:
+        for target in imported(name, path, tree, known):
+            while target not in known and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target in known and target != name:
+                graph.add_edge(name, target)
+    return graph
+
+
+def cycles(graph: nx.DiGraph) -> list[list[str]]:
+    """The import circles: each set of modules that import each other, directly or through others.
+
+    >>> cycles(nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c"), ("c", "d"), ("d", "c"), ("e", "a")]))
+    [['a', 'b'], ['c', 'd']]
+    """
+    return sorted(sorted(group) for group in nx.strongly_connected_components(graph) if len(group) > 1)
+
+
+def test_every_layer_is_found() -> None:
     names = {name for name, _ in modules()}
-    assert {name.split(".")[0] for name in names} == set(LAYERS)
-    assert {"magg_kg.cli", "magg_kg.store", "governance.rules"} <= names
+    assert {layer_of(name) for name in names} == set(LAYERS)
+    assert {"magg_kg.cli", "magg_kg.cli.context", "magg_kg.store", "governance.rules"} <= names
+    assert not [name for name in names if name.startswith("magg_kg.commands")], "magg_kg/commands is gone"
 
 
 def test_layers_import_one_way() -> None:
-    offenders = []
-    for name, path, tree in parsed():
-        layer = LAYERS.index(name.split(".")[0])
-        if is_composition_root(name):
-            continue
-        for target in sorted(imported(name, path, tree)):
-            top = target.split(".")[0]
-            if top in LAYERS and LAYERS.index(top) > layer:
-                offenders.append(f"{name} imports {target}")
-    assert not offenders, "imports against the layering (kernel <- blackboard <- agents <- governance):\n" + (
-        "\n".join(offenders)
+    files = parsed()
+    graph = import_graph(files)
+    assert graph.number_of_edges() > 500  # the precondition: the imports were found
+    offenders = [
+        f"{source} ({layer_of(source)}) imports {target} ({layer_of(target)})"
+        for source, target in sorted(graph.edges)
+        if LAYERS.index(layer_of(target)) > LAYERS.index(layer_of(source))
+    ]
+    assert not offenders, (
+        "imports against the layering (kernel <- blackboard <- agents <- governance <- magg_kg.cli):\n"
+        + "\n".join(offenders)
     )
+
+
+def test_no_two_modules_import_each_other() -> None:
+    circles = cycles(import_graph(parsed()))
+    assert not circles, "modules that import each other, directly or through others:\n" + "\n".join(
+        " <-> ".join(circle) for circle in circles
+    )
+
+
+def test_the_checks_see_a_circle_and_an_upward_import() -> None:
+    files = [
+        ("magg_kg.a", Path("magg_kg/a.py"), ast.parse("def f():\n    from magg_kg.cli import context\n")),
+        ("magg_kg.cli", Path("magg_kg/cli/__init__.py"), ast.parse("from magg_kg.cli import context\n")),
+        ("magg_kg.cli.context", Path("magg_kg/cli/context.py"), ast.parse("from .. import a\n")),
+        (
+            "governance.b",
+            Path("governance/b.py"),
+            ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import magg_kg.a\n"),
+        ),
+    ]
+    graph = import_graph(files)
+    assert sorted(graph.edges) == [
+        ("governance.b", "magg_kg.a"),
+        ("magg_kg.a", "magg_kg.cli.context"),
+        ("magg_kg.cli", "magg_kg.cli.context"),
+        ("magg_kg.cli.context", "magg_kg.a"),
+    ]
+    assert cycles(graph) == [["magg_kg.a", "magg_kg.cli.context"]]
+    assert LAYERS.index(layer_of("magg_kg.cli.context")) > LAYERS.index(layer_of("magg_kg.a"))
 
 
 def test_no_vague_module_names() -> None:
     vague = [str(path.relative_to(ROOT)) for _, path in modules() if path.stem in VAGUE_NAMES]
     vague += [
         str(path.relative_to(ROOT))
-        for package in LAYERS
+        for package in PACKAGES
         for path in (ROOT / package).rglob("*")
         if path.is_dir() and path.name in VAGUE_NAMES
     ]
@@ -106,16 +191,16 @@ def module_level(tree: ast.Module) -> Iterator[ast.AST]:
         pending.extend(ast.iter_child_nodes(node))
 
 
-def test_the_environment_is_read_only_inside_functions_of_the_composition_root() -> None:
-    at_import, outside_root = [], []
+def test_the_environment_is_read_in_one_module_of_the_command_line_when_a_command_runs() -> None:
+    at_import, elsewhere = [], []
     for name, _, tree in parsed():
         for node in module_level(tree):
             if any(True for _ in environment_reads(node)) and not isinstance(node, ast.Module):
                 at_import.append(f"{name}:{getattr(node, 'lineno', '?')}")
-        if not is_composition_root(name) and any(True for _ in environment_reads(tree)):
-            outside_root.append(name)
+        if name != ENVIRONMENT_READER and any(True for _ in environment_reads(tree)):
+            elsewhere.append(name)
     assert not sorted(set(at_import)), f"environment read at import time: {sorted(set(at_import))}"
-    assert not outside_root, f"environment read outside magg_kg/cli.py and magg_kg/commands: {outside_root}"
+    assert not elsewhere, f"environment read outside {ENVIRONMENT_READER}: {elsewhere}"
 
 
 def sort_key(name: str) -> tuple[int, str]:
@@ -204,3 +289,6 @@ def test_imports_are_found_anywhere_and_relative_ones_resolved() -> None:
     source = "from . import rules\nfrom ..agents import judge\ndef f():\n    import governance.policy\n"
     found = imported("governance.sub.module", Path("governance/sub/module.py"), ast.parse(source))
     assert found == {"governance.sub", "governance.agents", "governance.policy"}
+    known = {"governance.sub.rules", "governance.policy"}
+    found = imported("governance.sub.module", Path("governance/sub/module.py"), ast.parse(source), known)
+    assert found == {"governance.sub.rules", "governance.agents", "governance.policy"}

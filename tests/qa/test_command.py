@@ -14,9 +14,8 @@ from agents import qa
 from agents.offline.handlers import offline_handlers
 from agents.qa import MAX_SUB_QUESTION
 from governance.qa import answer_routed, bridges_of
-from magg_kg import cli
-from magg_kg.cli import app
-from magg_kg.commands.ingest import curriculum_folder
+from magg_kg.cli import app, context
+from magg_kg.cli.ingestion import curriculum_folder
 from magg_kg.config import Config
 from magg_kg.errors import UserError
 from magg_kg.graph_index import build_graph_index
@@ -117,7 +116,7 @@ def _read_only(config: Config, *, create: bool = False) -> SQLiteStore:
 def test_ask_on_a_read_only_database_answers_and_notes_the_usage_it_could_not_record(
     db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(cli, "open_store", _read_only)  # as `mode=ro`, a 0444 file or a read-only folder
+    monkeypatch.setattr(context, "open_store", _read_only)  # as `mode=ro`, a 0444 file or a read-only folder
     before = db.read_bytes()
     code, out, err = magg(["ask", QUESTION, "--db", str(db), "--json"], capsys)
     assert code == 0, err

@@ -16,8 +16,8 @@ import uvicorn
 from typer.testing import CliRunner
 
 from magg_kg.cli import app
+from magg_kg.cli.site import Site, build_site
 from magg_kg.clock import SystemClock
-from magg_kg.commands.site import Site, build_site
 from magg_kg.config import Policy
 from magg_kg.sqlite import SQLiteStore
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from governance.review import pending
-from magg_kg.commands.site import CSRF_COOKIE
+from magg_kg.cli.site import CSRF_COOKIE
 from magg_kg.records import Decision
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg

@@ -7,7 +7,6 @@ default. Never choose anything by looking at ``test``.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -17,18 +16,30 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from agents.offline.handlers import offline_handlers
+from agents.schema_extraction import SchemaRoles
+from governance.scierc import load_split, sentences_of
+from governance.scierc_bench import PROPOSE_AT, run_split, scierc_report
+from magg_kg.cli.context import (
+    OutOption,
+    ResultsJsonOption,
+    emit_report,
+    err_console,
+    read_config,
+    shared_data,
+)
 from magg_kg.clock import StepClock
-from magg_kg.config import load_config
 from magg_kg.errors import UserError
+from magg_kg.vocabulary import SCIERC
 
-__all__ = ["default_scierc", "print_scierc", "scierc"]
+__all__ = ["print_scierc", "register", "scierc"]
 
 START = "2026-01-01T00:00:00.000000Z"
 
 
-def default_scierc() -> Path:
-    """``../shared/data/scierc`` beside the repository root."""
-    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "scierc"
+def register(bench: typer.Typer) -> None:
+    """Adds ``scierc`` to the ``magg bench`` group."""
+    bench.command("scierc")(scierc)
 
 
 def _show(value: object) -> str:
@@ -111,29 +122,22 @@ def scierc(
         Path | None, typer.Option("--data", help="SciERC's DyGIE files (default: ../shared/data/scierc).")
     ] = None,
     split: Annotated[str, typer.Option("--split", help="The evaluated split: dev or test.")] = "dev",
-    json_: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
-    out: Annotated[Path | None, typer.Option("--out", help="Also write the results as JSON here.")] = None,
+    json_: ResultsJsonOption = False,
+    out: OutOption = None,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Evaluate the first N abstracts.")
     ] = None,
 ) -> None:
     """SciERC: each abstract ingested flat and governed; strict and mapped triple F1, per label, calls."""
-    from agents.offline.handlers import offline_handlers
-    from agents.schema_extraction import SchemaRoles
-    from governance.scierc import load_split, sentences_of
-    from governance.scierc_bench import PROPOSE_AT, run_split, scierc_report
-    from magg_kg.cli import emit_report
-    from magg_kg.vocabulary import SCIERC
-
     if split not in ("dev", "test"):
         raise UserError(f"--split {split!r}: evaluate on dev or test (the extractor is trained on train)")
-    config = load_config(os.environ)
-    folder = data or default_scierc()
+    config = read_config()
+    folder = data or shared_data("scierc")
     if not folder.is_dir():
         raise UserError(f"no data folder at {folder}: pass --data DIR (SciERC's DyGIE files)")
     docs = load_split(folder, split)[:limit]
     train = load_split(folder, "train")
-    err = Console(stderr=True, soft_wrap=True)
+    err = err_console()
     started = time.perf_counter()
     with err.status("scierc: training the extractor on train") as status:
         roles = SchemaRoles.train(sentences_of(train), SCIERC, PROPOSE_AT)

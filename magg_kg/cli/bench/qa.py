@@ -16,8 +16,6 @@ configuration names (offline by default; the same command runs with ``MAGG_LLM=d
 
 from __future__ import annotations
 
-import json
-import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,13 +27,23 @@ from rich.table import Table
 
 from agents.offline.handlers import offline_handlers
 from governance.qa_benchmark import MODES, load_gold_graph, run_questions
+from magg_kg.cli.bench.multihop import print_multihop, run_multihop
+from magg_kg.cli.context import (
+    OutOption,
+    ResultsJsonOption,
+    emit_report,
+    err_console,
+    open_context,
+    read_config,
+    shared_data,
+)
+from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.clock import StepClock, SystemClock
-from magg_kg.config import load_config
 from magg_kg.errors import UserError
 from magg_kg.llm.provider import build_llm
 from magg_kg.sqlite import SQLiteStore
 
-__all__ = ["print_summary", "register"]
+__all__ = ["print_summary", "qa", "register"]
 
 START = "2026-01-01T00:00:00.000000Z"
 _MEASURES = (
@@ -49,10 +57,6 @@ _MEASURES = (
     ("p50_ms", "p50 ms"),
     ("p95_ms", "p95 ms"),
 )
-
-
-def _shared(name: str) -> Path:
-    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / name
 
 
 def print_summary(title: str, summary: Mapping[str, Mapping[str, Mapping[str, float]]], out: Console) -> None:
@@ -74,7 +78,7 @@ def print_summary(title: str, summary: Mapping[str, Mapping[str, Mapping[str, fl
 
 
 def _curriculum(data: Path, per_type: int, seed: int, out: Console) -> dict[str, object]:
-    config = load_config(os.environ)
+    config = read_config()
     store = SQLiteStore.open(":memory:")
     try:
         clock = StepClock(START)
@@ -96,9 +100,6 @@ def _curriculum(data: Path, per_type: int, seed: int, out: Console) -> dict[str,
 
 
 def _demo(per_type: int, seed: int, out: Console) -> dict[str, object]:
-    from magg_kg.cli import open_context
-    from magg_kg.commands.ingest import curriculum_folder, run_ingest
-
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "demo.sqlite"
         with open_context(path, create=True) as ctx:
@@ -108,80 +109,51 @@ def _demo(per_type: int, seed: int, out: Console) -> dict[str, object]:
             return run_questions(ctx.store, llm, per_type=per_type, seed=seed) | {"data": "magg demo"}
 
 
-def bench_qa(
-    data: Path | None,
-    demo: bool,
-    multihop: int,
-    per_type: int,
-    seed: int | None,
-    out: Path | None,
-    json_: bool,
+def register(bench: typer.Typer) -> None:
+    """Adds ``qa`` to the ``magg bench`` group."""
+    bench.command("qa")(qa)
+
+
+def qa(
+    data: Annotated[
+        Path | None,
+        typer.Option("--data", help="Folder with Metacademy's layout (default: ../shared/data/metacademy)."),
+    ] = None,
+    demo: Annotated[bool, typer.Option("--demo", help="Also on the graph `magg demo` builds.")] = False,
+    multihop: Annotated[
+        int, typer.Option("--multihop", min=0, help="Also the first N MuSiQue and HotpotQA questions.")
+    ] = 0,
+    per_type: Annotated[int, typer.Option("--per-type", min=1, help="Questions of each kind at most.")] = 40,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the questions (default: 7).")] = None,
+    out: OutOption = None,
+    json_: ResultsJsonOption = False,
 ) -> None:
-    folder = data or _shared("metacademy")
+    """Question answering: typed curriculum questions from a gold graph, routed vs flat, by kind."""
+    folder = data or shared_data("metacademy")
     if not folder.is_dir():
         raise UserError(f"no data folder at {folder}: pass --data DIR (a folder with Metacademy's layout)")
-    seed_value = load_config(os.environ).seed if seed is None else seed
-    err = Console(stderr=True, soft_wrap=True)
+    seed_value = read_config().seed if seed is None else seed
+    err = err_console()
     report: dict[str, object] = {"measured_at": SystemClock().now()}
     report["curriculum"] = _curriculum(folder, per_type, seed_value, err)
     if demo:
         report["demo"] = _demo(per_type, seed_value, err)
     if multihop:
-        from magg_kg.commands.bench_multihop import run_multihop
+        report["multihop"] = run_multihop(multihop, shared_data("musique"), shared_data("hotpotqa"), err)
 
-        report["multihop"] = run_multihop(multihop, _shared("musique"), _shared("hotpotqa"), err)
-    text = json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-    if json_:
-        typer.echo(text, nl=False)
-        return
-    console = Console(soft_wrap=True, width=max(150, Console().width))
-    for key, title in (
-        ("curriculum", f"typed questions on {folder}"),
-        ("demo", "typed questions on the demo graph"),
-    ):
-        section = report.get(key)
-        if isinstance(section, dict):
-            summary = section["summary"]
-            assert isinstance(summary, Mapping)
-            print_summary(
-                f"{title}: {section['concepts']} concepts, {section['active_edges']} edges", summary, console
-            )
-    if multihop:
-        from magg_kg.commands.bench_multihop import print_multihop
+    def show(report: Mapping[str, object], console: Console) -> None:
+        for key, title in (
+            ("curriculum", f"typed questions on {folder}"),
+            ("demo", "typed questions on the demo graph"),
+        ):
+            section = report.get(key)
+            if isinstance(section, dict):
+                summary = section["summary"]
+                assert isinstance(summary, Mapping)
+                sized = f"{title}: {section['concepts']} concepts, {section['active_edges']} edges"
+                print_summary(sized, summary, console)
+        if multihop:
+            print_multihop(report["multihop"], console)
 
-        print_multihop(report["multihop"], console)
-    if out is not None:
-        console.print(f"results written to {out}", markup=False, highlight=False)
-
-
-def register(app: typer.Typer) -> None:
-    """Adds ``magg bench qa`` to the bench app."""
-
-    @app.command("qa")
-    def qa_cmd(
-        data: Annotated[
-            Path | None,
-            typer.Option(
-                "--data", help="Folder with Metacademy's layout (default: ../shared/data/metacademy)."
-            ),
-        ] = None,
-        demo: Annotated[bool, typer.Option("--demo", help="Also on the graph `magg demo` builds.")] = False,
-        multihop: Annotated[
-            int, typer.Option("--multihop", min=0, help="Also the first N MuSiQue and HotpotQA questions.")
-        ] = 0,
-        per_type: Annotated[
-            int, typer.Option("--per-type", min=1, help="Questions of each kind at most.")
-        ] = 40,
-        seed: Annotated[
-            int | None, typer.Option("--seed", help="Seed of the questions (default: 7).")
-        ] = None,
-        out: Annotated[
-            Path | None, typer.Option("--out", help="Also write the results as JSON here.")
-        ] = None,
-        json_: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
-    ) -> None:
-        """Question answering: typed curriculum questions from a gold graph, routed vs flat, by kind."""
-        bench_qa(data, demo, multihop, per_type, seed, out, json_)
+    # Twelve columns of figures: wider than a terminal's 80, never narrower than 150.
+    emit_report(report, out, json_, show, width=max(150, Console().width))

@@ -6,7 +6,6 @@ asked about; 2 for an empty database (nothing to answer from) or a bad ``--as-of
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -15,33 +14,35 @@ from rich.markup import escape
 
 from agents.offline.handlers import offline_handlers
 from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
+from magg_kg.cli.context import AsOfOption, DbOption, JsonOption, as_of_time, open_context, print_json
 from magg_kg.clock import Clock
 from magg_kg.errors import StoreError, UserError
+from magg_kg.graph_index import build_graph_index
 from magg_kg.llm.provider import build_llm
 from magg_kg.llm.usage import UsageLog
 from magg_kg.store import Store
 
-__all__ = ["ask_command", "register"]
+__all__ = ["ask", "register"]
 
 QuestionArgument = Annotated[str, typer.Argument(help="The question, in plain words.", show_default=False)]
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="Database file (default: $MAGG_DB, else ./magg.sqlite).", show_default=False),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
-AsOfOption = Annotated[
-    str | None, typer.Option("--as-of", help="Read the graph as known at this time (ISO 8601).")
-]
 FlatOption = Annotated[
     bool, typer.Option("--flat", help="Ablation: one retrieval over the whole graph, no domain routing.")
 ]
 
 
-def ask_command(question: str, db: Path | None, json_: bool, flat: bool, as_of: str | None) -> None:
-    """Answers one question from the graph, citing the edges it rests on."""
-    from magg_kg.cli import as_of_time, open_context, print_json
-    from magg_kg.graph_index import build_graph_index
+def register(app: typer.Typer) -> None:
+    """Adds ``ask`` to the ``magg`` app."""
+    app.command("ask")(ask)
 
+
+def ask(
+    question: QuestionArgument,
+    db: DbOption = None,
+    json_: JsonOption = False,
+    flat: FlatOption = False,
+    as_of: AsOfOption = None,
+) -> None:
+    """Answer a question from the graph, routed to the domains that own its concepts."""
     when = as_of_time(as_of)
     if not question.strip():
         raise UserError("the question is empty: e.g. `magg ask 'What should I learn before transformers?'`")
@@ -78,10 +79,7 @@ def _record_usage(usage: UsageLog, store: Store, clock: Clock, err: Console) -> 
         err.print(note, markup=False, highlight=False)
 
 
-def _print(result: QAResult, out: object, err: object) -> None:
-    from rich.console import Console
-
-    assert isinstance(out, Console) and isinstance(err, Console)
+def _print(result: QAResult, out: Console, err: Console) -> None:
     if not result.covered:
         out.print(result.answer, markup=False, highlight=False)
         return
@@ -107,17 +105,3 @@ def _print(result: QAResult, out: object, err: object) -> None:
     for failure in result.failures:
         err.print(f"warning: {failure}", markup=False, highlight=False)
 
-
-def register(app: typer.Typer) -> None:
-    """Adds ``magg ask`` to the app."""
-
-    @app.command("ask")
-    def ask_cmd(
-        question: QuestionArgument,
-        db: DbOption = None,
-        json_: JsonOption = False,
-        flat: FlatOption = False,
-        as_of: AsOfOption = None,
-    ) -> None:
-        """Answer a question from the graph, routed to the domains that own its concepts."""
-        ask_command(question, db, json_, flat, as_of)

@@ -1,4 +1,5 @@
-"""``magg ingest``, ``magg demo`` and ``magg domains``: governed ingestion from the command line.
+"""``magg init``, ``magg ingest``, ``magg demo`` and ``magg domains``: the graph built by governed
+ingestion, from the command line.
 
 Exit codes: 0 when every lesson given was ingested, skipped as unchanged or reported as a
 duplicate; 1 when at least one file was refused (the others are ingested all the same, and each
@@ -10,107 +11,35 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from agents.cost import Cost
-from agents.offline.handlers import offline_handlers
-from governance.ingestion import IngestContext, IngestReport, ingest
-from governance.judgment import Judgment
+from governance.ingestion import IngestReport
+from magg_kg.cli.context import DbOption, JsonOption, one_line, open_context, print_json
+from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.coverage import coverage_report
 from magg_kg.lessons import DEFAULT_MAX_BYTES, find_lessons
-from magg_kg.llm.provider import build_llm
-from magg_kg.store import Store
 
-__all__ = [
-    "DEFAULT_MAX_BYTES",
-    "demo_command",
-    "domains_command",
-    "ingest_command",
-    "report_json",
-    "run_ingest",
-]
+__all__ = ["demo", "domains", "ingest", "init", "register", "report_json"]
 
 
-def run_ingest(
-    ctx: object,
-    paths: list[Path],
-    *,
-    show_progress: bool,
-    flat: bool = False,
-    max_calls: int | None = None,
-    max_tokens: int | None = None,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-) -> IngestReport:
-    """Builds the LLM stack and the ingestion context from a command's context and runs ingestion."""
-    from magg_kg.cli import Context
-
-    assert isinstance(ctx, Context)
-    llm_config = ctx.config.llm.model_copy(
-        update={
-            key: value
-            for key, value in (("max_calls", max_calls), ("max_tokens", max_tokens))
-            if value is not None
-        }
-    )
-    llm, usage = build_llm(llm_config, ctx.store, ctx.clock, offline_handlers())
-    started = ctx.clock.now()
-    context = IngestContext(
-        store=ctx.store,
-        llm=llm,
-        clock=ctx.clock,
-        policy=ctx.config.policy,
-        seed=ctx.config.seed,
-        flat=flat,
-        max_bytes=max_bytes,
-        usage=usage,
-        gate=None if flat else Judgment(llm, ctx.config.policy, ctx.clock, ctx.store),
-    )
-    if not show_progress:
-        report = ingest(paths, context)
-    else:
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[what]}"),
-            console=ctx.err,
-            transient=True,
-        ) as bar:
-            tasks: dict[str, object] = {}
-
-            def step(phase: str, done: int, total: int, what: str) -> None:
-                if phase not in tasks:
-                    tasks[phase] = bar.add_task(phase, total=total, what="")
-                bar.update(tasks[phase], completed=done, what=what)  # type: ignore[arg-type]
-
-            context.progress = step
-            report = ingest(paths, context)
-    usage.flush(ctx.store, ctx.clock)
-    report.cost = _cost_since(ctx.store, started)
-    return report
+def register(app: typer.Typer) -> None:
+    """Adds ``init``, ``ingest``, ``demo`` and ``domains`` to the ``magg`` app."""
+    app.command("init")(init)
+    app.command("ingest")(ingest)
+    app.command("demo")(demo)
+    app.command("domains")(domains)
 
 
-def _cost_since(store: Store, started: str) -> dict[str, Cost]:
-    """The run's LLM cost by stage, from the usage log (every stage, the gate's included)."""
-    costs: dict[str, Cost] = {}
-    for row in store.usage():
-        if str(row["recorded_at"]) < started:
-            continue
-        cost = costs.setdefault(str(row["stage"]), Cost())
-        outcome = str(row["outcome"])
-        cost.calls += 0 if outcome == "over_budget" else 1
-        cost.failures += 0 if outcome in ("ok", "cached") else 1
-        cost.prompt_tokens += int(row["prompt_tokens"] or 0)
-        cost.completion_tokens += int(row["completion_tokens"] or 0)
-    return costs
+def init(db: DbOption = None) -> None:
+    """Create (or migrate) the database."""
+    with open_context(db, create=True) as ctx:
+        version = ctx.store.schema_version()
+        ctx.out.print(f"database ready: {ctx.config.db} (schema version {version})")
 
 
 def report_json(report: IngestReport) -> dict[str, object]:
@@ -230,18 +159,16 @@ Flat = Annotated[
 MaxBytes = Annotated[int, typer.Option("--max-bytes", help="Refuse lesson files larger than this.")]
 
 
-def ingest_command(
+def ingest(
     paths: PathsArgument,
-    db: Path | None = None,
-    json_: bool = False,
-    max_calls: int | None = None,
-    max_tokens: int | None = None,
-    flat: bool = False,
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    db: DbOption = None,
+    json_: JsonOption = False,
+    max_calls: MaxCalls = None,
+    max_tokens: MaxTokens = None,
+    flat: Flat = False,
+    max_bytes: MaxBytes = DEFAULT_MAX_BYTES,
 ) -> None:
     """Ingest lessons (Markdown, MDX or HTML; files or folders) through governed admission."""
-    from magg_kg.cli import open_context, print_json
-
     find_lessons(paths)  # a mistyped lesson path is refused before a database is created
     with open_context(db, create=True) as ctx:
         report = run_ingest(
@@ -264,16 +191,8 @@ def ingest_command(
         raise typer.Exit(code)
 
 
-def curriculum_folder() -> Path:
-    """The bundled curriculum, as a folder (works from an installed package)."""
-    folder = resources.files("magg_kg.curriculum")
-    return Path(str(folder))
-
-
-def demo_command(db: Path | None = None) -> None:
+def demo(db: DbOption = None) -> None:
     """Ingest the bundled sample curriculum with the embedded defaults and show what happened."""
-    from magg_kg.cli import open_context
-
     with open_context(db, create=True) as ctx:
         report = run_ingest(ctx, [curriculum_folder()], show_progress=sys.stderr.isatty())
         _failures(report, ctx.err)
@@ -305,11 +224,9 @@ def demo_command(db: Path | None = None) -> None:
         )
 
 
-def domains_command(db: Path | None = None, json_: bool = False) -> None:
-    """List the domains: id, name, owner, concepts, bridge concepts and memory card (not the retired
-    ones, which own nothing: their ids are kept in the history, never reused)."""
-    from magg_kg.cli import open_context, print_json
-
+def domains(db: DbOption = None, json_: JsonOption = False) -> None:
+    """List the domains: id, name, owner, concepts, bridge concepts and memory card."""
+    # Not the retired ones, which own nothing: their ids are kept in the history, never reused.
     with open_context(db) as ctx:
         owners = ctx.store.concept_domains()
         listing = []
@@ -332,19 +249,25 @@ def domains_command(db: Path | None = None, json_: bool = False) -> None:
         if json_:
             print_json(listing)
             return
-        table = Table(title="domains")
-        for column in ("id", "name", "owner", "concepts", "bridges", "facts", "open questions"):
-            table.add_column(column)
-        for item in listing:
-            card = item["card"]
-            assert isinstance(card, dict)
-            table.add_row(
-                str(item["id"]),
-                str(item["name"]),
-                str(item["owner"]),
-                str(len(item["concepts"])),
-                str(len(card.get("bridges", []))),
-                str(len(card.get("facts", []))),
-                str(len(card.get("open_questions", []))),
-            )
-        ctx.out.print(table)
+        ctx.out.print(domains_table(listing))
+
+
+def domains_table(listing: list[dict[str, object]]) -> Table:
+    """One line per domain, whatever the width: a long name is cut with an ellipsis (``--json`` has
+    it whole, and the owner, always the agent ``owner:<id>``, which the table leaves out)."""
+    table = Table(title="domains")
+    table.add_column("id", no_wrap=True)
+    table.add_column("name")
+    for column in ("concepts", "bridges", "facts", "open questions"):
+        table.add_column(column, max_width=max(len(word) for word in column.split()))
+    for item in listing:
+        card = item["card"]
+        concepts = item["concepts"]
+        assert isinstance(card, dict) and isinstance(concepts, list)
+        table.add_row(
+            str(item["id"]),
+            one_line(str(item["name"])),
+            str(len(concepts)),
+            *(str(len(card.get(key, []))) for key in ("bridges", "facts", "open_questions")),
+        )
+    return table

@@ -1,31 +1,25 @@
-"""``magg serve``: the review site (:mod:`magg_kg.commands.site`) over one database.
+"""``magg serve``: the review site (:mod:`magg_kg.cli.site`) over one database.
 
 It listens on 127.0.0.1 unless told otherwise; any other address needs ``MAGG_SERVE_TOKEN`` (read
-here, when the command runs), which every request must then carry.
+when the command runs), which every request must then carry.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import os
-from pathlib import Path
 from typing import Annotated
 
 import typer
 import uvicorn
 
 from magg_kg.backends import open_store
-from magg_kg.commands.site import Site, build_site
+from magg_kg.cli.context import DbOption, open_context, serve_token
+from magg_kg.cli.site import Site, build_site
 from magg_kg.errors import UserError
 
 __all__ = ["MIN_TOKEN_LENGTH", "is_loopback", "register", "serve"]
 
 MIN_TOKEN_LENGTH = 16
-
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="Database file (default: $MAGG_DB, else ./magg.sqlite).", show_default=False),
-]
 
 
 def register(app: typer.Typer) -> None:
@@ -53,9 +47,7 @@ def serve(
     db: DbOption = None,
 ) -> None:
     """Serve the review queue, proposals, the audit report and domain graphs in a browser."""
-    from magg_kg.cli import open_context
-
-    token = os.environ.get("MAGG_SERVE_TOKEN") or None
+    token = serve_token()
     if token is None and not is_loopback(host):
         raise UserError(
             f"--host {host} is reachable from other machines: set MAGG_SERVE_TOKEN (a long random "

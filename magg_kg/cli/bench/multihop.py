@@ -9,7 +9,6 @@ copied.
 
 from __future__ import annotations
 
-import os
 import statistics
 import tempfile
 import time
@@ -30,7 +29,8 @@ from governance.multihop import (
     token_f1,
 )
 from governance.qa import answer_flat, answer_routed, bridges_of
-from magg_kg.config import load_config
+from magg_kg.cli.context import open_context, read_config
+from magg_kg.cli.ingestion import run_ingest
 from magg_kg.graph_index import build_graph_index
 from magg_kg.llm.provider import build_llm
 
@@ -40,9 +40,6 @@ MODES = ("routed", "flat", "global")
 
 
 def _item(item: MultiHopItem, folder: Path) -> list[dict[str, object]]:
-    from magg_kg.cli import open_context
-    from magg_kg.commands.ingest import run_ingest
-
     lessons = folder / "lessons"
     lessons.mkdir()
     for number, (title, text) in enumerate(item.paragraphs):
@@ -100,7 +97,7 @@ def _summary(rows: list[dict[str, object]]) -> dict[str, dict[str, float]]:
 
 def run_multihop(limit: int, musique: Path, hotpotqa: Path, err: Console) -> dict[str, object]:
     """The first ``limit`` questions of each sample, ingested and answered; rows and summaries."""
-    load_config(os.environ).llm.checked()  # a bad configuration fails before any ingestion
+    read_config().llm.checked()  # a bad configuration fails before any ingestion
     report: dict[str, object] = {}
     sets = (
         ("musique", load_musique(musique / "musique_ans_dev_sample.jsonl", limit)),

@@ -24,33 +24,33 @@ from rich.table import Table
 from agents.offline import injection_training, terms_training
 from agents.offline.model import judgment_model
 from governance.training import evaluate, labelled_claims, lesson_claims, lesson_examples, train
+from magg_kg.cli.context import repository, shared_data
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
 
-__all__ = ["default_labels", "default_shared", "model_app"]
+__all__ = ["build", "claims", "default_labels", "evaluate_command", "label", "register"]
 
 MODELS = ("judgment", "terms", "injection")
 """The offline models: the judgment (judge and owners), termhood (concepts), the injection detector."""
 
-model_app = typer.Typer(help="The offline provider's learned models.", no_args_is_help=True)
 
 
-def default_shared() -> Path:
-    """``../shared/data`` beside the repository root."""
-    return Path(__file__).resolve().parents[2].parent / "shared" / "data"
+def register(app: typer.Typer) -> None:
+    """Adds the ``model`` group (``build``, ``claims``, ``label``, ``evaluate``) to the ``magg`` app."""
+    model = typer.Typer(help="The offline provider's learned models.", no_args_is_help=True)
+    model.command("build")(build)
+    model.command("claims")(claims)
+    model.command("label")(label)
+    model.command("evaluate")(evaluate_command)
+    app.add_typer(model, name="model")
 
 
 def default_labels() -> list[Path]:
     """The labelled lesson claims kept with the benchmarks."""
-    folder = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
+    folder = repository() / "benchmarks" / "data"
     return sorted(folder.glob("*.labelled.jsonl")) if folder.is_dir() else []
 
 
-def _package_folder() -> Path:
-    return Path(__file__).resolve().parents[2] / "agents" / "offline"
-
-
-@model_app.command()
 def build(
     data: Annotated[
         Path | None, typer.Option("--data", help="The development data (default: ../shared/data).")
@@ -76,8 +76,8 @@ def build(
         raise UserError(f"--only {only!r}: choose one of {', '.join(MODELS)}")
     if as_json and only != "judgment":
         raise UserError("--json reports the judgment model only: add --only judgment")
-    folder = data or default_shared()
-    place = out or _package_folder()
+    folder = data or shared_data()
+    place = out or repository() / "agents" / "offline"
     if only in ("all", "terms"):
         terms_training.build(folder, place / "terms.json")
     if only in ("all", "injection"):
@@ -140,7 +140,6 @@ def build(
     console.print(kinds)
 
 
-@model_app.command()
 def claims(
     db: Annotated[Path, typer.Option("--db", help="An ingested database to sample proposals from.")],
     out: Annotated[Path, typer.Option("--out", help="Prefix of the files to write.")],
@@ -167,7 +166,6 @@ def claims(
     typer.echo(f"{len(rows)} claims: {claims_path} (for training), {blind_path} (for the reader)")
 
 
-@model_app.command()
 def label(
     claims_file: Annotated[Path, typer.Argument(help="PREFIX.claims.jsonl written by `magg model claims`.")],
     labels_file: Annotated[Path, typer.Argument(help="The reader's labels: JSON lines with id and verdict.")],
@@ -181,7 +179,6 @@ def label(
     typer.echo(f"{written} labelled claims written to {out}")
 
 
-@model_app.command("evaluate")
 def evaluate_command(
     labelled: Annotated[Path, typer.Argument(help="Labelled claims (magg model label), never trained on.")],
 ) -> None:

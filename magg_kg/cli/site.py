@@ -3,7 +3,7 @@ lesson, the owners' ballots, the judge's reasoning and the debate transcript; ap
 the audit report per domain; the graph of a domain.
 
 Pages are server-rendered HTML with no script, so they work without a build step. A decision is
-written by :func:`magg_kg.commands.review.write_batch` from :func:`governance.review.approve` or
+written by :func:`magg_kg.cli.context.write_batch` from :func:`governance.review.approve` or
 :func:`~governance.review.reject`: exactly as ``magg review`` records it.
 
 Protection:
@@ -37,8 +37,8 @@ from starlette.routing import Route
 
 from governance.report import audit_report, reason_kind
 from governance.review import approve, case_of, pending, reject
+from magg_kg.cli.context import write_batch
 from magg_kg.clock import Clock
-from magg_kg.commands.review import write_batch
 from magg_kg.config import Policy
 from magg_kg.errors import MaggError, UserError
 from magg_kg.snapshot import read_snapshot

@@ -1,8 +1,9 @@
-"""``magg audit report``: the per-domain audit report as Markdown, HTML or JSON.
+"""``magg audit verify``, ``magg audit report`` and ``magg usage``: the record of what was decided,
+checked, reported and paid for.
 
-Registered on the ``audit`` group by :func:`register`. The report is read from a snapshot of the
-store (:mod:`magg_kg.snapshot`), so ``--as-of`` shows what was known then. Without ``--out`` it is
-printed; a path that cannot be written is one line on stderr and exit 2, and nothing is written.
+The report is read from a snapshot of the store (:mod:`magg_kg.snapshot`), so ``--as-of`` shows
+what was known then. Without ``--out`` it is printed; a path that cannot be written is one line on
+stderr and exit 2, and nothing is written.
 """
 
 from __future__ import annotations
@@ -13,18 +14,63 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.table import Table
 
 from governance.report import Prices, audit_report
+from magg_kg.cli.context import AsOfOption, DbOption, JsonOption, as_of_time, open_context, print_json
 from magg_kg.errors import UserError
 from magg_kg.snapshot import read_snapshot
+from magg_kg.store import Row
+from magg_kg.verification import verify_store
 from magg_kg.views.documents import report_html, report_json, report_markdown
 
-__all__ = ["Format", "register", "report"]
+__all__ = ["Format", "register", "report", "usage", "verify"]
 
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="Database file (default: $MAGG_DB, else ./magg.sqlite).", show_default=False),
-]
+
+def register(app: typer.Typer) -> None:
+    """Adds the ``audit`` group (``verify``, ``report``) and ``usage`` to the ``magg`` app."""
+    audit = typer.Typer(help="The audit log and the database's invariants.", no_args_is_help=True)
+    audit.command("verify")(verify)
+    audit.command("report")(report)
+    app.add_typer(audit, name="audit")
+    app.command("usage")(usage)
+
+
+def verify(db: DbOption = None, json_: JsonOption = False) -> None:
+    """Check the audit hash chain and every invariant; exit 1 if anything is broken."""
+    with open_context(db) as ctx:
+        problems = verify_store(ctx.store)
+        events = len(ctx.store.audit_events())
+        if json_:
+            print_json({"ok": not problems, "audit_events": events, "problems": problems})
+        elif problems:
+            for problem in problems:
+                ctx.err.print(f"broken: {problem}", markup=False, highlight=False)
+        else:
+            ctx.out.print(f"ok: {events} audit events chained, all invariants hold")
+        if problems:
+            raise typer.Exit(1)
+
+
+def usage(db: DbOption = None, json_: JsonOption = False) -> None:
+    """LLM calls and tokens by stage."""
+    with open_context(db) as ctx:
+        rows = ctx.store.usage_by_stage()
+        totals = {
+            key: sum(int(row[key] or 0) for row in rows)
+            for key in ("calls", "cache_hits", "attempts", "prompt_tokens", "completion_tokens")
+        }
+        if json_:
+            print_json({"by_stage": rows, "total": totals})
+            return
+        table = Table(title="LLM usage by stage")
+        columns = ("stage", "calls", "cache_hits", "attempts", "prompt_tokens", "completion_tokens")
+        for column in columns:
+            table.add_column(column)
+        total: Row = {"stage": "total", **totals}
+        for row in [*rows, total]:
+            table.add_row(*(str(row.get(column, "")) for column in columns))
+        ctx.out.print(table)
 
 
 class Format(StrEnum):
@@ -33,16 +79,9 @@ class Format(StrEnum):
     json = "json"
 
 
-def register(audit_app: typer.Typer) -> None:
-    """Adds ``report`` to the ``magg audit`` group."""
-    audit_app.command("report")(report)
-
-
 def report(
     domain: Annotated[str | None, typer.Option("--domain", help="Only this domain (its id).")] = None,
-    as_of: Annotated[
-        str | None, typer.Option("--as-of", help="As known at this time (ISO 8601).", show_default=False)
-    ] = None,
+    as_of: AsOfOption = None,
     format_: Annotated[Format, typer.Option("--format", help="md, html or json.")] = Format.md,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write to this file instead of printing.", show_default=False)
@@ -68,8 +107,6 @@ def report(
     ] = None,
 ) -> None:
     """Per-domain audit report: decisions, scores, debates, quarantine, rejections, evidence, cost, time."""
-    from magg_kg.cli import as_of_time, open_context
-
     when = as_of_time(as_of)
     if (usd_prompt is None) != (usd_completion is None):
         raise UserError("give both --usd-per-mtok-in and --usd-per-mtok-out, or neither")

@@ -1,79 +1,58 @@
 """``magg review``, ``magg recheck`` and ``magg discover``: the loop after admission.
 
-Registered in :mod:`magg_kg.cli` with :func:`register`. Each write is one atomic batch, built with
-``journaled`` (audit events) and carrying the LLM usage rows of the work it records. A batch
-refused because another process changed the graph meanwhile is reported, the others still land,
-and the command exits 1: running it again finishes the work.
+Each write is one atomic batch, written by :func:`magg_kg.cli.context.write_batch` (audit events,
+and the LLM usage rows of the work it records). A batch refused because another process changed
+the graph meanwhile is reported, the others still land, and the command exits 1: running it again
+finishes the work.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from agents.offline.handlers import offline_handlers
-from magg_kg.clock import Clock
-from magg_kg.errors import BatchRefused, UserError
-from magg_kg.journal import journaled
-from magg_kg.llm.offline import Handler
-from magg_kg.operations import Batch, Operation
-from magg_kg.records import stable_id
-from magg_kg.store import Store
+from governance.discovery import discover as run_discover
+from governance.recheck import recheck as run_recheck
+from governance.review import approve, case_of, pending, reject
+from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, print_json, write_batch
+from magg_kg.errors import UserError
+from magg_kg.llm.provider import build_llm
+from magg_kg.llm.usage import UsageLog
+from magg_kg.operations import Operation
 
-if TYPE_CHECKING:
-    from magg_kg.cli import Context
-    from magg_kg.llm.usage import UsageLog
-
-__all__ = ["discover", "recheck", "register", "review_app", "write_batch"]
-
-review_app = typer.Typer(help="Human review of quarantined proposals.", no_args_is_help=True)
-
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="Database file (default: $MAGG_DB, else ./magg.sqlite).", show_default=False),
+__all__ = [
+    "discover",
+    "recheck",
+    "register",
+    "review_approve",
+    "review_list",
+    "review_reject",
+    "review_show",
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
 ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Your name, recorded with the decision.")]
 
 
 def register(app: typer.Typer) -> None:
-    """Adds ``review``, ``recheck`` and ``discover`` to the ``magg`` app."""
-    app.add_typer(review_app, name="review")
+    """Adds the ``review`` group (``list``, ``show``, ``approve``, ``reject``), ``recheck`` and
+    ``discover`` to the ``magg`` app."""
+    review = typer.Typer(help="Human review of quarantined proposals.", no_args_is_help=True)
+    review.command("list")(review_list)
+    review.command("show")(review_show)
+    review.command("approve")(review_approve)
+    review.command("reject")(review_reject)
+    app.add_typer(review, name="review")
     app.command("recheck")(recheck)
     app.command("discover")(discover)
 
 
-def _handlers() -> Mapping[str, Handler]:
-    return offline_handlers()
-
-
-def _llm(ctx: Context) -> UsageLog:
-    from magg_kg.llm.provider import build_llm
-
-    _, usage = build_llm(ctx.config.llm, ctx.store, ctx.clock, _handlers())
+def _usage(ctx: Context) -> UsageLog:
+    _, usage = build_llm(ctx.config.llm, ctx.store, ctx.clock, offline_handlers())
     return usage
-
-
-def write_batch(
-    store: Store, clock: Clock, kind: str, key: str, ops: Sequence[Operation], usage: UsageLog | None
-) -> str:
-    """Writes one journaled batch; returns "" or, if the store refused it, why.
-
-    ``magg serve`` records a review through this too, so that a decision taken on the page is
-    written exactly as ``magg review`` writes it.
-    """
-    now = clock.now()
-    extra = usage.drain() if usage is not None else []
-    batch = Batch.of(stable_id(kind, key, now), now, journaled([*ops, *extra], now))
-    try:
-        store.write(batch)
-    except BatchRefused as refused:
-        return refused.reason
-    return ""
 
 
 def _write(ctx: Context, kind: str, key: str, ops: Sequence[Operation], usage: UsageLog | None) -> str:
@@ -94,12 +73,8 @@ def _finish(ctx: Context, command: str, refused: Sequence[str], usage: UsageLog 
         raise typer.Exit(1)
 
 
-@review_app.command("list")
 def review_list(db: DbOption = None, json_: JsonOption = False) -> None:
     """Quarantined proposals waiting for a person, oldest first."""
-    from governance.review import pending
-    from magg_kg.cli import open_context, print_json
-
     with open_context(db) as ctx:
         items = [item.summary() for item in pending(ctx.store)]
         if json_:
@@ -119,14 +94,10 @@ def review_list(db: DbOption = None, json_: JsonOption = False) -> None:
         ctx.out.print(table)
 
 
-@review_app.command("show")
 def review_show(
     ident: Annotated[str, typer.Argument(metavar="ID")], db: DbOption = None, json_: JsonOption = False
 ) -> None:
     """A proposal's evidence, the owners' votes, and the judge's and debate's reasoning."""
-    from governance.review import case_of
-    from magg_kg.cli import open_context, print_json
-
     with open_context(db) as ctx:
         case = case_of(ctx.store, ident)
         if json_:
@@ -173,7 +144,6 @@ def _print_case(ctx: Context, case: Mapping[str, object]) -> None:
             say(f"    {who}: {points or turn.get('failure', '')}", markup=False)
 
 
-@review_app.command("approve")
 def review_approve(
     ident: Annotated[str, typer.Argument(metavar="ID")],
     reviewer: ReviewerOption,
@@ -181,9 +151,6 @@ def review_approve(
     db: DbOption = None,
 ) -> None:
     """Approve a quarantined proposal: the rules run again, then the edge is committed."""
-    from governance.review import approve
-    from magg_kg.cli import open_context
-
     # The write lock is held from the read to the write, so that two reviewers settling one
     # proposal at once are served one after the other: the second finds it settled.
     with open_context(db) as ctx, ctx.store.exclusive():
@@ -198,7 +165,6 @@ def review_approve(
         )
 
 
-@review_app.command("reject")
 def review_reject(
     ident: Annotated[str, typer.Argument(metavar="ID")],
     reviewer: ReviewerOption,
@@ -206,9 +172,6 @@ def review_reject(
     db: DbOption = None,
 ) -> None:
     """Reject a quarantined proposal, with the reason."""
-    from governance.review import reject
-    from magg_kg.cli import open_context
-
     with open_context(db) as ctx, ctx.store.exclusive():  # as in review_approve
         ops = reject(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason)
         refused = _write(ctx, "review", ident, ops, None)
@@ -227,11 +190,8 @@ def recheck(
     json_: JsonOption = False,
 ) -> None:
     """Re-judge recently recorded active edges; invalidate those now below the reject bar."""
-    from governance.recheck import recheck as run_recheck
-    from magg_kg.cli import open_context, print_json
-
     with open_context(db) as ctx:
-        usage = _llm(ctx)
+        usage = _usage(ctx)
         policy = ctx.config.policy
         results, refused = [], []
         for result in run_recheck(ctx.store, usage, policy, ctx.clock, limit or policy.recheck_limit):
@@ -263,11 +223,8 @@ def discover(
     json_: JsonOption = False,
 ) -> None:
     """Propose missing relations between concepts two hops apart, through rules, judge and debate."""
-    from governance.discovery import discover as run_discover
-    from magg_kg.cli import open_context, print_json
-
     with open_context(db) as ctx:
-        usage = _llm(ctx)
+        usage = _usage(ctx)
         policy = ctx.config.policy
         results, refused = [], []
         for found in run_discover(

@@ -1,0 +1,122 @@
+"""The ``magg`` command: the app, its commands in the order a person uses them, and :func:`main`.
+
+User errors print one line on stderr and exit 2; run failures exit 1; nothing prints a traceback
+unless ``MAGG_DEBUG=1``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from importlib.metadata import version
+from typing import Annotated
+
+import typer
+from typer.core import TyperGroup
+
+from magg_kg.cli import ask, audit, bench, graph, ingest, model, review, serve
+from magg_kg.cli.context import debugging, err_console
+from magg_kg.errors import MaggError, UserError
+
+__all__ = ["COMMANDS", "USE_ORDER", "InOrderOfUse", "app", "build_app", "main"]
+
+COMMANDS: tuple[Callable[[typer.Typer], None], ...] = (
+    ingest.register,
+    ask.register,
+    review.register,
+    serve.register,
+    graph.register,
+    audit.register,
+    bench.register,
+    model.register,
+)
+"""Every command module's ``register``: each adds its commands and groups to the app."""
+
+USE_ORDER = (
+    "init",
+    "ingest",
+    "demo",
+    "domains",
+    "ask",
+    "review",
+    "serve",
+    "recheck",
+    "discover",
+    "coverage",
+    "export",
+    "audit",
+    "usage",
+    "bench",
+    "model",
+)
+"""The order of ``magg --help``: the order a person meets the commands in (``serve`` beside
+``review``, whose page it serves; ``model`` after ``bench``, both about measured data)."""
+
+
+class InOrderOfUse(TyperGroup):
+    """Lists the commands in :data:`USE_ORDER` (click's own order is alphabetical, typer's puts
+    every group after every command); one missing from it comes last."""
+
+    def list_commands(self, ctx: object) -> list[str]:  # any click context: the order needs none
+        last = len(USE_ORDER)
+        return sorted(self.commands, key=lambda name: USE_ORDER.index(name) if name in USE_ORDER else last)
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"magg-kg {version('magg-kg')}")
+        raise typer.Exit()
+
+
+def _options(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """The options of ``magg`` itself, before any command."""
+
+
+def build_app() -> typer.Typer:
+    """A new ``magg`` app with every command registered."""
+    built = typer.Typer(
+        name="magg",
+        cls=InOrderOfUse,
+        help="magg-kg: a governed knowledge graph for an AI-engineer curriculum.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    built.callback()(_options)
+    for register in COMMANDS:
+        register(built)
+    return built
+
+
+app = build_app()
+
+
+def main() -> None:
+    """Entry point: runs the app, turning magg errors into one clear line."""
+    try:
+        # Without standalone mode, typer returns (not raises) the code of a `typer.Exit`.
+        code = app(standalone_mode=False)
+    except MaggError as error:
+        if debugging():
+            raise
+        err_console().print(f"error: {error}", markup=False, highlight=False)
+        sys.exit(2 if isinstance(error, UserError) else 1)
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    except typer.TyperException as error:  # a usage error: unknown option, missing argument
+        if error.format_message():  # empty when the help was shown instead
+            err_console().print(f"error: {error.format_message()}", markup=False, highlight=False)
+        sys.exit(error.exit_code)
+    except typer.Abort:
+        err_console().print("aborted", markup=False)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        err_console().print("interrupted: the last batch was rolled back", markup=False)
+        sys.exit(130)
+    if isinstance(code, int) and code:
+        sys.exit(code)

@@ -1,0 +1,141 @@
+"""``magg bench sample`` and ``magg bench score``: the blind review of admitted edges
+(:mod:`magg_kg.blind`): draw a blind sample from several databases, then score the filled labels.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from magg_kg.blind import (
+    DatabaseScore,
+    Rate,
+    Scores,
+    draw_sample,
+    open_read_only,
+    read_key,
+    read_labels,
+    refuse_overwrite,
+    sample_paths,
+    score_labels,
+    wilson_interval,
+    write_sample,
+)
+from magg_kg.cli.context import err_console, read_config
+from magg_kg.errors import UserError
+
+__all__ = ["register", "sample", "score", "score_lines"]
+
+
+def register(bench: typer.Typer) -> None:
+    """Adds ``sample`` and ``score`` to the ``magg bench`` group."""
+    bench.command("sample")(sample)
+    bench.command("score")(score)
+
+
+def sample(
+    databases: Annotated[
+        list[Path], typer.Argument(help="Databases that `magg ingest` wrote (governed, --flat...).")
+    ],
+    n: Annotated[int, typer.Option("--n", min=1, help="Active edges drawn from each database.")],
+    out: Annotated[
+        Path,
+        typer.Option("--out", help="Prefix of PREFIX.blind.jsonl, PREFIX.labels.jsonl and PREFIX.key.json."),
+    ],
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the draw (default: 7).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the three files if they exist.")] = False,
+) -> None:
+    """Blind review: draw N active edges from each database, mixed and shuffled, for a reviewer."""
+    given: dict[Path, str] = {}
+    for path in databases:
+        if path.resolve() in given:
+            raise UserError(f"database {path} is given twice (as {given[path.resolve()]}): pass it once")
+        given[path.resolve()] = str(path)
+    refuse_overwrite(out, force=force)  # before reading any database
+    seed_value = read_config().seed if seed is None else seed
+    with ExitStack() as opened:
+        stores = []
+        for path in databases:
+            store = open_read_only(path)
+            opened.callback(store.close)
+            stores.append((str(path), store))
+        drawn = draw_sample(stores, n, seed_value)
+    if not drawn.rows:
+        raise UserError(f"no active edges in {', '.join(given.values())}: nothing to review")
+    err = err_console()
+    for draw in drawn.key.databases:
+        if draw.active_edges < n:
+            err.print(
+                f"note: {draw.db} has {draw.active_edges} active edges, fewer than --n {n}: "
+                + (f"all {draw.active_edges} taken" if draw.active_edges else "none taken"),
+                markup=False,
+                highlight=False,
+            )
+    blind, labels, key = write_sample(drawn, out, force=force)
+    counts = ", ".join(f"{d.db} {d.drawn} of {d.active_edges}" for d in drawn.key.databases)
+    typer.echo(f"sampled {len(drawn.rows)} active edges (seed {seed_value}): {counts}")
+    typer.echo(f"for the reviewer: {blind}")
+    typer.echo(f"to fill in:       {labels}")
+    typer.echo(f"keep it hidden:   {key}")
+
+
+def _rate_text(rate: Rate) -> str:
+    """``count/n percent [low, high]`` (a dash for no labels).
+
+    >>> _rate_text(Rate(17, 20))
+    '17/20  85.0% [64.0, 94.8]'
+    """
+    if not rate.n:
+        return "—"
+    low, high = wilson_interval(rate.count, rate.n)
+    return f"{rate.count}/{rate.n} {100 * rate.count / rate.n:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def score_lines(scores: Scores) -> list[str]:
+    """The scores as plain text: one block per database, a line overall and one per edge type."""
+    labelled = scores.reviews - len(scores.unlabelled)
+    lines = [
+        f"blind review: {labelled} of {scores.reviews} reviews labelled; rates with 95% Wilson intervals"
+    ]
+
+    def rows(score: DatabaseScore) -> list[tuple[str, str, str, str]]:
+        return [
+            (name, str(counts.labelled), _rate_text(counts.acceptance), _rate_text(counts.genuine_endpoints))
+            for name, counts in [("all", score.overall), *score.by_type]
+        ]
+
+    table = [("type", "N", "acceptance", "genuine endpoints")]
+    table += [row for score in scores.databases for row in rows(score)]
+    widths = [max(len(row[i]) for row in table) for i in range(3)]
+
+    def line(row: tuple[str, str, str, str]) -> str:
+        return f"  {row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}".rstrip()
+
+    for score in scores.databases:
+        lines += [score.db, line(table[0]), *(line(row) for row in rows(score))]
+    return lines
+
+
+def score(
+    prefix: Annotated[Path, typer.Argument(help="The --out prefix given to `magg bench sample`.")],
+    labels: Annotated[Path, typer.Argument(help="The labels file the reviewer filled (JSON lines).")],
+    json_: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Blind review: acceptance and genuine-endpoint rates per database and edge type, from the labels."""
+    scores = score_labels(read_key(sample_paths(prefix)[2]), read_labels(labels))
+    if scores.unlabelled:
+        err_console().print(
+            f"warning: {len(scores.unlabelled)} of {scores.reviews} reviews unlabelled, scored without them: "
+            + ", ".join(scores.unlabelled),
+            markup=False,
+            highlight=False,
+        )
+    if json_:
+        typer.echo(json.dumps(scores.as_json(), indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    for text in score_lines(scores):
+        typer.echo(text)

@@ -1,0 +1,197 @@
+"""What every ``magg`` command shares: its context (configuration, store, clock, consoles), the
+shared options, JSON printing, time parsing and the one way a command writes a batch.
+
+This is the one module of the command line that reads the environment, and only when a command
+runs: configuration is built here and passed down. Errors are raised as :class:`UserError` (exit
+2) or another :class:`MaggError` (exit 1); :func:`magg_kg.cli.app.main` turns them into one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from magg_kg.backends import open_store
+from magg_kg.clock import Clock, SystemClock, parse_time
+from magg_kg.config import Config, load_config
+from magg_kg.errors import BatchRefused, UserError
+from magg_kg.journal import journaled
+from magg_kg.llm.usage import UsageLog
+from magg_kg.operations import Batch, Operation
+from magg_kg.records import stable_id
+from magg_kg.store import Store
+
+__all__ = [
+    "AsOfOption",
+    "Context",
+    "DbOption",
+    "JsonOption",
+    "OutOption",
+    "ResultsJsonOption",
+    "as_of_time",
+    "debugging",
+    "emit_report",
+    "err_console",
+    "one_line",
+    "open_context",
+    "out_console",
+    "print_json",
+    "read_config",
+    "repository",
+    "serve_token",
+    "shared_data",
+    "write_batch",
+]
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="Database file (default: $MAGG_DB, else ./magg.sqlite).", show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+AsOfOption = Annotated[
+    str | None,
+    typer.Option("--as-of", help="Read the graph as known at this time (ISO 8601).", show_default=False),
+]
+ResultsJsonOption = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
+"""``--json`` of a benchmark: its whole report on stdout."""
+OutOption = Annotated[Path | None, typer.Option("--out", help="Also write the results as JSON here.")]
+"""``--out`` of a benchmark: its report written as JSON, and still printed."""
+
+
+def read_config(db: Path | None = None) -> Config:
+    """The configuration of this run, from the environment and ``--db``."""
+    return load_config(os.environ, db=None if db is None else str(db))
+
+
+def serve_token() -> str | None:
+    """``MAGG_SERVE_TOKEN``, the secret every request to ``magg serve`` carries (None when unset)."""
+    return os.environ.get("MAGG_SERVE_TOKEN") or None
+
+
+def debugging() -> bool:
+    """Whether ``MAGG_DEBUG=1`` asks for tracebacks instead of one line per error."""
+    return os.environ.get("MAGG_DEBUG") == "1"
+
+
+def repository() -> Path:
+    """The root of the source checkout this package runs from."""
+    return Path(__file__).resolve().parents[2]
+
+
+def shared_data(name: str = "") -> Path:
+    """``../shared/data/NAME`` beside the repository root: the development and benchmark data."""
+    return repository().parent / "shared" / "data" / name
+
+
+def out_console() -> Console:
+    """stdout; a pipe gets 80 columns (or ``$COLUMNS``), as rich sizes any non-terminal."""
+    return Console(soft_wrap=True)
+
+
+def err_console() -> Console:
+    return Console(stderr=True, soft_wrap=True)
+
+
+def one_line(name: str) -> Text:
+    """A table cell that never wraps: when its column is narrowed to fit the console (80 columns
+    in a pipe), the name is cut with an ellipsis, and its row stays one line."""
+    return Text(name, no_wrap=True, overflow="ellipsis")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every command receives: configuration, the store, a clock and the consoles."""
+
+    config: Config
+    store: Store
+    clock: Clock
+    out: Console
+    err: Console
+
+
+@contextmanager
+def open_context(db: Path | None, *, create: bool = False) -> Iterator[Context]:
+    """Builds the configuration once and opens the store for one command.
+
+    Only the commands that write a new graph (``init``, ``ingest``, ``demo``) pass ``create``: any
+    other command on a path with no database says so and exits 2, and creates no file.
+    """
+    config = read_config(db)
+    store = open_store(config, create=create)
+    try:
+        yield Context(config=config, store=store, clock=SystemClock(), out=out_console(), err=err_console())
+    finally:
+        store.close()
+
+
+def print_json(value: object) -> None:
+    """Prints JSON to stdout, unstyled, so that it can be piped."""
+    sys.stdout.write(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def emit_report(
+    report: Mapping[str, object],
+    out: Path | None,
+    as_json: bool,
+    show: Callable[[Mapping[str, object], Console], None],
+    *,
+    width: int | None = None,
+) -> None:
+    """A benchmark's results: written as JSON to ``out`` when given, then printed as JSON or shown
+    as tables by ``show`` (on a console ``width`` wide, when given)."""
+    text = json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    if as_json:
+        typer.echo(text, nl=False)
+        return
+    console = out_console() if width is None else Console(soft_wrap=True, width=width)
+    show(report, console)
+    if out is not None:
+        console.print(f"results written to {out}", markup=False, highlight=False)
+
+
+def as_of_time(value: str | None) -> str | None:
+    """``--as-of`` as a canonical time; a value that is no time is a usage error.
+
+    >>> as_of_time("2026-11-29T12:00:00Z")
+    '2026-11-29T12:00:00.000000Z'
+    >>> as_of_time(None) is None
+    True
+    """
+    if value is None:
+        return None
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise UserError(f"--as-of {value!r} is not an ISO 8601 time (e.g. 2026-11-29T12:00:00Z)") from None
+
+
+def write_batch(
+    store: Store, clock: Clock, kind: str, key: str, ops: Sequence[Operation], usage: UsageLog | None
+) -> str:
+    """Writes one journaled batch with the usage rows of its work; returns "" or, if the store
+    refused it, why.
+
+    ``magg review``, ``recheck`` and ``discover`` write through this, and so does a decision taken
+    on the page of ``magg serve``: a review is recorded the same way wherever it is made.
+    """
+    now = clock.now()
+    extra = usage.drain() if usage is not None else []
+    batch = Batch.of(stable_id(kind, key, now), now, journaled([*ops, *extra], now))
+    try:
+        store.write(batch)
+    except BatchRefused as refused:
+        return refused.reason
+    return ""

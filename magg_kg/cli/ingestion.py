@@ -1,0 +1,102 @@
+"""Ingestion as the command line composes it: the LLM stack, the judge and the ingestion context
+built from a command's context, with a progress bar on a terminal.
+
+``magg ingest`` and ``magg demo`` run it, and so do the benchmarks that build graphs from lessons
+(``magg bench qa``, ``benchmarks/qa.py``).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+from agents.cost import Cost
+from agents.offline.handlers import offline_handlers
+from governance.ingestion import IngestContext, IngestReport, ingest
+from governance.judgment import Judgment
+from magg_kg.cli.context import Context
+from magg_kg.lessons import DEFAULT_MAX_BYTES
+from magg_kg.llm.provider import build_llm
+from magg_kg.store import Store
+
+__all__ = ["curriculum_folder", "run_ingest"]
+
+
+def curriculum_folder() -> Path:
+    """The bundled curriculum, as a folder (works from an installed package)."""
+    folder = resources.files("magg_kg.curriculum")
+    return Path(str(folder))
+
+
+def run_ingest(
+    ctx: Context,
+    paths: list[Path],
+    *,
+    show_progress: bool,
+    flat: bool = False,
+    max_calls: int | None = None,
+    max_tokens: int | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> IngestReport:
+    """Builds the LLM stack and the ingestion context from a command's context and runs ingestion."""
+    llm_config = ctx.config.llm.model_copy(
+        update={
+            key: value
+            for key, value in (("max_calls", max_calls), ("max_tokens", max_tokens))
+            if value is not None
+        }
+    )
+    llm, usage = build_llm(llm_config, ctx.store, ctx.clock, offline_handlers())
+    started = ctx.clock.now()
+    context = IngestContext(
+        store=ctx.store,
+        llm=llm,
+        clock=ctx.clock,
+        policy=ctx.config.policy,
+        seed=ctx.config.seed,
+        flat=flat,
+        max_bytes=max_bytes,
+        usage=usage,
+        gate=None if flat else Judgment(llm, ctx.config.policy, ctx.clock, ctx.store),
+    )
+    if not show_progress:
+        report = ingest(paths, context)
+    else:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[what]}"),
+            console=ctx.err,
+            transient=True,
+        ) as bar:
+            tasks: dict[str, TaskID] = {}
+
+            def step(phase: str, done: int, total: int, what: str) -> None:
+                if phase not in tasks:
+                    tasks[phase] = bar.add_task(phase, total=total, what="")
+                bar.update(tasks[phase], completed=done, what=what)
+
+            context.progress = step
+            report = ingest(paths, context)
+    usage.flush(ctx.store, ctx.clock)
+    report.cost = _cost_since(ctx.store, started)
+    return report
+
+
+def _cost_since(store: Store, started: str) -> dict[str, Cost]:
+    """The run's LLM cost by stage, from the usage log (every stage, the gate's included)."""
+    costs: dict[str, Cost] = {}
+    for row in store.usage():
+        if str(row["recorded_at"]) < started:
+            continue
+        cost = costs.setdefault(str(row["stage"]), Cost())
+        outcome = str(row["outcome"])
+        cost.calls += 0 if outcome == "over_budget" else 1
+        cost.failures += 0 if outcome in ("ok", "cached") else 1
+        cost.prompt_tokens += int(row["prompt_tokens"] or 0)
+        cost.completion_tokens += int(row["completion_tokens"] or 0)
+    return costs
