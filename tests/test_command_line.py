@@ -1,0 +1,118 @@
+"""``magg`` as a person meets it: its commands in the order of use, its version, and tables that
+fit an 80-column terminal or a pipe, one line per domain."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+import typer.main
+
+from magg_kg.cli.app import USE_ORDER, InOrderOfUse, app
+from magg_kg.clock import StepClock
+from magg_kg.operations import AssignDomain, SetDomain
+from magg_kg.sqlite import SQLiteStore
+from tests.cli import magg
+from tests.gates.world import CONCEPTS, seed, write
+
+ORDER_OF_USE = "init ingest demo domains ask review recheck discover coverage export audit usage bench"
+"""The order of use, as issue 14 gives it; the others (serve, model) stand beside their closest kin."""
+DOMAINS = {
+    "d-1b6a3443": ("gradient / gradient descent / backpropagation", ["gradient-descent", "backpropagation"]),
+    "d-eb66beac": (
+        "recurrent neural networks / Convolutional neural networks / Regularization / a name longer "
+        "than any terminal is wide",
+        ["neural-network", "transformer", "attention"],
+    ),
+    "d-24cb8314": ("Linear algebra", ["linear-algebra", "calculus"]),
+}
+
+
+def test_help_lists_the_commands_in_the_order_of_use(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = magg(["--help"], capsys)
+    assert code == 0
+    # A command's line starts with its name; a wrapped description starts with spaces.
+    listed = [line.split()[1] for line in out.splitlines() if line.startswith("│ ") and line[2].isalpha()]
+    assert listed == list(USE_ORDER)
+    assert [name for name in listed if name in ORDER_OF_USE.split()] == ORDER_OF_USE.split()
+    assert listed.index("serve") == listed.index("review") + 1 and listed[-1] == "model"
+    registered = typer.main.get_command(app)
+    assert isinstance(registered, InOrderOfUse) and set(registered.commands) == set(USE_ORDER)
+    assert "--version" in out
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert magg(["--version"], capsys) == (0, f"magg-kg {version('magg-kg')}\n", "")
+
+
+@pytest.fixture
+def domains_db(tmp_path: Path) -> Path:
+    """Three domains (one named longer than a terminal is wide) owning the world's concepts."""
+    path = tmp_path / "domains.sqlite"
+    store = SQLiteStore.open(str(path))
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    seed(store, clock)
+    now = clock.now()
+    write(
+        store,
+        clock,
+        [
+            *(
+                SetDomain(id=key, version=1, name=name, owner=f"owner:{key}", card={}, recorded_at=now)
+                for key, (name, _) in DOMAINS.items()
+            ),
+            *(
+                AssignDomain(concept_id=concept, domain_id=key, recorded_at=now)
+                for key, (_, concepts) in DOMAINS.items()
+                for concept in concepts
+            ),
+        ],
+    )
+    store.close()
+    assert {c for _, members in DOMAINS.values() for c in members} <= set(CONCEPTS)
+    return path
+
+
+def _piped(args: list[str]) -> str:
+    """stdout of ``magg ARGS`` into a pipe, as in ``magg domains | less``, with COLUMNS=80."""
+    env = {key: value for key, value in os.environ.items() if key not in ("MAGG_DEBUG", "MAGG_DB")}
+    done = subprocess.run(
+        [sys.executable, "-m", "magg_kg.cli", *args],
+        env={**env, "COLUMNS": "80"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("command", ["domains", "coverage"])
+def test_tables_fit_80_columns_in_a_pipe_with_one_line_per_domain(domains_db: Path, command: str) -> None:
+    listing = json.loads(_piped(["domains", "--db", str(domains_db), "--json"]))
+    assert [item["id"] for item in listing] == sorted(DOMAINS)  # the precondition: three domains
+    lines = _piped([command, "--db", str(domains_db)]).splitlines()
+    assert max(len(line) for line in lines) <= 80, "\n".join(lines)
+    rows = [line for line in lines if line.startswith("│")]
+    assert len(rows) == len(DOMAINS) + (command == "coverage"), "\n".join(lines)  # coverage: + overall
+    for item in listing:
+        (row,) = [line for line in rows if item["id"] in line]
+        name = str(item["name"])
+        shown = row.split("│")[2 if command == "domains" else 1].strip()
+        if command == "coverage":
+            shown = shown.removeprefix(str(item["id"])).strip()
+        if shown.endswith("…"):
+            assert name.startswith(shown[:-1]) and len(shown) >= 12, row
+        else:
+            assert shown == name, row
+    long = [row for row in rows if "d-eb66beac" in row]
+    assert long[0].count("…") == 1  # the one name wider than the column is cut, not wrapped
