@@ -155,7 +155,7 @@ class GraphView:
                 taught[concept] = min(at, taught.get(concept, at))
         return cls(
             store.concepts(),
-            [(e.src, e.type, e.dst) for e in store.edges()],
+            store.triples(),
             store.aliases(),
             schema,
             taught,

@@ -12,10 +12,11 @@ already has an active edge, or any proposal, is skipped. The batch stops at the 
 
 from __future__ import annotations
 
+import heapq
 import random
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -79,7 +80,7 @@ def sample_pairs(
     totals = list(accumulate(view.degree(c) for c in ids))
     rng = random.Random(seed)
     found: list[Candidate] = []
-    taken: set[frozenset[str]] = set()
+    taken: dict[str, set[str]] = {}  # concept -> the concepts it is already paired with
     tried: set[str] = set()
     for _ in range(limit * ATTEMPTS_PER_PAIR):
         if len(found) >= limit or len(tried) >= len(ids):
@@ -89,20 +90,28 @@ def sample_pairs(
             continue
         tried.add(a)
         near = view.neighbors(a)
+        paired = taken.get(a, set())
         reach: Counter[str] = Counter()
         middles: dict[str, list[str]] = {}
         for b in sorted(near):
-            for c in sorted(view.neighbors(b))[:SCAN]:
-                if c == a or c in near or frozenset((a, c)) in taken or skip(a, c):
+            for c in _first(view.neighbors(b), SCAN):
+                if c == a or c in near or c in paired or skip(a, c):
                     continue
                 reach[c] += 1
                 middles.setdefault(c, []).append(b)
         if not reach:
             continue
         c = max(reach, key=lambda k: (reach[k], view.degree(k), k))
-        taken.add(frozenset((a, c)))
+        taken.setdefault(a, set()).add(c)
+        taken.setdefault(c, set()).add(a)
         found.append(Candidate(a, c, tuple(middles[c][:5])))
     return found
+
+
+def _first(concepts: set[str], count: int) -> Iterable[str]:
+    """The ``count`` first concepts in id order (a hub's neighbours are not all sorted to find them);
+    in no particular order, as only which concepts they are matters."""
+    return concepts if len(concepts) <= count else heapq.nsmallest(count, concepts)
 
 
 def _concept(view: GraphView, concept_id: str) -> dict[str, object]:

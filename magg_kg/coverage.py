@@ -1,57 +1,94 @@
-"""Coverage: how much of the curriculum the graph holds, overall and per domain."""
+"""Coverage: how much of the curriculum the graph holds, overall and per domain.
+
+It reads the graph as triples (no grounding records) and groups the edges by concept once, so a
+domain's section costs the edges of its own concepts. Prerequisite cycles (there must be none)
+are searched only inside the strongly connected parts of the prerequisite graph, and a domain's
+own cycles only when one of those parts touches it.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 import networkx as nx
 
-from magg_kg.graph import typed_digraph
-from magg_kg.records import EdgeVersion
-from magg_kg.store import Store
+from magg_kg.store import Store, Triple
 
 __all__ = ["ACYCLIC_TYPES", "coverage_report"]
 
 ACYCLIC_TYPES = ("prerequisite", "builds_on", "part_of")
+_CYCLE_LENGTH = 12
 
 
-def _section(concepts: set[str], edges: list[EdgeVersion]) -> dict[str, object]:
-    inside = [edge for edge in edges if edge.src in concepts or edge.dst in concepts]
-    touched = {edge.src for edge in inside} | {edge.dst for edge in inside}
-    cycles = [
-        [str(node) for node in cycle]
-        for cycle in nx.simple_cycles(typed_digraph(inside, ["prerequisite"]), length_bound=12)
-    ]
+def _cycles(edges: Iterable[Triple]) -> list[list[str]]:
+    graph = nx.DiGraph((src, dst) for src, type_, dst in edges if type_ == "prerequisite")
+    found = nx.simple_cycles(graph, length_bound=_CYCLE_LENGTH)
+    return sorted([str(node) for node in cycle] for cycle in found)
+
+
+def _section(concepts: set[str], inside: Sequence[Triple], cyclic: bool) -> dict[str, object]:
+    touched = {src for src, _, _ in inside} | {dst for _, _, dst in inside}
     return {
         "concepts": len(concepts),
         "active_edges": len(inside),
-        "edge_types": dict(sorted(Counter(edge.type for edge in inside).items())),
+        "edge_types": dict(sorted(Counter(type_ for _, type_, _ in inside).items())),
         "orphans": sorted(concepts - touched),
-        "prerequisite_cycles": sorted(cycles),
+        "prerequisite_cycles": _cycles(inside) if cyclic else [],
     }
+
+
+def _looped(edges: Iterable[Triple]) -> set[str]:
+    """The concepts on some prerequisite cycle (in a strongly connected part of two or more).
+
+    Concepts with nothing before them are peeled off first (Kahn's algorithm): on an acyclic graph
+    nothing is left and networkx is not needed.
+    """
+    after: dict[str, list[str]] = {}
+    before: Counter[str] = Counter()
+    for src, type_, dst in edges:
+        if type_ == "prerequisite":
+            after.setdefault(src, []).append(dst)
+            before[dst] += 1
+    ready = [node for node in after if not before[node]]
+    left = set(after) | set(before)
+    while ready:
+        node = ready.pop()
+        left.discard(node)
+        for later in after.get(node, ()):
+            before[later] -= 1
+            if not before[later]:
+                ready.append(later)
+    if not left:
+        return set()
+    graph = nx.DiGraph((src, dst) for src, type_, dst in edges if type_ == "prerequisite" and src in left)
+    return {str(node) for part in nx.strongly_connected_components(graph) if len(part) > 1 for node in part}
 
 
 def coverage_report(store: Store, as_of: str | None = None) -> dict[str, object]:
     """Concept and active-edge counts, edge types, orphans, prerequisite cycles (there must be
     none) and lessons without concepts, overall and per domain, now or as of a past time."""
-    concepts = {concept.id for concept in store.concepts(as_of)}
-    edges = store.edges(as_of)
-    taught = {str(row["lesson_id"]) for row in store.lesson_concepts(as_of)}
-    lessons = store.lessons(as_of)
+    concepts = {str(row["id"]) for row in store.query("concepts", {"as_of": as_of})}
+    edges = store.triples(as_of)
+    taught = {str(row["lesson_id"]) for row in store.query("taught_lessons", {"as_of": as_of})}
+    lessons = [str(row["id"]) for row in store.query("lessons", {"as_of": as_of})]
     owners = store.concept_domains(as_of)
     members: dict[str, set[str]] = {}
     for concept, domain_ids in owners.items():
         for domain_id in domain_ids:
             members.setdefault(domain_id, set()).add(concept)
     names = {str(row["id"]): str(row["name"]) for row in store.domains(as_of)}
-    overall = _section(concepts, edges)
+    touching: dict[str, list[int]] = {}
+    for index, (src, _, dst) in enumerate(edges):
+        touching.setdefault(src, []).append(index)
+        touching.setdefault(dst, []).append(index)
+    looped = _looped(edges)
+    overall = _section(concepts, [e for e in edges if e[0] in concepts or e[2] in concepts], bool(looped))
     overall["lessons"] = len(lessons)
-    overall["lessons_without_concepts"] = sorted(lesson.id for lesson in lessons if lesson.id not in taught)
-    return {
-        "as_of": as_of,
-        "overall": overall,
-        "domains": {
-            domain_id: {"name": names.get(domain_id, domain_id), **_section(ids, edges)}
-            for domain_id, ids in sorted(members.items())
-        },
-    }
+    overall["lessons_without_concepts"] = sorted(lesson for lesson in lessons if lesson not in taught)
+    domains: dict[str, object] = {}
+    for domain_id, ids in sorted(members.items()):
+        inside = [edges[i] for i in sorted({i for c in ids for i in touching.get(c, ())})]
+        section = _section(ids, inside, bool(ids & looped))
+        domains[domain_id] = {"name": names.get(domain_id, domain_id), **section}
+    return {"as_of": as_of, "overall": overall, "domains": domains}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -35,6 +35,7 @@ __all__ = [
     "BatchResult",
     "Row",
     "Store",
+    "Triple",
     "edge_from_row",
     "queries",
 ]
@@ -43,6 +44,8 @@ SCHEMA_VERSION = 1
 """The newest schema this code knows; a database with a higher version is refused."""
 
 Row = dict[str, str | int | float | None]
+Triple = tuple[str, str, str]
+"""An edge as (src, type, dst)."""
 
 
 @cache
@@ -168,6 +171,22 @@ class Store(ABC):
     def concepts(self, as_of: str | None = None) -> list[Concept]:
         return [Concept.model_validate(row) for row in self.query("concepts", {"as_of": as_of})]
 
+    def concepts_by_id(self, ids: Iterable[str]) -> list[Concept]:
+        """The concepts with these ids (unknown ids are left out), by id."""
+        wanted = sorted(set(ids))
+        if not wanted:
+            return []
+        rows = self.query("concepts_by_id", {"ids": json.dumps(wanted)})
+        return [Concept.model_validate(row) for row in rows]
+
+    def aliases_of(self, ids: Iterable[str]) -> dict[str, str]:
+        """Normalized alias -> canonical concept id, for the aliases of these concepts."""
+        wanted = sorted(set(ids))
+        if not wanted:
+            return {}
+        rows = self.query("aliases_of", {"ids": json.dumps(wanted)})
+        return {str(row["alias"]): str(row["concept_id"]) for row in rows}
+
     def aliases(self, as_of: str | None = None) -> dict[str, str]:
         """Normalized alias -> canonical concept id."""
         rows = self.query("aliases", {"as_of": as_of})
@@ -176,6 +195,25 @@ class Store(ABC):
     def edges(self, as_of: str | None = None) -> list[EdgeVersion]:
         """The active edge versions, now or as known at system time ``as_of``."""
         return [edge_from_row(row) for row in self.query("edges_as_of", {"as_of": as_of})]
+
+    def triples(self, as_of: str | None = None) -> list[Triple]:
+        """The active edges as (src, type, dst), now or as of ``as_of``: the graph without its
+        grounding records, read from an index (the cheap read for graph algorithms)."""
+        rows = self.query("triples_as_of", {"as_of": as_of}) if as_of else self.query("active_triples")
+        return [(str(row["src"]), str(row["type"]), str(row["dst"])) for row in rows]
+
+    def triples_touching(self, concepts: Iterable[str]) -> list[Triple]:
+        """The active edges with an end among ``concepts``, as (src, type, dst)."""
+        ids = sorted(set(concepts))
+        if not ids:
+            return []
+        rows = self.query("triples_touching", {"concepts": json.dumps(ids)})
+        return [(str(row["src"]), str(row["type"]), str(row["dst"])) for row in rows]
+
+    def active_edge(self, src: str, type_: str, dst: str) -> EdgeVersion | None:
+        """The active version of one edge, if there is one."""
+        rows = self.query("active_edge", {"src": src, "type": type_, "dst": dst})
+        return edge_from_row(rows[0]) if rows else None
 
     def edge_versions(self) -> list[EdgeVersion]:
         """Every edge version ever recorded, in recording order."""
@@ -206,6 +244,14 @@ class Store(ABC):
 
     def lesson_concepts(self, as_of: str | None = None) -> list[Row]:
         return self.query("lesson_concepts", {"as_of": as_of})
+
+    def lesson_links(self, concepts: Iterable[str]) -> list[Row]:
+        """(lesson_id, concept_id, role) of the lessons linking these concepts."""
+        wanted = sorted(set(concepts))
+        return self.query("lesson_links_of", {"ids": json.dumps(wanted)}) if wanted else []
+
+    def lesson_count(self) -> int:
+        return int(self.query("lesson_count")[0]["lessons"] or 0)
 
     def domains(self, as_of: str | None = None) -> list[Row]:
         return self.query("domains", {"as_of": as_of})

@@ -1,0 +1,61 @@
+"""A domain rebuild: the communities of the whole stored graph, computed and written at once.
+
+Ingestion recomputes the domains lesson by lesson, inside the lesson's batch. A rebuild does the same
+from the store alone (active edges weigh 1.0, lessons add their co-occurrence weights, the stored
+domains give the ids), then writes the layout in batches of at most ``BATCH_OPS`` operations: the
+domain versions first, then the moves of concepts between domains. It reads the graph as triples,
+never as grounding records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from governance.domains import Layout, compute_layout, domain_cards, layout_ops, weighted_graph
+from magg_kg.clock import Clock
+from magg_kg.journal import journaled
+from magg_kg.operations import BATCH_OPS, Batch, Operation
+from magg_kg.records import stable_id
+from magg_kg.store import Store
+
+__all__ = ["Rebuilt", "plan_rebuild", "rebuild_domains"]
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """The layout computed and the operations that write it."""
+
+    layout: Layout
+    ops: tuple[Operation, ...]
+
+
+def plan_rebuild(store: Store, seed: int, at: str) -> Rebuilt:
+    """The domains of the stored graph, matched to the stored ones, and the writes that set them."""
+    concepts = {str(row["id"]): str(row["name"]) for row in store.query("concepts", {"as_of": None})}
+    facts = store.triples()
+    groups: dict[str, list[str]] = {}
+    for row in store.lesson_concepts():
+        groups.setdefault(str(row["lesson_id"]), []).append(str(row["concept_id"]))
+    assigned = store.concept_domains()
+    previous: dict[str, set[str]] = {}
+    for concept, domain_ids in assigned.items():
+        for domain_id in domain_ids:
+            previous.setdefault(domain_id, set()).add(concept)
+    graph = weighted_graph(concepts, [(src, dst, 1.0) for src, _, dst in facts], groups.values())
+    layout = compute_layout(graph, previous, concepts, seed)
+    open_questions = [
+        (p.id, p.src, p.type, p.dst) for p in store.proposals() if p.state in ("abstained", "quarantined")
+    ]
+    cards = domain_cards(layout, facts, open_questions)
+    return Rebuilt(layout, tuple(layout_ops(layout, cards, store.domains(), assigned, at)))
+
+
+def rebuild_domains(store: Store, seed: int, clock: Clock) -> Rebuilt:
+    """Computes the domains (:func:`plan_rebuild`) and writes them, in as many batches as needed."""
+    at = clock.now()
+    rebuilt = plan_rebuild(store, seed, at)
+    ops = list(rebuilt.ops)
+    for start in range(0, len(ops), BATCH_OPS):  # domain operations carry no audit events
+        chunk = journaled(ops[start : start + BATCH_OPS], at)
+        store.write(Batch.of(stable_id("b", "domains", at, str(start)), at, chunk))
+    return rebuilt
