@@ -27,6 +27,7 @@ from rich.table import Table
 
 from agents.offline.handlers import offline_handlers
 from governance.qa_benchmark import MODES, load_gold_graph, run_questions
+from magg_kg.cli.bench.figures import CLOCK_START
 from magg_kg.cli.bench.multihop import print_multihop, run_multihop
 from magg_kg.cli.context import (
     OutOption,
@@ -45,7 +46,6 @@ from magg_kg.sqlite import SQLiteStore
 
 __all__ = ["print_summary", "qa", "register"]
 
-START = "2026-01-01T00:00:00.000000Z"
 _MEASURES = (
     ("quality", "quality"),
     ("citation_precision", "cite prec"),
@@ -81,7 +81,7 @@ def _curriculum(data: Path, per_type: int, seed: int, out: Console) -> dict[str,
     config = read_config()
     store = SQLiteStore.open(":memory:")
     try:
-        clock = StepClock(START)
+        clock = StepClock(CLOCK_START)
         llm, usage = build_llm(config.llm.checked(), store, clock, offline_handlers())
         edges = load_gold_graph(
             data, store, llm=llm, usage=usage, clock=clock, policy=config.policy, seed=seed

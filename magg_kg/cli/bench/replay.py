@@ -17,6 +17,7 @@ from governance.ablation import CONFIGURATIONS, run_ablation
 from governance.prerequisite_data import concept_split, layout_of, load_alcpl, load_lecturebank
 from governance.replay import build_candidates, load_dataset, read_candidates
 from governance.scorecard import ablation_report
+from magg_kg.cli.bench.figures import CLOCK_START, figure
 from magg_kg.cli.context import (
     OutOption,
     ResultsJsonOption,
@@ -29,23 +30,13 @@ from magg_kg.clock import StepClock
 from magg_kg.config import Config
 from magg_kg.errors import UserError
 
-__all__ = ["REPLAY_START", "print_report", "register", "replay", "replay_report"]
+__all__ = ["print_report", "register", "replay", "replay_report"]
 
-REPLAY_START = "2026-01-01T00:00:00.000000Z"
-"""The replay's clock starts here, so every run writes the same records."""
 
 
 def register(bench: typer.Typer) -> None:
     """Adds ``replay`` to the ``magg bench`` group."""
     bench.command("replay")(replay)
-
-
-def _show(value: object) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.3f}"
-    return str(value)
 
 
 def _section(report: Mapping[str, object], key: str) -> Mapping[str, object]:
@@ -71,9 +62,9 @@ def print_report(report: Mapping[str, object], out: Console) -> None:
         llm = _section(run, "llm")
         summary.add_row(
             name,
-            *(_show(run.get(key)) for key in ("admitted", "precision", "recall", "f1")),
-            _show(llm.get("calls_per_candidate")),
-            _show(run.get("wall_s")),
+            *(figure(run.get(key)) for key in ("admitted", "precision", "recall", "f1")),
+            figure(llm.get("calls_per_candidate")),
+            figure(run.get("wall_s")),
         )
     out.print(summary)
     kinds = Table(title="per kind: recall (label 1) or rejection rate (label 0)")
@@ -91,7 +82,7 @@ def print_report(report: Mapping[str, object], out: Console) -> None:
         ]
         for measure in measures or ["recall"]:
             cells = [
-                _show(_section(_section(run, "by_kind"), kind).get(measure))
+                figure(_section(_section(run, "by_kind"), kind).get(measure))
                 for run in configurations.values()
                 if isinstance(run, Mapping)
             ]
@@ -113,7 +104,7 @@ def print_report(report: Mapping[str, object], out: Console) -> None:
         calls.add_row(
             stage,
             *(
-                _show(_section(_section(_section(run, "llm"), "by_stage"), stage).get("calls_per_candidate"))
+                figure(_section(_section(_section(run, "llm"), "by_stage"), stage).get("calls_per_candidate"))
                 for run in configurations.values()
                 if isinstance(run, Mapping)
             ),
@@ -191,7 +182,7 @@ def replay_report(
             dataset,
             llm_config=config.llm.checked(),
             policy=config.policy,
-            clock_factory=lambda: StepClock(REPLAY_START),
+            clock_factory=lambda: StepClock(CLOCK_START),
             handlers=offline_handlers() if {"judge", "full", "full-sc"} & set(configurations) else {},
             configurations=configurations,
             progress=lambda name: status.update(

@@ -20,6 +20,7 @@ from agents.offline.handlers import offline_handlers
 from agents.schema_extraction import SchemaRoles
 from governance.scierc import load_split, sentences_of
 from governance.scierc_bench import PROPOSE_AT, run_split, scierc_report
+from magg_kg.cli.bench.figures import CLOCK_START, figure
 from magg_kg.cli.context import (
     OutOption,
     ResultsJsonOption,
@@ -34,18 +35,11 @@ from magg_kg.vocabulary import SCIERC
 
 __all__ = ["print_scierc", "register", "scierc"]
 
-START = "2026-01-01T00:00:00.000000Z"
 
 
 def register(bench: typer.Typer) -> None:
     """Adds ``scierc`` to the ``magg bench`` group."""
     bench.command("scierc")(scierc)
-
-
-def _show(value: object) -> str:
-    if value is None:
-        return "—"
-    return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
 def _get(report: object, *keys: str) -> object:
@@ -83,14 +77,14 @@ def print_scierc(report: Mapping[str, object], out: Console) -> None:
     for name in names:
         table.add_row(
             name,
-            _show(_get(report, "configurations", name, "admitted")),
+            figure(_get(report, "configurations", name, "admitted")),
             *(
-                _show(_get(report, "configurations", name, "strict", k))
+                figure(_get(report, "configurations", name, "strict", k))
                 for k in ("precision", "recall", "f1")
             ),
-            _show(_get(report, "configurations", name, "mapped", "f1")),
+            figure(_get(report, "configurations", name, "mapped", "f1")),
             *(
-                _show(_get(report, "configurations", name, "llm", k))
+                figure(_get(report, "configurations", name, "llm", k))
                 for k in ("calls", "calls_per_document", "tokens")
             ),
         )
@@ -107,13 +101,13 @@ def print_scierc(report: Mapping[str, object], out: Console) -> None:
             row = _get(report, "configurations", name, "by_label", label)
             cells.append(
                 "/".join(
-                    _show(_get(row, k)) if isinstance(row, Mapping) else "—"
+                    figure(_get(row, k)) if isinstance(row, Mapping) else "—"
                     for k in ("precision", "recall", "f1")
                 )
                 if isinstance(row, Mapping)
                 else "—"
             )
-        labels.add_row(label, _show(_get(first, label, "gold")), *cells)
+        labels.add_row(label, figure(_get(first, label, "gold")), *cells)
     out.print(labels)
 
 
@@ -147,7 +141,7 @@ def scierc(
             roles,
             llm_config=config.llm.checked(),
             policy=config.policy,
-            clock_factory=lambda: StepClock(START),
+            clock_factory=lambda: StepClock(CLOCK_START),
             handlers=offline_handlers(),
             seed=config.seed,
             progress=status.update,
