@@ -47,12 +47,12 @@ def ask(llm: LLM, prompt: Prompt, schema: type[T], cost: Cost) -> Answer[T] | Fa
     """One model call, counted in the stage's ``cost`` (the spend cap is the LLM stack's own)."""
     reply = llm.ask(prompt, schema)
     if isinstance(reply, Failure):
-        cost.calls += 0 if reply.kind == "over_budget" else 1
+        cost.calls += 0 if reply.kind == "over_budget" else reply.calls
         cost.failures += 1
         cost.prompt_tokens += reply.prompt_tokens
         cost.completion_tokens += reply.completion_tokens
         return reply
-    cost.calls += 1
+    cost.calls += reply.calls
     cost.prompt_tokens += reply.prompt_tokens
     cost.completion_tokens += reply.completion_tokens
     return reply

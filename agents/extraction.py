@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from agents import concepts as concept_role
@@ -37,7 +37,8 @@ from agents.cost import Cost, ask
 from agents.evidence import Candidate, LinkReply, verify
 from agents.relations import RelationReply
 from agents.text import INITIALS, acronym_of, find_mentions, initials, lexicon, normalize_name, slug
-from magg_kg.lessons import LessonText
+from magg_kg.lessons import Chunk, LessonText
+from magg_kg.llm.batch import Batcher
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.markup import HiddenText
 from magg_kg.records import Concept, Role
@@ -165,7 +166,8 @@ def extract_lesson(
     result = Extraction()
     node_types = sorted(schema.node_types)
     found: list[tuple[ExtractedConcept, str, int]] = []
-    for chunk in lesson.chunks:
+
+    def concepts_of(chunk: Chunk) -> None:
         text = lesson.prose[chunk.start : chunk.end]
         prompt = Prompt(
             task=concept_role.TASK,
@@ -184,15 +186,18 @@ def extract_lesson(
         reply = ask(llm, prompt, ConceptReply, result.cost)
         if isinstance(reply, Failure):
             result.failures.append(f"concepts of chunk {chunk.ordinal}: {reply.kind}: {reply.reason}")
-            continue
+            return
         found.extend((concept, chunk.id, chunk.start) for concept in reply.value.concepts)
+
+    _each(llm, lesson.chunks, concepts_of)
     _organize(lesson, found, registry, schema, result)
     raw: list[Candidate] = []
-    for chunk in lesson.chunks:
+
+    def relations_of(chunk: Chunk) -> None:
         text = lesson.prose[chunk.start : chunk.end]
         known = registry.known_in(text)
         if len(known) < 2:
-            continue
+            return
         prompt = Prompt(
             task=relation_role.TASK,
             stage="extraction",
@@ -207,7 +212,7 @@ def extract_lesson(
             result.failures.append(
                 f"relations of chunk {chunk.ordinal}: {relations.kind}: {relations.reason}"
             )
-            continue
+            return
         ids = {k.id for k in known}
         for relation in relations.value.relations:
             candidate = Candidate(
@@ -228,8 +233,19 @@ def extract_lesson(
                 result.dropped.append((candidate, f"{relation.type!r} is not in the edge vocabulary"))
             else:
                 raw.append(candidate)
+
+    _each(llm, lesson.chunks, relations_of)
     _verify_and_link(lesson, llm, raw, registry, schema, corroborations or {}, result)
     return result
+
+
+def _each(llm: LLM, chunks: Sequence[Chunk], fn: Callable[[Chunk], None]) -> None:
+    """``fn`` for every chunk, in order; with a :class:`Batcher`, their calls go in batches."""
+    if isinstance(llm, Batcher):
+        llm.each(chunks, fn)
+    else:
+        for chunk in chunks:
+            fn(chunk)
 
 
 def _organize(

@@ -87,7 +87,9 @@ def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
     return outcomes
 
 
-def run_full(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
+def run_full(bench: Bench, candidates: Sequence[Candidate], group: int = 1) -> list[Outcome]:
+    """Full governance; ``group`` candidates are admitted together in one batch, as the proposals
+    of one lesson are (with a :class:`~magg_kg.llm.batch.Batcher`, their calls go in batches)."""
     view = GraphView.of_store(bench.store, bench.schema)
     active = [(e.src, e.type, e.dst) for e in bench.store.edges()]
     rules = RuleEngine(bench.schema, {c.id: c.type for c in bench.store.concepts()}, active)
@@ -103,15 +105,27 @@ def run_full(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
         gate=Quarantine(gate, bench.policy, bench.clock, lambda _: None),
     )
     outcomes = []
-    for index, candidate in enumerate(candidates):
-        proposal = _record(proposal_of(candidate, index, bench))
-        result = admit([proposal], context, f"replay-{index}")
-        state = result.states.get(proposal.id, "proposed")
-        stage, verdict = _last_stage(result.ops, proposal.id)
-        if verdict == "revise":
-            revised = [pid for pid in result.states if pid != proposal.id]
-            after = result.states[revised[-1]] if revised else "proposed"
-            stage, verdict = f"revised({after})", "revise"
-        write(bench, f"full-{index}", [*result.ops, *bench.usage.drain()])
-        outcomes.append(Outcome(state, stage, state == "committed", verdict))
+    for first in range(0, len(candidates), max(1, group)):
+        members = candidates[first : first + max(1, group)]
+        proposals = [_record(proposal_of(c, first + k, bench)) for k, c in enumerate(members)]
+        result = admit(proposals, context, f"replay-{first}")
+        revisions = _revisions(result.ops)
+        for proposal in proposals:
+            state = result.states.get(proposal.id, "proposed")
+            stage, verdict = _last_stage(result.ops, proposal.id)
+            if verdict == "revise":
+                revised = revisions.get(proposal.id)
+                after = result.states.get(revised, "proposed") if revised else "proposed"
+                stage, verdict = f"revised({after})", "revise"
+            outcomes.append(Outcome(state, stage, state == "committed", verdict))
+        write(bench, f"full-{first}", [*result.ops, *bench.usage.drain()])
     return outcomes
+
+
+def _revisions(ops: Sequence[Operation]) -> dict[str, str]:
+    """Original proposal id -> the id of its revision, from the revisions' review decisions."""
+    return {
+        str(op.detail["original"]): op.proposal_id
+        for op in ops
+        if isinstance(op, RecordDecision) and op.verdict == "revised" and op.proposal_id
+    }

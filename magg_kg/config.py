@@ -45,6 +45,12 @@ class Policy(_Frozen):
     discover_limit: Annotated[int, Field(ge=1)] = 20
 
 
+BATCH_ITEMS = 16
+"""The most items one batched model call carries (:mod:`magg_kg.llm.batch`)."""
+BATCH_TOKENS = 6_000
+"""The most prompt tokens (estimated) one batched model call carries."""
+
+
 class LLMConfig(_Frozen):
     provider: Literal["offline", "deepseek"] = "offline"
     model: str = "deepseek-chat"
@@ -57,6 +63,10 @@ class LLMConfig(_Frozen):
     parse_attempts: Annotated[int, Field(ge=1, le=5)] = 2
     max_calls: Annotated[int, Field(ge=0)] | None = None
     max_tokens: Annotated[int, Field(ge=0)] | None = None
+    batch_items: Annotated[int, Field(ge=1, le=64)] = BATCH_ITEMS
+    """The most items one batched call carries (1: every item alone, as before batching)."""
+    batch_tokens: Annotated[int, Field(ge=500, le=100_000)] = BATCH_TOKENS
+    """The most prompt tokens (estimated) one batched call carries."""
 
     def checked(self) -> LLMConfig:
         """Refuses a deepseek configuration that cannot work or would leave the one gateway."""
@@ -168,6 +178,8 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
                 allow_any_host=_flag(env.get("MAGG_LLM_ALLOW_ANY_HOST")),
                 max_calls=_optional_int(env, "MAGG_LLM_MAX_CALLS"),
                 max_tokens=_optional_int(env, "MAGG_LLM_MAX_TOKENS"),
+                batch_items=_optional_int(env, "MAGG_LLM_BATCH_ITEMS") or BATCH_ITEMS,
+                batch_tokens=_optional_int(env, "MAGG_LLM_BATCH_TOKENS") or BATCH_TOKENS,
             ),
             reports=Path(env.get("MAGG_REPORTS") or "magg-reports"),
         )
@@ -184,5 +196,7 @@ _VARIABLES = {
     "model": "MAGG_LLM_MODEL",
     "max_calls": "MAGG_LLM_MAX_CALLS",
     "max_tokens": "MAGG_LLM_MAX_TOKENS",
+    "batch_items": "MAGG_LLM_BATCH_ITEMS",
+    "batch_tokens": "MAGG_LLM_BATCH_TOKENS",
 }
 """Configuration fields named by the environment variable that sets them, for error messages."""

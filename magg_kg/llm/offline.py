@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from magg_kg.llm.batch import BATCH_TASK, items_of
 from magg_kg.llm.port import Answer, Failure, Prompt, parse_reply
 
 __all__ = ["OFFLINE_MODEL", "Handler", "OfflineLLM"]
@@ -36,12 +37,27 @@ class OfflineLLM:
         return self._model
 
     def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
-        handler = self._handlers.get(prompt.task)
-        if handler is None:
-            return Failure(
-                "refused", f"the offline provider has no role for task {prompt.task!r}", self._model
-            )
-        parsed = parse_reply(json.dumps(dict(handler(prompt))), schema)
+        if prompt.task == BATCH_TASK:  # each item answered by its role, exactly as if it were alone
+            items = items_of(prompt)
+            handlers = [self._handlers.get(item.task) for _, item in items]
+            if any(handler is None for handler in handlers):
+                return self._no_role(items[handlers.index(None)][1].task)
+            body: dict[str, object] = {
+                "items": [
+                    {"id": item_id, "reply": dict(handler(item))}
+                    for (item_id, item), handler in zip(items, handlers, strict=True)
+                    if handler is not None
+                ]
+            }
+        else:
+            handler = self._handlers.get(prompt.task)
+            if handler is None:
+                return self._no_role(prompt.task)
+            body = dict(handler(prompt))
+        parsed = parse_reply(json.dumps(body), schema)
         if isinstance(parsed, str):
             return Failure("invalid", parsed, self._model)
         return Answer(value=parsed, model=self._model)
+
+    def _no_role(self, task: str) -> Failure:
+        return Failure("refused", f"the offline provider has no role for task {task!r}", self._model)

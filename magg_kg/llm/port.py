@@ -72,6 +72,9 @@ class Answer(Generic[T]):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     attempts: int = 0
+    calls: int = 1
+    """The model calls this reply stands for: 0 for an item of a batch other than its first (the
+    batch's one call is counted with its first item), 2 after an unusable batch reply."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Failure:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     attempts: int = 0
+    calls: int = 1
 
 
 Reply = Answer[T] | Failure

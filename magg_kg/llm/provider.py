@@ -1,6 +1,6 @@
 """The composition of the LLM stack: the one place a provider and its wrappers are assembled.
 
-Innermost first: provider -> spend cap -> cache -> usage log.
+Innermost first: provider -> spend cap -> cache -> usage log -> batcher.
 
 - The cache sits outside the spend cap, so a cache hit neither counts against the cap nor is
   refused once the cap is reached (re-running paid-for work stays free).
@@ -10,16 +10,20 @@ Innermost first: provider -> spend cap -> cache -> usage log.
   an outdated reply outlive a change to its role logic. It does get the spend cap and the usage
   log, so ``--max-calls`` and ``magg usage`` mean the same with either provider.
 
+- The batcher (:mod:`magg_kg.llm.batch`) is outside them all, so a batch of items is one call for
+  the cache, the cap and the log alike; it batches only the roles named in ``batchable``.
+
 Nothing here touches LlamaIndex's global ``Settings``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig
+from magg_kg.llm.batch import Batcher
 from magg_kg.llm.budget import SpendCap
 from magg_kg.llm.cache import CachedLLM
 from magg_kg.llm.offline import Handler, OfflineLLM
@@ -36,10 +40,11 @@ def build_llm(
     clock: Clock,
     offline_handlers: Mapping[str, Handler],
     *,
+    batchable: Collection[str] = frozenset(),
     sleep: Callable[[float], None] = time.sleep,
     timer: Callable[[], float] = time.monotonic,
 ) -> tuple[LLM, UsageLog]:
-    """The LLM to hand to agents, and its usage log (the same object: the outermost wrapper).
+    """The LLM to hand to agents, and its usage log (the outermost wrapper but the batcher).
 
     Raises :class:`~magg_kg.errors.ConfigError` for a deepseek configuration that cannot work
     (no key, a host other than the gateway).
@@ -57,4 +62,7 @@ def build_llm(
             OfflineLLM(offline_handlers), max_calls=config.max_calls, max_tokens=config.max_tokens
         )
     log = UsageLog(inner, clock, timer, outbox)
-    return log, log
+    if not batchable or config.batch_items <= 1:
+        return log, log
+    batcher = Batcher(log, batchable, max_items=config.batch_items, max_tokens=config.batch_tokens)
+    return batcher, log

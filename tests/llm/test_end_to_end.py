@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
+from magg_kg.llm.batch import BATCH_TASK, items_of
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 from tests.llm.fake_server import ChatRequest, serve
@@ -26,6 +27,15 @@ def offline_replies() -> Callable[[ChatRequest], Mapping[str, object] | str | in
     handlers = offline_handlers()
 
     def reply(request: ChatRequest) -> Mapping[str, object] | str | int:
+        if request.task == BATCH_TASK:  # a batch: every item answered by its role, as a model would
+            items = items_of(prompt_of(request))
+            if any(item.task not in handlers for _, item in items):
+                return 404
+            return {
+                "items": [
+                    {"id": item_id, "reply": dict(handlers[item.task](item))} for item_id, item in items
+                ]
+            }
         handler = handlers.get(request.task)
         if handler is None:
             return 404  # an unknown task: the test below fails on it
@@ -35,7 +45,7 @@ def offline_replies() -> Callable[[ChatRequest], Mapping[str, object] | str | in
 
 
 def magg(
-    args: list[str], base_url: str, tmp_path: Path, timeout: float = 120
+    args: list[str], base_url: str, tmp_path: Path, timeout: float = 120, **extra: str
 ) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MAGG_", "DEEPSEEK_"))}
     env.update(
@@ -46,6 +56,7 @@ def magg(
         MAGG_DB=str(tmp_path / "magg.sqlite"),
         MAGG_REPORTS=str(tmp_path / "reports"),
         NO_PROXY="127.0.0.1,localhost",
+        **extra,
     )
     return subprocess.run(
         [sys.executable, "-m", "magg_kg.cli", *args],
@@ -93,7 +104,10 @@ def test_ingest_against_a_gateway_that_answers_503_forever(tmp_path: Path) -> No
     folder = lesson_folder(tmp_path)
     # Retry-After: 0 keeps the test from sleeping; the backoff itself is tested in test_deepseek.
     with serve(lambda request: 503, retry_after="0") as server:
-        result = magg(["ingest", str(folder)], server.base_url, tmp_path, timeout=300)
+        # One item per call, so that the lesson makes many calls and the circuit has to open.
+        result = magg(
+            ["ingest", str(folder)], server.base_url, tmp_path, timeout=300, MAGG_LLM_BATCH_ITEMS="1"
+        )
 
     assert "unavailable" in result.stdout + result.stderr  # it says what happened
     store = SQLiteStore.open(tmp_path / "magg.sqlite")
@@ -111,3 +125,21 @@ def test_ingest_against_a_gateway_that_answers_503_forever(tmp_path: Path) -> No
     assert len(attempts) > 3 and attempts[3] == 0
     runs = "".join("x" if n else "." for n in attempts).split(".")
     assert max(len(run) for run in runs) <= 3, attempts  # never more than 3 paying calls in a row
+
+
+def test_a_batch_the_gateway_cannot_answer_fails_for_all_its_items_at_the_cost_of_one_call(
+    tmp_path: Path,
+) -> None:
+    folder = lesson_folder(tmp_path)
+    with serve(lambda request: 503, retry_after="0") as server:
+        result = magg(["ingest", str(folder)], server.base_url, tmp_path, timeout=300)
+    assert "unavailable" in result.stdout + result.stderr
+    assert {request.task for request in server.requests} == {BATCH_TASK}  # the chunks' concepts, at once
+    store = SQLiteStore.open(tmp_path / "magg.sqlite")
+    try:
+        assert store.edges() == [] and store.proposals() == []
+        assert [row["outcome"] for row in store.usage()] == ["unavailable"]
+        assert len(server.requests) == 3  # one call, its three HTTP attempts
+        assert verify_store(store) == []
+    finally:
+        store.close()
