@@ -30,7 +30,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from magg_kg.lessons import read_lesson
+from magg_kg.lessons import read_parts
 
 __all__ = ["build_lesson", "main", "measure", "sections"]
 
@@ -95,8 +95,8 @@ def measure(
 ) -> dict[str, object]:
     """Ingests one lesson of ``megabytes`` MB into a fresh database; its time and what it made.
 
-    ``read_s`` is the document processing alone (:func:`magg_kg.lessons.read_lesson`: normalization,
-    prose view, chunks), timed in this process; ``seconds`` is the whole ``magg ingest`` run.
+    ``read_s`` is the document processing alone (:func:`magg_kg.lessons.read_parts`: normalization,
+    prose view, parts, chunks), timed in this process; ``seconds`` is the whole ``magg ingest`` run.
     """
     size = int(megabytes * MB)
     lesson = build_lesson(size, texts)
@@ -105,7 +105,8 @@ def measure(
         path = work / f"lesson-{megabytes:g}mb.md"
         path.write_text(lesson, "utf-8")
         started = time.perf_counter()
-        chunks = len(read_lesson(path, max_bytes=size + MB).chunks)
+        parts = read_parts(path, max_bytes=size + MB)
+        chunks = sum(len(part.chunks) for part in parts)
         read_s = round(time.perf_counter() - started, 2)
         db = work / f"lesson-{megabytes:g}mb.sqlite"
         db.unlink(missing_ok=True)
@@ -119,6 +120,7 @@ def measure(
                 "megabytes": megabytes,
                 "bytes": len(lesson.encode()),
                 "chunks": chunks,
+            "parts": len(parts),
                 "read_s": read_s,
                 "finished": False,
                 "timeout_s": timeout,
@@ -130,6 +132,7 @@ def measure(
             "megabytes": megabytes,
             "bytes": len(lesson.encode()),
             "chunks": chunks,
+            "parts": len(parts),
             "read_s": read_s,
             "finished": done.returncode == 0,
             "exit_code": done.returncode,

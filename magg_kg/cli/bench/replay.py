@@ -110,6 +110,15 @@ def print_report(report: Mapping[str, object], out: Console) -> None:
             ),
         )
     out.print(calls if stages else "LLM calls: none (no configuration asked a model)")
+    agreement = report.get("batching_agreement")
+    if isinstance(agreement, Mapping):
+        out.print(
+            f"batching: full-batched ends {figure(agreement.get('same_state'))} of "
+            f"{agreement.get('candidates')} candidates in the state full does "
+            f"({figure(agreement.get('same_verdict'))} at the same stage and verdict)",
+            markup=False,
+            highlight=False,
+        )
 
 
 def replay(
@@ -134,7 +143,7 @@ def replay(
     ] = None,
     configuration: Annotated[
         list[str] | None,
-        typer.Option("--configuration", "-c", help="Run only these (flat, rules, judge, full, full-sc)."),
+        typer.Option("--configuration", "-c", help=f"Run only these ({', '.join(CONFIGURATIONS)})."),
     ] = None,
 ) -> None:
     """Replay ablation: labelled candidates through flat, rules-only, judge-only and full governance."""
@@ -183,7 +192,7 @@ def replay_report(
             llm_config=config.llm.checked(),
             policy=config.policy,
             clock_factory=lambda: StepClock(CLOCK_START),
-            handlers=offline_handlers() if {"judge", "full", "full-sc"} & set(configurations) else {},
+            handlers=offline_handlers() if set(configurations) - {"flat", "rules"} else {},
             configurations=configurations,
             progress=lambda name: status.update(
                 f"replay: {name} ({len(candidate_set.candidates)} candidates)"
