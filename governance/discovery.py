@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import Protocol
 
 from agents.discovery import DiscoveryReply, discovery_prompt
 from agents.support import GraphView, Triple
@@ -32,7 +33,15 @@ from magg_kg.operations import AddProposal, Operation, RecordDecision, span_data
 from magg_kg.records import Proposal, Span, stable_id
 from magg_kg.store import Store
 
-__all__ = ["ATTEMPTS_PER_PAIR", "SCAN", "Candidate", "Discovered", "discover", "sample_pairs"]
+__all__ = [
+    "ATTEMPTS_PER_PAIR",
+    "SCAN",
+    "Candidate",
+    "Discovered",
+    "Neighbourhoods",
+    "discover",
+    "sample_pairs",
+]
 
 SCAN = 200
 """At most this many neighbors of a neighbor are looked at per seed (hubs cost a bounded scan)."""
@@ -70,8 +79,19 @@ class Discovered:
         }
 
 
+class Neighbourhoods(Protocol):
+    """What sampling reads: a judge's :class:`GraphView`, or the lighter
+    :class:`~magg_kg.graph.Adjacency`."""
+
+    def concept_ids(self) -> list[str]: ...
+
+    def neighbors(self, concept_id: str) -> set[str]: ...
+
+    def degree(self, concept_id: str) -> int: ...
+
+
 def sample_pairs(
-    view: GraphView, limit: int, seed: int, skip: Callable[[str, str], bool] = lambda a, c: False
+    view: Neighbourhoods, limit: int, seed: int, skip: Callable[[str, str], bool] = lambda a, c: False
 ) -> list[Candidate]:
     """Up to ``limit`` two-hop pairs with no direct edge (see the module docstring)."""
     ids = sorted(c for c in view.concept_ids() if view.degree(c) > 0)

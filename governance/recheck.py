@@ -7,6 +7,10 @@ without it (an edge does not support itself); no owner votes. An edge that now s
 ``recheck`` decision (keep, invalidate, or void when the judge's reply is unusable, which keeps the
 edge), each in a batch of its own, so a batch refused because another process changed that edge
 meanwhile costs only that edge; running re-check again finishes the work.
+
+The judge sees the neighbourhood of the edges judged (:mod:`agents.neighbourhood`): their paths,
+neighbours and degrees as in the whole graph, read with indexed queries, so a re-check costs the
+same on a graph of a thousand concepts or a hundred thousand.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from agents.judge import PROMPT_VERSION
+from agents.neighbourhood import neighbourhood_view
 from agents.support import GraphView
 from governance.claims import build_claim
 from governance.judgment import Judgment
@@ -63,7 +68,7 @@ def recheck(store: Store, llm: LLM, policy: Policy, clock: Clock, limit: int) ->
     next edge is judged.
     """
     edges = store.recent_edges(limit)
-    view = GraphView.of_store(store)
+    view = neighbourhood_view(store, {e.src for e in edges} | {e.dst for e in edges})
     judgment = Judgment(llm, policy, clock, store, view=view)
     for edge in edges:
         view.remove_edge(edge.src, edge.type, edge.dst)

@@ -8,7 +8,33 @@ import networkx as nx
 
 from magg_kg.records import Concept, EdgeVersion
 
-__all__ = ["concept_graph", "find_cycle", "typed_digraph"]
+__all__ = ["Adjacency", "concept_graph", "find_cycle", "typed_digraph"]
+
+
+class Adjacency:
+    """The undirected neighbourhoods of the active graph, any edge type: the one structure that
+    sampling needs, without the indexes a judge's view keeps.
+
+    >>> near = Adjacency([("a", "prerequisite", "b"), ("b", "related", "c"), ("a", "part_of", "b")])
+    >>> sorted(near.neighbors("b")), near.degree("a"), near.concept_ids()
+    (['a', 'c'], 1, ['a', 'b', 'c'])
+    """
+
+    def __init__(self, triples: Iterable[tuple[str, str, str]]) -> None:
+        self._near: dict[str, set[str]] = {}
+        for src, _, dst in triples:
+            self._near.setdefault(src, set()).add(dst)
+            self._near.setdefault(dst, set()).add(src)
+
+    def concept_ids(self) -> list[str]:
+        """The concepts with at least one edge."""
+        return list(self._near)
+
+    def neighbors(self, concept_id: str) -> set[str]:
+        return set(self._near.get(concept_id, ()))
+
+    def degree(self, concept_id: str) -> int:
+        return len(self._near.get(concept_id, ()))
 
 
 def concept_graph(concepts: Iterable[Concept], edges: Iterable[EdgeVersion]) -> nx.MultiDiGraph:
