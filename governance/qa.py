@@ -45,7 +45,7 @@ from governance.experts import STAGE, UNOWNED, ExpertReport, QAResult, ask_exper
 from governance.graph_answer import uncovered_names
 from governance.typed_answers import is_typed, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
-from magg_kg.graph_reader import DomainReader
+from magg_kg.graph_reader import DomainReader, domain_members
 from magg_kg.llm.port import LLM, Answer, Prompt
 
 __all__ = [
@@ -60,11 +60,20 @@ __all__ = [
 
 
 def _keys(graph: GraphIndex) -> dict[str, str]:
-    return lexicon([(cid, list(names)) for cid, names in sorted(graph.names.items())])
+    """The graph's lexicon, built once per graph."""
+    return graph.kept(
+        "lexicon", lambda: lexicon([(cid, list(names)) for cid, names in sorted(graph.names.items())])
+    )
 
 
 def domain_scopes(graph: GraphIndex, bridges: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
-    """Domain id -> the concepts its expert may see: its own and its bridge concepts."""
+    """Domain id -> the concepts its expert may see: its own and its bridge concepts (built once
+    per graph and bridges)."""
+    key = ("scopes", tuple(sorted((domain, tuple(extra)) for domain, extra in bridges.items())))
+    return graph.kept(key, lambda: _scopes(graph, bridges))
+
+
+def _scopes(graph: GraphIndex, bridges: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
     scopes: dict[str, set[str]] = {}
     for concept, owners in graph.owners.items():
         for owner in owners:
@@ -125,7 +134,9 @@ def answer_routed(
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
     subs = _decompose(llm, graph, question, result)
     scopes = domain_scopes(graph, bridges)
-    reader = DomainReader(graph.edges.values(), graph.owners, UNOWNED)
+    touching = graph.touching()
+    members = graph.kept(("members", UNOWNED), lambda: domain_members(touching, graph.owners, UNOWNED))
+    reader = DomainReader(graph.edges.values(), graph.owners, UNOWNED, touching=touching, members=members)
     read_by_retrieval: set[str] = set()
     for sub in subs:
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})

@@ -51,7 +51,7 @@ def is_typed(sub: qa.SubQuestion) -> bool:
 
 def typed_flat(llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, result: QAResult) -> QAResult:
     """The typed baseline: the algorithm over the whole graph, one answering call for every part."""
-    reader = WholeGraphReader(graph.edges.values())
+    reader = WholeGraphReader(graph.edges.values(), graph.touching())
     answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts))
     result.graph_answers = answers
     result.uncovered += [a.headline for a in answers if not a.covered]

@@ -52,7 +52,7 @@ class HashingEmbedding(BaseEmbedding):
         rows: list[list[float]] = []
         for row in matrix:
             norm = float((row * row).sum()) ** 0.5
-            rows.append([float(value) / norm if norm else 0.0 for value in row])
+            rows.append((row / norm).tolist() if norm else [0.0] * len(row))  # numpy divides as Python
         return rows
 
     def _get_query_embedding(self, query: str) -> Embedding:

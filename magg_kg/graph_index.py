@@ -15,14 +15,22 @@ functions, so ``magg`` starts without it.
 Retrieval (:func:`retrieve`) may be restricted to a scope (a domain's concepts): the seeds are
 the given concepts in the scope plus the scope's concepts nearest the query, and the one-hop
 expansion keeps only the edges whose two ends are both in the scope.
+
+Each scope has an index of its own - its concepts and the edges with both ends inside - built the
+first time a question reaches it and kept in the :class:`GraphIndex` for every later question
+(the whole graph's index likewise, for the flat baseline). The graph is as of one time and never
+changes, so nothing kept goes stale; a caller that keeps a :class:`GraphIndex` between questions
+(a server, the benchmarks) builds each domain's index once. What is derived from the whole graph
+for every question - the edges by concept, the members of each domain - is kept the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar, cast
 
+from magg_kg.graph_reader import edges_by_concept
 from magg_kg.records import Concept, EdgeVersion
 from magg_kg.store import Store
 
@@ -32,17 +40,26 @@ if TYPE_CHECKING:
 
     from magg_kg.embedding import HashingEmbedding
 
-__all__ = ["GraphIndex", "build_graph_index", "retrieve"]
+__all__ = ["GraphIndex", "ScopeIndex", "build_graph_index", "retrieve"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ScopeIndex:
+    """The LlamaIndex side of one scope: its property graph and its entity embeddings."""
+
+    index: PropertyGraphIndex
+    vectors: SimpleVectorStore
+    """The entity embeddings (node id = concept id)."""
 
 
 @dataclass(frozen=True)
 class GraphIndex:
-    """The index and what the answering code needs beside it (all as of one time)."""
+    """The graph as of one time and what the answering code needs beside it; the indexes of its
+    scopes are built when first needed and kept (see the module docstring)."""
 
-    index: PropertyGraphIndex
     embedding: HashingEmbedding
-    vectors: SimpleVectorStore
-    """The entity embeddings (node id = concept id)."""
     concepts: Mapping[str, Concept]
     names: Mapping[str, tuple[str, ...]]
     """Concept id -> its name and aliases."""
@@ -51,6 +68,22 @@ class GraphIndex:
     edges: Mapping[str, EdgeVersion]
     """Edge id -> its active version."""
     as_of: str | None = None
+    _kept: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+
+    def kept(self, key: object, build: Callable[[], T]) -> T:
+        """What ``build`` returns, built the first time ``key`` is asked for and kept after."""
+        if key not in self._kept:
+            self._kept[key] = build()
+        return cast(T, self._kept[key])
+
+    def scope_index(self, scope: frozenset[str] | None) -> ScopeIndex:
+        """The index of a scope's concepts and of the edges with both ends in it (``None``: the
+        whole graph), built once."""
+        return self.kept(("scope", scope), lambda: _scope_index(self, scope))
+
+    def touching(self) -> Mapping[str, Sequence[EdgeVersion]]:
+        """Concept id -> the edges touching it, in edge id order."""
+        return self.kept("touching", lambda: edges_by_concept(self.edges.values()))
 
 
 def _entity_text(concept: Concept, names: Iterable[str]) -> str:
@@ -58,14 +91,7 @@ def _entity_text(concept: Concept, names: Iterable[str]) -> str:
 
 
 def build_graph_index(store: Store, as_of: str | None = None) -> GraphIndex:
-    """The property graph of the active edges (as of ``as_of``) and its entity embeddings."""
-    from llama_index.core.graph_stores import SimplePropertyGraphStore
-    from llama_index.core.graph_stores.types import EntityNode, Relation
-    from llama_index.core.indices.property_graph import PropertyGraphIndex
-    from llama_index.core.llms import MockLLM
-    from llama_index.core.schema import TextNode
-    from llama_index.core.vector_stores import SimpleVectorStore
-
+    """The active graph (as of ``as_of``), ready for its scopes' indexes to be built."""
     from magg_kg.embedding import HashingEmbedding
 
     concepts = {concept.id: concept for concept in store.concepts(as_of)}
@@ -77,16 +103,34 @@ def build_graph_index(store: Store, as_of: str | None = None) -> GraphIndex:
     edges = {
         edge.edge_id: edge for edge in store.edges(as_of) if edge.src in concepts and edge.dst in concepts
     }
-    embed = HashingEmbedding()
-    ordered = sorted(concepts.values(), key=lambda c: c.id)
-    vectors = embed.vectors([_entity_text(c, names[c.id][1:]) for c in ordered])
+    return GraphIndex(HashingEmbedding(), concepts, names, owners, edges, as_of)
+
+
+def _scope_index(graph: GraphIndex, scope: frozenset[str] | None) -> ScopeIndex:
+    from llama_index.core.graph_stores import SimplePropertyGraphStore
+    from llama_index.core.graph_stores.types import EntityNode, Relation
+    from llama_index.core.indices.property_graph import PropertyGraphIndex
+    from llama_index.core.llms import MockLLM
+    from llama_index.core.schema import TextNode
+    from llama_index.core.vector_stores import SimpleVectorStore
+
+    ids = sorted(graph.concepts if scope is None else (c for c in scope if c in graph.concepts))
+    ordered = [graph.concepts[cid] for cid in ids]
+    if scope is None:
+        edges = sorted(graph.edges.values(), key=lambda e: e.edge_id)
+    else:
+        touching = graph.touching()
+        found = {e.edge_id: e for c in ids for e in touching.get(c, ()) if e.src in scope and e.dst in scope}
+        edges = [found[edge_id] for edge_id in sorted(found)]
+    texts = [_entity_text(c, graph.names[c.id][1:]) for c in ordered]
+    vectors = graph.embedding.vectors(texts)
     graph_store = SimplePropertyGraphStore()
     graph_store.upsert_nodes(
         [
             EntityNode(
                 name=c.id,
                 label=c.type,
-                properties={"name": c.name, "type": c.type, "domains": list(owners.get(c.id, ()))},
+                properties={"name": c.name, "type": c.type, "domains": list(graph.owners.get(c.id, ()))},
             )
             for c in ordered
         ]
@@ -104,27 +148,27 @@ def build_graph_index(store: Store, as_of: str | None = None) -> GraphIndex:
                     "quote": edge.grounding.evidence[0].quote,
                 },
             )
-            for edge in sorted(edges.values(), key=lambda e: e.edge_id)
+            for edge in edges
         ]
     )
     vector_store = SimpleVectorStore()
     if ordered:
         vector_store.add(
             [
-                TextNode(id_=c.id, text=_entity_text(c, names[c.id][1:]), embedding=vector)
-                for c, vector in zip(ordered, vectors, strict=True)
+                TextNode(id_=c.id, text=text, embedding=vector)
+                for c, text, vector in zip(ordered, texts, vectors, strict=True)
             ]
         )
     index = PropertyGraphIndex.from_existing(
         property_graph_store=graph_store,
         vector_store=vector_store,
         llm=MockLLM(),  # satisfies the constructor only: answers never come from it
-        embed_model=embed,
+        embed_model=graph.embedding,
         embed_kg_nodes=False,  # the entity vectors are added above, from the store's concepts
         kg_extractors=[],
         show_progress=False,
     )
-    return GraphIndex(index, embed, vector_store, concepts, names, owners, edges, as_of)
+    return ScopeIndex(index, vector_store)
 
 
 def retrieve(
@@ -139,36 +183,31 @@ def retrieve(
     """The active edges around ``seeds`` and the ``top_k`` concepts nearest the query.
 
     With a ``scope``, seeds outside it are ignored, the nearest concepts are searched inside it
-    and only edges with both ends inside it are kept. Edges touching a given seed come first.
+    and only edges with both ends inside it are kept (the scope's own index holds nothing else).
+    Edges touching a given seed come first.
     """
     from llama_index.core.vector_stores.types import VectorStoreQuery
 
-    index = graph.index
     inside = None if scope is None else frozenset(scope)
     given = [s for s in dict.fromkeys(seeds) if s in graph.concepts and (inside is None or s in inside)]
+    if inside is not None and not (inside & graph.concepts.keys()):
+        return []
+    scoped = graph.scope_index(inside)
     nearest: list[str] = []
-    if top_k > 0 and graph.concepts and (inside is None or inside):
+    if top_k > 0 and graph.concepts:
         embedding = graph.embedding.get_query_embedding(query)
-        found = graph.vectors.query(
-            VectorStoreQuery(
-                query_embedding=embedding,
-                similarity_top_k=top_k,
-                node_ids=None if inside is None else sorted(inside),
-            )
-        )
+        found = scoped.vectors.query(VectorStoreQuery(query_embedding=embedding, similarity_top_k=top_k))
         nearest = [str(node_id) for node_id in found.ids or []]
     start = [s for s in dict.fromkeys([*given, *nearest]) if s in graph.concepts]
     if not start:
         return []
-    store = index.property_graph_store
-    triplets = store.get_triplets(ids=start)
+    triplets = scoped.index.property_graph_store.get_triplets(ids=start)
     focus = set(given)
     kept: dict[str, EdgeVersion] = {}
-    for source, relation, target in triplets:
+    for _source, relation, _target in triplets:
         edge = graph.edges.get(str(relation.properties.get("edge_id", "")))
-        if edge is None or (inside is not None and not {source.id, target.id} <= inside):
-            continue
-        kept[edge.edge_id] = edge
+        if edge is not None:
+            kept[edge.edge_id] = edge
     ranked = sorted(
         kept.values(),
         key=lambda e: (not ({e.src, e.dst} & focus), -e.grounding.confidence, e.edge_id),

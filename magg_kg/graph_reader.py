@@ -21,10 +21,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from magg_kg.records import EdgeVersion
 
-__all__ = ["DomainReader", "WholeGraphReader"]
+__all__ = ["DomainReader", "WholeGraphReader", "domain_members", "edges_by_concept"]
 
 
-def _by_concept(edges: Iterable[EdgeVersion]) -> dict[str, list[EdgeVersion]]:
+def edges_by_concept(edges: Iterable[EdgeVersion]) -> dict[str, list[EdgeVersion]]:
+    """Concept id -> the edges touching it, in edge id order."""
     found: dict[str, list[EdgeVersion]] = {}
     for edge in sorted(edges, key=lambda e: e.edge_id):
         found.setdefault(edge.src, []).append(edge)
@@ -34,10 +35,13 @@ def _by_concept(edges: Iterable[EdgeVersion]) -> dict[str, list[EdgeVersion]]:
 
 
 class WholeGraphReader:
-    """Every active edge, read at once."""
+    """Every active edge, read at once (``touching``: edges by concept, in edge id order, when the
+    caller already has them)."""
 
-    def __init__(self, edges: Iterable[EdgeVersion]) -> None:
-        self._edges = _by_concept(edges)
+    def __init__(
+        self, edges: Iterable[EdgeVersion], touching: Mapping[str, Sequence[EdgeVersion]] | None = None
+    ) -> None:
+        self._edges = touching if touching is not None else edges_by_concept(edges)
         self.edges_read = {e.edge_id for touching in self._edges.values() for e in touching}
         self.consulted: list[str] = []
 
@@ -49,28 +53,46 @@ class WholeGraphReader:
         return ""
 
 
+def domain_members(
+    touching: Mapping[str, Sequence[EdgeVersion]], owners: Mapping[str, Sequence[str]], unowned: str
+) -> dict[str, list[str]]:
+    """Domain id -> its concepts that have edges, in id order (``unowned`` for those of no domain)."""
+    members: dict[str, list[str]] = {}
+    for concept in sorted(touching):
+        for domain in tuple(owners.get(concept) or (unowned,)):
+            members.setdefault(domain, []).append(concept)
+    return members
+
+
 class DomainReader:
     """The edges of a concept's domains, each domain read when first needed.
 
     ``owners`` maps a concept to its domains; a concept no domain owns belongs to ``unowned``.
+    ``touching`` (edges by concept, in edge id order) and ``members`` (:func:`domain_members`) may be
+    given when the caller keeps them between questions; they are derived from ``edges`` otherwise.
     """
 
     def __init__(
-        self, edges: Iterable[EdgeVersion], owners: Mapping[str, Sequence[str]], unowned: str
+        self,
+        edges: Iterable[EdgeVersion],
+        owners: Mapping[str, Sequence[str]],
+        unowned: str,
+        *,
+        touching: Mapping[str, Sequence[EdgeVersion]] | None = None,
+        members: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
-        self._edges = _by_concept(edges)
-        self._owners = {c: tuple(owners.get(c) or (unowned,)) for c in self._edges}
-        self._members: dict[str, list[str]] = {}
-        for concept, domains in sorted(self._owners.items()):
-            for domain in domains:
-                self._members.setdefault(domain, []).append(concept)
+        self._edges = touching if touching is not None else edges_by_concept(edges)
+        self._given = owners
+        self._members = members if members is not None else domain_members(self._edges, owners, unowned)
         self._source: dict[str, str] = {}
         self.edges_read: set[str] = set()
         self.consulted: list[str] = []
         self._unowned = unowned
 
     def owners_of(self, concept: str) -> tuple[str, ...]:
-        return self._owners.get(concept, (self._unowned,))
+        if concept not in self._edges:
+            return (self._unowned,)
+        return tuple(self._given.get(concept) or (self._unowned,))
 
     def touching(self, concept: str) -> Sequence[EdgeVersion]:
         for domain in self.owners_of(concept):
