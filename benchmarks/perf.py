@@ -1,0 +1,326 @@
+"""Scale: every figure of issue 10 on seeded synthetic graphs, as a table and as JSON.
+
+For each size (concepts; five edges per concept, so 500k edges at 100k) a synthetic graph
+(:mod:`magg_kg.synthetic_graph`) is written through the store, then each operation is timed
+``repeats`` times in this process and the median is reported beside its goal:
+
+- ``domains``: the domains of the whole graph (:func:`governance.domain_rebuild.plan_rebuild`:
+  read, weighted graph, Louvain, layout, cards, the writes) - goal 60 s; the layout is written once,
+  untimed, so that the later figures read a graph with domains;
+- ``discovery``: 1,000 candidate pairs sampled from the store (read the triples, sample two-hop
+  pairs, never all pairs) - goal 5 s;
+- ``recheck``: the 25 most recent edges re-judged by the offline judge (not written) - goal: time
+  independent of graph size, read as at most twice the smallest size's median;
+- ``ask p95``: the 95th percentile latency of ``questions`` routed questions once each domain they
+  reach has its index (the index of a domain is built once and kept: ``ask cold p95`` is the same
+  questions the first time, building included, and ``ask index`` the read of the graph) - goal 2 s;
+- ``coverage``: :func:`magg_kg.coverage.coverage_report` - goal 5 s.
+
+Timings are wall-clock seconds on this machine (CPU seconds beside them would not show waits on the
+database file). ``ratio`` is each median over the smallest size's.
+
+    python -m benchmarks.perf --quick
+    python -m benchmarks.perf --sizes 1000,10000,100000 --repeats 3 --out perf.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from agents.offline.handlers import offline_handlers
+from governance.discovery import sample_pairs
+from governance.domain_rebuild import plan_rebuild, rebuild_domains
+from governance.qa import answer_routed, bridges_of
+from governance.recheck import recheck
+from magg_kg.clock import StepClock
+from magg_kg.config import Policy
+from magg_kg.coverage import coverage_report
+from magg_kg.graph import Adjacency
+from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.sqlite import SQLiteStore
+from magg_kg.synthetic_graph import GraphShape, plan_graph, write_graph
+
+__all__ = ["GOALS", "Figure", "PerfResult", "SizeResult", "main", "run"]
+
+EDGES_PER_CONCEPT = 5
+CANDIDATES = 1_000
+RECHECKED = 25
+GOALS: dict[str, float | None] = {
+    "domains": 60.0,
+    "discovery": 5.0,
+    "recheck": None,
+    "ask_p95": 2.0,
+    "coverage": 5.0,
+    "ask_cold_p95": None,
+    "ask_index": None,
+}
+"""Seconds; ``None``: shown, with no goal of its own (recheck's goal is its ratio)."""
+RECHECK_RATIO = 2.0
+"""Re-check counts as independent of size while the largest size's median is within this ratio."""
+QUICK_SIZES = (300,)
+
+
+@dataclass
+class Figure:
+    """One figure at one size: the runs, their median, and the goal."""
+
+    name: str
+    runs: list[float]
+    goal: float | None
+    ratio: float | None = None
+    passed: bool | None = None
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "median_s": round(self.median, 4),
+            "runs_s": [round(r, 4) for r in self.runs],
+            "goal_s": self.goal,
+            "ratio_to_smallest": None if self.ratio is None else round(self.ratio, 3),
+            "passed": self.passed,
+        }
+
+
+@dataclass
+class SizeResult:
+    concepts: int
+    edges: int
+    generate_s: float
+    domains: int
+    figures: dict[str, Figure] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "concepts": self.concepts,
+            "edges": self.edges,
+            "generate_s": round(self.generate_s, 3),
+            "domains": self.domains,
+            "figures": {name: figure.as_json() for name, figure in self.figures.items()},
+        }
+
+
+@dataclass
+class PerfResult:
+    quick: bool
+    seed: int
+    repeats: int
+    questions: int
+    sizes: list[SizeResult]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "benchmark": "perf",
+            "quick": self.quick,
+            "seed": self.seed,
+            "repeats": self.repeats,
+            "questions": self.questions,
+            "goals_s": GOALS,
+            "recheck_ratio_goal": RECHECK_RATIO,
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "sizes": [size.as_json() for size in self.sizes],
+        }
+
+    def table(self) -> Table:
+        table = Table(title=f"magg bench perf (medians of {self.repeats} runs, seconds)")
+        for column in ("figure", *(f"{s.concepts:,} / {s.edges:,}" for s in self.sizes), "goal", "pass"):
+            table.add_column(column, justify="left" if column in ("figure", "pass") else "right")
+        for name, goal in GOALS.items():
+            cells = []
+            for size in self.sizes:
+                figure = size.figures[name]
+                ratio = (
+                    f" (x{figure.ratio:.2f})"
+                    if figure.ratio is not None and size is not self.sizes[0]
+                    else ""
+                )
+                cells.append(f"{figure.median:.3f}{ratio}")
+            last = self.sizes[-1].figures[name]
+            shown = (
+                f"<= {goal:g}"
+                if goal is not None
+                else (f"x <= {RECHECK_RATIO:g}" if name == "recheck" else "")
+            )
+            verdict = "" if last.passed is None else ("pass" if last.passed else "FAIL")
+            table.add_row(name, *cells, shown, verdict)
+        return table
+
+
+def _timed(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def _questions(graph: GraphIndex, count: int, seed: int) -> list[str]:
+    """Questions about the graph's concepts, one kind in three: what comes before a concept, how
+    two joined concepts relate, and an open question."""
+    rng = random.Random(seed)
+    edges = sorted(graph.edges)
+    asked = []
+    for number in range(count):
+        edge = graph.edges[rng.choice(edges)]
+        src, dst = graph.concepts[edge.src].name, graph.concepts[edge.dst].name
+        kind = number % 3
+        if kind == 0:
+            asked.append(f"What should I learn before {dst}?")
+        elif kind == 1:
+            asked.append(f"How is {src} related to {dst}?")
+        else:
+            asked.append(f"What is {src} used for?")
+    return asked
+
+
+def _p95(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(0.95 * len(ordered)) - 1))]
+
+
+def _ask(store: SQLiteStore, llm: OfflineLLM, questions: int, seed: int) -> tuple[float, float, float]:
+    """(reading the graph, p95 of the questions the first time, p95 once their domains are indexed)."""
+    started = time.perf_counter()
+    graph = build_graph_index(store)
+    index = time.perf_counter() - started
+    bridges = bridges_of(store.domains())
+    asked = _questions(graph, questions, seed)
+    passes = []
+    for _ in range(2):
+        latencies = []
+        for question in asked:
+            started = time.perf_counter()
+            answer_routed(llm, graph, question, bridges)
+            latencies.append(time.perf_counter() - started)
+        passes.append(_p95(latencies))
+    return index, passes[0], passes[1]
+
+
+def _discover(store: SQLiteStore, seed: int) -> None:
+    sample_pairs(Adjacency(store.triples()), CANDIDATES, seed)
+
+
+def _measure(store: SQLiteStore, repeats: int, questions: int, seed: int) -> dict[str, list[float]]:
+    llm = OfflineLLM(offline_handlers())
+    clock = StepClock("2030-01-01T00:00:00.000000Z")
+    runs: dict[str, list[float]] = {name: [] for name in GOALS}
+    for _ in range(repeats):
+        runs["domains"].append(_timed(lambda: plan_rebuild(store, seed, clock.now())))
+    for repeat in range(repeats):
+        runs["discovery"].append(_timed(partial(_discover, store, seed + repeat)))
+    for _ in range(repeats):
+        runs["recheck"].append(_timed(lambda: list(recheck(store, llm, Policy(), clock, RECHECKED))))
+        runs["coverage"].append(_timed(lambda: coverage_report(store)))
+    for _ in range(repeats):
+        index, cold, warm = _ask(store, llm, questions, seed)
+        runs["ask_index"].append(index)
+        runs["ask_cold_p95"].append(cold)
+        runs["ask_p95"].append(warm)
+    return runs
+
+
+def _size(
+    concepts: int, repeats: int, questions: int, seed: int, folder: Path, log: Callable[[str], None]
+) -> SizeResult:
+    shape = GraphShape(concepts, concepts * EDGES_PER_CONCEPT, seed=seed)
+    path = folder / f"synthetic-{concepts}-{shape.edges}-{seed}.sqlite"
+    store = SQLiteStore.open(path)
+    try:
+        log(f"{concepts:,} concepts: writing the synthetic graph ({shape.edges:,} edges)")
+        generate = _timed(lambda: write_graph(store, plan_graph(shape), StepClock(shape.start, 1.0)))
+        built = rebuild_domains(store, seed, StepClock("2029-01-01T00:00:00.000000Z"))
+        domains = len(built.layout.domains)
+        log(f"{concepts:,} concepts: {domains} domains; timing {repeats} run(s) of each figure")
+        runs = _measure(store, repeats, questions, seed)
+    finally:
+        store.close()
+        path.unlink(missing_ok=True)
+    result = SizeResult(concepts, shape.edges, generate, domains)
+    result.figures = {name: Figure(name, values, GOALS[name]) for name, values in runs.items()}
+    return result
+
+
+def _judge(sizes: list[SizeResult]) -> None:
+    smallest = sizes[0]
+    for size in sizes:
+        for name, figure in size.figures.items():
+            base = smallest.figures[name].median
+            figure.ratio = figure.median / base if base > 0 else None
+            if figure.goal is not None:
+                figure.passed = figure.median <= figure.goal
+            elif name == "recheck" and len(sizes) > 1:
+                figure.passed = figure.ratio is not None and figure.ratio <= RECHECK_RATIO
+
+
+def run(
+    sizes: Sequence[int] = (1_000, 10_000, 100_000),
+    *,
+    repeats: int = 3,
+    questions: int = 20,
+    seed: int = 0,
+    quick: bool = False,
+    folder: Path | None = None,
+    log: Callable[[str], None] = lambda line: None,
+) -> PerfResult:
+    """Every figure at every size (``quick``: one small graph, two runs, a few questions: seconds).
+
+    ``folder`` holds the synthetic databases while they are measured (a temporary folder if none);
+    ``log`` is told what is being done.
+    """
+    if quick:
+        sizes, repeats, questions = QUICK_SIZES, 2, 4
+    if not sizes or repeats < 1 or questions < 1 or min(sizes) < 2:
+        raise ValueError("sizes, repeats and questions must be positive (and a size at least 2 concepts)")
+    with tempfile.TemporaryDirectory() as scratch:
+        where = folder or Path(scratch)
+        measured = [_size(n, repeats, questions, seed, where, log) for n in sorted(sizes)]
+    _judge(measured)
+    return PerfResult(quick, seed, repeats, questions, measured)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="one small graph, two runs (seconds, for CI)")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="concept counts, comma-separated")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per figure (default 3)")
+    parser.add_argument("--questions", type=int, default=20, help="questions asked per run (default 20)")
+    parser.add_argument("--seed", type=int, default=0, help="the synthetic graphs' seed (default 0)")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/perf.json"), help="JSON file")
+    args = parser.parse_args(argv)
+    try:
+        sizes = [int(part) for part in args.sizes.split(",") if part.strip()]
+    except ValueError:
+        parser.error(f"--sizes must be whole numbers separated by commas, got {args.sizes!r}")
+    console = Console()
+    try:
+        result = run(
+            sizes, repeats=args.repeats, questions=args.questions, seed=args.seed, quick=args.quick,
+            log=lambda line: console.print(line, markup=False, highlight=False),
+        )  # fmt: skip
+    except ValueError as error:
+        parser.error(str(error))
+    console.print(result.table())
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result.as_json(), indent=2) + "\n", "utf-8")
+    console.print(f"wrote {args.out}", markup=False, highlight=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
