@@ -234,6 +234,25 @@ def test_recent_edges_are_the_newest_active_versions_newest_first(backend: Store
     assert [e.version_id for e in backend.recent_edges(3)] == [prefix + f"r{n}" for n in (3, 2, 1)]
 
 
+def test_the_graph_reads_by_concept(backend: Store, prefix: str) -> None:
+    ops: list[Operation] = [concept(prefix, name) for name in "abc"] + [decision(prefix, "d1")]
+    ops += [edge(prefix, "v1", "a", "b", "d1"), edge(prefix, "v2", "b", "c", "d1")]
+    ops.append(AddAlias(alias=prefix + "alpha", concept_id=prefix + "a", recorded_at=T))
+    assert backend.apply(batch(prefix, "reads", *ops)).status == "applied"
+    a, b, c = (prefix + name for name in "abc")
+    ab, bc = (a, "prerequisite", b), (b, "prerequisite", c)
+    assert [t for t in backend.triples() if t[0].startswith(prefix)] == [ab, bc]
+    assert [t for t in backend.triples(as_of=T) if t[0].startswith(prefix)] == [ab, bc]
+    assert backend.triples_touching([b]) == [ab, bc] and backend.triples_touching([a]) == [ab]
+    assert backend.triples_touching([]) == []
+    assert [x.id for x in backend.concepts_by_id([c, a, prefix + "missing"])] == [a, c]
+    assert backend.aliases_of([a, b]) == {prefix + "alpha": a}
+    found = backend.active_edge(*ab)
+    assert found is not None and found.version_id == prefix + "v1"
+    assert backend.active_edge(b, "prerequisite", a) is None
+    assert backend.lesson_links([a]) == [] and backend.lesson_count() >= 0
+
+
 def test_sql_text_is_stored_verbatim(backend: Store, prefix: str) -> None:
     name = "x'); DROP TABLE concepts; --"
     backend.apply(batch(prefix, "sql", AddConcept(id=prefix + name, name=name, type="t", recorded_at=T)))
