@@ -13,16 +13,14 @@ from magg_kg.coverage import coverage_report
 from magg_kg.journal import journaled
 from magg_kg.operations import AssignDomain, Batch, SetDomain
 from magg_kg.sqlite import SQLiteStore
-from magg_kg.synthetic_graph import GraphShape, plan_graph, write_graph
+from magg_kg.synthetic_graph import GraphShape
 from tests.gates.world import seed, seeded_edge
+from tests.scale.graphs import written
 
 
 @pytest.fixture(scope="module")
 def graph() -> SQLiteStore:
-    store = SQLiteStore.open(":memory:")
-    shape = GraphShape(400, 1600, seed=5, community=40)
-    write_graph(store, plan_graph(shape), StepClock(shape.start, 1.0))
-    return store
+    return written(GraphShape(400, 1600, seed=5, community=40))
 
 
 def weighted(store: SQLiteStore) -> nx.Graph:

@@ -8,10 +8,10 @@ import pytest
 from agents.neighbourhood import neighbourhood_view
 from agents.support import GraphView
 from governance.discovery import sample_pairs
-from magg_kg.clock import StepClock
 from magg_kg.graph import Adjacency
 from magg_kg.sqlite import SQLiteStore
-from magg_kg.synthetic_graph import GraphShape, plan_graph, write_graph
+from magg_kg.synthetic_graph import GraphShape
+from tests.scale.graphs import written
 
 STRUCTURE = (
     "src_neighbors",
@@ -32,10 +32,7 @@ STRUCTURE = (
 
 @pytest.fixture(scope="module")
 def graph() -> SQLiteStore:
-    store = SQLiteStore.open(":memory:")
-    shape = GraphShape(500, 2500, seed=9, community=50)
-    write_graph(store, plan_graph(shape), StepClock(shape.start, 1.0))
-    return store
+    return written(GraphShape(500, 2500, seed=9, community=50))
 
 
 def test_sampling_over_the_adjacency_finds_the_judge_views_pairs(graph: SQLiteStore) -> None:
