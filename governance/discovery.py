@@ -159,9 +159,9 @@ def discover(
     Yields each result with its ops as soon as it is settled; the caller writes one batch each.
     """
     view = GraphView.of_store(store)
-    edges = {(e.src, e.type, e.dst): e for e in store.edges()}
+    triples = store.triples()
     proposed = {frozenset((p.src, p.dst)) for p in store.proposals()}
-    engine = RuleEngine(view.schema, {c.id: c.type for c in store.concepts()}, list(edges))
+    engine = RuleEngine(view.schema, {c.id: c.type for c in store.concepts()}, triples)
     gate = Judgment(llm, policy, clock, store, rules=engine, view=view)
     vocabulary = {name: t.description for name, t in view.schema.edge_types.items()}
     for candidate in sample_pairs(view, limit, seed, lambda a, c: frozenset((a, c)) in proposed):
@@ -185,7 +185,7 @@ def discover(
             why = "no relation proposed" if said.type == "none" else "proposal names other concepts"
             yield Discovered(candidate, None, "skipped", why, ())
             continue
-        spans = _inferred([s for path in paths for t in path for s in edges[t].grounding.evidence[:2]])
+        spans = _inferred([s for path in paths for t in path for s in _evidence(store, t)[:2]])
         now = clock.now()
         pid = stable_id("p", "discover", said.src, said.type, said.dst, now)
         add = AddProposal(
@@ -239,6 +239,12 @@ def discover(
         settled = gate.settle(stored, confidence=said.confidence)
         last = next(op for op in reversed(settled.ops) if isinstance(op, RecordDecision))
         yield Discovered(candidate, triple, settled.state, last.rationale, (*ops, *settled.ops))
+
+
+def _evidence(store: Store, triple: Triple) -> tuple[Span, ...]:
+    """The grounding evidence of an active edge, read by its triple (an index lookup)."""
+    edge = store.active_edge(*triple)
+    return edge.grounding.evidence if edge is not None else ()
 
 
 def _decision(
