@@ -1,10 +1,11 @@
-"""Starts the ``ts-apply`` Worker under ``wrangler dev --local`` for tests and benchmarks.
+"""Starts the ``ts-apply`` Worker under ``wrangler dev --local`` for benchmarks and tests.
 
-One implementation, used by the session fixture in ``tests/conftest_worker.py`` and by
-``benchmarks/worker_throughput.py``: migrate a fresh local D1 in a temporary folder, start
-``wrangler dev`` on a free 127.0.0.1 port with random write and read tokens, wait for
-``/v1/health``, and stop the process group on exit. The tokens go to a private env file passed
-with ``--env-file``, so a developer's own ``ts-apply/.dev.vars`` is neither read nor overwritten.
+One implementation, used by ``benchmarks/worker_throughput.py`` and by the tests that need the
+Worker (the session fixture in ``tests/conftest_worker.py`` among them): migrate a fresh local D1
+in a temporary folder, start ``wrangler dev`` on a free 127.0.0.1 port with random write and read
+tokens, wait for ``/v1/health``, and stop the process group on exit. The tokens go to a private env
+file passed with ``--env-file``, so a developer's own ``ts-apply/.dev.vars`` is neither read nor
+overwritten.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.worker import RunningWorker, running_worker, worker_missing
+from benchmarks.local_worker import RunningWorker, running_worker, worker_missing
 
 
 @pytest.fixture(scope="session")

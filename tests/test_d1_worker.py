@@ -18,13 +18,13 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
+from benchmarks.local_worker import RunningWorker
 from magg_kg.audit import find_break
 from magg_kg.backends import open_store
 from magg_kg.config import Config, D1Config, load_config
 from magg_kg.d1 import CHAIN_ATTEMPTS, D1Store
 from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
 from magg_kg.operations import AddConcept, AppendAudit, Batch, Operation
-from tests.worker import RunningWorker
 
 T = "2026-02-01T00:00:00.000000Z"
 MB = 1024 * 1024

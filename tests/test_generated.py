@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.local_worker import TS_APPLY, WRANGLER, worker_missing
 from magg_kg.operations import batch_json_schema
-from tests.worker import TS_APPLY, WRANGLER, worker_missing
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH_SCHEMA = ROOT / "magg_kg" / "protocol" / "batch.schema.json"

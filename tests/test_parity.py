@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.worker import RunningWorker, running_worker, worker_missing
+from benchmarks.local_worker import RunningWorker, running_worker, worker_missing
 
 RENAMED = {"version_id": "version", "decision_id": "decision", "invalidated_by": "decision", "id": None}
 

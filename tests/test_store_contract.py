@@ -18,6 +18,7 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
+from benchmarks.local_worker import RunningWorker
 from magg_kg.audit import find_break
 from magg_kg.backends import open_store
 from magg_kg.config import Config, D1Config
@@ -37,7 +38,6 @@ from magg_kg.operations import (
 from magg_kg.records import edge_id
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
-from tests.worker import RunningWorker
 
 T = "2026-02-01T00:00:00.000000Z"
 LATER = "2026-02-01T00:00:05.000000Z"

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from benchmarks.local_worker import running_worker, worker_missing
 from magg_kg.config import D1Config
 from magg_kg.d1 import D1Store
-from tests.worker import running_worker, worker_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "magg_kg" / "curriculum").glob("[0-9]*.md"))[:12]
