@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
+from benchmarks.local_worker import running_worker
 from magg_kg.config import D1Config
 from magg_kg.d1 import D1Store
 from magg_kg.operations import (
@@ -36,7 +37,6 @@ from magg_kg.operations import (
 from magg_kg.records import edge_id
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
-from tests.worker import running_worker
 
 T = "2026-03-01T00:00:00.000000Z"
 
