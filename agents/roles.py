@@ -12,4 +12,5 @@ from agents import concepts, judge, owner, relations
 
 __all__ = ["BATCHED"]
 
-BATCHED = frozenset({concepts.TASK, relations.TASK, owner.REVIEW_TASK, owner.VOTE_TASK, judge.TASK})
+BATCHED = (concepts.TASK, relations.TASK, owner.REVIEW_TASK, owner.VOTE_TASK, judge.TASK)
+"""In pipeline order (:class:`magg_kg.llm.batch.Batcher` answers the earliest first)."""

@@ -163,7 +163,7 @@ def run_configuration(
     store = SQLiteStore.open(":memory:")
     clock = clock_factory()
     try:
-        batchable = BATCHED if name == "full-batched" else frozenset()
+        batchable = BATCHED if name == "full-batched" else ()
         llm, usage = build_llm(llm_config, store, clock, handlers, batchable=batchable, timer=timer)
         chosen = _policy(name, policy)
         bench = Bench(store, clock, llm, usage, chosen, CURRICULUM, dataset, candidate_set.seed)

@@ -28,7 +28,7 @@ from agents.cost import Cost, ask
 from agents.owner import OwnerReview
 from blackboard.board import Board
 from governance.briefing import judge_view, owner_payload
-from governance.deliberation import PASS_AT, band, hold_vote, thresholds, vote_weight
+from governance.deliberation import PASS_AT, Ballot, band, hold_vote, thresholds, vote_weight
 from governance.domains import Layout
 from governance.memory import Support
 from governance.rules import RuleEngine
@@ -152,7 +152,7 @@ class _Run:
         if proposal is not original:
             claims[(original.src, original.type, original.dst)] -= 1
             claims[(proposal.src, proposal.type, proposal.dst)] += 1
-        passed = self._deliberate(proposal, confidence, votes, contested, decisions)
+        passed = self._deliberate(proposal, confidence, votes, contested, decisions, proposal is not original)
         if not passed:
             claims[(proposal.src, proposal.type, proposal.dst)] -= 1
             return
@@ -240,6 +240,7 @@ class _Run:
                     vote_weight(owned),
                     reply.value.score,
                     reply.value.reasoning,
+                    reply.value.vote,
                 )
             )
         self.cost("review").add(cost)
@@ -353,6 +354,7 @@ class _Run:
         votes: list[Vote],
         contested: bool,
         decisions: list[RecordDecision],
+        revised: bool,
     ) -> bool:
         path = band(confidence, self.ctx.policy, contested=contested)
         detail: dict[str, object] = {
@@ -390,9 +392,12 @@ class _Run:
             return True
         cost = Cost()
         by_domain = {v.domain: v for v in votes}
-        ballots = []
+        ballots: list[tuple[str, int, Ballot]] = []
         for domain, owned in self._domains(proposal):
             review = by_domain.get(domain)
+            if review is not None and review.ballot is not None and not revised:
+                ballots.append((domain, owned, (review.ballot, review.rationale)))  # given with the review
+                continue
             payload = self._payload(proposal, domain)
             payload["proposal"] = {**payload["proposal"], "confidence": confidence}  # type: ignore[dict-item]
             payload["review_verdict"] = review.verdict if review else ""

@@ -21,7 +21,7 @@ from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.records import Proposal
 
-__all__ = ["PASS_AT", "Band", "band", "hold_vote", "thresholds", "vote_weight"]
+__all__ = ["PASS_AT", "Ballot", "Band", "band", "hold_vote", "thresholds", "vote_weight"]
 
 PASS_AT = 0.5
 Band = Literal["reject", "vote", "pass"]
@@ -57,21 +57,34 @@ def thresholds(policy: Policy) -> dict[str, object]:
     }
 
 
+Ballot = dict[str, object] | tuple[float, str]
+"""What an owner votes with: the payload to ask it with, or the (score, rationale) it gave already."""
+
+
 def hold_vote(
     board: Board,
     proposal: Proposal,
     confidence: float,
-    ballots: list[tuple[str, int, dict[str, object]]],
+    ballots: list[tuple[str, int, Ballot]],
     llm: LLM,
     cost: Cost,
 ) -> list[dict[str, object]]:
-    """Posts the proposal as a hypothesis and asks each owner (domain, endpoints owned, payload)
-    for its vote; returns the votes as posted (an owner whose model call failed does not vote)."""
+    """Posts the proposal as a hypothesis and takes each owner's vote (domain, endpoints owned,
+    ballot): the vote it gave with its review, else asked for; returns the votes as posted (an
+    owner whose model call failed does not vote)."""
     evidence = tuple(span.quote for span in proposal.evidence)
     content = f"{proposal.src} {proposal.type} {proposal.dst}"
     board.post(Hypothesis(proposal.id, content, confidence, "extraction", evidence))
     posted: list[dict[str, object]] = []
     for domain, owned, payload in ballots:
+        weight = vote_weight(owned)
+        if isinstance(payload, tuple):
+            score, rationale = payload
+            board.vote(Posting(proposal.id, f"owner:{domain}", weight, score, rationale))
+            posted.append(
+                {"domain": domain, "weight": weight, "score": score, "rationale": rationale, "from": "review"}
+            )
+            continue
         prompt = Prompt(
             task=owner_role.VOTE_TASK,
             stage="deliberation",
@@ -85,7 +98,6 @@ def hold_vote(
         reply = ask(llm, prompt, OwnerVote, cost)
         if isinstance(reply, Failure):
             continue
-        weight = vote_weight(owned)
         board.vote(Posting(proposal.id, f"owner:{domain}", weight, reply.value.score, reply.value.reasoning))
         posted.append(
             {

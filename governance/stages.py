@@ -30,6 +30,8 @@ class Vote:
     weight: float
     score: float
     rationale: str
+    ballot: float | None = None
+    """The vote the owner gave with its review for deliberation to take (None: ask it)."""
 
 
 @dataclass(frozen=True)

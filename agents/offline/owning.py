@@ -11,8 +11,9 @@ the thresholds say. A revised proposal keeps the rule-based belief: the subgraph
 drawn for the original direction.
 
 The vote is the same probability, capped by the owner's own review score when its review rejected
-the proposal. Without the judge's view in the prompt (no subgraph), both fall back to the
-rule-based owner.
+the proposal; the review carries it (``vote``), so deliberation need not ask again. Without the
+judge's view in the prompt (no subgraph), both fall back to the rule-based owner, whose vote is
+asked for when it is needed.
 """
 
 from __future__ import annotations
@@ -54,16 +55,21 @@ def _data(quotes: list[str]) -> str:
 
 
 def review_learned(prompt: Prompt) -> dict[str, object]:
-    """The owner's review: the rule-based checks, and the learned belief when it approves."""
+    """The owner's review: the rule-based checks, and the learned belief when it approves; with
+    the vote it would post on the proposal as reviewed (none for a revision: it votes on that
+    when asked)."""
     payload = dict(prompt.payload)
     quotes = [str(q) for q in json.loads(prompt.data or "[]")]
     review = review_offline(payload, quotes)
     proposal = payload.get("proposal")
-    if review.verdict != "approve" or not isinstance(proposal, dict):
+    if review.verdict == "revise" or not isinstance(proposal, dict):
         return review.model_dump()
+    ballot = _ballot(payload, quotes, review.verdict, review.score)
+    if review.verdict != "approve":
+        return review.model_copy(update={"vote": ballot}).model_dump()
     claim = _claim_payload(payload, (review.src, review.type, review.dst))
     if claim is None:
-        return review.model_dump()
+        return review.model_copy(update={"vote": ballot}).model_dump()
     score, why = score_claim(claim, _data(quotes))
     if review.concern == "weak":
         score = min(score, review.score)
@@ -75,8 +81,31 @@ def review_learned(prompt: Prompt) -> dict[str, object]:
         dst=review.dst,
         concern=review.concern,
         score=score,
+        vote=ballot,
     )
     return learned.model_dump()
+
+
+def _ballot(payload: Mapping[str, object], quotes: list[str], verdict: str, score: float) -> float | None:
+    """What :func:`vote_learned` would post after this review; None without the judge's view (the
+    rule-based vote reads the deliberated confidence, known only once every owner has reviewed)."""
+    proposal = payload.get("proposal")
+    if not isinstance(proposal, dict):
+        return None
+    if _claim_payload(payload, (str(proposal["src"]), str(proposal["type"]), str(proposal["dst"]))) is None:
+        return None
+    reply = vote_learned(
+        Prompt(
+            task="owner.vote",
+            stage="deliberation",
+            agent="owner",
+            system="",
+            data=json.dumps(quotes, ensure_ascii=False),
+            payload={**payload, "review_verdict": verdict, "review_score": score},
+            prompt_version="",
+        )
+    )
+    return float(str(reply["score"]))
 
 
 def vote_learned(prompt: Prompt) -> dict[str, object]:

@@ -2,7 +2,8 @@
 
 A *batch prompt* carries the items of one role (same task, agent, stage, instructions and prompt
 version): each item's untrusted text goes in ``data`` as a JSON list, its structured inputs in
-``payload``, each under an id (``item-0``, ``item-1`` ...). The instructions say how to keep the items
+``payload``, each under an id (``item-0``, ``item-1`` ...), and what all items' inputs share (an
+owner's memory card, the vocabulary) is stated once. The instructions say how to keep the items
 apart (each answered as if it were alone) and ask for ``{"items": [{"id", "reply"}]}``. A reply that
 repeats an id or invents one is unusable and the items are asked one at a time; an item the reply
 left out is asked alone; a reply that fails for another reason (unavailable, spend cap reached)
@@ -70,9 +71,25 @@ def _item_id(index: int) -> str:
     return f"item-{index}"
 
 
+def _shared(prompts: Sequence[Prompt]) -> dict[str, object]:
+    """The payload entries every prompt has with the same value (an owner's memory card, the edge
+    types ...): a batch states them once."""
+    first = prompts[0].payload
+    return {
+        key: value
+        for key, value in first.items()
+        if all(p.payload.get(key, _MISSING) == value for p in prompts[1:])
+    }
+
+
+_MISSING = object()
+
+
 def batch_prompt(prompts: Sequence[Prompt]) -> Prompt:
-    """One prompt carrying the items of one role (the first prompt names the role)."""
+    """One prompt carrying the items of one role (the first prompt names the role); what their
+    payloads share is stated once, under ``shared``."""
     first = prompts[0]
+    shared = _shared(prompts)
     return Prompt(
         task=BATCH_TASK,
         stage=first.stage,
@@ -84,7 +101,11 @@ def batch_prompt(prompts: Sequence[Prompt]) -> Prompt:
         ),
         payload={
             "task": first.task,
-            "items": [{"id": _item_id(k), "payload": p.payload} for k, p in enumerate(prompts)],
+            "shared": shared,
+            "items": [
+                {"id": _item_id(k), "payload": {key: v for key, v in p.payload.items() if key not in shared}}
+                for k, p in enumerate(prompts)
+            ],
         },
         prompt_version=first.prompt_version,
     )
@@ -101,6 +122,7 @@ def items_of(prompt: Prompt) -> list[tuple[str, Prompt]]:
     """
     texts = json.loads(prompt.data)
     payloads = cast(list[dict[str, object]], prompt.payload["items"])
+    shared = cast(dict[str, object], prompt.payload.get("shared") or {})
     return [
         (
             str(entry["id"]),
@@ -111,7 +133,7 @@ def items_of(prompt: Prompt) -> list[tuple[str, Prompt]]:
                 domain=prompt.domain,
                 system=prompt.system.removeprefix(BATCH_SYSTEM),
                 data=str(text["text"]),
-                payload=cast(dict[str, object], entry["payload"]),
+                payload={**shared, **cast(dict[str, object], entry["payload"])},
                 prompt_version=prompt.prompt_version,
             ),
         )
@@ -119,9 +141,15 @@ def items_of(prompt: Prompt) -> list[tuple[str, Prompt]]:
     ]
 
 
-def _tokens(prompt: Prompt) -> int:
-    """A rough token count (four characters a token), enough to bound a batch."""
-    return (len(prompt.system) + len(prompt.data) + len(json.dumps(prompt.payload, ensure_ascii=False))) // 4
+def _size(prompt: Prompt, head: Prompt | None = None) -> int:
+    """The tokens (roughly: four characters a token) ``prompt`` adds to a batch that starts with
+    ``head``, or costs alone without one: its text and the payload entries it does not share."""
+    if head is None:
+        payload, system = prompt.payload, len(prompt.system)
+    else:
+        payload = {k: v for k, v in prompt.payload.items() if head.payload.get(k, _MISSING) != v}
+        system = 0
+    return (system + len(prompt.data) + len(json.dumps(payload, ensure_ascii=False))) // 4
 
 
 def _groups(prompts: Sequence[Prompt], max_tokens: int, max_items: int) -> list[list[int]]:
@@ -130,13 +158,14 @@ def _groups(prompts: Sequence[Prompt], max_tokens: int, max_items: int) -> list[
     groups: list[list[int]] = []
     size = 0
     for index, prompt in enumerate(prompts):
-        tokens = _tokens(prompt) - len(prompt.system) // 4
-        if groups and len(groups[-1]) < max_items and size + tokens <= max_tokens:
-            groups[-1].append(index)
-            size += tokens
-        else:
-            groups.append([index])
-            size = len(prompt.system) // 4 + tokens
+        if groups and len(groups[-1]) < max_items:
+            extra = _size(prompt, prompts[groups[-1][0]])
+            if size + extra <= max_tokens:
+                groups[-1].append(index)
+                size += extra
+                continue
+        groups.append([index])
+        size = _size(prompt)
     return groups
 
 
@@ -230,19 +259,22 @@ class _Request:
 
 class Batcher:
     """An :class:`~magg_kg.llm.port.LLM` that batches the calls of :meth:`each`'s items (see the
-    module's docstring); ``batchable`` names the tasks whose items are independent of each other."""
+    module's docstring); ``batchable`` names the tasks whose items are independent of each other,
+    in pipeline order: when items wait on several roles, the earliest role is answered first and
+    the others wait for the items still behind them, so that each role is asked once per step of
+    the pipeline rather than once for each path that reaches it."""
 
     def __init__(
         self,
         inner: LLM,
-        batchable: Collection[str],
+        batchable: Sequence[str],
         *,
         max_tokens: int = BATCH_TOKENS,
         max_items: int = BATCH_ITEMS,
         window: int = WINDOW,
     ) -> None:
         self._inner = inner
-        self._batchable = frozenset(batchable)
+        self._order = {task: rank for rank, task in enumerate(batchable)}
         self._max_tokens = max_tokens
         self._max_items = max_items
         self._window = max(1, window)
@@ -258,7 +290,7 @@ class Batcher:
 
     def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
         current = getcurrent()
-        if current not in self._tasks or prompt.task not in self._batchable or self._max_items <= 1:
+        if current not in self._tasks or prompt.task not in self._order or self._max_items <= 1:
             return self._inner.ask(prompt, schema)
         assert current.parent is not None  # a task's parent is the greenlet running each()
         return cast(Answer[T] | Failure, current.parent.switch(_Request(prompt, schema)))
@@ -279,16 +311,21 @@ class Batcher:
         try:
             sends: list[object] = [None] * len(tasks)
             running = list(range(len(tasks)))
+            parked: dict[int, _Request] = {}
             while running:
-                parked: list[tuple[int, _Request]] = []
                 for index in running:
                     task = tasks[index]
                     request = task.switch(sends[index]) if task else task.switch()  # started, or not yet
                     if not task.dead:
-                        parked.append((index, cast(_Request, request)))
-                for index, reply in self._answer(parked).items():
+                        parked[index] = cast(_Request, request)
+                if not parked:
+                    break
+                first = min(self._order[request.prompt.task] for request in parked.values())
+                running = sorted(
+                    i for i, request in parked.items() if self._order[request.prompt.task] == first
+                )
+                for index, reply in self._answer([(i, parked.pop(i)) for i in running]).items():
                     sends[index] = reply
-                running = [index for index, _ in parked]
         finally:
             self._tasks.difference_update(tasks)
             for task in tasks:  # after an exception: the others end here, nothing more is run

@@ -19,7 +19,7 @@ Nothing here touches LlamaIndex's global ``Settings``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig
@@ -40,7 +40,7 @@ def build_llm(
     clock: Clock,
     offline_handlers: Mapping[str, Handler],
     *,
-    batchable: Collection[str] = frozenset(),
+    batchable: Sequence[str] = (),
     sleep: Callable[[float], None] = time.sleep,
     timer: Callable[[], float] = time.monotonic,
 ) -> tuple[LLM, UsageLog]:

@@ -175,7 +175,7 @@ def test_the_offline_provider_answers_each_item_of_a_batch_as_it_answers_it_alon
 
 def test_lockstep_gathers_each_role_in_one_call_and_keeps_the_items_in_order() -> None:
     model = Scripted()
-    batcher = Batcher(model, {"echo", "check"})
+    batcher = Batcher(model, ("echo", "check"))
     seen: list[str] = []
 
     def pipeline(text: str) -> None:
@@ -196,7 +196,7 @@ def test_lockstep_gathers_each_role_in_one_call_and_keeps_the_items_in_order() -
 
 def test_an_exception_in_one_item_stops_the_others_and_is_raised() -> None:
     model = Scripted()
-    batcher = Batcher(model, {"echo"})
+    batcher = Batcher(model, ("echo",))
     finished: list[str] = []
 
     def pipeline(text: str) -> None:
@@ -215,7 +215,33 @@ def test_an_exception_in_one_item_stops_the_others_and_is_raised() -> None:
 
 def test_outside_each_and_with_one_item_per_call_nothing_is_batched() -> None:
     model = Scripted()
-    assert texts([Batcher(model, {"echo"}).ask(prompt("a"), Echo)]) == ["A"]
-    one = Batcher(model, {"echo"}, max_items=1)
+    assert texts([Batcher(model, ("echo",)).ask(prompt("a"), Echo)]) == ["A"]
+    one = Batcher(model, ("echo",), max_items=1)
     one.each(["b", "c"], lambda text: one.ask(prompt(text), Echo))
     assert [p.task for p in model.prompts] == ["echo"] * 3
+
+
+def test_an_item_that_skips_a_step_waits_for_the_others_at_the_next_role() -> None:
+    model = Scripted()
+    batcher = Batcher(model, ("echo", "check"))
+
+    def pipeline(text: str) -> None:
+        if text != "a":  # "a" skips the first role, as a proposal that needs no vote
+            batcher.ask(prompt(text), Echo)
+        batcher.ask(prompt(text, task="check"), Echo)
+
+    batcher.each(["a", "b", "c"], pipeline)
+    assert [(p.task, len(items_of(p))) for p in model.prompts] == [(BATCH_TASK, 2), (BATCH_TASK, 3)]
+    assert [item.task for _, item in items_of(model.prompts[1])] == ["check"] * 3
+
+
+def test_what_every_item_shares_is_stated_once_and_each_item_gets_it_back() -> None:
+    card = {"facts": [["a", "prerequisite", f"c{k}"] for k in range(200)]}
+    prompts = [prompt(t).model_copy(update={"payload": {"card": card, "n": k}}) for k, t in enumerate("abc")]
+    batch = batch_prompt(prompts)
+    assert batch.payload["shared"] == {"card": card}
+    assert json.dumps(batch.payload).count('"c199"') == 1
+    assert [item for _, item in items_of(batch)] == prompts
+    model = Scripted()
+    ask_many(model, prompts, Echo, max_tokens=2_000)  # the card counts once: one batch
+    assert sizes(model.prompts) == [3]
