@@ -38,7 +38,7 @@ from agents.evidence import Candidate, LinkReply, verify
 from agents.relations import RelationReply
 from agents.text import INITIALS, acronym_of, find_mentions, initials, lexicon, normalize_name, slug
 from magg_kg.lessons import Chunk, LessonText
-from magg_kg.llm.batch import Batcher
+from magg_kg.llm.bundle import Bundler
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.markup import HiddenText
 from magg_kg.records import Concept, Role
@@ -240,8 +240,8 @@ def extract_lesson(
 
 
 def _each(llm: LLM, chunks: Sequence[Chunk], fn: Callable[[Chunk], None]) -> None:
-    """``fn`` for every chunk, in order; with a :class:`Batcher`, their calls go in batches."""
-    if isinstance(llm, Batcher):
+    """``fn`` for every chunk, in order; with a :class:`Bundler`, their calls go in bundles."""
+    if isinstance(llm, Bundler):
         llm.each(chunks, fn)
     else:
         for chunk in chunks:

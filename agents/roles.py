@@ -1,6 +1,6 @@
-"""Which roles one model call may serve for many items at once (:mod:`magg_kg.llm.batch`).
+"""Which roles one model call may serve for many items at once (:mod:`magg_kg.llm.bundle`).
 
-A role is batchable when its items are independent: the concepts and the relations of one chunk,
+A role is bundled when its items are independent: the concepts and the relations of one chunk,
 one owner's review or vote on one proposal, the judge's verdict on one claim. Debate is not (its
 rounds answer each other, one proposal at a time). The judge's samples for self-consistency are
 asked one after another, so two samples of one claim never share a call.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from agents import concepts, judge, owner, relations
 
-__all__ = ["BATCHED"]
+__all__ = ["BUNDLED"]
 
-BATCHED = (concepts.TASK, relations.TASK, owner.REVIEW_TASK, owner.VOTE_TASK, judge.TASK)
-"""In pipeline order (:class:`magg_kg.llm.batch.Batcher` answers the earliest first)."""
+BUNDLED = (concepts.TASK, relations.TASK, owner.REVIEW_TASK, owner.VOTE_TASK, judge.TASK)
+"""In pipeline order (:class:`magg_kg.llm.bundle.Bundler` answers the earliest first)."""

@@ -23,11 +23,11 @@ judged against the graph as it has grown:
 ``full-sc``
     full governance with self-consistency instead of the debate for the contested band
     (:mod:`governance.consistency`: the judge sampled as many times as the debate calls a model).
-``full-batched``
-    full governance with batched roles (:mod:`magg_kg.llm.batch`): the candidates are admitted
+``full-bundled``
+    full governance with bundled roles (:mod:`magg_kg.llm.bundle`): the candidates are admitted
     :data:`GROUP` at a time, as the proposals of one lesson, so that each owner reviews and votes
-    on a group in one call and the judge takes them in batches. Set beside ``full``, the share of
-    candidates that get the same outcome measures what batching changes.
+    on a group in one call and the judge takes them in bundles. Set beside ``full``, the share of
+    candidates that get the same outcome measures what bundling changes.
 
 A candidate's label and kind never reach the configurations: the proposal carries its triple,
 its evidence and its confidence only (:mod:`governance.ablation_bench`: the world of one
@@ -39,7 +39,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-from agents.roles import BATCHED
+from agents.roles import BUNDLED
 from governance.ablation_bench import (
     CONCEPT_TYPE,
     Bench,
@@ -64,9 +64,9 @@ from magg_kg.vocabulary import CURRICULUM
 
 __all__ = ["CONFIGURATIONS", "run_ablation", "run_configuration", "run_flat", "run_rules"]
 
-CONFIGURATIONS = ("flat", "rules", "judge", "full", "full-sc", "full-batched")
+CONFIGURATIONS = ("flat", "rules", "judge", "full", "full-sc", "full-bundled")
 GROUP = 32
-"""Candidates admitted together by ``full-batched`` (about one lesson's proposals)."""
+"""Candidates admitted together by ``full-bundled`` (about one lesson's proposals)."""
 
 
 Runner = Callable[[Bench, Sequence[Candidate]], list[Outcome]]
@@ -139,7 +139,7 @@ def _runner(name: str) -> Runner:
         return run_flat
     if name == "rules":
         return run_rules
-    if name == "full-batched":
+    if name == "full-bundled":
         return lambda bench, candidates: run_full(bench, candidates, GROUP)
     return run_judge if name == "judge" else run_full
 
@@ -163,8 +163,8 @@ def run_configuration(
     store = SQLiteStore.open(":memory:")
     clock = clock_factory()
     try:
-        batchable = BATCHED if name == "full-batched" else ()
-        llm, usage = build_llm(llm_config, store, clock, handlers, batchable=batchable, timer=timer)
+        bundled = BUNDLED if name == "full-bundled" else ()
+        llm, usage = build_llm(llm_config, store, clock, handlers, bundled=bundled, timer=timer)
         chosen = _policy(name, policy)
         bench = Bench(store, clock, llm, usage, chosen, CURRICULUM, dataset, candidate_set.seed)
         started = timer()

@@ -89,7 +89,7 @@ def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
 
 def run_full(bench: Bench, candidates: Sequence[Candidate], group: int = 1) -> list[Outcome]:
     """Full governance; ``group`` candidates are admitted together in one batch, as the proposals
-    of one lesson are (with a :class:`~magg_kg.llm.batch.Batcher`, their calls go in batches)."""
+    of one lesson are (with a :class:`~magg_kg.llm.bundle.Bundler`, their calls go in bundles)."""
     view = GraphView.of_store(bench.store, bench.schema)
     active = [(e.src, e.type, e.dst) for e in bench.store.edges()]
     rules = RuleEngine(bench.schema, {c.id: c.type for c in bench.store.concepts()}, active)

@@ -36,7 +36,7 @@ from governance.stages import Gate, Reviewed, Vote
 from governance.writes import flat_commit, proposal_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
-from magg_kg.llm.batch import Batcher
+from magg_kg.llm.bundle import Bundler
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Proposal, ProposalState, stable_id
@@ -438,11 +438,11 @@ class _Run:
 def admit(proposals: Sequence[Proposal], ctx: AdmissionContext, batch_id: str) -> Admission:
     """Runs every proposal through the stages, in the order given; returns the operations to write.
 
-    With a :class:`~magg_kg.llm.batch.Batcher` the proposals advance together, one at a time, and
-    the calls they make at the same stage go to each owner (and to the judge) in batches.
+    With a :class:`~magg_kg.llm.bundle.Bundler` the proposals advance together, one at a time, and
+    the calls they make at the same stage go to each owner (and to the judge) in bundles.
     """
     run = _Run(ctx, batch_id)
-    if isinstance(ctx.llm, Batcher):
+    if isinstance(ctx.llm, Bundler):
         ctx.llm.each(proposals, run.run)
     else:
         for proposal in proposals:

@@ -26,7 +26,7 @@ from governance.ablation_bench import Outcome, RunResult
 from governance.replay import Candidate, CandidateSet
 from magg_kg.config import Policy
 
-__all__ = ["ablation_report", "batching_agreement", "score_run"]
+__all__ = ["ablation_report", "bundling_agreement", "score_run"]
 
 Json = dict[str, object]
 
@@ -129,17 +129,17 @@ def ablation_report(
         "counts": dict(candidate_set.counts),
         "policy": policy.model_dump(mode="json"),
         "configurations": {run.name: score_run(candidates, run) for run in results},
-        "batching_agreement": batching_agreement(results),
+        "bundling_agreement": bundling_agreement(results),
     }
 
 
-def batching_agreement(results: Sequence[RunResult]) -> Json | None:
-    """How often ``full-batched`` ends a candidate where ``full`` does (same state, same stage and
+def bundling_agreement(results: Sequence[RunResult]) -> Json | None:
+    """How often ``full-bundled`` ends a candidate where ``full`` does (same state, same stage and
     verdict); None unless both ran."""
     runs = {run.name: run for run in results}
-    if "full" not in runs or "full-batched" not in runs:
+    if "full" not in runs or "full-bundled" not in runs:
         return None
-    pairs = list(zip(runs["full"].outcomes, runs["full-batched"].outcomes, strict=True))
+    pairs = list(zip(runs["full"].outcomes, runs["full-bundled"].outcomes, strict=True))
     same_state = sum(a.state == b.state for a, b in pairs)
     same_verdict = sum((a.state, a.stage, a.reason) == (b.state, b.stage, b.reason) for a, b in pairs)
     return {

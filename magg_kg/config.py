@@ -45,10 +45,10 @@ class Policy(_Frozen):
     discover_limit: Annotated[int, Field(ge=1)] = 20
 
 
-BATCH_ITEMS = 16
-"""The most items one batched model call carries (:mod:`magg_kg.llm.batch`)."""
-BATCH_TOKENS = 6_000
-"""The most prompt tokens (estimated) one batched model call carries."""
+BUNDLE_ITEMS = 16
+"""The most items one model call carries in a bundle (:mod:`magg_kg.llm.bundle`)."""
+BUNDLE_TOKENS = 6_000
+"""The most prompt tokens (estimated) one bundle carries."""
 
 
 class LLMConfig(_Frozen):
@@ -63,10 +63,10 @@ class LLMConfig(_Frozen):
     parse_attempts: Annotated[int, Field(ge=1, le=5)] = 2
     max_calls: Annotated[int, Field(ge=0)] | None = None
     max_tokens: Annotated[int, Field(ge=0)] | None = None
-    batch_items: Annotated[int, Field(ge=1, le=64)] = BATCH_ITEMS
-    """The most items one batched call carries (1: every item alone, as before batching)."""
-    batch_tokens: Annotated[int, Field(ge=500, le=100_000)] = BATCH_TOKENS
-    """The most prompt tokens (estimated) one batched call carries."""
+    bundle_items: Annotated[int, Field(ge=1, le=64)] = BUNDLE_ITEMS
+    """The most items one bundle carries (1: every item asked alone)."""
+    bundle_tokens: Annotated[int, Field(ge=500, le=100_000)] = BUNDLE_TOKENS
+    """The most prompt tokens (estimated) one bundle carries."""
 
     def checked(self) -> LLMConfig:
         """Refuses a deepseek configuration that cannot work or would leave the one gateway."""
@@ -178,8 +178,8 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
                 allow_any_host=_flag(env.get("MAGG_LLM_ALLOW_ANY_HOST")),
                 max_calls=_optional_int(env, "MAGG_LLM_MAX_CALLS"),
                 max_tokens=_optional_int(env, "MAGG_LLM_MAX_TOKENS"),
-                batch_items=_optional_int(env, "MAGG_LLM_BATCH_ITEMS") or BATCH_ITEMS,
-                batch_tokens=_optional_int(env, "MAGG_LLM_BATCH_TOKENS") or BATCH_TOKENS,
+                bundle_items=_optional_int(env, "MAGG_LLM_BUNDLE_ITEMS") or BUNDLE_ITEMS,
+                bundle_tokens=_optional_int(env, "MAGG_LLM_BUNDLE_TOKENS") or BUNDLE_TOKENS,
             ),
             reports=Path(env.get("MAGG_REPORTS") or "magg-reports"),
         )
@@ -196,7 +196,7 @@ _VARIABLES = {
     "model": "MAGG_LLM_MODEL",
     "max_calls": "MAGG_LLM_MAX_CALLS",
     "max_tokens": "MAGG_LLM_MAX_TOKENS",
-    "batch_items": "MAGG_LLM_BATCH_ITEMS",
-    "batch_tokens": "MAGG_LLM_BATCH_TOKENS",
+    "bundle_items": "MAGG_LLM_BUNDLE_ITEMS",
+    "bundle_tokens": "MAGG_LLM_BUNDLE_TOKENS",
 }
 """Configuration fields named by the environment variable that sets them, for error messages."""

@@ -104,4 +104,3 @@ def _print(result: QAResult, out: Console, err: Console) -> None:
         )
     for failure in result.failures:
         err.print(f"warning: {failure}", markup=False, highlight=False)
-

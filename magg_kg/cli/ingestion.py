@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from agents.cost import Cost
 from agents.offline.handlers import offline_handlers
-from agents.roles import BATCHED
+from agents.roles import BUNDLED
 from governance.ingestion import IngestContext, IngestReport, ingest
 from governance.judgment import Judgment
 from magg_kg.cli.context import Context
@@ -49,7 +49,7 @@ def run_ingest(
             if value is not None
         }
     )
-    llm, usage = build_llm(llm_config, ctx.store, ctx.clock, offline_handlers(), batchable=BATCHED)
+    llm, usage = build_llm(llm_config, ctx.store, ctx.clock, offline_handlers(), bundled=BUNDLED)
     started = ctx.clock.now()
     context = IngestContext(
         store=ctx.store,

@@ -34,7 +34,6 @@ MODELS = ("judgment", "terms", "injection")
 """The offline models: the judgment (judge and owners), termhood (concepts), the injection detector."""
 
 
-
 def register(app: typer.Typer) -> None:
     """Adds the ``model`` group (``build``, ``claims``, ``label``, ``evaluate``) to the ``magg`` app."""
     model = typer.Typer(help="The offline provider's learned models.", no_args_is_help=True)

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from magg_kg.llm.batch import BATCH_TASK, items_of
+from magg_kg.llm.bundle import BUNDLE_TASK, items_of
 from magg_kg.llm.port import Answer, Failure, Prompt, parse_reply
 
 __all__ = ["OFFLINE_MODEL", "Handler", "OfflineLLM"]
@@ -37,7 +37,7 @@ class OfflineLLM:
         return self._model
 
     def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
-        if prompt.task == BATCH_TASK:  # each item answered by its role, exactly as if it were alone
+        if prompt.task == BUNDLE_TASK:  # each item answered by its role, exactly as if it were alone
             items = items_of(prompt)
             handlers = [self._handlers.get(item.task) for _, item in items]
             if any(handler is None for handler in handlers):

@@ -73,8 +73,8 @@ class Answer(Generic[T]):
     completion_tokens: int = 0
     attempts: int = 0
     calls: int = 1
-    """The model calls this reply stands for: 0 for an item of a batch other than its first (the
-    batch's one call is counted with its first item), 2 after an unusable batch reply."""
+    """The model calls this reply stands for: 0 for an item of a bundle other than its first (the
+    bundle's one call is counted with its first item), 2 after an unusable bundle reply."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The composition of the LLM stack: the one place a provider and its wrappers are assembled.
 
-Innermost first: provider -> spend cap -> cache -> usage log -> batcher.
+Innermost first: provider -> spend cap -> cache -> usage log -> bundler.
 
 - The cache sits outside the spend cap, so a cache hit neither counts against the cap nor is
   refused once the cap is reached (re-running paid-for work stays free).
@@ -10,8 +10,8 @@ Innermost first: provider -> spend cap -> cache -> usage log -> batcher.
   an outdated reply outlive a change to its role logic. It does get the spend cap and the usage
   log, so ``--max-calls`` and ``magg usage`` mean the same with either provider.
 
-- The batcher (:mod:`magg_kg.llm.batch`) is outside them all, so a batch of items is one call for
-  the cache, the cap and the log alike; it batches only the roles named in ``batchable``.
+- The bundler (:mod:`magg_kg.llm.bundle`) is outside them all, so a bundle of items is one call for
+  the cache, the cap and the log alike; it bundles only the roles named in ``bundled``.
 
 Nothing here touches LlamaIndex's global ``Settings``.
 """
@@ -23,8 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig
-from magg_kg.llm.batch import Batcher
 from magg_kg.llm.budget import SpendCap
+from magg_kg.llm.bundle import Bundler
 from magg_kg.llm.cache import CachedLLM
 from magg_kg.llm.offline import Handler, OfflineLLM
 from magg_kg.llm.port import LLM
@@ -40,11 +40,11 @@ def build_llm(
     clock: Clock,
     offline_handlers: Mapping[str, Handler],
     *,
-    batchable: Sequence[str] = (),
+    bundled: Sequence[str] = (),
     sleep: Callable[[float], None] = time.sleep,
     timer: Callable[[], float] = time.monotonic,
 ) -> tuple[LLM, UsageLog]:
-    """The LLM to hand to agents, and its usage log (the outermost wrapper but the batcher).
+    """The LLM to hand to agents, and its usage log (the outermost wrapper but the bundler).
 
     Raises :class:`~magg_kg.errors.ConfigError` for a deepseek configuration that cannot work
     (no key, a host other than the gateway).
@@ -62,7 +62,7 @@ def build_llm(
             OfflineLLM(offline_handlers), max_calls=config.max_calls, max_tokens=config.max_tokens
         )
     log = UsageLog(inner, clock, timer, outbox)
-    if not batchable or config.batch_items <= 1:
+    if not bundled or config.bundle_items <= 1:
         return log, log
-    batcher = Batcher(log, batchable, max_items=config.batch_items, max_tokens=config.batch_tokens)
-    return batcher, log
+    bundler = Bundler(log, bundled, max_items=config.bundle_items, max_tokens=config.bundle_tokens)
+    return bundler, log

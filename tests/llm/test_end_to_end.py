@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
-from magg_kg.llm.batch import BATCH_TASK, items_of
+from magg_kg.llm.bundle import BUNDLE_TASK, items_of
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 from tests.llm.fake_server import ChatRequest, serve
@@ -27,7 +27,7 @@ def offline_replies() -> Callable[[ChatRequest], Mapping[str, object] | str | in
     handlers = offline_handlers()
 
     def reply(request: ChatRequest) -> Mapping[str, object] | str | int:
-        if request.task == BATCH_TASK:  # a batch: every item answered by its role, as a model would
+        if request.task == BUNDLE_TASK:  # a bundle: every item answered by its role, as a model would
             items = items_of(prompt_of(request))
             if any(item.task not in handlers for _, item in items):
                 return 404
@@ -106,7 +106,7 @@ def test_ingest_against_a_gateway_that_answers_503_forever(tmp_path: Path) -> No
     with serve(lambda request: 503, retry_after="0") as server:
         # One item per call, so that the lesson makes many calls and the circuit has to open.
         result = magg(
-            ["ingest", str(folder)], server.base_url, tmp_path, timeout=300, MAGG_LLM_BATCH_ITEMS="1"
+            ["ingest", str(folder)], server.base_url, tmp_path, timeout=300, MAGG_LLM_BUNDLE_ITEMS="1"
         )
 
     assert "unavailable" in result.stdout + result.stderr  # it says what happened
@@ -127,14 +127,14 @@ def test_ingest_against_a_gateway_that_answers_503_forever(tmp_path: Path) -> No
     assert max(len(run) for run in runs) <= 3, attempts  # never more than 3 paying calls in a row
 
 
-def test_a_batch_the_gateway_cannot_answer_fails_for_all_its_items_at_the_cost_of_one_call(
+def test_a_bundle_the_gateway_cannot_answer_fails_for_all_its_items_at_the_cost_of_one_call(
     tmp_path: Path,
 ) -> None:
     folder = lesson_folder(tmp_path)
     with serve(lambda request: 503, retry_after="0") as server:
         result = magg(["ingest", str(folder)], server.base_url, tmp_path, timeout=300)
     assert "unavailable" in result.stdout + result.stderr
-    assert {request.task for request in server.requests} == {BATCH_TASK}  # the chunks' concepts, at once
+    assert {request.task for request in server.requests} == {BUNDLE_TASK}  # the chunks' concepts, at once
     store = SQLiteStore.open(tmp_path / "magg.sqlite")
     try:
         assert store.edges() == [] and store.proposals() == []

@@ -33,7 +33,6 @@ from magg_kg.errors import UserError
 __all__ = ["print_report", "register", "replay", "replay_report"]
 
 
-
 def register(bench: typer.Typer) -> None:
     """Adds ``replay`` to the ``magg bench`` group."""
     bench.command("replay")(replay)
@@ -110,10 +109,10 @@ def print_report(report: Mapping[str, object], out: Console) -> None:
             ),
         )
     out.print(calls if stages else "LLM calls: none (no configuration asked a model)")
-    agreement = report.get("batching_agreement")
+    agreement = report.get("bundling_agreement")
     if isinstance(agreement, Mapping):
         out.print(
-            f"batching: full-batched ends {figure(agreement.get('same_state'))} of "
+            f"bundling: full-bundled ends {figure(agreement.get('same_state'))} of "
             f"{agreement.get('candidates')} candidates in the state full does "
             f"({figure(agreement.get('same_verdict'))} at the same stage and verdict)",
             markup=False,

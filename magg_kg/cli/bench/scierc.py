@@ -36,7 +36,6 @@ from magg_kg.vocabulary import SCIERC
 __all__ = ["print_scierc", "register", "scierc"]
 
 
-
 def register(bench: typer.Typer) -> None:
     """Adds ``scierc`` to the ``magg bench`` group."""
     bench.command("scierc")(scierc)
