@@ -1,0 +1,98 @@
+"""Operations as JSON: what the digest and a store's JSON columns are written from.
+
+The digest and the stored JSON text are written from the operations themselves (``op_fields``)
+rather than from ``model_dump``: these tests hold that the text is the same, byte for byte.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from magg_kg.operations import (
+    JSON_TEXT,
+    Batch,
+    Operation,
+    RecordDecision,
+    SetDomain,
+    field_json,
+    op_fields,
+)
+from magg_kg.records import canonical_json
+from tests.test_vectors import load_vectors
+
+T = "2026-01-01T00:00:00.000000Z"
+
+
+def valid_batches() -> list[Batch]:
+    """Every batch of the shared write-protocol vectors that validates (setups included)."""
+    found = []
+    for vector in load_vectors():
+        for body in [*vector["setup"], vector["batch"]]:
+            try:
+                found.append(Batch.model_validate(body))
+            except ValidationError:
+                continue
+    return found
+
+
+def reference_digest(batch: Batch) -> str:
+    """The digest as it is defined: SHA-256 of the canonical JSON of the dumped content."""
+    ops = [op.model_dump(mode="json") for op in batch.ops]
+    body = {"batch_id": batch.batch_id, "sent_at": batch.sent_at, "ops": ops}
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+
+
+def test_the_vectors_give_batches_of_every_operation_type() -> None:
+    kinds = {op.op for batch in valid_batches() for op in batch.ops}
+    assert kinds == set(JSON_TEXT)
+
+
+@pytest.mark.parametrize("batch", valid_batches(), ids=lambda batch: batch.batch_id)
+def test_the_digest_is_the_digest_of_the_dumped_content(batch: Batch) -> None:
+    assert batch.content_digest() == reference_digest(batch)
+
+
+@pytest.mark.parametrize("batch", valid_batches(), ids=lambda batch: batch.batch_id)
+def test_op_fields_write_the_text_model_dump_writes(batch: Batch) -> None:
+    for op in batch.ops:
+        dumped = op.model_dump(mode="json")
+        fields = op_fields(op)
+        assert set(fields) == set(dumped)
+        for name, value in dumped.items():
+            assert field_json(fields[name]) == canonical_json(value), f"{op.op}.{name}"
+        assert field_json(fields) == canonical_json(dumped)
+
+
+def test_a_free_form_object_is_written_as_dumped() -> None:
+    odd: dict[str, Any] = {"when": datetime.date(2026, 1, 2), "pair": (1, 2.0), "nan": float("nan"), "ü": "x"}
+    decision = RecordDecision(
+        id="d",
+        proposal_id=None,
+        stage="judge",
+        verdict="accept",
+        state_after="committed",
+        rationale="r",
+        detail=odd,
+        policy_version="p",
+        prompt_version="p",
+        model="m",
+        decided_at=T,
+    )
+    domain = SetDomain(id="dom", version=1, name="D", owner="o", card={"n": {1, 2}}, recorded_at=T)
+    ops: list[Operation] = [decision, domain]
+    batch = Batch.of("b-odd", T, ops)
+    assert batch.digest == batch.content_digest() == reference_digest(batch)
+    written = field_json(op_fields(decision)["detail"])
+    assert written == canonical_json(decision.model_dump(mode="json")["detail"])
+    assert json.loads(written)["when"] == "2026-01-02"
+
+
+def test_json_text_names_the_list_and_object_fields() -> None:
+    assert {name for names in JSON_TEXT.values() for name in names} == {"evidence", "card", "detail"}
+    assert JSON_TEXT["commit_edge"] == {"evidence"} and JSON_TEXT["add_concept"] == frozenset()
