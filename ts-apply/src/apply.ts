@@ -1,13 +1,14 @@
-// Applies one write batch to D1 exactly as magg_kg/sqlite.py applies it to SQLite: the batch
-// head first, then every operation's prepared statements in order (protocol/statements.json),
-// in ONE `env.DB.batch` call, which D1 runs as a single transaction.
+// Applies write batches to D1 exactly as magg_kg/sqlite.py applies them to SQLite: each batch's
+// head first, then every operation's prepared statements in order (protocol/statements.json).
+// The batches of one request go in ONE `env.DB.batch` call, which D1 runs as a single transaction.
 //
 // The Worker trusts no client with what it records about a batch: the digest that makes a retry
 // a duplicate (and a reused id a conflict) is computed here from the validated content, and the
-// audit chain's positions and hashes are computed here from the chain's current head. Batches
-// sent at once race for that head; the loser of a race reads it again after a random pause, and
-// after CHAIN_ATTEMPTS lost races answers `chain_moved`, which tells the client to send the same
-// batch again (nothing of it was written, and its id makes a second application impossible).
+// audit chain's positions and hashes are computed here from the chain's head, checked by the
+// audit_log trigger in the same transaction. Batches sent at once race for that head; the loser
+// of a race reads it again after a random pause, and after CHAIN_ATTEMPTS lost races answers
+// `chain_moved`, which tells the client to send the same batch again (nothing of it was written,
+// and its id makes a second application impossible).
 
 import protocol from "../../magg_kg/protocol/statements.json";
 import queries from "../../magg_kg/protocol/queries.json";
@@ -54,14 +55,42 @@ function bindable(value: unknown, floats: Floats): string | number | null {
   return canonicalJson(value, floats);
 }
 
+function valuesOf(spec: Statement, fields: Record<string, unknown>, floats: Floats): (string | number | null)[] {
+  return spec.params.map((name) => bindable(fields[name], floats));
+}
+
 function prepare(
   db: D1Database,
   spec: Statement,
   fields: Record<string, unknown>,
   floats: Floats = new Floats(),
 ): D1PreparedStatement {
-  const values = spec.params.map((name) => bindable(fields[name], floats));
-  return db.prepare(spec.sql).bind(...values);
+  return db.prepare(spec.sql).bind(...valuesOf(spec, fields, floats));
+}
+
+/** The most values D1 binds to one statement. */
+export const MAX_BOUND = 100;
+
+/** Tables whose rows may refer to rows of the same table: a multi-row INSERT would check those
+ * references once, after its last row, where one INSERT per row checks each after its own row. */
+export const SELF_REFERENCING = new Set(["lessons"]);
+
+const ONE_ROW = /^INSERT INTO (\w+) \(([^)]*)\) VALUES \(([^)]*)\)(.*)$/s;
+
+/**
+ * The SQL of `spec` for `rows` rows in one INSERT (D1 charges per statement, not per row), or
+ * null when the statement cannot take several rows with the same effect as one INSERT per row.
+ * Rows are inserted in order, each with its own constraints and triggers, as one by one.
+ */
+function rowsSql(spec: Statement, rows: number): string | null {
+  const match = ONE_ROW.exec(spec.sql);
+  if (!match || SELF_REFERENCING.has(match[1]!)) return null;
+  const [, table, columns, tuple, rest] = match;
+  const width = spec.params.length;
+  const tuples = Array.from({ length: rows }, (_, row) =>
+    tuple!.replace(/\?(\d+)/g, (_, n: string) => `?${Number(n) + row * width}`),
+  );
+  return `INSERT INTO ${table} (${columns}) VALUES (${tuples.join("), (")})${rest}`;
 }
 
 /** The digest of a validated batch, as Python's Batch.of computes it; the client's is ignored. */
@@ -84,20 +113,38 @@ export function checkObjects(batch: Batch, floats: Floats): void {
   });
 }
 
-interface Head {
-  earlier: { digest: string } | null;
+/** The audit chain's last event: its position and hash (0 and "" for an empty chain). */
+export interface ChainHead {
   seq: number;
   hash: string;
 }
 
-/** What D1 holds now for this batch id, and the audit chain's last event: one read. */
-async function readHead(db: D1Database, batch: Batch, chained: boolean): Promise<Head> {
+/** A validated batch and the digest the Worker computed for it. */
+export interface Item {
+  batch: Batch;
+  digest: string;
+}
+
+/** What became of each batch of a request, and the chain's head after it when the Worker knows it. */
+export interface Applied {
+  outcomes: Outcome[];
+  head: ChainHead | null;
+}
+
+const EMPTY_CHAIN: ChainHead = { seq: 0, hash: "" };
+
+/** What D1 holds now for this batch id, and (if `chained`) the audit chain's last event: one read. */
+async function readHead(db: D1Database, batch: Batch, chained: boolean): Promise<{ earlier: { digest: string } | null; head: ChainHead }> {
   const reads = [prepare(db, queries.batch, { batch_id: batch.batch_id })];
   if (chained) reads.push(db.prepare(queries.audit_head.sql));
   const [earlier, last] = await db.batch<Record<string, unknown>>(reads);
   const row = (earlier?.results[0] ?? null) as { digest: string } | null;
-  const tail = (last?.results[0] ?? null) as { seq: number; hash: string } | null;
-  return { earlier: row, seq: tail?.seq ?? 0, hash: tail?.hash ?? "" };
+  const tail = (last?.results[0] ?? null) as ChainHead | null;
+  return { earlier: row, head: tail ?? EMPTY_CHAIN };
+}
+
+async function readChainHead(db: D1Database): Promise<ChainHead> {
+  return (await db.prepare(queries.audit_head.sql).first<ChainHead>()) ?? EMPTY_CHAIN;
 }
 
 function answerTo(batch: Batch, digest: string, earlier: { digest: string }): Outcome {
@@ -120,66 +167,158 @@ export function constraintMessage(error: unknown): string | null {
     .replace(/:\s*SQLITE_CONSTRAINT\w*(\s*\(extended: \w+\))?$/, "");
 }
 
-/** The batch head, then every operation's statements, with the audit chain continued from `head`. */
+const chains = (batch: Batch): boolean => batch.ops.some((op) => op.op === "append_audit");
+
+type Row = (string | number | null)[];
+
+/** The operations' statements that may take several rows at once. */
+const MERGEABLE: ReadonlySet<Statement> = new Set(
+  Object.values(operations)
+    .flat()
+    .filter((spec) => rowsSql(spec, 1) !== null),
+);
+const mergeable = (spec: Statement): boolean => MERGEABLE.has(spec);
+
+/** Prepared statements in order; consecutive rows of one mergeable statement share one INSERT. */
+class Statements {
+  readonly list: D1PreparedStatement[] = [];
+  private run: { spec: Statement; rows: Row[] } | null = null;
+
+  constructor(private readonly db: D1Database) {}
+
+  add(spec: Statement, row: Row): void {
+    if (!mergeable(spec)) {
+      this.flush();
+      this.list.push(this.db.prepare(spec.sql).bind(...row));
+      return;
+    }
+    if (this.run?.spec !== spec || (this.run.rows.length + 1) * spec.params.length > MAX_BOUND) this.flush();
+    if (this.run) this.run.rows.push(row);
+    else this.run = { spec, rows: [row] };
+  }
+
+  flush(): void {
+    if (!this.run) return;
+    const { spec, rows } = this.run;
+    this.run = null;
+    const sql = rows.length > 1 ? rowsSql(spec, rows.length)! : spec.sql;
+    this.list.push(this.db.prepare(sql).bind(...rows.flat()));
+  }
+}
+
+/** Each batch's head row, then its operations' statements, the audit chain continued from `head`. */
 async function statementsFor(
   db: D1Database,
-  batch: Batch,
-  digest: string,
-  head: Head,
+  items: Item[],
+  head: ChainHead,
   floats: Floats,
-): Promise<D1PreparedStatement[]> {
+): Promise<{ statements: D1PreparedStatement[]; head: ChainHead }> {
   let { seq, hash: prevHash } = head;
-  const statements = [prepare(db, batchHead, { ...batch, digest, op_count: batch.ops.length })];
-  for (const op of batch.ops) {
-    const specs = operations[op.op];
-    if (!specs) throw new Error(`statements.json has no statements for ${op.op}`);
-    let fields: Record<string, unknown> = op;
-    if (op.op === "append_audit") {
-      seq += 1;
-      const text = [prevHash, String(seq), op.event_id, op.kind, op.subject, op.payload, op.recorded_at];
-      const hash = await sha256Hex(text.join("\n"));
-      fields = { ...op, seq, prev_hash: prevHash, hash };
-      prevHash = hash;
+  const statements = new Statements(db);
+  for (const { batch, digest } of items) {
+    statements.flush();
+    statements.add(batchHead, valuesOf(batchHead, { ...batch, digest, op_count: batch.ops.length }, floats));
+    statements.flush();
+    for (const op of batch.ops) {
+      const specs = operations[op.op];
+      if (!specs) throw new Error(`statements.json has no statements for ${op.op}`);
+      let fields: Record<string, unknown> = op;
+      if (op.op === "append_audit") {
+        seq += 1;
+        const text = [prevHash, String(seq), op.event_id, op.kind, op.subject, op.payload, op.recorded_at];
+        const hash = await sha256Hex(text.join("\n"));
+        fields = { ...op, seq, prev_hash: prevHash, hash };
+        prevHash = hash;
+      }
+      // An operation of several statements (set_domain) keeps them apart: their order is the point.
+      if (specs.length > 1) statements.flush();
+      for (const spec of specs) statements.add(spec, valuesOf(spec, fields, floats));
+      if (specs.length > 1) statements.flush();
     }
-    for (const spec of specs) statements.push(prepare(db, spec, fields, floats));
   }
-  return statements;
+  statements.flush();
+  return { statements: statements.list, head: { seq, hash: prevHash } };
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Applies a validated batch whose digest the Worker computed: applied, duplicate (nothing
- * changes), refused (nothing written), or retry (the chain kept moving; nothing written).
+ * Applies validated batches, in order, with digests the Worker computed: in ONE `env.DB.batch`
+ * (one D1 transaction, and one round trip when the chain's head is known or not needed), so that
+ * all are applied; or, when one of several is refused or a duplicate, each on its own.
+ *
+ * `hint` is the chain's head as the client last heard it. It is never trusted: the audit_log
+ * trigger refuses an event that does not extend the chain at its end, and the head is then read.
+ * A batch without audit events needs no read: a reused id fails on the batches table, and only
+ * then is the earlier digest read. Outcomes: applied, duplicate (nothing changes), refused
+ * (nothing of it written), or retry (the chain kept moving; nothing of it written).
  */
-export async function applyBatch(db: D1Database, batch: Batch, digest: string, floats: Floats): Promise<Outcome> {
-  const chained = batch.ops.some((op) => op.op === "append_audit");
+export async function applyBatches(db: D1Database, items: Item[], floats: Floats, hint: ChainHead | null): Promise<Applied> {
+  const chained = items.some(({ batch }) => chains(batch));
+  let head = hint;
   for (let attempt = 1; ; attempt++) {
-    const head = await readHead(db, batch, chained);
-    if (head.earlier) return answerTo(batch, digest, head.earlier);
+    if (chained && head === null) {
+      if (items.length > 1) head = await readChainHead(db);
+      else {
+        const read = await readHead(db, items[0]!.batch, true);
+        if (read.earlier) return { outcomes: [answerTo(items[0]!.batch, items[0]!.digest, read.earlier)], head: read.head };
+        head = read.head;
+      }
+    }
+    const built = await statementsFor(db, items, head ?? EMPTY_CHAIN, floats);
     try {
-      await db.batch(await statementsFor(db, batch, digest, head, floats));
-      return { status: "applied", batch_id: batch.batch_id };
+      await db.batch(built.statements);
+      const outcomes = items.map(({ batch }): Outcome => ({ status: "applied", batch_id: batch.batch_id }));
+      return { outcomes, head: chained ? built.head : null };
     } catch (error) {
       const reason = constraintMessage(error);
       if (reason === null) throw error;
-      // Two senders racing with the same batch id: the loser sees the winner's head row.
-      if (reason.includes("batches.batch_id")) {
-        const now = await readHead(db, batch, false);
-        return now.earlier ? answerTo(batch, digest, now.earlier) : refused(batch, reason);
+      // Another batch extended the audit chain between our read of its head and our write, or the
+      // client's hint was stale. (SQLite's BEGIN IMMEDIATE rules this out for the embedded backend.)
+      if (chained && reason.startsWith("audit_log:")) {
+        if (attempt >= CHAIN_ATTEMPTS) {
+          const why = `the audit chain moved under this batch ${attempt} times; send the same batch again`;
+          const outcomes = items.map(({ batch }): Outcome => ({ status: "retry", batch_id: batch.batch_id, code: "chain_moved", reason: why }));
+          return { outcomes, head: null };
+        }
+        // A wrong hint costs one write; a lost race is tried again after a random pause.
+        if (head !== hint || hint === null) await pause(Math.random() * Math.min(MAX_PAUSE_MS, 5 * 2 ** attempt));
+        head = null;
+        continue;
       }
-      // Another batch extended the audit chain between our read of its head and our write.
-      // (SQLite's BEGIN IMMEDIATE rules this out for the embedded backend.)
-      if (!chained || !reason.startsWith("audit_log:")) return refused(batch, reason);
-      if (attempt >= CHAIN_ATTEMPTS) {
-        const why = `the audit chain moved under this batch ${attempt} times; send the same batch again`;
-        return { status: "retry", batch_id: batch.batch_id, code: "chain_moved", reason: why };
-      }
-      await pause(Math.random() * Math.min(MAX_PAUSE_MS, 5 * 2 ** attempt));
+      if (items.length > 1) return oneByOne(db, items, floats);
+      return { outcomes: [await refusal(db, items[0]!, reason)], head: null };
     }
   }
 }
 
-function refused(batch: Batch, reason: string): Outcome {
+/** Several batches that could not be applied together: each in its own transaction, in order. */
+async function oneByOne(db: D1Database, items: Item[], floats: Floats): Promise<Applied> {
+  const outcomes: Outcome[] = [];
+  let head: ChainHead | null = null;
+  for (const [index, item] of items.entries()) {
+    const applied = await applyBatches(db, [item], floats, null);
+    const outcome = applied.outcomes[0]!;
+    head = applied.head ?? head;
+    outcomes.push(outcome);
+    if (outcome.status === "retry") {
+      // Order matters: the batches after it wait until it is sent again (nothing of them written).
+      const reason = `not applied: batch ${item.batch.batch_id} before it must be sent again first`;
+      for (const later of items.slice(index + 1)) {
+        outcomes.push({ status: "retry", batch_id: later.batch.batch_id, code: "chain_moved", reason });
+      }
+      break;
+    }
+  }
+  return { outcomes, head };
+}
+
+/** Why one batch was refused: its id already applied (a duplicate or a conflict), or a constraint. */
+async function refusal(db: D1Database, { batch, digest }: Item, reason: string): Promise<Outcome> {
+  // Two senders racing with the same batch id: the loser sees the winner's head row.
+  if (reason.includes("batches.batch_id")) {
+    const now = await readHead(db, batch, false);
+    if (now.earlier) return answerTo(batch, digest, now.earlier);
+  }
   return { status: "refused", batch_id: batch.batch_id, code: "constraint", reason };
 }

@@ -24,6 +24,11 @@ export class Floats {
     return this.marks.get(holder)?.has(String(key)) ?? false;
   }
 
+  /** The keys of `holder` that hold a float, if any. */
+  keysOf(holder: object): ReadonlySet<string> | undefined {
+    return this.marks.get(holder);
+  }
+
   /** Carries the mark of `from[fromKey]` over to `to[toKey]` (the validator copies values). */
   copy(from: object, fromKey: string | number, to: object, toKey: string | number): void {
     if (this.has(from, fromKey)) this.mark(to, toKey);
@@ -116,9 +121,14 @@ export function pythonFloat(x: number): string {
   return `${sign}${mantissa}e${power < 0 ? "-" : "+"}${magnitude}`;
 }
 
-function sortedKeys(record: object): string[] {
-  // Python sorts by code point; JS's default sort compares UTF-16 units.
-  return Object.keys(record).sort((a, b) => {
+// A key holding a surrogate (a character past U+FFFF) is where UTF-16 order and code point order part.
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function sortedKeys(keys: string[]): string[] {
+  // Python sorts by code point; JS's default sort compares UTF-16 units, which is the same order
+  // as long as no key holds a surrogate.
+  if (!keys.some((key) => SURROGATE.test(key))) return keys.sort();
+  return keys.sort((a, b) => {
     const [x, y] = [[...a], [...b]];
     for (let i = 0; i < Math.min(x.length, y.length); i++) {
       const diff = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
@@ -128,23 +138,53 @@ function sortedKeys(record: object): string[] {
   });
 }
 
+/** An object's keys in canonical order, each with its JSON text. */
+interface Layout {
+  keys: string[];
+  sorted: string[];
+  quoted: string[];
+}
+
 /**
  * JSON text with sorted keys and no spaces, byte for byte what Python's canonical_json writes for
  * the same parsed value. Numbers marked in `floats` are written as Python floats. `value` must
  * come from parseJson (or be as shallow): the depth was bounded there.
  */
 export function canonicalJson(value: unknown, floats?: Floats): string {
+  // The operations of a batch share a few shapes: each shape's key order is worked out once per call.
+  const layouts = new Map<string, Layout>();
+  const layoutOf = (record: object): Layout => {
+    const keys = Object.keys(record);
+    const shape = keys.join(",");
+    const known = layouts.get(shape);
+    if (known && known.keys.length === keys.length && known.keys.every((key, i) => key === keys[i])) return known;
+    const sorted = sortedKeys([...keys]);
+    const layout = { keys, sorted, quoted: sorted.map((key) => JSON.stringify(key)) };
+    layouts.set(shape, layout);
+    return layout;
+  };
   const write = (item: unknown, float: boolean): string => {
     if (typeof item === "number" && float) return pythonFloat(item);
     if (Array.isArray(item)) {
-      return `[${item.map((element, index) => write(element, floats?.has(item, index) ?? false)).join(",")}]`;
+      const marks = floats?.keysOf(item);
+      let out = "[";
+      for (let i = 0; i < item.length; i++) {
+        if (i > 0) out += ",";
+        out += write(item[i], marks?.has(String(i)) ?? false);
+      }
+      return out + "]";
     }
     if (item !== null && typeof item === "object") {
       const record = item as Record<string, unknown>;
-      const members = sortedKeys(record).map(
-        (key) => `${JSON.stringify(key)}:${write(record[key], floats?.has(record, key) ?? false)}`,
-      );
-      return `{${members.join(",")}}`;
+      const marks = floats?.keysOf(record);
+      const { sorted, quoted } = layoutOf(record);
+      let out = "{";
+      for (let i = 0; i < sorted.length; i++) {
+        const key = sorted[i]!;
+        if (i > 0) out += ",";
+        out += quoted[i] + ":" + write(record[key], marks?.has(key) ?? false);
+      }
+      return out + "}";
     }
     return JSON.stringify(item) ?? "null";
   };

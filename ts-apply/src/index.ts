@@ -3,16 +3,22 @@
 //   GET  /v1/health   {ok, schema_version}                                   no token needed
 //   POST /v1/batches  one batch -> applied | duplicate | refused (409) | retry (409, chain_moved)
 //                     | invalid (400)                                        the write token
+//   POST /v1/groups   [batch, ...] (at most MAX_GROUP batches, MAX_GROUP_OPS operations in all)
+//                     -> 200 {results: [one outcome per batch, in order]} | invalid (400)
 //   POST /v1/query    {name, params, limit, offset} -> {rows, next_offset}   the read or write token
 //
 // Tokens are `Authorization: Bearer <MAGG_D1_TOKEN>` (writes and reads) or
 // `<MAGG_D1_READ_TOKEN>` (reads only). Every request counts against a per-caller abuse limit
 // (WRITE_LIMIT for batches, READ_LIMIT for the rest). Every failure is a JSON body
 // {status, code, reason[, field]}; an unexpected error is logged and answered with a generic 500.
+//
+// A write may carry `Magg-Audit-Head: <seq>:<hash>`, the audit chain's head as the answer to the
+// client's previous write gave it (`audit_head`); with it, a write is one D1 round trip. It is a
+// hint, checked in the write's own transaction: a stale or forged one costs a read, nothing else.
 
 import schema from "../../magg_kg/protocol/batch.schema.json";
 import queries from "../../magg_kg/protocol/queries.json";
-import { applyBatch, checkObjects, digestOf, type Batch } from "./apply";
+import { applyBatches } from "./apply";
 import { BadJson, Floats, parseJson } from "./canonical";
 import {
   discardBody,
@@ -25,12 +31,14 @@ import {
   withinLimit,
 } from "./http";
 import { parseQuery, runQuery } from "./query";
-import { Invalid, validate, type Schema } from "./validate";
+import { Invalid } from "./validate";
+import { answerBatch, answerGroup, hintOf, itemsOf } from "./writes";
 
 async function route(request: Request, env: Env): Promise<Response> {
   const { pathname } = new URL(request.url);
   const method = request.method;
-  const writes = pathname === "/v1/batches";
+  const group = pathname === "/v1/groups";
+  const writes = pathname === "/v1/batches" || group;
   const caller = request.headers.get("CF-Connecting-IP") ?? "unknown";
   if (!(await withinLimit(writes ? env.WRITE_LIMIT : env.READ_LIMIT, caller))) {
     return failure(429, "rate_limited", "too many requests from this address; wait and try again");
@@ -39,7 +47,7 @@ async function route(request: Request, env: Env): Promise<Response> {
     const row = await env.DB.prepare(queries.schema_version.sql).first<{ version: number }>();
     return json(200, { ok: true, schema_version: row?.version ?? 0 });
   }
-  if (!["/v1/batches", "/v1/query"].includes(pathname) || method !== "POST") {
+  if (!["/v1/batches", "/v1/groups", "/v1/query"].includes(pathname) || method !== "POST") {
     return failure(404, "not_found", `no route ${method} ${pathname}`);
   }
   if (!env.MAGG_D1_TOKEN) {
@@ -57,11 +65,9 @@ async function route(request: Request, env: Env): Promise<Response> {
   const floats = new Floats();
   const body = parseJson(await readBody(request), floats);
   if (!writes) return json(200, await runQuery(env.DB, parseQuery(body)));
-  const batch = validate(schema as Schema, body, floats) as Batch;
-  checkObjects(batch, floats);
-  const outcome = await applyBatch(env.DB, batch, await digestOf(batch, floats), floats);
-  if (outcome.status === "retry") return json(409, outcome, { "retry-after": "1" });
-  return json(outcome.status === "refused" ? 409 : 200, outcome);
+  const hint = hintOf(request);
+  const applied = await applyBatches(env.DB, await itemsOf(body, floats, group), floats, hint);
+  return group ? answerGroup(applied) : answerBatch(applied);
 }
 
 async function answer(request: Request, env: Env): Promise<Response> {

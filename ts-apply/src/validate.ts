@@ -48,9 +48,24 @@ export class Invalid extends Error {
 
 type Path = (string | number)[];
 const patterns = new Map<string, RegExp>();
+const propertyLists = new WeakMap<Record<string, Schema>, [string, Schema][]>();
 
 function fieldOf(path: Path): string {
   return path.length === 0 ? "batch" : path.join(".");
+}
+
+/** A misfit found below some value: its path is completed on the way up (no path is built otherwise). */
+class Misfit {
+  constructor(
+    readonly path: Path,
+    readonly detail: string,
+  ) {}
+}
+
+/** `error`, a misfit of the member `key`, reported under `key` (any other error as it is). */
+function under(key: string | number, error: unknown): unknown {
+  if (error instanceof Misfit) error.path.unshift(key);
+  return error;
 }
 
 function kindOf(value: unknown): string {
@@ -74,40 +89,52 @@ function codePoints(text: string, min: number, max: number): number {
   return count;
 }
 
+function entriesOf(properties: Record<string, Schema>): [string, Schema][] {
+  let entries = propertyLists.get(properties);
+  if (!entries) propertyLists.set(properties, (entries = Object.entries(properties)));
+  return entries;
+}
+
+// A default is copied only when it could be changed in place (an object or an array).
+const copyOf = (value: unknown): unknown => (value !== null && typeof value === "object" ? structuredClone(value) : value);
+
 /** Checks `value` against `schema` and returns it with defaults filled in; throws Invalid. */
 export function validate(root: Schema, value: unknown, floats: Floats = new Floats()): unknown {
+  const resolved = new Map<string, Schema>();
   const resolve = (ref: string): Schema => {
+    const known = resolved.get(ref);
+    if (known) return known;
     const name = ref.replace(/^#\/\$defs\//, "");
     const found = root.$defs?.[name];
     if (!found) throw new Error(`schema: unresolved $ref ${ref}`);
+    resolved.set(ref, found);
     return found;
   };
 
-  const check = (schema: Schema, value: unknown, path: Path): unknown => {
+  const check = (schema: Schema, value: unknown): unknown => {
     const fail = (detail: string): never => {
-      throw new Invalid(fieldOf(path), detail);
+      throw new Misfit([], detail);
     };
-    if (schema.$ref) return check(resolve(schema.$ref), value, path);
+    if (schema.$ref) return check(resolve(schema.$ref), value);
     if (schema.discriminator && schema.oneOf) {
       const { propertyName, mapping } = schema.discriminator;
       if (kindOf(value) !== "object") fail(`expected an object, got ${kindOf(value)}`);
       const tag = (value as Record<string, unknown>)[propertyName];
-      const where = fieldOf([...path, propertyName]);
-      if (tag === undefined) throw new Invalid(where, `missing '${propertyName}'`);
+      if (tag === undefined) throw new Misfit([propertyName], `missing '${propertyName}'`);
       const ref = typeof tag === "string" && Object.hasOwn(mapping, tag) ? mapping[tag] : undefined;
       if (!ref) {
         const known = Object.keys(mapping).join(", ");
-        throw new Invalid(where, `unknown operation type ${JSON.stringify(tag)} (expected one of ${known})`);
+        throw new Misfit([propertyName], `unknown operation type ${JSON.stringify(tag)} (expected one of ${known})`);
       }
-      return check(resolve(ref), value, path);
+      return check(resolve(ref), value);
     }
     if (schema.anyOf) {
       let first: unknown;
       for (const branch of schema.anyOf) {
         try {
-          return check(branch, value, path);
+          return check(branch, value);
         } catch (error) {
-          if (!(error instanceof Invalid)) throw error;
+          if (!(error instanceof Misfit)) throw error;
           first ??= error;
         }
       }
@@ -143,8 +170,16 @@ export function validate(root: Schema, value: unknown, floats: Floats = new Floa
       }
       const items = schema.items;
       if (!items) return value;
-      const out = value.map((item, index) => check(items, item, [...path, index]));
-      value.forEach((_, index) => floats.copy(value, index, out, index));
+      const out = value.map((item, index) => {
+        try {
+          return check(items, item);
+        } catch (error) {
+          throw under(index, error);
+        }
+      });
+      value.forEach((item, index) => {
+        if (typeof item === "number") floats.copy(value, index, out, index);
+      });
       return out;
     }
     if (kindOf(value) === "object" && schema.properties) {
@@ -152,22 +187,32 @@ export function validate(root: Schema, value: unknown, floats: Floats = new Floa
       const properties = schema.properties;
       if (schema.additionalProperties === false) {
         for (const key of Object.keys(given)) {
-          if (!Object.hasOwn(properties, key)) throw new Invalid(fieldOf([...path, key]), "unknown field");
+          if (!Object.hasOwn(properties, key)) throw new Misfit([key], "unknown field");
         }
       }
       const out: Record<string, unknown> = {};
-      for (const [key, sub] of Object.entries(properties)) {
+      for (const [key, sub] of entriesOf(properties)) {
         if (Object.hasOwn(given, key)) {
-          out[key] = check(sub, given[key], [...path, key]);
-          floats.copy(given, key, out, key);
+          const member = given[key];
+          try {
+            out[key] = check(sub, member);
+          } catch (error) {
+            throw under(key, error);
+          }
+          if (typeof member === "number") floats.copy(given, key, out, key);
         }
-        else if ("default" in sub) out[key] = structuredClone(sub.default);
-        else if (schema.required?.includes(key)) throw new Invalid(fieldOf([...path, key]), "field required");
+        else if ("default" in sub) out[key] = copyOf(sub.default);
+        else if (schema.required?.includes(key)) throw new Misfit([key], "field required");
       }
       return out;
     }
     return value;
   };
 
-  return check(root, value, []);
+  try {
+    return check(root, value);
+  } catch (error) {
+    if (error instanceof Misfit) throw new Invalid(fieldOf(error.path), error.detail);
+    throw error;
+  }
 }
