@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from agents.text import find_mentions, lexicon, normalize_name
+from agents.text import MentionFinder, lexicon, normalize_name
 from magg_kg.records import Concept
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -356,11 +356,11 @@ class GraphView:
     def cited(self, concept_id: str) -> int:
         """How many other concepts' descriptions name this concept (by name or alias)."""
         if self._citations is None:
-            keys = lexicon([(cid, self.names(cid)) for cid in sorted(self._concepts)])
+            finder = MentionFinder(lexicon([(cid, self.names(cid)) for cid in sorted(self._concepts)]))
             counts: dict[str, int] = {}
             for cid, concept in self._concepts.items():
                 if concept.description:
-                    for named in {c for _, _, c in find_mentions(concept.description, keys)} - {cid}:
+                    for named in {c for _, _, c in finder.find(concept.description)} - {cid}:
                         counts[named] = counts.get(named, 0) + 1
             self._citations = counts
         return self._citations.get(concept_id, 0)

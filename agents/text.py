@@ -26,6 +26,7 @@ __all__ = [
     "HEDGE_FACTOR",
     "INITIALS",
     "Cue",
+    "MentionFinder",
     "Sentence",
     "acronym_of",
     "find_mentions",
@@ -224,9 +225,25 @@ def find_mentions(text: str, keys: dict[str, str]) -> list[tuple[int, int, str]]
     >>> find_mentions("Large language models use attention.", keys)
     [(0, 21, 'llm'), (26, 35, 'att')]
     """
+    return MentionFinder(keys).find(text)
+
+
+class MentionFinder:
+    """:func:`find_mentions` for many texts and one lexicon, whose key statistics (the longest key,
+    the first words) are computed once instead of once per text."""
+
+    def __init__(self, keys: dict[str, str]) -> None:
+        self.keys = keys
+        self.longest = max((len(key.split(" ")) for key in keys), default=0)
+        self.firsts = {key.split(" ")[0] for key in keys}
+
+    def find(self, text: str) -> list[tuple[int, int, str]]:
+        """The mentions in ``text`` (see :func:`find_mentions`)."""
+        return _mentions(text, self.keys, self.longest, self.firsts)
+
+
+def _mentions(text: str, keys: dict[str, str], longest: int, firsts: set[str]) -> list[tuple[int, int, str]]:
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
-    longest = max((len(key.split(" ")) for key in keys), default=0)
-    firsts = {key.split(" ")[0] for key in keys}
     taken: list[tuple[int, int, str]] = []
     index = 0
     while index < len(words):

@@ -1,9 +1,9 @@
 """Coverage: how much of the curriculum the graph holds, overall and per domain.
 
-It reads the graph as triples (no grounding records) and groups the edges by concept once, so a
-domain's section costs the edges of its own concepts. Prerequisite cycles (there must be none)
-are searched only inside the strongly connected parts of the prerequisite graph, and a domain's
-own cycles only when one of those parts touches it.
+It reads the graph as triples (no grounding records) and hands each edge to the domains of its
+two ends in one pass, so a domain's section costs the edges of its own concepts. Prerequisite
+cycles (there must be none) are searched only inside the strongly connected parts of the
+prerequisite graph, and a domain's own cycles only when one of those parts touches it.
 """
 
 from __future__ import annotations
@@ -78,17 +78,18 @@ def coverage_report(store: Store, as_of: str | None = None) -> dict[str, object]
         for domain_id in domain_ids:
             members.setdefault(domain_id, set()).add(concept)
     names = {str(row["id"]): str(row["name"]) for row in store.domains(as_of)}
-    touching: dict[str, list[int]] = {}
-    for index, (src, _, dst) in enumerate(edges):
-        touching.setdefault(src, []).append(index)
-        touching.setdefault(dst, []).append(index)
+    inside: dict[str, list[Triple]] = {domain_id: [] for domain_id in members}
+    none: tuple[str, ...] = ()
+    for edge in edges:  # each edge goes to the domains of its two ends, in the edges' order
+        at_src, at_dst = owners.get(edge[0], none), owners.get(edge[2], none)
+        for domain_id in at_src if at_src == at_dst else {*at_src, *at_dst}:
+            inside[domain_id].append(edge)
     looped = _looped(edges)
     overall = _section(concepts, [e for e in edges if e[0] in concepts or e[2] in concepts], bool(looped))
     overall["lessons"] = len(lessons)
     overall["lessons_without_concepts"] = sorted(lesson for lesson in lessons if lesson not in taught)
     domains: dict[str, object] = {}
     for domain_id, ids in sorted(members.items()):
-        inside = [edges[i] for i in sorted({i for c in ids for i in touching.get(c, ())})]
-        section = _section(ids, inside, bool(ids & looped))
+        section = _section(ids, inside[domain_id], bool(ids & looped))
         domains[domain_id] = {"name": names.get(domain_id, domain_id), **section}
     return {"as_of": as_of, "overall": overall, "domains": domains}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -140,6 +140,12 @@ class Store(ABC):
     def apply(self, batch: Batch) -> BatchResult:
         """Applies a batch atomically and idempotently (a retried batch changes nothing)."""
 
+    def apply_all(self, batches: Sequence[Batch]) -> list[BatchResult]:
+        """Applies batches in order, each atomically and idempotently as :meth:`apply` does (a
+        refused batch does not stop the others), and returns their results in order. A backend may
+        apply several in one transaction or one request; all are written when it returns."""
+        return [self.apply(batch) for batch in batches]
+
     @abstractmethod
     def query(self, name: str, params: dict[str, str | int | float | None] | None = None) -> list[Row]:
         """Runs one named query from ``protocol/queries.json``."""
@@ -197,10 +203,17 @@ class Store(ABC):
         return [edge_from_row(row) for row in self.query("edges_as_of", {"as_of": as_of})]
 
     def triples(self, as_of: str | None = None) -> list[Triple]:
-        """The active edges as (src, type, dst), now or as of ``as_of``: the graph without its
-        grounding records, read from an index (the cheap read for graph algorithms)."""
-        rows = self.query("triples_as_of", {"as_of": as_of}) if as_of else self.query("active_triples")
-        return [(str(row["src"]), str(row["type"]), str(row["dst"])) for row in rows]
+        """The active edges as (src, type, dst) in that order, now or as of ``as_of``: the graph
+        without its grounding records (the cheap read for graph algorithms). Now, they are read
+        from an index, one row per source concept (five times fewer rows to carry)."""
+        if as_of:
+            rows = self.query("triples_as_of", {"as_of": as_of})
+            return [(str(row["src"]), str(row["type"]), str(row["dst"])) for row in rows]
+        found: list[Triple] = []
+        for row in self.query("active_triples"):
+            src = str(row["src"])
+            found += sorted((src, str(type_), str(dst)) for type_, dst in json.loads(str(row["edges"])))
+        return found
 
     def triples_touching(self, concepts: Iterable[str]) -> list[Triple]:
         """The active edges with an end among ``concepts``, as (src, type, dst)."""

@@ -23,7 +23,7 @@ def test_the_quick_run_measures_every_figure(tmp_path: Path, capsys: pytest.Capt
         assert len(figure["runs_s"]) == report["repeats"] == 2, name
         assert all(run > 0 for run in figure["runs_s"]) and figure["median_s"] > 0, name
         assert figure["goal_s"] == perf.GOALS[name]
-        assert figure["ratio_to_smallest"] == 1.0
+        assert figure["ratio_to_smallest"] == figure["ratio_to_previous"] == 1.0
     table = capsys.readouterr().out
     assert all(name in table for name in perf.GOALS) and f"wrote {out}" in table
 
