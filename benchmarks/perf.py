@@ -222,7 +222,7 @@ def _ask(store: SQLiteStore, llm: OfflineLLM, questions: int, seed: int) -> tupl
 
 
 def _discover(store: SQLiteStore, seed: int) -> None:
-    sample_pairs(Adjacency(store.triples()), CANDIDATES, seed)
+    sample_pairs(Adjacency.of_store(store), CANDIDATES, seed)
 
 
 def _measure(store: SQLiteStore, repeats: int, questions: int, seed: int) -> dict[str, list[float]]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
 import networkx as nx
 
 from magg_kg.records import Concept, EdgeVersion
+from magg_kg.store import Store
 
 __all__ = ["Adjacency", "concept_graph", "find_cycle", "typed_digraph"]
 
@@ -25,6 +27,18 @@ class Adjacency:
         for src, _, dst in triples:
             self._near.setdefault(src, set()).add(dst)
             self._near.setdefault(dst, set()).add(src)
+
+    @classmethod
+    def of_store(cls, store: Store) -> Adjacency:
+        """The active graph's neighbourhoods, read one row per source concept."""
+        near = cls(())
+        for row in store.query("active_targets"):
+            src = str(row["src"])
+            targets = [str(dst) for dst in json.loads(str(row["targets"]))]
+            near._near.setdefault(src, set()).update(targets)
+            for dst in targets:
+                near._near.setdefault(dst, set()).add(src)
+        return near
 
     def concept_ids(self) -> list[str]:
         """The concepts with at least one edge."""

@@ -24,6 +24,7 @@ from magg_kg.backends import open_store
 from magg_kg.config import Config, D1Config
 from magg_kg.d1 import D1Store
 from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
+from magg_kg.graph import Adjacency
 from magg_kg.operations import (
     AddAlias,
     AddConcept,
@@ -251,6 +252,7 @@ def test_the_graph_reads_by_concept(backend: Store, prefix: str) -> None:
     assert found is not None and found.version_id == prefix + "v1"
     assert backend.active_edge(b, "prerequisite", a) is None
     assert backend.lesson_links([a]) == [] and backend.lesson_count() >= 0
+    assert Adjacency.of_store(backend).neighbors(b) == {a, c}
 
 
 def test_sql_text_is_stored_verbatim(backend: Store, prefix: str) -> None:
@@ -272,6 +274,46 @@ def test_the_audit_chain_grows_and_verifies(backend: Store, prefix: str) -> None
     assert [e.event_id for e in events if e.subject == prefix] == [f"{prefix}e{n}" for n in (1, 2, 3)]
     assert backend.audit_head()[0] == seq_before + 3
     assert find_break(events) is None
+
+
+def test_apply_all_applies_in_order_and_a_refusal_stops_no_other(backend: Store, prefix: str) -> None:
+    def event(n: int) -> AppendAudit:
+        return AppendAudit(event_id=f"{prefix}g{n}", kind="test", subject=prefix, payload="{}", recorded_at=T)
+
+    first = batch(prefix, "g1", concept(prefix, "a"), event(1))
+    later = [
+        batch(prefix, "g2", concept(prefix, "b"), event(2)),
+        batch(prefix, "g3", AddAlias(alias=prefix + "x", concept_id=prefix + "nowhere", recorded_at=T)),
+        batch(prefix, "g4", concept(prefix, "c"), decision(prefix, "d"), edge(prefix, "v", "a", "c", "d")),
+    ]
+    assert backend.apply(first).status == "applied"
+    results = backend.apply_all([first, *later])
+    assert [(r.batch_id, r.status) for r in results] == [
+        (prefix + "g1", "duplicate"),
+        (prefix + "g2", "applied"),
+        (prefix + "g3", "refused"),
+        (prefix + "g4", "applied"),
+    ]
+    assert "FOREIGN KEY" in results[2].reason
+    assert mine(prefix, [c.id for c in backend.concepts()]) == [prefix + n for n in "abc"]
+    assert prefix + "x" not in backend.aliases()
+    events = backend.audit_events()
+    assert [e.event_id for e in events if e.subject == prefix] == [prefix + "g1", prefix + "g2"]
+    assert find_break(events) is None
+    assert backend.apply_all([]) == []
+
+
+def test_apply_all_of_new_batches_writes_them_all(backend: Store, prefix: str) -> None:
+    def event(n: int) -> AppendAudit:
+        return AppendAudit(event_id=f"{prefix}n{n}", kind="test", subject=prefix, payload="{}", recorded_at=T)
+
+    batches = [batch(prefix, f"n{n}", concept(prefix, f"k{n}"), event(n)) for n in range(30)]
+    assert {r.status for r in backend.apply_all(batches)} == {"applied"}
+    assert len(mine(prefix, [c.id for c in backend.concepts()])) == 30
+    events = [e for e in backend.audit_events() if e.subject == prefix]
+    assert [e.event_id for e in events] == [f"{prefix}n{n}" for n in range(30)]
+    assert find_break(backend.audit_events()) is None
+    assert {r.status for r in backend.apply_all(batches)} == {"duplicate"}
 
 
 def test_reads_page_through_more_than_one_page(backend: Store, prefix: str) -> None:

@@ -36,7 +36,8 @@ def graph() -> SQLiteStore:
 
 
 def test_sampling_over_the_adjacency_finds_the_judge_views_pairs(graph: SQLiteStore) -> None:
-    light = sample_pairs(Adjacency(graph.triples()), 200, 3)
+    assert Adjacency.of_store(graph).__dict__ == Adjacency(graph.triples()).__dict__
+    light = sample_pairs(Adjacency.of_store(graph), 200, 3)
     assert len(light) == 200 and light == sample_pairs(GraphView.of_store(graph), 200, 3)
     near = Adjacency(graph.triples())
     for candidate in light:
