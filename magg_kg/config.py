@@ -47,7 +47,7 @@ class Policy(_Frozen):
 
 BUNDLE_ITEMS = 16
 """The most items one model call carries in a bundle (:mod:`magg_kg.llm.bundle`)."""
-BUNDLE_TOKENS = 6_000
+BUNDLE_TOKENS = 24_000
 """The most prompt tokens (estimated) one bundle carries."""
 
 
