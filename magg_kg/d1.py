@@ -8,6 +8,12 @@ retried a bounded number of times with exponential backoff; then
 ``chain_moved`` (other writers kept extending the audit chain first; nothing was written) is sent
 again after a random pause, up to ``CHAIN_ATTEMPTS`` times.
 
+:meth:`D1Store.apply_all` sends several batches per request (``POST /v1/groups``, within the
+Worker's bounds), which the Worker applies in one D1 transaction when none is refused: one round
+trip for many small batches. Each write carries the audit chain's head as the Worker's previous
+answer gave it (``Magg-Audit-Head``), which saves the Worker a read; the Worker checks it in the
+write's own transaction, so a stale one costs a read, nothing else.
+
 Batches go with the write token (MAGG_D1_TOKEN); named reads with the read token
 (MAGG_D1_READ_TOKEN) when one is set, else with the write token.
 """
@@ -16,18 +22,19 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import Literal
 
 import httpx
 
 from magg_kg.config import D1Config
 from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
-from magg_kg.operations import Batch
+from magg_kg.operations import BATCH_OPS, Batch
 from magg_kg.store import BatchResult, Row, Store, queries
 
-__all__ = ["CHAIN_ATTEMPTS", "PAGE_SIZE", "D1Store"]
+__all__ = ["CHAIN_ATTEMPTS", "GROUP_BATCHES", "GROUP_BYTES", "PAGE_SIZE", "D1Store"]
 
 PAGE_SIZE = 1000
 """Rows per read request (the Worker's maximum)."""
@@ -35,7 +42,15 @@ PAGE_SIZE = 1000
 CHAIN_ATTEMPTS = 8
 """Sendings of one batch the Worker answered ``chain_moved`` before giving up."""
 
+GROUP_BATCHES = 1000
+"""Most batches in one request to ``/v1/groups`` (the Worker's MAX_GROUP)."""
+
+GROUP_BYTES = 8 * 1024 * 1024
+"""Most bytes in one request body (the Worker's MAX_BODY); a group also carries at most
+``BATCH_OPS`` operations in all, what one batch may carry."""
+
 _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
+_CHAIN_HEAD = re.compile(r"^(0:|[1-9][0-9]{0,15}:[0-9a-f]{64})$")
 _FIRST_BACKOFF_S = 0.25
 _MAX_BACKOFF_S = 4.0
 _MAX_RETRY_AFTER_S = 10.0
@@ -72,44 +87,106 @@ class D1Store(Store):
         self._client = client or httpx.Client(timeout=httpx.Timeout(config.timeout_s))
         self._write_token = write
         self._read_token = read or write
+        self._audit_head: str | None = None  # "seq:hash" from the Worker's last answer: a hint
 
     def close(self) -> None:
         if self._owns_client:
             self._client.close()
 
     def apply(self, batch: Batch) -> BatchResult:
+        self._check_writer(batch)
+        retried = False
+        for sending in range(1, CHAIN_ATTEMPTS + 1):
+            response, again = self._post("/v1/batches", _encoded(batch), "write")
+            retried = retried or again
+            answer = self._json(response)
+            self._remember(answer)
+            if response.status_code == 409 and answer.get("code") == "chain_moved":
+                # Nothing was written; the batch id makes a second application impossible.
+                self._pause(sending)
+                continue
+            result = _result(batch.batch_id, answer, retried)
+            if response.status_code in (200, 400, 409, 413) and result is not None:
+                if (response.status_code == 200) == (result.status != "refused"):
+                    return result
+            raise StoreError(
+                f"the D1 Worker at {self._url} answered batch {batch.batch_id} with HTTP "
+                f"{response.status_code} ({answer.get('code') or 'no code'}: "
+                f"{answer.get('reason') or response.text[:200]})"
+            )
+        raise self._chain_unsettled(batch.batch_id)
+
+    def apply_all(self, batches: Sequence[Batch]) -> list[BatchResult]:
+        """Sends the batches in groups (``POST /v1/groups``): as many per request as the Worker's
+        bounds allow, each group one D1 transaction when none of its batches is refused."""
+        results: list[BatchResult] = []
+        for group in _groups(batches):
+            results.extend(self._apply_group(group) if len(group) > 1 else [self.apply(group[0][0])])
+        return results
+
+    def _apply_group(self, group: list[tuple[Batch, bytes]]) -> list[BatchResult]:
+        self._check_writer(group[0][0])
+        results: dict[int, BatchResult] = {}
+        pending = list(range(len(group)))
+        retried = False
+        for sending in range(1, CHAIN_ATTEMPTS + 1):
+            content = b"[" + b",".join(group[index][1] for index in pending) + b"]"
+            response, again = self._post("/v1/groups", content, "write")
+            retried = retried or again
+            answer = self._json(response)
+            if response.status_code in (400, 413):
+                # Refused whole (a batch the Worker finds invalid, a body over its bound): each
+                # batch sent on its own is answered on its own.
+                results.update((index, self.apply(group[index][0])) for index in pending)
+                return [results[index] for index in range(len(group))]
+            outcomes = answer.get("results")
+            if response.status_code != 200 or not isinstance(outcomes, list) or len(outcomes) != len(pending):
+                raise StoreError(
+                    f"the D1 Worker at {self._url} answered a group of {len(pending)} batches with HTTP "
+                    f"{response.status_code} ({answer.get('code') or 'no code'}: "
+                    f"{answer.get('reason') or response.text[:200]})"
+                )
+            self._remember(answer)
+            moved = []
+            for index, outcome in zip(pending, outcomes, strict=True):
+                batch_id = group[index][0].batch_id
+                if isinstance(outcome, dict) and outcome.get("code") == "chain_moved":
+                    moved.append(index)  # nothing of it written; sent again, in order
+                    continue
+                result = _result(batch_id, outcome, retried) if isinstance(outcome, dict) else None
+                if result is None:
+                    raise StoreError(
+                        f"the D1 Worker at {self._url} answered batch {batch_id} with {outcome!r}"
+                    )
+                results[index] = result
+            if not moved:
+                return [results[index] for index in range(len(group))]
+            pending = moved
+            self._pause(sending)
+        raise self._chain_unsettled(group[pending[0]][0].batch_id)
+
+    def _check_writer(self, batch: Batch) -> None:
         if not self._write_token:
             raise StoreError(
                 f"cannot write batch {batch.batch_id} to D1: only MAGG_D1_READ_TOKEN is set, and "
                 "writing needs MAGG_D1_TOKEN (the Worker's write token)"
             )
-        retried = False
-        for sending in range(1, CHAIN_ATTEMPTS + 1):
-            response, again = self._post("/v1/batches", batch.model_dump(mode="json"), "write")
-            retried = retried or again
-            answer = self._json(response)
-            status = answer.get("status")
-            code = str(answer.get("code", ""))
-            reason = str(answer.get("reason", ""))
-            if response.status_code == 409 and code == "chain_moved":
-                # Nothing was written; the batch id makes a second application impossible.
-                if sending < CHAIN_ATTEMPTS:
-                    self._sleep(self._jitter() * min(_FIRST_BACKOFF_S * 2 ** (sending - 1), _MAX_BACKOFF_S))
-                continue
-            if response.status_code == 200 and status in ("applied", "duplicate"):
-                # A retry may follow an attempt that was applied but whose answer was lost.
-                outcome: Literal["applied", "duplicate"] = (
-                    "applied" if status == "applied" or retried else "duplicate"
-                )
-                return BatchResult(batch.batch_id, outcome)
-            if response.status_code in (400, 409, 413) and status == "refused":
-                return BatchResult(batch.batch_id, "refused", code, reason)
-            raise StoreError(
-                f"the D1 Worker at {self._url} answered batch {batch.batch_id} with HTTP "
-                f"{response.status_code} ({code or 'no code'}: {reason or response.text[:200]})"
-            )
-        raise BackendUnavailable(
-            f"the D1 Worker at {self._url} could not add batch {batch.batch_id} to the audit chain in "
+
+    def _pause(self, sending: int) -> None:
+        """The random pause before sending again batches the chain moved under (none after the last)."""
+        if sending < CHAIN_ATTEMPTS:
+            self._sleep(self._jitter() * min(_FIRST_BACKOFF_S * 2 ** (sending - 1), _MAX_BACKOFF_S))
+
+    def _remember(self, answer: dict[str, object]) -> None:
+        head = answer.get("audit_head")
+        if isinstance(head, dict):
+            hint = f"{head.get('seq')}:{head.get('hash')}"
+            if _CHAIN_HEAD.match(hint):
+                self._audit_head = hint
+
+    def _chain_unsettled(self, batch_id: str) -> BackendUnavailable:
+        return BackendUnavailable(
+            f"the D1 Worker at {self._url} could not add batch {batch_id} to the audit chain in "
             f"{CHAIN_ATTEMPTS} sendings: other writers kept extending it first. Nothing of the batch "
             "was written; re-run (a batch is applied at most once)"
         )
@@ -126,7 +203,8 @@ class D1Store(Store):
         offset: int | None = 0
         while offset is not None:
             body = {"name": name, "params": bound, "limit": PAGE_SIZE, "offset": offset}
-            response, _ = self._post("/v1/query", body, "read")
+            content = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+            response, _ = self._post("/v1/query", content, "read")
             answer = self._json(response)
             if response.status_code != 200:
                 raise StoreError(
@@ -141,11 +219,13 @@ class D1Store(Store):
             offset = next_offset if isinstance(next_offset, int) else None
         return rows
 
-    def _post(self, path: str, body: object, role: Literal["read", "write"]) -> tuple[httpx.Response, bool]:
-        """POSTs ``body``, retrying what may pass; returns the answer and whether it was a retry."""
-        content = json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    def _post(self, path: str, content: bytes, role: Literal["read", "write"]) -> tuple[httpx.Response, bool]:
+        """POSTs ``content`` (JSON), retrying what may pass; returns the answer and whether it was
+        a retry."""
         token = self._write_token if role == "write" else self._read_token
         headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        if role == "write" and self._audit_head:
+            headers["Magg-Audit-Head"] = self._audit_head
         problem = ""
         wait_s = 0.0
         for attempt in range(self._attempts):
@@ -191,6 +271,42 @@ class D1Store(Store):
                 f"other than a JSON object: {response.text[:200]!r}; is MAGG_D1_URL the Worker's URL?"
             )
         return answer
+
+
+def _encoded(batch: Batch) -> bytes:
+    """A batch as the Worker reads it (UTF-8 JSON; the Worker computes the digest itself)."""
+    return batch.model_dump_json().encode("utf-8")
+
+
+def _groups(batches: Sequence[Batch]) -> Iterator[list[tuple[Batch, bytes]]]:
+    """Consecutive batches (with their JSON) in groups within the Worker's bounds."""
+    group: list[tuple[Batch, bytes]] = []
+    ops = size = 0
+    for batch in batches:
+        content = _encoded(batch)
+        if group and (
+            len(group) == GROUP_BATCHES
+            or ops + len(batch.ops) > BATCH_OPS
+            or size + len(content) + 2 > GROUP_BYTES
+        ):
+            yield group
+            group, ops, size = [], 0, 0
+        group.append((batch, content))
+        ops += len(batch.ops)
+        size += len(content) + 1
+    if group:
+        yield group
+
+
+def _result(batch_id: str, answer: dict[str, object], retried: bool) -> BatchResult | None:
+    """A batch's result from the Worker's answer; None for an answer that is none of these."""
+    status = answer.get("status")
+    if status in ("applied", "duplicate"):
+        # A retry may follow an attempt that was applied but whose answer was lost.
+        return BatchResult(batch_id, "applied" if status == "applied" or retried else "duplicate")
+    if status == "refused":
+        return BatchResult(batch_id, "refused", str(answer.get("code", "")), str(answer.get("reason", "")))
+    return None
 
 
 def _retry_after(response: httpx.Response) -> float:

@@ -2,6 +2,15 @@
 
 A batch is one ``BEGIN IMMEDIATE`` transaction: every statement of every operation, or none.
 Other processes wait for the write lock (``busy_timeout``) instead of failing.
+
+Durability: a store that writes keeps its journal in WAL mode with ``synchronous = FULL``. A batch
+is acknowledged only once its commit is on disk (one fsync of the WAL), so an applied batch, and
+the audit events it appended, survive a power loss as well as a killed process. The audit chain
+is the record of truth: ``synchronous = NORMAL`` would be faster still, but a power loss could
+then take back batches already reported applied, and a chain head someone has seen (a verified
+audit, a report) could later be extended differently. WAL needs a -wal and a -shm file beside the
+database; the last store to close puts the file back in rollback-journal mode, so that a database
+at rest is one file, readable in a folder where those cannot be made.
 """
 
 from __future__ import annotations
@@ -9,19 +18,24 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from importlib import resources
+from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
 from magg_kg.audit import chain_hash
 from magg_kg.errors import SchemaError, StoreError
-from magg_kg.operations import Batch, statements
-from magg_kg.records import canonical_json
+from magg_kg.operations import JSON_TEXT, AppendAudit, Batch, field_json, op_fields, statements
 from magg_kg.store import SCHEMA_VERSION, BatchResult, Row, Store, queries
 
 __all__ = ["SQLiteStore", "bind", "migrations"]
 
+WAL_CHECKPOINT_PAGES = 10_000
+"""Pages (4 KiB each) the WAL may hold before it is copied back into the database: a page written
+by batch after batch (an index's) is copied once per checkpoint, not once per batch."""
 EXCLUSIVE_WAIT_S = 600.0
 """How long :meth:`SQLiteStore.exclusive` waits for the write lock, one busy timeout after another."""
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -62,15 +76,46 @@ def bind(value: object) -> Param:
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, list | dict):
-        return canonical_json(value)
+        return field_json(value)
     if value is None or isinstance(value, str | int | float):
         return value
     raise TypeError(f"cannot bind a {type(value).__name__}")
 
 
-def _row(fields: dict[str, object], params: list[str]) -> list[Param]:
-    """An operation's parameters for one statement (text, the common case, passes as it is)."""
-    return [value if type(value) is str else bind(value) for value in map(fields.get, params)]
+@dataclass(frozen=True)
+class _Statement:
+    """One prepared statement of an operation type, and how to read its parameters from the
+    operation's fields (:func:`~magg_kg.operations.op_fields`): the parameters a store keeps as JSON
+    text are bound as such, the others as they are (sqlite3 binds a bool as 0/1)."""
+
+    sql: str
+    read: Callable[[Mapping[str, object]], tuple[Any, ...]]
+    json_at: tuple[int, ...]
+
+    @classmethod
+    def of(cls, spec: Mapping[str, Any], json_fields: frozenset[str] = frozenset()) -> _Statement:
+        params: list[str] = spec["params"]
+        read = itemgetter(*params) if len(params) > 1 else lambda fields: (fields[params[0]],)
+        return cls(spec["sql"], read, tuple(i for i, name in enumerate(params) if name in json_fields))
+
+    def row(self, fields: Mapping[str, object]) -> Sequence[Param]:
+        values = self.read(fields)
+        if not self.json_at:
+            return values
+        row = list(values)
+        for index in self.json_at:
+            row[index] = bind(row[index])
+        return row
+
+
+def _plan() -> tuple[_Statement, dict[str, tuple[_Statement, ...]]]:
+    """The batch head's statement, and each operation type's statements (protocol/statements.json)."""
+    protocol: dict[str, Any] = statements()
+    operations = {
+        kind: tuple(_Statement.of(spec, JSON_TEXT[kind]) for spec in specs)
+        for kind, specs in protocol["operations"].items()
+    }
+    return _Statement.of(protocol["batch"]), operations
 
 
 class SQLiteStore(Store):
@@ -79,8 +124,9 @@ class SQLiteStore(Store):
     def __init__(self, connection: sqlite3.Connection, location: str) -> None:
         self._db = connection
         self._location = location
-        self._protocol = statements()
+        self._head, self._statements = _plan()
         self._held = False
+        self._wal = False
 
     @classmethod
     def open(cls, path: str | Path, *, create: bool = True, read_only: bool = False) -> SQLiteStore:
@@ -111,6 +157,8 @@ class SQLiteStore(Store):
             connection.execute("PRAGMA busy_timeout = 30000")
             store = cls(connection, location)
             store._migrate(create)
+            if not read_only and location != ":memory:":
+                store._use_wal()
         except sqlite3.DatabaseError as error:
             raise StoreError(
                 f"cannot open {location} as a magg database ({error}); "
@@ -185,7 +233,23 @@ class SQLiteStore(Store):
             )
         return error
 
+    def _use_wal(self) -> None:
+        """WAL with ``synchronous = FULL`` (see the module's docstring for why FULL)."""
+        try:
+            self._wal = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
+        except sqlite3.OperationalError:
+            return  # no room for the -wal file (a read-only folder): reads work, writes fail as before
+        self._db.execute("PRAGMA synchronous = FULL")
+        self._db.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
+
     def close(self) -> None:
+        if self._wal:
+            # Only the last connection can leave WAL mode; the others fail at once and leave it to it.
+            try:
+                self._db.execute("PRAGMA busy_timeout = 0")
+                self._db.execute("PRAGMA journal_mode = DELETE")
+            except sqlite3.OperationalError:
+                pass
         self._db.close()
 
     def query(self, name: str, params: dict[str, Param] | None = None) -> list[Row]:
@@ -222,6 +286,11 @@ class SQLiteStore(Store):
         else:
             self._rollback()
         return result
+
+    def apply_all(self, batches: Sequence[Batch]) -> list[BatchResult]:
+        # One transaction (one commit) for all; each batch a savepoint of it, kept or rolled back alone.
+        with self.exclusive():
+            return [self.apply(batch) for batch in batches]
 
     # Inside exclusive() the write lock is already held: a batch is a savepoint of that transaction.
 
@@ -278,48 +347,34 @@ class SQLiteStore(Store):
                 "conflict",
                 "this batch id was already applied with different content",
             )
-        head_spec = self._protocol["batch"]
-        assert isinstance(head_spec, dict)
-        head = {
-            "batch_id": batch.batch_id,
-            "digest": digest,
-            "op_count": len(batch.ops),
-            "sent_at": batch.sent_at,
-        }
-        self._db.execute(head_spec["sql"], [head[field] for field in head_spec["params"]])
-        seq, prev_hash = self.audit_head()
-        operations = self._protocol["operations"]
-        assert isinstance(operations, dict)
+        head = {"batch_id": batch.batch_id, "digest": digest, "op_count": len(batch.ops)}
+        self._db.execute(self._head.sql, self._head.row({**head, "sent_at": batch.sent_at}))
+        chain: tuple[int, str] | None = None
         # A run of consecutive one-statement operations of one type goes in one executemany, which
         # runs the same statements in the same order as one execute per operation.
-        run_sql, run_rows = "", []
+        run: _Statement | None = None
+        rows: list[Sequence[Param]] = []
         for op in batch.ops:
-            fields = op.model_dump(mode="json")
-            if op.op == "append_audit":
+            fields = op_fields(op)
+            if isinstance(op, AppendAudit):
+                seq, prev_hash = chain or self.audit_head()
                 seq += 1
-                fields["seq"] = seq
-                fields["prev_hash"] = prev_hash
-                fields["hash"] = prev_hash = chain_hash(
-                    prev_hash,
-                    seq,
-                    fields["event_id"],
-                    fields["kind"],
-                    fields["subject"],
-                    fields["payload"],
-                    fields["recorded_at"],
-                )
-            specs = operations[op.op]
-            if len(specs) == 1 and specs[0]["sql"] == run_sql:
-                run_rows.append(_row(fields, specs[0]["params"]))
+                event = (op.event_id, op.kind, op.subject, op.payload, op.recorded_at)
+                hash_ = chain_hash(prev_hash, seq, *event)
+                fields = {**fields, "seq": seq, "prev_hash": prev_hash, "hash": hash_}
+                chain = (seq, hash_)
+            specs = self._statements[op.op]
+            if len(specs) == 1 and specs[0] is run:
+                rows.append(run.row(fields))
                 continue
-            if run_rows:
-                self._db.executemany(run_sql, run_rows)
-                run_sql, run_rows = "", []
+            if run is not None:
+                self._db.executemany(run.sql, rows)
+                run, rows = None, []
             if len(specs) == 1:
-                run_sql, run_rows = specs[0]["sql"], [_row(fields, specs[0]["params"])]
+                run, rows = specs[0], [specs[0].row(fields)]
                 continue
             for spec in specs:
-                self._db.execute(spec["sql"], _row(fields, spec["params"]))
-        if run_rows:
-            self._db.executemany(run_sql, run_rows)
+                self._db.execute(spec.sql, spec.row(fields))
+        if run is not None:
+            self._db.executemany(run.sql, rows)
         return BatchResult(batch.batch_id, "applied")

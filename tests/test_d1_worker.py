@@ -9,6 +9,7 @@ belong, and each final error is one line.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ import pytest
 from pydantic import SecretStr
 
 from benchmarks.local_worker import RunningWorker
+from magg_kg import d1
 from magg_kg.audit import find_break
 from magg_kg.backends import open_store
 from magg_kg.config import Config, D1Config, load_config
@@ -67,6 +69,20 @@ def test_sixty_batches_at_once_are_all_applied_with_an_intact_chain(
     mine = [event.event_id for event in events if event.event_id.startswith(prefix)]
     assert len(mine) == 120
     # A batch is one transaction: its two events are adjacent in the chain.
+    assert all(mine[i][:-1] == mine[i + 1][:-1] for i in range(0, 120, 2))
+    assert find_break(events) is None
+    store.close()
+
+
+def test_groups_sent_at_once_are_all_applied_with_an_intact_chain(worker: RunningWorker, prefix: str) -> None:
+    store = store_for(worker)
+    groups = [[audited(f"{prefix}{g}-", n) for n in range(15)] for g in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        results = [result for answers in pool.map(store.apply_all, groups) for result in answers]
+    assert Counter(result.status for result in results) == {"applied": 60}
+    events = store.audit_events()
+    mine = [event.event_id for event in events if event.event_id.startswith(prefix)]
+    assert len(mine) == 120
     assert all(mine[i][:-1] == mine[i + 1][:-1] for i in range(0, 120, 2))
     assert find_break(events) is None
     store.close()
@@ -242,3 +258,110 @@ def test_the_d1_configuration_reads_both_tokens() -> None:
     assert isinstance(open_store(read_only), D1Store)
     with pytest.raises(ConfigError, match="MAGG_D1_READ_TOKEN alone is enough for reading"):
         open_store(Config(store="d1", d1=D1Config(url="http://w")))
+
+
+# Groups and the chain-head hint, against a fake transport.
+
+
+def applied(request: httpx.Request) -> httpx.Response:
+    """The Worker's answer when every batch of the request was applied."""
+    if request.url.path == "/v1/groups":
+        sent = json.loads(request.content)
+        return httpx.Response(
+            200, json={"results": [{"status": "applied", "batch_id": b["batch_id"]} for b in sent]}
+        )
+    return httpx.Response(
+        200, json={"status": "applied", "batch_id": json.loads(request.content)["batch_id"]}
+    )
+
+
+def test_apply_all_sends_groups_within_the_bounds(
+    sleeps: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(d1, "GROUP_BATCHES", 2)
+    sent: list[tuple[str, list[str]]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        sent.append(
+            (
+                request.url.path,
+                [b["batch_id"] for b in body] if isinstance(body, list) else [body["batch_id"]],
+            )
+        )
+        return applied(request)
+
+    results = fake_store(handler, sleeps).apply_all([one(f"b{n}") for n in range(5)])
+    assert [r.batch_id for r in results] == [f"b{n}" for n in range(5)] and {r.status for r in results} == {
+        "applied"
+    }
+    assert sent == [("/v1/groups", ["b0", "b1"]), ("/v1/groups", ["b2", "b3"]), ("/v1/batches", ["b4"])]
+    monkeypatch.setattr(d1, "GROUP_BATCHES", 1000)
+    big = [
+        Batch.of(
+            f"big{n}", T, [AddConcept(id=f"c{n}-{i}", name="C", type="t", recorded_at=T) for i in range(8000)]
+        )
+        for n in range(3)
+    ]
+    sent.clear()
+    fake_store(handler, sleeps).apply_all(big)
+    assert [ids for _, ids in sent] == [["big0", "big1"], ["big2"]]  # at most 20,000 operations a request
+
+
+def test_a_group_sends_again_only_the_batches_the_chain_moved_under(sleeps: list[float]) -> None:
+    bodies: list[list[str]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        ids = [b["batch_id"] for b in json.loads(request.content)]
+        bodies.append(ids)
+        outcomes = [
+            {"status": "retry", "code": "chain_moved", "batch_id": i, "reason": "moved"}
+            if len(bodies) == 1 and i != "b0"
+            else {"status": "applied", "batch_id": i}
+            for i in ids
+        ]
+        return httpx.Response(200, json={"results": outcomes})
+
+    results = fake_store(handler, sleeps).apply_all([one("b0"), one("b1"), one("b2")])
+    assert [(r.batch_id, r.status) for r in results] == [
+        ("b0", "applied"),
+        ("b1", "applied"),
+        ("b2", "applied"),
+    ]
+    assert bodies == [["b0", "b1", "b2"], ["b1", "b2"]] and sleeps == [0.25]
+
+
+def test_a_group_refused_whole_is_sent_again_batch_by_batch(sleeps: list[float]) -> None:
+    paths: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        paths.append(request.url.path)
+        if request.url.path == "/v1/groups":
+            return httpx.Response(400, json={"status": "refused", "code": "invalid", "field": "1.ops.0.id"})
+        body = json.loads(request.content)
+        if body["batch_id"] == "b1":
+            return httpx.Response(
+                400, json={"status": "refused", "code": "invalid", "reason": "ops.0.id: bad"}
+            )
+        return httpx.Response(200, json={"status": "applied", "batch_id": body["batch_id"]})
+
+    results = fake_store(handler, sleeps).apply_all([one("b0"), one("b1"), one("b2")])
+    assert [(r.status, r.code) for r in results] == [("applied", ""), ("refused", "invalid"), ("applied", "")]
+    assert paths == ["/v1/groups", "/v1/batches", "/v1/batches", "/v1/batches"]
+
+
+def test_writes_carry_the_chain_head_the_last_answer_gave(sleeps: list[float]) -> None:
+    heads: list[str | None] = []
+    answers = iter([{"seq": 3, "hash": "a" * 64}, {"seq": 4, "hash": "not hex"}, None])
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        heads.append(request.headers.get("Magg-Audit-Head"))
+        head = next(answers)
+        return httpx.Response(
+            200, json={"status": "applied", "batch_id": "b", **({"audit_head": head} if head else {})}
+        )
+
+    store = fake_store(handler, sleeps)
+    for name in ("b0", "b1", "b2"):
+        store.apply(one(name))
+    assert heads == [None, "3:" + "a" * 64, "3:" + "a" * 64]  # a malformed head is not kept
