@@ -36,10 +36,11 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from rich.console import Console
 from rich.table import Table
@@ -58,7 +59,7 @@ from magg_kg.llm.offline import OfflineLLM
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.synthetic_graph import GraphShape, plan_graph, write_graph
 
-__all__ = ["GOALS", "Figure", "PerfResult", "SizeResult", "main", "run"]
+__all__ = ["GOALS", "Figure", "PerfResult", "SizeResult", "main", "perf_table", "run", "show"]
 
 EDGES_PER_CONCEPT = 5
 CANDIDATES = 1_000
@@ -146,31 +147,46 @@ class PerfResult:
         }
 
     def table(self) -> Table:
-        table = Table(
-            title=f"magg bench perf (medians of {self.repeats} runs, seconds; "
-            "x ratio to the smallest size; x ratio to the next smaller)"
-        )
-        for column in ("figure", *(f"{s.concepts:,} / {s.edges:,}" for s in self.sizes), "goal", "pass"):
-            table.add_column(column, justify="left" if column in ("figure", "pass") else "right")
-        for name, goal in GOALS.items():
-            cells = []
-            for size in self.sizes:
-                figure = size.figures[name]
-                ratio = (
-                    f" (x{figure.ratio:.2f}; x{figure.step:.2f})"
-                    if figure.ratio is not None and figure.step is not None and size is not self.sizes[0]
-                    else ""
-                )
-                cells.append(f"{figure.median:.3f}{ratio}")
-            last = self.sizes[-1].figures[name]
+        return perf_table(self.as_json())
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    assert isinstance(value, Mapping), value
+    return value
+
+
+def perf_table(report: Mapping[str, object]) -> Table:
+    """The figures of a report (:meth:`PerfResult.as_json`) as a table: one row a figure, one column
+    a size, the goal and the verdict at the largest size beside them."""
+    sizes = [_mapping(size) for size in cast(list[object], report["sizes"])]
+    table = Table(
+        title=f"magg bench perf (medians of {report['repeats']} runs, seconds; "
+        "x ratio to the smallest size; x ratio to the next smaller)"
+    )
+    for column in ("figure", *(f"{s['concepts']:,} / {s['edges']:,}" for s in sizes), "goal", "pass"):
+        table.add_column(column, justify="left" if column in ("figure", "pass") else "right")
+    for name, goal in GOALS.items():
+        cells = []
+        for number, size in enumerate(sizes):
+            figure = _mapping(_mapping(size["figures"])[name])
+            ratio, step = figure["ratio_to_smallest"], figure["ratio_to_previous"]
             shown = (
-                f"<= {goal:g}"
-                if goal is not None
-                else (f"step x <= {RECHECK_RATIO:g}" if name == "recheck" else "")
+                f" (x{ratio:.2f}; x{step:.2f})" if number and ratio is not None and step is not None else ""
             )
-            verdict = "" if last.passed is None else ("pass" if last.passed else "FAIL")
-            table.add_row(name, *cells, shown, verdict)
-        return table
+            cells.append(f"{figure['median_s']:.3f}{shown}")
+        passed = _mapping(_mapping(sizes[-1]["figures"])[name])["passed"]
+        wanted = (
+            f"<= {goal:g}"
+            if goal is not None
+            else (f"step x <= {RECHECK_RATIO:g}" if name == "recheck" else "")
+        )
+        table.add_row(name, *cells, wanted, "" if passed is None else ("pass" if passed else "FAIL"))
+    return table
+
+
+def show(report: Mapping[str, object], console: Console) -> None:
+    """Prints a report's table (the ``show`` of ``magg_kg.cli``'s ``emit_report``)."""
+    console.print(perf_table(report))
 
 
 def _timed(action: Callable[[], object]) -> float:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from benchmarks import perf
 
@@ -26,6 +28,9 @@ def test_the_quick_run_measures_every_figure(tmp_path: Path, capsys: pytest.Capt
         assert figure["ratio_to_smallest"] == figure["ratio_to_previous"] == 1.0
     table = capsys.readouterr().out
     assert all(name in table for name in perf.GOALS) and f"wrote {out}" in table
+    shown = io.StringIO()  # the JSON read back is shown as the run showed it
+    perf.show(report, Console(file=shown, width=200))
+    assert all(name in shown.getvalue() for name in perf.GOALS) and "pass" in shown.getvalue()
 
 
 def test_run_refuses_what_it_cannot_measure() -> None:
