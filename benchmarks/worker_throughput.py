@@ -4,9 +4,17 @@ Run from the repository root (needs ``npm ci`` in ts-apply)::
 
     .venv/bin/python -m benchmarks.worker_throughput --batches 200 --ops 50 --out worker-throughput.json
 
-The Worker runs under ``wrangler dev --local`` on this machine (workerd with a local SQLite-backed
-D1), so the figure measures the HTTP hop, JSON validation and the D1 binding, not Cloudflare's
-network.
+Two ways of writing the same batches, each on both backends:
+
+- ``one by one``: ``store.apply(batch)`` per batch (SQLite: one transaction each; D1: one request
+  each, ``POST /v1/batches``);
+- ``apply_all``: ``store.apply_all(batches)`` (SQLite: one transaction, a savepoint per batch;
+  D1: as many batches per request as the Worker's bounds allow, ``POST /v1/groups``, each request
+  one D1 transaction).
+
+Each figure is the median of ``--repeats`` runs (fresh batch ids each run; sides alternate). The
+Worker runs under ``wrangler dev --local`` on this machine (workerd with a local SQLite-backed D1),
+so the figures measure the HTTP hop, JSON validation and the D1 binding, not Cloudflare's network.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ import json
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import SecretStr
@@ -41,14 +49,15 @@ from magg_kg.store import Store
 T = "2026-03-01T00:00:00.000000Z"
 
 
-def batches(count: int, ops_per_batch: int) -> list[Batch]:
-    """``count`` batches of ``ops_per_batch`` operations, cycling through five operation types."""
+def batches(count: int, ops_per_batch: int, run: str = "") -> list[Batch]:
+    """``count`` batches of ``ops_per_batch`` operations, cycling through five operation types; ids
+    carry ``run``, so that each run writes new rows."""
     span = SpanData(lesson_id="l", start=0, end=4, quote="uses", kind="explicit")
     out = []
     for b in range(count):
         ops: list[Operation] = []
         for i in range(ops_per_batch):
-            key = f"b{b}-{i // 5}"
+            key = f"{run}b{b}-{i // 5}"
             match i % 5:
                 case 0:
                     ops.append(AddConcept(id=f"{key}-src", name=key, type="bench", recorded_at=T))
@@ -103,78 +112,101 @@ def batches(count: int, ops_per_batch: int) -> list[Batch]:
                             recorded_at=T,
                         )
                     )
-        out.append(Batch.of(f"bench-{b}", T, ops))
+        out.append(Batch.of(f"bench-{run}{b}", T, ops))
     return out
 
 
-def measure(store: Store, work: list[Batch]) -> dict[str, float]:
+MODES = ("one_by_one", "apply_all")
+BACKENDS = ("sqlite", "d1_worker_local")
+
+
+def timed(store: Store, work: list[Batch], mode: str) -> tuple[float, list[float]]:
+    """Seconds to write ``work`` and each call's latency; refuses anything but applied."""
     latencies = []
     started = time.perf_counter()
-    for batch in work:
+    calls: Sequence[list[Batch]] = [[batch] for batch in work] if mode == "one_by_one" else [work]
+    for call in calls:
         before = time.perf_counter()
-        result = store.apply(batch)
+        results = store.apply_all(call) if mode == "apply_all" else [store.apply(call[0])]
         latencies.append(time.perf_counter() - before)
-        if result.status != "applied":
-            raise SystemExit(f"batch {batch.batch_id} was {result.status}: {result.code} {result.reason}")
-    elapsed = time.perf_counter() - started
-    ops = sum(len(batch.ops) for batch in work)
+        for result in results:
+            if result.status != "applied":
+                raise SystemExit(
+                    f"batch {result.batch_id} was {result.status}: {result.code} {result.reason}"
+                )
+    return time.perf_counter() - started, latencies
+
+
+def figures(runs: list[tuple[float, list[float]]], count: int, ops_per_batch: int) -> dict[str, object]:
+    seconds = statistics.median(elapsed for elapsed, _ in runs)
+    latencies = sorted(latency for _, run in runs for latency in run)
     return {
-        "seconds": round(elapsed, 3),
-        "batches_per_s": round(len(work) / elapsed, 1),
-        "ops_per_s": round(ops / elapsed, 1),
-        "median_batch_ms": round(statistics.median(latencies) * 1000, 2),
-        "p95_batch_ms": round(sorted(latencies)[int(0.95 * (len(latencies) - 1))] * 1000, 2),
+        "seconds": round(seconds, 3),
+        "batches_per_s": round(count / seconds, 1),
+        "ops_per_s": round(count * ops_per_batch / seconds, 1),
+        "median_call_ms": round(statistics.median(latencies) * 1000, 2),
+        "p95_call_ms": round(latencies[int(0.95 * (len(latencies) - 1))] * 1000, 2),
+        "runs_s": [round(elapsed, 3) for elapsed, _ in runs],
     }
 
 
-def run(count: int, ops_per_batch: int, folder: Path, log: Callable[[str], None]) -> dict[str, object]:
-    work = batches(count, ops_per_batch)
-    sqlite_store = SQLiteStore.open(folder / "bench.sqlite")
-    try:
-        sqlite_result = measure(sqlite_store, work)
-    finally:
-        sqlite_store.close()
-    log("sqlite done; starting wrangler dev --local ...")
+def run(
+    count: int, ops_per_batch: int, repeats: int, folder: Path, log: Callable[[str], None]
+) -> dict[str, object]:
+    times: dict[tuple[str, str], list[tuple[float, list[float]]]] = {}
+    sent_to_d1: list[Batch] = []
+    log("starting wrangler dev --local ...")
     with running_worker(folder / "worker") as worker:
         d1_store = D1Store(D1Config(url=worker.url, token=SecretStr(worker.token)))
         try:
-            d1_result = measure(d1_store, work)
+            for repeat in range(repeats):
+                for mode in MODES:
+                    for backend in BACKENDS if repeat % 2 == 0 else BACKENDS[::-1]:
+                        work = batches(count, ops_per_batch, f"r{repeat}{mode[0]}{backend[0]}-")
+                        if backend == "sqlite":
+                            store: Store = SQLiteStore.open(folder / f"bench-{repeat}-{mode}.sqlite")
+                            times.setdefault((backend, mode), []).append(timed(store, work, mode))
+                            store.close()
+                        else:
+                            times.setdefault((backend, mode), []).append(timed(d1_store, work, mode))
+                            sent_to_d1.extend(work)
+                log(f"run {repeat + 1} of {repeats} done")
             applied = len(d1_store.query("edge_versions"))
         finally:
             d1_store.close()
-    expected_edges = sum(1 for batch in work for op in batch.ops if op.op == "commit_edge")
-    if applied != expected_edges:
-        raise SystemExit(f"D1 holds {applied} edge versions, expected {expected_edges}")
-    return {
-        "batches": count,
-        "ops_per_batch": ops_per_batch,
-        "sqlite": sqlite_result,
-        "d1_worker_local": d1_result,
-        "ratio_sqlite_over_d1_ops_per_s": round(
-            float(sqlite_result["ops_per_s"]) / float(d1_result["ops_per_s"]), 1
-        ),
-    }
+    expected = sum(1 for batch in sent_to_d1 for op in batch.ops if op.op == "commit_edge")
+    if applied != expected:
+        raise SystemExit(f"D1 holds {applied} edge versions, expected {expected}")
+    result: dict[str, object] = {"batches": count, "ops_per_batch": ops_per_batch, "repeats": repeats}
+    for mode in MODES:
+        runs = {backend: times[(backend, mode)] for backend in BACKENDS}
+        seconds = {
+            backend: statistics.median(elapsed for elapsed, _ in runs[backend]) for backend in BACKENDS
+        }
+        result[mode] = {
+            **{backend: figures(runs[backend], count, ops_per_batch) for backend in BACKENDS},
+            "ratio_sqlite_over_d1_ops_per_s": round(seconds["d1_worker_local"] / seconds["sqlite"], 2),
+        }
+    return result
 
 
 def table(result: dict[str, object]) -> str:
-    rows = [("backend", "ops/s", "batches/s", "median ms", "p95 ms", "total s")]
-    for name in ("sqlite", "d1_worker_local"):
-        figures = result[name]
-        assert isinstance(figures, dict)
-        rows.append(
-            (
-                name,
-                *(
-                    str(figures[key])
-                    for key in ("ops_per_s", "batches_per_s", "median_batch_ms", "p95_batch_ms", "seconds")
-                ),
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    header = ("mode", "backend", "ops/s", "batches/s", "median call ms", "p95 call ms", "median s")
+    rows: list[tuple[str, ...]] = [header]
+    notes = []
+    for mode in MODES:
+        entry = result[mode]
+        assert isinstance(entry, dict)
+        for backend in BACKENDS:
+            figures_ = entry[backend]
+            keys = ("ops_per_s", "batches_per_s", "median_call_ms", "p95_call_ms", "seconds")
+            rows.append((mode, backend, *(str(figures_[key]) for key in keys)))
+        notes.append(f"{mode}: SQLite/D1 ops/s ratio {entry['ratio_sqlite_over_d1_ops_per_s']}x")
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = ["  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)) for row in rows]
     lines.append(
-        f"{result['batches']} batches x {result['ops_per_batch']} ops; SQLite/D1 ops/s ratio: "
-        f"{result['ratio_sqlite_over_d1_ops_per_s']}x"
+        f"{result['batches']} batches x {result['ops_per_batch']} ops, medians of {result['repeats']} runs; "
+        + "; ".join(notes)
     )
     return "\n".join(lines)
 
@@ -183,10 +215,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batches", type=int, default=200)
     parser.add_argument("--ops", type=int, default=50)
+    parser.add_argument("--repeats", type=int, default=3, help="runs per backend and mode (default 3)")
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = parser.parse_args()
+    if min(args.batches, args.ops, args.repeats) < 1:
+        parser.error("--batches, --ops and --repeats must be positive")
     with tempfile.TemporaryDirectory(prefix="magg-bench-") as folder:
-        result = run(args.batches, args.ops, Path(folder), log=lambda line: print(line, flush=True))
+        result = run(
+            args.batches, args.ops, args.repeats, Path(folder), log=lambda line: print(line, flush=True)
+        )
     print(table(result))
     if args.out:
         args.out.write_text(json.dumps(result, indent=2) + "\n", "utf-8")

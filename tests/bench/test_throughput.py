@@ -1,0 +1,40 @@
+"""The throughput benchmarks run end to end on a few rows (they measure; these tests do not)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import store_throughput, worker_throughput
+from benchmarks.local_worker import worker_missing
+
+
+def test_store_throughput_writes_both_sides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "store.json"
+    assert (
+        store_throughput.main(["--rows", "300", "--repeats", "2", "--batch-size", "100", "--out", str(out)])
+        == 0
+    )
+    result = json.loads(out.read_text("utf-8"))
+    assert (result["rows"], result["batches"], result["repeats"]) == (300, 3, 2)
+    for side in ("store", "raw"):
+        assert len(result[side]["runs"]) == len(result[side]["runs_cpu"]) == 2
+        assert result[side]["median_s"] > 0 and result[side]["rows_per_s"] > 0
+    assert result["ratio_store_over_raw"] > 0 and result["ratio_store_over_raw_cpu"] > 0
+    assert "ratio store/raw" in capsys.readouterr().out
+
+
+def test_worker_throughput_writes_the_same_batches_both_ways(tmp_path: Path) -> None:
+    missing = worker_missing()
+    if missing:
+        pytest.skip(missing)
+    result = worker_throughput.run(6, 10, 1, tmp_path, log=lambda line: None)
+    for mode in worker_throughput.MODES:
+        entry = result[mode]
+        assert isinstance(entry, dict)
+        for backend in worker_throughput.BACKENDS:
+            assert entry[backend]["ops_per_s"] > 0 and len(entry[backend]["runs_s"]) == 1
+        assert entry["ratio_sqlite_over_d1_ops_per_s"] > 0
+    assert "apply_all: SQLite/D1 ops/s ratio" in worker_throughput.table(result)
