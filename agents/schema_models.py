@@ -1,7 +1,7 @@
 """Learned extraction for a fixed schema: an entity-span model and a relation model.
 
 Both are trained at run time from annotated documents (SciERC's DyGIE layout, read by
-:mod:`governance.scierc`); nothing they learn is written to disk, so no model derived from data
+:mod:`governance.evaluation.scierc`); nothing they learn is written to disk, so no model derived from data
 without a license is ever shipped.
 
 Entity spans (:class:`SpanModel`). Every span of up to :data:`MAX_WIDTH` tokens of a sentence

@@ -14,7 +14,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from governance.ablation import CONFIGURATIONS
+from governance.evaluation.ablation import CONFIGURATIONS
 from magg_kg.cli.bench.replay import print_report, replay_report
 from magg_kg.cli.context import emit_report, read_config, shared_data
 from magg_kg.errors import UserError

@@ -5,7 +5,7 @@ Examples. Each labelled claim is turned into the judge prompt it would get in th
 would be judged against), and :func:`agents.offline.features.claim_features` reads the features
 from that prompt, so training and judging see claims the same way. Sources:
 
-- the replay candidate sets of a Metacademy-layout folder (:mod:`governance.replay`) for several
+- the replay candidate sets of a Metacademy-layout folder (:mod:`governance.evaluation.replay`) for several
   seeds: gold prerequisites against the established half of the graph, and their corruptions
   (reversed, wrong type, shortcut, unrelated, unknown concept, injected, contradiction);
 - Metacademy's ``see_also`` links between two concepts as ``related`` claims (label 1), with
@@ -41,7 +41,7 @@ from agents.offline.features import FEATURES, LEXICAL, claim_features
 from agents.offline.model import LinearModel
 from agents.support import GraphView
 from governance.claims import build_claim
-from governance.replay import Candidate, Dataset, Link, build_candidates, load_dataset
+from governance.evaluation.replay import Candidate, Dataset, Link, build_candidates, load_dataset
 from magg_kg.records import Concept, Proposal, Span
 from magg_kg.store import Store
 

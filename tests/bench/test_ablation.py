@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
-from governance.ablation import run_configuration
-from governance.ablation_bench import Bench, Outcome, proposal_of, seed_store
-from governance.ablation_gates import run_full, run_judge
-from governance.replay import Candidate, CandidateSet, build_candidates, load_dataset
-from governance.scorecard import ablation_report, score_run
+from governance.evaluation.ablation import run_configuration
+from governance.evaluation.ablation_bench import Bench, Outcome, proposal_of, seed_store
+from governance.evaluation.ablation_gates import run_full, run_judge
+from governance.evaluation.replay import Candidate, CandidateSet, build_candidates, load_dataset
+from governance.evaluation.scorecard import ablation_report, score_run
 from magg_kg.clock import StepClock
 from magg_kg.config import LLMConfig, Policy
 from magg_kg.llm.provider import build_llm

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from governance.prerequisite_data import concept_split, layout_of, load_alcpl, load_lecturebank
+from governance.evaluation.prerequisite_data import concept_split, layout_of, load_alcpl, load_lecturebank
 from magg_kg.errors import InputError
 
 TOPICS = ["syntax", "parsing", "cky parsing", "semantics", "word sense", "tagging", "hmm", "viterbi"]

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from agents.offline.handlers import offline_handlers
-from governance.curriculum_questions import generate_questions, gold_order
+from governance.evaluation.curriculum_questions import generate_questions, gold_order
+from governance.evaluation.qa_benchmark import load_gold_graph, run_questions
+from governance.evaluation.qa_scoring import score_answer
 from governance.experts import QAResult
 from governance.graph_answer import GraphAnswer
-from governance.qa_benchmark import load_gold_graph, run_questions
-from governance.qa_scoring import score_answer
 from magg_kg.clock import StepClock
 from magg_kg.config import LLMConfig, Policy
 from magg_kg.graph_index import build_graph_index

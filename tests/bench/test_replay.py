@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from governance.replay import (
+from governance.evaluation.replay import (
     CORRUPTION_KINDS,
     DEFAULT_CONFIDENCE,
     build_candidates,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from governance.scierc import load_split, parse_document
-from governance.triple_score import normalise, score_triples
+from governance.evaluation.scierc import load_split, parse_document
+from governance.evaluation.triple_score import normalise, score_triples
 from magg_kg.cli import app
 from magg_kg.errors import InputError, UserError
 

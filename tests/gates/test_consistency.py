@@ -11,10 +11,10 @@ from pydantic import BaseModel
 from agents.judge import TASK as JUDGE_TASK
 from agents.offline.handlers import offline_handlers
 from agents.support import GraphView
-from governance.ablation import run_configuration
 from governance.claims import build_claim
 from governance.consistency import ConsistencyResult, contest, majority, resample, samples
-from governance.replay import build_candidates, load_dataset
+from governance.evaluation.ablation import run_configuration
+from governance.evaluation.replay import build_candidates, load_dataset
 from magg_kg.clock import StepClock
 from magg_kg.config import LLMConfig, Policy
 from magg_kg.llm.port import Answer, Failure, Prompt

@@ -2,7 +2,7 @@
 
 Each question's paragraphs become lessons (one Markdown file per paragraph, its title as heading)
 ingested into a fresh database by governed ingestion; the question is then answered routed, flat
-and global (:func:`governance.multihop.answer_global`) and scored by exact match and token F1
+and global (:func:`governance.evaluation.multihop.answer_global`) and scored by exact match and token F1
 against the answer and its aliases. The data are read where they are (``../shared/data``), never
 copied.
 """
@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agents.offline.handlers import offline_handlers
-from governance.multihop import (
+from governance.evaluation.multihop import (
     MultiHopItem,
     answer_global,
     exact_match,

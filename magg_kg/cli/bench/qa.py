@@ -2,13 +2,13 @@
 
 1. The gold graph of ``--data`` (a Metacademy-layout folder, default ``../shared/data/metacademy``)
    is loaded through the store as established edges; typed questions with gold answers are
-   generated from it and answered routed and flat (:mod:`governance.qa_benchmark`).
+   generated from it and answered routed and flat (:mod:`governance.evaluation.qa_benchmark`).
 2. ``--demo``: the same on the graph ``magg demo`` builds from the bundled curriculum (its gold is
    the graph itself: this measures answering, not the graph).
 3. ``--multihop N``: the first N questions of each of the MuSiQue and HotpotQA samples
    (``../shared/data/musique``, ``../shared/data/hotpotqa``, used where they are), each question's
    paragraphs ingested into a fresh graph, answered routed, flat and global
-   (:mod:`governance.multihop`): exact match and token F1.
+   (:mod:`governance.evaluation.multihop`): exact match and token F1.
 
 Every section prints a table; ``--out`` writes everything as JSON. The LLM is whatever the
 configuration names (offline by default; the same command runs with ``MAGG_LLM=deepseek``).
@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agents.offline.handlers import offline_handlers
-from governance.qa_benchmark import MODES, load_gold_graph, run_questions
+from governance.evaluation.qa_benchmark import MODES, load_gold_graph, run_questions
 from magg_kg.cli.bench.figures import CLOCK_START
 from magg_kg.cli.bench.multihop import print_multihop, run_multihop
 from magg_kg.cli.context import (

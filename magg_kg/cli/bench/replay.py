@@ -1,5 +1,5 @@
-"""``magg bench replay``: the replay ablation (:mod:`governance.ablation`): one labelled candidate
-set (:mod:`governance.replay`) through flat, rules-only, judge-only and full governance.
+"""``magg bench replay``: the replay ablation (:mod:`governance.evaluation.ablation`): one labelled candidate
+set (:mod:`governance.evaluation.replay`) through flat, rules-only, judge-only and full governance.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from rich.console import Console
 from rich.table import Table
 
 from agents.offline.handlers import offline_handlers
-from governance.ablation import CONFIGURATIONS, run_ablation
-from governance.prerequisite_data import concept_split, layout_of, load_alcpl, load_lecturebank
-from governance.replay import build_candidates, load_dataset, read_candidates
-from governance.scorecard import ablation_report
+from governance.evaluation.ablation import CONFIGURATIONS, run_ablation
+from governance.evaluation.prerequisite_data import concept_split, layout_of, load_alcpl, load_lecturebank
+from governance.evaluation.replay import build_candidates, load_dataset, read_candidates
+from governance.evaluation.scorecard import ablation_report
 from magg_kg.cli.bench.figures import CLOCK_START, figure
 from magg_kg.cli.context import (
     OutOption,

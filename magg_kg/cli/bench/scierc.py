@@ -1,4 +1,4 @@
-"""``magg bench scierc``: SciERC triple F1, flat vs governed (:mod:`governance.scierc_bench`).
+"""``magg bench scierc``: SciERC triple F1, flat vs governed (:mod:`governance.evaluation.scierc_bench`).
 
 The extractor is trained on the ``train`` split at the start of every run (SciERC has no license:
 no model derived from it is written anywhere); ``--split`` picks the evaluated split, ``dev`` by
@@ -18,8 +18,8 @@ from rich.table import Table
 
 from agents.offline.handlers import offline_handlers
 from agents.schema_extraction import SchemaRoles
-from governance.scierc import load_split, sentences_of
-from governance.scierc_bench import PROPOSE_AT, run_split, scierc_report
+from governance.evaluation.scierc import load_split, sentences_of
+from governance.evaluation.scierc_bench import PROPOSE_AT, run_split, scierc_report
 from magg_kg.cli.bench.figures import CLOCK_START, figure
 from magg_kg.cli.context import (
     OutOption,

@@ -10,7 +10,7 @@ sets             F1 of the concepts answered against the gold set (prerequisites
                  prerequisite set, unlocks, part_of, parts; two_part: the mean over both parts);
 ``relation``     F1 of the edges answered against the edges that join the two concepts;
 every kind       citation precision: the share of cited edges whose two ends are in the
-                 question's support (:class:`~governance.curriculum_questions.GoldQuestion`);
+                 question's support (:class:`~governance.evaluation.curriculum_questions.GoldQuestion`);
                  context: edges read, edges and tokens in the answering prompts, model calls.
 
 :func:`summarize` averages each measure by kind and mode; ``quality`` is the kind's headline
@@ -30,7 +30,7 @@ from itertools import pairwise
 
 import networkx as nx
 
-from governance.curriculum_questions import GoldQuestion
+from governance.evaluation.curriculum_questions import GoldQuestion
 from governance.experts import QAResult
 from governance.graph_answer import GraphAnswer
 from magg_kg.graph_index import GraphIndex

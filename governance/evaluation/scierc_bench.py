@@ -19,7 +19,7 @@ proposal per relation, with its sentence as the evidence quote at its offsets:
 The admitted graph (the committed edges, by concept text; the store's tables hold the
 curriculum's edge types only, so the commits are read from the admission's operations and not
 written) is scored against the gold triples
-(:mod:`governance.triple_score`); LLM calls and tokens come from each store's usage log.
+(:mod:`governance.evaluation.triple_score`); LLM calls and tokens come from each store's usage log.
 Extraction is the same in both (one call per abstract), so the difference is governance alone.
 """
 
@@ -35,11 +35,11 @@ from agents.schema_extraction import Extraction, Found, SchemaRoles, extraction_
 from agents.support import GraphView
 from governance.admission import AdmissionContext, Support, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
+from governance.evaluation.scierc import Document
+from governance.evaluation.triple_score import Triple, score_triples
 from governance.judgment import Judgment
 from governance.rules import RuleEngine
-from governance.scierc import Document
 from governance.taint import Quarantine
-from governance.triple_score import Triple, score_triples
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig, Policy
 from magg_kg.journal import journaled

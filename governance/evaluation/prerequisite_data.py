@@ -32,7 +32,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from governance.replay import Candidate, CandidateSet, Dataset, GoldEdge, Link, MetaConcept
+from governance.evaluation.replay import Candidate, CandidateSet, Dataset, GoldEdge, Link, MetaConcept
 from magg_kg.errors import InputError
 
 __all__ = ["ESTABLISHED_CONCEPTS", "concept_split", "layout_of", "load_alcpl", "load_lecturebank"]

@@ -30,7 +30,7 @@ judged against the graph as it has grown:
     candidates that get the same outcome measures what bundling changes.
 
 A candidate's label and kind never reach the configurations: the proposal carries its triple,
-its evidence and its confidence only (:mod:`governance.ablation_bench`: the world of one
+its evidence and its confidence only (:mod:`governance.evaluation.ablation_bench`: the world of one
 configuration, its seeding and the proposal a candidate becomes).
 """
 
@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from agents.roles import BUNDLED
-from governance.ablation_bench import (
+from governance.evaluation.ablation_bench import (
     CONCEPT_TYPE,
     Bench,
     Outcome,
@@ -51,8 +51,8 @@ from governance.ablation_bench import (
     seed_store,
     write,
 )
-from governance.ablation_gates import run_full, run_judge
-from governance.replay import Candidate, CandidateSet, Dataset
+from governance.evaluation.ablation_gates import run_full, run_judge
+from governance.evaluation.replay import Candidate, CandidateSet, Dataset
 from governance.rules import RuleEngine
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig, Policy

@@ -1,11 +1,12 @@
 """The question-answering benchmark on a gold curriculum graph: routed vs flat, by question kind.
 
 :func:`load_gold_graph` writes a Metacademy-layout data set into a store through the ordinary
-write path, as the replay seeds its established graph (:func:`governance.ablation_bench.seed_store`):
-every concept, every prerequisite edge committed as established with its grounding record, and
-the domains as communities of that graph. :func:`run_questions` asks every generated question
-(:mod:`governance.curriculum_questions`) routed and flat and scores the structured answers
-(:mod:`governance.qa_scoring`).
+write path, as the replay seeds its established graph
+(:func:`governance.evaluation.ablation_bench.seed_store`): every concept, every prerequisite edge
+committed as established with its grounding record, and the domains as communities of that graph.
+:func:`run_questions` asks every generated question
+(:mod:`governance.evaluation.curriculum_questions`) routed and flat and scores the structured
+answers (:mod:`governance.evaluation.qa_scoring`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from governance.ablation_bench import Bench, seed_store
-from governance.curriculum_questions import generate_questions, gold_order
+from governance.evaluation.ablation_bench import Bench, seed_store
+from governance.evaluation.curriculum_questions import generate_questions, gold_order
+from governance.evaluation.qa_scoring import score_answer, summarize
+from governance.evaluation.replay import CandidateSet, load_dataset
 from governance.qa import answer_flat, answer_routed, bridges_of
-from governance.qa_scoring import score_answer, summarize
-from governance.replay import CandidateSet, load_dataset
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.graph_index import build_graph_index

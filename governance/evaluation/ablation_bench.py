@@ -1,4 +1,4 @@
-"""One configuration's world in the replay ablation (:mod:`governance.ablation`): its store, clock,
+"""One configuration's world in the replay ablation (:mod:`governance.evaluation.ablation`): its store, clock,
 model stack and policy (:class:`Bench`), the store seeded identically for every configuration
 (:func:`seed_store`), the proposal a candidate becomes and the decisions that settle it.
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from agents.evidence import evidence_kind
 from governance.domains import Layout, card, compute_layout, layout_ops, weighted_graph
-from governance.replay import Candidate, CandidateSet, Dataset
+from governance.evaluation.replay import Candidate, CandidateSet, Dataset
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.journal import journaled

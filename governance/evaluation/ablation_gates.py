@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agents.support import GraphView
-from governance.ablation_bench import Bench, Outcome, proposal_of, write
 from governance.admission import AdmissionContext, Support, admit
+from governance.evaluation.ablation_bench import Bench, Outcome, proposal_of, write
+from governance.evaluation.replay import Candidate
 from governance.judgment import Judgment
-from governance.replay import Candidate
 from governance.rules import RuleEngine
 from governance.taint import Quarantine
 from magg_kg.operations import AddProposal, Operation, RecordDecision

@@ -7,8 +7,8 @@ candidates are all labelled 1 and as the rejection rate (the share kept out) for
 candidates are all labelled 0; LLM calls, tokens and attempts per candidate, by stage, from the
 configuration's usage log; wall time.
 
->>> from governance.replay import Candidate
->>> from governance.ablation_bench import Outcome, RunResult
+>>> from governance.evaluation.replay import Candidate
+>>> from governance.evaluation.ablation_bench import Outcome, RunResult
 >>> good, bad = Candidate("a", "prerequisite", "b", ("t",), 1, "gold"), Candidate(
 ...     "b", "prerequisite", "a", ("t",), 0, "reversed")
 >>> run = RunResult("flat", (Outcome("committed", "flat", True),) * 2, (), 0.1, 0.0, "none")
@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from governance.ablation_bench import Outcome, RunResult
-from governance.replay import Candidate, CandidateSet
+from governance.evaluation.ablation_bench import Outcome, RunResult
+from governance.evaluation.replay import Candidate, CandidateSet
 from magg_kg.config import Policy
 
 __all__ = ["ablation_report", "bundling_agreement", "score_run"]
