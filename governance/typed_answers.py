@@ -9,12 +9,16 @@ across domains is assembled from the experts of each domain, joined where it cro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from agents import qa
 from governance.experts import ExpertReport, QAResult, ask_expert
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
 from magg_kg.graph_index import GraphIndex
 from magg_kg.graph_reader import DomainReader, WholeGraphReader
 from magg_kg.llm.port import LLM
+from magg_kg.records import EdgeVersion
 
 __all__ = ["is_typed", "typed_flat", "typed_routed"]
 
@@ -39,8 +43,20 @@ def typed_routed(
             report = ExpertReport(domain, sub.text, concepts, list(edge_ids))
             result.experts.append(report)
             answered.append(domain)
-            ask_expert(llm, graph, report, edges, result, answer)
+            ask_expert(llm, graph, report, edges, result, _part(answer, edges))
     return list(dict.fromkeys(answered))
+
+
+def _part(answer: GraphAnswer, edges: Sequence[EdgeVersion]) -> GraphAnswer:
+    """The part of an answer one domain's expert explains: its own edges, and of the concepts found
+    and the path those its edges touch (the whole answer goes to synthesis, not to every expert)."""
+    touched = {c for e in edges for c in (e.src, e.dst)}
+    return replace(
+        answer,
+        edges=[e.edge_id for e in edges],
+        found=[c for c in answer.found if c in touched],
+        path=[c for c in answer.path if c in touched],
+    )
 
 
 def is_typed(sub: qa.SubQuestion) -> bool:
