@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import types
 from collections.abc import Iterable, Mapping
 from importlib import resources
-from typing import Annotated, Literal, Union, get_args, get_origin
+from typing import Annotated, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
+from magg_kg.canonical import Writer, allowed_types
 from magg_kg.records import (
     EvidenceKind,
     ProposalState,
@@ -315,49 +315,19 @@ class Batch(BaseModel):
 
 def _digest(batch_id: str, sent_at: str, ops: list[Operation]) -> str:
     body = {"batch_id": batch_id, "sent_at": sent_at, "ops": [op_fields(op) for op in ops]}
-    return hashlib.sha256(_CANONICAL.encode(body).encode("utf-8")).hexdigest()
+    return hashlib.sha256(field_json(body).encode("utf-8")).hexdigest()
 
 
-# Writing a batch is dominated by turning its operations into JSON (the digest, the JSON columns).
-# ``model_dump`` copies every operation into new dicts first; an operation whose fields validation
-# already made JSON values (text, numbers, booleans, null, a list of spans) can be written from the
-# model itself, spans included, with the same result.
-
-
-def _allowed(annotation: object) -> list[object]:
-    """The types a field annotation allows, ``Annotated`` and unions unwrapped."""
-    origin = get_origin(annotation)
-    if origin is Annotated:
-        return _allowed(get_args(annotation)[0])
-    if origin is Union or origin is types.UnionType:
-        return [kind for arg in get_args(annotation) for kind in _allowed(arg)]
-    return [annotation]
-
-
-def _holds_json(kind: object) -> bool:
-    """Whether a validated value of this type is what ``model_dump(mode="json")`` would give."""
-    if get_origin(kind) is Literal:
-        return all(type(value) is str for value in get_args(kind))
-    if get_origin(kind) is list:
-        return get_args(kind) == (SpanData,)
-    return kind in (str, int, float, bool, type(None))
-
-
+_WRITER = Writer(SpanData)
 _KINDS: tuple[type[_Op], ...] = get_args(get_args(Operation)[0])
-_AS_JSON = frozenset(
-    kind
-    for kind in _KINDS
-    if all(
-        _holds_json(allowed) for field in kind.model_fields.values() for allowed in _allowed(field.annotation)
-    )
-)
-"""The operation types written from the model itself (not those with a free-form object)."""
+_AS_JSON = frozenset(kind for kind in _KINDS if _WRITER.holds_json(kind))
+"""The operation types written from the model itself (all but those with a free-form object)."""
 
 JSON_TEXT: Mapping[str, frozenset[str]] = {
     kind.model_fields["op"].default: frozenset(
         name
         for name, field in kind.model_fields.items()
-        if any(get_origin(allowed) in (list, dict) for allowed in _allowed(field.annotation))
+        if any(get_origin(allowed) in (list, dict) for allowed in allowed_types(field.annotation))
     )
     for kind in _KINDS
 }
@@ -375,17 +345,6 @@ def op_fields(op: Operation) -> Mapping[str, object]:
     return op.__dict__ if type(op) in _AS_JSON else op.model_dump(mode="json")
 
 
-def _span_fields(value: object) -> dict[str, object]:
-    if isinstance(value, SpanData):
-        return value.__dict__
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-# records.canonical_json's text (sorted keys, no spaces, UTF-8 kept), evidence spans written as
-# their fields. An encoder holds no state between calls.
-_CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=_span_fields)
-
-
 def field_json(value: object) -> str:
     """The canonical JSON text (:func:`~magg_kg.records.canonical_json`) of a value from
     :func:`op_fields`, evidence spans included.
@@ -395,7 +354,7 @@ def field_json(value: object) -> str:
     >>> field_json([span]) == canonical_json([span.model_dump()])
     True
     """
-    return _CANONICAL.encode(value)
+    return _WRITER.text(value)
 
 
 _BATCH_ADAPTER: TypeAdapter[Batch] = TypeAdapter(Batch)

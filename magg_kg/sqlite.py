@@ -33,6 +33,9 @@ from magg_kg.store import SCHEMA_VERSION, BatchResult, Row, Store, queries
 
 __all__ = ["SQLiteStore", "bind", "migrations"]
 
+CACHE_KIB = 64 * 1024
+"""The page cache of a connection, at most (SQLite's default is 2 MiB): a batch that touches index
+pages all over (an edge id is a hash) finds them in memory, not on disk, batch after batch."""
 WAL_CHECKPOINT_PAGES = 10_000
 """Pages (4 KiB each) the WAL may hold before it is copied back into the database: a page written
 by batch after batch (an index's) is copied once per checkpoint, not once per batch."""
@@ -155,6 +158,7 @@ class SQLiteStore(Store):
             connection.row_factory = sqlite3.Row
             connection.execute("PRAGMA foreign_keys = ON")
             connection.execute("PRAGMA busy_timeout = 30000")
+            connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             store = cls(connection, location)
             store._migrate(create)
             if not read_only and location != ":memory:":

@@ -16,10 +16,13 @@ from pydantic import ValidationError
 
 from magg_kg.operations import (
     JSON_TEXT,
+    AddConcept,
     Batch,
+    CommitEdge,
     Operation,
     RecordDecision,
     SetDomain,
+    SpanData,
     field_json,
     op_fields,
 )
@@ -67,6 +70,32 @@ def test_op_fields_write_the_text_model_dump_writes(batch: Batch) -> None:
         for name, value in dumped.items():
             assert field_json(fields[name]) == canonical_json(value), f"{op.op}.{name}"
         assert field_json(fields) == canonical_json(dumped)
+
+
+@pytest.mark.parametrize("text", ["\x00", 'a"\x00', '"\x00"', "\x00\x00"])
+def test_text_with_nul_and_quotes_is_written_as_dumped(text: str) -> None:
+    span = SpanData(lesson_id="l", start=0, end=len(text), quote=text, kind="explicit")
+    edge = CommitEdge(
+        version_id=text,
+        edge_id="e",
+        src="a",
+        type="related",
+        dst="b",
+        confidence=0.5,
+        reason=text,
+        source="s",
+        evidence=[span],
+        valid_at=T,
+        recorded_at=T,
+        decision_id="d",
+        policy_version="p",
+        prompt_version="p",
+        model="m",
+    )
+    ops: list[Operation] = [AddConcept(id=text, name=text, type="t", recorded_at=T), edge]
+    batch = Batch.of(text, T, ops)
+    assert batch.digest == batch.content_digest() == reference_digest(batch)
+    assert field_json(op_fields(edge)["evidence"]) == canonical_json([span.model_dump()])
 
 
 def test_a_free_form_object_is_written_as_dumped() -> None:
