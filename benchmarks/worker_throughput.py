@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import tempfile
 import time
@@ -145,7 +146,7 @@ def figures(runs: list[tuple[float, list[float]]], count: int, ops_per_batch: in
         "batches_per_s": round(count / seconds, 1),
         "ops_per_s": round(count * ops_per_batch / seconds, 1),
         "median_call_ms": round(statistics.median(latencies) * 1000, 2),
-        "p95_call_ms": round(latencies[int(0.95 * (len(latencies) - 1))] * 1000, 2),
+        "p95_call_ms": round(latencies[math.ceil(0.95 * len(latencies)) - 1] * 1000, 2),  # nearest rank
         "runs_s": [round(elapsed, 3) for elapsed, _ in runs],
     }
 
