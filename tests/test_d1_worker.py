@@ -50,6 +50,15 @@ def audited(prefix: str, n: int) -> Batch:
     )
 
 
+def assert_sixty_whole_batches_in_an_intact_chain(store: D1Store, prefix: str) -> None:
+    events = store.audit_events()
+    mine = [event.event_id for event in events if event.event_id.startswith(prefix)]
+    assert len(mine) == 120
+    # A batch is one transaction: its two events are adjacent in the chain.
+    assert all(mine[i][:-1] == mine[i + 1][:-1] for i in range(0, 120, 2))
+    assert find_break(events) is None
+
+
 def store_for(worker: RunningWorker, *, read: bool = True) -> D1Store:
     read_token = SecretStr(worker.read_token) if read else None
     return D1Store(D1Config(url=worker.url, token=SecretStr(worker.token), read_token=read_token))
@@ -65,12 +74,7 @@ def test_sixty_batches_at_once_are_all_applied_with_an_intact_chain(
     with ThreadPoolExecutor(60) as pool:
         results = list(pool.map(lambda n: store.apply(audited(prefix, n)), range(60)))
     assert Counter(result.status for result in results) == {"applied": 60}
-    events = store.audit_events()
-    mine = [event.event_id for event in events if event.event_id.startswith(prefix)]
-    assert len(mine) == 120
-    # A batch is one transaction: its two events are adjacent in the chain.
-    assert all(mine[i][:-1] == mine[i + 1][:-1] for i in range(0, 120, 2))
-    assert find_break(events) is None
+    assert_sixty_whole_batches_in_an_intact_chain(store, prefix)
     store.close()
 
 
@@ -80,11 +84,7 @@ def test_groups_sent_at_once_are_all_applied_with_an_intact_chain(worker: Runnin
     with ThreadPoolExecutor(4) as pool:
         results = [result for answers in pool.map(store.apply_all, groups) for result in answers]
     assert Counter(result.status for result in results) == {"applied": 60}
-    events = store.audit_events()
-    mine = [event.event_id for event in events if event.event_id.startswith(prefix)]
-    assert len(mine) == 120
-    assert all(mine[i][:-1] == mine[i + 1][:-1] for i in range(0, 120, 2))
-    assert find_break(events) is None
+    assert_sixty_whole_batches_in_an_intact_chain(store, prefix)
     store.close()
 
 

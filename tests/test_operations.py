@@ -14,18 +14,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from magg_kg.operations import (
-    JSON_TEXT,
-    AddConcept,
-    Batch,
-    CommitEdge,
-    Operation,
-    RecordDecision,
-    SetDomain,
-    SpanData,
-    field_json,
-    op_fields,
-)
+from magg_kg.operations import JSON_TEXT, AddConcept, Batch, Operation, SpanData, field_json, op_fields
 from magg_kg.records import canonical_json
 from tests.test_vectors import load_vectors
 
@@ -72,25 +61,16 @@ def test_op_fields_write_the_text_model_dump_writes(batch: Batch) -> None:
         assert field_json(fields) == canonical_json(dumped)
 
 
+def vector_op(kind: str) -> Operation:
+    """The first operation of this type in the vectors."""
+    return next(op for batch in valid_batches() for op in batch.ops if op.op == kind)
+
+
 @pytest.mark.parametrize("text", ["\x00", 'a"\x00', '"\x00"', "\x00\x00"])
 def test_text_with_nul_and_quotes_is_written_as_dumped(text: str) -> None:
     span = SpanData(lesson_id="l", start=0, end=len(text), quote=text, kind="explicit")
-    edge = CommitEdge(
-        version_id=text,
-        edge_id="e",
-        src="a",
-        type="related",
-        dst="b",
-        confidence=0.5,
-        reason=text,
-        source="s",
-        evidence=[span],
-        valid_at=T,
-        recorded_at=T,
-        decision_id="d",
-        policy_version="p",
-        prompt_version="p",
-        model="m",
+    edge = vector_op("commit_edge").model_copy(
+        update={"version_id": text, "reason": text, "evidence": [span]}
     )
     ops: list[Operation] = [AddConcept(id=text, name=text, type="t", recorded_at=T), edge]
     batch = Batch.of(text, T, ops)
@@ -100,22 +80,9 @@ def test_text_with_nul_and_quotes_is_written_as_dumped(text: str) -> None:
 
 def test_a_free_form_object_is_written_as_dumped() -> None:
     odd: dict[str, Any] = {"when": datetime.date(2026, 1, 2), "pair": (1, 2.0), "nan": float("nan"), "ü": "x"}
-    decision = RecordDecision(
-        id="d",
-        proposal_id=None,
-        stage="judge",
-        verdict="accept",
-        state_after="committed",
-        rationale="r",
-        detail=odd,
-        policy_version="p",
-        prompt_version="p",
-        model="m",
-        decided_at=T,
-    )
-    domain = SetDomain(id="dom", version=1, name="D", owner="o", card={"n": {1, 2}}, recorded_at=T)
-    ops: list[Operation] = [decision, domain]
-    batch = Batch.of("b-odd", T, ops)
+    decision = vector_op("record_decision").model_copy(update={"detail": odd})
+    domain = vector_op("set_domain").model_copy(update={"card": {"n": {1, 2}}})
+    batch = Batch.of("b-odd", T, [decision, domain])
     assert batch.digest == batch.content_digest() == reference_digest(batch)
     written = field_json(op_fields(decision)["detail"])
     assert written == canonical_json(decision.model_dump(mode="json")["detail"])

@@ -3,20 +3,9 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CHAIN_ATTEMPTS } from "../src/apply";
 import { sha256Hex } from "../src/canonical";
-import { callWith, chainBreak, freshDatabase, post, postRequest, tableRows } from "./helpers";
+import { auditBatch, callWith, chainBreak, freshDatabase, post, postRequest, tableRows } from "./helpers";
 
 const T = "2026-01-01T00:00:00.000000Z";
-
-function auditBatch(n: number): Record<string, unknown> {
-  const event = (part: string) => ({
-    op: "append_audit", event_id: `ev-${n}-${part}`, kind: "commit", subject: `c-${n}`, payload: "{}", recorded_at: T,
-  });
-  return {
-    batch_id: `parallel-${n}`,
-    sent_at: T,
-    ops: [{ op: "add_concept", id: `c-${n}`, name: `C ${n}`, type: "math", recorded_at: T }, event("a"), event("b")],
-  };
-}
 
 /** Sends `batch` as a client does: again while the answer is `chain_moved`, at most `rounds` times. */
 async function send(batch: unknown, rounds: number, moved: number[]): Promise<Record<string, unknown>> {

@@ -4,20 +4,9 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_BOUND, SELF_REFERENCING } from "../src/apply";
 import { MAX_GROUP, MAX_GROUP_OPS } from "../src/writes";
-import { callWith, chainBreak, freshDatabase, post, postRequest, tableRows } from "./helpers";
+import { auditBatch, callWith, chainBreak, freshDatabase, post, postRequest, tableRows } from "./helpers";
 
 const T = "2026-01-01T00:00:00.000000Z";
-
-function audited(n: number): Record<string, unknown> {
-  const event = (part: string) => ({
-    op: "append_audit", event_id: `ev-${n}-${part}`, kind: "commit", subject: `c-${n}`, payload: "{}", recorded_at: T,
-  });
-  return {
-    batch_id: `g-${n}`,
-    sent_at: T,
-    ops: [{ op: "add_concept", id: `c-${n}`, name: `C ${n}`, type: "math", recorded_at: T }, event("a"), event("b")],
-  };
-}
 
 /** The Worker's D1, counting the round trips it is asked for (env.DB.batch, first, all, run) and
  * the statements of each env.DB.batch. */
@@ -61,7 +50,7 @@ function withHint(path: string, body: unknown, hint: string): Request<unknown, I
 }
 
 async function headHint(): Promise<string> {
-  const answer = await (await post("/v1/batches", audited(0))).json<{ audit_head: { seq: number; hash: string } }>();
+  const answer = await (await post("/v1/batches", auditBatch(0))).json<{ audit_head: { seq: number; hash: string } }>();
   expect(answer.audit_head.seq).toBe(2);
   return `${answer.audit_head.seq}:${answer.audit_head.hash}`;
 }
@@ -72,7 +61,7 @@ describe("groups of batches", () => {
   it("applies a group in one round trip when the client knows the chain's head", async () => {
     const hint = await headHint();
     const counting = countingDatabase();
-    const group = [1, 2, 3, 4, 5].map(audited);
+    const group = [1, 2, 3, 4, 5].map((n) => auditBatch(n));
     const response = await callWith(withHint("/v1/groups", group, hint), { DB: counting.db });
     const answer = await response.json<{ results: { status: string; batch_id: string }[]; audit_head: { seq: number } }>();
     expect(response.status).toBe(200);
@@ -95,7 +84,7 @@ describe("groups of batches", () => {
     await headHint();
     for (const [n, hint] of [[1, `1:${"a".repeat(64)}`], [2, `2:${"b".repeat(64)}`], [3, "0:"]] as const) {
       const counting = countingDatabase();
-      const response = await callWith(withHint("/v1/batches", audited(n), hint), { DB: counting.db });
+      const response = await callWith(withHint("/v1/batches", auditBatch(n), hint), { DB: counting.db });
       expect(await response.json()).toMatchObject({ status: "applied", audit_head: { seq: 2 + 2 * n } });
       expect(counting.trips()).toBe(3); // the refused write, the read, the write
     }
@@ -104,24 +93,24 @@ describe("groups of batches", () => {
   });
 
   it("answers each batch of a group on its own when one is a duplicate or refused, in order", async () => {
-    await post("/v1/batches", audited(1));
+    await post("/v1/batches", auditBatch(1));
     const bad = { batch_id: "bad", sent_at: T, ops: [{ op: "add_alias", alias: "x", concept_id: "nowhere", recorded_at: T }] };
-    const response = await post("/v1/groups", [audited(1), audited(2), bad, audited(3)]);
+    const response = await post("/v1/groups", [auditBatch(1), auditBatch(2), bad, auditBatch(3)]);
     const answer = await response.json<{ results: Record<string, unknown>[] }>();
     expect(response.status).toBe(200);
     expect(answer.results.map((r) => r.status)).toEqual(["duplicate", "applied", "refused", "applied"]);
     expect(answer.results[2]).toMatchObject({ code: "constraint", batch_id: "bad" });
     expect(String(answer.results[2]!.reason)).toContain("FOREIGN KEY");
-    expect((await tableRows("batches")).map((row) => row.batch_id)).toEqual(["g-1", "g-2", "g-3"]);
+    expect((await tableRows("batches")).map((row) => row.batch_id)).toEqual(["parallel-1", "parallel-2", "parallel-3"]);
     expect(await tableRows("concept_aliases")).toEqual([]);
     expect(await chainBreak()).toBeNull();
   });
 
   it("refuses a malformed hint, an empty or oversized group, and names the bad batch's field", async () => {
-    const hinted = await callWith(withHint("/v1/batches", audited(1), "12:abc"), {});
+    const hinted = await callWith(withHint("/v1/batches", auditBatch(1), "12:abc"), {});
     expect(hinted.status).toBe(400);
     expect(await hinted.json()).toMatchObject({ code: "invalid", field: "Magg-Audit-Head" });
-    for (const body of [[], Array(MAX_GROUP + 1).fill(audited(1)), audited(1)]) {
+    for (const body of [[], Array(MAX_GROUP + 1).fill(auditBatch(1)), auditBatch(1)]) {
       const response = await post("/v1/groups", body);
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ code: "invalid", field: "batches" });
@@ -129,7 +118,7 @@ describe("groups of batches", () => {
     const ops = Array.from({ length: MAX_GROUP_OPS / 2 + 1 }, (_, i) => ({ op: "add_concept", id: `k${i}`, name: "K", type: "t", recorded_at: T }));
     const tooMany = await post("/v1/groups", [{ batch_id: "x", sent_at: T, ops }, { batch_id: "y", sent_at: T, ops }]);
     expect(await tooMany.json()).toMatchObject({ code: "invalid", field: "batches" });
-    const broken = await post("/v1/groups", [audited(1), { ...audited(2), sent_at: "yesterday" }]);
+    const broken = await post("/v1/groups", [auditBatch(1), { ...auditBatch(2), sent_at: "yesterday" }]);
     expect(await broken.json()).toMatchObject({ code: "invalid", field: "1.sent_at" });
     expect(await tableRows("batches")).toEqual([]);
   });

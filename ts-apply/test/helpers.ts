@@ -59,3 +59,16 @@ export async function chainBreak(): Promise<string | null> {
   }
   return null;
 }
+
+/** Batch `parallel-<n>`: concept c-<n> and two audit events, which must extend the chain at its end. */
+export function auditBatch(n: number): Record<string, unknown> {
+  const at = "2026-01-01T00:00:00.000000Z";
+  const event = (part: string) => ({
+    op: "append_audit", event_id: `ev-${n}-${part}`, kind: "commit", subject: `c-${n}`, payload: "{}", recorded_at: at,
+  });
+  return {
+    batch_id: `parallel-${n}`,
+    sent_at: at,
+    ops: [{ op: "add_concept", id: `c-${n}`, name: `C ${n}`, type: "math", recorded_at: at }, event("a"), event("b")],
+  };
+}
