@@ -33,13 +33,14 @@ from governance.domains import Layout
 from governance.memory import Support
 from governance.rules import RuleEngine
 from governance.stages import Gate, Reviewed, Vote
-from governance.writes import flat_commit, proposal_op
+from governance.writes import flat_commit, revision_of
+from magg_kg.builders import decision_op, proposal_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.bundle import Bundler
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.operations import Operation, RecordDecision
-from magg_kg.records import Proposal, ProposalState, stable_id
+from magg_kg.records import Proposal, ProposalState
 
 __all__ = ["SCHEMA_RULES", "Admission", "AdmissionContext", "Support", "admit"]
 
@@ -96,14 +97,13 @@ class _Run:
         prompt_version = owner_role.PROMPT_VERSION if by_model else RULES_VERSION
         model = self.ctx.llm.model if by_model else "rules"
         at = self.ctx.clock.now()
-        decision = RecordDecision(
-            id=stable_id("dec", proposal.id, stage, verdict, at),
-            proposal_id=proposal.id,
-            stage=stage,
-            verdict=verdict,
-            state_after=state,
+        decision = decision_op(
+            proposal.id,
+            stage,
+            verdict,
+            state,
+            rationale,
             score=None if score is None else round(min(1.0, max(0.0, score)), 6),
-            rationale=rationale[:200_000] or verdict,
             detail=detail or {},
             policy_version=self.ctx.policy.version,
             prompt_version=prompt_version,
@@ -287,18 +287,7 @@ class _Run:
             )
             return proposal, proposal, votes, contested, score
         revision = revisions[0]
-        revised = proposal.model_copy(
-            update={
-                "id": stable_id("p", proposal.id, "revised", revision.src, revision.type, revision.dst),
-                "src": revision.src,
-                "type": revision.type,
-                "dst": revision.dst,
-                "rationale": (
-                    f"revision of {proposal.id} ({proposal.src} {proposal.type} {proposal.dst}): "
-                    f"{revision.reasoning}"
-                ),
-            }
-        )
+        revised = revision_of(proposal, (revision.src, revision.type, revision.dst), revision.reasoning)
         detail["revised_into"] = revised.id
         self.decide(
             proposal,

@@ -30,8 +30,8 @@ from agents.judge import Claim, band
 from governance.claims import JudgeResult, ask_judge
 from governance.debate import DebateResult, hold_debate
 from magg_kg.config import Policy
+from magg_kg.ids import digest
 from magg_kg.llm.port import LLM
-from magg_kg.records import stable_id
 
 __all__ = ["ConsistencyResult", "Contest", "contest", "majority", "resample", "samples"]
 
@@ -84,7 +84,7 @@ def majority(scores: list[float]) -> float:
 
 def resample(claim: Claim, number: int) -> Claim:
     """The claim with its evidence resampled for one sample (module docstring)."""
-    rng = random.Random(stable_id("sample", claim.proposal_id, str(number)))
+    rng = random.Random(f"sample-{digest(claim.proposal_id, str(number))}")  # a seed, not an id
     spans = list(claim.evidence)
     drawn = [spans[rng.randrange(len(spans))] for _ in spans] if spans else []
     kept = list({(s.lesson_id, s.start, s.end, s.quote): s for s in drawn}.values())

@@ -26,11 +26,12 @@ from agents.support import GraphView, Triple
 from governance.judgment import Judgment
 from governance.policy import policy_detail
 from governance.rules import RuleEngine
+from magg_kg.builders import decision_op, proposal_op, propose
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure
-from magg_kg.operations import AddProposal, Operation, RecordDecision, span_data
-from magg_kg.records import Proposal, Span, stable_id
+from magg_kg.operations import Operation, RecordDecision
+from magg_kg.records import ProposalState, Span
 from magg_kg.store import Store
 
 __all__ = [
@@ -187,21 +188,21 @@ def discover(
             continue
         spans = _inferred([s for path in paths for t in path for s in _evidence(store, t)[:2]])
         now = clock.now()
-        pid = stable_id("p", "discover", said.src, said.type, said.dst, now)
-        add = AddProposal(
-            id=pid,
-            src=said.src,
-            type=said.type,
-            dst=said.dst,
-            confidence=said.confidence,
-            evidence=span_data(spans),
+        stored = propose(
+            said.src,
+            said.type,
+            said.dst,
+            context=("discover", now),
             origin="discover",
-            rationale=said.reasoning[:20_000],
+            confidence=said.confidence,
+            evidence=spans,
+            rationale=said.reasoning,
             created_at=now,
         )
+        pid = stored.id
         proposed.add(frozenset((said.src, said.dst)))
         ops: list[Operation] = [
-            add,
+            proposal_op(stored),
             _decision(
                 pid,
                 "discover",
@@ -225,17 +226,6 @@ def discover(
             )
             yield Discovered(candidate, triple, "rejected", why, tuple(ops))
             continue
-        stored = Proposal(
-            id=pid,
-            src=said.src,
-            type=said.type,
-            dst=said.dst,
-            confidence=said.confidence,
-            evidence=tuple(spans),
-            origin="discover",
-            rationale=add.rationale,
-            created_at=now,
-        )
         settled = gate.settle(stored, confidence=said.confidence)
         last = next(op for op in reversed(settled.ops) if isinstance(op, RecordDecision))
         yield Discovered(candidate, triple, settled.state, last.rationale, (*ops, *settled.ops))
@@ -258,21 +248,18 @@ def _decision(
     now: str,
     model: str,
     *,
-    state: str = "proposed",
+    state: ProposalState = "proposed",
 ) -> RecordDecision:
-    return RecordDecision.model_validate(
-        {
-            "id": stable_id("d", proposal_id, stage, verdict, now),
-            "proposal_id": proposal_id,
-            "stage": stage,
-            "verdict": verdict,
-            "state_after": state,
-            "score": score,
-            "rationale": rationale.strip() or f"{stage}: {verdict}",
-            "detail": {**detail, **policy_detail(policy)},
-            "policy_version": policy.version,
-            "prompt_version": "discover-1",
-            "model": model or "none",
-            "decided_at": now,
-        }
+    return decision_op(
+        proposal_id,
+        stage,
+        verdict,
+        state,
+        rationale,
+        score=score,
+        detail={**detail, **policy_detail(policy)},
+        policy_version=policy.version,
+        prompt_version="discover-1",
+        model=model,
+        decided_at=now,
     )

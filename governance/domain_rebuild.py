@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from governance.domains import Layout, compute_layout, domain_cards, layout_ops, weighted_graph
 from magg_kg.clock import Clock
+from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.operations import BATCH_OPS, Batch, Operation
-from magg_kg.records import stable_id
 from magg_kg.store import Store
 
 __all__ = ["Rebuilt", "plan_rebuild", "rebuild_domains"]
@@ -57,5 +57,5 @@ def rebuild_domains(store: Store, seed: int, clock: Clock) -> Rebuilt:
     ops = list(rebuilt.ops)
     for start in range(0, len(ops), BATCH_OPS):  # domain operations carry no audit events
         chunk = journaled(ops[start : start + BATCH_OPS], at)
-        store.write(Batch.of(stable_id("b", "domains", at, str(start)), at, chunk))
+        store.write(Batch.of(make_id("batch", "domains", at, str(start)), at, chunk))
     return rebuilt

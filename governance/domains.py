@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from magg_kg.ids import make_id
 from magg_kg.operations import AssignDomain, Operation, SetDomain, UnassignDomain
-from magg_kg.records import stable_id
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -213,9 +213,9 @@ def compute_layout(
         central = tuple(sorted(members, key=lambda n: (-degree.get(n, 0.0), n))[:3])
         domain_id = assigned.get(index)
         if domain_id is None:
-            domain_id = stable_id("d", central[0], length=8)
+            domain_id = make_id("domain", central[0])
             while domain_id in taken:
-                domain_id = stable_id("d", domain_id, length=8)
+                domain_id = make_id("domain", domain_id)
             taken.add(domain_id)
         domains.append(
             Domain(

@@ -63,6 +63,7 @@ from governance.versions import decision, rejudge
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import BatchConflict, InputError
+from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, find_lessons, read_parts
 from magg_kg.llm.port import LLM
@@ -357,7 +358,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         ops += rejudge(
             store, ctx.policy, lesson, previous, proposals, admission, stored_proposals, outcomes, at
         )
-    batch_id = f"lesson-{lesson.sha256[:40]}"
+    batch_id = make_id("batch", "lesson", lesson.sha256)
     result = admit(proposals, admission, batch_id)
     result.outcomes.update(outcomes)
     ops += result.ops

@@ -31,11 +31,12 @@ from governance.consistency import Contest, contest
 from governance.policy import UNANCHORED, Case, Row, policy_detail, route
 from governance.rules import RuleEngine
 from governance.stages import Reviewed, Settled, Vote
+from magg_kg.builders import commit_op, decision_op, queue_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM
-from magg_kg.operations import CommitEdge, EnqueueReview, Operation, RecordDecision
-from magg_kg.records import Concept, Proposal, ProposalState, edge_id, stable_id
+from magg_kg.operations import Operation, RecordDecision
+from magg_kg.records import Concept, Proposal, ProposalState
 from magg_kg.store import Store
 
 __all__ = ["Judgment"]
@@ -282,13 +283,7 @@ class Judgment:
         decision = self._decide(
             proposal.id, stage, verdict, "quarantined", score, why, detail, row, prompt, model
         )
-        review = EnqueueReview(
-            id=stable_id("r", proposal.id, decision.id),
-            proposal_id=proposal.id,
-            reason=why[:20_000],
-            enqueued_at=decision.decided_at,
-        )
-        return [decision, review]
+        return [decision, queue_op(decision)]
 
     def _commit(
         self,
@@ -331,24 +326,16 @@ class Judgment:
             proposal.id, stage, verdict, "committed", score, reasoning, detail, row, prompt_version, model
         )
         src, type_, dst = self._view.schema.canonical(proposal.src, proposal.type, proposal.dst)
-        eid = edge_id(src, type_, dst)
         where = f"lesson:{proposal.lesson_id}" if proposal.lesson_id else f"{proposal.origin}:{proposal.id}"
-        commit = CommitEdge(
-            version_id=stable_id("v", eid, decision.id),
-            edge_id=eid,
-            src=src,
-            type=type_,
-            dst=dst,
+        commit = commit_op(
+            decision,
+            src,
+            type_,
+            dst,
             confidence=score,
             reason=short_reason(reasoning),
             source=f"{where} via {model} {stage}",
             evidence=spans,
-            valid_at=decision.decided_at,
-            recorded_at=decision.decided_at,
-            decision_id=decision.id,
-            policy_version=self._policy.version,
-            prompt_version=prompt_version,
-            model=model,
         )
         return [decision, commit]
 
@@ -375,20 +362,18 @@ class Judgment:
         prompt_version: str,
         model: str,
     ) -> RecordDecision:
-        decided_at = self._clock.now()
-        return RecordDecision(
-            id=stable_id("d", proposal_id, stage, verdict, decided_at),
-            proposal_id=proposal_id,
-            stage=stage,
-            verdict=verdict,
-            state_after=state,
+        return decision_op(
+            proposal_id,
+            stage,
+            verdict,
+            state,
+            rationale,
             score=score,
-            rationale=rationale.strip() or f"{stage}: {verdict}",
             detail={**detail, **policy_detail(self._policy, row)},
             policy_version=self._policy.version,
             prompt_version=prompt_version,
-            model=model or "none",
-            decided_at=decided_at,
+            model=model,
+            decided_at=self._clock.now(),
         )
 
     # Bookkeeping: the graph view, the rule engine and the pool of open proposals.

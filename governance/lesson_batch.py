@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from agents.evidence import Candidate
 from agents.extraction import ConceptInfo, Extraction
 from governance.versions import decision
-from governance.writes import proposal_op
+from magg_kg.builders import proposal_op, propose
 from magg_kg.config import Policy
 from magg_kg.lessons import LessonText
 from magg_kg.operations import (
@@ -24,7 +24,7 @@ from magg_kg.operations import (
     Operation,
     SpanData,
 )
-from magg_kg.records import Concept, Lesson, Proposal, Span, stable_id
+from magg_kg.records import Concept, Lesson, Proposal, Span
 
 __all__ = ["concept_ops", "concepts_of", "dropped_ops", "lesson_ops", "proposal_of"]
 
@@ -105,16 +105,16 @@ def _span(candidate: Candidate, lesson_id: str) -> Span:
 
 def proposal_of(candidate: Candidate, lesson_id: str, at: str) -> Proposal:
     """A candidate edge of a lesson as a proposal (its id from the lesson and the triple)."""
-    return Proposal(
-        id=stable_id("p", lesson_id, candidate.src, candidate.type, candidate.dst),
-        src=candidate.src,
-        type=candidate.type,
-        dst=candidate.dst,
+    return propose(
+        candidate.src,
+        candidate.type,
+        candidate.dst,
+        context=(lesson_id,),
         confidence=round(min(1.0, max(0.0, candidate.confidence)), 6),
         evidence=(_span(candidate, lesson_id),),
         origin="ingest",
         lesson_id=lesson_id,
-        rationale=candidate.reasoning[:20_000],
+        rationale=candidate.reasoning,
         created_at=at,
     )
 

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from magg_kg.config import Policy
-from magg_kg.records import canonical_json, stable_id
+from magg_kg.ids import make_id
+from magg_kg.records import canonical_json
 
 __all__ = ["TABLE", "UNANCHORED", "Action", "Case", "Row", "policy_detail", "route", "table_digest"]
 
@@ -114,7 +115,7 @@ def route(policy: Policy, case: Case) -> Row:
 
 def table_digest() -> str:
     """A stable id of the table's content."""
-    return stable_id("table", canonical_json([[r.name, r.when, r.action] for r in TABLE]), length=12)
+    return make_id("decision_table", canonical_json([[r.name, r.when, r.action] for r in TABLE]))
 
 
 def policy_detail(policy: Policy, row: Row | None = None) -> dict[str, object]:

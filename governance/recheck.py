@@ -24,11 +24,12 @@ from agents.support import GraphView
 from governance.claims import build_claim
 from governance.judgment import Judgment
 from governance.policy import Row, policy_detail
+from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM
-from magg_kg.operations import InvalidateEdge, Operation, RecordDecision
-from magg_kg.records import EdgeVersion, Proposal, ProposalState, stable_id
+from magg_kg.operations import Operation
+from magg_kg.records import EdgeVersion, Proposal, ProposalState
 from magg_kg.store import Store
 
 __all__ = ["Rechecked", "recheck"]
@@ -114,14 +115,14 @@ def _rejudge(
     else:
         verdict, state = "keep", "committed"
         reason = f"still holds at {judged.score:.2f}: {judged.reasoning}"
-    decision = RecordDecision(
-        id=stable_id("d", edge.version_id, "recheck", verdict, now),
-        proposal_id=None,
-        stage="recheck",
-        verdict=verdict,
-        state_after=state,
+    decision = decision_op(
+        None,
+        "recheck",
+        verdict,
+        state,
+        reason,
+        subject=edge.version_id,
         score=judged.score,
-        rationale=reason,
         detail=detail,
         policy_version=policy.version,
         prompt_version=PROMPT_VERSION,
@@ -130,15 +131,7 @@ def _rejudge(
     )
     ops: list[Operation] = [decision]
     if verdict == "invalidate":
-        ops.append(
-            InvalidateEdge(
-                version_id=edge.version_id,
-                decision_id=decision.id,
-                invalid_at=now,
-                expired_at=now,
-                reason=reason[:20_000],
-            )
-        )
+        ops.append(invalidation_op(edge.version_id, decision))
     return Rechecked(
         edge.version_id, edge.src, edge.type, edge.dst, judged.score, verdict, reason, tuple(ops)
     )

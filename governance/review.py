@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from governance.claims import ground
 from governance.policy import policy_detail
 from governance.rules import RuleEngine
+from magg_kg.builders import commit_op, decision_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
-from magg_kg.operations import CommitEdge, Operation, RecordDecision
-from magg_kg.records import Decision, Proposal, ProposalState, edge_id, stable_id
+from magg_kg.operations import Operation, RecordDecision
+from magg_kg.records import Decision, Proposal, ProposalState
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
@@ -172,14 +173,13 @@ def _decision(
     policy: Policy,
     now: str,
 ) -> RecordDecision:
-    return RecordDecision(
-        id=stable_id("d", proposal.id, "review", verdict, reviewer, now),
-        proposal_id=proposal.id,
-        stage="review",
-        verdict=verdict,
-        state_after=state,
+    return decision_op(
+        proposal.id,
+        "review",
+        verdict,
+        state,
+        rationale,
         score=score,
-        rationale=rationale,
         detail={"reviewer": reviewer, **policy_detail(policy)},
         policy_version=policy.version,
         prompt_version=REVIEW_PROMPT,
@@ -227,24 +227,8 @@ def approve(
     score = _latest_score(store, proposal)
     why = f"approved by {reviewer}" + (f": {note}" if note.strip() else "")
     decision = _decision(proposal, "approve", "committed", score, why, reviewer, policy, now)
-    src, type_, dst = verdict.triple
-    eid = edge_id(src, type_, dst)
-    commit = CommitEdge(
-        version_id=stable_id("v", eid, decision.id),
-        edge_id=eid,
-        src=src,
-        type=type_,
-        dst=dst,
-        confidence=score,
-        reason=why,
-        source=f"review:{reviewer}",
-        evidence=spans,
-        valid_at=now,
-        recorded_at=now,
-        decision_id=decision.id,
-        policy_version=policy.version,
-        prompt_version=REVIEW_PROMPT,
-        model="human",
+    commit = commit_op(
+        decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
     )
     return [decision, commit]
 

@@ -21,11 +21,11 @@ from agents.cost import Cost
 from agents.offline.injection import SUSPICION_THRESHOLD, Scan, load_model, scan
 from agents.support import GraphView
 from governance.stages import Gate, Reviewed, Settled
+from magg_kg.builders import decision_op, queue_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.markup import Flavor
-from magg_kg.operations import EnqueueReview, RecordDecision
-from magg_kg.records import Span, stable_id
+from magg_kg.records import Span
 
 __all__ = ["LessonLookup", "Quarantine", "taint"]
 
@@ -82,24 +82,16 @@ class Quarantine:
         reason = taint(proposal.evidence, self.scan_of)
         if not reason:
             return self._gate(reviewed)
-        at = self._clock.now()
-        decision = RecordDecision(
-            id=stable_id("d", proposal.id, "taint", "quarantine", at),
-            proposal_id=proposal.id,
-            stage="taint",
-            verdict="quarantine",
-            state_after="quarantined",
-            rationale=f"quarantined for a person: {reason}",
+        decision = decision_op(
+            proposal.id,
+            "taint",
+            "quarantine",
+            "quarantined",
+            f"quarantined for a person: {reason}",
             detail={"cost": Cost().as_dict(), "threshold": SUSPICION_THRESHOLD},
             policy_version=self._policy.version,
             prompt_version=PROMPT_VERSION,
             model=load_model().version,
-            decided_at=at,
+            decided_at=self._clock.now(),
         )
-        review = EnqueueReview(
-            id=stable_id("r", proposal.id, decision.id),
-            proposal_id=proposal.id,
-            reason=decision.rationale[:20_000],
-            enqueued_at=at,
-        )
-        return Settled(state="quarantined", ops=(decision, review))
+        return Settled(state="quarantined", ops=(decision, queue_op(decision)))

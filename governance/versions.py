@@ -13,10 +13,11 @@ from collections import Counter
 
 from agents.cost import Cost
 from governance.admission import AdmissionContext
+from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
 from magg_kg.lessons import LessonText
-from magg_kg.operations import InvalidateEdge, Operation, RecordDecision
-from magg_kg.records import Lesson, Proposal, ProposalState, stable_id
+from magg_kg.operations import Operation, RecordDecision
+from magg_kg.records import Lesson, Proposal, ProposalState
 from magg_kg.store import Store
 
 __all__ = ["decision", "rejudge"]
@@ -32,13 +33,13 @@ def decision(
     at: str,
     detail: dict[str, object] | None = None,
 ) -> RecordDecision:
-    return RecordDecision(
-        id=stable_id("dec", proposal_id or "", stage, verdict, why, at),
-        proposal_id=proposal_id,
-        stage=stage,
-        verdict=verdict,
-        state_after=state,
-        rationale=why,
+    """A decision taken by rules (verification, re-judging a lesson's versions)."""
+    return decision_op(
+        proposal_id,
+        stage,
+        verdict,
+        state,
+        why,
         detail=detail or {"cost": Cost().as_dict()},
         policy_version=policy.version,
         prompt_version="rejudge-1" if stage == "rejudge" else "verify-1",
@@ -108,16 +109,7 @@ def rejudge(
             at,
             {"version_id": edge.version_id, "cost": Cost().as_dict()},
         )
-        ops += [
-            closing,
-            InvalidateEdge(
-                version_id=edge.version_id,
-                decision_id=closing.id,
-                invalid_at=at,
-                expired_at=at,
-                reason=closing.rationale[:20_000],
-            ),
-        ]
+        ops += [closing, invalidation_op(edge.version_id, closing)]
         admission.rules.invalidate(*triple)
         admission.support.facts.discard(triple)
         outcomes[("rejudge", "invalidate")] += 1

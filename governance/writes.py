@@ -1,49 +1,45 @@
-"""The write operations admission emits for proposals: the proposal itself, and the flat commit.
+"""What admission writes for a proposal besides its decisions: a revision, and the flat commit.
 
 Flat admission is the ablation: an edge committed with no review, its grounding record saying so.
 """
 
 from __future__ import annotations
 
-from magg_kg.operations import AddProposal, CommitEdge, RecordDecision, span_data
-from magg_kg.records import Proposal, edge_id, stable_id
+from magg_kg.builders import commit_op, propose
+from magg_kg.operations import CommitEdge, RecordDecision, span_data
+from magg_kg.records import Proposal
 
-__all__ = ["flat_commit", "proposal_op"]
+__all__ = ["flat_commit", "revision_of"]
 
 
-def proposal_op(proposal: Proposal) -> AddProposal:
-    """The ``add_proposal`` operation recording a proposal."""
-    return AddProposal(
-        id=proposal.id,
-        src=proposal.src,
-        type=proposal.type,
-        dst=proposal.dst,
-        confidence=proposal.confidence,
-        evidence=span_data(proposal.evidence),
+def revision_of(proposal: Proposal, triple: tuple[str, str, str], reasoning: str) -> Proposal:
+    """An owner's revision of ``proposal`` into ``triple``: a new proposal on the same evidence."""
+    src, type_, dst = triple
+    return propose(
+        src,
+        type_,
+        dst,
+        context=(proposal.id, "revised"),
         origin=proposal.origin,
-        lesson_id=proposal.lesson_id,
-        rationale=proposal.rationale[:20_000],
+        confidence=proposal.confidence,
+        evidence=proposal.evidence,
         created_at=proposal.created_at,
+        lesson_id=proposal.lesson_id,
+        rationale=f"revision of {proposal.id} ({proposal.src} {proposal.type} {proposal.dst}): {reasoning}",
     )
 
 
 def flat_commit(proposal: Proposal, decision: RecordDecision, model: str) -> CommitEdge:
     """The edge version flat admission commits for a proposal, under ``decision``."""
-    at = decision.decided_at
-    return CommitEdge(
-        version_id=stable_id("v", proposal.id, at),
-        edge_id=edge_id(proposal.src, proposal.type, proposal.dst),
-        src=proposal.src,
-        type=proposal.type,
-        dst=proposal.dst,
+    return commit_op(
+        decision,
+        proposal.src,
+        proposal.type,
+        proposal.dst,
         confidence=proposal.confidence,
         reason="flat admission (ablation): schema checks only",
         source=f"flat:{proposal.lesson_id}",
         evidence=span_data(proposal.evidence),
-        valid_at=at,
-        recorded_at=at,
-        decision_id=decision.id,
-        policy_version=decision.policy_version,
         prompt_version="flat",
         model=model,
     )

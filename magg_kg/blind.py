@@ -32,6 +32,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from magg_kg.errors import UserError
+from magg_kg.ids import numbered_id
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 
@@ -205,8 +206,8 @@ def draw_sample(stores: Sequence[tuple[str, Store]], n: int, seed: int) -> Sampl
         ]
     rng.shuffle(drawn)
     # Numbered after the shuffle, so that an id tells nothing of its database.
-    width = max(4, len(str(len(drawn))))
-    ids = [f"r-{number:0{width}d}" for number in range(1, len(drawn) + 1)]
+    width = len(str(len(drawn)))  # at least the kind's four digits
+    ids = [numbered_id("blind_review", number, width) for number in range(1, len(drawn) + 1)]
     return Sample(
         rows=tuple(
             row.model_copy(update={"review_id": id_}) for id_, (row, _) in zip(ids, drawn, strict=True)

@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from magg_kg.ids import make_id
 from magg_kg.operations import (
     AddLesson,
     AppendAudit,
@@ -21,7 +22,7 @@ from magg_kg.operations import (
     Operation,
     RecordDecision,
 )
-from magg_kg.records import AuditEvent, canonical_json, stable_id
+from magg_kg.records import AuditEvent, canonical_json
 
 __all__ = ["ReplayedEdge", "journaled", "replay_edges"]
 
@@ -60,7 +61,7 @@ def journaled(ops: Sequence[Operation], recorded_at: str) -> list[Operation]:
             payload = _payload(op)
             out.append(
                 AppendAudit(
-                    event_id=stable_id("ev", op.op, payload),
+                    event_id=make_id("audit_event", op.op, payload),
                     kind=op.op,
                     subject=_subject(op),
                     payload=payload,

@@ -32,8 +32,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from magg_kg.errors import InputError
+from magg_kg.ids import lesson_id, make_id
 from magg_kg.markup import FLAVORS, Flavor, HiddenText, find_prose, flavor_of
-from magg_kg.records import stable_id
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -90,7 +90,7 @@ class LessonText:
 
     @property
     def id(self) -> str:
-        return f"{self.key}@{self.sha256[:12]}"
+        return lesson_id(self.key, self.sha256)
 
 
 def normalize_text(raw: str) -> str:
@@ -337,7 +337,7 @@ def split_chunks(
         before = bisect_right(starts, start)  # the headings that start at or before the chunk
         chunks.append(
             Chunk(
-                id=stable_id("c", sha256, str(start), str(end)),
+                id=make_id("chunk", sha256, str(start), str(end)),
                 ordinal=ordinal,
                 start=start,
                 end=end,

@@ -7,11 +7,12 @@ whose text order is time order.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from magg_kg.ids import edge_id
 
 __all__ = [
     "AuditEvent",
@@ -28,7 +29,6 @@ __all__ = [
     "Timestamp",
     "canonical_json",
     "edge_id",
-    "stable_id",
 ]
 
 Timestamp = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")]
@@ -50,21 +50,6 @@ def canonical_json(value: object) -> str:
     '{"a":[true,null],"b":1}'
     """
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def stable_id(prefix: str, *parts: str, length: int = 16) -> str:
-    """A stable identifier from its parts (never Python's ``hash()``).
-
-    >>> stable_id("e", "a", "prerequisite", "b")
-    'e-2762ea7a7e3ceb71'
-    """
-    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
-    return f"{prefix}-{digest[:length]}"
-
-
-def edge_id(src: str, type_: str, dst: str) -> str:
-    """The identity of an edge across all its versions."""
-    return stable_id("e", src, type_, dst)
 
 
 class Span(Record):

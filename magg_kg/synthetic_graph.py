@@ -32,7 +32,9 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from magg_kg.builders import commit_op, decision_op
 from magg_kg.clock import Clock
+from magg_kg.ids import edge_id
 from magg_kg.journal import journaled
 from magg_kg.operations import (
     BATCH_OPS,
@@ -40,13 +42,10 @@ from magg_kg.operations import (
     AddConcept,
     AddLesson,
     Batch,
-    CommitEdge,
     LinkLessonConcept,
     Operation,
-    RecordDecision,
     SpanData,
 )
-from magg_kg.records import edge_id, stable_id
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM
 
@@ -325,37 +324,29 @@ def _span(lesson: _Lesson, start: int, end: int) -> SpanData:
 
 def _edge_ops(plan: GraphPlan, edge: PlannedEdge, span: SpanData, at: str) -> list[Operation]:
     src, dst = plan.ids[edge.src], plan.ids[edge.dst]
-    edge_key = edge_id(src, edge.type, dst)
-    decision = RecordDecision(
-        id=stable_id("d", "synthetic", edge_key),
-        proposal_id=None,
-        stage="synthetic",
-        verdict="commit",
-        state_after="committed",
+    decision = decision_op(
+        None,
+        "synthetic",
+        "commit",
+        "committed",
+        "a synthetic edge, stated by its lesson",
+        subject=edge_id(src, edge.type, dst),
         score=edge.confidence,
-        rationale="a synthetic edge, stated by its lesson",
         detail={"seed": plan.shape.seed},
         policy_version="synthetic",
         prompt_version="none",
         model="none",
         decided_at=at,
     )
-    commit = CommitEdge(
-        version_id=stable_id("v", decision.id, edge_key),
-        edge_id=edge_key,
-        src=src,
-        type=edge.type,
-        dst=dst,
+    commit = commit_op(
+        decision,
+        src,
+        edge.type,
+        dst,
         confidence=edge.confidence,
         reason=f"the lesson says so: {span.quote}",
         source=f"synthetic:{span.lesson_id}",
         evidence=[span],
-        valid_at=at,
-        recorded_at=at,
-        decision_id=decision.id,
-        policy_version="synthetic",
-        prompt_version="none",
-        model="none",
     )
     return [decision, commit]
 

@@ -1,5 +1,6 @@
 """The architecture, checked by reading the source: one-way layers, no import circles, noun modules,
-the environment read in one module of the command line, sorted ``__all__``, small modules.
+the environment read in one module of the command line, sorted ``__all__``, small modules, each
+write record built in one module.
 
 The layers, lowest first (a layer imports only itself and the layers before it):
 
@@ -30,6 +31,9 @@ LAYERS = ("magg_kg", "blackboard", "agents", "governance", "magg_kg.cli")
 ENVIRONMENT_READER = "magg_kg.cli.context"
 """The one module that reads the environment (in functions, when a command runs)."""
 MAX_LINES = 450
+BUILDERS = "magg_kg.builders"
+"""The one module that builds the write records below (one builder, one id recipe, per record)."""
+BUILT_ONCE = frozenset({"AddProposal", "CommitEdge", "EnqueueReview", "InvalidateEdge", "RecordDecision"})
 VAGUE_NAMES = {"utils", "util", "helpers", "helper", "common", "misc"}
 
 
@@ -292,3 +296,35 @@ def test_imports_are_found_anywhere_and_relative_ones_resolved() -> None:
     known = {"governance.sub.rules", "governance.policy"}
     found = imported("governance.sub.module", Path("governance/sub/module.py"), ast.parse(source), known)
     assert found == {"governance.sub.rules", "governance.agents", "governance.policy"}
+
+
+def constructions(tree: ast.AST, classes: Collection[str]) -> Iterator[tuple[str, int]]:
+    """(class, line) of every call that builds one of ``classes``: ``C(...)``, ``m.C(...)`` or
+    ``C.model_validate(...)``."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("model_validate", "model_construct"):
+            func = func.value
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name in classes:
+            yield name, node.lineno
+
+
+def test_each_write_record_is_built_by_its_one_builder() -> None:
+    files = parsed()
+    built = {name: list(constructions(tree, BUILT_ONCE)) for name, _, tree in files}
+    assert {cls for cls, _ in built[BUILDERS]} == BUILT_ONCE  # the precondition: the builders are seen
+    elsewhere = sorted(
+        f"{name}:{line} builds {cls}"
+        for name, found in built.items()
+        if name != BUILDERS
+        for cls, line in found
+    )
+    assert not elsewhere, f"write records built outside {BUILDERS}:\n" + "\n".join(elsewhere)
+
+
+def test_the_construction_check_sees_every_form() -> None:
+    source = "a = C(x=1)\nb = ops.C(x=1)\nc = C.model_validate({})\nd = D(x=1)\n"
+    assert sorted(constructions(ast.parse(source), {"C"})) == [("C", 1), ("C", 2), ("C", 3)]

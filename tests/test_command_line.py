@@ -23,13 +23,16 @@ from tests.gates.world import CONCEPTS, seed, write
 ORDER_OF_USE = "init ingest demo domains ask review recheck discover coverage export audit usage bench"
 """The order of use, as issue 14 gives it; the others (serve, model) stand beside their closest kin."""
 DOMAINS = {
-    "d-1b6a3443": ("gradient / gradient descent / backpropagation", ["gradient-descent", "backpropagation"]),
-    "d-eb66beac": (
+    "dom-1b6a3443": (
+        "gradient / gradient descent / backpropagation",
+        ["gradient-descent", "backpropagation"],
+    ),
+    "dom-eb66beac": (
         "recurrent neural networks / Convolutional neural networks / Regularization / a name longer "
         "than any terminal is wide",
         ["neural-network", "transformer", "attention"],
     ),
-    "d-24cb8314": ("Linear algebra", ["linear-algebra", "calculus"]),
+    "dom-24cb8314": ("Linear algebra", ["linear-algebra", "calculus"]),
 }
 
 
@@ -114,5 +117,5 @@ def test_tables_fit_80_columns_in_a_pipe_with_one_line_per_domain(domains_db: Pa
             assert name.startswith(shown[:-1]) and len(shown) >= 12, row
         else:
             assert shown == name, row
-    long = [row for row in rows if "d-eb66beac" in row]
+    long = [row for row in rows if "dom-eb66beac" in row]
     assert long[0].count("…") == 1  # the one name wider than the column is cut, not wrapped

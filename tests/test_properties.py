@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from governance.rules import RuleEngine
 from magg_kg.clock import StepClock
 from magg_kg.coverage import ACYCLIC_TYPES
+from magg_kg.ids import digest, edge_id
 from magg_kg.journal import ReplayedEdge, journaled, replay_edges
 from magg_kg.operations import (
     AddAlias,
@@ -42,7 +43,7 @@ from magg_kg.operations import (
     SpanData,
     UnassignDomain,
 )
-from magg_kg.records import ProposalState, edge_id, stable_id
+from magg_kg.records import ProposalState
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 from magg_kg.verification import verify_store
@@ -563,7 +564,7 @@ def every_table_ops(at: str) -> list[Operation]:
             recorded_at=at,
         ),
         PutCache(
-            key=stable_id("k", "x"),
+            key=digest("x", length=64),
             model="offline",
             response="{}",
             prompt_tokens=10,

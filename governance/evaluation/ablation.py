@@ -54,6 +54,7 @@ from governance.evaluation.ablation_bench import (
 from governance.evaluation.ablation_gates import run_full, run_judge
 from governance.evaluation.replay import Candidate, CandidateSet, Dataset
 from governance.rules import RuleEngine
+from magg_kg.builders import proposal_op
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig, Policy
 from magg_kg.llm.offline import Handler
@@ -78,7 +79,7 @@ def run_flat(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
     active = {(e.src, e.type, e.dst) for e in bench.store.edges()}
     for index, candidate in enumerate(candidates):
         proposal = proposal_of(candidate, index, bench)
-        ops: list[Operation] = [proposal]
+        ops: list[Operation] = [proposal_op(proposal)]
         triple = bench.schema.canonical(candidate.src, candidate.type, candidate.dst)
         for tag in (candidate.src, candidate.dst):
             if tag not in known:
@@ -112,7 +113,7 @@ def run_rules(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
     for index, candidate in enumerate(candidates):
         proposal = proposal_of(candidate, index, bench)
         verdict = engine.check(candidate.src, candidate.type, candidate.dst)
-        ops: list[Operation] = [proposal]
+        ops: list[Operation] = [proposal_op(proposal)]
         if verdict.passed:
             engine.admit(*verdict.triple)
             ops += commit_ops(

@@ -16,21 +16,15 @@ from dataclasses import dataclass, field
 from agents.evidence import evidence_kind
 from governance.domains import Layout, card, compute_layout, layout_ops, weighted_graph
 from governance.evaluation.replay import Candidate, CandidateSet, Dataset
+from magg_kg.builders import commit_op, decision_op, propose
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
+from magg_kg.ids import edge_id, make_id
 from magg_kg.journal import journaled
 from magg_kg.llm.port import LLM
 from magg_kg.llm.usage import UsageLog
-from magg_kg.operations import (
-    AddConcept,
-    AddProposal,
-    Batch,
-    CommitEdge,
-    Operation,
-    RecordDecision,
-    SpanData,
-)
-from magg_kg.records import EvidenceKind, edge_id, stable_id
+from magg_kg.operations import AddConcept, Batch, Operation, RecordDecision, span_data
+from magg_kg.records import EvidenceKind, Proposal, Span
 from magg_kg.store import Store
 from magg_kg.vocabulary import GraphSchema
 
@@ -102,11 +96,11 @@ def _forms(tag: str, dataset: Dataset) -> list[str]:
     return [concept.title, words] if concept is not None and concept.title != words else [words]
 
 
-def spans_of(candidate: Candidate, dataset: Dataset) -> list[SpanData]:
+def spans_of(candidate: Candidate, dataset: Dataset) -> tuple[Span, ...]:
     """The candidate's evidence as spans of :data:`EVIDENCE_SOURCE` (see the module docstring)."""
     src, dst = _forms(candidate.src, dataset), _forms(candidate.dst, dataset)
-    return [
-        SpanData(
+    return tuple(
+        Span(
             lesson_id=EVIDENCE_SOURCE,
             start=0,
             end=len(text),
@@ -114,16 +108,16 @@ def spans_of(candidate: Candidate, dataset: Dataset) -> list[SpanData]:
             kind=_KINDS[evidence_kind(text, candidate.type, src, dst)],
         )
         for text in candidate.evidence
-    ]
+    )
 
 
-def proposal_of(candidate: Candidate, index: int, bench: Bench) -> AddProposal:
+def proposal_of(candidate: Candidate, index: int, bench: Bench) -> Proposal:
     """The proposal a candidate becomes: its triple, evidence and confidence, nothing of its label."""
-    return AddProposal(
-        id=stable_id("p", "replay", str(index), candidate.src, candidate.type, candidate.dst),
-        src=candidate.src,
-        type=candidate.type,
-        dst=candidate.dst,
+    return propose(
+        candidate.src,
+        candidate.type,
+        candidate.dst,
+        context=("replay", str(index)),
         confidence=candidate.confidence,
         evidence=spans_of(candidate, bench.dataset),
         origin="replay",
@@ -135,7 +129,7 @@ def proposal_of(candidate: Candidate, index: int, bench: Bench) -> AddProposal:
 def commit_ops(
     proposal_id: str | None,
     triple: tuple[str, str, str],
-    evidence: Sequence[SpanData],
+    evidence: Sequence[Span],
     *,
     stage: str,
     verdict: str,
@@ -145,52 +139,38 @@ def commit_ops(
     model: str,
 ) -> list[Operation]:
     """A decision that commits ``triple`` and the edge version it grounds, in that order."""
-    now = bench.clock.now()
-    decision_id = stable_id("d", stage, proposal_id or "", *triple)
-    src, type_, dst = triple
-    return [
-        RecordDecision(
-            id=decision_id,
-            proposal_id=proposal_id,
-            stage=stage,
-            verdict=verdict,
-            state_after="committed",
-            score=confidence,
-            rationale=rationale,
-            detail={"configuration": stage},
-            policy_version=bench.policy.version,
-            prompt_version=PROMPT_VERSION,
-            model=model,
-            decided_at=now,
-        ),
-        CommitEdge(
-            version_id=stable_id("v", decision_id, *triple),
-            edge_id=edge_id(src, type_, dst),
-            src=src,
-            type=type_,
-            dst=dst,
-            confidence=confidence,
-            reason=rationale,
-            source=EVIDENCE_SOURCE,
-            evidence=list(evidence),
-            valid_at=now,
-            recorded_at=now,
-            decision_id=decision_id,
-            policy_version=bench.policy.version,
-            prompt_version=PROMPT_VERSION,
-            model=model,
-        ),
-    ]
+    decision = decision_op(
+        proposal_id,
+        stage,
+        verdict,
+        "committed",
+        rationale,
+        subject=edge_id(*triple),
+        score=confidence,
+        detail={"configuration": stage},
+        policy_version=bench.policy.version,
+        prompt_version=PROMPT_VERSION,
+        model=model,
+        decided_at=bench.clock.now(),
+    )
+    commit = commit_op(
+        decision,
+        *triple,
+        confidence=confidence,
+        reason=rationale,
+        source=EVIDENCE_SOURCE,
+        evidence=span_data(evidence),
+    )
+    return [decision, commit]
 
 
 def reject_op(proposal_id: str, stage: str, verdict: str, rationale: str, bench: Bench) -> RecordDecision:
-    return RecordDecision(
-        id=stable_id("d", stage, proposal_id),
-        proposal_id=proposal_id,
-        stage=stage,
-        verdict=verdict,
-        state_after="rejected",
-        rationale=rationale or verdict,
+    return decision_op(
+        proposal_id,
+        stage,
+        verdict,
+        "rejected",
+        rationale or verdict,
         detail={},
         policy_version=bench.policy.version,
         prompt_version=PROMPT_VERSION,
@@ -201,7 +181,7 @@ def reject_op(proposal_id: str, stage: str, verdict: str, rationale: str, bench:
 
 def write(bench: Bench, name: str, ops: Sequence[Operation]) -> None:
     now = bench.clock.now()
-    bench.store.write(Batch.of(stable_id("b", name, now), now, journaled(list(ops), now)))
+    bench.store.write(Batch.of(make_id("batch", name, now), now, journaled(list(ops), now)))
 
 
 def seed_store(bench: Bench, candidate_set: CandidateSet) -> None:

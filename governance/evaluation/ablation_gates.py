@@ -30,24 +30,10 @@ from governance.evaluation.replay import Candidate
 from governance.judgment import Judgment
 from governance.rules import RuleEngine
 from governance.taint import Quarantine
-from magg_kg.operations import AddProposal, Operation, RecordDecision
-from magg_kg.records import Proposal, Span
+from magg_kg.builders import proposal_op
+from magg_kg.operations import Operation, RecordDecision
 
 __all__ = ["run_full", "run_judge"]
-
-
-def _record(add: AddProposal) -> Proposal:
-    return Proposal(
-        id=add.id,
-        src=add.src,
-        type=add.type,
-        dst=add.dst,
-        confidence=add.confidence,
-        evidence=tuple(Span.model_validate(span.model_dump()) for span in add.evidence),
-        origin=add.origin,
-        rationale=add.rationale,
-        created_at=add.created_at,
-    )
 
 
 def _last_stage(ops: Sequence[Operation], proposal_id: str) -> tuple[str, str]:
@@ -72,7 +58,7 @@ def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
     gate = Judgment(bench.llm, bench.policy, bench.clock, bench.store, view=view, escalate=False)
     outcomes = []
     for index, candidate in enumerate(candidates):
-        add = proposal_of(candidate, index, bench)
+        proposal = proposal_of(candidate, index, bench)
         problem = _malformed(bench, view, candidate)
         if problem:
             outcomes.append(Outcome("rejected", "malformed", False, problem))
@@ -80,9 +66,9 @@ def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
         if view.is_active(candidate.src, candidate.type, candidate.dst):
             outcomes.append(Outcome("committed", "already-active", True))
             continue
-        settled = gate.settle(_record(add), confidence=candidate.confidence)
-        stage, verdict = _last_stage(settled.ops, add.id)
-        write(bench, f"judge-{index}", [add, *settled.ops, *bench.usage.drain()])
+        settled = gate.settle(proposal, confidence=candidate.confidence)
+        stage, verdict = _last_stage(settled.ops, proposal.id)
+        write(bench, f"judge-{index}", [proposal_op(proposal), *settled.ops, *bench.usage.drain()])
         outcomes.append(Outcome(settled.state, stage, settled.state == "committed", verdict))
     return outcomes
 
@@ -107,7 +93,7 @@ def run_full(bench: Bench, candidates: Sequence[Candidate], group: int = 1) -> l
     outcomes = []
     for first in range(0, len(candidates), max(1, group)):
         members = candidates[first : first + max(1, group)]
-        proposals = [_record(proposal_of(c, first + k, bench)) for k, c in enumerate(members)]
+        proposals = [proposal_of(c, first + k, bench) for k, c in enumerate(members)]
         result = admit(proposals, context, f"replay-{first}")
         revisions = _revisions(result.ops)
         for proposal in proposals:

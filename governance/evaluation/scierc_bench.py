@@ -40,14 +40,16 @@ from governance.evaluation.triple_score import Triple, score_triples
 from governance.judgment import Judgment
 from governance.rules import RuleEngine
 from governance.taint import Quarantine
+from magg_kg.builders import propose
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig, Policy
+from magg_kg.ids import lesson_id, make_id
 from magg_kg.journal import journaled
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Failure
 from magg_kg.llm.provider import build_llm
 from magg_kg.operations import AddConcept, AddLesson, Batch, CommitEdge, Operation
-from magg_kg.records import Proposal, Span, stable_id
+from magg_kg.records import Proposal, Span
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.vocabulary import SCIERC
 
@@ -72,11 +74,11 @@ class DocumentRun:
 
 def _write(store: SQLiteStore, clock: Clock, name: str, ops: Sequence[Operation]) -> None:
     now = clock.now()
-    store.write(Batch.of(stable_id("b", name, now), now, journaled(list(ops), now)))
+    store.write(Batch.of(make_id("batch", name, now), now, journaled(list(ops), now)))
 
 
 def _proposals(
-    doc: Document, found: Sequence[Found], lesson_id: str, at: str
+    doc: Document, found: Sequence[Found], lesson: str, at: str
 ) -> tuple[dict[str, tuple[str, str]], list[Proposal]]:
     """The concepts (text -> type, first description) and the proposals of an extraction."""
     offsets = doc.sentence_offsets()
@@ -96,15 +98,15 @@ def _proposals(
             concepts.setdefault(text, (typed, f"{typed} in {doc.key}: {quote}"[:2000]))
         start, end = offsets[rel.sentence]
         proposals.append(
-            Proposal(
-                id=stable_id("p", doc.key, str(number), head, rel.label, tail),
-                src=head,
-                type=rel.label,
-                dst=tail,
+            propose(
+                head,
+                rel.label,
+                tail,
+                context=(doc.key, str(number)),
                 confidence=rel.confidence,
-                evidence=(Span(lesson_id=lesson_id, start=start, end=end, quote=quote, kind="explicit"),),
+                evidence=(Span(lesson_id=lesson, start=start, end=end, quote=quote, kind="explicit"),),
                 origin="ingest",
-                lesson_id=lesson_id,
+                lesson_id=lesson,
                 rationale="schema extractor",
                 created_at=at,
             )
@@ -129,10 +131,9 @@ def run_document(
         llm, usage = build_llm(llm_config, store, clock, handlers)
         now = clock.now()
         text = doc.text
-        lesson_id = stable_id("l", "scierc", doc.key)
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         lesson = AddLesson(
-            id=lesson_id,
+            id=lesson_id(f"scierc/{doc.key}", digest),
             lesson_key=f"scierc/{doc.key}",
             title=doc.key,
             sha256=digest,
@@ -142,7 +143,7 @@ def run_document(
         )
         reply = llm.ask(extraction_prompt(doc.sentences, SCIERC, domain=doc.key), Extraction)
         found = [] if isinstance(reply, Failure) else reply.value.relations
-        concepts, proposals = _proposals(doc, found, lesson_id, now)
+        concepts, proposals = _proposals(doc, found, lesson.id, now)
         ops: list[Operation] = [lesson]
         ops += [
             AddConcept(id=name, name=name, type=kind, description=about, recorded_at=now)

@@ -25,10 +25,10 @@ from magg_kg.backends import open_store
 from magg_kg.clock import Clock, SystemClock, parse_time
 from magg_kg.config import Config, load_config
 from magg_kg.errors import BatchRefused, UserError
+from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.llm.usage import UsageLog
 from magg_kg.operations import Batch, Operation
-from magg_kg.records import stable_id
 from magg_kg.store import Store
 
 __all__ = [
@@ -189,7 +189,7 @@ def write_batch(
     """
     now = clock.now()
     extra = usage.drain() if usage is not None else []
-    batch = Batch.of(stable_id(kind, key, now), now, journaled([*ops, *extra], now))
+    batch = Batch.of(make_id("batch", kind, key, now), now, journaled([*ops, *extra], now))
     try:
         store.write(batch)
     except BatchRefused as refused:

@@ -15,10 +15,10 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from magg_kg.clock import Clock
+from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.llm.port import LLM, Answer, Failure, Prompt
 from magg_kg.operations import Batch, Operation, PutCache, RecordUsage
-from magg_kg.records import stable_id
 from magg_kg.store import Store
 
 __all__ = ["Outbox", "UsageLog", "outcome_of"]
@@ -83,7 +83,7 @@ class UsageLog:
         cached = isinstance(reply, Answer) and reply.cached
         self.outbox.add(
             RecordUsage(
-                id=stable_id("u", recorded_at, str(self._calls), prompt.task, prompt.agent),
+                id=make_id("usage", recorded_at, str(self._calls), prompt.task, prompt.agent),
                 stage=prompt.stage,
                 agent=prompt.agent,
                 domain=prompt.domain,
@@ -109,7 +109,7 @@ class UsageLog:
         for start in range(0, len(ops), _BATCH_OPS):
             part = ops[start : start + _BATCH_OPS]
             sent_at = clock.now()
-            batch_id = stable_id("usage", *(_name(op) for op in part))
+            batch_id = make_id("batch", "usage", *(_name(op) for op in part))
             store.write(Batch.of(batch_id, sent_at, journaled(part, sent_at)))
         return len(ops)
 

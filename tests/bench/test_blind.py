@@ -9,12 +9,12 @@ import pytest
 
 from magg_kg.blind import shorten_quote, wilson_interval
 from magg_kg.clock import StepClock
+from magg_kg.ids import edge_id, make_id
 from magg_kg.journal import journaled
-from magg_kg.operations import Batch, InvalidateEdge, RecordDecision
-from magg_kg.records import edge_id, stable_id
+from magg_kg.operations import Batch
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
-from tests.gates.world import seed
+from tests.gates.world import invalidated, seed
 
 EDGES = [
     (
@@ -40,27 +40,10 @@ T0 = "2026-01-01T00:00:00.000000Z"
 def invalidate(store: SQLiteStore, src: str, type_: str, dst: str) -> None:
     """Closes the seeded version of one edge (as a recheck would)."""
     now = "2026-02-01T00:00:00.000000Z"
-    decision = RecordDecision(
-        id=stable_id("d", "test", src, type_, dst),
-        proposal_id=None,
-        stage="recheck",
-        verdict="invalidate",
-        state_after="invalidated",
-        rationale="test",
-        detail={},
-        policy_version="policy-1",
-        prompt_version="test",
-        model="none",
-        decided_at=now,
-    )
-    closing = InvalidateEdge(
-        version_id=stable_id("v", edge_id(src, type_, dst), T0),
-        decision_id=decision.id,
-        invalid_at=now,
-        expired_at=now,
-        reason="test",
-    )
-    store.write(Batch.of(stable_id("inv", src, dst), now, journaled([decision, closing], now)))
+    seeded = store.active_edge(src, type_, dst)
+    assert seeded is not None
+    ops = invalidated(seeded.version_id, "test", now)
+    store.write(Batch.of(make_id("batch", "test", seeded.version_id), now, journaled(ops, now)))
 
 
 @pytest.fixture

@@ -10,9 +10,10 @@ from agents.support import GraphView
 from governance.discovery import ATTEMPTS_PER_PAIR, SCAN, discover, sample_pairs
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
+from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.operations import Batch
-from magg_kg.records import Concept, stable_id
+from magg_kg.records import Concept
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
@@ -126,7 +127,7 @@ def test_discovered_candidates_run_through_rules_judge_and_debate(
     assert 1 <= len(found) <= 3
     for item in found:
         now = clock.now()
-        store.write(Batch.of(stable_id("disc", now), now, journaled(list(item.ops), now)))
+        store.write(Batch.of(make_id("batch", "discover", now), now, journaled(list(item.ops), now)))
     proposals = [p for p in store.proposals() if p.origin == "discover"]
     assert proposals and all(p.evidence and all(s.kind == "inferred" for s in p.evidence) for p in proposals)
     pairs = {frozenset((p.src, p.dst)) for p in proposals}

@@ -10,6 +10,7 @@ from agents.judge import band
 from governance.judgment import Judgment
 from governance.rules import RuleEngine
 from governance.stages import Settled, Vote
+from magg_kg.builders import proposal_op
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.operations import CommitEdge, EnqueueReview, RecordDecision
@@ -18,7 +19,7 @@ from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 from magg_kg.vocabulary import CURRICULUM
 
-from .world import ScriptedLLM, add_proposal, proposal, seed, span, write
+from .world import ScriptedLLM, proposal, seed, span, write
 
 POLICY = Policy()
 CHAIN = [
@@ -54,7 +55,7 @@ def moderated(
 def settle(store: SQLiteStore, clock: StepClock, llm: ScriptedLLM, p: Proposal, **kwargs: object) -> Settled:
     gate = Judgment(llm, POLICY, clock, store, **kwargs)  # type: ignore[arg-type]
     settled = gate.settle(p)
-    write(store, clock, [add_proposal(p), *settled.ops])
+    write(store, clock, [proposal_op(p), *settled.ops])
     assert verify_store(store) == []
     return settled
 

@@ -13,9 +13,9 @@ from governance.recheck import recheck
 from magg_kg.cli import main
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
+from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.operations import Batch
-from magg_kg.records import stable_id
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
@@ -42,7 +42,8 @@ OLD_BAD = (
 
 def commit(store: SQLiteStore, clock: StepClock, src: str, type_: str, dst: str, quote: str) -> None:
     now = clock.now()
-    store.write(Batch.of(stable_id("b", now), now, journaled(seeded_edge(src, type_, dst, quote, now), now)))
+    ops = journaled(seeded_edge(src, type_, dst, quote, now), now)
+    store.write(Batch.of(make_id("batch", "seed", now), now, ops))
 
 
 @pytest.fixture
@@ -59,7 +60,8 @@ def write_all(store: SQLiteStore, clock: StepClock, limit: int) -> list[str]:
     verdicts = []
     for result in recheck(store, ScriptedLLM(), Policy(), clock, limit):
         now = clock.now()
-        store.write(Batch.of(stable_id("r", result.version_id), now, journaled(list(result.ops), now)))
+        ops = journaled(list(result.ops), now)
+        store.write(Batch.of(make_id("batch", "recheck", result.version_id), now, ops))
         verdicts.append(f"{result.verdict} {result.src}")
     return verdicts
 

@@ -10,13 +10,14 @@ import pytest
 from agents.judge import band
 from governance.judgment import Judgment
 from governance.review import pending_for
+from magg_kg.builders import proposal_op
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.records import Proposal
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
 
-from .world import ScriptedLLM, add_proposal, proposal, seed, span, write
+from .world import ScriptedLLM, proposal, seed, seeded_edge, span, write
 
 POLICY = Policy()
 
@@ -35,7 +36,7 @@ def quarantine(store: SQLiteStore, clock: StepClock, p: Proposal) -> None:
     )
     settled = Judgment(llm, POLICY, clock, store).settle(p)
     assert settled.state == "quarantined"
-    write(store, clock, [add_proposal(p), *settled.ops])
+    write(store, clock, [proposal_op(p), *settled.ops])
 
 
 @pytest.fixture
@@ -141,50 +142,7 @@ def test_approval_reruns_the_rules_on_the_graph_as_it_is_now(
     store = SQLiteStore.open(db)
     clock = StepClock("2026-02-01T00:00:00.000000Z")
     seed_edge = ("attention", "builds_on", "transformer", "Transformers build on attention.")
-    from magg_kg.operations import CommitEdge, RecordDecision
-    from magg_kg.records import edge_id, stable_id
-
-    from .world import _data  # the seeding helper's span conversion
-
-    now = clock.now()
-    decision = RecordDecision(
-        id="d-later",
-        proposal_id=None,
-        stage="seed",
-        verdict="commit",
-        state_after="committed",
-        rationale="later",
-        detail={},
-        policy_version="policy-1",
-        prompt_version="seed",
-        model="none",
-        decided_at=now,
-    )
-    eid = edge_id(*seed_edge[:3])
-    write(
-        store,
-        clock,
-        [
-            decision,
-            CommitEdge(
-                version_id=stable_id("v", eid),
-                edge_id=eid,
-                src="attention",
-                type="builds_on",
-                dst="transformer",
-                confidence=0.9,
-                reason="later",
-                source="seed",
-                evidence=[_data(span(seed_edge[3]))],
-                valid_at=now,
-                recorded_at=now,
-                decision_id="d-later",
-                policy_version="policy-1",
-                prompt_version="seed",
-                model="none",
-            ),
-        ],
-    )
+    write(store, clock, seeded_edge(*seed_edge, clock.now()))  # a later, contradicting fact
     store.close()
     code, _, err = magg(["review", "approve", pending_id(db), "--reviewer", "Ann", "--db", str(db)], capsys)
     assert code == 2 and "now breaks rule no-contradiction" in err and "magg review reject" in err

@@ -11,23 +11,22 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from agents import debate, discovery, judge
+from magg_kg.builders import commit_op, decision_op, invalidation_op, propose
 from magg_kg.clock import Clock
+from magg_kg.ids import edge_id, make_id
 from magg_kg.journal import journaled
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.llm.port import Answer, Failure, Prompt, parse_reply
 from magg_kg.operations import (
     AddConcept,
     AddLesson,
-    AddProposal,
     AssignDomain,
     Batch,
-    CommitEdge,
     Operation,
-    RecordDecision,
     SetDomain,
-    SpanData,
+    span_data,
 )
-from magg_kg.records import Proposal, Span, edge_id, stable_id
+from magg_kg.records import Proposal, Span
 from magg_kg.store import Store
 
 T = TypeVar("T", bound=BaseModel)
@@ -61,10 +60,6 @@ def span(quote: str, kind: str = "explicit", lesson: str = LESSON, text: str = T
     return Span(lesson_id=lesson, start=start, end=start + len(quote), quote=quote, kind=kind)  # type: ignore[arg-type]
 
 
-def _data(s: Span) -> SpanData:
-    return SpanData.model_validate(s.model_dump())
-
-
 def seed(store: Store, clock: Clock, edges: Sequence[tuple[str, str, str, str]] = ()) -> None:
     """Writes the lesson, the concepts and the given active edges (src, type, dst, quote)."""
     now = clock.now()
@@ -85,45 +80,48 @@ def seed(store: Store, clock: Clock, edges: Sequence[tuple[str, str, str, str]] 
     ]
     for src, type_, dst, quote in edges:
         ops += seeded_edge(src, type_, dst, quote, now)
-    store.write(Batch.of(stable_id("seed", now), now, journaled(ops, now)))
+    store.write(Batch.of(make_id("batch", "seed", now), now, journaled(ops, now)))
 
 
 def seeded_edge(src: str, type_: str, dst: str, quote: str, now: str) -> list[Operation]:
     """A committing decision and the active edge version it admits (a seeded fact)."""
-    decision = RecordDecision(
-        id=stable_id("d", "seed", src, type_, dst, now),
-        proposal_id=None,
-        stage="seed",
-        verdict="commit",
-        state_after="committed",
-        rationale="seeded",
+    decision = decision_op(
+        None,
+        "seed",
+        "commit",
+        "committed",
+        "seeded",
+        subject=edge_id(src, type_, dst),
         detail={},
         policy_version="policy-1",
         prompt_version="seed",
         model="none",
         decided_at=now,
     )
-    eid = edge_id(src, type_, dst)
-    return [
-        decision,
-        CommitEdge(
-            version_id=stable_id("v", eid, now),
-            edge_id=eid,
-            src=src,
-            type=type_,
-            dst=dst,
-            confidence=0.9,
-            reason="seeded",
-            source="seed",
-            evidence=[_data(span(quote))],
-            valid_at=now,
-            recorded_at=now,
-            decision_id=decision.id,
-            policy_version="policy-1",
-            prompt_version="seed",
-            model="none",
-        ),
-    ]
+    evidence = span_data([span(quote)])
+    commit = commit_op(
+        decision, src, type_, dst, confidence=0.9, reason="seeded", source="seed", evidence=evidence
+    )
+    return [decision, commit]
+
+
+def invalidated(version_id: str, why: str, at: str, score: float | None = None) -> list[Operation]:
+    """A re-check's decision to invalidate an edge version, and the closing of the version."""
+    decision = decision_op(
+        None,
+        "recheck",
+        "invalidate",
+        "invalidated",
+        why,
+        subject=version_id,
+        score=score,
+        detail={},
+        policy_version="policy-1",
+        prompt_version="test",
+        model="test",
+        decided_at=at,
+    )
+    return [decision, invalidation_op(version_id, decision)]
 
 
 def proposal(
@@ -137,36 +135,22 @@ def proposal(
     created_at: str = "2026-01-01T00:00:00.000000Z",
     lesson: str | None = LESSON,
 ) -> Proposal:
-    return Proposal(
-        id=stable_id("p", src, type_, dst, created_at, *(q.quote for q in quotes)),
-        src=src,
-        type=type_,
-        dst=dst,
+    return propose(
+        src,
+        type_,
+        dst,
+        context=(created_at, *(q.quote for q in quotes)),
+        origin=origin,
         confidence=confidence,
-        evidence=tuple(quotes),
-        origin=origin,  # type: ignore[arg-type]
+        evidence=quotes,
         lesson_id=lesson,
         created_at=created_at,
     )
 
 
-def add_proposal(p: Proposal) -> AddProposal:
-    return AddProposal(
-        id=p.id,
-        src=p.src,
-        type=p.type,
-        dst=p.dst,
-        confidence=p.confidence,
-        evidence=[_data(s) for s in p.evidence],
-        origin=p.origin,
-        lesson_id=p.lesson_id,
-        created_at=p.created_at,
-    )
-
-
 def write(store: Store, clock: Clock, ops: Sequence[Operation]) -> None:
     now = clock.now()
-    store.write(Batch.of(stable_id("test", now), now, journaled(list(ops), now)))
+    store.write(Batch.of(make_id("batch", "test", now), now, journaled(list(ops), now)))
 
 
 def offline_roles() -> dict[str, Callable[[Prompt], Mapping[str, object]]]:

@@ -16,12 +16,11 @@ from agents.text import lexicon
 from governance.qa import QAResult, answer_flat, answer_routed
 from magg_kg.clock import StepClock
 from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.ids import edge_id
 from magg_kg.llm.deepseek import DeepSeekLLM
 from magg_kg.llm.offline import OfflineLLM
-from magg_kg.operations import InvalidateEdge, RecordDecision
-from magg_kg.records import edge_id, stable_id
 from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import CONCEPTS, own, seed, write
+from tests.gates.world import CONCEPTS, invalidated, own, seed, write
 from tests.llm.fake_server import ChatRequest
 from tests.llm.prompts import prompt_of
 from tests.llm.test_deepseek import ENDPOINT, completion, config
@@ -55,33 +54,7 @@ def store() -> Iterator[SQLiteStore]:
     # k-means' only edge is invalidated later: as of now it has none.
     version = next(e.version_id for e in store.edges() if e.edge_id == KMEANS)
     later = "2026-02-01T00:00:00.000000Z"
-    decision = stable_id("d", "test", KMEANS)
-    write(
-        store,
-        clock,
-        [
-            RecordDecision(
-                id=decision,
-                proposal_id=None,
-                stage="recheck",
-                verdict="invalidate",
-                state_after="invalidated",
-                rationale="re-judged below the bar",
-                detail={},
-                policy_version="policy-1",
-                prompt_version="test",
-                model="test",
-                decided_at=later,
-            ),
-            InvalidateEdge(
-                version_id=version,
-                decision_id=decision,
-                invalid_at=later,
-                expired_at=later,
-                reason="re-judged",
-            ),
-        ],
-    )
+    write(store, clock, invalidated(version, "re-judged below the bar", later))
     yield store
     store.close()
 

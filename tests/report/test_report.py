@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from magg_kg.clock import SystemClock
-from magg_kg.operations import Batch, InvalidateEdge, RecordDecision
-from magg_kg.records import stable_id
+from magg_kg.ids import make_id
+from magg_kg.operations import Batch
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
+from tests.gates.world import invalidated
 
 SECTION_KEYS = {
     "scope", "domain", "concepts", "active_edges", "proposals", "states", "decisions", "scores",
@@ -104,10 +105,10 @@ def test_html_report_is_one_self_contained_file(
     html = target.read_text("utf-8")
     assert f"wrote {target} ({len(html.encode()):,} bytes)" in out
     assert html.startswith("<!doctype html>")
-    sections = 1 + html.count('<section id="d-')
+    sections = 1 + html.count('<section id="dom-')
     # Every section has its score histograms; across domains also decisions and the timeline.
     assert sections >= 3 and html.count("<svg") >= sections + 2
-    assert html.split('<section id="d-')[0].count("<svg") == 3
+    assert html.split('<section id="dom-')[0].count("<svg") == 3
     lowered = html.lower()
     assert "<script" not in lowered and "@import" not in lowered and '<link rel="stylesheet"' not in lowered
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", lowered), (
@@ -151,36 +152,8 @@ def invalidate_one(db: Path) -> tuple[str, str, str]:
         edge = store.edges()[0]
         before = SystemClock().now()
         now = SystemClock().now()
-        decision = stable_id("d", edge.version_id, "test-invalidation")
-        store.write(
-            Batch.of(
-                stable_id("b", decision),
-                now,
-                [
-                    RecordDecision(
-                        id=decision,
-                        proposal_id=None,
-                        stage="recheck",
-                        verdict="invalidate",
-                        state_after="invalidated",
-                        score=0.2,
-                        rationale="re-judged at 0.20, below the reject bar",
-                        detail={},
-                        policy_version="policy-1",
-                        prompt_version="test",
-                        model="test",
-                        decided_at=now,
-                    ),
-                    InvalidateEdge(
-                        version_id=edge.version_id,
-                        decision_id=decision,
-                        invalid_at=now,
-                        expired_at=now,
-                        reason="re-judged at 0.20",
-                    ),
-                ],
-            )
-        )
+        ops = invalidated(edge.version_id, "re-judged at 0.20, below the reject bar", now, score=0.2)
+        store.write(Batch.of(make_id("batch", "test", edge.version_id, now), now, ops))
     finally:
         store.close()
     return edge.version_id, before, now
@@ -211,7 +184,7 @@ def test_export_as_of_shows_no_invalidation_recorded_later(
 
 def test_an_unknown_domain_names_the_known_ones(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     err = one_line_error(magg(["audit", "report", "--domain", "d-nope", "--db", str(demo_db)], capsys))
-    assert "no domain d-nope; known domains: d-" in err
+    assert "no domain d-nope; known domains: dom-" in err
 
 
 def test_as_of_before_the_first_ingestion(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:

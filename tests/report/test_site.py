@@ -71,7 +71,7 @@ def test_the_queue_lists_every_waiting_proposal_with_filters(db: Path, site_url:
         assert page.status_code == 200
         assert page.headers["content-security-policy"].startswith("default-src 'none'")
         assert sorted(re.findall(r'<a href="/proposals/([^"]+)">', page.text)) == sorted(ids)
-        domain = re.findall(r'<option value="(d-[^"]+)"', page.text)[0]
+        domain = re.findall(r'<option value="(dom-[^"]+)"', page.text)[0]
         narrowed = client.get("/queue", params={"domain": domain}).text
         assert set(re.findall(r'<a href="/proposals/([^"]+)">', narrowed)) <= set(ids)
         assert "No proposal waits" in client.get("/queue", params={"age": "604800"}).text
@@ -94,7 +94,7 @@ def test_a_proposal_page_shows_evidence_in_its_lesson_ballots_judge_and_debate(
     assert (
         shown and shown.group(1).replace("&#39;", "'").replace("&quot;", '"').replace("&amp;", "&") == quote
     )
-    assert "<h2>Owners' ballots</h2>" in page and "<td>owner:d-" in page
+    assert "<h2>Owners' ballots</h2>" in page and "<td>owner:dom-" in page
     assert "<h2>Judge</h2>" in page and "learned judgment" in page
     assert re.search(r"<td class=\"n\">3</td><td>(advocate|critic)</td>", page), "the debate's third round"
 
@@ -121,7 +121,7 @@ def test_approving_on_the_page_records_what_magg_review_records(
             last = store.decisions(proposal)[-1]
             [edge] = [e for e in store.edges() if e.decision_id == last.id]
             events = [
-                e for e in store.audit_events() if last.id in (e.subject, *re.findall(r"d-\w+", e.payload))
+                e for e in store.audit_events() if last.id in (e.subject, *re.findall(r"dec-\w+", e.payload))
             ]
             return (
                 last.model_dump(exclude={"id", "decided_at", "seq"}),
@@ -203,7 +203,7 @@ def test_an_unknown_proposal_or_domain_is_a_404_with_one_message(site_url: str) 
 def test_report_domains_and_graph_pages(db: Path, site_url: str) -> None:
     with httpx.Client(base_url=site_url) as client:
         domains = client.get("/domains")
-        ids = re.findall(r'href="/domains/(d-[^"/]+)/graph"', domains.text)
+        ids = re.findall(r'href="/domains/(dom-[^"/]+)/graph"', domains.text)
         assert domains.status_code == 200 and ids
         report = client.get("/report", params={"domain": ids[0]})
         graph = client.get(f"/domains/{ids[0]}/graph")
