@@ -1,5 +1,8 @@
 """The offline provider: every role performed deterministically from the evidence and the graph.
 
+Its replies carry the tokens a model would have been sent and would have written, estimated as
+characters / 4 (no HTTP attempts), so the cost figures mean the same with either provider.
+
 The provider is a dispatcher: the roles themselves (cue phrases, co-occurrence, TF-IDF
 similarity, graph structure) live with the agents that define them, and are handed in by the
 composition root as ``handlers`` (task name -> function of the prompt). Replies go through the
@@ -18,11 +21,22 @@ from pydantic import BaseModel
 from magg_kg.llm.bundle import BUNDLE_TASK, items_of
 from magg_kg.llm.port import Answer, Failure, Prompt, parse_reply
 
-__all__ = ["OFFLINE_MODEL", "Handler", "OfflineLLM"]
+__all__ = ["OFFLINE_MODEL", "Handler", "OfflineLLM", "estimated_tokens"]
 
 T = TypeVar("T", bound=BaseModel)
 Handler = Callable[[Prompt], Mapping[str, object]]
 OFFLINE_MODEL = "offline-1"
+
+
+def estimated_tokens(prompt: Prompt) -> int:
+    """The tokens a model would be sent for ``prompt``, estimated as characters / 4: the offline
+    provider reports them so that ``magg usage`` and the benchmarks say what a model would cost.
+
+    >>> estimated_tokens(Prompt(task="t", stage="s", agent="a", system="x" * 40, data="y" * 40,
+    ...                         payload={}, prompt_version="v"))
+    20
+    """
+    return (len(prompt.system) + len(prompt.data) + len(json.dumps(prompt.payload, ensure_ascii=False))) // 4
 
 
 class OfflineLLM:
@@ -54,10 +68,12 @@ class OfflineLLM:
             if handler is None:
                 return self._no_role(prompt.task)
             body = dict(handler(prompt))
-        parsed = parse_reply(json.dumps(body), schema)
+        text = json.dumps(body)
+        parsed = parse_reply(text, schema)
+        sent = estimated_tokens(prompt)
         if isinstance(parsed, str):
-            return Failure("invalid", parsed, self._model)
-        return Answer(value=parsed, model=self._model)
+            return Failure("invalid", parsed, self._model, prompt_tokens=sent)
+        return Answer(value=parsed, model=self._model, prompt_tokens=sent, completion_tokens=len(text) // 4)
 
     def _no_role(self, task: str) -> Failure:
         return Failure("refused", f"the offline provider has no role for task {task!r}", self._model)
