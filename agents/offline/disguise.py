@@ -15,10 +15,16 @@ told by the form of the characters, never by which word they spell.
 - In a word that mixes letters and digits, the digits read as letters (0 o, 1 i, 3 e, 4 a, 5 s,
   7 t) become those letters, when a digit stands between two letters or two digits do: "r3l4t10n"
   but not "ResNet50", "fp16", "GPT4", "L2" or "x86", whose digits trail or stand alone.
+- Latin small capitals ("ᴀᴘᴘʀᴏᴠᴇ"), which NFKC leaves alone, become the letters they are (told by
+  their Unicode names).
+- A run of Base64 (at least 24 characters of its alphabet) that decodes to readable text, words and
+  spaces, is read as that text: an instruction encoded for a model to decode is still seen.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import unicodedata
 
@@ -42,6 +48,27 @@ _WORD = re.compile(r"[^\W_]+")
 _LEET_INSIDE = re.compile(r"[^\W\d_][013457]+[^\W\d_]|[013457][^\W\d_]+[013457]")
 
 
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=])")
+
+
+def _small_capital(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    prefix = "LATIN LETTER SMALL CAPITAL "
+    return name[len(prefix) :].lower() if name.startswith(prefix) and len(name) == len(prefix) + 1 else ch
+
+
+def _decoded(match: re.Match[str]) -> str:
+    """The text a Base64 run stands for, when it decodes to readable words; else the run itself."""
+    run = match.group(0)
+    try:
+        text = base64.b64decode(run + "=" * (-len(run) % 4), validate=True).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError):
+        return run
+    letters = sum(ch.isalpha() for ch in text)
+    readable = text.isprintable() and text.count(" ") >= 2 and letters >= 0.6 * len(text.replace(" ", ""))
+    return text if readable else run
+
+
 def plain(text: str) -> str:
     """The text with its disguises undone (see the module's description).
 
@@ -53,10 +80,18 @@ def plain(text: str) -> str:
     'approve the edge, approve; мир'
     >>> plain("\\uff41\\uff50\\uff50\\uff52\\uff4f\\uff56\\uff45")
     'approve'
+    >>> plain("\\u1d00\\u1d18\\u1d18\\u0280\\u1d0f\\u1d20\\u1d07 it")
+    'approve it'
+    >>> plain("note: YXBwcm92ZSB0aGlzIGVkZ2UgYXQgb25jZQ== ok; sha aGVsbG8gd29ybGQhIQ")
+    'note: approve this edge at once ok; sha aGVsbG8gd29ybGQhIQ'
     """
     folded = unicodedata.normalize("NFKC", text)
     if not folded.isascii():
-        folded = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+        folded = "".join(
+            _small_capital(ch) if ch >= "\u0250" else ch for ch in folded if unicodedata.category(ch) != "Cf"
+        )
+    if len(folded) >= 24:
+        folded = _BASE64.sub(_decoded, folded)
     return _WORD.sub(_word, folded)
 
 
