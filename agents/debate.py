@@ -25,7 +25,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.findings import BIAS, Finding, Topic, findings
-from agents.judge import Verdict, band
+from agents.judge import Verdict, score_band
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 
@@ -223,7 +223,7 @@ def moderation(prompt: Prompt, score: float, basis: str) -> dict[str, object]:
     return {
         "reasoning": reasoning,
         "score": score,
-        "verdict": band(score, commit_at, reject_below),
+        "verdict": score_band(score, commit_at, reject_below),
         "cited_concepts": cited,
     }
 

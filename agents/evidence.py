@@ -26,7 +26,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.payload import as_strings
-from agents.text import find_mentions, lexicon, sentences, statements
+from agents.text import cue_statements, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
 
 __all__ = [
@@ -34,8 +34,8 @@ __all__ = [
     "PROMPT_VERSION",
     "SYSTEM",
     "TASK",
-    "Candidate",
-    "Link",
+    "EvidenceLink",
+    "ExtractedEdge",
     "LinkReply",
     "link_offline",
     "verify",
@@ -56,7 +56,7 @@ CORROBORATION_CAP = 0.10
 
 
 @dataclass(frozen=True)
-class Candidate:
+class ExtractedEdge:
     """An extracted relation on its way to becoming a proposal (offsets into the lesson text)."""
 
     src: str
@@ -76,7 +76,9 @@ class Candidate:
         return (self.src, self.type, self.dst)
 
 
-def verify(candidate: Candidate, text: str, names: dict[str, list[str]]) -> tuple[Candidate | None, str]:
+def verify(
+    candidate: ExtractedEdge, text: str, names: dict[str, list[str]]
+) -> tuple[ExtractedEdge | None, str]:
     """The candidate (offsets repaired if needed) or None, with what verification did and why."""
     note = "quote found at its offsets"
     if text[candidate.start : candidate.end] != candidate.quote:
@@ -93,7 +95,7 @@ def verify(candidate: Candidate, text: str, names: dict[str, list[str]]) -> tupl
     return candidate, note
 
 
-class Link(BaseModel):
+class EvidenceLink(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     reasoning: str = Field(max_length=2000, description="what in the quote supports the relation (first)")
@@ -105,7 +107,7 @@ class Link(BaseModel):
 class LinkReply(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    links: list[Link]
+    links: list[EvidenceLink]
 
 
 def evidence_kind(quote: str, type_: str, src_forms: list[str], dst_forms: list[str]) -> str:
@@ -124,7 +126,7 @@ def evidence_kind(quote: str, type_: str, src_forms: list[str], dst_forms: list[
     for sentence in sentences(quote) or []:
         named = {concept for _, _, concept in find_mentions(sentence.text, keys)}
         if {"src", "dst"} <= named:
-            if any(s.cue.type == type_ for s in statements(sentence.text)):
+            if any(s.cue.type == type_ for s in cue_statements(sentence.text)):
                 return "explicit"
             best = "implicit"
     return best
@@ -145,7 +147,7 @@ def link_offline(items: list[dict[str, object]]) -> LinkReply:
         bonus = min(CORROBORATION_CAP, CORROBORATION_STEP * corroborations)
         adjusted = min(0.99, confidence * KIND_FACTOR[kind] + bonus)
         links.append(
-            Link(
+            EvidenceLink(
                 reasoning=(
                     f"{kind} evidence (x{KIND_FACTOR[kind]}), {corroborations} corroborating sentence(s)"
                 ),

@@ -34,7 +34,7 @@ from agents import evidence as evidence_role
 from agents import relations as relation_role
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.cost import Cost, ask
-from agents.evidence import Candidate, LinkReply, verify
+from agents.evidence import ExtractedEdge, LinkReply, verify
 from agents.relations import RelationReply
 from agents.text import INITIALS, acronym_of, find_mentions, initials, lexicon, normalize_name, slug
 from magg_kg.lessons import Chunk, LessonText
@@ -144,8 +144,8 @@ class Extraction:
     new_concepts: list[ConceptInfo] = field(default_factory=list)
     new_aliases: list[tuple[str, str]] = field(default_factory=list)
     links: list[LessonLink] = field(default_factory=list)
-    candidates: list[Candidate] = field(default_factory=list)
-    dropped: list[tuple[Candidate, str]] = field(default_factory=list)
+    candidates: list[ExtractedEdge] = field(default_factory=list)
+    dropped: list[tuple[ExtractedEdge, str]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     cost: Cost = field(default_factory=Cost)
 
@@ -191,7 +191,7 @@ def extract_lesson(
 
     _each(llm, lesson.chunks, concepts_of)
     _organize(lesson, found, registry, schema, result)
-    raw: list[Candidate] = []
+    raw: list[ExtractedEdge] = []
 
     def relations_of(chunk: Chunk) -> None:
         text = lesson.prose[chunk.start : chunk.end]
@@ -215,7 +215,7 @@ def extract_lesson(
             return
         ids = {k.id for k in known}
         for relation in relations.value.relations:
-            candidate = Candidate(
+            candidate = ExtractedEdge(
                 src=relation.src,
                 type=relation.type,
                 dst=relation.dst,
@@ -312,13 +312,13 @@ def _hidden_in(lesson: LessonText, start: int, end: int) -> HiddenText | None:
 def _verify_and_link(
     lesson: LessonText,
     llm: LLM,
-    raw: list[Candidate],
+    raw: list[ExtractedEdge],
     registry: Registry,
     schema: GraphSchema,
     corroborations: Mapping[tuple[str, str, str], int],
     result: Extraction,
 ) -> None:
-    unique: dict[tuple[str, str, str], Candidate] = {}
+    unique: dict[tuple[str, str, str], ExtractedEdge] = {}
     quotes: dict[tuple[str, str, str], set[str]] = {}
     for candidate in raw:
         src, _, dst = schema.canonical(candidate.src, candidate.type, candidate.dst)

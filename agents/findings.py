@@ -5,7 +5,7 @@ a prompt's payload (the proposal, the votes, the supporting subgraph) and its da
 Each finding is a signed log-odds weight with a note in words and the concept ids it rests on.
 The weights are documented in :mod:`agents.judge`.
 
-Reading a quote. The cue statements of :func:`agents.text.statements` of the claimed type are
+Reading a quote. The cue statements of :func:`agents.text.cue_statements` of the claimed type are
 located, and the endpoint mentions (by name or alias) in the phrases on either side tell the
 direction stated: "X is a prerequisite for Y" states (X, prerequisite, Y); "Y requires X" the same.
 """
@@ -19,14 +19,14 @@ from typing import Literal
 
 from agents.offline.injection import instruction_like
 from agents.payload import as_list, as_mapping, as_strings, quotes_of
-from agents.text import find_mentions, hedged, normalize_name, statements
+from agents.text import cue_statements, find_mentions, hedged, normalize_name
 
 __all__ = ["BIAS", "Finding", "Reading", "findings", "read_evidence", "read_quote"]
 
 BIAS = -0.5
 """The prior log-odds of any claim: skeptical, so that evidence has to carry it."""
 
-Side = Literal["for", "against"]
+Stance = Literal["for", "against"]
 Topic = Literal["integrity", "evidence", "graph", "votes"]
 Stated = Literal["forward", "reverse", "undirected", "unnamed", "none"]
 
@@ -40,7 +40,7 @@ class Finding:
     """One argument about a claim; ``judged`` findings count in the judge's score, the others
     (absences) only in a debate."""
 
-    side: Side
+    side: Stance
     topic: Topic
     kind: str
     weight: float
@@ -74,7 +74,7 @@ def read_quote(
 ) -> Reading:
     """How one quote bears on ``claim`` (src, type, dst), given the endpoints' names.
 
-    The cue statements are read by :func:`agents.text.statements` (the extractor's reader), so
+    The cue statements are read by :func:`agents.text.cue_statements` (the extractor's reader), so
     the judge and the extractor agree on what a sentence says.
     """
     type_ = claim[1]
@@ -89,7 +89,7 @@ def read_quote(
     stated: Stated = "none"
     cue_text = ""
     others: set[str] = set()
-    for statement in statements(quote):
+    for statement in cue_statements(quote):
         if statement.cue.type != type_:
             others.add(statement.cue.type)
             continue

@@ -67,12 +67,12 @@ __all__ = [
     "Claim",
     "JudgeReply",
     "Verdict",
-    "band",
     "claim_data",
     "claim_payload",
     "judge_offline",
     "judge_prompt",
     "offline_handlers",
+    "score_band",
     "score_of",
 ]
 
@@ -138,10 +138,10 @@ class Claim:
     notes: tuple[str, ...] = field(default=())
 
 
-def band(score: float, commit_at: float, reject_below: float) -> Verdict:
+def score_band(score: float, commit_at: float, reject_below: float) -> Verdict:
     """The verdict a score stands for.
 
-    >>> band(0.8, 0.8, 0.5), band(0.79, 0.8, 0.5), band(0.49, 0.8, 0.5)
+    >>> score_band(0.8, 0.8, 0.5), score_band(0.79, 0.8, 0.5), score_band(0.49, 0.8, 0.5)
     ('commit', 'uncertain', 'reject')
     """
     if score >= commit_at:
@@ -229,7 +229,7 @@ def judge_offline(prompt: Prompt) -> dict[str, object]:
     return {
         "reasoning": f"{terms}; log-odds {BIAS:+.2f} + terms -> score {score:.2f}",
         "score": score,
-        "verdict": band(score, commit_at, reject_below),
+        "verdict": score_band(score, commit_at, reject_below),
     }
 
 

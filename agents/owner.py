@@ -42,7 +42,8 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.offline.injection import instruction_like
-from agents.text import find_mentions, lexicon, sentences, statements
+from agents.text import cue_statements, find_mentions, lexicon, sentences
+from magg_kg.records import Triple
 
 __all__ = [
     "PROMPT_VERSION",
@@ -75,7 +76,6 @@ Concern = Literal["none", "instruction", "unsupported", "contradiction", "weak"]
 _ORDER = {"prerequisite": False, "builds_on": True}  # type -> whether dst comes first
 FOUNDATION = 3
 INFERRED_FACTOR = 0.75  # the evidence linker's factor for inferred support (agents/evidence.py)
-Triple = tuple[str, str, str]
 _Verdict = Callable[[str, str, float, str, "Triple | None"], "OwnerReview"]
 
 
@@ -117,7 +117,7 @@ def _stated(quote: str, keys: dict[str, str]) -> list[tuple[str, str, str, str]]
     """(src, type, dst, cue) joined by a cue phrase in the quote, for the two endpoints only."""
     said = []
     for sentence in sentences(quote) or []:
-        for statement in statements(sentence.text):
+        for statement in cue_statements(sentence.text):
             left = [
                 c for _, _, c in find_mentions(sentence.text[statement.left[0] : statement.left[1]], keys)
             ]

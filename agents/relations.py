@@ -30,15 +30,22 @@ from agents.phrases import conjuncts, pronoun
 from agents.text import (
     HEDGE_FACTOR,
     Sentence,
+    cue_statements,
     find_mentions,
     has_cue,
     lexicon,
     sentences,
-    statements,
 )
 from magg_kg.llm.port import Prompt
 
-__all__ = ["PROMPT_VERSION", "SYSTEM", "TASK", "ExtractedRelation", "RelationReply", "extract_offline"]
+__all__ = [
+    "PROMPT_VERSION",
+    "SYSTEM",
+    "TASK",
+    "ExtractedRelation",
+    "RelationReply",
+    "extract_relations_offline",
+]
 
 TASK = "extract.relations"
 PROMPT_VERSION = "relations-1"
@@ -84,7 +91,9 @@ def _side(text: str, span: tuple[int, int], keys: dict[str, str], nearest_last: 
     return list(dict.fromkeys(found))
 
 
-def extract_offline(text: str, known: list[KnownConcept], edge_types: frozenset[str]) -> RelationReply:
+def extract_relations_offline(
+    text: str, known: list[KnownConcept], edge_types: frozenset[str]
+) -> RelationReply:
     """The offline relation extractor (see the module docstring for the rules)."""
     keys = lexicon([(c.id, [c.name, *c.aliases]) for c in known])
     units = sentences(text)
@@ -99,7 +108,7 @@ def extract_offline(text: str, known: list[KnownConcept], edge_types: frozenset[
 
     previous: Sentence | None = None
     for sentence in units:
-        said = statements(sentence.text)
+        said = cue_statements(sentence.text)
         for statement in said:
             lefts = _side(sentence.text, statement.left, keys, nearest_last=True)
             quote, start, factor = sentence.text, sentence.start, 1.0
@@ -158,4 +167,4 @@ def extract_offline(text: str, known: list[KnownConcept], edge_types: frozenset[
 def offline_handler(prompt: Prompt) -> dict[str, object]:
     known = [KnownConcept.model_validate(item) for item in as_list(prompt.payload.get("concepts"))]
     edge_types = frozenset(str(item) for item in as_list(prompt.payload.get("edge_types")))
-    return extract_offline(prompt.data, known, edge_types).model_dump()
+    return extract_relations_offline(prompt.data, known, edge_types).model_dump()

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents import judge, owner
-from agents.judge import band
+from agents.judge import score_band
 from agents.schema_models import Annotated, Mention, RelationModel, SpanModel
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
@@ -35,8 +35,8 @@ __all__ = [
     "MENTION_AT",
     "PROMPT_VERSION",
     "TASK",
-    "Extraction",
     "Found",
+    "SchemaExtraction",
     "SchemaRoles",
     "extraction_prompt",
 ]
@@ -69,7 +69,7 @@ class Found(_Reply):
     confidence: float = Field(ge=0.0, le=1.0, allow_inf_nan=False)
 
 
-class Extraction(_Reply):
+class SchemaExtraction(_Reply):
     reasoning: str = Field(min_length=1, description="Think first: which mentions and relations.")
     relations: list[Found]
 
@@ -190,7 +190,7 @@ class SchemaRoles:
         if isinstance(policy, dict):
             commit_at = float(policy.get("commit_at", commit_at))
             reject_below = float(policy.get("reject_below", reject_below))
-        verdict = band(score, commit_at, reject_below)
+        verdict = score_band(score, commit_at, reject_below)
         return {"reasoning": f"schema verifier: {why}", "score": score, "verdict": verdict}
 
     def review(self, prompt: Prompt) -> dict[str, object]:

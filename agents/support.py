@@ -21,13 +21,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from agents.text import MentionFinder, lexicon, normalize_name
-from magg_kg.records import Concept
+from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
-__all__ = ["CONFLICTING_TYPES", "GraphView", "Support", "Triple"]
-
-Triple = tuple[str, str, str]
+__all__ = ["CONFLICTING_TYPES", "GraphView", "Support"]
 
 CONFLICTING_TYPES: frozenset[frozenset[str]] = frozenset(
     {

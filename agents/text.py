@@ -307,10 +307,11 @@ _RIGHT_STOP = re.compile(
 _NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|isn't|aren't)\b", re.IGNORECASE)
 
 
-def statements(text: str) -> list[Statement]:
+def cue_statements(text: str) -> list[Statement]:
     """The cue phrases of one sentence and the raw phrases they join.
 
-    >>> [(s.cue.type, s.left, s.right) for s in statements("Calculus is a prerequisite for backpropagation.")]
+    >>> said = cue_statements("Calculus is a prerequisite for backpropagation.")
+    >>> [(s.cue.type, s.left, s.right) for s in said]
     [('prerequisite', (0, 8), (31, 46))]
     """
     found: list[Statement] = []

@@ -28,9 +28,9 @@ from agents.cost import Cost, ask
 from agents.owner import OwnerReview
 from blackboard.board import Board
 from governance.briefing import judge_view, owner_payload
-from governance.deliberation import PASS_AT, Ballot, band, hold_vote, thresholds, vote_weight
+from governance.deliberation import PASS_AT, Ballot, confidence_band, hold_vote, thresholds, vote_weight
 from governance.domains import Layout
-from governance.memory import Support
+from governance.memory import OwnerMemory
 from governance.rules import RuleEngine
 from governance.stages import Gate, Reviewed, Vote
 from governance.writes import flat_commit, revision_of
@@ -42,7 +42,7 @@ from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Proposal, ProposalState
 
-__all__ = ["SCHEMA_RULES", "Admission", "AdmissionContext", "Support", "admit"]
+__all__ = ["SCHEMA_RULES", "Admission", "AdmissionContext", "admit"]
 
 SCHEMA_RULES = frozenset(
     {"edge-type-known", "no-self-loop", "endpoint-exists", "endpoint-typed", "endpoint-types"}
@@ -59,7 +59,7 @@ class AdmissionContext:
     policy: Policy
     clock: Clock
     names: Callable[[str], list[str]]
-    support: Support = field(default_factory=Support)
+    support: OwnerMemory = field(default_factory=OwnerMemory)
     gate: Gate | None = None
     flat: bool = False
 
@@ -345,7 +345,7 @@ class _Run:
         decisions: list[RecordDecision],
         revised: bool,
     ) -> bool:
-        path = band(confidence, self.ctx.policy, contested=contested)
+        path = confidence_band(confidence, self.ctx.policy, contested=contested)
         detail: dict[str, object] = {
             "band": path,
             "thresholds": thresholds(self.ctx.policy),

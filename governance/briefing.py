@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from agents.judge import claim_payload
 from governance.claims import build_claim
 from governance.domains import Layout
-from governance.memory import Support
+from governance.memory import OwnerMemory
 from governance.stages import Gate
 from magg_kg.config import Policy
 from magg_kg.records import Proposal
@@ -28,7 +28,7 @@ def owner_payload(
     domain: str,
     *,
     layout: Layout,
-    support: Support,
+    support: OwnerMemory,
     names: Callable[[str], list[str]],
     schema: GraphSchema,
     shown: Mapping[str, object],

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from agents.judge import Claim, JudgeReply, band, judge_prompt
+from agents.judge import Claim, JudgeReply, judge_prompt, score_band
 from agents.offline.injection import instruction_like
-from agents.support import GraphView, Triple
+from agents.support import GraphView
 from governance.stages import Vote
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure
 from magg_kg.operations import SpanData, span_data
-from magg_kg.records import Proposal, Span
+from magg_kg.records import Proposal, Span, Triple
 
 __all__ = ["JudgeResult", "anchored", "ask_judge", "build_claim", "ground", "merge_evidence", "short_reason"]
 
@@ -105,7 +105,7 @@ def ask_judge(
             reply.completion_tokens,
         )
     value = reply.value
-    expected = band(value.score, policy.commit_at, policy.reject_below)
+    expected = score_band(value.score, policy.commit_at, policy.reject_below)
     problem = ""
     if value.verdict != expected:
         problem = (

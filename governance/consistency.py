@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from agents.judge import Claim, band
+from agents.judge import Claim, score_band
 from governance.claims import JudgeResult, ask_judge
 from governance.debate import DebateResult, hold_debate
 from magg_kg.config import Policy
@@ -103,7 +103,7 @@ def _consistency(llm: LLM, claim: Claim, policy: Policy, domain: str) -> Consist
     if not usable:
         return ConsistencyResult(scores, None, "void", "", "no usable judge sample", model, len(results))
     score = majority(usable)
-    verdict = band(score, policy.debate_commit_at, policy.reject_below)
+    verdict = score_band(score, policy.debate_commit_at, policy.reject_below)
     commits = sum(s >= policy.debate_commit_at for s in usable)
     why = f"self-consistency: {commits} of {len(usable)} samples at or above {policy.debate_commit_at:.2f}"
     return ConsistencyResult(scores, score, verdict, why, "", model, len(results))

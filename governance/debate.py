@@ -29,7 +29,7 @@ from agents.debate import (
     debater_for,
     system_for,
 )
-from agents.judge import Claim, band, claim_data, claim_payload
+from agents.judge import Claim, claim_data, claim_payload, score_band
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Answer, Failure, Prompt
 
@@ -210,7 +210,7 @@ def _problem(reply: ModeratorReply, policy: Policy, is_concept: Callable[[str], 
     unknown = sorted({c for c in reply.cited_concepts if not is_concept(c)})
     if unknown:
         return f"moderator cited ids that are not concepts of the graph: {', '.join(unknown)}"
-    expected = band(reply.score, policy.debate_commit_at, policy.reject_below)
+    expected = score_band(reply.score, policy.debate_commit_at, policy.reject_below)
     if reply.verdict != expected:
         return (
             f"moderator contradicted itself: score {reply.score:.2f} is '{expected}', "

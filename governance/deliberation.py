@@ -21,18 +21,18 @@ from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.records import Proposal
 
-__all__ = ["PASS_AT", "Ballot", "Band", "band", "hold_vote", "thresholds", "vote_weight"]
+__all__ = ["PASS_AT", "Ballot", "Band", "confidence_band", "hold_vote", "thresholds", "vote_weight"]
 
 PASS_AT = 0.5
 Band = Literal["reject", "vote", "pass"]
 
 
-def band(confidence: float, policy: Policy, *, contested: bool = False) -> Band:
+def confidence_band(confidence: float, policy: Policy, *, contested: bool = False) -> Band:
     """Which path a proposal takes.
 
     >>> p = Policy()
-    >>> band(0.2, p), band(0.35, p), band(0.69, p), band(0.70, p), band(0.9, p, contested=True)
-    ('reject', 'vote', 'vote', 'pass', 'vote')
+    >>> [confidence_band(c, p) for c in (0.2, 0.35, 0.69, 0.70)], confidence_band(0.9, p, contested=True)
+    (['reject', 'vote', 'vote', 'pass'], 'vote')
     """
     if contested:
         return "vote"

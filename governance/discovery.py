@@ -22,24 +22,24 @@ from itertools import accumulate
 from typing import Protocol
 
 from agents.discovery import DiscoveryReply, discovery_prompt
-from agents.support import GraphView, Triple
+from agents.support import GraphView
 from governance.judgment import Judgment
-from governance.policy import policy_detail
+from governance.policy import policy_decision
 from governance.rules import RuleEngine
-from magg_kg.builders import decision_op, proposal_op, propose
+from magg_kg.builders import proposal_op, propose
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure
 from magg_kg.operations import Operation, RecordDecision
-from magg_kg.records import ProposalState, Span
+from magg_kg.records import ProposalState, Span, Triple
 from magg_kg.store import Store
 
 __all__ = [
     "ATTEMPTS_PER_PAIR",
     "SCAN",
-    "Candidate",
     "Discovered",
     "Neighbourhoods",
+    "TwoHopPair",
     "discover",
     "sample_pairs",
 ]
@@ -51,7 +51,7 @@ ATTEMPTS_PER_PAIR = 20
 
 
 @dataclass(frozen=True)
-class Candidate:
+class TwoHopPair:
     """Two concepts two hops apart and the middle concepts joining them."""
 
     a: str
@@ -63,7 +63,7 @@ class Candidate:
 class Discovered:
     """What became of one candidate: the proposal (if any), its final state, and the ops."""
 
-    candidate: Candidate
+    candidate: TwoHopPair
     triple: Triple | None
     state: str
     reason: str
@@ -93,14 +93,14 @@ class Neighbourhoods(Protocol):
 
 def sample_pairs(
     view: Neighbourhoods, limit: int, seed: int, skip: Callable[[str, str], bool] = lambda a, c: False
-) -> list[Candidate]:
+) -> list[TwoHopPair]:
     """Up to ``limit`` two-hop pairs with no direct edge (see the module docstring)."""
     ids = sorted(c for c in view.concept_ids() if view.degree(c) > 0)
     if not ids or limit <= 0:
         return []
     totals = list(accumulate(view.degree(c) for c in ids))
     rng = random.Random(seed)
-    found: list[Candidate] = []
+    found: list[TwoHopPair] = []
     taken: dict[str, set[str]] = {}  # concept -> the concepts it is already paired with
     tried: set[str] = set()
     for _ in range(limit * ATTEMPTS_PER_PAIR):
@@ -125,7 +125,7 @@ def sample_pairs(
         c = max(reach, key=lambda k: (reach[k], view.degree(k), k))
         taken.setdefault(a, set()).add(c)
         taken.setdefault(c, set()).add(a)
-        found.append(Candidate(a, c, tuple(middles[c][:5])))
+        found.append(TwoHopPair(a, c, tuple(middles[c][:5])))
     return found
 
 
@@ -250,15 +250,16 @@ def _decision(
     *,
     state: ProposalState = "proposed",
 ) -> RecordDecision:
-    return decision_op(
+    return policy_decision(
+        policy,
+        None,
         proposal_id,
         stage,
         verdict,
         state,
         rationale,
         score=score,
-        detail={**detail, **policy_detail(policy)},
-        policy_version=policy.version,
+        detail=detail,
         prompt_version="discover-1",
         model=model,
         decided_at=now,

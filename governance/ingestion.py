@@ -54,8 +54,8 @@ from agents.cost import Cost
 from agents.extraction import Extraction, Registry, extract_lesson
 from governance.admission import Admission, AdmissionContext, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
-from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, proposal_of
-from governance.memory import Support
+from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, lesson_proposal
+from governance.memory import OwnerMemory
 from governance.rules import RuleEngine
 from governance.stages import Gate
 from governance.taint import Quarantine
@@ -301,7 +301,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     corroborations = _corroborations(stored_proposals, lesson)
     extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations)
     active = store.edges()
-    support = Support(
+    support = OwnerMemory(
         facts={(e.src, e.type, e.dst) for e in active},
         claims=Counter((p.src, p.type, p.dst) for p in stored_proposals if p.state == "proposed"),
     )
@@ -352,7 +352,9 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         *lesson_ops(lesson, previous, extraction, at),
         *dropped_ops(ctx.policy, extraction, lesson.id, at),
     ]
-    proposals = [proposal_of(c, lesson.id, at) for c in sorted(extraction.candidates, key=lambda c: c.triple)]
+    proposals = [
+        lesson_proposal(c, lesson.id, at) for c in sorted(extraction.candidates, key=lambda c: c.triple)
+    ]
     outcomes: Counter[tuple[str, str]] = Counter()
     if previous is not None:
         ops += rejudge(

@@ -24,19 +24,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from agents.debate import PROMPT_VERSION as DEBATE_PROMPT
 from agents.judge import PROMPT_VERSION as JUDGE_PROMPT
 from agents.judge import Claim
-from agents.support import GraphView, Triple
+from agents.support import GraphView
 from governance import claims as checks
 from governance.claims import JudgeResult, ask_judge, build_claim, ground, merge_evidence, short_reason
 from governance.consistency import Contest, contest
-from governance.policy import UNANCHORED, Case, Row, policy_detail, route
+from governance.policy import UNANCHORED, Case, Row, policy_decision, route
 from governance.rules import RuleEngine
 from governance.stages import Reviewed, Settled, Vote
-from magg_kg.builders import commit_op, decision_op, queue_op
+from magg_kg.builders import commit_op, queue_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM
 from magg_kg.operations import Operation, RecordDecision
-from magg_kg.records import Concept, Proposal, ProposalState
+from magg_kg.records import Concept, Proposal, ProposalState, Triple
 from magg_kg.store import Store
 
 __all__ = ["Judgment"]
@@ -362,15 +362,16 @@ class Judgment:
         prompt_version: str,
         model: str,
     ) -> RecordDecision:
-        return decision_op(
+        return policy_decision(
+            self._policy,
+            row,
             proposal_id,
             stage,
             verdict,
             state,
             rationale,
             score=score,
-            detail={**detail, **policy_detail(self._policy, row)},
-            policy_version=self._policy.version,
+            detail=detail,
             prompt_version=prompt_version,
             model=model,
             decided_at=self._clock.now(),

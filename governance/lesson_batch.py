@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.evidence import Candidate
+from agents.evidence import ExtractedEdge
 from agents.extraction import ConceptInfo, Extraction
 from governance.versions import decision
 from magg_kg.builders import proposal_op, propose
@@ -26,7 +26,7 @@ from magg_kg.operations import (
 )
 from magg_kg.records import Concept, Lesson, Proposal, Span
 
-__all__ = ["concept_ops", "concepts_of", "dropped_ops", "lesson_ops", "proposal_of"]
+__all__ = ["concept_ops", "concepts_of", "dropped_ops", "lesson_ops", "lesson_proposal"]
 
 
 def concept_ops(concepts: Sequence[ConceptInfo], at: str) -> list[Operation]:
@@ -92,7 +92,7 @@ def lesson_ops(
     ]
 
 
-def _span(candidate: Candidate, lesson_id: str) -> Span:
+def _span(candidate: ExtractedEdge, lesson_id: str) -> Span:
     return Span(
         lesson_id=lesson_id,
         chunk_id=candidate.chunk_id,
@@ -103,7 +103,7 @@ def _span(candidate: Candidate, lesson_id: str) -> Span:
     )
 
 
-def proposal_of(candidate: Candidate, lesson_id: str, at: str) -> Proposal:
+def lesson_proposal(candidate: ExtractedEdge, lesson_id: str, at: str) -> Proposal:
     """A candidate edge of a lesson as a proposal (its id from the lesson and the triple)."""
     return propose(
         candidate.src,
@@ -123,7 +123,7 @@ def dropped_ops(policy: Policy, extraction: Extraction, lesson_id: str, at: str)
     """The candidates verification dropped: each a proposal, rejected at once with the reason."""
     ops: list[Operation] = []
     for candidate, reason in extraction.dropped:
-        dropped = proposal_of(candidate, lesson_id, at)
+        dropped = lesson_proposal(candidate, lesson_id, at)
         ops.append(proposal_op(dropped))
         ops.append(decision(policy, dropped.id, "verification", "drop", "rejected", reason, at))
     return ops

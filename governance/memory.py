@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["CARD_EDGES", "Support"]
+from magg_kg.records import Triple
+
+__all__ = ["CARD_EDGES", "OwnerMemory"]
 
 CARD_EDGES = 400
-Triple = tuple[str, str, str]
 
 
 @dataclass
-class Support:
+class OwnerMemory:
     """What owners know beyond the proposal: active facts and standing claims (triple -> count)."""
 
     facts: set[Triple] = field(default_factory=set)

@@ -35,14 +35,27 @@ checks first, then is quarantined for a person instead of committed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from magg_kg.builders import decision_op
 from magg_kg.config import Policy
 from magg_kg.ids import make_id
-from magg_kg.records import canonical_json
+from magg_kg.operations import RecordDecision
+from magg_kg.records import ProposalState, canonical_json
 
-__all__ = ["TABLE", "UNANCHORED", "Action", "Case", "Row", "policy_detail", "route", "table_digest"]
+__all__ = [
+    "TABLE",
+    "UNANCHORED",
+    "Action",
+    "Case",
+    "Row",
+    "policy_decision",
+    "policy_detail",
+    "route",
+    "table_digest",
+]
 
 Action = Literal["commit", "reject", "abstain", "review", "debate"]
 
@@ -136,3 +149,36 @@ def policy_detail(policy: Policy, row: Row | None = None) -> dict[str, object]:
     if row is not None:
         detail["route"] = {"row": row.name, "when": row.when, "action": row.action}
     return detail
+
+
+def policy_decision(
+    policy: Policy,
+    row: Row | None,
+    proposal_id: str | None,
+    stage: str,
+    verdict: str,
+    state: ProposalState,
+    rationale: str,
+    *,
+    detail: Mapping[str, object],
+    prompt_version: str,
+    model: str,
+    decided_at: str,
+    score: float | None = None,
+    subject: str = "",
+) -> RecordDecision:
+    """A decision taken under ``policy`` (and its table ``row``): its version and values recorded."""
+    return decision_op(
+        proposal_id,
+        stage,
+        verdict,
+        state,
+        rationale,
+        subject=subject,
+        score=score,
+        detail={**detail, **policy_detail(policy, row)},
+        policy_version=policy.version,
+        prompt_version=prompt_version,
+        model=model,
+        decided_at=decided_at,
+    )

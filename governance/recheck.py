@@ -23,8 +23,8 @@ from agents.neighbourhood import neighbourhood_view
 from agents.support import GraphView
 from governance.claims import build_claim
 from governance.judgment import Judgment
-from governance.policy import Row, policy_detail
-from magg_kg.builders import decision_op, invalidation_op
+from governance.policy import Row, policy_decision
+from magg_kg.builders import invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM
@@ -103,7 +103,6 @@ def _rejudge(
         "edge": [edge.src, edge.type, edge.dst],
         "committed_at_confidence": edge.grounding.confidence,
         **judged.detail(),
-        **policy_detail(policy, _ROW),
     }
     now = clock.now()
     state: ProposalState
@@ -115,7 +114,9 @@ def _rejudge(
     else:
         verdict, state = "keep", "committed"
         reason = f"still holds at {judged.score:.2f}: {judged.reasoning}"
-    decision = decision_op(
+    decision = policy_decision(
+        policy,
+        _ROW,
         None,
         "recheck",
         verdict,
@@ -124,7 +125,6 @@ def _rejudge(
         subject=edge.version_id,
         score=judged.score,
         detail=detail,
-        policy_version=policy.version,
         prompt_version=PROMPT_VERSION,
         model=judged.model or model,
         decided_at=now,

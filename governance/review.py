@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from governance.claims import ground
-from governance.policy import policy_detail
+from governance.policy import policy_decision
 from governance.rules import RuleEngine
-from magg_kg.builders import commit_op, decision_op
+from magg_kg.builders import commit_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
@@ -173,15 +173,16 @@ def _decision(
     policy: Policy,
     now: str,
 ) -> RecordDecision:
-    return decision_op(
+    return policy_decision(
+        policy,
+        None,
         proposal.id,
         "review",
         verdict,
         state,
         rationale,
         score=score,
-        detail={"reviewer": reviewer, **policy_detail(policy)},
-        policy_version=policy.version,
+        detail={"reviewer": reviewer},
         prompt_version=REVIEW_PROMPT,
         model="human",
         decided_at=now,

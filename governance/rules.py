@@ -42,6 +42,7 @@ from itertools import pairwise
 
 import networkx as nx
 
+from magg_kg.records import Triple
 from magg_kg.vocabulary import GraphSchema
 
 __all__ = ["RULES", "RuleEngine", "RuleVerdict"]
@@ -58,7 +59,6 @@ RULES = (
 )
 """Every rule's name, in checking order."""
 
-Triple = tuple[str, str, str]
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from magg_kg.records import Concept, Proposal, Span
 from magg_kg.store import Store
 
 __all__ = [
-    "Example",
+    "ClaimExample",
     "TrainingReport",
     "evaluate",
     "fit",
@@ -66,7 +66,7 @@ _AT = "2026-01-01T00:00:00.000000Z"
 
 
 @dataclass(frozen=True)
-class Example:
+class ClaimExample:
     """One labelled claim: its features, its label, the concepts it touches and where it came from."""
 
     values: dict[str, float]
@@ -109,7 +109,7 @@ def _concepts(dataset: Dataset) -> list[Concept]:
     ]
 
 
-def _example(view: GraphView, candidate: Candidate, dataset: Dataset, number: int) -> Example:
+def _example(view: GraphView, candidate: Candidate, dataset: Dataset, number: int) -> ClaimExample:
     evidence = tuple(
         Span(lesson_id="metacademy", start=0, end=len(text), quote=text, kind="implicit")
         for text in candidate.evidence
@@ -126,7 +126,7 @@ def _example(view: GraphView, candidate: Candidate, dataset: Dataset, number: in
     )
     claim = build_claim(view, proposal, evidence, confidence=candidate.confidence)
     prompt = judge_prompt(claim, COMMIT_AT, REJECT_BELOW)
-    return Example(
+    return ClaimExample(
         claim_features(prompt.payload, prompt.data),
         candidate.label,
         candidate.src,
@@ -135,11 +135,11 @@ def _example(view: GraphView, candidate: Candidate, dataset: Dataset, number: in
     )
 
 
-def metacademy_examples(folder: Path, seeds: Sequence[int] = SEEDS) -> list[Example]:
+def metacademy_examples(folder: Path, seeds: Sequence[int] = SEEDS) -> list[ClaimExample]:
     """Labelled claims from a Metacademy-layout folder (see the module docstring)."""
     dataset = load_dataset(folder)
     concepts = _concepts(dataset)
-    examples: list[Example] = []
+    examples: list[ClaimExample] = []
     number = 0
     for seed in seeds:
         candidate_set = build_candidates(dataset, seed)
@@ -181,10 +181,10 @@ def metacademy_examples(folder: Path, seeds: Sequence[int] = SEEDS) -> list[Exam
 _TYPED = ("part_of", "builds_on", "contrasts_with", "prerequisite", "applies_to")
 
 
-def _typed_links(view: GraphView, dataset: Dataset, links: Sequence[Link], number: int) -> list[Example]:
+def _typed_links(view: GraphView, dataset: Dataset, links: Sequence[Link], number: int) -> list[ClaimExample]:
     """See-also links whose sentence states a typed relation between the two concepts ("X is a
     special case of Y", "X is an alternative to Y"), as claims of that type and direction (label 1)."""
-    found: list[Example] = []
+    found: list[ClaimExample] = []
     for link in links:
         if not link.context:
             continue
@@ -207,7 +207,7 @@ def _names(dataset: Dataset, tag: str) -> list[str]:
     return [concept.title, words] if concept is not None else [words]
 
 
-def lesson_examples(path: Path) -> list[Example]:
+def lesson_examples(path: Path) -> list[ClaimExample]:
     """Labelled lesson claims: JSON lines with ``payload``, ``data`` and ``label`` (0 or 1)."""
     examples = []
     with path.open(encoding="utf-8") as handle:
@@ -217,7 +217,7 @@ def lesson_examples(path: Path) -> list[Example]:
             row = json.loads(line)
             proposal = row["payload"]["proposal"]
             examples.append(
-                Example(
+                ClaimExample(
                     claim_features(row["payload"], row["data"]),
                     int(row["label"]),
                     str(proposal["src"]),
@@ -232,7 +232,7 @@ def _fold(concept: str, folds: int) -> int:
     return int(hashlib.sha256(concept.encode("utf-8")).hexdigest()[:8], 16) % folds
 
 
-def _vocabulary(examples: Sequence[Example]) -> list[str]:
+def _vocabulary(examples: Sequence[ClaimExample]) -> list[str]:
     """The dense features, and the lexical ones seen in at least :data:`MIN_COUNT` examples."""
     counts: dict[str, int] = {}
     for example in examples:
@@ -242,7 +242,7 @@ def _vocabulary(examples: Sequence[Example]) -> list[str]:
     return [*FEATURES, *sorted(name for name, count in counts.items() if count >= MIN_COUNT)]
 
 
-def _matrix(examples: Sequence[Example], names: Sequence[str]) -> csr_matrix:
+def _matrix(examples: Sequence[ClaimExample], names: Sequence[str]) -> csr_matrix:
     vectorizer = DictVectorizer(sort=False)
     vectorizer.fit([dict.fromkeys(names, 1.0)])
     matrix: csr_matrix = vectorizer.transform([e.values for e in examples])
@@ -292,7 +292,7 @@ def _reliability(p: np.ndarray, y: np.ndarray) -> list[dict[str, float]]:
 
 
 def fit(
-    examples: Sequence[Example], folds: int = FOLDS, version: str = "judgment"
+    examples: Sequence[ClaimExample], folds: int = FOLDS, version: str = "judgment"
 ) -> tuple[LinearModel, TrainingReport]:
     """Concept-disjoint cross-validation, Platt calibration on held-out margins, final fit."""
     names = _vocabulary(examples)
@@ -429,7 +429,7 @@ def labelled_claims(claims: Path, labels: Path, out: Path) -> int:
     return written
 
 
-def evaluate(model: LinearModel, examples: Sequence[Example]) -> list[dict[str, float]]:
+def evaluate(model: LinearModel, examples: Sequence[ClaimExample]) -> list[dict[str, float]]:
     """Precision and admitted share of labelled claims at the gate's thresholds, and the share of
     true claims overall (what flat admission would be accepted at)."""
     scored = [(model.probability(e.values), e.label) for e in examples]

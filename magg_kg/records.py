@@ -27,6 +27,7 @@ __all__ = [
     "Role",
     "Span",
     "Timestamp",
+    "Triple",
     "canonical_json",
     "edge_id",
 ]
@@ -37,6 +38,8 @@ Score = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 EvidenceKind = Literal["explicit", "implicit", "inferred"]
 Role = Literal["teaches", "uses", "mentions"]
 ProposalState = Literal["proposed", "committed", "rejected", "abstained", "quarantined", "invalidated"]
+Triple = tuple[str, str, str]
+"""An edge as (source concept id, edge type, target concept id)."""
 
 
 class Record(BaseModel):

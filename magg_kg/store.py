@@ -28,6 +28,7 @@ from magg_kg.records import (
     Lesson,
     Proposal,
     Span,
+    Triple,
 )
 
 __all__ = [
@@ -44,8 +45,6 @@ SCHEMA_VERSION = 1
 """The newest schema this code knows; a database with a higher version is refused."""
 
 Row = dict[str, str | int | float | None]
-Triple = tuple[str, str, str]
-"""An edge as (src, type, dst)."""
 
 
 @cache

@@ -1,6 +1,6 @@
 """The architecture, checked by reading the source: one-way layers, no import circles, noun modules,
 the environment read in one module of the command line, sorted ``__all__``, small modules, each
-write record built in one module.
+write record built in one module, one meaning per public name.
 
 The layers, lowest first (a layer imports only itself and the layers before it):
 
@@ -34,6 +34,13 @@ MAX_LINES = 450
 BUILDERS = "magg_kg.builders"
 """The one module that builds the write records below (one builder, one id recipe, per record)."""
 BUILT_ONCE = frozenset({"AddProposal", "CommitEdge", "EnqueueReview", "InvalidateEdge", "RecordDecision"})
+SHARED_NAMES = {
+    "main": "a module's command-line entry point (``magg``, ``python -m agents.offline.*_training``)",
+    "register": "a command module's hook that adds its commands to the ``magg`` app",
+    "offline_handler": "the offline handler of a role module's one role",
+    "offline_handlers": "a role module's offline handlers by task (agents.offline.handlers gathers them all)",
+}
+"""Names that every module of a kind defines with the same meaning: a protocol, not a clash."""
 VAGUE_NAMES = {"utils", "util", "helpers", "helper", "common", "misc"}
 
 
@@ -328,3 +335,38 @@ def test_each_write_record_is_built_by_its_one_builder() -> None:
 def test_the_construction_check_sees_every_form() -> None:
     source = "a = C(x=1)\nb = ops.C(x=1)\nc = C.model_validate({})\nd = D(x=1)\n"
     assert sorted(constructions(ast.parse(source), {"C"})) == [("C", 1), ("C", 2), ("C", 3)]
+
+
+def public_definitions(files: Iterable[tuple[str, Path, ast.Module]]) -> dict[str, list[str]]:
+    """Public top-level class and function name -> the modules that define it (a private name,
+    with a leading underscore, belongs to its module alone)."""
+    defined: dict[str, list[str]] = {}
+    for name, _, tree in files:
+        kinds = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+        for definition in (node.name for node in tree.body if isinstance(node, kinds)):
+            if not definition.startswith("_"):
+                defined.setdefault(definition, []).append(name)
+    return defined
+
+
+def test_no_two_modules_define_one_name() -> None:
+    defined = public_definitions(parsed())
+    assert len(defined) > 500  # the precondition: the definitions were found
+    shared = {name: modules for name, modules in defined.items() if len(modules) > 1}
+    assert set(SHARED_NAMES) <= set(shared), "a shared name no longer shared: drop it from SHARED_NAMES"
+    clashes = [
+        f"{name}: {', '.join(modules)}"
+        for name, modules in sorted(shared.items())
+        if name not in SHARED_NAMES
+    ]
+    assert not clashes, (
+        "one name for different classes or functions; name each after what it is:\n" + "\n".join(clashes)
+    )
+
+
+def test_the_name_check_sees_a_clash_and_ignores_private_names() -> None:
+    files = [
+        ("m.a", Path("m/a.py"), ast.parse("class Support: ...\ndef _helper(): ...\n")),
+        ("m.b", Path("m/b.py"), ast.parse("def Support(): ...\ndef _helper(): ...\nX = 1\n")),
+    ]
+    assert public_definitions(files) == {"Support": ["m.a", "m.b"]}

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from agents.offline.features import FEATURES, claim_features
 from agents.offline.judging import score_claim
-from agents.offline.model import LinearModel, judgment_model, read_model
-from governance.training import Example, evaluate, fit
+from agents.offline.model import LinearModel, judgment_model, read_judgment_model
+from governance.training import ClaimExample, evaluate, fit
 from magg_kg.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,11 +90,11 @@ def test_a_model_file_with_features_this_version_does_not_compute_is_refused() -
     raw = json.loads(text)
     raw["features"][0] = "a-feature-from-elsewhere"
     with pytest.raises(ValueError, match="does not compute"):
-        read_model(json.dumps(raw))
-    assert read_model(text) == judgment_model()
+        read_judgment_model(json.dumps(raw))
+    assert read_judgment_model(text) == judgment_model()
 
 
-def synthetic(count: int) -> list[Example]:
+def synthetic(count: int) -> list[ClaimExample]:
     """Claims whose label follows one feature, except every tenth (an unstated claim that is true),
     over many concepts."""
     examples = []
@@ -102,7 +102,7 @@ def synthetic(count: int) -> list[Example]:
         stated = float(i % 2)
         label = int(stated) if i % 10 else 1 - int(stated)  # 10% label noise
         values = {"stated_forward": stated, "type_prerequisite": 1.0}
-        examples.append(Example(values, label, f"c{i}", f"c{(i * 7 + 3) % count}", "synthetic"))
+        examples.append(ClaimExample(values, label, f"c{i}", f"c{(i * 7 + 3) % count}", "synthetic"))
     return examples
 
 
@@ -125,7 +125,7 @@ def test_the_shipped_model_is_what_the_build_command_makes(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
     assert figures["at_commit"]["precision"] > 0.5 and figures["reliability"]
-    rebuilt = read_model((tmp_path / "judgment.json").read_text("utf-8"))
+    rebuilt = read_judgment_model((tmp_path / "judgment.json").read_text("utf-8"))
     assert rebuilt == judgment_model()
 
 

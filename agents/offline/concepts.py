@@ -10,7 +10,7 @@ Candidates come from:
   with the sentence as description; "X of Y" only when defined; a Title Case phrase that the chunk
   does not write again is a label ("**Invoice File**"), not a term; quoted lines (``>``) skipped;
 - names: an acronym or CamelCase word of three letters or more ("BERT", "PyTorch") written twice;
-- cue phrases (:func:`agents.text.statements`): on either side, for each part of a list, the
+- cue phrases (:func:`agents.text.cue_statements`): on either side, for each part of a list, the
   noun-phrase run (:func:`agents.phrases.noun_runs`) next to the cue; defined when the cue states
   a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for");
 - recurrence: a noun-phrase run of two to five words written :data:`RECURRENCE` times or more;
@@ -39,14 +39,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Literal
 
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import CLOSED_CLASSES, conjuncts, noun_runs, word_classes, words
-from agents.text import Sentence, find_mentions, normalize_name, sentences, statements
+from agents.text import Sentence, cue_statements, find_mentions, normalize_name, sentences
 from magg_kg.llm.port import Prompt
+from magg_kg.records import Role
 
 __all__ = [
     "ENGLISH_SHARE",
@@ -54,7 +54,7 @@ __all__ = [
     "RECURRENCE",
     "acronym_pairs",
     "defining",
-    "extract_offline",
+    "extract_concepts_offline",
     "noun_phrase",
     "offline_handler",
     "prose",
@@ -69,7 +69,6 @@ curriculum relation, so the phrases on its sides count as defined."""
 ENGLISH_SHARE = 0.15
 """The least share of a chunk's words that are English function words for it to count as English."""
 
-Role = Literal["teaches", "uses", "mentions"]
 _RANK: dict[Role, int] = {"mentions": 0, "uses": 1, "teaches": 2}
 _VOCABULARY = Path(__file__).with_name("data") / "metacademy_vocabulary.json"
 _DEFINES = re.compile(
@@ -208,7 +207,9 @@ class _Found:
             self.offers[key] = offer
 
 
-def extract_offline(text: str, known: list[KnownConcept], node_types: frozenset[str]) -> ConceptReply:
+def extract_concepts_offline(
+    text: str, known: list[KnownConcept], node_types: frozenset[str]
+) -> ConceptReply:
     """The offline concept extractor (see the module docstring for the rules)."""
     found = _found(text, known)
     return ConceptReply(
@@ -267,7 +268,7 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
 
 
 def _argued_in(sentence: str, quote: str, found: _Found) -> None:
-    for statement in statements(sentence):
+    for statement in cue_statements(sentence):
         explicit = statement.cue.strength >= EXPLICIT_CUE
         for side, nearest in ((statement.left, -1), (statement.right, 0)):
             for part in conjuncts(sentence, side):
@@ -358,4 +359,4 @@ def offline_handler(prompt: Prompt) -> dict[str, object]:
     """The offline role: the payload's known concepts and node types, the chunk as data."""
     known = [KnownConcept.model_validate(item) for item in as_list(prompt.payload.get("known"))]
     node_types = frozenset(str(item) for item in as_list(prompt.payload.get("node_types")))
-    return extract_offline(prompt.data, known, node_types).model_dump()
+    return extract_concepts_offline(prompt.data, known, node_types).model_dump()

@@ -8,7 +8,7 @@ A unit of text is scored by a logistic regression over the features of
 values. The decision value ``z`` goes through a Platt curve fit on cross-validated decision
 values, ``p = 1 / (1 + exp(-(a * z + b)))``. Weights, vocabularies, the curve and the threshold
 are in ``injection.json`` beside this module, written by
-:func:`agents.offline.injection_training.build` (never by hand; no pickle) and read once.
+:func:`agents.offline.injection_training.build_injection_model` (never by hand; no pickle) and read once.
 
 :data:`INSTRUCTION_THRESHOLD` was chosen on cross-validation so that at most 0.5% of the units of
 each lesson source (d2l, the genai lessons, the bundled curriculum) score at or above it; the
@@ -30,7 +30,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
-from agents.offline.injection_features import DENSE, Features, features
+from agents.offline.injection_features import DENSE, Features, text_features
 from agents.offline.lesson_units import Span, sections, units
 from magg_kg.markup import Flavor, find_prose
 
@@ -47,7 +47,7 @@ __all__ = [
     "instructions_in",
     "load_model",
     "model_of",
-    "read_model",
+    "read_injection_model",
     "scan",
 ]
 
@@ -111,8 +111,8 @@ class InjectionModel:
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
-def read_model(path: Path) -> InjectionModel:
-    """A model from its JSON file (see :func:`agents.offline.injection_training.build`)."""
+def read_injection_model(path: Path) -> InjectionModel:
+    """A model from its JSON file (see :func:`agents.offline.injection_training.build_injection_model`)."""
     return model_of(json.loads(path.read_text("utf-8")))
 
 
@@ -137,7 +137,7 @@ def model_of(data: ModelData) -> InjectionModel:
 @cache
 def load_model() -> InjectionModel:
     """The shipped model, read once."""
-    return read_model(MODEL_PATH)
+    return read_injection_model(MODEL_PATH)
 
 
 def instruction_score(text: str) -> float:
@@ -148,7 +148,7 @@ def instruction_score(text: str) -> float:
     >>> instruction_score("Dropout is a regularization technique.") < INSTRUCTION_THRESHOLD
     True
     """
-    return load_model().probability(features(text))
+    return load_model().probability(text_features(text))
 
 
 def instructions_in(text: str, threshold: float = 0.0) -> list[tuple[int, int, float]]:
@@ -164,7 +164,7 @@ def instructions_in(text: str, threshold: float = 0.0) -> list[tuple[int, int, f
     bar = threshold or INSTRUCTION_THRESHOLD
     found = []
     for start, end in units(text):
-        probability = model.probability(features(text[start:end]))
+        probability = model.probability(text_features(text[start:end]))
         if probability >= bar:
             found.append((start, end, probability))
     return found

@@ -43,11 +43,20 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 
 from agents.offline.injection import ModelData, model_of
-from agents.offline.injection_features import DENSE, Features, features
+from agents.offline.injection_features import DENSE, Features, text_features
 from agents.offline.lesson_units import units
 from magg_kg.lessons import normalize_text
 
-__all__ = ["FOLDS", "MAX_LESSON_FP", "PLANTED", "TRAIN_FILE", "BuildReport", "Example", "build", "main"]
+__all__ = [
+    "FOLDS",
+    "MAX_LESSON_FP",
+    "PLANTED",
+    "TRAIN_FILE",
+    "BuildReport",
+    "InjectionExample",
+    "build_injection_model",
+    "main",
+]
 
 TRAIN_FILE = Path(__file__).with_name("data") / "injection_train.jsonl"
 FOLDS = 5
@@ -69,7 +78,7 @@ VERSION = "injection-1"
 
 
 @dataclass(frozen=True)
-class Example:
+class InjectionExample:
     text: str
     label: int
     group: str
@@ -139,14 +148,16 @@ def _lesson_units(text: str) -> list[str]:
     return [text[s:e] for s, e in units(text) if not any(p in text[s:e] for p in PLANTED)]
 
 
-def examples(data: Path) -> tuple[list[Example], list[str]]:
+def injection_examples(data: Path) -> tuple[list[InjectionExample], list[str]]:
     """The training examples, and the held-out lesson's units (see the module docstring)."""
-    found: list[Example] = []
+    found: list[InjectionExample] = []
     for line in TRAIN_FILE.read_text("utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
             found.append(
-                Example(row["text"], int(row["label"]), f"train:{row['group']}", "train", row["register"])
+                InjectionExample(
+                    row["text"], int(row["label"]), f"train:{row['group']}", "train", row["register"]
+                )
             )
     seen = {e.text for e in found}
 
@@ -154,7 +165,7 @@ def examples(data: Path) -> tuple[list[Example], list[str]]:
         for unit in _lesson_units(text):
             if unit not in seen:
                 seen.add(unit)
-                found.append(Example(unit, 0, group, source))
+                found.append(InjectionExample(unit, 0, group, source))
 
     for line in (data / "d2l-lessons" / "sections.jsonl").read_text("utf-8").splitlines():
         row = json.loads(line)
@@ -324,11 +335,11 @@ def _model_data(
     }
 
 
-def build(data: Path, out: Path) -> BuildReport:
+def build_injection_model(data: Path, out: Path) -> BuildReport:
     """Rebuilds the detector from the training file and the lesson data under ``data``; writes
     ``out`` (deterministically: the same inputs give the same bytes) and returns the figures."""
-    found, held_out = examples(data)
-    m = _matrices([features(e.text) for e in found])
+    found, held_out = injection_examples(data)
+    m = _matrices([text_features(e.text) for e in found])
     labels = np.array([e.label for e in found])
     groups = np.array([e.group for e in found])
     z = np.zeros(len(found))
@@ -353,7 +364,7 @@ def build(data: Path, out: Path) -> BuildReport:
     final = _fit(m, np.arange(len(found)), labels)
     model = _model_data(final, m, calibration, threshold, suspicion)
     shipped = model_of(model)
-    held_flags = tuple(text for text in held_out if shipped.probability(features(text)) >= threshold)
+    held_flags = tuple(text for text in held_out if shipped.probability(text_features(text)) >= threshold)
     figures = {
         "precision": round(precision, 4),
         "recall": round(recall, 4),
@@ -398,7 +409,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True, help="the shared data folder (d2l-lessons, ...)")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("injection.json"))
     args = parser.parse_args(None if argv is None else list(argv))
-    print(build(args.data, args.out).table())
+    print(build_injection_model(args.data, args.out).table())
     return 0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from agents.judge import band
+from agents.judge import score_band
 from agents.offline.features import claim_features, describe
 from agents.offline.model import LinearModel, judgment_model
 from magg_kg.llm.port import Prompt
@@ -47,5 +47,5 @@ def judge_learned(prompt: Prompt) -> dict[str, object]:
     return {
         "reasoning": f"learned judgment ({judgment_model().version}): {why}; score {score:.2f}",
         "score": score,
-        "verdict": band(score, commit_at, reject_below),
+        "verdict": score_band(score, commit_at, reject_below),
     }

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from agents.offline.features import FEATURES, LEXICAL
 
-__all__ = ["JUDGMENT_FILE", "LinearModel", "judgment_model", "read_model"]
+__all__ = ["JUDGMENT_FILE", "LinearModel", "judgment_model", "read_judgment_model"]
 
 JUDGMENT_FILE = "judgment.json"
 
@@ -78,7 +78,7 @@ class LinearModel:
         )
 
 
-def read_model(text: str) -> LinearModel:
+def read_judgment_model(text: str) -> LinearModel:
     """Parses a model file; refuses one whose features are not the ones computed here."""
     raw = json.loads(text)
     features = tuple(str(name) for name in raw["features"])
@@ -103,5 +103,5 @@ def read_model(text: str) -> LinearModel:
 def judgment_model(path: Path | None = None) -> LinearModel:
     """The shipped judgment model (or the one at ``path``), read once."""
     if path is not None:
-        return read_model(path.read_text("utf-8"))
-    return read_model(resources.files("agents.offline").joinpath(JUDGMENT_FILE).read_text("utf-8"))
+        return read_judgment_model(path.read_text("utf-8"))
+    return read_judgment_model(resources.files("agents.offline").joinpath(JUDGMENT_FILE).read_text("utf-8"))

@@ -24,10 +24,10 @@ logistic regression over features of the phrase alone, so that it carries to les
 
 :func:`termhood` is the model's probability under balanced classes (terms and non-terms equally
 likely a priori). :func:`is_term` decides with thresholds that depend on how the lesson presents
-the phrase (:data:`Evidence`), evidence that no training source has for both classes; and since
+the phrase (:data:`TermEvidence`), evidence that no training source has for both classes; and since
 word features cannot tell "learning rate" from "coding example", a phrase of everyday words
 counts only when the lesson defines or emphasises it. The weights are ``terms.json`` beside this
-module, rebuilt by :func:`agents.offline.terms_training.build`.
+module, rebuilt by :func:`agents.offline.terms_training.build_terms_model`.
 """
 
 from __future__ import annotations
@@ -53,12 +53,12 @@ __all__ = [
     "MARKED_THRESHOLD",
     "SINGLE_THRESHOLD",
     "THRESHOLD",
-    "Evidence",
+    "TermEvidence",
     "TermModel",
     "cues",
-    "features",
     "is_term",
     "load",
+    "term_features",
     "termhood",
 ]
 
@@ -122,7 +122,7 @@ FEATURES: tuple[str, ...] = (
     "initial",
     *(f"{where}_zipf_{band}" for where in ("first", "head", "single") for band in _BANDS),
 )
-Evidence = Literal["defined", "emphasised", "used"]
+TermEvidence = Literal["defined", "emphasised", "used"]
 """How a lesson presents a phrase. ``defined``: a definition ("called *X*", "**X** is ..."), an
 acronym definition, an explicit cue ("X is a prerequisite for Y"), a vocabulary entry, a known
 concept, a name written twice; ``emphasised``: bold or italic; ``used``: anything else."""
@@ -203,10 +203,10 @@ def _finite_verb(word: str) -> bool:
     )
 
 
-def features(name: str) -> tuple[float, ...]:
+def term_features(name: str) -> tuple[float, ...]:
     """The feature values of a phrase, in the order of :data:`FEATURES`.
 
-    >>> dict(zip(FEATURES, features("two inputs")))["first_num_quant"]
+    >>> dict(zip(FEATURES, term_features("two inputs")))["first_num_quant"]
     1.0
     """
     tokens = [w.text for w in words(name)] or [name.strip() or "?"]
@@ -288,11 +288,11 @@ def termhood(name: str) -> float:
     >>> termhood("residual connection") > THRESHOLD > termhood("two inputs")
     True
     """
-    return load().probability(features(name), cues(name))
+    return load().probability(term_features(name), cues(name))
 
 
-def is_term(name: str, evidence: Evidence = "used") -> bool:
-    """Whether a phrase counts as a term, given how the lesson presents it (:data:`Evidence`).
+def is_term(name: str, evidence: TermEvidence = "used") -> bool:
+    """Whether a phrase counts as a term, given how the lesson presents it (:data:`TermEvidence`).
 
     ==============  ==========================  =================================
     the lesson ...  a single word needs         two words or more need

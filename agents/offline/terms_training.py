@@ -34,7 +34,7 @@ are genuine ("exact inference"), and an emphasised phrase after "called" is some
 (those whose last word cannot be a noun, "exactly once", are left out). Leading articles are
 dropped from every phrase, as the extractor drops them.
 
-The figures :func:`build` prints are cross-validated on a split grouped by the head word, so no
+The figures :func:`build_terms_model` prints are cross-validated on a split grouped by the head word, so no
 phrase is tested against a training variant with the same head ("gradient descent" / "stochastic
 gradient descent"); AL-CPL is also held out whole to check recall on another field's terms.
 
@@ -64,11 +64,11 @@ from sklearn.preprocessing import StandardScaler
 from wordfreq import top_n_list, zipf_frequency
 
 from agents.offline.concepts import acronym_pairs, defining, prose
-from agents.offline.terms import FEATURES, THRESHOLD, cues, features
+from agents.offline.terms import FEATURES, THRESHOLD, cues, term_features
 from agents.phrases import CLOSED_CLASSES, Word, noun_runs, word_classes, words
 from agents.text import normalize_name, sentences
 
-__all__ = ["Example", "build", "build_vocabulary", "examples", "lessons"]
+__all__ = ["TermExample", "build_terms_model", "build_vocabulary", "lessons", "term_examples"]
 
 METACADEMY = "Metacademy (metacademy.org) and its contributors"
 _D2L_MARKUP = re.compile(r":(?:numref|cite|citet|citep|eqref|ref|label|eqlabel):`[^`]*`")
@@ -80,7 +80,7 @@ _NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
 
 @dataclass(frozen=True)
-class Example:
+class TermExample:
     """One labelled phrase: its source (for the report) and its group (for the split)."""
 
     name: str
@@ -89,9 +89,9 @@ class Example:
     group: str
 
 
-def _example(name: str, label: int, source: str) -> Example:
+def _example(name: str, label: int, source: str) -> TermExample:
     bare = re.sub(r"^(?:the|a|an)\s+", "", " ".join(name.split()), flags=re.IGNORECASE)
-    return Example(bare, label, source, _group(bare))
+    return TermExample(bare, label, source, _group(bare))
 
 
 def lessons(data: Path) -> list[str]:
@@ -146,7 +146,7 @@ def _group(name: str) -> str:
     return key.split(" ")[-1] if key else name.lower()
 
 
-def examples(data: Path, seed: int = 0) -> list[Example]:
+def term_examples(data: Path, seed: int = 0) -> list[TermExample]:
     """The labelled phrases (see the module docstring), deterministic for a seed."""
     texts = lessons(data)
     positives = [_example(t, 1, "metacademy") for t in metacademy_titles(data)]
@@ -177,7 +177,7 @@ def examples(data: Path, seed: int = 0) -> list[Example]:
         pool = sorted({p for p in pools[source] if normalize_name(p) not in taken | emphasised})
         for name in rng.sample(pool, min(quota, len(pool))):
             negatives.append(_example(name, 0, f"negative:{source}"))
-    unique: dict[tuple[str, int], Example] = {}
+    unique: dict[tuple[str, int], TermExample] = {}
     for example in positives + negatives:
         unique.setdefault((normalize_name(example.name), example.label), example)
     return sorted(unique.values(), key=lambda e: (e.label, e.source, e.name))
@@ -263,7 +263,7 @@ class _Fitted:
     model: LogisticRegression
     cue_names: tuple[str, ...]
 
-    def matrix(self, items: list[Example]) -> np.ndarray:
+    def matrix(self, items: list[TermExample]) -> np.ndarray:
         index = {name: i for i, name in enumerate(self.cue_names)}
         lexical = np.zeros((len(items), len(self.cue_names)))
         for row, item in enumerate(items):
@@ -273,11 +273,11 @@ class _Fitted:
         return np.hstack([self.scaler.transform(_dense(items)), lexical])
 
 
-def _dense(items: list[Example]) -> np.ndarray:
-    return np.array([features(e.name) for e in items], dtype=float)
+def _dense(items: list[TermExample]) -> np.ndarray:
+    return np.array([term_features(e.name) for e in items], dtype=float)
 
 
-def _fit(items: list[Example]) -> _Fitted:
+def _fit(items: list[TermExample]) -> _Fitted:
     counts = Counter(name for item in items for name in set(cues(item.name)))
     names = tuple(sorted(name for name, count in counts.items() if count >= MIN_CUE_COUNT))
     fitted = _Fitted(StandardScaler().fit(_dense(items)), LogisticRegression(), names)
@@ -286,11 +286,11 @@ def _fit(items: list[Example]) -> _Fitted:
     return fitted
 
 
-def _predict(fitted: _Fitted, items: list[Example]) -> np.ndarray:
+def _predict(fitted: _Fitted, items: list[TermExample]) -> np.ndarray:
     return np.asarray(fitted.model.predict_proba(fitted.matrix(items))[:, 1])
 
 
-def report(items: list[Example], folds: int = 5) -> list[str]:
+def report(items: list[TermExample], folds: int = 5) -> list[str]:
     """Cross-validated precision/recall (split grouped by head word), reliability, held-out AL-CPL."""
     labels = np.array([e.label for e in items])
     scores = np.zeros(len(items))
@@ -324,9 +324,9 @@ def report(items: list[Example], folds: int = 5) -> list[str]:
     return lines
 
 
-def build(data: Path, out: Path) -> None:
+def build_terms_model(data: Path, out: Path) -> None:
     """Trains the model on ``data`` (the shared data folder), prints its figures, writes ``out``."""
-    items = examples(data)
+    items = term_examples(data)
     for line in report(items):
         print(line)
     fitted = _fit(items)
@@ -367,7 +367,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="where the model's JSON goes")
     parser.add_argument("--vocabulary", type=Path, help="where the Metacademy vocabulary JSON goes")
     args = parser.parse_args()
-    build(args.data, args.out)
+    build_terms_model(args.data, args.out)
     if args.vocabulary is not None:
         build_vocabulary(args.data, args.vocabulary)
 

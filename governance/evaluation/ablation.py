@@ -46,8 +46,8 @@ from governance.evaluation.ablation_bench import (
     Outcome,
     RunResult,
     commit_ops,
-    proposal_of,
     reject_op,
+    replay_proposal,
     seed_store,
     write,
 )
@@ -60,6 +60,7 @@ from magg_kg.config import LLMConfig, Policy
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.provider import build_llm
 from magg_kg.operations import AddConcept, Operation
+from magg_kg.records import Proposal, Triple
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.vocabulary import CURRICULUM
 
@@ -73,12 +74,29 @@ GROUP = 32
 Runner = Callable[[Bench, Sequence[Candidate]], list[Outcome]]
 
 
+def _admitted(
+    proposal: Proposal, triple: Triple, stage: str, verdict: str, rationale: str, bench: Bench
+) -> list[Operation]:
+    """The decision and the edge version of a proposal admitted with no model call (flat, rules)."""
+    return commit_ops(
+        proposal.id,
+        triple,
+        proposal.evidence,
+        stage=stage,
+        verdict=verdict,
+        rationale=rationale,
+        confidence=proposal.confidence,
+        bench=bench,
+        model="none",
+    )
+
+
 def run_flat(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
     outcomes = []
     known = {concept.id for concept in bench.store.concepts()}
     active = {(e.src, e.type, e.dst) for e in bench.store.edges()}
     for index, candidate in enumerate(candidates):
-        proposal = proposal_of(candidate, index, bench)
+        proposal = replay_proposal(candidate, index, bench)
         ops: list[Operation] = [proposal_op(proposal)]
         triple = bench.schema.canonical(candidate.src, candidate.type, candidate.dst)
         for tag in (candidate.src, candidate.dst):
@@ -87,16 +105,8 @@ def run_flat(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
                 ops.append(AddConcept(id=tag, name=tag, type=CONCEPT_TYPE, recorded_at=bench.clock.now()))
         if triple[0] != triple[2] and triple not in active:
             active.add(triple)
-            ops += commit_ops(
-                proposal.id,
-                triple,
-                proposal.evidence,
-                stage="flat",
-                verdict="admit",
-                rationale="flat admission: every proposal is admitted",
-                confidence=proposal.confidence,
-                bench=bench,
-                model="none",
+            ops += _admitted(
+                proposal, triple, "flat", "admit", "flat admission: every proposal is admitted", bench
             )
         write(bench, f"flat-{index}", ops)
         outcomes.append(Outcome("committed", "flat", True))
@@ -111,22 +121,12 @@ def run_rules(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
     )
     outcomes = []
     for index, candidate in enumerate(candidates):
-        proposal = proposal_of(candidate, index, bench)
+        proposal = replay_proposal(candidate, index, bench)
         verdict = engine.check(candidate.src, candidate.type, candidate.dst)
         ops: list[Operation] = [proposal_op(proposal)]
         if verdict.passed:
             engine.admit(*verdict.triple)
-            ops += commit_ops(
-                proposal.id,
-                verdict.triple,
-                proposal.evidence,
-                stage="rules",
-                verdict="pass",
-                rationale="passed every rule",
-                confidence=proposal.confidence,
-                bench=bench,
-                model="none",
-            )
+            ops += _admitted(proposal, verdict.triple, "rules", "pass", "passed every rule", bench)
             outcomes.append(Outcome("committed", "rules", True))
         else:
             ops.append(reject_op(proposal.id, "rules", verdict.rule, verdict.reason, bench))

@@ -35,8 +35,8 @@ __all__ = [
     "Outcome",
     "RunResult",
     "commit_ops",
-    "proposal_of",
     "reject_op",
+    "replay_proposal",
     "seed_store",
     "spans_of",
     "write",
@@ -111,7 +111,7 @@ def spans_of(candidate: Candidate, dataset: Dataset) -> tuple[Span, ...]:
     )
 
 
-def proposal_of(candidate: Candidate, index: int, bench: Bench) -> Proposal:
+def replay_proposal(candidate: Candidate, index: int, bench: Bench) -> Proposal:
     """The proposal a candidate becomes: its triple, evidence and confidence, nothing of its label."""
     return propose(
         candidate.src,

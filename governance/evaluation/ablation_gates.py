@@ -24,10 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agents.support import GraphView
-from governance.admission import AdmissionContext, Support, admit
-from governance.evaluation.ablation_bench import Bench, Outcome, proposal_of, write
+from governance.admission import AdmissionContext, admit
+from governance.evaluation.ablation_bench import Bench, Outcome, replay_proposal, write
 from governance.evaluation.replay import Candidate
 from governance.judgment import Judgment
+from governance.memory import OwnerMemory
 from governance.rules import RuleEngine
 from governance.taint import Quarantine
 from magg_kg.builders import proposal_op
@@ -58,7 +59,7 @@ def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
     gate = Judgment(bench.llm, bench.policy, bench.clock, bench.store, view=view, escalate=False)
     outcomes = []
     for index, candidate in enumerate(candidates):
-        proposal = proposal_of(candidate, index, bench)
+        proposal = replay_proposal(candidate, index, bench)
         problem = _malformed(bench, view, candidate)
         if problem:
             outcomes.append(Outcome("rejected", "malformed", False, problem))
@@ -87,13 +88,13 @@ def run_full(bench: Bench, candidates: Sequence[Candidate], group: int = 1) -> l
         policy=bench.policy,
         clock=bench.clock,
         names=view.names,
-        support=Support(facts=set(active)),
+        support=OwnerMemory(facts=set(active)),
         gate=Quarantine(gate, bench.policy, bench.clock, lambda _: None),
     )
     outcomes = []
     for first in range(0, len(candidates), max(1, group)):
         members = candidates[first : first + max(1, group)]
-        proposals = [proposal_of(c, first + k, bench) for k, c in enumerate(members)]
+        proposals = [replay_proposal(c, first + k, bench) for k, c in enumerate(members)]
         result = admit(proposals, context, f"replay-{first}")
         revisions = _revisions(result.ops)
         for proposal in proposals:

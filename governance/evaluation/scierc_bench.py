@@ -31,13 +31,14 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from agents.schema_extraction import Extraction, Found, SchemaRoles, extraction_prompt
+from agents.schema_extraction import Found, SchemaExtraction, SchemaRoles, extraction_prompt
 from agents.support import GraphView
-from governance.admission import AdmissionContext, Support, admit
+from governance.admission import AdmissionContext, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
 from governance.evaluation.scierc import Document
-from governance.evaluation.triple_score import Triple, score_triples
+from governance.evaluation.triple_score import TextTriple, score_triples
 from governance.judgment import Judgment
+from governance.memory import OwnerMemory
 from governance.rules import RuleEngine
 from governance.taint import Quarantine
 from magg_kg.builders import propose
@@ -67,7 +68,7 @@ class DocumentRun:
     """One configuration on one abstract: the admitted triples and the usage by stage."""
 
     key: str
-    admitted: tuple[Triple, ...]
+    admitted: tuple[TextTriple, ...]
     proposals: int
     usage: tuple[Mapping[str, object], ...]
 
@@ -141,7 +142,7 @@ def run_document(
             text=text,
             ingested_at=now,
         )
-        reply = llm.ask(extraction_prompt(doc.sentences, SCIERC, domain=doc.key), Extraction)
+        reply = llm.ask(extraction_prompt(doc.sentences, SCIERC, domain=doc.key), SchemaExtraction)
         found = [] if isinstance(reply, Failure) else reply.value.relations
         concepts, proposals = _proposals(doc, found, lesson.id, now)
         ops: list[Operation] = [lesson]
@@ -163,7 +164,7 @@ def run_document(
             policy=policy,
             clock=clock,
             names=view.names,
-            support=Support(facts=set()),
+            support=OwnerMemory(facts=set()),
             gate=Quarantine(gate, policy, clock, lambda _: None),
             flat=configuration == "flat",
         )

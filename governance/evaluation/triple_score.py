@@ -27,9 +27,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-__all__ = ["Triple", "normalise", "prf", "score_triples"]
+__all__ = ["TextTriple", "normalise", "prf", "score_triples"]
 
-Triple = tuple[str, str, str]
+TextTriple = tuple[str, str, str]
+"""A triple of texts: (head text, label, tail text) of one document, not of concept ids."""
 Json = dict[str, object]
 _LEADING = re.compile(r"^(the|a|an|this|these|that|those|our|its|their)\s+")
 
@@ -66,7 +67,7 @@ def prf(true_pos: int, predicted: int, gold: int) -> Json:
     }
 
 
-def _keys(triples: Iterable[Triple], symmetric: frozenset[str], mapped: bool) -> set[Triple]:
+def _keys(triples: Iterable[TextTriple], symmetric: frozenset[str], mapped: bool) -> set[TextTriple]:
     out = set()
     for head, label, tail in triples:
         if mapped:
@@ -78,8 +79,8 @@ def _keys(triples: Iterable[Triple], symmetric: frozenset[str], mapped: bool) ->
 
 
 def score_triples(
-    predicted: Mapping[str, Sequence[Triple]],
-    gold: Mapping[str, Sequence[Triple]],
+    predicted: Mapping[str, Sequence[TextTriple]],
+    gold: Mapping[str, Sequence[TextTriple]],
     symmetric: frozenset[str],
 ) -> Json:
     """Strict and mapped scores in total, per label (strict) and per document (module docstring)."""

@@ -22,7 +22,7 @@ from magg_kg.llm.provider import build_llm
 from magg_kg.llm.usage import UsageLog
 from magg_kg.store import Store
 
-__all__ = ["ask", "register"]
+__all__ = ["ask_command", "register"]
 
 QuestionArgument = Annotated[str, typer.Argument(help="The question, in plain words.", show_default=False)]
 FlatOption = Annotated[
@@ -32,10 +32,10 @@ FlatOption = Annotated[
 
 def register(app: typer.Typer) -> None:
     """Adds ``ask`` to the ``magg`` app."""
-    app.command("ask")(ask)
+    app.command("ask")(ask_command)
 
 
-def ask(
+def ask_command(
     question: QuestionArgument,
     db: DbOption = None,
     json_: JsonOption = False,

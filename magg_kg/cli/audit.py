@@ -24,19 +24,19 @@ from magg_kg.store import Row
 from magg_kg.verification import verify_store
 from magg_kg.views.documents import report_html, report_json, report_markdown
 
-__all__ = ["Format", "register", "report", "usage", "verify"]
+__all__ = ["Format", "register", "report_command", "usage", "verify_command"]
 
 
 def register(app: typer.Typer) -> None:
     """Adds the ``audit`` group (``verify``, ``report``) and ``usage`` to the ``magg`` app."""
     audit = typer.Typer(help="The audit log and the database's invariants.", no_args_is_help=True)
-    audit.command("verify")(verify)
-    audit.command("report")(report)
+    audit.command("verify")(verify_command)
+    audit.command("report")(report_command)
     app.add_typer(audit, name="audit")
     app.command("usage")(usage)
 
 
-def verify(db: DbOption = None, json_: JsonOption = False) -> None:
+def verify_command(db: DbOption = None, json_: JsonOption = False) -> None:
     """Check the audit hash chain and every invariant; exit 1 if anything is broken."""
     with open_context(db) as ctx:
         problems = verify_store(ctx.store)
@@ -79,7 +79,7 @@ class Format(StrEnum):
     json = "json"
 
 
-def report(
+def report_command(
     domain: Annotated[str | None, typer.Option("--domain", help="Only this domain (its id).")] = None,
     as_of: AsOfOption = None,
     format_: Annotated[Format, typer.Option("--format", help="md, html or json.")] = Format.md,

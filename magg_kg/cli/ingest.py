@@ -24,13 +24,13 @@ from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.coverage import coverage_report
 from magg_kg.lessons import DEFAULT_MAX_BYTES, find_lessons
 
-__all__ = ["demo", "domains", "ingest", "init", "register", "report_json"]
+__all__ = ["demo", "domains", "ingest_command", "ingest_report_json", "init", "register"]
 
 
 def register(app: typer.Typer) -> None:
     """Adds ``init``, ``ingest``, ``demo`` and ``domains`` to the ``magg`` app."""
     app.command("init")(init)
-    app.command("ingest")(ingest)
+    app.command("ingest")(ingest_command)
     app.command("demo")(demo)
     app.command("domains")(domains)
 
@@ -42,7 +42,7 @@ def init(db: DbOption = None) -> None:
         ctx.out.print(f"database ready: {ctx.config.db} (schema version {version})")
 
 
-def report_json(report: IngestReport) -> dict[str, object]:
+def ingest_report_json(report: IngestReport) -> dict[str, object]:
     return {
         "lessons": {
             status: report.count(status)
@@ -64,7 +64,7 @@ def report_json(report: IngestReport) -> dict[str, object]:
     }
 
 
-def print_summary(report: IngestReport, out: Console) -> None:
+def print_ingest_summary(report: IngestReport, out: Console) -> None:
     lessons = Table(title="lessons")
     for column in ("new", "new version", "skipped", "duplicate", "refused", "concepts added", "proposals"):
         lessons.add_column(column)
@@ -159,7 +159,7 @@ Flat = Annotated[
 MaxBytes = Annotated[int, typer.Option("--max-bytes", help="Refuse lesson files larger than this.")]
 
 
-def ingest(
+def ingest_command(
     paths: PathsArgument,
     db: DbOption = None,
     json_: JsonOption = False,
@@ -181,9 +181,9 @@ def ingest(
             max_bytes=max_bytes,
         )
         if json_:
-            print_json(report_json(report))
+            print_json(ingest_report_json(report))
         else:
-            print_summary(report, ctx.out)
+            print_ingest_summary(report, ctx.out)
         _failures(report, ctx.err)
         _hidden(report, ctx.err)
         code = _refusals(report, ctx.err)
@@ -202,7 +202,7 @@ def demo(db: DbOption = None) -> None:
                 f"nothing to do: the {report.count('skipped')} bundled lessons are already in {ctx.config.db}"
             )
         else:
-            print_summary(report, out)
+            print_ingest_summary(report, out)
         cover = coverage_report(ctx.store)
         overall = cover["overall"]
         assert isinstance(overall, dict)

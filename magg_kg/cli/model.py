@@ -28,7 +28,7 @@ from magg_kg.cli.context import repository, shared_data
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
 
-__all__ = ["build", "claims", "default_labels", "evaluate_command", "label", "register"]
+__all__ = ["build_command", "claims", "default_labels", "evaluate_command", "label", "register"]
 
 MODELS = ("judgment", "terms", "injection")
 """The offline models: the judgment (judge and owners), termhood (concepts), the injection detector."""
@@ -37,7 +37,7 @@ MODELS = ("judgment", "terms", "injection")
 def register(app: typer.Typer) -> None:
     """Adds the ``model`` group (``build``, ``claims``, ``label``, ``evaluate``) to the ``magg`` app."""
     model = typer.Typer(help="The offline provider's learned models.", no_args_is_help=True)
-    model.command("build")(build)
+    model.command("build")(build_command)
     model.command("claims")(claims)
     model.command("label")(label)
     model.command("evaluate")(evaluate_command)
@@ -50,7 +50,7 @@ def default_labels() -> list[Path]:
     return sorted(folder.glob("*.labelled.jsonl")) if folder.is_dir() else []
 
 
-def build(
+def build_command(
     data: Annotated[
         Path | None, typer.Option("--data", help="The development data (default: ../shared/data).")
     ] = None,
@@ -78,9 +78,9 @@ def build(
     folder = data or shared_data()
     place = out or repository() / "agents" / "offline"
     if only in ("all", "terms"):
-        terms_training.build(folder, place / "terms.json")
+        terms_training.build_terms_model(folder, place / "terms.json")
     if only in ("all", "injection"):
-        typer.echo(injection_training.build(folder, place / "injection.json").table())
+        typer.echo(injection_training.build_injection_model(folder, place / "injection.json").table())
     if only not in ("all", "judgment"):
         return
     metacademy = folder / "metacademy"

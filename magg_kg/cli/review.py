@@ -25,8 +25,8 @@ from magg_kg.llm.usage import UsageLog
 from magg_kg.operations import Operation
 
 __all__ = [
-    "discover",
-    "recheck",
+    "discover_command",
+    "recheck_command",
     "register",
     "review_approve",
     "review_list",
@@ -46,8 +46,8 @@ def register(app: typer.Typer) -> None:
     review.command("approve")(review_approve)
     review.command("reject")(review_reject)
     app.add_typer(review, name="review")
-    app.command("recheck")(recheck)
-    app.command("discover")(discover)
+    app.command("recheck")(recheck_command)
+    app.command("discover")(discover_command)
 
 
 def _usage(ctx: Context) -> UsageLog:
@@ -182,7 +182,7 @@ def review_reject(
         ctx.out.print(f"rejected {ident}", markup=False)
 
 
-def recheck(
+def recheck_command(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Edges to re-judge (default 25).")
     ] = None,
@@ -215,7 +215,7 @@ def recheck(
         _finish(ctx, "recheck", refused, usage)
 
 
-def discover(
+def discover_command(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Candidates per batch (default 20).")
     ] = None,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
 from governance.evaluation.ablation import run_configuration
-from governance.evaluation.ablation_bench import Bench, Outcome, proposal_of, seed_store
+from governance.evaluation.ablation_bench import Bench, Outcome, replay_proposal, seed_store
 from governance.evaluation.ablation_gates import run_full, run_judge
 from governance.evaluation.replay import Candidate, CandidateSet, build_candidates, load_dataset
 from governance.evaluation.scorecard import ablation_report, score_run
@@ -134,7 +134,7 @@ def test_judge_only_keeps_out_a_malformed_candidate_without_a_model_call(data_di
 
 def test_a_proposal_carries_nothing_of_its_label(data_dir: Path) -> None:
     bench, generated = _bench(data_dir)
-    proposals = [proposal_of(c, i, bench) for i, c in enumerate(generated.candidates)]
+    proposals = [replay_proposal(c, i, bench) for i, c in enumerate(generated.candidates)]
     assert {p.rationale for p in proposals} == {"replay candidate"}
     for candidate, proposal in zip(generated.candidates, proposals, strict=True):
         assert (proposal.src, proposal.type, proposal.dst) == (candidate.src, candidate.type, candidate.dst)

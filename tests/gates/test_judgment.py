@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from agents.judge import band
+from agents.judge import score_band
 from governance.judgment import Judgment
 from governance.rules import RuleEngine
 from governance.stages import Settled, Vote
@@ -37,7 +37,7 @@ def judged(score: float, verdict: str | None = None) -> Callable[[object], dict[
     return lambda _prompt: {
         "reasoning": f"scripted {score}",
         "score": score,
-        "verdict": verdict or band(score, POLICY.commit_at, POLICY.reject_below),
+        "verdict": verdict or score_band(score, POLICY.commit_at, POLICY.reject_below),
     }
 
 
@@ -47,7 +47,7 @@ def moderated(
     return lambda _prompt: {
         "reasoning": f"moderator {score}",
         "score": score,
-        "verdict": band(score, POLICY.debate_commit_at, POLICY.reject_below),
+        "verdict": score_band(score, POLICY.debate_commit_at, POLICY.reject_below),
         "cited_concepts": list(cited),
     }
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.judge import band
+from agents.judge import score_band
 from governance.judgment import Judgment
 from governance.review import pending_for
 from magg_kg.builders import proposal_op
@@ -29,7 +29,7 @@ def quarantine(store: SQLiteStore, clock: StepClock, p: Proposal) -> None:
             "debate-moderator": lambda _p: {
                 "reasoning": "not sure",
                 "score": 0.6,
-                "verdict": band(0.6, 0.8, 0.5),
+                "verdict": score_band(0.6, 0.8, 0.5),
                 "cited_concepts": [p.src, p.dst],
             },
         }

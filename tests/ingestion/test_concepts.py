@@ -10,7 +10,7 @@ import pytest
 from agents.concepts import ConceptReply, KnownConcept
 from agents.extraction import Registry, extract_lesson
 from agents.offline import terms
-from agents.offline.concepts import extract_offline, prose, vocabulary
+from agents.offline.concepts import extract_concepts_offline, prose, vocabulary
 from agents.offline.handlers import offline_handlers
 from agents.text import normalize_name
 from magg_kg.lessons import read_lesson
@@ -61,7 +61,7 @@ def test_the_junk_of_the_issue_is_refused_by_the_model() -> None:
 
 
 def test_the_junk_of_the_issue_is_not_extracted_and_the_terms_are() -> None:
-    found = names(extract_offline(LESSON, [], NODE_TYPES))
+    found = names(extract_concepts_offline(LESSON, [], NODE_TYPES))
     assert not {normalize_name(phrase) for phrase in JUNK} & found
     assert not {"input", "data", "precision", "inputs"} & found
     kept = {"residual connection", "PCIe", "bandwidth", "BERT", "softmax regression", "learning rate"}
@@ -70,7 +70,7 @@ def test_the_junk_of_the_issue_is_not_extracted_and_the_terms_are() -> None:
 
 
 def test_a_defined_term_is_taught_with_its_sentence_and_a_used_one_is_not() -> None:
-    reply = extract_offline(LESSON, [], NODE_TYPES)
+    reply = extract_concepts_offline(LESSON, [], NODE_TYPES)
     by_name = {normalize_name(c.name): c for c in reply.concepts}
     connection = by_name["residual connection"]
     assert connection.role == "teaches"
@@ -110,17 +110,25 @@ def test_a_german_or_chinese_lesson_yields_only_english_technical_terms() -> Non
     )
     english = {"relu", "pytorch", "gpu", "backpropagation"}
     for text in (german, chinese):
-        found = names(extract_offline(text, [], NODE_TYPES))
+        found = names(extract_concepts_offline(text, [], NODE_TYPES))
         assert found <= english, found
-    assert "gpu" in names(extract_offline(chinese, [], NODE_TYPES))
+    assert "gpu" in names(extract_concepts_offline(chinese, [], NODE_TYPES))
 
 
 def test_blanked_code_and_math_split_phrases_and_yield_nothing() -> None:
     text = "The gradient matrix" + " " * 40 + "multiplication kernel is a kind of operator.\n"
-    assert "gradient matrix multiplication kernel" not in names(extract_offline(text, [], NODE_TYPES))
+    assert "gradient matrix multiplication kernel" not in names(
+        extract_concepts_offline(text, [], NODE_TYPES)
+    )
     raw = "The *loss* $\\mathbf{X}$ uses `torch.matmul(X, W)` and <b>bold</b>, see https://d2l.ai."
     assert len(prose(raw)) == len(raw)
-    assert not names(extract_offline(raw, [], NODE_TYPES)) & {"mathbf", "torch", "matmul", "b", "d2l"}
+    assert not names(extract_concepts_offline(raw, [], NODE_TYPES)) & {
+        "mathbf",
+        "torch",
+        "matmul",
+        "b",
+        "d2l",
+    }
 
 
 def test_acronyms_resolve_to_the_concept_they_abbreviate(tmp_path: Path) -> None:
@@ -149,8 +157,8 @@ def test_known_concepts_are_reused_and_junk_known_ones_are_not() -> None:
         KnownConcept(id="us", name="us", type="concept"),
     ]
     text = "Dropout is used in most networks. Dropout helps us a lot."
-    assert "dropout" not in names(extract_offline(text, [], NODE_TYPES))
-    found = names(extract_offline(text, known, NODE_TYPES))
+    assert "dropout" not in names(extract_concepts_offline(text, [], NODE_TYPES))
+    found = names(extract_concepts_offline(text, known, NODE_TYPES))
     assert "dropout" in found and "us" not in found
 
 

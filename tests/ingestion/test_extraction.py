@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.concepts import KnownConcept
-from agents.evidence import Candidate, verify
+from agents.evidence import ExtractedEdge, verify
 from agents.extraction import Registry, extract_lesson
 from agents.offline.handlers import offline_handlers
-from agents.relations import extract_offline as relations_of
+from agents.relations import extract_relations_offline as relations_of
 from magg_kg.lessons import read_lesson
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.vocabulary import CURRICULUM
@@ -103,7 +103,7 @@ def test_evidence_offsets_are_exact_and_fabrications_are_dropped(tmp_path: Path)
     assert lesson.text[candidate.start : candidate.end] == candidate.quote
     assert candidate.kind == "explicit"
     names = {"calculus": ["Calculus"], "backpropagation": ["backpropagation"]}
-    moved = Candidate(
+    moved = ExtractedEdge(
         "calculus",
         "prerequisite",
         "backpropagation",
@@ -118,7 +118,7 @@ def test_evidence_offsets_are_exact_and_fabrications_are_dropped(tmp_path: Path)
     repaired, note = verify(moved, lesson.text, names)
     assert repaired is not None and (repaired.start, repaired.end) == (candidate.start, candidate.end)
     assert "repaired" in note
-    fabricated = Candidate(
+    fabricated = ExtractedEdge(
         "calculus",
         "prerequisite",
         "backpropagation",
@@ -134,6 +134,8 @@ def test_evidence_offsets_are_exact_and_fabrications_are_dropped(tmp_path: Path)
         None,
         "the quote is not in the lesson (fabricated or altered)",
     )
-    unrelated = Candidate("calculus", "prerequisite", "backpropagation", 0.9, "Intro line.", 0, 0, "", "", "")
+    unrelated = ExtractedEdge(
+        "calculus", "prerequisite", "backpropagation", 0.9, "Intro line.", 0, 0, "", "", ""
+    )
     kept, why = verify(unrelated, lesson.text, names)
     assert kept is None and "does not name" in why

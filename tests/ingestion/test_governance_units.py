@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from agents.owner import review_offline
 from blackboard.tally import tally
-from governance.deliberation import band
+from governance.deliberation import confidence_band
 from governance.domains import compute_layout, weighted_graph
 from magg_kg.config import Policy
 
@@ -81,7 +81,7 @@ def test_the_tally_does_not_depend_on_vote_order(votes: list[B], random: object)
 
 def test_deliberation_bands_follow_the_policy() -> None:
     policy = Policy()
-    assert [band(c, policy) for c in (0.0, 0.349, 0.35, 0.5, 0.699, 0.70, 1.0)] == [
+    assert [confidence_band(c, policy) for c in (0.0, 0.349, 0.35, 0.5, 0.699, 0.70, 1.0)] == [
         "reject",
         "reject",
         "vote",
@@ -90,8 +90,8 @@ def test_deliberation_bands_follow_the_policy() -> None:
         "pass",
         "pass",
     ]
-    assert band(0.95, policy, contested=True) == "vote"
-    assert band(0.5, Policy(deliberate_from=0.6)) == "reject"
+    assert confidence_band(0.95, policy, contested=True) == "vote"
+    assert confidence_band(0.5, Policy(deliberate_from=0.6)) == "reject"
 
 
 def review(quote: str, src: str, type_: str, dst: str, claims: list[list[str]] | None = None) -> object:

@@ -44,7 +44,7 @@ from magg_kg.errors import UserError
 from magg_kg.llm.provider import build_llm
 from magg_kg.sqlite import SQLiteStore
 
-__all__ = ["print_summary", "qa", "register"]
+__all__ = ["print_qa_summary", "qa", "register"]
 
 _MEASURES = (
     ("quality", "quality"),
@@ -59,7 +59,9 @@ _MEASURES = (
 )
 
 
-def print_summary(title: str, summary: Mapping[str, Mapping[str, Mapping[str, float]]], out: Console) -> None:
+def print_qa_summary(
+    title: str, summary: Mapping[str, Mapping[str, Mapping[str, float]]], out: Console
+) -> None:
     """One row per kind and mode: the kind's quality measure, citations, context, calls, latency."""
     table = Table(title=title)
     table.add_column("kind")
@@ -151,7 +153,7 @@ def qa(
                 summary = section["summary"]
                 assert isinstance(summary, Mapping)
                 sized = f"{title}: {section['concepts']} concepts, {section['active_edges']} edges"
-                print_summary(sized, summary, console)
+                print_qa_summary(sized, summary, console)
         if multihop:
             print_multihop(report["multihop"], console)
 
