@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Protocol
 
-from agents.discovery import DiscoveryReply, discovery_prompt
+from agents.discovery import PROMPT_VERSION, DiscoveryReply, discovery_prompt
 from agents.support import GraphView
 from governance.judgment import Judgment
 from governance.policy import policy_decision
@@ -31,7 +31,7 @@ from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure
 from magg_kg.operations import Operation, RecordDecision
-from magg_kg.records import ProposalState, Span, Triple
+from magg_kg.records import Span, Triple
 from magg_kg.store import Store
 
 __all__ = [
@@ -203,16 +203,19 @@ def discover(
         proposed.add(frozenset((said.src, said.dst)))
         ops: list[Operation] = [
             proposal_op(stored),
-            _decision(
+            policy_decision(
+                policy,
+                None,
                 pid,
                 "discover",
                 "propose",
-                said.confidence,
+                "proposed",
                 said.reasoning,
-                {"paths": [[list(t) for t in p] for p in paths]},
-                policy,
-                now,
-                reply.model,
+                score=said.confidence,
+                detail={"paths": [[list(t) for t in p] for p in paths]},
+                prompt_version=PROMPT_VERSION,
+                model=reply.model,
+                decided_at=now,
             ),
         ]
         verdict = engine.check(said.src, said.type, said.dst)
@@ -220,8 +223,18 @@ def discover(
         if not verdict.passed:
             why = f"rule {verdict.rule}: {verdict.reason}"
             ops.append(
-                _decision(
-                    pid, "rules", verdict.rule, None, why, {}, policy, clock.now(), "none", state="rejected"
+                policy_decision(
+                    policy,
+                    None,
+                    pid,
+                    "rules",
+                    verdict.rule,
+                    "rejected",
+                    why,
+                    detail={},
+                    prompt_version=PROMPT_VERSION,
+                    model="none",
+                    decided_at=clock.now(),
                 )
             )
             yield Discovered(candidate, triple, "rejected", why, tuple(ops))
@@ -235,32 +248,3 @@ def _evidence(store: Store, triple: Triple) -> tuple[Span, ...]:
     """The grounding evidence of an active edge, read by its triple (an index lookup)."""
     edge = store.active_edge(*triple)
     return edge.grounding.evidence if edge is not None else ()
-
-
-def _decision(
-    proposal_id: str,
-    stage: str,
-    verdict: str,
-    score: float | None,
-    rationale: str,
-    detail: dict[str, object],
-    policy: Policy,
-    now: str,
-    model: str,
-    *,
-    state: ProposalState = "proposed",
-) -> RecordDecision:
-    return policy_decision(
-        policy,
-        None,
-        proposal_id,
-        stage,
-        verdict,
-        state,
-        rationale,
-        score=score,
-        detail=detail,
-        prompt_version="discover-1",
-        model=model,
-        decided_at=now,
-    )
