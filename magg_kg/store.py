@@ -142,7 +142,8 @@ class Store(ABC):
     def apply_all(self, batches: Sequence[Batch]) -> list[BatchResult]:
         """Applies batches in order, each atomically and idempotently as :meth:`apply` does (a
         refused batch does not stop the others), and returns their results in order. A backend may
-        apply several in one transaction or one request; all are written when it returns."""
+        apply several in one transaction or one request: what it returns is written; if it raises,
+        any of the batches may be written or not, each whole, and sending them again is harmless."""
         return [self.apply(batch) for batch in batches]
 
     @abstractmethod
