@@ -5,9 +5,11 @@ same untimed setup (the concepts and one decision per batch). The store side app
 ``commit_edge`` operations with :meth:`SQLiteStore.apply`, one transaction (and one commit to disk)
 per batch, digest and bindings included (building and validating the batch objects is timed
 separately: it is the client's work); the raw side inserts every row with one ``executemany`` in
-one transaction, from rows made ready before the clock starts. Sides alternate, each repeated;
-medians of the wall clock are reported, with the CPU time beside them (the steadier figure on a
-shared machine; the wall clock also counts the waits for the disk).
+one transaction, from rows made ready before the clock starts. A third side, ``store_all``, applies
+the same batches with :meth:`SQLiteStore.apply_all` (one transaction, a savepoint per batch): the
+bulk path. Sides alternate, each repeated; medians of the wall clock are reported, with the CPU
+time beside them (the steadier figure on a shared machine; the wall clock also counts the waits
+for the disk).
 
     python -m benchmarks.store_throughput --rows 100000 --repeats 5
 """
@@ -90,15 +92,20 @@ def commit_ops(rows: int, batch_size: int) -> list[CommitEdge]:
     ]  # fmt: skip
 
 
-def run_store(folder: Path, setup: list[Operation], batches: Sequence[Batch]) -> tuple[float, float]:
-    """Wall and CPU seconds of applying ``batches`` one by one, and closing the store."""
+def run_store(
+    folder: Path, setup: list[Operation], batches: Sequence[Batch], *, together: bool = False
+) -> tuple[float, float]:
+    """Wall and CPU seconds of applying ``batches`` one by one (or all with ``apply_all``), and
+    closing the store."""
     store = SQLiteStore.open(folder / "store.sqlite")
     store.write(Batch.of("setup", AT, setup))
     started, cpu = time.perf_counter(), time.process_time()
-    for batch in batches:
-        store.write(batch)
+    results = store.apply_all(batches) if together else [store.write(batch) for batch in batches]
     store.close()  # timed: it copies what the WAL still holds into the database
-    return time.perf_counter() - started, time.process_time() - cpu
+    elapsed, used = time.perf_counter() - started, time.process_time() - cpu
+    if any(result.status != "applied" for result in results):
+        raise SystemExit(f"the store did not apply every batch: {results[0]}")
+    return elapsed, used
 
 
 def run_raw(folder: Path, setup: list[Operation], commits: Sequence[CommitEdge]) -> tuple[float, float]:
@@ -128,6 +135,9 @@ def run_raw(folder: Path, setup: list[Operation], commits: Sequence[CommitEdge])
     return elapsed, cpu
 
 
+SIDES = ("store", "raw", "store_all")
+
+
 def measure(rows: int, repeats: int, batch_size: int) -> dict[str, object]:
     """Times both sides ``repeats`` times, alternating which goes first."""
     setup = setup_ops(rows, batch_size)
@@ -136,15 +146,14 @@ def measure(rows: int, repeats: int, batch_size: int) -> dict[str, object]:
     ops: list[Operation] = list(commits)
     batches = [Batch.of(f"b{n}", AT, ops[n : n + batch_size]) for n in range(0, rows, batch_size)]
     build = time.perf_counter() - started
-    times: dict[str, list[tuple[float, float]]] = {"store": [], "raw": []}
+    times: dict[str, list[tuple[float, float]]] = {side: [] for side in SIDES}
     for repeat in range(repeats):
-        order = ("store", "raw") if repeat % 2 == 0 else ("raw", "store")
-        for side in order:
+        for side in SIDES if repeat % 2 == 0 else SIDES[::-1]:
             with tempfile.TemporaryDirectory() as folder:
-                if side == "store":
-                    times[side].append(run_store(Path(folder), setup, batches))
-                else:
+                if side == "raw":
                     times[side].append(run_raw(Path(folder), setup, commits))
+                else:
+                    times[side].append(run_store(Path(folder), setup, batches, together=side == "store_all"))
     medians = {side: statistics.median(wall for wall, _ in runs) for side, runs in times.items()}
     cpu = {side: statistics.median(used for _, used in runs) for side, runs in times.items()}
     sides = {
@@ -166,6 +175,7 @@ def measure(rows: int, repeats: int, batch_size: int) -> dict[str, object]:
         **sides,
         "ratio_store_over_raw": round(medians["store"] / medians["raw"], 3),
         "ratio_store_over_raw_cpu": round(cpu["store"] / cpu["raw"], 3),
+        "ratio_store_all_over_raw": round(medians["store_all"] / medians["raw"], 3),
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
         "machine": platform.machine(),
@@ -173,16 +183,17 @@ def measure(rows: int, repeats: int, batch_size: int) -> dict[str, object]:
 
 
 def table(result: dict[str, object]) -> str:
-    lines = [f"{'side':<8}{'median s':>12}{'median cpu s':>14}{'rows/s':>14}", "-" * 48]
-    for side in ("store", "raw"):
+    lines = [f"{'side':<10}{'median s':>12}{'median cpu s':>14}{'rows/s':>14}", "-" * 50]
+    for side in SIDES:
         entry = result[side]
         assert isinstance(entry, dict)
         lines.append(
-            f"{side:<8}{entry['median_s']:>12.3f}{entry['median_cpu_s']:>14.3f}{entry['rows_per_s']:>14,}"
+            f"{side:<10}{entry['median_s']:>12.3f}{entry['median_cpu_s']:>14.3f}{entry['rows_per_s']:>14,}"
         )
     lines.append(
         f"ratio store/raw: {result['ratio_store_over_raw']}x wall, "
-        f"{result['ratio_store_over_raw_cpu']}x CPU  ({result['rows']:,} edge versions, "
+        f"{result['ratio_store_over_raw_cpu']}x CPU; store_all/raw: {result['ratio_store_all_over_raw']}x "
+        f"wall  ({result['rows']:,} edge versions, "
         f"{result['batches']} batches, {result['repeats']} repeats; building the batches: "
         f"{result['build_batches_s']} s, not timed)"
     )

@@ -19,10 +19,11 @@ def test_store_throughput_writes_both_sides(tmp_path: Path, capsys: pytest.Captu
     )
     result = json.loads(out.read_text("utf-8"))
     assert (result["rows"], result["batches"], result["repeats"]) == (300, 3, 2)
-    for side in ("store", "raw"):
+    for side in store_throughput.SIDES:
         assert len(result[side]["runs"]) == len(result[side]["runs_cpu"]) == 2
         assert result[side]["median_s"] > 0 and result[side]["rows_per_s"] > 0
     assert result["ratio_store_over_raw"] > 0 and result["ratio_store_over_raw_cpu"] > 0
+    assert result["ratio_store_all_over_raw"] > 0
     assert "ratio store/raw" in capsys.readouterr().out
 
 
