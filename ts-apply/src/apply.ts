@@ -173,9 +173,7 @@ type Row = (string | number | null)[];
 
 /** The operations' statements that may take several rows at once. */
 const MERGEABLE: ReadonlySet<Statement> = new Set(
-  Object.values(operations)
-    .flat()
-    .filter((spec) => rowsSql(spec, 1) !== null),
+  [batchHead, ...Object.values(operations).flat()].filter((spec) => rowsSql(spec, 1) !== null),
 );
 const mergeable = (spec: Statement): boolean => MERGEABLE.has(spec);
 
@@ -206,7 +204,10 @@ class Statements {
   }
 }
 
-/** Each batch's head row, then its operations' statements, the audit chain continued from `head`. */
+/**
+ * The head rows of the batches (in order; nothing refers to them), then each batch's operations'
+ * statements, the audit chain continued from `head`.
+ */
 async function statementsFor(
   db: D1Database,
   items: Item[],
@@ -216,9 +217,10 @@ async function statementsFor(
   let { seq, hash: prevHash } = head;
   const statements = new Statements(db);
   for (const { batch, digest } of items) {
-    statements.flush();
     statements.add(batchHead, valuesOf(batchHead, { ...batch, digest, op_count: batch.ops.length }, floats));
-    statements.flush();
+  }
+  statements.flush();
+  for (const { batch } of items) {
     for (const op of batch.ops) {
       const specs = operations[op.op];
       if (!specs) throw new Error(`statements.json has no statements for ${op.op}`);

@@ -62,6 +62,10 @@ class Misfit {
   ) {}
 }
 
+function fail(detail: string): never {
+  throw new Misfit([], detail);
+}
+
 /** `error`, a misfit of the member `key`, reported under `key` (any other error as it is). */
 function under(key: string | number, error: unknown): unknown {
   if (error instanceof Misfit) error.path.unshift(key);
@@ -112,9 +116,6 @@ export function validate(root: Schema, value: unknown, floats: Floats = new Floa
   };
 
   const check = (schema: Schema, value: unknown): unknown => {
-    const fail = (detail: string): never => {
-      throw new Misfit([], detail);
-    };
     if (schema.$ref) return check(resolve(schema.$ref), value);
     if (schema.discriminator && schema.oneOf) {
       const { propertyName, mapping } = schema.discriminator;
