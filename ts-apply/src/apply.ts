@@ -1,6 +1,8 @@
-// Applies write batches to D1 exactly as magg_kg/sqlite.py applies them to SQLite: each batch's
-// head first, then every operation's prepared statements in order (protocol/statements.json).
-// The batches of one request go in ONE `env.DB.batch` call, which D1 runs as a single transaction.
+// Applies write batches to D1 with the effect magg_kg/sqlite.py has on SQLite: each batch's head
+// row, then every operation's prepared statements in order (protocol/statements.json). The batches
+// of one request go in ONE `env.DB.batch` call, which D1 runs as a single transaction: their head
+// rows first (nothing refers to them), then their operations, consecutive rows of one statement
+// in one multi-row INSERT.
 //
 // The Worker trusts no client with what it records about a batch: the digest that makes a retry
 // a duplicate (and a reused id a conflict) is computed here from the validated content, and the
