@@ -1,6 +1,6 @@
 """The synthetic graph: a seeded curriculum-shaped graph of any size, written like real writes.
 
-For the scale benchmarks (``benchmarks/perf.py``). :func:`plan_graph` draws the graph from a
+For the scale benchmark (``magg bench perf``). :func:`plan_graph` draws the graph from a
 :class:`GraphShape` and a seed; :func:`graph_batches` turns it into batches of operations;
 :func:`write_graph` applies them with ``store.write``: the store's normal, validated write path.
 The same shape and seed give the same batches, byte for byte.

@@ -1,4 +1,4 @@
-"""``benchmarks.perf --quick``: every figure of the scale issue, measured on a small graph."""
+"""``magg bench perf --quick``: every figure of the scale issue, measured on a small graph."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from benchmarks import perf
+from governance.evaluation import perf
+from tests.cli import magg
 
 
 def test_the_quick_run_measures_every_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "perf.json"
-    assert perf.main(["--quick", "--out", str(out)]) == 0
+    code, table, err = magg(["bench", "perf", "--quick", "--out", str(out)], capsys)
+    assert code == 0, err
     report = json.loads(out.read_text("utf-8"))
     assert report["benchmark"] == "perf" and report["quick"] is True
     (size,) = report["sizes"]
@@ -26,8 +28,7 @@ def test_the_quick_run_measures_every_figure(tmp_path: Path, capsys: pytest.Capt
         assert all(run > 0 for run in figure["runs_s"]) and figure["median_s"] > 0, name
         assert figure["goal_s"] == perf.GOALS[name]
         assert figure["ratio_to_smallest"] == figure["ratio_to_previous"] == 1.0
-    table = capsys.readouterr().out
-    assert all(name in table for name in perf.GOALS) and f"wrote {out}" in table
+    assert all(name in table for name in perf.GOALS)
     shown = io.StringIO()  # the JSON read back is shown as the run showed it
     perf.show(report, Console(file=shown, width=200))
     assert all(name in shown.getvalue() for name in perf.GOALS) and "pass" in shown.getvalue()
@@ -36,3 +37,8 @@ def test_the_quick_run_measures_every_figure(tmp_path: Path, capsys: pytest.Capt
 def test_run_refuses_what_it_cannot_measure() -> None:
     with pytest.raises(ValueError, match="positive"):
         perf.run([], repeats=1)
+
+
+def test_bad_sizes_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = magg(["bench", "perf", "--sizes", "ten"], capsys)
+    assert code == 2 and "--sizes must be whole numbers" in err and "Traceback" not in err

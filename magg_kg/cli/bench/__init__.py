@@ -1,4 +1,4 @@
-"""``magg bench``: benchmarks that measure governance on labelled data.
+"""``magg bench``: benchmarks that measure governance on labelled data, and scale.
 
 Each module of this package adds its commands to the group with ``register(bench)``, as every
 command module adds its own to the ``magg`` app; a new benchmark is one more module and one more
@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import typer
 
-from magg_kg.cli.bench import blind, qa, replay, scierc
+from magg_kg.cli.bench import blind, perf, qa, replay, scierc
 
 __all__ = ["BENCHMARKS", "register"]
 
@@ -19,6 +19,7 @@ BENCHMARKS: tuple[Callable[[typer.Typer], None], ...] = (
     replay.register,
     qa.register,
     scierc.register,
+    perf.register,
     blind.register,
 )
 """The group's commands, in the order ``magg bench --help`` lists them."""

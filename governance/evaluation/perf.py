@@ -25,19 +25,16 @@ Timings are wall-clock seconds on this machine (CPU seconds beside them would no
 database file). ``ratio`` is each median over the smallest size's, ``step`` over the next smaller
 size's.
 
-    python -m benchmarks.perf --quick
-    python -m benchmarks.perf --sizes 1000,10000,100000 --repeats 3 --out perf.json
+    magg bench perf --quick
+    magg bench perf --sizes 1000,10000,100000 --repeats 3 --out perf.json
 """
 
 from __future__ import annotations
 
-import argparse
 import gc
-import json
 import platform
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -63,7 +60,7 @@ from magg_kg.llm.offline import OfflineLLM
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.synthetic_graph import GraphShape, plan_graph, write_graph
 
-__all__ = ["GOALS", "Figure", "PerfResult", "SizeResult", "main", "perf_table", "run", "show"]
+__all__ = ["GOALS", "Figure", "PerfResult", "SizeResult", "perf_table", "run", "show"]
 
 EDGES_PER_CONCEPT = 5
 CANDIDATES = 1_000
@@ -329,35 +326,3 @@ def run(
         measured = [_size(n, repeats, questions, seed, where, log) for n in sorted(sizes)]
     _judge(measured)
     return PerfResult(quick, seed, repeats, questions, measured)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="one small graph, two runs (seconds, for CI)")
-    parser.add_argument("--sizes", default="1000,10000,100000", help="concept counts, comma-separated")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per figure (default 3)")
-    parser.add_argument("--questions", type=int, default=20, help="questions asked per run (default 20)")
-    parser.add_argument("--seed", type=int, default=0, help="the synthetic graphs' seed (default 0)")
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/perf.json"), help="JSON file")
-    args = parser.parse_args(argv)
-    try:
-        sizes = [int(part) for part in args.sizes.split(",") if part.strip()]
-    except ValueError:
-        parser.error(f"--sizes must be whole numbers separated by commas, got {args.sizes!r}")
-    console = Console()
-    try:
-        result = run(
-            sizes, repeats=args.repeats, questions=args.questions, seed=args.seed, quick=args.quick,
-            log=lambda line: console.print(line, markup=False, highlight=False),
-        )  # fmt: skip
-    except ValueError as error:
-        parser.error(str(error))
-    console.print(result.table())
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result.as_json(), indent=2) + "\n", "utf-8")
-    console.print(f"wrote {args.out}", markup=False, highlight=False)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,53 @@
+"""``magg bench perf``: scale on seeded synthetic graphs (:mod:`governance.evaluation.perf`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from governance.evaluation.perf import run, show
+from magg_kg.cli.context import OutOption, ResultsJsonOption, emit_report, err_console
+from magg_kg.errors import UserError
+
+__all__ = ["perf", "register"]
+
+
+def register(bench: typer.Typer) -> None:
+    """Adds ``perf`` to the ``bench`` group."""
+    bench.command("perf")(perf)
+
+
+def perf(
+    quick: Annotated[
+        bool, typer.Option("--quick", help="One small graph, two runs (seconds, for CI).")
+    ] = False,
+    sizes: Annotated[
+        str, typer.Option("--sizes", help="Concept counts, comma-separated (five edges per concept).")
+    ] = "1000,10000,100000",
+    repeats: Annotated[
+        int, typer.Option("--repeats", min=1, help="Runs per figure; medians are reported.")
+    ] = 3,
+    questions: Annotated[int, typer.Option("--questions", min=1, help="Questions asked per run.")] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="The synthetic graphs' seed.")] = 0,
+    json_: ResultsJsonOption = False,
+    out: OutOption = None,
+) -> None:
+    """Scale: domains, discovery, re-check, ask p95 and coverage on synthetic graphs, against goals."""
+    try:
+        counts = [int(part) for part in sizes.split(",") if part.strip()]
+    except ValueError:
+        raise UserError(f"--sizes must be whole numbers separated by commas, got {sizes!r}") from None
+    log = err_console()
+    try:
+        result = run(
+            counts,
+            repeats=repeats,
+            questions=questions,
+            seed=seed,
+            quick=quick,
+            log=lambda line: log.print(line, markup=False, highlight=False),
+        )
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    emit_report(result.as_json(), out, json_, show)
