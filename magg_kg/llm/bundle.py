@@ -284,10 +284,6 @@ class Bundler:
     def model(self) -> str:
         return self._inner.model
 
-    @property
-    def inner(self) -> LLM:
-        return self._inner
-
     def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
         current = getcurrent()
         if current not in self._tasks or prompt.task not in self._order or self._max_items <= 1:
