@@ -14,6 +14,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from magg_kg.cli import main
 from magg_kg.sqlite import SQLiteStore
@@ -149,6 +150,24 @@ def spawn(folder: Path, db: Path) -> subprocess.Popen[str]:
     )
 
 
+def finished(
+    writers: list[subprocess.Popen[str]], subsets: list[list[Path]], timeout: float
+) -> list[dict[str, Any]]:
+    """The writers' JSON reports once each exits 0, checked: every lesson of a writer's folder is
+    new or skipped (ingested by another), and every lesson is new exactly once over all of them."""
+    reports = []
+    for writer in writers:
+        out, err = writer.communicate(timeout=timeout)
+        assert writer.returncode == 0, err
+        reports.append(json.loads(out))
+    for report, subset in zip(reports, subsets, strict=True):
+        statuses = {Path(str(f["path"])).name: f["status"] for f in report["files"]}
+        assert statuses.keys() == {lesson.name for lesson in subset}
+        assert set(statuses.values()) <= {"new", "skipped"}
+    assert sum(report["lessons"]["new"] for report in reports) == len({p for s in subsets for p in s})
+    return reports
+
+
 def test_four_ingests_of_overlapping_lessons_at_once(tmp_path: Path) -> None:
     db = tmp_path / "four.sqlite"
     assert run(["init"], db)[0] == 0
@@ -160,17 +179,7 @@ def test_four_ingests_of_overlapping_lessons_at_once(tmp_path: Path) -> None:
         for lesson in subset:
             shutil.copy(lesson, folder)
         folders.append(folder)
-    writers = [spawn(folder, db) for folder in folders]
-    reports = []
-    for writer in writers:
-        out, err = writer.communicate(timeout=600)
-        assert writer.returncode == 0, err
-        reports.append(json.loads(out))
-    for report, subset in zip(reports, subsets, strict=True):
-        statuses = {Path(str(f["path"])).name: f["status"] for f in report["files"]}
-        assert statuses.keys() == {lesson.name for lesson in subset}
-        assert set(statuses.values()) <= {"new", "skipped"}
-    assert sum(report["lessons"]["new"] for report in reports) == len(LESSONS)
+    finished([spawn(folder, db) for folder in folders], subsets, timeout=600)
     assert run(["audit", "verify"], db)[0] == 0  # the ownership invariants included
     store = SQLiteStore.open(db)
     try:

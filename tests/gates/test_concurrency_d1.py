@@ -5,7 +5,6 @@ finishes, every lesson is ingested once, the invariants hold."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -19,6 +18,7 @@ from pydantic import SecretStr
 from benchmarks.local_worker import running_worker, worker_missing
 from magg_kg.config import D1Config
 from magg_kg.d1 import D1Store
+from tests.gates.test_concurrency import finished
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "magg_kg" / "curriculum").glob("[0-9]*.md"))[:12]
@@ -45,16 +45,7 @@ def test_four_ingests_through_the_worker_at_once_all_finish(tmp_path: Path) -> N
                     text=True,
                 )
             )
-        reports = []
-        for writer in writers:
-            out, err = writer.communicate(timeout=900)
-            assert writer.returncode == 0, err
-            reports.append(json.loads(out))
-        for report, subset in zip(reports, subsets, strict=True):
-            statuses = {Path(str(f["path"])).name: f["status"] for f in report["files"]}
-            assert statuses.keys() == {lesson.name for lesson in subset}
-            assert set(statuses.values()) <= {"new", "skipped"}
-        assert sum(report["lessons"]["new"] for report in reports) == len(LESSONS)
+        finished(writers, subsets, timeout=900)
         verify = subprocess.run(
             [sys.executable, "-m", "magg_kg.cli", "audit", "verify"],
             cwd=ROOT,
