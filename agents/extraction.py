@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from agents import concepts as concept_role
@@ -38,7 +38,7 @@ from agents.evidence import ExtractedEdge, LinkReply, verify
 from agents.relations import RelationReply
 from agents.text import INITIALS, acronym_of, find_mentions, initials, lexicon, normalize_name, slug
 from magg_kg.lessons import Chunk, LessonText
-from magg_kg.llm.bundle import Bundler
+from magg_kg.llm.bundle import each
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.markup import HiddenText
 from magg_kg.records import Concept, Role
@@ -189,7 +189,7 @@ def extract_lesson(
             return
         found.extend((concept, chunk.id, chunk.start) for concept in reply.value.concepts)
 
-    _each(llm, lesson.chunks, concepts_of)
+    each(llm, lesson.chunks, concepts_of)
     _organize(lesson, found, registry, schema, result)
     raw: list[ExtractedEdge] = []
 
@@ -234,18 +234,9 @@ def extract_lesson(
             else:
                 raw.append(candidate)
 
-    _each(llm, lesson.chunks, relations_of)
+    each(llm, lesson.chunks, relations_of)
     _verify_and_link(lesson, llm, raw, registry, schema, corroborations or {}, result)
     return result
-
-
-def _each(llm: LLM, chunks: Sequence[Chunk], fn: Callable[[Chunk], None]) -> None:
-    """``fn`` for every chunk, in order; with a :class:`Bundler`, their calls go in bundles."""
-    if isinstance(llm, Bundler):
-        llm.each(chunks, fn)
-    else:
-        for chunk in chunks:
-            fn(chunk)
 
 
 def _organize(

@@ -37,7 +37,7 @@ from governance.writes import flat_commit, revision_of
 from magg_kg.builders import decision_op, proposal_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
-from magg_kg.llm.bundle import Bundler
+from magg_kg.llm.bundle import each
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Proposal, ProposalState
@@ -431,9 +431,5 @@ def admit(proposals: Sequence[Proposal], ctx: AdmissionContext, batch_id: str) -
     the calls they make at the same stage go to each owner (and to the judge) in bundles.
     """
     run = _Run(ctx, batch_id)
-    if isinstance(ctx.llm, Bundler):
-        ctx.llm.each(proposals, run.run)
-    else:
-        for proposal in proposals:
-            run.run(proposal)
+    each(ctx.llm, proposals, run.run)
     return run.out

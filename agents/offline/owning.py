@@ -56,23 +56,23 @@ def _data(quotes: list[str]) -> str:
 
 def review_learned(prompt: Prompt) -> dict[str, object]:
     """The owner's review: the rule-based checks, and the learned belief when it approves; with
-    the vote it would post on the proposal as reviewed (none for a revision: it votes on that
-    when asked)."""
+    the vote it would post on the proposal as reviewed (none for a revision, whose vote is asked
+    when it is needed, nor without the judge's view: the rule-based vote reads the deliberated
+    confidence, known only once every owner has reviewed)."""
     payload = dict(prompt.payload)
     quotes = [str(q) for q in json.loads(prompt.data or "[]")]
     review = review_offline(payload, quotes)
     proposal = payload.get("proposal")
     if review.verdict == "revise" or not isinstance(proposal, dict):
         return review.model_dump()
-    ballot = _ballot(payload, quotes, review.verdict, review.score)
-    if review.verdict != "approve":
-        return review.model_copy(update={"vote": ballot}).model_dump()
     claim = _claim_payload(payload, (review.src, review.type, review.dst))
     if claim is None:
+        return review.model_dump()
+    belief, why = score_claim(claim, _data(quotes))
+    ballot = _capped(belief, review.verdict, review.score)
+    if review.verdict != "approve":
         return review.model_copy(update={"vote": ballot}).model_dump()
-    score, why = score_claim(claim, _data(quotes))
-    if review.concern == "weak":
-        score = min(score, review.score)
+    score = min(belief, review.score) if review.concern == "weak" else belief
     learned = OwnerReview(
         reasoning=f"{review.reasoning}; learned belief {score:.2f}: {why}",
         verdict="approve",
@@ -86,26 +86,11 @@ def review_learned(prompt: Prompt) -> dict[str, object]:
     return learned.model_dump()
 
 
-def _ballot(payload: Mapping[str, object], quotes: list[str], verdict: str, score: float) -> float | None:
-    """What :func:`vote_learned` would post after this review; None without the judge's view (the
-    rule-based vote reads the deliberated confidence, known only once every owner has reviewed)."""
-    proposal = payload.get("proposal")
-    if not isinstance(proposal, dict):
-        return None
-    if _claim_payload(payload, (str(proposal["src"]), str(proposal["type"]), str(proposal["dst"]))) is None:
-        return None
-    reply = vote_learned(
-        Prompt(
-            task="owner.vote",
-            stage="deliberation",
-            agent="owner",
-            system="",
-            data=json.dumps(quotes, ensure_ascii=False),
-            payload={**payload, "review_verdict": verdict, "review_score": score},
-            prompt_version="",
-        )
-    )
-    return float(str(reply["score"]))
+def _capped(belief: float, verdict: object, review_score: object) -> float:
+    """The vote: the learned belief, at most the owner's review score when its review rejected."""
+    if verdict == "reject" and isinstance(review_score, int | float):
+        return min(belief, float(review_score))
+    return belief
 
 
 def vote_learned(prompt: Prompt) -> dict[str, object]:
@@ -120,8 +105,6 @@ def vote_learned(prompt: Prompt) -> dict[str, object]:
     if claim is None:
         return vote_offline(payload).model_dump()
     quotes = [str(q) for q in json.loads(prompt.data or "[]")]
-    score, why = score_claim(claim, _data(quotes))
-    review = payload.get("review_score")
-    if payload.get("review_verdict") == "reject" and isinstance(review, int | float):
-        score = min(score, float(review))
+    belief, why = score_claim(claim, _data(quotes))
+    score = _capped(belief, payload.get("review_verdict"), payload.get("review_score"))
     return OwnerVote(reasoning=f"learned belief {score:.2f}: {why}", score=score).model_dump()

@@ -39,6 +39,7 @@ __all__ = [
     "Bundler",
     "ask_many",
     "bundle_prompt",
+    "each",
     "items_of",
 ]
 
@@ -145,11 +146,9 @@ def _size(prompt: Prompt, head: Prompt | None = None) -> int:
     """The tokens (roughly: four characters a token) ``prompt`` adds to a bundle that starts with
     ``head``, or costs alone without one: its text and the payload entries it does not share."""
     if head is None:
-        payload, system = prompt.payload, len(prompt.system)
-    else:
-        payload = {k: v for k, v in prompt.payload.items() if head.payload.get(k, _MISSING) != v}
-        system = 0
-    return (system + len(prompt.data) + len(json.dumps(payload, ensure_ascii=False))) // 4
+        return prompt.tokens()
+    payload = {k: v for k, v in prompt.payload.items() if head.payload.get(k, _MISSING) != v}
+    return (len(prompt.data) + len(json.dumps(payload, ensure_ascii=False))) // 4
 
 
 def _groups(prompts: Sequence[Prompt], max_tokens: int, max_items: int) -> list[list[int]]:
@@ -345,3 +344,13 @@ class Bundler:
             )
             answers.update({index: reply for (index, _), reply in zip(members, replies, strict=True)})
         return answers
+
+
+def each(llm: LLM, items: Sequence[X], fn: Callable[[X], object]) -> None:
+    """``fn(item)`` for every item, in order: through :meth:`Bundler.each` when ``llm`` bundles,
+    one after another otherwise."""
+    if isinstance(llm, Bundler):
+        llm.each(items, fn)
+    else:
+        for item in items:
+            fn(item)

@@ -21,22 +21,11 @@ from pydantic import BaseModel
 from magg_kg.llm.bundle import BUNDLE_TASK, items_of
 from magg_kg.llm.port import Answer, Failure, Prompt, parse_reply
 
-__all__ = ["OFFLINE_MODEL", "Handler", "OfflineLLM", "estimated_tokens"]
+__all__ = ["OFFLINE_MODEL", "Handler", "OfflineLLM"]
 
 T = TypeVar("T", bound=BaseModel)
 Handler = Callable[[Prompt], Mapping[str, object]]
 OFFLINE_MODEL = "offline-1"
-
-
-def estimated_tokens(prompt: Prompt) -> int:
-    """The tokens a model would be sent for ``prompt``, estimated as characters / 4: the offline
-    provider reports them so that ``magg usage`` and the benchmarks say what a model would cost.
-
-    >>> estimated_tokens(Prompt(task="t", stage="s", agent="a", system="x" * 40, data="y" * 40,
-    ...                         payload={}, prompt_version="v"))
-    20
-    """
-    return (len(prompt.system) + len(prompt.data) + len(json.dumps(prompt.payload, ensure_ascii=False))) // 4
 
 
 class OfflineLLM:
@@ -70,7 +59,7 @@ class OfflineLLM:
             body = dict(handler(prompt))
         text = json.dumps(body)
         parsed = parse_reply(text, schema)
-        sent = estimated_tokens(prompt)
+        sent = prompt.tokens()
         if isinstance(parsed, str):
             return Failure("invalid", parsed, self._model, prompt_tokens=sent)
         return Answer(value=parsed, model=self._model, prompt_tokens=sent, completion_tokens=len(text) // 4)

@@ -48,6 +48,15 @@ class Prompt(BaseModel):
     payload: dict[str, object]
     prompt_version: str
 
+    def tokens(self) -> int:
+        """The tokens a model would be sent, estimated as characters / 4.
+
+        >>> Prompt(task="t", stage="s", agent="a", system="x" * 40, data="y" * 40, payload={},
+        ...        prompt_version="v").tokens()
+        20
+        """
+        return (len(self.system) + len(self.data) + len(json.dumps(self.payload, ensure_ascii=False))) // 4
+
     def key(self, model: str, params: dict[str, object]) -> str:
         """The response-cache key: model, the full prompt and the call parameters."""
         import hashlib
