@@ -158,7 +158,7 @@ def read_parts(
 ) -> tuple[LessonText, ...]:
     """Reads one lesson file as one lesson, or, when its text is longer than ``part_chars``, as
     consecutive parts, each a lesson of its own: cut at a heading where it can (else at a paragraph
-    of prose, else at a space), so that no part starts inside code or markup. Part 1 keeps the
+    of prose, else after a word of prose), so that no part starts inside code or markup. Part 1 keeps the
     file's key; part ``k`` is ``<key>.part-<k>`` (a key is a slug, so it never holds a dot).
 
     >>> import tempfile
@@ -185,8 +185,8 @@ def read_parts(
 
 def _part_bounds(text: str, prose: str, part_chars: int) -> list[tuple[int, int]]:
     """(start, end) of each part: at most ``part_chars`` long, cut at the last heading of the
-    prose view in the part's second half, else the last blank line followed by prose, else the
-    last space."""
+    prose view in the part's second half, else the last blank line followed by prose, else the end
+    of the last word of prose (inside code only where half a part holds nothing else)."""
     headings = [m.start() for m in _HEADING.finditer(prose)]
     paragraphs = [m.end() for m in re.finditer(r"\n[ \t]*\n(?=[^\s])", prose)]
     bounds: list[tuple[int, int]] = []
