@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from agents.text import MentionFinder, lexicon, normalize_name
@@ -208,8 +209,16 @@ class GraphView:
         found = [concept.name] if concept is not None else [concept_id.replace("-", " ")]
         return found + [name for name in self._names.get(concept_id, []) if name not in found]
 
+    def node_type(self, concept_id: str) -> str:
+        return self._concepts[concept_id].type
+
     def is_active(self, src: str, type_: str, dst: str) -> bool:
         return self._schema.canonical(src, type_, dst) in self._active
+
+    def triples(self) -> AbstractSet[Triple]:
+        """The active edges, canonical: a live, read-only view that follows :meth:`add_edge` and
+        :meth:`remove_edge`."""
+        return self._active
 
     def edge_count(self) -> int:
         return len(self._active)

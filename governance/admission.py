@@ -30,8 +30,7 @@ from blackboard.board import Board
 from governance.briefing import judge_view, owner_payload
 from governance.deliberation import PASS_AT, Ballot, confidence_band, hold_vote, thresholds, vote_weight
 from governance.domains import Layout
-from governance.memory import OwnerMemory
-from governance.rules import RuleEngine
+from governance.graph_state import GraphState
 from governance.stages import Gate, Reviewed, Vote
 from governance.writes import flat_commit, revision_of
 from magg_kg.builders import decision_op, proposal_op
@@ -53,15 +52,22 @@ VETO = frozenset({"instruction", "unsupported", "contradiction"})
 
 @dataclass
 class AdmissionContext:
+    """What admission runs with. ``graph`` is the run's graph state: the rules, the owners' memory
+    and the judge read it, and each commit is recorded in it once (by the gate, which must judge
+    against this same state, or by flat admission)."""
+
     llm: LLM
-    rules: RuleEngine
+    graph: GraphState
     layout: Layout
     policy: Policy
     clock: Clock
     names: Callable[[str], list[str]]
-    support: OwnerMemory = field(default_factory=OwnerMemory)
     gate: Gate | None = None
     flat: bool = False
+
+    def __post_init__(self) -> None:
+        if self.gate is not None and self.gate.graph is not self.graph:
+            raise ValueError("the gate must judge against the admission's own graph state")
 
 
 @dataclass
@@ -121,7 +127,7 @@ class _Run:
     def run(self, proposal: Proposal) -> None:
         self.out.ops.append(proposal_op(proposal))
         decisions: list[RecordDecision] = []
-        verdict = self.ctx.rules.check(proposal.src, proposal.type, proposal.dst)
+        verdict = self.ctx.graph.rules.check(proposal.src, proposal.type, proposal.dst)
         if self.ctx.flat:
             self._flat(
                 proposal, verdict.passed or verdict.rule not in SCHEMA_RULES, verdict.rule, verdict.reason
@@ -136,14 +142,14 @@ class _Run:
                 verdict.reason,
                 detail={"rule": verdict.rule, "cost": Cost().as_dict()},
             )
-            self.ctx.support.claims[(proposal.src, proposal.type, proposal.dst)] -= 1
+            self.ctx.graph.memory.claims[(proposal.src, proposal.type, proposal.dst)] -= 1
             return
         decisions.append(
             self.decide(
                 proposal, "rules", "pass", "proposed", "every rule holds", detail={"cost": Cost().as_dict()}
             )
         )
-        claims = self.ctx.support.claims
+        claims = self.ctx.graph.memory.claims
         reviewed = self._review(proposal, decisions)
         if reviewed is None:
             claims[(proposal.src, proposal.type, proposal.dst)] -= 1
@@ -164,17 +170,11 @@ class _Run:
         )
         self.out.ops.extend(settled.ops)
         self.out.states[proposal.id] = settled.state
-        self.out.outcomes[("gate", settled.state)] += 1
-        if settled.state == "committed":
-            try:
-                self.ctx.rules.admit(proposal.src, proposal.type, proposal.dst)
-            except ValueError:
-                pass
-            self.ctx.support.facts.add((proposal.src, proposal.type, proposal.dst))
+        self.out.outcomes[("gate", settled.state)] += 1  # a commit is in the graph state already
 
     def _flat(self, proposal: Proposal, schema_ok: bool, rule: str, reason: str) -> None:
-        triple = self.ctx.rules.schema.canonical(proposal.src, proposal.type, proposal.dst)
-        if not schema_ok or self.ctx.rules.is_active(*triple) or triple in self.ctx.support.facts:
+        triple = self.ctx.graph.schema.canonical(proposal.src, proposal.type, proposal.dst)
+        if not schema_ok or self.ctx.graph.is_active(*triple):
             why = reason or "already active"
             self.decide(proposal, "flat", f"fail:{rule or 'no-duplicate'}", "rejected", why)
             return
@@ -187,19 +187,20 @@ class _Run:
             score=proposal.confidence,
         )
         self.out.ops.append(flat_commit(proposal, decision, self.ctx.llm.model))
-        self.ctx.support.facts.add(triple)
+        self.ctx.graph.commit(*triple)
 
     def _payload(self, proposal: Proposal, domain: str) -> dict[str, object]:
         ctx = self.ctx
         if proposal.id not in self.shown:  # the graph does not change while one proposal is reviewed
-            self.shown[proposal.id] = judge_view(proposal, ctx.gate, ctx.policy)
+            view = ctx.graph.view if ctx.gate is not None else None
+            self.shown[proposal.id] = judge_view(proposal, view, ctx.policy)
         return owner_payload(
             proposal,
             domain,
             layout=ctx.layout,
-            support=ctx.support,
+            support=ctx.graph.memory,
             names=ctx.names,
-            schema=ctx.rules.schema,
+            schema=ctx.graph.schema,
             shown=self.shown[proposal.id],
         )
 
@@ -300,7 +301,7 @@ class _Run:
         )
         self.out.ops.append(proposal_op(revised))
         decisions.clear()
-        verdict = self.ctx.rules.check(revised.src, revised.type, revised.dst)
+        verdict = self.ctx.graph.rules.check(revised.src, revised.type, revised.dst)
         if not verdict.passed:
             self.decide(
                 revised,

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from agents.judge import claim_payload
+from agents.support import GraphView
 from governance.claims import build_claim
 from governance.domains import Layout
 from governance.memory import OwnerMemory
-from governance.stages import Gate
 from magg_kg.config import Policy
 from magg_kg.records import Proposal
 from magg_kg.vocabulary import GraphSchema
@@ -59,12 +59,13 @@ def owner_payload(
     }
 
 
-def judge_view(proposal: Proposal, gate: Gate | None, policy: Policy) -> dict[str, object]:
+def judge_view(proposal: Proposal, view: GraphView | None, policy: Policy) -> dict[str, object]:
     """What the judge will be shown of the proposal: its evidence spans, the supporting subgraph and
-    the two descriptions (nothing without a gate: flat admission has no judge)."""
-    if gate is None:
+    the two descriptions (nothing without a view: flat admission and admission without a gate have
+    no judge)."""
+    if view is None:
         return {}
-    claim = build_claim(gate.view, proposal, proposal.evidence, confidence=proposal.confidence)
+    claim = build_claim(view, proposal, proposal.evidence, confidence=proposal.confidence)
     shown = claim_payload(claim, policy.commit_at, policy.reject_below)
     return {
         "evidence": shown["evidence"],

@@ -23,9 +23,9 @@ from typing import Protocol
 
 from agents.discovery import PROMPT_VERSION, DiscoveryReply, discovery_prompt
 from agents.support import GraphView
+from governance.graph_state import GraphState
 from governance.judgment import Judgment
 from governance.policy import policy_decision
-from governance.rules import RuleEngine
 from magg_kg.builders import proposal_op, propose
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
@@ -159,11 +159,10 @@ def discover(
 
     Yields each result with its ops as soon as it is settled; the caller writes one batch each.
     """
-    view = GraphView.of_store(store)
-    triples = store.triples()
+    graph = GraphState.of_store(store)
+    view = graph.view
     proposed = {frozenset((p.src, p.dst)) for p in store.proposals()}
-    engine = RuleEngine(view.schema, {c.id: c.type for c in store.concepts()}, triples)
-    gate = Judgment(llm, policy, clock, store, rules=engine, view=view)
+    gate = Judgment(llm, policy, clock, store, graph=graph)
     vocabulary = {name: t.description for name, t in view.schema.edge_types.items()}
     for candidate in sample_pairs(view, limit, seed, lambda a, c: frozenset((a, c)) in proposed):
         paths = [
@@ -218,7 +217,7 @@ def discover(
                 decided_at=now,
             ),
         ]
-        verdict = engine.check(said.src, said.type, said.dst)
+        verdict = graph.rules.check(said.src, said.type, said.dst)
         triple = (said.src, said.type, said.dst)
         if not verdict.passed:
             why = f"rule {verdict.rule}: {verdict.reason}"

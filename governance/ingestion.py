@@ -6,7 +6,8 @@ call), and one whose hash was already seen under another name is reported as a d
 new lesson, in order, is one unit of work against the graph *as the store has it now*:
 
 1. the store is read afresh (domains and their concepts first, then concepts, aliases, proposals,
-   active edges), and the judge's view is rebuilt from it;
+   active edges), and the lesson's graph state is built from it (:mod:`governance.graph_state`):
+   the one graph that the rules, the owners and the judge read, updated once per commit;
 2. concepts and candidate edges are extracted (:mod:`agents.extraction`), knowing only the concepts
    already stored, that is those of the lessons before this one;
 3. the domains are recomputed (:mod:`governance.domains`) from the stored graph and this lesson;
@@ -54,9 +55,8 @@ from agents.cost import Cost
 from agents.extraction import Extraction, Registry, extract_lesson
 from governance.admission import Admission, AdmissionContext, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
+from governance.graph_state import GraphState
 from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, lesson_proposal
-from governance.memory import OwnerMemory
-from governance.rules import RuleEngine
 from governance.stages import Gate
 from governance.taint import Quarantine
 from governance.versions import decision, rejudge
@@ -69,17 +69,17 @@ from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, find_less
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
 from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
-from magg_kg.records import Concept, Lesson, Proposal
+from magg_kg.records import Lesson, Proposal
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
 __all__ = [
     "ATTEMPTS",
+    "AttachableGate",
     "IngestContext",
     "IngestReport",
     "LessonOutcome",
-    "RefreshingGate",
-    "UsageSource",
+        "UsageSource",
     "ingest",
 ]
 
@@ -95,13 +95,10 @@ class UsageSource(Protocol):
         ...
 
 
-class RefreshingGate(Gate, Protocol):
-    """A gate whose view of the graph can be rebuilt from the store, and told of concepts that the
-    batch being built will write."""
+class AttachableGate(Gate, Protocol):
+    """A gate that can be given the graph state of each lesson (read afresh from the store)."""
 
-    def refresh(self) -> None: ...
-
-    def know(self, concepts: Iterable[Concept]) -> None: ...
+    def attach(self, graph: GraphState) -> None: ...
 
 
 @dataclass
@@ -112,7 +109,7 @@ class IngestContext:
     policy: Policy
     seed: int = 7
     schema: GraphSchema = CURRICULUM
-    gate: RefreshingGate | None = None
+    gate: AttachableGate | None = None
     flat: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
     part_chars: int = PART_CHARS
@@ -300,19 +297,21 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     stored_proposals = store.proposals()
     corroborations = _corroborations(stored_proposals, lesson)
     extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations)
-    active = store.edges()
-    support = OwnerMemory(
-        facts={(e.src, e.type, e.dst) for e in active},
-        claims=Counter((p.src, p.type, p.dst) for p in stored_proposals if p.state == "proposed"),
-    )
-    # Owners see what this lesson claims; each claim leaves the count when it is rejected.
-    support.claims.update(c.triple for c in extraction.candidates)
+    # One graph state for the lesson, read once: the rules, the owners and the judge read it, and
+    # each commit or invalidation below updates it once.
+    standing = Counter((p.src, p.type, p.dst) for p in stored_proposals if p.state == "proposed")
+    graph = GraphState.of_store(store, ctx.schema, standing)
     at = ctx.clock.now()
+    graph.add_concepts(concepts_of(extraction.new_concepts, at))
+    graph.add_lesson(lesson.id, [link.concept_id for link in extraction.links])
+    # Owners see what this lesson claims; each claim leaves the count when it is rejected.
+    graph.memory.claims.update(c.triple for c in extraction.candidates)
     groups: dict[str, list[str]] = {}
     for row in store.lesson_concepts():
         groups.setdefault(str(row["lesson_id"]), []).append(str(row["concept_id"]))
     groups[lesson.id] = [link.concept_id for link in extraction.links]
-    edges = [(s, d, 1.0) for s, _, d in support.facts]
+    facts = graph.memory.facts
+    edges = [(s, d, 1.0) for s, _, d in facts]
     edges += [(c.src, c.dst, c.confidence) for c in extraction.candidates if c.confidence >= 0.5]
     layout = compute_layout(
         weighted_graph(registry.concepts, edges, groups.values()),
@@ -323,26 +322,19 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     open_questions = [
         (p.id, p.src, p.type, p.dst) for p in stored_proposals if p.state in ("abstained", "quarantined")
     ]
-    cards = {d.id: card(d, support.facts, open_questions) for d in layout.domains}
+    cards = {d.id: card(d, facts, open_questions) for d in layout.domains}
     gate = None
     if ctx.gate is not None:
-        ctx.gate.refresh()  # the judge reads the graph as it is now, this lesson's concepts included
-        ctx.gate.know(concepts_of(extraction.new_concepts, at))
+        ctx.gate.attach(graph)  # the judge reads the graph as it is now, this lesson's concepts included
         # The taint rule: evidence beside an instruction in its lesson waits for a person.
         gate = Quarantine(ctx.gate, ctx.policy, ctx.clock, _lookup(store, lesson))
-        gate.view.add_lesson(lesson.id, [link.concept_id for link in extraction.links])
     admission = AdmissionContext(
         llm=ctx.llm,
-        rules=RuleEngine(
-            ctx.schema,
-            {cid: info.type for cid, info in registry.concepts.items()},
-            [(e.src, e.type, e.dst) for e in active],
-        ),
+        graph=graph,
         layout=layout,
         policy=ctx.policy,
         clock=ctx.clock,
         names=registry.names,
-        support=support,
         gate=gate,
         flat=ctx.flat,
     )

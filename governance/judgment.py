@@ -19,7 +19,7 @@ record. The caller writes :attr:`Settled.ops` in one batch, through ``journaled`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from agents.debate import PROMPT_VERSION as DEBATE_PROMPT
 from agents.judge import PROMPT_VERSION as JUDGE_PROMPT
@@ -28,15 +28,15 @@ from agents.support import GraphView
 from governance import claims as checks
 from governance.claims import JudgeResult, ask_judge, build_claim, ground, merge_evidence, short_reason
 from governance.consistency import Contest, contest
+from governance.graph_state import GraphState
 from governance.policy import UNANCHORED, Case, Row, policy_decision, route
-from governance.rules import RuleEngine
 from governance.stages import Reviewed, Settled, Vote
 from magg_kg.builders import commit_op, queue_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM
 from magg_kg.operations import Operation, RecordDecision
-from magg_kg.records import Concept, Proposal, ProposalState, Triple
+from magg_kg.records import Proposal, ProposalState, Triple
 from magg_kg.store import Store
 
 __all__ = ["Judgment"]
@@ -46,12 +46,13 @@ _POOLED: tuple[ProposalState, ...] = ("abstained", "quarantined", "invalidated")
 
 
 class Judgment:
-    """The judge gate over one graph view (see the module docstring).
+    """The judge gate over one graph state (see the module docstring).
 
-    ``rules`` is the admission's rule engine when there is one: the gate checks a commit against it
-    and records the commit in it (``admit``), so later proposals of the batch see the edge.
-    ``escalate=False`` is the judge-only mode: contested proposals abstain instead of going to a
-    debate or a person.
+    ``graph`` is the run's :class:`~governance.graph_state.GraphState` (read from the store when
+    not given): the gate judges against it, checks a commit against its rules (``checked``; the
+    judge-only ablation does not) and records the commit in it, so that later proposals of the
+    batch see the edge. ``escalate=False`` is the judge-only mode: contested proposals abstain
+    instead of going to a debate or a person.
     """
 
     def __init__(
@@ -61,41 +62,40 @@ class Judgment:
         clock: Clock,
         store: Store,
         *,
-        rules: RuleEngine | None = None,
-        view: GraphView | None = None,
+        graph: GraphState | None = None,
         escalate: bool = True,
+        checked: bool = True,
     ) -> None:
         self._llm = llm
         self._policy = policy
         self._clock = clock
         self._store = store
-        self._rules = rules
-        self._view = view if view is not None else GraphView.of_store(store)
+        self._graph = graph if graph is not None else GraphState.of_store(store)
         self._escalate = escalate
+        self._checked = checked
         self._pool: dict[Triple, dict[str, tuple[Proposal, ProposalState]]] | None = None
         self._lessons: dict[str, str | None] = {}
 
     @property
-    def view(self) -> GraphView:
-        return self._view
+    def graph(self) -> GraphState:
+        return self._graph
 
-    def refresh(self) -> None:
-        """Re-reads the graph and the lessons from the store (after a write, this process's or
-        another's), forgetting what was cached about them."""
-        self._view = GraphView.of_store(self._store, self._view.schema)
+    @property
+    def _view(self) -> GraphView:
+        return self._graph.view
+
+    def attach(self, graph: GraphState) -> None:
+        """Judges against ``graph`` from now on (read afresh from the store, this process's writes
+        and other writers' included), forgetting what was cached about the store."""
+        self._graph = graph
         self._pool = None
         self._lessons = {}
 
-    def know(self, concepts: Iterable[Concept]) -> None:
-        """Makes concepts of the current batch (not yet written) known to the judge."""
-        for concept in concepts:
-            self._view.add_concept(concept)
-
     def _sync_concepts(self) -> None:
-        """Adds the concepts written since the view was built (ingestion writes a batch's concepts
-        before admitting its proposals); the edges stay as this gate has seen them."""
+        """Adds the concepts written since the state was read (a caller that writes a batch's
+        concepts before judging its proposals); the edges stay as this gate has seen them."""
         self._view.add_names(self._store.aliases())
-        self.know(self._store.concepts())
+        self._graph.add_concepts(self._store.concepts())
 
     def is_concept(self, concept_id: str) -> bool:
         return self._view.has_concept(concept_id)
@@ -299,8 +299,8 @@ class Judgment:
         model: str,
     ) -> list[Operation]:
         spans, problem = ground(claim.evidence, self._lesson_text)
-        if not problem and self._rules is not None:
-            checked = self._rules.check(proposal.src, proposal.type, proposal.dst)
+        if not problem and self._checked:
+            checked = self._graph.rules.check(proposal.src, proposal.type, proposal.dst)
             if not checked.passed:
                 problem = f"rule {checked.rule}: {checked.reason}"
         if not problem and not checks.anchored(claim):
@@ -377,7 +377,7 @@ class Judgment:
             decided_at=self._clock.now(),
         )
 
-    # Bookkeeping: the graph view, the rule engine and the pool of open proposals.
+    # Bookkeeping: the graph state and the pool of open proposals.
 
     def _pooled(self, triple: Triple) -> list[Proposal]:
         if self._pool is None:
@@ -423,8 +423,5 @@ class Judgment:
             for old in earlier:  # their evidence stays in the pool through the newest proposal
                 pool[old.id] = (old.model_copy(update={"state": "invalidated"}), "invalidated")
         if state == "committed":
-            src, type_, dst = triple
-            self._view.add_edge(src, type_, dst)
-            if self._rules is not None and not self._rules.is_active(src, type_, dst):
-                self._rules.admit(src, type_, dst)
+            self._graph.commit(*triple)
         return Settled(state=state, ops=tuple(ops))

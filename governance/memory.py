@@ -9,6 +9,7 @@ that a reversed order can be recognized.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from magg_kg.records import Triple
@@ -20,9 +21,13 @@ CARD_EDGES = 400
 
 @dataclass
 class OwnerMemory:
-    """What owners know beyond the proposal: active facts and standing claims (triple -> count)."""
+    """What owners know beyond the proposal: active facts and standing claims (triple -> count).
 
-    facts: set[Triple] = field(default_factory=set)
+    ``facts`` is read, never changed here: in a run it is the graph state's own set of active edges
+    (:class:`governance.graph_state.GraphState`), so that a commit is known to owners at once.
+    """
+
+    facts: AbstractSet[Triple] = field(default_factory=frozenset)
     claims: Counter[Triple] = field(default_factory=Counter)
 
     def around(self, members: set[str], src: str, dst: str) -> tuple[list[list[str]], list[list[str]]]:

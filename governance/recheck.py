@@ -22,6 +22,7 @@ from agents.judge import PROMPT_VERSION
 from agents.neighbourhood import neighbourhood_view
 from agents.support import GraphView
 from governance.claims import build_claim
+from governance.graph_state import GraphState
 from governance.judgment import Judgment
 from governance.policy import Row, policy_decision
 from magg_kg.builders import invalidation_op
@@ -69,16 +70,16 @@ def recheck(store: Store, llm: LLM, policy: Policy, clock: Clock, limit: int) ->
     next edge is judged.
     """
     edges = store.recent_edges(limit)
-    view = neighbourhood_view(store, {e.src for e in edges} | {e.dst for e in edges})
-    judgment = Judgment(llm, policy, clock, store, view=view)
+    graph = GraphState(neighbourhood_view(store, {e.src for e in edges} | {e.dst for e in edges}))
+    judgment = Judgment(llm, policy, clock, store, graph=graph)
     for edge in edges:
-        view.remove_edge(edge.src, edge.type, edge.dst)
+        graph.invalidate(edge.src, edge.type, edge.dst)  # an edge is judged as if it were new
         try:
-            result = _rejudge(judgment, view, edge, policy, clock, llm.model)
+            result = _rejudge(judgment, graph.view, edge, policy, clock, llm.model)
         finally:
-            view.add_edge(edge.src, edge.type, edge.dst)
+            graph.commit(edge.src, edge.type, edge.dst)
         if result.verdict == "invalidate":
-            view.remove_edge(edge.src, edge.type, edge.dst)
+            graph.invalidate(edge.src, edge.type, edge.dst)
         yield result
 
 

@@ -85,8 +85,10 @@ class RuleEngine:
     """The deterministic rules of one schema over one set of concepts and active edges.
 
     ``concepts`` maps concept id -> node type; ``active`` are the active edges' triples (taken as
-    they are, even if they would break a rule today). :meth:`admit` records an edge committed
-    during the current batch so that later checks in the batch see it.
+    they are, even if they would break a rule today). :meth:`admit` checks and records an edge
+    committed during the current batch so that later checks in the batch see it; :meth:`record`
+    records one unchecked (the :class:`~governance.graph_state.GraphState` of a run does, after the
+    stages checked it).
     """
 
     def __init__(
@@ -107,7 +109,7 @@ class RuleEngine:
         # The learning order, first -> later; each arc keeps the active triples that state it.
         self._order = nx.DiGraph()
         for src, type_, dst in active:
-            self._record(schema.canonical(src, type_, dst))
+            self.record(src, type_, dst)
 
     @property
     def schema(self) -> GraphSchema:
@@ -133,7 +135,7 @@ class RuleEngine:
         verdict = self.check(src, type, dst)
         if not verdict.passed:
             raise ValueError(f"rule {verdict.rule} refuses {_show(verdict.triple)}: {verdict.reason}")
-        self._record(verdict.triple)
+        self.record(*verdict.triple)
 
     def invalidate(self, src: str, type: str, dst: str) -> None:
         """Forgets an active edge invalidated during this batch (nothing happens if it is unknown)."""
@@ -159,7 +161,9 @@ class RuleEngine:
             return None
         return (triple[0], triple[2]) if first == "src" else (triple[2], triple[0])
 
-    def _record(self, triple: Triple) -> None:
+    def record(self, src: str, type: str, dst: str) -> None:
+        """Records an active edge as it is, checked or not (as the constructor takes them)."""
+        triple = self._schema.canonical(src, type, dst)
         self._active.add(triple)
         src, type_, dst = triple
         if type_ in self._typed:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from agents.support import GraphView
+from governance.graph_state import GraphState
 from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Proposal, ProposalState
 
@@ -60,6 +60,7 @@ class Gate(Protocol):
         ...
 
     @property
-    def view(self) -> GraphView:
-        """The graph the gate judges against (owners are shown the same supporting subgraph)."""
+    def graph(self) -> GraphState:
+        """The graph state the gate judges against and records its commits in (the admission's
+        own: owners are shown the same supporting subgraph)."""
         ...

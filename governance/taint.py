@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from agents.cost import Cost
 from agents.offline.injection import SUSPICION_THRESHOLD, Scan, load_model, scan
-from agents.support import GraphView
+from governance.graph_state import GraphState
 from governance.stages import Gate, Reviewed, Settled
 from magg_kg.builders import decision_op, queue_op
 from magg_kg.clock import Clock
@@ -66,9 +66,9 @@ class Quarantine:
         self._scans: dict[str, Scan | None] = {}
 
     @property
-    def view(self) -> GraphView:
-        """The view of the gate behind."""
-        return self._gate.view
+    def graph(self) -> GraphState:
+        """The graph state of the gate behind."""
+        return self._gate.graph
 
     def scan_of(self, lesson_id: str) -> Scan | None:
         """The scan of a lesson (None when its text is not at hand)."""

@@ -91,7 +91,7 @@ def rejudge(
                     at,
                 )
             )
-            admission.support.claims[triple] -= 1
+            admission.graph.memory.claims[triple] -= 1
         outcomes[("rejudge", "superseded" if triple in supported else "unsupported")] += 1
     for edge in store.edges():
         sources = {span.lesson_id for span in edge.grounding.evidence}
@@ -110,7 +110,6 @@ def rejudge(
             {"version_id": edge.version_id, "cost": Cost().as_dict()},
         )
         ops += [closing, invalidation_op(edge.version_id, closing)]
-        admission.rules.invalidate(*triple)
-        admission.support.facts.discard(triple)
+        admission.graph.invalidate(*triple)
         outcomes[("rejudge", "invalidate")] += 1
     return ops

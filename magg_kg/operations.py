@@ -21,6 +21,7 @@ from magg_kg.records import (
     EvidenceKind,
     ProposalState,
     Role,
+    Score,
     Span,
     Timestamp,
 )
@@ -54,9 +55,9 @@ __all__ = [
     "statements",
 ]
 
-Text = Annotated[str, StringConstraints(min_length=1, max_length=4096)]
+ShortText = Annotated[str, StringConstraints(min_length=1, max_length=4096)]
+"""A non-empty operation field, bounded to fit one D1 row (a record field is :data:`magg_kg.records.Text`)."""
 LongText = Annotated[str, StringConstraints(max_length=8_000_000)]
-Score = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 Count = Annotated[int, Field(ge=0, le=2**53)]
 
 
@@ -67,7 +68,7 @@ class _Op(BaseModel):
 class SpanData(_Op):
     """An evidence span as written: lesson id, chunk id, char offsets, exact quote, kind."""
 
-    lesson_id: Text
+    lesson_id: ShortText
     chunk_id: Annotated[str, StringConstraints(max_length=4096)] = ""
     start: Count
     end: Count
@@ -85,20 +86,20 @@ def span_data(spans: Iterable[Span]) -> list[SpanData]:
 
 class AddLesson(_Op):
     op: Literal["add_lesson"] = "add_lesson"
-    id: Text
-    lesson_key: Text
-    title: Text
+    id: ShortText
+    lesson_key: ShortText
+    title: ShortText
     sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
     source_path: Annotated[str, StringConstraints(max_length=4096)]
     text: LongText
-    supersedes: Text | None = None
+    supersedes: ShortText | None = None
     ingested_at: Timestamp
 
 
 class AddChunk(_Op):
     op: Literal["add_chunk"] = "add_chunk"
-    id: Text
-    lesson_id: Text
+    id: ShortText
+    lesson_id: ShortText
     ordinal: Count
     start: Count
     end: Count
@@ -107,24 +108,24 @@ class AddChunk(_Op):
 
 class AddConcept(_Op):
     op: Literal["add_concept"] = "add_concept"
-    id: Text
-    name: Text
-    type: Text
+    id: ShortText
+    name: ShortText
+    type: ShortText
     description: Annotated[str, StringConstraints(max_length=20_000)] = ""
     recorded_at: Timestamp
 
 
 class AddAlias(_Op):
     op: Literal["add_alias"] = "add_alias"
-    alias: Text
-    concept_id: Text
+    alias: ShortText
+    concept_id: ShortText
     recorded_at: Timestamp
 
 
 class LinkLessonConcept(_Op):
     op: Literal["link_lesson_concept"] = "link_lesson_concept"
-    lesson_id: Text
-    concept_id: Text
+    lesson_id: ShortText
+    concept_id: ShortText
     role: Role
     evidence: Evidence
     recorded_at: Timestamp
@@ -134,55 +135,55 @@ class SetDomain(_Op):
     """Adds a domain version and closes the previous one."""
 
     op: Literal["set_domain"] = "set_domain"
-    id: Text
+    id: ShortText
     version: Annotated[int, Field(ge=1)]
-    name: Text
-    owner: Text
+    name: ShortText
+    owner: ShortText
     card: dict[str, object]
     recorded_at: Timestamp
 
 
 class AssignDomain(_Op):
     op: Literal["assign_domain"] = "assign_domain"
-    concept_id: Text
-    domain_id: Text
+    concept_id: ShortText
+    domain_id: ShortText
     recorded_at: Timestamp
 
 
 class UnassignDomain(_Op):
     op: Literal["unassign_domain"] = "unassign_domain"
-    concept_id: Text
-    domain_id: Text
+    concept_id: ShortText
+    domain_id: ShortText
     expired_at: Timestamp
 
 
 class AddProposal(_Op):
     op: Literal["add_proposal"] = "add_proposal"
-    id: Text
-    src: Text
-    type: Text
-    dst: Text
+    id: ShortText
+    src: ShortText
+    type: ShortText
+    dst: ShortText
     confidence: Score
     evidence: Annotated[list[SpanData], Field(max_length=64)]
     origin: Literal["ingest", "discover", "recheck", "replay", "manual"]
-    lesson_id: Text | None = None
+    lesson_id: ShortText | None = None
     rationale: Annotated[str, StringConstraints(max_length=20_000)] = ""
     created_at: Timestamp
 
 
 class RecordDecision(_Op):
     op: Literal["record_decision"] = "record_decision"
-    id: Text
-    proposal_id: Text | None
-    stage: Text
-    verdict: Text
+    id: ShortText
+    proposal_id: ShortText | None
+    stage: ShortText
+    verdict: ShortText
     state_after: ProposalState
     score: Score | None = None
     rationale: Annotated[str, StringConstraints(min_length=1, max_length=200_000)]
     detail: dict[str, object]
-    policy_version: Text
-    prompt_version: Text
-    model: Text
+    policy_version: ShortText
+    prompt_version: ShortText
+    model: ShortText
     decided_at: Timestamp
 
 
@@ -190,29 +191,29 @@ class CommitEdge(_Op):
     """Adds an active edge version with its full grounding record."""
 
     op: Literal["commit_edge"] = "commit_edge"
-    version_id: Text
-    edge_id: Text
-    src: Text
-    type: Text
-    dst: Text
+    version_id: ShortText
+    edge_id: ShortText
+    src: ShortText
+    type: ShortText
+    dst: ShortText
     confidence: Score
     reason: Annotated[str, StringConstraints(min_length=1, max_length=200_000)]
-    source: Text
+    source: ShortText
     evidence: Evidence
     valid_at: Timestamp
     recorded_at: Timestamp
-    decision_id: Text
-    policy_version: Text
-    prompt_version: Text
-    model: Text
+    decision_id: ShortText
+    policy_version: ShortText
+    prompt_version: ShortText
+    model: ShortText
 
 
 class InvalidateEdge(_Op):
     """Closes an active edge version (never deletes it)."""
 
     op: Literal["invalidate_edge"] = "invalidate_edge"
-    version_id: Text
-    decision_id: Text
+    version_id: ShortText
+    decision_id: ShortText
     invalid_at: Timestamp
     expired_at: Timestamp
     reason: Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
@@ -220,8 +221,8 @@ class InvalidateEdge(_Op):
 
 class EnqueueReview(_Op):
     op: Literal["enqueue_review"] = "enqueue_review"
-    id: Text
-    proposal_id: Text
+    id: ShortText
+    proposal_id: ShortText
     reason: Annotated[str, StringConstraints(min_length=1, max_length=20_000)]
     enqueued_at: Timestamp
 
@@ -230,8 +231,8 @@ class AppendAudit(_Op):
     """Extends the audit chain; the applier fills in seq, prev_hash and hash."""
 
     op: Literal["append_audit"] = "append_audit"
-    event_id: Text
-    kind: Text
+    event_id: ShortText
+    kind: ShortText
     subject: Annotated[str, StringConstraints(max_length=4096)]
     payload: Annotated[str, StringConstraints(min_length=2, max_length=1_000_000)]
     recorded_at: Timestamp
@@ -239,24 +240,24 @@ class AppendAudit(_Op):
 
 class RecordUsage(_Op):
     op: Literal["record_usage"] = "record_usage"
-    id: Text
-    stage: Text
-    agent: Text
+    id: ShortText
+    stage: ShortText
+    agent: ShortText
     domain: Annotated[str, StringConstraints(max_length=4096)] = ""
-    model: Text
+    model: ShortText
     prompt_tokens: Count
     completion_tokens: Count
     latency_ms: Annotated[float, Field(ge=0.0, allow_inf_nan=False)]
     attempts: Count
-    outcome: Text
+    outcome: ShortText
     cache_hit: bool
     recorded_at: Timestamp
 
 
 class PutCache(_Op):
     op: Literal["put_cache"] = "put_cache"
-    key: Text
-    model: Text
+    key: ShortText
+    model: ShortText
     response: LongText
     prompt_tokens: Count
     completion_tokens: Count

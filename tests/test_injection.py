@@ -255,7 +255,7 @@ class Recording:
         return Settled(state="proposed", ops=())
 
     @property
-    def view(self) -> object:
+    def graph(self) -> object:
         return None
 
 

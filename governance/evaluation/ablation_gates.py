@@ -27,9 +27,8 @@ from agents.support import GraphView
 from governance.admission import AdmissionContext, admit
 from governance.evaluation.ablation_bench import Bench, Outcome, replay_proposal, write
 from governance.evaluation.replay import Candidate
+from governance.graph_state import GraphState
 from governance.judgment import Judgment
-from governance.memory import OwnerMemory
-from governance.rules import RuleEngine
 from governance.taint import Quarantine
 from magg_kg.builders import proposal_op
 from magg_kg.operations import Operation, RecordDecision
@@ -55,8 +54,12 @@ def _malformed(bench: Bench, view: GraphView, candidate: Candidate) -> str:
 
 
 def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
-    view = GraphView.of_store(bench.store, bench.schema)
-    gate = Judgment(bench.llm, bench.policy, bench.clock, bench.store, view=view, escalate=False)
+    graph = GraphState.of_store(bench.store, bench.schema)
+    view = graph.view
+    # The judge alone: no escalation, and a commit is not checked against the rules.
+    gate = Judgment(
+        bench.llm, bench.policy, bench.clock, bench.store, graph=graph, escalate=False, checked=False
+    )
     outcomes = []
     for index, candidate in enumerate(candidates):
         proposal = replay_proposal(candidate, index, bench)
@@ -77,18 +80,15 @@ def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
 def run_full(bench: Bench, candidates: Sequence[Candidate], group: int = 1) -> list[Outcome]:
     """Full governance; ``group`` candidates are admitted together in one batch, as the proposals
     of one lesson are (with a :class:`~magg_kg.llm.bundle.Bundler`, their calls go in bundles)."""
-    view = GraphView.of_store(bench.store, bench.schema)
-    active = [(e.src, e.type, e.dst) for e in bench.store.edges()]
-    rules = RuleEngine(bench.schema, {c.id: c.type for c in bench.store.concepts()}, active)
-    gate = Judgment(bench.llm, bench.policy, bench.clock, bench.store, rules=rules, view=view)
+    graph = GraphState.of_store(bench.store, bench.schema)
+    gate = Judgment(bench.llm, bench.policy, bench.clock, bench.store, graph=graph)
     context = AdmissionContext(
         llm=bench.llm,
-        rules=rules,
+        graph=graph,
         layout=bench.layout,
         policy=bench.policy,
         clock=bench.clock,
-        names=view.names,
-        support=OwnerMemory(facts=set(active)),
+        names=graph.view.names,
         gate=Quarantine(gate, bench.policy, bench.clock, lambda _: None),
     )
     outcomes = []

@@ -32,14 +32,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from agents.schema_extraction import Found, SchemaExtraction, SchemaRoles, extraction_prompt
-from agents.support import GraphView
 from governance.admission import AdmissionContext, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
 from governance.evaluation.scierc import Document
 from governance.evaluation.triple_score import TextTriple, score_triples
+from governance.graph_state import GraphState
 from governance.judgment import Judgment
-from governance.memory import OwnerMemory
-from governance.rules import RuleEngine
 from governance.taint import Quarantine
 from magg_kg.builders import propose
 from magg_kg.clock import Clock
@@ -154,17 +152,15 @@ def run_document(
         layout = compute_layout(weighted_graph(sorted(concepts), [], [sorted(concepts)]), {}, names, seed)
         ops += layout_ops(layout, {d.id: card(d, [], []) for d in layout.domains}, [], {}, now)
         _write(store, clock, f"seed-{doc.key}", ops)
-        rules = RuleEngine(SCIERC, {name: kind for name, (kind, _) in concepts.items()}, [])
-        view = GraphView.of_store(store, SCIERC)
-        gate = Judgment(llm, policy, clock, store, rules=rules, view=view)
+        graph = GraphState.of_store(store, SCIERC)
+        gate = Judgment(llm, policy, clock, store, graph=graph)
         context = AdmissionContext(
             llm=llm,
-            rules=rules,
+            graph=graph,
             layout=layout,
             policy=policy,
             clock=clock,
-            names=view.names,
-            support=OwnerMemory(facts=set()),
+            names=graph.view.names,
             gate=Quarantine(gate, policy, clock, lambda _: None),
             flat=configuration == "flat",
         )
