@@ -2,20 +2,30 @@
 answering call whose citations are checked in code.
 
 An expert is shown edges and may cite only those: a citation of any other edge is dropped and
-reported (``dropped``). Each call adds the edges and the estimated tokens (characters / 4) its
-prompt held to the result's context size.
+reported (``dropped``). Its prompt states each thing once: the grounding quotes are the prompt's
+data (one line per edge, ``[edge id] quote``), the edges in the payload carry ids, type, ends and
+confidence, the concepts' names are one map, and a graph answer carries what the algorithm found
+(its edges are the payload's edges, in the answer's order; its headline is written into the
+answer in code, never sent to the expert).
+
+Every question-answering call goes through :func:`ask_counted`, which counts it: ``calls``, and the
+estimated tokens of everything its prompt holds (:meth:`~magg_kg.llm.port.Prompt.tokens`:
+instructions, data and payload, characters / 4) in ``context_tokens``, by role in
+``tokens_by_role`` (orchestrator, expert, synthesis).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from agents import qa
 from governance.graph_answer import GraphAnswer
 from magg_kg.graph_index import GraphIndex
-from magg_kg.llm.port import LLM, Answer, Prompt
+from magg_kg.llm.port import LLM, Answer, Failure, Prompt
 from magg_kg.records import EdgeVersion
 
 __all__ = [
@@ -23,12 +33,16 @@ __all__ = [
     "UNOWNED",
     "ExpertReport",
     "QAResult",
+    "ask_counted",
     "ask_expert",
     "checked",
     "edge_json",
     "edge_payload",
     "expert_answers",
+    "role_of",
 ]
+
+R = TypeVar("R", bound=BaseModel)
 
 STAGE = "qa"
 UNOWNED = "unowned"
@@ -70,6 +84,7 @@ class QAResult:
     domains_read: list[str] = field(default_factory=list)
     context_edges: int = 0
     context_tokens: int = 0
+    tokens_by_role: dict[str, int] = field(default_factory=dict)
 
     @property
     def question_type(self) -> str:
@@ -98,6 +113,7 @@ class QAResult:
                 "domains": self.domains_read,
                 "context_edges": self.context_edges,
                 "context_tokens": self.context_tokens,
+                "tokens_by_role": self.tokens_by_role,
             },
             "citations": [edge_json(graph.edges[e]) for e in self.citations],
             "dropped_citations": self.dropped,
@@ -119,15 +135,34 @@ def edge_json(edge: EdgeVersion) -> dict[str, object]:
     }
 
 
-def edge_payload(graph: GraphIndex, edges: Sequence[EdgeVersion]) -> list[dict[str, object]]:
+def edge_payload(edges: Sequence[EdgeVersion]) -> list[dict[str, object]]:
+    """The edges as an answering prompt's payload carries them: no quote (the quotes are the
+    prompt's data) and no names (the prompt's ``names`` map has them)."""
     return [
         {
-            **edge_json(edge),
-            "src_name": graph.concepts[edge.src].name,
-            "dst_name": graph.concepts[edge.dst].name,
+            "edge_id": edge.edge_id,
+            "src": edge.src,
+            "type": edge.type,
+            "dst": edge.dst,
+            "confidence": edge.grounding.confidence,
         }
         for edge in edges
     ]
+
+
+def role_of(prompt: Prompt) -> str:
+    """The role a prompt is asked of: its agent up to the first colon ("expert:d-1" -> "expert")."""
+    return prompt.agent.split(":", 1)[0]
+
+
+def ask_counted(llm: LLM, prompt: Prompt, schema: type[R], result: QAResult) -> Answer[R] | Failure:
+    """One question-answering call, counted: a call, and every token its prompt holds."""
+    result.calls += 1
+    tokens = prompt.tokens()
+    result.context_tokens += tokens
+    role = role_of(prompt)
+    result.tokens_by_role[role] = result.tokens_by_role.get(role, 0) + tokens
+    return llm.ask(prompt, schema)
 
 
 def ask_expert(
@@ -138,27 +173,31 @@ def ask_expert(
     result: QAResult,
     graph_answer: GraphAnswer | None = None,
 ) -> None:
-    names = {c: graph.concepts[c].name for e in edges for c in (e.src, e.dst)}
+    concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
+    names = {c: graph.concepts[c].name for c in dict.fromkeys(concepts) if c in graph.concepts}
+    found = {"type": graph_answer.type, "found": graph_answer.found} if graph_answer is not None else {}
+    if graph_answer is not None and graph_answer.path:
+        found["path"] = graph_answer.path
+    if graph_answer is not None and graph_answer.first:
+        found["first"] = graph_answer.first
     prompt = Prompt(
         task=qa.ANSWER_TASK,
         stage=STAGE,
         agent=f"expert:{report.domain}" if report.domain else "expert:flat",
         domain=report.domain,
         system=qa.ANSWER_SYSTEM,
-        data="\n".join(f"[{e.edge_id}] {e.grounding.evidence[0].quote}" for e in edges),
+        data="\n".join(f"[{e.edge_id}] {' '.join(e.grounding.evidence[0].quote.split())}" for e in edges),
         payload={
             "question": report.sub_question,
             "concepts": report.concepts,
             "names": names,
-            "edges": edge_payload(graph, edges),
-            **({"graph_answer": graph_answer.as_json()} if graph_answer is not None else {}),
+            "edges": edge_payload(edges),
+            **({"graph_answer": found} if found else {}),
         },
         prompt_version=qa.PROMPT_VERSION,
     )
-    result.calls += 1
     result.context_edges += len(edges)
-    result.context_tokens += (len(prompt.data) + len(json.dumps(prompt.payload, ensure_ascii=False))) // 4
-    reply = llm.ask(prompt, qa.ExpertAnswer)
+    reply = ask_counted(llm, prompt, qa.ExpertAnswer, result)
     if not isinstance(reply, Answer):
         report.failure = f"{reply.kind}: {reply.reason}"
         result.failures.append(f"expert {report.domain or 'flat'}: {report.failure}")

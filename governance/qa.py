@@ -2,14 +2,19 @@
 
 Routed (:func:`answer_routed`):
 
-1. the orchestrator decomposes the question into sub-questions with the concepts each mentions
-   (only concepts the graph knows are kept; on a failed call the whole question is one
-   sub-question with the concepts found in it);
+1. the orchestrator decomposes the question into sub-questions with the concepts each mentions;
+   it is shown the question and, of the graph's lexicon, only the names of the concepts the
+   question mentions (:func:`mentioned`), not every name the graph knows (only concepts the graph
+   knows are kept; on a failed call the whole question is one sub-question with the concepts
+   found in it);
 2. each sub-question goes to the domains that own its concepts (``store.concept_domains()``); a
    concept no domain owns goes to the unowned scope (every unowned concept);
 3. each domain expert retrieves from its scope only - the domain's concepts plus its bridge
    concepts (the bridge context of its card) - and answers from those edges alone;
-4. synthesis merges the experts' answers into the final answer and a short answer.
+4. synthesis merges the experts' answers into the final answer and a short answer, in one call,
+   when there is something to merge: more than one retrieval answer, or a retrieval answer beside
+   graph answers or gaps. Otherwise the answer is written in code, as flat writes its own: the
+   graph answers' headlines, the experts' answers in order, what the graph does not cover.
 
 Flat (:func:`answer_flat`), the ablation baseline: one retrieval over the whole graph (the
 question's concepts and the concepts nearest it, one hop, no scope) and one answering call.
@@ -23,8 +28,10 @@ expert of the domain it was read from: a path across domains is assembled from t
 each domain, in order, joined at the concepts where it crosses. Flat, the algorithm is given the
 whole graph (:class:`~magg_kg.graph_reader.WholeGraphReader`), the question is classified whole
 (no decomposition) and one call answers. ``edges_read`` (the edges the answering side was given
-to search) and ``context_edges`` / ``context_tokens`` (what the answering prompts held, tokens
-estimated as characters / 4) say how much of the graph a question cost. A part of a question
+to search), ``context_edges`` (the edges the experts were shown) and ``context_tokens`` (every
+token of every prompt of the question - orchestrator, experts, synthesis - instructions
+included, estimated as characters / 4; by role in ``tokens_by_role``) say how much a question
+cost. A part of a question
 the graph does not cover (an unknown name, nothing of the kind asked for) is said in the answer:
 "The graph does not cover ...".
 
@@ -41,7 +48,16 @@ from collections.abc import Mapping, Sequence
 from agents import qa
 from agents.question_types import classify
 from agents.text import find_mentions, lexicon
-from governance.experts import STAGE, UNOWNED, ExpertReport, QAResult, ask_expert, checked, expert_answers
+from governance.experts import (
+    STAGE,
+    UNOWNED,
+    ExpertReport,
+    QAResult,
+    ask_counted,
+    ask_expert,
+    checked,
+    expert_answers,
+)
 from governance.graph_answer import uncovered_names
 from governance.typed_answers import is_typed, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
@@ -56,6 +72,7 @@ __all__ = [
     "answer_routed",
     "bridges_of",
     "domain_scopes",
+    "mentioned",
 ]
 
 
@@ -86,6 +103,13 @@ def _scopes(graph: GraphIndex, bridges: Mapping[str, Sequence[str]]) -> dict[str
     return {domain: frozenset(members) for domain, members in scopes.items()}
 
 
+def mentioned(keys: Mapping[str, str], question: str) -> dict[str, str]:
+    """The lexicon entries of the concepts a question mentions (every name and alias of each): what
+    the orchestrator is shown of the graph's names, instead of all of them."""
+    found = {concept for _, _, concept in find_mentions(question, dict(keys))}
+    return {key: concept for key, concept in keys.items() if concept in found}
+
+
 def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> list[qa.SubQuestion]:
     keys = _keys(graph)
     prompt = Prompt(
@@ -94,11 +118,10 @@ def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> 
         agent="orchestrator",
         system=qa.DECOMPOSE_SYSTEM,
         data=question,
-        payload={"question": question, "lexicon": keys},
+        payload={"lexicon": mentioned(keys, question)},
         prompt_version=qa.PROMPT_VERSION,
     )
-    result.calls += 1
-    reply = llm.ask(prompt, qa.Decomposition)
+    reply = ask_counted(llm, prompt, qa.Decomposition, result)
     if isinstance(reply, Answer):
         return [
             s.model_copy(update={"concepts": [c for c in s.concepts if c in graph.concepts]})
@@ -138,6 +161,7 @@ def answer_routed(
     members = graph.kept(("members", UNOWNED), lambda: domain_members(touching, graph.owners, UNOWNED))
     reader = DomainReader(graph.edges.values(), graph.owners, UNOWNED, touching=touching, members=members)
     read_by_retrieval: set[str] = set()
+    retrieved: list[ExpertReport] = []
     for sub in subs:
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
@@ -149,7 +173,7 @@ def answer_routed(
             continue
         if sub.type != "open" and sub.unknown:
             continue
-        before = len(result.experts)
+        before = len(retrieved)
         for domain in domains:
             scope = scopes.get(domain, frozenset())
             edges = retrieve(graph, sub.text, seeds=sub.concepts, scope=scope, top_k=top_k)
@@ -157,20 +181,39 @@ def answer_routed(
             report.edges_seen = [edge.edge_id for edge in edges]
             read_by_retrieval.update(report.edges_seen)
             result.experts.append(report)
+            retrieved.append(report)
             ask_expert(llm, graph, report, edges, result)
-        if sub.concepts and not any(e.citations for e in result.experts[before:]):
+        if sub.concepts and not any(e.citations for e in retrieved[before:]):
             result.uncovered.append(f"The graph does not cover {sub.text.rstrip('?')}.")
     result.edges_read = len(reader.edges_read | read_by_retrieval)
     result.domains_read = list(reader.consulted)
     if not any(sub.concepts for sub in subs):
         return _uncovered(result)
-    _synthesize(llm, question, result)
+    answered = [e for e in retrieved if e.citations]
+    if len(answered) > 1 or (answered and (result.graph_answers or result.uncovered)):
+        _synthesize(llm, question, result)
+    else:
+        _assemble(result)
     result.covered = bool(result.citations) or any(a.covered for a in result.graph_answers)
     return result
 
 
+def _assemble(result: QAResult) -> None:
+    """The answer written in code, when there is nothing for synthesis to merge: the graph answers'
+    headlines, then the experts' answers in order (a path's steps in the order of the path), then
+    what the graph does not cover."""
+    heads = [a.headline for a in result.graph_answers if a.covered]
+    said = [*heads, *(e.answer for e in result.experts if e.citations), *result.uncovered]
+    result.answer = " ".join(dict.fromkeys(said))
+    shorts = heads or [e.short_answer for e in result.experts if e.citations and e.short_answer]
+    result.short_answer = " ".join(dict.fromkeys(shorts or result.uncovered))
+    result.citations = list(dict.fromkeys(c for e in result.experts for c in e.citations))
+    result.dropped = list(dict.fromkeys(d for e in result.experts for d in e.dropped))
+
+
 def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
-    answers = expert_answers(result.experts)
+    """Merges the experts' answers (more than one retrieval answer, or retrieval beside graph
+    answers or gaps) into the final answer, in one call."""
     prompt = Prompt(
         task=qa.SYNTHESIS_TASK,
         stage=STAGE,
@@ -178,26 +221,20 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
         system=qa.SYNTHESIS_SYSTEM,
         data=question,
         payload={
-            "question": question,
-            "answers": answers,
+            "answers": expert_answers(result.experts),
             "graph_answers": [a.headline for a in result.graph_answers if a.covered],
             "uncovered": list(dict.fromkeys(result.uncovered)),
         },
         prompt_version=qa.PROMPT_VERSION,
     )
-    result.calls += 1
-    reply = llm.ask(prompt, qa.Synthesis)
-    shown = {edge for e in result.experts for edge in e.edges_seen}
+    reply = ask_counted(llm, prompt, qa.Synthesis, result)
     if not isinstance(reply, Answer):
         result.failures.append(f"synthesis: {reply.kind}: {reply.reason}")
-        heads = [a.headline for a in result.graph_answers if a.covered]
-        said = [*heads, *(e.answer for e in result.experts if e.citations), *result.uncovered]
-        result.answer = " ".join(dict.fromkeys(said))
-        result.short_answer = " ".join(e.short_answer for e in result.experts if e.short_answer)
-        result.citations = list(dict.fromkeys(c for e in result.experts for c in e.citations))
-    else:
-        result.answer, result.short_answer = reply.value.answer, reply.value.short_answer
-        result.citations, result.dropped = checked(reply.value.citations, reply.value.answer, shown)
+        _assemble(result)
+        return
+    shown = {edge for e in result.experts for edge in e.edges_seen}
+    result.answer, result.short_answer = reply.value.answer, reply.value.short_answer
+    result.citations, result.dropped = checked(reply.value.citations, reply.value.answer, shown)
     result.dropped = list(dict.fromkeys([*(d for e in result.experts for d in e.dropped), *result.dropped]))
 
 

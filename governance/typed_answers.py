@@ -49,7 +49,8 @@ def typed_routed(
 
 def _part(answer: GraphAnswer, edges: Sequence[EdgeVersion]) -> GraphAnswer:
     """The part of an answer one domain's expert explains: its own edges, and of the concepts found
-    and the path those its edges touch (the whole answer goes to synthesis, not to every expert)."""
+    and the path those its edges touch (the whole answer, its headline, is written into the answer
+    in code, not sent to every expert)."""
     touched = {c for e in edges for c in (e.src, e.dst)}
     return replace(
         answer,

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from agents import qa
 from agents.text import find_mentions, lexicon
-from governance.experts import ExpertReport, QAResult, ask_expert, expert_answers
+from governance.experts import ExpertReport, QAResult, ask_counted, ask_expert, expert_answers
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM, Answer, Prompt
 
@@ -153,11 +153,10 @@ def answer_global(llm: LLM, graph: GraphIndex, question: str) -> QAResult:
         agent="synthesis:global",
         system=qa.SYNTHESIS_SYSTEM,
         data=question,
-        payload={"question": question, "answers": answers},
+        payload={"answers": answers},
         prompt_version=qa.PROMPT_VERSION,
     )
-    result.calls += 1
-    reply = llm.ask(prompt, qa.Synthesis)
+    reply = ask_counted(llm, prompt, qa.Synthesis, result)
     if isinstance(reply, Answer):
         result.answer, result.short_answer = reply.value.answer, reply.value.short_answer
         shown = {e for report in result.experts for e in report.edges_seen}

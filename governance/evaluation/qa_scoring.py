@@ -11,7 +11,9 @@ sets             F1 of the concepts answered against the gold set (prerequisites
 ``relation``     F1 of the edges answered against the edges that join the two concepts;
 every kind       citation precision: the share of cited edges whose two ends are in the
                  question's support (:class:`~governance.evaluation.curriculum_questions.GoldQuestion`);
-                 context: edges read, edges and tokens in the answering prompts, model calls.
+                 context: edges read, edges in the experts' prompts, tokens of every prompt of the
+                 question (``context_tokens``: instructions, question and graph, every role) and
+                 of the experts' prompts alone (``expert_tokens``), model calls.
 
 :func:`summarize` averages each measure by kind and mode; ``quality`` is the kind's headline
 measure (exact match, validity or F1), the one routed must match or beat.
@@ -109,6 +111,7 @@ def score_answer(
         "edges_read": float(result.edges_read),
         "context_edges": float(result.context_edges),
         "context_tokens": float(result.context_tokens),
+        "expert_tokens": float(result.tokens_by_role.get("expert", 0)),
         "calls": float(result.calls),
     }
     return scores

@@ -22,7 +22,8 @@ def _decompose(question: str) -> list[qa.SubQuestion]:
         stage="qa",
         agent="orchestrator",
         system=qa.DECOMPOSE_SYSTEM,
-        payload={"question": question, "lexicon": KEYS},
+        data=question,
+        payload={"lexicon": KEYS},
         prompt_version=qa.PROMPT_VERSION,
     )
     return qa.Decomposition.model_validate(qa.decompose_offline(prompt)).sub_questions

@@ -70,7 +70,10 @@ def test_each_sub_question_goes_to_the_owning_domain_and_its_expert_sees_only_it
     for prompt in experts:
         members = set(DOMAINS[prompt.domain])
         assert all({src, dst} <= members for src, dst in _expert_edges(prompt))
-    assert result.calls == 4
+    # Decomposition and one expert per typed sub-question: the answer is written in code from the
+    # graph answers' headlines and the experts' explanations, no synthesis call.
+    assert recorder.tasks() == [qa.DECOMPOSE_TASK, qa.ANSWER_TASK, qa.ANSWER_TASK]
+    assert result.calls == 3
     assert set(result.citations) == {
         edge_id("neural-network", "prerequisite", "transformer"),
         edge_id("transformer", "builds_on", "attention"),
@@ -86,7 +89,59 @@ def test_open_retrieval_crosses_domains_flat_where_routing_does_not(graph: Graph
     assert CROSS in flat.citations
     assert CROSS not in routed.citations
     assert all(CROSS not in expert.edges_seen for expert in routed.experts)
-    assert flat.calls == 1 and routed.calls == 3
+    # One expert answered: its answer is the answer (nothing to merge), as flat's one call is.
+    assert flat.calls == 1 and routed.calls == 2
+
+
+def test_synthesis_merges_retrieval_answers_of_two_domains(graph: GraphIndex) -> None:
+    recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    result = answer_routed(recorder, graph, "Tell me about transformers and what is calculus?", {})
+    assert [s["type"] for s in result.sub_questions] == ["open", "open"]
+    assert [e.domain for e in result.experts if e.citations] == ["d-models", "d-training"]
+    assert recorder.tasks() == [qa.DECOMPOSE_TASK, qa.ANSWER_TASK, qa.ANSWER_TASK, qa.SYNTHESIS_TASK]
+    assert edge_id("calculus", "prerequisite", "backpropagation") in result.citations
+
+
+def test_every_prompt_of_a_question_is_counted_whole(graph: GraphIndex) -> None:
+    recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    result = answer_routed(recorder, graph, "Tell me about transformers and what is calculus?", {})
+    assert len(recorder.calls) == result.calls == 4
+    assert result.context_tokens == sum(p.tokens() for p in recorder.calls)
+    assert result.tokens_by_role == {
+        "orchestrator": recorder.calls[0].tokens(),
+        "expert": recorder.calls[1].tokens() + recorder.calls[2].tokens(),
+        "synthesis": recorder.calls[3].tokens(),
+    }
+    flat_recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    flat = answer_flat(flat_recorder, graph, "Tell me about transformers.")
+    assert flat.context_tokens == sum(p.tokens() for p in flat_recorder.calls) > 0
+
+
+def test_the_orchestrator_is_shown_the_names_the_question_mentions_not_the_whole_lexicon(
+    graph: GraphIndex,
+) -> None:
+    recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    answer_routed(recorder, graph, "What should I learn before transformers?", {})
+    orchestrator = recorder.calls[0]
+    assert orchestrator.task == qa.DECOMPOSE_TASK and orchestrator.data.startswith("What should")
+    assert set(dict(orchestrator.payload["lexicon"]).values()) == {"transformer"}  # type: ignore[call-overload]
+
+
+def test_an_expert_prompt_states_each_quote_and_name_once(graph: GraphIndex) -> None:
+    recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    answer_flat(recorder, graph, "Tell me about transformers.")
+    (expert,) = recorder.calls
+    quote = "Transformers build on attention."
+    assert expert.data.count(quote) == 1 and quote not in str(expert.payload)
+    names = expert.payload["names"]
+    assert isinstance(names, dict) and names["transformer"] == graph.concepts["transformer"].name
+    assert all(set(edge) == {"edge_id", "src", "type", "dst", "confidence"} for edge in _edge_rows(expert))
+
+
+def _edge_rows(prompt: Prompt) -> list[dict[str, object]]:
+    edges = prompt.payload["edges"]
+    assert isinstance(edges, list) and edges
+    return [dict(edge) for edge in edges]
 
 
 def test_a_typed_question_reads_an_edge_between_domains_from_the_domain_it_reached(graph: GraphIndex) -> None:

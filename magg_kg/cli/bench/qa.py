@@ -53,6 +53,7 @@ _MEASURES = (
     ("edges_read", "edges read"),
     ("context_edges", "ctx edges"),
     ("context_tokens", "ctx tokens"),
+    ("expert_tokens", "expert tokens"),
     ("calls", "calls"),
     ("p50_ms", "p50 ms"),
     ("p95_ms", "p95 ms"),
@@ -157,5 +158,5 @@ def qa(
         if multihop:
             print_multihop(report["multihop"], console)
 
-    # Twelve columns of figures: wider than a terminal's 80, never narrower than 150.
-    emit_report(report, out, json_, show, width=max(150, Console().width))
+    # Thirteen columns of figures: wider than a terminal's 80, never narrower than 160.
+    emit_report(report, out, json_, show, width=max(160, Console().width))
