@@ -209,6 +209,10 @@ class GraphView:
         found = [concept.name] if concept is not None else [concept_id.replace("-", " ")]
         return found + [name for name in self._names.get(concept_id, []) if name not in found]
 
+    def is_taught(self, concept_id: str) -> bool:
+        """Whether a stored lesson teaches the concept."""
+        return concept_id in self._taught
+
     def node_type(self, concept_id: str) -> str:
         return self._concepts[concept_id].type
 

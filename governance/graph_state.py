@@ -47,6 +47,7 @@ class GraphState:
             view.schema, {cid: view.node_type(cid) for cid in view.concept_ids()}, view.triples()
         )
         self._memory = OwnerMemory(facts=view.triples(), claims=claims if claims is not None else Counter())
+        self._taught: set[str] = set()
 
     @classmethod
     def of_store(
@@ -82,9 +83,18 @@ class GraphState:
             self._view.add_concept(concept)
             self._rules.add_concept(concept.id, self._view.node_type(concept.id))
 
-    def add_lesson(self, lesson_id: str, concepts: Iterable[str]) -> None:
-        """Records the concepts a lesson links (the judge's lesson co-occurrence)."""
+    def add_lesson(self, lesson_id: str, concepts: Iterable[str], taught: Iterable[str] = ()) -> None:
+        """Records the concepts a lesson links (the judge's lesson co-occurrence) and those it
+        teaches (core concepts from now on)."""
         self._view.add_lesson(lesson_id, concepts)
+        self._taught.update(taught)
+
+    def is_core(self, concept_id: str) -> bool:
+        """Whether the curriculum already stands on a concept: it has an active edge, or a lesson
+        teaches it (a stored lesson, or one added to this state). Only a contested edge between
+        core concepts is debated (:mod:`governance.policy`)."""
+        view = self._view
+        return view.degree(concept_id) > 0 or view.is_taught(concept_id) or concept_id in self._taught
 
     def commit(self, src: str, type_: str, dst: str) -> None:
         """Records an edge committed by the batch being built, as it is (the stages checked it)."""

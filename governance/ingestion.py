@@ -303,7 +303,11 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     graph = GraphState.of_store(store, ctx.schema, standing)
     at = ctx.clock.now()
     graph.add_concepts(concepts_of(extraction.new_concepts, at))
-    graph.add_lesson(lesson.id, [link.concept_id for link in extraction.links])
+    graph.add_lesson(
+        lesson.id,
+        [link.concept_id for link in extraction.links],
+        [link.concept_id for link in extraction.links if link.role == "teaches"],
+    )
     # Owners see what this lesson claims; each claim leaves the count when it is rejected.
     graph.memory.claims.update(c.triple for c in extraction.candidates)
     groups: dict[str, list[str]] = {}

@@ -159,7 +159,8 @@ class Judgment:
             return self._finish(proposal, triple, earlier, "abstained", ops)
         score = judged.score
         ordered = self._ordered_already(proposal)
-        row = route(self._policy, Case(score, proposal.type, proposal.origin, ordered))
+        core = self._graph.is_core(proposal.src) and self._graph.is_core(proposal.dst)
+        row = route(self._policy, Case(score, proposal.type, proposal.origin, ordered, core))
         if not self._escalate and row.action in ("debate", "review"):
             row = Row("judge-only", "contested, and the gate runs in judge-only mode", "abstain")
         reason = judged.reasoning

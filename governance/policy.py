@@ -13,8 +13,16 @@ reject         score < reject_below                                        rejec
 discovery      contested and the proposal comes from discovery             debate
 low-stakes     contested and the type is low-stakes (related, applies_to)  abstain
 structural     contested new prerequisite chain (see below)                review
-contested      any other contested edge between core concepts              debate
+peripheral     contested, and an endpoint is not a core concept            abstain
+contested      any other contested edge (between core concepts)            debate
 =============  ==========================================================  ========
+
+Core concepts. A debate costs seven model calls; it is spent only on a contested edge between
+core concepts, those the curriculum already stands on: a concept with an active edge, or one a
+lesson teaches (this lesson included). A contested edge that touches a concept the graph has not
+taken up yet abstains instead: it stays open, and its evidence joins the next proposal of the same
+edge (the re-evaluation), which is judged again once the graph has taken up its endpoints.
+``policy.debate_scope = "any"`` debates every contested edge, as before policy-2.
 
 Structural claims. A contested edge of a structural type (``prerequisite``) is structural when it
 reshapes the curriculum: no learning-order path already leads from its src to its dst (a new
@@ -73,6 +81,7 @@ TABLE: tuple[Row, ...] = (
     Row("discovery", "contested and origin is discover", "debate"),
     Row("low-stakes", "contested and type in low_stakes_types", "abstain"),
     Row("structural", "contested, type in structural_types, no learning-order path src -> dst", "review"),
+    Row("peripheral", "contested, debate_scope is core, an endpoint is not a core concept", "abstain"),
     Row("contested", "any other contested edge", "debate"),
 )
 """The decision table, in checking order."""
@@ -94,6 +103,8 @@ class Case:
     origin: str
     ordered_already: bool
     """Whether a learning-order path src -> ... -> dst is already active."""
+    core: bool = True
+    """Whether both endpoints are core concepts (an active edge, or taught by a lesson)."""
 
 
 def _row(name: str) -> Row:
@@ -112,6 +123,8 @@ def route(policy: Policy, case: Case) -> Row:
     'review'
     >>> route(Policy(), Case(0.6, "prerequisite", "ingest", True)).action
     'debate'
+    >>> route(Policy(), Case(0.6, "builds_on", "ingest", False, core=False)).action
+    'abstain'
     """
     if case.score >= policy.commit_at:
         return _row("commit")
@@ -123,6 +136,8 @@ def route(policy: Policy, case: Case) -> Row:
         return _row("low-stakes")
     if case.type in policy.structural_types and not case.ordered_already:
         return _row("structural")
+    if policy.debate_scope == "core" and not case.core:
+        return _row("peripheral")
     return _row("contested")
 
 
@@ -141,6 +156,7 @@ def policy_detail(policy: Policy, row: Row | None = None) -> dict[str, object]:
             "debate_commit_at": policy.debate_commit_at,
             "debate_rounds": policy.debate_rounds,
             "contested": policy.contested,
+            "debate_scope": policy.debate_scope,
             "low_stakes_types": list(policy.low_stakes_types),
             "structural_types": list(policy.structural_types),
             "table": table_digest(),

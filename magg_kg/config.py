@@ -28,7 +28,7 @@ class _Frozen(BaseModel):
 class Policy(_Frozen):
     """Thresholds and modes of governance (the seeds' defaults); recorded with every decision."""
 
-    version: str = "policy-1"
+    version: str = "policy-2"
     commit_at: Unit = 0.80
     reject_below: Unit = 0.50
     deliberate_from: Unit = 0.35
@@ -39,6 +39,10 @@ class Policy(_Frozen):
     """What settles the contested band (governance.consistency)."""
     consistency_samples: Annotated[int, Field(ge=1, le=31)] | None = None
     """Judge samples for self-consistency; None: as many calls as the debate makes."""
+    debate_scope: Literal["core", "any"] = "core"
+    """Which contested edges a debate (or self-consistency) settles: only those between core
+    concepts (each has an active edge or is taught by a lesson; the others abstain until more
+    evidence comes), or any (governance.policy)."""
     low_stakes_types: tuple[str, ...] = ("related", "applies_to")
     structural_types: tuple[str, ...] = ("prerequisite",)
     recheck_limit: Annotated[int, Field(ge=1)] = 25

@@ -19,7 +19,7 @@ from magg_kg.verification import verify_store
 
 from .world import ScriptedLLM, proposal, seed, span, write
 
-POLICY = Policy()
+POLICY = Policy(debate_scope="any")  # the debate itself is tested here: every contested edge debates
 CHAIN = [
     (
         "linear-algebra",
@@ -82,11 +82,7 @@ def test_a_commit_carries_the_full_grounding_record(world: SQLiteStore, clock: S
     assert commit.source == "lesson:lesson-a via scripted-1 judge"
     assert commit.reason == "scripted 0.9" and commit.evidence[0].quote == "Transformers build on attention."
     assert commit.valid_at == commit.recorded_at == decision.decided_at
-    assert (commit.policy_version, commit.prompt_version, commit.model) == (
-        "policy-1",
-        "judge-1",
-        "scripted-1",
-    )
+    assert (commit.policy_version, commit.prompt_version, commit.model) == (POLICY.version, "judge-1", "scripted-1")
     assert decision.detail["route"] == {"row": "commit", "when": "score >= commit_at", "action": "commit"}
     edge = next(e for e in world.edges() if e.type == "builds_on")
     assert edge.grounding.source == commit.source and world.proposal(builds_on().id).state == "committed"  # type: ignore[union-attr]
@@ -100,6 +96,21 @@ def test_reject_and_abstain_are_one_decision_each(world: SQLiteStore, clock: Ste
     assert abstained.state == "abstained"
     assert decisions(abstained)[0].detail["route"]["row"] == "low-stakes"  # type: ignore[index]
     assert len(world.edges()) == 2
+
+
+def test_only_a_contested_edge_between_core_concepts_is_debated(world: SQLiteStore, clock: StepClock) -> None:
+    llm = ScriptedLLM({"judge": judged(0.7), "debate-moderator": moderated(0.9)})
+    core = Policy()
+    gate = Judgment(llm, core, clock, world)
+    peripheral = gate.settle(builds_on())  # attention: no active edge, taught by no lesson
+    assert peripheral.state == "abstained"
+    assert [(d.stage, d.detail["route"]["row"]) for d in decisions(peripheral)] == [  # type: ignore[index]
+        ("judge", "peripheral")
+    ]
+    assert llm.tasks() == ["judge"]
+    gate.graph.add_lesson("lesson-b", ["attention"], taught=["attention"])  # a lesson teaches it now
+    debated = gate.settle(builds_on().model_copy(update={"id": "p-again"}))
+    assert debated.state == "committed" and "debate" in {d.stage for d in decisions(debated)}
 
 
 def test_a_contested_edge_is_debated_three_rounds_with_switched_roles(

@@ -26,6 +26,12 @@ POLICY = Policy()
         (Case(0.7, "builds_on", "ingest", False), "contested", "debate"),
         (Case(0.7, "part_of", "ingest", False), "contested", "debate"),
         (Case(0.7, "contrasts_with", "ingest", False), "contested", "debate"),
+        (Case(0.7, "builds_on", "ingest", False, core=False), "peripheral", "abstain"),
+        (Case(0.7, "part_of", "ingest", True, core=False), "peripheral", "abstain"),
+        (Case(0.7, "prerequisite", "ingest", False, core=False), "structural", "review"),
+        (Case(0.7, "prerequisite", "discover", True, core=False), "discovery", "debate"),
+        (Case(0.9, "builds_on", "ingest", False, core=False), "commit", "commit"),
+        (Case(0.3, "builds_on", "ingest", False, core=False), "reject", "reject"),
     ],
 )
 def test_every_row_of_the_table(case: Case, row: str, action: str) -> None:
@@ -36,13 +42,20 @@ def test_every_row_of_the_table(case: Case, row: str, action: str) -> None:
 def test_every_row_is_reachable_and_names_are_unique() -> None:
     assert len({row.name for row in TABLE}) == len(TABLE)
     reached = {
-        route(POLICY, Case(score, type_, origin, ordered)).name
+        route(POLICY, Case(score, type_, origin, ordered, core)).name
         for score in (0.1, 0.6, 0.9)
         for type_ in ("related", "prerequisite", "part_of")
         for origin in ("ingest", "discover")
         for ordered in (False, True)
+        for core in (False, True)
     }
     assert reached == {row.name for row in TABLE}
+
+
+def test_any_contested_edge_is_debated_when_the_scope_is_any() -> None:
+    anywhere = Policy(debate_scope="any")
+    assert route(anywhere, Case(0.7, "builds_on", "ingest", False, core=False)).name == "contested"
+    assert policy_detail(anywhere)["policy"]["debate_scope"] == "any"  # type: ignore[index]
 
 
 def test_thresholds_come_from_the_policy() -> None:
@@ -59,6 +72,6 @@ def test_the_detail_records_the_values_and_the_row() -> None:
     detail = policy_detail(policy, route(policy, Case(0.85, "part_of", "ingest", False)))
     recorded = detail["policy"]
     assert isinstance(recorded, dict)
-    assert recorded["commit_at"] == 0.9 and recorded["version"] == "policy-1"
+    assert recorded["commit_at"] == 0.9 and recorded["version"] == "policy-2"
     assert recorded["debate_rounds"] == 3 and recorded["table"] == table_digest()
     assert detail["route"] == {"row": "contested", "when": "any other contested edge", "action": "debate"}

@@ -19,7 +19,7 @@ from tests.cli import magg
 
 from .world import ScriptedLLM, proposal, seed, seeded_edge, span, write
 
-POLICY = Policy()
+POLICY = Policy(debate_scope="any")  # a contested edge debates, and quarantines, whatever its endpoints
 
 
 def quarantine(store: SQLiteStore, clock: StepClock, p: Proposal) -> None:
