@@ -303,6 +303,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     graph = GraphState.of_store(store, ctx.schema, standing)
     at = ctx.clock.now()
     graph.add_concepts(concepts_of(extraction.new_concepts, at))
+    graph.view.add_names(dict(extraction.new_aliases))  # the judge knows every name the owners see
     graph.add_lesson(
         lesson.id,
         [link.concept_id for link in extraction.links],

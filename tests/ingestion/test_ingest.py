@@ -190,3 +190,16 @@ def test_magg_demo_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert runner.invoke(app, ["audit", "verify", "--db", db]).exit_code == 0
     refused = runner.invoke(app, ["ingest", str(tmp_path / "nowhere"), "--db", db])
     assert refused.exit_code != 0
+
+
+def test_the_judge_knows_the_names_the_lesson_gives_its_new_concepts(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    context = _gated(store, clock)
+    ingest([lessons(tmp_path, "16-deep-learning-rnn-lstm.md")], context)
+    assert isinstance(context.gate, Judgment)
+    view = context.gate.graph.view
+    written = store.aliases()
+    new = {alias: cid for alias, cid in written.items() if view.has_concept(cid)}
+    assert new  # the lesson named some concept by another name
+    assert all(alias in view.names(cid) for alias, cid in new.items())
