@@ -23,6 +23,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from agents import qa
+from governance.excerpts import LessonChunk, lesson_chunks
 from governance.graph_answer import GraphAnswer
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM, Answer, Failure, Prompt
@@ -36,6 +37,7 @@ __all__ = [
     "ask_counted",
     "ask_expert",
     "checked",
+    "chunk_json",
     "edge_json",
     "edge_payload",
     "expert_answers",
@@ -60,6 +62,8 @@ class ExpertReport:
     citations: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     failure: str = ""
+    excerpts_seen: list[str] = field(default_factory=list)
+    support: float = 0.0
 
 
 @dataclass
@@ -83,6 +87,7 @@ class QAResult:
     edges_read: int = 0
     domains_read: list[str] = field(default_factory=list)
     context_edges: int = 0
+    context_excerpts: int = 0
     context_tokens: int = 0
     tokens_by_role: dict[str, int] = field(default_factory=dict)
 
@@ -97,6 +102,7 @@ class QAResult:
         return next((a.path for a in self.graph_answers if a.path), [])
 
     def as_json(self, graph: GraphIndex) -> dict[str, object]:
+        chunks = {chunk.id: chunk for chunk in lesson_chunks(graph)} if self.context_excerpts else {}
         return {
             "question": self.question,
             "mode": self.mode,
@@ -112,10 +118,12 @@ class QAResult:
                 "edges": self.edges_read,
                 "domains": self.domains_read,
                 "context_edges": self.context_edges,
+                "context_excerpts": self.context_excerpts,
                 "context_tokens": self.context_tokens,
                 "tokens_by_role": self.tokens_by_role,
             },
-            "citations": [edge_json(graph.edges[e]) for e in self.citations],
+            "citations": [edge_json(graph.edges[e]) for e in self.citations if e in graph.edges],
+            "excerpts_cited": [chunk_json(chunks[c]) for c in self.citations if c in chunks],
             "dropped_citations": self.dropped,
             "sub_questions": self.sub_questions,
             "experts": [expert.__dict__ for expert in self.experts],
@@ -133,6 +141,10 @@ def edge_json(edge: EdgeVersion) -> dict[str, object]:
         "confidence": edge.grounding.confidence,
         "quote": edge.grounding.evidence[0].quote,
     }
+
+
+def chunk_json(chunk: LessonChunk) -> dict[str, object]:
+    return {"chunk_id": chunk.id, "lesson_id": chunk.lesson_id, "title": chunk.title}
 
 
 def edge_payload(edges: Sequence[EdgeVersion]) -> list[dict[str, object]]:
@@ -172,7 +184,10 @@ def ask_expert(
     edges: Sequence[EdgeVersion],
     result: QAResult,
     graph_answer: GraphAnswer | None = None,
+    excerpts: Sequence[LessonChunk] = (),
 ) -> None:
+    """One expert's call: shown its edges (and the lesson excerpts of its scope, for an open
+    question), it may cite only those."""
     concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
     names = {c: graph.concepts[c].name for c in dict.fromkeys(concepts) if c in graph.concepts}
     found = {"type": graph_answer.type, "found": graph_answer.found} if graph_answer is not None else {}
@@ -180,31 +195,37 @@ def ask_expert(
         found["path"] = graph_answer.path
     if graph_answer is not None and graph_answer.first:
         found["first"] = graph_answer.first
+    lines = [f"[{e.edge_id}] {' '.join(e.grounding.evidence[0].quote.split())}" for e in edges]
+    lines += [f"[{chunk.id}] {' '.join(chunk.text.split())}" for chunk in excerpts]
     prompt = Prompt(
         task=qa.ANSWER_TASK,
         stage=STAGE,
         agent=f"expert:{report.domain}" if report.domain else "expert:flat",
         domain=report.domain,
         system=qa.ANSWER_SYSTEM,
-        data="\n".join(f"[{e.edge_id}] {' '.join(e.grounding.evidence[0].quote.split())}" for e in edges),
+        data="\n".join(lines),
         payload={
             "question": report.sub_question,
             "concepts": report.concepts,
             "names": names,
             "edges": edge_payload(edges),
             **({"graph_answer": found} if found else {}),
+            **({"excerpts": {chunk.id: chunk.title for chunk in excerpts}} if excerpts else {}),
         },
         prompt_version=qa.PROMPT_VERSION,
     )
+    report.excerpts_seen = [chunk.id for chunk in excerpts]
     result.context_edges += len(edges)
+    result.context_excerpts += len(excerpts)
     reply = ask_counted(llm, prompt, qa.ExpertAnswer, result)
     if not isinstance(reply, Answer):
         report.failure = f"{reply.kind}: {reply.reason}"
         result.failures.append(f"expert {report.domain or 'flat'}: {report.failure}")
         return
-    shown = {edge.edge_id for edge in edges}
+    shown = {edge.edge_id for edge in edges} | set(report.excerpts_seen)
     report.answer = reply.value.answer
     report.short_answer = reply.value.short_answer
+    report.support = reply.value.support
     report.citations, report.dropped = checked(reply.value.citations, reply.value.answer, shown)
 
 
@@ -223,6 +244,7 @@ def expert_answers(reports: Sequence[ExpertReport], question: str | None = None)
             "domain": e.domain,
             "answer": e.answer,
             "short_answer": e.short_answer,
+            "support": e.support,
             "citations": e.citations,
         }
         for e in reports

@@ -48,6 +48,7 @@ from collections.abc import Mapping, Sequence
 from agents import qa
 from agents.question_types import classify
 from agents.text import find_mentions, lexicon
+from governance.excerpts import excerpt_scopes, find_excerpts
 from governance.experts import (
     STAGE,
     UNOWNED,
@@ -173,21 +174,29 @@ def answer_routed(
             continue
         if sub.type != "open" and sub.unknown:
             continue
+        if not sub.concepts:
+            domains = excerpt_scopes(graph, sub.text, UNOWNED)
+            result.sub_questions[-1]["domains"] = domains
         before = len(retrieved)
         for domain in domains:
             scope = scopes.get(domain, frozenset())
-            edges = retrieve(graph, sub.text, seeds=sub.concepts, scope=scope, top_k=top_k)
+            edges = (
+                retrieve(graph, sub.text, seeds=sub.concepts, scope=scope, top_k=top_k)
+                if sub.concepts
+                else []
+            )
+            excerpts = find_excerpts(graph, sub.text, scope=scope, unowned=domain == UNOWNED)
             report = ExpertReport(domain, sub.text, [c for c in sub.concepts if c in scope], [])
             report.edges_seen = [edge.edge_id for edge in edges]
             read_by_retrieval.update(report.edges_seen)
             result.experts.append(report)
             retrieved.append(report)
-            ask_expert(llm, graph, report, edges, result)
-        if sub.concepts and not any(e.citations for e in retrieved[before:]):
+            ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
+        if domains and not any(e.citations for e in retrieved[before:]):
             result.uncovered.append(f"The graph does not cover {sub.text.rstrip('?')}.")
     result.edges_read = len(reader.edges_read | read_by_retrieval)
     result.domains_read = list(reader.consulted)
-    if not any(sub.concepts for sub in subs):
+    if not any(sub.concepts for sub in subs) and not any(e.citations for e in retrieved):
         return _uncovered(result)
     answered = [e for e in retrieved if e.citations]
     if len(answered) > 1 or (answered and (result.graph_answers or result.uncovered)):
@@ -232,7 +241,7 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
         result.failures.append(f"synthesis: {reply.kind}: {reply.reason}")
         _assemble(result)
         return
-    shown = {edge for e in result.experts for edge in e.edges_seen}
+    shown = {cited for e in result.experts for cited in (*e.edges_seen, *e.excerpts_seen)}
     result.answer, result.short_answer = reply.value.answer, reply.value.short_answer
     result.citations, result.dropped = checked(reply.value.citations, reply.value.answer, shown)
     result.dropped = list(dict.fromkeys([*(d for e in result.experts for d in e.dropped), *result.dropped]))
@@ -258,15 +267,18 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
         result.uncovered.append(uncovered_names(sub.unknown))
     if is_typed(sub):
         return typed_flat(llm, graph, sub, result)
-    if not found or (sub.type != "open" and sub.unknown):
+    excerpts = find_excerpts(graph, question) if sub.type == "open" or not sub.unknown else []
+    if (not found and not excerpts) or (sub.type != "open" and sub.unknown):
         return _uncovered(result)
-    edges = retrieve(graph, question, seeds=found, scope=None, top_k=top_k)
+    edges = retrieve(graph, question, seeds=found, scope=None, top_k=top_k) if found else []
     report = ExpertReport("", question, found, [edge.edge_id for edge in edges])
     result.experts.append(report)
     result.edges_read = len(edges)
-    ask_expert(llm, graph, report, edges, result)
-    result.answer, result.short_answer = report.answer, report.short_answer
+    ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
     result.citations, result.dropped = list(report.citations), list(report.dropped)
+    if not found and not report.citations:
+        return _uncovered(result)
+    result.answer, result.short_answer = report.answer, report.short_answer
     return result
 
 

@@ -68,6 +68,9 @@ class GraphIndex:
     edges: Mapping[str, EdgeVersion]
     """Edge id -> its active version."""
     as_of: str | None = None
+    store: Store | None = field(default=None, compare=False, repr=False)
+    """The store the graph was read from: what open questions read beside it (the lessons and
+    their chunks) is read from it when first needed."""
     _kept: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     def kept(self, key: object, build: Callable[[], T]) -> T:
@@ -103,7 +106,7 @@ def build_graph_index(store: Store, as_of: str | None = None) -> GraphIndex:
     edges = {
         edge.edge_id: edge for edge in store.edges(as_of) if edge.src in concepts and edge.dst in concepts
     }
-    return GraphIndex(HashingEmbedding(), concepts, names, owners, edges, as_of)
+    return GraphIndex(HashingEmbedding(), concepts, names, owners, edges, as_of, store)
 
 
 def _scope_index(graph: GraphIndex, scope: frozenset[str] | None) -> ScopeIndex:

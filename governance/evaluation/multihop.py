@@ -2,11 +2,14 @@
 
 Each question comes with its own paragraphs; the command ingests them into a fresh graph and
 asks the question routed, flat and *global*. Global answers the way GraphRAG's global search
-does: every community (domain) summary - here the domain's own edges, its card's facts - is
-given to one call (map), and synthesis merges the partial answers (reduce).
+does, map and reduce over every community whatever the question names: each domain (and the
+unowned scope) is one call (map) over the domain's own edges and the lesson excerpts of its
+scope that best match the question (:mod:`governance.excerpts`), and synthesis merges the
+partial answers (reduce).
 
-The short answer scored is the answer's short answer when the model gives a span (DeepSeek),
-else, offline, the first concept the answer names that the question does not: the floor.
+The short answer scored is the answer's short answer, with either provider: offline, the span
+the reader chose from the excerpts (:mod:`agents.answer_spans`), and none (scored 0) when it
+chose none.
 Scores follow SQuAD's normalisation (lower case, no punctuation, no articles, single spaces),
 the best over the answer and its aliases.
 
@@ -20,13 +23,14 @@ import json
 import re
 import string
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from agents import qa
-from agents.text import find_mentions, lexicon
-from governance.experts import ExpertReport, QAResult, ask_counted, ask_expert, expert_answers
+from governance.excerpts import find_excerpts
+from governance.experts import UNOWNED, ExpertReport, QAResult, ask_counted, ask_expert, expert_answers
+from governance.qa import domain_scopes
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM, Answer, Prompt
 
@@ -120,31 +124,33 @@ def token_f1(said: str, answers: Sequence[str]) -> float:
     return best
 
 
-def short_answer(result: QAResult, graph: GraphIndex, question: str, *, offline: bool) -> str:
-    """The span scored: the model's short answer, or offline the first concept named in the answer
-    (or cited) that the question does not name."""
-    if not offline:
-        return result.short_answer
-    keys = lexicon([(cid, list(names)) for cid, names in sorted(graph.names.items())])
-    asked = {c for _, _, c in find_mentions(question, keys)}
-    named = [c for _, _, c in find_mentions(result.answer, keys)]
-    named += [
-        c for e in result.citations if e in graph.edges for c in (graph.edges[e].src, graph.edges[e].dst)
-    ]
-    return next((graph.concepts[c].name for c in named if c not in asked and c in graph.concepts), "")
+def short_answer(result: QAResult) -> str:
+    """The span scored: the answer's short answer, with either provider (offline, the span the
+    reader chose, :mod:`agents.answer_spans`)."""
+    return result.short_answer
 
 
-def answer_global(llm: LLM, graph: GraphIndex, question: str) -> QAResult:
-    """Map: one call per domain over its edges (its summary); reduce: synthesis of the partials."""
+def answer_global(
+    llm: LLM, graph: GraphIndex, question: str, bridges: Mapping[str, Sequence[str]]
+) -> QAResult:
+    """Map: one call per community - each domain, and the unowned scope - over its edges and its
+    lesson excerpts that match the question; reduce: synthesis of the partial answers."""
     result = QAResult(question=question, mode="global", as_of=graph.as_of)
     by_domain: dict[str, list[str]] = {}
     for edge in sorted(graph.edges.values(), key=lambda e: e.edge_id):
-        for domain in {*graph.owners.get(edge.src, ()), *graph.owners.get(edge.dst, ())} or {""}:
+        for domain in {*graph.owners.get(edge.src, ()), *graph.owners.get(edge.dst, ())} or {UNOWNED}:
             by_domain.setdefault(domain, []).append(edge.edge_id)
-    for domain, edge_ids in sorted(by_domain.items()):
+    scopes = domain_scopes(graph, bridges)
+    for domain in sorted({*by_domain, *scopes, UNOWNED}):
+        edge_ids = by_domain.get(domain, [])
+        excerpts = find_excerpts(
+            graph, question, scope=scopes.get(domain, frozenset()), unowned=domain == UNOWNED
+        )
+        if not edge_ids and not excerpts:
+            continue
         report = ExpertReport(domain, question, [], edge_ids)
         result.experts.append(report)
-        ask_expert(llm, graph, report, [graph.edges[e] for e in edge_ids], result)
+        ask_expert(llm, graph, report, [graph.edges[e] for e in edge_ids], result, excerpts=excerpts)
     result.edges_read = len(graph.edges)
     answers = expert_answers(result.experts, question)
     prompt = Prompt(
@@ -159,7 +165,7 @@ def answer_global(llm: LLM, graph: GraphIndex, question: str) -> QAResult:
     reply = ask_counted(llm, prompt, qa.Synthesis, result)
     if isinstance(reply, Answer):
         result.answer, result.short_answer = reply.value.answer, reply.value.short_answer
-        shown = {e for report in result.experts for e in report.edges_seen}
+        shown = {cited for report in result.experts for cited in (*report.edges_seen, *report.excerpts_seen)}
         result.citations = [c for c in reply.value.citations if c in shown]
     else:
         result.failures.append(f"synthesis: {reply.kind}: {reply.reason}")

@@ -18,6 +18,7 @@ from magg_kg.cli.context import AsOfOption, DbOption, JsonOption, as_of_time, op
 from magg_kg.clock import Clock
 from magg_kg.errors import StoreError, UserError
 from magg_kg.graph_index import build_graph_index
+from magg_kg.ids import KINDS
 from magg_kg.llm.provider import build_llm
 from magg_kg.llm.usage import UsageLog
 from magg_kg.store import Store
@@ -94,10 +95,14 @@ def _print(result: QAResult, out: Console, err: Console) -> None:
             markup=False,
             highlight=False,
         )
-    out.print(f"{len(result.citations)} edge(s) cited; {result.calls} model call(s) ({result.mode})")
+    excerpts = sum(1 for c in result.citations if c.startswith(f"{KINDS['chunk'].prefix}-"))
+    cited = f"{len(result.citations) - excerpts} edge(s)" + (
+        f" and {excerpts} excerpt(s)" if excerpts else ""
+    )
+    out.print(f"{cited} cited; {result.calls} model call(s) ({result.mode})")
     if result.dropped:
         err.print(
-            f"warning: dropped {len(result.dropped)} citation(s) of edges not retrieved: "
+            f"warning: dropped {len(result.dropped)} citation(s) of edges or excerpts not retrieved: "
             + ", ".join(result.dropped),
             markup=False,
             highlight=False,

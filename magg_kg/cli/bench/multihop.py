@@ -2,8 +2,9 @@
 
 Each question's paragraphs become lessons (one Markdown file per paragraph, its title as heading)
 ingested into a fresh database by governed ingestion; the question is then answered routed, flat
-and global (:func:`governance.evaluation.multihop.answer_global`) and scored by exact match and token F1
-against the answer and its aliases. The data are read where they are (``../shared/data``), never
+and global (:func:`governance.evaluation.multihop.answer_global`) from the graph's edges and its
+lesson excerpts (:mod:`governance.excerpts`), and its short answer is scored by exact match and
+token F1 against the answer and its aliases. The data are read where they are (``../shared/data``), never
 copied.
 """
 
@@ -49,7 +50,6 @@ def _item(item: MultiHopItem, folder: Path) -> list[dict[str, object]]:
         run_ingest(ctx, [lessons], show_progress=False)
         graph = build_graph_index(ctx.store)
         llm, _ = build_llm(ctx.config.llm.checked(), ctx.store, ctx.clock, offline_handlers())
-        offline = ctx.config.llm.provider == "offline"
         bridges = bridges_of(ctx.store.domains())
         for mode in MODES:
             started = time.perf_counter()
@@ -58,8 +58,8 @@ def _item(item: MultiHopItem, folder: Path) -> list[dict[str, object]]:
             elif mode == "flat":
                 result = answer_flat(llm, graph, item.question)
             else:
-                result = answer_global(llm, graph, item.question)
-            said = short_answer(result, graph, item.question, offline=offline)
+                result = answer_global(llm, graph, item.question, bridges)
+            said = short_answer(result)
             rows.append(
                 {
                     "id": item.id,
@@ -69,6 +69,7 @@ def _item(item: MultiHopItem, folder: Path) -> list[dict[str, object]]:
                     "f1": token_f1(said, item.answers),
                     "calls": result.calls,
                     "context_tokens": result.context_tokens,
+                    "excerpts": result.context_excerpts,
                     "edges": len(graph.edges),
                     "ms": (time.perf_counter() - started) * 1000.0,
                 }
@@ -87,7 +88,7 @@ def _summary(rows: list[dict[str, object]]) -> dict[str, dict[str, float]]:
             "n": float(len(picked)),
             **{
                 key: round(statistics.fmean(float(str(r[key])) for r in picked), 4)
-                for key in ("em", "f1", "calls", "context_tokens", "edges")
+                for key in ("em", "f1", "calls", "context_tokens", "excerpts", "edges")
             },
             "p50_ms": round(latency[len(latency) // 2], 1),
             "p95_ms": round(latency[min(len(latency) - 1, int(0.95 * len(latency)))], 1),
@@ -117,9 +118,23 @@ def run_multihop(limit: int, musique: Path, hotpotqa: Path, err: Console) -> dic
 
 
 def print_multihop(report: object, out: Console) -> None:
-    """One row per data set and mode: EM, token F1, calls, context tokens, latency."""
+    """One row per data set and mode: EM, token F1, calls, context tokens, the excerpts the experts
+    were shown, the edges of the question's graph, latency."""
     table = Table(title="multi-hop QA (each question's paragraphs ingested into a fresh graph)")
-    for column in ("data", "mode", "n", "EM", "F1", "calls", "ctx tokens", "edges", "p50 ms", "p95 ms"):
+    columns = (
+        "data",
+        "mode",
+        "n",
+        "EM",
+        "F1",
+        "calls",
+        "ctx tokens",
+        "excerpts",
+        "graph edges",
+        "p50 ms",
+        "p95 ms",
+    )
+    for column in columns:
         table.add_column(column, justify="left" if column in ("data", "mode") else "right")
     sections = report if isinstance(report, Mapping) else {}
     for name, section in sections.items():
@@ -131,7 +146,7 @@ def print_multihop(report: object, out: Console) -> None:
                 str(int(row["n"])),
                 *(
                     f"{row[k]:.3f}"
-                    for k in ("em", "f1", "calls", "context_tokens", "edges", "p50_ms", "p95_ms")
+                    for k in ("em", "f1", "calls", "context_tokens", "excerpts", "edges", "p50_ms", "p95_ms")
                 ),
             )
     out.print(table)

@@ -1,0 +1,133 @@
+"""Lesson excerpts for open questions: the chunks of the graph's lessons, each linked to the
+concepts it mentions, found by the words of a question.
+
+An open question (one no graph algorithm answers) is answered from the edges around its concepts
+and from the text they were read from: the chunks of the lessons as of the graph's time. A chunk
+is linked to a concept when the lesson's link to the concept cites it as evidence, or when it
+names the concept (the graph's lexicon). It belongs to the domains of its concepts; a chunk that
+names no owned concept belongs to the unowned scope. A chunk's text here is its prose sentences,
+one line of words (headings, code and tables left out; the lesson's title is carried beside it).
+
+A chunk's match with a question (:func:`find_excerpts`) is the sum, over the question's content
+words found in the chunk or in its lesson's title, of ``log((n + 1) / df) + 0.1`` (``df``: the
+chunks that hold the word, ``n``: all chunks of the graph); the best ``limit`` chunks with a
+match above zero are the excerpts, best first (ties: lesson and chunk order). The chunks and
+their words are read once per graph and kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
+A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
+of the chunk that matches it best.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from agents.answer_spans import Excerpt, content_terms
+from agents.text import find_mentions, lexicon, sentences
+from magg_kg.graph_index import GraphIndex
+
+__all__ = ["EXCERPTS", "LessonChunk", "excerpt_scopes", "find_excerpts", "lesson_chunks"]
+
+EXCERPTS = 4
+"""The most excerpts one answering call is shown."""
+
+
+@dataclass(frozen=True)
+class LessonChunk:
+    """One chunk of a lesson, with the concepts it is linked to and its content words."""
+
+    id: str
+    lesson_id: str
+    title: str
+    text: str
+    concepts: frozenset[str]
+    terms: frozenset[str]
+
+    def excerpt(self) -> Excerpt:
+        return Excerpt(self.id, self.title, self.text)
+
+
+@dataclass(frozen=True)
+class _Chunks:
+    chunks: tuple[LessonChunk, ...]
+    idf: dict[str, float]
+
+
+def lesson_chunks(graph: GraphIndex) -> Sequence[LessonChunk]:
+    """The chunks of the graph's lessons as of its time, in lesson and chunk order (none when the
+    graph was not read from a store)."""
+    return _read(graph).chunks
+
+
+def _read(graph: GraphIndex) -> _Chunks:
+    return graph.kept("lesson chunks", lambda: _load(graph))
+
+
+def _load(graph: GraphIndex) -> _Chunks:
+    store = graph.store
+    if store is None:
+        return _Chunks((), {})
+    cited: dict[str, set[str]] = {}
+    for row in store.lesson_concepts(graph.as_of):
+        concept = str(row["concept_id"])
+        for span in json.loads(str(row.get("evidence") or "[]")):
+            if isinstance(span, dict) and concept in graph.concepts:
+                cited.setdefault(str(span.get("chunk_id", "")), set()).add(concept)
+    keys = lexicon([(cid, list(names)) for cid, names in sorted(graph.names.items())])
+    chunks: list[LessonChunk] = []
+    for lesson in store.lessons(graph.as_of):
+        for row in store.chunks(lesson.id):
+            chunk_id = str(row["id"])
+            raw = lesson.text[int(str(row["start_offset"])) : int(str(row["end_offset"]))]
+            text = " ".join(" ".join(sentence.text.split()) for sentence in sentences(raw))
+            named = {concept for _, _, concept in find_mentions(text, keys)}
+            terms = frozenset(content_terms(f"{lesson.title} {text}"))
+            concepts = frozenset(named | cited.get(chunk_id, set()))
+            chunks.append(LessonChunk(chunk_id, lesson.id, lesson.title, text, concepts, terms))
+    counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
+    total = len(chunks) + 1
+    return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
+
+
+def _in_scope(chunk: LessonChunk, scope: Collection[str] | None, unowned: bool, graph: GraphIndex) -> bool:
+    if scope is None:
+        return True
+    if chunk.concepts & frozenset(scope):
+        return True
+    return unowned and not any(graph.owners.get(c) for c in chunk.concepts)
+
+
+def find_excerpts(
+    graph: GraphIndex,
+    question: str,
+    *,
+    scope: Collection[str] | None = None,
+    unowned: bool = False,
+    limit: int = EXCERPTS,
+) -> list[LessonChunk]:
+    """The chunks that match the question best (see the module docstring): of the whole graph, or
+    of a scope's concepts (``unowned``: also the chunks that name no owned concept)."""
+    read = _read(graph)
+    asked = set(content_terms(question))
+    scored = []
+    for order, chunk in enumerate(read.chunks):
+        if not _in_scope(chunk, scope, unowned, graph):
+            continue
+        match = sum(read.idf.get(term, 0.0) for term in asked & chunk.terms)
+        if match > 0:
+            scored.append((-match, order, chunk))
+    return [chunk for _, _, chunk in sorted(scored, key=lambda found: found[:2])[:limit]]
+
+
+def excerpt_scopes(graph: GraphIndex, question: str, unowned: str) -> list[str]:
+    """The scopes of the chunk that matches the question best: its concepts' domains, or
+    ``unowned`` when it names no owned concept (none when no chunk matches). Where a question that
+    names no concept is routed."""
+    found = find_excerpts(graph, question, limit=1)
+    if not found:
+        return []
+    owners = sorted({d for c in found[0].concepts for d in graph.owners.get(c, ())})
+    return owners or [unowned]

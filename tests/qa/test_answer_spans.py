@@ -1,0 +1,60 @@
+"""The offline reader: which span of the given excerpts answers a question."""
+
+from __future__ import annotations
+
+from agents.answer_spans import Excerpt, best_span, expected_kind
+
+TOWNSHIP = Excerpt("c-1", "Van Hook Township", "Van Hook Township is a township in Mountrail County.")
+COUNTY = Excerpt(
+    "c-2", "Mountrail County", "Mountrail County is a county in North Dakota. Its county seat is Stanley."
+)
+OTHER = Excerpt("c-3", "Liberty Township", "Liberty Township is a township in Van Wert County, Ohio.")
+
+
+def test_the_kind_asked_is_read_from_the_first_question_word() -> None:
+    assert expected_kind("When was the bridge opened?") == "date"
+    assert expected_kind("What city was the author of What We Talk About When We Talk born in?") == "name"
+    assert expected_kind("How many people live there?") == "number"
+    assert expected_kind("Are Sutera and Rhodotypos both shrubs?") == "yesno"
+    assert expected_kind("Who was born earlier, Ann Lee or Bo Park?") == "option"
+
+
+def test_a_name_in_the_sentence_that_matches_the_question() -> None:
+    span = best_span("Who founded Acme?", [Excerpt("c-9", "Acme", "Acme was founded by Jane Roe in 1901.")])
+    assert span is not None and (span.text, span.excerpt) == ("Jane Roe", "c-9")
+    assert 0 < span.support < 1 and span.sentence == "Acme was founded by Jane Roe in 1901."
+
+
+def test_two_hops_through_the_excerpt_a_sentence_names() -> None:
+    span = best_span(
+        "What is the seat of the county where Van Hook Township is located?", [TOWNSHIP, COUNTY, OTHER]
+    )
+    assert span is not None and (span.text, span.excerpt) == ("Stanley", "c-2")
+
+
+def test_one_hop_stays_in_the_sentence_that_answers() -> None:
+    span = best_span("In which county is Van Hook Township?", [TOWNSHIP, COUNTY, OTHER])
+    assert span is not None and span.text == "Mountrail County"
+
+
+def test_an_option_is_chosen_by_the_years_its_excerpts_give() -> None:
+    excerpts = [
+        Excerpt("c-1", "Ann Lee", "Ann Lee (born 1950) is a painter."),
+        Excerpt("c-2", "Bo Park", "Bo Park (born 1942) is a poet."),
+    ]
+    earlier = best_span("Who was born earlier, Ann Lee or Bo Park?", excerpts)
+    later = best_span("Who was born later, Ann Lee or Bo Park?", excerpts)
+    assert earlier is not None and earlier.text == "Bo Park"
+    assert later is not None and later.text == "Ann Lee"
+
+
+def test_no_span_for_a_yes_no_question_no_candidate_or_no_excerpt() -> None:
+    assert best_span("Is Acme in Oregon?", [Excerpt("c-1", "Acme", "Acme is in Oregon.")]) is None
+    assert best_span("Who founded Acme?", [Excerpt("c-1", "Acme", "it was founded long ago.")]) is None
+    assert best_span("Who founded Acme?", []) is None
+
+
+def test_words_of_the_question_and_adjectives_are_no_answer() -> None:
+    excerpt = Excerpt("c-1", "Jane Roe", "Jane Roe is an American actress who starred in Blue Sky.")
+    span = best_span("Which film did the actress Jane Roe star in?", [excerpt])
+    assert span is not None and span.text == "Blue Sky"

@@ -1,0 +1,130 @@
+"""Open questions answered from lesson excerpts: the chunks of the graph's lessons, linked to the
+concepts they name, routed to their scopes, read by the offline reader, cited and checked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from agents import qa
+from agents.offline.handlers import offline_handlers
+from governance.evaluation.multihop import answer_global, short_answer
+from governance.excerpts import excerpt_scopes, find_excerpts, lesson_chunks
+from governance.qa import UNOWNED, answer_flat, answer_routed, bridges_of
+from magg_kg.cli.context import open_context
+from magg_kg.cli.ingestion import run_ingest
+from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.sqlite import SQLiteStore
+from tests.gates.world import ScriptedLLM
+
+LESSONS = {
+    "acme.md": "# Acme\n\nAcme is a company in Springfield. Acme was founded by Jane Roe in 1901.\n",
+    "springfield.md": "# Springfield\n\nSpringfield is a city in Oregon. Its mayor is Tom Hale.\n",
+    "descent.md": "# Gradient descent\n\nGradient descent is an optimization method. Calculus is a "
+    "prerequisite for gradient descent.\n",
+}
+LLM = OfflineLLM(offline_handlers())
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SQLiteStore]:
+    folder = tmp_path_factory.mktemp("excerpts")
+    (folder / "lessons").mkdir()
+    for name, text in LESSONS.items():
+        (folder / "lessons" / name).write_text(text, encoding="utf-8")
+    with open_context(folder / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [folder / "lessons"], show_progress=False)
+    opened = SQLiteStore.open(str(folder / "magg.sqlite"))
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def graph(store: SQLiteStore) -> GraphIndex:
+    built = build_graph_index(store)
+    assert "gradient-descent" in built.concepts and built.owners.get("gradient-descent")
+    return built
+
+
+def _chunk(graph: GraphIndex, title: str) -> str:
+    return next(chunk.id for chunk in lesson_chunks(graph) if chunk.title == title)
+
+
+def test_chunks_are_read_with_the_concepts_they_name(graph: GraphIndex) -> None:
+    chunks = {chunk.title: chunk for chunk in lesson_chunks(graph)}
+    assert set(chunks) == {"Acme", "Springfield", "Gradient descent"}
+    assert "gradient-descent" in chunks["Gradient descent"].concepts
+    assert chunks["Acme"].concepts == frozenset() and chunks["Acme"].text.startswith("Acme is a company")
+    assert [c.title for c in find_excerpts(graph, "Who is the mayor of Springfield?")] == [
+        "Springfield",
+        "Acme",
+    ]
+    assert find_excerpts(graph, "What is quantum chromodynamics?") == []
+
+
+def test_a_scope_reads_only_its_chunks(graph: GraphIndex) -> None:
+    domain = graph.owners["gradient-descent"][0]
+    scope = frozenset(c for c, owners in graph.owners.items() if domain in owners)
+    assert [c.title for c in find_excerpts(graph, "Who founded Acme and gradient descent?", scope=scope)] == [
+        "Gradient descent"
+    ]
+    unowned = find_excerpts(graph, "Who founded Acme and gradient descent?", scope=frozenset(), unowned=True)
+    assert [c.title for c in unowned] == ["Acme"]
+    assert excerpt_scopes(graph, "Who founded Acme?", UNOWNED) == [UNOWNED]
+    assert excerpt_scopes(graph, "What is an optimization method?", UNOWNED) == [domain]
+
+
+def test_flat_reads_the_answer_out_of_an_excerpt_and_cites_it(graph: GraphIndex) -> None:
+    result = answer_flat(LLM, graph, "Who founded Acme?")
+    assert result.covered and short_answer(result) == "Jane Roe"
+    assert result.citations == [_chunk(graph, "Acme")] and result.context_excerpts == 1
+    cited = result.as_json(graph)["excerpts_cited"]
+    assert isinstance(cited, list) and [c["chunk_id"] for c in cited] == [_chunk(graph, "Acme")]
+    assert cited[0]["title"] == "Acme"
+
+
+def test_routed_sends_a_question_that_names_no_concept_to_the_scope_of_its_best_chunk(
+    graph: GraphIndex,
+) -> None:
+    result = answer_routed(LLM, graph, "Who is the mayor of the city where Acme is located?", {})
+    assert result.sub_questions[0]["domains"] == [UNOWNED]
+    assert [e.domain for e in result.experts] == [UNOWNED]
+    assert short_answer(result) == "Tom Hale"  # two hops: Acme's city, then its mayor
+    assert result.citations == [_chunk(graph, "Springfield")]
+
+
+def test_an_expert_may_cite_only_the_excerpts_it_was_shown(graph: GraphIndex) -> None:
+    elsewhere = _chunk(graph, "Gradient descent")
+    reply = {
+        "reasoning": "made up",
+        "answer": f"Jane Roe [{elsewhere}].",
+        "short_answer": "Jane Roe",
+        "citations": [elsewhere],
+    }
+    llm = ScriptedLLM(replies={**qa.offline_handlers(), qa.ANSWER_TASK: lambda _p: reply})
+    result = answer_flat(llm, graph, "Who founded Acme?")
+    assert result.dropped == [elsewhere] and not result.citations and not result.covered
+
+
+def test_global_asks_every_community_and_keeps_the_best_supported_span(
+    store: SQLiteStore, graph: GraphIndex
+) -> None:
+    result = answer_global(LLM, graph, "Who founded Acme?", bridges_of(store.domains()))
+    assert {e.domain for e in result.experts} >= {UNOWNED}
+    assert short_answer(result) == "Jane Roe" and _chunk(graph, "Acme") in result.citations
+
+
+def test_a_question_no_chunk_matches_is_not_covered(graph: GraphIndex) -> None:
+    for result in (
+        answer_routed(LLM, graph, "What is quantum chromodynamics?", {}),
+        answer_flat(LLM, graph, "What is quantum chromodynamics?"),
+    ):
+        assert not result.covered and not result.citations and result.context_excerpts == 0
+
+
+def test_a_graph_not_read_from_a_store_has_no_chunks(graph: GraphIndex) -> None:
+    bare = GraphIndex(graph.embedding, graph.concepts, graph.names, graph.owners, graph.edges)
+    assert bare.store is None and tuple(lesson_chunks(bare)) == ()
+    assert find_excerpts(bare, "Who founded Acme?") == []
