@@ -8,17 +8,15 @@ at run time.
 
 Offline review of a claim of this schema (the judge, and the owners' review and vote) is the
 verifier's belief, read from the prompt alone: the claim's endpoints are found by name in each
-evidence quote (a sentence), and the belief is the relation model's probability of the claimed
-label between them, times the geometric mean of the span model's probabilities that each name is
-an entity; the best quote counts. It is not a calibrated probability of correctness (the models
-are scored on data they were trained on elsewhere), which the benchmark reports rather than hides.
-An owner approves with that belief; the vote is the same number.
+evidence quote (a sentence), and the belief is :class:`agents.schema_verifier.Verifier`'s
+calibrated probability that the claim is right, trained on the extractor's own out-of-fold
+proposals (so it has seen the extractor's mistakes); the best quote counts. An owner approves
+with that belief; the vote is the same number.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents import judge, owner
 from agents.judge import score_band
 from agents.schema_models import Annotated, Mention, RelationModel, SpanModel
+from agents.schema_verifier import Verifier
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 from magg_kg.vocabulary import GraphSchema
@@ -122,13 +121,32 @@ class SchemaRoles:
 
     spans: SpanModel
     relations: RelationModel
+    verifier: Verifier
     schema: GraphSchema
     propose_at: float
 
     @classmethod
-    def train(cls, sentences: Sequence[Annotated], schema: GraphSchema, propose_at: float) -> SchemaRoles:
+    def train(
+        cls, documents: Sequence[Sequence[Annotated]], schema: GraphSchema, propose_at: float
+    ) -> SchemaRoles:
+        """The extractor's models on every sentence of ``documents`` (each a list of sentences),
+        and the verifier on the extractor's out-of-fold proposals."""
         symmetric = frozenset(name for name, t in schema.edge_types.items() if t.symmetric)
-        return cls(SpanModel.train(sentences), RelationModel.train(sentences, symmetric), schema, propose_at)
+        sentences = [s for doc in documents for s in doc]
+        verifier = Verifier.train(
+            documents,
+            symmetric,
+            sorted(schema.node_types),
+            mention_at=MENTION_AT,
+            propose_at=propose_at,
+        )
+        return cls(
+            SpanModel.train(sentences),
+            RelationModel.train(sentences, symmetric),
+            verifier,
+            schema,
+            propose_at,
+        )
 
     def extract(self, prompt: Prompt) -> dict[str, object]:
         """The extractor's reply: mentions at :data:`MENTION_AT`, relations at ``propose_at``."""
@@ -172,15 +190,16 @@ class SchemaRoles:
                 continue
             scored = self.spans.scores(tokens, [heads[0], tails[0]])
             (htype, hp), (ttype, tp) = scored
-            head, tail = Mention(*heads[0], htype), Mention(*tails[0], ttype)
+            head, tail = Mention(*heads[0], htype, hp), Mention(*tails[0], ttype, tp)
             edge = self.schema.edge_types.get(label)
             if edge is not None and edge.symmetric and tail.start < head.start:
                 head, tail = tail, head
-            rel = self.relations.probabilities(tokens, [(head, tail)])[0].get(label, 0.0)
-            value = rel * math.sqrt(hp * tp)
+            value = self.verifier.probability(
+                self.verifier.features(tokens, head, tail, label, self.relations)
+            )
             if value > best:
                 best = value
-                why = f"relation {label} {rel:.2f}, mentions {hp:.2f} and {tp:.2f}"
+                why = f"verifier: {label} right with probability {value:.2f} (mentions {hp:.2f}, {tp:.2f})"
         return round(best, 4), why
 
     def judge(self, prompt: Prompt) -> dict[str, object]:

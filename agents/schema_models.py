@@ -232,7 +232,7 @@ class RelationModel:
 
     def __init__(self, model: LogisticRegression, symmetric: frozenset[str]) -> None:
         self._model = model
-        self._symmetric = symmetric
+        self.symmetric = symmetric
         self.labels = tuple(str(label) for label in model.classes_)
 
     @classmethod
@@ -272,7 +272,7 @@ class RelationModel:
         probs = self.probabilities(tokens, [(mentions[i], mentions[j]) for i, j in pairs])
         for (i, j), row in zip(pairs, probs, strict=True):
             label, p = max(((k, v) for k, v in row.items() if k != NONE), key=lambda kv: kv[1])
-            if label in self._symmetric and mentions[j].start < mentions[i].start:
+            if label in self.symmetric and mentions[j].start < mentions[i].start:
                 continue
             if p >= threshold:
                 found.append((i, label, j, round(p, 4)))

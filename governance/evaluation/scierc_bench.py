@@ -13,8 +13,10 @@ proposal per relation, with its sentence as the evidence quote at its offsets:
 ``governed``
     :func:`governance.admission.admit` as ingestion runs it, over the SciERC schema: the rule
     engine (endpoint types, acyclic ``Hyponym-of`` and ``Part-of``, no duplicate, symmetric labels
-    stored canonically), the owners of the abstract's domains, deliberation, the judge gate and
-    the contested band (debate, or self-consistency when the policy says so).
+    stored canonically), the owners of the abstract's domains, deliberation and the judge gate.
+    Offline, the owners and the judge score a claim with the verifier's calibrated probability
+    (:mod:`agents.schema_verifier`), and the governed policy (:func:`schema_policy`) puts every
+    band's edge at the verifier's operating point, chosen on train by cross-validation.
 
 The admitted graph (the committed edges, by concept text; the store's tables hold the
 curriculum's edge types only, so the commits are read from the admission's operations and not
@@ -32,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from agents.schema_extraction import Found, SchemaExtraction, SchemaRoles, extraction_prompt
+from agents.schema_verifier import Verifier
 from governance.admission import AdmissionContext, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
 from governance.evaluation.scierc import Document
@@ -52,13 +55,44 @@ from magg_kg.records import Proposal, Span
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.vocabulary import SCIERC
 
-__all__ = ["CONFIGURATIONS", "PROPOSE_AT", "DocumentRun", "run_document", "run_split", "scierc_report"]
+__all__ = [
+    "CONFIGURATIONS",
+    "PROPOSE_AT",
+    "DocumentRun",
+    "run_document",
+    "run_split",
+    "schema_policy",
+    "scierc_report",
+]
 
 CONFIGURATIONS = ("flat", "governed")
-PROPOSE_AT = 0.35
-"""The extractor proposes a relation whose best label reaches this probability: the policy's
-deliberation floor (``deliberate_from``), below which governance rejects without a vote, so a
-lower proposal could never be admitted governed. Fixed in advance, not tuned."""
+PROPOSE_AT = 0.1
+"""The extractor proposes a relation whose best label reaches this probability. The extractor
+generates candidates and governance decides, so the floor is low: on train (out of fold) the
+verifier's best F1 is the same with any floor at or below 0.15, and flat admission of everything
+proposed is the ablation of governance for this same extractor."""
+
+
+def schema_policy(policy: Policy, admit_at: float) -> Policy:
+    """The governed policy over a calibrated verifier: the deliberation bands and the judge's
+    bands meet at ``admit_at`` (the verifier's operating point, chosen on train), so a claim at or
+    above it passes the owners and is committed by the judge, and one below is rejected. The
+    policy's own thresholds are written for an uncalibrated judge's confidence; a calibrated
+    probability of a strict SciERC triple rarely reaches 0.8 even when right.
+
+    >>> p = schema_policy(Policy(), 0.25)
+    >>> (p.commit_at, p.reject_below, p.deliberate_from, p.deliberate_below, p.version)
+    (0.25, 0.25, 0.25, 0.25, 'policy-1+verifier-0.25')
+    """
+    return policy.model_copy(
+        update={
+            "version": f"{policy.version}+verifier-{admit_at:g}",
+            "commit_at": admit_at,
+            "reject_below": admit_at,
+            "deliberate_from": admit_at,
+            "deliberate_below": admit_at,
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -190,11 +224,12 @@ def run_split(
     progress: Callable[[str], None] = lambda text: None,
 ) -> dict[str, list[DocumentRun]]:
     """Every abstract through every configuration; the offline roles of the schema override
-    ``handlers``' judge, owners and extractor."""
+    ``handlers``' judge, owners and extractor, and ``governed`` runs under :func:`schema_policy`."""
     chosen = {**handlers, **roles.handlers()}
     runs: dict[str, list[DocumentRun]] = {}
     for name in configurations:
         runs[name] = []
+        used = policy if name == "flat" else schema_policy(policy, roles.verifier.admit_at)
         for number, doc in enumerate(docs, start=1):
             progress(f"scierc: {name} {number}/{len(docs)}")
             runs[name].append(
@@ -202,7 +237,7 @@ def run_split(
                     doc,
                     name,
                     llm_config=llm_config,
-                    policy=policy,
+                    policy=used,
                     clock=clock_factory(),
                     handlers=chosen,
                     seed=seed,
@@ -237,6 +272,7 @@ def scierc_report(
     policy: Policy,
     train_s: float,
     started: float | None = None,
+    verifier: Verifier | None = None,
 ) -> dict[str, object]:
     """The benchmark as JSON-ready data: per configuration, the scores, proposals and usage."""
     symmetric = frozenset(name for name, t in SCIERC.edge_types.items() if t.symmetric)
@@ -259,6 +295,13 @@ def scierc_report(
         "train_s": round(train_s, 2),
         "wall_s": round(time.perf_counter() - started, 2) if started is not None else None,
         "policy": policy.model_dump(mode="json"),
+        "verifier": None
+        if verifier is None
+        else {
+            "admit_at": verifier.admit_at,
+            "governed_policy": schema_policy(policy, verifier.admit_at).version,
+            "train_out_of_fold": dict(verifier.report),
+        },
         "paper": {"flat_strict_f1": 0.106, "governed_strict_f1": 0.156, "governed_mapped_f1": 0.290},
         "configurations": configurations,
     }

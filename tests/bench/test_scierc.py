@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from agents.schema_models import Annotated, Mention, RelationModel
+from agents.schema_verifier import Verifier
 from governance.evaluation.scierc import load_split, parse_document
+from governance.evaluation.scierc_bench import schema_policy
 from governance.evaluation.triple_score import normalise, score_triples
 from magg_kg.cli import app
+from magg_kg.config import Policy
 from magg_kg.errors import InputError, UserError
 
 RUNNER = CliRunner()
@@ -165,3 +169,58 @@ def test_magg_bench_scierc_refuses_a_bad_split_and_a_missing_folder(tmp_path: Pa
     assert isinstance(result.exception, UserError) and "--split 'train'" in str(result.exception)
     result = RUNNER.invoke(app, ["bench", "scierc", "--data", str(tmp_path / "none")])
     assert isinstance(result.exception, UserError) and "no data folder" in str(result.exception)
+
+
+def _corpus() -> list[list[Annotated]]:
+    """Documents of two kinds of sentence: "We use M for T ." (M Used-for T) and "M and T are
+    listed ." (two mentions, no relation), with varied words."""
+    methods = ["CRF", "LSTM", "SVM", "HMM", "parser", "tagger", "ranker", "encoder"]
+    tasks = ["parsing", "tagging", "retrieval", "translation", "summarization", "segmentation"]
+    docs = []
+    for n in range(20):
+        sentences = []
+        for k in range(4):
+            m, t = methods[(n + k) % len(methods)], tasks[(n * 3 + k) % len(tasks)]
+            mentions = (Mention(2, 3, "Method"), Mention(4, 5, "Task"))
+            if (n + k) % 2:
+                sentences.append(Annotated(("We", "use", m, "for", t, "."), mentions, ((0, "Used-for", 1),)))
+            else:
+                sentences.append(Annotated(("So", "far", m, "and", t, "are", "listed", "."), mentions, ()))
+        docs.append(sentences)
+    return docs
+
+
+def test_the_verifier_learns_from_the_extractors_out_of_fold_proposals() -> None:
+    docs = _corpus()
+    verifier = Verifier.train(
+        docs, frozenset(), ["Method", "Task"], mention_at=0.5, propose_at=0.0001, folds=4
+    )
+    assert verifier.report["gold"] == 40  # every annotated relation of the held-out parts
+    assert 0.0 <= verifier.admit_at <= 1.0
+    relations = RelationModel.train([s for d in docs for s in d], frozenset())
+    head, tail = Mention(2, 3, "Method", 0.9), Mention(4, 5, "Task", 0.9)
+    right = verifier.features(("We", "use", "CRF", "for", "parsing", "."), head, tail, "Used-for", relations)
+    wrong = verifier.features(
+        ("So", "far", "CRF", "and", "parsing", "are", "listed", "."), head, tail, "Used-for", relations
+    )
+    assert verifier.probability(right) > verifier.probability(wrong)
+    assert all(0.0 <= verifier.probability(f) <= 1.0 for f in (right, wrong))
+
+
+def test_a_verifier_without_both_outcomes_gives_its_prior() -> None:
+    mentions = (Mention(2, 3, "Method"), Mention(4, 5, "Task"))
+    docs = [[Annotated(("We", "use", "CRF", "for", "parsing", "."), mentions, ((0, "Used-for", 1),))]] * 3
+    verifier = Verifier.train(docs, frozenset(), ["Method", "Task"], mention_at=1.0, propose_at=1.0)
+    assert verifier.model is None and verifier.admit_at == 0.0
+    assert verifier.probability([0.0]) == verifier.prior == 0.0
+
+
+def test_the_governed_policy_meets_at_the_verifiers_operating_point() -> None:
+    policy = schema_policy(Policy(), 0.2)
+    assert (policy.commit_at, policy.reject_below, policy.deliberate_from, policy.deliberate_below) == (
+        0.2,
+        0.2,
+        0.2,
+        0.2,
+    )
+    assert policy.version.endswith("+verifier-0.2") and Policy().commit_at == 0.8

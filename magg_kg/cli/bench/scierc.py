@@ -18,7 +18,7 @@ from rich.table import Table
 
 from agents.offline.handlers import offline_handlers
 from agents.schema_extraction import SchemaRoles
-from governance.evaluation.scierc import load_split, sentences_of
+from governance.evaluation.scierc import load_split
 from governance.evaluation.scierc_bench import PROPOSE_AT, run_split, scierc_report
 from magg_kg.cli.bench.figures import CLOCK_START, figure
 from magg_kg.cli.context import (
@@ -56,6 +56,17 @@ def print_scierc(report: Mapping[str, object], out: Console) -> None:
         markup=False,
         highlight=False,
     )
+    verifier = _get(report, "verifier")
+    if isinstance(verifier, Mapping):
+        cv = verifier.get("train_out_of_fold")
+        cv = cv if isinstance(cv, Mapping) else {}
+        out.print(
+            f"verifier (train, out of fold): AUC {cv.get('auc_verifier')} (extractor's own score "
+            f"{cv.get('auc_extractor')}); admits at >= {verifier.get('admit_at')}: F1 "
+            f"{cv.get('f1_at_admit_at')} vs {cv.get('f1_every_proposal')} admitting every proposal",
+            markup=False,
+            highlight=False,
+        )
     runs = _get(report, "configurations")
     names = list(runs) if isinstance(runs, Mapping) else []
     table = Table(
@@ -133,7 +144,7 @@ def scierc(
     err = err_console()
     started = time.perf_counter()
     with err.status("scierc: training the extractor on train") as status:
-        roles = SchemaRoles.train(sentences_of(train), SCIERC, PROPOSE_AT)
+        roles = SchemaRoles.train([d.annotated for d in train], SCIERC, PROPOSE_AT)
         trained = time.perf_counter() - started
         runs = run_split(
             docs,
@@ -146,6 +157,13 @@ def scierc(
             progress=status.update,
         )
     report = scierc_report(
-        docs, runs, split=split, data=str(folder), policy=config.policy, train_s=trained, started=started
+        docs,
+        runs,
+        split=split,
+        data=str(folder),
+        policy=config.policy,
+        train_s=trained,
+        started=started,
+        verifier=roles.verifier,
     )
     emit_report(report, out, json_, print_scierc)

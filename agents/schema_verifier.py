@@ -1,0 +1,235 @@
+"""The verifier of a fixed schema's claims: a calibrated probability that a claimed relation is right.
+
+The extractor (:mod:`agents.schema_models`) scores a pair of mentions by itself; governance needs
+a second opinion that knows the extractor's mistakes. The verifier is trained at run time on the
+extractor's own proposals, made out of fold: the training documents are cut into ``folds`` parts
+by document, span and relation models are trained on all parts but one and propose relations on
+the part left out, exactly as the extractor would (mentions at ``mention_at``, relations at
+``propose_at``). Each proposal is labelled right when its head span, label and tail span are an
+annotated relation of its sentence (strict, as the benchmark scores it).
+
+Its features (:func:`claim_features`) are what a reviewer can read from the claim and its sentence:
+the relation model's probability of every label for the pair and the reversed pair, the margin of
+the best label, the span model's entity probability of each end, the widths, distance and order of
+the mentions, the sentence's length, the claimed label and both entity types. A gradient-boosted
+classifier maps them to a score; an isotonic regression fitted on out-of-fold scores (a second
+cut by the same folds) makes it a probability. Nothing is written to disk.
+
+The verifier also reports, from the same out-of-fold proposals, the score at which admitting
+the claims it scores at or above would have given the best F1 (:attr:`Verifier.admit_at`),
+beside the F1 of admitting every proposal: the operating point governance can use, chosen on
+training data only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.isotonic import IsotonicRegression
+from sklearn.metrics import roc_auc_score
+
+from agents.schema_models import NONE, Annotated, Mention, RelationModel, SpanModel
+
+__all__ = ["FOLDS", "Verifier", "claim_features", "strict_proposals"]
+
+FOLDS = 5
+"""The cut of the training documents for out-of-fold proposals and calibration."""
+
+
+def claim_features(
+    tokens: Sequence[str],
+    head: Mention,
+    tail: Mention,
+    label: str,
+    forward: Mapping[str, float],
+    backward: Mapping[str, float],
+    labels: Sequence[str],
+    types: Sequence[str],
+) -> list[float]:
+    """The verifier's features of one claim (module docstring); ``forward`` and ``backward`` are
+    the relation model's probabilities for (head, tail) and (tail, head)."""
+    ranked = [*sorted((forward.get(k, 0.0) for k in labels if k != NONE), reverse=True), 0.0, 0.0]
+    claimed = forward.get(label, 0.0)
+    return [
+        *(forward.get(k, 0.0) for k in labels),
+        backward.get(label, 0.0),
+        backward.get(NONE, 0.0),
+        claimed,
+        claimed - max((forward.get(k, 0.0) for k in labels if k not in (NONE, label)), default=0.0),
+        ranked[0] - ranked[1],
+        head.probability,
+        tail.probability,
+        min(head.probability, tail.probability),
+        float(head.end - head.start),
+        float(tail.end - tail.start),
+        float(abs(head.start - tail.start)),
+        1.0 if head.start < tail.start else 0.0,
+        float(len(tokens)),
+        *(1.0 if label == k else 0.0 for k in labels),
+        *(1.0 if head.type == k else 0.0 for k in types),
+        *(1.0 if tail.type == k else 0.0 for k in types),
+    ]
+
+
+@dataclass(frozen=True)
+class _Proposal:
+    features: list[float]
+    right: bool
+    confidence: float
+    fold: int
+
+
+def strict_proposals(
+    spans: SpanModel,
+    relations: RelationModel,
+    sentence: Annotated,
+    *,
+    mention_at: float,
+    propose_at: float,
+    types: Sequence[str],
+) -> list[tuple[list[float], bool, float]]:
+    """The extractor's proposals on one annotated sentence: features, strictly right, confidence."""
+    tokens = list(sentence.tokens)
+    gold = set()
+    for h, label, t in sentence.relations:
+        a, b = sentence.mentions[h], sentence.mentions[t]
+        gold.add(((a.start, a.end), label, (b.start, b.end)))
+        if label in relations.symmetric:
+            gold.add(((b.start, b.end), label, (a.start, a.end)))
+    mentions = spans.mentions(tokens, mention_at)
+    found = relations.relations(tokens, mentions, propose_at)
+    pairs = [(mentions[i], mentions[j]) for i, _, j, _ in found]
+    backward = relations.probabilities(tokens, [(t, h) for h, t in pairs])
+    forward = relations.probabilities(tokens, pairs)
+    out = []
+    for (i, label, j, p), fwd, bwd in zip(found, forward, backward, strict=True):
+        head, tail = mentions[i], mentions[j]
+        right = ((head.start, head.end), label, (tail.start, tail.end)) in gold
+        out.append((claim_features(tokens, head, tail, label, fwd, bwd, relations.labels, types), right, p))
+    return out
+
+
+def _booster(rows: int) -> HistGradientBoostingClassifier:
+    return HistGradientBoostingClassifier(
+        max_iter=200,
+        learning_rate=0.05,
+        max_leaf_nodes=15,
+        min_samples_leaf=max(2, min(40, rows // 50)),
+        l2_regularization=1.0,
+        random_state=0,
+    )
+
+
+def _best_point(scores: np.ndarray, right: np.ndarray, gold: int) -> tuple[float, float]:
+    """The score at or above which admitting gives the best F1, and that F1."""
+    best = (1.0, 0.0)
+    for cut in np.unique(np.round(scores, 3)):
+        chosen = scores >= cut
+        tp = int(right[chosen].sum())
+        f1 = 2 * tp / (int(chosen.sum()) + gold) if gold else 0.0
+        if f1 > best[1]:
+            best = (float(cut), f1)
+    return best
+
+
+@dataclass(frozen=True)
+class Verifier:
+    """A calibrated probability that a claim of the schema is right (module docstring)."""
+
+    model: HistGradientBoostingClassifier | None
+    """None when the training proposals were all right or all wrong: then :attr:`prior` is the
+    probability of every claim."""
+    calibration: IsotonicRegression
+    labels: tuple[str, ...]
+    types: tuple[str, ...]
+    admit_at: float
+    """The probability at or above which admitting gave the best out-of-fold F1 on training data."""
+    report: Mapping[str, float | int | None] = field(default_factory=dict)
+    prior: float = 0.0
+
+    @classmethod
+    def train(
+        cls,
+        documents: Sequence[Sequence[Annotated]],
+        symmetric: frozenset[str],
+        types: Sequence[str],
+        *,
+        mention_at: float,
+        propose_at: float,
+        folds: int = FOLDS,
+    ) -> Verifier:
+        """Out-of-fold proposals of the extractor on ``documents``, then the classifier and its
+        calibration (module docstring)."""
+        rows: list[_Proposal] = []
+        gold = 0
+        labels: tuple[str, ...] = ()
+        folds = max(2, min(folds, len(documents)))
+        for fold in range(folds):
+            fit = [s for n, doc in enumerate(documents) if n % folds != fold for s in doc]
+            held = [s for n, doc in enumerate(documents) if n % folds == fold for s in doc]
+            spans, relations = SpanModel.train(fit), RelationModel.train(fit, symmetric)
+            labels = relations.labels
+            for sentence in held:
+                gold += len(sentence.relations)
+                for features, right, p in strict_proposals(
+                    spans, relations, sentence, mention_at=mention_at, propose_at=propose_at, types=types
+                ):
+                    rows.append(_Proposal(features, right, p, fold))
+        y = np.array([r.right for r in rows], dtype=int)
+        everything = 2 * int(y.sum()) / (len(rows) + gold) if gold else 0.0
+        report: dict[str, float | int | None] = {
+            "proposals": len(rows),
+            "right": int(y.sum()),
+            "gold": gold,
+            "f1_every_proposal": round(everything, 4),
+        }
+        prior = float(y.mean()) if len(rows) else 0.0
+        if len(set(y.tolist())) < 2 or len({r.fold for r in rows}) < 2:
+            constant = IsotonicRegression(out_of_bounds="clip").fit([0.0, 1.0], [prior, prior])
+            return cls(None, constant, labels, tuple(types), 0.0, report, round(prior, 4))
+        x = np.array([r.features for r in rows])
+        cut = np.array([r.fold for r in rows])
+        scores = np.full(len(rows), prior)
+        for fold in range(folds):
+            held_out, fit = cut == fold, cut != fold
+            if held_out.any() and len(set(y[fit].tolist())) == 2:
+                booster = _booster(int(fit.sum())).fit(x[fit], y[fit])
+                scores[held_out] = booster.predict_proba(x[held_out])[:, 1]
+        calibrated = np.zeros(len(rows))
+        for fold in range(folds):
+            held_out = cut == fold
+            iso = IsotonicRegression(out_of_bounds="clip").fit(scores[~held_out], y[~held_out])
+            calibrated[held_out] = iso.predict(scores[held_out])
+        admit_at, best = _best_point(calibrated, y, gold)
+        report.update(
+            {
+                "auc_extractor": round(float(roc_auc_score(y, [r.confidence for r in rows])), 4),
+                "auc_verifier": round(float(roc_auc_score(y, scores)), 4),
+                "f1_at_admit_at": round(best, 4),
+            }
+        )
+        calibration = IsotonicRegression(out_of_bounds="clip").fit(scores, y)
+        model = _booster(len(rows)).fit(x, y)
+        return cls(model, calibration, labels, tuple(types), admit_at, report, round(prior, 4))
+
+    def probability(self, features: Sequence[float]) -> float:
+        """The calibrated probability that the claim with these features is right."""
+        if self.model is None:
+            return self.prior
+        score = self.model.predict_proba(np.array([list(features)]))[:, 1]
+        return round(float(self.calibration.predict(score)[0]), 4)
+
+    def features(
+        self,
+        tokens: Sequence[str],
+        head: Mention,
+        tail: Mention,
+        label: str,
+        relations: RelationModel,
+    ) -> list[float]:
+        """:func:`claim_features` of one claim, with ``relations``' probabilities for both orders."""
+        forward, backward = relations.probabilities(tokens, [(head, tail), (tail, head)])
+        return claim_features(tokens, head, tail, label, forward, backward, self.labels, self.types)
