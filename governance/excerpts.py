@@ -25,7 +25,8 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from agents.answer_spans import Excerpt, content_terms
+from agents.answer_forms import content_terms
+from agents.answer_spans import Excerpt
 from agents.text import find_mentions, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
 

@@ -10,14 +10,17 @@ Routed (:func:`answer_routed`):
 2. each sub-question goes to the domains that own its concepts (``store.concept_domains()``); a
    concept no domain owns goes to the unowned scope (every unowned concept);
 3. each domain expert retrieves from its scope only - the domain's concepts plus its bridge
-   concepts (the bridge context of its card) - and answers from those edges alone;
+   concepts (the bridge context of its card) - and answers from those edges and the lesson
+   excerpts of its scope alone (:mod:`governance.excerpts`); a sub-question that names no concept
+   the graph knows is routed by its text, to the scopes of the chunk that matches it best;
 4. synthesis merges the experts' answers into the final answer and a short answer, in one call,
    when there is something to merge: more than one retrieval answer, or a retrieval answer beside
    graph answers or gaps. Otherwise the answer is written in code, as flat writes its own: the
    graph answers' headlines, the experts' answers in order, what the graph does not cover.
 
 Flat (:func:`answer_flat`), the ablation baseline: one retrieval over the whole graph (the
-question's concepts and the concepts nearest it, one hop, no scope) and one answering call.
+question's concepts and the concepts nearest it, one hop, no scope; the best excerpts of all the
+lessons) and one answering call.
 
 A typed sub-question (a learning path, which comes first, prerequisites, what X unlocks, parts,
 how two concepts relate: :mod:`agents.question_types`) is answered by its graph algorithm

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from agents.answer_spans import Excerpt, best_span, expected_kind
+from agents.answer_forms import expected_kind
+from agents.answer_spans import Excerpt, best_span
 
 TOWNSHIP = Excerpt("c-1", "Van Hook Township", "Van Hook Township is a township in Mountrail County.")
 COUNTY = Excerpt(
@@ -58,3 +59,21 @@ def test_words_of_the_question_and_adjectives_are_no_answer() -> None:
     excerpt = Excerpt("c-1", "Jane Roe", "Jane Roe is an American actress who starred in Blue Sky.")
     span = best_span("Which film did the actress Jane Roe star in?", [excerpt])
     assert span is not None and span.text == "Blue Sky"
+
+
+def test_what_x_is_is_read_from_the_sentence_that_says_it() -> None:
+    excerpts = [
+        Excerpt("c-1", "Models", "Transformers use attention everywhere."),
+        Excerpt("c-2", "Attention", "**Attention** is a mechanism that weighs values, learned end to end."),
+    ]
+    span = best_span("What is attention?", excerpts)
+    assert span is not None and (span.text, span.excerpt) == ("a mechanism that weighs values", "c-2")
+    assert best_span("What is dropout?", excerpts) is None
+
+
+def test_a_sentence_first_word_is_a_name_only_if_it_is_one_elsewhere() -> None:
+    excerpts = [
+        Excerpt("c-1", "Attention", "Scaled attention divides by a root. It was proposed by Ann Lee.")
+    ]
+    span = best_span("Which researcher proposed scaled attention?", excerpts)
+    assert span is not None and span.text == "Ann Lee"

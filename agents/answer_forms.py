@@ -1,0 +1,216 @@
+"""What an answer looks like: the kind of answer a question asks for, and the spans of a sentence
+that could be one (the offline reader's vocabulary, :mod:`agents.answer_spans`).
+
+The kind is read from the question's first question word: a date ("when", "what year", a
+birthday), a number ("how many", "what percentage"), a choice between two options the question
+names ("Who was born earlier, A or B?"), a yes/no question, what something is ("What is
+attention?": a definition), otherwise a name. The spans of a sentence: dates and numbers for those
+kinds; for a name, runs of capitalized words (with "of", "de", "von" ... inside, at most six
+words, no possessive "'s"; not a capitalized adjective before a lower-case word, "an American
+actor", nor a month with its day) and quoted titles.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+__all__ = [
+    "DATE",
+    "DEFINED",
+    "LARGEST",
+    "NUMBER",
+    "OPTIONS",
+    "SMALLEST",
+    "WORD",
+    "YEAR",
+    "Kind",
+    "asked_part",
+    "candidate_spans",
+    "content_terms",
+    "expected_kind",
+    "focus_of",
+    "name_spans",
+]
+
+Kind = Literal["date", "number", "option", "yesno", "definition", "name"]
+
+WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+_STOP = frozenset(
+    """a an the of in on at to for from by with and or but as is are was were be been being am do does
+    did has have had having it its it's this that these those there their them they he she his her him
+    i you we our your who whom whose what which when where why how whats also not no yes than then
+    so if into onto over under about after before between both either neither each other same such
+    can could would should will shall may might must one ones s named name called known located
+    """.split()
+)
+_CONNECT = frozenset(
+    {"of", "the", "de", "da", "di", "du", "von", "van", "der", "den", "del", "la", "le", "y", "&"}
+)
+_MONTHS = (
+    "January|February|March|April|May|June|July|August|September|October|November|December|"
+    "Jan\\.?|Feb\\.?|Mar\\.?|Apr\\.?|Jun\\.?|Jul\\.?|Aug\\.?|Sep\\.?|Sept\\.?|Oct\\.?|Nov\\.?|Dec\\.?"
+)
+_MONTH = re.compile(_MONTHS)
+DATE = re.compile(
+    rf"\b(?:(?:{_MONTHS})\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+(?:{_MONTHS})\s+\d{{3,4}}|"
+    rf"(?:{_MONTHS})\s+\d{{4}}|(?:1[0-9]|20)\d{{2}}s?)\b"
+)
+YEAR = re.compile(r"\b(?:1[0-9]|20)\d{2}\b")
+NUMBER = re.compile(
+    r"(?<![\w.])\$?\d+(?:[.,]\d+)*(?:\s(?:million|billion|thousand|hundred|percent|km|miles|metres|meters|"
+    r"feet|kilometres|kilometers))?\b"
+)
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
+OPTIONS = re.compile(r"[,:]?\s+(?P<a>[^,?]+?),?\s+or\s+(?P<b>[^,?]+?)\s*\??\s*$", re.IGNORECASE)
+SMALLEST = re.compile(
+    r"\b(?:earlier|earliest|first|older|oldest|before|sooner|fewer|fewest|less|least|smaller|smallest|"
+    r"lower|lowest|shorter|shortest)\b",
+    re.IGNORECASE,
+)
+LARGEST = re.compile(
+    r"\b(?:later|latest|last|younger|youngest|after|more|most|larger|largest|bigger|biggest|higher|"
+    r"highest|taller|tallest|longer|longest|greater|greatest|recent|newer|newest)\b",
+    re.IGNORECASE,
+)
+_AUX = re.compile(
+    r"^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.IGNORECASE
+)
+
+
+def content_terms(text: str) -> list[str]:
+    """Content words, lower case, a possessive ``'s`` and a plural ``s`` dropped; a lone letter is
+    no content word.
+
+    >>> content_terms("Who wrote the Beatles' songs, W?")
+    ['wrote', 'beatle', 'song']
+    """
+    words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(text)]
+    return [
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
+        for w in words
+        if w not in _STOP and (len(w) > 1 or w.isdigit())
+    ]
+
+
+DEFINED = re.compile(
+    r"(?:what|who) (?:is|are|was|were) (?:an? |the )?(?P<term>(?:(?!\b(?:of|in|on|at|for|from|by|with|that|"
+    r"which|who|where|when|whose|and|or)\b)[^?,;])+?)\s*\??$"
+)
+"""A question that asks what something is, and nothing more ("What is attention?")."""
+_WH = re.compile(r"\b(?:when|where|who|whom|whose|what|which|how)\b", re.IGNORECASE)
+
+
+def asked_part(question: str) -> str:
+    """The question from its first question word on, in lower case ("" when it has none)."""
+    lower = question.strip().lower()
+    first = _WH.search(lower)
+    return lower[first.start() :] if first is not None else ""
+
+
+def expected_kind(question: str) -> Kind:
+    """What kind of answer a question asks for, read from its first question word (a "when" inside
+    a quoted title further on is not the question's).
+
+    >>> [expected_kind(q) for q in ("When did it open?", "How many seats?", "Is it red?",
+    ...  "Who was born first, Ann or Bo?", "Who wrote it?", "What city was it born in?",
+    ...  "What is attention?", "What is the seat of the county?")]
+    ['date', 'number', 'yesno', 'option', 'name', 'name', 'definition', 'name']
+    """
+    text = question.strip()
+    lower = text.lower()
+    comparative = SMALLEST.search(text) or LARGEST.search(text)
+    if OPTIONS.search(text) and (re.match(r"^\s*(?:which|who|what)\b", lower) or comparative):
+        return "option"
+    asked = asked_part(text)
+    if not asked:
+        return "yesno" if _AUX.match(text) else "name"
+    if re.match(r"when\b|(?:what|which) (?:year|date|day|month|decade|century)\b", asked) or re.search(
+        r"\b(?:birthday|birth date|date of birth|born on)\b", asked
+    ):
+        return "date"
+    if re.match(
+        r"how (?:many|much|long|old|tall|far|big|large|high)\b|what (?:percentage|percent|number)\b", asked
+    ):
+        return "number"
+    if _AUX.match(text) and not lower.startswith(asked) and not re.search(r",\s*(?:what|which|who)", lower):
+        return "yesno"
+    if DEFINED.match(asked) is not None:
+        return "definition"
+    return "name"
+
+
+def candidate_spans(text: str, kind: Kind) -> list[tuple[int, int]]:
+    """(start, end) of the spans of a sentence that could answer a question of ``kind``."""
+    found: list[tuple[int, int]] = []
+    if kind == "date":
+        found += [m.span() for m in DATE.finditer(text)]
+    if kind == "number":
+        found += [m.span() for m in NUMBER.finditer(text)]
+    if kind == "name":
+        found += [m.span(1) for m in _QUOTED.finditer(text)]
+        found += name_spans(text)
+    return found
+
+
+_DEMONYM = re.compile(r"(?:an|ian|ean|ese|ish|ch|i|ic)$")
+_LONGEST_NAME = 6
+"""Words at most in a name (a longer run is a list or a table row, not one name)."""
+
+
+def name_spans(text: str) -> list[tuple[int, int]]:
+    """Runs of capitalized words (connectors inside), not a sentence's first word alone when it is
+    a common word, nor a capitalized adjective before a lower-case word ("an American actor"), nor
+    a month with its day ("March 8": a date), at most six words, without a possessive "'s"."""
+    words = list(WORD.finditer(text))
+    runs: list[tuple[int, int]] = []
+    index = 0
+    while index < len(words):
+        word = words[index].group(0)
+        if not (
+            word[0].isupper()
+            or (word[0].isdigit() and index + 1 < len(words) and words[index + 1].group(0)[0].isupper())
+        ):
+            index += 1
+            continue
+        end = index
+        while end + 1 < len(words):
+            nxt = words[end + 1].group(0)
+            gap = text[words[end].end() : words[end + 1].start()]
+            if gap.strip(" ,") and gap.strip() not in ("", "-"):
+                break
+            if "," in gap:
+                break
+            if nxt[0].isupper() or nxt[0].isdigit():
+                end += 1
+            elif nxt.lower() in _CONNECT and end + 2 < len(words) and words[end + 2].group(0)[0].isupper():
+                end += 2
+            else:
+                break
+        first = words[index].group(0)
+        following = words[end + 1].group(0) if end + 1 < len(words) else ""
+        adjective = end == index and _DEMONYM.search(first) is not None and following[:1].islower()
+        common = end == index and index == 0 and first.lower() in _STOP
+        start = index + 1 if first.lower() in _STOP and end > index else index
+        dated = _MONTH.fullmatch(first) is not None and any(
+            w.group(0)[0].isdigit() for w in words[start : end + 1]
+        )
+        if not adjective and not common and not dated and end - start < _LONGEST_NAME:
+            stop = words[end].end()
+            if text[words[end].start() : stop].endswith(("'s", "’s")):
+                stop -= 2
+            runs.append((words[start].start(), stop))
+        index = end + 1
+    return runs
+
+
+def focus_of(question: str) -> set[str]:
+    """The word the question asks about: the first content word after its question word ("Who is
+    the mayor of ..." asks for a mayor).
+
+    >>> focus_of("Who is the mayor of the city where Acme is?"), focus_of("Name the river.")
+    ({'mayor'}, set())
+    """
+    first = _WH.search(question)
+    words = content_terms(question[first.end() :]) if first is not None else []
+    return set(words[:1])
