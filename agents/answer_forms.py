@@ -25,8 +25,8 @@ __all__ = [
     "WORD",
     "YEAR",
     "Kind",
+    "answer_candidates",
     "asked_part",
-    "candidate_spans",
     "content_terms",
     "expected_kind",
     "focus_of",
@@ -140,7 +140,7 @@ def expected_kind(question: str) -> Kind:
     return "name"
 
 
-def candidate_spans(text: str, kind: Kind) -> list[tuple[int, int]]:
+def answer_candidates(text: str, kind: Kind) -> list[tuple[int, int]]:
     """(start, end) of the spans of a sentence that could answer a question of ``kind``."""
     found: list[tuple[int, int]] = []
     if kind == "date":

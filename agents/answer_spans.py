@@ -51,8 +51,8 @@ from agents.answer_forms import (
     SMALLEST,
     WORD,
     YEAR,
+    answer_candidates,
     asked_part,
-    candidate_spans,
     content_terms,
     expected_kind,
     focus_of,
@@ -164,7 +164,7 @@ def best_span(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
             for other in read
             if other.excerpt != sentence.excerpt and _links(other, excerpts[sentence.excerpt].title, asked)
         ]
-        for start, end in candidate_spans(sentence.text, kind):
+        for start, end in answer_candidates(sentence.text, kind):
             words = set(content_terms(sentence.text[start:end]))
             if not words or words <= asked or sentence.text[start:end] in initial.get(position, ()):
                 continue
