@@ -36,7 +36,7 @@ from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_
 from agents.cost import Cost, ask
 from agents.evidence import ExtractedEdge, LinkReply, verify
 from agents.relations import RelationReply
-from agents.text import INITIALS, acronym_of, find_mentions, initials, lexicon, normalize_name, slug
+from agents.text import INITIALS, MentionFinder, acronym_of, initials, lexicon, normalize_name, slug
 from magg_kg.lessons import Chunk, LessonText
 from magg_kg.llm.bundle import each
 from magg_kg.llm.port import LLM, Failure, Prompt
@@ -86,6 +86,7 @@ class Registry:
                 self.keys.setdefault(alias, concept_id)
                 self.forms[concept_id].add(alias)
         self._lexicon: dict[str, str] | None = None
+        self._finder: MentionFinder | None = None
 
     def lexicon(self) -> dict[str, str]:
         if self._lexicon is None:
@@ -125,7 +126,9 @@ class Registry:
         return key
 
     def known_in(self, text: str) -> list[KnownConcept]:
-        ids = sorted({concept for _, _, concept in find_mentions(text, self.lexicon())})
+        if self._finder is None or self._finder.keys is not self.lexicon():
+            self._finder = MentionFinder(self.lexicon())
+        ids = sorted({concept for _, _, concept in self._finder.find(text)})
         return [self.known(concept_id) for concept_id in ids]
 
     def known(self, concept_id: str) -> KnownConcept:

@@ -26,12 +26,23 @@ recognized as standing for an earlier concept.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 from lemminflect import getAllLemmas
 
-__all__ = ["CLOSED_CLASSES", "Word", "conjuncts", "noun_runs", "pronoun", "word_classes", "words"]
+__all__ = [
+    "CLOSED_CLASSES",
+    "Word",
+    "conjuncts",
+    "lemma_table",
+    "noun_runs",
+    "pronoun",
+    "word_classes",
+    "words",
+]
 
 CLOSED_CLASSES: dict[str, frozenset[str]] = {
     "DET": frozenset(
@@ -106,6 +117,16 @@ def words(text: str, start: int = 0, end: int | None = None) -> list[Word]:
     return [Word(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text, start, stop)]
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function; lemminflect deep-copies its tables on every call
+def lemma_table(word: str) -> Mapping[str, tuple[str, ...]]:
+    """lemminflect's lemmas of a word form, by universal POS tag (read-only).
+
+    >>> dict(lemma_table("models"))
+    {'NOUN': ('model',), 'VERB': ('model',)}
+    """
+    return MappingProxyType(getAllLemmas(word))
+
+
 @lru_cache(maxsize=1 << 16)  # a pure function of its argument; the cache only saves time
 def word_classes(word: str) -> frozenset[str]:
     """The universal POS tags a word form can take: its closed class if it has one, else the
@@ -122,7 +143,7 @@ def word_classes(word: str) -> frozenset[str]:
         return frozenset({"NUM"})
     if any(ch.isdigit() for ch in word) or _CAPITALS.search(word):
         return frozenset({"PROPN"})
-    lemmas = getAllLemmas(lower)
+    lemmas = lemma_table(lower)
     if not lemmas and "-" in lower.strip("-"):
         return word_classes(lower.rsplit("-", 1)[1])  # a compound is what its last part is
     tags = set(lemmas) - {"AUX"}
@@ -141,7 +162,7 @@ def _unknown(lower: str) -> frozenset[str]:
     # A word lemminflect does not list: its classes after a known prefix ("nonconvex" as "convex"),
     # an adverb for "-ly" ("programmatically"), an adjective for "-ous", "-ive", "-al", ... endings.
     prefixed = _PREFIX.fullmatch(lower)
-    if prefixed is not None and getAllLemmas(prefixed.group("rest")):
+    if prefixed is not None and lemma_table(prefixed.group("rest")):
         return word_classes(prefixed.group("rest"))
     if re.search(r"[a-z]{3}(?:ly|wise)$", lower):
         return frozenset({"ADV"})
@@ -162,7 +183,7 @@ def _s_form(word: str) -> bool:
         return True  # "GPUs"
     if not lower.endswith("s") or lower.endswith(("ss", "us", "is")) or not lower.isalpha():
         return False
-    lemmas = getAllLemmas(lower)
+    lemmas = lemma_table(lower)
     return bool(lemmas) and lower not in lemmas.get("NOUN", ()) and bool(set(lemmas) & {"NOUN", "VERB"})
 
 
@@ -170,7 +191,7 @@ def _gerund_only(word: str) -> bool:
     lower = word.lower()
     return (
         lower.endswith("ing")
-        and not set(getAllLemmas(lower)) & {"NOUN", "ADJ"}
+        and not set(lemma_table(lower)) & {"NOUN", "ADJ"}
         and "VERB" in word_classes(word)
     )
 
@@ -180,7 +201,7 @@ def _modifier(word: str) -> bool:
     if tags & {"NOUN", "PROPN", "X", "ADJ"}:
         return True
     # A participle ("hidden", "pretrained", "masked") modifies a noun; a finite verb does not.
-    lemmas = getAllLemmas(word.lower()).get("VERB", ())
+    lemmas = lemma_table(word.lower()).get("VERB", ())
     return tags == {"VERB"} and word.lower() not in lemmas and not word.lower().endswith("s")
 
 

@@ -44,7 +44,7 @@ from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_
 from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import CLOSED_CLASSES, conjuncts, noun_runs, word_classes, words
-from agents.text import Sentence, cue_statements, find_mentions, normalize_name, sentences
+from agents.text import MentionFinder, Sentence, cue_statements, normalize_name, sentences
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
 
@@ -120,7 +120,9 @@ def acronym_pairs(text: str) -> list[tuple[str, str]]:
     >>> acronym_pairs("A large language model (LLM) on many GPUs (graphics processing units)")
     [('large language model', 'LLM'), ('graphics processing units', 'GPUs')]
     """
-    pairs = []
+    pairs: list[tuple[str, str]] = []
+    if "(" not in text:
+        return pairs
     for match in _ACRONYM_DEF.finditer(text):
         short = match.group("short")
         letters = (short[:-1] if short.endswith("s") and short[:-1].isupper() else short).lower()
@@ -290,8 +292,9 @@ def _named_in(text: str, units: list[Sentence], known: list[KnownConcept], found
     names = {c.id: c.name for c in known}
     counts: Counter[str] = Counter()
     quotes: dict[str, str] = {}
+    finder = MentionFinder(keys)
     for unit in units:
-        for _, _, concept in find_mentions(unit.text, keys):
+        for _, _, concept in finder.find(unit.text):
             counts[concept] += 1
             quotes.setdefault(concept, text[unit.start : unit.end])
     for concept, count in sorted(counts.items()):

@@ -41,10 +41,10 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
-from lemminflect import getAllInflections, getAllLemmas
+from lemminflect import getAllInflections
 from wordfreq import zipf_frequency
 
-from agents.phrases import word_classes, words
+from agents.phrases import lemma_table, word_classes, words
 from agents.text import normalize_name
 
 __all__ = [
@@ -191,7 +191,7 @@ def _comparative(word: str) -> bool:
     lower = word.lower()
     if lower in _COMPARATIVE:
         return True
-    lemmas = getAllLemmas(lower)
+    lemmas = lemma_table(lower)
     base = lemmas.get("ADJ", ()) + lemmas.get("ADV", ())
     return bool(base) and lower not in base and lower.endswith(("er", "est")) and "NOUN" not in lemmas
 
@@ -199,7 +199,7 @@ def _comparative(word: str) -> bool:
 def _finite_verb(word: str) -> bool:
     tags = word_classes(word)
     return tags == {"VERB"} and (
-        word.lower() in getAllLemmas(word.lower()).get("VERB", ()) or word.endswith("s")
+        word.lower() in lemma_table(word.lower()).get("VERB", ()) or word.endswith("s")
     )
 
 
@@ -216,7 +216,7 @@ def term_features(name: str) -> tuple[float, ...]:
     first_tags, head_tags = classes[0], classes[-1]
     inner = classes[1:-1]
     closed = {"DET", "PRON", "ADP", "CONJ", "AUX", "NUM", "QUANT", "PART", "ADV"}
-    lemmas = getAllLemmas(head.lower()).get("NOUN", ())
+    lemmas = lemma_table(head.lower()).get("NOUN", ())
     count = len(tokens)
     # Title Case ("Large Language Models") says nothing of the words; a capitalized inner word does.
     title = count > 1 and all(t[:1].isupper() and t[1:] == t[1:].lower() for t in tokens if t.isalpha())
@@ -266,7 +266,7 @@ def term_features(name: str) -> tuple[float, ...]:
     values["head_nominalization"] = float(bool(_NOMINALIZATION.search(head.lower())))
     values["all_unknown"] = float(count > 1 and all(tags == {"X"} for tags in classes))
     values["gerund_only"] = float(
-        head.lower().endswith("ing") and "NOUN" in head_tags and "NOUN" not in getAllLemmas(head.lower())
+        head.lower().endswith("ing") and "NOUN" in head_tags and "NOUN" not in lemma_table(head.lower())
     )
     values["initial"] = float(any(len(token) == 1 and token.isupper() for token in tokens))
     for where, zipf in (("first", zipfs[0]), ("head", zipfs[-1]), ("single", zipfs[0] if count == 1 else -1)):
@@ -332,7 +332,7 @@ def is_term(name: str, evidence: TermEvidence = "used") -> bool:
 
 def _everyday_plural(token: str) -> bool:
     lower = token.lower()
-    lemmas = getAllLemmas(lower).get("NOUN", ()) or (
+    lemmas = lemma_table(lower).get("NOUN", ()) or (
         (lower[:-1],) if lower.endswith("s") and not lower.endswith(("ss", "us", "is")) else ()
     )
     return lower not in lemmas and any(_zipf(lemma) >= ANCHOR_ZIPF for lemma in lemmas)
@@ -343,5 +343,5 @@ def _anchor(token: str) -> bool:
     if tags == {"PROPN"}:
         return "-" not in token or any(ch.isdigit() for ch in token)  # "GPT-4", not "AI-powered"
     # The word's most frequent form counts: "coding" is as everyday as "code".
-    forms = {token.lower(), *(lemma for lemmas in getAllLemmas(token.lower()).values() for lemma in lemmas)}
+    forms = {token.lower(), *(lemma for lemmas in lemma_table(token.lower()).values() for lemma in lemmas)}
     return tags != {"VERB"} and not tags & _CLOSED_TAGS and max(_zipf(form) for form in forms) < ANCHOR_ZIPF
