@@ -30,7 +30,7 @@ from agents.answer_spans import Excerpt
 from agents.text import find_mentions, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["EXCERPTS", "LessonChunk", "excerpt_scopes", "find_excerpts", "lesson_chunks"]
+__all__ = ["EXCERPTS", "LessonChunk", "excerpt_scopes", "find_excerpts", "graph_lexicon", "lesson_chunks"]
 
 EXCERPTS = 4
 """The most excerpts one answering call is shown."""
@@ -57,6 +57,13 @@ class _Chunks:
     idf: dict[str, float]
 
 
+def graph_lexicon(graph: GraphIndex) -> dict[str, str]:
+    """The graph's lexicon (normalized name -> concept id), built once per graph."""
+    return graph.kept(
+        "lexicon", lambda: lexicon([(cid, list(names)) for cid, names in sorted(graph.names.items())])
+    )
+
+
 def lesson_chunks(graph: GraphIndex) -> Sequence[LessonChunk]:
     """The chunks of the graph's lessons as of its time, in lesson and chunk order (none when the
     graph was not read from a store)."""
@@ -71,15 +78,18 @@ def _load(graph: GraphIndex) -> _Chunks:
     store = graph.store
     if store is None:
         return _Chunks((), {})
+    lessons = store.lessons(graph.as_of)
+    if not lessons:
+        return _Chunks((), {})
     cited: dict[str, set[str]] = {}
     for row in store.lesson_concepts(graph.as_of):
         concept = str(row["concept_id"])
         for span in json.loads(str(row.get("evidence") or "[]")):
             if isinstance(span, dict) and concept in graph.concepts:
                 cited.setdefault(str(span.get("chunk_id", "")), set()).add(concept)
-    keys = lexicon([(cid, list(names)) for cid, names in sorted(graph.names.items())])
+    keys = graph_lexicon(graph)
     chunks: list[LessonChunk] = []
-    for lesson in store.lessons(graph.as_of):
+    for lesson in lessons:
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
             raw = lesson.text[int(str(row["start_offset"])) : int(str(row["end_offset"]))]

@@ -50,8 +50,8 @@ from collections.abc import Mapping, Sequence
 
 from agents import qa
 from agents.question_types import classify
-from agents.text import find_mentions, lexicon
-from governance.excerpts import excerpt_scopes, find_excerpts
+from agents.text import find_mentions
+from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
     STAGE,
     UNOWNED,
@@ -78,13 +78,6 @@ __all__ = [
     "domain_scopes",
     "mentioned",
 ]
-
-
-def _keys(graph: GraphIndex) -> dict[str, str]:
-    """The graph's lexicon, built once per graph."""
-    return graph.kept(
-        "lexicon", lambda: lexicon([(cid, list(names)) for cid, names in sorted(graph.names.items())])
-    )
 
 
 def domain_scopes(graph: GraphIndex, bridges: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
@@ -115,7 +108,7 @@ def mentioned(keys: Mapping[str, str], question: str) -> dict[str, str]:
 
 
 def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> list[qa.SubQuestion]:
-    keys = _keys(graph)
+    keys = graph_lexicon(graph)
     prompt = Prompt(
         task=qa.DECOMPOSE_TASK,
         stage=STAGE,
@@ -253,7 +246,7 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
 def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -> QAResult:
     """The baseline: one retrieval over the whole graph and one answering call, no routing."""
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
-    keys = _keys(graph)
+    keys = graph_lexicon(graph)
     found = list(dict.fromkeys(c for _, _, c in find_mentions(question, keys)))
     kind = classify(question, keys)
     sub = qa.SubQuestion(
