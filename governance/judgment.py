@@ -7,7 +7,8 @@
 2. asks the judge (:mod:`governance.claims`) for a score, with the evidence, the owners' votes and
    the supporting subgraph; an unusable or self-contradicting reply abstains, with the reason;
 3. routes the score through the decision table (:mod:`governance.policy`): commit, reject,
-   abstain, debate (:mod:`governance.debate`), or human review after a debate pre-screen;
+   abstain, debate (:mod:`governance.debate`), or human review (after a debate pre-screen when
+   ``policy.prescreen`` is ``debate``);
 4. commits only what passes the grounding checks in code, whatever a model said: at least one
    evidence quote without instruction-like text, found in its lesson at its offsets, and the rule
    engine's check against the graph as it is now (edges committed earlier in the batch included).
@@ -185,6 +186,11 @@ class Judgment:
                         judged.model,
                     )
                 )
+            case "review" if self._policy.prescreen == "judge":
+                why = "structural claim (new prerequisite chain) for a person to decide; "
+                why += f"pre-screen: judge {score:.2f}: {reason}"
+                model = judged.model
+                ops += self._quarantine(proposal, "review", score, why, base, row, model, stage="judge")
             case "debate" | "review":
                 ops.append(
                     self._decide(

@@ -29,10 +29,15 @@ reshapes the curriculum: no learning-order path already leads from its src to it
 chain, or a link that joins two chains). A prerequisite that only restates an order the graph
 already implies is an ordinary contested edge and goes to debate.
 
-Pre-screen. A structural claim goes to a person after an agent pre-screen: the debate. The agents
-narrow, a person decides: a pre-screen whose moderator scores below ``reject_below`` (with a valid,
-cited verdict) rejects the claim; anything else quarantines it for review, with the debate in the
-record. The pre-screen never commits a structural claim on its own.
+Pre-screen. A structural claim goes to a person after an agent pre-screen. By default
+(``policy.prescreen = "judge"``) the pre-screen is the owners' review and the judge's score it has
+already passed: the claim is quarantined for review with the judge's reason, at no further model
+call. With ``prescreen = "debate"`` a debate runs first: the agents narrow, a person decides; a
+moderator scoring below ``reject_below`` (with a valid, cited verdict) rejects the claim, and
+anything else quarantines it with the debate in the record. Measured on the replay, the debate
+pre-screen rejected none of the structural claims it saw with the offline provider (every one went
+to a person all the same) and cost seven calls each. The pre-screen never commits a structural
+claim on its own.
 
 Unanchored claims (:data:`UNANCHORED`). After the table, the gate holds back one more kind of
 claim: one that would be committed (by the judge or after a debate) although an endpoint appears
@@ -157,6 +162,7 @@ def policy_detail(policy: Policy, row: Row | None = None) -> dict[str, object]:
             "debate_rounds": policy.debate_rounds,
             "contested": policy.contested,
             "debate_scope": policy.debate_scope,
+            "prescreen": policy.prescreen,
             "low_stakes_types": list(policy.low_stakes_types),
             "structural_types": list(policy.structural_types),
             "table": table_digest(),

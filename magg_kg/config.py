@@ -43,6 +43,9 @@ class Policy(_Frozen):
     """Which contested edges a debate (or self-consistency) settles: only those between core
     concepts (each has an active edge or is taught by a lesson; the others abstain until more
     evidence comes), or any (governance.policy)."""
+    prescreen: Literal["judge", "debate"] = "judge"
+    """The agent pre-screen of a contested structural claim before it goes to a person: the judge
+    and the owners who already reviewed it, or also a debate that may reject it (governance.policy)."""
     low_stakes_types: tuple[str, ...] = ("related", "applies_to")
     structural_types: tuple[str, ...] = ("prerequisite",)
     recheck_limit: Annotated[int, Field(ge=1)] = 25

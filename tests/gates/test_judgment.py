@@ -19,7 +19,8 @@ from magg_kg.verification import verify_store
 
 from .world import ScriptedLLM, proposal, seed, span, write
 
-POLICY = Policy(debate_scope="any")  # the debate itself is tested here: every contested edge debates
+# The debate itself is tested here: every contested edge debates, and so does a structural pre-screen.
+POLICY = Policy(debate_scope="any", prescreen="debate")
 CHAIN = [
     (
         "linear-algebra",
@@ -170,6 +171,25 @@ def test_a_structural_claim_goes_to_a_person_after_the_prescreen(
     )
     rejected = Judgment(llm, POLICY, clock, world).settle(new_chain)
     assert rejected.state == "rejected"
+
+
+def test_by_default_a_structural_claim_goes_to_a_person_on_the_judges_prescreen(
+    world: SQLiteStore, clock: StepClock
+) -> None:
+    new_chain = proposal(
+        "calculus",
+        "prerequisite",
+        "backpropagation",
+        [span("Calculus is a prerequisite for backpropagation.")],
+    )
+    llm = ScriptedLLM({"judge": judged(0.7), "debate-moderator": moderated(0.2, ["calculus"])})
+    settled = Judgment(llm, Policy(), clock, world).settle(new_chain)
+    assert settled.state == "quarantined" and llm.tasks() == ["judge"]  # no debate was held
+    (decision,) = decisions(settled)
+    assert (decision.stage, decision.verdict, decision.score) == ("judge", "review", 0.7)
+    assert decision.detail["route"]["row"] == "structural"  # type: ignore[index]
+    reason = next(op for op in settled.ops if isinstance(op, EnqueueReview)).reason
+    assert "structural claim" in reason and "judge 0.70" in reason
 
 
 def test_a_prerequisite_the_graph_already_implies_is_debated_not_reviewed(
