@@ -83,7 +83,8 @@ def test_a_commit_carries_the_full_grounding_record(world: SQLiteStore, clock: S
     assert commit.source == "lesson:lesson-a via scripted-1 judge"
     assert commit.reason == "scripted 0.9" and commit.evidence[0].quote == "Transformers build on attention."
     assert commit.valid_at == commit.recorded_at == decision.decided_at
-    assert (commit.policy_version, commit.prompt_version, commit.model) == (POLICY.version, "judge-1", "scripted-1")
+    recorded = (commit.policy_version, commit.prompt_version, commit.model)
+    assert recorded == (POLICY.version, "judge-1", "scripted-1")
     assert decision.detail["route"] == {"row": "commit", "when": "score >= commit_at", "action": "commit"}
     edge = next(e for e in world.edges() if e.type == "builds_on")
     assert edge.grounding.source == commit.source and world.proposal(builds_on().id).state == "committed"  # type: ignore[union-attr]
@@ -150,15 +151,16 @@ def test_a_moderator_below_the_bar_quarantines_for_review(world: SQLiteStore, cl
     assert [row["proposal_id"] for row in world.review_queue()] == [builds_on().id]
 
 
+def calculus_before_backpropagation() -> Proposal:
+    """A new prerequisite chain: no learning-order path joins calculus to backpropagation yet."""
+    quote = "Calculus is a prerequisite for backpropagation."
+    return proposal("calculus", "prerequisite", "backpropagation", [span(quote)])
+
+
 def test_a_structural_claim_goes_to_a_person_after_the_prescreen(
     world: SQLiteStore, clock: StepClock
 ) -> None:
-    new_chain = proposal(
-        "calculus",
-        "prerequisite",
-        "backpropagation",
-        [span("Calculus is a prerequisite for backpropagation.")],
-    )
+    new_chain = calculus_before_backpropagation()
     llm = ScriptedLLM(
         {"judge": judged(0.7), "debate-moderator": moderated(0.95, ["calculus", "backpropagation"])}
     )
@@ -176,12 +178,7 @@ def test_a_structural_claim_goes_to_a_person_after_the_prescreen(
 def test_by_default_a_structural_claim_goes_to_a_person_on_the_judges_prescreen(
     world: SQLiteStore, clock: StepClock
 ) -> None:
-    new_chain = proposal(
-        "calculus",
-        "prerequisite",
-        "backpropagation",
-        [span("Calculus is a prerequisite for backpropagation.")],
-    )
+    new_chain = calculus_before_backpropagation()
     llm = ScriptedLLM({"judge": judged(0.7), "debate-moderator": moderated(0.2, ["calculus"])})
     settled = Judgment(llm, Policy(), clock, world).settle(new_chain)
     assert settled.state == "quarantined" and llm.tasks() == ["judge"]  # no debate was held
