@@ -8,6 +8,7 @@ import base64
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agents.offline import injection_training
@@ -16,14 +17,18 @@ from agents.offline.injection import (
     INSTRUCTION_THRESHOLD,
     MODEL_PATH,
     SUSPICION_THRESHOLD,
+    ModelData,
     instruction_like,
     instruction_score,
     instructions_in,
     load_model,
+    model_of,
     read_injection_model,
     scan,
 )
-from agents.offline.injection_training import TRAIN_FILE
+from agents.offline.injection_bars import CourseLesson, held_share, suspicion_bar
+from agents.offline.injection_features import DENSE, Features, text_features
+from agents.offline.injection_training import MIN_CATCH, TRAIN_FILE
 from agents.offline.lesson_units import sections, units
 from governance.ingestion import IngestContext, ingest
 from governance.judgment import Judgment
@@ -91,6 +96,54 @@ def test_the_shipped_threshold_is_the_one_the_model_was_built_with() -> None:
     assert load_model().threshold == data["threshold"] == INSTRUCTION_THRESHOLD
     assert load_model().suspicion == data["suspicion"] == SUSPICION_THRESHOLD < INSTRUCTION_THRESHOLD
     assert data["figures"]["fp_rate_genai"] <= 0.005 and data["figures"]["recall"] >= 0.8
+    assert data["figures"]["suspicion_recall"] >= MIN_CATCH
+
+
+# Short pieces of lessons with nothing in them addressed to anyone: headings and code lines
+# (written for this test, in forms real courses are full of; the model of injection-1
+# held each of them for a person).
+FRAGMENTS = ["Check yourself", "except:", "pass", "PART 1: Review."]
+
+
+def test_a_unit_with_no_features_scores_at_the_models_prior() -> None:
+    empty = Features({}, {}, dict.fromkeys(DENSE, 0.0), 0)
+    assert load_model().probability(empty) == pytest.approx(instruction_score(""))
+    assert instruction_score("") < 0.2
+
+
+@pytest.mark.parametrize("fragment", FRAGMENTS)
+def test_short_fragments_addressed_to_no_one_are_not_suspicious(fragment: str) -> None:
+    assert instruction_score(fragment) < SUSPICION_THRESHOLD
+
+
+def test_n_gram_evidence_grows_with_the_text_that_carries_it() -> None:
+    def model(prior: list[float] | None) -> ModelData:
+        data: ModelData = {
+            "version": "t", "threshold": 0.9, "suspicion": 0.8, "calibration": [1.0, 0.0], "bias": 0.0,
+            "dense": {}, "chars": {}, "words": {"hello": [1.0, 2.0], "world": [1.0, 2.0]},
+        }  # fmt: skip
+        if prior is not None:
+            data["prior"] = prior
+        return data
+
+    one, two = text_features("hello"), text_features("hello world")
+    shrunk = model_of(model([0.0, 3.0]))
+    assert shrunk.decision(one) == pytest.approx(2.0 / np.sqrt(10.0))
+    assert shrunk.decision(two) == pytest.approx(4.0 / np.sqrt(11.0))
+    old = model_of(model(None))  # a model from before the priors: each block divided by its length alone
+    assert old.decision(one) == pytest.approx(2.0) and old.decision(two) == pytest.approx(4.0 / np.sqrt(2.0))
+
+
+def test_the_suspicion_bar_is_the_cheapest_that_catches_enough() -> None:
+    text = "# A\n\nAlpha is here.\n\n# B\n\n" + "A tensor has a shape. " * 40 + "Beta is there.\n"
+    lessons = [CourseLesson.of("c", text)]
+    scores = {"Alpha is here.": 0.55, "Beta is there.": 0.35}
+    positives = np.array([0.5, 0.6, 0.7, 0.8, 0.9])
+    bar, rows = suspicion_bar(lessons, lambda unit: scores.get(unit, 0.0), positives, 0.8, 0.95)
+    assert bar == 0.6  # recall 0.8; at 0.61 it would be 0.6
+    held = [row.held["c"] for row in rows]
+    assert held == sorted(held, reverse=True) and held[0] == 1.0 and held[-1] == 0.0
+    assert held_share(lessons, lambda unit: scores.get(unit, 0.0), 0.5)["c"] < 1.0
 
 
 @pytest.mark.parametrize("text", FRESH_INSTRUCTIONS)

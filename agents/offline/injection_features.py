@@ -267,11 +267,13 @@ DENSE: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Features:
-    """One unit's features: character and word n-gram counts, and the structural values."""
+    """One unit's features: character and word n-gram counts, the structural values, and its size
+    in words (how much evidence its n-grams are)."""
 
     chars: dict[str, int]
     words: dict[str, int]
     dense: dict[str, float]
+    size: int
 
 
 @lru_cache(maxsize=65_536)
@@ -426,5 +428,8 @@ def text_features(text: str) -> Features:
             left, right = name.split("*")
             d[name] = d[left] * (verb if right == "verb" else d[right])
     return Features(
-        _char_grams([w for w in words if w not in _META.words]), word_grams, {name: d[name] for name in DENSE}
+        _char_grams([w for w in words if w not in _META.words]),
+        word_grams,
+        {name: d[name] for name in DENSE},
+        len(words),
     )
