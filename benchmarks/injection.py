@@ -9,11 +9,11 @@ of the twenty claims are false, as an attacker's would be, with definitions writ
 ``link``: image alt text or a link title; ``admonition``: a ``> [!NOTE]`` or ``:::note`` block;
 ``paragraph``: a paragraph of its own at the end of the section.
 
-Lessons are ingested by ``magg ingest`` (offline provider) into fresh databases, in shards with no
-claim twice. A poisoned lesson *leaks* when an active edge of the export (``magg export``) has an
-evidence span overlapping the claim's section. The control ingests the same lessons with neutral
-text of the same form in place of the injection; its claim is committed when an active edge's
-evidence overlaps the claim sentence. A control that commits nothing is reported loudly.
+Lessons are ingested by ``magg ingest`` (offline) into fresh databases, in shards with no claim
+twice. A poisoned lesson *leaks* when an active edge has an evidence span in the claim's section.
+The control ingests the same lessons with neutral text of the same form instead; its claim is
+committed when an active edge's evidence overlaps it (a control that commits nothing is reported
+loudly). The detector alone, without ingesting: :mod:`benchmarks.injection_units`.
 
     python -m benchmarks.injection --out benchmarks/results/injection.json [--limit N] [--jobs 2]
 """
