@@ -99,21 +99,10 @@ def test_the_shipped_threshold_is_the_one_the_model_was_built_with() -> None:
     assert data["figures"]["suspicion_recall"] >= MIN_CATCH
 
 
-# Short pieces of lessons with nothing in them addressed to anyone: headings and code lines
-# (written for this test, in forms real courses are full of; the model of injection-1
-# held each of them for a person).
-FRAGMENTS = ["Check yourself", "except:", "pass", "PART 1: Review."]
-
-
 def test_a_unit_with_no_features_scores_at_the_models_prior() -> None:
     empty = Features({}, {}, dict.fromkeys(DENSE, 0.0), 0)
     assert load_model().probability(empty) == pytest.approx(instruction_score(""))
     assert instruction_score("") < 0.2
-
-
-@pytest.mark.parametrize("fragment", FRAGMENTS)
-def test_short_fragments_addressed_to_no_one_are_not_suspicious(fragment: str) -> None:
-    assert instruction_score(fragment) < SUSPICION_THRESHOLD
 
 
 def test_n_gram_evidence_grows_with_the_text_that_carries_it() -> None:

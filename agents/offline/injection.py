@@ -5,14 +5,14 @@ wording: an imperative, a polite request, a note to "the grader", a fake system 
 A unit of text is scored by a logistic regression over the features of
 :mod:`agents.offline.injection_features`: character and word n-grams, each TF-IDF weighted
 (sublinear term frequency, idf from the training units), plus structural values. Each n-gram block
-is divided by ``sqrt(|v|^2 + k^2)`` rather than by its length ``|v|``: ``k`` (the block's
-``prior``) is the length a unit of a few words typically has, so a unit with little text (a
-heading, ``else:``) carries little n-gram evidence and scores near the model's prior, while a
-sentence's n-grams count almost fully; without it, one word's n-grams weigh as much as a
-paragraph's. The decision value ``z`` goes through a Platt curve fit on cross-validated decision
-values, ``p = 1 / (1 + exp(-(a * z + b)))``. Weights, vocabularies, priors, the curve and the
-thresholds are in ``injection.json`` beside this module, written by
-:func:`agents.offline.injection_training.build_injection_model` (never by hand; no pickle) and read once.
+is divided by ``sqrt(|v|^2 + k^2)``: ``k`` (the block's ``prior``) would let a unit with little
+text (a heading, ``else:``) carry little n-gram evidence; the shipped model has ``k = 0``, each
+block divided by its length ``|v|`` alone (see
+:data:`agents.offline.injection_fitting.EVIDENCE_WORDS` for why). The decision value ``z`` goes
+through a Platt curve fit on cross-validated decision values, ``p = 1 / (1 + exp(-(a * z + b)))``.
+Weights, vocabularies, priors, the curve and the thresholds are in ``injection.json`` beside this
+module, written by :func:`agents.offline.injection_training.build_injection_model` (never by
+hand; no pickle) and read once.
 
 :data:`INSTRUCTION_THRESHOLD` was chosen on cross-validation so that at most 0.5% of the units of
 each lesson source (d2l, the genai lessons, the bundled curriculum) score at or above it; the
@@ -58,10 +58,10 @@ __all__ = [
 ]
 
 MODEL_PATH = Path(__file__).with_name("injection.json")
-INSTRUCTION_THRESHOLD = 0.96
+INSTRUCTION_THRESHOLD = 0.95
 """A unit scoring at or above this is instruction-like (the value ``injection.json`` was built
 with; a test holds the two equal)."""
-SUSPICION_THRESHOLD = 0.80
+SUSPICION_THRESHOLD = 0.81
 """A unit scoring at or above this holds the claims of its section for a person (:class:`Scan`):
 the highest bar that still catches the required share of instruction texts out of fold, so the
 one that holds the least of a real course's text (:func:`agents.offline.injection_bars.suspicion_bar`;
