@@ -5,19 +5,22 @@ Writing a batch is mostly writing JSON: its digest covers every operation, and a
 fields as JSON text. ``model_dump`` first copies every model into new dicts; a model whose fields
 validation already made JSON values (text, numbers, booleans, null, lists of one nested model
 type) is written here from its own fields, with the same text, by the encoder ``json.dumps``
-itself runs.
+itself runs. A :class:`ModelWriter` writes one model type field by field (text by the C string
+encoder, numbers by their repr, anything else by that encoder) and the whole from those texts, so
+that a field kept as JSON text on its own (a store's JSON column) is written once for both.
 """
 
 from __future__ import annotations
 
 import types
 from _json import encode_basestring, make_encoder
-from collections.abc import Callable
-from typing import Annotated, Literal, Union, get_args, get_origin
+from collections.abc import Callable, Mapping
+from operator import call, itemgetter
+from typing import Annotated, Literal, Union, cast, get_args, get_origin
 
 from pydantic import BaseModel
 
-__all__ = ["Writer", "allowed_types"]
+__all__ = ["ModelWriter", "Writer", "allowed_types"]
 
 
 def allowed_types(annotation: object) -> list[object]:
@@ -39,6 +42,43 @@ def _encoder(default: Callable[[object], object]) -> make_encoder:
     # once: JSONEncoder.encode would make it anew for each value, which costs more than a small
     # value's text. No circular check: the values are validated models, trees by construction.
     return make_encoder(None, default, encode_basestring, None, ":", ",", True, False, True)
+
+
+_Encode = Callable[[object], str]
+
+
+class ModelWriter:
+    """Writes the fields of one model type as canonical JSON, field by field.
+
+    :meth:`write` gives the values of the fields and the JSON text of each, both in sorted name
+    order (:attr:`names`), and the model's canonical JSON made of those texts. Each field is
+    written by the encoder of its declared type, which validation makes hold; a value that does
+    not (a model built without validation) makes the general encoder write every field, so the
+    text is always the general encoder's.
+    """
+
+    def __init__(self, names: tuple[str, ...], encoders: tuple[_Encode, ...], general: _Encode) -> None:
+        self.names = names
+        self._read: Callable[[Mapping[str, object]], tuple[object, ...]] = (
+            itemgetter(*names) if len(names) > 1 else lambda fields: (fields[names[0]],)
+        )
+        self._encoders = encoders
+        self._general = general
+        # The object's text: each field's text after its key; a copy is filled in by slice assignment.
+        keys = [("," if at else "{") + encode_basestring(name) + ":" for at, name in enumerate(names)]
+        self._pieces = [piece for key in keys for piece in (key, "")] + ["}"]
+
+    def write(self, fields: Mapping[str, object]) -> tuple[tuple[object, ...], tuple[str, ...], str]:
+        """The values of ``fields`` named in :attr:`names`, the JSON text of each, and the text of
+        them all as one object."""
+        values = self._read(fields)
+        try:
+            parts = tuple(map(call, self._encoders, values))
+        except TypeError:
+            parts = tuple(map(self._general, values))
+        pieces = self._pieces.copy()
+        pieces[1::2] = parts
+        return values, parts, "".join(pieces)
 
 
 class Writer:
@@ -67,6 +107,33 @@ class Writer:
     def text(self, value: object) -> str:
         """The canonical JSON of ``value``; nested models are written as their fields."""
         return "".join(self._encode(value, 0))
+
+    def model_writer(self, model: type[BaseModel]) -> ModelWriter:
+        """The writer of ``model``'s fields (its ``__dict__`` if it :meth:`holds_json`, else its
+        ``model_dump(mode="json")``): text, whole numbers and finite floats by their own encoders,
+        anything else (lists, objects, null, booleans) by the general one."""
+        names = tuple(sorted(model.model_fields))
+        fields = model.model_fields
+        return ModelWriter(
+            names, tuple(self._encoder_of(fields[name].annotation) for name in names), self.text
+        )
+
+    def _encoder_of(self, annotation: object) -> _Encode:
+        kinds = allowed_types(annotation)
+        if all(kind is str or (get_origin(kind) is Literal and self._json_type(kind)) for kind in kinds):
+            return cast(_Encode, encode_basestring)  # raises TypeError on anything but text
+        if kinds == [int]:
+            return self._int
+        if kinds == [float]:
+            return self._float
+        return self.text
+
+    def _int(self, value: object) -> str:
+        return int.__repr__(value) if type(value) is int else self.text(value)
+
+    def _float(self, value: object) -> str:
+        # float's repr is what the encoder writes for a finite float (inf - inf and nan - nan are nan).
+        return float.__repr__(value) if type(value) is float and value - value == 0 else self.text(value)
 
     def _fields(self, value: object) -> dict[str, object]:
         if isinstance(value, self._nested):

@@ -16,7 +16,7 @@ from typing import Annotated, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
-from magg_kg.canonical import Writer, allowed_types
+from magg_kg.canonical import ModelWriter, Writer, allowed_types
 from magg_kg.records import (
     EvidenceKind,
     ProposalState,
@@ -49,8 +49,10 @@ __all__ = [
     "SpanData",
     "UnassignDomain",
     "batch_json_schema",
+    "digest_of",
     "field_json",
     "op_fields",
+    "op_writer",
     "span_data",
     "statements",
 ]
@@ -315,8 +317,15 @@ class Batch(BaseModel):
 
 
 def _digest(batch_id: str, sent_at: str, ops: list[Operation]) -> str:
-    body = {"batch_id": batch_id, "sent_at": sent_at, "ops": [op_fields(op) for op in ops]}
-    return hashlib.sha256(field_json(body).encode("utf-8")).hexdigest()
+    return digest_of(batch_id, sent_at, [_OP_WRITERS[op.op].write(op_fields(op))[2] for op in ops])
+
+
+def digest_of(batch_id: str, sent_at: str, op_texts: list[str]) -> str:
+    """A batch's digest from the canonical JSON of each of its operations (:func:`op_writer`): the
+    SHA-256 of the canonical JSON of ``{"batch_id", "ops", "sent_at"}``."""
+    ops = ",".join(op_texts)
+    body = f'{{"batch_id":{field_json(batch_id)},"ops":[{ops}],"sent_at":{field_json(sent_at)}}}'
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 _WRITER = Writer(SpanData)
@@ -333,6 +342,25 @@ JSON_TEXT: Mapping[str, frozenset[str]] = {
     for kind in _KINDS
 }
 """Operation type -> the fields a store keeps as JSON text (lists and objects)."""
+
+
+_OP_WRITERS: Mapping[str, ModelWriter] = {
+    kind.model_fields["op"].default: _WRITER.model_writer(kind) for kind in _KINDS
+}
+
+
+def op_writer(kind: str) -> ModelWriter:
+    """The writer of operations of type ``kind``: from :func:`op_fields`, each field's value and
+    JSON text in sorted name order (a store binds the text of those named in :data:`JSON_TEXT`),
+    and the operation's canonical JSON (what its batch's digest covers) made of those texts.
+
+    >>> alias = AddAlias(alias="sgd", concept_id="sgd", recorded_at="2026-01-01T00:00:00.000000Z")
+    >>> writer = op_writer("add_alias")
+    >>> values, texts, text = writer.write(op_fields(alias))
+    >>> writer.names[:2], values[:2], texts[:2], text == field_json(op_fields(alias))
+    (('alias', 'concept_id'), ('sgd', 'sgd'), ('"sgd"', '"sgd"'), True)
+    """
+    return _OP_WRITERS[kind]
 
 
 def op_fields(op: Operation) -> Mapping[str, object]:

@@ -1,7 +1,10 @@
 """The embedded backend: a local SQLite file with the same schema as D1.
 
 A batch is one ``BEGIN IMMEDIATE`` transaction: every statement of every operation, or none.
-Other processes wait for the write lock (``busy_timeout``) instead of failing.
+Other processes wait for the write lock (``busy_timeout``) instead of failing. Each operation's
+fields are written as JSON once (:func:`~magg_kg.operations.op_writer`): those texts make both the
+batch's digest, which the store computes itself, and the columns kept as JSON text; consecutive
+operations of one type are one ``executemany``.
 
 Durability: a store that writes keeps its journal in WAL mode with ``synchronous = FULL``. A batch
 is acknowledged only once its commit is on disk (one fsync of the WAL), so an applied batch, and
@@ -27,8 +30,18 @@ from pathlib import Path
 from typing import Any
 
 from magg_kg.audit import chain_hash
+from magg_kg.canonical import ModelWriter
 from magg_kg.errors import SchemaError, StoreError
-from magg_kg.operations import JSON_TEXT, AppendAudit, Batch, field_json, op_fields, statements
+from magg_kg.operations import (
+    JSON_TEXT,
+    AppendAudit,
+    Batch,
+    digest_of,
+    field_json,
+    op_fields,
+    op_writer,
+    statements,
+)
 from magg_kg.store import SCHEMA_VERSION, BatchResult, Row, Store, queries
 
 __all__ = ["SQLiteStore", "bind", "migrations"]
@@ -85,40 +98,64 @@ def bind(value: object) -> Param:
     raise TypeError(f"cannot bind a {type(value).__name__}")
 
 
+_CHAIN = ("seq", "prev_hash", "hash")
+"""The fields of an audit event the applier computes (``computed`` in protocol/statements.json)."""
+
+
 @dataclass(frozen=True)
 class _Statement:
-    """One prepared statement of an operation type, and how to read its parameters from the
-    operation's fields (:func:`~magg_kg.operations.op_fields`): the parameters a store keeps as JSON
-    text are bound as such, the others as they are (sqlite3 binds a bool as 0/1)."""
+    """One prepared statement of an operation type, and its parameters as read by ``row`` from what
+    the operation's writer (:func:`~magg_kg.operations.op_writer`) gives, the values of its fields
+    then their JSON texts, followed by the audit chain's fields. A parameter a store keeps as JSON
+    text is bound as that text, the others as they are (sqlite3 binds a bool as 0/1)."""
 
     sql: str
-    read: Callable[[Mapping[str, object]], tuple[Any, ...]]
-    json_at: tuple[int, ...]
+    row: Callable[[tuple[Any, ...]], Sequence[Param]]
 
     @classmethod
-    def of(cls, spec: Mapping[str, Any], json_fields: frozenset[str] = frozenset()) -> _Statement:
+    def of(cls, spec: Mapping[str, Any], names: Sequence[str], json_fields: frozenset[str]) -> _Statement:
         params: list[str] = spec["params"]
-        read = itemgetter(*params) if len(params) > 1 else lambda fields: (fields[params[0]],)
-        return cls(spec["sql"], read, tuple(i for i, name in enumerate(params) if name in json_fields))
+        at = [
+            len(names) + names.index(name) if name in json_fields
+            else names.index(name) if name in names
+            else 2 * len(names) + _CHAIN.index(name)
+            for name in params
+        ]  # fmt: skip
+        read: Callable[[tuple[Any, ...]], Sequence[Param]] = (
+            itemgetter(*at) if len(at) > 1 else lambda source: (source[at[0]],)
+        )
+        json_at = [(i, names.index(name)) for i, name in enumerate(params) if name in json_fields]
+        if not json_at:
+            return cls(spec["sql"], read)
 
-    def row(self, fields: Mapping[str, object]) -> Sequence[Param]:
-        values = self.read(fields)
-        if not self.json_at:
-            return values
-        row = list(values)
-        for index in self.json_at:
-            row[index] = bind(row[index])
-        return row
+        def row(source: tuple[Any, ...]) -> Sequence[Param]:
+            bound = read(source)
+            for param, value_at in json_at:
+                value = source[value_at]
+                if type(value) is not list and type(value) is not dict:  # not validated: as bind() binds it
+                    bound = [*bound[:param], bind(value), *bound[param + 1 :]]
+            return bound
+
+        return cls(spec["sql"], row)
 
 
-def _plan() -> tuple[_Statement, dict[str, tuple[_Statement, ...]]]:
-    """The batch head's statement, and each operation type's statements (protocol/statements.json)."""
+@dataclass(frozen=True)
+class _Plan:
+    """How a store writes one operation type: its writer and its statements."""
+
+    writer: ModelWriter
+    statements: tuple[_Statement, ...]
+
+
+def _plan() -> tuple[tuple[str, list[str]], dict[str, _Plan]]:
+    """The batch head's statement and parameters, and each operation type's writer and statements
+    (protocol/statements.json)."""
     protocol: dict[str, Any] = statements()
-    operations = {
-        kind: tuple(_Statement.of(spec, JSON_TEXT[kind]) for spec in specs)
-        for kind, specs in protocol["operations"].items()
-    }
-    return _Statement.of(protocol["batch"]), operations
+    plans = {}
+    for kind, specs in protocol["operations"].items():
+        writer = op_writer(kind)
+        plans[kind] = _Plan(writer, tuple(_Statement.of(s, writer.names, JSON_TEXT[kind]) for s in specs))
+    return (protocol["batch"]["sql"], protocol["batch"]["params"]), plans
 
 
 class SQLiteStore(Store):
@@ -127,7 +164,7 @@ class SQLiteStore(Store):
     def __init__(self, connection: sqlite3.Connection, location: str) -> None:
         self._db = connection
         self._location = location
-        self._head, self._statements = _plan()
+        (self._head, self._head_params), self._plans = _plan()
         self._held = False
         self._wal = False
 
@@ -338,10 +375,11 @@ class SQLiteStore(Store):
             self._held = False
 
     def _apply_in_transaction(self, batch: Batch) -> BatchResult:
-        digest = batch.content_digest()  # never the digest the batch claims
         known = self._db.execute(
             "SELECT digest FROM batches WHERE batch_id = ?", (batch.batch_id,)
         ).fetchone()
+        texts, steps = self._rows(batch)
+        digest = digest_of(batch.batch_id, batch.sent_at, texts)  # never the digest the batch claims
         if known is not None:
             if known["digest"] == digest:
                 return BatchResult(batch.batch_id, "duplicate")
@@ -351,34 +389,43 @@ class SQLiteStore(Store):
                 "conflict",
                 "this batch id was already applied with different content",
             )
-        head = {"batch_id": batch.batch_id, "digest": digest, "op_count": len(batch.ops)}
-        self._db.execute(self._head.sql, self._head.row({**head, "sent_at": batch.sent_at}))
+        head = dict(batch_id=batch.batch_id, digest=digest, op_count=len(batch.ops), sent_at=batch.sent_at)
+        self._db.execute(self._head, [head[name] for name in self._head_params])
+        for sql, rows in steps:
+            self._db.executemany(sql, rows)
+        return BatchResult(batch.batch_id, "applied")
+
+    def _rows(self, batch: Batch) -> tuple[list[str], list[tuple[str, list[Sequence[Param]]]]]:
+        """Each operation's canonical JSON (for the digest), and the statements to run in order,
+        each with its rows: each field is written as JSON once, for the digest and the row alike.
+        A run of consecutive one-statement operations of one type is one statement with many rows
+        (one executemany), which runs the same statements in the same order as one per operation."""
+        texts: list[str] = []
+        steps: list[tuple[str, list[Sequence[Param]]]] = []
         chain: tuple[int, str] | None = None
-        # A run of consecutive one-statement operations of one type goes in one executemany, which
-        # runs the same statements in the same order as one execute per operation.
         run: _Statement | None = None
         rows: list[Sequence[Param]] = []
         for op in batch.ops:
-            fields = op_fields(op)
+            plan = self._plans[op.op]
+            values, parts, text = plan.writer.write(op_fields(op))
+            texts.append(text)
+            source = values + parts
             if isinstance(op, AppendAudit):
                 seq, prev_hash = chain or self.audit_head()
                 seq += 1
-                event = (op.event_id, op.kind, op.subject, op.payload, op.recorded_at)
-                hash_ = chain_hash(prev_hash, seq, *event)
-                fields = {**fields, "seq": seq, "prev_hash": prev_hash, "hash": hash_}
+                hash_ = chain_hash(
+                    prev_hash, seq, op.event_id, op.kind, op.subject, op.payload, op.recorded_at
+                )
+                source += (seq, prev_hash, hash_)
                 chain = (seq, hash_)
-            specs = self._statements[op.op]
+            specs = plan.statements
             if len(specs) == 1 and specs[0] is run:
-                rows.append(run.row(fields))
+                rows.append(run.row(source))
                 continue
-            if run is not None:
-                self._db.executemany(run.sql, rows)
-                run, rows = None, []
             if len(specs) == 1:
-                run, rows = specs[0], [specs[0].row(fields)]
+                run, rows = specs[0], [specs[0].row(source)]
+                steps.append((run.sql, rows))
                 continue
-            for spec in specs:
-                self._db.execute(spec.sql, spec.row(fields))
-        if run is not None:
-            self._db.executemany(run.sql, rows)
-        return BatchResult(batch.batch_id, "applied")
+            run = None
+            steps.extend((spec.sql, [spec.row(source)]) for spec in specs)
+        return texts, steps

@@ -16,7 +16,7 @@ import pytest
 from magg_kg import cli
 from magg_kg.errors import SchemaError, StoreError
 from magg_kg.journal import journaled
-from magg_kg.operations import AddConcept, Batch, Operation
+from magg_kg.operations import AddConcept, Batch, CommitEdge, Operation
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import SCHEMA_VERSION
 from tests.test_properties import LESSON_TEXT, T0, commit, decision, dump, every_table_ops
@@ -333,6 +333,22 @@ def test_schema_check_lists_the_curriculum_edge_types() -> None:
     listed = re.search(r"CHECK \(type IN \(([^)]*)\)\)", sql)
     assert listed is not None
     assert set(re.findall(r"'([a-z_]+)'", listed.group(1))) == set(CURRICULUM.edge_types)
+
+
+def test_a_list_field_validation_did_not_make_is_bound_as_it_is() -> None:
+    """Built without validation, a list or object field holding something else is bound as it is
+    (null as NULL, text as that text), not as its JSON text: the store refuses what it refused."""
+    store = SQLiteStore.open(":memory:")
+    store.write(Batch.of("setup", T0, [concept("a"), concept("b"), decision("d-1", T0)]))
+    good = commit("v-1", ("a", "prerequisite", "b"), "d-1", T0)
+    null = CommitEdge.model_construct(**{**good.__dict__, "evidence": None})
+    result = store.apply(Batch.of("null", T0, [null]))
+    assert (result.status, result.code) == ("refused", "constraint") and "NOT NULL" in result.reason
+    text = CommitEdge.model_construct(**{**good.__dict__, "evidence": "[]"})
+    result = store.apply(Batch.of("text", T0, [text]))  # '[]' itself, not '"[]"'
+    assert (result.status, result.code) == ("refused", "constraint") and "CHECK" in result.reason
+    assert store.apply(Batch.of("good", T0, [good])).status == "applied"
+    store.close()
 
 
 def test_the_store_computes_a_batch_digest_itself_and_never_trusts_the_claimed_one() -> None:

@@ -1,7 +1,8 @@
 """Operations as JSON: what the digest and a store's JSON columns are written from.
 
-The digest and the stored JSON text are written from the operations themselves (``op_fields``)
-rather than from ``model_dump``: these tests hold that the text is the same, byte for byte.
+The digest and the stored JSON text are written from the operations themselves (``op_fields``),
+field by field (``op_writer``), rather than from ``model_dump``: these tests hold that the text is
+the same, byte for byte.
 """
 
 from __future__ import annotations
@@ -14,7 +15,18 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from magg_kg.operations import JSON_TEXT, AddConcept, Batch, Operation, SpanData, field_json, op_fields
+from magg_kg.operations import (
+    JSON_TEXT,
+    AddChunk,
+    AddConcept,
+    Batch,
+    CommitEdge,
+    Operation,
+    SpanData,
+    field_json,
+    op_fields,
+    op_writer,
+)
 from magg_kg.records import canonical_json
 from tests.test_vectors import load_vectors
 
@@ -59,6 +71,46 @@ def test_op_fields_write_the_text_model_dump_writes(batch: Batch) -> None:
         for name, value in dumped.items():
             assert field_json(fields[name]) == canonical_json(value), f"{op.op}.{name}"
         assert field_json(fields) == canonical_json(dumped)
+
+
+@pytest.mark.parametrize("batch", valid_batches(), ids=lambda batch: batch.batch_id)
+def test_the_op_writer_writes_each_field_and_the_whole_as_the_general_encoder_does(batch: Batch) -> None:
+    for op in batch.ops:
+        writer, fields = op_writer(op.op), op_fields(op)
+        values, texts, text = writer.write(fields)
+        assert writer.names == tuple(sorted(fields))
+        assert values == tuple(fields[name] for name in writer.names)
+        assert texts == tuple(field_json(fields[name]) for name in writer.names), op.op
+        assert text == field_json(fields)
+
+
+class Word(str):
+    """Text of a subclass of str: written as any text is."""
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        {"confidence": 1},  # a whole number where validation keeps a float
+        {"confidence": float("nan")},
+        {"confidence": True},
+        {"reason": 5},  # a number where text is declared
+        {"reason": Word("odd")},
+        {"evidence": None},
+        {"evidence": ({"lesson_id": "l", "start": 0},)},  # no span models, not a list
+        {"evidence": [{"lesson_id": "l", "start": True}]},
+    ],
+    ids=repr,
+)
+def test_a_value_validation_did_not_make_is_written_by_the_general_encoder(update: dict[str, Any]) -> None:
+    edge = CommitEdge.model_construct(**{**vector_op("commit_edge").__dict__, **update})
+    fields = op_fields(edge)
+    values, texts, text = op_writer("commit_edge").write(fields)
+    assert values == tuple(fields[name] for name in sorted(fields))
+    assert texts == tuple(field_json(fields[name]) for name in sorted(fields))
+    assert text == field_json(fields)
+    chunk = AddChunk.model_construct(id="k", lesson_id="l", ordinal=True, start=0, end=1.5, heading="")
+    assert op_writer("add_chunk").write(op_fields(chunk))[2] == field_json(op_fields(chunk))
 
 
 def vector_op(kind: str) -> Operation:
