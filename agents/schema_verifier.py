@@ -8,7 +8,7 @@ the part left out, exactly as the extractor would (mentions at ``mention_at``, r
 ``propose_at``). Each proposal is labelled right when its head span, label and tail span are an
 annotated relation of its sentence (strict, as the benchmark scores it).
 
-Its features (:func:`claim_features`) are what a reviewer can read from the claim and its sentence:
+Its features (:func:`triple_features`) are what a reviewer can read from the claim and its sentence:
 the relation model's probability of every label for the pair and the reversed pair, the margin of
 the best label, the span model's entity probability of each end, the widths, distance and order of
 the mentions, the sentence's length, the claimed label and both entity types. A gradient-boosted
@@ -33,13 +33,13 @@ from sklearn.metrics import roc_auc_score
 
 from agents.schema_models import NONE, Annotated, Mention, RelationModel, SpanModel
 
-__all__ = ["FOLDS", "Verifier", "claim_features", "strict_proposals"]
+__all__ = ["FOLDS", "Verifier", "strict_proposals", "triple_features"]
 
 FOLDS = 5
 """The cut of the training documents for out-of-fold proposals and calibration."""
 
 
-def claim_features(
+def triple_features(
     tokens: Sequence[str],
     head: Mention,
     tail: Mention,
@@ -108,7 +108,7 @@ def strict_proposals(
     for (i, label, j, p), fwd, bwd in zip(found, forward, backward, strict=True):
         head, tail = mentions[i], mentions[j]
         right = ((head.start, head.end), label, (tail.start, tail.end)) in gold
-        out.append((claim_features(tokens, head, tail, label, fwd, bwd, relations.labels, types), right, p))
+        out.append((triple_features(tokens, head, tail, label, fwd, bwd, relations.labels, types), right, p))
     return out
 
 
@@ -230,6 +230,6 @@ class Verifier:
         label: str,
         relations: RelationModel,
     ) -> list[float]:
-        """:func:`claim_features` of one claim, with ``relations``' probabilities for both orders."""
+        """:func:`triple_features` of one claim, with ``relations``' probabilities for both orders."""
         forward, backward = relations.probabilities(tokens, [(head, tail), (tail, head)])
-        return claim_features(tokens, head, tail, label, forward, backward, self.labels, self.types)
+        return triple_features(tokens, head, tail, label, forward, backward, self.labels, self.types)
