@@ -316,7 +316,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         groups.setdefault(str(row["lesson_id"]), []).append(str(row["concept_id"]))
     groups[lesson.id] = [link.concept_id for link in extraction.links]
     facts = graph.memory.facts
-    edges = [(s, d, 1.0) for s, _, d in facts]
+    edges = [(s, d, 1.0) for s, _, d in sorted(facts)]  # in one order whatever the hash seed
     edges += [(c.src, c.dst, c.confidence) for c in extraction.candidates if c.confidence >= 0.5]
     layout = compute_layout(
         weighted_graph(registry.concepts, edges, groups.values()),

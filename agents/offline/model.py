@@ -54,13 +54,13 @@ class LinearModel:
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
     def contributions(self, values: Mapping[str, float]) -> list[tuple[str, float]]:
-        """Each non-zero feature's calibrated log-odds contribution, largest first."""
+        """Each non-zero feature's calibrated log-odds contribution, largest first (ties by name)."""
         found = [
             (name, self.scale * self.table[name] * value)
             for name, value in values.items()
             if value and self.table.get(name)
         ]
-        return sorted(found, key=lambda item: -abs(item[1]))
+        return sorted(found, key=lambda item: (-abs(item[1]), item[0]))
 
     def to_json(self, report: Mapping[str, object]) -> str:
         """The model and the figures it was built with, as the JSON this module reads."""
