@@ -9,9 +9,10 @@ operations of one type are one ``executemany``.
 Durability: a store that writes keeps its journal in WAL mode with ``synchronous = FULL``. A batch
 is acknowledged only once its commit is on disk (one fsync of the WAL), so an applied batch, and
 the audit events it appended, survive a power loss as well as a killed process. The audit chain
-is the record of truth: ``synchronous = NORMAL`` would be faster still, but a power loss could
-then take back batches already reported applied, and a chain head someone has seen (a verified
-audit, a report) could later be extended differently. WAL needs a -wal and a -shm file beside the
+is the record of truth: ``synchronous = NORMAL`` would spare the fsync per batch (at most about 5%
+of the time of 100 batches of 1,000 edge versions, measured), but a power loss could then take
+back batches already reported applied, and a chain head someone has seen (a verified audit, a
+report) could later be extended differently. WAL needs a -wal and a -shm file beside the
 database; the last store to close puts the file back in rollback-journal mode, so that a database
 at rest is one file, readable in a folder where those cannot be made.
 """
