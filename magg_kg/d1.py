@@ -32,7 +32,7 @@ import httpx
 from magg_kg.config import D1Config
 from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
 from magg_kg.operations import BATCH_OPS, Batch
-from magg_kg.store import BatchResult, Row, Store, queries
+from magg_kg.store import BatchResult, Param, Row, Store, queries
 
 __all__ = ["CHAIN_ATTEMPTS", "GROUP_BATCHES", "GROUP_BYTES", "PAGE_SIZE", "D1Store"]
 
@@ -54,7 +54,6 @@ _CHAIN_HEAD = re.compile(r"^(0:|[1-9][0-9]{0,15}:[0-9a-f]{64})$")
 _FIRST_BACKOFF_S = 0.25
 _MAX_BACKOFF_S = 4.0
 _MAX_RETRY_AFTER_S = 10.0
-Param = str | int | float | None
 
 
 class D1Store(Store):

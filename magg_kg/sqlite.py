@@ -43,7 +43,7 @@ from magg_kg.operations import (
     op_writer,
     statements,
 )
-from magg_kg.store import SCHEMA_VERSION, BatchResult, Row, Store, queries
+from magg_kg.store import SCHEMA_VERSION, BatchResult, Param, Row, Store, queries
 
 __all__ = ["SQLiteStore", "bind", "migrations"]
 
@@ -56,7 +56,6 @@ by batch after batch (an index's) is copied once per checkpoint, not once per ba
 EXCLUSIVE_WAIT_S = 600.0
 """How long :meth:`SQLiteStore.exclusive` waits for the write lock, one busy timeout after another."""
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-Param = str | int | float | None
 
 
 def migrations() -> list[tuple[int, str, str]]:

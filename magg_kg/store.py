@@ -34,6 +34,7 @@ from magg_kg.records import (
 __all__ = [
     "SCHEMA_VERSION",
     "BatchResult",
+    "Param",
     "Row",
     "Store",
     "Triple",
@@ -44,7 +45,9 @@ __all__ = [
 SCHEMA_VERSION = 1
 """The newest schema this code knows; a database with a higher version is refused."""
 
-Row = dict[str, str | int | float | None]
+Param = str | int | float | None
+"""One value bound to a query or held in a row: what SQLite and D1 both store."""
+Row = dict[str, Param]
 
 
 @cache
@@ -147,7 +150,7 @@ class Store(ABC):
         return [self.apply(batch) for batch in batches]
 
     @abstractmethod
-    def query(self, name: str, params: dict[str, str | int | float | None] | None = None) -> list[Row]:
+    def query(self, name: str, params: dict[str, Param] | None = None) -> list[Row]:
         """Runs one named query from ``protocol/queries.json``."""
 
     def close(self) -> None:  # noqa: B027 - most backends have nothing to release
