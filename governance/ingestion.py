@@ -79,7 +79,7 @@ __all__ = [
     "IngestContext",
     "IngestReport",
     "LessonOutcome",
-        "UsageSource",
+    "UsageSource",
     "ingest",
 ]
 
