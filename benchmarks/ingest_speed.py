@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import resource
 import sqlite3
 import statistics
@@ -28,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.d2l_lessons import convert
+from benchmarks.lesson_size import machine
 
 __all__ = ["main", "run_once"]
 
@@ -114,12 +113,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     result = {
         "benchmark": "ingest_speed",
         "lessons": source,
-        "machine": {
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "load_average": os.getloadavg(),
-        },
+        "machine": machine(),
         "medians": medians,
         "ratio": ratio,
         "runs": runs,

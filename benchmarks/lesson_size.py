@@ -32,7 +32,7 @@ from pathlib import Path
 
 from magg_kg.lessons import read_parts
 
-__all__ = ["build_lesson", "main", "measure", "sections"]
+__all__ = ["build_lesson", "machine", "main", "measure", "sections"]
 
 MB = 1_000_000
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,6 +149,16 @@ def measure(
         return row
 
 
+def machine() -> dict[str, object]:
+    """The machine a benchmark ran on, and how loaded it was when the run ended."""
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1, 2, 4, 8], help="lesson sizes in MB")
@@ -181,12 +191,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     result = {
         "benchmark": "lesson_size",
         "source": source,
-        "machine": {
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "load_average": os.getloadavg(),
-        },
+        "machine": machine(),
         "runs": rows,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -294,6 +294,9 @@ class LessonScan:
             self._scores[index] = load_model().probability(text_features(self.text[start:end]))
         return self._scores[index]
 
+    def _flagged(self, index: int) -> bool:
+        return self._score(index) >= SUSPICION_THRESHOLD
+
     @property
     def scored(self) -> int:
         """How many of the lesson's units have been scored so far."""
@@ -301,8 +304,7 @@ class LessonScan:
 
     def taint(self, start: int, end: int) -> str:
         """What :meth:`Scan.taint` says of evidence at ``start:end``."""
-        flagged: Callable[[int], bool] = lambda index: self._score(index) >= SUSPICION_THRESHOLD  # noqa: E731
-        return _taint(self.text, self.sections, self.hidden, self._units, flagged, start, end)
+        return _taint(self.text, self.sections, self.hidden, self._units, self._flagged, start, end)
 
     def whole(self) -> Scan:
         """The scan with every unit scored."""
