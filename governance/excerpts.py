@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from agents.answer_forms import content_terms
 from agents.answer_spans import Excerpt
-from agents.text import find_mentions, lexicon, sentences
+from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["EXCERPTS", "LessonChunk", "excerpt_scopes", "find_excerpts", "graph_lexicon", "lesson_chunks"]
@@ -87,14 +87,14 @@ def _load(graph: GraphIndex) -> _Chunks:
         for span in json.loads(str(row.get("evidence") or "[]")):
             if isinstance(span, dict) and concept in graph.concepts:
                 cited.setdefault(str(span.get("chunk_id", "")), set()).add(concept)
-    keys = graph_lexicon(graph)
+    finder = MentionFinder(graph_lexicon(graph))  # built once: its statistics span the whole lexicon
     chunks: list[LessonChunk] = []
     for lesson in lessons:
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
             raw = lesson.text[int(str(row["start_offset"])) : int(str(row["end_offset"]))]
             text = " ".join(" ".join(sentence.text.split()) for sentence in sentences(raw))
-            named = {concept for _, _, concept in find_mentions(text, keys)}
+            named = {concept for _, _, concept in finder.find(text)}
             terms = frozenset(content_terms(f"{lesson.title} {text}"))
             concepts = frozenset(named | cited.get(chunk_id, set()))
             chunks.append(LessonChunk(chunk_id, lesson.id, lesson.title, text, concepts, terms))
@@ -106,7 +106,7 @@ def _load(graph: GraphIndex) -> _Chunks:
 def _in_scope(chunk: LessonChunk, scope: Collection[str] | None, unowned: bool, graph: GraphIndex) -> bool:
     if scope is None:
         return True
-    if chunk.concepts & frozenset(scope):
+    if not chunk.concepts.isdisjoint(scope):
         return True
     return unowned and not any(graph.owners.get(c) for c in chunk.concepts)
 
