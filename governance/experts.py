@@ -6,7 +6,9 @@ reported (``dropped``). Its prompt states each thing once: the grounding quotes 
 data (one line per edge, ``[edge id] quote``), the edges in the payload carry ids, type, ends and
 confidence, the concepts' names are one map, and a graph answer carries what the algorithm found
 (its edges are the payload's edges, in the answer's order; its headline is written into the
-answer in code, never sent to the expert).
+answer in code, never sent to the expert; the concepts found are left out when they are the
+path, and what comes first is said for ``which_first`` only). Its instructions are the core and the
+rule of each thing its payload carries, a graph answer or excerpts (:func:`agents.qa.answer_system`).
 
 Every question-answering call goes through :func:`ask_counted`, which counts it: ``calls``, and the
 estimated tokens of everything its prompt holds (:meth:`~magg_kg.llm.port.Prompt.tokens`:
@@ -190,11 +192,7 @@ def ask_expert(
     question), it may cite only those."""
     concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
     names = {c: graph.concepts[c].name for c in dict.fromkeys(concepts) if c in graph.concepts}
-    found = {"type": graph_answer.type, "found": graph_answer.found} if graph_answer is not None else {}
-    if graph_answer is not None and graph_answer.path:
-        found["path"] = graph_answer.path
-    if graph_answer is not None and graph_answer.first:
-        found["first"] = graph_answer.first
+    found = _found(graph_answer) if graph_answer is not None else {}
     lines = [f"[{e.edge_id}] {' '.join(e.grounding.evidence[0].quote.split())}" for e in edges]
     lines += [f"[{chunk.id}] {' '.join(chunk.text.split())}" for chunk in excerpts]
     prompt = Prompt(
@@ -202,7 +200,7 @@ def ask_expert(
         stage=STAGE,
         agent=f"expert:{report.domain}" if report.domain else "expert:flat",
         domain=report.domain,
-        system=qa.ANSWER_SYSTEM,
+        system=qa.answer_system(graph_answer=bool(found), excerpts=bool(excerpts)),
         data="\n".join(lines),
         payload={
             "question": report.sub_question,
@@ -227,6 +225,20 @@ def ask_expert(
     report.short_answer = reply.value.short_answer
     report.support = reply.value.support
     report.citations, report.dropped = checked(reply.value.citations, reply.value.answer, shown)
+
+
+def _found(answer: GraphAnswer) -> dict[str, object]:
+    """What a graph answer tells its expert, each thing once: the type, the concepts found (left
+    out when they are the path), the path, and what comes first (for ``which_first``: of a path it
+    is the path's start)."""
+    told: dict[str, object] = {"type": answer.type}
+    if answer.found != answer.path:
+        told["found"] = answer.found
+    if answer.path:
+        told["path"] = answer.path
+    if answer.type == "which_first" and answer.first:
+        told["first"] = answer.first
+    return told
 
 
 def checked(cited: Sequence[str], text: str, allowed: Collection[str]) -> tuple[list[str], list[str]]:

@@ -11,8 +11,11 @@ Routed (:func:`answer_routed`):
    concept no domain owns goes to the unowned scope (every unowned concept);
 3. each domain expert retrieves from its scope only - the domain's concepts plus its bridge
    concepts (the bridge context of its card) - and answers from those edges and the lesson
-   excerpts of its scope alone (:mod:`governance.excerpts`); a sub-question that names no concept
-   the graph knows is routed by its text, to the scopes of the chunk that matches it best;
+   excerpts of its scope (:mod:`governance.excerpts`): the chunks that name its concepts, and the
+   chunks that name no owned concept (no domain owns them, so every expert may read them). An
+   open sub-question is also routed by its text (:func:`_open_domains`): to the scopes of the
+   chunk that matches it best, when none of its concepts' domains reads that chunk (a name the
+   lexicon lacks; a sub-question that names no concept the graph knows goes there alone);
 4. synthesis merges the experts' answers into the final answer and a short answer, in one call,
    when there is something to merge: more than one retrieval answer, or a retrieval answer beside
    graph answers or gaps. Otherwise the answer is written in code, as flat writes its own: the
@@ -170,9 +173,8 @@ def answer_routed(
             continue
         if sub.type != "open" and sub.unknown:
             continue
-        if not sub.concepts:
-            domains = excerpt_scopes(graph, sub.text, UNOWNED)
-            result.sub_questions[-1]["domains"] = domains
+        domains = _open_domains(graph, sub.text, domains)
+        result.sub_questions[-1]["domains"] = domains
         before = len(retrieved)
         for domain in domains:
             scope = scopes.get(domain, frozenset())
@@ -181,7 +183,7 @@ def answer_routed(
                 if sub.concepts
                 else []
             )
-            excerpts = find_excerpts(graph, sub.text, scope=scope, unowned=domain == UNOWNED)
+            excerpts = find_excerpts(graph, sub.text, scope=scope, unowned=True)
             report = ExpertReport(domain, sub.text, [c for c in sub.concepts if c in scope], [])
             report.edges_seen = [edge.edge_id for edge in edges]
             read_by_retrieval.update(report.edges_seen)
@@ -201,6 +203,17 @@ def answer_routed(
         _assemble(result)
     result.covered = bool(result.citations) or any(a.covered for a in result.graph_answers)
     return result
+
+
+def _open_domains(graph: GraphIndex, text: str, owning: Sequence[str]) -> list[str]:
+    """The scopes an open sub-question goes to: the domains that own its concepts (``owning``),
+    and the scopes of the lesson chunk its words match best when none of those reads that chunk
+    (the question names something the lexicon lacks, or names nothing it has). A chunk that names
+    no owned concept belongs to no domain: every expert reads it, so it adds no scope."""
+    by_text = excerpt_scopes(graph, text, UNOWNED)
+    if owning and (UNOWNED in by_text or not set(by_text).isdisjoint(owning)):
+        return list(owning)
+    return [*owning, *(d for d in by_text if d not in owning)]
 
 
 def _assemble(result: QAResult) -> None:

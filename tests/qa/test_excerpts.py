@@ -128,3 +128,29 @@ def test_a_graph_not_read_from_a_store_has_no_chunks(graph: GraphIndex) -> None:
     bare = GraphIndex(graph.embedding, graph.concepts, graph.names, graph.owners, graph.edges)
     assert bare.store is None and tuple(lesson_chunks(bare)) == ()
     assert find_excerpts(bare, "Who founded Acme?") == []
+
+
+def test_a_domain_expert_also_reads_the_chunks_no_domain_owns(graph: GraphIndex) -> None:
+    # The question names gradient descent, so it goes to that concept's domain; the answer is in a
+    # chunk that names no owned concept: no domain owns it, so every expert may read it.
+    domain = graph.owners["gradient-descent"][0]
+    result = answer_routed(LLM, graph, "Who founded Acme, beside gradient descent?", {})
+    assert [e.domain for e in result.experts] == [domain]
+    assert short_answer(result) == "Jane Roe" and _chunk(graph, "Acme") in result.citations
+
+
+def test_an_open_question_also_goes_to_the_domain_of_the_chunk_its_words_match_best(
+    graph: GraphIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from governance import qa as routing
+
+    # Its best chunk is read by a domain the question reached: no other scope is added.
+    monkeypatch.setattr(routing, "excerpt_scopes", lambda *_: ["d-1"])
+    assert routing._open_domains(graph, "q", ["d-1", "d-2"]) == ["d-1", "d-2"]
+    # A chunk no domain owns is read by every expert: nor then.
+    monkeypatch.setattr(routing, "excerpt_scopes", lambda *_: [UNOWNED])
+    assert routing._open_domains(graph, "q", ["d-1"]) == ["d-1"]
+    assert routing._open_domains(graph, "q", []) == [UNOWNED]
+    # Another domain's chunk matches it best (it names something the lexicon lacks): that domain too.
+    monkeypatch.setattr(routing, "excerpt_scopes", lambda *_: ["d-3"])
+    assert routing._open_domains(graph, "q", ["d-1"]) == ["d-1", "d-3"]

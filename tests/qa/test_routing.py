@@ -186,3 +186,24 @@ def test_a_question_about_unknown_concepts_is_not_answered(graph: GraphIndex) ->
     ):
         assert not result.covered and not result.citations
         assert "does not cover" in result.answer
+
+
+def test_an_expert_is_told_the_rules_of_what_its_payload_carries_and_each_thing_once(
+    graph: GraphIndex,
+) -> None:
+    recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    answer_routed(recorder, graph, "What is the learning path from linear algebra to transformers?", {})
+    answer_flat(recorder, graph, "Which comes first, transformers or calculus?")
+    answer_flat(recorder, graph, "Tell me about transformers.")
+    path, first, flat = [p for p in recorder.calls if p.task == qa.ANSWER_TASK]
+    assert qa.GRAPH_ANSWER_RULE in path.system and qa.EXCERPT_RULE not in path.system
+    assert flat.system == qa.ANSWER_SYSTEM  # no graph answer, no excerpts: the core alone
+    told = path.payload["graph_answer"]
+    assert isinstance(told, dict)
+    # A path is its own set of concepts found, and its start is what comes first: said once.
+    assert told["path"] == ["linear-algebra", "neural-network", "transformer"]
+    assert "found" not in told and "first" not in told
+    which = first.payload["graph_answer"]
+    assert isinstance(which, dict) and which["first"] == "calculus" and "found" in which
+    short = qa.ExpertAnswer.model_validate(qa.answer_offline(path)).short_answer
+    assert short == "Linear algebra, neural network, transformer"
