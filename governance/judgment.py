@@ -390,11 +390,9 @@ class Judgment:
         if self._pool is None:
             self._pool = {}
             # Evidence held back as tainted (governance.taint) never joins another proposal's.
-            tainted = {d.proposal_id for d in self._store.decisions() if d.stage == "taint"}
-            for proposal in self._store.proposals():
-                if proposal.state in _POOLED and proposal.id not in tainted:
-                    key = self._view.schema.canonical(proposal.src, proposal.type, proposal.dst)
-                    self._pool.setdefault(key, {})[proposal.id] = (proposal, proposal.state)
+            for proposal in self._store.proposals_in(_POOLED, without_stage="taint"):
+                key = self._view.schema.canonical(proposal.src, proposal.type, proposal.dst)
+                self._pool.setdefault(key, {})[proposal.id] = (proposal, proposal.state)
         return [p for p, _ in self._pool.get(triple, {}).values()]
 
     def _finish(

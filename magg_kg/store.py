@@ -282,6 +282,13 @@ class Store(ABC):
     def proposals(self) -> list[Proposal]:
         return [_proposal(row) for row in self.query("proposals")]
 
+    def proposals_in(self, states: Iterable[str], *, without_stage: str | None = None) -> list[Proposal]:
+        """The proposals whose state is one of ``states``, in the order of :meth:`proposals`; with
+        ``without_stage``, only those with no decision at that stage. Read in one query, without
+        the other proposals or any decision."""
+        params: dict[str, Param] = {"states": json.dumps(sorted(set(states))), "without_stage": without_stage}
+        return [_proposal(row) for row in self.query("proposals_in_states", params)]
+
     def proposal(self, proposal_id: str) -> Proposal | None:
         rows = self.query("proposal", {"id": proposal_id})
         return _proposal(rows[0]) if rows else None
