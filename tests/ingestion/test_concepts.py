@@ -151,6 +151,29 @@ def test_acronyms_resolve_to_the_concept_they_abbreviate(tmp_path: Path) -> None
     assert pcie is not None and registry.resolve("PCIe") == pcie
 
 
+def test_short_forms_spelled_inside_words_and_emphasised_resolve_too(tmp_path: Path) -> None:
+    # "ResNet" and "HPO" are not the initials of their long forms, and the long form may be in
+    # emphasis; each short form still names the concept, and no short form comes of a phrase that
+    # does not spell it.
+    text = (
+        "# Networks\n\nAt the heart of the proposed *residual network* (*ResNet*) is a shortcut. "
+        "*Hyperparameter optimization (HPO)* tunes the learning rate. ResNet is deep, and HPO is "
+        "costly. *DenseNet* (dense convolutional network) extends ResNet. We then train a deep "
+        "model (CNN) on many images.\n"
+    )
+    path = tmp_path / "a.md"
+    path.write_text(text, encoding="utf-8")
+    registry = Registry([], {})
+    extract_lesson(read_lesson(path), OfflineLLM(offline_handlers()), registry, CURRICULUM)
+    for long, short in (
+        ("residual network", "ResNet"),
+        ("hyperparameter optimization", "HPO"),
+        ("dense convolutional network", "DenseNet"),
+    ):
+        assert registry.resolve(long) is not None and registry.resolve(short) == registry.resolve(long)
+    assert registry.resolve("CNN") is None or registry.resolve("CNN") != registry.resolve("deep model")
+
+
 def test_known_concepts_are_reused_and_junk_known_ones_are_not() -> None:
     known = [
         KnownConcept(id="dropout", name="dropout", type="method"),
