@@ -133,8 +133,9 @@ def _stated(quote: str, keys: dict[str, str]) -> list[tuple[str, str, str, str]]
     return said
 
 
-def review_offline(payload: dict[str, object], quotes: list[str]) -> OwnerReview:
-    """The offline owner review (see the module docstring)."""
+def review_offline(payload: dict[str, object], quotes: list[str], *, revise: bool = True) -> OwnerReview:
+    """The offline owner review (see the module docstring); with ``revise=False`` a cue of another
+    type or direction does not revise the proposal (step 3 is skipped)."""
     proposal = dict(payload["proposal"])  # type: ignore[call-overload]
     src, type_, dst = str(proposal["src"]), str(proposal["type"]), str(proposal["dst"])
     confidence = float(proposal["confidence"])
@@ -193,7 +194,7 @@ def review_offline(payload: dict[str, object], quotes: list[str]) -> OwnerReview
             concern="weak",
         )
     triple = (src, type_, dst)
-    for quote in quotes:
+    for quote in quotes if revise else ():
         for s_src, s_type, s_dst, cue in _stated(quote, keys):
             said = ({"src": src, "dst": dst}[s_src], s_type, {"src": src, "dst": dst}[s_dst])
             if s_type in symmetric:

@@ -60,9 +60,9 @@ def owner_payload(
 
 
 def judge_view(proposal: Proposal, view: GraphView | None, policy: Policy) -> dict[str, object]:
-    """What the judge will be shown of the proposal: its evidence spans, the supporting subgraph and
-    the two descriptions (nothing without a view: flat admission and admission without a gate have
-    no judge)."""
+    """What the judge will be shown of the proposal: its evidence spans, the supporting subgraph,
+    the two descriptions and the gate's bars (nothing without a view: flat admission and admission
+    without a gate have no judge)."""
     if view is None:
         return {}
     claim = build_claim(view, proposal, proposal.evidence, confidence=proposal.confidence)
@@ -71,4 +71,5 @@ def judge_view(proposal: Proposal, view: GraphView | None, policy: Policy) -> di
         "evidence": shown["evidence"],
         "subgraph": shown["subgraph"],
         "descriptions": {"src": claim.src_description[:600], "dst": claim.dst_description[:600]},
+        "policy": shown["policy"],
     }

@@ -3,7 +3,10 @@
 The owner's checks stay those of :func:`agents.owner.review_offline`, in its order: an instruction
 in the evidence, evidence that does not name both concepts, a cue that states another type or the
 other direction (revise), and a contradiction with the owner's memory card reject or revise the
-proposal whatever any score says. What changes is the owner's belief in a proposal it approves:
+proposal whatever any score says, with one exception: a cue of another type or direction does
+not revise a proposal whose learned belief as proposed reaches the gate's commit bar (the model
+reads that cue too, among everything else the evidence and the graph say; one cue phrase does not
+outweigh a calibrated belief). What changes is the owner's belief in a proposal it approves:
 it is the calibrated probability of :mod:`agents.offline.model` over the same features the judge
 reads (the prompt carries the judge's view of the claim: its evidence spans, the concepts'
 descriptions and the supporting subgraph), so that the deliberation band and the vote mean what
@@ -63,18 +66,28 @@ def review_learned(prompt: Prompt) -> dict[str, object]:
     quotes = [str(q) for q in json.loads(prompt.data or "[]")]
     review = review_offline(payload, quotes)
     proposal = payload.get("proposal")
-    if review.verdict == "revise" or not isinstance(proposal, dict):
+    if not isinstance(proposal, dict):
         return review.model_dump()
-    claim = _claim_payload(payload, (review.src, review.type, review.dst))
-    if claim is None:
-        return review.model_dump()
-    belief, why = score_claim(claim, _data(quotes))
+    kept = ""
+    if review.verdict == "revise":
+        # Scored as proposed first: a belief at the commit bar keeps the proposal as it is.
+        stated = _claim_payload(payload, (str(proposal["src"]), str(proposal["type"]), str(proposal["dst"])))
+        belief, why = score_claim(stated, _data(quotes)) if stated is not None else (0.0, "")
+        if belief < _commit_at(payload):
+            return review.model_dump()
+        kept = f"kept as proposed although {review.reasoning}; "
+        review = review_offline(payload, quotes, revise=False)
+    else:
+        claim = _claim_payload(payload, (review.src, review.type, review.dst))
+        if claim is None:
+            return review.model_dump()
+        belief, why = score_claim(claim, _data(quotes))
     ballot = _capped(belief, review.verdict, review.score)
     if review.verdict != "approve":
         return review.model_copy(update={"vote": ballot}).model_dump()
     score = min(belief, review.score) if review.concern == "weak" else belief
     learned = OwnerReview(
-        reasoning=f"{review.reasoning}; learned belief {score:.2f}: {why}",
+        reasoning=f"{kept}{review.reasoning}; learned belief {score:.2f}: {why}",
         verdict="approve",
         src=review.src,
         type=review.type,
@@ -84,6 +97,13 @@ def review_learned(prompt: Prompt) -> dict[str, object]:
         vote=ballot,
     )
     return learned.model_dump()
+
+
+def _commit_at(payload: Mapping[str, object]) -> float:
+    """The gate's commit bar, as the judge's view in the prompt gives it (0.80 without one)."""
+    policy = payload.get("policy")
+    bar = policy.get("commit_at") if isinstance(policy, dict) else None
+    return float(bar) if isinstance(bar, int | float) else 0.8
 
 
 def _capped(belief: float, verdict: object, review_score: object) -> float:

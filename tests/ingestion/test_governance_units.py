@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agents.offline.judging import score_claim
+from agents.offline.owning import review_learned
 from agents.owner import review_offline
 from blackboard.tally import tally
 from governance.deliberation import confidence_band
 from governance.domains import compute_layout, weighted_graph
 from magg_kg.config import Policy
+from magg_kg.llm.port import Prompt
 
 
 def clique(prefix: str, size: int) -> list[tuple[str, str, float]]:
@@ -156,3 +160,52 @@ def test_an_owner_rejects_a_reversed_learning_order() -> None:
         claims,
     )
     assert fine.verdict == "approve"  # type: ignore[attr-defined]
+
+
+def test_a_learned_owner_keeps_a_claim_whose_belief_reaches_the_bar_despite_a_contrary_cue() -> None:
+    # One quote says "builds on", the claim says prerequisite: the rule-based review revises it.
+    # The learned owner scores the claim as proposed first, and keeps it when that belief reaches
+    # the gate's commit bar (read from the judge's view in the prompt); below it, it revises.
+    quote = "Backpropagation builds on the chain rule."
+    payload: dict[str, object] = {
+        "proposal": {
+            "src": "chain-rule",
+            "type": "prerequisite",
+            "dst": "backpropagation",
+            "confidence": 0.8,
+            "src_names": ["chain rule"],
+            "dst_names": ["backpropagation"],
+        },
+        "card": {"facts": [], "claims": []},
+        "symmetric": ["contrasts_with", "related"],
+        "evidence": [{"index": 0, "lesson_id": "l1", "kind": "explicit"}],
+        "subgraph": {},
+        "descriptions": {"src": "", "dst": ""},
+    }
+    assert review_offline(payload, [quote]).verdict == "revise"
+    data = json.dumps([quote])
+    belief = score_claim(
+        {
+            "proposal": {**payload["proposal"], "src_description": "", "dst_description": ""},  # type: ignore[dict-item]
+            "evidence": payload["evidence"],
+            "subgraph": {},
+        },
+        json.dumps([{"index": 0, "quote": quote}]),
+    )[0]
+    def asked(commit_at: float) -> dict[str, object]:
+        return review_learned(
+            Prompt(
+                task="owner.review",
+                stage="review",
+                agent="owner",
+                system="",
+                data=data,
+                payload={**payload, "policy": {"commit_at": commit_at}},
+                prompt_version="t",
+            )
+        )
+
+    below, at = asked(belief + 0.01), asked(belief)
+    assert (below["verdict"], below["type"]) == ("revise", "builds_on")
+    assert (at["verdict"], at["type"], at["score"]) == ("approve", "prerequisite", belief)
+    assert "kept as proposed" in str(at["reasoning"])
