@@ -81,7 +81,9 @@ _CALLED = re.compile(
     re.IGNORECASE,
 )
 _ALSO = re.compile(
-    r"(?:also called|also known as|or simply|known as)\s+(?P<alias>[^,.;()]{2,60})", re.IGNORECASE
+    r"(?:also called|also known as|or simply|known as|abbreviated(?: as| to)?|short for)"
+    r"\s+(?P<alias>[^,.;()]{2,60})",
+    re.IGNORECASE,
 )
 _SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"  # within a paragraph: spaces or one line break
 _ACRONYM_DEF = re.compile(
@@ -400,7 +402,7 @@ def _english(text: str) -> bool:
 def _concept(offer: _Offer, found: _Found, node_types: frozenset[str]) -> ExtractedConcept:
     key = normalize_name(offer.name)
     also = found.aliases.get(key, set()) | {
-        m.group("alias").strip() for m in _ALSO.finditer(offer.description)
+        m.group("alias").strip(" *_") for m in _ALSO.finditer(offer.description)
     }
     definition = offer.description[offer.description.find(offer.name) + len(offer.name) :]
     return ExtractedConcept(

@@ -152,14 +152,15 @@ def test_acronyms_resolve_to_the_concept_they_abbreviate(tmp_path: Path) -> None
 
 
 def test_short_forms_spelled_inside_words_and_emphasised_resolve_too(tmp_path: Path) -> None:
-    # "ResNet" and "HPO" are not the initials of their long forms, and the long form may be in
-    # emphasis; each short form still names the concept, and no short form comes of a phrase that
-    # does not spell it.
+    # "ResNet" and "HPO" are not the initials of their long forms, the long form may be in
+    # emphasis, and a definition may give the short form in words ("abbreviated as"); each short
+    # form still names the concept, and no short form comes of a phrase that does not spell it.
     text = (
         "# Networks\n\nAt the heart of the proposed *residual network* (*ResNet*) is a shortcut. "
         "*Hyperparameter optimization (HPO)* tunes the learning rate. ResNet is deep, and HPO is "
         "costly. *DenseNet* (dense convolutional network) extends ResNet. We then train a deep "
-        "model (CNN) on many images.\n"
+        "model (CNN) on many images. This network is commonly called a *multilayer perceptron*, "
+        "often abbreviated as *MLP*. An MLP has layers.\n"
     )
     path = tmp_path / "a.md"
     path.write_text(text, encoding="utf-8")
@@ -169,6 +170,7 @@ def test_short_forms_spelled_inside_words_and_emphasised_resolve_too(tmp_path: P
         ("residual network", "ResNet"),
         ("hyperparameter optimization", "HPO"),
         ("dense convolutional network", "DenseNet"),
+        ("multilayer perceptron", "MLP"),
     ):
         assert registry.resolve(long) is not None and registry.resolve(short) == registry.resolve(long)
     assert registry.resolve("CNN") is None or registry.resolve("CNN") != registry.resolve("deep model")
