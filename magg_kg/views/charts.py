@@ -13,11 +13,12 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
-import matplotlib
 import networkx as nx
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["decisions_chart", "domain_graph_chart", "scores_chart", "timeline_chart"]
 
@@ -45,7 +46,11 @@ _EDGE_COLOURS = {
 
 
 def _styled() -> AbstractContextManager[None]:
-    """The charts' look, for the time of one chart (matplotlib's settings are process-wide)."""
+    """The charts' look, for the time of one chart (matplotlib's settings are process-wide).
+    matplotlib is imported here and in :func:`_figure`, when a chart is drawn: a command that draws
+    none (``magg ingest``) does not pay for it."""
+    import matplotlib
+
     return matplotlib.rc_context(
         {
             "svg.fonttype": "none",
@@ -65,6 +70,8 @@ def _label(text: str) -> str:
 def _svg(figure: Figure, name: str) -> str:
     """The figure's ``<svg>`` element: no prolog or metadata, no id that nothing refers to (several
     charts share a page, and matplotlib names its groups the same in each), indentation dropped."""
+    import matplotlib
+
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": name}):
         figure.savefig(buffer, format="svg", metadata={"Date": None})
@@ -77,6 +84,8 @@ def _svg(figure: Figure, name: str) -> str:
 
 def _figure(width: float, height: float, left: float = 0.5, bottom: float = 0.45, top: float = 0.3) -> Figure:
     """A figure with fixed margins in inches (a layout engine would measure every label: slower)."""
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(width, height))
     figure.subplots_adjust(
         left=left / width, right=1 - 0.15 / width, bottom=bottom / height, top=1 - top / height, wspace=0.3
@@ -164,6 +173,8 @@ def domain_graph_chart(
     nodes: Sequence[str], edges: Sequence[tuple[str, str, str]], bridges: Sequence[str], name: str
 ) -> str:
     """A domain's active edges as a directed graph (seeded layout), coloured by edge type."""
+    from matplotlib.lines import Line2D
+
     graph = nx.DiGraph()
     graph.add_nodes_from(nodes)
     graph.add_edges_from((src, dst, {"type": type_}) for src, type_, dst in edges)
