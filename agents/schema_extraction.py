@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents import judge, owner
 from agents.judge import score_band
 from agents.schema_models import Annotated, Mention, RelationModel, SpanModel
-from agents.schema_verifier import Verifier
+from agents.schema_verifier import SentenceContext, Verifier, sentence_context
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 from magg_kg.vocabulary import GraphSchema
@@ -124,6 +124,10 @@ class SchemaRoles:
     verifier: Verifier
     schema: GraphSchema
     propose_at: float
+    contexts: dict[tuple[tuple[str, ...], tuple[Mention, ...]], SentenceContext] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The sentences the verifier has read (the judge and each owner read the same claim)."""
 
     @classmethod
     def train(
@@ -194,9 +198,17 @@ class SchemaRoles:
             edge = self.schema.edge_types.get(label)
             if edge is not None and edge.symmetric and tail.start < head.start:
                 head, tail = tail, head
-            value = self.verifier.probability(
-                self.verifier.features(tokens, head, tail, label, self.relations)
-            )
+            key = (tuple(tokens), (head, tail))
+            if key not in self.contexts:
+                self.contexts[key] = sentence_context(
+                    self.spans,
+                    self.relations,
+                    tokens,
+                    mention_at=MENTION_AT,
+                    propose_at=self.propose_at,
+                    also=(head, tail),
+                )
+            value = self.verifier.probability(self.verifier.features(self.contexts[key], head, tail, label))
             if value > best:
                 best = value
                 why = f"verifier: {label} right with probability {value:.2f} (mentions {hp:.2f}, {tp:.2f})"

@@ -8,12 +8,19 @@ the part left out, exactly as the extractor would (mentions at ``mention_at``, r
 ``propose_at``). Each proposal is labelled right when its head span, label and tail span are an
 annotated relation of its sentence (strict, as the benchmark scores it).
 
-Its features (:func:`triple_features`) are what a reviewer can read from the claim and its sentence:
-the relation model's probability of every label for the pair and the reversed pair, the margin of
-the best label, the span model's entity probability of each end, the widths, distance and order of
-the mentions, the sentence's length, the claimed label and both entity types. A gradient-boosted
-classifier maps them to a score; an isotonic regression fitted on out-of-fold scores (a second
-cut by the same folds) makes it a probability. Nothing is written to disk.
+Its features (:func:`triple_features`) are what a reviewer can read from the claim and its sentence
+(:class:`SentenceContext`: the sentence's mentions as the extractor decodes them and the relation
+model's probabilities for every pair): the relation model's probability of every label for the
+pair and the reversed pair, the margins of the claimed and the best label, whether the reversed
+pair claims more (of two claims on one pair, only one can be right), the span model's entity
+probability of each end, the widths, distance, order and nesting of the mentions, the mentions
+between them and cue words (:data:`TRIGGERS`) between them, how strongly each end relates to
+another mention of the sentence, the numbers of mentions and proposals in the sentence, whether
+an end is a term that names nothing (:data:`GENERIC`, "it", "this method"), the claimed label and
+both entity types (their compatibility with the label is learned from these). A gradient-boosted
+classifier of shallow trees (a few thousand proposals to learn from) maps them to a score; an
+isotonic regression fitted on out-of-fold scores (a second cut by the same folds) makes it a
+probability. Nothing is written to disk.
 
 The verifier also reports, from the same out-of-fold proposals, the score at which admitting
 the claims it scores at or above would have given the best F1 (:attr:`Verifier.admit_at`),
@@ -33,26 +40,108 @@ from sklearn.metrics import roc_auc_score
 
 from agents.schema_models import NONE, Annotated, Mention, RelationModel, SpanModel
 
-__all__ = ["FOLDS", "Verifier", "strict_proposals", "triple_features"]
+__all__ = [
+    "FOLDS",
+    "GENERIC",
+    "TRIGGERS",
+    "SentenceContext",
+    "Verifier",
+    "sentence_context",
+    "strict_proposals",
+    "triple_features",
+]
 
 FOLDS = 5
 """The cut of the training documents for out-of-fold proposals and calibration."""
 
 
-def triple_features(
+TRIGGERS = (
+    "for", "use", "used", "using", "uses", "based", "by", "via", "with", "to", "and", "or", ",", "than",
+    "compared", "outperforms", "over", "such", "including", "as", "of", "in", "on", "from", "is", "are",
+    "(", ")", "which", "that", "between", "into", "evaluate", "evaluated",
+)  # fmt: skip
+"""Words whose presence between the two mentions is a feature (cues of the labels, of a list, of
+a comparison, of a clause boundary)."""
+GENERIC = frozenset(
+    "it this they them these which that method methods approach approaches system systems model "
+    "models technique techniques algorithm algorithms framework task tasks problem".split()
+) | {"this approach", "this method", "this paper", "our method", "our approach", "our system"}
+"""Texts that stand for an entity without naming it (SciERC's ``Generic``)."""
+_DEICTIC = frozenset("this these it its our such they their the that those".split())
+
+
+@dataclass(frozen=True)
+class SentenceContext:
+    """A sentence as the extractor sees it: its mentions (decoded, plus any claimed end the decoding
+    missed), the relation model's probabilities for every ordered pair of them, and the
+    extractor's proposals among the decoded mentions (head index, label, tail index, probability)."""
+
+    tokens: tuple[str, ...]
+    mentions: tuple[Mention, ...]
+    probabilities: Mapping[tuple[int, int], Mapping[str, float]]
+    proposals: tuple[tuple[int, str, int, float], ...]
+
+    def index(self, mention: Mention) -> int:
+        """The index of the mention with ``mention``'s span (it must be one of :attr:`mentions`)."""
+        return next(
+            n for n, m in enumerate(self.mentions) if (m.start, m.end) == (mention.start, mention.end)
+        )
+
+
+def sentence_context(
+    spans: SpanModel,
+    relations: RelationModel,
     tokens: Sequence[str],
-    head: Mention,
-    tail: Mention,
+    *,
+    mention_at: float,
+    propose_at: float,
+    also: Sequence[Mention] = (),
+) -> SentenceContext:
+    """The :class:`SentenceContext` of ``tokens``; ``also`` are mentions added if not decoded."""
+    words = list(tokens)
+    decoded = spans.mentions(words, mention_at)
+    found = relations.relations(words, decoded, propose_at)
+    mentions = list(decoded)
+    for extra in also:
+        if all((m.start, m.end) != (extra.start, extra.end) for m in mentions):
+            mentions.append(extra)
+    pairs = [(i, j) for i in range(len(mentions)) for j in range(len(mentions)) if i != j]
+    probs = relations.probabilities(words, [(mentions[i], mentions[j]) for i, j in pairs])
+    return SentenceContext(tuple(words), tuple(mentions), dict(zip(pairs, probs, strict=True)), tuple(found))
+
+
+def _best_label(row: Mapping[str, float]) -> float:
+    return max((v for k, v in row.items() if k != NONE), default=0.0)
+
+
+def triple_features(
+    context: SentenceContext,
+    head: int,
+    tail: int,
     label: str,
-    forward: Mapping[str, float],
-    backward: Mapping[str, float],
     labels: Sequence[str],
     types: Sequence[str],
 ) -> list[float]:
-    """The verifier's features of one claim (module docstring); ``forward`` and ``backward`` are
-    the relation model's probabilities for (head, tail) and (tail, head)."""
+    """The verifier's features of the claim (mention ``head``, ``label``, mention ``tail``) of a
+    sentence (module docstring)."""
+    tokens, h, t = context.tokens, context.mentions[head], context.mentions[tail]
+    forward, backward = context.probabilities[(head, tail)], context.probabilities[(tail, head)]
     ranked = [*sorted((forward.get(k, 0.0) for k in labels if k != NONE), reverse=True), 0.0, 0.0]
     claimed = forward.get(label, 0.0)
+    left, right = (h, t) if h.start < t.start else (t, h)
+    between = {w.lower() for w in tokens[left.end : right.start]}
+    rivals = [  # the strongest other claim on each end: what else the mention relates to
+        max(
+            (
+                _best_label(p)
+                for (a, b), p in context.probabilities.items()
+                if end in (a, b) and {a, b} != {head, tail}
+            ),
+            default=0.0,
+        )
+        for end in (head, tail)
+    ]
+    texts = [" ".join(tokens[m.start : m.end]) for m in (h, t)]
     return [
         *(forward.get(k, 0.0) for k in labels),
         backward.get(label, 0.0),
@@ -60,17 +149,31 @@ def triple_features(
         claimed,
         claimed - max((forward.get(k, 0.0) for k in labels if k not in (NONE, label)), default=0.0),
         ranked[0] - ranked[1],
-        head.probability,
-        tail.probability,
-        min(head.probability, tail.probability),
-        float(head.end - head.start),
-        float(tail.end - tail.start),
-        float(abs(head.start - tail.start)),
-        1.0 if head.start < tail.start else 0.0,
+        _best_label(backward),
+        1.0 if _best_label(backward) > claimed else 0.0,  # the reversed pair claims more
+        h.probability,
+        t.probability,
+        min(h.probability, t.probability),
+        float(h.end - h.start),
+        float(t.end - t.start),
+        float(abs(h.start - t.start)),
+        1.0 if h.start < t.start else 0.0,
+        float(max(0, right.start - left.end)),
+        float(sum(1 for m in context.mentions if left.end <= m.start and m.end <= right.start)),
+        1.0 if left.end > right.start else 0.0,  # nested or overlapping
+        *rivals,
+        claimed - rivals[0],
+        claimed - rivals[1],
         float(len(tokens)),
+        float(len(context.mentions)),
+        float(len(context.proposals)),
+        *(1.0 if x.lower() in GENERIC else 0.0 for x in texts),
+        *(1.0 if tokens[m.start].lower() in _DEICTIC else 0.0 for m in (h, t)),
+        *(float(sum(c.isupper() for c in x)) for x in texts),
+        *(1.0 if w in between else 0.0 for w in TRIGGERS),
         *(1.0 if label == k else 0.0 for k in labels),
-        *(1.0 if head.type == k else 0.0 for k in types),
-        *(1.0 if tail.type == k else 0.0 for k in types),
+        *(1.0 if h.type == k else 0.0 for k in types),
+        *(1.0 if t.type == k else 0.0 for k in types),
     ]
 
 
@@ -92,32 +195,29 @@ def strict_proposals(
     types: Sequence[str],
 ) -> list[tuple[list[float], bool, float]]:
     """The extractor's proposals on one annotated sentence: features, strictly right, confidence."""
-    tokens = list(sentence.tokens)
     gold = set()
     for h, label, t in sentence.relations:
         a, b = sentence.mentions[h], sentence.mentions[t]
         gold.add(((a.start, a.end), label, (b.start, b.end)))
         if label in relations.symmetric:
             gold.add(((b.start, b.end), label, (a.start, a.end)))
-    mentions = spans.mentions(tokens, mention_at)
-    found = relations.relations(tokens, mentions, propose_at)
-    pairs = [(mentions[i], mentions[j]) for i, _, j, _ in found]
-    backward = relations.probabilities(tokens, [(t, h) for h, t in pairs])
-    forward = relations.probabilities(tokens, pairs)
+    context = sentence_context(
+        spans, relations, sentence.tokens, mention_at=mention_at, propose_at=propose_at
+    )
     out = []
-    for (i, label, j, p), fwd, bwd in zip(found, forward, backward, strict=True):
-        head, tail = mentions[i], mentions[j]
+    for i, label, j, p in context.proposals:
+        head, tail = context.mentions[i], context.mentions[j]
         right = ((head.start, head.end), label, (tail.start, tail.end)) in gold
-        out.append((triple_features(tokens, head, tail, label, fwd, bwd, relations.labels, types), right, p))
+        out.append((triple_features(context, i, j, label, relations.labels, types), right, p))
     return out
 
 
 def _booster(rows: int) -> HistGradientBoostingClassifier:
     return HistGradientBoostingClassifier(
-        max_iter=200,
-        learning_rate=0.05,
-        max_leaf_nodes=15,
-        min_samples_leaf=max(2, min(40, rows // 50)),
+        max_iter=300,
+        learning_rate=0.03,
+        max_leaf_nodes=4,
+        min_samples_leaf=max(2, min(40, rows // 20)),
         l2_regularization=1.0,
         random_state=0,
     )
@@ -222,14 +322,9 @@ class Verifier:
         score = self.model.predict_proba(np.array([list(features)]))[:, 1]
         return round(float(self.calibration.predict(score)[0]), 4)
 
-    def features(
-        self,
-        tokens: Sequence[str],
-        head: Mention,
-        tail: Mention,
-        label: str,
-        relations: RelationModel,
-    ) -> list[float]:
-        """:func:`triple_features` of one claim, with ``relations``' probabilities for both orders."""
-        forward, backward = relations.probabilities(tokens, [(head, tail), (tail, head)])
-        return triple_features(tokens, head, tail, label, forward, backward, self.labels, self.types)
+    def features(self, context: SentenceContext, head: Mention, tail: Mention, label: str) -> list[float]:
+        """:func:`triple_features` of the claim (``head``, ``label``, ``tail``) of the sentence of
+        ``context``, whose mentions must include both ends (:func:`sentence_context`'s ``also``)."""
+        return triple_features(
+            context, context.index(head), context.index(tail), label, self.labels, self.types
+        )

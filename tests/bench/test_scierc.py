@@ -9,8 +9,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agents.schema_models import Annotated, Mention, RelationModel
-from agents.schema_verifier import Verifier
+from agents.schema_models import Annotated, Mention, RelationModel, SpanModel
+from agents.schema_verifier import (
+    GENERIC,
+    TRIGGERS,
+    SentenceContext,
+    Verifier,
+    sentence_context,
+    triple_features,
+)
 from governance.evaluation.scierc import load_split, parse_document
 from governance.evaluation.scierc_bench import schema_policy
 from governance.evaluation.triple_score import normalise, score_triples
@@ -197,14 +204,47 @@ def test_the_verifier_learns_from_the_extractors_out_of_fold_proposals() -> None
     )
     assert verifier.report["gold"] == 40  # every annotated relation of the held-out parts
     assert 0.0 <= verifier.admit_at <= 1.0
-    relations = RelationModel.train([s for d in docs for s in d], frozenset())
+    sentences = [s for d in docs for s in d]
+    spans, relations = SpanModel.train(sentences), RelationModel.train(sentences, frozenset())
     head, tail = Mention(2, 3, "Method", 0.9), Mention(4, 5, "Task", 0.9)
-    right = verifier.features(("We", "use", "CRF", "for", "parsing", "."), head, tail, "Used-for", relations)
-    wrong = verifier.features(
-        ("So", "far", "CRF", "and", "parsing", "are", "listed", "."), head, tail, "Used-for", relations
-    )
+
+    def features(tokens: tuple[str, ...]) -> list[float]:
+        context = sentence_context(
+            spans, relations, tokens, mention_at=0.5, propose_at=0.1, also=(head, tail)
+        )
+        return verifier.features(context, head, tail, "Used-for")
+
+    right = features(("We", "use", "CRF", "for", "parsing", "."))
+    wrong = features(("So", "far", "CRF", "and", "parsing", "are", "listed", "."))
     assert verifier.probability(right) > verifier.probability(wrong)
     assert all(0.0 <= verifier.probability(f) <= 1.0 for f in (right, wrong))
+
+
+def _claim(words: str, backward: float) -> list[float]:
+    """The features of "head Used-for tail" of a two-mention sentence with hand-set probabilities."""
+    tokens = tuple(words.split())
+    mentions = (Mention(2, 3, "Method", 0.9), Mention(4, 5, "Task", 0.8))
+    probabilities = {
+        (0, 1): {"NONE": 0.4, "Used-for": 0.6, "Compare": 0.0},
+        (1, 0): {"NONE": 1.0 - backward, "Used-for": 0.0, "Compare": backward},
+    }
+    context = SentenceContext(tokens, mentions, probabilities, ((0, "Used-for", 1, 0.6),))
+    return triple_features(context, 0, 1, "Used-for", ("Compare", "NONE", "Used-for"), ("Method", "Task"))
+
+
+def test_the_features_read_cue_words_generic_ends_and_a_stronger_reversed_claim() -> None:
+    assert "it" in GENERIC and "for" in TRIGGERS and "besides" not in TRIGGERS
+    named = _claim("We use CRF for parsing .", 0.1)
+    # "it" names nothing: the head is generic and starts with a deictic word, and has no capitals
+    pronoun = _claim("We use it for parsing .", 0.1)
+    assert sum(a != b for a, b in zip(named, pronoun, strict=True)) == 3
+    # a cue word between the mentions that is not in the list changes nothing but the cue block
+    other = _claim("We use CRF besides parsing .", 0.1)
+    changed = [n for n, (a, b) in enumerate(zip(named, other, strict=True)) if a != b]
+    assert len(changed) == 1  # "for" is gone, and "besides" is not a cue
+    # the reversed pair claiming Compare more strongly than the claim (0.7 > 0.6) is read
+    reversed_ = _claim("We use CRF for parsing .", 0.7)
+    assert sum(a != b for a, b in zip(named, reversed_, strict=True)) >= 3
 
 
 def test_a_verifier_without_both_outcomes_gives_its_prior() -> None:
