@@ -146,6 +146,9 @@ class Extraction:
 
     new_concepts: list[ConceptInfo] = field(default_factory=list)
     new_aliases: list[tuple[str, str]] = field(default_factory=list)
+    same: set[frozenset[str]] = field(default_factory=set)
+    """Pairs of known concepts the lesson names as one ("*DenseNet* (dense convolutional network)"
+    when both were concepts already): no relation is proposed between them."""
     links: list[LessonLink] = field(default_factory=list)
     candidates: list[ExtractedEdge] = field(default_factory=list)
     dropped: list[tuple[ExtractedEdge, str]] = field(default_factory=list)
@@ -272,6 +275,10 @@ def _organize(
             key = registry.add_alias(form, concept_id)
             if key is not None:
                 result.new_aliases.append((key, concept_id))
+            else:
+                other = registry.resolve(form)
+                if other is not None and other != concept_id:
+                    result.same.add(frozenset((concept_id, other)))
         span = _locate(lesson.prose, concept.quote, chunk_start)
         if span is None or _hidden_in(lesson, *span) is not None:
             continue
@@ -315,6 +322,9 @@ def _verify_and_link(
     unique: dict[tuple[str, str, str], ExtractedEdge] = {}
     quotes: dict[tuple[str, str, str], set[str]] = {}
     for candidate in raw:
+        if frozenset((candidate.src, candidate.dst)) in result.same:
+            result.dropped.append((candidate, "the lesson names the two as one concept"))
+            continue
         src, _, dst = schema.canonical(candidate.src, candidate.type, candidate.dst)
         candidate = replace(candidate, src=src, dst=dst)
         if lesson.prose[candidate.start : candidate.end] != candidate.quote:

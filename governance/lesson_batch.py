@@ -120,10 +120,17 @@ def lesson_proposal(candidate: ExtractedEdge, lesson_id: str, at: str) -> Propos
 
 
 def dropped_ops(policy: Policy, extraction: Extraction, lesson_id: str, at: str) -> list[Operation]:
-    """The candidates verification dropped: each a proposal, rejected at once with the reason."""
+    """The candidates verification dropped: each a proposal, rejected at once with the reason (a
+    triple dropped more than once is recorded once, with the first reason; one that another chunk
+    of the lesson proposes is that chunk's proposal)."""
     ops: list[Operation] = []
+    seen: set[str] = set()
+    kept = {c.triple for c in extraction.candidates}
     for candidate, reason in extraction.dropped:
         dropped = lesson_proposal(candidate, lesson_id, at)
+        if dropped.id in seen or candidate.triple in kept:
+            continue  # the triple is proposed by another chunk's candidate, or already dropped once
+        seen.add(dropped.id)
         ops.append(proposal_op(dropped))
         ops.append(decision(policy, dropped.id, "verification", "drop", "rejected", reason, at))
     return ops

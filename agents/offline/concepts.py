@@ -77,6 +77,7 @@ _DEFINES = re.compile(
 )
 _CALLED = re.compile(
     r"(?:called|termed|known as|refer(?:red)? to (?:\w+ )?as|dubbed|named|so-called|the term|"
+    r"call (?:it|them|this|these)(?: the| an?)?|"
     r"the notion of|the concept of)\s*[*_]*$",
     re.IGNORECASE,
 )
@@ -85,6 +86,13 @@ _ALSO = re.compile(
     r"\s+(?P<alias>[^,.;()]{2,60})",
     re.IGNORECASE,
 )
+_OR_ALSO = re.compile(
+    r"\s*(?:\(\s*or\s+(?P<paren>[*_]*)(?P<alias>[^*_()\n]{2,60}?)(?P=paren)\s*\)"
+    r"|,?\s+or\s+(?P<mark>[*_]+)(?P<named>[^*_()\n]{2,60}?)(?P=mark)(?=\s*[,.;:)]|\s*$))"
+)
+"""Another name right after an emphasised term: "*validation dataset* (or *validation set*)"; or,
+after a term being defined, "call it the *sample space* or *outcome space*." (emphasised too, and
+closing the clause; "*dropout* or *weight decay*" outside a definition names two things)."""
 _SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"  # within a paragraph: spaces or one line break
 _ACRONYM_DEF = re.compile(
     rf"(?P<long>[A-Za-z][\w-]*(?:{_SPACE}[\w-]+){{0,5}}){_SPACE}\((?P<short>[A-Z][A-Za-z0-9]{{1,8}})\)"
@@ -320,6 +328,10 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             continue
         if not defined and _title_case(term) and _standalone(term, clean) < 2:
             continue  # a label ("**Invoice File**", "**Augmented Generation:**"), not a term
+        other = _OR_ALSO.match(sentence, match.end())
+        alias = _clean((other.group("alias") or (other.group("named") if defined else "")) if other else "")
+        if alias and is_term(alias, "defined"):
+            found.aliases.setdefault(normalize_name(term), set()).add(alias)
         if defined or match.group("mark") == "**":
             description = quote if defined else ""
             found.add(_Offer(term, "teaches", quote, 0.9 if defined else 0.6, "emphasis", description))

@@ -198,3 +198,18 @@ def test_the_shipped_files_are_small_attributed_and_consistent() -> None:
     assert "backpropagation" in vocabulary() and len(vocabulary()) > 200
     for path in (folder / "terms.json", folder / "data" / "metacademy_vocabulary.json"):
         assert path.stat().st_size < 64_000
+
+
+def test_another_name_beside_an_emphasised_term_is_an_alias_and_two_things_are_not() -> None:
+    def aliases(text: str) -> dict[str, list[str]]:
+        reply = extract_concepts_offline(text, [], NODE_TYPES)
+        return {c.name: c.aliases for c in reply.concepts}
+
+    assert aliases("The score is assessed on a separate *validation dataset* (or *validation set*).")[
+        "validation dataset"
+    ] == ["validation set"]
+    assert aliases("We denote the outcomes S and call it the *sample space* or *outcome space*.")[
+        "sample space"
+    ] == ["outcome space"]
+    found = aliases("To regularize a network we use *dropout* or *weight decay*.")
+    assert not any(found.values())

@@ -6,11 +6,14 @@ from pathlib import Path
 
 from agents.concepts import KnownConcept
 from agents.evidence import ExtractedEdge, verify
-from agents.extraction import Registry, extract_lesson
+from agents.extraction import Extraction, Registry, extract_lesson
 from agents.offline.handlers import offline_handlers
 from agents.relations import extract_relations_offline as relations_of
+from governance.lesson_batch import dropped_ops
+from magg_kg.config import Policy
 from magg_kg.lessons import read_lesson
 from magg_kg.llm.offline import OfflineLLM
+from magg_kg.operations import AddProposal
 from magg_kg.vocabulary import CURRICULUM
 
 EDGE_TYPES = frozenset(CURRICULUM.edge_types)
@@ -139,3 +142,53 @@ def test_evidence_offsets_are_exact_and_fabrications_are_dropped(tmp_path: Path)
     )
     kept, why = verify(unrelated, lesson.text, names)
     assert kept is None and "does not name" in why
+
+
+def test_no_relation_is_proposed_between_two_concepts_a_lesson_names_as_one(tmp_path: Path) -> None:
+    # Both names are concepts already (from earlier lessons); this lesson says they are one, so
+    # their co-occurrence is not a relation, while a relation to a third concept still is.
+    registry = Registry([], {})
+    llm = OfflineLLM(offline_handlers())
+    earlier = {
+        "a.md": "# Nets\n\n**DenseNet** is a network. DenseNet uses dense blocks.\n",
+        "b.md": "# More\n\nA **dense convolutional network** is deep. Each dense convolutional "
+        "network is wide.\n",
+    }
+    for name, text in earlier.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        extract_lesson(read_lesson(tmp_path / name), llm, registry, CURRICULUM)
+    apart = {registry.resolve("DenseNet"), registry.resolve("dense convolutional network")}
+    assert None not in apart and len(apart) == 2
+    (tmp_path / "c.md").write_text(
+        "# Same\n\n*DenseNet* (dense convolutional network) extends the **residual network**. "
+        "DenseNet and the dense convolutional network both concatenate features, like the "
+        "residual network.\n",
+        encoding="utf-8",
+    )
+    result = extract_lesson(read_lesson(tmp_path / "c.md"), llm, registry, CURRICULUM)
+    assert result.same == {frozenset(apart)}
+    pairs = {frozenset((edge.src, edge.dst)) for edge in result.candidates}
+    assert frozenset(apart) not in pairs
+    assert any(registry.resolve("residual network") in pair for pair in pairs)
+    assert any(note == "the lesson names the two as one concept" for _, note in result.dropped)
+
+
+def test_a_triple_dropped_in_several_chunks_or_kept_in_another_is_recorded_once() -> None:
+    # A proposal's id is its lesson and its triple: two records of one triple would be refused by
+    # the store (and the lesson with them), so the dropped triple is written once, and not at all
+    # when another chunk's candidate of the lesson proposes it.
+    def edge(src: str, dst: str, chunk: str) -> ExtractedEdge:
+        return ExtractedEdge(src, "related", dst, 0.3, "A and B.", 0, 8, chunk, "", "")
+
+    extraction = Extraction(
+        candidates=[edge("a", "c", "c1")],
+        dropped=[
+            (edge("a", "b", "c1"), "the lesson names the two as one concept"),
+            (edge("a", "b", "c2"), "the lesson names the two as one concept"),
+            (edge("a", "c", "c2"), "the quote does not name both"),
+        ],
+    )
+    ops = dropped_ops(Policy(), extraction, "lesson-1", "2026-01-01T00:00:00.000000Z")
+    proposals = [op for op in ops if isinstance(op, AddProposal)]
+    assert [(p.src, p.dst) for p in proposals] == [("a", "b")]
+    assert len({p.id for p in proposals}) == len(proposals)

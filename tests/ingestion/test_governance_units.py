@@ -192,6 +192,7 @@ def test_a_learned_owner_keeps_a_claim_whose_belief_reaches_the_bar_despite_a_co
         },
         json.dumps([{"index": 0, "quote": quote}]),
     )[0]
+
     def asked(commit_at: float) -> dict[str, object]:
         return review_learned(
             Prompt(

@@ -203,3 +203,41 @@ def test_the_judge_knows_the_names_the_lesson_gives_its_new_concepts(
     new = {alias: cid for alias, cid in written.items() if view.has_concept(cid)}
     assert new  # the lesson named some concept by another name
     assert all(alias in view.names(cid) for alias, cid in new.items())
+
+
+FILLER = " ".join(
+    f"Training step {n} moves the weights a little, and the loss goes down slowly." for n in range(20)
+)
+
+
+def test_two_concepts_a_lesson_names_as_one_get_no_edge_and_the_lesson_is_admitted(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    # DenseNet and "dense convolutional network" are separate concepts after the first two lessons;
+    # the third says they are one, in two sections (two chunks) that each name both. Their
+    # co-occurrence is dropped once (one record for the triple, not one per chunk) and the lesson
+    # is admitted.
+    folder = tmp_path / "named"
+    folder.mkdir()
+    texts = {
+        "a.md": "# Nets\n\n**DenseNet** is a network. DenseNet uses dense blocks.\n",
+        "b.md": "# More\n\nA **dense convolutional network** is deep. Each dense convolutional "
+        "network is wide.\n",
+        "c.md": "# Same\n\n*DenseNet* (dense convolutional network) extends the **residual network**. "
+        + FILLER
+        + "\n\n## Again\n\nDenseNet and the dense convolutional network both concatenate features. "
+        + FILLER
+        + "\n",
+    }
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    report = ingest([folder], context(store, clock, CountingLLM()))
+    assert [outcome.status for outcome in report.lessons] == ["new", "new", "new"]
+    assert len(store.chunks(report.lessons[2].lesson_id)) >= 2
+    ends = {c.id for c in store.concepts() if c.name in ("DenseNet", "dense convolutional network")}
+    assert len(ends) == 2
+    assert not [e for e in store.edges() if {e.src, e.dst} == ends]
+    dropped = [
+        d for d in store.decisions() if d.stage == "verification" and "names the two as one" in d.rationale
+    ]
+    assert len(dropped) == 1
