@@ -98,7 +98,7 @@ class UsageSource(Protocol):
 class AttachableGate(Gate, Protocol):
     """A gate that can be given the graph state of each lesson (read afresh from the store)."""
 
-    def attach(self, graph: GraphState) -> None: ...
+    def attach(self, graph: GraphState, proposals: Sequence[Proposal] | None = None) -> None: ...
 
 
 @dataclass
@@ -330,7 +330,8 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     cards = {d.id: card(d, facts, open_questions) for d in layout.domains}
     gate = None
     if ctx.gate is not None:
-        ctx.gate.attach(graph)  # the judge reads the graph as it is now, this lesson's concepts included
+        # The judge reads the graph as it is now, this lesson's concepts included.
+        ctx.gate.attach(graph, stored_proposals)
         # The taint rule: evidence beside an instruction in its lesson waits for a person.
         gate = Quarantine(ctx.gate, ctx.policy, ctx.clock, _lookup(store, lesson))
     admission = AdmissionContext(

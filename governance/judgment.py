@@ -75,6 +75,7 @@ class Judgment:
         self._escalate = escalate
         self._checked = checked
         self._pool: dict[Triple, dict[str, tuple[Proposal, ProposalState]]] | None = None
+        self._read: Sequence[Proposal] | None = None
         self._lessons: dict[str, str | None] = {}
 
     @property
@@ -85,11 +86,14 @@ class Judgment:
     def _view(self) -> GraphView:
         return self._graph.view
 
-    def attach(self, graph: GraphState) -> None:
+    def attach(self, graph: GraphState, proposals: Sequence[Proposal] | None = None) -> None:
         """Judges against ``graph`` from now on (read afresh from the store, this process's writes
-        and other writers' included), forgetting what was cached about the store."""
+        and other writers' included), forgetting what was cached about the store; ``proposals``
+        are the store's proposals as the caller read them with the graph (then they are not read
+        again for the pool of open proposals)."""
         self._graph = graph
         self._pool = None
+        self._read = proposals
         self._lessons = {}
 
     def _sync_concepts(self) -> None:
@@ -390,7 +394,12 @@ class Judgment:
         if self._pool is None:
             self._pool = {}
             # Evidence held back as tainted (governance.taint) never joins another proposal's.
-            for proposal in self._store.proposals_in(_POOLED, without_stage="taint"):
+            if self._read is None:
+                pooled = self._store.proposals_in(_POOLED, without_stage="taint")
+            else:
+                tainted = self._store.proposals_decided_at("taint")
+                pooled = [p for p in self._read if p.state in _POOLED and p.id not in tainted]
+            for proposal in pooled:
                 key = self._view.schema.canonical(proposal.src, proposal.type, proposal.dst)
                 self._pool.setdefault(key, {})[proposal.id] = (proposal, proposal.state)
         return [p for p, _ in self._pool.get(triple, {}).values()]

@@ -289,6 +289,10 @@ class Store(ABC):
         params: dict[str, Param] = {"states": json.dumps(sorted(set(states))), "without_stage": without_stage}
         return [_proposal(row) for row in self.query("proposals_in_states", params)]
 
+    def proposals_decided_at(self, stage: str) -> set[str]:
+        """The ids of the proposals with a decision at ``stage``."""
+        return {str(row["proposal_id"]) for row in self.query("proposals_decided_at", {"stage": stage})}
+
     def proposal(self, proposal_id: str) -> Proposal | None:
         rows = self.query("proposal", {"id": proposal_id})
         return _proposal(rows[0]) if rows else None
