@@ -357,17 +357,22 @@ def _acts(words: list[str], text: str) -> bool:
     return any(entry in text for entry in _ACTION.inside)
 
 
+@lru_cache(maxsize=65_536)
+def _grams_of(word: str) -> tuple[str, ...]:
+    """One word's character n-grams, in the order :func:`_char_grams` counts them (a word recurs in
+    unit after unit: its grams are cut once)."""
+    padded = f" {word} "
+    if len(padded) <= 5:
+        return (padded,)
+    return tuple(padded[i : i + size] for size in (3, 4, 5) for i in range(len(padded) - size + 1))
+
+
 def _char_grams(words: list[str]) -> dict[str, int]:
     grams: dict[str, int] = {}
+    get = grams.get
     for word in words:
-        padded = f" {word} "
-        if len(padded) <= 5:
-            grams[padded] = grams.get(padded, 0) + 1
-            continue
-        for size in (3, 4, 5):
-            for i in range(len(padded) - size + 1):
-                gram = padded[i : i + size]
-                grams[gram] = grams.get(gram, 0) + 1
+        for gram in _grams_of(word):
+            grams[gram] = get(gram, 0) + 1
     return grams
 
 
@@ -388,10 +393,11 @@ def text_features(text: str) -> Features:
     # only beside another word ("approve _topic_"), never alone.
     masked = [TOPIC if w in _META.words else w for w in words]
     word_grams: dict[str, int] = {}
+    count = word_grams.get
     pairs = (f"{a} {b}" for a, b in itertools.pairwise(masked))
     for gram in [*(w for w in masked if w != TOPIC), *pairs]:
-        word_grams[gram] = word_grams.get(gram, 0) + 1
-    letters = [ch for ch in text if ch.isalpha()]
+        word_grams[gram] = count(gram, 0) + 1
+    letters = list(filter(str.isalpha, text))
     vocative, after = _vocative(text)
     after_tokens = _TOKEN.findall(after)
     d: dict[str, float] = {
@@ -409,10 +415,10 @@ def text_features(text: str) -> Features:
         "status": float(_STATUS.search(text) is not None),
         "top_value": float(_TOP.search(text) is not None),
         "tag": float(_TAG.search(text) is not None),
-        "caps": sum(ch.isupper() for ch in letters) / len(letters) if len(letters) >= 8 else 0.0,
+        "caps": sum(map(str.isupper, letters)) / len(letters) if len(letters) >= 8 else 0.0,
         "exclaim": float("!" in text),
         "length": min(2.0, math.log1p(len(words)) / 4),
-        "code": min(1.0, 4 * sum(ch in _CODE for ch in text) / max(1, len(text))),
+        "code": min(1.0, 4 * sum(map(_CODE.__contains__, text)) / max(1, len(text))),
         "reported": float(bool(_REPORTED.hits(lemmas, text))),
         "quoted": float(re.search(r"[\"“'‘«]\s*[^\"”'’»]*\w+\s+\w+\s+\w+", text) is not None),
     }
