@@ -260,7 +260,7 @@ def term_features(name: str) -> tuple[float, ...]:
         "capital_inner": float(not title and any(token[:1].isupper() for token in tokens[1:])),
         "letter_compound": float(any(re.match(r"[A-Za-z]-[A-Za-z]{2,}", token) for token in tokens)),
     }
-    values["first_gradable"] = float(count > 1 and "JJR" in getAllInflections(first.lower(), upos="ADJ"))
+    values["first_gradable"] = float(count > 1 and _gradable(first.lower()))
     values["first_relational"] = float(count > 1 and bool(_RELATIONAL.search(first.lower())))
     values["first_evaluative"] = float(count > 1 and bool(_EVALUATIVE.search(first.lower())))
     values["head_nominalization"] = float(bool(_NOMINALIZATION.search(head.lower())))
@@ -273,6 +273,12 @@ def term_features(name: str) -> tuple[float, ...]:
         for band in _BANDS:
             values[f"{where}_zipf_{band}"] = float(_band(zipf) == band)
     return tuple(values[feature] for feature in FEATURES)
+
+
+@lru_cache(maxsize=65_536)  # a pure function; lemminflect deep-copies its tables on every call
+def _gradable(word: str) -> bool:
+    """Whether an adjective has a comparative form ("large": "larger")."""
+    return "JJR" in getAllInflections(word, upos="ADJ")
 
 
 def _band(zipf: float) -> str:
