@@ -14,7 +14,6 @@ proposal read from each database.
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import sqlite3
 import statistics
@@ -26,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.d2l_lessons import convert
-from benchmarks.lesson_size import machine
+from benchmarks.lesson_size import machine, write_figures
 
 __all__ = ["main", "run_once"]
 
@@ -118,9 +117,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "ratio": ratio,
         "runs": runs,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n", "utf-8")
-    print(f"figures written to {args.out}")
+    write_figures(args.out, result)
 
 
 if __name__ == "__main__":

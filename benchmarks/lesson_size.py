@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from magg_kg.lessons import read_parts
@@ -159,6 +159,13 @@ def machine() -> dict[str, object]:
     }
 
 
+def write_figures(path: Path, result: Mapping[str, object]) -> None:
+    """Writes a benchmark's figures as JSON to ``path`` (its folder made if needed) and says where."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=2) + "\n", "utf-8")
+    print(f"figures written to {path}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1, 2, 4, 8], help="lesson sizes in MB")
@@ -194,9 +201,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "machine": machine(),
         "runs": rows,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n", "utf-8")
-    print(f"figures written to {args.out}")
+    write_figures(args.out, result)
 
 
 if __name__ == "__main__":
