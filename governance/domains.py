@@ -3,10 +3,11 @@
 The concept graph is weighted: an active edge weighs 1.0, a standing proposal its confidence,
 and concepts linked to the same lesson weigh ``1 / (n - 1)`` per lesson of ``n`` concepts (the
 cold start, before any edge is active). Communities are Louvain communities with the configured
-seed, so the layout is reproducible: networkx's up to :data:`NETWORKX_UP_TO` weighted edges (the
-reference), igraph's C implementation of the same algorithm above (networkx takes over 15 minutes
-at 100k concepts and 500k edges, igraph seconds; the tests hold the two to the same quality on small
-graphs). Communities smaller than :data:`MIN_SIZE` join the community they are most tied to
+seed, so the layout is reproducible. igraph's C implementation of the algorithm computes them;
+networkx's is the reference the tests hold it to (the same quality on small graphs). networkx takes
+over 15 minutes at 100k concepts and 500k edges where igraph takes seconds, and ingestion computes
+the layout once per lesson: on the 134 d2l sections 16 CPU s against 2, with the same edges
+admitted. Communities smaller than :data:`MIN_SIZE` join the community they are most tied to
 (isolated concepts join a "general" domain).
 
 Ids are stable as the graph grows: each new community takes the id of the previous domain it
@@ -37,7 +38,6 @@ __all__ = [
     "BRIDGE_SHARE",
     "MATCH_AT",
     "MIN_SIZE",
-    "NETWORKX_UP_TO",
     "RETIRED",
     "Domain",
     "Layout",
@@ -53,8 +53,6 @@ MIN_SIZE = 3
 MATCH_AT = 0.2
 BRIDGE_SHARE = 1 / 3
 CARD_LIMIT = 300
-NETWORKX_UP_TO = 100_000
-"""The most weighted edges whose communities networkx computes; igraph computes larger graphs'."""
 RETIRED = "(retired)"
 """The name prefix of a domain that no longer owns anything (its id is kept, never reused)."""
 
@@ -118,8 +116,8 @@ def weighted_graph(
 def _seeded_igraph(seed: int) -> Iterator[ModuleType]:
     """igraph, whose one process-wide generator is seeded for the call and given back after.
 
-    Imported here, when a large graph first needs it: importing igraph imports matplotlib's pyplot
-    (seconds), which no other ``magg`` command should pay for.
+    Imported here, when a layout first needs it: importing igraph imports matplotlib's pyplot
+    (0.7 s), which no command without a layout should pay for.
     """
     import igraph
 
@@ -130,17 +128,18 @@ def _seeded_igraph(seed: int) -> Iterator[ModuleType]:
         igraph.set_random_number_generator(random)
 
 
-def louvain_communities(graph: nx.Graph, seed: int, *, backend: str = "auto") -> list[set[str]]:
+def louvain_communities(graph: nx.Graph, seed: int, *, backend: str = "igraph") -> list[set[str]]:
     """The Louvain communities of a weighted graph, reproducible with ``seed``.
 
-    ``backend`` is ``networkx``, ``igraph`` or ``auto`` (networkx up to :data:`NETWORKX_UP_TO`
-    edges, igraph above).
+    ``backend`` is ``igraph`` (what ingestion uses) or ``networkx`` (the reference).
 
     >>> g = nx.Graph([("a", "b"), ("b", "c"), ("a", "c"), ("x", "y"), ("y", "z"), ("x", "z"), ("c", "x")])
     >>> sorted(sorted(c) for c in louvain_communities(g, 1, backend="igraph"))
     [['a', 'b', 'c'], ['x', 'y', 'z']]
     """
-    if backend == "networkx" or (backend == "auto" and graph.number_of_edges() <= NETWORKX_UP_TO):
+    if backend not in ("igraph", "networkx"):
+        raise ValueError(f"unknown Louvain backend {backend!r}: igraph or networkx")
+    if backend == "networkx":
         return [set(c) for c in nx.community.louvain_communities(graph, weight="weight", seed=seed)]
     nodes = list(graph)
     index = {node: number for number, node in enumerate(nodes)}
@@ -174,7 +173,6 @@ def compute_layout(
     if graph.number_of_nodes() == 0:
         return Layout(())
     communities = _communities(graph, seed)
-    degree = dict(graph.degree(weight="weight"))
     was: dict[str, list[str]] = {}
     for old_id, old in previous.items():
         for concept in old:
@@ -196,15 +194,15 @@ def compute_layout(
             taken.add(old_id)
     membership = {node: index for index, c in enumerate(communities) for node in c}
     bridges: dict[int, set[str]] = {}
-    for node in graph:
-        total = sum(d["weight"] for d in graph[node].values())
+    degree: dict[str, float] = {}
+    for node, neighbours in graph.adjacency():  # plain dicts: a view per node costs seconds
+        total = degree[node] = sum(d["weight"] for d in neighbours.values())
         if total <= 0:
             continue
         by_community: dict[int, float] = {}
-        for neighbour, data in graph[node].items():
-            by_community[membership[neighbour]] = (
-                by_community.get(membership[neighbour], 0.0) + data["weight"]
-            )
+        for neighbour, data in neighbours.items():
+            community = membership[neighbour]
+            by_community[community] = by_community.get(community, 0.0) + data["weight"]
         for index, weight in by_community.items():
             if index != membership[node] and weight / total >= BRIDGE_SHARE:
                 bridges.setdefault(index, set()).add(node)

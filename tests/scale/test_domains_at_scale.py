@@ -110,3 +110,8 @@ def test_coverage_finds_a_prerequisite_cycle_overall_and_in_its_domain(store: SQ
     assert domains["d-x"]["prerequisite_cycles"] == []  # two of its three edges touch the domain
     assert domains["d-x"]["active_edges"] == 2 and domains["d-x"]["orphans"] == ["k-means"]
     assert domains["d-y"]["prerequisite_cycles"] == [] and domains["d-y"]["active_edges"] == 1
+
+
+def test_an_unknown_backend_is_refused(graph: SQLiteStore) -> None:
+    with pytest.raises(ValueError, match="unknown Louvain backend"):
+        louvain_communities(weighted(graph), 1, backend="auto")
