@@ -33,7 +33,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.answer_spans import Excerpt, best_span
-from agents.question_types import QuestionType, classify
+from agents.question_types import QuestionType, classify, clauses_of
 from agents.text import find_mentions
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
@@ -110,11 +110,6 @@ def answer_system(*, graph_answer: bool, excerpts: bool) -> str:
     return "\n".join(rules)
 
 
-_SPLIT = re.compile(
-    r"\?+\s*|;\s*|,?\s+(?:and|also|plus)\s+(?=(?:what|which|how|why|where|who|when|is|are|does|do|"
-    r"can|should|must)\b)",
-    re.IGNORECASE,
-)
 _BEFORE = re.compile(
     r"\b(?:before|prerequisites?|first|need to (?:know|learn|understand)|required|requires?|"
     r"depends? on|foundations?|background)\b",
@@ -214,7 +209,7 @@ def decompose_offline(prompt: Prompt) -> dict[str, object]:
     question = prompt.data
     keys = {str(k): str(v) for k, v in _mapping(prompt.payload.get("lexicon")).items()}
     clauses: list[tuple[str, list[str]]] = []
-    for piece in _SPLIT.split(question):
+    for piece in clauses_of(question):
         text = piece.strip(" ,.")
         if not text:
             continue

@@ -37,7 +37,7 @@ from typing import Literal
 
 from agents.text import find_mentions
 
-__all__ = ["QUESTION_TYPES", "Classification", "QuestionType", "classify"]
+__all__ = ["QUESTION_TYPES", "Classification", "QuestionType", "classify", "clauses_of"]
 
 QuestionType = Literal[
     "prerequisites", "unlocks", "path", "which_first", "part_of", "parts", "relation", "open"
@@ -217,3 +217,17 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
     if _UNLOCKS.search(masked):
         return Classification("unlocks", concepts, full=full)
     return Classification("open", concepts)
+
+
+_SPLIT = re.compile(
+    r"\?+\s*|;\s*|,?\s+(?:and|also|plus)\s+(?=(?:what|which|how|why|where|who|when|is|are|does|do|"
+    r"can|should|must)\b)",
+    re.IGNORECASE,
+)
+
+
+def clauses_of(question: str) -> list[str]:
+    """The pieces a question is split into before each is classified: at question marks,
+    semicolons, and "and"/"also"/"plus" before a question word (pieces may be empty)."""
+    return _SPLIT.split(question)
+

@@ -6,7 +6,9 @@ Routed (:func:`answer_routed`):
    it is shown the question and, of the graph's lexicon, only the names of the concepts the
    question mentions (:func:`mentioned`), not every name the graph knows (only concepts the graph
    knows are kept; on a failed call the whole question is one sub-question with the concepts
-   found in it);
+   found in it). A question whose every clause the classifier types (a path, which first,
+   prerequisites, ...) and names only concepts the graph knows is split and read without a call,
+   the way flat reads a question: the orchestrator would find nothing more;
 2. each sub-question goes to the domains that own its concepts (``store.concept_domains()``); a
    concept no domain owns goes to the unowned scope (every unowned concept);
 3. each domain expert retrieves from its scope only - the domain's concepts plus its bridge
@@ -52,7 +54,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from agents import qa
-from agents.question_types import classify
+from agents.question_types import classify, clauses_of
 from agents.text import find_mentions
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
@@ -110,8 +112,26 @@ def mentioned(keys: Mapping[str, str], question: str) -> dict[str, str]:
     return {key: concept for key, concept in keys.items() if concept in found}
 
 
+def _typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]:
+    """The question's clauses as sub-questions, read as flat reads a question, when each is of a
+    type the graph answers and names concepts the graph knows, and none it lacks (else none: the
+    orchestrator decomposes it)."""
+    subs = []
+    for clause in (piece.strip(" ,.") for piece in clauses_of(question)):
+        kind = classify(clause, dict(keys)) if clause else None
+        if kind is not None and (kind.type == "open" or not kind.concepts or kind.unknown):
+            return []
+        if kind is not None:
+            text = qa.clipped(clause + "?", qa.MAX_SUB_QUESTION)
+            subs.append(qa.SubQuestion(text=text, concepts=kind.concepts, type=kind.type, full=kind.full))
+    return subs
+
+
 def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> list[qa.SubQuestion]:
     keys = graph_lexicon(graph)
+    typed = _typed_clauses(question, keys)
+    if typed:
+        return typed
     prompt = Prompt(
         task=qa.DECOMPOSE_TASK,
         stage=STAGE,

@@ -127,6 +127,7 @@ def test_ask_on_a_read_only_database_answers_and_notes_the_usage_it_could_not_re
 
 
 LONG = "What should I learn before backpropagation " + "x" * 100_000
+LONG_OPEN = "Tell me how backpropagation works " + "x" * 100_000
 
 
 @pytest.mark.parametrize("length", [1, 999, 1000, 1001, 100_000])
@@ -153,7 +154,7 @@ def test_the_fallback_sub_question_is_clipped_when_the_orchestrator_fails(db: Pa
     try:
         graph = build_graph_index(store)
         failing = OfflineLLM({**offline_handlers(), qa.DECOMPOSE_TASK: _fail})
-        result = answer_routed(failing, graph, LONG, bridges_of(store.domains()))
+        result = answer_routed(failing, graph, LONG_OPEN, bridges_of(store.domains()))
     finally:
         store.close()
     assert result.failures and result.failures[0].startswith("orchestrator: ")

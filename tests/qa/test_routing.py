@@ -70,10 +70,10 @@ def test_each_sub_question_goes_to_the_owning_domain_and_its_expert_sees_only_it
     for prompt in experts:
         members = set(DOMAINS[prompt.domain])
         assert all({src, dst} <= members for src, dst in _expert_edges(prompt))
-    # Decomposition and one expert per typed sub-question: the answer is written in code from the
-    # graph answers' headlines and the experts' explanations, no synthesis call.
-    assert recorder.tasks() == [qa.DECOMPOSE_TASK, qa.ANSWER_TASK, qa.ANSWER_TASK]
-    assert result.calls == 3
+    # Two typed clauses, split without the orchestrator, and one expert per typed sub-question: the
+    # answer is written in code from the graph answers' headlines and the experts' explanations.
+    assert recorder.tasks() == [qa.ANSWER_TASK, qa.ANSWER_TASK]
+    assert result.calls == 2
     assert set(result.citations) == {
         edge_id("neural-network", "prerequisite", "transformer"),
         edge_id("transformer", "builds_on", "attention"),
@@ -121,10 +121,31 @@ def test_the_orchestrator_is_shown_the_names_the_question_mentions_not_the_whole
     graph: GraphIndex,
 ) -> None:
     recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
-    answer_routed(recorder, graph, "What should I learn before transformers?", {})
+    answer_routed(recorder, graph, "Tell me about transformers.", {})
     orchestrator = recorder.calls[0]
-    assert orchestrator.task == qa.DECOMPOSE_TASK and orchestrator.data.startswith("What should")
+    assert orchestrator.task == qa.DECOMPOSE_TASK and orchestrator.data.startswith("Tell me")
     assert set(dict(orchestrator.payload["lexicon"]).values()) == {"transformer"}  # type: ignore[call-overload]
+
+
+def test_one_typed_clause_is_read_without_the_orchestrator_as_flat_reads_it(graph: GraphIndex) -> None:
+    question = "What should I learn before transformers?"
+    recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    routed = answer_routed(recorder, graph, question, {})
+    assert qa.DECOMPOSE_TASK not in recorder.tasks() and "orchestrator" not in routed.tokens_by_role
+    flat = answer_flat(ScriptedLLM(replies=dict(qa.offline_handlers())), graph, question)
+    assert [(s["type"], s["concepts"]) for s in routed.sub_questions] == [("prerequisites", ["transformer"])]
+    assert [(s["type"], s["concepts"]) for s in flat.sub_questions] == [("prerequisites", ["transformer"])]
+    assert routed.short_answer == flat.short_answer and routed.citations == flat.citations
+    two = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    both = answer_routed(two, graph, "What comes before transformers? What does calculus unlock?", {})
+    assert qa.DECOMPOSE_TASK not in two.tasks()
+    assert [s["type"] for s in both.sub_questions] == ["prerequisites", "unlocks"]
+    # A clause naming no known concept, an open question, or a name the graph lacks: the orchestrator.
+    for other in ("What comes before transformers? What do they unlock?", "Tell me about transformers.",
+                  "What should I learn before quantum annealing?"):  # fmt: skip
+        asked = ScriptedLLM(replies=dict(qa.offline_handlers()))
+        answer_routed(asked, graph, other, {})
+        assert asked.tasks()[0] == qa.DECOMPOSE_TASK, other
 
 
 def test_an_expert_prompt_states_each_quote_and_name_once(graph: GraphIndex) -> None:
