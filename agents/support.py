@@ -8,7 +8,9 @@ in memory, indexed for the questions the judge, the debaters and discovery ask:
   walk (a few hops, never the whole graph);
 - the undirected neighborhood of a concept (any edge type), for shared neighbors and discovery;
 - the TF-IDF cosine similarity of two concepts' names and descriptions;
-- the curriculum's own order: the first lesson (in ingestion order) that teaches each concept.
+- the curriculum's own order: the first lesson (in ingestion order) that teaches each concept;
+- lesson co-occurrence (:class:`~agents.lesson_index.LessonIndex`): the lessons that link both
+  concepts, and the sentences of those lessons that name both.
 
 :meth:`GraphView.support` answers all of it for one claim as a frozen :class:`Support`, which the
 roles put in their prompt payloads, so the offline roles compute from the payload alone.
@@ -21,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from agents.lesson_index import LessonIndex, LessonProse, stored_prose
 from agents.text import MentionFinder, lexicon, normalize_name
 from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
@@ -79,7 +82,9 @@ class Support:
     cited: tuple[int, int] = (0, 0)
     """How many other concepts' descriptions name src, and dst (a foundation is named by many)."""
     together: tuple[int, int, int] = (0, 0, 0)
-    """Lessons linking src, linking dst, and linking both (see :meth:`GraphView.together`)."""
+    """Lessons linking src, linking dst, and linking both (see :meth:`LessonIndex.together`)."""
+    sentences: int = 0
+    """Sentences naming both, in the lessons linking both (see :meth:`LessonIndex.sentences`)."""
     anchored: tuple[bool, bool] = (True, True)
     """Whether each endpoint relates to the rest of the curriculum (see :meth:`GraphView.anchored`)."""
 
@@ -104,6 +109,7 @@ class Support:
             "cited": list(self.cited),
             "anchored": list(self.anchored),
             "together": list(self.together),
+            "sentences": self.sentences,
         }
 
 
@@ -119,11 +125,11 @@ class GraphView:
         taught: Mapping[str, int] | None = None,
         lessons: int = 0,
         members: Mapping[str, Iterable[str]] | None = None,
+        prose_of: LessonProse | None = None,
     ) -> None:
         self._schema = schema
         self._taught = dict(taught or {})
-        self._lessons = lessons
-        self._members: dict[str, set[str]] = {c: set(ids) for c, ids in (members or {}).items()}
+        self.lessons = LessonIndex(members, lessons, prose_of)
         self._order_types = schema.order_types()
         self._concepts: dict[str, Concept] = {c.id: c for c in concepts}
         self._names: dict[str, list[str]] = {}
@@ -142,7 +148,8 @@ class GraphView:
 
     @classmethod
     def of_store(cls, store: Store, schema: GraphSchema = CURRICULUM) -> GraphView:
-        """The view of a store's current concepts, aliases, active edges and lesson order."""
+        """The view of a store's current concepts, aliases, active edges, lesson order and lesson
+        links (each lesson's text read from the store when a count first needs it)."""
         position = {str(row["id"]): i for i, row in enumerate(store.query("lessons", {"as_of": None}))}
         taught: dict[str, int] = {}
         members: dict[str, set[str]] = {}
@@ -160,20 +167,13 @@ class GraphView:
             taught,
             len(position),
             members,
+            lambda lesson_id: stored_prose(store.lesson(lesson_id)),
         )
 
-    def add_lesson(self, lesson_id: str, concepts: Iterable[str]) -> None:
-        """Records the concepts a lesson links (for lesson co-occurrence), before its proposals."""
-        known = sum(1 for ids in self._members.values() if lesson_id in ids)
-        for concept in concepts:
-            self._members.setdefault(concept, set()).add(lesson_id)
-        if not known:
-            self._lessons += 1
-
-    def together(self, a: str, b: str) -> tuple[int, int, int]:
-        """The number of lessons linking a, linking b, and linking both."""
-        left, right = self._members.get(a, set()), self._members.get(b, set())
-        return len(left), len(right), len(left & right)
+    def add_lesson(self, lesson_id: str, concepts: Iterable[str], prose: str | None = None) -> None:
+        """Records the concepts a lesson links (for lesson co-occurrence), before its proposals,
+        and its prose view when the store does not hold the lesson yet."""
+        self.lessons.add(lesson_id, concepts, prose)
 
     @property
     def schema(self) -> GraphSchema:
@@ -332,7 +332,7 @@ class GraphView:
             concepts=tuple(sorted(c for c in mentioned if c in self._concepts)),
             order=order,
             first_taught=(self._taught.get(order[0]), self._taught.get(order[1])) if order else (None, None),
-            lessons=self._lessons,
+            lessons=self.lessons.count,
             degrees=(len(src_near), len(dst_near)),
             order_degrees=(
                 len(self._earlier.get(src, {}).keys() - {dst}),
@@ -342,7 +342,8 @@ class GraphView:
             ),
             cited=(self.cited(src), self.cited(dst)),
             anchored=(self.anchored(src), self.anchored(dst)),
-            together=self.together(src, dst),
+            together=self.lessons.together(src, dst),
+            sentences=self.lessons.sentences(src, dst, self.names),
         )
 
     def anchored(self, concept_id: str) -> bool:

@@ -83,10 +83,13 @@ class GraphState:
             self._view.add_concept(concept)
             self._rules.add_concept(concept.id, self._view.node_type(concept.id))
 
-    def add_lesson(self, lesson_id: str, concepts: Iterable[str], taught: Iterable[str] = ()) -> None:
-        """Records the concepts a lesson links (the judge's lesson co-occurrence) and those it
-        teaches (core concepts from now on)."""
-        self._view.add_lesson(lesson_id, concepts)
+    def add_lesson(
+        self, lesson_id: str, concepts: Iterable[str], taught: Iterable[str] = (), prose: str | None = None
+    ) -> None:
+        """Records the concepts a lesson links (the judge's lesson co-occurrence: ``prose`` is the
+        lesson's prose view, for one the store does not hold yet) and those it teaches (core
+        concepts from now on)."""
+        self._view.add_lesson(lesson_id, concepts, prose)
         self._taught.update(taught)
 
     def is_core(self, concept_id: str) -> bool:

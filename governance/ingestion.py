@@ -308,6 +308,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         lesson.id,
         [link.concept_id for link in extraction.links],
         [link.concept_id for link in extraction.links if link.role == "teaches"],
+        lesson.prose,
     )
     # Owners see what this lesson claims; each claim leaves the count when it is rejected.
     graph.memory.claims.update(c.triple for c in extraction.candidates)

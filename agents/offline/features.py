@@ -17,7 +17,11 @@ design's judge:
   description name the earlier one, and the reverse) and the TF-IDF similarity of the two;
 - **graph**: a consistent path in learning order or hierarchy, a reverse path, conflicting edges,
   shared neighbours, degrees, whether both concepts were known before, and the curriculum's own
-  teaching order.
+  teaching order;
+- **lessons**: lesson co-occurrence (PMI, lessons naming both, hubs) and how many sentences of the
+  lessons name both (:class:`agents.lesson_index.LessonIndex`): a pair a textbook names together
+  sentence after sentence is related, one quote naming two concepts may be a list or a passing
+  mention.
 
 The claim's edge type enters as one indicator per type.
 """
@@ -71,6 +75,7 @@ FEATURES: tuple[str, ...] = (
     "generality",
     "lessons_pmi",
     "lessons_together",
+    "sentences_together",
     "hub",
     "name_contained",
     "name_overlap",
@@ -115,6 +120,7 @@ _DESCRIPTIONS = {
     "generality": "the base concept is named by more descriptions than the dependent one",
     "lessons_pmi": "the lessons name them together more than chance (PMI)",
     "lessons_together": "lessons that name both",
+    "sentences_together": "more sentences of the lessons name both",
     "hub": "an endpoint named by a large share of the lessons (a hub)",
     "name_contained": "one name contains the other",
     "name_overlap": "the names share words",
@@ -196,9 +202,11 @@ def claim_features(payload: Mapping[str, object], data: str) -> dict[str, float]
     values = dict.fromkeys(FEATURES, 0.0)
     values.update(_evidence(readings))
     values.update(_descriptions(proposal, type_, names))
-    values.update(_graph(as_mapping(payload.get("subgraph")), type_))
-    values.update(_level(as_mapping(payload.get("subgraph")), type_))
-    values.update(_lessons(as_mapping(payload.get("subgraph"))))
+    subgraph = as_mapping(payload.get("subgraph"))
+    values.update(_graph(subgraph, type_))
+    values.update(_level(subgraph, type_))
+    values.update(_lessons(subgraph))
+    values["sentences_together"] = math.log1p(max(0.0, as_number(subgraph.get("sentences")) - 1))
     values.update(_names(names[0][0], names[1][0]))
     if type_ in EDGE_TYPES:
         values[f"type_{type_}"] = 1.0

@@ -26,6 +26,7 @@ STRUCTURE = (
     "order",
     "first_taught",
     "together",
+    "sentences",
     "lessons",
 )
 

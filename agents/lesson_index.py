@@ -1,0 +1,118 @@
+"""Lesson co-occurrence: which lessons link each concept, and in how many sentences they name two
+concepts together.
+
+One quote that names two concepts says little about whether they are related: a sentence can list
+them, or name one in passing. A textbook that names them together sentence after sentence, often
+across sections, relates them (co-occurrence as corpus evidence, independent of how one quote is
+worded). :class:`LessonIndex` keeps the lessons that link each concept (``lesson_concepts``) and
+counts, for two concepts, the sentences naming both in the lessons that link both: their prose (code,
+markup and hidden text blanked, as extraction reads it), every name and alias matched as a mention.
+
+A lesson's text is read only when a count needs it, through the loader given (the store's), and its
+sentences are cut once per process (:func:`lesson_sentences`): a lesson id is a content hash, so
+what it holds never changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+
+from agents.text import MentionFinder, lexicon, sentences
+from magg_kg.markup import Flavor, find_prose, flavor_of
+from magg_kg.records import Lesson
+
+__all__ = ["LessonIndex", "lesson_sentences", "sentences_naming", "stored_prose"]
+
+LessonProse = Callable[[str], str | None]
+"""A lesson id -> the lesson's prose view (None for a lesson it does not know)."""
+
+
+def stored_prose(lesson: Lesson | None) -> str | None:
+    """The prose view of a stored lesson (None for none)."""
+    return _prose(lesson.text, flavor_of(lesson.source_path)) if lesson is not None else None
+
+
+@lru_cache(maxsize=1024)
+def _prose(text: str, flavor: Flavor) -> str:
+    return find_prose(text, flavor).prose
+
+
+@lru_cache(maxsize=1024)
+def lesson_sentences(prose: str) -> tuple[str, ...]:
+    """The sentences of a lesson's prose view (headings, code and tables left out).
+
+    >>> lesson_sentences("# Title\\n\\nA is B. C needs D.\\n")
+    ('A is B.', 'C needs D.')
+    """
+    return tuple(sentence.text for sentence in sentences(prose) or [])
+
+
+def sentences_naming(texts: Iterable[Sequence[str]], first: Sequence[str], second: Sequence[str]) -> int:
+    """How many of the sentences (grouped by lesson) name a concept called ``first`` (its names)
+    and one called ``second``, each as a mention of its own.
+
+    >>> sentences_naming([("Dropout regularizes networks.", "Networks overfit.")],
+    ...     ["dropout"], ["neural network", "network"])
+    1
+    """
+    keys = lexicon([("first", list(first)), ("second", list(second))])
+    if len(set(keys.values())) < 2:
+        return 0
+    finder = MentionFinder(keys)
+    # A mention's first word starts with its key's first letters: a cheap test before the finder.
+    probes = {
+        role: {key.lstrip("^").split(" ")[0][:3] for key, owner in keys.items() if owner == role}
+        for role in ("first", "second")
+    }
+    count = 0
+    for group in texts:
+        for sentence in group:
+            low = sentence.lower()
+            if not all(any(probe in low for probe in probes[role]) for role in probes):
+                continue
+            if {role for _, _, role in finder.find(sentence)} == {"first", "second"}:
+                count += 1
+    return count
+
+
+class LessonIndex:
+    """The lessons that link each concept, and the sentences of those lessons."""
+
+    def __init__(
+        self,
+        members: Mapping[str, Iterable[str]] | None = None,
+        lessons: int = 0,
+        prose_of: LessonProse | None = None,
+    ) -> None:
+        self._members: dict[str, set[str]] = {c: set(ids) for c, ids in (members or {}).items()}
+        self.count = lessons
+        self._prose_of = prose_of
+        self._prose: dict[str, str | None] = {}
+
+    def add(self, lesson_id: str, concepts: Iterable[str], prose: str | None = None) -> None:
+        """Records the concepts a lesson links (and its prose view, when it is not stored yet)."""
+        known = any(lesson_id in ids for ids in self._members.values())
+        for concept in concepts:
+            self._members.setdefault(concept, set()).add(lesson_id)
+        if prose is not None:
+            self._prose[lesson_id] = prose
+        if not known:
+            self.count += 1
+
+    def together(self, a: str, b: str) -> tuple[int, int, int]:
+        """The number of lessons linking a, linking b, and linking both."""
+        left, right = self._members.get(a, set()), self._members.get(b, set())
+        return len(left), len(right), len(left & right)
+
+    def sentences(self, a: str, b: str, names: Callable[[str], list[str]]) -> int:
+        """The sentences naming both concepts (``names`` gives each one's names), in the lessons
+        that link both."""
+        shared = self._members.get(a, set()) & self._members.get(b, set())
+        groups = [lesson_sentences(prose) for prose in map(self._read, sorted(shared)) if prose]
+        return sentences_naming(groups, names(a), names(b)) if groups else 0
+
+    def _read(self, lesson_id: str) -> str | None:
+        if lesson_id not in self._prose:
+            self._prose[lesson_id] = self._prose_of(lesson_id) if self._prose_of is not None else None
+        return self._prose[lesson_id]
