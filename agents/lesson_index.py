@@ -33,12 +33,12 @@ def stored_prose(lesson: Lesson | None) -> str | None:
     return _prose(lesson.text, flavor_of(lesson.source_path)) if lesson is not None else None
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def _prose(text: str, flavor: Flavor) -> str:
     return find_prose(text, flavor).prose
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def lesson_sentences(prose: str) -> tuple[str, ...]:
     """The sentences of a lesson's prose view (headings, code and tables left out).
 

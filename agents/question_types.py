@@ -230,4 +230,3 @@ def clauses_of(question: str) -> list[str]:
     """The pieces a question is split into before each is classified: at question marks,
     semicolons, and "and"/"also"/"plus" before a question word (pieces may be empty)."""
     return _SPLIT.split(question)
-
