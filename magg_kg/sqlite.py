@@ -22,16 +22,16 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
-from operator import itemgetter
+from itertools import groupby
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from magg_kg.audit import chain_hash
-from magg_kg.canonical import ModelWriter
+from magg_kg.canonical import Columns, ModelWriter
 from magg_kg.errors import SchemaError, StoreError
 from magg_kg.operations import (
     JSON_TEXT,
@@ -104,39 +104,39 @@ _CHAIN = ("seq", "prev_hash", "hash")
 
 @dataclass(frozen=True)
 class _Statement:
-    """One prepared statement of an operation type, and its parameters as read by ``row`` from what
-    the operation's writer (:func:`~magg_kg.operations.op_writer`) gives, the values of its fields
-    then their JSON texts, followed by the audit chain's fields. A parameter a store keeps as JSON
-    text is bound as that text, the others as they are (sqlite3 binds a bool as 0/1)."""
+    """One prepared statement of an operation type, and where its parameters are among the columns
+    of what the operation's writer (:meth:`~magg_kg.canonical.ModelWriter.write_many`) gives for
+    many operations, the values of their fields then their JSON texts, followed by the audit
+    chain's fields. A parameter a store keeps as JSON text is bound as that text, the others as
+    they are (sqlite3 binds a bool as 0/1)."""
 
     sql: str
-    row: Callable[[tuple[Any, ...]], Sequence[Param]]
+    at: tuple[int, ...]
+    json_at: tuple[tuple[int, int], ...]
+    """(parameter, column of the field's values) of each parameter kept as JSON text."""
 
     @classmethod
     def of(cls, spec: Mapping[str, Any], names: Sequence[str], json_fields: frozenset[str]) -> _Statement:
         params: list[str] = spec["params"]
-        at = [
+        at = tuple(
             len(names) + names.index(name) if name in json_fields
             else names.index(name) if name in names
             else 2 * len(names) + _CHAIN.index(name)
             for name in params
-        ]  # fmt: skip
-        read: Callable[[tuple[Any, ...]], Sequence[Param]] = (
-            itemgetter(*at) if len(at) > 1 else lambda source: (source[at[0]],)
-        )
-        json_at = [(i, names.index(name)) for i, name in enumerate(params) if name in json_fields]
-        if not json_at:
-            return cls(spec["sql"], read)
+        )  # fmt: skip
+        json_at = tuple((i, names.index(name)) for i, name in enumerate(params) if name in json_fields)
+        return cls(spec["sql"], at, json_at)
 
-        def row(source: tuple[Any, ...]) -> Sequence[Param]:
-            bound = read(source)
-            for param, value_at in json_at:
-                value = source[value_at]
-                if type(value) is not list and type(value) is not dict:  # not validated: as bind() binds it
-                    bound = [*bound[:param], bind(value), *bound[param + 1 :]]
-            return bound
-
-        return cls(spec["sql"], row)
+    def rows(self, columns: Columns) -> Iterator[tuple[Any, ...]]:
+        """The statement's rows, one per operation, from the operations' columns, made as they are
+        read (executemany binds each and lets it go: no row is kept)."""
+        picked = [columns[at] for at in self.at]
+        for param, value_at in self.json_at:
+            values = columns[value_at]
+            if not set(map(type, values)) <= {list, dict}:  # not validated: as bind() binds it
+                texts = zip(values, picked[param], strict=True)
+                picked[param] = [t if type(v) in (list, dict) else bind(v) for v, t in texts]
+        return zip(*picked, strict=True)
 
 
 @dataclass(frozen=True)
@@ -395,37 +395,55 @@ class SQLiteStore(Store):
             self._db.executemany(sql, rows)
         return BatchResult(batch.batch_id, "applied")
 
-    def _rows(self, batch: Batch) -> tuple[list[str], list[tuple[str, list[Sequence[Param]]]]]:
+    def _rows(self, batch: Batch) -> tuple[list[str], list[tuple[str, Iterable[tuple[Any, ...]]]]]:
         """Each operation's canonical JSON (for the digest), and the statements to run in order,
-        each with its rows: each field is written as JSON once, for the digest and the row alike.
-        A run of consecutive one-statement operations of one type is one statement with many rows
-        (one executemany), which runs the same statements in the same order as one per operation."""
-        texts: list[str] = []
-        steps: list[tuple[str, list[Sequence[Param]]]] = []
-        chain: tuple[int, str] | None = None
-        run: _Statement | None = None
-        rows: list[Sequence[Param]] = []
-        for op in batch.ops:
-            plan = self._plans[op.op]
-            values, parts, text = plan.writer.write(op_fields(op))
-            texts.append(text)
-            source = values + parts
-            if isinstance(op, AppendAudit):
-                seq, prev_hash = chain or self.audit_head()
-                seq += 1
-                hash_ = chain_hash(
-                    prev_hash, seq, op.event_id, op.kind, op.subject, op.payload, op.recorded_at
-                )
-                source += (seq, prev_hash, hash_)
-                chain = (seq, hash_)
-            specs = plan.statements
-            if len(specs) == 1 and specs[0] is run:
-                rows.append(run.row(source))
+        each with its rows. The operations of one type are written together, column by column, each
+        field as JSON once for the digest and the rows alike. A run of consecutive one-statement
+        operations of one type is one statement with many rows (one executemany): the same
+        statements in the same order as one per operation."""
+        ops, kinds = batch.ops, [op.op for op in batch.ops]
+        where: dict[str, list[int]] = {}  # type -> where its operations are in the batch
+        for at, op_kind in enumerate(kinds if len(set(kinds)) > 1 else ()):
+            where.setdefault(op_kind, []).append(at)
+        where = where or {kind: list(range(len(ops))) for kind in kinds[:1]}
+        texts: list[str] = [""] * len(ops)
+        rows: dict[str, list[Iterator[tuple[Any, ...]]]] = {}  # type -> each statement's rows, in order
+        for kind, places in where.items():
+            mine = ops if len(places) == len(ops) else [ops[at] for at in places]
+            plan = self._plans[kind]
+            values, parts, written = plan.writer.write_many(list(map(op_fields, mine)))
+            columns = values + parts
+            if kind == "append_audit":
+                columns += self._chain(cast(list[AppendAudit], mine))
+            rows[kind] = [spec.rows(columns) for spec in plan.statements]
+            if len(places) == len(ops):
+                texts = written
                 continue
+            for at, text in zip(places, written, strict=True):
+                texts[at] = text
+        if len(where) == 1 and len(rows[kinds[0]]) == 1:  # one statement for all: its rows as read
+            return texts, [(self._plans[kinds[0]].statements[0].sql, rows[kinds[0]][0])]
+        listed = {kind: [list(each) for each in of] for kind, of in rows.items()}
+        steps: list[tuple[str, Iterable[tuple[Any, ...]]]] = []
+        done = dict.fromkeys(where, 0)
+        for kind, run in groupby(kinds):
+            first = done[kind]
+            done[kind] = last = first + sum(1 for _ in run)
+            specs = self._plans[kind].statements
             if len(specs) == 1:
-                run, rows = specs[0], [specs[0].row(source)]
-                steps.append((run.sql, rows))
+                steps.append((specs[0].sql, listed[kind][0][first:last]))
                 continue
-            run = None
-            steps.extend((spec.sql, [spec.row(source)]) for spec in specs)
+            for i in range(first, last):
+                steps.extend((spec.sql, [each[i]]) for spec, each in zip(specs, listed[kind], strict=True))
         return texts, steps
+
+    def _chain(self, events: Sequence[AppendAudit]) -> Columns:
+        """The audit chain's fields of each event, in order, after the chain's head."""
+        seq, prev_hash = self.audit_head()
+        chain = []
+        for e in events:
+            seq += 1
+            hash_ = chain_hash(prev_hash, seq, e.event_id, e.kind, e.subject, e.payload, e.recorded_at)
+            chain.append((seq, prev_hash, hash_))
+            prev_hash = hash_
+        return list(zip(*chain, strict=True))
