@@ -9,8 +9,7 @@ in memory, indexed for the questions the judge, the debaters and discovery ask:
 - the undirected neighborhood of a concept (any edge type), for shared neighbors and discovery;
 - the TF-IDF cosine similarity of two concepts' names and descriptions;
 - the curriculum's own order: the first lesson (in ingestion order) that teaches each concept;
-- lesson co-occurrence (:class:`~agents.lesson_index.LessonIndex`): the lessons that link both
-  concepts, and the sentences of those lessons that name both.
+- lesson co-occurrence: lessons and sentences naming both (:class:`~agents.lesson_index.LessonIndex`).
 
 :meth:`GraphView.support` answers all of it for one claim as a frozen :class:`Support`, which the
 roles put in their prompt payloads, so the offline roles compute from the payload alone.
@@ -147,9 +146,10 @@ class GraphView:
             self.add_edge(src, type_, dst)
 
     @classmethod
-    def of_store(cls, store: Store, schema: GraphSchema = CURRICULUM) -> GraphView:
-        """The view of a store's current concepts, aliases, active edges, lesson order and lesson
-        links (each lesson's text read from the store when a count first needs it)."""
+    def of_store(
+        cls, store: Store, schema: GraphSchema = CURRICULUM, prose_of: LessonProse | None = None
+    ) -> GraphView:
+        """The view of the store's graph now; ``prose_of`` reads a lesson's prose (default: the store)."""
         position = {str(row["id"]): i for i, row in enumerate(store.query("lessons", {"as_of": None}))}
         taught: dict[str, int] = {}
         members: dict[str, set[str]] = {}
@@ -167,7 +167,7 @@ class GraphView:
             taught,
             len(position),
             members,
-            lambda lesson_id: stored_prose(store.lesson(lesson_id)),
+            prose_of or (lambda lesson_id: stored_prose(store.lesson(lesson_id))),
         )
 
     def add_lesson(self, lesson_id: str, concepts: Iterable[str], prose: str | None = None) -> None:

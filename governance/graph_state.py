@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from agents.lesson_index import LessonProse
 from agents.support import GraphView
 from governance.memory import OwnerMemory
 from governance.rules import RuleEngine
@@ -51,10 +52,15 @@ class GraphState:
 
     @classmethod
     def of_store(
-        cls, store: Store, schema: GraphSchema = CURRICULUM, claims: Counter[Triple] | None = None
+        cls,
+        store: Store,
+        schema: GraphSchema = CURRICULUM,
+        claims: Counter[Triple] | None = None,
+        prose_of: LessonProse | None = None,
     ) -> GraphState:
-        """The state of the store's graph now (one read of concepts, aliases, edges and lessons)."""
-        return cls(GraphView.of_store(store, schema), claims)
+        """The state of the store's graph now (one read of concepts, aliases, edges and lessons;
+        ``prose_of`` reads a stored lesson's prose, the store by default)."""
+        return cls(GraphView.of_store(store, schema, prose_of), claims)
 
     @property
     def view(self) -> GraphView:

@@ -47,12 +47,14 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal, Protocol
 
 from agents.cost import Cost
 from agents.extraction import Extraction, Registry, extract_lesson
+from agents.lesson_index import LessonProse, stored_prose
 from governance.admission import Admission, AdmissionContext, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
 from governance.graph_state import GraphState
@@ -119,6 +121,9 @@ class IngestContext:
     attempts: int = ATTEMPTS
     sleep: Callable[[float], None] = time.sleep
     """Waits between attempts after a conflict (a short, growing, jittered pause)."""
+    lesson_prose: LessonProse | None = None
+    """Reads a stored lesson's prose for the judge's sentence counts (:func:`ingest` keeps what it
+    read for the whole run: a lesson id is a content hash)."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +199,9 @@ def _read(ctx: IngestContext, paths: Sequence[Path], report: IngestReport) -> li
 def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
     """Ingests lessons (files or folders) through governed admission, one batch per lesson."""
     report = IngestReport()
+    if ctx.lesson_prose is None:
+        read = lru_cache(maxsize=256)(lambda lesson_id: stored_prose(ctx.store.lesson(lesson_id)))
+        ctx = replace(ctx, lesson_prose=read)
     fresh = _read(ctx, paths, report)
     for index, lesson in enumerate(fresh):
         _step(ctx, "ingesting", index, len(fresh), lesson.key)
@@ -300,7 +308,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     # One graph state for the lesson, read once: the rules, the owners and the judge read it, and
     # each commit or invalidation below updates it once.
     standing = Counter((p.src, p.type, p.dst) for p in stored_proposals if p.state == "proposed")
-    graph = GraphState.of_store(store, ctx.schema, standing)
+    graph = GraphState.of_store(store, ctx.schema, standing, ctx.lesson_prose)
     at = ctx.clock.now()
     graph.add_concepts(concepts_of(extraction.new_concepts, at))
     graph.view.add_names(dict(extraction.new_aliases))  # the judge knows every name the owners see
