@@ -12,7 +12,9 @@ import pytest
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
+from agents.lesson_index import stored_prose
 from agents.offline.handlers import offline_handlers
+from governance import ingestion
 from governance.ingestion import IngestContext, ingest
 from governance.judgment import Judgment
 from magg_kg.cli import app
@@ -20,7 +22,7 @@ from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.llm.port import Answer, Failure, Prompt
-from magg_kg.records import Span
+from magg_kg.records import Lesson, Span
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
@@ -241,3 +243,19 @@ def test_two_concepts_a_lesson_names_as_one_get_no_edge_and_the_lesson_is_admitt
         d for d in store.decisions() if d.stage == "verification" and "names the two as one" in d.rationale
     ]
     assert len(dropped) == 1
+
+
+def test_a_run_reads_each_stored_lesson_once_for_the_judges_sentence_counts(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[str] = []
+
+    def counted(lesson: Lesson | None) -> str | None:
+        reads.append(lesson.id if lesson is not None else "")
+        return stored_prose(lesson)
+
+    monkeypatch.setattr(ingestion, "stored_prose", counted)
+    names = sorted(path.name for path in CURRICULUM.glob("0*.md"))[:6]
+    ingest([lessons(tmp_path, *names)], _gated(store, clock))
+    assert reads, "the judge counted sentences in stored lessons"
+    assert len(reads) == len(set(reads))  # each read once in the run, not once per lesson judged
