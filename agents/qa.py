@@ -209,10 +209,7 @@ def decompose_offline(prompt: Prompt) -> dict[str, object]:
     question = prompt.data
     keys = {str(k): str(v) for k, v in _mapping(prompt.payload.get("lexicon")).items()}
     clauses: list[tuple[str, list[str]]] = []
-    for piece in clauses_of(question):
-        text = piece.strip(" ,.")
-        if not text:
-            continue
+    for text in clauses_of(question):
         found = list(dict.fromkeys(concept for _, _, concept in find_mentions(text, keys)))
         if not found and clauses and not classify(text, keys).unknown:
             previous, concepts = clauses[-1]

@@ -227,6 +227,10 @@ _SPLIT = re.compile(
 
 
 def clauses_of(question: str) -> list[str]:
-    """The pieces a question is split into before each is classified: at question marks,
-    semicolons, and "and"/"also"/"plus" before a question word (pieces may be empty)."""
-    return _SPLIT.split(question)
+    """The clauses a question is split into before each is classified: at question marks,
+    semicolons, and "and"/"also"/"plus" before a question word; trimmed, none empty.
+
+    >>> clauses_of("What is RAG, and how is it evaluated? ")
+    ['What is RAG', 'how is it evaluated']
+    """
+    return [text for text in (piece.strip(" ,.") for piece in _SPLIT.split(question)) if text]

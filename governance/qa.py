@@ -116,14 +116,13 @@ def _typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestio
     """The question's clauses as sub-questions, read as flat reads a question, when each is of a
     type the graph answers and names concepts the graph knows, and none it lacks (else none: the
     orchestrator decomposes it)."""
-    subs = []
-    for clause in (piece.strip(" ,.") for piece in clauses_of(question)):
-        kind = classify(clause, dict(keys)) if clause else None
-        if kind is not None and (kind.type == "open" or not kind.concepts or kind.unknown):
+    lexicon, subs = dict(keys), []
+    for clause in clauses_of(question):
+        kind = classify(clause, lexicon)
+        if kind.type == "open" or not kind.concepts or kind.unknown:
             return []
-        if kind is not None:
-            text = qa.clipped(clause + "?", qa.MAX_SUB_QUESTION)
-            subs.append(qa.SubQuestion(text=text, concepts=kind.concepts, type=kind.type, full=kind.full))
+        text = qa.clipped(clause + "?", qa.MAX_SUB_QUESTION)
+        subs.append(qa.SubQuestion(text=text, concepts=kind.concepts, type=kind.type, full=kind.full))
     return subs
 
 

@@ -276,7 +276,6 @@ class Features:
     size: int
 
 
-@lru_cache(maxsize=65_536)
 @lru_cache(maxsize=65_536)  # a pure function; lemminflect deep-copies its tables on every call
 def _lemma(word: str) -> str:
     """The verb lemma of a word when it can be a verb, else the word.

@@ -15,7 +15,7 @@ from agents.offline.features import claim_features, describe
 from agents.offline.model import LinearModel, judgment_model
 from magg_kg.llm.port import Prompt
 
-__all__ = ["judge_learned", "reasons", "score_claim"]
+__all__ = ["gate_bars", "judge_learned", "reasons", "score_claim"]
 
 _SHOWN = 6
 
@@ -36,14 +36,27 @@ def reasons(model: LinearModel, values: Mapping[str, float]) -> str:
     return terms or "no feature of the claim carries weight"
 
 
+def gate_bars(payload: Mapping[str, object]) -> tuple[float, float]:
+    """The gate's commit and reject bars as a prompt's ``policy`` gives them (0.80 and 0.50 for
+    one it does not give).
+
+    >>> gate_bars({"policy": {"commit_at": 0.9}}), gate_bars({})
+    ((0.9, 0.5), (0.8, 0.5))
+    """
+    policy = payload.get("policy")
+    given = policy if isinstance(policy, dict) else {}
+
+    def bar(name: str, default: float) -> float:
+        value = given.get(name)
+        return float(value) if isinstance(value, int | float) else default
+
+    return bar("commit_at", 0.8), bar("reject_below", 0.5)
+
+
 def judge_learned(prompt: Prompt) -> dict[str, object]:
     """The offline judge's reply to a judge prompt."""
     score, why = score_claim(prompt.payload, prompt.data)
-    policy = prompt.payload.get("policy")
-    commit_at, reject_below = 0.8, 0.5
-    if isinstance(policy, dict):
-        commit_at = float(policy.get("commit_at", commit_at))
-        reject_below = float(policy.get("reject_below", reject_below))
+    commit_at, reject_below = gate_bars(prompt.payload)
     return {
         "reasoning": f"learned judgment ({judgment_model().version}): {why}; score {score:.2f}",
         "score": score,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from agents.offline.judging import score_claim
+from agents.offline.judging import gate_bars, score_claim
 from agents.owner import OwnerReview, OwnerVote, review_offline, vote_offline
 from magg_kg.llm.port import Prompt
 
@@ -73,7 +73,7 @@ def review_learned(prompt: Prompt) -> dict[str, object]:
         # Scored as proposed first: a belief at the commit bar keeps the proposal as it is.
         stated = _claim_payload(payload, (str(proposal["src"]), str(proposal["type"]), str(proposal["dst"])))
         belief, why = score_claim(stated, _data(quotes)) if stated is not None else (0.0, "")
-        if belief < _commit_at(payload):
+        if belief < gate_bars(payload)[0]:
             return review.model_dump()
         kept = f"kept as proposed although {review.reasoning}; "
         review = review_offline(payload, quotes, revise=False)
@@ -97,13 +97,6 @@ def review_learned(prompt: Prompt) -> dict[str, object]:
         vote=ballot,
     )
     return learned.model_dump()
-
-
-def _commit_at(payload: Mapping[str, object]) -> float:
-    """The gate's commit bar, as the judge's view in the prompt gives it (0.80 without one)."""
-    policy = payload.get("policy")
-    bar = policy.get("commit_at") if isinstance(policy, dict) else None
-    return float(bar) if isinstance(bar, int | float) else 0.8
 
 
 def _capped(belief: float, verdict: object, review_score: object) -> float:

@@ -48,7 +48,7 @@ _EDGE_COLOURS = {
 def _styled() -> AbstractContextManager[None]:
     """The charts' look, for the time of one chart (matplotlib's settings are process-wide).
     matplotlib is imported here and in :func:`_figure`, when a chart is drawn: a command that draws
-    none (``magg ingest``) does not pay for it."""
+    none (``magg ask``, ``magg coverage``) does not pay for it."""
     import matplotlib
 
     return matplotlib.rc_context(
