@@ -77,6 +77,10 @@ def build_command(
         raise UserError("--json reports the judgment model only: add --only judgment")
     folder = data or shared_data()
     place = out or repository() / "agents" / "offline"
+    try:
+        place.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"--out {place}: cannot create the folder ({error.strerror})") from error
     if only in ("all", "terms"):
         terms_training.build_terms_model(folder, place / "terms.json")
     if only in ("all", "injection"):
