@@ -41,6 +41,7 @@ USE_ORDER = (
     "review",
     "serve",
     "recheck",
+    "reconsider",
     "discover",
     "coverage",
     "export",

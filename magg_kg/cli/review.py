@@ -1,4 +1,5 @@
-"""``magg review``, ``magg recheck`` and ``magg discover``: the loop after admission.
+"""``magg review``, ``magg recheck``, ``magg reconsider`` and ``magg discover``: the loop after
+admission.
 
 Each write is one atomic batch, written by :func:`magg_kg.cli.context.write_batch` (audit events,
 and the LLM usage rows of the work it records). A batch refused because another process changed
@@ -17,6 +18,8 @@ from rich.table import Table
 from agents.offline.handlers import offline_handlers
 from governance.discovery import discover as run_discover
 from governance.recheck import recheck as run_recheck
+from governance.reconsider import Reconsidered
+from governance.reconsider import reconsider as run_reconsider
 from governance.review import approve, case_of, pending, reject
 from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, print_json, write_batch
 from magg_kg.errors import UserError
@@ -27,6 +30,7 @@ from magg_kg.operations import Operation
 __all__ = [
     "discover_command",
     "recheck_command",
+    "reconsider_command",
     "register",
     "review_approve",
     "review_list",
@@ -38,8 +42,8 @@ ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Your name, reco
 
 
 def register(app: typer.Typer) -> None:
-    """Adds the ``review`` group (``list``, ``show``, ``approve``, ``reject``), ``recheck`` and
-    ``discover`` to the ``magg`` app."""
+    """Adds the ``review`` group (``list``, ``show``, ``approve``, ``reject``), ``recheck``,
+    ``reconsider`` and ``discover`` to the ``magg`` app."""
     review = typer.Typer(help="Human review of quarantined proposals.", no_args_is_help=True)
     review.command("list")(review_list)
     review.command("show")(review_show)
@@ -47,6 +51,7 @@ def register(app: typer.Typer) -> None:
     review.command("reject")(review_reject)
     app.add_typer(review, name="review")
     app.command("recheck")(recheck_command)
+    app.command("reconsider")(reconsider_command)
     app.command("discover")(discover_command)
 
 
@@ -213,6 +218,44 @@ def recheck_command(
             invalidated = sum(1 for r in results if r["verdict"] == "invalidate" and r["written"] is True)
             ctx.out.print(f"re-checked {len(results)} edge(s); invalidated {invalidated}", markup=False)
         _finish(ctx, "recheck", refused, usage)
+
+
+def reconsider_command(
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Open edges to judge again (default: all).")
+    ] = None,
+    db: DbOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Judge open (abstained) proposals again against the graph as it stands now: commit, reject,
+    or leave them open. Run it after ingesting a course."""
+    with open_context(db) as ctx:
+        usage = _usage(ctx)
+        results: list[dict[str, object]] = []
+        refused: list[str] = []
+        found_all: list[Reconsidered] = []
+        for found in run_reconsider(ctx.store, usage, ctx.config.policy, ctx.clock, limit):
+            found_all.append(found)
+            row = found.summary()
+            if found.ops:
+                problem = _write(ctx, "reconsider", found.settled[-1], found.ops, usage)
+                row["written"] = not problem
+                if problem:
+                    refused.append(f"{' '.join(found.triple)}: {problem}")
+                    row["refused"] = problem
+            results.append(row)
+        states: dict[str, int] = {}
+        for row in results:
+            states[str(row["state"])] = states.get(str(row["state"]), 0) + 1
+        if json_:
+            print_json({"reconsidered": len(results), "states": states, "results": results})
+        else:
+            for result in found_all:
+                if result.state != "open":
+                    score = "-" if result.score is None else f"{result.score:.2f}"
+                    ctx.out.print(f"{result.state:<12} {score}  {' '.join(result.triple)}", markup=False)
+            ctx.out.print(f"reconsidered {len(results)} open edge(s): {states}", markup=False)
+        _finish(ctx, "reconsider", refused, usage)
 
 
 def discover_command(

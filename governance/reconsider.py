@@ -1,0 +1,164 @@
+"""Reconsideration: judge the open proposals again, against the graph as it stands now.
+
+A proposal the judge scored in the middle band abstains: it stays open, and its evidence joins the
+next proposal of the same edge. But the judge reads the graph and the lessons as they were when the
+proposal came in: a claim from the first lesson of a course was judged against an empty graph, with
+one lesson's co-occurrence behind it. Once the course is in, the same claim may stand on much more
+(lessons that name both concepts sentence after sentence, neighbours its endpoints now share) or
+much less (a prerequisite that would now close a cycle).
+
+:func:`reconsider` takes the open (``abstained``) proposals, one edge at a time, oldest first: all
+open proposals of one edge are one case, as their evidence is pooled. Each case passes the rule
+engine again, then goes to the judge gate as a new proposal of origin ``recheck`` that carries the
+case's evidence, in judge-only mode: a score at or above ``commit_at`` commits (the gate's checks
+included, so an unanchored claim is quarantined for a person instead), one below ``reject_below``
+rejects, and anything between stays as it was. Only a change is written: the new proposal, its
+decisions, and the supersession of the open proposals it settles (closed, never deleted). A case
+that still abstains writes nothing, so running reconsideration again on an unchanged graph changes
+nothing. A case that now breaks a rule closes its open proposals as rejected, with the rule.
+
+No owner review and no debate: the owners approved each of these proposals when it came in (it
+reached the judge), and reconsideration spends one judge call per edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from agents.judge import PROMPT_VERSION
+from governance.graph_state import GraphState
+from governance.judgment import Judgment
+from governance.policy import policy_decision
+from magg_kg.builders import proposal_op, propose
+from magg_kg.clock import Clock
+from magg_kg.config import Policy
+from magg_kg.llm.port import LLM
+from magg_kg.operations import Operation, RecordDecision
+from magg_kg.records import Proposal, Triple
+from magg_kg.store import Store
+
+__all__ = ["ORIGINS", "Reconsidered", "open_cases", "reconsider"]
+
+ORIGINS = ("ingest", "discover", "recheck")
+"""The origins of the proposals reconsidered: those grounded in lessons (not replays or manual ones)."""
+
+
+@dataclass(frozen=True)
+class Reconsidered:
+    """One edge judged again: what became of it, the score, and the ops recording any change."""
+
+    triple: Triple
+    settled: tuple[str, ...]
+    """The ids of the open proposals of the edge."""
+    state: str
+    """``committed``, ``rejected``, ``quarantined``, or ``open`` (unchanged, nothing written)."""
+    score: float | None
+    reason: str
+    ops: tuple[Operation, ...]
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "edge": list(self.triple),
+            "proposals": list(self.settled),
+            "state": self.state,
+            "score": self.score,
+            "reason": self.reason,
+        }
+
+
+def open_cases(store: Store, graph: GraphState) -> list[tuple[Triple, list[Proposal]]]:
+    """The open proposals grounded in lessons (evidence held back as tainted left out), grouped by
+    edge, each group oldest first, the groups in the order of their oldest proposal."""
+    cases: dict[Triple, list[Proposal]] = {}
+    for proposal in store.proposals_in(("abstained",), without_stage="taint"):
+        if proposal.origin in ORIGINS and proposal.evidence:
+            triple = graph.view.schema.canonical(proposal.src, proposal.type, proposal.dst)
+            cases.setdefault(triple, []).append(proposal)
+    for group in cases.values():
+        group.sort(key=lambda p: (p.created_at, p.id))
+    return sorted(cases.items(), key=lambda item: (item[1][0].created_at, item[1][0].id))
+
+
+def reconsider(
+    store: Store, llm: LLM, policy: Policy, clock: Clock, limit: int | None = None
+) -> Iterator[Reconsidered]:
+    """Judges up to ``limit`` open edges again (all when None), one at a time, oldest first.
+
+    Yields each result as soon as it is settled, so that the caller writes its ops (one batch each)
+    before the next edge is judged; an edge committed here is seen by the edges judged after it.
+    """
+    graph = GraphState.of_store(store)
+    gate = Judgment(llm, policy, clock, store, graph=graph, escalate=False)
+    cases = open_cases(store, graph)
+    for triple, group in cases if limit is None else cases[:limit]:
+        verdict = graph.rules.check(*triple)
+        if not verdict.passed:
+            why = f"rule {verdict.rule}: {verdict.reason}"
+            yield _broken(triple, group, why, verdict.rule, policy, clock)
+            continue
+        yield _judged(triple, group, gate, policy, clock)
+
+
+def _judged(
+    triple: Triple, group: Sequence[Proposal], gate: Judgment, policy: Policy, clock: Clock
+) -> Reconsidered:
+    latest = group[-1]
+    now = clock.now()
+    fresh = propose(
+        *triple,
+        context=("recheck", latest.id, now),
+        origin="recheck",
+        confidence=latest.confidence,
+        evidence=latest.evidence,
+        created_at=now,
+        lesson_id=latest.lesson_id,
+        rationale=f"reconsidered against the graph as of {now}: {latest.rationale}",
+    )
+    settled = gate.settle(fresh, confidence=latest.confidence)
+    last = next(
+        op for op in reversed(settled.ops) if isinstance(op, RecordDecision) and op.proposal_id == fresh.id
+    )
+    ids = tuple(p.id for p in group)
+    if settled.state == "abstained":
+        return Reconsidered(triple, ids, "open", last.score, last.rationale, ())
+    opened = policy_decision(
+        policy,
+        None,
+        fresh.id,
+        "reconsider",
+        "propose",
+        "proposed",
+        f"open proposal(s) {', '.join(ids)} judged again against the graph as it stands",
+        score=latest.confidence,
+        detail={"reconsidered": list(ids)},
+        prompt_version=PROMPT_VERSION,
+        model="none",
+        decided_at=now,
+    )
+    return Reconsidered(
+        triple, ids, settled.state, last.score, last.rationale, (proposal_op(fresh), opened, *settled.ops)
+    )
+
+
+def _broken(
+    triple: Triple, group: Sequence[Proposal], why: str, rule: str, policy: Policy, clock: Clock
+) -> Reconsidered:
+    now = clock.now()
+    ops = tuple(
+        policy_decision(
+            policy,
+            None,
+            proposal.id,
+            "rules",
+            rule,
+            "rejected",
+            f"reconsidered: {why}",
+            detail={},
+            prompt_version=PROMPT_VERSION,
+            model="none",
+            decided_at=now,
+        )
+        for proposal in group
+    )
+    return Reconsidered(triple, tuple(p.id for p in group), "rejected", None, why, ops)

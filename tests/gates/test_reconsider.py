@@ -1,0 +1,171 @@
+"""Reconsideration: open proposals judged again against the graph as it stands; only a change is
+written, the open proposals it settles are closed (never deleted), and a case that now breaks a
+rule is rejected with the rule."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+from agents.judge import score_band
+from governance.judgment import Judgment
+from governance.reconsider import reconsider
+from magg_kg.builders import proposal_op
+from magg_kg.cli import main
+from magg_kg.clock import StepClock
+from magg_kg.config import Policy
+from magg_kg.ids import make_id
+from magg_kg.journal import journaled
+from magg_kg.llm.port import Prompt
+from magg_kg.operations import Batch
+from magg_kg.records import Proposal
+from magg_kg.sqlite import SQLiteStore
+from magg_kg.verification import verify_store
+
+from .world import ScriptedLLM, proposal, seed, span, write
+
+POLICY = Policy()
+CHAIN = [
+    (
+        "linear-algebra",
+        "prerequisite",
+        "neural-network",
+        "Linear algebra is a prerequisite for neural networks.",
+    ),
+    ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
+]
+RELATED = proposal("attention", "related", "transformer", [span("Attention is related to transformers.")])
+BUILDS = proposal("transformer", "builds_on", "attention", [span("Transformers build on attention.")])
+WEAK = proposal(
+    "k-means",
+    "related",
+    "gradient-descent",
+    [span("Some practitioners argue that k-means is a prerequisite for gradient descent.")],
+)
+# Would close a cycle with the chain: the rules refuse it now, whatever the judge says.
+CYCLE = proposal(
+    "transformer",
+    "prerequisite",
+    "linear-algebra",
+    [span("Backpropagation is a prerequisite for linear algebra.", "implicit")],
+)
+
+
+def by_src(scores: Mapping[str, float]) -> Callable[[Prompt], dict[str, object]]:
+    """A judge whose score depends on the claim's source concept (or its destination, for a
+    symmetric claim whose canonical source is not in ``scores``)."""
+
+    def reply(prompt: Prompt) -> dict[str, object]:
+        claim = prompt.payload["proposal"]
+        assert isinstance(claim, dict)
+        score = scores.get(str(claim["src"])) or scores[str(claim["dst"])]
+        return {"reasoning": f"scripted {score}", "score": score, "verdict": score_band(score, 0.8, 0.5)}
+
+    return reply
+
+
+MIDDLE = {"attention": 0.6, "transformer": 0.6, "k-means": 0.6}
+
+
+@pytest.fixture
+def world(store: SQLiteStore, clock: StepClock) -> SQLiteStore:
+    """The chain, and four proposals left open by a judge that scored each in the middle band."""
+    seed(store, clock, CHAIN)
+    gate = Judgment(ScriptedLLM({"judge": by_src(MIDDLE)}), POLICY, clock, store, escalate=False)
+    for p in (RELATED, BUILDS, WEAK, CYCLE):
+        write(store, clock, [proposal_op(p), *gate.settle(p).ops])
+    assert {store.proposal(p.id).state for p in (RELATED, BUILDS, WEAK, CYCLE)} == {"abstained"}  # type: ignore[union-attr]
+    return store
+
+
+def run(store: SQLiteStore, clock: StepClock, scores: Mapping[str, float]) -> dict[str, str]:
+    """Reconsiders every open edge with the scripted judge; writes each change; edge -> state."""
+    states = {}
+    for found in reconsider(store, ScriptedLLM({"judge": by_src(scores)}), POLICY, clock):
+        if found.ops:
+            now = clock.now()
+            ops = journaled(list(found.ops), now)
+            store.write(Batch.of(make_id("batch", "reconsider", *found.triple), now, ops))
+        states[" ".join(found.triple)] = found.state
+    assert verify_store(store) == []
+    return states
+
+
+def state(store: SQLiteStore, p: Proposal) -> str:
+    found = store.proposal(p.id)
+    assert found is not None
+    return found.state
+
+
+def test_each_open_edge_is_committed_rejected_or_left_as_it_was(world: SQLiteStore, clock: StepClock) -> None:
+    before = len(world.proposals())
+    states = run(world, clock, {"attention": 0.9, "transformer": 0.6, "k-means": 0.3})
+    assert states == {
+        "attention related transformer": "committed",
+        "transformer builds_on attention": "open",
+        "gradient-descent related k-means": "rejected",
+        "transformer prerequisite linear-algebra": "rejected",
+    }
+    assert ("attention", "related", "transformer") in {(e.src, e.type, e.dst) for e in world.edges()}
+    # The open proposals settled are closed by supersession; the one left open is untouched.
+    settled = (state(world, RELATED), state(world, WEAK), state(world, BUILDS))
+    assert settled == ("committed", "rejected", "abstained")
+    closing = [d for d in world.decisions(RELATED.id) if d.stage == "reevaluation"]
+    assert [(d.verdict, d.state_after) for d in closing] == [("superseded", "committed")]
+    # One new proposal per changed edge judged, of origin recheck; none for the edge left open or
+    # for the one the rules refused.
+    fresh = [p for p in world.proposals() if p.origin == "recheck"]
+    assert len(world.proposals()) == before + 2 and len(fresh) == 2
+    committed = next(p for p in fresh if p.src == "attention")
+    assert committed.evidence == RELATED.evidence and committed.lesson_id == RELATED.lesson_id
+    assert [d.stage for d in world.decisions(committed.id)][:2] == ["reconsider", "judge"]
+    # The cycle is refused by the rules, on the open proposal itself, whatever the judge would say.
+    (refused,) = [d for d in world.decisions(CYCLE.id) if d.stage == "rules"]
+    assert refused.state_after == "rejected" and refused.rationale.startswith("reconsidered: rule ")
+    assert state(world, CYCLE) == "rejected"
+
+
+def test_an_unchanged_graph_changes_nothing_the_second_time(world: SQLiteStore, clock: StepClock) -> None:
+    run(world, clock, {"attention": 0.9, "transformer": 0.6, "k-means": 0.6})
+    written = (len(world.proposals()), len(world.decisions()), len(world.edge_versions()))
+    again = run(world, clock, {"attention": 0.9, "transformer": 0.6, "k-means": 0.6})
+    # Only the edges still open are judged again, and neither changes.
+    assert again == {"transformer builds_on attention": "open", "gradient-descent related k-means": "open"}
+    assert (len(world.proposals()), len(world.decisions()), len(world.edge_versions())) == written
+
+
+def test_an_unusable_judge_reply_leaves_the_edge_open(world: SQLiteStore, clock: StepClock) -> None:
+    found = list(reconsider(world, ScriptedLLM({"judge": "not json"}), POLICY, clock))
+    judged = [f for f in found if f.triple[1] != "prerequisite"]
+    assert judged and all(f.state == "open" and not f.ops for f in judged)
+
+
+def test_a_limit_takes_the_oldest_edges_first(world: SQLiteStore, clock: StepClock) -> None:
+    found = list(reconsider(world, ScriptedLLM({"judge": by_src(MIDDLE)}), POLICY, clock, limit=2))
+    assert [f.triple for f in found] == [
+        ("attention", "related", "transformer"),
+        ("transformer", "builds_on", "attention"),
+    ]
+
+
+def test_the_command(world: SQLiteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "r.sqlite"
+    world.query("schema_version")  # the fixture's store is in memory: copy it to a file
+    world._db.execute(f"VACUUM INTO '{path}'")
+    argv = sys.argv
+    sys.argv = ["magg", "reconsider", "--db", str(path), "--json"]
+    try:
+        main()
+    except SystemExit as done:
+        assert not done.code
+    finally:
+        sys.argv = argv
+    report = json.loads(capsys.readouterr().out)
+    # The offline judge decides; whatever it decides, the rules refuse the cycle and all is written.
+    assert report["reconsidered"] == 4 and sum(report["states"].values()) == 4
+    cycle = next(r for r in report["results"] if r["edge"][1] == "prerequisite")
+    assert cycle["state"] == "rejected" and cycle["written"] is True
