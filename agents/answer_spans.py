@@ -98,7 +98,7 @@ def _idf(units: Sequence[frozenset[str]]) -> dict[str, float]:
 
 
 def _overlap(asked: set[str] | frozenset[str], unit: frozenset[str], idf: dict[str, float]) -> float:
-    return sum(idf.get(term, 0.0) for term in asked & unit)
+    return sum(idf.get(term, 0.0) for term in sorted(asked & unit))  # in one order: floats add up alike
 
 
 def _closeness(text: str, start: int, end: int, asked: set[str] | frozenset[str]) -> float:
@@ -156,14 +156,26 @@ def best_span(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
         return _define(question, excerpts, read)
     initial = _initial_words(read)
     best: tuple[float, int, int, str, int] | None = None
+    hops = [(_overlap(asked, s.terms | s.title_terms, idf), asked - s.terms - s.title_terms) for s in read]
+    leading: dict[int, list[tuple[float, set[str]]]] = {}  # excerpt -> the hops of sentences leading to it
     for position, sentence in enumerate(read):
         context = sentence.terms | sentence.title_terms
         direct = _overlap(asked, context, idf)
-        bridges = [
-            (_overlap(asked, other.terms | other.title_terms, idf), asked - other.terms - other.title_terms)
-            for other in read
-            if other.excerpt != sentence.excerpt and _links(other, excerpts[sentence.excerpt].title, asked)
-        ]
+        if sentence.excerpt not in leading:
+            title = excerpts[sentence.excerpt].title
+            leading[sentence.excerpt] = [
+                hop
+                for other, hop in zip(read, hops, strict=True)
+                if other.excerpt != sentence.excerpt and _links(other, title, asked)
+            ]
+        # A chain through another excerpt: what it answers of the question, and what it leaves to
+        # this sentence (only the best chain of each remainder can win).
+        chains: dict[frozenset[str], float] = {}
+        for hop, rest in leading[sentence.excerpt]:
+            answered = _overlap(rest, context, idf)
+            if answered > 0:
+                key = frozenset(rest)
+                chains[key] = max(chains.get(key, hop + answered), hop + answered)
         for start, end in answer_candidates(sentence.text, kind):
             words = set(content_terms(sentence.text[start:end]))
             if not words or words <= asked or sentence.text[start:end] in initial.get(position, ()):
@@ -173,11 +185,8 @@ def best_span(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
             )
             near = _closeness(sentence.text, start, end, focus)
             score = direct + _closeness(sentence.text, start, end, asked) + near + form
-            for hop, rest in bridges:
-                answered = _overlap(rest, context, idf)
-                if answered > 0:
-                    chained = hop + answered + _closeness(sentence.text, start, end, rest) + near + form
-                    score = max(score, chained)
+            for rest, base in chains.items():
+                score = max(score, base + _closeness(sentence.text, start, end, rest) + near + form)
             score -= 0.5 * len(words & asked) / len(words)
             key = (score, -sentence.excerpt, -position, sentence.text[start:end], position)
             if best is None or key[:3] > best[:3]:

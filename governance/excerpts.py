@@ -127,7 +127,7 @@ def find_excerpts(
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
-        match = sum(read.idf.get(term, 0.0) for term in asked & chunk.terms)
+        match = sum(read.idf.get(term, 0.0) for term in sorted(asked & chunk.terms))  # one order of adding
         if match > 0:
             scored.append((-match, order, chunk))
     return [chunk for _, _, chunk in sorted(scored, key=lambda found: found[:2])[:limit]]

@@ -40,8 +40,11 @@ class LinearModel:
         object.__setattr__(self, "table", dict(zip(self.features, self.weights, strict=True)))
 
     def margin(self, values: Mapping[str, float]) -> float:
-        """The uncalibrated score ``z``."""
-        return self.intercept + sum(self.table.get(name, 0.0) * value for name, value in values.items())
+        """The uncalibrated score ``z``, added up in the order of the names: a float sum in the
+        order of a set (the lexical features are one) would change in its last digits from one
+        process to the next, as string hashing is salted."""
+        terms = sorted((name, value) for name, value in values.items() if name in self.table)
+        return self.intercept + sum(self.table[name] * value for name, value in terms)
 
     def probability(self, values: Mapping[str, float]) -> float:
         """The calibrated probability that the claim is true and supported.

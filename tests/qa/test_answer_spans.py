@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from agents.answer_forms import expected_kind
 from agents.answer_spans import Excerpt, best_span
 
@@ -77,3 +81,26 @@ def test_a_sentence_first_word_is_a_name_only_if_it_is_one_elsewhere() -> None:
     ]
     span = best_span("Which researcher proposed scaled attention?", excerpts)
     assert span is not None and span.text == "Ann Lee"
+
+
+def test_scores_do_not_depend_on_the_hash_seed() -> None:
+    """Word weights are added up in one order: in set order, a float sum changes in its last digits
+    from one process to the next (string hashing is salted), and a tie between two spans with it."""
+    script = (
+        "import math\n"
+        "from agents.answer_spans import _overlap\n"
+        "words = 'attention transformer encoder decoder softmax layer token query key value'.split()\n"
+        "idf = {w: math.log(1000 / (7 * i + 3)) for i, w in enumerate(words)}\n"
+        "print(repr(_overlap(set(words), frozenset(words), idf)))\n"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(10)
+    }
+    assert len(seen) == 1
