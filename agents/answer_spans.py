@@ -174,8 +174,8 @@ def best_span(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
         for hop, rest in leading[sentence.excerpt]:
             answered = _overlap(rest, context, idf)
             if answered > 0:
-                key = frozenset(rest)
-                chains[key] = max(chains.get(key, hop + answered), hop + answered)
+                left = frozenset(rest)
+                chains[left] = max(chains.get(left, hop + answered), hop + answered)
         for start, end in answer_candidates(sentence.text, kind):
             words = set(content_terms(sentence.text[start:end]))
             if not words or words <= asked or sentence.text[start:end] in initial.get(position, ()):
@@ -185,8 +185,8 @@ def best_span(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
             )
             near = _closeness(sentence.text, start, end, focus)
             score = direct + _closeness(sentence.text, start, end, asked) + near + form
-            for rest, base in chains.items():
-                score = max(score, base + _closeness(sentence.text, start, end, rest) + near + form)
+            for left, base in chains.items():
+                score = max(score, base + _closeness(sentence.text, start, end, left) + near + form)
             score -= 0.5 * len(words & asked) / len(words)
             key = (score, -sentence.excerpt, -position, sentence.text[start:end], position)
             if best is None or key[:3] > best[:3]:
