@@ -85,6 +85,11 @@ def print_ingest_summary(report: IngestReport, out: Console) -> None:
             "proposal states when admitted: "
             + ", ".join(f"{k} {v}" for k, v in sorted(report.states.items()))
         )
+        if report.states.get("abstained"):
+            out.print(
+                "open (abstained) proposals were judged against the graph as it stood when their "
+                "lesson came in: `magg reconsider` judges them again against the graph as it stands now"
+            )
     if report.cost:
         cost = Table(title="LLM cost by stage")
         for column in ("stage", "calls", "failures", "prompt tokens", "completion tokens"):

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from agents.judge import score_band
+from governance.ingestion import IngestReport
 from governance.judgment import Judgment
 from governance.reconsider import reconsider
 from magg_kg.builders import proposal_op
 from magg_kg.cli import main
+from magg_kg.cli.ingest import print_ingest_summary
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.ids import make_id
@@ -169,3 +173,14 @@ def test_the_command(world: SQLiteStore, tmp_path: Path, capsys: pytest.CaptureF
     assert report["reconsidered"] == 4 and sum(report["states"].values()) == 4
     cycle = next(r for r in report["results"] if r["edge"][1] == "prerequisite")
     assert cycle["state"] == "rejected" and cycle["written"] is True
+
+
+@pytest.mark.parametrize("open_ones", [0, 3])
+def test_the_ingest_summary_points_to_reconsideration_when_proposals_stay_open(open_ones: int) -> None:
+    report = IngestReport(
+        outcomes=Counter({("judge", "commit"): 2, ("judge", "abstain"): open_ones}),
+        states=Counter({"committed": 2, "abstained": open_ones}),
+    )
+    console = Console(record=True, width=200)
+    print_ingest_summary(report, console)
+    assert ("`magg reconsider`" in console.export_text()) == bool(open_ones)
