@@ -15,7 +15,10 @@ included, so an unanchored claim is quarantined for a person instead), one below
 rejects, and anything between stays as it was. Only a change is written: the new proposal, its
 decisions, and the supersession of the open proposals it settles (closed, never deleted). A case
 that still abstains writes nothing, so running reconsideration again on an unchanged graph changes
-nothing. A case that now breaks a rule closes its open proposals as rejected, with the rule.
+nothing. An edge committed during a run is seen by the edges judged after it, not by those judged
+before it: a second run judges those against it too (on the d2l sections, the first run committed
+57 edges and rejected 54 of 398 open ones, a second 10 and 17 of the 286 left). A case that now
+breaks a rule closes its open proposals as rejected, with the rule.
 
 No owner review and no debate: the owners approved each of these proposals when it came in (it
 reached the judge), and reconsideration spends one judge call per edge.
