@@ -18,6 +18,9 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
@@ -26,6 +29,15 @@ from tests.report.conftest import serving
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+def arrived(browser: webdriver.Chrome, element_id: str) -> WebElement:
+    """The element with this id once the page that follows a click has it (a click that submits a
+    form returns before the next page is loaded)."""
+    found: WebElement = WebDriverWait(browser, 10).until(
+        expected_conditions.presence_of_element_located((By.ID, element_id))
+    )
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +113,7 @@ def test_a_reviewer_approves_on_the_page_and_the_audit_chain_has_it(
 
         proposal = rows[0].text
         rows[0].click()
-        assert browser.find_element(By.ID, "state").text == "quarantined"
+        assert arrived(browser, "state").text == "quarantined"
         assert browser.find_elements(By.TAG_NAME, "mark"), "the evidence is shown in its lesson"
         assert errors(browser) == []
         full_page(browser, artefacts / "proposal.png")
@@ -109,7 +121,7 @@ def test_a_reviewer_approves_on_the_page_and_the_audit_chain_has_it(
         browser.find_element(By.ID, "reviewer").send_keys("Ada Lovelace")
         browser.find_element(By.ID, "note").send_keys("the lesson states it in this direction")
         browser.find_element(By.ID, "approve").click()
-        assert browser.find_element(By.ID, "notice").text == "Approved: the edge is committed."
+        assert arrived(browser, "notice").text == "Approved: the edge is committed."
         assert browser.find_element(By.ID, "state").text == "committed"
         assert errors(browser) == []
         full_page(browser, artefacts / "approved.png")
