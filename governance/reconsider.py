@@ -110,7 +110,7 @@ def _judged(
     now = clock.now()
     fresh = propose(
         *triple,
-        context=("recheck", latest.id, now),
+        context=("recheck", latest.id),  # never reconsidered again once written (not abstained)
         origin="recheck",
         confidence=latest.confidence,
         evidence=latest.evidence,

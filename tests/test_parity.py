@@ -1,4 +1,5 @@
-"""Parity: `magg demo` on the SQLite default and on D1 (through `wrangler dev --local`) export the same graph.
+"""Parity: `magg demo`, then `magg reconsider`, on the SQLite default and on D1 (through
+`wrangler dev --local`) export the same graph.
 
 The export is compared up to time stamps and ids derived from time: every ``*_at`` value is
 dropped, and version and decision ids are renamed in order of first appearance.
@@ -106,4 +107,17 @@ def test_demo_exports_the_same_graph_on_both_backends(request: pytest.FixtureReq
     assert exported_sqlite.returncode == 0 and exported_d1.returncode == 0, exported_d1.stderr
     left, right = json.loads(exported_sqlite.stdout), json.loads(exported_d1.stdout)
     assert left["concepts"] and left["edges"], "the demo should leave a graph to compare"
+    assert normalized(left) == normalized(right)
+
+    # Reconsidering the demo's open proposals reads and writes the same on both backends.
+    reconsidered = [
+        magg("reconsider", "--json", "--db", db, env=sqlite_env),
+        magg("reconsider", "--json", env=d1_env),
+    ]
+    assert all(run.returncode == 0 for run in reconsidered), reconsidered[1].stderr
+    reports = [json.loads(run.stdout) for run in reconsidered]
+    assert reports[0]["states"] == reports[1]["states"] and reports[0]["states"].get("committed")
+    exported_sqlite = magg("export", "--json", "--db", db, env=sqlite_env)
+    exported_d1 = magg("export", "--json", env=d1_env)
+    left, right = json.loads(exported_sqlite.stdout), json.loads(exported_d1.stdout)
     assert normalized(left) == normalized(right)
