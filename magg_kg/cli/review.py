@@ -64,6 +64,35 @@ def _write(ctx: Context, kind: str, key: str, ops: Sequence[Operation], usage: U
     return write_batch(ctx.store, ctx.clock, kind, key, ops, usage)
 
 
+def _record(
+    ctx: Context,
+    kind: str,
+    key: str,
+    what: str,
+    row: dict[str, object],
+    ops: Sequence[Operation],
+    usage: UsageLog,
+    refused: list[str],
+) -> dict[str, object]:
+    """Writes one result's ops (when it has any) in a batch of its own, and notes in its summary
+    ``row`` whether it was written; a refusal is added to ``refused`` as ``what: why``."""
+    if ops:
+        problem = _write(ctx, kind, key, ops, usage)
+        row["written"] = not problem
+        if problem:
+            refused.append(f"{what}: {problem}")
+            row["refused"] = problem
+    return row
+
+
+def _states(rows: Sequence[Mapping[str, object]]) -> dict[str, int]:
+    """How many results ended in each state."""
+    states: dict[str, int] = {}
+    for row in rows:
+        states[str(row["state"])] = states.get(str(row["state"]), 0) + 1
+    return states
+
+
 def _finish(ctx: Context, command: str, refused: Sequence[str], usage: UsageLog | None) -> None:
     if usage is not None:
         usage.flush(ctx.store, ctx.clock)
@@ -236,17 +265,9 @@ def reconsider_command(
         found_all: list[Reconsidered] = []
         for found in run_reconsider(ctx.store, usage, ctx.config.policy, ctx.clock, limit):
             found_all.append(found)
-            row = found.summary()
-            if found.ops:
-                problem = _write(ctx, "reconsider", found.settled[-1], found.ops, usage)
-                row["written"] = not problem
-                if problem:
-                    refused.append(f"{' '.join(found.triple)}: {problem}")
-                    row["refused"] = problem
-            results.append(row)
-        states: dict[str, int] = {}
-        for row in results:
-            states[str(row["state"])] = states.get(str(row["state"]), 0) + 1
+            key, what = found.settled[-1], " ".join(found.triple)
+            results.append(_record(ctx, "reconsider", key, what, found.summary(), found.ops, usage, refused))
+        states = _states(results)
         if json_:
             print_json({"reconsidered": len(results), "states": states, "results": results})
         else:
@@ -269,23 +290,15 @@ def discover_command(
     with open_context(db) as ctx:
         usage = _usage(ctx)
         policy = ctx.config.policy
-        results, refused = [], []
+        results: list[dict[str, object]] = []
+        refused: list[str] = []
         for found in run_discover(
             ctx.store, usage, policy, ctx.clock, limit or policy.discover_limit, ctx.config.seed
         ):
-            row = found.summary()
-            if found.ops:
-                problem = _write(
-                    ctx, "discover", f"{found.candidate.a}|{found.candidate.c}", found.ops, usage
-                )
-                row["written"] = not problem
-                if problem:
-                    refused.append(f"{found.candidate.a} / {found.candidate.c}: {problem}")
-                    row["refused"] = problem
-            results.append(row)
-        states: dict[str, int] = {}
-        for row in results:
-            states[str(row["state"])] = states.get(str(row["state"]), 0) + 1
+            pair = f"{found.candidate.a}|{found.candidate.c}"
+            what = f"{found.candidate.a} / {found.candidate.c}"
+            results.append(_record(ctx, "discover", pair, what, found.summary(), found.ops, usage, refused))
+        states = _states(results)
         if json_:
             print_json({"candidates": len(results), "states": states, "results": results})
         else:

@@ -17,19 +17,10 @@ from magg_kg.records import Proposal
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
-from .world import ScriptedLLM, proposal, seed, span, write
+from .world import CHAIN, ScriptedLLM, proposal, seed, span, write
 
 # The debate itself is tested here: every contested edge debates, and so does a structural pre-screen.
 POLICY = Policy(debate_scope="any", prescreen="debate")
-CHAIN = [
-    (
-        "linear-algebra",
-        "prerequisite",
-        "neural-network",
-        "Linear algebra is a prerequisite for neural networks.",
-    ),
-    ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
-]
 
 
 def judged(score: float, verdict: str | None = None) -> Callable[[object], dict[str, object]]:

@@ -4,13 +4,11 @@ the bar, and only the edge judged."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from governance.recheck import recheck
-from magg_kg.cli import main
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.ids import make_id
@@ -19,7 +17,7 @@ from magg_kg.operations import Batch
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
-from .world import ScriptedLLM, seed, seeded_edge
+from .world import ScriptedLLM, on_disk, run_magg, seed, seeded_edge
 
 GOOD = [
     (
@@ -91,17 +89,7 @@ def test_a_judge_failure_keeps_the_edge(world: SQLiteStore, clock: StepClock) ->
 
 
 def test_the_command(world: SQLiteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "r.sqlite"
-    world.query("schema_version")  # the fixture's store is in memory: copy it to a file
-    world._db.execute(f"VACUUM INTO '{path}'")
-    argv = sys.argv
-    sys.argv = ["magg", "recheck", "--limit", "2", "--db", str(path), "--json"]
-    try:
-        main()
-    except SystemExit as done:
-        assert not done.code
-    finally:
-        sys.argv = argv
+    run_magg(["recheck", "--limit", "2", "--db", on_disk(world, tmp_path / "r.sqlite"), "--json"])
     report = json.loads(capsys.readouterr().out)
     assert report["rechecked"] == 2 and report["counts"]["invalidate"] == 1
     assert all(edge["written"] for edge in report["edges"])

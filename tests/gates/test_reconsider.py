@@ -5,7 +5,6 @@ rule is rejected with the rule."""
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -18,7 +17,6 @@ from governance.ingestion import IngestReport
 from governance.judgment import Judgment
 from governance.reconsider import reconsider
 from magg_kg.builders import proposal_op
-from magg_kg.cli import main
 from magg_kg.cli.ingest import print_ingest_summary
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
@@ -30,18 +28,9 @@ from magg_kg.records import Proposal
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
-from .world import ScriptedLLM, proposal, seed, span, write
+from .world import CHAIN, ScriptedLLM, on_disk, proposal, run_magg, seed, span, write
 
 POLICY = Policy()
-CHAIN = [
-    (
-        "linear-algebra",
-        "prerequisite",
-        "neural-network",
-        "Linear algebra is a prerequisite for neural networks.",
-    ),
-    ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
-]
 RELATED = proposal("attention", "related", "transformer", [span("Attention is related to transformers.")])
 BUILDS = proposal("transformer", "builds_on", "attention", [span("Transformers build on attention.")])
 WEAK = proposal(
@@ -157,17 +146,7 @@ def test_a_limit_takes_the_oldest_edges_first(world: SQLiteStore, clock: StepClo
 
 
 def test_the_command(world: SQLiteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "r.sqlite"
-    world.query("schema_version")  # the fixture's store is in memory: copy it to a file
-    world._db.execute(f"VACUUM INTO '{path}'")
-    argv = sys.argv
-    sys.argv = ["magg", "reconsider", "--db", str(path), "--json"]
-    try:
-        main()
-    except SystemExit as done:
-        assert not done.code
-    finally:
-        sys.argv = argv
+    run_magg(["reconsider", "--db", on_disk(world, tmp_path / "r.sqlite"), "--json"])
     report = json.loads(capsys.readouterr().out)
     # The offline judge decides; whatever it decides, the rules refuse the cycle and all is written.
     assert report["reconsidered"] == 4 and sum(report["states"].values()) == 4

@@ -4,14 +4,17 @@ a scripted LLM that returns canned replies per task (falling back to the offline
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel
 
 from agents import debate, discovery, judge
 from magg_kg.builders import commit_op, decision_op, invalidation_op, propose
+from magg_kg.cli import main
 from magg_kg.clock import Clock
 from magg_kg.ids import edge_id, make_id
 from magg_kg.journal import journaled
@@ -27,6 +30,7 @@ from magg_kg.operations import (
     span_data,
 )
 from magg_kg.records import Proposal, Span
+from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 
 T = TypeVar("T", bound=BaseModel)
@@ -53,6 +57,38 @@ CONCEPTS = {
     "k-means": ("k-means", "method", "clustering by centroids"),
     "gradient-descent": ("gradient descent", "method", "optimization by following gradients"),
 }
+
+
+CHAIN = [
+    (
+        "linear-algebra",
+        "prerequisite",
+        "neural-network",
+        "Linear algebra is a prerequisite for neural networks.",
+    ),
+    ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
+]
+"""Two active prerequisites in a row (src, type, dst, quote): linear algebra, neural networks,
+transformers."""
+
+
+def run_magg(argv: Sequence[str]) -> None:
+    """Runs the ``magg`` command line in this process with ``argv``; fails on a non-zero exit."""
+    saved = sys.argv
+    sys.argv = ["magg", *argv]
+    try:
+        main()
+    except SystemExit as done:
+        assert not done.code
+    finally:
+        sys.argv = saved
+
+
+def on_disk(store: SQLiteStore, path: Path) -> str:
+    """A copy of an in-memory store in the file ``path``, for a command to open."""
+    store.query("schema_version")
+    store._db.execute(f"VACUUM INTO '{path}'")
+    return str(path)
 
 
 def span(quote: str, kind: str = "explicit", lesson: str = LESSON, text: str = TEXT) -> Span:
