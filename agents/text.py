@@ -247,12 +247,13 @@ def _mentions(text: str, keys: dict[str, str], longest: int, firsts: set[str]) -
     taken: list[tuple[int, int, str]] = []
     index = 0
     while index < len(words):
-        first = words[index][2].lower()
+        word = words[index][2]
+        first, folded = _opening(word)
         hit: tuple[int, int, str, int] | None = None
-        if first not in _ARTICLES and (first in firsts or normalize_name(first).split(" ")[0] in firsts):
+        if first not in _ARTICLES and (first in firsts or folded in firsts):
             hit = _longest_mention(text, words[index:], longest, keys)
         if hit is None:
-            letters = acronym_of(words[index][2])
+            letters = acronym_of(word) if word[:1].isupper() else None  # an acronym opens in capitals
             concept = (keys.get(letters) or keys.get(INITIALS + letters)) if letters else None
             if concept is not None:
                 hit = (words[index][0], words[index][1], concept, 1)
@@ -262,6 +263,12 @@ def _mentions(text: str, keys: dict[str, str], longest: int, firsts: set[str]) -
         taken.append((hit[0], hit[1], hit[2]))
         index += hit[3]
     return taken
+
+
+@lru_cache(maxsize=1 << 16)  # a pure function of one word; words repeat, the cache saves time
+def _opening(word: str) -> tuple[str, str]:
+    """A word in lower case, and the first word of its normalized form (what a name may open with)."""
+    return word.lower(), normalize_name(word).split(" ")[0]
 
 
 def _longest_mention(
