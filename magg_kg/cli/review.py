@@ -32,6 +32,7 @@ __all__ = [
     "recheck_command",
     "reconsider_command",
     "register",
+    "rerun_hint",
     "review_approve",
     "review_list",
     "review_reject",
@@ -276,7 +277,25 @@ def reconsider_command(
                     score = "-" if result.score is None else f"{result.score:.2f}"
                     ctx.out.print(f"{result.state:<12} {score}  {' '.join(result.triple)}", markup=False)
             ctx.out.print(f"reconsidered {len(results)} open edge(s): {states}", markup=False)
+            hint = rerun_hint(states)
+            if hint:
+                ctx.out.print(hint, markup=False)
         _finish(ctx, "reconsider", refused, usage)
+
+
+def rerun_hint(states: Mapping[str, int]) -> str:
+    """What to do after a reconsideration that committed edges and left others open: the edges
+    judged before a commit did not see it (empty when there is nothing to say).
+
+    >>> bool(rerun_hint({"committed": 2, "open": 5})), rerun_hint({"committed": 2}), rerun_hint({"open": 5})
+    (True, '', '')
+    """
+    if not (states.get("committed") and states.get("open")):
+        return ""
+    return (
+        "edges judged before a commit of this run did not see it: "
+        "run `magg reconsider` again to judge those still open against it"
+    )
 
 
 def discover_command(
