@@ -21,8 +21,9 @@ from functools import lru_cache
 from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.markup import Flavor, find_prose, flavor_of
 from magg_kg.records import Lesson
+from magg_kg.store import Store
 
-__all__ = ["LessonIndex", "lesson_sentences", "sentences_naming", "stored_prose"]
+__all__ = ["LessonIndex", "lesson_sentences", "prose_reader", "sentences_naming", "stored_prose"]
 
 LessonProse = Callable[[str], str | None]
 """A lesson id -> the lesson's prose view (None for a lesson it does not know)."""
@@ -31,6 +32,11 @@ LessonProse = Callable[[str], str | None]
 def stored_prose(lesson: Lesson | None) -> str | None:
     """The prose view of a stored lesson (None for none)."""
     return _prose(lesson.text, flavor_of(lesson.source_path)) if lesson is not None else None
+
+
+def prose_reader(store: Store) -> LessonProse:
+    """Reads the prose view of a lesson ``store`` holds, by its id (None for one it does not)."""
+    return lambda lesson_id: stored_prose(store.lesson(lesson_id))
 
 
 @lru_cache(maxsize=256)

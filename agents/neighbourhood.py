@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agents.lesson_index import stored_prose
+from agents.lesson_index import prose_reader
 from agents.support import GraphView
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -50,5 +50,5 @@ def neighbourhood_view(store: Store, concepts: Iterable[str], schema: GraphSchem
         taught,
         len(position),
         members,
-        lambda lesson_id: stored_prose(store.lesson(lesson_id)),
+        prose_reader(store),
     )

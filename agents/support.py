@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from agents.lesson_index import LessonIndex, LessonProse, stored_prose
+from agents.lesson_index import LessonIndex, LessonProse, prose_reader
 from agents.text import MentionFinder, lexicon, normalize_name
 from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
@@ -167,7 +167,7 @@ class GraphView:
             taught,
             len(position),
             members,
-            prose_of or (lambda lesson_id: stored_prose(store.lesson(lesson_id))),
+            prose_of or prose_reader(store),
         )
 
     def add_lesson(self, lesson_id: str, concepts: Iterable[str], prose: str | None = None) -> None:

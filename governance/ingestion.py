@@ -54,7 +54,7 @@ from typing import Literal, Protocol
 
 from agents.cost import Cost
 from agents.extraction import Extraction, Registry, extract_lesson
-from agents.lesson_index import LessonProse, stored_prose
+from agents.lesson_index import LessonProse, prose_reader
 from governance.admission import Admission, AdmissionContext, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
 from governance.graph_state import GraphState
@@ -200,8 +200,7 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
     """Ingests lessons (files or folders) through governed admission, one batch per lesson."""
     report = IngestReport()
     if ctx.lesson_prose is None:
-        read = lru_cache(maxsize=256)(lambda lesson_id: stored_prose(ctx.store.lesson(lesson_id)))
-        ctx = replace(ctx, lesson_prose=read)
+        ctx = replace(ctx, lesson_prose=lru_cache(maxsize=256)(prose_reader(ctx.store)))
     fresh = _read(ctx, paths, report)
     for index, lesson in enumerate(fresh):
         _step(ctx, "ingesting", index, len(fresh), lesson.key)

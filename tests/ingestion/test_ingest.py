@@ -12,9 +12,9 @@ import pytest
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
+from agents import lesson_index
 from agents.lesson_index import stored_prose
 from agents.offline.handlers import offline_handlers
-from governance import ingestion
 from governance.ingestion import IngestContext, ingest
 from governance.judgment import Judgment
 from magg_kg.cli import app
@@ -254,7 +254,7 @@ def test_a_run_reads_each_stored_lesson_once_for_the_judges_sentence_counts(
         reads.append(lesson.id if lesson is not None else "")
         return stored_prose(lesson)
 
-    monkeypatch.setattr(ingestion, "stored_prose", counted)
+    monkeypatch.setattr(lesson_index, "stored_prose", counted)
     names = sorted(path.name for path in CURRICULUM.glob("0*.md"))[:6]
     ingest([lessons(tmp_path, *names)], _gated(store, clock))
     assert reads, "the judge counted sentences in stored lessons"
