@@ -403,9 +403,8 @@ class SQLiteStore(Store):
         statements in the same order as one per operation."""
         ops, kinds = batch.ops, [op.op for op in batch.ops]
         where: dict[str, list[int]] = {}  # type -> where its operations are in the batch
-        for at, op_kind in enumerate(kinds if len(set(kinds)) > 1 else ()):
+        for at, op_kind in enumerate(kinds):
             where.setdefault(op_kind, []).append(at)
-        where = where or {kind: list(range(len(ops))) for kind in kinds[:1]}
         texts: list[str] = [""] * len(ops)
         rows: dict[str, list[Iterator[tuple[Any, ...]]]] = {}  # type -> each statement's rows, in order
         for kind, places in where.items():
