@@ -100,7 +100,11 @@ _ACRONYM_DEF = re.compile(
 _ACRONYM_FIRST = re.compile(
     rf"\b(?P<short>[A-Z][A-Za-z0-9]{{1,8}}){_SPACE}\((?P<long>[A-Za-z][\w-]*(?:{_SPACE}[\w-]+){{1,6}})\)"
 )
-_EMPHASIS = re.compile(r"(?<![*\w])(?P<mark>\*\*?)(?P<term>(?:[^*\n]|\n(?!\s*\n)){1,80}?)(?P=mark)(?![*\w])")
+_EMPHASIS = re.compile(
+    r"(?<![*\w])(?P<mark>\*\*?|__?)(?P<term>(?:[^*_\n]|\n(?!\s*\n)){1,80}?)(?P=mark)(?![*\w])"
+)
+"""Emphasis, either way Markdown writes it (``*x*``, ``**x**``, ``_x_``, ``__x__``); an underscore
+inside a word (``max_len``) opens none, as in CommonMark."""
 _MARKS = re.compile(r"[*_]")
 """Emphasis marks, dropped before acronyms are read ("*residual network* (*ResNet*)")."""
 _NAME = re.compile(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*")

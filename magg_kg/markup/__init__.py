@@ -2,8 +2,10 @@
 
 :func:`find_prose` returns the *prose view* of a normalized lesson: a string of the same length in
 which every character that is not prose is a space (newlines stay newlines), so an offset into the
-prose view is an offset into the lesson text. Extractors read the prose view; evidence quotes are
-cut from the lesson text at the same offsets.
+prose view is an offset into the lesson text. The one exception: the first character of a list
+item's bullet or number is a newline, so that each item is a paragraph of its own (an item without a
+full stop is never one sentence with the next, as it would be if the bullet were only blanked).
+Extractors read the prose view; evidence quotes are cut from the lesson text at the same offsets.
 
 Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code``
 (code spans, ``<code>``/``<kbd>``/``<samp>``), ``html`` (tags, declarations), ``comment`` (HTML

@@ -77,6 +77,9 @@ class Canvas:
         self.text = text
         self.mask = bytearray(len(text))
         self.hidden: list[HiddenText] = []
+        self.breaks: list[int] = []
+        """Positions of list item markers: a line break in the view, so that each item is a block
+        of its own, as Markdown reads it (an item is never one sentence with the next)."""
 
     def paint(self, start: int, end: int, kind: RegionKind) -> None:
         if end > start:
@@ -91,6 +94,14 @@ class Canvas:
         return [run.span() for run in _FREE.finditer(self.mask, start, end)]
 
     def view(self) -> str:
+        view = self._blanked()
+        if not self.breaks:
+            return view
+        at = sorted(set(self.breaks))
+        pieces = [view[start + 1 : stop] for start, stop in zip([-1, *at], [*at, len(view)], strict=True)]
+        return "\n".join(pieces)
+
+    def _blanked(self) -> str:
         if _MARKED.search(self.mask) is None:
             return self.text
         parts: list[str] = []

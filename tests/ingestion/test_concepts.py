@@ -213,3 +213,16 @@ def test_another_name_beside_an_emphasised_term_is_an_alias_and_two_things_are_n
     ] == ["outcome space"]
     found = aliases("To regularize a network we use *dropout* or *weight decay*.")
     assert not any(found.values())
+
+
+def test_underscore_emphasis_marks_terms_as_asterisks_do() -> None:
+    # Markdown writes emphasis both ways; an underscore inside a word (an identifier) opens none.
+    text = (
+        "A __residual connection__ is a shortcut around a block. The _attention mechanism_ weighs "
+        "its inputs, and we set max_len_value to 8."
+    )
+    reply = extract_concepts_offline(text, [], NODE_TYPES)
+    by_name = {normalize_name(c.name): c for c in reply.concepts}
+    assert by_name["residual connection"].role == "teaches"
+    assert by_name["attention mechanism"].role == "mentions"
+    assert not any("len" in name for name in by_name)

@@ -17,6 +17,7 @@ from agents import evidence
 from agents.concepts import TASK as CONCEPTS
 from agents.extraction import Registry, extract_lesson
 from agents.relations import TASK as RELATIONS
+from agents.text import sentences
 from governance.ingestion import ingest
 from magg_kg.cli import app
 from magg_kg.clock import StepClock
@@ -226,7 +227,11 @@ MARKUP_CHARS = st.sampled_from([*"`<>!-[]()$\\{}/*:|#=\"'~_+.,1 \n\tabcAB", "ä"
 def test_the_prose_view_keeps_every_offset(text: str, flavor: Flavor) -> None:
     markup = find_prose(text, flavor)
     assert len(markup.prose) == len(text)
-    assert all(p == t or (p == " " and t != "\n") for p, t in zip(markup.prose, text, strict=True))
+    markers = {i for r in markup.regions if r.kind == "marker" for i in range(r.start, r.end)}
+    assert all(
+        p == t or (p == " " and t != "\n") or (p == "\n" and i in markers)
+        for i, (p, t) in enumerate(zip(markup.prose, text, strict=True))
+    )
     blanked = [i for i, (p, t) in enumerate(zip(markup.prose, text, strict=True)) if p != t]
     covered = {i for r in markup.regions for i in range(r.start, r.end)}
     assert set(blanked) <= covered and all(markup.prose[i] in " \n" for i in covered)
@@ -413,3 +418,20 @@ def test_ingesting_an_mdx_lesson_makes_nothing_from_code_and_warns_of_hidden_tex
         f"warning: lesson {lesson_id}: 1 hidden text span(s) ignored (suspicious: HTML comment at 119-154)"
         in result.output
     )
+
+
+def test_each_list_item_is_a_block_of_its_own() -> None:
+    # An item without a full stop must not run on into the next one as one sentence; a wrapped
+    # item stays whole.
+    text = (
+        "Three ideas:\n- _Tokenization_ = how a model reads\n- **Base LLMs** predict\n  the next token\n"
+        "1. Tuning\n"
+    )
+    markup = find_prose(text)
+    assert [s.text.split() for s in sentences(markup.prose)] == [
+        ["Three", "ideas:"],
+        ["_Tokenization_", "=", "how", "a", "model", "reads"],
+        ["**Base", "LLMs**", "predict", "the", "next", "token"],
+        ["Tuning"],
+    ]
+    assert len(markup.prose) == len(text)
