@@ -8,7 +8,8 @@ in memory, indexed for the questions the judge, the debaters and discovery ask:
   walk (a few hops, never the whole graph);
 - the undirected neighborhood of a concept (any edge type), for shared neighbors and discovery;
 - the TF-IDF cosine similarity of two concepts' names and descriptions;
-- the curriculum's own order: the first lesson (in ingestion order) that teaches each concept;
+- the teaching order (:class:`~agents.teaching.TeachingOrder`): the first lesson (in ingestion
+  order) that teaches each concept, and the order of any other course a data set names;
 - lesson co-occurrence: lessons and sentences naming both (:class:`~agents.lesson_index.LessonIndex`).
 
 :meth:`GraphView.support` answers all of it for one claim as a frozen :class:`Support`, which the
@@ -23,6 +24,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from agents.lesson_index import LessonIndex, LessonProse, prose_reader
+from agents.teaching import TeachingOrder
 from agents.text import MentionFinder, lexicon, normalize_name
 from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
@@ -125,9 +127,10 @@ class GraphView:
         lessons: int = 0,
         members: Mapping[str, Iterable[str]] | None = None,
         prose_of: LessonProse | None = None,
+        courses: Iterable[Mapping[str, int]] = (),
     ) -> None:
         self._schema = schema
-        self._taught = dict(taught or {})
+        self.teaching = TeachingOrder(taught, courses)
         self.lessons = LessonIndex(members, lessons, prose_of)
         self._order_types = schema.order_types()
         self._concepts: dict[str, Concept] = {c.id: c for c in concepts}
@@ -208,10 +211,6 @@ class GraphView:
         concept = self._concepts.get(concept_id)
         found = [concept.name] if concept is not None else [concept_id.replace("-", " ")]
         return found + [name for name in self._names.get(concept_id, []) if name not in found]
-
-    def is_taught(self, concept_id: str) -> bool:
-        """Whether a stored lesson teaches the concept."""
-        return concept_id in self._taught
 
     def node_type(self, concept_id: str) -> str:
         return self._concepts[concept_id].type
@@ -331,7 +330,7 @@ class GraphView:
             similarity=self.similarity(src, dst),
             concepts=tuple(sorted(c for c in mentioned if c in self._concepts)),
             order=order,
-            first_taught=(self._taught.get(order[0]), self._taught.get(order[1])) if order else (None, None),
+            first_taught=self.teaching.positions(*order) if order else (None, None),
             lessons=self.lessons.count,
             degrees=(len(src_near), len(dst_near)),
             order_degrees=(
@@ -354,7 +353,7 @@ class GraphView:
         concept = self._concepts.get(concept_id)
         if concept is None:
             return False
-        if concept.description or self.degree(concept_id) or concept_id in self._taught:
+        if concept.description or self.degree(concept_id) or self.teaching.is_taught(concept_id):
             return True
         if self.cited(concept_id):
             return True

@@ -103,7 +103,8 @@ class GraphState:
         teaches it (a stored lesson, or one added to this state). Only a contested edge between
         core concepts is debated (:mod:`governance.policy`)."""
         view = self._view
-        return view.degree(concept_id) > 0 or view.is_taught(concept_id) or concept_id in self._taught
+        taught = view.teaching.is_taught(concept_id) or concept_id in self._taught
+        return view.degree(concept_id) > 0 or taught
 
     def commit(self, src: str, type_: str, dst: str) -> None:
         """Records an edge committed by the batch being built, as it is (the stages checked it)."""

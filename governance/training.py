@@ -143,12 +143,13 @@ def metacademy_examples(folder: Path, seeds: Sequence[int] = SEEDS) -> list[Clai
     number = 0
     for seed in seeds:
         candidate_set = build_candidates(dataset, seed)
-        view = GraphView(concepts, [(e.src, "prerequisite", e.dst) for e in candidate_set.established])
+        edges = [(e.src, "prerequisite", e.dst) for e in candidate_set.established]
+        view = GraphView(concepts, edges, courses=dataset.courses)  # the textbooks, as replay's judge
         for candidate in candidate_set.candidates:
             examples.append(_example(view, candidate, dataset, number))
             number += 1
     established = build_candidates(dataset, min(seeds)).established
-    full = GraphView(concepts, [(e.src, "prerequisite", e.dst) for e in established])
+    full = GraphView(concepts, [(e.src, "prerequisite", e.dst) for e in established], courses=dataset.courses)
     rng = random.Random(min(seeds))
     tags = sorted(dataset.concepts)
     linked = {(link.src, link.dst) for link in dataset.links} | {

@@ -53,8 +53,16 @@ def _malformed(bench: Bench, view: GraphView, candidate: Candidate) -> str:
     return f"unknown concept {' and '.join(unknown)}" if unknown else ""
 
 
-def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
+def _graph(bench: Bench) -> GraphState:
+    """The seeded store's graph, with the teaching orders of the data set's textbooks."""
     graph = GraphState.of_store(bench.store, bench.schema)
+    for order in bench.dataset.courses:
+        graph.view.teaching.add_course(order)
+    return graph
+
+
+def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
+    graph = _graph(bench)
     view = graph.view
     # The judge alone: no escalation, and a commit is not checked against the rules.
     gate = Judgment(
@@ -80,7 +88,7 @@ def run_judge(bench: Bench, candidates: Sequence[Candidate]) -> list[Outcome]:
 def run_full(bench: Bench, candidates: Sequence[Candidate], group: int = 1) -> list[Outcome]:
     """Full governance; ``group`` candidates are admitted together in one batch, as the proposals
     of one lesson are (with a :class:`~magg_kg.llm.bundle.Bundler`, their calls go in bundles)."""
-    graph = GraphState.of_store(bench.store, bench.schema)
+    graph = _graph(bench)
     gate = Judgment(bench.llm, bench.policy, bench.clock, bench.store, graph=graph)
     context = AdmissionContext(
         llm=bench.llm,

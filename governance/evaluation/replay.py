@@ -34,6 +34,9 @@ The data folder has Metacademy's layout (``concepts.jsonl`` and ``edges.csv``; s
 
 4. The candidates are shuffled with the seed; that is the order in which they are evaluated.
 
+The textbooks the concepts cite (``resources``) are courses with a teaching order each
+(:mod:`governance.evaluation.textbooks`): the judge reads them as it reads the order of lessons.
+
 A labelled candidate file (:func:`read_candidates`) replaces steps 2-4's candidates: JSON lines
 with ``src``, ``dst``, ``type``, ``evidence`` (a list of texts), ``label`` (1 or 0), ``kind`` and
 an optional ``confidence``; the established graph is then the seed's established half minus any
@@ -52,6 +55,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from governance.evaluation.textbooks import course_orders
 from magg_kg.errors import InputError
 
 __all__ = [
@@ -142,6 +146,8 @@ class Dataset:
     concepts: Mapping[str, MetaConcept]
     gold: tuple[GoldEdge, ...]
     links: tuple[Link, ...]
+    courses: tuple[Mapping[str, int], ...] = ()
+    """The teaching orders of the textbooks the concepts cite (:mod:`.textbooks`)."""
 
     def evidence(self, *tags: str, context: str = "") -> tuple[str, ...]:
         """The evidence texts for a pair: the context sentence, then each known concept's summary.
@@ -206,6 +212,7 @@ def load_dataset(folder: Path) -> Dataset:
                 "(concepts.jsonl and edges.csv), e.g. ../shared/data/metacademy"
             )
     concepts: dict[str, MetaConcept] = {}
+    resources: dict[str, list[object]] = {}
     with concepts_path.open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
@@ -214,6 +221,7 @@ def load_dataset(folder: Path) -> Dataset:
                 row = json.loads(line)
                 tag = str(row["tag"])
                 concepts[tag] = MetaConcept(tag, str(row.get("title") or tag), str(row.get("summary") or ""))
+                resources[tag] = row.get("resources") or []
             except (json.JSONDecodeError, KeyError, TypeError) as error:
                 raise InputError(f"{concepts_path}:{number}: not a concept line ({error})") from None
     links: list[Link] = []
@@ -234,7 +242,7 @@ def load_dataset(folder: Path) -> Dataset:
         if link.relation == "prerequisite" and link.both_concepts and (link.src, link.dst) not in seen:
             seen.add((link.src, link.dst))
             gold.append(GoldEdge(link.src, link.dst, link.context))
-    return Dataset(folder, concepts, tuple(gold), tuple(links))
+    return Dataset(folder, concepts, tuple(gold), tuple(links), course_orders(resources))
 
 
 def _similarity(dataset: Dataset) -> tuple[dict[str, int], list[list[float]]]:
