@@ -18,7 +18,7 @@ from rich.table import Table
 from agents.offline.handlers import offline_handlers
 from governance.discovery import discover as run_discover
 from governance.recheck import recheck as run_recheck
-from governance.reconsider import Reconsidered
+from governance.reconsider import ROUNDS, Reconsidered
 from governance.reconsider import reconsider as run_reconsider
 from governance.review import approve, case_of, pending, reject
 from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, print_json, write_batch
@@ -252,8 +252,16 @@ def recheck_command(
 
 def reconsider_command(
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Open edges to judge again (default: all).")
+        int | None, typer.Option("--limit", min=1, help="Open edges to judge again per round (default: all).")
     ] = None,
+    rounds: Annotated[
+        int,
+        typer.Option(
+            "--rounds",
+            min=1,
+            help="Rounds at most: while a round commits edges, the next judges those left open against them.",
+        ),
+    ] = ROUNDS,
     db: DbOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -261,31 +269,43 @@ def reconsider_command(
     or leave them open. Run it after ingesting a course."""
     with open_context(db) as ctx:
         usage = _usage(ctx)
-        results: list[dict[str, object]] = []
+        latest: dict[tuple[str, str, str], dict[str, object]] = {}  # each edge's last result
+        changed: list[Reconsidered] = []
         refused: list[str] = []
-        found_all: list[Reconsidered] = []
-        for found in run_reconsider(ctx.store, usage, ctx.config.policy, ctx.clock, limit):
-            found_all.append(found)
-            key, what = found.settled[-1], " ".join(found.triple)
-            results.append(_record(ctx, "reconsider", key, what, found.summary(), found.ops, usage, refused))
+        last: dict[str, int] = {}  # the last round's states
+        ran = 0
+        while ran < rounds:
+            ran += 1
+            found_now: list[dict[str, object]] = []
+            for found in run_reconsider(ctx.store, usage, ctx.config.policy, ctx.clock, limit):
+                key, what = found.settled[-1], " ".join(found.triple)
+                row = _record(ctx, "reconsider", key, what, found.summary(), found.ops, usage, refused)
+                latest[found.triple] = row
+                found_now.append(row)
+                changed += [found] if found.state != "open" else []
+            last = _states(found_now)
+            if refused or not rerun_hint(last):
+                break  # nothing committed, or nothing left open: another round would change nothing
+        results = list(latest.values())
         states = _states(results)
         if json_:
-            print_json({"reconsidered": len(results), "states": states, "results": results})
+            print_json({"reconsidered": len(results), "rounds": ran, "states": states, "results": results})
         else:
-            for result in found_all:
-                if result.state != "open":
-                    score = "-" if result.score is None else f"{result.score:.2f}"
-                    ctx.out.print(f"{result.state:<12} {score}  {' '.join(result.triple)}", markup=False)
-            ctx.out.print(f"reconsidered {len(results)} open edge(s): {states}", markup=False)
-            hint = rerun_hint(states)
+            for result in changed:
+                score = "-" if result.score is None else f"{result.score:.2f}"
+                ctx.out.print(f"{result.state:<12} {score}  {' '.join(result.triple)}", markup=False)
+            ctx.out.print(
+                f"reconsidered {len(results)} open edge(s) in {ran} round(s): {states}", markup=False
+            )
+            hint = "" if refused else rerun_hint(last)
             if hint:
                 ctx.out.print(hint, markup=False)
         _finish(ctx, "reconsider", refused, usage)
 
 
 def rerun_hint(states: Mapping[str, int]) -> str:
-    """What to do after a reconsideration that committed edges and left others open: the edges
-    judged before a commit did not see it (empty when there is nothing to say).
+    """What to do when the last round of a reconsideration committed edges and left others open:
+    the edges judged before a commit did not see it (empty when there is nothing to say).
 
     >>> bool(rerun_hint({"committed": 2, "open": 5})), rerun_hint({"committed": 2}), rerun_hint({"open": 5})
     (True, '', '')
@@ -293,7 +313,7 @@ def rerun_hint(states: Mapping[str, int]) -> str:
     if not (states.get("committed") and states.get("open")):
         return ""
     return (
-        "edges judged before a commit of this run did not see it: "
+        "edges judged before a commit of the last round did not see it: "
         "run `magg reconsider` again to judge those still open against it"
     )
 

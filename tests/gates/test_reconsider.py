@@ -15,8 +15,9 @@ from rich.console import Console
 from agents.judge import score_band
 from governance.ingestion import IngestReport
 from governance.judgment import Judgment
-from governance.reconsider import reconsider
+from governance.reconsider import Reconsidered, reconsider
 from magg_kg.builders import proposal_op
+from magg_kg.cli import review
 from magg_kg.cli.ingest import print_ingest_summary
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
@@ -163,3 +164,56 @@ def test_the_ingest_summary_points_to_reconsideration_when_proposals_stay_open(o
     console = Console(record=True, width=200)
     print_ingest_summary(report, console)
     assert ("`magg reconsider`" in console.export_text()) == bool(open_ones)
+
+
+def _rounds(*states: tuple[tuple[str, str], ...]) -> Callable[..., list[Reconsidered]]:
+    """A reconsideration whose n-th run ends each named edge in the given state, writing nothing."""
+    runs = iter(states)
+
+    def run(*_: object, **__: object) -> list[Reconsidered]:
+        return [
+            Reconsidered((e, "related", "x"), (f"p-{e}",), state, 0.5, "scripted", ())
+            for e, state in next(runs)
+        ]
+
+    return run
+
+
+@pytest.mark.parametrize(
+    ("rounds", "states", "ran", "final", "hint"),
+    [
+        # A round that commits and leaves edges open is followed by another, until one commits nothing.
+        (
+            3,
+            ((("a", "committed"), ("b", "open")), (("b", "committed"), ("c", "open")), (("c", "open"),)),
+            3,
+            3,
+            False,
+        ),
+        (3, ((("a", "committed"), ("b", "open")), (("b", "open"),)), 2, 2, False),
+        (3, ((("a", "rejected"), ("b", "open")),), 1, 2, False),
+        # The last round allowed still committed and left some open: the hint says to run again.
+        (1, ((("a", "committed"), ("b", "open")),), 1, 2, True),
+    ],
+)
+def test_the_command_runs_rounds_while_one_commits_and_leaves_edges_open(
+    world: SQLiteStore,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rounds: int,
+    states: tuple[tuple[tuple[str, str], ...], ...],
+    ran: int,
+    final: int,
+    hint: bool,
+) -> None:
+    db = on_disk(world, tmp_path / "r.sqlite")
+    monkeypatch.setattr(review, "run_reconsider", _rounds(*states))
+    run_magg(["reconsider", "--db", db, "--json", "--rounds", str(rounds)])
+    report = json.loads(capsys.readouterr().out)
+    assert report["rounds"] == ran and report["reconsidered"] == final
+    last = {str(r["edge"][0]): r["state"] for r in report["results"]}
+    assert last == dict(pair for run in states[:ran] for pair in run)  # each edge as it last ended
+    monkeypatch.setattr(review, "run_reconsider", _rounds(*states))
+    run_magg(["reconsider", "--db", db, "--rounds", str(rounds)])
+    assert ("run `magg reconsider` again" in capsys.readouterr().out) == hint
