@@ -15,6 +15,11 @@ Two ways of writing the same batches, each on both backends:
 Each figure is the median of ``--repeats`` runs (fresh batch ids each run; sides alternate). The
 Worker runs under ``wrangler dev --local`` on this machine (workerd with a local SQLite-backed D1),
 so the figures measure the HTTP hop, JSON validation and the D1 binding, not Cloudflare's network.
+
+A batch holds five operation types: ``--layout interleaved`` (the default) cycles through them
+operation by operation, ``--layout grouped`` writes each type's operations together (concepts,
+then decisions, edges, the rest), as a lesson's concepts and links come: consecutive operations of
+one type are one statement on both backends.
 """
 
 from __future__ import annotations
@@ -50,9 +55,14 @@ from magg_kg.store import Store
 T = "2026-03-01T00:00:00.000000Z"
 
 
-def batches(count: int, ops_per_batch: int, run: str = "") -> list[Batch]:
-    """``count`` batches of ``ops_per_batch`` operations, cycling through five operation types; ids
-    carry ``run``, so that each run writes new rows."""
+LAYOUTS = ("interleaved", "grouped")
+_GROUP_ORDER = {"add_concept": 0, "record_decision": 1, "commit_edge": 2}
+
+
+def batches(count: int, ops_per_batch: int, run: str = "", layout: str = "interleaved") -> list[Batch]:
+    """``count`` batches of ``ops_per_batch`` operations, cycling through five operation types (or,
+    ``grouped``, each type's together, in an order their references allow); ids carry ``run``, so
+    that each run writes new rows."""
     span = SpanData(lesson_id="l", start=0, end=4, quote="uses", kind="explicit")
     out = []
     for b in range(count):
@@ -113,6 +123,8 @@ def batches(count: int, ops_per_batch: int, run: str = "") -> list[Batch]:
                             recorded_at=T,
                         )
                     )
+        if layout == "grouped":
+            ops.sort(key=lambda op: _GROUP_ORDER.get(op.op, 3))  # stable: each type keeps its order
         out.append(Batch.of(f"bench-{run}{b}", T, ops))
     return out
 
@@ -152,7 +164,12 @@ def figures(runs: list[tuple[float, list[float]]], count: int, ops_per_batch: in
 
 
 def run(
-    count: int, ops_per_batch: int, repeats: int, folder: Path, log: Callable[[str], None]
+    count: int,
+    ops_per_batch: int,
+    repeats: int,
+    folder: Path,
+    log: Callable[[str], None],
+    layout: str = "interleaved",
 ) -> dict[str, object]:
     times: dict[tuple[str, str], list[tuple[float, list[float]]]] = {}
     sent_to_d1: list[Batch] = []
@@ -163,7 +180,7 @@ def run(
             for repeat in range(repeats):
                 for mode in MODES:
                     for backend in BACKENDS if repeat % 2 == 0 else BACKENDS[::-1]:
-                        work = batches(count, ops_per_batch, f"r{repeat}{mode[0]}{backend[0]}-")
+                        work = batches(count, ops_per_batch, f"r{repeat}{mode[0]}{backend[0]}-", layout)
                         if backend == "sqlite":
                             store: Store = SQLiteStore.open(folder / f"bench-{repeat}-{mode}.sqlite")
                             times.setdefault((backend, mode), []).append(timed(store, work, mode))
@@ -178,7 +195,9 @@ def run(
     expected = sum(1 for batch in sent_to_d1 for op in batch.ops if op.op == "commit_edge")
     if applied != expected:
         raise SystemExit(f"D1 holds {applied} edge versions, expected {expected}")
-    result: dict[str, object] = {"batches": count, "ops_per_batch": ops_per_batch, "repeats": repeats}
+    result: dict[str, object] = {
+        "batches": count, "ops_per_batch": ops_per_batch, "repeats": repeats, "layout": layout
+    }  # fmt: skip
     for mode in MODES:
         runs = {backend: times[(backend, mode)] for backend in BACKENDS}
         seconds = {
@@ -206,8 +225,8 @@ def table(result: dict[str, object]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = ["  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)) for row in rows]
     lines.append(
-        f"{result['batches']} batches x {result['ops_per_batch']} ops, medians of {result['repeats']} runs; "
-        + "; ".join(notes)
+        f"{result['batches']} batches x {result['ops_per_batch']} ops ({result['layout']}), "
+        f"medians of {result['repeats']} runs; " + "; ".join(notes)
     )
     return "\n".join(lines)
 
@@ -217,13 +236,19 @@ def main() -> None:
     parser.add_argument("--batches", type=int, default=200)
     parser.add_argument("--ops", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=3, help="runs per backend and mode (default 3)")
+    parser.add_argument("--layout", choices=LAYOUTS, default="interleaved", help="operation order in a batch")
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = parser.parse_args()
     if min(args.batches, args.ops, args.repeats) < 1:
         parser.error("--batches, --ops and --repeats must be positive")
     with tempfile.TemporaryDirectory(prefix="magg-bench-") as folder:
         result = run(
-            args.batches, args.ops, args.repeats, Path(folder), log=lambda line: print(line, flush=True)
+            args.batches,
+            args.ops,
+            args.repeats,
+            Path(folder),
+            log=lambda line: print(line, flush=True),
+            layout=args.layout,
         )
     print(table(result))
     if args.out:

@@ -27,11 +27,12 @@ def test_store_throughput_writes_both_sides(tmp_path: Path, capsys: pytest.Captu
     assert "ratio store/raw" in capsys.readouterr().out
 
 
-def test_worker_throughput_writes_the_same_batches_both_ways(tmp_path: Path) -> None:
+@pytest.mark.parametrize("layout", worker_throughput.LAYOUTS)
+def test_worker_throughput_writes_the_same_batches_both_ways(tmp_path: Path, layout: str) -> None:
     missing = worker_missing()
     if missing:
         pytest.skip(missing)
-    result = worker_throughput.run(6, 10, 1, tmp_path, log=lambda line: None)
+    result = worker_throughput.run(6, 10, 1, tmp_path, log=lambda line: None, layout=layout)
     for mode in worker_throughput.MODES:
         entry = result[mode]
         assert isinstance(entry, dict)
@@ -39,3 +40,6 @@ def test_worker_throughput_writes_the_same_batches_both_ways(tmp_path: Path) -> 
             assert entry[backend]["ops_per_s"] > 0 and len(entry[backend]["runs_s"]) == 1
         assert entry["ratio_sqlite_over_d1_ops_per_s"] > 0
     assert "apply_all: SQLite/D1 ops/s ratio" in worker_throughput.table(result)
+    kinds = [[op.op for op in batch.ops] for batch in worker_throughput.batches(1, 10, layout=layout)]
+    runs = sum(1 for ops in kinds for at in range(len(ops)) if at == 0 or ops[at] != ops[at - 1])
+    assert runs == (4 if layout == "grouped" else 8)  # consecutive operations of one type

@@ -2,7 +2,7 @@
 // row, then every operation's prepared statements in order (protocol/statements.json). The batches
 // of one request go in ONE `env.DB.batch` call, which D1 runs as a single transaction: their head
 // rows first (nothing refers to them), then their operations, consecutive rows of one statement
-// in one multi-row INSERT.
+// in one INSERT that reads them from one bound JSON array (`json_each`), in order.
 //
 // The Worker trusts no client with what it records about a batch: the digest that makes a retry
 // a duplicate (and a reused id a conflict) is computed here from the validated content, and the
@@ -70,29 +70,29 @@ function prepare(
   return db.prepare(spec.sql).bind(...valuesOf(spec, fields, floats));
 }
 
-/** The most values D1 binds to one statement. */
-export const MAX_BOUND = 100;
+/** The most characters of JSON one INSERT of several rows reads from its one bound value (D1 binds
+ * a value of up to 2,000,000 bytes; a character is at most 3 bytes in UTF-8). */
+export const MAX_RUN_CHARS = 600_000;
 
-/** Tables whose rows may refer to rows of the same table: a multi-row INSERT would check those
- * references once, after its last row, where one INSERT per row checks each after its own row. */
+/** Tables whose rows may refer to rows of the same table: an INSERT of several rows would check
+ * those references once, after its last row, where one INSERT per row checks each after its own row. */
 export const SELF_REFERENCING = new Set(["lessons"]);
 
 const ONE_ROW = /^INSERT INTO (\w+) \(([^)]*)\) VALUES \(([^)]*)\)(.*)$/s;
 
 /**
- * The SQL of `spec` for `rows` rows in one INSERT (D1 charges per statement, not per row), or
- * null when the statement cannot take several rows with the same effect as one INSERT per row.
- * Rows are inserted in order, each with its own constraints and triggers, as one by one.
+ * The SQL of `spec` for many rows in one INSERT (D1 charges per statement, not per row): the rows
+ * are one bound JSON array of rows, read by `json_each` in order, each value where the one-row
+ * statement binds it; or null when the statement cannot take several rows with the same effect
+ * as one INSERT per row. Rows are inserted in order, each with its own constraints and triggers,
+ * as one by one. (`WHERE true` keeps SQLite from reading an `ON CONFLICT` as a join's `ON`.)
  */
-function rowsSql(spec: Statement, rows: number): string | null {
+export function rowsSql(spec: Statement): string | null {
   const match = ONE_ROW.exec(spec.sql);
   if (!match || SELF_REFERENCING.has(match[1]!)) return null;
   const [, table, columns, tuple, rest] = match;
-  const width = spec.params.length;
-  const tuples = Array.from({ length: rows }, (_, row) =>
-    tuple!.replace(/\?(\d+)/g, (_, n: string) => `?${Number(n) + row * width}`),
-  );
-  return `INSERT INTO ${table} (${columns}) VALUES (${tuples.join("), (")})${rest}`;
+  const values = tuple!.replace(/\?(\d+)/g, (_, n: string) => `json_extract(value, '$[${Number(n) - 1}]')`);
+  return `INSERT INTO ${table} (${columns}) SELECT ${values} FROM json_each(?1) WHERE true ORDER BY key${rest}`;
 }
 
 /** The digest of a validated batch, as Python's Batch.of computes it; the client's is ignored. */
@@ -173,36 +173,42 @@ const chains = (batch: Batch): boolean => batch.ops.some((op) => op.op === "appe
 
 type Row = (string | number | null)[];
 
-/** The operations' statements that may take several rows at once. */
-const MERGEABLE: ReadonlySet<Statement> = new Set(
-  [batchHead, ...Object.values(operations).flat()].filter((spec) => rowsSql(spec, 1) !== null),
+/** The operations' statements that may take several rows at once, with their SQL for many rows. */
+const MANY: ReadonlyMap<Statement, string> = new Map(
+  [batchHead, ...Object.values(operations).flat()].flatMap((spec) => {
+    const sql = rowsSql(spec);
+    return sql === null ? [] : [[spec, sql] as const];
+  }),
 );
-const mergeable = (spec: Statement): boolean => MERGEABLE.has(spec);
 
 /** Prepared statements in order; consecutive rows of one mergeable statement share one INSERT. */
 class Statements {
   readonly list: D1PreparedStatement[] = [];
-  private run: { spec: Statement; rows: Row[] } | null = null;
+  private run: { spec: Statement; rows: Row[]; texts: string[]; chars: number } | null = null;
 
   constructor(private readonly db: D1Database) {}
 
   add(spec: Statement, row: Row): void {
-    if (!mergeable(spec)) {
+    if (!MANY.has(spec)) {
       this.flush();
       this.list.push(this.db.prepare(spec.sql).bind(...row));
       return;
     }
-    if (this.run?.spec !== spec || (this.run.rows.length + 1) * spec.params.length > MAX_BOUND) this.flush();
-    if (this.run) this.run.rows.push(row);
-    else this.run = { spec, rows: [row] };
+    const text = JSON.stringify(row);
+    if (this.run?.spec !== spec || this.run.chars + text.length + 1 > MAX_RUN_CHARS) this.flush();
+    if (this.run) {
+      this.run.rows.push(row);
+      this.run.texts.push(text);
+      this.run.chars += text.length + 1;
+    } else this.run = { spec, rows: [row], texts: [text], chars: text.length + 2 };
   }
 
   flush(): void {
     if (!this.run) return;
-    const { spec, rows } = this.run;
+    const { spec, rows, texts } = this.run;
     this.run = null;
-    const sql = rows.length > 1 ? rowsSql(spec, rows.length)! : spec.sql;
-    this.list.push(this.db.prepare(sql).bind(...rows.flat()));
+    if (rows.length === 1) this.list.push(this.db.prepare(spec.sql).bind(...rows[0]!));
+    else this.list.push(this.db.prepare(MANY.get(spec)!).bind(`[${texts.join(",")}]`));
   }
 }
 

@@ -2,7 +2,7 @@
 // client's hint of the audit chain's head, which the Worker never trusts.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_BOUND, SELF_REFERENCING } from "../src/apply";
+import { MAX_RUN_CHARS, SELF_REFERENCING } from "../src/apply";
 import { MAX_GROUP, MAX_GROUP_OPS } from "../src/writes";
 import { auditBatch, callWith, chainBreak, freshDatabase, post, postRequest, tableRows } from "./helpers";
 
@@ -127,16 +127,35 @@ describe("groups of batches", () => {
 describe("consecutive operations of one type", () => {
   const concept = (id: string, name = id) => ({ op: "add_concept", id, name, type: "t", recorded_at: T });
 
-  it("share one INSERT of at most MAX_BOUND values, with the effect of one INSERT each", async () => {
+  it("share one INSERT that reads them from one JSON array, with the effect of one INSERT each", async () => {
     const counting = countingDatabase();
     const ops = [...Array.from({ length: 44 }, (_, i) => concept(`k${String(i).padStart(2, "0")}`)), concept("k00", "again")];
     const response = await callWith(postRequest("/v1/batches", { batch_id: "run", sent_at: T, ops }), { DB: counting.db });
     expect(await response.json()).toMatchObject({ status: "applied" });
-    const perStatement = Math.floor(MAX_BOUND / 5);
-    expect(counting.statements).toEqual([1 + Math.ceil(45 / perStatement)]);
+    expect(counting.statements).toEqual([2]); // the batch's head row, then the 45 concepts
     const rows = await tableRows("concepts");
     expect(rows.map((row) => row.id)).toEqual(ops.slice(0, 44).map((op) => op.id));
     expect(rows[0]).toMatchObject({ id: "k00", name: "k00" }); // the first wins, as one by one
+  });
+
+  it("keep each INSERT's JSON within MAX_RUN_CHARS, and every value as one row binds it", async () => {
+    const counting = countingDatabase();
+    const long = "é\"\n".repeat(Math.floor(MAX_RUN_CHARS / 15)); // a third of the bound as JSON (5 characters each)
+    const decision = (id: string, score: number | null, rationale: string) => ({
+      op: "record_decision", id, proposal_id: null, stage: "s", verdict: "v", state_after: "proposed", score,
+      rationale, detail: { nested: [1, "two"] }, policy_version: "p", prompt_version: "q", model: "m", decided_at: T,
+    });
+    const ops = [decision("d1", 0.1, long), decision("d2", 1, long), decision("d3", null, long), decision("d4", 0.25, "x")];
+    const response = await callWith(postRequest("/v1/batches", { batch_id: "long", sent_at: T, ops }), { DB: counting.db });
+    expect(await response.json()).toMatchObject({ status: "applied" });
+    expect(counting.statements).toEqual([3]); // the head row, d1 and d2, then d3 and d4
+    const rows = await tableRows("decisions");
+    expect(rows.map((row) => [row.id, row.score, row.rationale === long, row.detail])).toEqual([
+      ["d1", 0.1, true, '{"nested":[1,"two"]}'],
+      ["d2", 1, true, '{"nested":[1,"two"]}'],
+      ["d3", null, true, '{"nested":[1,"two"]}'],
+      ["d4", 0.25, false, '{"nested":[1,"two"]}'],
+    ]);
   });
 
   it("refuse the batch for one bad row, and write nothing", async () => {
