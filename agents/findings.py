@@ -304,7 +304,8 @@ def _vote_findings(
 
 
 def _curriculum_findings(subgraph: Mapping[str, object]) -> list[Finding]:
-    """Whether the curriculum itself teaches the claimed learning order the other way round."""
+    """Whether the teaching order (the lessons', or a course's: :mod:`agents.teaching`) has the
+    claimed learning order the other way round."""
     order = as_strings(subgraph.get("order"))
     taught = as_list(subgraph.get("first_taught"))
     if len(order) != 2 or len(taught) != 2 or not isinstance(taught[1], int):
@@ -312,9 +313,7 @@ def _curriculum_findings(subgraph: Mapping[str, object]) -> list[Finding]:
     first, later = order
     at_first, at_later = taught[0], int(taught[1])
     if isinstance(at_first, int) and at_first > at_later:
-        note = (
-            f"the curriculum teaches {later} (lesson #{at_later + 1}) before {first} (lesson #{at_first + 1})"
-        )
+        note = f"the teaching order has {later} (#{at_later + 1}) before {first} (#{at_first + 1})"
         return [Finding("against", "graph", "curriculum-order", -2.0, note, (first, later))]
     if at_first is None:
         note = f"the curriculum teaches {later} (lesson #{at_later + 1}) and has not taught {first} yet"
