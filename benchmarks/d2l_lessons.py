@@ -3,7 +3,10 @@
 The sections are prose of *Dive into Deep Learning* (Zhang, Lipton, Li, Smola; d2l.ai; CC BY-SA
 4.0), code removed, as described in the data's SOURCE.md. Each file written here keeps that
 attribution in its front matter, and the d2lbook cross-reference markup (``:numref:``, ``:cite:`` ...)
-is stripped as noise.
+is stripped as noise. A file's name starts with the section's position in the data (``007-``), which
+lists the book's chapters in the book's order: ``magg ingest`` reads a folder's files sorted by name,
+so that order is the teaching order the judge reads (named by section alone, the appendix would come
+first).
 
 Usage::
 
@@ -32,11 +35,10 @@ def convert(jsonl: Path, out: Path) -> list[Path]:
     """Writes one Markdown lesson per section; returns the files, sorted."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for line in jsonl.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
+    lines = [line for line in jsonl.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for position, line in enumerate(lines):
         section = json.loads(line)
-        name = str(section["id"]).replace("/", "--") + ".md"
+        name = f"{position:03d}-" + str(section["id"]).replace("/", "--") + ".md"
         text = _MARKUP.sub("", str(section["text"]))
         target = out / name
         target.write_text(ATTRIBUTION.format(source=section["source_path"]) + text, encoding="utf-8")
