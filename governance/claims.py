@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
+from agents.findings import read_quote
 from agents.judge import Claim, JudgeReply, judge_prompt, score_band
 from agents.offline.injection import instruction_like
 from agents.support import GraphView
@@ -19,7 +20,16 @@ from magg_kg.llm.port import LLM, Failure
 from magg_kg.operations import SpanData, span_data
 from magg_kg.records import Proposal, Span, Triple
 
-__all__ = ["JudgeResult", "anchored", "ask_judge", "build_claim", "ground", "merge_evidence", "short_reason"]
+__all__ = [
+    "JudgeResult",
+    "anchored",
+    "ask_judge",
+    "build_claim",
+    "ground",
+    "merge_evidence",
+    "short_reason",
+    "strongest_first",
+]
 
 REASON_CHARS = 600
 """A committed edge's reason is the verdict's reasoning, cut to this length."""
@@ -143,6 +153,21 @@ def ground(evidence: Sequence[Span], lesson_text: Callable[[str], str | None]) -
     if not found:
         return [], "no evidence quote is found in its lesson at its offsets"
     return span_data(found[:64]), ""
+
+
+def strongest_first(claim: Claim, spans: Sequence[SpanData]) -> list[SpanData]:
+    """The grounded quotes of a commit, the one that supports the claim most directly first
+    (:meth:`~agents.findings.Reading.strength`), ties in their order: the first quote is what a
+    person, an expert answering a question and an export show of an edge.
+    """
+    names = (claim.src_names, claim.dst_names)
+    triple = (claim.src, claim.type, claim.dst)
+    strength = [
+        read_quote(i, span.lesson_id, span.kind, span.quote, triple, names).strength()
+        for i, span in enumerate(spans)
+    ]
+    order = sorted(range(len(spans)), key=strength.__getitem__, reverse=True)  # stable: ties keep their order
+    return [spans[i] for i in order]
 
 
 def anchored(claim: Claim) -> bool:

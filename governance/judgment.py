@@ -27,7 +27,15 @@ from agents.judge import PROMPT_VERSION as JUDGE_PROMPT
 from agents.judge import Claim
 from agents.support import GraphView
 from governance import claims as checks
-from governance.claims import JudgeResult, ask_judge, build_claim, ground, merge_evidence, short_reason
+from governance.claims import (
+    JudgeResult,
+    ask_judge,
+    build_claim,
+    ground,
+    merge_evidence,
+    short_reason,
+    strongest_first,
+)
 from governance.consistency import Contest, contest
 from governance.graph_state import GraphState
 from governance.policy import UNANCHORED, Case, Row, policy_decision, route
@@ -346,7 +354,7 @@ class Judgment:
             confidence=score,
             reason=short_reason(reasoning),
             source=f"{where} via {model} {stage}",
-            evidence=spans,
+            evidence=strongest_first(claim, spans),
         )
         return [decision, commit]
 

@@ -64,6 +64,20 @@ def builds_on() -> Proposal:
     return proposal("transformer", "builds_on", "attention", [span("Transformers build on attention.")])
 
 
+def test_a_commit_puts_the_quote_that_states_the_claim_first(world: SQLiteStore, clock: StepClock) -> None:
+    # Evidence comes in the order it was found; the edge shows the quote that states the claim
+    # first, then one that names both ends, then the others, each group in its own order.
+    quotes = [
+        "Neural networks are a prerequisite for transformers.",  # names transformers only
+        "Attention is related to transformers.",  # names both, states another type
+        "Transformers build on attention.",  # states the claim
+    ]
+    claim = proposal("transformer", "builds_on", "attention", [span(q, "implicit") for q in quotes])
+    settled = settle(world, clock, ScriptedLLM({"judge": judged(0.9)}), claim)
+    commit = next(op for op in settled.ops if isinstance(op, CommitEdge))
+    assert [s.quote for s in commit.evidence] == [quotes[2], quotes[1], quotes[0]]
+
+
 def test_a_commit_carries_the_full_grounding_record(world: SQLiteStore, clock: StepClock) -> None:
     settled = settle(world, clock, ScriptedLLM({"judge": judged(0.9)}), builds_on())
     assert settled.state == "committed"
