@@ -97,7 +97,8 @@ class Canvas:
         view = self._blanked()
         if not self.breaks:
             return view
-        at = sorted(set(self.breaks))
+        marker = _CODES["marker"][0]
+        at = sorted({b for b in self.breaks if self.mask[b] == marker})  # unless painted over since
         pieces = [view[start + 1 : stop] for start, stop in zip([-1, *at], [*at, len(view)], strict=True)]
         return "\n".join(pieces)
 
