@@ -17,9 +17,9 @@ decisions, and the supersession of the open proposals it settles (closed, never 
 that still abstains writes nothing, so running reconsideration again on an unchanged graph changes
 nothing. An edge committed during a run is seen by the edges judged after it, not by those judged
 before it: another round judges those against it too. ``magg reconsider`` runs rounds while one
-commits edges and leaves others open, :data:`ROUNDS` at most (on the d2l sections, the first round
-committed 63 edges and rejected 88 of 501 open ones, the second 13 and 22 of the 350 left). A case that now
-breaks a rule closes its open proposals as rejected, with the rule.
+commits edges and leaves others open, :data:`ROUNDS` at most (on the d2l sections, read appendix
+first, the first round committed 63 edges and rejected 88 of 501 open ones, the second 13 and 22 of
+the 350 left). A case that now breaks a rule closes its open proposals as rejected, with the rule.
 
 No owner review and no debate: the owners approved each of these proposals when it came in (it
 reached the judge), and reconsideration spends one judge call per edge.

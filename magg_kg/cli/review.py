@@ -282,10 +282,11 @@ def reconsider_command(
                 row = _record(ctx, "reconsider", key, what, found.summary(), found.ops, usage, refused)
                 latest[found.triple] = row
                 found_now.append(row)
-                changed += [found] if found.state != "open" else []
+                if found.state != "open":
+                    changed.append(found)
             last = _states(found_now)
-            if refused or not rerun_hint(last):
-                break  # nothing committed, or nothing left open: another round would change nothing
+            if refused or not _another_round(last):
+                break
         results = list(latest.values())
         states = _states(results)
         if json_:
@@ -303,6 +304,12 @@ def reconsider_command(
         _finish(ctx, "reconsider", refused, usage)
 
 
+def _another_round(states: Mapping[str, int]) -> bool:
+    """Whether a round that ended in ``states`` may be followed by one that changes something: it
+    committed edges, and left open edges that were judged before those commits."""
+    return bool(states.get("committed") and states.get("open"))
+
+
 def rerun_hint(states: Mapping[str, int]) -> str:
     """What to do when the last round of a reconsideration committed edges and left others open:
     the edges judged before a commit did not see it (empty when there is nothing to say).
@@ -310,7 +317,7 @@ def rerun_hint(states: Mapping[str, int]) -> str:
     >>> bool(rerun_hint({"committed": 2, "open": 5})), rerun_hint({"committed": 2}), rerun_hint({"open": 5})
     (True, '', '')
     """
-    if not (states.get("committed") and states.get("open")):
+    if not _another_round(states):
         return ""
     return (
         "edges judged before a commit of the last round did not see it: "

@@ -87,7 +87,7 @@ const ONE_ROW = /^INSERT INTO (\w+) \(([^)]*)\) VALUES \(([^)]*)\)(.*)$/s;
  * as one INSERT per row. Rows are inserted in order, each with its own constraints and triggers,
  * as one by one. (`WHERE true` keeps SQLite from reading an `ON CONFLICT` as a join's `ON`.)
  */
-export function rowsSql(spec: Statement): string | null {
+function rowsSql(spec: Statement): string | null {
   const match = ONE_ROW.exec(spec.sql);
   if (!match || SELF_REFERENCING.has(match[1]!)) return null;
   const [, table, columns, tuple, rest] = match;
