@@ -49,6 +49,7 @@ def owner_payload(
             "type": proposal.type,
             "dst": proposal.dst,
             "confidence": proposal.confidence,
+            "origin": proposal.origin,
             "kinds": [s.kind for s in proposal.evidence],
             "src_names": names(proposal.src),
             "dst_names": names(proposal.dst),

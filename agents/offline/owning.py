@@ -43,6 +43,7 @@ def _claim_payload(payload: Mapping[str, object], triple: tuple[str, str, str]) 
             "src": triple[0],
             "type": triple[1],
             "dst": triple[2],
+            "origin": proposal.get("origin"),
             "src_names": proposal.get("src_names", []),
             "dst_names": proposal.get("dst_names", []),
             "src_description": described.get("src", ""),
