@@ -1,5 +1,5 @@
-"""Lesson co-occurrence: which lessons link each concept, and in how many sentences they name two
-concepts together.
+"""Lesson co-occurrence: which lessons link each concept, in how many sentences they name two
+concepts together, and how those lessons present the two.
 
 One quote that names two concepts says little about whether they are related: a sentence can list
 them, or name one in passing. A textbook that names them together sentence after sentence, often
@@ -8,6 +8,12 @@ worded). :class:`LessonIndex` keeps the lessons that link each concept (``lesson
 counts, for two concepts, the sentences naming both in the lessons that link both: their prose (code,
 markup and hidden text blanked, as extraction reads it), every name and alias matched as a mention.
 
+How a lesson presents a term is evidence of another kind, the author's (:class:`Cooccurrence`): a
+lesson whose headings name both concepts is about both, and one that emphasises a concept's name
+(``*dropout*``, ``**dropout**``) introduces it, so a sentence there that names it with another
+concept is likely to relate them. Headings and emphasis are read from the prose view, as Markdown
+and MDX write them (an HTML lesson's ``<h2>`` and ``<em>`` are tags, not counted).
+
 A lesson's text is read only when a count needs it, through the loader given (the store's), and its
 sentences are cut once per process (:func:`lesson_sentences`): a lesson id is a content hash, so
 what it holds never changes.
@@ -15,15 +21,26 @@ what it holds never changes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.text import MentionFinder, lexicon, sentences
+from agents.text import EMPHASIS, MentionFinder, lexicon, normalize_name, sentences
 from magg_kg.markup import Flavor, find_prose, flavor_of
 from magg_kg.records import Lesson
 from magg_kg.store import Store
 
-__all__ = ["LessonIndex", "lesson_sentences", "prose_reader", "sentences_naming", "stored_prose"]
+__all__ = [
+    "Cooccurrence",
+    "LessonIndex",
+    "Outline",
+    "lesson_outline",
+    "lesson_sentences",
+    "prose_reader",
+    "sentences_naming",
+    "stored_prose",
+]
 
 LessonProse = Callable[[str], str | None]
 """A lesson id -> the lesson's prose view (None for a lesson it does not know)."""
@@ -52,6 +69,47 @@ def lesson_sentences(prose: str) -> tuple[str, ...]:
     ('A is B.', 'C needs D.')
     """
     return tuple(sentence.text for sentence in sentences(prose) or [])
+
+
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(?P<text>.*?))?[ \t#]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Outline:
+    """How a lesson presents its terms: the text of its headings, and what it emphasises."""
+
+    headings: tuple[str, ...]
+    marked: frozenset[str]
+    """The emphasised spans, as normalized names."""
+
+
+@lru_cache(maxsize=256)
+def lesson_outline(prose: str) -> Outline:
+    """The headings and the emphasised spans of a lesson's prose view.
+
+    >>> outline = lesson_outline("# Dropout\\n\\nA *weight decay* term. **Noise** helps. #1 tip\\n")
+    >>> outline.headings, sorted(outline.marked)
+    (('Dropout',), ['noise', 'weight decay'])
+    """
+    headings = tuple(m.group("text") or "" for m in _HEADING.finditer(prose))
+    marked = frozenset(normalize_name(m.group("term")) for m in EMPHASIS.finditer(prose)) - {""}
+    return Outline(tuple(h for h in headings if h), marked)
+
+
+@dataclass(frozen=True)
+class Cooccurrence:
+    """How the lessons that link two concepts name them together."""
+
+    sentences: int = 0
+    """Sentences naming both."""
+    headed: bool = False
+    """A lesson's headings name both (each in one of its headings)."""
+    marked: bool = False
+    """A lesson emphasises one of the two (a span of emphasis that is one of its names)."""
+
+
+def _headed(headings: Sequence[str], finder: MentionFinder) -> bool:
+    return {role for heading in headings for _, _, role in finder.find(heading)} == {"first", "second"}
 
 
 def sentences_naming(texts: Iterable[Sequence[str]], first: Sequence[str], second: Sequence[str]) -> int:
@@ -114,9 +172,26 @@ class LessonIndex:
     def sentences(self, a: str, b: str, names: Callable[[str], list[str]]) -> int:
         """The sentences naming both concepts (``names`` gives each one's names), in the lessons
         that link both."""
+        return self.cooccurrence(a, b, names).sentences
+
+    def cooccurrence(self, a: str, b: str, names: Callable[[str], list[str]]) -> Cooccurrence:
+        """How the lessons that link both concepts name them together (``names`` gives each one's
+        names): the sentences naming both, and whether a lesson's headings name both or it
+        emphasises either."""
         shared = self._members.get(a, set()) & self._members.get(b, set())
-        groups = [lesson_sentences(prose) for prose in map(self._read, sorted(shared)) if prose]
-        return sentences_naming(groups, names(a), names(b)) if groups else 0
+        proses = [prose for prose in map(self._read, sorted(shared)) if prose]
+        if not proses:
+            return Cooccurrence()
+        first, second = names(a), names(b)
+        keys = lexicon([("first", list(first)), ("second", list(second))])
+        finder = MentionFinder(keys) if len(set(keys.values())) == 2 else None
+        outlines = [lesson_outline(prose) for prose in proses]
+        marked = {normalize_name(name) for name in (*first, *second)} - {""}
+        return Cooccurrence(
+            sentences=sentences_naming([lesson_sentences(prose) for prose in proses], first, second),
+            headed=finder is not None and any(_headed(o.headings, finder) for o in outlines),
+            marked=any(o.marked & marked for o in outlines),
+        )
 
     def _read(self, lesson_id: str) -> str | None:
         if lesson_id not in self._prose:

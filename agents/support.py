@@ -8,9 +8,9 @@ in memory, indexed for the questions the judge, the debaters and discovery ask:
   walk (a few hops, never the whole graph);
 - the undirected neighborhood of a concept (any edge type), for shared neighbors and discovery;
 - the TF-IDF cosine similarity of two concepts' names and descriptions;
-- the teaching order (:class:`~agents.teaching.TeachingOrder`): the first lesson (in ingestion
-  order) that teaches each concept, and the order of any other course a data set names;
-- lesson co-occurrence: lessons and sentences naming both (:class:`~agents.lesson_index.LessonIndex`).
+- the teaching order (:class:`~agents.teaching.TeachingOrder`);
+- lesson co-occurrence (:class:`~agents.lesson_index.LessonIndex`): lessons and sentences naming
+  both, and whether a lesson's headings name both or it emphasises either.
 
 :meth:`GraphView.support` answers all of it for one claim as a frozen :class:`Support`, which the
 roles put in their prompt payloads, so the offline roles compute from the payload alone.
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from agents.lesson_index import LessonIndex, LessonProse, prose_reader
 from agents.teaching import TeachingOrder
-from agents.text import MentionFinder, lexicon, normalize_name
+from agents.text import MentionFinder, content_words, lexicon
 from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -86,6 +86,8 @@ class Support:
     """Lessons linking src, linking dst, and linking both (see :meth:`LessonIndex.together`)."""
     sentences: int = 0
     """Sentences naming both, in the lessons linking both (see :meth:`LessonIndex.sentences`)."""
+    presented: tuple[bool, bool] = (False, False)
+    """Whether such a lesson's headings name both, and one emphasises either (``Cooccurrence``)."""
     anchored: tuple[bool, bool] = (True, True)
     """Whether each endpoint relates to the rest of the curriculum (see :meth:`GraphView.anchored`)."""
 
@@ -111,6 +113,7 @@ class Support:
             "anchored": list(self.anchored),
             "together": list(self.together),
             "sentences": self.sentences,
+            "presented": list(self.presented),
         }
 
 
@@ -297,6 +300,7 @@ class GraphView:
         dst_near = self.neighbors(dst) - {src}
         shared = sorted(src_near & dst_near)
         order = self._order_arc(claim)
+        both = self.lessons.cooccurrence(src, dst, self.names)
         if order is not None:
             paths = [p for p in self.order_paths(*order) if len(p) > 2 or _direct(self, p, claim)]
             reverse = self.order_paths(order[1], order[0])
@@ -342,7 +346,8 @@ class GraphView:
             cited=(self.cited(src), self.cited(dst)),
             anchored=(self.anchored(src), self.anchored(dst)),
             together=self.lessons.together(src, dst),
-            sentences=self.lessons.sentences(src, dst, self.names),
+            sentences=both.sentences,
+            presented=(both.headed, both.marked),
         )
 
     def anchored(self, concept_id: str) -> bool:
@@ -360,9 +365,9 @@ class GraphView:
         if self._words is None:
             self._words = {}
             for cid, known in self._concepts.items():
-                for word in _content_words(known.name):
+                for word in content_words(known.name):
                     self._words.setdefault(word, set()).add(cid)
-        return any(self._words.get(word, set()) - {concept_id} for word in _content_words(concept.name))
+        return any(self._words.get(word, set()) - {concept_id} for word in content_words(concept.name))
 
     def cited(self, concept_id: str) -> int:
         """How many other concepts' descriptions name this concept (by name or alias)."""
@@ -404,18 +409,6 @@ class GraphView:
                     str(terms[matrix.indices[k]]): float(matrix.data[k]) for k in range(start, end)
                 }
         return self._vectors
-
-
-def _content_words(name: str) -> set[str]:
-    """The words of a name that carry meaning: three letters or more, not a function word.
-
-    >>> sorted(_content_words("The Attention mechanism of a Transformer"))
-    ['attention', 'mechanism', 'transformer']
-    """
-    return {w for w in normalize_name(name).split(" ") if len(w) >= 3 and w not in _FUNCTION_WORDS}
-
-
-_FUNCTION_WORDS = frozenset("the and for with from into over under than that this its their our".split())
 
 
 def _direct(view: GraphView, path: tuple[str, ...], claim: Triple) -> bool:

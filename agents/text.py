@@ -23,12 +23,14 @@ from functools import lru_cache
 
 __all__ = [
     "CUES",
+    "EMPHASIS",
     "HEDGE_FACTOR",
     "INITIALS",
     "Cue",
     "MentionFinder",
     "Sentence",
     "acronym_of",
+    "content_words",
     "find_mentions",
     "hedged",
     "initials",
@@ -94,6 +96,12 @@ _HEDGES = re.compile(
     r"claims?|allegedly|arguably|may|might|could be argued|in the light sense|perhaps)\b",
     re.IGNORECASE,
 )
+
+EMPHASIS = re.compile(
+    r"(?<![*\w])(?P<mark>\*\*?|__?)(?P<term>(?:[^*_\n]|\n(?!\s*\n)){1,80}?)(?P=mark)(?![*\w])"
+)
+"""Emphasis, either way Markdown writes it (``*x*``, ``**x**``, ``_x_``, ``__x__``); an underscore
+inside a word (``max_len``) opens none, as in CommonMark."""
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9*_`])|\n\s*\n")
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
@@ -184,6 +192,18 @@ def normalize_name(name: str) -> str:
         return ""
     parts[-1] = _singular(parts[-1])
     return " ".join(parts)
+
+
+def content_words(name: str) -> set[str]:
+    """The words of a name that carry meaning: three letters or more, not a function word.
+
+    >>> sorted(content_words("The Attention mechanism of a Transformer"))
+    ['attention', 'mechanism', 'transformer']
+    """
+    return {w for w in normalize_name(name).split(" ") if len(w) >= 3 and w not in _FUNCTION_WORDS}
+
+
+_FUNCTION_WORDS = frozenset("the and for with from into over under than that this its their our".split())
 
 
 def slug(name: str) -> str:

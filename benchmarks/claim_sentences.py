@@ -1,23 +1,27 @@
-"""Fill in the sentence co-occurrence of labelled lesson claims, as the judge's view now counts it.
+"""Fill in the lesson co-occurrence of labelled lesson claims, as the judge's view now counts it.
 
 The labelled claims of ``benchmarks/data`` are judge prompts recorded before the judge's view
-counted the sentences that name both concepts (``subgraph.sentences``, :class:`agents.lesson_index.
-LessonIndex`). This recomputes that count for each claim over the lessons it was drawn from (the
-d2l sections, converted by :mod:`benchmarks.d2l_lessons`), with the same function the view uses,
-and writes the file back with the field set. The view counts in the lessons that link both
-concepts; here every lesson is searched, which gives the same count unless a lesson names both
-without linking one of them. Nothing else in a row changes.
+counted the sentences that name both concepts (``subgraph.sentences``) and told how the lessons
+present them (``subgraph.presented``: a lesson's headings name both, a lesson emphasises either;
+:class:`agents.lesson_index.Cooccurrence`). This recomputes both for each claim over the lessons it
+was drawn from (the d2l sections, converted by :mod:`benchmarks.d2l_lessons`), with the function
+the view uses, and writes the file back with the fields set. The view reads the lessons that link
+both concepts; here a lesson links a concept when one of its sentences names it, which gives the
+same result unless extraction left a named concept unlinked. Nothing else in a row changes.
 
-    python -m benchmarks.claim_sentences --lessons D2L_DIR benchmarks/data/d2l-train.labelled.jsonl
+    python -m benchmarks.claim_sentences --lessons D2L_DIR benchmarks/data/*.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 
-from agents.lesson_index import lesson_sentences, sentences_naming
+from agents.lesson_index import LessonIndex, lesson_sentences
+from agents.text import MentionFinder, lexicon
 from benchmarks.d2l_lessons import convert
 from magg_kg.lessons import find_lessons, read_lesson
 
@@ -27,13 +31,31 @@ ROOT = Path(__file__).resolve().parent.parent
 D2L = ROOT.parent / "shared" / "data" / "d2l-lessons" / "sections.jsonl"
 
 
-def fill(rows: list[dict[str, object]], groups: list[tuple[str, ...]]) -> list[dict[str, object]]:
-    """The rows with ``payload.subgraph.sentences`` set from the lessons' sentences."""
+def fill(rows: Sequence[dict[str, object]], proses: Mapping[str, str]) -> list[dict[str, object]]:
+    """The rows with ``payload.subgraph.sentences`` and ``presented`` set from the lessons (lesson
+    key -> prose view)."""
+    groups = {key: lesson_sentences(prose) for key, prose in proses.items()}
+
+    @cache
+    def naming(names: tuple[str, ...]) -> frozenset[str]:
+        """The lessons with a sentence that names a concept called ``names``."""
+        keys = lexicon([("x", list(names))])
+        finder, probes = MentionFinder(keys), {key.lstrip("^").split(" ")[0][:3] for key in keys}
+        return frozenset(
+            lesson
+            for lesson, group in groups.items()
+            if any(any(p in s.lower() for p in probes) and finder.find(s) for s in group)
+        )
+
     filled = []
     for row in rows:
         payload = dict(row["payload"])  # type: ignore[call-overload]
         proposal, subgraph = payload["proposal"], dict(payload["subgraph"])
-        subgraph["sentences"] = sentences_naming(groups, proposal["src_names"], proposal["dst_names"])
+        first, second = tuple(proposal["src_names"]), tuple(proposal["dst_names"])
+        index = LessonIndex({"a": naming(first), "b": naming(second)}, len(proses), proses.get)
+        both = index.cooccurrence("a", "b", {"a": list(first), "b": list(second)}.__getitem__)
+        subgraph["sentences"] = both.sentences
+        subgraph["presented"] = [both.headed, both.marked]
         filled.append({**row, "payload": {**payload, "subgraph": subgraph}})
     return filled
 
@@ -47,12 +69,12 @@ def main() -> None:
     if folder is None:
         folder = ROOT / "build" / "d2l-lessons"
         convert(D2L, folder)
-    groups = [lesson_sentences(read_lesson(path, key).prose) for path, key in find_lessons([folder])]
+    proses = {key: read_lesson(path, key).prose for path, key in find_lessons([folder])}
     for path in args.claims:
         rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-        lines = [json.dumps(row, ensure_ascii=False, sort_keys=True) for row in fill(rows, groups)]
+        lines = [json.dumps(row, ensure_ascii=False, sort_keys=True) for row in fill(rows, proses)]
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"{path}: {len(rows)} claims, sentence counts set")
+        print(f"{path}: {len(rows)} claims, lesson co-occurrence set")
 
 
 if __name__ == "__main__":

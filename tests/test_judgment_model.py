@@ -4,15 +4,18 @@ it was not trained on, calibration and concept-disjoint validation, and a reprod
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from agents.offline.features import FEATURES, claim_features
 from agents.offline.judging import score_claim
-from agents.offline.model import LinearModel, judgment_model, read_judgment_model
-from governance.training import ClaimExample, evaluate, fit
+from agents.offline.model import JudgmentModel, LinearModel, judgment_model, read_judgment_model
+from governance.labelled import evaluate
+from governance.training import GRAPH_STATE, LESSON_FEATURES, ClaimExample, borrow_objections, fit
 from magg_kg.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,11 +90,118 @@ def test_the_graph_and_the_wording_move_the_score_the_right_way() -> None:
 
 def test_a_model_file_with_features_this_version_does_not_compute_is_refused() -> None:
     text = judgment_model().to_json({})
-    raw = json.loads(text)
-    raw["features"][0] = "a-feature-from-elsewhere"
-    with pytest.raises(ValueError, match="does not compute"):
-        read_judgment_model(json.dumps(raw))
+    for part in ("reference", "lessons"):
+        raw = json.loads(text)
+        raw[part]["features"][0] = "a-feature-from-elsewhere"
+        with pytest.raises(ValueError, match=f"\\({part}\\) names features this version does not compute"):
+            read_judgment_model(json.dumps(raw))
     assert read_judgment_model(text) == judgment_model()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda raw: raw.pop("reference"), "no reference model"),
+        (lambda raw: raw["lessons"]["weights"].__setitem__(0, "heavy"), "not a number"),
+        (lambda raw: raw["reference"]["weights"].pop(), "one weight per feature"),
+        (lambda raw: raw["lessons"].__setitem__("calibration", [1, 0]), "calibration is not an object"),
+    ],
+)
+def test_a_damaged_model_file_is_refused_with_the_reason(
+    change: Callable[[dict[str, Any]], object], message: str
+) -> None:
+    raw = json.loads(judgment_model().to_json({}))
+    change(raw)
+    with pytest.raises(ValueError, match=message):
+        read_judgment_model(json.dumps(raw))
+
+
+def implicit(
+    src: str, dst: str, quote: str, *, origin: str = "ingest", **subgraph: object
+) -> tuple[dict[str, object], str]:
+    """A judge prompt for a ``related`` claim whose quote only names both concepts."""
+    payload, data = prompt(src, "related", dst, quote, **subgraph)
+    payload["evidence"] = [{"index": 0, "lesson_id": "lesson-1", "kind": "implicit"}]
+    payload["proposal"]["origin"] = origin  # type: ignore[index]
+    return payload, data
+
+
+def test_implicit_lesson_claims_go_to_the_lessons_model_and_every_other_claim_to_the_reference() -> None:
+    shipped = judgment_model()
+    assert shipped.lessons is not None
+    quote = "Dropout and weight decay are both used in the experiments below."
+    lesson = claim_features(*implicit("dropout", "weight-decay", quote))
+    replayed = claim_features(*implicit("dropout", "weight-decay", quote, origin="replay"))
+    stated = claim_features(
+        *prompt("dropout", "prerequisite", "weight-decay", "Dropout is a prerequisite for weight decay.")
+    )
+    assert shipped.model_for(lesson) is shipped.lessons
+    assert shipped.model_for(replayed) is shipped.reference
+    assert shipped.model_for(stated) is shipped.reference
+    assert score_claim(*implicit("dropout", "weight-decay", quote))[0] == round(
+        shipped.lessons.probability(lesson), 4
+    )
+    alone = JudgmentModel(shipped.reference)
+    assert alone.model_for(lesson) is shipped.reference
+
+
+def test_the_lessons_model_reads_the_lessons_not_the_edges_committed_so_far() -> None:
+    # A lesson claim is judged while its graph is being built: the support the graph lends (shared
+    # neighbours, degrees, a path) must not move its score, an objection from the graph must.
+    lessons = judgment_model().lessons
+    assert lessons is not None and not set(lessons.features) & GRAPH_STATE
+    quote = "Dropout and weight decay are both used in the experiments below."
+
+    def scored(sentences: int = 3, **graph: Any) -> float:
+        together = [4, 5, min(3, sentences)]
+        payload = implicit(
+            "dropout", "weight-decay", quote, sentences=sentences, together=together, lessons=20, **graph
+        )
+        return score_claim(*payload)[0]
+
+    plain = scored()
+    supported = scored(
+        degrees=[9, 7],
+        shared_neighbors=["regularization", "overfitting"],
+        paths=[["dropout", "regularization", "weight-decay"]],
+    )
+    contradicted = scored(contradicting=[["x"]])
+    fewer = scored(sentences=1)
+    assert supported == plain
+    assert contradicted < plain - 0.2
+    assert fewer < plain  # the lessons naming them together count
+
+
+def test_the_lessons_model_borrows_only_the_objections_its_claims_never_show() -> None:
+    # The reference model learned that an instruction in the quote and a conflicting edge count
+    # against a claim, and that a stated cue counts for it; the lesson claims show none of these.
+    reference = LinearModel(
+        ("instruction", "contradicting", "stated_forward", "type_part_of", "sentences_together"),
+        (-3.0, -1.0, 2.0, -1.5, 0.5),
+        0.0,
+        2.0,
+        0.0,
+        "t",
+    )
+    lessons_only = [
+        ClaimExample(
+            {"sentences_together": float(i % 3), "from_lessons": 1.0},
+            int(i % 3 > 0),
+            f"a{i}",
+            f"b{i}",
+            "lesson",
+        )
+        for i in range(60)
+    ]
+    fitted = LinearModel(LESSON_FEATURES, tuple(0.1 for _ in LESSON_FEATURES), 0.0, 4.0, 0.0, "t")
+    borrowed = dict(
+        zip(fitted.features, borrow_objections(fitted, reference, lessons_only).weights, strict=True)
+    )
+    assert borrowed["instruction"] == pytest.approx(-3.0 * 2.0 / 4.0)
+    assert borrowed["contradicting"] == pytest.approx(-1.0 * 2.0 / 4.0)
+    assert borrowed["stated_forward"] == 0.0  # never shown, and it would only raise the score
+    assert borrowed["type_part_of"] == 0.1  # kept: a type's indicator is an intercept in the other model
+    assert borrowed["sentences_together"] == 0.1  # shown: learned from the lesson claims
 
 
 def synthetic(count: int) -> list[ClaimExample]:
@@ -124,7 +234,10 @@ def test_the_shipped_model_is_what_the_build_command_makes(tmp_path: Path) -> No
     result = CliRunner().invoke(app, command)
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
-    assert figures["at_commit"]["precision"] > 0.5 and figures["reliability"]
+    assert set(figures) == {"reference", "lessons"}
+    for part in figures.values():
+        assert part["at_commit"]["precision"] > 0.5 and part["reliability"]
+    assert figures["lessons"]["by_source"] == {"lesson": figures["lessons"]["examples"]}
     rebuilt = read_judgment_model((tmp_path / "judgment.json").read_text("utf-8"))
     assert rebuilt == judgment_model()
 

@@ -44,7 +44,7 @@ from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_
 from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import CLOSED_CLASSES, conjuncts, noun_runs, word_classes, words
-from agents.text import MentionFinder, Sentence, cue_statements, normalize_name, sentences
+from agents.text import EMPHASIS, MentionFinder, Sentence, cue_statements, normalize_name, sentences
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
 
@@ -100,11 +100,6 @@ _ACRONYM_DEF = re.compile(
 _ACRONYM_FIRST = re.compile(
     rf"\b(?P<short>[A-Z][A-Za-z0-9]{{1,8}}){_SPACE}\((?P<long>[A-Za-z][\w-]*(?:{_SPACE}[\w-]+){{1,6}})\)"
 )
-_EMPHASIS = re.compile(
-    r"(?<![*\w])(?P<mark>\*\*?|__?)(?P<term>(?:[^*_\n]|\n(?!\s*\n)){1,80}?)(?P=mark)(?![*\w])"
-)
-"""Emphasis, either way Markdown writes it (``*x*``, ``**x**``, ``_x_``, ``__x__``); an underscore
-inside a word (``max_len``) opens none, as in CommonMark."""
 _MARKS = re.compile(r"[*_]")
 """Emphasis marks, dropped before acronyms are read ("*residual network* (*ResNet*)")."""
 _NAME = re.compile(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*")
@@ -325,7 +320,7 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         if is_term(long, "defined"):
             found.aliases.setdefault(normalize_name(long), set()).add(short)
             found.add(_Offer(long, "uses", quote, 0.7, "acronym"))
-    for match in _EMPHASIS.finditer("" if sentence.startswith(">") else sentence):
+    for match in EMPHASIS.finditer("" if sentence.startswith(">") else sentence):
         term = _clean(match.group("term"))
         defined = defining(sentence, match.start(), match.end())
         if not noun_phrase(term, joined=defined) or not is_term(term, "defined" if defined else "emphasised"):

@@ -21,7 +21,9 @@ design's judge:
 - **lessons**: lesson co-occurrence (PMI, lessons naming both, hubs) and how many sentences of the
   lessons name both (:class:`agents.lesson_index.LessonIndex`): a pair a textbook names together
   sentence after sentence is related, one quote naming two concepts may be a list or a passing
-  mention.
+  mention; and how those lessons present the two (a lesson whose headings name both, one that
+  emphasises either): what the author made a topic or introduced is related to what it is named
+  with more often than what is named in passing.
 
 The claim's edge type enters as one indicator per type.
 """
@@ -76,6 +78,8 @@ FEATURES: tuple[str, ...] = (
     "lessons_pmi",
     "lessons_together",
     "sentences_together",
+    "headed_together",
+    "marked_in_lesson",
     "hub",
     "name_contained",
     "name_overlap",
@@ -121,6 +125,8 @@ _DESCRIPTIONS = {
     "lessons_pmi": "the lessons name them together more than chance (PMI)",
     "lessons_together": "lessons that name both",
     "sentences_together": "more sentences of the lessons name both",
+    "headed_together": "a lesson's headings name both",
+    "marked_in_lesson": "a lesson naming both emphasises one of them",
     "hub": "an endpoint named by a large share of the lessons (a hub)",
     "name_contained": "one name contains the other",
     "name_overlap": "the names share words",
@@ -207,6 +213,12 @@ def claim_features(payload: Mapping[str, object], data: str) -> dict[str, float]
     values.update(_level(subgraph, type_))
     values.update(_lessons(subgraph))
     values["sentences_together"] = math.log1p(max(0.0, as_number(subgraph.get("sentences")) - 1))
+    presented = as_list(subgraph.get("presented"))
+    if len(presented) == 2:
+        values["headed_together"], values["marked_in_lesson"] = (
+            float(bool(presented[0])),
+            float(bool(presented[1])),
+        )
     values.update(_names(names[0][0], names[1][0]))
     if type_ in EDGE_TYPES:
         values[f"type_{type_}"] = 1.0

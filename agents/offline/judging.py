@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from agents.judge import score_band
 from agents.offline.features import claim_features, describe
-from agents.offline.model import LinearModel, judgment_model
+from agents.offline.model import JudgmentModel, LinearModel, judgment_model
 from magg_kg.llm.port import Prompt
 
 __all__ = ["gate_bars", "judge_learned", "reasons", "score_claim"]
@@ -21,7 +21,7 @@ _SHOWN = 6
 
 
 def score_claim(
-    payload: Mapping[str, object], data: str, model: LinearModel | None = None
+    payload: Mapping[str, object], data: str, model: JudgmentModel | LinearModel | None = None
 ) -> tuple[float, str]:
     """The calibrated score of the claim in a judge-layout payload, and the reasons for it."""
     chosen = model or judgment_model()
@@ -29,7 +29,7 @@ def score_claim(
     return round(chosen.probability(values), 4), reasons(chosen, values)
 
 
-def reasons(model: LinearModel, values: Mapping[str, float]) -> str:
+def reasons(model: JudgmentModel | LinearModel, values: Mapping[str, float]) -> str:
     """The features that moved the score most, in words, with their calibrated log-odds."""
     shown = model.contributions(values)[:_SHOWN]
     terms = "; ".join(f"{describe(name)} ({weight:+.2f})" for name, weight in shown)

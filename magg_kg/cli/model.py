@@ -4,11 +4,12 @@
 beside the repository (``../shared/data``): the termhood model of concept extraction
 (:mod:`agents.offline.terms_training`), the injection detector
 (:mod:`agents.offline.injection_training`) and the judgment model of the judge and the owners
-(:mod:`governance.training`, which also reads the labelled lesson claims kept in
-``benchmarks/data/``); it prints their cross-validated figures, and the judgment model's
-reliability table, and writes the JSON files the offline roles read. ``magg model claims`` exports a
-sample of an ingested database's proposals as judge prompts, with a blind file for a reader to
-label by ``REVIEW-RUBRIC.md``; the labels join the training data with ``magg model label``.
+(:mod:`governance.training`: a reference model from Metacademy, and a lessons model from the
+labelled lesson claims kept in ``benchmarks/data/``); it prints their cross-validated figures and
+the judgment models' reliability tables, and writes the JSON files the offline roles read.
+``magg model claims`` exports a sample of an ingested database's proposals as judge prompts, with a
+blind file for a reader to label by ``REVIEW-RUBRIC.md``; the labels join the training data with
+``magg model label``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from rich.table import Table
 
 from agents.offline import injection_training, terms_training
 from agents.offline.model import judgment_model
-from governance.training import evaluate, labelled_claims, lesson_claims, lesson_examples, train
+from governance.labelled import evaluate, labelled_claims, lesson_claims
+from governance.training import TrainingReport, lesson_examples, train
 from magg_kg.cli.context import repository, shared_data
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
@@ -95,29 +97,35 @@ def build_command(
         if not path.is_file():
             raise UserError(f"{path}: no such labelled claims file")
     target = place / "judgment.json"
-    _, report = train(metacademy, files, target)
-    figures = report.as_dict()
+    _, reports = train(metacademy, files, target)
     if as_json:
+        figures = {part: report.as_dict() for part, report in reports.items()}
         typer.echo(json.dumps(figures, indent=1, sort_keys=True))
         return
     console = Console()
+    console.print(f"judgment models written to {target}")
+    for part, report in reports.items():
+        _print_report(console, part, report)
+
+
+def _print_report(console: Console, part: str, report: TrainingReport) -> None:
     console.print(
-        f"judgment model: {report.examples} labelled claims ({report.positives} true), "
-        f"{report.folds} concept-disjoint folds; written to {target}"
+        f"{part} model: {report.examples} labelled claims ({report.positives} true), "
+        f"{report.folds} concept-disjoint folds"
     )
-    sources = Table(title="training claims by source")
+    sources = Table(title=f"{part}: training claims by source")
     for column in ("source", "claims"):
         sources.add_column(column)
     for source, count in report.by_source.items():
         sources.add_row(source, str(count))
     console.print(sources)
-    gates = Table(title="held-out folds, at the gate's thresholds")
+    gates = Table(title=f"{part}: held-out folds, at the gate's thresholds")
     for column in ("threshold", "admitted", "precision", "recall"):
         gates.add_column(column, justify="right")
     for rates in (report.at_commit, report.at_reject):
         gates.add_row(*(f"{rates[k]:g}" for k in ("threshold", "admitted", "precision", "recall")))
     console.print(gates)
-    table = Table(title="reliability on held-out folds")
+    table = Table(title=f"{part}: reliability on held-out folds")
     for column in ("bin", "claims", "mean predicted", "observed true"):
         table.add_column(column, justify="right")
     for row in report.reliability:
@@ -128,7 +136,7 @@ def build_command(
             f"{row['observed']:.3f}",
         )
     console.print(table)
-    kinds = Table(title="held-out folds by kind of claim")
+    kinds = Table(title=f"{part}: held-out folds by kind of claim")
     for column in ("kind", "claims", "true", "scored >= 0.80", "precision there", "< 0.50"):
         kinds.add_column(column, justify="right")
     for kind, row in report.by_kind.items():

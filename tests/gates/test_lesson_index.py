@@ -1,12 +1,13 @@
-"""Sentence co-occurrence in the judge's view: counted in the lessons that link both concepts, in
-their prose, each lesson read once and only when needed; and what the learned judgment makes of it."""
+"""Lesson co-occurrence in the judge's view: the sentences naming both concepts and how the lessons
+present the two, read in the lessons that link both, in their prose, each lesson read once and only
+when needed; and what the learned judgment makes of it."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from agents.lesson_index import LessonIndex, sentences_naming
+from agents.lesson_index import Cooccurrence, LessonIndex, lesson_outline, sentences_naming
 from agents.offline.features import claim_features
 from agents.offline.judging import score_claim
 from agents.support import GraphView
@@ -80,3 +81,51 @@ def test_the_shipped_judgment_believes_a_pair_named_together_often_more() -> Non
     often = json.loads(json.dumps(row["payload"]))
     often["subgraph"]["sentences"] = 8
     assert score_claim(often, row["data"])[0] > score_claim(once, row["data"])[0]
+
+
+def test_a_lesson_outline_holds_its_headings_and_what_it_emphasises() -> None:
+    prose = (
+        "# Regularization\n\n## Dropout and weight decay\n\nWe call this *dropout*. **Weight  Decay** "
+        "shrinks weights, and __early stopping__ helps; max_len is a name, #1 is no heading.\n"
+        "    # an indented line is code, not a heading\n"
+    )
+    outline = lesson_outline(prose)
+    assert outline.headings == ("Regularization", "Dropout and weight decay")
+    assert outline.marked == {"dropout", "weight decay", "early stopping"}
+
+
+def test_the_lessons_linking_both_tell_whether_a_heading_names_both_and_whether_one_is_emphasised() -> None:
+    texts = {
+        "l1": "# Dropout\n\nDropout regularizes neural networks.\n",  # a heading names one only
+        "l2": "# Training\n\n## Neural networks\n\n### Dropout in practice\n\nWe train them.\n",
+        "l3": "# Notes\n\nNeural networks use *dropout*.\n",  # emphasised, in a lesson linking both
+        "l4": "# Dropout for neural networks\n\nThe *neural network* again.\n",  # links dropout only
+    }
+    names = {"dropout": ["dropout"], "neural-network": ["neural network"]}.__getitem__
+    for members, headed, marked in (
+        ({"dropout": {"l1"}, "neural-network": {"l1"}}, False, False),
+        ({"dropout": {"l1", "l2"}, "neural-network": {"l1", "l2"}}, True, False),  # two headings of l2
+        ({"dropout": {"l3"}, "neural-network": {"l3"}}, False, True),
+        ({"dropout": {"l1", "l4"}, "neural-network": {"l1"}}, False, False),  # l4 does not link both
+    ):
+        both = LessonIndex(members, 4, texts.get).cooccurrence("dropout", "neural-network", names)
+        assert (both.headed, both.marked) == (headed, marked), members
+    assert LessonIndex({}, 0, texts.get).cooccurrence("dropout", "neural-network", names) == Cooccurrence()
+
+
+def test_the_judge_view_carries_the_presentation_and_the_lessons_model_believes_it() -> None:
+    prose = "# Dropout and neural networks\n\nWe apply *dropout* to neural networks. Dropout helps.\n"
+    state = GraphState(GraphView(concepts("dropout", "neural-network"), []))
+    state.add_lesson("l1", ["dropout", "neural-network"], prose=prose)
+    subgraph = state.view.support("dropout", "related", "neural-network").payload()
+    assert subgraph["presented"] == [True, True]
+    payload: dict[str, object] = {
+        "proposal": {"src": "dropout", "type": "related", "dst": "neural-network", "origin": "ingest"},
+        "evidence": [{"index": 0, "lesson_id": "l1", "kind": "implicit"}],
+        "subgraph": subgraph,
+    }
+    data = json.dumps([{"index": 0, "quote": "We apply *dropout* to neural networks."}])
+    values = claim_features(payload, data)
+    assert (values["headed_together"], values["marked_in_lesson"]) == (1.0, 1.0)
+    plain: dict[str, object] = {**payload, "subgraph": {**subgraph, "presented": [False, False]}}
+    assert score_claim(payload, data)[0] > score_claim(plain, data)[0]
