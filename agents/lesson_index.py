@@ -153,6 +153,9 @@ class LessonIndex:
         self.count = lessons
         self._prose_of = prose_of
         self._prose: dict[str, str | None] = {}
+        self._counted: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], Cooccurrence] = {}
+        """Counts already made, by the two concepts and their names (the owners' view of a claim
+        and the judge's ask the same); a lesson added clears them."""
 
     def add(self, lesson_id: str, concepts: Iterable[str], prose: str | None = None) -> None:
         """Records the concepts a lesson links (and its prose view, when it is not stored yet)."""
@@ -161,6 +164,7 @@ class LessonIndex:
             self._members.setdefault(concept, set()).add(lesson_id)
         if prose is not None:
             self._prose[lesson_id] = prose
+        self._counted.clear()
         if not known:
             self.count += 1
 
@@ -178,11 +182,17 @@ class LessonIndex:
         """How the lessons that link both concepts name them together (``names`` gives each one's
         names): the sentences naming both, and whether a lesson's headings name both or it
         emphasises either."""
+        first, second = names(a), names(b)
+        key = (a, b, tuple(first), tuple(second))
+        if key not in self._counted:
+            self._counted[key] = self._count(a, b, first, second)
+        return self._counted[key]
+
+    def _count(self, a: str, b: str, first: Sequence[str], second: Sequence[str]) -> Cooccurrence:
         shared = self._members.get(a, set()) & self._members.get(b, set())
         proses = [prose for prose in map(self._read, sorted(shared)) if prose]
         if not proses:
             return Cooccurrence()
-        first, second = names(a), names(b)
         keys = lexicon([("first", list(first)), ("second", list(second))])
         finder = MentionFinder(keys) if len(set(keys.values())) == 2 else None
         outlines = [lesson_outline(prose) for prose in proses]
