@@ -105,6 +105,8 @@ def test_a_model_file_with_features_this_version_does_not_compute_is_refused() -
         (lambda raw: raw["lessons"]["weights"].__setitem__(0, "heavy"), "not a number"),
         (lambda raw: raw["reference"]["weights"].pop(), "one weight per feature"),
         (lambda raw: raw["lessons"].__setitem__("calibration", [1, 0]), "calibration is not an object"),
+        (lambda raw: raw["lessons"].pop("intercept"), "intercept holds a value that is not a number"),
+        (lambda raw: raw["reference"].pop("features"), "features is not a list"),
     ],
 )
 def test_a_damaged_model_file_is_refused_with_the_reason(
