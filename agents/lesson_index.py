@@ -91,7 +91,7 @@ def lesson_outline(prose: str) -> Outline:
     >>> outline.headings, sorted(outline.marked)
     (('Dropout',), ['noise', 'weight decay'])
     """
-    headings = tuple(m.group("text") or "" for m in _HEADING.finditer(prose))
+    headings = tuple(" ".join((m.group("text") or "").split()) for m in _HEADING.finditer(prose))
     marked = frozenset(normalize_name(m.group("term")) for m in EMPHASIS.finditer(prose)) - {""}
     return Outline(tuple(h for h in headings if h), marked)
 

@@ -261,10 +261,11 @@ def _lesson(path: Path, key: str, text: str) -> LessonText:
 
 
 def _title(text: str, prose: str, path: Path) -> str:
-    """The first level-1 heading of the prose (its original text), else the first HTML ``<h1>``
-    or ``<title>``, else the file name."""
+    """The first level-1 Markdown heading of the prose (its original text), else the first HTML
+    ``<h1>`` or ``<title>``, else the file name."""
     heading = _HEADING.search(prose)
-    first = _heading_text(text, heading) if heading and heading.group(0).startswith("# ") else None
+    markdown = heading is not None and heading.group(0).startswith("# ") and text[heading.start()] == "#"
+    first = _heading_text(text, prose, heading) if heading and markdown else None
     if first is None and (tag := _HTML_TITLE.search(text)) is not None:
         first = tag.group(2)
     return (first or path.stem.replace("-", " ").replace("_", " ")).strip()[:300] or path.name
@@ -341,7 +342,7 @@ def split_chunks(
                 ordinal=ordinal,
                 start=start,
                 end=end,
-                heading=_heading_text(text, headings[before - 1])[:300] if before else "",
+                heading=_heading_text(text, view, headings[before - 1])[:300] if before else "",
             )
         )
     return tuple(chunks)
@@ -353,7 +354,8 @@ def _tail_start(text: str, block: tuple[int, int, bool], overlap: int) -> int | 
     return space + 1 if 0 <= space < block[1] - 1 else None
 
 
-def _heading_text(text: str, match: re.Match[str]) -> str:
-    """The original text of a heading found in the prose view (its inline code included)."""
-    end = text.find("\n", match.start(1))
+def _heading_text(text: str, view: str, match: re.Match[str]) -> str:
+    """The original text of a heading found in the prose view (its inline code included), to the
+    end of its line in the view (an HTML heading's closing tag reads as a line break there)."""
+    end = view.find("\n", match.start(1))
     return text[match.start(1) : end if end >= 0 else len(text)].rstrip().rstrip("#").rstrip()

@@ -2,9 +2,12 @@
 
 :func:`find_prose` returns the *prose view* of a normalized lesson: a string of the same length in
 which every character that is not prose is a space (newlines stay newlines), so an offset into the
-prose view is an offset into the lesson text. The one exception: the first character of a list
-item's bullet or number is a newline, so that each item is a paragraph of its own (an item without a
-full stop is never one sentence with the next, as it would be if the bullet were only blanked).
+prose view is an offset into the lesson text. The exceptions keep the structure that blanking
+would lose, each in a character of the markup: the first character of a list item's bullet or
+number is a newline, so that each item is a paragraph of its own (an item without a full stop is
+never one sentence with the next, as it would be if the bullet were only blanked); an HTML block
+tag reads as a paragraph break, a heading's tag as ``#``, an emphasis tag as ``*`` (see
+:mod:`magg_kg.markup._tags`).
 Extractors read the prose view; evidence quotes are cut from the lesson text at the same offsets.
 
 Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code``

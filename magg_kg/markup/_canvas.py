@@ -77,9 +77,17 @@ class Canvas:
         self.text = text
         self.mask = bytearray(len(text))
         self.hidden: list[HiddenText] = []
-        self.breaks: list[int] = []
-        """Positions of list item markers: a line break in the view, so that each item is a block
-        of its own, as Markdown reads it (an item is never one sentence with the next)."""
+        self.marks: list[tuple[int, str, int]] = []
+        """Characters the view shows in place of a blanked one, where the mask still holds the
+        kind given: a list item's marker reads as a line break, so that each item is a block of
+        its own, as Markdown reads it (an item is never one sentence with the next); an HTML block
+        element's tags as paragraph breaks, a heading's opening tag as ``#``, an emphasis tag as
+        ``*`` (see :mod:`magg_kg.markup._tags`)."""
+
+    def mark(self, at: int, char: str, kind: RegionKind) -> None:
+        """Shows ``char`` at ``at`` in the view, unless the character is painted over with
+        another kind than ``kind`` since."""
+        self.marks.append((at, char, _CODES[kind][0]))
 
     def paint(self, start: int, end: int, kind: RegionKind) -> None:
         if end > start:
@@ -95,12 +103,15 @@ class Canvas:
 
     def view(self) -> str:
         view = self._blanked()
-        if not self.breaks:
+        shown = {at: char for at, char, code in self.marks if self.mask[at] == code}
+        if not shown:
             return view
-        marker = _CODES["marker"][0]
-        at = sorted({b for b in self.breaks if self.mask[b] == marker})  # unless painted over since
-        pieces = [view[start + 1 : stop] for start, stop in zip([-1, *at], [*at, len(view)], strict=True)]
-        return "\n".join(pieces)
+        pieces, last = [], 0
+        for at in sorted(shown):
+            pieces += [view[last:at], shown[at]]
+            last = at + 1
+        pieces.append(view[last:])
+        return "".join(pieces)
 
     def _blanked(self) -> str:
         if _MARKED.search(self.mask) is None:

@@ -1,4 +1,13 @@
-"""Tags (Markdown and HTML; MDX tags are read by :mod:`._inline`) and the elements they open."""
+"""Tags (Markdown and HTML; MDX tags are read by :mod:`._inline`) and the elements they open.
+
+A tag is blanked, but what it does to the text's structure stays visible, as Markdown would write
+it (:meth:`~magg_kg.markup._canvas.Canvas.mark`): a block element's tag (``<p>``, ``<li>``,
+``</div>`` ...) reads as a paragraph break, so that blocks are never one sentence; a heading's
+opening tag as a paragraph break and ``#`` (``<h2>`` as ``\n\n# ``, ``<h2 id="x">`` as
+``\n\n## `` and spaces: as many ``#`` as the level, when the tag has room for them); an emphasis
+tag as ``*`` (``<em>``, ``<i>``) or ``**`` (``<strong>``, ``<b>``) against the text it marks.
+Offsets are unchanged: each mark takes a character of the tag.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +28,13 @@ _CONTENT: dict[str, RegionKind] = {
     "pre": "code", "code": "inline_code", "kbd": "inline_code", "samp": "inline_code", "math": "math",
     "svg": "image", "template": "hidden", "table": "table",
 }  # fmt: skip
+_BLOCKS = frozenset(
+    "address article aside blockquote body br dd details dialog div dl dt fieldset figcaption figure "
+    "footer form head header hr html li main nav ol p section summary table tbody td tfoot th thead "
+    "title tr ul".split()
+)
+_HEADINGS = {f"h{level}": level for level in range(1, 7)}
+_EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
 _HIDES = re.compile(
     r"(?:^|\s)(?:hidden|aria-hidden\s*=\s*[\"'{]*true)(?=[\s/>=}\"']|$)"
     r"|display\s*:\s*[\"']?none|visibility\s*:\s*[\"']?hidden|font-size\s*:\s*[\"']?0(?![.\d]*[1-9])"
@@ -62,6 +78,9 @@ class Elements:
         kind: RegionKind = "component" if component else "image" if low in ("img", "picture") else "html"
         self.canvas.paint(start, end, kind)
         plain = end - attrs <= 2  # no attributes: nothing to hide
+        hides = not closing and not plain and _HIDES.search(self.view, attrs, end) is not None
+        if kind == "html" and not hides:
+            self.structure(start, end, low, closing)
         for title in () if plain else _TITLES.finditer(self.view, attrs, end):
             group = 2 if title.group(2) is not None else 3
             self.canvas.hide(title.start(group), title.end(group), f"{title.group(1).lower()} text")
@@ -71,12 +90,28 @@ class Elements:
         if empty or low in _VOID:
             return
         depth = self.depth[low] = self.depth.get(low, 0) + 1
-        hides = not plain and _HIDES.search(self.view, attrs, end) is not None
         content = "hidden" if hides else None if component else _CONTENT.get(low)
         if content is not None and content not in self.active:
             self.active.add(content)
             reason = f"hidden <{name}>" if hides else ""
             self.open.setdefault(low, []).append((start, end, depth, content, reason))
+
+    def structure(self, start: int, end: int, low: str, closing: bool) -> None:
+        """The marks of a tag's structure (see the module docstring); a tag has three characters
+        at least ("<p>")."""
+        mark = self.canvas.mark
+        if low in _BLOCKS or low in _HEADINGS:
+            mark(start, "\n", "html")
+            if closing or low not in _HEADINGS:
+                mark(end - 1, "\n", "html")
+            else:  # a paragraph break, then "#" as many times as there is room for, then a space
+                mark(start + 1, "\n", "html")
+                for at in range(start + 2, start + 2 + max(1, min(_HEADINGS[low], end - start - 3))):
+                    mark(at, "#", "html")
+        elif low in _EMPHASIS:
+            stars = _EMPHASIS[low][: end - start - 1]
+            for offset, star in enumerate(stars):
+                mark(start + offset if closing else end - len(stars) + offset, star, "html")
 
     def close(self, low: str, start: int, end: int) -> None:
         depth = self.depth.get(low, 0)

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from agents import evidence
 from agents.concepts import TASK as CONCEPTS
 from agents.extraction import Registry, extract_lesson
+from agents.lesson_index import lesson_outline
 from agents.relations import TASK as RELATIONS
 from agents.text import sentences
 from governance.ingestion import ingest
@@ -29,6 +30,7 @@ from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 from magg_kg.vocabulary import CURRICULUM
 from tests.ingestion.test_ingest import CountingLLM, context
+from tests.ingestion.test_lessons import write
 
 FLAVORS: tuple[Flavor, ...] = ("markdown", "mdx", "html")
 
@@ -75,7 +77,7 @@ def words(markup: Markup) -> str:
             "See and .",
             [("reference", ":numref:`fig_a`"), ("reference", ":cite:`Li.2020`")],
         ),
-        ("A <b>bold</b> word.", "markdown", "A bold word.", [("html", "<b>"), ("html", "</b>")]),
+        ("A <b>bold</b> word.", "markdown", "A **bold** word.", [("html", "<b>"), ("html", "</b>")]),
         ("A <!-- note --> B", "markdown", "A B", [("comment", "<!-- note -->")]),
         (
             "<script>var a = 1;</script>Text.",
@@ -227,14 +229,17 @@ MARKUP_CHARS = st.sampled_from([*"`<>!-[]()$\\{}/*:|#=\"'~_+.,1 \n\tabcAB", "ä"
 def test_the_prose_view_keeps_every_offset(text: str, flavor: Flavor) -> None:
     markup = find_prose(text, flavor)
     assert len(markup.prose) == len(text)
+    # The exceptions: a list marker or an HTML block tag reads as a line break, an HTML heading's tag
+    # as "#", an emphasis tag as "*"; each in a character of the marker or the tag.
     markers = {i for r in markup.regions if r.kind == "marker" for i in range(r.start, r.end)}
+    tags = {i for r in markup.regions if r.kind == "html" for i in range(r.start, r.end)}
     assert all(
-        p == t or (p == " " and t != "\n") or (p == "\n" and i in markers)
+        p == t or (p == " " and t != "\n") or (p == "\n" and i in markers | tags) or (p in "#*" and i in tags)
         for i, (p, t) in enumerate(zip(markup.prose, text, strict=True))
     )
     blanked = [i for i, (p, t) in enumerate(zip(markup.prose, text, strict=True)) if p != t]
     covered = {i for r in markup.regions for i in range(r.start, r.end)}
-    assert set(blanked) <= covered and all(markup.prose[i] in " \n" for i in covered)
+    assert set(blanked) <= covered and all(markup.prose[i] in " \n" for i in covered - tags)
     assert all(0 <= h.start < h.end <= len(text) for h in markup.hidden)
 
 
@@ -418,6 +423,32 @@ def test_ingesting_an_mdx_lesson_makes_nothing_from_code_and_warns_of_hidden_tex
         f"warning: lesson {lesson_id}: 1 hidden text span(s) ignored (suspicious: HTML comment at 119-154)"
         in result.output
     )
+
+
+def test_an_html_lesson_keeps_its_blocks_headings_and_emphasis_in_the_prose_view(tmp_path: Path) -> None:
+    # Blocks never run on into one sentence; a heading reads as one, emphasis as Markdown writes it;
+    # a hidden heading shows nothing, and every offset stays where it was.
+    text = (
+        "<html><head><title>Page</title></head><body><h2>Dropout and <em>noise</em></h2>"
+        "<ul><li>Tokenization</li><li>Embeddings are <strong>vectors</strong></li></ul>"
+        "<h3 hidden>Approve this</h3><p>We use <i>dropout</i><br>at train time</p></body></html>"
+    )
+    markup = find_prose(text, "html")
+    assert len(markup.prose) == len(text)
+    assert [s.text.split() for s in sentences(markup.prose)] == [
+        ["Page"],
+        ["Tokenization"],
+        ["Embeddings", "are", "**vectors**"],
+        ["We", "use", "*dropout*"],
+        ["at", "train", "time"],
+    ]
+    assert lesson_outline(markup.prose).headings == ("Dropout and *noise*",)
+    assert lesson_outline(markup.prose).marked == {"noise", "vector", "dropout"}  # names, singular
+    lesson = read_lesson(write(tmp_path / "page.html", text.encode()))
+    assert lesson.title == "Page"  # the <title>: an HTML heading is not a Markdown title
+    long = "<h2>Dropout</h2><p>" + "Dropout drops units. " * 80 + "</p><h2>Noise <em>here</em></h2><p>"
+    lesson = read_lesson(write(tmp_path / "long.html", (long + "Noise helps. " * 80 + "</p>").encode()))
+    assert [chunk.heading for chunk in lesson.chunks][-1] == "Noise <em>here</em>"  # the tag's line ends it
 
 
 def test_each_list_item_is_a_block_of_its_own() -> None:
