@@ -12,7 +12,7 @@ How a lesson presents a term is evidence of another kind, the author's (:class:`
 lesson whose headings name both concepts is about both, and one that emphasises a concept's name
 (``*dropout*``, ``**dropout**``) introduces it, so a sentence there that names it with another
 concept is likely to relate them. Headings and emphasis are read from the prose view, as Markdown
-and MDX write them (an HTML lesson's ``<h2>`` and ``<em>`` are tags, not counted).
+and MDX write them (an HTML lesson's ``<h2>`` and ``<em>`` read so there, :mod:`magg_kg.markup`).
 
 A lesson's text is read only when a count needs it, through the loader given (the store's), and its
 sentences are cut once per process (:func:`lesson_sentences`): a lesson id is a content hash, so

@@ -69,7 +69,8 @@ def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]
 
 def labelled_claims(claims: Path, labels: Path, out: Path) -> int:
     """Joins exported claims with a reader's labels (``id``, ``verdict`` ACCEPT or REJECT) into the
-    training file :func:`lesson_examples` reads; returns the number of labelled claims written."""
+    training file :func:`governance.training.lesson_examples` reads; returns the number of labelled
+    claims written."""
     verdicts: dict[str, int] = {}
     for line in labels.read_text("utf-8").splitlines():
         if line.strip():

@@ -99,7 +99,7 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
             kind: RegionKind = "admonition" if marker.re is _ADMONITION else "marker"
             paint(at, at + marker.end(), kind)
             if marker.re is _LIST:
-                canvas.mark(at + len(rest) - len(rest.lstrip()), "\n", "marker")
+                canvas.mark(at + len(rest) - len(rest.lstrip()), "\n")
             in_list = in_list or marker.re is not _RULE  # list and admonition bodies are indented
         elif after_blank and not rest[:1].isspace():
             in_list = False

@@ -65,6 +65,7 @@ _CODES = {kind: bytes([index + 1]) for index, kind in enumerate(KINDS)}
 _RUN = re.compile(rb"([^\x00])\1*")
 _MARKED = re.compile(rb"[^\x00]+")
 _FREE = re.compile(rb"\x00+")
+_UNMARKED = str.maketrans({0: " "})
 _WORDY = re.compile(r"[^\W_]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -77,21 +78,25 @@ class Canvas:
         self.text = text
         self.mask = bytearray(len(text))
         self.hidden: list[HiddenText] = []
-        self.marks: list[tuple[int, str, int]] = []
-        """Characters the view shows in place of a blanked one, where the mask still holds the
-        kind given: a list item's marker reads as a line break, so that each item is a block of
-        its own, as Markdown reads it (an item is never one sentence with the next); an HTML block
-        element's tags as paragraph breaks, a heading's opening tag as ``#``, an emphasis tag as
-        ``*`` (see :mod:`magg_kg.markup._tags`)."""
-
-    def mark(self, at: int, char: str, kind: RegionKind) -> None:
-        """Shows ``char`` at ``at`` in the view, unless the character is painted over with
-        another kind than ``kind`` since."""
-        self.marks.append((at, char, _CODES[kind][0]))
+        self.marks: bytearray | None = None
+        """Characters the view shows in place of a blanked one (0: none): a list item's marker
+        reads as a line break, so that each item is a block of its own, as Markdown reads it (an
+        item is never one sentence with the next); an HTML block element's tags as paragraph
+        breaks, a heading's opening tag as ``#``, an emphasis tag as ``*`` (see
+        :mod:`magg_kg.markup._tags`). A byte a character, made at the first mark (a lesson of tags
+        costs no object per tag); painting a character again clears its mark."""
 
     def paint(self, start: int, end: int, kind: RegionKind) -> None:
         if end > start:
             self.mask[start:end] = _CODES[kind] * (end - start)
+            if self.marks is not None:
+                self.marks[start:end] = bytes(end - start)
+
+    def mark(self, at: int, char: str) -> None:
+        """Shows ``char`` (ASCII) at ``at`` in the view, unless the character is painted again."""
+        if self.marks is None:
+            self.marks = bytearray(len(self.text))
+        self.marks[at] = ord(char)
 
     def hide(self, start: int, end: int, reason: str) -> None:
         if end > start and _WORDY.search(self.text, start, end):
@@ -102,30 +107,20 @@ class Canvas:
         return [run.span() for run in _FREE.finditer(self.mask, start, end)]
 
     def view(self) -> str:
-        view = self._blanked()
-        shown = {at: char for at, char, code in self.marks if self.mask[at] == code}
-        if not shown:
-            return view
-        pieces, last = [], 0
-        for at in sorted(shown):
-            pieces += [view[last:at], shown[at]]
-            last = at + 1
-        pieces.append(view[last:])
-        return "".join(pieces)
-
-    def _blanked(self) -> str:
         if _MARKED.search(self.mask) is None:
             return self.text
         parts: list[str] = []
         last = 0
-        text = self.text
+        text, marks = self.text, self.marks
         for run in _MARKED.finditer(self.mask):
             start, stop = run.span()
             parts.append(text[last:start])
-            if text.find("\n", start, stop) < 0:
-                parts.append(" " * (stop - start))
+            if marks is None:
+                parts.append(_blank(text[start:stop]) if "\n" in text[start:stop] else " " * (stop - start))
+            elif text.find("\n", start, stop) < 0:
+                parts.append(marks[start:stop].decode("latin-1").translate(_UNMARKED))
             else:
-                parts.append(_blank(text[start:stop]))
+                parts.append(_overlaid(_blank(text[start:stop]), marks[start:stop]))
             last = stop
         parts.append(self.text[last:])
         return "".join(parts)
@@ -133,6 +128,13 @@ class Canvas:
     def markup(self, flavor: Flavor) -> Markup:
         hidden = tuple(sorted(set(self.hidden), key=lambda h: (h.start, h.end, h.reason)))
         return Markup(flavor, self.view(), hidden, bytes(self.mask))
+
+
+def _overlaid(blank: str, marks: bytearray) -> str:
+    """A blanked run with its marks shown."""
+    if not marks.strip(b"\x00"):
+        return blank
+    return "".join(chr(mark) if mark else char for char, mark in zip(blank, marks, strict=True))
 
 
 def _blank(segment: str) -> str:

@@ -101,17 +101,17 @@ class Elements:
         at least ("<p>")."""
         mark = self.canvas.mark
         if low in _BLOCKS or low in _HEADINGS:
-            mark(start, "\n", "html")
+            mark(start, "\n")
             if closing or low not in _HEADINGS:
-                mark(end - 1, "\n", "html")
+                mark(end - 1, "\n")
             else:  # a paragraph break, then "#" as many times as there is room for, then a space
-                mark(start + 1, "\n", "html")
+                mark(start + 1, "\n")
                 for at in range(start + 2, start + 2 + max(1, min(_HEADINGS[low], end - start - 3))):
-                    mark(at, "#", "html")
+                    mark(at, "#")
         elif low in _EMPHASIS:
             stars = _EMPHASIS[low][: end - start - 1]
             for offset, star in enumerate(stars):
-                mark(start + offset if closing else end - len(stars) + offset, star, "html")
+                mark(start + offset if closing else end - len(stars) + offset, star)
 
     def close(self, low: str, start: int, end: int) -> None:
         depth = self.depth.get(low, 0)
