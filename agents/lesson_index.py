@@ -173,11 +173,6 @@ class LessonIndex:
         left, right = self._members.get(a, set()), self._members.get(b, set())
         return len(left), len(right), len(left & right)
 
-    def sentences(self, a: str, b: str, names: Callable[[str], list[str]]) -> int:
-        """The sentences naming both concepts (``names`` gives each one's names), in the lessons
-        that link both."""
-        return self.cooccurrence(a, b, names).sentences
-
     def cooccurrence(self, a: str, b: str, names: Callable[[str], list[str]]) -> Cooccurrence:
         """How the lessons that link both concepts name them together (``names`` gives each one's
         names): the sentences naming both, and whether a lesson's headings name both or it

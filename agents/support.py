@@ -85,7 +85,7 @@ class Support:
     together: tuple[int, int, int] = (0, 0, 0)
     """Lessons linking src, linking dst, and linking both (see :meth:`LessonIndex.together`)."""
     sentences: int = 0
-    """Sentences naming both, in the lessons linking both (see :meth:`LessonIndex.sentences`)."""
+    """Sentences naming both, in the lessons linking both (see :meth:`LessonIndex.cooccurrence`)."""
     presented: tuple[bool, bool] = (False, False)
     """Whether such a lesson's headings name both, and one emphasises either (``Cooccurrence``)."""
     anchored: tuple[bool, bool] = (True, True)

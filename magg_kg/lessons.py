@@ -263,9 +263,9 @@ def _lesson(path: Path, key: str, text: str) -> LessonText:
 def _title(text: str, prose: str, path: Path) -> str:
     """The first level-1 Markdown heading of the prose (its original text), else the first HTML
     ``<h1>`` or ``<title>``, else the file name."""
-    heading = _HEADING.search(prose)
-    markdown = heading is not None and heading.group(0).startswith("# ") and text[heading.start()] == "#"
-    first = _heading_text(text, prose, heading) if heading and markdown else None
+    heading, first = _HEADING.search(prose), None
+    if heading is not None and heading.group(0).startswith("# ") and text[heading.start()] == "#":
+        first = _heading_text(text, prose, heading)
     if first is None and (tag := _HTML_TITLE.search(text)) is not None:
         first = tag.group(2)
     return (first or path.stem.replace("-", " ").replace("_", " ")).strip()[:300] or path.name

@@ -215,10 +215,8 @@ def claim_features(payload: Mapping[str, object], data: str) -> dict[str, float]
     values["sentences_together"] = math.log1p(max(0.0, as_number(subgraph.get("sentences")) - 1))
     presented = as_list(subgraph.get("presented"))
     if len(presented) == 2:
-        values["headed_together"], values["marked_in_lesson"] = (
-            float(bool(presented[0])),
-            float(bool(presented[1])),
-        )
+        values["headed_together"] = float(bool(presented[0]))
+        values["marked_in_lesson"] = float(bool(presented[1]))
     values.update(_names(names[0][0], names[1][0]))
     if type_ in EDGE_TYPES:
         values[f"type_{type_}"] = 1.0

@@ -51,12 +51,12 @@ def test_only_the_lessons_linking_both_are_read_each_once() -> None:
 
     index = LessonIndex({"dropout": {"l1", "l2"}, "neural-network": {"l1"}}, 3, prose_of)
     names = {"dropout": ["dropout"], "neural-network": ["neural network"]}.__getitem__
-    assert index.sentences("dropout", "neural-network", names) == 2
-    assert index.sentences("neural-network", "dropout", names) == 2
+    assert index.cooccurrence("dropout", "neural-network", names).sentences == 2
+    assert index.cooccurrence("neural-network", "dropout", names).sentences == 2
     assert reads == ["l1"]
     # A lesson not stored yet brings its prose: it is counted without a read.
     index.add("l4", ["dropout", "neural-network"], "Neural networks and dropout, again.")
-    assert index.sentences("dropout", "neural-network", names) == 3 and reads == ["l1"]
+    assert index.cooccurrence("dropout", "neural-network", names).sentences == 3 and reads == ["l1"]
     assert index.together("dropout", "neural-network") == (3, 2, 2) and index.count == 4
 
 
