@@ -234,12 +234,24 @@ def noun_phrase(term: str, joined: bool = False) -> bool:
     (True, False)
     >>> noun_phrase("calculating the loss", joined=True), noun_phrase("push(key)", joined=True)
     (False, False)
+    >>> noun_phrase("function calling"), noun_phrase("dataset consisting")
+    (True, True)
     """
     runs = noun_runs(term)
+    gap = term[runs[0][1] : runs[1][0]] if len(runs) == 2 else ""
+    if gap == " " and _gerund_head(term[runs[1][0] : runs[1][1]]):
+        # In running text a gerund after a noun starts a clause ("a dataset consisting of"); the
+        # marks end a marked phrase, so there it is the head ("function calling").
+        runs = [(runs[0][0], runs[1][1])]
     if not runs or runs[0][0] != 0 or runs[-1][1] != len(term) or len(term.split()) > 5:
         return False
     gaps = [term[a[1] : b[0]].strip().lower() for a, b in itertools.pairwise(runs)]
     return all(gap in _JOINERS for gap in gaps) and (joined or not gaps)
+
+
+def _gerund_head(word: str) -> bool:
+    """Whether a single word is a gerund that could head a marked phrase ("calling", "prompting")."""
+    return " " not in word and word.lower().endswith("ing") and "VERB" in word_classes(word)
 
 
 @cache

@@ -14,7 +14,8 @@ logistic regression over features of the phrase alone, so that it carries to les
 - word classes (:func:`agents.phrases.word_classes`): whether the head can be a noun, whether the
   first word is a determiner, pronoun, preposition, auxiliary, number or quantifier, a verb, an
   adverb or an adjective only, whether a verb or a closed-class word sits inside, comparatives and
-  superlatives ("higher", "best"), a head that is a gerund only ("evaluating", not "padding");
+  superlatives ("higher", "best"), a gerund only ("evaluating", not "padding") alone, which is
+  mostly a verb, and as the head of a phrase, often a technique ("function calling");
 - word endings: a relational first word ("-al", "-ic": "residual", "stochastic"), an evaluative
   one ("-ent", "-able": "different", "reliable"), a gradable one ("large", "larger"), and a
   nominalization as head ("-tion", "-ity", "-ing");
@@ -119,6 +120,7 @@ FEATURES: tuple[str, ...] = (
     "head_nominalization",
     "all_unknown",
     "gerund_only",
+    "head_gerund",
     "initial",
     *(f"{where}_zipf_{band}" for where in ("first", "head", "single") for band in _BANDS),
 )
@@ -265,9 +267,9 @@ def term_features(name: str) -> tuple[float, ...]:
     values["first_evaluative"] = float(count > 1 and bool(_EVALUATIVE.search(first.lower())))
     values["head_nominalization"] = float(bool(_NOMINALIZATION.search(head.lower())))
     values["all_unknown"] = float(count > 1 and all(tags == {"X"} for tags in classes))
-    values["gerund_only"] = float(
-        head.lower().endswith("ing") and "NOUN" in head_tags and "NOUN" not in lemma_table(head.lower())
-    )
+    gerund = head.lower().endswith("ing") and "NOUN" in head_tags and "NOUN" not in lemma_table(head.lower())
+    values["gerund_only"] = float(gerund and count == 1)
+    values["head_gerund"] = float(gerund and count > 1)
     values["initial"] = float(any(len(token) == 1 and token.isupper() for token in tokens))
     for where, zipf in (("first", zipfs[0]), ("head", zipfs[-1]), ("single", zipfs[0] if count == 1 else -1)):
         for band in _BANDS:

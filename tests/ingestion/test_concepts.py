@@ -226,3 +226,17 @@ def test_underscore_emphasis_marks_terms_as_asterisks_do() -> None:
     assert by_name["residual connection"].role == "teaches"
     assert by_name["attention mechanism"].role == "mentions"
     assert not any("len" in name for name in by_name)
+
+
+def test_a_marked_phrase_may_end_in_a_gerund_and_running_text_may_not() -> None:
+    # Emphasis bounds a marked phrase, so its last gerund is its head ("function calling"); in
+    # running text a gerund after a noun starts a clause ("a dataset consisting of ...").
+    text = (
+        "- **Zero-shot prompting**, this is the most basic form of prompting.\n"
+        "- **Few-shot prompting**, this type of prompting gives the model examples.\n"
+        "We train on a dataset consisting of images. We train on a dataset consisting of labels. "
+        "We train on a dataset consisting of words."
+    )
+    found = names(extract_concepts_offline(text, [], NODE_TYPES))
+    assert {normalize_name("Zero-shot prompting"), normalize_name("Few-shot prompting")} <= found
+    assert not any("consisting" in name for name in found)
