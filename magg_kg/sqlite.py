@@ -145,16 +145,19 @@ class _Plan:
 
     writer: ModelWriter
     statements: tuple[_Statement, ...]
+    group: int  # in the protocol's ``write_order``: a batch's operations are written group by group
 
 
 def _plan() -> tuple[tuple[str, list[str]], dict[str, _Plan]]:
-    """The batch head's statement and parameters, and each operation type's writer and statements
-    (protocol/statements.json)."""
+    """The batch head's statement and parameters, and each operation type's writer, statements and
+    write-order group (protocol/statements.json)."""
     protocol: dict[str, Any] = statements()
+    group = {kind: at for at, kinds in enumerate(protocol["write_order"]) for kind in kinds}
     plans = {}
     for kind, specs in protocol["operations"].items():
         writer = op_writer(kind)
-        plans[kind] = _Plan(writer, tuple(_Statement.of(s, writer.names, JSON_TEXT[kind]) for s in specs))
+        written = tuple(_Statement.of(s, writer.names, JSON_TEXT[kind]) for s in specs)
+        plans[kind] = _Plan(writer, written, group[kind])
     return (protocol["batch"]["sql"], protocol["batch"]["params"]), plans
 
 
@@ -398,9 +401,8 @@ class SQLiteStore(Store):
     def _rows(self, batch: Batch) -> tuple[list[str], list[tuple[str, Iterable[tuple[Any, ...]]]]]:
         """Each operation's canonical JSON (for the digest), and the statements to run in order,
         each with its rows. The operations of one type are written together, column by column, each
-        field as JSON once for the digest and the rows alike. A run of consecutive one-statement
-        operations of one type is one statement with many rows (one executemany): the same
-        statements in the same order as one per operation."""
+        field as JSON once for the digest and the rows alike; they run in the protocol's write order
+        (the batch's effect), a run of one type's one-statement operations as one executemany."""
         ops, kinds = batch.ops, [op.op for op in batch.ops]
         where: dict[str, list[int]] = {}  # type -> where its operations are in the batch
         for at, op_kind in enumerate(kinds):
@@ -425,7 +427,7 @@ class SQLiteStore(Store):
         listed = {kind: [list(each) for each in of] for kind, of in rows.items()}
         steps: list[tuple[str, Iterable[tuple[Any, ...]]]] = []
         done = dict.fromkeys(where, 0)
-        for kind, run in groupby(kinds):
+        for kind, run in groupby(sorted(kinds, key=lambda kind: self._plans[kind].group)):  # stable
             first = done[kind]
             done[kind] = last = first + sum(1 for _ in run)
             specs = self._plans[kind].statements

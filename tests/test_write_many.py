@@ -1,9 +1,13 @@
 """Writing many operations of one type at once (``ModelWriter.write_many``), as the SQLite store
 does for each batch: the same values, field texts and operation texts as writing them one by one
-(``ModelWriter.write``), validated or not, and the same rows in the same statements and order."""
+(``ModelWriter.write``), validated or not, and the same rows in the same statements, in the
+protocol's write order."""
 
 from __future__ import annotations
 
+import re
+import sqlite3
+from importlib import resources
 from itertools import pairwise
 from typing import Any
 
@@ -21,6 +25,7 @@ from magg_kg.operations import (
     SpanData,
     op_fields,
     op_writer,
+    statements,
 )
 from magg_kg.sqlite import SQLiteStore, bind
 from tests.test_operations import T, valid_batches, vector_op
@@ -96,13 +101,21 @@ def test_write_many_of_nothing_writes_nothing() -> None:
     assert texts == [] and len(values) == len(parts) == len(op_writer("commit_edge").names)
 
 
+def in_write_order(ops: list[Operation]) -> list[Operation]:
+    """The operations group by group of the protocol's ``write_order``, in order within a group."""
+    groups = statements()["write_order"]
+    assert isinstance(groups, list)
+    group = {kind: at for at, kinds in enumerate(groups) for kind in kinds}
+    return sorted(ops, key=lambda op: group[op.op])
+
+
 def reference_steps(store: SQLiteStore, batch: Batch) -> list[tuple[str, list[tuple[Any, ...]]]]:
-    """One statement per operation, in order, its parameters read from write (the store's rule
-    before it wrote operations column by column): a JSON field is bound as its text when it is a
-    list or an object, else as bind() binds it; the audit chain follows the chain's head."""
+    """One statement per operation, in write order, its parameters read from write (the store's
+    rule before it wrote operations column by column): a JSON field is bound as its text when it is
+    a list or an object, else as bind() binds it; the audit chain follows the chain's head."""
     steps: list[tuple[str, list[tuple[Any, ...]]]] = []
     seq, prev_hash = store.audit_head()
-    for op in batch.ops:
+    for op in in_write_order(batch.ops):
         plan = store._plans[op.op]
         values, parts, _ = plan.writer.write(op_fields(op))
         source: tuple[Any, ...] = values + parts
@@ -124,7 +137,7 @@ def flat(steps: list[tuple[str, Any]]) -> list[tuple[str, tuple[Any, ...]]]:
     return [(sql, row) for sql, rows in steps for row in rows]
 
 
-def test_the_store_runs_the_same_rows_in_the_same_order_as_one_operation_at_a_time() -> None:
+def test_the_store_runs_the_same_rows_in_write_order_as_one_operation_at_a_time() -> None:
     decision = RecordDecision(
         id="d", proposal_id=None, stage="s", verdict="accept", state_after="committed", score=None,
         rationale="r", detail={"k": [1, 2.5, None]}, policy_version="p", prompt_version="q", model="m",
@@ -141,3 +154,38 @@ def test_the_store_runs_the_same_rows_in_the_same_order_as_one_operation_at_a_ti
         assert flat(steps) == flat(reference_steps(store, batch))
         runs = [sql for sql, _ in steps]
         assert all(a != b for a, b in pairwise(runs)), "a run of one statement is one step"
+
+
+def test_the_write_order_has_the_effect_of_the_batch_order() -> None:
+    # Writing group by group has the batch's effect when no row refers to a row of a later group,
+    # and when the operations whose order matters to each other share a group: those that write a
+    # table one of them updates, and those that write tables one table's triggers touch.
+    protocol = statements()
+    groups, operations = protocol["write_order"], protocol["operations"]
+    assert isinstance(groups, list) and isinstance(operations, dict)
+    group = {kind: at for at, kinds in enumerate(groups) for kind in kinds}
+    assert sorted(group) == sorted(operations) and sum(map(len, groups)) == len(group)
+    writes: dict[str, set[tuple[str, str]]] = {
+        kind: {
+            (match.group(1), match.group(2))
+            for spec in specs
+            for match in re.finditer(r"^(INSERT INTO|UPDATE) (\w+)", spec["sql"])
+        }
+        for kind, specs in operations.items()
+    }
+    writers: dict[str, set[str]] = {}
+    for kind, found in writes.items():
+        for _, table in found:
+            writers.setdefault(table, set()).add(kind)
+    db = sqlite3.connect(":memory:")
+    db.executescript(resources.files("magg_kg.migrations").joinpath("0001_init.sql").read_text("utf-8"))
+    for table, kinds in writers.items():
+        for row in db.execute(f"PRAGMA foreign_key_list({table})"):
+            earlier = writers.get(row[2], set())
+            assert all(group[a] <= group[b] for a in earlier for b in kinds), (table, row[2])
+        if any(("UPDATE", table) in writes[kind] for kind in kinds):
+            assert len({group[kind] for kind in kinds}) == 1, table
+    for table, body in db.execute("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger'"):
+        touched = {other for other in writers if other != table and re.search(rf"\b{other}\b", body)}
+        for other in touched:
+            assert len({group[kind] for kind in writers[table] | writers[other]}) == 1, (table, other)

@@ -1,8 +1,9 @@
 // Applies write batches to D1 with the effect magg_kg/sqlite.py has on SQLite: each batch's head
-// row, then every operation's prepared statements in order (protocol/statements.json). The batches
-// of one request go in ONE `env.DB.batch` call, which D1 runs as a single transaction: their head
-// rows first (nothing refers to them), then their operations, consecutive rows of one statement
-// in one INSERT that reads them from one bound JSON array (`json_each`), in order.
+// row, then every operation's prepared statements in the protocol's write order
+// (protocol/statements.json), which has the effect of the batch's order. The batches of one
+// request go in ONE `env.DB.batch` call, which D1 runs as a single transaction: their head rows
+// first (nothing refers to them), then their operations, consecutive rows of one statement in one
+// INSERT that reads them from one bound JSON array (`json_each`), in order.
 //
 // The Worker trusts no client with what it records about a batch: the digest that makes a retry
 // a duplicate (and a reused id a conflict) is computed here from the validated content, and the
@@ -48,6 +49,29 @@ export const MAX_OBJECT_CHARS = 64 * 1024;
 
 const operations = protocol.operations as Record<string, Statement[]>;
 const batchHead: Statement = protocol.batch;
+
+/** Each operation type's group in the protocol's `write_order`. */
+const GROUP: ReadonlyMap<string, number> = new Map(
+  (protocol.write_order as string[][]).flatMap((kinds, at) => kinds.map((kind) => [kind, at] as const)),
+);
+
+/**
+ * A batch's operations in the protocol's write order, as magg_kg/sqlite.py writes them: group by
+ * group, in the batch's order within a group. No row refers to a row of a later group and the
+ * operations whose order matters to each other share a group, so the effect is the batch's order,
+ * with the operations of one type together (fewer statements).
+ */
+export function inWriteOrder(ops: Operation[]): Operation[] {
+  const group = (op: Operation): number => {
+    const at = GROUP.get(op.op);
+    if (at === undefined) throw new Error(`statements.json has no write-order group for ${op.op}`);
+    return at;
+  };
+  return ops
+    .map((op, at) => ({ op, at, group: group(op) }))
+    .sort((a, b) => a.group - b.group || a.at - b.at)
+    .map(({ op }) => op);
+}
 
 // A list or object is stored as its canonical JSON text, the same text Python stores.
 function bindable(value: unknown, floats: Floats): string | number | null {
@@ -214,7 +238,7 @@ class Statements {
 
 /**
  * The head rows of the batches (in order; nothing refers to them), then each batch's operations'
- * statements, the audit chain continued from `head`.
+ * statements in write order, the audit chain continued from `head`.
  */
 async function statementsFor(
   db: D1Database,
@@ -229,7 +253,7 @@ async function statementsFor(
   }
   statements.flush();
   for (const { batch } of items) {
-    for (const op of batch.ops) {
+    for (const op of inWriteOrder(batch.ops)) {
       const specs = operations[op.op];
       if (!specs) throw new Error(`statements.json has no statements for ${op.op}`);
       let fields: Record<string, unknown> = op;

@@ -2,7 +2,7 @@
 // client's hint of the audit chain's head, which the Worker never trusts.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_RUN_CHARS, SELF_REFERENCING } from "../src/apply";
+import { inWriteOrder, MAX_RUN_CHARS, type Operation, SELF_REFERENCING } from "../src/apply";
 import { MAX_GROUP, MAX_GROUP_OPS } from "../src/writes";
 import { auditBatch, callWith, chainBreak, freshDatabase, post, postRequest, tableRows } from "./helpers";
 
@@ -155,6 +155,32 @@ describe("consecutive operations of one type", () => {
       ["d2", 1, true, '{"nested":[1,"two"]}'],
       ["d3", null, true, '{"nested":[1,"two"]}'],
       ["d4", 0.25, false, '{"nested":[1,"two"]}'],
+    ]);
+  });
+
+  it("come together in the protocol's write order, with the effect of the batch's order", async () => {
+    // As ingestion writes them: a concept and its alias, a decision and its audit event, by turns.
+    const counting = countingDatabase();
+    const event = (id: string) => ({ op: "append_audit", event_id: id, kind: "k", subject: id, payload: "{}", recorded_at: T });
+    const decision = (id: string) => ({
+      op: "record_decision", id, proposal_id: null, stage: "s", verdict: "v", state_after: "proposed", score: 0.5,
+      rationale: "r", detail: {}, policy_version: "p", prompt_version: "q", model: "m", decided_at: T,
+    });
+    const ops = ["a", "b", "c"].flatMap((id) => [
+      concept(id), { op: "add_alias", alias: `${id}-alias`, concept_id: id, recorded_at: T }, decision(`d-${id}`), event(`e-${id}`),
+    ]);
+    const response = await callWith(postRequest("/v1/batches", { batch_id: "turns", sent_at: T, ops }), { DB: counting.db });
+    expect(await response.json()).toMatchObject({ status: "applied" });
+    // The read of the batch id and of the chain's head; then the head row, concepts, aliases, decisions, events.
+    expect(counting.statements).toEqual([2, 5]);
+    expect((await tableRows("concept_aliases")).map((row) => [row.alias, row.concept_id])).toEqual([
+      ["a-alias", "a"], ["b-alias", "b"], ["c-alias", "c"],
+    ]);
+    expect((await tableRows("decisions")).map((row) => [row.seq, row.id])).toEqual([[1, "d-a"], [2, "d-b"], [3, "d-c"]]);
+    expect((await tableRows("audit_log")).map((row) => row.event_id)).toEqual(["e-a", "e-b", "e-c"]);
+    expect(await chainBreak()).toBeNull();
+    expect(inWriteOrder(ops as Operation[]).map((op) => op.op)).toEqual([
+      ...Array(3).fill("add_concept"), ...Array(3).fill("add_alias"), ...Array(3).fill("record_decision"), ...Array(3).fill("append_audit"),
     ]);
   });
 
