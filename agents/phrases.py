@@ -35,6 +35,7 @@ from lemminflect import getAllLemmas
 
 __all__ = [
     "CLOSED_CLASSES",
+    "FUNCTION_WORDS",
     "Word",
     "conjuncts",
     "lemma_table",
@@ -90,6 +91,8 @@ CLOSED_CLASSES: dict[str, frozenset[str]] = {
 }
 """The closed classes of English, by tag: fixed by the grammar, not learned."""
 
+FUNCTION_WORDS = frozenset().union(*(CLOSED_CLASSES[tag] for tag in ("DET", "PRON", "ADP", "CONJ", "AUX")))
+"""Determiners, pronouns, prepositions, conjunctions and auxiliaries: English's function words."""
 _CLOSED = {word: tag for tag, members in CLOSED_CLASSES.items() for word in members}
 _WORD = re.compile(r"[^\W_]+(?:(?:['’+&-]|\.(?=\d))[^\W_]+)*\+*")
 _CAPITALS = re.compile(r"[A-Z].*[A-Z]|[a-z][A-Z]")

@@ -14,6 +14,9 @@ Candidates come from:
   noun-phrase run (:func:`agents.phrases.noun_runs`) next to the cue; defined when the cue states
   a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for");
 - recurrence: a noun-phrase run of two to five words written :data:`RECURRENCE` times or more;
+- headings: a heading that is one noun phrase ("### Teacher Forcing", "## What is cosine
+  similarity?", a leading "What is" or article dropped), taught, as bold emphasis is: a section
+  is about what its heading names; a Title Case heading the chunk does not write again is a label;
 - vocabulary: a Metacademy concept name (``data/metacademy_vocabulary.json``) or a known concept
   (payload) written in the chunk, defined.
 
@@ -41,9 +44,10 @@ from functools import cache
 from pathlib import Path
 
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
+from agents.offline.acronyms import acronym_pairs
 from agents.offline.terms import is_term
 from agents.payload import as_list
-from agents.phrases import CLOSED_CLASSES, conjuncts, noun_runs, word_classes, words
+from agents.phrases import FUNCTION_WORDS, conjuncts, noun_runs, word_classes, words
 from agents.text import EMPHASIS, MentionFinder, Sentence, cue_statements, normalize_name, sentences
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
@@ -52,7 +56,6 @@ __all__ = [
     "ENGLISH_SHARE",
     "EXPLICIT_CUE",
     "RECURRENCE",
-    "acronym_pairs",
     "defining",
     "extract_concepts_offline",
     "noun_phrase",
@@ -93,15 +96,6 @@ _OR_ALSO = re.compile(
 """Another name right after an emphasised term: "*validation dataset* (or *validation set*)"; or,
 after a term being defined, "call it the *sample space* or *outcome space*." (emphasised too, and
 closing the clause; "*dropout* or *weight decay*" outside a definition names two things)."""
-_SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"  # within a paragraph: spaces or one line break
-_ACRONYM_DEF = re.compile(
-    rf"(?P<long>[A-Za-z][\w-]*(?:{_SPACE}[\w-]+){{0,5}}){_SPACE}\((?P<short>[A-Z][A-Za-z0-9]{{1,8}})\)"
-)
-_ACRONYM_FIRST = re.compile(
-    rf"\b(?P<short>[A-Z][A-Za-z0-9]{{1,8}}){_SPACE}\((?P<long>[A-Za-z][\w-]*(?:{_SPACE}[\w-]+){{1,6}})\)"
-)
-_MARKS = re.compile(r"[*_]")
-"""Emphasis marks, dropped before acronyms are read ("*residual network* (*ResNet*)")."""
 _NAME = re.compile(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*")
 _ROMAN = re.compile(r"[IVXLC]+s?")
 _BLANK = re.compile(
@@ -110,8 +104,9 @@ _BLANK = re.compile(
     re.DOTALL,
 )
 _JOINERS = frozenset("of for to in on over".split())
+_HEADING = re.compile(r"^#{1,6}[ \t]+(?P<text>[^\n]*?)[ \t#]*$", re.MULTILINE)
+_HEADING_LEAD = re.compile(r"^(?:what (?:is|are)\s+(?:an?\s+|the\s+)?|an?\s+|the\s+)", re.IGNORECASE)
 _CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
-_FUNCTION = frozenset().union(*(CLOSED_CLASSES[tag] for tag in ("DET", "PRON", "ADP", "CONJ", "AUX")))
 _NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
 
@@ -122,97 +117,6 @@ def prose(text: str) -> str:
     'Use           and      see              here.'
     """
     return _BLANK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-
-def acronym_pairs(text: str) -> list[tuple[str, str]]:
-    """(long form, acronym) for each "long form (ACR)" whose last words' initials spell ACR, and
-    each "ACR (long form)" whose initials spell it.
-
-    >>> acronym_pairs("A large language model (LLM) on many GPUs (graphics processing units)")
-    [('large language model', 'LLM'), ('graphics processing units', 'GPUs')]
-    """
-    pairs: list[tuple[str, str]] = []
-    if "(" not in text:
-        return pairs
-    text = _MARKS.sub("", text)
-    for match in _ACRONYM_DEF.finditer(text):
-        short = match.group("short")
-        letters = (short[:-1] if short.endswith("s") and short[:-1].isupper() else short).lower()
-        parts = match.group("long").split()
-        for size in range(min(len(parts), len(letters)), 0, -1):
-            tail = parts[-size:]
-            hyphenated = "".join(piece[0] for word in tail for piece in word.split("-") if piece)
-            if letters in (hyphenated.lower(), "".join(word[0] for word in tail).lower()):
-                pairs.append((" ".join(tail), short))
-                break
-        else:
-            spelled = _spelled_by(letters, parts)
-            if spelled:
-                pairs.append((" ".join(spelled), short))
-    for match in _ACRONYM_FIRST.finditer(text):
-        long, short = " ".join(match.group("long").split()), match.group("short")
-        letters = short.removesuffix("s").lower() if short[:-1].isupper() else short.lower()
-        if _initials(long) == letters or _spelled_by(letters, long.split()) == long.split():
-            pairs.append((long, short))
-    return pairs
-
-
-def _spelled_by(letters: str, words: list[str]) -> list[str]:
-    """The shortest run of the last ``words`` that spells ``letters`` in order, after Schwartz and
-    Hearst (2003): the first letter opens the run's first word, and each word gives at least one
-    letter; a short form of a few letters may not take more than two words per letter. Empty when
-    none does ("residual network" spells "resnet", "hyperparameter optimization" spells "hpo").
-
-    >>> _spelled_by("resnet", "the proposed residual network".split())
-    ['residual', 'network']
-    >>> _spelled_by("hpo", "Hyperparameter optimization".split()), _spelled_by("tm", "the model".split())
-    (['Hyperparameter', 'optimization'], [])
-    >>> _spelled_by("cnn", "a neural network".split())
-    []
-    """
-    if len(letters) < 2 or not letters.isalnum():
-        return []
-    for size in range(1, min(len(words), 2 * len(letters)) + 1):
-        run = [word.lower() for word in words[-size:]]
-        if run[0][:1] == letters[0] and run[0] not in _FUNCTION and _each_gives(letters[1:], run):
-            return words[-size:]
-    return []
-
-
-def _each_gives(letters: str, run: list[str]) -> bool:
-    """Whether ``letters`` appear in order in the words of ``run`` after the first letter of its
-    first word, with every later word but a function word ("from", "of") giving at least one."""
-    flat = "".join(run)
-    owner = [n for n, word in enumerate(run) for _ in word]
-
-    def due(word: int) -> int:
-        # The first word from ``word`` on that must still give a letter.
-        while word < len(run) and run[word] in _FUNCTION:
-            word += 1
-        return word
-
-    @cache
-    def fits(letter: int, after: int, next_word: int) -> bool:
-        # ``next_word``: the first word that must give a letter and has not yet (all before it have).
-        if letter == len(letters):
-            return next_word == len(run)
-        return any(
-            fits(letter + 1, at, due(max(next_word, owner[at] + 1)))
-            for at in range(after + 1, len(flat))
-            if flat[at] == letters[letter] and owner[at] <= next_word
-        )
-
-    return fits(0, 0, due(1))
-
-
-def _initials(phrase: str) -> str:
-    """The initials of a phrase, hyphenated parts apart, and an all-capital word's letters whole."""
-    return "".join(
-        piece.lower() if piece.isupper() else piece[0].lower()
-        for word in phrase.split()
-        for piece in word.split("-")
-        if piece
-    )
 
 
 def defining(text: str, start: int, end: int) -> bool:
@@ -323,6 +227,8 @@ def _found(text: str, known: list[KnownConcept]) -> _Found:
     for key, count in sorted(runs.items()):
         if count >= RECURRENCE and is_term(first[key][0]):
             found.add(_Offer(first[key][0], "uses", first[key][1], 0.75, "recurrence"))
+    if english:
+        _headed_in(text, clean, found)
     _named_in(text, units, known, found)
     return found
 
@@ -348,6 +254,19 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             found.add(_Offer(term, "teaches", quote, 0.9 if defined else 0.6, "emphasis", description))
         else:
             found.add(_Offer(term, "mentions", quote, 0.6, "emphasis"))
+
+
+def _headed_in(text: str, clean: str, found: _Found) -> None:
+    for match in _HEADING.finditer(clean):
+        term = _clean(_HEADING_LEAD.sub("", match.group("text")).rstrip("?!:. "))
+        if not term or not noun_phrase(term) or not is_term(term, "emphasised"):
+            continue
+        if _title_case(term) and _standalone(term, clean) < 2:
+            continue  # a label ("## Study Buddy"), not a term
+        # Named as the prose writes it, when it does in lower case ("## Teacher Forcing": "teacher forcing").
+        written = {m.group(0) for m in re.finditer(re.escape(term), clean, re.IGNORECASE)}
+        name = next((form for form in sorted(written) if form == form.lower()), term)
+        found.add(_Offer(name, "teaches", text[match.start() : match.end()], 0.6, "heading"))
 
 
 def _argued_in(sentence: str, quote: str, found: _Found) -> None:
@@ -419,7 +338,7 @@ def _latin(name: str) -> bool:
 
 def _english(text: str) -> bool:
     tokens = [w.text.lower() for w in words(text)]
-    return len(tokens) < 12 or sum(1 for t in tokens if t in _FUNCTION) >= ENGLISH_SHARE * len(tokens)
+    return len(tokens) < 12 or sum(1 for t in tokens if t in FUNCTION_WORDS) >= ENGLISH_SHARE * len(tokens)
 
 
 def _concept(offer: _Offer, found: _Found, node_types: frozenset[str]) -> ExtractedConcept:

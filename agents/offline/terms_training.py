@@ -63,7 +63,8 @@ from sklearn.model_selection import GroupKFold
 from sklearn.preprocessing import StandardScaler
 from wordfreq import top_n_list, zipf_frequency
 
-from agents.offline.concepts import acronym_pairs, defining, prose
+from agents.offline.acronyms import acronym_pairs
+from agents.offline.concepts import defining, prose
 from agents.offline.terms import FEATURES, THRESHOLD, cues, term_features
 from agents.phrases import CLOSED_CLASSES, Word, noun_runs, word_classes, words
 from agents.text import normalize_name, sentences
