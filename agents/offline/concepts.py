@@ -15,8 +15,8 @@ Candidates come from:
   a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for");
 - recurrence: a noun-phrase run of two to five words written :data:`RECURRENCE` times or more;
 - headings: a heading that is one noun phrase ("### Teacher Forcing", "## What is cosine
-  similarity?", a leading "What is" or article dropped), taught, as bold emphasis is: a section
-  is about what its heading names; a Title Case heading the chunk does not write again is a label;
+  similarity?", a leading "What is" or article dropped) and that the chunk's prose writes too,
+  taught, as bold emphasis is: a section is about what its heading names;
 - vocabulary: a Metacademy concept name (``data/metacademy_vocabulary.json``) or a known concept
   (payload) written in the chunk, defined.
 
@@ -257,16 +257,21 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
 
 
 def _headed_in(text: str, clean: str, found: _Found) -> None:
-    for match in _HEADING.finditer(clean):
+    headings = list(_HEADING.finditer(clean))
+    for match in headings:
         term = _clean(_HEADING_LEAD.sub("", match.group("text")).rstrip("?!:. "))
         if not term or not noun_phrase(term) or not is_term(term, "emphasised"):
             continue
-        if _title_case(term) and _standalone(term, clean) < 2:
-            continue  # a label ("## Study Buddy"), not a term
-        # Named as the prose writes it, when it does in lower case ("## Teacher Forcing": "teacher forcing").
-        written = {m.group(0) for m in re.finditer(re.escape(term), clean, re.IGNORECASE)}
-        name = next((form for form in sorted(written) if form == form.lower()), term)
-        found.add(_Offer(name, "teaches", text[match.start() : match.end()], 0.6, "heading"))
+        # The prose must write it too ("## Study Buddy" over an app's description is a label), and
+        # names it: in lower case when it writes it so ("## Teacher Forcing": "teacher forcing").
+        written = [
+            m.group(0)
+            for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)", clean, re.IGNORECASE)
+            if not any(h.start() <= m.start() < h.end() for h in headings)
+        ]
+        if written:
+            name = next((form for form in written if form == form.lower()), written[0])
+            found.add(_Offer(name, "teaches", text[match.start() : match.end()], 0.6, "heading"))
 
 
 def _argued_in(sentence: str, quote: str, found: _Found) -> None:

@@ -244,12 +244,14 @@ def test_a_marked_phrase_may_end_in_a_gerund_and_running_text_may_not() -> None:
 
 def test_a_heading_that_names_a_term_is_taught_and_a_label_is_not() -> None:
     text = (
-        "### What is cosine similarity?\n\nIt measures the angle between two vectors.\n\n"
+        "### What is cosine similarity?\n\nCosine similarity is the cosine of the angle of two vectors.\n\n"
         "## Teacher Forcing\n\nWe feed the true previous token: teacher forcing speeds up training.\n\n"
         "## Study Buddy\n\nAn app we build.\n\n## Summary and Discussion\n\nWe saw two ideas.\n"
+        "## Understanding Tokenization\n\nA tokenizer splits text.\n"
     )
     by_name = {normalize_name(c.name): c for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
     assert by_name["cosine similarity"].role == "teaches"
     assert by_name["cosine similarity"].quote == "### What is cosine similarity?"
     assert by_name["teacher forcing"].name == "teacher forcing"  # as the prose writes it
     assert not {"study buddy", "summary", "discussion", "summary and discussion"} & set(by_name)
+    assert not any("tokenization" in name for name in by_name)  # the prose never writes the heading
