@@ -131,8 +131,9 @@ def defining(text: str, start: int, end: int) -> bool:
 
 
 def noun_phrase(term: str, joined: bool = False) -> bool:
-    """Whether a phrase of one to five words is one noun-phrase run, or with ``joined`` several
-    joined by "of", "over", ... ("curse of dimensionality", never "trust and transparency").
+    """Whether a marked phrase (emphasised, or a heading) of one to five words is one noun-phrase
+    run, or with ``joined`` several joined by "of", "over", ... ("curse of dimensionality", never
+    "trust and transparency"); it may end in a gerund ("function calling"), as its marks end it.
 
     >>> noun_phrase("curse of dimensionality", joined=True), noun_phrase("curse of dimensionality")
     (True, False)
