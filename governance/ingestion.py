@@ -67,6 +67,7 @@ from magg_kg.config import Policy
 from magg_kg.errors import BatchConflict, InputError
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
+from magg_kg.ledger import ProposalLedger
 from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, find_lessons, read_parts
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
@@ -124,6 +125,8 @@ class IngestContext:
     lesson_prose: LessonProse | None = None
     """Reads a stored lesson's prose for the judge's sentence counts (:func:`ingest` keeps what it
     read for the whole run: a lesson id is a content hash)."""
+    ledger: ProposalLedger | None = None
+    """The store's proposals, kept for the whole run by :func:`ingest` and read again where changed."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,8 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
     report = IngestReport()
     if ctx.lesson_prose is None:
         ctx = replace(ctx, lesson_prose=lru_cache(maxsize=256)(prose_reader(ctx.store)))
+    if ctx.ledger is None:
+        ctx = replace(ctx, ledger=ProposalLedger(ctx.store))
     fresh = _read(ctx, paths, report)
     for index, lesson in enumerate(fresh):
         _step(ctx, "ingesting", index, len(fresh), lesson.key)
@@ -301,7 +306,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     stored_domains, assigned = store.domains(), store.concept_domains()
     previous = next((s for s in reversed(store.lessons()) if s.lesson_key == lesson.key), None)
     registry = Registry(store.concepts(), store.aliases())
-    stored_proposals = store.proposals()
+    stored_proposals = ctx.ledger.current() if ctx.ledger is not None else store.proposals()
     corroborations = _corroborations(stored_proposals, lesson)
     extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations)
     # One graph state for the lesson, read once: the rules, the owners and the judge read it, and

@@ -289,6 +289,15 @@ class Store(ABC):
         params: dict[str, Param] = {"states": json.dumps(sorted(set(states))), "without_stage": without_stage}
         return [_proposal(row) for row in self.query("proposals_in_states", params)]
 
+    def proposals_decided_since(self, after: int) -> tuple[int, list[Proposal]]:
+        """The last decision's sequence number, and the proposals with a decision after ``after``
+        up to it, each in its state as of that decision, in the order of :meth:`proposals`."""
+        head = int(self.query("decision_head")[0]["seq"] or 0)
+        if head <= after:
+            return head, []
+        rows = self.query("proposals_decided_between", {"after": after, "until": head})
+        return head, [_proposal(row) for row in rows]
+
     def proposals_decided_at(self, stage: str) -> set[str]:
         """The ids of the proposals with a decision at ``stage``."""
         return {str(row["proposal_id"]) for row in self.query("proposals_decided_at", {"stage": stage})}
