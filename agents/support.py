@@ -159,7 +159,7 @@ class GraphView:
         position = {str(row["id"]): i for i, row in enumerate(store.query("lessons", {"as_of": None}))}
         taught: dict[str, int] = {}
         members: dict[str, set[str]] = {}
-        for row in store.lesson_concepts():
+        for row in store.lesson_roles():
             members.setdefault(str(row["concept_id"]), set()).add(str(row["lesson_id"]))
             at = position.get(str(row["lesson_id"]))
             if row["role"] == "teaches" and at is not None:

@@ -34,7 +34,7 @@ def plan_rebuild(store: Store, seed: int, at: str) -> Rebuilt:
     concepts = {str(row["id"]): str(row["name"]) for row in store.query("concepts", {"as_of": None})}
     facts = store.triples()
     groups: dict[str, list[str]] = {}
-    for row in store.lesson_concepts():
+    for row in store.lesson_roles():
         groups.setdefault(str(row["lesson_id"]), []).append(str(row["concept_id"]))
     assigned = store.concept_domains()
     previous: dict[str, set[str]] = {}

@@ -325,7 +325,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     # Owners see what this lesson claims; each claim leaves the count when it is rejected.
     graph.memory.claims.update(c.triple for c in extraction.candidates)
     groups: dict[str, list[str]] = {}
-    for row in store.lesson_concepts():
+    for row in store.lesson_roles():
         groups.setdefault(str(row["lesson_id"]), []).append(str(row["concept_id"]))
     groups[lesson.id] = [link.concept_id for link in extraction.links]
     facts = graph.memory.facts

@@ -261,6 +261,11 @@ class Store(ABC):
     def lesson_concepts(self, as_of: str | None = None) -> list[Row]:
         return self.query("lesson_concepts", {"as_of": as_of})
 
+    def lesson_roles(self, as_of: str | None = None) -> list[Row]:
+        """(lesson_id, concept_id, role) of every link, as :meth:`lesson_concepts` orders them,
+        without the evidence (what the graph's views read, for every lesson, before each lesson)."""
+        return self.query("lesson_roles", {"as_of": as_of})
+
     def lesson_links(self, concepts: Iterable[str]) -> list[Row]:
         """(lesson_id, concept_id, role) of the lessons linking these concepts."""
         wanted = sorted(set(concepts))
