@@ -38,6 +38,7 @@ __all__ = [
     "FUNCTION_WORDS",
     "Word",
     "conjuncts",
+    "gerund_only",
     "lemma_table",
     "noun_runs",
     "pronoun",
@@ -190,7 +191,8 @@ def _s_form(word: str) -> bool:
     return bool(lemmas) and lower not in lemmas.get("NOUN", ()) and bool(set(lemmas) & {"NOUN", "VERB"})
 
 
-def _gerund_only(word: str) -> bool:
+def gerund_only(word: str) -> bool:
+    """Whether a word is a gerund and no noun or adjective in its own right ("calling", not "padding")."""
     lower = word.lower()
     return (
         lower.endswith("ing")
@@ -227,7 +229,7 @@ def noun_runs(text: str, start: int = 0, end: int | None = None) -> list[tuple[i
             usable = False  # a possessor ("the function's Hessian") is a phrase of its own
         # A modifier in a compound is singular; a gerund after a noun starts a clause ("a dataset
         # consisting of ...").
-        ends = bool(run) and (_s_form(run[-1].text) or _gerund_only(word.text))
+        ends = bool(run) and (_s_form(run[-1].text) or gerund_only(word.text))
         if not joined or not usable or ends:
             # An "-s" word with a verb reading after a noun, before a noun or a determiner, is the
             # verb ("the model extracts information", "the function approaches a line").
@@ -247,7 +249,7 @@ def _closed_run(run: list[Word]) -> list[tuple[int, int]]:
     while run and not _nominal(run[-1].text):
         run = run[:-1]
     # A leading gerund that is no noun in its own right takes an object ("making decisions").
-    while len(run) > 1 and _gerund_only(run[0].text):
+    while len(run) > 1 and gerund_only(run[0].text):
         run = run[1:]
     return [(run[0].start, run[-1].end)] if run else []
 

@@ -306,7 +306,8 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     stored_domains, assigned = store.domains(), store.concept_domains()
     previous = next((s for s in reversed(store.lessons()) if s.lesson_key == lesson.key), None)
     registry = Registry(store.concepts(), store.aliases())
-    stored_proposals = ctx.ledger.current() if ctx.ledger is not None else store.proposals()
+    assert ctx.ledger is not None  # ingest() gives every run one
+    stored_proposals = ctx.ledger.current()
     corroborations = _corroborations(stored_proposals, lesson)
     extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations)
     # One graph state for the lesson, read once: the rules, the owners and the judge read it, and

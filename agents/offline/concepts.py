@@ -47,7 +47,7 @@ from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_
 from agents.offline.acronyms import acronym_pairs
 from agents.offline.terms import is_term
 from agents.payload import as_list
-from agents.phrases import FUNCTION_WORDS, conjuncts, noun_runs, word_classes, words
+from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
 from agents.text import EMPHASIS, MentionFinder, Sentence, cue_statements, normalize_name, sentences
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
@@ -144,7 +144,7 @@ def noun_phrase(term: str, joined: bool = False) -> bool:
     """
     runs = noun_runs(term)
     gap = term[runs[0][1] : runs[1][0]] if len(runs) == 2 else ""
-    if gap == " " and _gerund_head(term[runs[1][0] : runs[1][1]]):
+    if gap == " " and gerund_only(term[runs[1][0] : runs[1][1]]):
         # In running text a gerund after a noun starts a clause ("a dataset consisting of"); the
         # marks end a marked phrase, so there it is the head ("function calling").
         runs = [(runs[0][0], runs[1][1])]
@@ -152,11 +152,6 @@ def noun_phrase(term: str, joined: bool = False) -> bool:
         return False
     gaps = [term[a[1] : b[0]].strip().lower() for a, b in itertools.pairwise(runs)]
     return all(gap in _JOINERS for gap in gaps) and (joined or not gaps)
-
-
-def _gerund_head(word: str) -> bool:
-    """Whether a single word is a gerund that could head a marked phrase ("calling", "prompting")."""
-    return " " not in word and word.lower().endswith("ing") and "VERB" in word_classes(word)
 
 
 @cache
