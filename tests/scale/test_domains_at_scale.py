@@ -7,7 +7,14 @@ import networkx as nx
 import pytest
 
 from governance.domain_rebuild import plan_rebuild, rebuild_domains
-from governance.domains import card, compute_layout, domain_cards, louvain_communities, weighted_graph
+from governance.domains import (
+    WeightedGraph,
+    card,
+    compute_layout,
+    domain_cards,
+    louvain_communities,
+    weighted_graph,
+)
 from magg_kg.clock import StepClock
 from magg_kg.coverage import coverage_report
 from magg_kg.journal import journaled
@@ -23,7 +30,7 @@ def graph() -> SQLiteStore:
     return written(GraphShape(400, 1600, seed=5, community=40))
 
 
-def weighted(store: SQLiteStore) -> nx.Graph:
+def weighted(store: SQLiteStore) -> WeightedGraph:
     concepts = [c.id for c in store.concepts()]
     return weighted_graph(concepts, [(s, d, 1.0) for s, _, d in store.triples()], [])
 
@@ -34,9 +41,34 @@ def test_igraph_finds_communities_as_good_as_networkx(graph: SQLiteStore, seed: 
     reference = louvain_communities(g, seed, backend="networkx")
     fast = louvain_communities(g, seed, backend="igraph")
     assert sorted(n for c in fast for n in c) == sorted(g.nodes)  # a partition of every concept
-    quality = nx.community.modularity(g, fast)
-    assert quality > 0.5 and abs(quality - nx.community.modularity(g, reference)) < 0.03
+    quality = nx.community.modularity(g.to_networkx(), fast)
+    assert quality > 0.5 and abs(quality - nx.community.modularity(g.to_networkx(), reference)) < 0.03
     assert abs(len(fast) - len(reference)) <= max(2, len(reference) // 5)
+
+
+def test_the_weighted_graph_is_the_networkx_graph_of_the_same_ties() -> None:
+    """Ties summed per pair, each pair once, in the order networkx reports them: igraph is given the
+    graph networkx's Louvain reads (a different edge order would give other communities)."""
+    ties = [
+        ("c", "a", 1.0),
+        ("b", "a", 0.5),
+        ("a", "c", 0.25),
+        ("d", "b", 1.0),
+        ("x", "x", 1.0),
+        ("a", "q", 1.0),
+    ]
+    g = weighted_graph(["d", "c", "b", "a", "x"], ties, [["b", "c", "d"], ["a", "c"]])
+    reference = nx.Graph()
+    reference.add_nodes_from(sorted("abcdx"))
+    for a, b, weight in [*ties[:4], ("b", "c", 0.5), ("b", "d", 0.5), ("c", "d", 0.5), ("a", "c", 1.0)]:
+        if reference.has_edge(a, b):
+            reference[a][b]["weight"] += weight
+        else:
+            reference.add_edge(a, b, weight=weight)
+    assert g.nodes == list(reference.nodes) == ["a", "b", "c", "d", "x"]
+    assert list(g.edges()) == list(reference.edges(data="weight"))
+    assert list(g.to_networkx().edges(data="weight")) == list(reference.edges(data="weight"))
+    assert dict(g.adjacency["a"]) == {"c": 2.25, "b": 0.5}
 
 
 def test_igraph_is_reproducible_per_seed(graph: SQLiteStore) -> None:
