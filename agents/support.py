@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from agents.lesson_index import LessonIndex, LessonProse, prose_reader
 from agents.teaching import TeachingOrder
+from agents.term_weights import TermWeights
 from agents.text import MentionFinder, content_words, lexicon
 from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
@@ -147,7 +148,7 @@ class GraphView:
         self._citations: dict[str, int] | None = None
         self._words: dict[str, set[str]] | None = None
         self._whole: dict[str, set[str]] = {}  # part_of, part -> whole
-        self._vectors: dict[str, dict[str, float]] | None = None
+        self._weights: TermWeights | None = None
         for src, type_, dst in edges:
             self.add_edge(src, type_, dst)
 
@@ -197,7 +198,7 @@ class GraphView:
     def add_concept(self, concept: Concept) -> None:
         if concept.id not in self._concepts:
             self._concepts[concept.id] = concept
-            self._vectors = None
+            self._weights = None
             self._citations = None
             self._words = None
 
@@ -385,30 +386,9 @@ class GraphView:
         """The TF-IDF cosine similarity of two concepts' names and descriptions (0 if unknown)."""
         if a not in self._concepts or b not in self._concepts:
             return 0.0
-        vectors = self._tfidf()
-        left, right = vectors.get(a, {}), vectors.get(b, {})
-        return float(sum(weight * right.get(term, 0.0) for term, weight in left.items()))
-
-    def _tfidf(self) -> dict[str, dict[str, float]]:
-        if self._vectors is None:
-            from sklearn.feature_extraction.text import TfidfVectorizer  # imported when first needed
-
-            ids = sorted(self._concepts)
-            texts = [f"{self._concepts[i].name} {self._concepts[i].description}" for i in ids]
-            vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True)
-            try:
-                matrix = vectorizer.fit_transform(texts).tocsr()
-            except ValueError:  # nothing but stop words: no similarity to tell
-                self._vectors = {}
-                return self._vectors
-            terms = vectorizer.get_feature_names_out()
-            self._vectors = {}
-            for row, concept_id in enumerate(ids):
-                start, end = matrix.indptr[row], matrix.indptr[row + 1]
-                self._vectors[concept_id] = {
-                    str(terms[matrix.indices[k]]): float(matrix.data[k]) for k in range(start, end)
-                }
-        return self._vectors
+        if self._weights is None:
+            self._weights = TermWeights({i: f"{c.name} {c.description}" for i, c in self._concepts.items()})
+        return self._weights.similarity(a, b)
 
 
 def _direct(view: GraphView, path: tuple[str, ...], claim: Triple) -> bool:
