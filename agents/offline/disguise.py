@@ -45,6 +45,8 @@ _LOOKALIKE = str.maketrans(
     }
 )  # fmt: skip
 _WORD = re.compile(r"[^\W_]+")
+_DIGIT_WORD = re.compile(r"[^\W_]*\d[^\W_]*")
+"""A word (as :data:`_WORD` reads one) with a digit in it: all that :func:`_word` changes in ASCII text."""
 _LEET_INSIDE = re.compile(r"[^\W\d_][013457]+[^\W\d_]|[013457][^\W\d_]+[013457]")
 
 
@@ -92,14 +94,14 @@ def plain(text: str) -> str:
         )
     if len(folded) >= 24:
         folded = _BASE64.sub(_decoded, folded)
-    return _WORD.sub(_word, folded)
+    return (_DIGIT_WORD if folded.isascii() else _WORD).sub(_word, folded)
 
 
 def _word(match: re.Match[str]) -> str:
     word = match.group(0)
     if not word.isascii() and any("a" <= ch.lower() <= "z" for ch in word):
         word = word.translate(_LOOKALIKE)
-    if any(ch.isdigit() for ch in word) and _LEET_INSIDE.search(word):
+    if not word.isalpha() and any(ch.isdigit() for ch in word) and _LEET_INSIDE.search(word):
         spelled = word.translate(_LEET)
         if spelled.isalpha():
             return spelled

@@ -107,16 +107,19 @@ class InjectionModel:
     def decision(self, found: Features) -> float:
         """The uncalibrated decision value ``z`` of one unit's features."""
         z = self.bias
+        log = math.log
         blocks = ((self.chars, found.chars, self.prior[0]), (self.words, found.words, self.prior[1]))
         for block, counts, prior in blocks:
-            values = [
-                ((1.0 + math.log(count)) * block[gram][0], block[gram][1])
-                for gram, count in counts.items()
-                if gram in block
-            ]
-            norm = math.sqrt(sum(v * v for v, _ in values) + prior * prior)
+            squares, dot = 0.0, 0.0  # summed in the order of the counts, as one list of them would be
+            for gram, count in counts.items():
+                entry = block.get(gram)
+                if entry is not None:
+                    value = (1.0 + log(count)) * entry[0]
+                    squares += value * value
+                    dot += value * entry[1]
+            norm = math.sqrt(squares + prior * prior)
             if norm:
-                z += sum(v * w for v, w in values) / norm
+                z += dot / norm
         return z + sum(found.dense.get(name, 0.0) * w for name, w in self.dense.items())
 
     def probability(self, found: Features) -> float:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -368,12 +369,8 @@ def _grams_of(word: str) -> tuple[str, ...]:
 
 
 def _char_grams(words: list[str]) -> dict[str, int]:
-    grams: dict[str, int] = {}
-    get = grams.get
-    for word in words:
-        for gram in _grams_of(word):
-            grams[gram] = get(gram, 0) + 1
-    return grams
+    """The counts of the words' character n-grams, in the order each first occurs."""
+    return dict(Counter(itertools.chain.from_iterable(map(_grams_of, words))))
 
 
 def text_features(text: str) -> Features:
