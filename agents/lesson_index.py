@@ -124,11 +124,7 @@ def sentences_naming(texts: Iterable[Sequence[str]], first: Sequence[str], secon
     if len(set(keys.values())) < 2:
         return 0
     finder = MentionFinder(keys)
-    # A mention's first word starts with its key's first letters: a cheap test before the finder.
-    probes = {
-        role: {key.lstrip("^").split(" ")[0][:3] for key, owner in keys.items() if owner == role}
-        for role in ("first", "second")
-    }
+    probes = _probes(keys)
     count = 0
     for group in texts:
         for sentence in group:
@@ -138,6 +134,38 @@ def sentences_naming(texts: Iterable[Sequence[str]], first: Sequence[str], secon
             if {role for _, _, role in finder.find(sentence)} == {"first", "second"}:
                 count += 1
     return count
+
+
+def _probes(keys: Mapping[str, str]) -> dict[str, set[str]]:
+    """For each role of a two-concept lexicon, the first letters of its keys: a mention's first word
+    starts with its key's first letters, a cheap test before the finder."""
+    return {
+        role: {key.lstrip("^").split(" ")[0][:3] for key, owner in keys.items() if owner == role}
+        for role in ("first", "second")
+    }
+
+
+@lru_cache(maxsize=256)
+def _lowered(prose: str) -> tuple[str, ...]:
+    return tuple(sentence.lower() for sentence in lesson_sentences(prose))
+
+
+@lru_cache(maxsize=1 << 16)
+def _holding(prose: str, probe: str) -> frozenset[int]:
+    """The positions of the lesson's sentences whose lower case holds ``probe``: a concept is named
+    with many others, and the same first letters are looked for pair after pair."""
+    return frozenset(i for i, low in enumerate(_lowered(prose)) if probe in low)
+
+
+def _probed(prose: str, probes: Mapping[str, set[str]]) -> list[str]:
+    """The lesson's sentences that pass :func:`sentences_naming`'s test of first letters (each
+    role's), in their order."""
+    passed = None
+    for role_probes in probes.values():
+        found = frozenset().union(*(_holding(prose, probe) for probe in sorted(role_probes)))
+        passed = found if passed is None else passed & found
+    every = lesson_sentences(prose)
+    return [every[i] for i in sorted(passed or ())]
 
 
 class LessonIndex:
@@ -192,8 +220,9 @@ class LessonIndex:
         finder = MentionFinder(keys) if len(set(keys.values())) == 2 else None
         outlines = [lesson_outline(prose) for prose in proses]
         marked = {normalize_name(name) for name in (*first, *second)} - {""}
+        probes = _probes(keys)  # the sentences that pass the first test, from each lesson's sets
         return Cooccurrence(
-            sentences=sentences_naming([lesson_sentences(prose) for prose in proses], first, second),
+            sentences=sentences_naming([_probed(prose, probes) for prose in proses], first, second),
             headed=finder is not None and any(_headed(o.headings, finder) for o in outlines),
             marked=any(o.marked & marked for o in outlines),
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agents.lesson_index import Cooccurrence, LessonIndex, lesson_outline, sentences_naming
+from agents.lesson_index import Cooccurrence, LessonIndex, lesson_outline, lesson_sentences, sentences_naming
 from agents.offline.features import claim_features
 from agents.offline.judging import score_claim
 from agents.support import GraphView
@@ -35,6 +35,30 @@ def test_a_sentence_counts_when_it_names_both_each_as_a_mention_of_its_own() -> 
     assert sentences_naming(groups, ["dropout"], ["dropout"]) == 0  # one concept is no pair
     acronym = [("Networks are everywhere in NN papers.",)]  # "NN": the initials of "neural network"
     assert sentences_naming(acronym, ["network"], ["neural network"]) == 1
+
+
+def test_the_index_counts_what_reading_every_sentence_counts() -> None:
+    """The index tests only the sentences that hold each concept's first letters (found once per
+    lesson and letters); names that overlap, plurals and initials count as in every sentence."""
+    prose = (
+        "Neural networks are networks. A network of NN layers. Deep neural network training. "
+        "Networks and large language models. LLM training uses networks. Large language model tuning. "
+        "The NNs and the LLMs. Dropout drops. Neural network dropout, network dropout."
+    )
+    names = {
+        "network": ["network"],
+        "neural-network": ["neural network"],
+        "llm": ["large language model"],
+        "dropout": ["dropout", "dropping out"],
+    }
+    index = LessonIndex({concept: {"l1"} for concept in names}, 1, {"l1": prose}.get)
+    every = [lesson_sentences(prose)]
+    for a in names:
+        for b in names:
+            counted = index.cooccurrence(a, b, names.__getitem__).sentences
+            assert counted == sentences_naming(every, names[a], names[b]), (a, b)
+    assert index.cooccurrence("network", "neural-network", names.__getitem__).sentences == 3
+    assert index.cooccurrence("llm", "neural-network", names.__getitem__).sentences == 1
 
 
 def test_only_the_lessons_linking_both_are_read_each_once() -> None:
