@@ -65,8 +65,8 @@ def _trimmed(text: str, start: int, end: int) -> Iterator[Span]:
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
-    if sum(ch.isalpha() for ch in text[start:end]) < 2:
-        return
+    if next(itertools.islice(filter(str.isalpha, text[start:end]), 1, None), None) is None:
+        return  # fewer than two letters (found without counting every letter of a long block)
     if end - start <= MAX_UNIT:
         yield start, end
         return
