@@ -65,6 +65,28 @@ interface SourceContext {
   source?: string;
 }
 
+/** A number as JSON writes one, where a value may stand (after `:`, `,` or `[`, before `,`, `}` or `]`). */
+const NUMBER_TOKEN = /(?:^|[:,[])\s*(-?[0-9][0-9.eE+-]*)\s*(?=[,}\]]|$)/g;
+
+/**
+ * Number text that JSON.parse alone cannot write back as Python does: an exponent, a float with an
+ * integral value (1.0), a float Python writes with an exponent (0.00001), or more digits than a
+ * double keeps exactly (an integer past 2^53, a long fraction). Any other number is an integer,
+ * or a float whose shortest digits JS and Python print alike.
+ */
+const AMBIGUOUS = /[eE]|\.0*$|\.0000|[0-9.]{16,}/;
+
+/**
+ * Whether the text can be parsed without noting floats: no number in it is ambiguous. The test
+ * reads number-like text inside strings too ("ratio:1.0,"), which only sends a body to the slower
+ * parse; it never lets an ambiguous number through. JSON.parse with a reviver that reads each
+ * value's source costs workerd about a fifth of a 300-operation request.
+ */
+export function plainNumbers(text: string): boolean {
+  for (const match of text.matchAll(NUMBER_TOKEN)) if (AMBIGUOUS.test(match[1]!)) return false;
+  return true;
+}
+
 /** Parses UTF-8 JSON bytes, refusing more than MAX_DEPTH levels; notes the floats. */
 export function parseJson(bytes: Uint8Array, floats: Floats): unknown {
   if (nesting(bytes, MAX_DEPTH) > MAX_DEPTH) {
@@ -75,6 +97,13 @@ export function parseJson(bytes: Uint8Array, floats: Floats): unknown {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     throw new BadJson("the body is not valid UTF-8 JSON");
+  }
+  if (plainNumbers(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new BadJson("the body is not valid UTF-8 JSON");
+    }
   }
   const unsafe: string[] = [];
   // The reviver's third argument gives each primitive's source text (workerd's V8 has it).

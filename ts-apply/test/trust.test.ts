@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_OBJECT_CHARS } from "../src/apply";
-import { BadJson, canonicalJson, Floats, MAX_DEPTH, nesting, parseJson, pythonFloat } from "../src/canonical";
+import { BadJson, canonicalJson, Floats, MAX_DEPTH, nesting, parseJson, plainNumbers, pythonFloat } from "../src/canonical";
 import { callWith, freshDatabase, post, postRequest, READ_TOKEN, tableRows, TOKEN } from "./helpers";
 
 const IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
@@ -120,6 +120,64 @@ describe("bounded nesting and size", () => {
     const answer = await body(response);
     expect(answer).toMatchObject({ code: "bad_json" });
     expect(answer.reason).toContain("12345678901234567890 is too large");
+  });
+});
+
+// A seeded generator of JSON text with numbers of every kind Python writes (and some it does not),
+// and strings holding number-like text.
+function randomJson(seed: number): string {
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)]!;
+  const numbers = [
+    "0", "7", "-3", "1.0", "-0.0", "0.5", "0.1", "0.9", "12.25", "100.0", "1e16", "1e+16", "1.5e-05",
+    "0.0001", "0.00001", "123456789012345.6", "9007199254740993", "999999999999999", "0.30000000000000004",
+    "999999999999999.0000000000001", "2.5E-7", "-12.5", "3.14159", "1e21", "42",
+  ];
+  const strings = ['"ratio:1.0,"', '"2026-01-01T00:00:00.000000Z"', '"a"', '"[1e5]"', '"x,2.0}"'];
+  const value = (depth: number): string => {
+    const roll = next();
+    if (depth > 3 || roll < 0.45) return pick(numbers);
+    if (roll < 0.6) return pick(strings);
+    if (roll < 0.8) return `[${Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1)).join(", ")}]`;
+    const keys = Array.from({ length: Math.floor(next() * 4) }, (_, i) => `"k${i}" : ${value(depth + 1)}`);
+    return `{${keys.join(",")}}`;
+  };
+  return value(0);
+}
+
+describe("the plain parse", () => {
+  it("writes back what the parse that notes every float writes", () => {
+    // `[text, 1.0]` always takes the noting parse (1.0 is a float JS cannot tell from 1); `text`
+    // alone takes the plain one when no number in it is ambiguous. Both must write it alike.
+    let plain = 0;
+    for (let seed = 1; seed <= 3000; seed++) {
+      const text = randomJson(seed);
+      const written = (body: string, part: (parsed: unknown) => unknown): string => {
+        const floats = new Floats();
+        try {
+          return canonicalJson(part(parseJson(bytes(body), floats)), floats);
+        } catch (error) {
+          return String(error);
+        }
+      };
+      const expected = written(`[${text}, 1.0]`, (parsed) => (parsed as unknown[])[0]);
+      expect(written(text, (parsed) => parsed), text).toBe(expected);
+      if (plainNumbers(text) && /[0-9]\.[0-9]/.test(text)) plain++;
+    }
+    expect(plain).toBeGreaterThan(300); // texts with floats that took the plain parse
+  });
+
+  it("refuses what the noting parse refuses, and reads a batch's plain numbers", () => {
+    expect(() => parseJson(bytes('{"a": 1,}'), new Floats())).toThrow(BadJson);
+    expect(() => parseJson(bytes('{"a": 12345678901234567890}'), new Floats())).toThrow("too large");
+    const text = '{"score": 0.9, "n": 3, "when": "2026-01-01T00:00:00.000000Z"}';
+    expect(plainNumbers(text)).toBe(true);
+    expect(plainNumbers('{"score": 1.0}') || plainNumbers("1e5") || plainNumbers("[0.00001]")).toBe(false);
+    const floats = new Floats();
+    expect(canonicalJson(parseJson(bytes(text), floats), floats)).toBe(
+      '{"n":3,"score":0.9,"when":"2026-01-01T00:00:00.000000Z"}',
+    );
   });
 });
 
