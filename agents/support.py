@@ -353,13 +353,15 @@ class GraphView:
 
     def anchored(self, concept_id: str) -> bool:
         """Whether a concept relates to the rest of the curriculum: it has an active edge, a lesson
-        teaches it or defines it (it has a description), another concept's description names it,
-        or its name shares a content word with another concept's name. A concept that appears from
-        nowhere has none of these."""
+        teaches it or defines it (it has a description), the lessons of two files name it, another
+        concept's description names it, or its name shares a content word with another concept's
+        name. A concept that appears from nowhere (in one lesson file) has none of these."""
         concept = self._concepts.get(concept_id)
         if concept is None:
             return False
         if concept.description or self.degree(concept_id) or self.teaching.is_taught(concept_id):
+            return True
+        if self.lessons.sources(concept_id) >= 2:
             return True
         if self.cited(concept_id):
             return True

@@ -68,7 +68,7 @@ from magg_kg.errors import BatchConflict, InputError
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.ledger import ProposalLedger
-from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, find_lessons, read_parts
+from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, find_lessons, read_parts, source_key
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
 from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
@@ -405,21 +405,12 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     )
 
 
-def _file_key(lesson_id: str) -> str:
-    """The lesson file a lesson id comes from: its key without version and part.
-
-    >>> _file_key("big-book.part-3@0123456789ab"), _file_key("intro@0123456789ab")
-    ('big-book', 'intro')
-    """
-    return lesson_id.rsplit("@", 1)[0].split(".part-", 1)[0]
-
-
 def _corroborations(proposals: Iterable[Proposal], lesson: LessonText) -> Counter[tuple[str, str, str]]:
     """For each standing triple, how many other lesson files claim it: another version or another
     part of this lesson's own file is no independent support."""
-    own = _file_key(lesson.id)
+    own = source_key(lesson.id)
     claimed = {
-        ((p.src, p.type, p.dst), _file_key(p.lesson_id) if p.lesson_id else p.id)
+        ((p.src, p.type, p.dst), source_key(p.lesson_id) if p.lesson_id else p.id)
         for p in proposals
         if p.state in ("proposed", "committed")
     }

@@ -46,6 +46,7 @@ __all__ = [
     "normalize_text",
     "read_lesson",
     "read_parts",
+    "source_key",
     "split_chunks",
 ]
 
@@ -101,6 +102,16 @@ def normalize_text(raw: str) -> str:
     """
     text = unicodedata.normalize("NFC", raw.replace("\r\n", "\n").replace("\r", "\n"))
     return _CONTROL.sub("", text)
+
+
+def source_key(lesson_id: str) -> str:
+    """The lesson file a lesson id comes from: its key without version and part (the versions and
+    parts of one file are one source, never independent support for each other).
+
+    >>> source_key("big-book.part-3@0123456789ab"), source_key("intro@0123456789ab")
+    ('big-book', 'intro')
+    """
+    return lesson_id.rsplit("@", 1)[0].split(".part-", 1)[0]
 
 
 def lesson_key(relative: str) -> str:
