@@ -146,24 +146,32 @@ def _probes(keys: Mapping[str, str]) -> dict[str, set[str]]:
     }
 
 
-@lru_cache(maxsize=256)
-def _lowered(prose: str) -> tuple[str, ...]:
-    return tuple(sentence.lower() for sentence in lesson_sentences(prose))
+class _Letters:
+    """A lesson's sentences in lower case and, for each first-letters probe asked so far, the
+    positions of the sentences holding it: a concept is named with many others, and the same
+    letters are looked for pair after pair."""
+
+    def __init__(self, prose: str) -> None:
+        self._lowered = tuple(sentence.lower() for sentence in lesson_sentences(prose))
+        self._holding: dict[str, frozenset[int]] = {}
+
+    def holding(self, probe: str) -> frozenset[int]:
+        if probe not in self._holding:
+            self._holding[probe] = frozenset(i for i, low in enumerate(self._lowered) if probe in low)
+        return self._holding[probe]
 
 
-@lru_cache(maxsize=1 << 16)
-def _holding(prose: str, probe: str) -> frozenset[int]:
-    """The positions of the lesson's sentences whose lower case holds ``probe``: a concept is named
-    with many others, and the same first letters are looked for pair after pair."""
-    return frozenset(i for i, low in enumerate(_lowered(prose)) if probe in low)
+@lru_cache(maxsize=256)  # as many lessons as lesson_sentences keeps, each held once
+def _letters(prose: str) -> _Letters:
+    return _Letters(prose)
 
 
 def _probed(prose: str, probes: Mapping[str, set[str]]) -> list[str]:
     """The lesson's sentences that pass :func:`sentences_naming`'s test of first letters (each
     role's), in their order."""
-    passed = None
+    letters, passed = _letters(prose), None
     for role_probes in probes.values():
-        found = frozenset().union(*(_holding(prose, probe) for probe in sorted(role_probes)))
+        found = frozenset().union(*(letters.holding(probe) for probe in sorted(role_probes)))
         passed = found if passed is None else passed & found
     every = lesson_sentences(prose)
     return [every[i] for i in sorted(passed or ())]
