@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.text import EMPHASIS, MentionFinder, lexicon, normalize_name, sentences
-from magg_kg.lessons import source_key
+from magg_kg.lessons import file_key
 from magg_kg.markup import Flavor, find_prose, flavor_of
 from magg_kg.records import Lesson
 from magg_kg.store import Store
@@ -210,9 +210,9 @@ class LessonIndex:
         left, right = self._members.get(a, set()), self._members.get(b, set())
         return len(left), len(right), len(left & right)
 
-    def sources(self, concept: str) -> int:
+    def files(self, concept: str) -> int:
         """How many lesson files link the concept (the parts and versions of one file are one)."""
-        return len({source_key(lesson_id) for lesson_id in self._members.get(concept, ())})
+        return len({file_key(lesson_id) for lesson_id in self._members.get(concept, ())})
 
     def cooccurrence(self, a: str, b: str, names: Callable[[str], list[str]]) -> Cooccurrence:
         """How the lessons that link both concepts name them together (``names`` gives each one's

@@ -361,7 +361,7 @@ class GraphView:
             return False
         if concept.description or self.degree(concept_id) or self.teaching.is_taught(concept_id):
             return True
-        if self.lessons.sources(concept_id) >= 2:
+        if self.lessons.files(concept_id) >= 2:
             return True
         if self.cited(concept_id):
             return True

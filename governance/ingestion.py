@@ -68,7 +68,7 @@ from magg_kg.errors import BatchConflict, InputError
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.ledger import ProposalLedger
-from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, find_lessons, read_parts, source_key
+from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, file_key, find_lessons, read_parts
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
 from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
@@ -408,9 +408,9 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
 def _corroborations(proposals: Iterable[Proposal], lesson: LessonText) -> Counter[tuple[str, str, str]]:
     """For each standing triple, how many other lesson files claim it: another version or another
     part of this lesson's own file is no independent support."""
-    own = source_key(lesson.id)
+    own = file_key(lesson.id)
     claimed = {
-        ((p.src, p.type, p.dst), source_key(p.lesson_id) if p.lesson_id else p.id)
+        ((p.src, p.type, p.dst), file_key(p.lesson_id) if p.lesson_id else p.id)
         for p in proposals
         if p.state in ("proposed", "committed")
     }

@@ -41,12 +41,12 @@ __all__ = [
     "PART_CHARS",
     "Chunk",
     "LessonText",
+    "file_key",
     "find_lessons",
     "lesson_key",
     "normalize_text",
     "read_lesson",
     "read_parts",
-    "source_key",
     "split_chunks",
 ]
 
@@ -104,11 +104,11 @@ def normalize_text(raw: str) -> str:
     return _CONTROL.sub("", text)
 
 
-def source_key(lesson_id: str) -> str:
+def file_key(lesson_id: str) -> str:
     """The lesson file a lesson id comes from: its key without version and part (the versions and
-    parts of one file are one source, never independent support for each other).
+    parts of one file are never independent support for each other).
 
-    >>> source_key("big-book.part-3@0123456789ab"), source_key("intro@0123456789ab")
+    >>> file_key("big-book.part-3@0123456789ab"), file_key("intro@0123456789ab")
     ('big-book', 'intro')
     """
     return lesson_id.rsplit("@", 1)[0].split(".part-", 1)[0]
