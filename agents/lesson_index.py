@@ -21,12 +21,11 @@ what it holds never changes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.text import EMPHASIS, MentionFinder, lexicon, normalize_name, sentences
+from agents.text import EMPHASIS, HEADING, MentionFinder, lexicon, normalize_name, sentences
 from magg_kg.lessons import file_key
 from magg_kg.markup import Flavor, find_prose, flavor_of
 from magg_kg.records import Lesson
@@ -72,7 +71,6 @@ def lesson_sentences(prose: str) -> tuple[str, ...]:
     return tuple(sentence.text for sentence in sentences(prose) or [])
 
 
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(?P<text>.*?))?[ \t#]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -92,7 +90,7 @@ def lesson_outline(prose: str) -> Outline:
     >>> outline.headings, sorted(outline.marked)
     (('Dropout',), ['noise', 'weight decay'])
     """
-    headings = tuple(" ".join((m.group("text") or "").split()) for m in _HEADING.finditer(prose))
+    headings = tuple(" ".join((m.group("text") or "").split()) for m in HEADING.finditer(prose))
     marked = frozenset(normalize_name(m.group("term")) for m in EMPHASIS.finditer(prose)) - {""}
     return Outline(tuple(h for h in headings if h), marked)
 

@@ -24,6 +24,7 @@ from functools import lru_cache
 __all__ = [
     "CUES",
     "EMPHASIS",
+    "HEADING",
     "HEDGE_FACTOR",
     "INITIALS",
     "Cue",
@@ -97,6 +98,9 @@ _HEDGES = re.compile(
     re.IGNORECASE,
 )
 
+HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(?P<text>.*?))?[ \t#]*$", re.MULTILINE)
+"""A Markdown heading line (``## Teacher Forcing``, up to three spaces before it), its ``text``
+without the closing hashes (None for a bare ``#``)."""
 EMPHASIS = re.compile(
     r"(?<![*\w])(?P<mark>\*\*?|__?)(?P<term>(?:[^*_\n]|\n(?!\s*\n)){1,80}?)(?P=mark)(?![*\w])"
 )

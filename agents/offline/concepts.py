@@ -48,7 +48,7 @@ from agents.offline.acronyms import acronym_pairs
 from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
-from agents.text import EMPHASIS, MentionFinder, Sentence, cue_statements, normalize_name, sentences
+from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, cue_statements, normalize_name, sentences
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
 
@@ -104,7 +104,6 @@ _BLANK = re.compile(
     re.DOTALL,
 )
 _JOINERS = frozenset("of for to in on over".split())
-_HEADING = re.compile(r"^#{1,6}[ \t]+(?P<text>[^\n]*?)[ \t#]*$", re.MULTILINE)
 _HEADING_LEAD = re.compile(r"^(?:what (?:is|are)\s+(?:an?\s+|the\s+)?|an?\s+|the\s+)", re.IGNORECASE)
 _CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
 _NOMINAL = frozenset({"NOUN", "PROPN", "X"})
@@ -253,9 +252,9 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
 
 
 def _headed_in(text: str, clean: str, found: _Found) -> None:
-    headings = list(_HEADING.finditer(clean))
+    headings = list(HEADING.finditer(clean))
     for match in headings:
-        term = _clean(_HEADING_LEAD.sub("", match.group("text")).rstrip("?!:. "))
+        term = _clean(_HEADING_LEAD.sub("", match.group("text") or "").rstrip("?!:. "))
         if not term or not noun_phrase(term) or not is_term(term, "emphasised"):
             continue
         # The prose must write it too ("## Study Buddy" over an app's description is a label), and
