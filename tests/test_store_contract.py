@@ -29,12 +29,16 @@ from magg_kg.operations import (
     AddAlias,
     AddConcept,
     AppendAudit,
+    AssignDomain,
     Batch,
     CommitEdge,
     InvalidateEdge,
     Operation,
     RecordDecision,
+    RecordUsage,
+    SetDomain,
     SpanData,
+    UnassignDomain,
 )
 from magg_kg.records import edge_id
 from magg_kg.sqlite import SQLiteStore
@@ -476,3 +480,31 @@ def test_the_worker_refuses_what_validation_refuses(worker: RunningWorker, prefi
     wrong = D1Store(D1Config(url=worker.url, token=SecretStr("wrong")))
     with pytest.raises(StoreError, match="401"):
         wrong.concepts()
+
+
+def test_the_graph_state_moves_with_the_graph_and_not_with_usage(backend: Store, prefix: str) -> None:
+    def changed(*ops: Operation) -> bool:
+        before = backend.graph_state()
+        assert backend.apply(batch(prefix, uuid.uuid4().hex[:8], *ops)).status == "applied"
+        return backend.graph_state() != before
+
+    assert changed(concept(prefix, "a"), concept(prefix, "b"))
+    assert changed(AddAlias(alias=prefix + "alpha", concept_id=prefix + "a", recorded_at=T))
+    assert changed(decision(prefix, "d"), edge(prefix, "v", "a", "b", "d"))
+    assert changed(
+        InvalidateEdge(
+            version_id=prefix + "v",
+            decision_id=prefix + "d",
+            invalid_at=LATER,
+            expired_at=LATER,
+            reason="test",
+        )
+    )
+    domain = SetDomain(id=prefix + "dom", version=1, name="d", owner="owner:d", card={}, recorded_at=T)
+    assert changed(domain, AssignDomain(concept_id=prefix + "a", domain_id=prefix + "dom", recorded_at=T))
+    assert changed(UnassignDomain(concept_id=prefix + "a", domain_id=prefix + "dom", expired_at=LATER))
+    usage = RecordUsage(
+        id=prefix + "u", stage="qa", agent="expert", model="offline", prompt_tokens=1, completion_tokens=1,
+        latency_ms=0.0, attempts=1, outcome="ok", cache_hit=False, recorded_at=LATER,
+    )  # fmt: skip
+    assert not changed(usage)

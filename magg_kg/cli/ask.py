@@ -1,33 +1,55 @@
 """``magg ask``: domain-routed question answering over the graph (or the flat baseline).
 
+The question is answered in this process, from the graph read whole from the store; or, with
+``--server URL``, by a running ``magg serve`` (``POST /api/ask``, :mod:`magg_kg.cli.questions`),
+which keeps the graph between questions: on a large graph, reading it is most of the time.
+
 Exit codes: 0 with an answer, or with a plain message when the graph does not cover the concepts
-asked about; 2 for an empty database (nothing to answer from) or a bad ``--as-of``.
+asked about; 2 for an empty database (nothing to answer from), a bad ``--as-of`` or a request the
+server refuses; 1 when the server cannot be reached or fails.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Annotated
 
+import httpx
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from agents.offline.handlers import offline_handlers
-from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
-from magg_kg.cli.context import AsOfOption, DbOption, JsonOption, as_of_time, open_context, print_json
+from magg_kg.cli.context import (
+    AsOfOption,
+    DbOption,
+    JsonOption,
+    as_of_time,
+    open_context,
+    print_json,
+    serve_token,
+)
 from magg_kg.clock import Clock
-from magg_kg.errors import StoreError, UserError
-from magg_kg.graph_index import build_graph_index
-from magg_kg.ids import KINDS
-from magg_kg.llm.provider import build_llm
+from magg_kg.config import Config
+from magg_kg.errors import BackendUnavailable, RunError, StoreError, UserError
 from magg_kg.llm.usage import UsageLog
 from magg_kg.store import Store
 
-__all__ = ["ask_command", "register"]
+__all__ = ["SERVER_TIMEOUT_S", "ask_command", "register"]
+
+SERVER_TIMEOUT_S = 600.0
+"""How long ``--server`` waits for an answer: the server's first question reads the whole graph."""
 
 QuestionArgument = Annotated[str, typer.Argument(help="The question, in plain words.", show_default=False)]
 FlatOption = Annotated[
     bool, typer.Option("--flat", help="Ablation: one retrieval over the whole graph, no domain routing.")
+]
+ServerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--server",
+        help="Ask a running `magg serve` at this URL (e.g. http://127.0.0.1:8765), which keeps the graph.",
+        show_default=False,
+    ),
 ]
 
 
@@ -42,30 +64,85 @@ def ask_command(
     json_: JsonOption = False,
     flat: FlatOption = False,
     as_of: AsOfOption = None,
+    server: ServerOption = None,
 ) -> None:
     """Answer a question from the graph, routed to the domains that own its concepts."""
     when = as_of_time(as_of)
     if not question.strip():
         raise UserError("the question is empty: e.g. `magg ask 'What should I learn before transformers?'`")
-    with open_context(db) as ctx:
-        if not ctx.store.concepts(when):
-            scope = f" as of {when}" if when else ""
-            raise UserError(
-                f"the graph in {ctx.config.db} is empty{scope}: run `magg demo` or `magg ingest` first"
-            )
-        graph = build_graph_index(ctx.store, when)
-        llm, usage = build_llm(ctx.config.llm, ctx.store, ctx.clock, offline_handlers())
-        try:
-            if flat:
-                result = answer_flat(llm, graph, question)
-            else:
-                result = answer_routed(llm, graph, question, bridges_of(ctx.store.domains(when)))
-        finally:
-            _record_usage(usage, ctx.store, ctx.clock, ctx.err)
+    if server is not None:
+        if db is not None:
+            raise UserError("--server answers from the server's database: leave out --db")
+        answer = ask_server(server, question, flat, when)
         if json_:
-            print_json(result.as_json(graph))
+            print_json(answer)
+        else:
+            _print(answer, Console(soft_wrap=True), Console(stderr=True, soft_wrap=True))
+        return
+    with open_context(db) as ctx:
+        answer = _ask_here(ctx.config, ctx.store, ctx.clock, ctx.err, question, flat, when)
+        if json_:
+            print_json(answer)
             return
-        _print(result, ctx.out, ctx.err)
+        _print(answer, ctx.out, ctx.err)
+
+
+def _ask_here(
+    config: Config, store: Store, clock: Clock, err: Console, question: str, flat: bool, when: str | None
+) -> Mapping[str, object]:
+    # Imported here: a question sent to a server needs none of the answering code.
+    from agents.offline.handlers import offline_handlers
+    from governance.qa import answer_flat, answer_routed, bridges_of
+    from magg_kg.graph_index import build_graph_index
+    from magg_kg.llm.provider import build_llm
+
+    if not store.concepts(when):
+        scope = f" as of {when}" if when else ""
+        raise UserError(f"the graph in {config.db} is empty{scope}: run `magg demo` or `magg ingest` first")
+    graph = build_graph_index(store, when)
+    llm, usage = build_llm(config.llm, store, clock, offline_handlers())
+    try:
+        if flat:
+            result = answer_flat(llm, graph, question)
+        else:
+            result = answer_routed(llm, graph, question, bridges_of(store.domains(when)))
+    finally:
+        _record_usage(usage, store, clock, err)
+    return result.as_json(graph)
+
+
+def ask_server(url: str, question: str, flat: bool, as_of: str | None) -> Mapping[str, object]:
+    """The answer of the ``magg serve`` at ``url`` (its ``/api/ask``), as ``magg ask --json`` prints it."""
+    if not url.startswith(("http://", "https://")):
+        raise UserError(f"--server {url!r} is not an http(s) URL: e.g. http://127.0.0.1:8765")
+    token = serve_token()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    target = url.rstrip("/") + "/api/ask"
+    try:
+        reply = httpx.post(
+            target,
+            json={"question": question, "flat": flat, "as_of": as_of},
+            headers=headers,
+            timeout=httpx.Timeout(SERVER_TIMEOUT_S, connect=10.0),
+        )
+    except httpx.HTTPError as error:
+        raise BackendUnavailable(
+            f"cannot reach the magg server at {url} ({error}): is `magg serve` running?"
+        ) from None
+    if reply.status_code == 401:
+        raise UserError(f"the magg server at {url} needs its token: set MAGG_SERVE_TOKEN to the server's")
+    try:
+        body = reply.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise RunError(f"the magg server at {url} answered {reply.status_code} without a JSON answer")
+    if reply.status_code >= 400:
+        message = str(body.get("error") or f"status {reply.status_code}")
+        if reply.status_code >= 500:
+            raise RunError(f"the magg server at {url} failed: {message}")
+        raise UserError(message)
+    return body
 
 
 def _record_usage(usage: UsageLog, store: Store, clock: Clock, err: Console) -> None:
@@ -80,32 +157,43 @@ def _record_usage(usage: UsageLog, store: Store, clock: Clock, err: Console) -> 
         err.print(note, markup=False, highlight=False)
 
 
-def _print(result: QAResult, out: Console, err: Console) -> None:
-    if not result.covered:
-        out.print(result.answer, markup=False, highlight=False)
+def _print(answer: Mapping[str, object], out: Console, err: Console) -> None:
+    """An answer (as ``magg ask --json`` prints it) for a person."""
+    if not answer.get("covered", True):
+        out.print(str(answer.get("answer", "")), markup=False, highlight=False)
         return
-    out.print(f"[bold]{escape(result.short_answer)}[/bold]")
-    out.print(result.answer, markup=False, highlight=False)
-    if result.path:
-        out.print(f"  path: {' → '.join(result.path)}", markup=False, highlight=False)
-    for sub in result.sub_questions:
+    out.print(f"[bold]{escape(str(answer.get('short_answer', '')))}[/bold]")
+    out.print(str(answer.get("answer", "")), markup=False, highlight=False)
+    path = _strings(answer.get("path"))
+    if path:
+        out.print(f"  path: {' → '.join(path)}", markup=False, highlight=False)
+    for sub in _items(answer.get("sub_questions")):
         out.print(
-            f"  sub-question ({sub.get('type', 'open')}): {sub['text']} "
-            f"-> domains {sub['domains'] or '(flat)'}",
+            f"  sub-question ({sub.get('type', 'open')}): {sub.get('text', '')} "
+            f"-> domains {sub.get('domains') or '(flat)'}",
             markup=False,
             highlight=False,
         )
-    excerpts = sum(1 for c in result.citations if c.startswith(f"{KINDS['chunk'].prefix}-"))
-    cited = f"{len(result.citations) - excerpts} edge(s)" + (
-        f" and {excerpts} excerpt(s)" if excerpts else ""
-    )
-    out.print(f"{cited} cited; {result.calls} model call(s) ({result.mode})")
-    if result.dropped:
+    edges, excerpts = len(_items(answer.get("citations"))), len(_items(answer.get("excerpts_cited")))
+    cited = f"{edges} edge(s)" + (f" and {excerpts} excerpt(s)" if excerpts else "")
+    out.print(f"{cited} cited; {answer.get('calls', 0)} model call(s) ({answer.get('mode', '')})")
+    dropped = _strings(answer.get("dropped_citations"))
+    if dropped:
         err.print(
-            f"warning: dropped {len(result.dropped)} citation(s) of edges or excerpts not retrieved: "
-            + ", ".join(result.dropped),
+            f"warning: dropped {len(dropped)} citation(s) of edges or excerpts not retrieved: "
+            + ", ".join(dropped),
             markup=False,
             highlight=False,
         )
-    for failure in result.failures:
+    for failure in _strings(answer.get("failures")):
         err.print(f"warning: {failure}", markup=False, highlight=False)
+
+
+def _items(value: object) -> list[Mapping[str, object]]:
+    return [item for item in value if isinstance(item, Mapping)] if isinstance(value, Sequence) else []
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        return []
+    return [str(item) for item in value]

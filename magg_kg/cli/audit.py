@@ -16,13 +16,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from governance.report import Prices, audit_report
 from magg_kg.cli.context import AsOfOption, DbOption, JsonOption, as_of_time, open_context, print_json
 from magg_kg.errors import UserError
-from magg_kg.snapshot import read_snapshot
 from magg_kg.store import Row
-from magg_kg.verification import verify_store
-from magg_kg.views.documents import report_html, report_json, report_markdown
 
 __all__ = ["Format", "register", "report_command", "usage", "verify_command"]
 
@@ -38,6 +34,8 @@ def register(app: typer.Typer) -> None:
 
 def verify_command(db: DbOption = None, json_: JsonOption = False) -> None:
     """Check the audit hash chain and every invariant; exit 1 if anything is broken."""
+    from magg_kg.verification import verify_store  # imported here, as below: networkx, templates
+
     with open_context(db) as ctx:
         problems = verify_store(ctx.store)
         events = len(ctx.store.audit_events())
@@ -107,6 +105,10 @@ def report_command(
     ] = None,
 ) -> None:
     """Per-domain audit report: decisions, scores, debates, quarantine, rejections, evidence, cost, time."""
+    from governance.report import Prices, audit_report
+    from magg_kg.snapshot import read_snapshot
+    from magg_kg.views.documents import report_html, report_json, report_markdown
+
     when = as_of_time(as_of)
     if (usd_prompt is None) != (usd_completion is None):
         raise UserError("give both --usd-per-mtok-in and --usd-per-mtok-out, or neither")

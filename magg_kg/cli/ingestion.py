@@ -13,7 +13,6 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from agents.cost import Cost
-from agents.offline.handlers import offline_handlers
 from agents.roles import BUNDLED
 from governance.ingestion import IngestContext, IngestReport, ingest
 from governance.judgment import Judgment
@@ -42,6 +41,8 @@ def run_ingest(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> IngestReport:
     """Builds the LLM stack and the ingestion context from a command's context and runs ingestion."""
+    from agents.offline.handlers import offline_handlers  # imported here: the offline roles load models
+
     llm_config = ctx.config.llm.model_copy(
         update={
             key: value

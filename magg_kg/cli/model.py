@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from agents.offline import injection_training, terms_training
-from agents.offline.model import judgment_model
-from governance.labelled import evaluate, labelled_claims, lesson_claims
-from governance.training import TrainingReport, lesson_examples, train
 from magg_kg.cli.context import repository, shared_data
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
+
+if TYPE_CHECKING:
+    from governance.training import TrainingReport
+
+# The training and labelling code (scikit-learn) is imported by the commands that use it, so that
+# every other command starts without it.
 
 __all__ = ["build_command", "claims", "default_labels", "evaluate_command", "label", "register"]
 
@@ -73,6 +75,9 @@ def build_command(
     ] = False,
 ) -> None:
     """Rebuild the offline models from data; print their cross-validated figures and reliability tables."""
+    from agents.offline import injection_training, terms_training
+    from governance.training import train
+
     if only not in ("all", *MODELS):
         raise UserError(f"--only {only!r}: choose one of {', '.join(MODELS)}")
     if as_json and only != "judgment":
@@ -158,6 +163,8 @@ def claims(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sample.")] = 7,
 ) -> None:
     """Export proposals as judge prompts (PREFIX.claims.jsonl) and a blind file to label."""
+    from governance.labelled import lesson_claims
+
     if not db.is_file():
         raise UserError(f"{db}: no such database")
     store = SQLiteStore.open(str(db), create=False)
@@ -183,6 +190,8 @@ def label(
     out: Annotated[Path, typer.Option("--out", help="The labelled claims file to write.")],
 ) -> None:
     """Join exported claims with a reader's labels into a training file."""
+    from governance.labelled import labelled_claims
+
     for path in (claims_file, labels_file):
         if not path.is_file():
             raise UserError(f"{path}: no such file")
@@ -194,6 +203,10 @@ def evaluate_command(
     labelled: Annotated[Path, typer.Argument(help="Labelled claims (magg model label), never trained on.")],
 ) -> None:
     """Precision of the shipped judgment model on labelled claims, at the gate's thresholds."""
+    from agents.offline.model import judgment_model
+    from governance.labelled import evaluate
+    from governance.training import lesson_examples
+
     if not labelled.is_file():
         raise UserError(f"{labelled}: no such labelled claims file")
     rows = evaluate(judgment_model(), lesson_examples(labelled))

@@ -15,7 +15,6 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from agents.offline.handlers import offline_handlers
 from governance.discovery import discover as run_discover
 from governance.recheck import recheck as run_recheck
 from governance.reconsider import ROUNDS, Reconsidered
@@ -57,6 +56,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _usage(ctx: Context) -> UsageLog:
+    from agents.offline.handlers import offline_handlers  # imported here: the offline roles load models
+
     _, usage = build_llm(ctx.config.llm, ctx.store, ctx.clock, offline_handlers())
     return usage
 

@@ -1,4 +1,5 @@
-"""``magg serve``: the review site (:mod:`magg_kg.cli.site`) over one database.
+"""``magg serve``: the review site (:mod:`magg_kg.cli.site`) over one database, and its questions
+(:mod:`magg_kg.cli.questions`): ``POST /api/ask``, which ``magg ask --server URL`` sends to.
 
 It listens on 127.0.0.1 unless told otherwise; any other address needs ``MAGG_SERVE_TOKEN`` (read
 when the command runs), which every request must then carry.
@@ -14,6 +15,7 @@ import uvicorn
 
 from magg_kg.backends import open_store
 from magg_kg.cli.context import DbOption, open_context, serve_token
+from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
 from magg_kg.errors import UserError
 
@@ -46,7 +48,8 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")] = 8765,
     db: DbOption = None,
 ) -> None:
-    """Serve the review queue, proposals, the audit report and domain graphs in a browser."""
+    """Serve the review queue, proposals, the audit report and domain graphs in a browser, and
+    answer questions (POST /api/ask; `magg ask --server URL`) from a graph it keeps."""
     token = serve_token()
     if token is None and not is_loopback(host):
         raise UserError(
@@ -63,7 +66,17 @@ def serve(
             markup=False,
             highlight=False,
         )
+    questions = Questions(open_store=lambda: open_store(config), llm=config.llm, clock=clock)
     site = build_site(
-        Site(open_store=lambda: open_store(config), clock=clock, policy=config.policy, token=token)
+        Site(
+            open_store=lambda: open_store(config),
+            clock=clock,
+            policy=config.policy,
+            token=token,
+            questions=questions,
+        )
     )
-    uvicorn.run(site, host=host, port=port, log_level="warning", server_header=False)
+    try:
+        uvicorn.run(site, host=host, port=port, log_level="warning", server_header=False)
+    finally:
+        questions.close()

@@ -1,6 +1,7 @@
 """The review site behind ``magg serve``: the review queue, one proposal with its evidence in its
 lesson, the owners' ballots, the judge's reasoning and the debate transcript; approve or reject;
-the audit report per domain; the graph of a domain.
+the audit report per domain; the graph of a domain; and, given a :class:`Questions`, answers to
+questions (``POST /api/ask``).
 
 Pages are server-rendered HTML with no script, so they work without a build step. A decision is
 written by :func:`magg_kg.cli.context.write_batch` from :func:`governance.review.approve` or
@@ -38,6 +39,7 @@ from starlette.routing import Route
 from governance.report import audit_report, reason_kind
 from governance.review import approve, case_of, pending, reject
 from magg_kg.cli.context import write_batch
+from magg_kg.cli.questions import Questions, question_routes
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import MaggError, UserError
@@ -72,6 +74,8 @@ class Site:
     clock: Clock
     policy: Policy
     token: str | None = None
+    questions: Questions | None = None
+    """When given, the site also answers questions (``POST /api/ask``, :mod:`magg_kg.cli.questions`)."""
 
 
 @dataclass(frozen=True)
@@ -408,5 +412,6 @@ def build_site(site: Site) -> Starlette:
         Route("/report", report),
         Route("/domains", domains),
         Route("/domains/{ident}/graph", graph),
+        *(question_routes(site.questions) if site.questions is not None else []),
     ]
     return Starlette(routes=routes, middleware=[Middleware(_Guard, token=site.token)])

@@ -16,6 +16,7 @@ import uvicorn
 from typer.testing import CliRunner
 
 from magg_kg.cli import app
+from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
 from magg_kg.clock import SystemClock
 from magg_kg.config import Policy
@@ -40,10 +41,17 @@ def db(demo_db: Path, tmp_path: Path) -> Path:
 
 
 @contextmanager
-def serving(db: Path, token: str | None = None) -> Iterator[str]:
-    """The review site over ``db`` on 127.0.0.1; yields its base URL."""
+def serving(db: Path, token: str | None = None, questions: Questions | None = None) -> Iterator[str]:
+    """The review site over ``db`` on 127.0.0.1 (answering ``questions`` when given); yields its
+    base URL."""
     site = build_site(
-        Site(open_store=lambda: SQLiteStore.open(db), clock=SystemClock(), policy=Policy(), token=token)
+        Site(
+            open_store=lambda: SQLiteStore.open(db),
+            clock=SystemClock(),
+            policy=Policy(),
+            token=token,
+            questions=questions,
+        )
     )
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))

@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from governance.evaluation.perf import run, show
 from magg_kg.cli.context import OutOption, ResultsJsonOption, emit_report, err_console
 from magg_kg.errors import UserError
 
@@ -34,6 +33,8 @@ def perf(
     out: OutOption = None,
 ) -> None:
     """Scale: domains, discovery, re-check, ask p95 and coverage on synthetic graphs, against goals."""
+    from governance.evaluation.perf import run, show  # imported here: it loads the answering code
+
     try:
         counts = [int(part) for part in sizes.split(",") if part.strip()]
     except ValueError:

@@ -25,10 +25,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from agents.offline.handlers import offline_handlers
-from governance.evaluation.qa_benchmark import MODES, load_gold_graph, run_questions
 from magg_kg.cli.bench.figures import CLOCK_START
-from magg_kg.cli.bench.multihop import print_multihop, run_multihop
 from magg_kg.cli.context import (
     OutOption,
     ResultsJsonOption,
@@ -38,10 +35,8 @@ from magg_kg.cli.context import (
     read_config,
     shared_data,
 )
-from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.clock import StepClock, SystemClock
 from magg_kg.errors import UserError
-from magg_kg.llm.provider import build_llm
 from magg_kg.sqlite import SQLiteStore
 
 __all__ = ["print_qa_summary", "qa", "register"]
@@ -64,6 +59,8 @@ def print_qa_summary(
     title: str, summary: Mapping[str, Mapping[str, Mapping[str, float]]], out: Console
 ) -> None:
     """One row per kind and mode: the kind's quality measure, citations, context, calls, latency."""
+    from governance.evaluation.qa_benchmark import MODES
+
     table = Table(title=title)
     table.add_column("kind")
     table.add_column("mode")
@@ -81,6 +78,10 @@ def print_qa_summary(
 
 
 def _curriculum(data: Path, per_type: int, seed: int, out: Console) -> dict[str, object]:
+    from agents.offline.handlers import offline_handlers
+    from governance.evaluation.qa_benchmark import load_gold_graph, run_questions
+    from magg_kg.llm.provider import build_llm
+
     config = read_config()
     store = SQLiteStore.open(":memory:")
     try:
@@ -103,6 +104,11 @@ def _curriculum(data: Path, per_type: int, seed: int, out: Console) -> dict[str,
 
 
 def _demo(per_type: int, seed: int, out: Console) -> dict[str, object]:
+    from agents.offline.handlers import offline_handlers
+    from governance.evaluation.qa_benchmark import run_questions
+    from magg_kg.cli.ingestion import curriculum_folder, run_ingest
+    from magg_kg.llm.provider import build_llm
+
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "demo.sqlite"
         with open_context(path, create=True) as ctx:
@@ -132,6 +138,10 @@ def qa(
     json_: ResultsJsonOption = False,
 ) -> None:
     """Question answering: typed curriculum questions from a gold graph, routed vs flat, by kind."""
+    # The answering and ingestion code is imported by the functions that run it, so that other
+    # commands start without it.
+    from magg_kg.cli.bench.multihop import print_multihop, run_multihop
+
     folder = data or shared_data("metacademy")
     if not folder.is_dir():
         raise UserError(f"no data folder at {folder}: pass --data DIR (a folder with Metacademy's layout)")

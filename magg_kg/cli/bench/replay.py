@@ -12,7 +12,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from agents.offline.handlers import offline_handlers
 from governance.evaluation.ablation import CONFIGURATIONS, run_ablation
 from governance.evaluation.prerequisite_data import concept_split, layout_of, load_alcpl, load_lecturebank
 from governance.evaluation.replay import build_candidates, load_dataset, read_candidates
@@ -168,6 +167,8 @@ def replay_report(
 ) -> dict[str, object]:
     """The replay ablation on the data in ``folder`` (or the labelled ``candidates`` file), its
     progress shown on stderr; what ``magg bench replay`` prints and writes."""
+    from agents.offline.handlers import offline_handlers  # imported here: the offline roles load models
+
     unknown = [name for name in configurations if name not in CONFIGURATIONS]
     if unknown:
         raise UserError(f"--configuration {unknown[0]!r} is not one of {', '.join(CONFIGURATIONS)}")

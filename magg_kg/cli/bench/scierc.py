@@ -16,10 +16,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from agents.offline.handlers import offline_handlers
-from agents.schema_extraction import SchemaRoles
-from governance.evaluation.scierc import load_split
-from governance.evaluation.scierc_bench import PROPOSE_AT, run_split, scierc_report
 from magg_kg.cli.bench.figures import CLOCK_START, figure
 from magg_kg.cli.context import (
     OutOption,
@@ -31,7 +27,6 @@ from magg_kg.cli.context import (
 )
 from magg_kg.clock import StepClock
 from magg_kg.errors import UserError
-from magg_kg.vocabulary import SCIERC
 
 __all__ = ["print_scierc", "register", "scierc"]
 
@@ -133,6 +128,13 @@ def scierc(
     ] = None,
 ) -> None:
     """SciERC: each abstract ingested flat and governed; strict and mapped triple F1, per label, calls."""
+    # Imported here: the extractor's training code (scikit-learn) is not loaded for other commands.
+    from agents.offline.handlers import offline_handlers
+    from agents.schema_extraction import SchemaRoles
+    from governance.evaluation.scierc import load_split
+    from governance.evaluation.scierc_bench import PROPOSE_AT, run_split, scierc_report
+    from magg_kg.vocabulary import SCIERC
+
     if split not in ("dev", "test"):
         raise UserError(f"--split {split!r}: evaluate on dev or test (the extractor is trained on train)")
     config = read_config()

@@ -1,0 +1,199 @@
+"""Questions over HTTP: ``POST /api/ask`` of ``magg serve``, which keeps the graph between questions.
+
+``magg ask`` in a process of its own reads the whole graph for its one question: on a graph of
+100k concepts and 500k edges that is most of a minute. The server reads it once and keeps it,
+with what answering derives from it (the lexicon, the edges by concept, each domain's question
+index, built the first time a question reaches that domain), until the graph changes. Before
+each question it reads the store's graph state (:meth:`~magg_kg.store.Store.graph_state`: the row
+counts of the tables that say what the graph is, about 20 ms at 100k concepts) and reads the graph
+again only when that moved. Graphs as of a past time (``as_of``) are kept the same way, the
+last :data:`KEPT_PAST` of them beside the current one.
+
+The request is JSON: ``{"question": "...", "flat": false, "as_of": null}``; the reply is what
+``magg ask --json`` prints, or ``{"error": "..."}`` with status 400 (a bad request), 409 (nothing
+to answer from) or 500 (the store failed). Questions are answered one at a time, in order of
+arrival, on one worker thread that owns the store connection the kept graph reads its lessons
+from. The model calls are recorded as ``magg ask`` records them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from magg_kg.cli.context import as_of_time
+from magg_kg.clock import Clock
+from magg_kg.config import LLMConfig
+from magg_kg.errors import MaggError, StoreError, UserError
+from magg_kg.store import Store
+
+if TYPE_CHECKING:
+    from magg_kg.graph_index import GraphIndex
+
+__all__ = ["KEPT_PAST", "MAX_QUESTION_BYTES", "Questions", "question_routes"]
+
+KEPT_PAST = 4
+"""How many graphs as of a past time the server keeps beside the current one."""
+MAX_QUESTION_BYTES = 64 * 1024
+"""The largest request body ``/api/ask`` reads."""
+_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+
+@dataclass
+class _Kept:
+    state: tuple[object, ...]
+    graph: GraphIndex
+    bridges: dict[str, list[str]]
+
+
+@dataclass
+class Questions:
+    """Answers questions over one database, keeping the graph between them (see the module)."""
+
+    open_store: Callable[[], Store]
+    llm: LLMConfig
+    clock: Clock
+    _worker: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="magg-questions")
+    )
+    _store: Store | None = None
+    _kept: OrderedDict[str | None, _Kept] = field(default_factory=OrderedDict)
+
+    async def ask(self, question: str, *, flat: bool = False, as_of: str | None = None) -> dict[str, object]:
+        """The answer as ``magg ask --json`` prints it (:class:`UserError` for a question that
+        cannot be asked, :class:`StoreError` when the store fails)."""
+        return await asyncio.wrap_future(self._worker.submit(self._answer, question, flat, as_of))
+
+    def answer(self, question: str, *, flat: bool = False, as_of: str | None = None) -> dict[str, object]:
+        """:meth:`ask`, waiting for the answer."""
+        return self._worker.submit(self._answer, question, flat, as_of).result()
+
+    def _answer(self, question: str, flat: bool, as_of: str | None) -> dict[str, object]:
+        from agents.offline.handlers import offline_handlers
+        from governance.qa import answer_flat, answer_routed
+        from magg_kg.llm.provider import build_llm
+
+        if not question.strip():
+            raise UserError("the question is empty")
+        store = self._open()
+        kept = self._graph(store, as_of)
+        llm, usage = build_llm(self.llm, store, self.clock, offline_handlers())
+        try:
+            if flat:
+                result = answer_flat(llm, kept.graph, question)
+            else:
+                result = answer_routed(llm, kept.graph, question, kept.bridges)
+        finally:
+            try:
+                usage.flush(store, self.clock)
+            except StoreError:
+                pass  # asking is a read: a store that refuses writes costs only the usage record
+        # The kept graph is millions of objects at 100k concepts: set aside from the cyclic garbage
+        # collector (with the domain indexes this question built), whose full passes over it would
+        # otherwise stop a question for seconds.
+        gc.freeze()
+        return result.as_json(kept.graph)
+
+    def close(self) -> None:
+        """Closes the store the worker held (on the worker: the connection is its own) and stops it."""
+        self._worker.submit(self._close_store).result()
+        self._worker.shutdown(wait=True)
+
+    def _close_store(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def _open(self) -> Store:
+        if self._store is None:
+            self._store = self.open_store()
+        return self._store
+
+    def _graph(self, store: Store, as_of: str | None) -> _Kept:
+        from governance.qa import bridges_of
+        from magg_kg.graph_index import build_graph_index
+
+        state = store.graph_state()
+        kept = self._kept.get(as_of)
+        if kept is not None and kept.state == state:
+            self._kept.move_to_end(as_of)
+            return kept
+        gc.unfreeze()  # what is dropped below may be collected again
+        self._kept.pop(as_of, None)
+        graph = build_graph_index(store, as_of)
+        if not graph.concepts:
+            scope = f" as of {as_of}" if as_of else ""
+            raise _Empty(f"the graph is empty{scope}: run `magg demo` or `magg ingest` first")
+        kept = _Kept(state, graph, bridges_of(store.domains(as_of)))
+        self._kept[as_of] = kept
+        self._kept.move_to_end(as_of)
+        past = [key for key in self._kept if key is not None]
+        for key in past[: max(0, len(past) - KEPT_PAST)]:
+            del self._kept[key]
+        return kept
+
+
+class _Empty(UserError):
+    """Nothing to answer from."""
+
+
+def question_routes(questions: Questions) -> list[Route]:
+    """``POST /api/ask`` over ``questions``."""
+
+    async def ask(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_QUESTION_BYTES:
+            return _error(413, f"the request is larger than {MAX_QUESTION_BYTES // 1024} KiB")
+        try:
+            asked = _request(body)
+            answer = await questions.ask(asked.question, flat=asked.flat, as_of=asked.as_of)
+        except _Empty as empty:
+            return _error(409, str(empty))
+        except StoreError as error:
+            return _error(500, f"the store failed: {error}")
+        except UserError as error:
+            return _error(400, str(error))
+        except MaggError as error:
+            return _error(500, str(error))
+        return JSONResponse(answer, headers=_HEADERS)
+
+    return [Route("/api/ask", ask, methods=["POST"])]
+
+
+@dataclass(frozen=True)
+class _Asked:
+    question: str
+    flat: bool
+    as_of: str | None
+
+
+def _request(body: bytes) -> _Asked:
+    try:
+        asked = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise UserError('the request is not JSON: send {"question": "..."}') from None
+    if not isinstance(asked, dict) or not isinstance(asked.get("question"), str):
+        raise UserError('the request needs a "question" string: {"question": "..."}')
+    unknown = sorted(set(asked) - {"question", "flat", "as_of"})
+    if unknown:
+        raise UserError(f"unknown field(s) {unknown}: the request takes question, flat and as_of")
+    flat, as_of = asked.get("flat", False), asked.get("as_of")
+    if not isinstance(flat, bool):
+        raise UserError('"flat" must be true or false')
+    if as_of is not None and not isinstance(as_of, str):
+        raise UserError('"as_of" must be a time, e.g. "2026-11-29T12:00:00Z", or null')
+    return _Asked(asked["question"], flat, as_of_time(as_of))
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)

@@ -1,0 +1,169 @@
+"""``magg serve`` answers questions (``POST /api/ask``) from a graph it keeps, and ``magg ask
+--server URL`` asks it: the same answers as ``magg ask`` in its own process."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import httpx
+import pytest
+
+import magg_kg.graph_index
+from magg_kg.cli.questions import MAX_QUESTION_BYTES, Questions
+from magg_kg.clock import SystemClock
+from magg_kg.config import LLMConfig
+from magg_kg.operations import AddConcept, Batch, CommitEdge, RecordDecision, SpanData
+from magg_kg.records import edge_id
+from magg_kg.sqlite import SQLiteStore
+from tests.cli import magg
+from tests.report.conftest import serving
+
+QUESTIONS = [
+    "What should I learn before transformers?",
+    "What is the learning path from linear algebra to neural networks?",
+    "Which comes first, backpropagation or gradient descent?",
+]
+
+
+def questions_over(db: Path) -> Questions:
+    return Questions(open_store=lambda: SQLiteStore.open(db), llm=LLMConfig(), clock=SystemClock())
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_the_server_answers_as_magg_ask_does(
+    db: Path, flat: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    questions = questions_over(db)
+    with serving(db, questions=questions) as url:
+        for question in QUESTIONS:
+            mode = ["--flat"] if flat else []
+            code, here, err = magg(["ask", question, "--db", str(db), "--json", *mode], capsys)
+            assert code == 0, err
+            code, there, err = magg(["ask", question, "--server", url, "--json", *mode], capsys)
+            assert code == 0, err
+            assert json.loads(there) == json.loads(here)
+            code, printed_here, _ = magg(["ask", question, "--db", str(db), *mode], capsys)
+            code, printed_there, _ = magg(["ask", question, "--server", url, *mode], capsys)
+            assert printed_there == printed_here
+    questions.close()
+
+
+def test_the_graph_is_read_once_and_again_only_when_it_changes(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[str | None] = []
+    build = magg_kg.graph_index.build_graph_index
+
+    def counted(store: SQLiteStore, as_of: str | None = None) -> magg_kg.graph_index.GraphIndex:
+        reads.append(as_of)
+        return build(store, as_of)
+
+    monkeypatch.setattr(magg_kg.graph_index, "build_graph_index", counted)
+    questions = questions_over(db)
+    asked = "What should I learn before Zeta calculus?"
+    first = questions.answer(asked)
+    assert questions.answer("What should I learn before transformers?") and len(reads) == 1
+    assert first["covered"] is False  # the graph does not know the concept yet
+
+    store = SQLiteStore.open(db)
+    now = SystemClock().now()
+    quote = "Linear algebra is a prerequisite for Zeta calculus."
+    span = SpanData(lesson_id="external:test", start=0, end=len(quote), quote=quote, kind="explicit")
+    store.write(
+        Batch.of(
+            "b-zeta",
+            now,
+            [
+                AddConcept(id="zeta-calculus", name="Zeta calculus", type="concept", recorded_at=now),
+                RecordDecision(
+                    id="d-zeta", proposal_id=None, stage="manual", verdict="accept", state_after="committed",
+                    score=0.9, rationale="test", detail={}, policy_version="p", prompt_version="none",
+                    model="none", decided_at=now,
+                ),
+                CommitEdge(
+                    version_id="v-zeta", edge_id=edge_id("linear-algebra", "prerequisite", "zeta-calculus"),
+                    src="linear-algebra", type="prerequisite", dst="zeta-calculus", confidence=0.9,
+                    reason="test", source="test", evidence=[span], valid_at=now, recorded_at=now,
+                    decision_id="d-zeta", policy_version="p", prompt_version="none", model="none",
+                ),
+            ],
+        )
+    )  # fmt: skip
+    store.close()
+    again = questions.answer(asked)
+    assert len(reads) == 2
+    assert again["covered"] is True
+    assert [c["edge_id"] for c in again["citations"]] == [  # type: ignore[index, union-attr]
+        edge_id("linear-algebra", "prerequisite", "zeta-calculus")
+    ]
+    questions.answer(asked)
+    assert len(reads) == 2
+    questions.close()
+
+
+def post(url: str, body: bytes | dict[str, object], **headers: str) -> httpx.Response:
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return httpx.post(f"{url}/api/ask", content=content, headers=headers, timeout=60)
+
+
+def test_bad_requests_get_a_clear_error_and_no_answer(db: Path, tmp_path: Path) -> None:
+    questions = questions_over(db)
+    with serving(db, questions=questions) as url:
+        cases: list[tuple[bytes | dict[str, object], int, str]] = [
+            (b"what is attention?", 400, "not JSON"),
+            (b"\xff\xfe", 400, "not JSON"),
+            ({"q": "what is attention?"}, 400, '"question"'),
+            (["what is attention?"], 400, '"question"'),  # type: ignore[list-item]
+            ({"question": "what is attention?", "top_k": 3}, 400, "unknown field"),
+            ({"question": "what is attention?", "flat": "yes"}, 400, '"flat"'),
+            ({"question": "what is attention?", "as_of": "yesterday"}, 400, "ISO 8601"),
+            ({"question": "what is attention?", "as_of": 7}, 400, '"as_of"'),
+            ({"question": "   "}, 400, "empty"),
+            ({"question": "x" * (MAX_QUESTION_BYTES + 1)}, 413, "larger than"),
+        ]
+        for body, status, said in cases:
+            reply = post(url, json.dumps(body).encode() if isinstance(body, list) else body)
+            assert reply.status_code == status, (body, reply.text)
+            assert said in reply.json()["error"]
+        assert httpx.get(f"{url}/api/ask", timeout=60).status_code == 405
+    questions.close()
+    empty = tmp_path / "empty.sqlite"
+    SQLiteStore.open(empty).close()
+    nothing = questions_over(empty)
+    with serving(empty, questions=nothing) as url:
+        reply = post(url, {"question": "What should I learn before transformers?"})
+        assert reply.status_code == 409 and "empty" in reply.json()["error"]
+    nothing.close()
+
+
+def test_a_server_with_a_token_answers_only_with_it(
+    db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "t" * 32
+    questions = questions_over(db)
+    with serving(db, token=token, questions=questions) as url:
+        asked = {"question": QUESTIONS[0]}
+        assert post(url, asked).status_code == 401
+        allowed = post(url, asked, Authorization=f"Bearer {token}")
+        assert allowed.status_code == 200
+        monkeypatch.delenv("MAGG_SERVE_TOKEN", raising=False)
+        code, _, err = magg(["ask", QUESTIONS[0], "--server", url], capsys)
+        assert code == 2 and "MAGG_SERVE_TOKEN" in err
+        monkeypatch.setenv("MAGG_SERVE_TOKEN", token)
+        code, out, err = magg(["ask", QUESTIONS[0], "--server", url], capsys)
+        assert code == 0 and str(allowed.json()["answer"]) in out, err
+    questions.close()
+
+
+def test_ask_server_refuses_what_it_cannot_send(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        nobody = f"http://127.0.0.1:{unused.getsockname()[1]}"
+    code, out, err = magg(["ask", QUESTIONS[0], "--server", nobody], capsys)
+    assert code == 1 and "cannot reach the magg server" in err and "Traceback" not in out + err
+    code, _, err = magg(["ask", QUESTIONS[0], "--server", "127.0.0.1:8765"], capsys)
+    assert code == 2 and "http(s) URL" in err
+    code, _, err = magg(["ask", QUESTIONS[0], "--server", nobody, "--db", str(db)], capsys)
+    assert code == 2 and "leave out --db" in err
