@@ -28,10 +28,10 @@ from magg_kg.cli.context import (
     print_json,
     serve_token,
 )
+from magg_kg.cli.questions import answered
 from magg_kg.clock import Clock
 from magg_kg.config import Config
-from magg_kg.errors import BackendUnavailable, RunError, StoreError, UserError
-from magg_kg.llm.usage import UsageLog
+from magg_kg.errors import BackendUnavailable, RunError, UserError
 from magg_kg.store import Store
 
 __all__ = ["SERVER_TIMEOUT_S", "ask_command", "register"]
@@ -90,25 +90,19 @@ def ask_command(
 def _ask_here(
     config: Config, store: Store, clock: Clock, err: Console, question: str, flat: bool, when: str | None
 ) -> Mapping[str, object]:
-    # Imported here: a question sent to a server needs none of the answering code.
-    from agents.offline.handlers import offline_handlers
-    from governance.qa import answer_flat, answer_routed, bridges_of
+    from governance.qa import bridges_of  # imported here: a question sent to a server needs none of it
     from magg_kg.graph_index import build_graph_index
-    from magg_kg.llm.provider import build_llm
 
     if not store.concepts(when):
         scope = f" as of {when}" if when else ""
         raise UserError(f"the graph in {config.db} is empty{scope}: run `magg demo` or `magg ingest` first")
     graph = build_graph_index(store, when)
-    llm, usage = build_llm(config.llm, store, clock, offline_handlers())
-    try:
-        if flat:
-            result = answer_flat(llm, graph, question)
-        else:
-            result = answer_routed(llm, graph, question, bridges_of(store.domains(when)))
-    finally:
-        _record_usage(usage, store, clock, err)
-    return result.as_json(graph)
+    bridges = None if flat else bridges_of(store.domains(when))
+    answer, unrecorded = answered(config.llm, store, clock, graph, bridges, question, flat)
+    if unrecorded is not None:
+        note = f"note: the usage of this question was not recorded: {unrecorded}"
+        err.print(note, markup=False, highlight=False)
+    return answer
 
 
 def ask_server(url: str, question: str, flat: bool, as_of: str | None) -> Mapping[str, object]:
@@ -143,18 +137,6 @@ def ask_server(url: str, question: str, flat: bool, as_of: str | None) -> Mappin
             raise RunError(f"the magg server at {url} failed: {message}")
         raise UserError(message)
     return body
-
-
-def _record_usage(usage: UsageLog, store: Store, clock: Clock, err: Console) -> None:
-    """Writes the usage of the question's model calls; a database that refuses writes only costs a note.
-
-    Asking is a read: on a read-only database the answer stands and the usage goes unrecorded.
-    """
-    try:
-        usage.flush(store, clock)
-    except StoreError as error:
-        note = f"note: the usage of this question was not recorded: {error}"
-        err.print(note, markup=False, highlight=False)
 
 
 def _print(answer: Mapping[str, object], out: Console, err: Console) -> None:

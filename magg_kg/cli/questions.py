@@ -22,7 +22,7 @@ import asyncio
 import gc
 import json
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -40,7 +40,7 @@ from magg_kg.store import Store
 if TYPE_CHECKING:
     from magg_kg.graph_index import GraphIndex
 
-__all__ = ["KEPT_PAST", "MAX_QUESTION_BYTES", "Questions", "question_routes"]
+__all__ = ["KEPT_PAST", "MAX_QUESTION_BYTES", "Questions", "answered", "question_routes"]
 
 KEPT_PAST = 4
 """How many graphs as of a past time the server keeps beside the current one."""
@@ -79,30 +79,16 @@ class Questions:
         return self._worker.submit(self._answer, question, flat, as_of).result()
 
     def _answer(self, question: str, flat: bool, as_of: str | None) -> dict[str, object]:
-        from agents.offline.handlers import offline_handlers
-        from governance.qa import answer_flat, answer_routed
-        from magg_kg.llm.provider import build_llm
-
         if not question.strip():
             raise UserError("the question is empty")
         store = self._open()
         kept = self._graph(store, as_of)
-        llm, usage = build_llm(self.llm, store, self.clock, offline_handlers())
-        try:
-            if flat:
-                result = answer_flat(llm, kept.graph, question)
-            else:
-                result = answer_routed(llm, kept.graph, question, kept.bridges)
-        finally:
-            try:
-                usage.flush(store, self.clock)
-            except StoreError:
-                pass  # asking is a read: a store that refuses writes costs only the usage record
+        answer, _ = answered(self.llm, store, self.clock, kept.graph, kept.bridges, question, flat)
         # The kept graph is millions of objects at 100k concepts: set aside from the cyclic garbage
         # collector (with the domain indexes this question built), whose full passes over it would
         # otherwise stop a question for seconds.
         gc.freeze()
-        return result.as_json(kept.graph)
+        return answer
 
     def close(self) -> None:
         """Closes the store the worker held (on the worker: the connection is its own) and stops it."""
@@ -141,6 +127,38 @@ class Questions:
         for key in past[: max(0, len(past) - KEPT_PAST)]:
             del self._kept[key]
         return kept
+
+
+def answered(
+    llm: LLMConfig,
+    store: Store,
+    clock: Clock,
+    graph: GraphIndex,
+    bridges: Mapping[str, Sequence[str]] | None,
+    question: str,
+    flat: bool,
+) -> tuple[dict[str, object], StoreError | None]:
+    """The answer to ``question`` (routed over ``bridges``, or ``flat``) as ``magg ask --json``
+    prints it, its model calls recorded in ``store``; and the error that kept them from being
+    recorded, if any: asking is a read, so a store that refuses writes (a read-only file) costs
+    only the record."""
+    from agents.offline.handlers import offline_handlers  # imported here: the offline roles load models
+    from governance.qa import answer_flat, answer_routed
+    from magg_kg.llm.provider import build_llm
+
+    model, usage = build_llm(llm, store, clock, offline_handlers())
+    try:
+        if flat:
+            result = answer_flat(model, graph, question)
+        else:
+            result = answer_routed(model, graph, question, dict(bridges or {}))
+    finally:
+        try:
+            usage.flush(store, clock)
+            unrecorded = None
+        except StoreError as error:
+            unrecorded = error
+    return result.as_json(graph), unrecorded
 
 
 class _Empty(UserError):
