@@ -23,6 +23,7 @@ relation       :func:`~magg_kg.learning_order.connection`
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -185,12 +186,30 @@ def uncovered_names(unknown: Sequence[str]) -> str:
     return f"The graph does not cover {' or '.join(unknown)}." if unknown else ""
 
 
-def domains_of_edges(edges: Sequence[str], domain_of: Callable[[str], str]) -> dict[str, list[str]]:
-    """Domain -> its edges among ``edges``, in order of first appearance (the experts along a path)."""
+def domains_of_edges(edges: Sequence[str], holders: Callable[[str], Sequence[str]]) -> dict[str, list[str]]:
+    """Domain -> its edges among ``edges``: the fewest domains whose reads hold every edge (an edge
+    between two domains is in both), in order of first appearance along ``edges`` (the experts
+    along a path). Greedy: the domain holding the most edges not yet given out first, ties to the
+    one met first; each edge goes to the first chosen domain that holds it.
+
+    >>> held = {"ab": ("a",), "bc": ("a", "b"), "cd": ("b",), "de": ("b", "c")}
+    >>> domains_of_edges(["ab", "bc", "cd", "de"], lambda e: held[e])
+    {'a': ['ab'], 'b': ['bc', 'cd', 'de']}
+    >>> domains_of_edges(["ab", "bc"], lambda e: held[e])
+    {'a': ['ab', 'bc']}
+    """
+    met = list(dict.fromkeys(domain for edge in edges for domain in holders(edge) or ("",)))
+    left, chosen = list(edges), []
+    while left:
+        counts = Counter(domain for edge in left for domain in holders(edge) or ("",))
+        best = min(counts, key=lambda domain: (-counts[domain], met.index(domain)))
+        chosen.append(best)
+        left = [edge for edge in left if best not in (holders(edge) or ("",))]
     parts: dict[str, list[str]] = {}
     for edge in edges:
-        parts.setdefault(domain_of(edge), []).append(edge)
-    return parts
+        held = holders(edge) or ("",)
+        parts.setdefault(next(domain for domain in chosen if domain in held), []).append(edge)
+    return {domain: parts[domain] for domain in sorted(parts, key=met.index)}
 
 
 def names_from(concepts: Mapping[str, Concept]) -> Names:

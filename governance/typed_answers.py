@@ -2,8 +2,10 @@
 
 Routed (:func:`typed_routed`): the algorithm reads the graph through a
 :class:`~magg_kg.graph_reader.DomainReader`, and the answer's edges are grouped by the domain each
-was read from; each domain's expert is shown its group only, in the answer's order, so a path
-across domains is assembled from the experts of each domain, joined where it crosses. Flat
+was read from (an edge between two domains is read by both: either expert may explain it), and
+given to the fewest experts that hold them all (:func:`~governance.graph_answer.domains_of_edges`);
+each expert is shown its group only, in the answer's order, so a path across domains is assembled
+from the experts of the domains its steps belong to, joined where it crosses. Flat
 (:func:`typed_flat`): the algorithm is given the whole graph and one call explains every part.
 """
 
@@ -37,7 +39,7 @@ def typed_routed(
         result.graph_answers.append(answer)
         if not answer.covered:
             result.uncovered.append(answer.headline)
-        for domain, edge_ids in domains_of_edges(answer.edges, reader.domain_of).items():
+        for domain, edge_ids in domains_of_edges(answer.edges, reader.holders).items():
             edges = [graph.edges[e] for e in edge_ids]
             concepts = [c for c in sub.concepts if any(c in (e.src, e.dst) for e in edges)]
             report = ExpertReport(domain, sub.text, concepts, list(edge_ids))

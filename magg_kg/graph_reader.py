@@ -7,8 +7,8 @@ a time. A reader answers and keeps count of what it had to read to answer:
   the whole graph for every question;
 - :class:`DomainReader` (routing) reads a domain's edges - every edge touching one of its
   concepts, so an edge between two domains belongs to both, as both owners reviewed it - only
-  when the search first reaches one of that domain's concepts, and remembers which domain each
-  edge was read from (the expert who answers for that step).
+  when the search first reaches one of that domain's concepts, and remembers which domains each
+  edge was read from (the experts who may answer for that step).
 
 >>> reader = WholeGraphReader([])
 >>> reader.touching("x"), reader.consulted, len(reader.edges_read)
@@ -48,10 +48,6 @@ class WholeGraphReader:
     def touching(self, concept: str) -> Sequence[EdgeVersion]:
         return self._edges.get(concept, [])
 
-    def domain_of(self, edge_id: str) -> str:
-        """The domain an edge was read from: none, for the whole graph."""
-        return ""
-
 
 def domain_members(
     touching: Mapping[str, Sequence[EdgeVersion]], owners: Mapping[str, Sequence[str]], unowned: str
@@ -84,7 +80,7 @@ class DomainReader:
         self._edges = touching if touching is not None else edges_by_concept(edges)
         self._given = owners
         self._members = members if members is not None else domain_members(self._edges, owners, unowned)
-        self._source: dict[str, str] = {}
+        self._holders: dict[str, list[str]] = {}
         self.edges_read: set[str] = set()
         self.consulted: list[str] = []
         self._unowned = unowned
@@ -105,8 +101,11 @@ class DomainReader:
         for member in self._members.get(domain, []):
             for edge in self._edges.get(member, []):
                 self.edges_read.add(edge.edge_id)
-                self._source.setdefault(edge.edge_id, domain)
+                held = self._holders.setdefault(edge.edge_id, [])
+                if domain not in held:
+                    held.append(domain)
 
-    def domain_of(self, edge_id: str) -> str:
-        """The domain whose expert read this edge first ("" if no domain read it)."""
-        return self._source.get(edge_id, "")
+    def holders(self, edge_id: str) -> tuple[str, ...]:
+        """The domains whose read held this edge, in the order they were read (an edge between two
+        domains read is in both): the experts that may be shown it."""
+        return tuple(self._holders.get(edge_id, ()))

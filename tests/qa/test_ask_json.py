@@ -56,7 +56,9 @@ def test_ask_json_has_the_type_sub_questions_path_and_citations(
     assert answer["type"] == "path" and answer["covered"] is True
     assert answer["path"] == ["linear-algebra", "neural-network", "transformer"]
     assert answer["sub_questions"][0]["type"] == "path"
-    assert answer["sub_questions"][0]["domains"] == ["d-math", "d-models"]
+    # Both domains are read; the models expert holds both steps (the first is between the two
+    # domains, so in both), and is the one expert asked.
+    assert answer["sub_questions"][0]["domains"] == ["d-models"]
     assert [c["edge_id"] for c in answer["citations"]] == [edge_id(*e) for e in EDGES]
     assert answer["answer"].startswith("Learning path from Linear algebra to transformer (2 step(s))")
     assert answer["read"]["domains"] == ["d-math", "d-models"]

@@ -125,23 +125,47 @@ def test_prerequisites_direct_and_in_full_in_learning_order(graph: GraphIndex) -
             assert position[src] < position[dst]
 
 
-def test_a_path_across_domains_is_assembled_from_each_domains_expert_in_order(graph: GraphIndex) -> None:
+def test_a_path_across_domains_goes_to_the_fewest_experts_that_hold_its_steps(graph: GraphIndex) -> None:
     result = routed(graph, "What is the learning path from linear algebra to transformers?")
     assert result.path == ["linear-algebra", "neural-network", "transformer"]
     path_edges = [
         edge_id("linear-algebra", "prerequisite", "neural-network"),
         edge_id("neural-network", "prerequisite", "transformer"),
     ]
-    assert [(e.domain, e.edges_seen) for e in result.experts] == [
-        ("d-math", path_edges[:1]),
-        ("d-models", path_edges[1:]),
-    ]
+    # Both domains are read; the first step is between them (in both), the second in the models
+    # domain only: its expert holds both steps and is the one asked.
+    assert result.domains_read == ["d-math", "d-models"]
+    assert [(e.domain, e.edges_seen) for e in result.experts] == [("d-models", path_edges)]
     assert result.citations == path_edges
-    assert result.sub_questions[0]["domains"] == ["d-math", "d-models"]
+    assert result.sub_questions[0]["domains"] == ["d-models"]
     assert "Linear algebra → neural network → transformer" in result.answer
     flat = answer_flat(LLM, graph, "What is the learning path from linear algebra to transformers?")
-    assert flat.path == result.path and flat.calls == 1
+    assert flat.path == result.path and flat.calls == result.calls == 1
     assert result.edges_read <= flat.edges_read == len(graph.edges)
+
+
+def test_a_path_whose_steps_belong_to_two_domains_is_assembled_from_both_experts_in_order() -> None:
+    steps = [
+        ("linear-algebra", "prerequisite", "calculus"),  # inside math
+        ("calculus", "prerequisite", "backpropagation"),  # between math and models: in both
+        ("backpropagation", "prerequisite", "transformer"),  # inside models
+    ]
+    store = SQLiteStore.open(":memory:")
+    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=1.0)
+    seed(store, clock, [(s, t, d, QUOTE) for s, t, d in steps])
+    own(
+        store,
+        clock,
+        {"d-math": ("linear-algebra", "calculus"), "d-models": ("backpropagation", "transformer")},
+    )
+    result = routed(
+        build_graph_index(store), "What is the learning path from linear algebra to transformers?"
+    )
+    ids = [edge_id(*step) for step in steps]
+    assert result.path == ["linear-algebra", "calculus", "backpropagation", "transformer"]
+    assert [(e.domain, e.edges_seen) for e in result.experts] == [("d-math", ids[:2]), ("d-models", ids[2:])]
+    assert result.calls == 2 and result.citations == ids
+    store.close()
 
 
 def test_the_shortest_path_is_found_and_a_reversed_one_is_not_taken_for_it(graph: GraphIndex) -> None:
