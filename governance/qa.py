@@ -31,9 +31,10 @@ A typed sub-question (a learning path, which comes first, prerequisites, what X 
 how two concepts relate: :mod:`agents.question_types`) is answered by its graph algorithm
 (:mod:`governance.graph_answer`) instead of by retrieval. Routed, the algorithm reads the graph
 one domain at a time (:class:`~magg_kg.graph_reader.DomainReader`: a domain's edges are read
-when the search first reaches one of its concepts), and each step of the answer goes to the
-expert of the domain it was read from: a path across domains is assembled from the experts of
-each domain, in order, joined at the concepts where it crosses. Flat, the algorithm is given the
+when the search first reaches one of its concepts), and the steps of the answer go to the fewest
+experts whose domains hold them (a step between two domains is read by both): a path across
+domains is assembled from the experts of the domains its steps belong to, in order, joined at
+the concepts where it crosses. Flat, the algorithm is given the
 whole graph (:class:`~magg_kg.graph_reader.WholeGraphReader`), the question is classified whole
 (no decomposition) and one call answers. ``edges_read`` (the edges the answering side was given
 to search), ``context_edges`` (the edges the experts were shown) and ``context_tokens`` (every

@@ -93,10 +93,10 @@ def _ask_here(
     from governance.qa import bridges_of  # imported here: a question sent to a server needs none of it
     from magg_kg.graph_index import build_graph_index
 
-    if not store.concepts(when):
+    graph = build_graph_index(store, when)
+    if not graph.concepts:
         scope = f" as of {when}" if when else ""
         raise UserError(f"the graph in {config.db} is empty{scope}: run `magg demo` or `magg ingest` first")
-    graph = build_graph_index(store, when)
     bridges = None if flat else bridges_of(store.domains(when))
     answer, unrecorded = answered(config.llm, store, clock, graph, bridges, question, flat)
     if unrecorded is not None:
