@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import store_throughput, worker_throughput
+from benchmarks import ask_server, store_throughput, worker_throughput
 from benchmarks.local_worker import worker_missing
 
 
@@ -43,3 +43,17 @@ def test_worker_throughput_writes_the_same_batches_both_ways(tmp_path: Path, lay
     kinds = [[op.op for op in batch.ops] for batch in worker_throughput.batches(1, 10, layout=layout)]
     runs = sum(1 for ops in kinds for at in range(len(ops)) if at == 0 or ops[at] != ops[at - 1])
     assert runs == (4 if layout == "grouped" else 8)  # consecutive operations of one type
+
+
+def test_ask_server_times_one_shot_and_served_questions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "ask.json"
+    argv = ["--concepts", "60", "--questions", "3", "--one-shot", "1", "--out", str(out)]
+    assert ask_server.main(argv) == 0
+    result = json.loads(out.read_text("utf-8"))
+    assert result["questions"] == 3 and result["server_first_s"] > 0
+    for key, count in (("one_shot", 1), ("server_http_first", 3), ("server_http", 3), ("server_magg_ask", 3)):
+        assert result[key]["n"] == len(result[key]["runs_s"]) == count
+        assert 0 < result[key]["median_s"] <= result[key]["p95_s"]
+    assert "magg ask --server URL" in capsys.readouterr().out
