@@ -105,6 +105,18 @@ def edge(prefix: str, version: str, src: str, dst: str, decision_id: str, at: st
     )
 
 
+def closing(
+    prefix: str, version: str, decision_id: str, at: str = LATER, reason: str = "wrong"
+) -> InvalidateEdge:
+    return InvalidateEdge(
+        version_id=prefix + version,
+        decision_id=prefix + decision_id,
+        invalid_at=at,
+        expired_at=at,
+        reason=reason,
+    )
+
+
 def batch(prefix: str, name: str, *ops: Operation) -> Batch:
     return Batch.of(prefix + name, T, list(ops))
 
@@ -183,11 +195,7 @@ def test_a_refused_batch_writes_nothing(backend: Store, prefix: str) -> None:
         ),
         (lambda p: [decision(p, "d9"), edge(p, "fk", "a", "nowhere", "d9")], "FOREIGN KEY constraint failed"),
         (
-            lambda p: [
-                InvalidateEdge(
-                    version_id=p + "nope", decision_id=p + "d1", invalid_at=T, expired_at=T, reason="x"
-                )
-            ],
+            lambda p: [closing(p, "nope", "d1", at=T, reason="x")],
             "invalidate_edge: no active edge version with this version_id",
         ),
     ],
@@ -203,19 +211,8 @@ def test_constraint_refusals_read_the_same(
 
 def test_invalidation_closes_a_version_and_as_of_still_sees_it(backend: Store, prefix: str) -> None:
     backend.apply(graph(prefix))
-    closing = batch(
-        prefix,
-        "close",
-        decision(prefix, "d2", "invalidated"),
-        InvalidateEdge(
-            version_id=prefix + "v1",
-            decision_id=prefix + "d2",
-            invalid_at=LATER,
-            expired_at=LATER,
-            reason="wrong",
-        ),
-    )
-    assert backend.apply(closing).status == "applied"
+    closed = batch(prefix, "close", decision(prefix, "d2", "invalidated"), closing(prefix, "v1", "d2"))
+    assert backend.apply(closed).status == "applied"
     version = backend.edge_version(prefix + "v1")
     assert version is not None
     assert (version.status, version.expired_at, version.invalidated_by) == (
@@ -491,15 +488,7 @@ def test_the_graph_state_moves_with_the_graph_and_not_with_usage(backend: Store,
     assert changed(concept(prefix, "a"), concept(prefix, "b"))
     assert changed(AddAlias(alias=prefix + "alpha", concept_id=prefix + "a", recorded_at=T))
     assert changed(decision(prefix, "d"), edge(prefix, "v", "a", "b", "d"))
-    assert changed(
-        InvalidateEdge(
-            version_id=prefix + "v",
-            decision_id=prefix + "d",
-            invalid_at=LATER,
-            expired_at=LATER,
-            reason="test",
-        )
-    )
+    assert changed(closing(prefix, "v", "d"))
     domain = SetDomain(id=prefix + "dom", version=1, name="d", owner="owner:d", card={}, recorded_at=T)
     assert changed(domain, AssignDomain(concept_id=prefix + "a", domain_id=prefix + "dom", recorded_at=T))
     assert changed(UnassignDomain(concept_id=prefix + "a", domain_id=prefix + "dom", expired_at=LATER))
