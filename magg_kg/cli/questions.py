@@ -151,7 +151,7 @@ def answered(
         if flat:
             result = answer_flat(model, graph, question)
         else:
-            result = answer_routed(model, graph, question, dict(bridges or {}))
+            result = answer_routed(model, graph, question, bridges or {})
     finally:
         try:
             usage.flush(store, clock)
@@ -169,8 +169,8 @@ def question_routes(questions: Questions) -> list[Route]:
     """``POST /api/ask`` over ``questions``."""
 
     async def ask(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_QUESTION_BYTES:
+        body = await _capped(request, MAX_QUESTION_BYTES)
+        if body is None:
             return _error(413, f"the request is larger than {MAX_QUESTION_BYTES // 1024} KiB")
         try:
             asked = _request(body)
@@ -186,6 +186,19 @@ def question_routes(questions: Questions) -> list[Route]:
         return JSONResponse(answer, headers=_HEADERS)
 
     return [Route("/api/ask", ask, methods=["POST"])]
+
+
+async def _capped(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None once it passes ``limit`` bytes (the rest is never read)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = bytearray()
+    async for piece in request.stream():
+        body += piece
+        if len(body) > limit:
+            return None
+    return bytes(body)
 
 
 @dataclass(frozen=True)

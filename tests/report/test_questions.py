@@ -127,6 +127,10 @@ def test_bad_requests_get_a_clear_error_and_no_answer(db: Path, tmp_path: Path) 
             reply = post(url, json.dumps(body).encode() if isinstance(body, list) else body)
             assert reply.status_code == status, (body, reply.text)
             assert said in reply.json()["error"]
+        # Sent in pieces with no declared length, a body is read only up to the bound.
+        pieces = iter([b"x" * (MAX_QUESTION_BYTES // 2)] * 3)
+        streamed = httpx.post(f"{url}/api/ask", content=pieces, timeout=60)
+        assert streamed.status_code == 413 and "larger than" in streamed.json()["error"]
         assert httpx.get(f"{url}/api/ask", timeout=60).status_code == 405
     questions.close()
     empty = tmp_path / "empty.sqlite"
