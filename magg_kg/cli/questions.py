@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from magg_kg.cli.bodies import read_body
 from magg_kg.cli.context import as_of_time
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig
@@ -169,7 +170,7 @@ def question_routes(questions: Questions) -> list[Route]:
     """``POST /api/ask`` over ``questions``."""
 
     async def ask(request: Request) -> Response:
-        body = await _capped(request, MAX_QUESTION_BYTES)
+        body = await read_body(request, MAX_QUESTION_BYTES)
         if body is None:
             return _error(413, f"the request is larger than {MAX_QUESTION_BYTES // 1024} KiB")
         try:
@@ -186,19 +187,6 @@ def question_routes(questions: Questions) -> list[Route]:
         return JSONResponse(answer, headers=_HEADERS)
 
     return [Route("/api/ask", ask, methods=["POST"])]
-
-
-async def _capped(request: Request, limit: int) -> bytes | None:
-    """The request's body, or None once it passes ``limit`` bytes (the rest is never read)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        return None
-    body = bytearray()
-    async for piece in request.stream():
-        body += piece
-        if len(body) > limit:
-            return None
-    return bytes(body)
 
 
 @dataclass(frozen=True)

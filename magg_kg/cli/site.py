@@ -38,6 +38,7 @@ from starlette.routing import Route
 
 from governance.report import audit_report, reason_kind
 from governance.review import approve, case_of, pending, reject
+from magg_kg.cli.bodies import read_body
 from magg_kg.cli.context import write_batch
 from magg_kg.cli.questions import Questions, question_routes
 from magg_kg.clock import Clock
@@ -334,8 +335,8 @@ def build_site(site: Site) -> Starlette:
 
     async def decide(request: Request) -> Response:
         ident = request.path_params["ident"]
-        body = await request.body()
-        if len(body) > _MAX_FORM_BYTES:
+        body = await read_body(request, _MAX_FORM_BYTES)
+        if body is None:
             return _message(413, "Too large", "the form is larger than 64 KiB")
         form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
         cookie = request.cookies.get(CSRF_COOKIE, "")

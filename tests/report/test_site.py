@@ -200,6 +200,16 @@ def test_an_unknown_proposal_or_domain_is_a_404_with_one_message(site_url: str) 
     assert settle.status_code == 403  # no form token: refused before anything is looked up
 
 
+def test_a_form_over_its_bound_is_refused_unread(site_url: str) -> None:
+    form = {"action": "approve", "note": "x" * (64 * 1024)}
+    pieces = iter([b"action=approve&note=", b"x" * (40 * 1024), b"x" * (40 * 1024)])
+    with httpx.Client(base_url=site_url) as client:
+        declared = client.post("/proposals/p-0000000000000000/decision", data=form)
+        streamed = client.post("/proposals/p-0000000000000000/decision", content=pieces)
+    assert declared.status_code == streamed.status_code == 413
+    assert message(streamed) == "the form is larger than 64 KiB"
+
+
 def test_report_domains_and_graph_pages(db: Path, site_url: str) -> None:
     with httpx.Client(base_url=site_url) as client:
         domains = client.get("/domains")
