@@ -11,6 +11,7 @@ server refuses; 1 when the server cannot be reached or fails.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Annotated
 
@@ -34,8 +35,10 @@ from magg_kg.config import Config
 from magg_kg.errors import BackendUnavailable, RunError, UserError
 from magg_kg.store import Store
 
-__all__ = ["SERVER_TIMEOUT_S", "ask_command", "register"]
+__all__ = ["SERVER_TIMEOUT_S", "SLOW_READ_S", "ask_command", "register"]
 
+SLOW_READ_S = 5.0
+"""A graph that takes this long to read gets a note: a server keeps it between questions."""
 SERVER_TIMEOUT_S = 600.0
 """How long ``--server`` waits for an answer: the server's first question reads the whole graph."""
 
@@ -93,10 +96,20 @@ def _ask_here(
     from governance.qa import bridges_of  # imported here: a question sent to a server needs none of it
     from magg_kg.graph_index import build_graph_index
 
+    started = time.monotonic()
     graph = build_graph_index(store, when)
     if not graph.concepts:
         scope = f" as of {when}" if when else ""
         raise UserError(f"the graph in {config.db} is empty{scope}: run `magg demo` or `magg ingest` first")
+    took = time.monotonic() - started
+    if took >= SLOW_READ_S:
+        err.print(
+            f"note: reading the graph ({len(graph.concepts):,} concepts, {len(graph.edges):,} edges) took "
+            f"{took:.0f} s; `magg serve --db {config.db}` reads it once and keeps it: ask it with "
+            "`magg ask --server http://127.0.0.1:8765 QUESTION`",
+            markup=False,
+            highlight=False,
+        )
     bridges = None if flat else bridges_of(store.domains(when))
     answer, unrecorded = answered(config.llm, store, clock, graph, bridges, question, flat)
     if unrecorded is not None:

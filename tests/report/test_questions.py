@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import magg_kg.cli.ask
 import magg_kg.graph_index
 from magg_kg.cli.questions import MAX_QUESTION_BYTES, Questions
 from magg_kg.clock import SystemClock
@@ -171,3 +172,14 @@ def test_ask_server_refuses_what_it_cannot_send(db: Path, capsys: pytest.Capture
     assert code == 2 and "http(s) URL" in err
     code, _, err = magg(["ask", QUESTIONS[0], "--server", nobody, "--db", str(db)], capsys)
     assert code == 2 and "leave out --db" in err
+
+
+def test_a_graph_slow_to_read_gets_a_note_that_a_server_keeps_it(
+    db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = magg(["ask", QUESTIONS[0], "--db", str(db)], capsys)
+    assert code == 0 and "magg serve" not in err  # the demo graph is read in well under the bound
+    monkeypatch.setattr(magg_kg.cli.ask, "SLOW_READ_S", 0.0)
+    code, out, err = magg(["ask", QUESTIONS[0], "--db", str(db), "--json"], capsys)
+    assert code == 0 and json.loads(out)["question"] == QUESTIONS[0]
+    assert err.startswith("note: reading the graph (") and f"magg serve --db {db}" in err
