@@ -16,8 +16,8 @@ The questions are those of ``magg bench perf`` (one kind in three: what comes be
 two joined concepts relate, an open question), drawn with ``--seed`` from the graph's edges. Medians
 and p95 are printed as a table and written as JSON.
 
-    python -m benchmarks.ask_server --concepts 100000 --questions 20 --one-shot 2
-    python -m benchmarks.ask_server --db /path/to/graph.sqlite
+    python -m benchmarks.ask_server --concepts 100000 --questions 20 --one-shot 2 [--keep G.sqlite]
+    python -m benchmarks.ask_server --db G.sqlite
 """
 
 from __future__ import annotations
@@ -72,9 +72,10 @@ def questions_of(db: Path, count: int, seed: int) -> list[str]:
     return asked
 
 
-def synthetic(folder: Path, concepts: int, seed: int) -> Path:
+def synthetic(path: Path, concepts: int, seed: int) -> Path:
+    """Writes the seeded synthetic graph of ``magg bench perf`` (five edges per concept) and its
+    domains to ``path``."""
     shape = GraphShape(concepts, concepts * 5, seed=seed)
-    path = folder / f"synthetic-{concepts}-{seed}.sqlite"
     store = SQLiteStore.open(path)
     try:
         write_graph(store, plan_graph(shape), StepClock(shape.start, 1.0))
@@ -185,15 +186,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--one-shot", type=int, default=2, help="questions asked one-shot (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the graph and the questions (default 0)")
     parser.add_argument(
+        "--keep", type=Path, help="write the synthetic graph to this new file and keep it (magg serve --db)"
+    )
+    parser.add_argument(
         "--out", type=Path, default=Path("benchmarks/results/ask_server.json"), help="JSON result file"
     )
     args = parser.parse_args(argv)
     if args.questions < 1 or args.one_shot < 0 or args.concepts < 10:
         parser.error("--questions must be positive, --one-shot not negative, --concepts at least 10")
+    if args.db is not None and not args.db.is_file():
+        parser.error(f"--db {args.db}: no such file")
+    if args.keep is not None and (args.db is not None or args.keep.exists()):
+        parser.error("--keep writes a new synthetic graph: give a path that does not exist, and no --db")
     with tempfile.TemporaryDirectory() as folder:
-        db = args.db if args.db is not None else synthetic(Path(folder), args.concepts, args.seed)
-        if not db.is_file():
-            parser.error(f"--db {db}: no such file")
+        db = args.db
+        if db is None:
+            db = synthetic(args.keep or Path(folder) / "synthetic.sqlite", args.concepts, args.seed)
         result = measure(db, args.questions, args.one_shot, args.seed)
     print(table(result))
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -49,8 +49,10 @@ def test_ask_server_times_one_shot_and_served_questions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "ask.json"
-    argv = ["--concepts", "60", "--questions", "3", "--one-shot", "1", "--out", str(out)]
+    kept = tmp_path / "graph.sqlite"
+    argv = ["--concepts", "60", "--questions", "3", "--one-shot", "1", "--keep", str(kept), "--out", str(out)]
     assert ask_server.main(argv) == 0
+    assert ask_server.questions_of(kept, 3, 0)[0].startswith("What should I learn before ")
     result = json.loads(out.read_text("utf-8"))
     assert result["questions"] == 3 and result["server_first_s"] > 0
     for key, count in (("one_shot", 1), ("server_http_first", 3), ("server_http", 3), ("server_magg_ask", 3)):
