@@ -330,13 +330,14 @@ class Store(ABC):
         rows = self.query("audit_head")
         return (int(rows[0]["seq"] or 0), str(rows[0]["hash"])) if rows else (0, "")
 
-    def graph_state(self) -> tuple[Param, ...]:
-        """What changes whenever the graph does: the row counts of the tables that say what it is
-        (concepts, aliases, edge versions, invalidations, domains and ownership, lessons and their
-        chunks: every one only grows) and how many domain and ownership rows are closed (the one
-        change that adds no row). Equal states, equal graphs: a reader that keeps the graph reads
-        it again only when this moves; usage and cache writes leave it as it is."""
-        rows = self.query("graph_state")
+    def graph_stamp(self) -> tuple[Param, ...]:
+        """The graph's stamp: what changes whenever the graph does. It is the row counts of the
+        tables that say what the graph is (concepts, aliases, edge versions, invalidations, domains
+        and ownership, lessons and their chunks: every one only grows) and how many domain and
+        ownership rows are closed (the one change that adds no row). Equal stamps, equal graphs: a
+        reader that keeps the graph reads it again only when this moves; usage and cache writes
+        leave it as it is."""
+        rows = self.query("graph_stamp")
         return tuple(rows[0].values()) if rows else ()
 
     def usage(self) -> list[Row]:

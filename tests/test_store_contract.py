@@ -479,11 +479,11 @@ def test_the_worker_refuses_what_validation_refuses(worker: RunningWorker, prefi
         wrong.concepts()
 
 
-def test_the_graph_state_moves_with_the_graph_and_not_with_usage(backend: Store, prefix: str) -> None:
+def test_the_graph_stamp_moves_with_the_graph_and_not_with_usage(backend: Store, prefix: str) -> None:
     def changed(*ops: Operation) -> bool:
-        before = backend.graph_state()
+        before = backend.graph_stamp()
         assert backend.apply(batch(prefix, uuid.uuid4().hex[:8], *ops)).status == "applied"
-        return backend.graph_state() != before
+        return backend.graph_stamp() != before
 
     assert changed(concept(prefix, "a"), concept(prefix, "b"))
     assert changed(AddAlias(alias=prefix + "alpha", concept_id=prefix + "a", recorded_at=T))

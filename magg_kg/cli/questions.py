@@ -4,7 +4,7 @@
 100k concepts and 500k edges that is most of a minute. The server reads it once and keeps it,
 with what answering derives from it (the lexicon, the edges by concept, each domain's question
 index, built the first time a question reaches that domain), until the graph changes. Before
-each question it reads the store's graph state (:meth:`~magg_kg.store.Store.graph_state`: the row
+each question it reads the store's stamp (:meth:`~magg_kg.store.Store.graph_stamp`: the row
 counts of the tables that say what the graph is, about 20 ms at 100k concepts) and reads the graph
 again only when that moved. Graphs as of a past time (``as_of``) are kept the same way, the
 last :data:`KEPT_PAST` of them beside the current one.
@@ -52,7 +52,7 @@ _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
 @dataclass
 class _Kept:
-    state: tuple[object, ...]
+    stamp: tuple[object, ...]
     graph: GraphIndex
     bridges: dict[str, list[str]]
 
@@ -110,9 +110,9 @@ class Questions:
         from governance.qa import bridges_of
         from magg_kg.graph_index import build_graph_index
 
-        state = store.graph_state()
+        stamp = store.graph_stamp()
         kept = self._kept.get(as_of)
-        if kept is not None and kept.state == state:
+        if kept is not None and kept.stamp == stamp:
             self._kept.move_to_end(as_of)
             return kept
         gc.unfreeze()  # what is dropped below may be collected again
@@ -121,7 +121,7 @@ class Questions:
         if not graph.concepts:
             scope = f" as of {as_of}" if as_of else ""
             raise _Empty(f"the graph is empty{scope}: run `magg demo` or `magg ingest` first")
-        kept = _Kept(state, graph, bridges_of(store.domains(as_of)))
+        kept = _Kept(stamp, graph, bridges_of(store.domains(as_of)))
         self._kept[as_of] = kept
         self._kept.move_to_end(as_of)
         past = [key for key in self._kept if key is not None]
