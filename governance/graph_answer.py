@@ -198,18 +198,18 @@ def domains_of_edges(edges: Sequence[str], holders: Callable[[str], Sequence[str
     >>> domains_of_edges(["ab", "bc"], lambda e: held[e])
     {'a': ['ab', 'bc']}
     """
-    met = list(dict.fromkeys(domain for edge in edges for domain in holders(edge) or ("",)))
+    held = {edge: tuple(holders(edge)) or ("",) for edge in edges}
+    met = {domain: at for at, domain in enumerate(dict.fromkeys(d for edge in edges for d in held[edge]))}
     left, chosen = list(edges), []
     while left:
-        counts = Counter(domain for edge in left for domain in holders(edge) or ("",))
-        best = min(counts, key=lambda domain: (-counts[domain], met.index(domain)))
+        counts = Counter(domain for edge in left for domain in held[edge])
+        best = min(counts, key=lambda domain: (-counts[domain], met[domain]))
         chosen.append(best)
-        left = [edge for edge in left if best not in (holders(edge) or ("",))]
+        left = [edge for edge in left if best not in held[edge]]
     parts: dict[str, list[str]] = {}
     for edge in edges:
-        held = holders(edge) or ("",)
-        parts.setdefault(next(domain for domain in chosen if domain in held), []).append(edge)
-    return {domain: parts[domain] for domain in sorted(parts, key=met.index)}
+        parts.setdefault(next(domain for domain in chosen if domain in held[edge]), []).append(edge)
+    return {domain: parts[domain] for domain in sorted(parts, key=met.__getitem__)}
 
 
 def names_from(concepts: Mapping[str, Concept]) -> Names:

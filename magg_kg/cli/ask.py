@@ -29,7 +29,7 @@ from magg_kg.cli.context import (
     print_json,
     serve_token,
 )
-from magg_kg.cli.questions import answered
+from magg_kg.cli.questions import answered, read_graph
 from magg_kg.clock import Clock
 from magg_kg.config import Config
 from magg_kg.errors import BackendUnavailable, RunError, UserError
@@ -93,14 +93,8 @@ def ask_command(
 def _ask_here(
     config: Config, store: Store, clock: Clock, err: Console, question: str, flat: bool, when: str | None
 ) -> Mapping[str, object]:
-    from governance.qa import bridges_of  # imported here: a question sent to a server needs none of it
-    from magg_kg.graph_index import build_graph_index
-
     started = time.monotonic()
-    graph = build_graph_index(store, when)
-    if not graph.concepts:
-        scope = f" as of {when}" if when else ""
-        raise UserError(f"the graph in {config.db} is empty{scope}: run `magg demo` or `magg ingest` first")
+    graph, bridges = read_graph(store, when, f"the graph in {config.db}")
     took = time.monotonic() - started
     if took >= SLOW_READ_S:
         err.print(
@@ -110,7 +104,6 @@ def _ask_here(
             markup=False,
             highlight=False,
         )
-    bridges = None if flat else bridges_of(store.domains(when))
     answer, unrecorded = answered(config.llm, store, clock, graph, bridges, question, flat)
     if unrecorded is not None:
         note = f"note: the usage of this question was not recorded: {unrecorded}"

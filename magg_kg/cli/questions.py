@@ -41,7 +41,15 @@ from magg_kg.store import Store
 if TYPE_CHECKING:
     from magg_kg.graph_index import GraphIndex
 
-__all__ = ["KEPT_PAST", "MAX_QUESTION_BYTES", "Questions", "answered", "question_routes"]
+__all__ = [
+    "KEPT_PAST",
+    "MAX_QUESTION_BYTES",
+    "EmptyGraph",
+    "Questions",
+    "answered",
+    "question_routes",
+    "read_graph",
+]
 
 KEPT_PAST = 4
 """How many graphs as of a past time the server keeps beside the current one."""
@@ -107,9 +115,6 @@ class Questions:
         return self._store
 
     def _graph(self, store: Store, as_of: str | None) -> _Kept:
-        from governance.qa import bridges_of
-        from magg_kg.graph_index import build_graph_index
-
         stamp = store.graph_stamp()
         kept = self._kept.get(as_of)
         if kept is not None and kept.stamp == stamp:
@@ -117,17 +122,30 @@ class Questions:
             return kept
         gc.unfreeze()  # what is dropped below may be collected again
         self._kept.pop(as_of, None)
-        graph = build_graph_index(store, as_of)
-        if not graph.concepts:
-            scope = f" as of {as_of}" if as_of else ""
-            raise _Empty(f"the graph is empty{scope}: run `magg demo` or `magg ingest` first")
-        kept = _Kept(stamp, graph, bridges_of(store.domains(as_of)))
+        kept = _Kept(stamp, *read_graph(store, as_of, "the graph"))
         self._kept[as_of] = kept
         self._kept.move_to_end(as_of)
         past = [key for key in self._kept if key is not None]
         for key in past[: max(0, len(past) - KEPT_PAST)]:
             del self._kept[key]
         return kept
+
+
+class EmptyGraph(UserError):
+    """Nothing to answer from: no concept (as of the time asked about)."""
+
+
+def read_graph(store: Store, as_of: str | None, named: str) -> tuple[GraphIndex, dict[str, list[str]]]:
+    """The graph a question is answered from (as of ``as_of``) and its domains' bridges;
+    :class:`EmptyGraph` (naming the graph as ``named``) when it holds no concept."""
+    from governance.qa import bridges_of
+    from magg_kg.graph_index import build_graph_index
+
+    graph = build_graph_index(store, as_of)
+    if not graph.concepts:
+        scope = f" as of {as_of}" if as_of else ""
+        raise EmptyGraph(f"{named} is empty{scope}: run `magg demo` or `magg ingest` first")
+    return graph, bridges_of(store.domains(as_of))
 
 
 def answered(
@@ -162,10 +180,6 @@ def answered(
     return result.as_json(graph), unrecorded
 
 
-class _Empty(UserError):
-    """Nothing to answer from."""
-
-
 def question_routes(questions: Questions) -> list[Route]:
     """``POST /api/ask`` over ``questions``."""
 
@@ -176,7 +190,7 @@ def question_routes(questions: Questions) -> list[Route]:
         try:
             asked = _request(body)
             answer = await questions.ask(asked.question, flat=asked.flat, as_of=asked.as_of)
-        except _Empty as empty:
+        except EmptyGraph as empty:
             return _error(409, str(empty))
         except StoreError as error:
             return _error(500, f"the store failed: {error}")

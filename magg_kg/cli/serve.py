@@ -18,6 +18,7 @@ from magg_kg.cli.context import DbOption, open_context, serve_token
 from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
 from magg_kg.errors import UserError
+from magg_kg.store import Store
 
 __all__ = ["MIN_TOKEN_LENGTH", "is_loopback", "register", "serve"]
 
@@ -66,10 +67,14 @@ def serve(
             markup=False,
             highlight=False,
         )
-    questions = Questions(open_store=lambda: open_store(config), llm=config.llm, clock=clock)
+
+    def opened() -> Store:
+        return open_store(config)
+
+    questions = Questions(open_store=opened, llm=config.llm, clock=clock)
     site = build_site(
         Site(
-            open_store=lambda: open_store(config),
+            open_store=opened,
             clock=clock,
             policy=config.policy,
             token=token,
