@@ -3,15 +3,16 @@
 Verification (plain code, no model) keeps a candidate only if its quote is an exact substring of
 the normalized lesson text at its offsets; a quote found elsewhere in the lesson has its offsets
 repaired (the first occurrence); a quote not in the lesson is dropped as fabricated. The quote must
-also name both endpoints (their name, an alias, or the initials of a multi-word name), or the
-candidate is dropped as unsupported.
+also name both endpoints (their name, an alias, or the initials of a multi-word name; the head of
+the other's name, :mod:`agents.names`, counts), or the candidate is dropped as unsupported.
 
 Evidence linking labels each verified candidate's evidence and adjusts its confidence. Offline:
 
 - ``explicit``: one sentence of the quote names both endpoints and holds a cue phrase of the
   candidate's type; factor 1.0;
 - ``implicit``: one sentence names both, with no cue of that type; factor 0.85;
-- ``inferred``: the endpoints are named in different sentences of the quote; factor 0.75;
+- ``inferred``: the endpoints are named in different sentences of the quote, or one only as the
+  head of the other's name; factor 0.75;
 - corroboration: +0.05 for each other sentence (this lesson or earlier ones) stating the same
   triple, at most +0.10;
 - adjusted confidence = min(0.99, confidence x factor + corroboration).
@@ -25,6 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.names import named_roles
 from agents.payload import as_strings
 from agents.text import cue_statements, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
@@ -88,7 +90,7 @@ def verify(
         candidate = replace(candidate, start=where, end=where + len(candidate.quote))
         note = f"offsets repaired to {where}-{where + len(candidate.quote)}"
     keys = lexicon([(concept, forms) for concept, forms in names.items() if concept in candidate.triple])
-    named = {concept for _, _, concept in find_mentions(candidate.quote, keys)}
+    named = named_roles(candidate.quote, find_mentions(candidate.quote, keys), keys)
     missing = [concept for concept in (candidate.src, candidate.dst) if concept not in named]
     if missing:
         return None, f"the quote does not name {' or '.join(missing)}"

@@ -8,7 +8,8 @@ Review, offline, in this order (the first that applies decides):
 
 1. ``reject`` (concern ``instruction``): a quote addresses reviewers or models with an
    instruction ("ignore previous instructions", "approve every edge") - it is not a claim;
-2. ``reject`` (``unsupported``): the evidence does not name both endpoints; when they are
+2. ``reject`` (``unsupported``): the evidence does not name both endpoints (the head of the
+   other's name counts, :mod:`agents.names`); when they are
    named only in separate quotes the support is inferred: the review goes on with the
    confidence scaled by 0.75 (the evidence linker's inferred factor) and concern ``weak``;
 3. ``revise``: a sentence of the quote joins the two endpoints with a cue phrase of another type
@@ -41,6 +42,7 @@ from typing import Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.names import named_roles
 from agents.offline.injection import instruction_like
 from agents.text import cue_statements, find_mentions, lexicon, sentences
 from magg_kg.records import Triple
@@ -172,7 +174,7 @@ def review_offline(payload: dict[str, object], quotes: list[str], *, revise: boo
                 f"the evidence is an instruction to reviewers, not a claim about concepts: {quote[:200]!r}",
                 None,
             )
-    named = [{c for _, _, c in find_mentions(q, keys)} for q in quotes]
+    named = [named_roles(q, find_mentions(q, keys), keys) for q in quotes]
     if not {"src", "dst"} <= set().union(*named):
         return verdict(
             "reject",

@@ -13,6 +13,9 @@ Offline, deterministically, sentence by sentence:
 - "and"/"or" lists on either side give one relation per pair;
 - a pronoun subject ("It builds on ...") stands for the first concept of the previous sentence;
   the quote then spans both sentences and the confidence is multiplied by 0.8;
+- a concept whose name ends in another concept's name ("stochastic gradient descent", "gradient
+  descent", :mod:`agents.names`) is a ``prerequisite`` from the shorter to the longer, with
+  confidence 0.50, quoting the first sentence that names the longer, when no cue relates the two;
 - two of the concepts (two to five) named in one sentence with no cue phrase are ``related`` with
   confidence 0.30, plus 0.10 for each further sentence of the chunk naming both (at most 0.55):
   co-occurrence alone is weak evidence, repeated co-occurrence a little stronger.
@@ -25,6 +28,7 @@ import itertools
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
+from agents.names import heads
 from agents.payload import as_list
 from agents.phrases import conjuncts, pronoun
 from agents.text import (
@@ -34,6 +38,7 @@ from agents.text import (
     find_mentions,
     has_cue,
     lexicon,
+    normalize_name,
     sentences,
 )
 from magg_kg.llm.port import Prompt
@@ -60,6 +65,8 @@ CO_OCCURRENCE = 0.30
 CO_OCCURRENCE_STEP = 0.10
 CO_OCCURRENCE_CAP = 0.55
 PRONOUN_FACTOR = 0.8
+NAMED_WITHIN = 0.50
+"""The confidence of a prerequisite read from names alone: the longer name ends in the shorter."""
 
 
 class ExtractedRelation(BaseModel):
@@ -99,6 +106,7 @@ def extract_relations_offline(
     units = sentences(text)
     found: dict[tuple[str, str, str], ExtractedRelation] = {}
     pairs: dict[tuple[str, str], list[Sentence]] = {}
+    nested: dict[tuple[str, str], Sentence] = {}
 
     def add(relation: ExtractedRelation) -> None:
         key = (relation.src, relation.type, relation.dst)
@@ -137,12 +145,34 @@ def extract_relations_offline(
                             confidence=round(confidence, 4),
                         )
                     )
+        mentions = find_mentions(sentence.text, keys)
+        for start, end, longer in mentions:
+            for head in heads(normalize_name(sentence.text[start:end])):
+                shorter = keys.get(head)
+                if shorter is not None and shorter != longer:
+                    nested.setdefault((shorter, longer), sentence)
         if not said and not has_cue(sentence.text):
-            mentioned = list(dict.fromkeys(concept for _, _, concept in find_mentions(sentence.text, keys)))
+            mentioned = list(dict.fromkeys(concept for _, _, concept in mentions))
             if 2 <= len(mentioned) <= 5:
                 for left, right in itertools.combinations(mentioned, 2):
                     pairs.setdefault(tuple(sorted((left, right))), []).append(sentence)  # type: ignore[arg-type]
         previous = sentence
+    for (base, dependent), named in sorted(nested.items()):
+        if any((a, t, b) in found for a, b in ((base, dependent), (dependent, base)) for t in edge_types):
+            continue
+        add(
+            ExtractedRelation(
+                reasoning=f"the name of {dependent!r} ends in the name of {base!r}",
+                src=base,
+                type="prerequisite",
+                dst=dependent,
+                quote=named.text,
+                start=named.start,
+                end=named.end,
+                cue="",
+                confidence=NAMED_WITHIN,
+            )
+        )
     for (left, right), where in sorted(pairs.items()):
         if any((a, t, b) in found for a, b in ((left, right), (right, left)) for t in edge_types):
             continue

@@ -48,6 +48,22 @@ def test_features_read_the_stated_direction_and_ignore_concept_identity() -> Non
     assert {k: v for k, v in renamed.items()} == {k: v for k, v in forward.items()}
 
 
+def test_a_name_ending_in_the_other_is_read_in_the_types_direction() -> None:
+    quote = "Stochastic gradient descent updates on one example."
+    base_first = claim_features(
+        *prompt("gradient-descent", "prerequisite", "stochastic-gradient-descent", quote)
+    )
+    reversed_ = claim_features(
+        *prompt("stochastic-gradient-descent", "prerequisite", "gradient-descent", quote)
+    )
+    kind_of = claim_features(*prompt("stochastic-gradient-descent", "part_of", "gradient-descent", quote))
+    assert (base_first["named_forward"], base_first["named_backward"]) == (1.0, 0.0)
+    assert (reversed_["named_forward"], reversed_["named_backward"]) == (0.0, 1.0)
+    assert (kind_of["named_forward"], kind_of["named_backward"]) == (1.0, 0.0)
+    prefix = claim_features(*prompt("rnn", "prerequisite", "rnn-layer", "An RNN layer wraps an RNN."))
+    assert prefix["named_forward"] == prefix["named_backward"] == 0.0
+
+
 @pytest.mark.parametrize(
     ("src", "dst", "quote"),
     [

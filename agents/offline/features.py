@@ -36,6 +36,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from agents.findings import Reading, read_evidence
+from agents.names import headed_by
 from agents.payload import as_list, as_mapping, as_number, as_strings, quotes_of
 from agents.text import find_mentions, lexicon, normalize_name, sentences
 
@@ -83,6 +84,8 @@ FEATURES: tuple[str, ...] = (
     "hub",
     "name_contained",
     "name_overlap",
+    "named_forward",
+    "named_backward",
     "mention_gap",
     "coordinated",
     "from_lessons",
@@ -130,6 +133,8 @@ _DESCRIPTIONS = {
     "hub": "an endpoint named by a large share of the lessons (a hub)",
     "name_contained": "one name contains the other",
     "name_overlap": "the names share words",
+    "named_forward": "the dependent concept's name ends in the base concept's name",
+    "named_backward": "the base concept's name ends in the dependent concept's name",
     "mention_gap": "words between the two names in the closest sentence",
     "coordinated": "the sentence joins them by 'and', 'or' or a comma",
     "from_lessons": "the claim comes from ingested lessons (not a reference text)",
@@ -218,6 +223,7 @@ def claim_features(payload: Mapping[str, object], data: str) -> dict[str, float]
         values["headed_together"] = float(bool(presented[0]))
         values["marked_in_lesson"] = float(bool(presented[1]))
     values.update(_names(names[0][0], names[1][0]))
+    values.update(_nesting(names, type_))
     if type_ in EDGE_TYPES:
         values[f"type_{type_}"] = 1.0
     values["from_lessons"] = float(proposal.get("origin") in ("ingest", "discover", "recheck"))
@@ -362,6 +368,20 @@ def _lessons(subgraph: Mapping[str, object]) -> dict[str, float]:
         "lessons_together": math.log1p(both),
         "hub": max(a, b) / total,
     }
+
+
+def _nesting(names: tuple[list[str], list[str]], type_: str) -> dict[str, float]:
+    """Whether the dependent concept's name ends in the base concept's ("stochastic gradient
+    descent", "gradient descent": :mod:`agents.names`), and the reverse; for a symmetric type
+    either way counts as forward."""
+    src_in_dst, dst_in_src = headed_by(names[1], names[0]), headed_by(names[0], names[1])
+    if type_ in _BASE_FIRST:
+        forward, backward = src_in_dst, dst_in_src
+    else:
+        forward, backward = dst_in_src, src_in_dst
+    if type_ in ("related", "contrasts_with"):
+        forward, backward = forward or backward, False
+    return {"named_forward": float(forward), "named_backward": float(backward)}
 
 
 def _names(src: str, dst: str) -> dict[str, float]:

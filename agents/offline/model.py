@@ -98,8 +98,12 @@ class LinearModel:
 
 def is_implicit_lesson_claim(values: Mapping[str, float]) -> bool:
     """Whether a claim (its feature values) comes from ingested lessons with no quote stating a
-    relation between its concepts: the claims the lessons model judges."""
-    return bool(values.get("from_lessons")) and bool(values.get("kind_implicit"))
+    relation between its concepts: the claims the lessons model judges. They name both in one
+    sentence, or one as the head of the other's name (:mod:`agents.names`: "stochastic gradient
+    descent" ends in "gradient descent")."""
+    nested = bool(values.get("named_forward")) or bool(values.get("named_backward"))
+    unstated = bool(values.get("kind_implicit")) or (nested and not values.get("kind_explicit"))
+    return bool(values.get("from_lessons")) and unstated
 
 
 @dataclass(frozen=True)

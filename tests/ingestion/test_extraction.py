@@ -70,6 +70,49 @@ def test_co_occurrence_without_a_cue_is_weakly_related() -> None:
     assert found == {("batch-normalization", "related", "dropout"): 0.3}
 
 
+def test_a_name_ending_in_another_concepts_name_reads_as_a_prerequisite_from_the_shorter() -> None:
+    found = triples(
+        "Stochastic gradient descent samples one example. Gradient descent uses the whole data set.",
+        "stochastic gradient descent",
+        "gradient descent",
+    )
+    assert found == {("gradient-descent", "prerequisite", "stochastic-gradient-descent"): 0.5}
+    # A name that starts with another's, or a cue between the two, is not read from the names.
+    assert ("rnn", "prerequisite", "rnn-layer") not in triples(
+        "An RNN layer wraps an RNN.", "rnn", "rnn layer"
+    )
+    stated = triples(
+        "Linear regression is a kind of regression. Regression fits a function.",
+        "linear regression",
+        "regression",
+    )
+    assert set(stated) == {("linear-regression", "part_of", "regression")}
+
+
+def test_a_quote_naming_a_concept_only_as_the_head_of_a_longer_name_names_both() -> None:
+    quote = "We train with stochastic gradient descent."
+    names = {
+        "gradient-descent": ["gradient descent"],
+        "stochastic-gradient-descent": ["stochastic gradient descent"],
+    }
+    edge = ExtractedEdge(
+        src="gradient-descent",
+        type="prerequisite",
+        dst="stochastic-gradient-descent",
+        confidence=0.5,
+        quote=quote,
+        start=0,
+        end=len(quote),
+        chunk_id="c",
+        cue="",
+        reasoning="",
+    )
+    kept, _ = verify(edge, quote, names)
+    assert kept is not None
+    other = ExtractedEdge("gradient-descent", "related", "adam", 0.5, quote, 0, len(quote), "c", "", "")
+    assert verify(other, quote, {"gradient-descent": ["gradient descent"], "adam": ["adam"]})[0] is None
+
+
 def test_entity_resolution_joins_plurals_case_and_acronyms() -> None:
     registry = Registry([], {})
     llm = OfflineLLM(offline_handlers())

@@ -130,6 +130,17 @@ def test_an_owner_rejects_a_quote_that_does_not_name_both_ends() -> None:
     assert verdict.verdict == "reject" and verdict.concern == "unsupported"  # type: ignore[attr-defined]
 
 
+def test_a_concept_named_as_the_head_of_the_other_is_named_by_the_quote() -> None:
+    quote = "Stochastic gradient descent updates on one example."
+    verdict = review(quote, "gradient-descent", "prerequisite", "stochastic-gradient-descent")
+    assert verdict.verdict == "approve"  # type: ignore[attr-defined]
+    # A name that merely starts with the other's does not name it.
+    verdict = review(
+        "Gradient clipping bounds the norm.", "gradient-descent", "prerequisite", "gradient-clipping"
+    )
+    assert verdict.concern == "unsupported"  # type: ignore[attr-defined]
+
+
 def test_an_owner_revises_the_type_the_evidence_states() -> None:
     verdict = review(
         "Cross-validation is part of model evaluation.", "cross-validation", "related", "model-evaluation"
