@@ -35,6 +35,7 @@ from agents import relations as relation_role
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.cost import Cost, ask
 from agents.evidence import ExtractedEdge, LinkReply, verify
+from agents.names import head_lexicon, named_roles
 from agents.relations import RelationReply
 from agents.text import INITIALS, MentionFinder, acronym_of, initials, lexicon, normalize_name, slug
 from magg_kg.lessons import Chunk, LessonText
@@ -86,6 +87,7 @@ class Registry:
                 self.keys.setdefault(alias, concept_id)
                 self.forms[concept_id].add(alias)
         self._lexicon: dict[str, str] | None = None
+        self._heads: dict[str, str] | None = None
         self._finder: MentionFinder | None = None
 
     def lexicon(self) -> dict[str, str]:
@@ -113,7 +115,7 @@ class Registry:
         self.concepts[info.id] = info
         self.forms.setdefault(info.id, set()).add(info.name)
         self.keys.setdefault(normalize_name(info.name), info.id)
-        self._lexicon = None
+        self._lexicon = self._heads = None
 
     def add_alias(self, form: str, concept_id: str) -> str | None:
         """Registers a surface form; returns its key if that key is new."""
@@ -122,14 +124,25 @@ class Registry:
             return None
         self.keys[key] = concept_id
         self.forms.setdefault(concept_id, set()).add(form)
-        self._lexicon = None
+        self._lexicon = self._heads = None
         return key
 
-    def known_in(self, text: str) -> list[KnownConcept]:
-        if self._finder is None or self._finder.keys is not self.lexicon():
-            self._finder = MentionFinder(self.lexicon())
-        ids = sorted({concept for _, _, concept in self._finder.find(text)})
-        return [self.known(concept_id) for concept_id in ids]
+    def known_in(self, text: str, heads: bool = False) -> list[KnownConcept]:
+        """The known concepts ``text`` names; with ``heads``, also those it names as the head of a
+        longer name ("stochastic gradient descent" names "gradient descent", :mod:`agents.names`)."""
+        table = self.lexicon()
+        if self._finder is None or self._finder.keys is not table:
+            self._finder = MentionFinder(table)
+        mentions = self._finder.find(text)
+        ids = {concept for _, _, concept in mentions}
+        if heads:
+            if self._heads is None:
+                self._heads = head_lexicon(
+                    (cid, [info.name, *sorted(self.forms.get(cid, set()) - {info.name})])
+                    for cid, info in self.concepts.items()
+                )
+            ids |= named_roles(text, mentions, self._heads)
+        return [self.known(concept_id) for concept_id in sorted(ids)]
 
     def known(self, concept_id: str) -> KnownConcept:
         info = self.concepts[concept_id]
@@ -201,7 +214,7 @@ def extract_lesson(
 
     def relations_of(chunk: Chunk) -> None:
         text = lesson.prose[chunk.start : chunk.end]
-        known = registry.known_in(text)
+        known = registry.known_in(text, heads=True)
         if len(known) < 2:
             return
         prompt = Prompt(

@@ -16,19 +16,24 @@ meets the shorter one first. In curated prerequisite data, where one name ends i
 A name is evidence in the way a description is (RefD, Liang et al. 2015: the dependent concept
 refers to its base); the judge weighs it with everything else.
 
-Only the head counts: a name that starts with another ("dropout probability", "VGG network",
-"RNN layer") names a property, a part or the same thing, and one that holds another in its middle
-("minibatch stochastic gradient descent", "gradient") names an ingredient, not a kind. Names are
-compared as :func:`agents.text.normalize_name` keys, so case, plurals and hyphens do not matter.
+Only the head counts: a name that starts with another ("dropout probability", "VGG network", "RNN
+layer") names a property, a part or the same thing, and one that holds another in its middle
+("minibatch stochastic gradient descent", "gradient") names an ingredient, not a kind. A brand
+before a name is no kind either: "Mistral NeMo" is no kind of "NeMo", "Azure AI Studio" is "AI
+Studio", "Fashion-MNIST" is a sibling of "MNIST" (:func:`names_a_kind`). Names are compared as
+:func:`agents.text.normalize_name` keys, so case, plurals and hyphens do not matter.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from agents.text import normalize_name
+from agents.text import acronym_of, normalize_name
 
-__all__ = ["headed_by", "heads", "named_roles"]
+__all__ = ["head_lexicon", "headed_by", "heads", "named_roles", "names_a_kind"]
+
+_PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
 def heads(key: str) -> Iterator[str]:
@@ -55,6 +60,55 @@ def headed_by(longer: Iterable[str], shorter: Iterable[str]) -> bool:
     """
     wanted = {normalize_name(name) for name in shorter} - {""}
     return any(head in wanted for name in longer for head in heads(normalize_name(name)))
+
+
+def names_a_kind(written: str, head: str, initial: bool = False) -> bool:
+    """Whether a name as a text writes it (``written``, ending in the normalized name ``head``)
+    names a kind of the head: not when a capitalised word before the head qualifies a head written
+    with capitals, a product or a data set's name ("Mistral NeMo", "NVIDIA NIM", "Fashion-MNIST").
+    With ``initial`` the text starts a sentence there, so its first capital counts only before a
+    head written as a name (a capital inside a word, "NeMo", "GPU", or every word capitalised).
+
+    >>> names_a_kind("stochastic gradient descent", "gradient descent"), names_a_kind("fast R-CNN", "r cnn")
+    (True, True)
+    >>> names_a_kind("Mistral NeMo", "nemo"), names_a_kind("Fashion-MNIST", "mnist")
+    (False, False)
+    >>> names_a_kind("Xavier initialization", "initialization")
+    True
+    >>> names_a_kind("Subword Tokenization", "tokenization", True)
+    True
+    >>> names_a_kind("NVIDIA GPU", "gpu", True), names_a_kind("Mistral NeMo", "nemo", True)
+    (False, False)
+    """
+    parts = [part for word in _PART.findall(written) for part in word.split("-") if part]
+    size = len(head.split(" "))
+    before, named = parts[:-size], parts[-size:]
+    a_name = any(ch.isupper() for part in named for ch in part[1:]) or (
+        len(named) > 1 and all(part[:1].isupper() for part in named)
+    )
+    if initial and before and not a_name:
+        before = before[1:]  # "Subword Tokenization" opening a sentence
+    capitalised = any(part[:1].isupper() for part in before)
+    return not (capitalised and any(part[:1].isupper() for part in named))
+
+
+def head_lexicon(names: Iterable[tuple[str, Sequence[str]]]) -> dict[str, str]:
+    """Normalized name -> concept id, for (concept id, [name, aliases...]) pairs, of the names that
+    may head a longer one: a concept's name, and its aliases of several words or in capitals. A
+    one-word alias in lower case ("kernel" for "covariance function") names too many things to
+    make "convolution kernel" a kind of it.
+
+    >>> names = [("gp-kernel", ["covariance function", "kernel"]), ("rnn", ["RNN", "recurrent net"])]
+    >>> sorted(head_lexicon(names))
+    ['covariance function', 'recurrent net', 'rnn']
+    """
+    keys: dict[str, str] = {}
+    for concept_id, forms in names:
+        for index, form in enumerate(forms):
+            key = normalize_name(form)
+            if key and (index == 0 or " " in key or acronym_of(form.strip()) is not None):
+                keys.setdefault(key, concept_id)
+    return keys
 
 
 def named_roles(text: str, mentions: Sequence[tuple[int, int, str]], keys: Mapping[str, str]) -> set[str]:

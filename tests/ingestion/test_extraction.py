@@ -6,7 +6,7 @@ from pathlib import Path
 
 from agents.concepts import KnownConcept
 from agents.evidence import ExtractedEdge, verify
-from agents.extraction import Extraction, Registry, extract_lesson
+from agents.extraction import ConceptInfo, Extraction, Registry, extract_lesson
 from agents.offline.handlers import offline_handlers
 from agents.relations import extract_relations_offline as relations_of
 from governance.lesson_batch import dropped_ops
@@ -77,6 +77,11 @@ def test_a_name_ending_in_another_concepts_name_reads_as_a_prerequisite_from_the
         "gradient descent",
     )
     assert found == {("gradient-descent", "prerequisite", "stochastic-gradient-descent"): 0.5}
+    # A brand before a name names a product, not a kind of it.
+    assert ("nemo", "prerequisite", "mistral-nemo") not in triples(
+        "Mistral NeMo uses NeMo.", "mistral nemo", "nemo"
+    )
+    assert not triples("We download Fashion-MNIST. MNIST is older.", "fashion mnist", "mnist")
     # A name that starts with another's, or a cue between the two, is not read from the names.
     assert ("rnn", "prerequisite", "rnn-layer") not in triples(
         "An RNN layer wraps an RNN.", "rnn", "rnn layer"
@@ -111,6 +116,25 @@ def test_a_quote_naming_a_concept_only_as_the_head_of_a_longer_name_names_both()
     assert kept is not None
     other = ExtractedEdge("gradient-descent", "related", "adam", 0.5, quote, 0, len(quote), "c", "", "")
     assert verify(other, quote, {"gradient-descent": ["gradient descent"], "adam": ["adam"]})[0] is None
+
+
+def test_a_chunk_names_a_known_concept_as_the_head_of_a_longer_name_only_for_relations() -> None:
+    registry = Registry([], {})
+    for name in (
+        "gradient descent",
+        "stochastic gradient descent",
+        "covariance function",
+        "convolution kernel",
+    ):
+        registry.add(ConceptInfo(name.replace(" ", "-"), name, "concept", ""))
+    registry.add_alias("kernel", "covariance-function")
+    text = "We train with stochastic gradient descent and a convolution kernel."
+    assert [k.id for k in registry.known_in(text)] == ["convolution-kernel", "stochastic-gradient-descent"]
+    # A one-word alias in lower case heads nothing: "kernel" is too many things.
+    headed = [k.id for k in registry.known_in(text, heads=True)]
+    assert headed == ["convolution-kernel", "gradient-descent", "stochastic-gradient-descent"]
+    found = triples(text, "gradient descent", "stochastic gradient descent")
+    assert set(found) == {("gradient-descent", "prerequisite", "stochastic-gradient-descent")}
 
 
 def test_entity_resolution_joins_plurals_case_and_acronyms() -> None:
