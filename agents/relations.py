@@ -159,40 +159,34 @@ def extract_relations_offline(
                 for left, right in itertools.combinations(mentioned, 2):
                     pairs.setdefault(tuple(sorted((left, right))), []).append(sentence)  # type: ignore[arg-type]
         previous = sentence
+
+    def stated(a: str, b: str) -> bool:
+        return any((x, t, y) in found for x, y in ((a, b), (b, a)) for t in edge_types)
+
+    def uncued(triple: tuple[str, str, str], where: Sentence, confidence: float, reasoning: str) -> None:
+        """A relation no cue states, quoting ``where`` (when no cue relates the two either way)."""
+        if not stated(triple[0], triple[2]):
+            src, type_, dst = triple
+            span = {"quote": where.text, "start": where.start, "end": where.end}
+            add(
+                ExtractedRelation(
+                    reasoning=reasoning,
+                    src=src,
+                    type=type_,
+                    dst=dst,
+                    cue="",
+                    confidence=round(confidence, 4),
+                    **span,
+                )
+            )
+
     for (base, dependent), named in sorted(nested.items()):
-        if any((a, t, b) in found for a, b in ((base, dependent), (dependent, base)) for t in edge_types):
-            continue
-        add(
-            ExtractedRelation(
-                reasoning=f"the name of {dependent!r} ends in the name of {base!r}",
-                src=base,
-                type="prerequisite",
-                dst=dependent,
-                quote=named.text,
-                start=named.start,
-                end=named.end,
-                cue="",
-                confidence=NAMED_WITHIN,
-            )
-        )
+        reasoning = f"the name of {dependent!r} ends in the name of {base!r}"
+        uncued((base, "prerequisite", dependent), named, NAMED_WITHIN, reasoning)
     for (left, right), where in sorted(pairs.items()):
-        if any((a, t, b) in found for a, b in ((left, right), (right, left)) for t in edge_types):
-            continue
-        first = where[0]
         confidence = min(CO_OCCURRENCE_CAP, CO_OCCURRENCE + CO_OCCURRENCE_STEP * (len(where) - 1))
-        add(
-            ExtractedRelation(
-                reasoning=f"named together in {len(where)} sentence(s) with no cue phrase",
-                src=left,
-                type="related",
-                dst=right,
-                quote=first.text,
-                start=first.start,
-                end=first.end,
-                cue="",
-                confidence=round(confidence, 4),
-            )
-        )
+        reasoning = f"named together in {len(where)} sentence(s) with no cue phrase"
+        uncued((left, "related", right), where[0], confidence, reasoning)
     return RelationReply(relations=[found[key] for key in sorted(found)])
 
 

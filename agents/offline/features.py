@@ -292,12 +292,7 @@ def _descriptions(
     dst_text = str(proposal.get("dst_description") or "")
     dst_names_src = bool(dst_text) and bool(find_mentions(dst_text, lexicon([("src", names[0])])))
     src_names_dst = bool(src_text) and bool(find_mentions(src_text, lexicon([("dst", names[1])])))
-    if type_ in _BASE_FIRST:
-        forward, backward = dst_names_src, src_names_dst
-    else:
-        forward, backward = src_names_dst, dst_names_src
-    if type_ in ("related", "contrasts_with"):
-        forward, backward = forward or backward, False
+    forward, backward = _oriented(type_, dst_names_src, src_names_dst)
     return {
         "refers_forward": float(forward),
         "refers_backward": float(backward),
@@ -374,14 +369,21 @@ def _nesting(names: tuple[list[str], list[str]], type_: str) -> dict[str, float]
     """Whether the dependent concept's name ends in the base concept's ("stochastic gradient
     descent", "gradient descent": :mod:`agents.names`), and the reverse; for a symmetric type
     either way counts as forward."""
-    src_in_dst, dst_in_src = headed_by(names[1], names[0]), headed_by(names[0], names[1])
-    if type_ in _BASE_FIRST:
-        forward, backward = src_in_dst, dst_in_src
-    else:
-        forward, backward = dst_in_src, src_in_dst
-    if type_ in ("related", "contrasts_with"):
-        forward, backward = forward or backward, False
+    forward, backward = _oriented(type_, headed_by(names[1], names[0]), headed_by(names[0], names[1]))
     return {"named_forward": float(forward), "named_backward": float(backward)}
+
+
+def _oriented(type_: str, dst_refers_to_src: bool, src_refers_to_dst: bool) -> tuple[bool, bool]:
+    """(forward, backward): whether the dependent concept refers to the base one (forward), and
+    the base to the dependent (backward), given which end refers to which; for a symmetric type
+    either way counts as forward."""
+    if type_ in _BASE_FIRST:
+        forward, backward = dst_refers_to_src, src_refers_to_dst
+    else:
+        forward, backward = src_refers_to_dst, dst_refers_to_src
+    if type_ in ("related", "contrasts_with"):
+        return forward or backward, False
+    return forward, backward
 
 
 def _names(src: str, dst: str) -> dict[str, float]:
