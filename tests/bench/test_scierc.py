@@ -18,6 +18,7 @@ from agents.schema_verifier import (
     sentence_context,
     triple_features,
 )
+from benchmarks.scierc_headroom import main as headroom_main
 from governance.evaluation.scierc import load_split, parse_document
 from governance.evaluation.scierc_bench import schema_policy
 from governance.evaluation.triple_score import normalise, score_triples
@@ -169,6 +170,24 @@ def test_magg_bench_scierc_on_a_tiny_folder(tmp_path: Path) -> None:
     assert flat["proposals"] == governed["proposals"] > 0  # the same extraction for both
     assert governed["admitted"] <= flat["admitted"]
     assert governed["llm"]["calls"] > flat["llm"]["calls"]
+
+
+def test_the_headroom_of_a_filter_is_bounded_by_a_perfect_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = [{**GOOD, "doc_key": f"D{i}"} for i in range(1, 4)]
+    triples = [{**t, "doc_key": f"D{i}"} for i in range(1, 4) for t in TRIPLES]
+    write_split(tmp_path, "train", docs, triples)
+    write_split(tmp_path, "dev", docs[:1], triples[:3])
+    out = tmp_path / "h.json"
+    headroom_main(["--data", str(tmp_path), "--splits", "dev", "--out", str(out)])
+    assert "perfect_filter" in capsys.readouterr().out
+    dev = json.loads(out.read_text("utf-8"))["splits"]["dev"]
+    f1 = dev["strict_f1"]
+    assert dev["gold"] == 3 and dev["proposals"] > 0
+    assert f1["flat"] <= f1["verifier_best_threshold_oracle"] <= f1["perfect_filter"]
+    assert f1["verifier_at_operating_point"] <= f1["verifier_best_threshold_oracle"]
+    assert f1["perfect_filter"] == round(2 * dev["right"] / (dev["right"] + dev["gold"]), 4)
 
 
 def test_magg_bench_scierc_refuses_a_bad_split_and_a_missing_folder(tmp_path: Path) -> None:
