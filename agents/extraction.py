@@ -138,7 +138,7 @@ class Registry:
         if heads:
             if self._heads is None:
                 self._heads = head_lexicon(
-                    (cid, [info.name, *sorted(self.forms.get(cid, set()) - {info.name})])
+                    (cid, info.name, sorted(self.forms.get(cid, set()) - {info.name}))
                     for cid, info in self.concepts.items()
                 )
             ids |= named_roles(text, mentions, self._heads)

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from agents.text import acronym_of, normalize_name
 
-__all__ = ["head_lexicon", "headed_by", "heads", "named_roles", "names_a_kind"]
+__all__ = ["head_lexicon", "head_mentions", "headed_by", "heads", "named_roles", "names_a_kind"]
 
 _PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
@@ -92,23 +92,40 @@ def names_a_kind(written: str, head: str, initial: bool = False) -> bool:
     return not (capitalised and any(part[:1].isupper() for part in named))
 
 
-def head_lexicon(names: Iterable[tuple[str, Sequence[str]]]) -> dict[str, str]:
-    """Normalized name -> concept id, for (concept id, [name, aliases...]) pairs, of the names that
-    may head a longer one: a concept's name, and its aliases of several words or in capitals. A
-    one-word alias in lower case ("kernel" for "covariance function") names too many things to
-    make "convolution kernel" a kind of it.
+def head_lexicon(concepts: Iterable[tuple[str, str, Iterable[str]]]) -> dict[str, str]:
+    """Normalized name -> concept id, for (concept id, name, aliases) triples, of the names that may
+    head a longer one: a concept's name, and its aliases of several words or in capitals. A one-word
+    alias in lower case ("kernel" for "covariance function") names too many things to make
+    "convolution kernel" a kind of it.
 
-    >>> names = [("gp-kernel", ["covariance function", "kernel"]), ("rnn", ["RNN", "recurrent net"])]
-    >>> sorted(head_lexicon(names))
+    >>> concepts = [("gp-kernel", "covariance function", ["kernel"]), ("rnn", "RNN", ["recurrent net"])]
+    >>> sorted(head_lexicon(concepts))
     ['covariance function', 'recurrent net', 'rnn']
     """
     keys: dict[str, str] = {}
-    for concept_id, forms in names:
-        for index, form in enumerate(forms):
-            key = normalize_name(form)
-            if key and (index == 0 or " " in key or acronym_of(form.strip()) is not None):
+    for concept_id, name, aliases in concepts:
+        heading = [a for a in aliases if " " in normalize_name(a) or acronym_of(a.strip()) is not None]
+        for key in map(normalize_name, (name, *heading)):
+            if key:
                 keys.setdefault(key, concept_id)
     return keys
+
+
+def head_mentions(
+    text: str, mentions: Sequence[tuple[int, int, str]], keys: Mapping[str, str]
+) -> Iterator[tuple[int, int, str, str, str]]:
+    """(start, end, longer, head, shorter) for each mention of ``text`` (start, end, concept) whose
+    name ends in another name of ``keys``: the normalized head and the concept it names.
+
+    >>> keys = {"gradient descent": "gd", "stochastic gradient descent": "sgd"}
+    >>> list(head_mentions("We use stochastic gradient descent.", [(7, 34, "sgd")], keys))
+    [(7, 34, 'sgd', 'gradient descent', 'gd')]
+    """
+    for start, end, longer in mentions:
+        for head in heads(normalize_name(text[start:end])):
+            shorter = keys.get(head)
+            if shorter is not None and shorter != longer:
+                yield start, end, longer, head, shorter
 
 
 def named_roles(text: str, mentions: Sequence[tuple[int, int, str]], keys: Mapping[str, str]) -> set[str]:
@@ -119,10 +136,4 @@ def named_roles(text: str, mentions: Sequence[tuple[int, int, str]], keys: Mappi
     >>> sorted(named_roles("We use stochastic gradient descent.", [(7, 34, "src")], keys))
     ['dst', 'src']
     """
-    found = {role for _, _, role in mentions}
-    for start, end, _ in mentions:
-        for head in heads(normalize_name(text[start:end])):
-            role = keys.get(head)
-            if role is not None:
-                found.add(role)
-    return found
+    return {role for _, _, role in mentions} | {hit[4] for hit in head_mentions(text, mentions, keys)}

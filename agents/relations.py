@@ -28,7 +28,7 @@ import itertools
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
-from agents.names import head_lexicon, heads, names_a_kind
+from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, pronoun
 from agents.text import (
@@ -38,7 +38,6 @@ from agents.text import (
     find_mentions,
     has_cue,
     lexicon,
-    normalize_name,
     sentences,
 )
 from magg_kg.llm.port import Prompt
@@ -103,7 +102,7 @@ def extract_relations_offline(
 ) -> RelationReply:
     """The offline relation extractor (see the module docstring for the rules)."""
     keys = lexicon([(c.id, [c.name, *c.aliases]) for c in known])
-    head_keys = head_lexicon([(c.id, [c.name, *c.aliases]) for c in known])
+    head_keys = head_lexicon((c.id, c.name, c.aliases) for c in known)
     units = sentences(text)
     found: dict[tuple[str, str, str], ExtractedRelation] = {}
     pairs: dict[tuple[str, str], list[Sentence]] = {}
@@ -147,12 +146,10 @@ def extract_relations_offline(
                         )
                     )
         mentions = find_mentions(sentence.text, keys)
-        for start, end, longer in mentions:
-            written, initial = sentence.text[start:end], not any(c.isalnum() for c in sentence.text[:start])
-            for head in heads(normalize_name(written)):
-                shorter = head_keys.get(head)
-                if shorter is not None and shorter != longer and names_a_kind(written, head, initial):
-                    nested.setdefault((shorter, longer), sentence)
+        for start, end, longer, head, shorter in head_mentions(sentence.text, mentions, head_keys):
+            initial = not any(c.isalnum() for c in sentence.text[:start])
+            if names_a_kind(sentence.text[start:end], head, initial):
+                nested.setdefault((shorter, longer), sentence)
         if not said and not has_cue(sentence.text):
             mentioned = list(dict.fromkeys(concept for _, _, concept in mentions))
             if 2 <= len(mentioned) <= 5:
