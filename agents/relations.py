@@ -16,9 +16,12 @@ Offline, deterministically, sentence by sentence:
 - a concept whose name ends in another concept's name ("stochastic gradient descent", "gradient
   descent", :mod:`agents.names`) is a ``prerequisite`` from the shorter to the longer, with
   confidence 0.50, quoting the first sentence that names the longer, when no cue relates the two;
-- two of the concepts (two to five) named in one sentence with no cue phrase are ``related`` with
-  confidence 0.30, plus 0.10 for each further sentence of the chunk naming both (at most 0.55):
-  co-occurrence alone is weak evidence, repeated co-occurrence a little stronger.
+- two of the concepts (two to five) named in one sentence that no cue phrase relates are
+  ``related`` with confidence 0.30, plus 0.10 for each further sentence of the chunk naming both
+  (at most 0.55): co-occurrence alone is weak evidence, repeated co-occurrence a little stronger.
+  A cue that relates two phrases of a sentence says nothing against its other pairs ("DenseNet
+  uses the same layers as ResNet": DenseNet and ResNet), but a sentence that denies a cue ("is not
+  a part of") gives no pair at all.
 """
 
 from __future__ import annotations
@@ -35,8 +38,8 @@ from agents.text import (
     HEDGE_FACTOR,
     Sentence,
     cue_statements,
+    denies_cue,
     find_mentions,
-    has_cue,
     lexicon,
     sentences,
 )
@@ -150,7 +153,7 @@ def extract_relations_offline(
             initial = not any(c.isalnum() for c in sentence.text[:start])
             if names_a_kind(sentence.text[start:end], head, initial):
                 nested.setdefault((shorter, longer), sentence)
-        if not said and not has_cue(sentence.text):
+        if not denies_cue(sentence.text):
             mentioned = list(dict.fromkeys(concept for _, _, concept in mentions))
             if 2 <= len(mentioned) <= 5:
                 for left, right in itertools.combinations(mentioned, 2):

@@ -32,11 +32,13 @@ __all__ = [
     "Sentence",
     "acronym_of",
     "content_words",
+    "denies_cue",
     "find_mentions",
     "hedged",
     "initials",
     "normalize_name",
     "sentences",
+    "singular",
     "slug",
 ]
 
@@ -169,7 +171,13 @@ def _sentence(body: str, start: int, end: int, base: int) -> list[Sentence]:
     return [Sentence(base + start, base + end, body[start:end])]
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
+    """The singular of a lower-case English noun, by its ending ("processes" -> "process");
+    words that end like plurals but are not ("series", "bias", "physics") stay.
+
+    >>> [singular(w) for w in ("embeddings", "probabilities", "processes", "series", "loss")]
+    ['embedding', 'probability', 'process', 'series', 'loss']
+    """
     if len(word) <= 3 or word.endswith(_NO_SINGULAR):
         return word
     if word.endswith("ies") and len(word) > 4:
@@ -194,7 +202,7 @@ def normalize_name(name: str) -> str:
         parts = parts[1:]
     if not parts:
         return ""
-    parts[-1] = _singular(parts[-1])
+    parts[-1] = singular(parts[-1])
     return " ".join(parts)
 
 
@@ -418,6 +426,16 @@ def lexicon(names: list[tuple[str, list[str]]]) -> dict[str, str]:
         if len(owners) == 1 and letters not in keys and len(letters) >= 2:
             keys[INITIALS + letters] = next(iter(owners))
     return keys
+
+
+def denies_cue(text: str) -> bool:
+    """Whether the text holds a cue phrase and a negation: a relation it denies or leaves in doubt
+    ("is not a prerequisite for").
+
+    >>> denies_cue("Dropout is not a part of attention."), denies_cue("Dropout is a part of it.")
+    (True, False)
+    """
+    return _NEGATION.search(text) is not None and has_cue(text)
 
 
 def has_cue(text: str) -> bool:
