@@ -2,16 +2,10 @@
 
 The creation layer of the pipeline, after MAGG: for each chunk the concept extractor
 (:mod:`agents.concepts`) and the relation extractor (:mod:`agents.relations`) are asked through
-the LLM port; the knowledge organizer here resolves names to canonical ids (:class:`Registry`),
-registers aliases and deduplicates; verification and the evidence linker
-(:mod:`agents.evidence`) then keep only candidates whose quotes are in the lesson and name both
-endpoints, with an evidence kind and an adjusted confidence.
-
-Entity resolution: a name's key is :func:`agents.text.normalize_name` (case, plural, hyphens and
-articles folded), so "Large Language Models" and "large language model" are one key; an acronym
-("LLMs") resolves to the multi-word concept whose initials it spells, and a multi-word name whose
-initials spell an existing acronym-only concept resolves to that concept. Every key seen is
-registered as an alias of its concept, so later lessons reuse it.
+the LLM port; the knowledge organizer here resolves names to canonical ids and registers aliases
+(entity resolution: :class:`agents.registry.Registry`) and deduplicates; verification and the
+evidence linker (:mod:`agents.evidence`) then keep only candidates whose quotes are in the lesson
+and name both endpoints, with an evidence kind and an adjusted confidence.
 
 Prose only: every role reads the lesson's prose view (:mod:`magg_kg.markup`: code, tags, tables,
 math, URLs ... blanked, offsets unchanged), so no concept or relation comes from what is not prose.
@@ -26,37 +20,29 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from agents import concepts as concept_role
 from agents import evidence as evidence_role
 from agents import relations as relation_role
-from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
+from agents.concepts import ConceptReply, ExtractedConcept, guess_type
 from agents.cost import Cost, ask
 from agents.evidence import ExtractedEdge, LinkReply, verify
-from agents.names import head_lexicon, named_roles
+from agents.registry import ConceptInfo, Registry
 from agents.relations import RelationReply
-from agents.text import INITIALS, MentionFinder, acronym_of, initials, lexicon, normalize_name, slug
+from agents.text import acronym_of, normalize_name, slug
 from magg_kg.lessons import Chunk, LessonText
 from magg_kg.llm.bundle import each
 from magg_kg.llm.port import LLM, Failure, Prompt
 from magg_kg.markup import HiddenText
-from magg_kg.records import Concept, Role
+from magg_kg.records import Role
 from magg_kg.vocabulary import GraphSchema
 
-__all__ = ["ConceptInfo", "Extraction", "LessonLink", "Registry", "extract_lesson"]
+__all__ = ["Extraction", "LessonLink", "extract_lesson"]
 
 LINK_GROUP = 40
 _RANK = {"mentions": 0, "uses": 1, "teaches": 2}
-
-
-@dataclass(frozen=True)
-class ConceptInfo:
-    id: str
-    name: str
-    type: str
-    description: str
 
 
 @dataclass(frozen=True)
@@ -67,90 +53,6 @@ class LessonLink:
     end: int
     quote: str
     chunk_id: str
-
-
-class Registry:
-    """The concepts and aliases known so far (from the store, then grown lesson by lesson)."""
-
-    def __init__(self, concepts: Iterable[Concept], aliases: Mapping[str, str]) -> None:
-        self.concepts: dict[str, ConceptInfo] = {
-            c.id: ConceptInfo(c.id, c.name, c.type, c.description) for c in concepts
-        }
-        self.forms: dict[str, set[str]] = {
-            concept_id: {info.name} for concept_id, info in self.concepts.items()
-        }
-        self.keys: dict[str, str] = {}
-        for concept_id, info in self.concepts.items():
-            self.keys.setdefault(normalize_name(info.name), concept_id)
-        for alias, concept_id in aliases.items():
-            if concept_id in self.concepts:
-                self.keys.setdefault(alias, concept_id)
-                self.forms[concept_id].add(alias)
-        self._lexicon: dict[str, str] | None = None
-        self._heads: dict[str, str] | None = None
-        self._finder: MentionFinder | None = None
-
-    def lexicon(self) -> dict[str, str]:
-        if self._lexicon is None:
-            self._lexicon = lexicon([(concept_id, sorted(forms)) for concept_id, forms in self.forms.items()])
-        return self._lexicon
-
-    def resolve(self, name: str) -> str | None:
-        """The canonical id a name stands for, or None if it is new."""
-        key = normalize_name(name)
-        found = self.keys.get(key)
-        if found is not None:
-            return found
-        letters = acronym_of(name.strip())
-        if letters is not None:
-            table = self.lexicon()
-            return table.get(letters) or table.get(INITIALS + letters)
-        if " " in key:
-            acronym_concept = self.keys.get(initials(key))
-            if acronym_concept is not None and acronym_of(self.concepts[acronym_concept].name):
-                return acronym_concept
-        return None
-
-    def add(self, info: ConceptInfo) -> None:
-        self.concepts[info.id] = info
-        self.forms.setdefault(info.id, set()).add(info.name)
-        self.keys.setdefault(normalize_name(info.name), info.id)
-        self._lexicon = self._heads = None
-
-    def add_alias(self, form: str, concept_id: str) -> str | None:
-        """Registers a surface form; returns its key if that key is new."""
-        key = normalize_name(form)
-        if not key or key in self.keys:
-            return None
-        self.keys[key] = concept_id
-        self.forms.setdefault(concept_id, set()).add(form)
-        self._lexicon = self._heads = None
-        return key
-
-    def known_in(self, text: str, heads: bool = False) -> list[KnownConcept]:
-        """The known concepts ``text`` names; with ``heads``, also those it names as the head of a
-        longer name ("stochastic gradient descent" names "gradient descent", :mod:`agents.names`)."""
-        table = self.lexicon()
-        if self._finder is None or self._finder.keys is not table:
-            self._finder = MentionFinder(table)
-        mentions = self._finder.find(text)
-        ids = {concept for _, _, concept in mentions}
-        if heads:
-            if self._heads is None:
-                self._heads = head_lexicon(
-                    (cid, info.name, sorted(self.forms.get(cid, set()) - {info.name}))
-                    for cid, info in self.concepts.items()
-                )
-            ids |= named_roles(text, mentions, self._heads)
-        return [self.known(concept_id) for concept_id in sorted(ids)]
-
-    def known(self, concept_id: str) -> KnownConcept:
-        info = self.concepts[concept_id]
-        aliases = sorted(form for form in self.forms.get(concept_id, set()) if form != info.name)
-        return KnownConcept(id=concept_id, name=info.name, type=info.type, aliases=aliases)
-
-    def names(self, concept_id: str) -> list[str]:
-        return sorted(self.forms.get(concept_id, {concept_id}))
 
 
 @dataclass
@@ -185,6 +87,7 @@ def extract_lesson(
     result = Extraction()
     node_types = sorted(schema.node_types)
     found: list[tuple[ExtractedConcept, str, int]] = []
+    senses = registry.senses(lesson.prose)
 
     def concepts_of(chunk: Chunk) -> None:
         text = lesson.prose[chunk.start : chunk.end]
@@ -199,7 +102,7 @@ def extract_lesson(
                 "lesson_id": lesson.id,
                 "chunk_id": chunk.id,
                 "node_types": node_types,
-                "known": [k.model_dump() for k in registry.known_in(text)],
+                "known": [k.model_dump() for k in registry.known_in(text, senses=senses)],
             },
         )
         reply = ask(llm, prompt, ConceptReply, result.cost)
@@ -211,10 +114,11 @@ def extract_lesson(
     each(llm, lesson.chunks, concepts_of)
     _organize(lesson, found, registry, schema, result)
     raw: list[ExtractedEdge] = []
+    senses = registry.senses(lesson.prose)  # this lesson's concepts too
 
     def relations_of(chunk: Chunk) -> None:
         text = lesson.prose[chunk.start : chunk.end]
-        known = registry.known_in(text, heads=True)
+        known = registry.known_in(text, heads=True, senses=senses)
         if len(known) < 2:
             return
         prompt = Prompt(

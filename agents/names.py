@@ -29,9 +29,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+from agents.offline.acronyms import spells
 from agents.text import acronym_of, normalize_name
 
-__all__ = ["head_lexicon", "head_mentions", "headed_by", "heads", "named_roles", "names_a_kind"]
+__all__ = [
+    "head_lexicon",
+    "head_mentions",
+    "headed_by",
+    "heads",
+    "named_roles",
+    "names_a_kind",
+    "plain_alias",
+]
 
 _PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
@@ -90,6 +99,24 @@ def names_a_kind(written: str, head: str, initial: bool = False) -> bool:
         before = before[1:]  # "Subword Tokenization" opening a sentence
     capitalised = any(part[:1].isupper() for part in before)
     return not (capitalised and any(part[:1].isupper() for part in named))
+
+
+def plain_alias(alias: str, name: str) -> bool:
+    """Whether ``alias`` is one everyday word that stands for the concept called ``name`` without
+    being its name, its initials or an acronym ("kernel" for "covariance function"): such a word
+    names many things, and the concept only where a lesson says so.
+
+    >>> plain_alias("kernel", "covariance function"), plain_alias("sgd", "stochastic gradient descent")
+    (True, False)
+    >>> plain_alias("bert", "Bidirectional Encoder Representations from Transformers")
+    False
+    >>> plain_alias("GPU", "graphics processing unit"), plain_alias("recurrent net", "RNN")
+    (False, False)
+    """
+    key = normalize_name(alias)
+    if not key or " " in key or key == normalize_name(name) or acronym_of(alias.strip()) is not None:
+        return False
+    return not spells(key, normalize_name(name))  # "bert", "relu" are acronyms written in lower case
 
 
 def head_lexicon(concepts: Iterable[tuple[str, str, Iterable[str]]]) -> dict[str, str]:

@@ -20,8 +20,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from agents.extraction import Registry, extract_lesson
+from agents.extraction import extract_lesson
 from agents.offline.handlers import offline_handlers
+from agents.registry import Registry
 from magg_kg.lessons import find_lessons, read_lesson
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.vocabulary import CURRICULUM

@@ -53,8 +53,9 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from agents.cost import Cost
-from agents.extraction import Extraction, Registry, extract_lesson
+from agents.extraction import Extraction, extract_lesson
 from agents.lesson_index import LessonProse, prose_reader
+from agents.registry import Registry
 from governance.admission import Admission, AdmissionContext, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
 from governance.graph_state import GraphState

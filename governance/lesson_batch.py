@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agents.evidence import ExtractedEdge
-from agents.extraction import ConceptInfo, Extraction
+from agents.extraction import Extraction
+from agents.registry import ConceptInfo
 from governance.versions import decision
 from magg_kg.builders import proposal_op, propose
 from magg_kg.config import Policy

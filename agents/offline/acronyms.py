@@ -8,7 +8,7 @@ from functools import cache
 
 from agents.phrases import FUNCTION_WORDS
 
-__all__ = ["acronym_pairs"]
+__all__ = ["acronym_pairs", "spells"]
 
 _SPACE = r"(?:[ \t]+|[ \t]*\n[ \t]*)"  # within a paragraph: spaces or one line break
 _ACRONYM_DEF = re.compile(
@@ -52,6 +52,20 @@ def acronym_pairs(text: str) -> list[tuple[str, str]]:
         if _initials(long) == letters or _spelled_by(letters, long.split()) == long.split():
             pairs.append((long, short))
     return pairs
+
+
+def spells(short: str, long: str) -> bool:
+    """Whether ``short`` abbreviates the whole of ``long`` (:func:`_spelled_by`), in any case.
+
+    >>> spells("bert", "Bidirectional Encoder Representations from Transformers")
+    True
+    >>> spells("relu", "rectified linear unit")
+    True
+    >>> spells("kernel", "covariance function")
+    False
+    """
+    words = long.split()
+    return bool(words) and len(_spelled_by(short.lower(), words)) == len(words)
 
 
 def _spelled_by(letters: str, words: list[str]) -> list[str]:

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from agents.concepts import ConceptReply, KnownConcept
-from agents.extraction import Registry, extract_lesson
+from agents.extraction import extract_lesson
 from agents.offline import terms
 from agents.offline.concepts import extract_concepts_offline, prose, vocabulary
 from agents.offline.handlers import offline_handlers
+from agents.registry import Registry
 from agents.text import normalize_name
 from magg_kg.lessons import read_lesson
 from magg_kg.llm.offline import OfflineLLM

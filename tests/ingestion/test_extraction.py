@@ -6,8 +6,9 @@ from pathlib import Path
 
 from agents.concepts import KnownConcept
 from agents.evidence import ExtractedEdge, verify
-from agents.extraction import ConceptInfo, Extraction, Registry, extract_lesson
+from agents.extraction import Extraction, extract_lesson
 from agents.offline.handlers import offline_handlers
+from agents.registry import ConceptInfo, Registry
 from agents.relations import extract_relations_offline as relations_of
 from governance.lesson_batch import dropped_ops
 from magg_kg.config import Policy
@@ -68,6 +69,17 @@ def test_co_occurrence_without_a_cue_is_weakly_related() -> None:
         "Dropout and batch normalization appear in most networks.", "dropout", "batch normalization"
     )
     assert found == {("batch-normalization", "related", "dropout"): 0.3}
+
+
+def test_a_cue_between_two_phrases_leaves_the_other_pairs_of_its_sentence_co_occurring() -> None:
+    found = triples("With weight decay, Adam builds on momentum.", "adam", "momentum", "weight decay")
+    assert found[("adam", "builds_on", "momentum")] == 0.85
+    assert ("adam", "related", "weight-decay") in found and ("momentum", "related", "weight-decay") in found
+    assert ("adam", "related", "momentum") not in found  # the cue states what relates these two
+    # A sentence that denies a cue offers no pair at all.
+    assert not triples(
+        "With weight decay, Adam is not a kind of momentum.", "adam", "momentum", "weight decay"
+    )
 
 
 def test_a_name_ending_in_another_concepts_name_reads_as_a_prerequisite_from_the_shorter() -> None:
@@ -135,6 +147,30 @@ def test_a_chunk_names_a_known_concept_as_the_head_of_a_longer_name_only_for_rel
     assert headed == ["convolution-kernel", "gradient-descent", "stochastic-gradient-descent"]
     found = triples(text, "gradient descent", "stochastic gradient descent")
     assert set(found) == {("gradient-descent", "prerequisite", "stochastic-gradient-descent")}
+
+
+def test_a_plain_alias_names_its_concept_only_in_a_lesson_that_names_it_otherwise() -> None:
+    registry = Registry([], {})
+    for name in (
+        "covariance function",
+        "convolution",
+        "Bidirectional Encoder Representations from Transformers",
+    ):
+        registry.add(ConceptInfo(name.lower().replace(" ", "-"), name, "concept", ""))
+    registry.add_alias("kernel", "covariance-function")
+    registry.add_alias("bert", "bidirectional-encoder-representations-from-transformers")
+    chunk = "A convolution slides a kernel over the image; BERT reads text."
+    elsewhere = registry.senses("# CNNs\n\n" + chunk)
+    assert "covariance-function" not in elsewhere
+    ids = [k.id for k in registry.known_in(chunk, senses=elsewhere)]
+    # "bert" abbreviates its concept's name, so it is no plain alias, even in lower case.
+    assert ids == ["bidirectional-encoder-representations-from-transformers", "convolution"]
+    assert [k.id for k in registry.known_in(chunk)] == [*ids[:1], "convolution", "covariance-function"]
+    gp = registry.senses("A covariance function, or kernel, says how outputs covary. " + chunk)
+    known = {k.id: k for k in registry.known_in(chunk, senses=gp)}
+    assert "covariance-function" in known and known["covariance-function"].aliases == ["kernel"]
+    blind = {k.id: k for k in registry.known_in("A covariance function.", senses=elsewhere)}
+    assert blind["covariance-function"].aliases == []  # not told to the extractor where it is not meant
 
 
 def test_entity_resolution_joins_plurals_case_and_acronyms() -> None:

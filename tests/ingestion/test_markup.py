@@ -15,8 +15,9 @@ from typer.testing import CliRunner
 
 from agents import evidence
 from agents.concepts import TASK as CONCEPTS
-from agents.extraction import Registry, extract_lesson
+from agents.extraction import extract_lesson
 from agents.lesson_index import lesson_outline
+from agents.registry import Registry
 from agents.relations import TASK as RELATIONS
 from agents.text import sentences
 from governance.ingestion import ingest

@@ -1,0 +1,152 @@
+"""The concepts known so far, by every name: entity resolution and the mentions of a text.
+
+A name's key is :func:`agents.text.normalize_name` (case, plural, hyphens and articles folded), so
+"Large Language Models" and "large language model" are one key; an acronym ("LLMs") resolves to
+the multi-word concept whose initials it spells, and a multi-word name whose initials spell an
+existing acronym-only concept resolves to that concept. Every key seen is registered as an alias
+of its concept, so later lessons reuse it.
+
+One sense per lesson (:meth:`Registry.senses`): a plain alias, one everyday word that is neither a
+concept's name nor an abbreviation of it ("kernel" for "covariance function",
+:func:`agents.names.plain_alias`), names the concept only in a lesson that names it otherwise too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from agents.concepts import KnownConcept
+from agents.names import head_lexicon, named_roles, plain_alias
+from agents.text import INITIALS, MentionFinder, acronym_of, initials, lexicon, normalize_name
+from magg_kg.records import Concept
+
+__all__ = ["ConceptInfo", "Registry"]
+
+
+@dataclass(frozen=True)
+class ConceptInfo:
+    id: str
+    name: str
+    type: str
+    description: str
+
+
+class Registry:
+    """The concepts and aliases known so far (from the store, then grown lesson by lesson)."""
+
+    def __init__(self, concepts: Iterable[Concept], aliases: Mapping[str, str]) -> None:
+        self.concepts: dict[str, ConceptInfo] = {
+            c.id: ConceptInfo(c.id, c.name, c.type, c.description) for c in concepts
+        }
+        self.forms: dict[str, set[str]] = {
+            concept_id: {info.name} for concept_id, info in self.concepts.items()
+        }
+        self.keys: dict[str, str] = {}
+        for concept_id, info in self.concepts.items():
+            self.keys.setdefault(normalize_name(info.name), concept_id)
+        for alias, concept_id in aliases.items():
+            if concept_id in self.concepts:
+                self.keys.setdefault(alias, concept_id)
+                self.forms[concept_id].add(alias)
+        self._lexicon: dict[str, str] | None = None
+        self._heads: dict[str, str] | None = None
+        self._finder: MentionFinder | None = None
+        self._strong: MentionFinder | None = None
+
+    def lexicon(self) -> dict[str, str]:
+        if self._lexicon is None:
+            self._lexicon = lexicon([(concept_id, sorted(forms)) for concept_id, forms in self.forms.items()])
+        return self._lexicon
+
+    def resolve(self, name: str) -> str | None:
+        """The canonical id a name stands for, or None if it is new."""
+        key = normalize_name(name)
+        found = self.keys.get(key)
+        if found is not None:
+            return found
+        letters = acronym_of(name.strip())
+        if letters is not None:
+            table = self.lexicon()
+            return table.get(letters) or table.get(INITIALS + letters)
+        if " " in key:
+            acronym_concept = self.keys.get(initials(key))
+            if acronym_concept is not None and acronym_of(self.concepts[acronym_concept].name):
+                return acronym_concept
+        return None
+
+    def add(self, info: ConceptInfo) -> None:
+        self.concepts[info.id] = info
+        self.forms.setdefault(info.id, set()).add(info.name)
+        self.keys.setdefault(normalize_name(info.name), info.id)
+        self._lexicon = self._heads = self._strong = None
+
+    def add_alias(self, form: str, concept_id: str) -> str | None:
+        """Registers a surface form; returns its key if that key is new."""
+        key = normalize_name(form)
+        if not key or key in self.keys:
+            return None
+        self.keys[key] = concept_id
+        self.forms.setdefault(concept_id, set()).add(form)
+        self._lexicon = self._heads = self._strong = None
+        return key
+
+    def senses(self, prose: str) -> frozenset[str]:
+        """The concepts a lesson names otherwise than by a plain alias (its name, an alias of several
+        words, its initials: :func:`agents.names.plain_alias`). One sense per lesson: a plain alias
+        ("kernel" for "covariance function") names its concept only in such a lesson; elsewhere
+        the word means something else ("the convolution kernel")."""
+        if self._strong is None:
+            self._strong = MentionFinder(
+                lexicon(
+                    [
+                        (cid, sorted(f for f in forms if not plain_alias(f, self.concepts[cid].name)))
+                        for cid, forms in self.forms.items()
+                    ]
+                )
+            )
+        return frozenset(concept for _, _, concept in self._strong.find(prose))
+
+    def known_in(
+        self, text: str, heads: bool = False, senses: frozenset[str] | None = None
+    ) -> list[KnownConcept]:
+        """The known concepts ``text`` names; with ``heads``, also those it names as the head of a
+        longer name ("stochastic gradient descent" names "gradient descent", :mod:`agents.names`);
+        with ``senses`` (:meth:`senses` of its lesson), a concept outside them is not named by a
+        plain alias, and is known without one."""
+        table = self.lexicon()
+        if self._finder is None or self._finder.keys is not table:
+            self._finder = MentionFinder(table)
+        mentions = self._finder.find(text)
+        if senses is not None:
+            mentions = [m for m in mentions if m[2] in senses or not self._plain(text[m[0] : m[1]], m[2])]
+        ids = {concept for _, _, concept in mentions}
+        if heads:
+            if self._heads is None:
+                self._heads = head_lexicon(
+                    (cid, info.name, sorted(self.forms.get(cid, set()) - {info.name}))
+                    for cid, info in self.concepts.items()
+                )
+            ids |= named_roles(text, mentions, self._heads)
+        return [self.known(cid, plain=senses is None or cid in senses) for cid in sorted(ids)]
+
+    def known(self, concept_id: str, plain: bool = True) -> KnownConcept:
+        """A known concept, with its aliases (but its plain ones only with ``plain``)."""
+        info = self.concepts[concept_id]
+        aliases = sorted(
+            form
+            for form in self.forms.get(concept_id, set())
+            if form != info.name and (plain or not plain_alias(form, info.name))
+        )
+        return KnownConcept(id=concept_id, name=info.name, type=info.type, aliases=aliases)
+
+    def _plain(self, written: str, concept_id: str) -> bool:
+        """Whether ``written`` names the concept only as a plain alias."""
+        name = self.concepts[concept_id].name
+        key = normalize_name(written)
+        return key != normalize_name(name) and any(
+            plain_alias(form, name) and normalize_name(form) == key for form in self.forms.get(concept_id, ())
+        )
+
+    def names(self, concept_id: str) -> list[str]:
+        return sorted(self.forms.get(concept_id, {concept_id}))
