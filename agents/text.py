@@ -114,7 +114,6 @@ _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "axes", "means", "bayes")
 _ARTICLES = ("the", "a", "an")
-_ACRONYM_PLURAL = re.compile(r"^([A-Z][A-Z0-9]+)s$")
 INITIALS = "^"
 """The prefix of a lexicon key made of a name's initials (no normalized name can start with it)."""
 
@@ -196,11 +195,8 @@ def normalize_name(name: str) -> str:
 
     >>> normalize_name("Large Language Models"), normalize_name("LLMs"), normalize_name("the k-means")
     ('large language model', 'llm', 'k means')
-    >>> normalize_name("GPUs"), normalize_name("CPUs and TPUs"), normalize_name("corpus")
-    ('gpu', 'cpu and tpu', 'corpus')
     """
-    raw = [_ACRONYM_PLURAL.sub(r"\1", w) for w in _WORD.findall(name)]  # "GPUs": no "-us" noun
-    words = [w.lower().replace("’", "'").removesuffix("'s").strip("'") for w in raw]
+    words = [w.lower().replace("’", "'").removesuffix("'s").strip("'") for w in _WORD.findall(name)]
     parts = [part for word in words for part in word.split("-") if part]
     while parts and parts[0] in _ARTICLES:
         parts = parts[1:]
