@@ -165,18 +165,19 @@ def extract_relations_offline(
 
     def uncued(triple: tuple[str, str, str], where: Sentence, confidence: float, reasoning: str) -> None:
         """A relation no cue states, quoting ``where`` (when no cue relates the two either way)."""
-        if not stated(triple[0], triple[2]):
-            src, type_, dst = triple
-            span = {"quote": where.text, "start": where.start, "end": where.end}
+        src, type_, dst = triple
+        if not stated(src, dst):
             add(
                 ExtractedRelation(
                     reasoning=reasoning,
                     src=src,
                     type=type_,
                     dst=dst,
+                    quote=where.text,
+                    start=where.start,
+                    end=where.end,
                     cue="",
                     confidence=round(confidence, 4),
-                    **span,
                 )
             )
 

@@ -173,7 +173,7 @@ def _sentence(body: str, start: int, end: int, base: int) -> list[Sentence]:
 
 def singular(word: str) -> str:
     """The singular of a lower-case English noun, by its ending ("processes" -> "process");
-    words that end like plurals but are not ("series", "bias", "physics") stay.
+    words that end like plurals but are not ("series", "analysis", "physics") stay.
 
     >>> [singular(w) for w in ("embeddings", "probabilities", "processes", "series", "loss")]
     ['embedding', 'probability', 'process', 'series', 'loss']

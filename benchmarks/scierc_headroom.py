@@ -37,6 +37,7 @@ from agents.schema_verifier import strict_proposals
 from benchmarks.lesson_size import machine, write_figures
 from governance.evaluation.scierc import load_split
 from governance.evaluation.scierc_bench import PROPOSE_AT
+from governance.evaluation.triple_score import prf
 from magg_kg.vocabulary import SCIERC
 
 __all__ = ["Headroom", "headroom", "main"]
@@ -47,7 +48,9 @@ DEFAULT_OUT = ROOT / "benchmarks" / "results" / "scierc_headroom.json"
 
 
 def _f1(kept: np.ndarray, right: np.ndarray, gold: int) -> float:
-    return round(2 * int(right[kept].sum()) / (int(kept.sum()) + gold), 4) if gold else 0.0
+    """Strict F1 of the proposals ``kept`` (0 where undefined: nothing kept, or no gold)."""
+    f1 = prf(int(right[kept].sum()), int(kept.sum()), gold)["f1"]
+    return f1 if isinstance(f1, float) else 0.0
 
 
 def _auc(right: np.ndarray, scores: np.ndarray) -> float | None:
