@@ -71,6 +71,8 @@ SYNTHESIS_TASK = "qa.synthesize"
 PROMPT_VERSION = "qa-4"
 MAX_SUB_QUESTION = 1000
 """The longest sub-question, in characters: a reply with a longer one does not validate."""
+MAX_ANSWER = 8000
+"""The longest expert answer, in characters: a reply with a longer one does not validate."""
 Intent = Literal["before", "after", "parts", "about"]
 
 DECOMPOSE_SYSTEM = """Orchestrator of a curriculum knowledge graph's question answering. Split the
@@ -142,7 +144,9 @@ class ExpertAnswer(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     reasoning: str = Field(max_length=4000, description="which edges and excerpts answer it and why (first)")
-    answer: str = Field(max_length=8000, description="the answer, citing edge and excerpt ids in brackets")
+    answer: str = Field(
+        max_length=MAX_ANSWER, description="the answer, citing edge and excerpt ids in brackets"
+    )
     short_answer: str = Field(max_length=1000, description="the answer alone: a name, a date, a short phrase")
     citations: list[str] = Field(description="the ids of the edges and excerpts the answer uses")
     support: float = Field(
@@ -293,13 +297,25 @@ def edge_quotes(data: str) -> dict[str, str]:
     return found
 
 
-def _sentence(edge: Mapping[object, object], names: Mapping[str, str], quotes: Mapping[str, str]) -> str:
+def _sentence(edge: Mapping[object, object], names: Mapping[str, str], quote: str) -> str:
     src, dst = str(edge["src"]), str(edge["dst"])
     phrase = _PHRASES.get(str(edge["type"]), "{src} " + str(edge["type"]).replace("_", " ") + " {dst}")
     said = phrase.format(src=names.get(src, src), dst=names.get(dst, dst))
-    quote = quotes.get(str(edge["edge_id"]), "")
     evidence = f' (the lesson says: "{quote}")' if quote else ""
     return f"{said[:1].upper()}{said[1:]}{evidence} [{edge['edge_id']}]."
+
+
+def _said(edges: list[Mapping[object, object]], names: Mapping[str, str], quotes: Mapping[str, str]) -> str:
+    """One sentence per edge, in order, each with its quote; the quotes cut alike when all of them
+    whole would not fit in an answer (:data:`MAX_ANSWER`), and left out when even short ones would
+    not: every edge is still said and cited."""
+    bare = [_sentence(edge, names, "") for edge in edges]
+    room = (MAX_ANSWER - sum(len(s) + 1 for s in bare)) // max(1, len(edges)) - len(' (the lesson says: "")')
+    said = [
+        _sentence(edge, names, clipped(quotes.get(str(edge["edge_id"]), ""), room) if room >= 40 else "")
+        for edge in edges
+    ]
+    return " ".join(said)
 
 
 _LEADS = {"before": "Learn first", "after": "Leads on to", "parts": "Parts", "about": "Related"}
@@ -316,7 +332,7 @@ def _graph_answer_offline(prompt: Prompt, graph_answer: Mapping[object, object])
     found = [names.get(c, c) for c in _strings(graph_answer.get("found", graph_answer.get("path")))]
     return {
         "reasoning": f"a {graph_answer.get('type')} answer: {len(edges)} edge(s) a graph algorithm chose",
-        "answer": " ".join(_sentence(edge, names, quotes) for edge in edges),
+        "answer": _said(edges, names, quotes),
         "short_answer": ", ".join(found)[:1000],
         "citations": [str(edge["edge_id"]) for edge in edges],
     }
@@ -341,7 +357,7 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     used = [(edge, found) for edge, found in chosen if found is not None]
     excerpts = _excerpts(prompt)
     span = best_span(question, excerpts) if excerpts else None
-    said = " ".join(_sentence(edge, names, quotes) for edge, _ in used)
+    said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:
         read = f'{span.text}: the lesson says "{span.sentence}" [{span.excerpt}].'
         return {

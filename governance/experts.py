@@ -189,7 +189,8 @@ def ask_expert(
     excerpts: Sequence[LessonChunk] = (),
 ) -> None:
     """One expert's call: shown its edges (and the lesson excerpts of its scope, for an open
-    question), it may cite only those."""
+    question), it may cite only those. When the call fails on a graph answer, the report cites the
+    answer's edges, the support of the headline written in code, and the failure is recorded."""
     concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
     names = {c: graph.concepts[c].name for c in dict.fromkeys(concepts) if c in graph.concepts}
     found = _found(graph_answer) if graph_answer is not None else {}
@@ -219,6 +220,9 @@ def ask_expert(
     if not isinstance(reply, Answer):
         report.failure = f"{reply.kind}: {reply.reason}"
         result.failures.append(f"expert {report.domain or 'flat'}: {report.failure}")
+        if graph_answer is not None:
+            # The answer's headline is written in code from these edges: they still support it.
+            report.citations = [edge.edge_id for edge in edges]
         return
     shown = {edge.edge_id for edge in edges} | set(report.excerpts_seen)
     report.answer = reply.value.answer

@@ -241,7 +241,7 @@ def _assemble(result: QAResult) -> None:
     headlines, then the experts' answers in order (a path's steps in the order of the path), then
     what the graph does not cover."""
     heads = [a.headline for a in result.graph_answers if a.covered]
-    said = [*heads, *(e.answer for e in result.experts if e.citations), *result.uncovered]
+    said = [*heads, *(e.answer for e in result.experts if e.citations and e.answer), *result.uncovered]
     result.answer = " ".join(dict.fromkeys(said))
     shorts = heads or [e.short_answer for e in result.experts if e.citations and e.short_answer]
     result.short_answer = " ".join(dict.fromkeys(shorts or result.uncovered))

@@ -11,6 +11,8 @@ sets             F1 of the concepts answered against the gold set (prerequisites
 ``relation``     F1 of the edges answered against the edges that join the two concepts;
 every kind       citation precision: the share of cited edges whose two ends are in the
                  question's support (:class:`~governance.evaluation.curriculum_questions.GoldQuestion`);
+                 citation recall: the share of the edges the graph algorithm chose that the
+                 answer cites (an answer whose expert failed or dropped them cites fewer);
                  context: edges read, edges in the experts' prompts, tokens of every prompt of the
                  question (``context_tokens``: instructions, question and graph, every role) and
                  of the experts' prompts alone (``expert_tokens``), model calls.
@@ -45,6 +47,8 @@ QUALITY = {
     "relation": "edge_f1",
 }
 """The headline measure of a kind (``set_f1`` for every other kind)."""
+UNDEFINED_WHEN_NEGATIVE = frozenset({"citation_precision", "citation_recall"})
+"""Measures a question may not have (-1: nothing cited, no edge chosen), averaged without it."""
 
 
 def f1(found: Collection[str], gold: Collection[str]) -> float:
@@ -107,6 +111,8 @@ def score_answer(
     cited = [graph.edges[e] for e in result.citations if e in graph.edges]
     supported = [e for e in cited if {e.src, e.dst} <= question.support]
     scores["citation_precision"] = len(supported) / len(cited) if cited else -1.0
+    chosen = {e for answer in result.graph_answers for e in answer.edges}
+    scores["citation_recall"] = len(chosen & set(result.citations)) / len(chosen) if chosen else -1.0
     scores |= {
         "edges_read": float(result.edges_read),
         "context_edges": float(result.context_edges),
@@ -123,7 +129,8 @@ def _percentile(values: Sequence[float], share: float) -> float:
 
 
 def summarize(rows: Sequence[Mapping[str, object]]) -> dict[str, dict[str, dict[str, float]]]:
-    """kind -> mode -> mean of each measure (citation precision over the answers that cite),
+    """kind -> mode -> mean of each measure (citation precision over the answers that cite, citation
+    recall over those with a graph answer's edges; a measure no answer has is left out),
     ``quality``, ``n``, latency p50/p95 in ms; ``all`` as a kind."""
     grouped: dict[tuple[str, str], list[Mapping[str, object]]] = {}
     for row in rows:
@@ -137,9 +144,10 @@ def summarize(rows: Sequence[Mapping[str, object]]) -> dict[str, dict[str, dict[
         means: dict[str, float] = {"n": float(len(group))}
         for key in keys:
             values = [float(s[key]) for s in scores if isinstance(s, Mapping) and key in s]
-            if key == "citation_precision":
+            if key in UNDEFINED_WHEN_NEGATIVE:
                 values = [v for v in values if v >= 0]
-            means[key] = round(statistics.fmean(values), 4) if values else 0.0
+            if values:
+                means[key] = round(statistics.fmean(values), 4)
         if kind != "all":
             means["quality"] = means.get(QUALITY.get(kind, "set_f1"), 0.0)
         latencies = [float(str(row["ms"])) for row in group]

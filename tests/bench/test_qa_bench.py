@@ -11,7 +11,7 @@ import pytest
 from agents.offline.handlers import offline_handlers
 from governance.evaluation.curriculum_questions import generate_questions, gold_order
 from governance.evaluation.qa_benchmark import load_gold_graph, run_questions
-from governance.evaluation.qa_scoring import score_answer
+from governance.evaluation.qa_scoring import score_answer, summarize
 from governance.experts import QAResult
 from governance.graph_answer import GraphAnswer
 from magg_kg.clock import StepClock
@@ -76,6 +76,24 @@ def test_a_wrong_answer_scores_zero(data_dir: Path) -> None:
     other = next(c for c in first.concepts if c != first.gold[0])
     wrong.graph_answers = [GraphAnswer("which_first", list(first.concepts), first=other)]
     assert score_answer(first, wrong, graph, order)["exact_match"] == 0.0
+
+
+def test_citation_recall_is_the_share_of_the_chosen_edges_the_answer_cites(data_dir: Path) -> None:
+    store = _gold_store(data_dir)
+    try:
+        graph = build_graph_index(store)
+    finally:
+        store.close()
+    path = next(q for q in generate_questions(graph, per_type=3, seed=1) if q.kind == "path")
+    chosen = [e.edge_id for e in graph.edges.values()][:2]
+    result = QAResult(question=path.text, mode="flat", as_of=None)
+    result.graph_answers = [GraphAnswer("path", list(path.concepts), edges=chosen)]
+    result.citations = chosen[:1]
+    assert score_answer(path, result, graph, gold_order(graph))["citation_recall"] == 0.5
+    result.graph_answers = []
+    assert score_answer(path, result, graph, gold_order(graph))["citation_recall"] == -1.0
+    rows = [{"kind": "path", "mode": "flat", "ms": 1.0, "scores": {"citation_recall": -1.0}}]
+    assert "citation_recall" not in summarize(rows)["path"]["flat"]
 
 
 def test_the_command_prints_a_table_and_writes_json(

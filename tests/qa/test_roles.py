@@ -79,3 +79,31 @@ def test_the_hashing_embedding_is_deterministic_and_separates_texts() -> None:
     )
     far = sum(a * b for a, b in zip(first, other, strict=True))
     assert near > far
+
+
+def test_a_graph_answer_of_many_long_quoted_edges_fits_the_reply_and_cites_every_edge() -> None:
+    # A full prerequisite set can hold forty edges, each with a long quote: quoted whole, the
+    # answer would exceed what an expert's reply may hold and the expert would fail, uncited.
+    edges = [
+        {"edge_id": f"e-{k}", "src": f"c{k}", "type": "prerequisite", "dst": f"c{k + 1}"} for k in range(45)
+    ]
+    data = "\n".join(f"[e-{k}] " + " ".join(["word"] * 80) for k in range(45))
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:flat",
+        system=qa.answer_system(graph_answer=True, excerpts=False),
+        data=data,
+        payload={
+            "question": "What is everything I need before c45, in order?",
+            "concepts": ["c45"],
+            "names": {f"c{k}": f"concept {k}" for k in range(46)},
+            "edges": edges,
+            "graph_answer": {"type": "prerequisites", "found": [f"c{k}" for k in range(45)]},
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    reply = qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
+    assert reply.citations == [f"e-{k}" for k in range(45)]
+    assert qa.cited_ids(reply.answer) == reply.citations
+    assert "the lesson says" in reply.answer

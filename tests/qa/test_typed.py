@@ -257,3 +257,21 @@ def test_with_deepseek_the_decomposer_names_the_type(graph: GraphIndex) -> None:
     assert result.question_type == "path" and not result.failures
     assert result.path == ["calculus", "backpropagation", "neural-network", "transformer"]
     assert set(result.citations) == set(result.graph_answers[0].edges)
+
+
+@pytest.mark.parametrize("mode", ["routed", "flat"])
+def test_a_failing_expert_leaves_the_graph_answer_and_cites_the_edges_it_was_built_from(
+    graph: GraphIndex, mode: str
+) -> None:
+    failing = OfflineLLM({**offline_handlers(), qa.ANSWER_TASK: lambda prompt: {"answer": 3}})
+    question = "What is the learning path from linear algebra to transformers?"
+    result = (
+        answer_routed(failing, graph, question, {})
+        if mode == "routed"
+        else answer_flat(failing, graph, question)
+    )
+    path = result.graph_answers[0]
+    assert result.path == ["linear-algebra", "neural-network", "transformer"]
+    assert result.citations == path.edges and result.covered
+    assert "Linear algebra → neural network → transformer" in result.answer
+    assert result.failures and result.failures[0].startswith("expert ")

@@ -44,6 +44,7 @@ __all__ = ["print_qa_summary", "qa", "register"]
 _MEASURES = (
     ("quality", "quality"),
     ("citation_precision", "cite prec"),
+    ("citation_recall", "cite rec"),
     ("length_ratio", "len ratio"),
     ("edges_read", "edges read"),
     ("context_edges", "ctx edges"),
