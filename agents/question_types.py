@@ -102,6 +102,18 @@ _FULL = re.compile(
 _CUE_WORDS = re.compile(r"^(?:the|a|an|learning|learn|study|studying|of|about|on|in|for|to|it|i|me)\s+", _I)
 
 
+_ASKING = frozenset(
+    """what which who whom how whats do does did is are was were be should must can could would will
+    shall may might i we you me my our your need needs needed to learn learning study studying know
+    understand take the a an of on in for it its come comes coming go there that this any anything
+    everything something list tell give show please about into with and or""".split()
+)
+"""The words of a question that ask rather than name: what is left of a one-concept question
+without them and its cues is the name it asks about."""
+_ASKS_BASE = re.compile(r"\b(?:what|which)\s+(?:does|do|did|is|are)\b", _I)
+"""A cue like "build on" after "what does": the question asks for what comes before."""
+
+
 @dataclass(frozen=True)
 class Classification:
     """A sub-question's type, its concepts in the order the type reads them, and what it names
@@ -185,6 +197,28 @@ def _around(read: _Read, cue: re.Pattern[str]) -> tuple[bool, bool]:
     )
 
 
+def _one(kind: QuestionType, read: _Read, full: bool = False) -> Classification:
+    """A one-concept type with the concepts named; when none is, the name it asks about, as
+    unknown: the one run of words left once its cues and question words are taken out."""
+    concepts = read.concepts()
+    if concepts:
+        return Classification(kind, concepts, full=full)
+    rest = read.masked
+    for cue in (_PART_OF, _PARTS, _UNLOCK_CUE, _BEFORE, _UNLOCKS, _FULL):
+        rest = cue.sub(" | ", rest)
+    runs: list[list[str]] = [[]]
+    for token in re.findall(r"[^\s,;:?!|]+|[,;:?!|]", rest):
+        word = token.strip(".\"'")
+        if word.lower() in _ASKING or not re.search(r"\w", word):
+            runs.append([])
+        else:
+            runs[-1].append(word)
+    named = [run for run in runs if run]
+    # Only a question that is its cues, question words and one name: any other is read as open.
+    unknown = [" ".join(named[0])] if len(named) == 1 and len(named[0]) <= 6 else []
+    return Classification(kind, [], full=full, unknown=unknown)
+
+
 def classify(text: str, keys: dict[str, str]) -> Classification:
     """The type of one sub-question and its concepts (ids from ``keys``: normalized name -> id)."""
     read = _read(text, keys)
@@ -202,20 +236,22 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if _PART_OF.search(masked):
         named_before, named_after = _around(read, _PART_OF)
-        return Classification("parts" if named_after and not named_before else "part_of", concepts)
+        return _one("parts" if named_after and not named_before else "part_of", read)
     if _PARTS.search(masked):
-        return Classification("part_of" if _WHAT_CONTAINS.search(masked) else "parts", concepts)
+        return _one("part_of" if _WHAT_CONTAINS.search(masked) else "parts", read)
     full = bool(_FULL.search(masked))
     if _UNLOCK_CUE.search(masked):
         named_before, named_after = _around(read, _UNLOCK_CUE)
         if named_before and not named_after:
-            return Classification("prerequisites", concepts, full=full)
+            return _one("prerequisites", read, full)
         if named_after:
-            return Classification("unlocks", concepts, full=full)
+            return _one("unlocks", read, full)
+        if not concepts:
+            return _one("prerequisites" if _ASKS_BASE.search(masked) else "unlocks", read, full)
     if _BEFORE.search(masked):
-        return Classification("prerequisites", concepts, full=full)
+        return _one("prerequisites", read, full)
     if _UNLOCKS.search(masked):
-        return Classification("unlocks", concepts, full=full)
+        return _one("unlocks", read, full)
     return Classification("open", concepts)
 
 

@@ -175,15 +175,24 @@ def answer_by_graph(
     return []
 
 
-def uncovered_names(unknown: Sequence[str]) -> str:
-    """The sentence for names the graph does not know.
+def uncovered_names(unknown: Sequence[str], near: Sequence[str] = ()) -> str:
+    """The sentence for names the graph does not know, with the names of concepts it has that
+    contain them (``near``), if any.
 
     >>> uncovered_names(["quantum chromodynamics"])
     'The graph does not cover quantum chromodynamics.'
     >>> uncovered_names(["a", "b"])
     'The graph does not cover a or b.'
+    >>> uncovered_names(["attention"], ["attention pooling", "multi-head attention", "self-attention"])
+    'The graph does not cover attention; it has attention pooling, multi-head attention and self-attention.'
     """
-    return f"The graph does not cover {' or '.join(unknown)}." if unknown else ""
+    if not unknown:
+        return ""
+    said = f"The graph does not cover {' or '.join(unknown)}"
+    if not near:
+        return said + "."
+    listed = near[0] if len(near) == 1 else f"{', '.join(near[:-1])} and {near[-1]}"
+    return f"{said}; it has {listed}."
 
 
 def domains_of_edges(edges: Sequence[str], holders: Callable[[str], Sequence[str]]) -> dict[str, list[str]]:

@@ -56,7 +56,7 @@ from collections.abc import Mapping, Sequence
 
 from agents import qa
 from agents.question_types import classify, clauses_of
-from agents.text import find_mentions
+from agents.text import find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
     STAGE,
@@ -83,6 +83,7 @@ __all__ = [
     "bridges_of",
     "domain_scopes",
     "mentioned",
+    "near_names",
 ]
 
 
@@ -111,6 +112,20 @@ def mentioned(keys: Mapping[str, str], question: str) -> dict[str, str]:
     the orchestrator is shown of the graph's names, instead of all of them."""
     found = {concept for _, _, concept in find_mentions(question, dict(keys))}
     return {key: concept for key, concept in keys.items() if concept in found}
+
+
+def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:
+    """The names of at most ``most`` concepts whose names contain a name the graph lacks, word for
+    word ("attention" in "attention pooling"): the most connected first, then the shorter."""
+    wanted = [f" {normalize_name(name)} " for name in unknown if normalize_name(name)]
+    touching = graph.touching()
+    found = [
+        concept
+        for concept in graph.concepts.values()
+        if any(w in f" {normalize_name(concept.name)} " for w in wanted)
+    ]
+    found.sort(key=lambda c: (-len(touching.get(c.id, ())), len(c.name), c.name))
+    return [c.name for c in found[:most]]
 
 
 def _typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]:
@@ -187,7 +202,7 @@ def answer_routed(
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
         result.sub_questions.append(entry | {"type": sub.type, "unknown": sub.unknown})
         if sub.unknown:
-            result.uncovered.append(uncovered_names(sub.unknown))
+            result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
         if is_typed(sub):
             result.sub_questions[-1]["domains"] = typed_routed(llm, graph, sub, reader, result) or domains
             continue
@@ -293,7 +308,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
         {"text": question, "concepts": sub.concepts, "domains": [], "type": sub.type, "unknown": sub.unknown}
     )
     if sub.unknown:
-        result.uncovered.append(uncovered_names(sub.unknown))
+        result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
     if is_typed(sub):
         return typed_flat(llm, graph, sub, result)
     excerpts = find_excerpts(graph, question) if sub.type == "open" or not sub.unknown else []

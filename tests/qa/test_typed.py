@@ -208,6 +208,34 @@ def test_one_unknown_and_one_known_concept_says_what_is_not_covered(graph: Graph
         assert "The graph does not cover quantum chromodynamics." in result.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What should I learn before quantum gravity?", "prerequisites"),
+        ("What is everything I need before quantum gravity, in order?", "prerequisites"),
+        ("What does quantum gravity build on?", "prerequisites"),
+        ("What can I learn after quantum gravity?", "unlocks"),
+        ("What is quantum gravity part of?", "part_of"),
+        ("What are the parts of quantum gravity?", "parts"),
+    ],
+)
+def test_a_one_concept_question_about_an_unknown_name_says_it_is_not_covered(
+    graph: GraphIndex, question: str, kind: str
+) -> None:
+    found = classify(question, KEYS)
+    assert (found.type, found.concepts, found.unknown) == (kind, [], ["quantum gravity"])
+    for result in (routed(graph, question), answer_flat(LLM, graph, question)):
+        assert not result.covered and not result.citations and not result.experts
+        assert result.answer == "The graph does not cover quantum gravity."
+
+
+def test_a_name_the_graph_lacks_is_answered_with_the_concepts_that_contain_it(graph: GraphIndex) -> None:
+    question = "What should I learn before descent?"
+    for result in (routed(graph, question), answer_flat(LLM, graph, question)):
+        assert not result.covered and not result.citations
+        assert result.answer == "The graph does not cover descent; it has gradient descent."
+
+
 def test_two_concepts_with_no_path_between_them(graph: GraphIndex) -> None:
     result = routed(graph, "What is the learning path from k-means to attention?")
     assert not result.covered and result.path == []
