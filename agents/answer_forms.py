@@ -4,7 +4,8 @@ that could be one (the offline reader's vocabulary, :mod:`agents.answer_spans`).
 The kind is read from the question's first question word: a date ("when", "what year", a
 birthday), a number ("how many", "what percentage"), a choice between two options the question
 names ("Who was born earlier, A or B?"), a yes/no question, what something is ("What is
-attention?": a definition), otherwise a name. The spans of a sentence: dates and numbers for those
+attention?": a definition), why or how something happens (an explanation: a sentence), otherwise a
+name. The spans of a sentence: dates and numbers for those
 kinds; for a name, runs of capitalized words (with "of", "de", "von" ... inside, at most six
 words, no possessive "'s"; not a capitalized adjective before a lower-case word, "an American
 actor", nor a month with its day) and quoted titles.
@@ -33,7 +34,7 @@ __all__ = [
     "name_spans",
 ]
 
-Kind = Literal["date", "number", "option", "yesno", "definition", "name"]
+Kind = Literal["date", "number", "option", "yesno", "definition", "explanation", "name"]
 
 WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 _STOP = frozenset(
@@ -98,7 +99,13 @@ DEFINED = re.compile(
     r"which|who|where|when|whose|and|or)\b)[^?,;])+?)\s*\??$"
 )
 """A question that asks what something is, and nothing more ("What is attention?")."""
-_WH = re.compile(r"\b(?:when|where|who|whom|whose|what|which|how)\b", re.IGNORECASE)
+_WH = re.compile(r"\b(?:when|where|who|whom|whose|what|which|how|why)\b", re.IGNORECASE)
+
+
+_EXPLAIN = re.compile(
+    r"why\b|how (?:does|do|did|can|could|is|are|was|were|would|should|come)\b|in what way\b"
+)
+"""A question asking why or how something happens: a sentence answers it, not a name."""
 
 
 def asked_part(question: str) -> str:
@@ -114,8 +121,8 @@ def expected_kind(question: str) -> Kind:
 
     >>> [expected_kind(q) for q in ("When did it open?", "How many seats?", "Is it red?",
     ...  "Who was born first, Ann or Bo?", "Who wrote it?", "What city was it born in?",
-    ...  "What is attention?", "What is the seat of the county?")]
-    ['date', 'number', 'yesno', 'option', 'name', 'name', 'definition', 'name']
+    ...  "What is attention?", "What is the seat of the county?", "Why does it fail?")]
+    ['date', 'number', 'yesno', 'option', 'name', 'name', 'definition', 'name', 'explanation']
     """
     text = question.strip()
     lower = text.lower()
@@ -135,6 +142,8 @@ def expected_kind(question: str) -> Kind:
         return "number"
     if _AUX.match(text) and not lower.startswith(asked) and not re.search(r",\s*(?:what|which|who)", lower):
         return "yesno"
+    if _EXPLAIN.match(asked):
+        return "explanation"
     if DEFINED.match(asked) is not None:
         return "definition"
     return "name"

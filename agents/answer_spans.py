@@ -22,6 +22,8 @@ rare each word is among the excerpts given (``idf``), and the rules below.
    otherwise the option whose excerpts match the rest of the question better.
 5. **Definitions** ("What is X?"): what the first sentence that says "X is ..." says, up to its
    first comma.
+6. **Explanations** ("Why ...?", "How does ...?"): the whole sentence that shares the most of the
+   question's words (two at least).
 
 The best candidate wins (ties: the earlier excerpt, the earlier position); its support is
 ``score / (1 + score)``, in [0, 1).
@@ -154,6 +156,8 @@ def best_span(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
         return _choose(question, excerpts, read, idf)
     if kind == "definition":
         return _define(question, excerpts, read)
+    if kind == "explanation":
+        return _explain(asked, excerpts, read, idf)
     initial = _initial_words(read)
     best: tuple[float, int, int, str, int] | None = None
     hops = [(_overlap(asked, s.terms | s.title_terms, idf), asked - s.terms - s.title_terms) for s in read]
@@ -211,8 +215,24 @@ def _initial_words(read: Sequence[_Sentence]) -> dict[int, tuple[str, ...]]:
     for position, sentence in enumerate(read):
         first = WORD.search(sentence.text)
         if first is not None and first.group(0) not in inside:
-            found[position] = (first.group(0),)
+            # A name span leaves out a possessive "'s": "Let's" opens a sentence as "Let".
+            found[position] = (first.group(0), re.sub(r"['’]s$", "", first.group(0)))
     return found
+
+
+def _explain(
+    asked: set[str], excerpts: Sequence[Excerpt], read: Sequence[_Sentence], idf: dict[str, float]
+) -> AnswerSpan | None:
+    """The sentence that shares the most of the question's words (idf-weighted, its excerpt's title
+    counted), when it shares more than one: a why or how question is answered by a sentence."""
+    scored = [(_overlap(asked, s.terms | s.title_terms, idf), -k) for k, s in enumerate(read)]
+    best, position = max(scored, default=(0.0, 0))
+    sentence = read[-position] if read else None
+    if sentence is None or sum(1 for t in asked if t in sentence.terms | sentence.title_terms) < 2:
+        return None
+    return AnswerSpan(
+        sentence.text, excerpts[sentence.excerpt].id, sentence.text, round(best / (1 + best), 4)
+    )
 
 
 def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence]) -> AnswerSpan | None:

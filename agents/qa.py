@@ -306,9 +306,8 @@ def _sentence(edge: Mapping[object, object], names: Mapping[str, str], quote: st
 
 
 def _said(edges: list[Mapping[object, object]], names: Mapping[str, str], quotes: Mapping[str, str]) -> str:
-    """One sentence per edge, in order, each with its quote; the quotes cut alike when all of them
-    whole would not fit in an answer (:data:`MAX_ANSWER`), and left out when even short ones would
-    not: every edge is still said and cited."""
+    """One sentence per edge, in order, with its quote; the quotes cut alike to fit in an answer
+    (:data:`MAX_ANSWER`), or left out if even short ones would not: every edge is said and cited."""
     bare = [_sentence(edge, names, "") for edge in edges]
     room = (MAX_ANSWER - sum(len(s) + 1 for s in bare)) // max(1, len(edges)) - len(' (the lesson says: "")')
     said = [
@@ -359,7 +358,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     span = best_span(question, excerpts) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:
-        read = f'{span.text}: the lesson says "{span.sentence}" [{span.excerpt}].'
+        said_as = "The lesson says" if span.text == span.sentence else f"{span.text}: the lesson says"
+        read = f'{said_as} "{span.sentence}" [{span.excerpt}].'
         return {
             "reasoning": f"the span of {len(excerpts)} excerpt(s) that answers the question best "
             f"(support {span.support}), and {len(used)} edge(s)",

@@ -83,6 +83,29 @@ def test_a_sentence_first_word_is_a_name_only_if_it_is_one_elsewhere() -> None:
     assert span is not None and span.text == "Ann Lee"
 
 
+def test_a_contraction_that_opens_a_sentence_is_no_name() -> None:
+    excerpts = [Excerpt("c-1", "Models", "Let's think about models and generalization.")]
+    assert best_span("Who thinks about models and generalization?", excerpts) is None
+
+
+def test_why_and_how_are_answered_with_the_sentence_that_explains() -> None:
+    assert expected_kind("Why does dropout help generalization?") == "explanation"
+    assert expected_kind("How does attention weigh the values?") == "explanation"
+    assert expected_kind("How many heads are there?") == "number"
+    excerpts = [
+        Excerpt("c-1", "Generalization", "Let's think about what we expect. Models overfit."),
+        Excerpt(
+            "c-2",
+            "Dropout",
+            "Dropout helps generalization because it keeps units from co-adapting. Ann Lee proposed it.",
+        ),
+    ]
+    span = best_span("Why does dropout help generalization?", excerpts)
+    assert span is not None and span.excerpt == "c-2"
+    assert span.text == "Dropout helps generalization because it keeps units from co-adapting."
+    assert best_span("Why is the sky blue?", excerpts) is None
+
+
 def test_scores_do_not_depend_on_the_hash_seed() -> None:
     """Word weights are added up in one order: in set order, a float sum changes in its last digits
     from one process to the next (string hashing is salted), and a tie between two spans with it."""

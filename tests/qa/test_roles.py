@@ -107,3 +107,25 @@ def test_a_graph_answer_of_many_long_quoted_edges_fits_the_reply_and_cites_every
     assert reply.citations == [f"e-{k}" for k in range(45)]
     assert qa.cited_ids(reply.answer) == reply.citations
     assert "the lesson says" in reply.answer
+
+
+def test_an_explanation_is_the_sentence_said_once() -> None:
+    sentence = "Dropout helps generalization because it keeps units from co-adapting."
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:a",
+        system=qa.answer_system(graph_answer=False, excerpts=True),
+        data=f"[c-1] {sentence} It was proposed in 2014.",
+        payload={
+            "question": "Why does dropout help generalization?",
+            "concepts": [],
+            "names": {},
+            "edges": [],
+            "excerpts": {"c-1": "Dropout"},
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    reply = qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
+    assert reply.short_answer == sentence and reply.citations == ["c-1"]
+    assert reply.answer == f'The lesson says "{sentence}" [c-1].'
