@@ -21,7 +21,8 @@ rare each word is among the excerpts given (``idf``), and the rules below.
    the first year (or number) of the excerpts about it, and the smallest or largest wins;
    otherwise the option whose excerpts match the rest of the question better.
 5. **Definitions** ("What is X?"): what the first sentence that says "X is ..." says, up to its
-   first comma.
+   first comma; else, whole, the first sentence that names X ("called X", "known as X") or
+   emphasises it ("*X*", "**X**"), where a lesson introduces a term.
 6. **Explanations** ("Why ...?", "How does ...?"): the whole sentence that shares the most of the
    question's words (two at least).
 
@@ -236,7 +237,9 @@ def _explain(
 
 
 def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence]) -> AnswerSpan | None:
-    """What the first sentence that says "X is ..." says X is (X: what the question asks about).
+    """What the first sentence that says "X is ..." says X is (X: what the question asks about), or
+    else, whole, the first sentence that names it ("... called X ...") or emphasises it ("*X*"):
+    where a lesson introduces a term.
 
     >>> _define("What is attention?", [Excerpt("c-1", "A", "**Attention** is a weighting, learned.")],
     ...         _read([Excerpt("c-1", "A", "**Attention** is a weighting, learned.")])).text
@@ -255,6 +258,16 @@ def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence
         if said is not None:
             phrase = said.group("said").split(",")[0].strip(" *_`")
             return AnswerSpan(phrase, excerpts[sentence.excerpt].id, sentence.text, 0.5)
+    term = re.escape(match.group("term").strip())
+    named = re.compile(
+        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?{term}(?!\w)",
+        re.IGNORECASE,
+    )
+    marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}}){term}\w*\1(?![\w*_])", re.IGNORECASE)
+    for pattern in (named, marked):
+        for sentence in read:
+            if pattern.search(sentence.text) is not None:
+                return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, 0.5)
     return None
 
 

@@ -11,7 +11,9 @@ one line of words (headings, code and tables left out; the lesson's title is car
 A chunk's match with a question (:func:`find_excerpts`) is the sum, over the question's content
 words found in the chunk or in its lesson's title, of ``log((n + 1) / df) + 0.1`` (``df``: the
 chunks that hold the word, ``n``: all chunks of the graph); the best ``limit`` chunks with a
-match above zero are the excerpts, best first (ties: lesson and chunk order). The chunks and
+match above zero are the excerpts, best first (ties: lesson and chunk order), and first of all the
+chunks that teach a concept the question names (the chunk its lesson's ``teaches`` link cites:
+where the lesson defines it). The chunks and
 their words are read once per graph and kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
 of the chunk that matches it best.
@@ -46,6 +48,7 @@ class LessonChunk:
     text: str
     concepts: frozenset[str]
     terms: frozenset[str]
+    teaches: frozenset[str] = frozenset()
 
     def excerpt(self) -> Excerpt:
         return Excerpt(self.id, self.title, self.text)
@@ -82,11 +85,14 @@ def _load(graph: GraphIndex) -> _Chunks:
     if not lessons:
         return _Chunks((), {})
     cited: dict[str, set[str]] = {}
+    taught: dict[str, set[str]] = {}
     for row in store.lesson_concepts(graph.as_of):
         concept = str(row["concept_id"])
         for span in json.loads(str(row.get("evidence") or "[]")):
             if isinstance(span, dict) and concept in graph.concepts:
                 cited.setdefault(str(span.get("chunk_id", "")), set()).add(concept)
+                if row.get("role") == "teaches":
+                    taught.setdefault(str(span.get("chunk_id", "")), set()).add(concept)
     finder = MentionFinder(graph_lexicon(graph))  # built once: its statistics span the whole lexicon
     chunks: list[LessonChunk] = []
     for lesson in lessons:
@@ -97,7 +103,8 @@ def _load(graph: GraphIndex) -> _Chunks:
             named = {concept for _, _, concept in finder.find(text)}
             terms = frozenset(content_terms(f"{lesson.title} {text}"))
             concepts = frozenset(named | cited.get(chunk_id, set()))
-            chunks.append(LessonChunk(chunk_id, lesson.id, lesson.title, text, concepts, terms))
+            teaches = frozenset(taught.get(chunk_id, set()))
+            chunks.append(LessonChunk(chunk_id, lesson.id, lesson.title, text, concepts, terms, teaches))
     counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
     total = len(chunks) + 1
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
@@ -118,9 +125,11 @@ def find_excerpts(
     scope: Collection[str] | None = None,
     unowned: bool = False,
     limit: int = EXCERPTS,
+    about: Collection[str] = (),
 ) -> list[LessonChunk]:
     """The chunks that match the question best (see the module docstring): of the whole graph, or
-    of a scope's concepts (``unowned``: also the chunks that name no owned concept)."""
+    of a scope's concepts (``unowned``: also the chunks that name no owned concept); a chunk that
+    teaches a concept the question is ``about`` comes before the others."""
     read = _read(graph)
     asked = set(content_terms(question))
     scored = []
@@ -129,8 +138,8 @@ def find_excerpts(
             continue
         match = sum(read.idf.get(term, 0.0) for term in sorted(asked & chunk.terms))  # one order of adding
         if match > 0:
-            scored.append((-match, order, chunk))
-    return [chunk for _, _, chunk in sorted(scored, key=lambda found: found[:2])[:limit]]
+            scored.append((chunk.teaches.isdisjoint(about), -match, order, chunk))
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:3])[:limit]]
 
 
 def excerpt_scopes(graph: GraphIndex, question: str, unowned: str) -> list[str]:

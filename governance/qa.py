@@ -14,7 +14,8 @@ Routed (:func:`answer_routed`):
 3. each domain expert retrieves from its scope only - the domain's concepts plus its bridge
    concepts (the bridge context of its card) - and answers from those edges and the lesson
    excerpts of its scope (:mod:`governance.excerpts`): the chunks that name its concepts, and the
-   chunks that name no owned concept (no domain owns them, so every expert may read them). An
+   chunks that name no owned concept (no domain owns them, so every expert may read them); for
+   "What is X?", the chunks that teach X first (where its lesson defines it). An
    open sub-question is also routed by its text (:func:`_open_domains`): to the scopes of the
    chunk that matches it best, when none of its concepts' domains reads that chunk (a name the
    lexicon lacks; a sub-question that names no concept the graph knows goes there alone);
@@ -55,6 +56,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from agents import qa
+from agents.answer_forms import expected_kind
 from agents.question_types import classify, clauses_of
 from agents.text import find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
@@ -218,7 +220,9 @@ def answer_routed(
                 if sub.concepts
                 else []
             )
-            excerpts = find_excerpts(graph, sub.text, scope=scope, unowned=True)
+            excerpts = find_excerpts(
+                graph, sub.text, scope=scope, unowned=True, about=_defined(sub.text, sub.concepts)
+            )
             report = ExpertReport(domain, sub.text, [c for c in sub.concepts if c in scope], [])
             report.edges_seen = [edge.edge_id for edge in edges]
             read_by_retrieval.update(report.edges_seen)
@@ -226,7 +230,7 @@ def answer_routed(
             retrieved.append(report)
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
         if domains and not any(e.citations for e in retrieved[before:]):
-            result.uncovered.append(f"The graph does not cover {sub.text.rstrip('?')}.")
+            result.uncovered.append(f'The graph does not cover "{sub.text}".')
     result.edges_read = len(reader.edges_read | read_by_retrieval)
     result.domains_read = list(reader.consulted)
     if not any(sub.concepts for sub in subs) and not any(e.citations for e in retrieved):
@@ -249,6 +253,12 @@ def _open_domains(graph: GraphIndex, text: str, owning: Sequence[str]) -> list[s
     if owning and (UNOWNED in by_text or not set(by_text).isdisjoint(owning)):
         return list(owning)
     return [*owning, *(d for d in by_text if d not in owning)]
+
+
+def _defined(question: str, concepts: Sequence[str]) -> Sequence[str]:
+    """The concepts whose teaching chunks an answer reads first: those a question asks what they
+    are ("What is dropout?"); none for any other question, whose excerpts are found by its words."""
+    return concepts if expected_kind(question) == "definition" else ()
 
 
 def _assemble(result: QAResult) -> None:
@@ -311,7 +321,8 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
         result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
     if is_typed(sub):
         return typed_flat(llm, graph, sub, result)
-    excerpts = find_excerpts(graph, question) if sub.type == "open" or not sub.unknown else []
+    about = _defined(question, found)
+    excerpts = find_excerpts(graph, question, about=about) if sub.type == "open" or not sub.unknown else []
     if (not found and not excerpts) or (sub.type != "open" and sub.unknown):
         return _uncovered(result)
     edges = retrieve(graph, question, seeds=found, scope=None, top_k=top_k) if found else []

@@ -127,3 +127,24 @@ def test_scores_do_not_depend_on_the_hash_seed() -> None:
         for seed in range(10)
     }
     assert len(seen) == 1
+
+
+def test_without_x_is_a_sentence_that_names_x_defines_it() -> None:
+    excerpts = [
+        Excerpt("c-1", "Tricks", "We apply dropout to layers."),
+        Excerpt("c-2", "Dropout", "This idea is known as *dropout*, and it injects noise."),
+    ]
+    span = best_span("What is dropout?", excerpts)
+    assert span is not None and span.excerpt == "c-2"
+    assert span.text == "This idea is known as *dropout*, and it injects noise."
+
+
+def test_without_x_is_or_a_name_the_sentence_that_emphasises_x_defines_it() -> None:
+    excerpts = [
+        Excerpt("c-1", "Tricks", "We apply batch normalization to layers."),
+        Excerpt(
+            "c-2", "Normalization", "We describe **batch normalization**, a technique that speeds training."
+        ),
+    ]
+    span = best_span("What is batch normalization?", excerpts)
+    assert span is not None and span.excerpt == "c-2" and span.text.startswith("We describe")

@@ -1,0 +1,57 @@
+"""'What is X?' on a graph whose lessons mention X often and define it once: the chunk that
+teaches X is read first, and a sentence that names X ("called X") is its definition."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agents.offline.handlers import offline_handlers
+from governance.evaluation.multihop import short_answer
+from governance.excerpts import EXCERPTS, find_excerpts, lesson_chunks
+from governance.qa import answer_flat, answer_routed
+from magg_kg.cli.context import open_context
+from magg_kg.cli.ingestion import run_ingest
+from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.sqlite import SQLiteStore
+
+DEFINED = "Their idea, called *dropout*, involves injecting noise into each layer during training."
+MENTIONS = EXCERPTS + 1
+LLM = OfflineLLM(offline_handlers())
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
+    folder: Path = tmp_path_factory.mktemp("definitions")
+    lessons = folder / "lessons"
+    lessons.mkdir()
+    # More lessons mention dropout before the one that defines it than an answer is shown excerpts.
+    for k in range(MENTIONS):
+        text = f"# Training trick {k}\n\nWe apply dropout and weight decay to network {k} during training.\n"
+        (lessons / f"0{k}-trick.md").write_text(text, encoding="utf-8")
+    (lessons / "9-dropout.md").write_text(f"# Dropout\n\n{DEFINED}\n", encoding="utf-8")
+    with open_context(folder / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+    store = SQLiteStore.open(str(folder / "magg.sqlite"))
+    yield build_graph_index(store)
+    store.close()
+
+
+def test_the_chunk_that_teaches_a_concept_is_read_before_those_that_mention_it(graph: GraphIndex) -> None:
+    teaching = next(chunk for chunk in lesson_chunks(graph) if chunk.title == "Dropout")
+    assert teaching.teaches == frozenset({"dropout"})
+    assert teaching not in find_excerpts(graph, "What is dropout?")
+    assert find_excerpts(graph, "What is dropout?", about=["dropout"])[0] == teaching
+
+
+def test_what_x_is_is_the_sentence_of_its_lesson_that_names_it(graph: GraphIndex) -> None:
+    teaching = next(chunk.id for chunk in lesson_chunks(graph) if chunk.title == "Dropout")
+    for result in (
+        answer_routed(LLM, graph, "What is dropout?", {}),
+        answer_flat(LLM, graph, "What is dropout?"),
+    ):
+        assert result.covered and short_answer(result) == DEFINED
+        assert result.citations == [teaching]
