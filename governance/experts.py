@@ -18,7 +18,8 @@ instructions, data and payload, characters / 4) in ``context_tokens``, by role i
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import json
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -43,6 +44,7 @@ __all__ = [
     "edge_json",
     "edge_payload",
     "expert_answers",
+    "graph_tokens",
     "role_of",
 ]
 
@@ -87,6 +89,7 @@ class QAResult:
     graph_answers: list[GraphAnswer] = field(default_factory=list)
     uncovered: list[str] = field(default_factory=list)
     edges_read: int = 0
+    graph_tokens: int = 0
     domains_read: list[str] = field(default_factory=list)
     context_edges: int = 0
     context_excerpts: int = 0
@@ -118,6 +121,7 @@ class QAResult:
             "uncovered": self.uncovered,
             "read": {
                 "edges": self.edges_read,
+                "graph_tokens": self.graph_tokens,
                 "domains": self.domains_read,
                 "context_edges": self.context_edges,
                 "context_excerpts": self.context_excerpts,
@@ -162,6 +166,19 @@ def edge_payload(edges: Sequence[EdgeVersion]) -> list[dict[str, object]]:
         }
         for edge in edges
     ]
+
+
+def graph_tokens(graph: GraphIndex, edge_ids: Iterable[str]) -> int:
+    """The tokens of the edges read, each as an answering prompt holds it (its ``[id] quote`` data
+    line and its payload entry, characters / 4; counted once per graph): how much of the graph a
+    question read, apart from what its prompts hold besides."""
+    sizes = graph.kept("edge tokens", lambda: {e.edge_id: _characters(e) for e in graph.edges.values()})
+    return sum(sizes.get(e, 0) for e in edge_ids) // 4
+
+
+def _characters(edge: EdgeVersion) -> int:
+    line = f"[{edge.edge_id}] {' '.join(edge.grounding.evidence[0].quote.split())}"
+    return len(line) + len(json.dumps(edge_payload([edge])[0], ensure_ascii=False))
 
 
 def role_of(prompt: Prompt) -> str:

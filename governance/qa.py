@@ -69,6 +69,7 @@ from governance.experts import (
     ask_expert,
     checked,
     expert_answers,
+    graph_tokens,
 )
 from governance.graph_answer import uncovered_names
 from governance.typed_answers import is_typed, typed_flat, typed_routed
@@ -231,7 +232,8 @@ def answer_routed(
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
         if domains and not any(e.citations for e in retrieved[before:]):
             result.uncovered.append(f'The graph does not cover "{sub.text}".')
-    result.edges_read = len(reader.edges_read | read_by_retrieval)
+    read = reader.edges_read | read_by_retrieval
+    result.edges_read, result.graph_tokens = len(read), graph_tokens(graph, read)
     result.domains_read = list(reader.consulted)
     if not any(sub.concepts for sub in subs) and not any(e.citations for e in retrieved):
         return _uncovered(result)
@@ -328,7 +330,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     edges = retrieve(graph, question, seeds=found, scope=None, top_k=top_k) if found else []
     report = ExpertReport("", question, found, [edge.edge_id for edge in edges])
     result.experts.append(report)
-    result.edges_read = len(edges)
+    result.edges_read, result.graph_tokens = len(edges), graph_tokens(graph, (e.edge_id for e in edges))
     ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
     result.citations, result.dropped = list(report.citations), list(report.dropped)
     if not found and not report.citations:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agents import qa
-from governance.experts import ExpertReport, QAResult, ask_expert
+from governance.experts import ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
 from magg_kg.graph_index import GraphIndex
 from magg_kg.graph_reader import DomainReader, WholeGraphReader
@@ -74,7 +74,7 @@ def typed_flat(llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, result: QAResul
     answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts))
     result.graph_answers = answers
     result.uncovered += [a.headline for a in answers if not a.covered]
-    result.edges_read = len(reader.edges_read)
+    result.edges_read, result.graph_tokens = len(reader.edges_read), graph_tokens(graph, reader.edges_read)
     edge_ids = list(dict.fromkeys(e for a in answers for e in a.edges))
     heads = [a.headline for a in answers if a.covered]
     if edge_ids:

@@ -29,7 +29,15 @@ from pathlib import Path
 
 from agents import qa
 from governance.excerpts import find_excerpts
-from governance.experts import UNOWNED, ExpertReport, QAResult, ask_counted, ask_expert, expert_answers
+from governance.experts import (
+    UNOWNED,
+    ExpertReport,
+    QAResult,
+    ask_counted,
+    ask_expert,
+    expert_answers,
+    graph_tokens,
+)
 from governance.qa import domain_scopes
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM, Answer, Prompt
@@ -151,7 +159,7 @@ def answer_global(
         report = ExpertReport(domain, question, [], edge_ids)
         result.experts.append(report)
         ask_expert(llm, graph, report, [graph.edges[e] for e in edge_ids], result, excerpts=excerpts)
-    result.edges_read = len(graph.edges)
+    result.edges_read, result.graph_tokens = len(graph.edges), graph_tokens(graph, graph.edges)
     answers = expert_answers(result.experts, question)
     prompt = Prompt(
         task=qa.SYNTHESIS_TASK,

@@ -13,7 +13,8 @@ every kind       citation precision: the share of cited edges whose two ends are
                  question's support (:class:`~governance.evaluation.curriculum_questions.GoldQuestion`);
                  citation recall: the share of the edges the graph algorithm chose that the
                  answer cites (an answer whose expert failed or dropped them cites fewer);
-                 context: edges read, edges in the experts' prompts, tokens of every prompt of the
+                 context: edges read and their tokens (``graph_tokens``: each edge as a prompt
+                 holds it), edges in the experts' prompts, tokens of every prompt of the
                  question (``context_tokens``: instructions, question and graph, every role) and
                  of the experts' prompts alone (``expert_tokens``), model calls.
 
@@ -115,6 +116,7 @@ def score_answer(
     scores["citation_recall"] = len(chosen & set(result.citations)) / len(chosen) if chosen else -1.0
     scores |= {
         "edges_read": float(result.edges_read),
+        "graph_tokens": float(result.graph_tokens),
         "context_edges": float(result.context_edges),
         "context_tokens": float(result.context_tokens),
         "expert_tokens": float(result.tokens_by_role.get("expert", 0)),

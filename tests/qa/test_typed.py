@@ -303,3 +303,16 @@ def test_a_failing_expert_leaves_the_graph_answer_and_cites_the_edges_it_was_bui
     assert result.citations == path.edges and result.covered
     assert "Linear algebra → neural network → transformer" in result.answer
     assert result.failures and result.failures[0].startswith("expert ")
+
+
+def test_the_tokens_of_the_graph_read_are_those_of_the_edges_read(graph: GraphIndex) -> None:
+    from governance.experts import graph_tokens
+
+    question = "What should I learn before transformers?"
+    result, flat = routed(graph, question), answer_flat(LLM, graph, question)
+    assert flat.graph_tokens == graph_tokens(graph, graph.edges) > 0
+    assert 0 < result.graph_tokens < flat.graph_tokens and result.edges_read < flat.edges_read
+    one = next(iter(graph.edges.values()))
+    line = f"[{one.edge_id}] {' '.join(one.grounding.evidence[0].quote.split())}"
+    assert graph_tokens(graph, [one.edge_id]) >= len(line) // 4
+    assert result.as_json(graph)["read"]["graph_tokens"] == result.graph_tokens  # type: ignore[index]

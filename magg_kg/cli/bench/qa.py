@@ -47,6 +47,7 @@ _MEASURES = (
     ("citation_recall", "cite rec"),
     ("length_ratio", "len ratio"),
     ("edges_read", "edges read"),
+    ("graph_tokens", "graph tokens"),
     ("context_edges", "ctx edges"),
     ("context_tokens", "ctx tokens"),
     ("expert_tokens", "expert tokens"),
@@ -63,8 +64,8 @@ def print_qa_summary(
     from governance.evaluation.qa_benchmark import MODES
 
     table = Table(title=title)
-    table.add_column("kind")
-    table.add_column("mode")
+    table.add_column("kind", no_wrap=True)
+    table.add_column("mode", no_wrap=True)
     table.add_column("n", justify="right")
     for _, label in _MEASURES:
         table.add_column(label, justify="right")
@@ -73,9 +74,18 @@ def print_qa_summary(
             row = modes.get(mode)
             if row is None:
                 continue
-            cells = [f"{row[key]:.3f}" if key in row else "—" for key, _ in _MEASURES]
+            cells = [_cell(row[key]) if key in row else "—" for key, _ in _MEASURES]
             table.add_row(kind, mode, str(int(row["n"])), *cells)
     out.print(table)
+
+
+def _cell(value: float) -> str:
+    """Three decimals for rates and small means, fewer for counts of tokens and edges.
+
+    >>> _cell(0.8571), _cell(387.875), _cell(42375.0)
+    ('0.857', '387.9', '42,375')
+    """
+    return f"{value:.3f}" if abs(value) < 100 else f"{value:.1f}" if abs(value) < 10_000 else f"{value:,.0f}"
 
 
 def _curriculum(data: Path, per_type: int, seed: int, out: Console) -> dict[str, object]:
