@@ -226,14 +226,13 @@ def _explain(
 ) -> AnswerSpan | None:
     """The sentence that shares the most of the question's words (idf-weighted, its excerpt's title
     counted), when it shares more than one: a why or how question is answered by a sentence."""
-    scored = [(_overlap(asked, s.terms | s.title_terms, idf), -k) for k, s in enumerate(read)]
-    best, position = max(scored, default=(0.0, 0))
-    sentence = read[-position] if read else None
-    if sentence is None or sum(1 for t in asked if t in sentence.terms | sentence.title_terms) < 2:
+    scores = [_overlap(asked, s.terms | s.title_terms, idf) for s in read]
+    best = max(range(len(read)), key=lambda k: (scores[k], -k))  # ties: the earlier sentence
+    sentence = read[best]
+    if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None
-    return AnswerSpan(
-        sentence.text, excerpts[sentence.excerpt].id, sentence.text, round(best / (1 + best), 4)
-    )
+    support = round(scores[best] / (1 + scores[best]), 4)
+    return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, support)
 
 
 def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence]) -> AnswerSpan | None:

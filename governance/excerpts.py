@@ -11,9 +11,9 @@ one line of words (headings, code and tables left out; the lesson's title is car
 A chunk's match with a question (:func:`find_excerpts`) is the sum, over the question's content
 words found in the chunk or in its lesson's title, of ``log((n + 1) / df) + 0.1`` (``df``: the
 chunks that hold the word, ``n``: all chunks of the graph); the best ``limit`` chunks with a
-match above zero are the excerpts, best first (ties: lesson and chunk order), and first of all the
-chunks that teach a concept the question names (the chunk its lesson's ``teaches`` link cites:
-where the lesson defines it). The chunks and
+match above zero are the excerpts, best first (ties: lesson and chunk order); given concepts
+(``about``), the chunks that teach one of them come before the others (the chunk a lesson's
+``teaches`` link cites: where the lesson defines it). The chunks and
 their words are read once per graph and kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
 of the chunk that matches it best.
