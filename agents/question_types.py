@@ -57,7 +57,7 @@ TWO_CONCEPT_TYPES = frozenset({"path", "which_first", "relation"})
 _I = re.IGNORECASE
 _END = r"\s*[?.!]*\s*$"
 _PATH_CUE = re.compile(
-    r"\b(?:path|route|roadmap|road map|trajectory|sequence|steps?|get|go|progress|way|journey)\b", _I
+    r"\b(?:path|route|roadmap|road map|trajectory|sequence|steps?|get|go|progress|way|journey|order)\b", _I
 )
 _FROM_TO = re.compile(r"\bfrom\s+(?P<a>.+?)\s+(?:to|towards|up to|until)\s+(?P<b>.+?)" + _END, _I)
 _FIRST = re.compile(r"\b(?:first|earlier|sooner|precedes?|order)\b", _I)
@@ -66,7 +66,11 @@ _OR_SLOTS = (
     re.compile(r"(?:learn|study|take|do|know)\s+(?P<a>.+?)\s+or\s+(?P<b>.+?)\s+first\b", _I),
     re.compile(r"(?:between|of)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)" + _END, _I),
 )
-_BEFORE_WORD = re.compile(r"\b(?:before|after|prior to|ahead of)\b", _I)
+_BEFORE_WORD = re.compile(
+    r"\b(?:before|after|prior to|ahead of|(?:required|needed|necessary) for|"
+    r"(?:a )?prerequisites? (?:for|of|to))\b",
+    _I,
+)
 _RELATION = re.compile(
     r"\b(?:relat\w*|connect\w*|link\w*|differ\w*|compar\w*|versus|vs\.?|between|contrast\w*)\b", _I
 )
@@ -86,14 +90,28 @@ _PARTS = re.compile(
 )
 _WHAT_CONTAINS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:contains?|includes?)\b", _I)
 _UNLOCK_CUE = re.compile(r"\b(?:builds? on|build upon|depends? on|relies? on|requires?|uses?)\b", _I)
-_UNLOCKS = re.compile(
-    r"\b(?:after|next|unlocks?|leads? (?:on )?to|opens? up|enables?|follows?|afterwards|then learn)\b", _I
+_LEADS_CUE = re.compile(
+    r"\b(?:leads? (?:on )?to|unlocks?|opens? up|enables?|prepares? (?:me |you )?for)\b", _I
 )
+"""A cue whose side tells the direction: "What does X unlock?" asks what comes after X, "What
+unlocks X?" what comes before it (the other way round from "builds on")."""
 _BEFORE = re.compile(
-    r"\b(?:before|prerequisites?|prereqs?|first|need to (?:know|learn|understand)|required|"
-    r"foundations?|background|do i need|needed|should i (?:know|learn|study))\b",
+    r"\b(?:before|prior to|ahead of|prerequisites?|prereqs?|foundations?|background|required|needed|"
+    r"lead(?:s|ing)? up to|to (?:learn|understand|study|master|tackle)(?=\s+(?:(?:the|a|an)\s+)?\ue000))\b",
     _I,
 )
+_UNLOCKS = re.compile(
+    r"\b(?:after|next|afterwards|then learn|following|follows?|beyond|"
+    r"once (?:i |you |we )?(?:know|learn|understand|master|have learned|have learnt))\b",
+    _I,
+)
+_NEED = re.compile(
+    r"\b(?:first|need to (?:know|learn|understand)|do i need|"
+    r"(?:should|must) i (?:know|learn|study|understand))\b",
+    _I,
+)
+"""Words about learning with no direction: the question asks for prerequisites unless a direction
+word ("after", "before") says otherwise."""
 _FULL = re.compile(
     r"\b(?:all|every|everything|full|complete|whole|entire|ordered|in order|transitive|chain|"
     r"sequence|ancestors)\b",
@@ -204,7 +222,7 @@ def _one(kind: QuestionType, read: _Read, full: bool = False) -> Classification:
     if concepts:
         return Classification(kind, concepts, full=full)
     rest = read.masked
-    for cue in (_PART_OF, _PARTS, _UNLOCK_CUE, _BEFORE, _UNLOCKS, _FULL):
+    for cue in (_PART_OF, _PARTS, _UNLOCK_CUE, _LEADS_CUE, _BEFORE, _UNLOCKS, _NEED, _FULL):
         rest = cue.sub(" | ", rest)
     runs: list[list[str]] = [[]]
     for token in re.findall(r"[^\s,;:?!|]+|[,;:?!|]", rest):
@@ -248,10 +266,17 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
             return _one("unlocks", read, full)
         if not concepts:
             return _one("prerequisites" if _ASKS_BASE.search(masked) else "unlocks", read, full)
+    if _LEADS_CUE.search(masked):
+        named_before, named_after = _around(read, _LEADS_CUE)
+        if named_before or (not concepts and _ASKS_BASE.search(masked)):
+            return _one("unlocks", read, full)
+        return _one("prerequisites", read, full)
     if _BEFORE.search(masked):
         return _one("prerequisites", read, full)
     if _UNLOCKS.search(masked):
         return _one("unlocks", read, full)
+    if _NEED.search(masked):
+        return _one("prerequisites", read, full)
     return Classification("open", concepts)
 
 

@@ -90,6 +90,16 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("What are the components of transformers?", "parts", ["transformer"]),
         ("How is k-means related to linear algebra?", "relation", ["k-means", "linear-algebra"]),
         ("What is attention?", "open", ["attention"]),
+        # A direction word decides, whatever else the question says of learning.
+        ("What should I learn after calculus?", "unlocks", ["calculus"]),
+        ("What do I need to learn after calculus?", "unlocks", ["calculus"]),
+        ("What should I study next, after calculus?", "unlocks", ["calculus"]),
+        ("What can I study once I know calculus?", "unlocks", ["calculus"]),
+        ("What should I know before calculus?", "prerequisites", ["calculus"]),
+        ("Which topics lead up to transformers?", "prerequisites", ["transformer"]),
+        ("What must I understand to learn transformers?", "prerequisites", ["transformer"]),
+        ("What is the learning order from calculus to transformers?", "path", ["calculus", "transformer"]),
+        ("Is calculus required for backpropagation?", "which_first", ["calculus", "backpropagation"]),
     ],
 )
 def test_the_classifier_names_the_type_and_reads_the_concepts_in_order(
