@@ -60,6 +60,19 @@ _PATH_CUE = re.compile(
     r"\b(?:path|route|roadmap|road map|trajectory|sequence|steps?|get|go|progress|way|journey|order)\b", _I
 )
 _FROM_TO = re.compile(r"\bfrom\s+(?P<a>.+?)\s+(?:to|towards|up to|until)\s+(?P<b>.+?)" + _END, _I)
+_JOURNEY = re.compile(
+    r"\b(?:path|route|roadmap|road map|trajectory|sequence|steps|plan|chart|journey|way up|my way|"
+    r"takes? me|leads? me|get me|start(?:s|ing)?|begin(?:s|ning)?)\b",
+    _I,
+)
+_DESTINATION = re.compile(
+    r"\b(?:to|towards?|reach(?:es|ing)?|end(?:s|ing)? (?:at|with|in|up at)|up to|arriv\w* at)\s+"
+    r"(?:(?:the|a|an)\s+)?\ue000",
+    _I,
+)
+"""A path asked without "from A to B" ("Starting with A, how do I work my way up to B?"): a
+journey word and a destination word before the second concept; the concepts in the order
+written."""
 _FIRST = re.compile(r"\b(?:first|earlier|sooner|precedes?|order)\b", _I)
 _OR_SLOTS = (
     re.compile(r"(?:first|earlier|sooner)\s*[,:]?\s+(?:between\s+)?(?P<a>.+?)\s+or\s+(?P<b>.+?)" + _END, _I),
@@ -82,10 +95,17 @@ _RELATION_SLOTS = (
         _I,
     ),
 )
-_PART_OF = re.compile(r"\b(?:part of|belongs? to|member of|an? (?:component|element) of)\b", _I)
+_PART_OF = re.compile(
+    r"\b(?:part of|belongs? (?:to|in|under)|member of|an? (?:component|element) of|"
+    r"falls? (?:under|within|into)|sub-?topic\b(?! of)|"
+    r"(?:kinds?|types?|forms?|sorts?|branch(?:es)?|subfields?|special cases?|examples?|instances?) of)\b",
+    _I,
+)
+"""Cues of "part or kind of": what stands after the cue is the whole ("What is X part of?",
+"What kinds of X are there?" asks for the parts of X)."""
 _PARTS = re.compile(
     r"\b(?:parts|components?|consists? of|made (?:up )?of|composed of|contains?|includes?|"
-    r"sub-?topics?|pieces)\b",
+    r"sub-?topics?|pieces|inside|break(?:s|ing)? down|goes into|go into)\b",
     _I,
 )
 _WHAT_CONTAINS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:contains?|includes?)\b", _I)
@@ -101,7 +121,7 @@ _BEFORE = re.compile(
     _I,
 )
 _UNLOCKS = re.compile(
-    r"\b(?:after|next|afterwards|then learn|following|follows?|beyond|"
+    r"\b(?:after|next|afterwards|then learn|following|follows?|beyond|from here|move on|"
     r"once (?:i |you |we )?(?:know|learn|understand|master|have learned|have learnt))\b",
     _I,
 )
@@ -252,6 +272,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
             return Classification("which_first", slots.concepts, unknown=slots.unknown)
     if _RELATION.search(masked) and (len(concepts) >= 2 or _slots(read, _RELATION_SLOTS)):
         return _two("relation", read, _RELATION_SLOTS)
+    if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
+        return Classification("path", concepts)
     if _PART_OF.search(masked):
         named_before, named_after = _around(read, _PART_OF)
         return _one("parts" if named_after and not named_before else "part_of", read)

@@ -100,6 +100,21 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("What must I understand to learn transformers?", "prerequisites", ["transformer"]),
         ("What is the learning order from calculus to transformers?", "path", ["calculus", "transformer"]),
         ("Is calculus required for backpropagation?", "which_first", ["calculus", "backpropagation"]),
+        (
+            "Starting with calculus, how would I work my way up to transformers?",
+            "path",
+            ["calculus", "transformer"],
+        ),
+        (
+            "Plan a sequence beginning at calculus and ending at transformers.",
+            "path",
+            ["calculus", "transformer"],
+        ),
+        ("What is attention a kind of?", "part_of", ["attention"]),
+        ("Tell me what broader area attention falls under.", "part_of", ["attention"]),
+        ("Which topics fall under transformers?", "parts", ["transformer"]),
+        ("What kinds of transformers are there?", "parts", ["transformer"]),
+        ("I just finished calculus. Where should I go from here?", "unlocks", ["calculus"]),
     ],
 )
 def test_the_classifier_names_the_type_and_reads_the_concepts_in_order(
