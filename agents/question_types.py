@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
+from agents.offline.question_model import LEARNED_AT, predict
 from agents.text import find_mentions
 
 __all__ = ["QUESTION_TYPES", "Classification", "QuestionType", "classify", "clauses_of"]
@@ -97,8 +98,8 @@ _RELATION_SLOTS = (
 )
 _PART_OF = re.compile(
     r"\b(?:part of|belongs? (?:to|in|under)|member of|an? (?:component|element) of|"
-    r"falls? (?:under|within|into)|sub-?topic\b(?! of)|"
-    r"(?:kinds?|types?|forms?|sorts?|branch(?:es)?|subfields?|special cases?|examples?|instances?) of)\b",
+    r"falls? (?:under|within|into)|sub-?topic|"
+    r"(?:kinds?|types?|forms?|sorts?|branch(?:es)?|subfields?|special cases?) of)\b",
     _I,
 )
 """Cues of "part or kind of": what stands after the cue is the whole ("What is X part of?",
@@ -299,6 +300,20 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _one("unlocks", read, full)
     if _NEED.search(masked):
         return _one("prerequisites", read, full)
+    return _learned(read, full)
+
+
+def _learned(read: _Read, full: bool) -> Classification:
+    """A question no cue typed, read by the learned model (:mod:`agents.offline.question_model`):
+    its type when the model is sure enough and the question names the concepts the type needs,
+    else open."""
+    concepts = read.concepts()
+    if concepts:
+        kind, probability = predict(read.masked, len(concepts))
+        needed = 2 if kind in TWO_CONCEPT_TYPES else 1
+        if kind != "open" and probability >= LEARNED_AT and len(concepts) >= needed:
+            typed = cast(QuestionType, kind)
+            return Classification(typed, concepts[:needed] if needed == 2 else concepts, full=full)
     return Classification("open", concepts)
 
 

@@ -115,6 +115,10 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("Which topics fall under transformers?", "parts", ["transformer"]),
         ("What kinds of transformers are there?", "parts", ["transformer"]),
         ("I just finished calculus. Where should I go from here?", "unlocks", ["calculus"]),
+        # No cue word: the learned model reads these (agents.offline.question_model).
+        ("Name the building blocks of a transformer.", "parts", ["transformer"]),
+        ("Who invented the transformer?", "open", ["transformer"]),
+        ("How is attention computed?", "open", ["attention"]),
     ],
 )
 def test_the_classifier_names_the_type_and_reads_the_concepts_in_order(
@@ -287,7 +291,7 @@ def test_a_long_question_and_one_in_another_language_get_no_traceback(graph: Gra
 
 def test_with_deepseek_the_decomposer_names_the_type(graph: GraphIndex) -> None:
     # A question whose wording the offline classifier does not read as a path: the decomposer does.
-    question = "I know calculus; how would I reach transformers?"
+    question = "Calculus done; transformers are the goal. Help?"
     assert classify(question, KEYS).type != "path"
     handlers = offline_handlers()
     seen: list[str] = []

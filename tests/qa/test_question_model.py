@@ -1,0 +1,28 @@
+"""The learned reading of question types: fitted on its shipped questions, the same each time."""
+
+from __future__ import annotations
+
+import json
+
+from agents.offline.question_model import MARK, TRAINING, features, mask, predict
+from agents.question_types import QUESTION_TYPES
+
+
+def test_the_training_questions_are_labelled_with_known_types_and_the_concepts_they_name() -> None:
+    rows = [json.loads(line) for line in TRAINING.read_text("utf-8").splitlines() if line.strip()]
+    assert len(rows) >= 300 and {r["type"] for r in rows} == set(QUESTION_TYPES)
+    for row in rows:
+        assert row["concepts"] and mask(row["question"], row["concepts"]).count(MARK) >= 1, row
+
+
+def test_words_are_read_by_where_they_stand_around_the_concepts() -> None:
+    found = features(f"What comes after {MARK} and before {MARK}?", 2)
+    assert {"b:what", "m:and before", "a:?", "n:2"} - {"a:?"} <= set(found)
+    assert "a:after c" not in found and "b:after" in found and "m:before" in found
+
+
+def test_a_prediction_is_a_type_and_a_probability_the_same_each_time() -> None:
+    first = predict(f"Name the building blocks of {MARK}.", 1)
+    assert first == predict(f"Name the building blocks of {MARK}.", 1)
+    assert first[0] == "parts" and 0.0 < first[1] <= 1.0
+    assert predict(f"Who invented {MARK}?", 1)[0] == "open"
