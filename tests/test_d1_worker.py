@@ -95,19 +95,29 @@ def test_oversized_bodies_get_413_and_disturb_no_other_request(
     headers = {"Authorization": f"Bearer {worker.token}"}
 
     def oversized(_: int) -> int | str:
-        body: bytes | Iterator[bytes] = (
-            (b" " * 4096 for _ in range(12 * MB // 4096)) if chunked else b" " * (12 * MB)
-        )
-        try:
-            return httpx.post(
-                f"{worker.url}/v1/batches", content=body, headers=headers, timeout=60
-            ).status_code
-        except httpx.HTTPError as error:
-            return type(error).__name__
+        # The Worker never answers 503 (ts-apply/src/http.ts has no such code): a 503 comes from
+        # the local dev server in front of it, which in a long CI session has shed 2 of 10 such
+        # uploads. That request is sent again, at most twice; what the Worker answers must be 413.
+        for _attempt in range(3):
+            body: bytes | Iterator[bytes] = (
+                (b" " * 4096 for _ in range(12 * MB // 4096)) if chunked else b" " * (12 * MB)
+            )
+            try:
+                response = httpx.post(f"{worker.url}/v1/batches", content=body, headers=headers, timeout=60)
+            except httpx.HTTPError as error:
+                return type(error).__name__
+            if response.status_code != 503:
+                said = (
+                    response.json()
+                    if response.headers.get("content-type", "").startswith("application/json")
+                    else {}
+                )
+                return f"{response.status_code} {said.get('code')}"
+        return response.status_code
 
     with ThreadPoolExecutor(10) as pool:
         answers = Counter(pool.map(oversized, range(10)))
-    assert answers == {413: 10}
+    assert answers == {"413 too_large": 10}
     # Each later request answered at once, with no client retry to hide a 503.
     for _ in range(5):
         query = {"name": "audit_head"}
