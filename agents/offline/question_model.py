@@ -3,19 +3,19 @@
 :func:`agents.question_types.classify` reads a question by its cue words; a question that names
 concepts but none of those cues ("What sub-concepts make up X?", "Which to start with: A or
 B?") would be read as open. This model reads such a question again. It is a multinomial logistic
-regression (scikit-learn) over the question's words with each concept mention replaced by one
-token, as unigrams and bigrams, each also tagged by where it stands (before the first concept,
-between two, after the last), and the number of concepts named. Its classes are the question
-types, ``open`` included ("What is X?", "Who introduced X?", "How is X computed?").
+regression over the question's words with each concept mention replaced by one token, as
+unigrams and bigrams, each also tagged by where it stands (before the first concept, between two,
+after the last), and the number of concepts named. Its classes are the question types, ``open``
+included ("What is X?", "Who introduced X?", "How is X computed?").
 
-It is fitted on ``data/questions_train.jsonl`` beside this module: 478 questions written for it
-by agents that never saw the classifier, over concepts of their own, labelled with their type and
-concepts: 358 curriculum questions of every type, and 120 encyclopedic questions that are open
-although they use the cues' words in their everyday sense ("Which band was A a member of before
-B?", "Which is older, A or B?"). The file is small, so the model is fitted once per process,
-the first time it is asked (deterministic: the same file gives the same weights), rather than
-kept as a weights file.
-:data:`LEARNED_AT` is the probability the winning type needs to be taken.
+It is fitted by :mod:`agents.offline.question_training` on ``data/questions_train.jsonl`` beside
+this module: 478 questions written for it by agents that never saw the classifier, over concepts
+of their own, labelled with their type and concepts: 358 curriculum questions of every type, and
+120 encyclopedic questions that are open although they use the cues' words in their everyday
+sense ("Which band was A a member of before B?", "Which is older, A or B?"). Its weights are
+``questions.json`` beside this module (never edited by hand), read once; predicting is a sum of
+weights and a softmax, with no scikit-learn at run time. :data:`LEARNED_AT` is the probability
+the winning type needs to be taken.
 
 >>> kind, p = predict("\ue000 are a type of what?", 1)
 >>> kind, p > LEARNED_AT
@@ -26,20 +26,17 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from agents.text import find_mentions, lexicon
 
-if TYPE_CHECKING:
-    from sklearn.feature_extraction import DictVectorizer
-    from sklearn.linear_model import LogisticRegression
-
-__all__ = ["LEARNED_AT", "MARK", "TRAINING", "features", "mask", "predict"]
+__all__ = ["LEARNED_AT", "MARK", "MODEL_PATH", "TRAINING", "features", "mask", "predict"]
 
 TRAINING = Path(__file__).with_name("data") / "questions_train.jsonl"
+MODEL_PATH = Path(__file__).with_name("questions.json")
 LEARNED_AT = 0.6
 """The probability the model's type needs for it to be taken over "open"."""
 MARK = "\ue000"
@@ -82,21 +79,19 @@ def features(masked: str, concepts: int) -> dict[str, float]:
 
 
 @cache
-def _model() -> tuple[DictVectorizer, LogisticRegression]:
-    from sklearn.feature_extraction import DictVectorizer
-    from sklearn.linear_model import LogisticRegression
-
-    rows = [json.loads(line) for line in TRAINING.read_text("utf-8").splitlines() if line.strip()]
-    x = [features(mask(r["question"], list(r["concepts"])), len(r["concepts"])) for r in rows]
-    vectorizer = DictVectorizer()
-    model = LogisticRegression(C=1.0, max_iter=5000)
-    model.fit(vectorizer.fit_transform(x), [r["type"] for r in rows])
-    return vectorizer, model
+def _model() -> tuple[list[str], list[float], dict[str, list[float]]]:
+    raw = json.loads(MODEL_PATH.read_text("utf-8"))
+    return list(raw["classes"]), list(raw["intercepts"]), dict(raw["weights"])
 
 
 def predict(masked: str, concepts: int) -> tuple[str, float]:
     """The most likely type of a masked question naming ``concepts`` concepts, and its probability."""
-    vectorizer, model = _model()
-    probabilities = model.predict_proba(vectorizer.transform([features(masked, concepts)]))[0]
-    best = int(probabilities.argmax())
-    return str(model.classes_[best]), float(probabilities[best])
+    classes, intercepts, weights = _model()
+    scores = list(intercepts)
+    for name in features(masked, concepts):
+        for k, weight in enumerate(weights.get(name, ())):
+            scores[k] += weight
+    top = max(scores)
+    exps = [math.exp(score - top) for score in scores]
+    best = max(range(len(classes)), key=lambda k: (exps[k], -k))
+    return classes[best], exps[best] / sum(exps)

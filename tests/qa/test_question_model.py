@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from agents.offline.question_model import MARK, TRAINING, features, mask, predict
 from agents.question_types import QUESTION_TYPES
@@ -26,3 +27,19 @@ def test_a_prediction_is_a_type_and_a_probability_the_same_each_time() -> None:
     assert first == predict(f"Name the building blocks of {MARK}.", 1)
     assert first[0] == "parts" and 0.0 < first[1] <= 1.0
     assert predict(f"Who invented {MARK}?", 1)[0] == "open"
+
+
+def test_the_shipped_weights_are_what_fitting_the_shipped_questions_gives(tmp_path: Path) -> None:
+    from agents.offline import question_model
+    from agents.offline.question_training import main
+
+    out = tmp_path / "questions.json"
+    assert main(["--out", str(out)]) == 0
+    rebuilt, shipped = (
+        json.loads(out.read_text("utf-8")),
+        json.loads(question_model.MODEL_PATH.read_text("utf-8")),
+    )
+    assert rebuilt["classes"] == shipped["classes"] and rebuilt["trained_on"] == shipped["trained_on"]
+    assert set(rebuilt["weights"]) == set(shipped["weights"])
+    for name, weights in shipped["weights"].items():
+        assert all(abs(a - b) <= 1e-3 for a, b in zip(weights, rebuilt["weights"][name], strict=True)), name
