@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
-from agents.offline.question_model import LEARNED_AT, predict
+from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.text import find_mentions
 
 __all__ = ["QUESTION_TYPES", "Classification", "QuestionType", "classify", "clauses_of"]
@@ -68,7 +68,7 @@ _JOURNEY = re.compile(
 )
 _DESTINATION = re.compile(
     r"\b(?:to|towards?|reach(?:es|ing)?|end(?:s|ing)? (?:at|with|in|up at)|up to|arriv\w* at)\s+"
-    r"(?:(?:the|a|an)\s+)?\ue000",
+    r"(?:(?:the|a|an)\s+)?" + MARK,
     _I,
 )
 """A path asked without "from A to B" ("Starting with A, how do I work my way up to B?"): a
@@ -118,7 +118,9 @@ _LEADS_CUE = re.compile(
 unlocks X?" what comes before it (the other way round from "builds on")."""
 _BEFORE = re.compile(
     r"\b(?:before|prior to|ahead of|prerequisites?|prereqs?|foundations?|background|required|needed|"
-    r"lead(?:s|ing)? up to|to (?:learn|understand|study|master|tackle)(?=\s+(?:(?:the|a|an)\s+)?\ue000))\b",
+    r"lead(?:s|ing)? up to|to (?:learn|understand|study|master|tackle)(?=\s+(?:(?:the|a|an)\s+)?"
+    + MARK
+    + r"))\b",
     _I,
 )
 _UNLOCKS = re.compile(
@@ -164,7 +166,7 @@ class Classification:
     unknown: list[str] = field(default_factory=list)
 
 
-_MASK = "\ue000"
+_MASK = MARK
 """What a concept's name is masked with before cue words are read: not a word character, so a
 cue inside a name ("independent component analysis") is no cue."""
 

@@ -177,8 +177,12 @@ def graph_tokens(graph: GraphIndex, edge_ids: Iterable[str]) -> int:
 
 
 def _characters(edge: EdgeVersion) -> int:
-    line = f"[{edge.edge_id}] {' '.join(edge.grounding.evidence[0].quote.split())}"
-    return len(line) + len(json.dumps(edge_payload([edge])[0], ensure_ascii=False))
+    return len(_line(edge)) + len(json.dumps(edge_payload([edge])[0], ensure_ascii=False))
+
+
+def _line(edge: EdgeVersion) -> str:
+    """An edge as an answering prompt's data holds it: ``[edge id] quote``, on one line."""
+    return f"[{edge.edge_id}] {' '.join(edge.grounding.evidence[0].quote.split())}"
 
 
 def role_of(prompt: Prompt) -> str:
@@ -211,7 +215,7 @@ def ask_expert(
     concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
     names = {c: graph.concepts[c].name for c in dict.fromkeys(concepts) if c in graph.concepts}
     found = _found(graph_answer) if graph_answer is not None else {}
-    lines = [f"[{e.edge_id}] {' '.join(e.grounding.evidence[0].quote.split())}" for e in edges]
+    lines = [_line(e) for e in edges]
     lines += [f"[{chunk.id}] {' '.join(chunk.text.split())}" for chunk in excerpts]
     prompt = Prompt(
         task=qa.ANSWER_TASK,
