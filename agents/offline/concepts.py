@@ -9,6 +9,10 @@ Candidates come from:
   when the sentence defines it ("called *X*", "**X** is ...", :func:`defining`), and then taught
   with the sentence as description; "X of Y" only when defined; a Title Case phrase that the chunk
   does not write again is a label ("**Invoice File**"), not a term; quoted lines (``>``) skipped;
+- copular definitions: a sentence that opens by saying what a noun phrase is ("Fine-tuning is a
+  common practice ...", "Embeddings are a set of models ...") defines it, and teaches it with the
+  sentence as description, when the chunk writes the phrase again (a phrase said once, "The main
+  difference is a ...", is no topic of the chunk);
 - names: an acronym or CamelCase word of three letters or more ("BERT", "PyTorch") written twice;
 - cue phrases (:func:`agents.text.cue_statements`): on either side, for each part of a list, the
   noun-phrase run (:func:`agents.phrases.noun_runs`) next to the cue; defined when the cue states
@@ -103,6 +107,14 @@ _BLANK = re.compile(
     r"!?\[(?=[^\]\n]*\]\()|\]\([^)\n]*\)|https?://\S+|www\.\S+|:[a-z]+:`[^`]*`",
     re.DOTALL,
 )
+_COPULA = re.compile(
+    r"^[-+*\s]*(?:(?:a|an|the)\s+)?(?P<term>[^\W\d_][\w\- ]{0,60}?)\s+(?:is|are)\s+"
+    r"(?:a|an|the|one of)\s",
+    re.IGNORECASE,
+)
+"""A sentence that opens by saying what a noun phrase is: "Fine-tuning is a common practice ...",
+"Embeddings are a set of models ...", "The Transformer is an instance of ..." (a genus after "is",
+as a glossary writes a definition)."""
 _JOINERS = frozenset("of for to in on over".split())
 _HEADING_LEAD = re.compile(r"^(?:what (?:is|are)\s+(?:an?\s+|the\s+)?|an?\s+|the\s+)", re.IGNORECASE)
 _CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
@@ -211,6 +223,7 @@ def _found(text: str, known: list[KnownConcept]) -> _Found:
                 first.setdefault(word.text, (word.text, quote))
         if english:
             _defined_in(unit.text, quote, clean, found)
+            _copula_in(unit.text, quote, clean, found)
             _argued_in(unit.text, quote, found)
             for span in noun_runs(unit.text):
                 for name in (tail for tail in _tails(unit.text, span) if " " in tail):
@@ -249,6 +262,20 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             found.add(_Offer(term, "teaches", quote, 0.9 if defined else 0.6, "emphasis", description))
         else:
             found.add(_Offer(term, "mentions", quote, 0.6, "emphasis"))
+
+
+def _copula_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
+    match = _COPULA.match(sentence)
+    if match is None:
+        return
+    term = _clean(match.group("term"))
+    # The chunk must write it again: "The main difference is a ..." names no topic of the lesson.
+    written = [m.group(0) for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)", clean, re.IGNORECASE)]
+    if term and len(written) >= 2 and noun_phrase(term) and is_term(term, "defined"):
+        # The sentence's capital is the sentence's, not the name's, when the chunk writes the
+        # name in lower case elsewhere ("Deep learning is ...", "... of deep learning").
+        name = next((form for form in written if form == form.lower()), term)
+        found.add(_Offer(name, "teaches", quote, 0.9, "copula", quote))
 
 
 def _headed_in(text: str, clean: str, found: _Found) -> None:

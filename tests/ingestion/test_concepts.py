@@ -245,7 +245,7 @@ def test_a_marked_phrase_may_end_in_a_gerund_and_running_text_may_not() -> None:
 
 def test_a_heading_that_names_a_term_is_taught_and_a_label_is_not() -> None:
     text = (
-        "### What is cosine similarity?\n\nCosine similarity is the cosine of the angle of two vectors.\n\n"
+        "### What is cosine similarity?\n\nWe compare two vectors by cosine similarity of their angle.\n\n"
         "## Teacher Forcing\n\nWe feed the true previous token: teacher forcing speeds up training.\n\n"
         "## Study Buddy\n\nAn app we build.\n\n## Summary and Discussion\n\nWe saw two ideas.\n"
         "## Understanding Tokenization\n\nA tokenizer splits text.\n"
@@ -256,3 +256,19 @@ def test_a_heading_that_names_a_term_is_taught_and_a_label_is_not() -> None:
     assert by_name["teacher forcing"].name == "teacher forcing"  # as the prose writes it
     assert not {"study buddy", "summary", "discussion", "summary and discussion"} & set(by_name)
     assert not any("tokenization" in name for name in by_name)  # the prose never writes the heading
+
+
+def test_a_sentence_saying_what_a_phrase_is_teaches_it_when_the_chunk_writes_it_again() -> None:
+    text = (
+        "Knowledge distillation is a way to train a small model. It is cheap: knowledge distillation needs a "
+        "teacher.\n\nThe main difference is a matter of taste. Deep learning is the subset of machine "
+        "learning that stacks layers; deep learning needs data.\n\nThis is a test of the reader."
+    )
+    by_name = {normalize_name(c.name): c for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
+    distillation = by_name["knowledge distillation"]
+    assert distillation.role == "teaches"
+    assert distillation.description == "Knowledge distillation is a way to train a small model."
+    # The sentence's capital is not the name's when the chunk writes it in lower case.
+    assert by_name["deep learning"].name == "deep learning" and by_name["deep learning"].role == "teaches"
+    assert "main difference" not in by_name  # said once: no topic of the chunk
+    assert not {"this", "test"} & set(by_name)

@@ -20,7 +20,8 @@ from magg_kg.sqlite import SQLiteStore
 from tests.gates.world import ScriptedLLM
 
 LESSONS = {
-    "acme.md": "# Acme\n\nAcme is a company in Springfield. Acme was founded by Jane Roe in 1901.\n",
+    # No sentence says what Acme is ("Acme is a company ..." would define it): a chunk no concept owns.
+    "acme.md": "# Acme\n\nAcme makes anvils in Springfield. Acme was founded by Jane Roe in 1901.\n",
     "springfield.md": "# Springfield\n\nSpringfield is a city in Oregon. Its mayor is Tom Hale.\n",
     "descent.md": "# Gradient descent\n\nGradient descent is an optimization method. Calculus is a "
     "prerequisite for gradient descent.\n",
@@ -56,7 +57,7 @@ def test_chunks_are_read_with_the_concepts_they_name(graph: GraphIndex) -> None:
     chunks = {chunk.title: chunk for chunk in lesson_chunks(graph)}
     assert set(chunks) == {"Acme", "Springfield", "Gradient descent"}
     assert "gradient-descent" in chunks["Gradient descent"].concepts
-    assert chunks["Acme"].concepts == frozenset() and chunks["Acme"].text.startswith("Acme is a company")
+    assert chunks["Acme"].concepts == frozenset() and chunks["Acme"].text.startswith("Acme makes anvils")
     assert [c.title for c in find_excerpts(graph, "Who is the mayor of Springfield?")] == [
         "Springfield",
         "Acme",
