@@ -151,6 +151,9 @@ _ASKING = frozenset(
 )
 """The words of a question that ask rather than name: what is left of a one-concept question
 without them and its cues is the name it asks about."""
+_JOINS = {"and": "+", "or": "+", ",": "+", "&": "+"}
+"""The words that join two names of one question ("X and Y"): the other side of one is asked too."""
+_WH = frozenset("why when where how whom whose which what".split())
 _ASKS_BASE = re.compile(r"\b(?:what|which)\s+(?:does|do|did|is|are)\b", _I)
 """A cue like "build on" after "what does": the question asks for what comes before."""
 
@@ -242,22 +245,45 @@ def _one(kind: QuestionType, read: _Read, full: bool = False) -> Classification:
     """A one-concept type with the concepts named; when none is, the name it asks about, as
     unknown: the one run of words left once its cues and question words are taken out."""
     concepts = read.concepts()
-    if concepts:
-        return Classification(kind, concepts, full=full)
     rest = read.masked
     for cue in (_PART_OF, _PARTS, _UNLOCK_CUE, _LEADS_CUE, _BEFORE, _UNLOCKS, _NEED, _FULL):
         rest = cue.sub(" | ", rest)
-    runs: list[list[str]] = [[]]
-    for token in re.findall(r"[^\s,;:?!|]+|[,;:?!|]", rest):
+    # Each token is a name word, a concept (its mask), a conjunction, or a break (a question word,
+    # a cue, punctuation); runs of name words are what the question names besides its concepts.
+    runs: list[tuple[str, list[str]]] = [("|", [])]
+    for token in re.findall(rf"{_MASK}+|[^\s,;:?!|{_MASK}]+|[,;:?!|]", rest):
         word = token.strip(".\"'")
-        if word.lower() in _ASKING or not re.search(r"\w", word):
-            runs.append([])
+        mark = "@" if token.startswith(_MASK) else _JOINS.get(word.lower(), "")
+        if not mark and (word.lower() in _ASKING or not re.search(r"\w", word)):
+            mark = "|"
+        if mark:
+            runs.append((mark, []))
         else:
-            runs[-1].append(word)
-    named = [run for run in runs if run]
+            if runs[-1][0] != "w":
+                runs.append(("w", []))
+            runs[-1][1].append(word)
+    if concepts:
+        return Classification(kind, concepts, full=full, unknown=_coordinated(runs))
+    named = [words for mark, words in runs if mark == "w"]
     # Only a question that is its cues, question words and one name: any other is read as open.
     unknown = [" ".join(named[0])] if len(named) == 1 and len(named[0]) <= 6 else []
     return Classification(kind, [], full=full, unknown=unknown)
+
+
+def _coordinated(runs: list[tuple[str, list[str]]]) -> list[str]:
+    """The names joined to a concept by "and", "or" or a comma ("before quantum chromodynamics and
+    gradient descent"): asked about as the concept is, and unknown to the graph."""
+    marks = [mark for mark, _ in runs]
+    found = []
+    for i, (mark, words) in enumerate(runs):
+        if mark != "w" or len(words) > 6 or {word.lower() for word in words} <= _WH:
+            continue
+        if any(
+            0 <= i + 2 * step < len(marks) and marks[i + step] == "+" and marks[i + 2 * step] == "@"
+            for step in (-1, 1)
+        ):
+            found.append(" ".join(words))
+    return found
 
 
 def classify(text: str, keys: dict[str, str]) -> Classification:

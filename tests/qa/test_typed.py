@@ -258,6 +258,27 @@ def test_a_one_concept_question_about_an_unknown_name_says_it_is_not_covered(
         assert result.answer == "The graph does not cover quantum gravity."
 
 
+def test_a_name_beside_a_known_concept_is_said_to_be_uncovered_and_the_rest_answered(
+    graph: GraphIndex,
+) -> None:
+    question = "What should I learn before quantum gravity and backpropagation?"
+    found = classify(question, KEYS)
+    assert (found.type, found.concepts, found.unknown) == (
+        "prerequisites",
+        ["backpropagation"],
+        ["quantum gravity"],
+    )
+    for result in (routed(graph, question), answer_flat(LLM, graph, question)):
+        assert result.covered and result.citations
+        assert "The graph does not cover quantum gravity." in result.answer
+    # Words that join no name to a concept name nothing: "and why", "and its variants".
+    for question in (
+        "What should I learn before backpropagation and why?",
+        "What comes after calculus and its uses?",
+    ):
+        assert classify(question, KEYS).unknown == []
+
+
 def test_a_name_the_graph_lacks_is_answered_with_the_concepts_that_contain_it(graph: GraphIndex) -> None:
     question = "What should I learn before descent?"
     for result in (routed(graph, question), answer_flat(LLM, graph, question)):
