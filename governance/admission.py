@@ -28,6 +28,7 @@ from agents.cost import Cost, ask
 from agents.owner import OwnerReview
 from blackboard.board import Board
 from governance.briefing import judge_view, owner_payload
+from governance.conflict import CONFLICT_RULES, Contest
 from governance.deliberation import PASS_AT, Ballot, confidence_band, hold_vote, thresholds, vote_weight
 from governance.domains import Layout
 from governance.graph_state import GraphState
@@ -64,6 +65,9 @@ class AdmissionContext:
     names: Callable[[str], list[str]]
     gate: Gate | None = None
     flat: bool = False
+    contest: Contest | None = None
+    """Weighs a proposal the rules refuse for a conflict against the active edges in conflict
+    (:func:`governance.conflict.settle_conflict`): the operations that invalidate the weakest."""
 
     def __post_init__(self) -> None:
         if self.gate is not None and self.gate.graph is not self.graph:
@@ -133,6 +137,10 @@ class _Run:
                 proposal, verdict.passed or verdict.rule not in SCHEMA_RULES, verdict.rule, verdict.reason
             )
             return
+        if not verdict.passed and self.ctx.contest is not None and verdict.rule in CONFLICT_RULES:
+            won = self.ctx.contest(proposal, self.ctx.graph.rules.conflicting(*verdict.triple))
+            self.out.ops.extend(won)
+            verdict = self.ctx.graph.rules.check(*verdict.triple) if won else verdict
         if not verdict.passed:
             self.decide(
                 proposal,

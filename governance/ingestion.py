@@ -57,6 +57,7 @@ from agents.extraction import Extraction, extract_lesson
 from agents.lesson_index import LessonProse, prose_reader
 from agents.registry import Registry
 from governance.admission import Admission, AdmissionContext, admit
+from governance.conflict import contest_for
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
 from governance.graph_state import GraphState
 from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, lesson_proposal
@@ -343,12 +344,13 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         (p.id, p.src, p.type, p.dst) for p in stored_proposals if p.state in ("abstained", "quarantined")
     ]
     cards = {d.id: card(d, facts, open_questions) for d in layout.domains}
-    gate = None
+    gate, contest = None, None
     if ctx.gate is not None:
         # The judge reads the graph as it is now, this lesson's concepts included.
         ctx.gate.attach(graph, stored_proposals)
         # The taint rule: evidence beside an instruction in its lesson waits for a person.
         gate = Quarantine(ctx.gate, ctx.policy, ctx.clock, _lookup(store, lesson))
+        contest = None if ctx.flat else contest_for(ctx.gate, gate, store, ctx.policy, ctx.clock)
     admission = AdmissionContext(
         llm=ctx.llm,
         graph=graph,
@@ -358,6 +360,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         names=registry.names,
         gate=gate,
         flat=ctx.flat,
+        contest=contest,
     )
     ops: list[Operation] = [
         *concept_ops(extraction.new_concepts, at),

@@ -152,6 +152,26 @@ class RuleEngine:
             if not stated:
                 self._order.remove_edge(*arc)
 
+    def conflicting(self, src: str, type: str, dst: str) -> list[Triple]:
+        """The active edges a proposed edge is in conflict with: the one it contradicts (its
+        reverse, or one stating the other learning order), or those of the cycle it would close;
+        empty when it is in none."""
+        src, type, dst = self._schema.canonical(src, type, dst)
+        graph = self._typed.get(type)
+        if type in self._typed and (dst, type, src) in self._active:
+            return [(dst, type, src)]
+        arc = self._order_arc((src, type, dst))
+        if arc is not None and self._order.has_edge(arc[1], arc[0]):
+            return [min(self._order.edges[arc[1], arc[0]]["triples"])]
+        if graph is not None and src in graph and dst in graph and nx.has_path(graph, dst, src):
+            return [(a, type, b) for a, b in pairwise(nx.bidirectional_shortest_path(graph, dst, src))]
+        first, later = arc if arc is not None else (src, dst)
+        ordered = arc is not None and first in self._order and later in self._order
+        if ordered and nx.has_path(self._order, later, first):
+            path = nx.bidirectional_shortest_path(self._order, later, first)
+            return [min(self._order.edges[a, b]["triples"]) for a, b in pairwise(path)]
+        return []
+
     def is_active(self, src: str, type: str, dst: str) -> bool:
         return self._schema.canonical(src, type, dst) in self._active
 

@@ -1,0 +1,149 @@
+"""Conflicts: a proposal against the active edges it contradicts or would close a cycle with.
+
+The rule engine refuses an edge that contradicts an active edge (its reverse, or the other
+learning order) or that would close a cycle with active edges. Before, the refusal was the end of
+it: the edge admitted first held however thinly it was supported, and every later claim against it
+was refused. But a cycle means that one of its edges is wrong, and the first admitted need not be
+the one: an early lesson may say "transformers are a prerequisite for tokenization" while the
+course teaches tokenization first and a later lesson states "tokenization and word embeddings are
+prerequisites for the transformer".
+
+:func:`settle_conflict` weighs the proposal against the edges in conflict on neutral ground: each
+is judged against the graph without any of them, so that none is scored down for the conflict
+itself (the active edges on their own grounding evidence, as :mod:`governance.recheck` judges
+them; the proposal on its evidence). The weakest link goes, when it is an active edge that scores
+below the proposal and the proposal scores ``commit_at`` or more (one the judge would not commit
+displaces nothing): that edge is invalidated (closed, never deleted) with a ``conflict``
+decision that names the proposal and both scores, and the proposal goes on through the rules and
+the stages like any other. Otherwise nothing is written, and the rule refuses the proposal as
+before. Ties keep the edge in place. Only edges already in the store are weighed (an edge
+committed earlier in the same batch holds), and the caller lets no tainted proposal contest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from agents.judge import PROMPT_VERSION, Claim
+from governance.claims import build_claim
+from governance.judgment import Judgment
+from governance.policy import Row, policy_decision
+from governance.taint import Quarantine, taint
+from magg_kg.builders import invalidation_op
+from magg_kg.clock import Clock
+from magg_kg.config import Policy
+from magg_kg.operations import Operation
+from magg_kg.records import EdgeVersion, Proposal, Triple
+from magg_kg.store import Store
+
+__all__ = ["CONFLICT_RULES", "Contest", "contest_for", "settle_conflict"]
+
+CONFLICT_RULES = frozenset({"no-contradiction", "acyclic"})
+"""The rules whose refusal is a conflict with active edges, which :func:`settle_conflict` weighs."""
+
+_ROW = Row(
+    "conflict",
+    "the weakest link of a contradiction or cycle, below a proposal at commit_at or more",
+    "reject",
+)
+
+
+Contest = Callable[[Proposal, Sequence[Triple]], list[Operation]]
+"""Weighs a proposal against the active edges in conflict with it: the operations that follow."""
+
+
+def contest_for(
+    gate: object, quarantine: Quarantine, store: Store, policy: Policy, clock: Clock
+) -> Contest | None:
+    """How a lesson's admission weighs conflicts: by the judgment gate behind ``quarantine``, for a
+    proposal whose evidence is not tainted; None when the gate is not the judgment (nothing is weighed)."""
+    if not isinstance(gate, Judgment):
+        return None
+
+    def contest(proposal: Proposal, triples: Sequence[Triple]) -> list[Operation]:
+        if taint(proposal.evidence, quarantine.scan_of):
+            return []
+        return settle_conflict(gate, store, policy, clock, proposal, triples)
+
+    return contest
+
+
+def settle_conflict(
+    judgment: Judgment,
+    store: Store,
+    policy: Policy,
+    clock: Clock,
+    proposal: Proposal,
+    triples: Sequence[Triple],
+) -> list[Operation]:
+    """The operations that invalidate the weakest edge in conflict with ``proposal`` (the active
+    ``triples`` the rule engine named), or none when the edges hold."""
+    edges = [store.active_edge(*triple) for triple in triples]
+    known = [edge for edge in edges if edge is not None]
+    if not known or len(known) < len(edges):
+        return []
+    graph = judgment.graph
+    # The claims are read from the graph without the edges in conflict, and the graph is whole
+    # again before the judge is asked: other proposals of the batch go on while a call waits.
+    for edge in known:
+        graph.invalidate(edge.src, edge.type, edge.dst)
+    try:
+        claim = build_claim(graph.view, proposal, proposal.evidence)
+        held = [build_claim(graph.view, _as_proposal(edge), edge.grounding.evidence) for edge in known]
+    finally:
+        for edge in known:
+            graph.commit(edge.src, edge.type, edge.dst)
+    claimed = judgment.judge(claim, stage="conflict")
+    if claimed.problem or claimed.score is None or claimed.score < policy.commit_at:
+        return []
+    scored = [(_score(judgment, one), edge) for one, edge in zip(held, known, strict=True)]
+    score, weakest = min(scored, key=lambda item: (item[0], item[1].recorded_at))
+    if score >= claimed.score or not graph.is_active(weakest.src, weakest.type, weakest.dst):
+        return []
+    graph.invalidate(weakest.src, weakest.type, weakest.dst)
+    reason = (
+        f"invalidated: weakest link of a conflict with {proposal.src} {proposal.type} {proposal.dst} "
+        f"(which scores {claimed.score:.2f}); this edge scores {score:.2f}"
+    )
+    decision = policy_decision(
+        policy,
+        _ROW,
+        None,
+        "conflict",
+        "invalidate",
+        "invalidated",
+        reason,
+        subject=weakest.version_id,
+        score=score,
+        detail={
+            "version_id": weakest.version_id,
+            "edge": [weakest.src, weakest.type, weakest.dst],
+            "against": proposal.id,
+            "against_score": claimed.score,
+            "in_conflict": [[e.src, e.type, e.dst] for e in known],
+        },
+        prompt_version=PROMPT_VERSION,
+        model=claimed.model,
+        decided_at=clock.now(),
+    )
+    return [decision, invalidation_op(weakest.version_id, decision)]
+
+
+def _as_proposal(edge: EdgeVersion) -> Proposal:
+    """An active edge as the proposal the judge weighs (as :mod:`governance.recheck` shows it)."""
+    return Proposal(
+        id=edge.version_id,
+        src=edge.src,
+        type=edge.type,
+        dst=edge.dst,
+        confidence=edge.grounding.confidence,
+        evidence=edge.grounding.evidence,
+        origin="recheck",
+        created_at=edge.recorded_at,
+    )
+
+
+def _score(judgment: Judgment, claim: Claim) -> float:
+    """The judge's score of an edge in conflict (1.0, so that it holds, when the reply is unusable)."""
+    judged = judgment.judge(claim, stage="conflict")
+    return 1.0 if judged.problem or judged.score is None else judged.score
