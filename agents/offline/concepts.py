@@ -103,10 +103,14 @@ closing the clause; "*dropout* or *weight decay*" outside a definition names two
 _NAME = re.compile(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*")
 _ROMAN = re.compile(r"[IVXLC]+s?")
 _BLANK = re.compile(
-    r"```.*?```|~~~.*?~~~|\$\$.*?\$\$|(?<![\\$])\$[^$\n]+\$|`[^`\n]*`|<!--.*?-->|<[^>\n]+>|"
-    r"!?\[(?=[^\]\n]*\]\()|\]\([^)\n]*\)|https?://\S+|www\.\S+|:[a-z]+:`[^`]*`",
+    r"```.*?```|~~~.*?~~~|\$\$.*?\$\$|(?<![\\$])\$[^$\n]+\$(?:-[\w-]+)?|`[^`\n]*`(?:-[\w-]+)?|<!--.*?-->|"
+    r"<[^>\n]+>|!?\[(?=[^\]\n]*\]\()|\]\([^)\n]*\)|https?://\S+|www\.\S+|:[a-z]+:`[^`]*`|"
+    r"(?<=\s)-[^\W\d_][\w-]*",
     re.DOTALL,
 )
+"""What is not prose: code, math, HTML, link targets and URLs; with the rest of a word that math
+or code begins ("$K$-fold", "`numpy`-based"), and such a rest left where the lesson's prose view
+blanked the math already (" -fold"): a fragment, never a name."""
 _COPULA = re.compile(
     r"^[-+*\s]*(?:(?:a|an|the)\s+)?(?P<term>[^\W\d_][\w\- ]{0,60}?)\s+(?:is|are)\s+"
     r"(?:a|an|the|one of)\s",
