@@ -5,8 +5,8 @@ A multinomial logistic regression (scikit-learn, ``C = 1``) over the features of
 the classifier masks a graph's concepts. The weights of every feature that moves some class by at
 least :data:`KEPT` are written, rounded, with the classes and intercepts, to ``questions.json``.
 
-Run ``python -m agents.offline.question_training`` to rewrite ``agents/offline/questions.json``
-from ``agents/offline/data/questions_train.jsonl``.
+``magg model build --only questions`` (or ``python -m agents.offline.question_training``) rewrites
+``agents/offline/questions.json`` from ``agents/offline/data/questions_train.jsonl``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from agents.offline.question_model import MODEL_PATH, TRAINING, features, mask
 
-__all__ = ["KEPT", "fit_questions", "main"]
+__all__ = ["KEPT", "build_questions_model", "fit_questions", "main"]
 
 KEPT = 0.005
 """The least weight, for some class, that keeps a feature in the written model."""
@@ -49,17 +49,22 @@ def fit_questions(rows: Sequence[dict[str, object]]) -> dict[str, object]:
     }
 
 
+def build_questions_model(out: Path = MODEL_PATH, train: Path = TRAINING) -> str:
+    """Fits the model on the questions of ``train``, writes it to ``out``; says what it wrote."""
+    rows = [json.loads(line) for line in train.read_text("utf-8").splitlines() if line.strip()]
+    model = fit_questions(rows)
+    out.write_text(json.dumps(model, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+    kept = model["weights"]
+    count = len(kept) if isinstance(kept, dict) else 0
+    return f"{len(rows)} questions, {count} features (at least {KEPT} for some type) -> {out}"
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Fit the question-type model.")
     parser.add_argument("--train", type=Path, default=TRAINING)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(list(argv) if argv is not None else None)
-    rows = [json.loads(line) for line in args.train.read_text("utf-8").splitlines() if line.strip()]
-    model = fit_questions(rows)
-    args.out.write_text(json.dumps(model, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
-    kept = model["weights"]
-    count = len(kept) if isinstance(kept, dict) else 0
-    print(f"{len(rows)} questions, {count} features (at least {KEPT} for some type) -> {args.out}")
+    print(build_questions_model(args.out, args.train))
     return 0
 
 

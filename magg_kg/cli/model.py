@@ -1,12 +1,14 @@
 """``magg model``: the offline provider's learned models, rebuilt reproducibly from data.
 
-``magg model build`` rebuilds the three models of the offline provider from the development data
+``magg model build`` rebuilds the four models of the offline provider from the development data
 beside the repository (``../shared/data``): the termhood model of concept extraction
 (:mod:`agents.offline.terms_training`), the injection detector
-(:mod:`agents.offline.injection_training`) and the judgment model of the judge and the owners
+(:mod:`agents.offline.injection_training`), the judgment model of the judge and the owners
 (:mod:`governance.training`: a reference model from Metacademy, and a lessons model from the
-labelled lesson claims kept in ``benchmarks/data/``); it prints their cross-validated figures and
-the judgment models' reliability tables, and writes the JSON files the offline roles read.
+labelled lesson claims kept in ``benchmarks/data/``) and the question-type model of ``magg ask``
+(:mod:`agents.offline.question_training`, from the questions kept in the package); it prints
+their cross-validated figures and the judgment models' reliability tables, and writes the JSON
+files the offline roles read.
 ``magg model claims`` exports a sample of an ingested database's proposals as judge prompts, with a
 blind file for a reader to label by ``REVIEW-RUBRIC.md``; the labels join the training data with
 ``magg model label``.
@@ -34,8 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = ["build_command", "claims", "default_labels", "evaluate_command", "label", "register"]
 
-MODELS = ("judgment", "terms", "injection")
-"""The offline models: the judgment (judge and owners), termhood (concepts), the injection detector."""
+MODELS = ("judgment", "terms", "injection", "questions")
+"""The offline models: the judgment (judge and owners), termhood (concepts), the injection detector,
+the question types (``magg ask``)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -68,14 +71,16 @@ def build_command(
     ] = None,
     only: Annotated[
         str,
-        typer.Option("--only", help="Build one model: judgment, terms or injection (default: all three)."),
+        typer.Option(
+            "--only", help="Build one model: judgment, terms, injection or questions (default: all four)."
+        ),
     ] = "all",
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the judgment model's figures as JSON.")
     ] = False,
 ) -> None:
     """Rebuild the offline models from data; print their cross-validated figures and reliability tables."""
-    from agents.offline import injection_training, terms_training
+    from agents.offline import injection_training, question_training, terms_training
     from governance.training import train
 
     if only not in ("all", *MODELS):
@@ -92,6 +97,8 @@ def build_command(
         terms_training.build_terms_model(folder, place / "terms.json")
     if only in ("all", "injection"):
         typer.echo(injection_training.build_injection_model(folder, place / "injection.json").table())
+    if only in ("all", "questions"):
+        typer.echo(question_training.build_questions_model(place / "questions.json"))
     if only not in ("all", "judgment"):
         return
     metacademy = folder / "metacademy"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from agents.offline.question_model import MARK, TRAINING, features, mask, predict
 from agents.question_types import QUESTION_TYPES
+from tests.gates.world import run_magg
 
 
 def test_the_training_questions_are_labelled_with_known_types_and_the_concepts_they_name() -> None:
@@ -31,10 +32,9 @@ def test_a_prediction_is_a_type_and_a_probability_the_same_each_time() -> None:
 
 def test_the_shipped_weights_are_what_fitting_the_shipped_questions_gives(tmp_path: Path) -> None:
     from agents.offline import question_model
-    from agents.offline.question_training import main
 
+    run_magg(["model", "build", "--only", "questions", "--out", str(tmp_path)])
     out = tmp_path / "questions.json"
-    assert main(["--out", str(out)]) == 0
     rebuilt, shipped = (
         json.loads(out.read_text("utf-8")),
         json.loads(question_model.MODEL_PATH.read_text("utf-8")),
