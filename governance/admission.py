@@ -67,7 +67,7 @@ class AdmissionContext:
     flat: bool = False
     contest: Contest | None = None
     """Weighs a proposal the rules refuse for a conflict against the active edges in conflict
-    (:func:`governance.conflict.settle_conflict`): the operations that invalidate the weakest."""
+    (:func:`governance.conflict.settle_conflict`): the operations that quarantine it, if any."""
 
     def __post_init__(self) -> None:
         if self.gate is not None and self.gate.graph is not self.graph:
@@ -138,9 +138,13 @@ class _Run:
             )
             return
         if not verdict.passed and self.ctx.contest is not None and verdict.rule in CONFLICT_RULES:
-            won = self.ctx.contest(proposal, self.ctx.graph.rules.conflicting(*verdict.triple))
-            self.out.ops.extend(won)
-            verdict = self.ctx.graph.rules.check(*verdict.triple) if won else verdict
+            held = self.ctx.contest(proposal, self.ctx.graph.rules.conflicting(*verdict.triple))
+            if held:  # it outscores an edge it conflicts with: a person settles the conflict
+                self.out.ops.extend(held)
+                self.out.states[proposal.id] = "quarantined"
+                self.out.outcomes[("conflict", "quarantine")] += 1
+                self.ctx.graph.memory.claims[(proposal.src, proposal.type, proposal.dst)] -= 1
+                return
         if not verdict.passed:
             self.decide(
                 proposal,

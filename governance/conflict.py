@@ -2,22 +2,24 @@
 
 The rule engine refuses an edge that contradicts an active edge (its reverse, or the other
 learning order) or that would close a cycle with active edges. Before, the refusal was the end of
-it: the edge admitted first held however thinly it was supported, and every later claim against it
-was refused. But a cycle means that one of its edges is wrong, and the first admitted need not be
-the one: an early lesson may say "transformers are a prerequisite for tokenization" while the
-course teaches tokenization first and a later lesson states "tokenization and word embeddings are
-prerequisites for the transformer".
+it, silently: the edge admitted first held however thinly it was supported, and every later claim
+against it was refused. But a cycle means that one of its edges is wrong, and the first admitted
+need not be the one: an early lesson may say "transformers are a prerequisite for tokenization"
+while the course teaches tokenization first and a later lesson states "tokenization and word
+embeddings are prerequisites for the transformer".
 
 :func:`settle_conflict` weighs the proposal against the edges in conflict on neutral ground: each
 is judged against the graph without any of them, so that none is scored down for the conflict
 itself (the active edges on their own grounding evidence, as :mod:`governance.recheck` judges
-them; the proposal on its evidence). The weakest link goes, when it is an active edge that scores
-below the proposal and the proposal scores ``commit_at`` or more (one the judge would not commit
-displaces nothing): that edge is invalidated (closed, never deleted) with a ``conflict``
-decision that names the proposal and both scores, and the proposal goes on through the rules and
-the stages like any other. Otherwise nothing is written, and the rule refuses the proposal as
-before. Ties keep the edge in place. Only edges already in the store are weighed (an edge
-committed earlier in the same batch holds), and the caller lets no tainted proposal contest.
+them; the proposal on its evidence). When the proposal scores ``commit_at`` or more and above the
+weakest of those edges, the conflict is a person's to settle: the proposal is quarantined with a
+``conflict`` decision that names the weakest edge and both scores, and ``magg review approve``
+closes that edge (invalidated, never deleted) before it commits the proposal. Otherwise the rule
+refuses the proposal, as before. Nothing is invalidated without a person: on Metacademy's replay
+the judge scored two established prerequisites (``gradient descent`` before ``stochastic gradient
+descent`` among them) below the contradictions stated against them, so displacing the weaker edge
+automatically would have traded true edges for false ones. Ties keep the edge; only edges already
+in the store are weighed; the caller lets no tainted proposal contest.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from governance.claims import build_claim
 from governance.judgment import Judgment
 from governance.policy import Row, policy_decision
 from governance.taint import Quarantine, taint
-from magg_kg.builders import invalidation_op
+from magg_kg.builders import queue_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.operations import Operation
@@ -41,11 +43,7 @@ __all__ = ["CONFLICT_RULES", "Contest", "contest_for", "settle_conflict"]
 CONFLICT_RULES = frozenset({"no-contradiction", "acyclic"})
 """The rules whose refusal is a conflict with active edges, which :func:`settle_conflict` weighs."""
 
-_ROW = Row(
-    "conflict",
-    "the weakest link of a contradiction or cycle, below a proposal at commit_at or more",
-    "reject",
-)
+_ROW = Row("conflict", "a proposal at commit_at or more outscores an active edge it conflicts with", "review")
 
 
 Contest = Callable[[Proposal, Sequence[Triple]], list[Operation]]
@@ -76,8 +74,8 @@ def settle_conflict(
     proposal: Proposal,
     triples: Sequence[Triple],
 ) -> list[Operation]:
-    """The operations that invalidate the weakest edge in conflict with ``proposal`` (the active
-    ``triples`` the rule engine named), or none when the edges hold."""
+    """The operations that quarantine ``proposal`` for a person when it outscores the weakest of
+    the active ``triples`` it conflicts with (as the rule engine named them); none when they hold."""
     edges = [store.active_edge(*triple) for triple in triples]
     known = [edge for edge in edges if edge is not None]
     if not known or len(known) < len(edges):
@@ -100,33 +98,31 @@ def settle_conflict(
     score, weakest = min(scored, key=lambda item: (item[0], item[1].recorded_at))
     if score >= claimed.score or not graph.is_active(weakest.src, weakest.type, weakest.dst):
         return []
-    graph.invalidate(weakest.src, weakest.type, weakest.dst)
     reason = (
-        f"invalidated: weakest link of a conflict with {proposal.src} {proposal.type} {proposal.dst} "
-        f"(which scores {claimed.score:.2f}); this edge scores {score:.2f}"
+        f"quarantined for a person: conflicts with the active edge {weakest.src} {weakest.type} "
+        f"{weakest.dst}, which scores {score:.2f} against this proposal's {claimed.score:.2f}; "
+        "approving it closes that edge"
     )
     decision = policy_decision(
         policy,
         _ROW,
-        None,
+        proposal.id,
         "conflict",
-        "invalidate",
-        "invalidated",
+        "quarantine",
+        "quarantined",
         reason,
-        subject=weakest.version_id,
-        score=score,
+        score=claimed.score,
         detail={
-            "version_id": weakest.version_id,
-            "edge": [weakest.src, weakest.type, weakest.dst],
-            "against": proposal.id,
-            "against_score": claimed.score,
+            "weakest": weakest.version_id,
+            "weakest_edge": [weakest.src, weakest.type, weakest.dst],
+            "weakest_score": score,
             "in_conflict": [[e.src, e.type, e.dst] for e in known],
         },
         prompt_version=PROMPT_VERSION,
         model=claimed.model,
         decided_at=clock.now(),
     )
-    return [decision, invalidation_op(weakest.version_id, decision)]
+    return [decision, queue_op(decision)]
 
 
 def _as_proposal(edge: EdgeVersion) -> Proposal:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from governance.claims import ground
 from governance.policy import policy_decision
 from governance.rules import RuleEngine
-from magg_kg.builders import commit_op
+from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
@@ -199,6 +199,8 @@ def approve(
     schema: GraphSchema = CURRICULUM,
 ) -> list[Operation]:
     """A reviewer's approval: the decision and the commit, after the rules and grounding checks.
+    A proposal quarantined for a conflict (:mod:`governance.conflict`) first closes the weaker
+    active edge its quarantine named: that is what approving it decides.
 
     Raises :class:`UserError` (and nothing is to be written) if the id is not quarantined, or the
     edge now breaks a rule, or its evidence cannot ground it.
@@ -210,6 +212,9 @@ def approve(
         schema, {c.id: c.type for c in store.concepts()}, [(e.src, e.type, e.dst) for e in store.edges()]
     )
     verdict = engine.check(proposal.src, proposal.type, proposal.dst)
+    now = clock.now()
+    closing = _settle_conflict(store, engine, proposal, reviewer, policy, now)
+    verdict = engine.check(proposal.src, proposal.type, proposal.dst) if closing else verdict
     if not verdict.passed:
         raise UserError(
             f"cannot approve {ident}: the graph changed since it was quarantined and {proposal.src} "
@@ -224,14 +229,45 @@ def approve(
     spans, problem = ground(proposal.evidence, lesson_text)
     if problem:
         raise UserError(f"cannot approve {ident}: {problem}; reject it instead")
-    now = clock.now()
     score = _latest_score(store, proposal)
     why = f"approved by {reviewer}" + (f": {note}" if note.strip() else "")
     decision = _decision(proposal, "approve", "committed", score, why, reviewer, policy, now)
     commit = commit_op(
         decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
     )
-    return [decision, commit]
+    return [*closing, decision, commit]
+
+
+def _settle_conflict(
+    store: Store, engine: RuleEngine, proposal: Proposal, reviewer: str, policy: Policy, now: str
+) -> list[Operation]:
+    """For a proposal quarantined for a conflict (:mod:`governance.conflict`), the closing of the
+    weaker active edge it named, which approving the proposal settles (none if it is closed
+    already, or the proposal was quarantined for another reason)."""
+    held = [d for d in store.decisions(proposal.id) if d.stage == "conflict" and d.verdict == "quarantine"]
+    edge = store.edge_version(str(held[-1].detail.get("weakest", ""))) if held else None
+    if edge is None or edge.status != "active":
+        return []
+    engine.invalidate(edge.src, edge.type, edge.dst)
+    why = (
+        f"invalidated by {reviewer}, who approved {proposal.src} {proposal.type} {proposal.dst}, "
+        "which conflicts with it"
+    )
+    decision = policy_decision(
+        policy,
+        None,
+        None,
+        "review",
+        "invalidate",
+        "invalidated",
+        why,
+        subject=edge.version_id,
+        detail={"reviewer": reviewer, "for": proposal.id},
+        prompt_version=REVIEW_PROMPT,
+        model="human",
+        decided_at=now,
+    )
+    return [decision, invalidation_op(edge.version_id, decision)]
 
 
 def reject(

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from agents.support import GraphView
 from governance.admission import AdmissionContext, admit
+from governance.conflict import contest_for
 from governance.evaluation.ablation_bench import Bench, Outcome, replay_proposal, write
 from governance.evaluation.replay import Candidate
 from governance.graph_state import GraphState
@@ -90,6 +91,7 @@ def run_full(bench: Bench, candidates: Sequence[Candidate], group: int = 1) -> l
     of one lesson are (with a :class:`~magg_kg.llm.bundle.Bundler`, their calls go in bundles)."""
     graph = _graph(bench)
     gate = Judgment(bench.llm, bench.policy, bench.clock, bench.store, graph=graph)
+    quarantine = Quarantine(gate, bench.policy, bench.clock, lambda _: None)
     context = AdmissionContext(
         llm=bench.llm,
         graph=graph,
@@ -97,7 +99,8 @@ def run_full(bench: Bench, candidates: Sequence[Candidate], group: int = 1) -> l
         policy=bench.policy,
         clock=bench.clock,
         names=graph.view.names,
-        gate=Quarantine(gate, bench.policy, bench.clock, lambda _: None),
+        gate=quarantine,
+        contest=contest_for(gate, quarantine, bench.store, bench.policy, bench.clock),
     )
     outcomes = []
     for first in range(0, len(candidates), max(1, group)):

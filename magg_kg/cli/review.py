@@ -24,7 +24,7 @@ from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, pri
 from magg_kg.errors import UserError
 from magg_kg.llm.provider import build_llm
 from magg_kg.llm.usage import UsageLog
-from magg_kg.operations import Operation
+from magg_kg.operations import InvalidateEdge, Operation
 
 __all__ = [
     "discover_command",
@@ -196,8 +196,11 @@ def review_approve(
             raise UserError(
                 f"cannot approve {ident}: the store refused the commit ({refused}); nothing written"
             )
+        closed = sum(isinstance(op, InvalidateEdge) for op in ops)
+        also = f"; {closed} edge in conflict with it closed" if closed else ""
         ctx.out.print(
-            f"approved {ident}: edge committed, source review:{' '.join(reviewer.split())}", markup=False
+            f"approved {ident}: edge committed, source review:{' '.join(reviewer.split())}{also}",
+            markup=False,
         )
 
 

@@ -1,6 +1,6 @@
 """Conflicts: a proposal that contradicts active edges or would close a cycle with them is weighed
-against them on neutral ground; the weakest link is invalidated (closed, never deleted) only when
-it scores below a proposal the judge would commit, and the proposal then passes the rules."""
+against them on neutral ground; when it is one the judge would commit and outscores the weakest of
+them, a person settles it (quarantine), and approving it closes that edge (never deleted)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,12 @@ from governance.conflict import settle_conflict
 from governance.domains import Layout
 from governance.graph_state import GraphState
 from governance.judgment import Judgment
+from governance.review import approve
+from magg_kg.builders import proposal_op
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.llm.port import Prompt
-from magg_kg.operations import InvalidateEdge, Operation, RecordDecision
+from magg_kg.operations import EnqueueReview, InvalidateEdge, Operation, RecordDecision
 from magg_kg.records import Proposal, Triple
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
@@ -73,27 +75,36 @@ def test_the_rules_name_the_edges_of_the_cycle_and_the_edge_contradicted(chained
     assert rules.conflicting("attention", "prerequisite", "transformer") == []
 
 
-def test_the_weakest_link_below_the_proposal_is_invalidated_and_kept(
+def test_a_proposal_outscoring_the_weakest_link_goes_to_a_person_who_may_close_that_edge(
     chained: SQLiteStore, clock: StepClock
 ) -> None:
     judgment, ops = weigh(chained, clock, {("neural-network", "transformer"): 0.7, CLOSING[::2]: 0.9})
-    decision, closing = ops
-    assert isinstance(decision, RecordDecision) and isinstance(closing, InvalidateEdge)
+    decision, queued = ops
+    assert isinstance(decision, RecordDecision) and isinstance(queued, EnqueueReview)
     weakest = chained.active_edge("neural-network", "prerequisite", "transformer")
-    assert weakest is not None and closing.version_id == weakest.version_id
+    assert weakest is not None and decision.detail["weakest"] == weakest.version_id
     assert (decision.stage, decision.verdict, decision.state_after, decision.score) == (
         "conflict",
-        "invalidate",
-        "invalidated",
-        0.7,
+        "quarantine",
+        "quarantined",
+        0.9,
     )
-    assert "transformer prerequisite linear-algebra" in decision.rationale
-    # The run's graph no longer holds it, so the proposal now passes the rules.
-    assert judgment.graph.rules.check(*CLOSING).passed
-    write(chained, clock, ops)
+    assert "neural-network prerequisite transformer, which scores 0.70" in decision.rationale
+    # Nothing is closed without a person: the graph still holds the edge.
+    assert judgment.graph.rules.check(*CLOSING).rule == "acyclic"
+    write(chained, clock, [proposal_op(closing_proposal()), *ops])
+    approved = approve(chained, clock, Policy(), closing_proposal().id, "ada")
+    write(chained, clock, approved)
+    assert [type(op).__name__ for op in approved] == [
+        "RecordDecision",
+        "InvalidateEdge",
+        "RecordDecision",
+        "CommitEdge",
+    ]
     assert chained.active_edge("neural-network", "prerequisite", "transformer") is None
     closed = chained.edge_version(weakest.version_id)
     assert closed is not None and closed.status == "invalidated"  # closed, never deleted
+    assert chained.active_edge(*CLOSING) is not None
     assert chained.active_edge("linear-algebra", "prerequisite", "neural-network") is not None
     assert verify_store(chained) == []
 
@@ -133,13 +144,14 @@ def admission(store: SQLiteStore, clock: StepClock, weighed: bool) -> AdmissionC
     )
 
 
-def test_admission_weighs_a_conflict_then_runs_the_proposal_through_the_rules(
+def test_admission_weighs_a_conflict_and_quarantines_a_proposal_that_outscores_an_edge(
     chained: SQLiteStore, clock: StepClock
 ) -> None:
-    ops = admit([closing_proposal()], admission(chained, clock, weighed=True), "batch-1").ops
-    stages = [(op.stage, op.verdict) for op in ops if isinstance(op, RecordDecision)]
-    assert stages[:2] == [("conflict", "invalidate"), ("rules", "pass")]
-    assert sum(isinstance(op, InvalidateEdge) for op in ops) == 1
+    result = admit([closing_proposal()], admission(chained, clock, weighed=True), "batch-1")
+    stages = [(op.stage, op.verdict) for op in result.ops if isinstance(op, RecordDecision)]
+    assert stages == [("conflict", "quarantine")]
+    assert result.states[closing_proposal().id] == "quarantined"
+    assert not any(isinstance(op, InvalidateEdge) for op in result.ops)
     # Without weighing, the same proposal is refused by the rule, as before.
     refused = admit([closing_proposal()], admission(chained, clock, weighed=False), "batch-2").ops
     assert [(op.stage, op.verdict) for op in refused if isinstance(op, RecordDecision)] == [
