@@ -30,12 +30,13 @@ from agents.judge import PROMPT_VERSION, Claim
 from governance.claims import build_claim
 from governance.judgment import Judgment
 from governance.policy import Row, policy_decision
+from governance.recheck import edge_as_proposal
 from governance.taint import Quarantine, taint
 from magg_kg.builders import queue_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.operations import Operation
-from magg_kg.records import EdgeVersion, Proposal, Triple
+from magg_kg.records import Proposal, Triple
 from magg_kg.store import Store
 
 __all__ = ["CONFLICT_RULES", "Contest", "contest_for", "settle_conflict"]
@@ -87,7 +88,7 @@ def settle_conflict(
         graph.invalidate(edge.src, edge.type, edge.dst)
     try:
         claim = build_claim(graph.view, proposal, proposal.evidence)
-        held = [build_claim(graph.view, _as_proposal(edge), edge.grounding.evidence) for edge in known]
+        held = [build_claim(graph.view, edge_as_proposal(edge), edge.grounding.evidence) for edge in known]
     finally:
         for edge in known:
             graph.commit(edge.src, edge.type, edge.dst)
@@ -123,20 +124,6 @@ def settle_conflict(
         decided_at=clock.now(),
     )
     return [decision, queue_op(decision)]
-
-
-def _as_proposal(edge: EdgeVersion) -> Proposal:
-    """An active edge as the proposal the judge weighs (as :mod:`governance.recheck` shows it)."""
-    return Proposal(
-        id=edge.version_id,
-        src=edge.src,
-        type=edge.type,
-        dst=edge.dst,
-        confidence=edge.grounding.confidence,
-        evidence=edge.grounding.evidence,
-        origin="recheck",
-        created_at=edge.recorded_at,
-    )
 
 
 def _score(judgment: Judgment, claim: Claim) -> float:

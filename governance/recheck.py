@@ -33,7 +33,7 @@ from magg_kg.operations import Operation
 from magg_kg.records import EdgeVersion, Proposal, ProposalState
 from magg_kg.store import Store
 
-__all__ = ["Rechecked", "recheck"]
+__all__ = ["Rechecked", "edge_as_proposal", "recheck"]
 
 _ROW = Row("recheck", "re-judged after the fact: score < reject_below invalidates", "reject")
 
@@ -83,10 +83,10 @@ def recheck(store: Store, llm: LLM, policy: Policy, clock: Clock, limit: int) ->
         yield result
 
 
-def _rejudge(
-    judgment: Judgment, view: GraphView, edge: EdgeVersion, policy: Policy, clock: Clock, model: str
-) -> Rechecked:
-    proposal = Proposal(
+def edge_as_proposal(edge: EdgeVersion) -> Proposal:
+    """An active edge as the proposal the judge is shown when it judges the edge again: its
+    grounding evidence and confidence, origin ``recheck`` (:mod:`governance.conflict` too)."""
+    return Proposal(
         id=edge.version_id,
         src=edge.src,
         type=edge.type,
@@ -96,7 +96,12 @@ def _rejudge(
         origin="recheck",
         created_at=edge.recorded_at,
     )
-    claim = build_claim(view, proposal, edge.grounding.evidence)
+
+
+def _rejudge(
+    judgment: Judgment, view: GraphView, edge: EdgeVersion, policy: Policy, clock: Clock, model: str
+) -> Rechecked:
+    claim = build_claim(view, edge_as_proposal(edge), edge.grounding.evidence)
     judged = judgment.judge(claim, stage="recheck")
     detail: dict[str, object] = {
         "version_id": edge.version_id,
