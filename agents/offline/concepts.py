@@ -16,7 +16,9 @@ Candidates come from:
 - names: an acronym or CamelCase word of three letters or more ("BERT", "PyTorch") written twice;
 - cue phrases (:func:`agents.text.cue_statements`): on either side, for each part of a list, the
   noun-phrase run (:func:`agents.phrases.noun_runs`) next to the cue; defined when the cue states
-  a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for");
+  a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for"); the genus
+  of a bare "X is a Y" only when the chunk writes it again ("Miniconda is a lightweight installer"
+  describes Miniconda);
 - recurrence: a noun-phrase run of two to five words written :data:`RECURRENCE` times or more;
 - headings: a heading that is one noun phrase ("### Teacher Forcing", "## What is cosine
   similarity?", a leading "What is" or article dropped) and that the chunk's prose writes too,
@@ -228,7 +230,7 @@ def _found(text: str, known: list[KnownConcept]) -> _Found:
         if english:
             _defined_in(unit.text, quote, clean, found)
             _copula_in(unit.text, quote, clean, found)
-            _argued_in(unit.text, quote, found)
+            _argued_in(unit.text, quote, clean, found)
             for span in noun_runs(unit.text):
                 for name in (tail for tail in _tails(unit.text, span) if " " in tail):
                     runs[normalize_name(name)] += 1
@@ -268,6 +270,10 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             found.add(_Offer(term, "mentions", quote, 0.6, "emphasis"))
 
 
+def _written(name: str, clean: str) -> int:
+    return len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", clean, re.IGNORECASE))
+
+
 def _copula_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
     match = _COPULA.match(sentence)
     if match is None:
@@ -300,7 +306,7 @@ def _headed_in(text: str, clean: str, found: _Found) -> None:
             found.add(_Offer(name, "teaches", text[match.start() : match.end()], 0.6, "heading"))
 
 
-def _argued_in(sentence: str, quote: str, found: _Found) -> None:
+def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
     for statement in cue_statements(sentence):
         explicit = statement.cue.strength >= EXPLICIT_CUE
         for side, nearest in ((statement.left, -1), (statement.right, 0)):
@@ -310,7 +316,10 @@ def _argued_in(sentence: str, quote: str, found: _Found) -> None:
                 name = next(
                     (tail for tail in tails if is_term(tail, "defined" if explicit else "used")), None
                 )
-                if name is not None:
+                # The genus of a bare "X is a Y" said once describes X ("Miniconda is a lightweight
+                # installer"); one the chunk writes again is a topic.
+                bare = statement.cue.strength <= 0.5 and nearest == 0
+                if name is not None and not (bare and _written(name, clean) < 2):
                     found.add(_Offer(name, "uses", quote, 0.75, "cue"))
 
 

@@ -272,3 +272,16 @@ def test_a_sentence_saying_what_a_phrase_is_teaches_it_when_the_chunk_writes_it_
     assert by_name["deep learning"].name == "deep learning" and by_name["deep learning"].role == "teaches"
     assert "main difference" not in by_name  # said once: no topic of the chunk
     assert not {"this", "test"} & set(by_name)
+
+
+def test_the_genus_of_a_bare_is_a_said_once_is_no_concept_and_one_written_again_is() -> None:
+    said = (
+        "Miniconda is a lightweight installer for Python. Miniconda installs Conda, and Miniconda is small."
+    )
+    found = {normalize_name(c.name) for c in extract_concepts_offline(said, [], NODE_TYPES).concepts}
+    assert "miniconda" in found and not {"lightweight installer", "installer"} & found
+    once = "Adam is a stochastic optimizer with momentum. It uses minibatches."
+    again = "Adam is a stochastic optimizer with momentum. A stochastic optimizer uses minibatches."
+    for text, kept in ((once, False), (again, True)):
+        found = {normalize_name(c.name) for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
+        assert ("stochastic optimizer" in found) == kept
