@@ -60,7 +60,6 @@ RULES = (
 """Every rule's name, in checking order."""
 
 
-
 @dataclass(frozen=True)
 class RuleVerdict:
     """What the rule engine says about one triple: passed, or the first rule it breaks and why."""
@@ -155,22 +154,10 @@ class RuleEngine:
     def conflicting(self, src: str, type: str, dst: str) -> list[Triple]:
         """The active edges a proposed edge is in conflict with: the one it contradicts (its
         reverse, or one stating the other learning order), or those of the cycle it would close;
-        empty when it is in none."""
-        src, type, dst = self._schema.canonical(src, type, dst)
-        graph = self._typed.get(type)
-        if type in self._typed and (dst, type, src) in self._active:
-            return [(dst, type, src)]
-        arc = self._order_arc((src, type, dst))
-        if arc is not None and self._order.has_edge(arc[1], arc[0]):
-            return [min(self._order.edges[arc[1], arc[0]]["triples"])]
-        if graph is not None and src in graph and dst in graph and nx.has_path(graph, dst, src):
-            return [(a, type, b) for a, b in pairwise(nx.bidirectional_shortest_path(graph, dst, src))]
-        first, later = arc if arc is not None else (src, dst)
-        ordered = arc is not None and first in self._order and later in self._order
-        if ordered and nx.has_path(self._order, later, first):
-            path = nx.bidirectional_shortest_path(self._order, later, first)
-            return [min(self._order.edges[a, b]["triples"]) for a, b in pairwise(path)]
-        return []
+        empty when it is in none (as the rules ``no-contradiction`` and ``acyclic`` find them)."""
+        triple = self._schema.canonical(src, type, dst)
+        found = self._contradiction(triple) or self._cycle(triple)
+        return found[2] if found is not None else []
 
     def is_active(self, src: str, type: str, dst: str) -> bool:
         return self._schema.canonical(src, type, dst) in self._active
@@ -223,13 +210,19 @@ class RuleEngine:
             )
         if triple in self._active:
             return "no-duplicate", f"{_show(triple)} is already an active edge"
-        return self._contradiction(triple) or self._cycle(triple)
+        found = self._contradiction(triple) or self._cycle(triple)
+        return found[:2] if found is not None else None
 
-    def _contradiction(self, triple: Triple) -> tuple[str, str] | None:
+    def _contradiction(self, triple: Triple) -> tuple[str, str, list[Triple]] | None:
+        """The rule, the reason and the active edges in conflict, when the edge contradicts one."""
         src, type_, dst = triple
         if type_ in self._typed and (dst, type_, src) in self._active:
             reverse = _show((dst, type_, src))
-            return "no-contradiction", f"{_show(triple)} contradicts the active edge {reverse}"
+            return (
+                "no-contradiction",
+                f"{_show(triple)} contradicts the active edge {reverse}",
+                [(dst, type_, src)],
+            )
         arc = self._order_arc(triple)
         if arc is not None and self._order.has_edge(arc[1], arc[0]):
             stated = sorted(self._order.edges[arc[1], arc[0]]["triples"])
@@ -237,15 +230,18 @@ class RuleEngine:
                 "no-contradiction",
                 f"{_show(triple)} puts {arc[0]} before {arc[1]} in learning order, "
                 f"but the active edge {_show(stated[0])} puts {arc[1]} first",
+                stated[:1],
             )
         return None
 
-    def _cycle(self, triple: Triple) -> tuple[str, str] | None:
+    def _cycle(self, triple: Triple) -> tuple[str, str, list[Triple]] | None:
+        """The rule, the reason and the active edges of the cycle, when the edge would close one."""
         src, type_, dst = triple
         graph = self._typed.get(type_)
         if graph is not None and src in graph and dst in graph and nx.has_path(graph, dst, src):
             path = nx.bidirectional_shortest_path(graph, dst, src)
-            return "acyclic", f"{type_} cycle: {' -> '.join([src, *path])}"
+            cycle = [(a, type_, b) for a, b in pairwise(path)]
+            return "acyclic", f"{type_} cycle: {' -> '.join([src, *path])}", cycle
         arc = self._order_arc(triple)
         if arc is None:
             return None
@@ -253,7 +249,7 @@ class RuleEngine:
         if first in self._order and later in self._order and nx.has_path(self._order, later, first):
             path = nx.bidirectional_shortest_path(self._order, later, first)
             via = [min(self._order.edges[a, b]["triples"]) for a, b in pairwise(path)]
-            return "acyclic", self._describe_order_cycle(triple, path, via)
+            return "acyclic", self._describe_order_cycle(triple, path, via), via
         return None
 
     def _describe_order_cycle(self, triple: Triple, path: list[str], via: list[Triple]) -> str:

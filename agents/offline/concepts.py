@@ -270,8 +270,9 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             found.add(_Offer(term, "mentions", quote, 0.6, "emphasis"))
 
 
-def _written(name: str, clean: str) -> int:
-    return len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", clean, re.IGNORECASE))
+def _written(name: str, clean: str) -> list[str]:
+    """How the chunk writes a name, each time it does (whole words, any case)."""
+    return [m.group(0) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", clean, re.IGNORECASE)]
 
 
 def _copula_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
@@ -280,7 +281,7 @@ def _copula_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         return
     term = _clean(match.group("term"))
     # The chunk must write it again: "The main difference is a ..." names no topic of the lesson.
-    written = [m.group(0) for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)", clean, re.IGNORECASE)]
+    written = _written(term, clean)
     if term and len(written) >= 2 and noun_phrase(term) and is_term(term, "defined"):
         # The sentence's capital is the sentence's, not the name's, when the chunk writes the
         # name in lower case elsewhere ("Deep learning is ...", "... of deep learning").
@@ -319,7 +320,7 @@ def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
                 # The genus of a bare "X is a Y" said once describes X ("Miniconda is a lightweight
                 # installer"); one the chunk writes again is a topic.
                 bare = statement.cue.strength <= 0.5 and nearest == 0
-                if name is not None and not (bare and _written(name, clean) < 2):
+                if name is not None and not (bare and len(_written(name, clean)) < 2):
                     found.add(_Offer(name, "uses", quote, 0.75, "cue"))
 
 
