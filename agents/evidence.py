@@ -26,9 +26,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.cues import cue_statements
 from agents.names import named_roles
 from agents.payload import as_strings
-from agents.text import cue_statements, find_mentions, lexicon, sentences
+from agents.text import find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
 
 __all__ = [

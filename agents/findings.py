@@ -5,7 +5,7 @@ a prompt's payload (the proposal, the votes, the supporting subgraph) and its da
 Each finding is a signed log-odds weight with a note in words and the concept ids it rests on.
 The weights are documented in :mod:`agents.judge`.
 
-Reading a quote. The cue statements of :func:`agents.text.cue_statements` of the claimed type are
+Reading a quote. The cue statements of :func:`agents.cues.cue_statements` of the claimed type are
 located, and the endpoint mentions (by name or alias) in the phrases on either side tell the
 direction stated: "X is a prerequisite for Y" states (X, prerequisite, Y); "Y requires X" the same.
 """
@@ -17,9 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from agents.cues import cue_statements, hedged
 from agents.offline.injection import instruction_like
 from agents.payload import as_list, as_mapping, as_strings, quotes_of
-from agents.text import cue_statements, find_mentions, hedged, normalize_name
+from agents.text import find_mentions, normalize_name
 
 __all__ = ["BIAS", "Finding", "Reading", "findings", "read_evidence", "read_quote"]
 
@@ -85,7 +86,7 @@ def read_quote(
 ) -> Reading:
     """How one quote bears on ``claim`` (src, type, dst), given the endpoints' names.
 
-    The cue statements are read by :func:`agents.text.cue_statements` (the extractor's reader), so
+    The cue statements are read by :func:`agents.cues.cue_statements` (the extractor's reader), so
     the judge and the extractor agree on what a sentence says.
     """
     type_ = claim[1]

@@ -42,9 +42,10 @@ from typing import Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.cues import cue_statements
 from agents.names import named_roles
 from agents.offline.injection import instruction_like
-from agents.text import cue_statements, find_mentions, lexicon, sentences
+from agents.text import find_mentions, lexicon, sentences
 from magg_kg.records import Triple
 
 __all__ = [

@@ -6,8 +6,8 @@ the quote's offsets in the chunk and an extractor confidence.
 
 Offline, deterministically, sentence by sentence:
 
-- a cue phrase (:data:`agents.text.CUES`) between two concept mentions states its edge type and
-  direction; confidence = the cue's strength (0.7-0.9), times :data:`agents.text.HEDGE_FACTOR`
+- a cue phrase (:data:`agents.cues.CUES`) between two concept mentions states its edge type and
+  direction; confidence = the cue's strength (0.7-0.9), times :data:`agents.cues.HEDGE_FACTOR`
   (0.6) when the sentence is hedged ("some practitioners argue ..."); a negated cue
   ("is not a prerequisite") states nothing;
 - "and"/"or" lists on either side give one relation per pair;
@@ -31,18 +31,11 @@ import itertools
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
+from agents.cues import HEDGE_FACTOR, cue_statements, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, pronoun
-from agents.text import (
-    HEDGE_FACTOR,
-    Sentence,
-    cue_statements,
-    denies_cue,
-    find_mentions,
-    lexicon,
-    sentences,
-)
+from agents.text import Sentence, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
 
 __all__ = [

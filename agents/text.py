@@ -1,18 +1,9 @@
-"""Offline text analysis shared by the offline roles: sentences, names, cue phrases, hedges.
+"""Offline text analysis shared by the offline roles: sentences, names, mentions.
 
 Everything here is deterministic and works on the normalized lesson text, so character offsets
 stay exact. The offline roles (:mod:`agents.concepts`, :mod:`agents.relations`,
-:mod:`agents.evidence`, :mod:`agents.owner`) are built from these pieces.
-
-Cue phrases. Each :class:`Cue` maps a phrase to an edge type of the curriculum vocabulary, with
-the direction it states and a strength (the extractor confidence of an unhedged explicit
-statement). "X is a kind of Y" maps to ``part_of``: the vocabulary has no is-a type, and
-``part_of`` is defined as "src is a component or kind of dst". "X requires Y" states that Y is
-learned first, so it becomes ``Y prerequisite X``. "Before studying X, you should understand Y"
-becomes ``Y prerequisite X``.
-
-Hedges ("some argue", "it is claimed", "may", ...) multiply a statement's confidence by
-:data:`HEDGE_FACTOR`.
+:mod:`agents.evidence`, :mod:`agents.owner`) are built from these pieces; the cue phrases that
+state a relation are :mod:`agents.cues`.
 """
 
 from __future__ import annotations
@@ -22,28 +13,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 __all__ = [
-    "CUES",
     "EMPHASIS",
     "HEADING",
-    "HEDGE_FACTOR",
     "INITIALS",
-    "Cue",
     "MentionFinder",
     "Sentence",
     "acronym_of",
     "content_words",
-    "denies_cue",
     "find_mentions",
-    "hedged",
     "initials",
     "normalize_name",
     "sentences",
     "singular",
     "slug",
 ]
-
-HEDGE_FACTOR = 0.6
-"""How much a hedge ("some argue ...") lowers the confidence of the statement it qualifies."""
 
 
 @dataclass(frozen=True)
@@ -52,53 +35,6 @@ class Sentence:
     end: int
     text: str
 
-
-@dataclass(frozen=True)
-class Cue:
-    """A cue phrase: ``forward`` means "X cue Y" states (X, type, Y); otherwise (Y, type, X)."""
-
-    pattern: str
-    type: str
-    forward: bool
-    strength: float
-
-
-CUES: tuple[Cue, ...] = (
-    Cue(
-        r"(?:is|are) (?:a |an |the )?(?:prerequisites?|prerequisite concepts?) (?:for|of|to)",
-        "prerequisite",
-        True,
-        0.9,
-    ),
-    Cue(r"(?:is|are) (?:needed|required) (?:for|before)", "prerequisite", True, 0.75),
-    Cue(r"(?:requires|require)", "prerequisite", False, 0.75),
-    Cue(r"(?:builds|build) (?:directly )?(?:up)?on", "builds_on", True, 0.85),
-    Cue(r"(?:extends|extend)", "builds_on", True, 0.8),
-    Cue(r"(?:is|are) (?:a |an )?(?:special case|generalization|refinement) of", "builds_on", True, 0.7),
-    Cue(r"(?:is|are) (?:a |an )?(?:part|component|building block)s? of", "part_of", True, 0.85),
-    Cue(r"(?:is|are) (?:a |an )?(?:kind|type|form|family|variant)s? of", "part_of", True, 0.8),
-    Cue(r"(?:contrasts|contrast) with", "contrasts_with", True, 0.8),
-    Cue(r"(?:is|are) (?:often )?(?:used|applied) (?:in|for|to)", "applies_to", True, 0.75),
-    Cue(r"(?:applies|apply) to", "applies_to", True, 0.75),
-    Cue(r"(?:is|are) (?:closely )?related to", "related", True, 0.7),
-    Cue(r"(?:is|are) (?:a |an )?(?:variant|extension|version|modification)s? of", "builds_on", True, 0.75),
-    Cue(r"(?:is|are) (?:based|built) (?:up)?on", "builds_on", True, 0.75),
-    Cue(r"(?:uses|use|relies on|rely on|employs|employ|leverages|leverage)", "builds_on", True, 0.55),
-    Cue(r"such as", "part_of", False, 0.6),
-    Cue(r"(?:is|are) (?:a|an|one of the)", "part_of", True, 0.5),
-    Cue(
-        r"(?:in contrast to|as opposed to|rather than|instead of|(?:is|are) an alternative to)",
-        "contrasts_with",
-        True,
-        0.6,
-    ),
-)
-
-_HEDGES = re.compile(
-    r"\b(?:some (?:argue|practitioners|authors|people|claim|say)|it is (?:claimed|argued|said)|"
-    r"claims?|allegedly|arguably|may|might|could be argued|in the light sense|perhaps)\b",
-    re.IGNORECASE,
-)
 
 HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(?P<text>.*?))?[ \t#]*$", re.MULTILINE)
 """A Markdown heading line (``## Teacher Forcing``, up to three spaces before it), its ``text``
@@ -244,11 +180,6 @@ def acronym_of(token: str) -> str | None:
     return None
 
 
-def hedged(text: str) -> bool:
-    """Whether a statement is hedged ("some practitioners argue", "it is claimed", "may")."""
-    return _HEDGES.search(text) is not None
-
-
 def find_mentions(text: str, keys: dict[str, str]) -> list[tuple[int, int, str]]:
     """Non-overlapping mentions (start, end, concept id) of known names in ``text``, longest
     first; ``keys`` maps normalized name -> concept id.
@@ -314,95 +245,6 @@ def _longest_mention(
     return None
 
 
-@dataclass(frozen=True)
-class Statement:
-    """One cue phrase found in a sentence, with the raw phrases on either side (sentence offsets)."""
-
-    cue: Cue
-    cue_start: int
-    cue_end: int
-    left: tuple[int, int]
-    right: tuple[int, int]
-    hedged: bool
-
-
-_CUE_RES = tuple((cue, re.compile(rf"\b{cue.pattern}\b", re.IGNORECASE)) for cue in CUES)
-_BEFORE = re.compile(
-    r"before (?:studying|learning|reading|tackling|using) (?P<later>[^,;]+), (?:you|one|readers?) "
-    r"(?:should|must|need to|needs to) (?:first )?(?:understand|know|learn|study|master) (?P<first>[^.;]+)",
-    re.IGNORECASE,
-)
-_LEFT_STOP = re.compile(
-    r"(?:[,;:(]\s*|\b(?:so|and|but|then|because|since|while|whereas|which|that|where|thus|hence|"
-    r"therefore|also|whose|when|if|although|though|as|showed|shows|show)\s+)",
-    re.IGNORECASE,
-)
-_RIGHT_STOP = re.compile(
-    r"[,;:.()!?\"]|\s(?:which|because|since|so|where|whose|when|while|whereas|but|that|as well|"
-    r"in the sense|in this sense|in practice|covered|taught|from|by|through|via|at|than|rather|"
-    r"instead|is|are|was|were|can|will|has|have|to (?![a-z]+ing\b))\b",
-    re.IGNORECASE,
-)
-_NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|isn't|aren't)\b", re.IGNORECASE)
-
-
-def cue_statements(text: str) -> list[Statement]:
-    """The cue phrases of one sentence and the raw phrases they join.
-
-    >>> said = cue_statements("Calculus is a prerequisite for backpropagation.")
-    >>> [(s.cue.type, s.left, s.right) for s in said]
-    [('prerequisite', (0, 8), (31, 46))]
-    """
-    found: list[Statement] = []
-    is_hedged = hedged(text)
-    before = _BEFORE.search(text)
-    if before is not None:
-        cue = Cue("before studying", "prerequisite", True, 0.85)
-        found.append(
-            Statement(
-                cue,
-                before.start(),
-                before.start("later"),
-                before.span("first"),
-                before.span("later"),
-                is_hedged,
-            )
-        )
-    for cue, pattern in _CUE_RES:
-        for match in pattern.finditer(text):
-            if before is not None and before.start() <= match.start() < before.end():
-                continue
-            # A general cue ("is a") inside a more specific one found first ("is a kind of") says nothing.
-            if any(s.cue_start < match.end() and match.start() < s.cue_end for s in found):
-                continue
-            left = _left_phrase(text, match.start())
-            right = _right_phrase(text, match.end())
-            if left is None or right is None or _NEGATION.search(text[left[0] : match.end()]):
-                continue
-            found.append(Statement(cue, match.start(), match.end(), left, right, is_hedged))
-    return found
-
-
-def _left_phrase(text: str, end: int) -> tuple[int, int] | None:
-    start = 0
-    for stop in _LEFT_STOP.finditer(text, 0, end):
-        if stop.end() <= end:
-            start = stop.end()
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return (start, end) if end > start else None
-
-
-def _right_phrase(text: str, start: int) -> tuple[int, int] | None:
-    while start < len(text) and text[start].isspace():
-        start += 1
-    stop = _RIGHT_STOP.search(text, start)
-    end = stop.start() if stop else len(text)
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return (start, end) if end > start else None
-
-
 def lexicon(names: list[tuple[str, list[str]]]) -> dict[str, str]:
     """Normalized name -> concept id, for (concept id, [name, aliases...]) pairs; a multi-word
     name also answers to its initials ("LLM" for "large language model") unless two concepts
@@ -426,19 +268,3 @@ def lexicon(names: list[tuple[str, list[str]]]) -> dict[str, str]:
         if len(owners) == 1 and letters not in keys and len(letters) >= 2:
             keys[INITIALS + letters] = next(iter(owners))
     return keys
-
-
-def denies_cue(text: str) -> bool:
-    """Whether the text holds a cue phrase and a negation: a relation it denies or leaves in doubt
-    ("is not a prerequisite for").
-
-    >>> denies_cue("Dropout is not a part of attention."), denies_cue("Dropout is a part of it.")
-    (True, False)
-    """
-    return _NEGATION.search(text) is not None and has_cue(text)
-
-
-def has_cue(text: str) -> bool:
-    """Whether any cue phrase occurs in the text, negated or not."""
-    plain = re.sub(r"\s+", " ", _NEGATION.sub(" ", text))
-    return any(pattern.search(plain) for _, pattern in _CUE_RES) or _BEFORE.search(plain) is not None

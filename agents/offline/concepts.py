@@ -14,7 +14,7 @@ Candidates come from:
   sentence as description, when the chunk writes the phrase again (a phrase said once, "The main
   difference is a ...", is no topic of the chunk);
 - names: an acronym or CamelCase word of three letters or more ("BERT", "PyTorch") written twice;
-- cue phrases (:func:`agents.text.cue_statements`): on either side, for each part of a list, the
+- cue phrases (:func:`agents.cues.cue_statements`): on either side, for each part of a list, the
   noun-phrase run (:func:`agents.phrases.noun_runs`) next to the cue; defined when the cue states
   a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for"); the genus
   of a bare "X is a Y" only when the chunk writes it again ("Miniconda is a lightweight installer"
@@ -50,11 +50,12 @@ from functools import cache
 from pathlib import Path
 
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
+from agents.cues import cue_statements
 from agents.offline.acronyms import acronym_pairs
 from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
-from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, cue_statements, normalize_name, sentences
+from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
 
