@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agents.phrases import lemma_table
+
 __all__ = [
     "EMPHASIS",
     "HEADING",
@@ -49,6 +51,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9*_`])|\n\s
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "axes", "means", "bayes")
+_PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
+"""A name ending in an acronym's plural ("GPUs", "APIs"): the "s" goes, whatever the letters before
+it ("GPUs" is no "-us" word like "corpus", "APIs" no "-is" word like "analysis")."""
 _ARTICLES = ("the", "a", "an")
 INITIALS = "^"
 """The prefix of a lexicon key made of a name's initials (no normalized name can start with it)."""
@@ -108,14 +113,21 @@ def _sentence(body: str, start: int, end: int, base: int) -> list[Sentence]:
 
 
 def singular(word: str) -> str:
-    """The singular of a lower-case English noun, by its ending ("processes" -> "process");
-    words that end like plurals but are not ("series", "analysis", "physics") stay.
+    """The singular of a lower-case English noun: the noun lemminflect's tables give for a plural
+    they know ("matrices" -> "matrix", "caches" -> "cache"), else by its ending ("processes" ->
+    "process", "logits" -> "logit"); words that end like plurals but are not ("series",
+    "analysis", "physics") stay.
 
     >>> [singular(w) for w in ("embeddings", "probabilities", "processes", "series", "loss")]
     ['embedding', 'probability', 'process', 'series', 'loss']
+    >>> [singular(w) for w in ("matrices", "caches", "biases", "logits", "statistics")]
+    ['matrix', 'cache', 'bias', 'logit', 'statistics']
     """
     if len(word) <= 3 or word.endswith(_NO_SINGULAR):
         return word
+    nouns = lemma_table(word).get("NOUN", ()) if word.endswith("s") else ()
+    if nouns and word not in nouns:
+        return nouns[0]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("ches", "shes", "sses", "xes")):
@@ -131,6 +143,8 @@ def normalize_name(name: str) -> str:
 
     >>> normalize_name("Large Language Models"), normalize_name("LLMs"), normalize_name("the k-means")
     ('large language model', 'llm', 'k means')
+    >>> normalize_name("GPUs"), normalize_name("APIs"), normalize_name("corpus")
+    ('gpu', 'api', 'corpus')
     """
     words = [w.lower().replace("’", "'").removesuffix("'s").strip("'") for w in _WORD.findall(name)]
     parts = [part for word in words for part in word.split("-") if part]
@@ -138,7 +152,8 @@ def normalize_name(name: str) -> str:
         parts = parts[1:]
     if not parts:
         return ""
-    parts[-1] = singular(parts[-1])
+    last = _WORD.findall(name)[-1].split("-")[-1]
+    parts[-1] = parts[-1][:-1] if _PLURAL_ACRONYM.fullmatch(last) else singular(parts[-1])
     return " ".join(parts)
 
 

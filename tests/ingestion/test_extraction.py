@@ -188,6 +188,23 @@ def test_entity_resolution_joins_plurals_case_and_acronyms() -> None:
     assert ids == {"large-language-model"}
 
 
+def test_an_acronym_written_in_the_plural_and_an_irregular_plural_are_one_concept() -> None:
+    # "GPUs" and "APIs" end like "corpus" and "analysis", words whose "s" is no plural ending; the
+    # capitals say they are plurals. "matrices" and "caches" are plurals no ending rule undoes.
+    registry = Registry([], {})
+    llm = OfflineLLM(offline_handlers())
+    text = (
+        "# Hardware\n\nA **GPU** is a processor for parallel work. GPUs run matrix code. Each "
+        "**CPU cache** is small, and CPU caches are fast. A **Hessian matrix** holds second "
+        "derivatives; Hessian matrices are symmetric.\n"
+    )
+    extract_lesson(read_lesson(_write(Path("h.md"), text)), llm, registry, CURRICULUM)
+    assert {registry.resolve(n) for n in ("GPU", "GPUs", "the GPUs")} == {"gpu"}
+    assert {registry.resolve(n) for n in ("Hessian matrix", "Hessian matrices")} == {"hessian-matrix"}
+    assert {registry.resolve(n) for n in ("CPU cache", "CPU caches")} == {"cpu-cache"}
+    assert not {"gpus", "hessian-matrice", "cpu-cach"} & set(registry.concepts)
+
+
 def _write(path: Path, text: str) -> Path:
     import tempfile
 
