@@ -15,8 +15,10 @@ phrase (nouns, adjectives, participles, unknown words, names) ending at a word t
 verb after a pronoun, "two" a number, "tightly" an adverb). A run never crosses punctuation, a
 closed-class word, a finite verb or any gap but one space or a line break (blanked code or
 math); it ends at a plural, since modifiers in English compounds are singular ("the model
-extracts information" gives "model" and "information"), and before a gerund ("a dataset
-consisting of"); a lower-case possessor ("the function's Hessian") is left out. Whether a run, or
+extracts information" gives "model" and "information"), and before a gerund that starts a clause
+("a dataset consisting of"), while a gerund that closes the phrase heads it ("experiment tracking,
+since ...", "hyperparameter tuning and"); a lower-case possessor ("the function's Hessian") is left
+out. Whether a run, or
 which of its tails, names a concept is the termhood model's call (:mod:`agents.offline.terms`).
 
 Lists and pronouns: a list ("X, Y and Z") is cut into its parts, and a pronoun ("it", "this") is
@@ -219,30 +221,47 @@ def noun_runs(text: str, start: int = 0, end: int | None = None) -> list[tuple[i
     """
     found: list[tuple[int, int]] = []
     run: list[Word] = []
-    previous: Word | None = None
-    for word in words(text, start, end):
-        gap = text[previous.end : word.start] if previous is not None else ""
-        joined = previous is not None and (gap == " " or gap in ("\n", " \n", "\n "))
+    every = words(text, start, end)
+    for index, word in enumerate(every):
+        previous = every[index - 1] if index else None
+        joined = previous is not None and _joined(text, previous, word)
         after_subject = previous is not None and previous.text.lower() in _BEFORE_VERB
         usable = _modifier(word.text) and not (after_subject and "VERB" in word_classes(word.text))
         if re.search(r"['’]s?$", word.text) and word.text[:1].islower():
             usable = False  # a possessor ("the function's Hessian") is a phrase of its own
-        # A modifier in a compound is singular; a gerund after a noun starts a clause ("a dataset
-        # consisting of ...").
-        ends = bool(run) and (_s_form(run[-1].text) or gerund_only(word.text))
+        following = every[index + 1] if index + 1 < len(every) else None
+        # A modifier in a compound is singular; a gerund after a noun starts a clause when something
+        # follows it in the clause ("a dataset consisting of ...", "the model making predictions"),
+        # and heads the compound when the phrase ends there ("experiment tracking, since ...").
+        clause = gerund_only(word.text) and not _phrase_ends(text, word, following)
+        ends = bool(run) and (_s_form(run[-1].text) or clause)
         if not joined or not usable or ends:
             # An "-s" word with a verb reading after a noun, before a noun or a determiner, is the
-            # verb ("the model extracts information", "the function approaches a line").
+            # verb ("the model extracts information", "the function approaches a line"), but not
+            # before "such as" ("language models such as BERT").
             verb = len(run) > 1 and "VERB" in word_classes(run[-1].text) and _s_form(run[-1].text)
-            if verb and joined and (usable or word_classes(word.text) & {"DET", "PRON"}):
+            such_as = word.text.lower() == "such" and following is not None and following.text.lower() == "as"
+            if verb and joined and not such_as and (usable or word_classes(word.text) & {"DET", "PRON"}):
                 run = run[:-1]
             found.extend(_closed_run(run))
             run = []
         if usable:
             run.append(word)
-        previous = word
     found.extend(_closed_run(run))
     return found
+
+
+def _joined(text: str, left: Word, right: Word) -> bool:
+    """Whether two words are adjacent in a phrase: one space or a line break between them."""
+    return text[left.end : right.start] in (" ", "\n", " \n", "\n ")
+
+
+def _phrase_ends(text: str, word: Word, following: Word | None) -> bool:
+    """Whether a noun phrase may end at ``word``: nothing follows in the sentence but punctuation,
+    or a conjunction or an auxiliary starts what comes next ("tracking and", "tuning is")."""
+    if following is None or not _joined(text, word, following):
+        return True
+    return word_classes(following.text) <= {"CONJ", "AUX"}
 
 
 def _closed_run(run: list[Word]) -> list[tuple[int, int]]:

@@ -243,6 +243,19 @@ def test_a_marked_phrase_may_end_in_a_gerund_and_running_text_may_not() -> None:
     assert not any("consisting" in name for name in found)
 
 
+def test_a_gerund_that_closes_the_phrase_heads_it_and_a_plural_before_such_as_stays() -> None:
+    # "tracking" and "tuning" end the phrase (a comma, "and", a verb follow): they are its head, so the
+    # cue's argument is the whole compound; "models" before "such as" is no verb ("extracts").
+    text = (
+        "Model evaluation is a prerequisite for experiment tracking, since metrics are logged. "
+        "Cross-validation is a prerequisite for hyperparameter tuning and model selection. "
+        "The transformer is a prerequisite for pretrained language models such as BERT."
+    )
+    found = names(extract_concepts_offline(text, [], NODE_TYPES))
+    assert {"experiment tracking", "hyperparameter tuning", "pretrained language model"} <= found
+    assert not {"experiment", "hyperparameter", "pretrained language"} & found
+
+
 def test_a_heading_that_names_a_term_is_taught_and_a_label_is_not() -> None:
     text = (
         "### What is cosine similarity?\n\nWe compare two vectors by cosine similarity of their angle.\n\n"
