@@ -32,6 +32,7 @@ from agents.evidence import ExtractedEdge, LinkReply, verify
 from agents.registry import ConceptInfo, Registry
 from agents.relations import RelationReply
 from agents.text import acronym_of, normalize_name, slug
+from agents.topics import Course, lesson_topics, lesson_words, topics_of
 from magg_kg.lessons import Chunk, LessonText
 from magg_kg.llm.bundle import each
 from magg_kg.llm.port import LLM, Failure, Prompt
@@ -71,9 +72,16 @@ class Extraction:
     cost: Cost = field(default_factory=Cost)
 
 
-def _order(concept: ExtractedConcept) -> tuple[int, int, str]:
-    # Defined terms first, acronyms last, so that "LLMs" resolves to the concept it abbreviates.
-    return (-_RANK[concept.role], 1 if acronym_of(concept.name) else 0, normalize_name(concept.name))
+def _order(concept: ExtractedConcept) -> tuple[int, int, int, str]:
+    # Defined terms first, described ones first among them (a chunk that defines a concept names it
+    # better than a heading over another chunk), acronyms last, so that "LLMs" resolves to the
+    # concept it abbreviates.
+    return (
+        -_RANK[concept.role],
+        0 if concept.description else 1,
+        1 if acronym_of(concept.name) else 0,
+        normalize_name(concept.name),
+    )
 
 
 def extract_lesson(
@@ -82,15 +90,19 @@ def extract_lesson(
     registry: Registry,
     schema: GraphSchema,
     corroborations: Mapping[tuple[str, str, str], int] | None = None,
+    course: Course | None = None,
 ) -> Extraction:
-    """Runs the extraction roles over one lesson and organizes their output."""
+    """Runs the extraction roles over one lesson and organizes their output; ``course`` (the
+    lessons it belongs to) tells its headings' topics from the course's common words."""
     result = Extraction()
     node_types = sorted(schema.node_types)
     found: list[tuple[ExtractedConcept, str, int]] = []
     senses = registry.senses(lesson.prose)
+    topics, words = lesson_topics(lesson.prose, course, lesson.id), lesson_words(lesson.prose)
 
     def concepts_of(chunk: Chunk) -> None:
         text = lesson.prose[chunk.start : chunk.end]
+        headed = topics_of(topics, chunk.start, chunk.end)
         prompt = Prompt(
             task=concept_role.TASK,
             stage="extraction",
@@ -103,6 +115,7 @@ def extract_lesson(
                 "chunk_id": chunk.id,
                 "node_types": node_types,
                 "known": [k.model_dump() for k in registry.known_in(text, senses=senses)],
+                **({"topics": headed, "lesson_words": words} if headed else {}),
             },
         )
         reply = ask(llm, prompt, ConceptReply, result.cost)

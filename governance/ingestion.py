@@ -54,8 +54,9 @@ from typing import Literal, Protocol
 
 from agents.cost import Cost
 from agents.extraction import Extraction, extract_lesson
-from agents.lesson_index import LessonProse, prose_reader
+from agents.lesson_index import LessonProse, prose_reader, stored_prose
 from agents.registry import Registry
+from agents.topics import Course
 from governance.admission import Admission, AdmissionContext, admit
 from governance.conflict import contest_for
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
@@ -129,6 +130,8 @@ class IngestContext:
     read for the whole run: a lesson id is a content hash)."""
     ledger: ProposalLedger | None = None
     """The store's proposals, kept for the whole run by :func:`ingest` and read again where changed."""
+    course: Course | None = None
+    """The lessons stored and those of the run, whose headings' topics :func:`ingest` compares."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,8 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
     if ctx.ledger is None:
         ctx = replace(ctx, ledger=ProposalLedger(ctx.store))
     fresh = _read(ctx, paths, report)
+    stored = ((row.id, stored_prose(row) or "") for row in ctx.store.lessons())
+    ctx = replace(ctx, course=ctx.course or Course.of([*stored, *((f.id, f.prose) for f in fresh)]))
     for index, lesson in enumerate(fresh):
         _step(ctx, "ingesting", index, len(fresh), lesson.key)
         _ingest_lesson(ctx, lesson, report)
@@ -311,7 +316,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     assert ctx.ledger is not None  # ingest() gives every run one
     stored_proposals = ctx.ledger.current()
     corroborations = _corroborations(stored_proposals, lesson)
-    extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations)
+    extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations, ctx.course)
     # One graph state for the lesson, read once: the rules, the owners and the judge read it, and
     # each commit or invalidation below updates it once.
     standing = Counter((p.src, p.type, p.dst) for p in stored_proposals if p.state == "proposed")

@@ -20,9 +20,13 @@ Candidates come from:
   of a bare "X is a Y" only when the chunk writes it again ("Miniconda is a lightweight installer"
   describes Miniconda);
 - recurrence: a noun-phrase run of two to five words written :data:`RECURRENCE` times or more;
-- headings: a heading that is one noun phrase ("### Teacher Forcing", "## What is cosine
-  similarity?", a leading "What is" or article dropped) and that the chunk's prose writes too,
-  taught, as bold emphasis is: a section is about what its heading names;
+- headings: each noun phrase a heading names ("### Teacher Forcing", "## What is cosine
+  similarity?", a leading "What is" or article dropped; "## Padding and Stride" names two,
+  :func:`agents.topics.heading_terms`), taught, as bold emphasis is, when the chunk's prose writes
+  it too and it passes the termhood bar of an emphasised term; or, whatever its termhood, when it is
+  the lesson's topic (:func:`agents.offline.headings.topical`: "# Momentum" over a lesson that
+  writes "momentum" again and again, far more often than general English and the course's other
+  lessons do): a section is about what its heading names;
 - vocabulary: a Metacademy concept name (``data/metacademy_vocabulary.json``) or a known concept
   (payload) written in the chunk, defined.
 
@@ -52,10 +56,12 @@ from pathlib import Path
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.cues import cue_statements
 from agents.offline.acronyms import acronym_pairs
+from agents.offline.headings import HeadingTopics, topical
 from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
 from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences
+from agents.topics import heading_terms
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
 
@@ -78,7 +84,6 @@ EXPLICIT_CUE = 0.8
 curriculum relation, so the phrases on its sides count as defined."""
 ENGLISH_SHARE = 0.15
 """The least share of a chunk's words that are English function words for it to count as English."""
-
 _RANK: dict[Role, int] = {"mentions": 0, "uses": 1, "teaches": 2}
 _VOCABULARY = Path(__file__).with_name("data") / "metacademy_vocabulary.json"
 _DEFINES = re.compile(
@@ -123,7 +128,6 @@ _COPULA = re.compile(
 "Embeddings are a set of models ...", "The Transformer is an instance of ..." (a genus after "is",
 as a glossary writes a definition)."""
 _JOINERS = frozenset("of for to in on over".split())
-_HEADING_LEAD = re.compile(r"^(?:what (?:is|are)\s+(?:an?\s+|the\s+)?|an?\s+|the\s+)", re.IGNORECASE)
 _CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
 _NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
@@ -205,16 +209,16 @@ class _Found:
 
 
 def extract_concepts_offline(
-    text: str, known: list[KnownConcept], node_types: frozenset[str]
+    text: str, known: list[KnownConcept], node_types: frozenset[str], topics: HeadingTopics | None = None
 ) -> ConceptReply:
     """The offline concept extractor (see the module docstring for the rules)."""
-    found = _found(text, known)
+    found = _found(text, known, topics or HeadingTopics())
     return ConceptReply(
         concepts=[_concept(found.offers[key], found, node_types) for key in sorted(found.offers)]
     )
 
 
-def _found(text: str, known: list[KnownConcept]) -> _Found:
+def _found(text: str, known: list[KnownConcept], topics: HeadingTopics) -> _Found:
     clean = prose(text)
     english = _english(clean)
     units = sentences(clean)
@@ -243,7 +247,7 @@ def _found(text: str, known: list[KnownConcept]) -> _Found:
         if count >= RECURRENCE and is_term(first[key][0]):
             found.add(_Offer(first[key][0], "uses", first[key][1], 0.75, "recurrence"))
     if english:
-        _headed_in(text, clean, found)
+        _headed_in(text, clean, found, topics)
     _named_in(text, units, known, found)
     return found
 
@@ -290,22 +294,27 @@ def _copula_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         found.add(_Offer(name, "teaches", quote, 0.9, "copula", quote))
 
 
-def _headed_in(text: str, clean: str, found: _Found) -> None:
+def _headed_in(text: str, clean: str, found: _Found, topics: HeadingTopics) -> None:
     headings = list(HEADING.finditer(clean))
     for match in headings:
-        term = _clean(_HEADING_LEAD.sub("", match.group("text") or "").rstrip("?!:. "))
-        if not term or not noun_phrase(term) or not is_term(term, "emphasised"):
-            continue
-        # The prose must write it too ("## Study Buddy" over an app's description is a label), and
-        # names it: in lower case when it writes it so ("## Teacher Forcing": "teacher forcing").
-        written = [
-            m.group(0)
-            for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)", clean, re.IGNORECASE)
-            if not any(h.start() <= m.start() < h.end() for h in headings)
-        ]
-        if written:
-            name = next((form for form in written if form == form.lower()), written[0])
-            found.add(_Offer(name, "teaches", text[match.start() : match.end()], 0.6, "heading"))
+        for term in (_clean(t) for t in heading_terms(match.group("text") or "")):
+            if not term or not noun_phrase(term):
+                continue
+            # The prose must write it too ("## Study Buddy" over an app's description is a label), and
+            # names it: in lower case when it writes it so ("## Teacher Forcing": "teacher forcing").
+            written = [
+                m.group(0)
+                for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)", clean, re.IGNORECASE)
+                if not any(h.start() <= m.start() < h.end() for h in headings)
+            ]
+            lesson, form, concentration = topics.counts.get(normalize_name(term), (0, term, None))
+            name = None
+            if written and is_term(term, "emphasised"):
+                name = next((form for form in written if form == form.lower()), written[0])
+            elif topical(term, lesson, topics.words, concentration):
+                name = form  # the lesson writes it again and again, if not this chunk
+            if name is not None:
+                found.add(_Offer(name, "teaches", text[match.start() : match.end()], 0.6, "heading"))
 
 
 def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
@@ -401,7 +410,9 @@ def _concept(offer: _Offer, found: _Found, node_types: frozenset[str]) -> Extrac
 
 
 def offline_handler(prompt: Prompt) -> dict[str, object]:
-    """The offline role: the payload's known concepts and node types, the chunk as data."""
+    """The offline role: the payload's known concepts, node types and topics, the chunk as data."""
     known = [KnownConcept.model_validate(item) for item in as_list(prompt.payload.get("known"))]
     node_types = frozenset(str(item) for item in as_list(prompt.payload.get("node_types")))
-    return extract_concepts_offline(prompt.data, known, node_types).model_dump()
+    return extract_concepts_offline(
+        prompt.data, known, node_types, HeadingTopics.of(prompt.payload)
+    ).model_dump()

@@ -8,8 +8,10 @@ from agents.concepts import KnownConcept
 from agents.evidence import ExtractedEdge, verify
 from agents.extraction import Extraction, extract_lesson
 from agents.offline.handlers import offline_handlers
+from agents.offline.headings import HeadingTopics, topical
 from agents.registry import ConceptInfo, Registry
 from agents.relations import extract_relations_offline as relations_of
+from agents.topics import Course
 from governance.lesson_batch import dropped_ops
 from magg_kg.config import Policy
 from magg_kg.lessons import read_lesson
@@ -312,3 +314,49 @@ def test_a_triple_dropped_in_several_chunks_or_kept_in_another_is_recorded_once(
     proposals = [op for op in ops if isinstance(op, AddProposal)]
     assert [(p.src, p.dst) for p in proposals] == [("a", "b")]
     assert len({p.id for p in proposals}) == len(proposals)
+
+
+def _course_lesson(title: str, topic: str, common: str) -> str:
+    """A lesson under ``title`` whose later paragraphs write ``topic`` again and again (never the
+    first chunk, which holds the title) and ``common`` now and then."""
+    opening = "We start with an overview of the ideas of this section. " * 30
+    body = " ".join(
+        f"The {topic} helps the optimizer here and the {common} is loaded in step {n}." for n in range(12)
+    )
+    return f"# {title}\n\n{opening}\n\n## Details\n\n{body}\n"
+
+
+def _taught(extraction: Extraction) -> set[str]:
+    return {link.concept_id for link in extraction.links if link.role == "teaches"}
+
+
+def test_a_title_the_lesson_writes_again_and_again_is_what_it_teaches() -> None:
+    # "momentum" is an everyday word the termhood bar refuses, and the title's chunk never writes it;
+    # the lesson writes it twelve times, far more than general English and the course's other lessons:
+    # its topic. "dataset" heads a section of the other lesson, but the course writes it everywhere.
+    llm = OfflineLLM(offline_handlers())
+    texts = {
+        "momentum.md": _course_lesson("Momentum", "momentum", "dataset"),
+        "other.md": _course_lesson("Training", "minibatch", "dataset").replace("Details", "Dataset"),
+    }
+    lessons = [read_lesson(_write(Path(name), text)) for name, text in texts.items()]
+    course = Course.of([(lesson.id, lesson.prose) for lesson in lessons])
+    registry = Registry([], {})
+    taught = _taught(extract_lesson(lessons[0], llm, registry, CURRICULUM, course=course))
+    assert "momentum" in taught and registry.concepts["momentum"].name == "momentum"
+    assert "dataset" not in _taught(extract_lesson(lessons[1], llm, registry, CURRICULUM, course=course))
+    assert "training" not in registry.concepts  # general English writes it as often
+    # Without a course to compare with, general English is the only yardstick, and "dataset" is rare
+    # in general English: the course is what tells a course's common word from a lesson's topic.
+    alone = Registry([], {})
+    assert "dataset" in _taught(extract_lesson(lessons[1], llm, alone, CURRICULUM))
+    assert "momentum" in _taught(extract_lesson(lessons[0], llm, alone, CURRICULUM))
+
+
+def test_heading_topics_from_a_model_reply_payload_are_read_defensively() -> None:
+    # The payload is built by the pipeline, but a replayed or edited prompt may hold anything: what
+    # is not a number counts as nothing, and nothing is no topic.
+    bad = {"term": "Momentum", "written": "12", "form": "momentum", "concentration": "oops"}
+    topics = HeadingTopics.of({"topics": [bad, "junk", {}, {"term": "", "form": "x"}], "lesson_words": None})
+    assert topics.counts == {"momentum": (0, "momentum", 0.0)} and topics.words == 0
+    assert not topical("momentum", 0, topics.words, 0.0)

@@ -1,0 +1,69 @@
+"""Headings that name what a lesson teaches, for the offline concept extractor.
+
+A heading says what its section is about, but whether its term is a concept the lesson teaches or
+a label ("## Summary", "## The Dataset", "## Training") takes more than the heading: the pipeline
+counts, over the whole lesson and its course, how often the term is written (:mod:`agents.topics`,
+the payload's ``topics``), and :func:`topical` decides from those counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from wordfreq import zipf_frequency
+
+from agents.payload import as_list, as_mapping, as_number
+from agents.text import normalize_name
+
+__all__ = ["TOPIC_CONCENTRATION", "TOPIC_RATE", "TOPIC_WRITTEN", "HeadingTopics", "topical"]
+
+TOPIC_WRITTEN = 5
+"""How many times a lesson must write a heading's term for the term to be its topic (:func:`topical`)."""
+TOPIC_RATE = 200
+"""How many times more often than general English a lesson must write a heading's term for the term
+to be its topic (:func:`topical`)."""
+TOPIC_CONCENTRATION = 10
+"""How many times more often than the course's other lessons a lesson must write a heading's term
+for the term to be its topic (:func:`topical`): an order of magnitude."""
+
+
+@dataclass(frozen=True)
+class HeadingTopics:
+    """The chunk's heading terms, by normalized name, each with how often the whole lesson writes
+    it and in which form (:mod:`agents.topics`), and the lesson's length in words."""
+
+    counts: dict[str, tuple[int, str, float | None]] = field(default_factory=dict)
+    words: int = 0
+
+    @classmethod
+    def of(cls, payload: Mapping[str, object]) -> HeadingTopics:
+        counts: dict[str, tuple[int, str, float | None]] = {}
+        for item in as_list(payload.get("topics")):
+            topic = as_mapping(item)
+            term, form = str(topic.get("term") or ""), str(topic.get("form") or "")
+            concentration = as_number(topic["concentration"]) if "concentration" in topic else None
+            if normalize_name(term) and form:
+                counts[normalize_name(term)] = (int(as_number(topic.get("written"))), form, concentration)
+        return cls(counts, int(as_number(payload.get("lesson_words"))))
+
+
+def topical(term: str, written: int, words: int, concentration: float | None = None) -> bool:
+    """Whether a heading's term is what its lesson is about: the lesson writes it at least
+    :data:`TOPIC_WRITTEN` times, at least :data:`TOPIC_RATE` times as often as general English does
+    (its "weirdness", Ahmad et al. 1999), and, when the course around the lesson is known, at least
+    :data:`TOPIC_CONCENTRATION` times as often as the course's other lessons (``concentration``):
+    "momentum" in a lesson on momentum; not "training", which general English writes often, nor
+    "dataset", which every lesson of a course on deep learning does.
+
+    >>> topical("momentum", 19, 2400), topical("training", 11, 2400), topical("momentum", 2, 2400)
+    (True, False, False)
+    >>> topical("momentum", 19, 2400, 35.0), topical("dataset", 20, 2400, 4.2)
+    (True, False)
+    """
+    if written < TOPIC_WRITTEN or words <= 0:
+        return False
+    if concentration is not None and concentration < TOPIC_CONCENTRATION:
+        return False
+    general = 10 ** (zipf_frequency(term.lower(), "en") - 9)  # occurrences per word of English
+    return written / words >= TOPIC_RATE * max(general, 1e-9)
