@@ -21,7 +21,8 @@ layer") names a property, a part or the same thing, and one that holds another i
 ("minibatch stochastic gradient descent", "gradient") names an ingredient, not a kind. A brand
 before a name is no kind either: "Mistral NeMo" is no kind of "NeMo", "Azure AI Studio" is "AI
 Studio", "Fashion-MNIST" is a sibling of "MNIST" (:func:`names_a_kind`). Names are compared as
-:func:`agents.text.normalize_name` keys, so case, plurals and hyphens do not matter.
+:func:`agents.text.normalize_name` keys, so case and plurals do not matter; a hyphenated word is
+one word ("sequence-to-sequence learning" is no kind of "sequence learning").
 """
 
 from __future__ import annotations
@@ -45,16 +46,22 @@ __all__ = [
 _PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
-def heads(key: str) -> Iterator[str]:
-    """The shorter heads of a normalized name (its last words), longest first: the names of the
-    concepts it is a kind of.
+def heads(name: str) -> Iterator[str]:
+    """The shorter heads of a name as written (its last words), normalized, longest first: the
+    names of the concepts it is a kind of. A hyphenated word is one word: "sequence-to-sequence
+    learning" is a kind of "learning", not of "sequence learning", and "cross-entropy" no kind of
+    "entropy" by its name.
 
     >>> list(heads("minibatch stochastic gradient descent"))
     ['stochastic gradient descent', 'gradient descent', 'descent']
+    >>> list(heads("sequence-to-sequence learning")), list(heads("cross-entropy"))
+    (['learning'], [])
     """
-    parts = key.split(" ")
+    parts = name.split()
     for start in range(1, len(parts)):
-        yield " ".join(parts[start:])
+        head = normalize_name(" ".join(parts[start:]))
+        if head:
+            yield head
 
 
 def headed_by(longer: Iterable[str], shorter: Iterable[str]) -> bool:
@@ -68,7 +75,7 @@ def headed_by(longer: Iterable[str], shorter: Iterable[str]) -> bool:
     (False, False)
     """
     wanted = {normalize_name(name) for name in shorter} - {""}
-    return any(head in wanted for name in longer for head in heads(normalize_name(name)))
+    return any(head in wanted for name in longer for head in heads(name))
 
 
 def names_a_kind(written: str, head: str, initial: bool = False) -> bool:
@@ -149,7 +156,7 @@ def head_mentions(
     [(7, 34, 'sgd', 'gradient descent', 'gd')]
     """
     for start, end, longer in mentions:
-        for head in heads(normalize_name(text[start:end])):
+        for head in heads(text[start:end]):
             shorter = keys.get(head)
             if shorter is not None and shorter != longer:
                 yield start, end, longer, head, shorter

@@ -106,6 +106,12 @@ def test_a_name_ending_in_another_concepts_name_reads_as_a_prerequisite_from_the
         "regression",
     )
     assert set(stated) == {("linear-regression", "part_of", "regression")}
+    # A hyphenated word is one word: its last part is no head of the name.
+    cut = triples("We train sequence-to-sequence learning models. Sequence learning is old.", *SEQ)
+    assert ("sequence-learning", "prerequisite", "sequence-to-sequence-learning") not in cut
+
+
+SEQ = ("sequence-to-sequence learning", "sequence learning")
 
 
 def test_a_quote_naming_a_concept_only_as_the_head_of_a_longer_name_names_both() -> None:
