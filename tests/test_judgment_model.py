@@ -78,6 +78,16 @@ def test_the_shipped_model_prefers_the_stated_direction(src: str, dst: str, quot
     assert stated > reversed_ + 0.2
 
 
+def test_whether_a_lesson_teaches_the_base_concept_is_read_for_an_ordered_claim() -> None:
+    quote = "Stochastic gradient descent samples one example."
+    claim = ("gradient-descent", "prerequisite", "stochastic-gradient-descent", quote)
+    taught = claim_features(*prompt(*claim, first_taught=[2, None]))
+    untaught = claim_features(*prompt(*claim, first_taught=[None, 5]))
+    unordered = claim_features(*prompt(*claim))
+    assert (taught["base_taught"], untaught["base_taught"], unordered["base_taught"]) == (1.0, 0.0, 0.0)
+    assert untaught["taught_reversed"] == 0.5 and taught["taught_reversed"] == 0.0
+
+
 def test_the_graph_and_the_wording_move_the_score_the_right_way() -> None:
     quote = "Dropout is a prerequisite for batch normalization."
     plain, _ = score_claim(*prompt("dropout", "prerequisite", "batch-normalization", quote))

@@ -71,6 +71,7 @@ FEATURES: tuple[str, ...] = (
     "isolated",
     "taught_in_order",
     "taught_reversed",
+    "base_taught",
     "base_earlier",
     "base_later",
     "dependent_earlier",
@@ -120,6 +121,7 @@ _DESCRIPTIONS = {
     "isolated": "a concept with no edge yet",
     "taught_in_order": "the curriculum teaches them in this order",
     "taught_reversed": "the curriculum teaches them the other way round",
+    "base_taught": "a lesson teaches the base concept",
     "base_earlier": "concepts the base concept builds on",
     "base_later": "concepts that build on the base concept",
     "dependent_earlier": "concepts the dependent concept builds on",
@@ -326,6 +328,8 @@ def _graph(subgraph: Mapping[str, object], type_: str) -> dict[str, float]:
         values["taught_reversed"] = float(taught[0] > taught[1])
     elif len(taught) == 2 and isinstance(taught[1], int):
         values["taught_reversed"] = 0.5  # the later concept is taught, the earlier one not yet
+    if len(taught) == 2:
+        values["base_taught"] = float(isinstance(taught[0], int))
     return values
 
 
