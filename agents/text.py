@@ -197,8 +197,7 @@ def acronym_of(token: str) -> str | None:
 
 def find_mentions(text: str, keys: dict[str, str]) -> list[tuple[int, int, str]]:
     """Non-overlapping mentions (start, end, concept id) of known names in ``text``, longest
-    first; ``keys`` maps normalized name -> concept id. A modifier that shares a head with the next
-    name ("covariate" in "covariate or concept shift") names what it makes with that head.
+    first; ``keys`` maps normalized name -> concept id.
 
     >>> keys = {"large language model": "llm", "attention": "att"}
     >>> find_mentions("Large language models use attention.", keys)
@@ -241,39 +240,7 @@ def _mentions(text: str, keys: dict[str, str], longest: int, firsts: set[str]) -
             continue
         taken.append((hit[0], hit[1], hit[2]))
         index += hit[3]
-    return _elided(text, taken, keys)
-
-
-_ELLIPSIS = re.compile(r"(?P<list>(?:[^\W_][\w-]*\s*,\s*)*[^\W_][\w-]*)\s*,?\s+(?:and|or)\s+$")
-
-
-def _elided(text: str, taken: list[tuple[int, int, str]], keys: dict[str, str]) -> list[tuple[int, int, str]]:
-    """The mentions with the modifiers a coordination shares one head among: in "covariate or
-    concept shift", "input, forget and output gates", each word before "and"/"or" names the concept
-    it makes with the last mention's head ("covariate shift"), when the lexicon has that name; the
-    word stands for it, in place of any mention of the word alone ("covariates").
-
-    >>> keys = {"covariate shift": "cs", "concept shift": "ks", "covariate": "cov"}
-    >>> find_mentions("A covariate or concept shift.", keys)
-    [(2, 11, 'cs'), (15, 28, 'ks')]
-    """
-    found = list(taken)
-    for start, end, _ in taken:
-        parts = text[start:end].split()
-        if len(parts) < 2:
-            continue
-        before = _ELLIPSIS.search(text, max(0, start - 120), start)
-        if before is None or before.end() != start:
-            continue
-        head = " ".join(parts[1:])
-        for word in re.finditer(r"[^\W_][\w-]*", before.group("list")):
-            at = before.start("list") + word.start()
-            concept = keys.get(normalize_name(f"{word.group(0)} {head}"))
-            span = (at, at + len(word.group(0)))
-            inside = [m for m in found if m[0] < span[1] and span[0] < m[1]]
-            if concept is not None and all(m[:2] == span for m in inside):
-                found = [m for m in found if m not in inside] + [(*span, concept)]
-    return sorted(found)
+    return taken
 
 
 @lru_cache(maxsize=1 << 16)  # a pure function of one word; words repeat, the cache saves time

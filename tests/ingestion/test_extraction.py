@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 from agents.concepts import KnownConcept
@@ -113,20 +112,6 @@ def test_a_name_ending_in_another_concepts_name_reads_as_a_prerequisite_from_the
 
 
 SEQ = ("sequence-to-sequence learning", "sequence learning")
-
-
-def test_modifiers_sharing_one_head_name_the_concepts_they_make_with_it() -> None:
-    # "covariate or concept shift" is covariate shift or concept shift, not "covariates" and concept
-    # shift; "input, forget and output gates" names three gates.
-    names = ("covariate shift", "concept shift", "covariates", "input gate", "forget gate", "output gate")
-    found = triples(
-        "Covariate or concept shift may be subtle. The input, forget and output gates act.", *names
-    )
-    pairs = {frozenset((src, dst)) for src, _, dst in found}
-    assert frozenset(("covariate-shift", "concept-shift")) in pairs
-    assert not any("covariates" in pair for pair in pairs)
-    gates = {"input-gate", "forget-gate", "output-gate"}
-    assert {frozenset(p) for p in itertools.combinations(sorted(gates), 2)} <= pairs
 
 
 def test_a_quote_naming_a_concept_only_as_the_head_of_a_longer_name_names_both() -> None:
