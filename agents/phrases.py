@@ -18,8 +18,8 @@ math); it ends at a plural, since modifiers in English compounds are singular ("
 extracts information" gives "model" and "information"), and before a gerund that starts a clause
 ("a dataset consisting of"), while a gerund that closes the phrase heads it ("experiment tracking,
 since ...", "hyperparameter tuning and"); a lower-case possessor ("the function's Hessian") is left
-out. Whether a run, or
-which of its tails, names a concept is the termhood model's call (:mod:`agents.offline.terms`).
+out. Whether a run, or which of its tails, names a concept is the termhood model's call
+(:mod:`agents.offline.terms`).
 
 Lists and pronouns: a list ("X, Y and Z") is cut into its parts, and a pronoun ("it", "this") is
 recognized as standing for an earlier concept.

@@ -84,6 +84,7 @@ EXPLICIT_CUE = 0.8
 curriculum relation, so the phrases on its sides count as defined."""
 ENGLISH_SHARE = 0.15
 """The least share of a chunk's words that are English function words for it to count as English."""
+
 _RANK: dict[Role, int] = {"mentions": 0, "uses": 1, "teaches": 2}
 _VOCABULARY = Path(__file__).with_name("data") / "metacademy_vocabulary.json"
 _DEFINES = re.compile(
