@@ -28,6 +28,7 @@ lesson writes one ("momentum", not the heading's "Momentum"), else the most freq
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -37,12 +38,15 @@ from dataclasses import dataclass
 from agents.phrases import gerund_only, word_classes
 from agents.text import HEADING
 
-__all__ = ["Course", "Topic", "heading_terms", "lesson_topics", "lesson_words", "topics_of"]
+__all__ = ["MAX_TOPICS", "Course", "Topic", "heading_terms", "lesson_topics", "lesson_words", "topics_of"]
 
 _LEAD = re.compile(r"^(?:what (?:is|are)\s+(?:an?\s+|the\s+)?|an?\s+|the\s+)", re.IGNORECASE)
 _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+)", re.IGNORECASE)
 _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_TOKEN = re.compile(r"[^\W_][\w'’-]*")
+MAX_TOPICS = 200
+"""The most distinct heading terms of one lesson that are counted."""
 
 
 @dataclass(frozen=True)
@@ -135,24 +139,60 @@ def lesson_words(prose: str) -> int:
 
 def lesson_topics(prose: str, course: Course | None = None, lesson_id: str = "") -> list[Topic]:
     """Every heading term of a lesson's prose view, with how often the prose outside the headings
-    writes it, and how concentrated in this lesson it is among the ``course``'s lessons."""
+    writes it, and how concentrated in this lesson it is among the ``course``'s lessons. Only the
+    first :data:`MAX_TOPICS` distinct terms are counted (a lesson of thousands of headings is no
+    reason to read it thousands of times); the others count as never written."""
     headings = list(HEADING.finditer(prose))
-    body = list(prose)
-    for match in headings:
-        body[match.start() : match.end()] = " " * (match.end() - match.start())
-    outside = "".join(body)
+    outside = HEADING.sub(lambda match: " " * len(match.group(0)), prose)
+    terms = [
+        (match.start(), term)
+        for match in headings
+        for term, definite in _parts(match.group("text") or "")
+        if not (definite and " " not in term)  # "## The Algorithm": the one described, not a topic
+    ]
+    counted = list(dict.fromkeys(term.lower() for _, term in terms))[:MAX_TOPICS]
+    forms = _written_forms(outside, counted)
     found: list[Topic] = []
-    for match in headings:
-        for term, definite in _parts(match.group("text") or ""):
-            if definite and " " not in term:
-                continue  # "## The Algorithm": the one the lesson describes, not what it teaches
-            pattern = re.compile(rf"(?<![\w-]){re.escape(term)}(?:s|es)?(?![\w-])", re.IGNORECASE)
-            forms = Counter(hit.group(0) for hit in pattern.finditer(outside))
-            written = sum(forms.values())
-            form = min(forms, key=lambda f: (f != f.lower(), -forms[f], f)) if forms else term
-            concentration = course.concentration(lesson_id, term) if course is not None and written else None
-            found.append(Topic(match.start(), term, written, form, concentration))
+    for start, term in terms:
+        written_as = forms.get(term.lower(), Counter())
+        written = sum(written_as.values())
+        form = min(written_as, key=lambda f: (f != f.lower(), -written_as[f], f)) if written_as else term
+        concentration = course.concentration(lesson_id, term) if course is not None and written else None
+        found.append(Topic(start, term, written, form, concentration))
     return found
+
+
+def _written_forms(text: str, terms: Sequence[str]) -> dict[str, Counter[str]]:
+    """For each lower-case term, the forms ``text`` writes it in, word for word (any case, the last
+    word also with "s" or "es"), read in one pass over the text's words.
+
+    >>> dict(_written_forms("Max pooling, max  Poolings; maxpooling.", ["max pooling"]))
+    {'max pooling': Counter({'Max pooling': 1, 'max Poolings': 1})}
+    """
+    starting: dict[str, list[tuple[str, ...]]] = {}
+    for term in terms:
+        parts = tuple(term.split())
+        if parts:
+            starting.setdefault(parts[0], []).append(parts)
+    tokens = [(m.start(), m.end(), m.group(0).lower()) for m in _TOKEN.finditer(text)]
+    forms: dict[str, Counter[str]] = {term: Counter() for term in terms}
+    for index, (_, _, word) in enumerate(tokens):
+        heads = {word, word.removesuffix("s"), word.removesuffix("es")}
+        for parts in (p for head in heads for p in starting.get(head, ())):
+            span = tokens[index : index + len(parts)]
+            if len(span) == len(parts) and _matches(text, span, parts):
+                forms[" ".join(parts)][" ".join(text[span[0][0] : span[-1][1]].split())] += 1
+    return forms
+
+
+def _matches(text: str, span: Sequence[tuple[int, int, str]], parts: tuple[str, ...]) -> bool:
+    """Whether the words ``span`` write ``parts``, one space or line apart, the last one perhaps in
+    the plural."""
+    *body, last = parts
+    words = [word for _, _, word in span]
+    if words[:-1] != body or words[-1] not in (last, last + "s", last + "es"):
+        return False
+    return all(text[a[1] : b[0]].isspace() for a, b in itertools.pairwise(span))
 
 
 def topics_of(topics: Sequence[Topic], start: int, end: int) -> list[dict[str, object]]:

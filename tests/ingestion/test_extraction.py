@@ -11,7 +11,7 @@ from agents.offline.handlers import offline_handlers
 from agents.offline.headings import HeadingTopics, topical
 from agents.registry import ConceptInfo, Registry
 from agents.relations import extract_relations_offline as relations_of
-from agents.topics import Course
+from agents.topics import MAX_TOPICS, Course, lesson_topics
 from governance.lesson_batch import dropped_ops
 from magg_kg.config import Policy
 from magg_kg.lessons import read_lesson
@@ -366,3 +366,11 @@ def test_heading_topics_from_a_model_reply_payload_are_read_defensively() -> Non
     topics = HeadingTopics.of({"topics": [bad, "junk", {}, {"term": "", "form": "x"}], "lesson_words": None})
     assert topics.counts == {"momentum": (0, "momentum", 0.0)} and topics.words == 0
     assert not topical("momentum", 0, topics.words, 0.0)
+
+
+def test_a_lesson_of_many_headings_has_only_its_first_terms_counted() -> None:
+    # Each term is written once in the prose; past MAX_TOPICS distinct terms none is counted.
+    names = [f"topic{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(MAX_TOPICS + 5)]
+    prose = "".join(f"## {name}\n\nWe study {name} here.\n\n" for name in names)
+    counts = [topic.written for topic in lesson_topics(prose)]
+    assert counts == [1] * MAX_TOPICS + [0] * 5
