@@ -64,11 +64,13 @@ class Course:
     texts: dict[str, str]
     words: dict[str, int]
     whole: str
+    total: int
 
     @classmethod
     def of(cls, lessons: Iterable[tuple[str, str]]) -> Course:
         texts = {lesson_id: prose.lower() for lesson_id, prose in lessons}
-        return cls(texts, {k: lesson_words(v) for k, v in texts.items()}, "\n".join(texts.values()))
+        words = {lesson_id: lesson_words(text) for lesson_id, text in texts.items()}
+        return cls(texts, words, "\n".join(texts.values()), sum(words.values()))
 
     def concentration(self, lesson_id: str, term: str) -> float | None:
         """How many times more often (per word) the lesson writes ``term`` than the course's other
@@ -76,7 +78,7 @@ class Course:
         is counted wherever its letters are written, inside longer words too, in every lesson alike."""
         key = term.lower()
         here, words = self.texts.get(lesson_id, ""), self.words.get(lesson_id, 0)
-        others = sum(self.words.values()) - words
+        others = self.total - words
         if others <= 0 or words <= 0:
             return None
         elsewhere = self.whole.count(key) - here.count(key)
