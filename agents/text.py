@@ -146,13 +146,14 @@ def normalize_name(name: str) -> str:
     >>> normalize_name("GPUs"), normalize_name("APIs"), normalize_name("corpus")
     ('gpu', 'api', 'corpus')
     """
-    words = [w.lower().replace("’", "'").removesuffix("'s").strip("'") for w in _WORD.findall(name)]
+    written = _WORD.findall(name)
+    words = [w.lower().replace("’", "'").removesuffix("'s").strip("'") for w in written]
     parts = [part for word in words for part in word.split("-") if part]
     while parts and parts[0] in _ARTICLES:
         parts = parts[1:]
     if not parts:
         return ""
-    last = _WORD.findall(name)[-1].split("-")[-1]
+    last = written[-1].split("-")[-1]
     parts[-1] = parts[-1][:-1] if _PLURAL_ACRONYM.fullmatch(last) else singular(parts[-1])
     return " ".join(parts)
 

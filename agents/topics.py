@@ -38,7 +38,16 @@ from dataclasses import dataclass
 from agents.phrases import gerund_only, word_classes
 from agents.text import HEADING
 
-__all__ = ["MAX_TOPICS", "Course", "Topic", "heading_terms", "lesson_topics", "lesson_words", "topics_of"]
+__all__ = [
+    "MAX_TOPICS",
+    "Course",
+    "Topic",
+    "heading_terms",
+    "lesson_topics",
+    "lesson_words",
+    "topics_of",
+    "without_headings",
+]
 
 _LEAD = re.compile(r"^(?:what (?:is|are)\s+(?:an?\s+|the\s+)?|an?\s+|the\s+)", re.IGNORECASE)
 _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+)", re.IGNORECASE)
@@ -134,6 +143,15 @@ def _modifier_only(word: str) -> bool:
     return gerund_only(word) or (bool(classes) and classes <= {"ADJ", "VERB"} and "NOUN" not in classes)
 
 
+def without_headings(prose: str) -> str:
+    """The text with its heading lines blanked (same length): what its prose writes outside them.
+
+    >>> without_headings("# Pooling\\nPooling.")
+    '         \\nPooling.'
+    """
+    return HEADING.sub(lambda match: " " * len(match.group(0)), prose)
+
+
 def lesson_words(prose: str) -> int:
     """How many words the lesson's prose view writes, its headings included."""
     return len(_WORD.findall(prose))
@@ -145,7 +163,7 @@ def lesson_topics(prose: str, course: Course | None = None, lesson_id: str = "")
     first :data:`MAX_TOPICS` distinct terms are counted (a lesson of thousands of headings is no
     reason to read it thousands of times); the others count as never written."""
     headings = list(HEADING.finditer(prose))
-    outside = HEADING.sub(lambda match: " " * len(match.group(0)), prose)
+    outside = without_headings(prose)
     terms = [
         (match.start(), term)
         for match in headings

@@ -61,7 +61,7 @@ from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
 from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences
-from agents.topics import heading_terms
+from agents.topics import heading_terms, without_headings
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
 
@@ -296,24 +296,20 @@ def _copula_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
 
 
 def _headed_in(text: str, clean: str, found: _Found, topics: HeadingTopics) -> None:
-    headings = list(HEADING.finditer(clean))
-    for match in headings:
+    outside = without_headings(clean)
+    for match in HEADING.finditer(clean):
         for term in (_clean(t) for t in heading_terms(match.group("text") or "")):
             if not term or not noun_phrase(term):
                 continue
             # The prose must write it too ("## Study Buddy" over an app's description is a label), and
             # names it: in lower case when it writes it so ("## Teacher Forcing": "teacher forcing").
-            written = [
-                m.group(0)
-                for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)", clean, re.IGNORECASE)
-                if not any(h.start() <= m.start() < h.end() for h in headings)
-            ]
-            lesson, form, concentration = topics.counts.get(normalize_name(term), (0, term, None))
+            written = _written(term, outside)
+            lesson, lesson_form, concentration = topics.counts.get(normalize_name(term), (0, term, None))
             name = None
             if written and is_term(term, "emphasised"):
                 name = next((form for form in written if form == form.lower()), written[0])
             elif topical(term, lesson, topics.words, concentration):
-                name = form  # the lesson writes it again and again, if not this chunk
+                name = lesson_form  # the lesson writes it again and again, if not this chunk
             if name is not None:
                 found.add(_Offer(name, "teaches", text[match.start() : match.end()], 0.6, "heading"))
 
