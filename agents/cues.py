@@ -30,6 +30,12 @@ class Cue:
     forward: bool
     strength: float
 
+    @property
+    def copular(self) -> bool:
+        """Whether the cue is a copula ("is a", "are a kind of", "is used for"): its left phrase is
+        the subject of the verb."""
+        return self.pattern.startswith("(?:is|are)")
+
 
 CUES: tuple[Cue, ...] = (
     Cue(

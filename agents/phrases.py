@@ -297,3 +297,79 @@ def pronoun(text: str, span: tuple[int, int]) -> bool:
         "this method",
         "this model",
     )
+
+
+_PREPOSITION = re.compile(
+    r"(?<=\S)\s+(?:of|for|in|on|with|over|into|within|without|between|among|across|under|about|like|at|"
+    r"from|by|through|via|to|during|after|before|against|per|inside|beyond|behind)\b",
+    re.IGNORECASE,
+)
+_CLASSIFIER = re.compile(
+    r"\b(?:kinds?|types?|forms?|famil(?:y|ies)|variants?|class(?:es)?|categor(?:y|ies)|subclass(?:es)?|"
+    r"subsets?|sub-?fields?|fields?|branch(?:es)?|areas?|instances?|examples?|members?|versions?|"
+    r"extensions?|generalizations?|cases?|parts?|components?|sorts?)$",
+    re.IGNORECASE,
+)
+_GENERIC_HEAD = re.compile(
+    r"(?:algorithms?|methods?|techniques?|approach(?:es)?|models?|tasks?|problems?|architectures?|"
+    r"strateg(?:y|ies)|procedures?|operations?)",
+    re.IGNORECASE,
+)
+"""Nouns that make a name before them a kind: an "HPO algorithm" is a kind of HPO. Not the nouns of
+artifacts made for a field: a "deep learning framework" is no kind of deep learning."""
+
+
+def head_phrase(text: str, span: tuple[int, int], through_classifier: bool = False) -> tuple[int, int]:
+    """The first noun phrase of a raw phrase: cut before its first preposition ("The basic units" of
+    "The basic units in each block"). With ``through_classifier``, the complement of a classifier
+    noun is the phrase ("a special family of neural networks" -> "neural networks"): what a copula's
+    "is a ..." names as the genus.
+
+    >>> text = "a vector of partial derivatives"
+    >>> text[slice(*head_phrase(text, (0, len(text)), through_classifier=True))]
+    'a vector'
+    >>> text = "a special family of neural networks with convolutions"
+    >>> text[slice(*head_phrase(text, (0, len(text)), through_classifier=True))]
+    'neural networks'
+    """
+    start, end = span
+    for match in _PREPOSITION.finditer(text, start, end):
+        if (
+            through_classifier
+            and match.group().strip().lower() == "of"
+            and _CLASSIFIER.search(text[start : match.start()].rstrip())
+        ):
+            start = match.end()
+            while start < end and text[start].isspace():
+                start += 1
+            continue
+        return start, match.start()
+    return start, end
+
+
+def last_phrase(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """The last noun phrase of a raw phrase: after its last preposition ("downstream language tasks"
+    of "the input for downstream language tasks"), what "such as" names the genus of.
+
+    >>> text = "the input representation for downstream language tasks"
+    >>> text[slice(*last_phrase(text, (0, len(text))))]
+    'downstream language tasks'
+    """
+    start = span[0]
+    for match in _PREPOSITION.finditer(text, span[0], span[1]):
+        start = match.end()
+    while start < span[1] and text[start].isspace():
+        start += 1
+    return start, span[1]
+
+
+def leads(text: str, mention_end: int, phrase_end: int) -> bool:
+    """Whether a mention ending at ``mention_end`` heads the phrase ending at ``phrase_end``: nothing
+    follows it but a generic head noun ("HPO algorithms", "upsampling techniques"), so it is not a
+    modifier of another noun ("encoder" of "encoder-decoder architecture").
+
+    >>> leads("reinforcement learning algorithms", 22, 33), leads("encoder-decoder model", 7, 21)
+    (True, False)
+    """
+    rest = words(text, mention_end, phrase_end)
+    return not rest or (len(rest) == 1 and _GENERIC_HEAD.fullmatch(rest[0].text) is not None)

@@ -10,6 +10,8 @@ Offline, deterministically, sentence by sentence:
   direction; confidence = the cue's strength (0.7-0.9), times :data:`agents.cues.HEDGE_FACTOR`
   (0.6) when the sentence is hedged ("some practitioners argue ..."); a negated cue
   ("is not a prerequisite") states nothing;
+- a copula's subject and genus, and the genus and instances of "such as", are the heads of their
+  noun phrases (:func:`_cuts`): "The units in each block are layers" says nothing of the block;
 - "and"/"or" lists on either side give one relation per pair;
 - a pronoun subject ("It builds on ...") stands for the first concept of the previous sentence;
   the quote then spans both sentences and the confidence is multiplied by 0.8;
@@ -27,14 +29,15 @@ Offline, deterministically, sentence by sentence:
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
-from agents.cues import HEDGE_FACTOR, cue_statements, denies_cue
+from agents.cues import HEDGE_FACTOR, Cue, cue_statements, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
-from agents.phrases import conjuncts, pronoun
+from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun
 from agents.text import Sentence, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
 
@@ -84,12 +87,42 @@ class RelationReply(BaseModel):
     relations: list[ExtractedRelation]
 
 
-def _side(text: str, span: tuple[int, int], keys: dict[str, str], nearest_last: bool) -> list[str]:
+Cut = Callable[[str, tuple[int, int]], tuple[int, int]]
+_KINDS = ("part_of", "builds_on")
+
+
+def _genus(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    return head_phrase(text, span, through_classifier=True)
+
+
+def _cuts(cue: Cue) -> tuple[Cut | None, Cut | None]:
+    """Where each side of a cue must have the concept as the head of a noun phrase: a copula's
+    subject and genus (the first noun phrase of each, the complement of a classifier noun for the
+    genus: :func:`agents.phrases.head_phrase`), and "genus such as instances" (the last noun phrase
+    before the cue, :func:`agents.phrases.last_phrase`; the first of each instance). Not "block" in
+    "the units in each block are ...", nor "partial derivatives" in "... is a vector of partial
+    derivatives", nor "deep learning" in "deep learning frameworks such as MXNet"."""
+    if cue.copular:
+        return head_phrase, (_genus if cue.type in _KINDS else None)
+    if cue.type == "part_of" and not cue.forward:
+        return last_phrase, head_phrase
+    return None, None
+
+
+def _side(
+    text: str, span: tuple[int, int], keys: dict[str, str], nearest_last: bool, cut: Cut | None = None
+) -> list[str]:
+    """The concepts a cue's raw phrase names, one per conjunct: the nearest to the cue; with ``cut``,
+    only the one that heads the noun phrase ``cut`` finds in the conjunct (:func:`_cuts`)."""
     found: list[str] = []
     for part in conjuncts(text, span):
+        if cut is not None:
+            part = cut(text, part)
         mentions = find_mentions(text[part[0] : part[1]], keys)
         if mentions:
-            found.append(mentions[-1][2] if nearest_last else mentions[0][2])
+            _, end, concept = mentions[-1] if nearest_last else mentions[0]
+            if cut is None or leads(text, part[0] + end, part[1]):
+                found.append(concept)
     return list(dict.fromkeys(found))
 
 
@@ -114,14 +147,15 @@ def extract_relations_offline(
     for sentence in units:
         said = cue_statements(sentence.text)
         for statement in said:
-            lefts = _side(sentence.text, statement.left, keys, nearest_last=True)
+            left_cut, right_cut = _cuts(statement.cue)
+            lefts = _side(sentence.text, statement.left, keys, nearest_last=True, cut=left_cut)
             quote, start, factor = sentence.text, sentence.start, 1.0
             if not lefts and pronoun(sentence.text, statement.left) and previous is not None:
                 antecedent = find_mentions(previous.text, keys)
                 if antecedent:
                     lefts = [antecedent[0][2]]
                     quote, start, factor = text[previous.start : sentence.end], previous.start, PRONOUN_FACTOR
-            rights = _side(sentence.text, statement.right, keys, nearest_last=False)
+            rights = _side(sentence.text, statement.right, keys, nearest_last=False, cut=right_cut)
             confidence = statement.cue.strength * factor * (HEDGE_FACTOR if statement.hedged else 1.0)
             cue = sentence.text[statement.cue_start : statement.cue_end]
             for left in lefts:

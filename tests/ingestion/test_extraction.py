@@ -54,6 +54,34 @@ def test_cue_phrases_give_type_and_direction() -> None:
     assert ("lstm", "part_of", "recurrent-network") in found  # "is a kind of" -> part_of
 
 
+def test_a_copula_relates_the_heads_of_its_subject_and_genus_only() -> None:
+    names = ("convolutional block", "convolutional layer", "gradient", "partial derivatives", "encoder")
+    wrong = {
+        "The basic units in each convolutional block are a convolutional layer and a pooling layer.",
+        "The gradient of the function is a vector of partial derivatives.",
+        "The transformer is an instance of the encoder-decoder architecture.",
+        "Deep learning frameworks such as MXNet and PyTorch are fast.",
+        "Spaces contain hyperparameters such as the number of layers of a deep neural network.",
+    }
+    more = ("transformer", "deep learning", "mxnet", "pytorch", "hyperparameters", "deep neural network")
+    for sentence in wrong:
+        assert not {k for k in triples(sentence, *names, *more) if k[1] != "related"}, sentence
+    right = triples(
+        "CI for ML is a prerequisite for model serving. Q-learning is one of the fundamental "
+        "reinforcement learning algorithms. CNNs are a special family of neural networks "
+        "with convolutions. We use word vectors as the input for downstream natural language "
+        "processing tasks such as natural language inference.",
+        "ci", "ml", "model serving", "q-learning", "reinforcement learning", "cnns", "neural networks",
+        "word vectors", "natural language processing", "natural language inference",
+    )  # fmt: skip
+    assert {k for k in right if k[1] != "related"} == {
+        ("ci", "prerequisite", "model-serving"),
+        ("q-learning", "part_of", "reinforcement-learning"),
+        ("cnns", "part_of", "neural-networks"),
+        ("natural-language-inference", "part_of", "natural-language-processing"),
+    }
+
+
 def test_hedges_lower_and_negations_remove() -> None:
     plain = triples("K-means is a prerequisite for gradient descent.", "k-means", "gradient descent")
     hedged = triples(
