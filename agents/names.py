@@ -44,6 +44,11 @@ __all__ = [
 ]
 
 _PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_USUAL = frozenset(
+    "standard vanilla plain basic original usual conventional traditional typical default regular "
+    "generic".split()
+)
+"""Words that name the usual form of a thing, or make an idiom with it, never a kind of it."""
 
 
 def heads(name: str) -> Iterator[str]:
@@ -95,10 +100,18 @@ def names_a_kind(written: str, head: str, initial: bool = False) -> bool:
     True
     >>> names_a_kind("NVIDIA GPU", "gpu", True), names_a_kind("Mistral NeMo", "nemo", True)
     (False, False)
+
+    Nor when only a word that says "the usual one" stands before the head: "standard successive
+    halving" is successive halving, and "standard deviation" no kind of deviation.
+
+    >>> names_a_kind("standard successive halving", "successive halving")
+    False
     """
     parts = [part for word in _PART.findall(written) for part in word.split("-") if part]
     size = len(head.split(" "))
     before, named = parts[:-size], parts[-size:]
+    if before and all(part.lower() in _USUAL for part in before):
+        return False
     a_name = any(ch.isupper() for part in named for ch in part[1:]) or (
         len(named) > 1 and all(part[:1].isupper() for part in named)
     )

@@ -124,6 +124,13 @@ def test_a_name_ending_in_another_concepts_name_reads_as_a_prerequisite_from_the
         "Mistral NeMo uses NeMo.", "mistral nemo", "nemo"
     )
     assert not triples("We download Fashion-MNIST. MNIST is older.", "fashion mnist", "mnist")
+    # The usual form of a thing is no kind of it, nor an idiom one.
+    usual = triples(
+        "Standard successive halving waits. Successive halving stops.",
+        "standard successive halving",
+        "successive halving",
+    )
+    assert ("successive-halving", "prerequisite", "standard-successive-halving") not in usual
     # A name that starts with another's, or a cue between the two, is not read from the names.
     assert ("rnn", "prerequisite", "rnn-layer") not in triples(
         "An RNN layer wraps an RNN.", "rnn", "rnn layer"
