@@ -125,7 +125,7 @@ def extract_lesson(
         found.extend((concept, chunk.id, chunk.start) for concept in reply.value.concepts)
 
     each(llm, lesson.chunks, concepts_of)
-    _organize(lesson, found, registry, schema, result)
+    _organize(lesson, found, registry, schema, result, senses)
     raw: list[ExtractedEdge] = []
     senses = registry.senses(lesson.prose)  # this lesson's concepts too
 
@@ -181,10 +181,16 @@ def _organize(
     registry: Registry,
     schema: GraphSchema,
     result: Extraction,
+    senses: frozenset[str],
 ) -> None:
     best: dict[str, LessonLink] = {}
-    for concept, chunk_id, chunk_start in sorted(found, key=lambda item: _order(item[0])):
-        concept_id = registry.resolve(concept.name)
+    named = set(senses)
+    # Acronyms last: "GPs" may be the initials of a concept this lesson names first ("Gaussian
+    # processes") and of another the course named before; the lesson's own sense wins.
+    for concept, chunk_id, chunk_start in sorted(
+        found, key=lambda item: (acronym_of(item[0].name.strip()) is not None, _order(item[0]))
+    ):
+        concept_id = registry.resolve(concept.name, frozenset(named))
         if concept_id is None:
             concept_id = slug(concept.name)
             if not concept_id or len(concept_id) > 120:
@@ -209,6 +215,7 @@ def _organize(
                 other = registry.resolve(form)
                 if other is not None and other != concept_id:
                     result.same.add(frozenset((concept_id, other)))
+        named.add(concept_id)
         span = _locate(lesson.prose, concept.quote, chunk_start)
         if span is None or _hidden_in(lesson, *span) is not None:
             continue

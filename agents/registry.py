@@ -8,7 +8,9 @@ of its concept, so later lessons reuse it.
 
 One sense per lesson (:meth:`Registry.senses`): a plain alias, one everyday word that is neither a
 concept's name nor an abbreviation of it ("kernel" for "covariance function",
-:func:`agents.names.plain_alias`), names the concept only in a lesson that names it otherwise too.
+:func:`agents.names.plain_alias`), names the concept only in a lesson that names it otherwise too;
+and an acronym whose letters are the initials of several concepts ("CI": confidence interval,
+continuous integration) names the one a lesson names in full (:meth:`Registry.lexicon_for`).
 """
 
 from __future__ import annotations
@@ -53,14 +55,49 @@ class Registry:
         self._heads: dict[str, str] | None = None
         self._finder: MentionFinder | None = None
         self._strong: MentionFinder | None = None
+        self._shared: dict[str, frozenset[str]] | None = None
+        self._sensed: tuple[frozenset[str], dict[str, str], dict[str, str]] | None = None
 
     def lexicon(self) -> dict[str, str]:
         if self._lexicon is None:
             self._lexicon = lexicon([(concept_id, sorted(forms)) for concept_id, forms in self.forms.items()])
         return self._lexicon
 
-    def resolve(self, name: str) -> str | None:
-        """The canonical id a name stands for, or None if it is new."""
+    def _shared_initials(self) -> dict[str, frozenset[str]]:
+        if self._shared is None:
+            owners: dict[str, set[str]] = {}
+            for concept_id, forms in self.forms.items():
+                for key in {normalize_name(form) for form in forms}:
+                    if " " in key:
+                        owners.setdefault(initials(key), set()).add(concept_id)
+            self._shared = {
+                letters: frozenset(ids)
+                for letters, ids in owners.items()
+                if len(ids) > 1 and len(letters) >= 2
+            }
+        return self._shared
+
+    def lexicon_for(self, senses: frozenset[str] | None) -> dict[str, str]:
+        """The lexicon, in which the initials several concepts share answer for the one of them that
+        a lesson names otherwise (``senses``, :meth:`senses`), when only one: "CI" is continuous
+        integration in a lesson on it, a confidence interval in a lesson on statistics."""
+        table = self.lexicon()
+        if not senses:
+            return table
+        if self._sensed is not None and self._sensed[0] == senses and self._sensed[1] is table:
+            return self._sensed[2]
+        chosen = {
+            INITIALS + letters: next(iter(owners & senses))
+            for letters, owners in self._shared_initials().items()
+            if len(owners & senses) == 1 and letters not in table
+        }
+        merged = {**table, **chosen} if chosen else table
+        self._sensed = (senses, table, merged)
+        return merged
+
+    def resolve(self, name: str, senses: frozenset[str] | None = None) -> str | None:
+        """The canonical id a name stands for, or None if it is new; an acronym several concepts'
+        initials spell stands for the one of them the lesson names otherwise (``senses``)."""
         key = normalize_name(name)
         found = self.keys.get(key)
         if found is not None:
@@ -68,7 +105,9 @@ class Registry:
         letters = acronym_of(name.strip())
         if letters is not None:
             table = self.lexicon()
-            return table.get(letters) or table.get(INITIALS + letters)
+            found = table.get(letters) or table.get(INITIALS + letters)
+            owners = self._shared_initials().get(letters, frozenset()) & (senses or frozenset())
+            return next(iter(owners)) if found is None and len(owners) == 1 else found
         if " " in key:
             acronym_concept = self.keys.get(initials(key))
             if acronym_concept is not None and acronym_of(self.concepts[acronym_concept].name):
@@ -79,7 +118,7 @@ class Registry:
         self.concepts[info.id] = info
         self.forms.setdefault(info.id, set()).add(info.name)
         self.keys.setdefault(normalize_name(info.name), info.id)
-        self._lexicon = self._heads = self._strong = None
+        self._lexicon = self._heads = self._strong = self._shared = None
 
     def add_alias(self, form: str, concept_id: str) -> str | None:
         """Registers a surface form; returns its key if that key is new."""
@@ -88,7 +127,7 @@ class Registry:
             return None
         self.keys[key] = concept_id
         self.forms.setdefault(concept_id, set()).add(form)
-        self._lexicon = self._heads = self._strong = None
+        self._lexicon = self._heads = self._strong = self._shared = None
         return key
 
     def senses(self, prose: str) -> frozenset[str]:
@@ -114,7 +153,7 @@ class Registry:
         longer name ("stochastic gradient descent" names "gradient descent", :mod:`agents.names`);
         with ``senses`` (:meth:`senses` of its lesson), a concept outside them is not named by a
         plain alias, and is known without one."""
-        table = self.lexicon()
+        table = self.lexicon_for(senses)
         if self._finder is None or self._finder.keys is not table:
             self._finder = MentionFinder(table)
         mentions = self._finder.find(text)

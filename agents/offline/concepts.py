@@ -23,10 +23,10 @@ Candidates come from:
 - headings: each noun phrase a heading names ("### Teacher Forcing", "## What is cosine
   similarity?", a leading "What is" or article dropped; "## Padding and Stride" names two,
   :func:`agents.topics.heading_terms`), taught, as bold emphasis is, when the chunk's prose writes
-  it too and it passes the termhood bar of an emphasised term; or, whatever its termhood, when it is
-  the lesson's topic (:func:`agents.offline.headings.topical`: "# Momentum" over a lesson that
-  writes "momentum" again and again, far more often than general English and the course's other
-  lessons do): a section is about what its heading names;
+  it too (in either number) and it passes the termhood bar of an emphasised term; or, whatever
+  its termhood, when it is the lesson's topic (:func:`agents.offline.headings.topical`:
+  "# Momentum" over a lesson that writes "momentum" again and again, far more often than general
+  English and the course's other lessons do): a section is about what its heading names;
 - vocabulary: a Metacademy concept name (``data/metacademy_vocabulary.json``) or a known concept
   (payload) written in the chunk, defined.
 
@@ -60,7 +60,7 @@ from agents.offline.headings import HeadingTopics, topical
 from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
-from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences
+from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences, singular
 from agents.topics import heading_terms, without_headings
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
@@ -277,8 +277,14 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
 
 
 def _written(name: str, clean: str) -> list[str]:
-    """How the chunk writes a name, each time it does (whole words, any case)."""
-    return [m.group(0) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", clean, re.IGNORECASE)]
+    """How the chunk writes a name, each time it does (whole words, any case, its last word in the
+    singular or the plural: "## Gated Recurrent Units" over "The gated recurrent unit (GRU) ...")."""
+    head, _, last = name.rpartition(" ")
+    one = singular(last.lower())
+    forms = sorted({re.escape(last), re.escape(one), re.escape(one) + "e?s"}, key=len, reverse=True)
+    prefix = re.escape(head + " ") if head else ""
+    pattern = rf"(?<!\w){prefix}(?:{'|'.join(forms)})(?!\w)"
+    return [m.group(0) for m in re.finditer(pattern, clean, re.IGNORECASE)]
 
 
 def _copula_in(sentence: str, quote: str, clean: str, found: _Found) -> None:

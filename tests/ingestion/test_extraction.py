@@ -248,6 +248,47 @@ def test_an_acronym_written_in_the_plural_and_an_irregular_plural_are_one_concep
     assert not {"gpus", "hessian-matrice", "cpu-cach"} & set(registry.concepts)
 
 
+def test_an_acronym_two_concepts_share_names_the_one_its_lesson_names() -> None:
+    # "CI" spells the initials of a confidence interval and of continuous integration: in a lesson
+    # on one of them it names that one, and "GPs" names the Gaussian process its lesson defines,
+    # not a "general pattern" an earlier lesson named.
+    registry = Registry([], {})
+    llm = OfflineLLM(offline_handlers())
+    texts = {
+        "a.md": "# Statistics\n\nA **confidence interval** is a range. A **general pattern** is a "
+        "trend; every general pattern repeats.\n",
+        "b.md": "# Delivery\n\n**Continuous integration** is the practice of merging changes often. "
+        "CI for ML is a prerequisite for **model serving**, and model serving follows CI.\n",
+        "c.md": "# Gaussian Processes\n\nWe use **GPs**, which are flexible. Gaussian processes (GPs) "
+        "are distributions over functions. GPs are used for regression.\n",
+    }
+    for name, text in texts.items():
+        extract_lesson(read_lesson(_write(Path(name), text)), llm, registry, CURRICULUM)
+    sense = registry.senses("Continuous integration runs tests.")
+    assert registry.resolve("CI") is None  # two concepts' initials, and no lesson to tell which
+    assert registry.resolve("CI", sense) == "continuous-integration"
+    assert "ci" not in registry.concepts
+    assert registry.resolve("GPs") == "gaussian-process"
+    found = relations_of(
+        "CI for ML is a prerequisite for model serving.",
+        registry.known_in("CI for ML is a prerequisite for model serving.", senses=sense),
+        EDGE_TYPES,
+    )
+    assert ("continuous-integration", "prerequisite", "model-serving") in {
+        (r.src, r.type, r.dst) for r in found.relations
+    }
+
+
+def test_a_heading_names_what_its_prose_writes_in_the_singular() -> None:
+    registry = Registry([], {})
+    text = "# Gated Recurrent Units\n\nThe gated recurrent unit (GRU) keeps a state. It gates it.\n"
+    result = extract_lesson(
+        read_lesson(_write(Path("g.md"), text)), OfflineLLM(offline_handlers()), registry, CURRICULUM
+    )
+    taught = {link.concept_id for link in result.links if link.role == "teaches"}
+    assert registry.resolve("gated recurrent units") in taught
+
+
 def _write(path: Path, text: str) -> Path:
     import tempfile
 
