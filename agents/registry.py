@@ -20,7 +20,15 @@ from dataclasses import dataclass
 
 from agents.concepts import KnownConcept
 from agents.names import head_lexicon, named_roles, plain_alias
-from agents.text import INITIALS, MentionFinder, acronym_of, initials, lexicon, normalize_name
+from agents.text import (
+    INITIALS,
+    MentionFinder,
+    acronym_of,
+    initials,
+    initials_owners,
+    lexicon,
+    normalize_name,
+)
 from magg_kg.records import Concept
 
 __all__ = ["ConceptInfo", "Registry"]
@@ -65,14 +73,9 @@ class Registry:
 
     def _shared_initials(self) -> dict[str, frozenset[str]]:
         if self._shared is None:
-            owners: dict[str, set[str]] = {}
-            for concept_id, forms in self.forms.items():
-                for key in {normalize_name(form) for form in forms}:
-                    if " " in key:
-                        owners.setdefault(initials(key), set()).add(concept_id)
             self._shared = {
                 letters: frozenset(ids)
-                for letters, ids in owners.items()
+                for letters, ids in initials_owners(self.lexicon()).items()
                 if len(ids) > 1 and len(letters) >= 2
             }
         return self._shared

@@ -9,6 +9,7 @@ state a relation are :mod:`agents.cues`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,6 +25,7 @@ __all__ = [
     "content_words",
     "find_mentions",
     "initials",
+    "initials_owners",
     "normalize_name",
     "sentences",
     "singular",
@@ -276,11 +278,17 @@ def lexicon(names: list[tuple[str, list[str]]]) -> dict[str, str]:
             key = normalize_name(form)
             if key:
                 keys.setdefault(key, concept_id)
-    by_initials: dict[str, set[str]] = {}
-    for key, concept_id in keys.items():
-        if key.count(" ") >= 1:
-            by_initials.setdefault(initials(key), set()).add(concept_id)
-    for letters, owners in by_initials.items():
+    for letters, owners in initials_owners(keys).items():
         if len(owners) == 1 and letters not in keys and len(letters) >= 2:
             keys[INITIALS + letters] = next(iter(owners))
     return keys
+
+
+def initials_owners(keys: Mapping[str, str]) -> dict[str, set[str]]:
+    """The initials of the multi-word names of a key -> concept id map, each with the concepts that
+    have them ("ci": a confidence interval and continuous integration)."""
+    owners: dict[str, set[str]] = {}
+    for key, concept_id in keys.items():
+        if " " in key:
+            owners.setdefault(initials(key), set()).add(concept_id)
+    return owners
