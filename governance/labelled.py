@@ -70,27 +70,46 @@ def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]
 def labelled_claims(claims: Path, labels: Path, out: Path) -> int:
     """Joins exported claims with a reader's labels (``id``, ``verdict`` ACCEPT or REJECT) into the
     training file :func:`governance.training.lesson_examples` reads; returns the number of labelled
-    claims written."""
+    claims written. Both files are read whole first: a malformed line raises :class:`ValueError`
+    naming the file and line, and nothing is written."""
     verdicts: dict[str, int] = {}
-    for line in labels.read_text("utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            verdict = str(row.get("verdict", "")).upper()
-            if verdict in ("ACCEPT", "REJECT"):
-                verdicts[str(row["id"])] = int(verdict == "ACCEPT")
-    written = 0
+    for row in _json_lines(labels, ("id",)):
+        verdict = str(row.get("verdict", "")).upper()
+        if verdict in ("ACCEPT", "REJECT"):
+            verdicts[str(row["id"])] = int(verdict == "ACCEPT")
+    records = [
+        {"id": row["id"], "payload": row["payload"], "data": row["data"], "label": verdicts[str(row["id"])]}
+        for row in _json_lines(claims, ("id", "payload", "data"))
+        if str(row["id"]) in verdicts
+    ]
+    out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as handle:
-        for line in claims.read_text("utf-8").splitlines():
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            label = verdicts.get(str(row["id"]))
-            if label is None:
-                continue
-            record = {"id": row["id"], "payload": row["payload"], "data": row["data"], "label": label}
+        for record in records:
             handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-            written += 1
-    return written
+    return len(records)
+
+
+def _json_lines(path: Path, required: Sequence[str]) -> list[dict[str, object]]:
+    """The JSON objects of a JSON-lines file, each holding the ``required`` keys."""
+    rows: list[dict[str, object]] = []
+    try:
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}, line {number}: not JSON ({error.msg})") from None
+        if not isinstance(row, dict):
+            raise ValueError(f"{path}, line {number}: not a JSON object")
+        missing = [key for key in required if key not in row]
+        if missing:
+            raise ValueError(f"{path}, line {number}: no {', '.join(repr(k) for k in missing)}")
+        rows.append(row)
+    return rows
 
 
 def evaluate(model: JudgmentModel | LinearModel, examples: Sequence[ClaimExample]) -> list[dict[str, float]]:

@@ -180,6 +180,7 @@ def claims(
     finally:
         store.close()
     claims_path, blind_path = Path(f"{out}.claims.jsonl"), Path(f"{out}.blind.jsonl")
+    claims_path.parent.mkdir(parents=True, exist_ok=True)
     with claims_path.open("w", encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
@@ -202,7 +203,10 @@ def label(
     for path in (claims_file, labels_file):
         if not path.is_file():
             raise UserError(f"{path}: no such file")
-    written = labelled_claims(claims_file, labels_file, out)
+    try:
+        written = labelled_claims(claims_file, labels_file, out)
+    except ValueError as error:
+        raise UserError(str(error)) from None
     typer.echo(f"{written} labelled claims written to {out}")
 
 

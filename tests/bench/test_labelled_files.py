@@ -1,0 +1,64 @@
+"""`magg model claims` and `magg model label`: the files a reader's labels are joined through."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli import magg
+
+
+@pytest.fixture
+def exported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """Claims exported from a seeded graph, into a folder that did not exist."""
+    db, lesson = tmp_path / "graph.sqlite", tmp_path / "calculus.md"
+    lesson.write_text(
+        "# Calculus\n\n**Calculus** is a prerequisite for **backpropagation**. Backpropagation "
+        "requires the **chain rule**, and the chain rule is a part of calculus.\n",
+        encoding="utf-8",
+    )
+    code, _, err = magg(["ingest", "--db", str(db), str(lesson)], capsys)
+    assert code == 0, err
+    prefix = tmp_path / "new" / "claims"
+    code, _, err = magg(["model", "claims", "--db", str(db), "--out", str(prefix), "--n", "10"], capsys)
+    assert code == 0, err
+    return prefix
+
+
+def test_claims_are_exported_into_a_new_folder_and_labels_join_them(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims = Path(f"{exported}.claims.jsonl")
+    ids = [json.loads(line)["id"] for line in claims.read_text("utf-8").splitlines()]
+    assert ids
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(json.dumps({"id": ids[0], "verdict": "ACCEPT"}) + "\n", encoding="utf-8")
+    out = tmp_path / "more" / "labelled.jsonl"
+    code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(out)], capsys)
+    assert code == 0, err
+    [row] = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert row["id"] == ids[0] and row["label"] == 1 and {"payload", "data"} <= set(row)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"id": "p-1", "verdict": "ACCEPT"}\n{"id": \n', "line 2: not JSON"),
+        ('{"review_id": "r-0001", "verdict": "ACCEPT"}\n', "line 1: no 'id'"),
+        ('["p-1", "ACCEPT"]\n', "line 1: not a JSON object"),
+    ],
+    ids=["broken line", "a bench sample's labels", "not an object"],
+)
+def test_a_malformed_labels_file_is_named_with_its_line_and_nothing_is_written(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(text, encoding="utf-8")
+    out = tmp_path / "labelled.jsonl"
+    code, _, err = magg(
+        ["model", "label", f"{exported}.claims.jsonl", str(labels), "--out", str(out)], capsys
+    )
+    assert code == 2 and said in err and "Traceback" not in err
+    assert not out.exists()
