@@ -21,6 +21,8 @@ from agents.offline.model import JudgmentModel, LinearModel
 from agents.support import GraphView
 from governance.claims import build_claim
 from governance.training import COMMIT_AT, REJECT_BELOW, ClaimExample
+from magg_kg.errors import InputError
+from magg_kg.jsonlines import json_objects
 from magg_kg.store import Store
 
 __all__ = ["evaluate", "labelled_claims", "lesson_claims"]
@@ -70,8 +72,8 @@ def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]
 def labelled_claims(claims: Path, labels: Path, out: Path) -> int:
     """Joins exported claims with a reader's labels (``id``, ``verdict`` ACCEPT or REJECT) into the
     training file :func:`governance.training.lesson_examples` reads; returns the number of labelled
-    claims written. Both files are read whole first: a malformed line raises :class:`ValueError`
-    naming the file and line, and nothing is written."""
+    claims written. Both files are read whole first: a malformed line raises
+    :class:`~magg_kg.errors.InputError` naming the file and line, and nothing is written."""
     verdicts: dict[str, int] = {}
     for row in _json_lines(labels, ("id",)):
         verdict = str(row.get("verdict", "")).upper()
@@ -91,23 +93,11 @@ def labelled_claims(claims: Path, labels: Path, out: Path) -> int:
 
 def _json_lines(path: Path, required: Sequence[str]) -> list[dict[str, object]]:
     """The JSON objects of a JSON-lines file, each holding the ``required`` keys."""
-    rows: list[dict[str, object]] = []
-    try:
-        text = path.read_text("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not UTF-8 text") from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}, line {number}: not JSON ({error.msg})") from None
-        if not isinstance(row, dict):
-            raise ValueError(f"{path}, line {number}: not a JSON object")
+    rows = []
+    for where, row in json_objects(path):
         missing = [key for key in required if key not in row]
         if missing:
-            raise ValueError(f"{path}, line {number}: no {', '.join(repr(k) for k in missing)}")
+            raise InputError(f"{where}: no {', '.join(repr(k) for k in missing)}")
         rows.append(row)
     return rows
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -47,6 +46,8 @@ from agents.offline.model import JudgmentModel, LinearModel, is_implicit_lesson_
 from agents.support import GraphView
 from governance.claims import build_claim
 from governance.evaluation.replay import Candidate, Dataset, Link, build_candidates, load_dataset
+from magg_kg.errors import InputError
+from magg_kg.jsonlines import json_objects
 from magg_kg.records import Concept, Proposal, Span
 
 __all__ = [
@@ -241,21 +242,18 @@ def _names(dataset: Dataset, tag: str) -> list[str]:
 def lesson_examples(path: Path) -> list[ClaimExample]:
     """Labelled lesson claims: JSON lines with ``payload``, ``data`` and ``label`` (0 or 1)."""
     examples = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            proposal = row["payload"]["proposal"]
-            examples.append(
-                ClaimExample(
-                    claim_features(row["payload"], row["data"]),
-                    int(row["label"]),
-                    str(proposal["src"]),
-                    str(proposal["dst"]),
-                    "lesson",
-                )
-            )
+    for where, row in json_objects(path):
+        payload, data, label = row.get("payload"), row.get("data"), row.get("label")
+        proposal = payload.get("proposal") if isinstance(payload, dict) else None
+        if (
+            not isinstance(payload, dict)
+            or not isinstance(proposal, dict)
+            or not isinstance(data, str)
+            or (label not in (0, 1))
+        ):
+            raise InputError(f"{where}: expected a labelled claim (payload.proposal, data, label 0 or 1)")
+        src, dst = str(proposal.get("src")), str(proposal.get("dst"))
+        examples.append(ClaimExample(claim_features(payload, data), int(label), src, dst, "lesson"))
     return examples
 
 

@@ -19,13 +19,13 @@ not the text of its span, a triple of an unknown document, and a split with no d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from agents.schema_models import Annotated, Mention
 from magg_kg.errors import InputError
+from magg_kg.jsonlines import json_objects
 from magg_kg.vocabulary import SCIERC
 
 __all__ = ["LABELS", "SPLITS", "Document", "GoldTriple", "load_split", "parse_document", "sentences_of"]
@@ -146,19 +146,7 @@ def parse_document(row: Mapping[str, object], where: str) -> Document:
 def _lines(path: Path) -> list[tuple[str, dict[str, object]]]:
     if not path.is_file():
         raise InputError(f"{path} not found: --data must name a folder with SciERC's DyGIE files")
-    rows = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputError(f"{path}:{number}: not JSON ({error.msg})") from None
-            if not isinstance(row, dict):
-                raise InputError(f"{path}:{number}: expected a JSON object")
-            rows.append((f"{path}:{number}", row))
-    return rows
+    return json_objects(path)
 
 
 def _triple(row: Mapping[str, object], where: str, doc: Document) -> GoldTriple:

@@ -203,10 +203,7 @@ def label(
     for path in (claims_file, labels_file):
         if not path.is_file():
             raise UserError(f"{path}: no such file")
-    try:
-        written = labelled_claims(claims_file, labels_file, out)
-    except ValueError as error:
-        raise UserError(str(error)) from None
+    written = labelled_claims(claims_file, labels_file, out)
     typer.echo(f"{written} labelled claims written to {out}")
 
 

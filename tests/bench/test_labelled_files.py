@@ -45,9 +45,9 @@ def test_claims_are_exported_into_a_new_folder_and_labels_join_them(
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ('{"id": "p-1", "verdict": "ACCEPT"}\n{"id": \n', "line 2: not JSON"),
-        ('{"review_id": "r-0001", "verdict": "ACCEPT"}\n', "line 1: no 'id'"),
-        ('["p-1", "ACCEPT"]\n', "line 1: not a JSON object"),
+        ('{"id": "p-1", "verdict": "ACCEPT"}\n{"id": \n', ":2: not JSON"),
+        ('{"review_id": "r-0001", "verdict": "ACCEPT"}\n', ":1: no 'id'"),
+        ('["p-1", "ACCEPT"]\n', ":1: expected a JSON object"),
     ],
     ids=["broken line", "a bench sample's labels", "not an object"],
 )
@@ -62,3 +62,20 @@ def test_a_malformed_labels_file_is_named_with_its_line_and_nothing_is_written(
     )
     assert code == 2 and said in err and "Traceback" not in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"payload": {}, "data": "[]", "label": 1}\n', ":1: expected a labelled claim"),
+        ("\n\nnot json\n", ":3: not JSON"),
+    ],
+    ids=["no proposal", "not JSON"],
+)
+def test_a_malformed_labelled_claims_file_is_named_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    labelled = tmp_path / "claims.jsonl"
+    labelled.write_text(text, encoding="utf-8")
+    code, _, err = magg(["model", "evaluate", str(labelled)], capsys)
+    assert code == 2 and said in err and "Traceback" not in err

@@ -1,0 +1,34 @@
+"""JSON lines: files of one JSON object a line (labels, claims, data sets), read whole and checked
+before anything in them is used, so that a malformed line costs a clear message and no work."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from magg_kg.errors import InputError
+
+__all__ = ["json_objects"]
+
+
+def json_objects(path: Path) -> list[tuple[str, dict[str, object]]]:
+    """Each JSON object of a JSON-lines file, with where it is (``PATH:LINE``), blank lines skipped;
+    :class:`~magg_kg.errors.InputError` names the file, and the line, of anything else (text that
+    is not UTF-8, a line that is not JSON or not a JSON object)."""
+    try:
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    rows: list[tuple[str, dict[str, object]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputError(f"{where}: not JSON ({error.msg})") from None
+        if not isinstance(row, dict):
+            raise InputError(f"{where}: expected a JSON object")
+        rows.append((where, row))
+    return rows
