@@ -8,7 +8,7 @@ from pathlib import Path
 
 from magg_kg.errors import InputError
 
-__all__ = ["json_objects"]
+__all__ = ["json_object", "json_objects"]
 
 
 def json_objects(path: Path) -> list[tuple[str, dict[str, object]]]:
@@ -24,11 +24,17 @@ def json_objects(path: Path) -> list[tuple[str, dict[str, object]]]:
         if not line.strip():
             continue
         where = f"{path}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"{where}: not JSON ({error.msg})") from None
-        if not isinstance(row, dict):
-            raise InputError(f"{where}: expected a JSON object")
-        rows.append((where, row))
+        rows.append((where, json_object(line, where)))
     return rows
+
+
+def json_object(line: str, where: str) -> dict[str, object]:
+    """One line's JSON object; :class:`~magg_kg.errors.InputError` names ``where`` when the line is
+    not JSON or not an object."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{where}: not JSON ({error.msg} at char {error.pos})") from None
+    if not isinstance(row, dict):
+        raise InputError(f"{where}: expected a JSON object, got {type(row).__name__}")
+    return row

@@ -57,6 +57,7 @@ import networkx as nx
 
 from governance.evaluation.textbooks import course_orders
 from magg_kg.errors import InputError
+from magg_kg.jsonlines import json_object
 
 __all__ = [
     "CORRUPTION_KINDS",
@@ -404,12 +405,7 @@ def _text(row: Mapping[str, object], name: str, where: str) -> str:
 
 def parse_candidate(line: str, where: str) -> Candidate:
     """One candidate from one JSON line; InputError names the place and the field."""
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise InputError(f"{where}: not JSON ({error.msg} at char {error.pos})") from None
-    if not isinstance(row, dict):
-        raise InputError(f"{where}: expected a JSON object, got {type(row).__name__}")
+    row = json_object(line, where)
     src, type_, dst, kind = (_text(row, name, where) for name in ("src", "type", "dst", "kind"))
     evidence = _field(row, "evidence", where)
     if (
