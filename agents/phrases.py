@@ -97,7 +97,7 @@ CLOSED_CLASSES: dict[str, frozenset[str]] = {
 FUNCTION_WORDS = frozenset().union(*(CLOSED_CLASSES[tag] for tag in ("DET", "PRON", "ADP", "CONJ", "AUX")))
 """Determiners, pronouns, prepositions, conjunctions and auxiliaries: English's function words."""
 _CLOSED = {word: tag for tag, members in CLOSED_CLASSES.items() for word in members}
-_WORD = re.compile(r"[^\W_]+(?:(?:['’+&-]|\.(?=\d))[^\W_]+)*\+*")
+_WORD = re.compile(r"[^\W_]+(?:(?:['’+&–-]|--|\.(?=\d))[^\W_]+)*\+*")
 _CAPITALS = re.compile(r"[A-Z].*[A-Z]|[a-z][A-Z]")
 _BEFORE_VERB = frozenset(
     "i we you they he she it to can could will would shall should may might must".split()

@@ -51,7 +51,9 @@ inside a word (``max_len``) opens none, as in CommonMark."""
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9*_`])|\n\s*\n")
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
-_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_WORD = re.compile(r"[^\W_]+(?:(?:['’–-]|--)[^\W_]+)*")
+"""A word: letters and digits, joined by apostrophes, hyphens and en dashes (written "–" or, as
+TeX sources do, "--": "encoder--decoder", "Nadaraya--Watson" are one word each)."""
 _NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "axes", "means", "bayes")
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 """A name ending in an acronym's plural ("GPUs", "APIs"): the "s" goes, whatever the letters before
@@ -150,7 +152,7 @@ def normalize_name(name: str) -> str:
     """
     written = _WORD.findall(name)
     words = [w.lower().replace("’", "'").removesuffix("'s").strip("'") for w in written]
-    parts = [part for word in words for part in word.split("-") if part]
+    parts = [part for word in words for part in re.split(r"[–-]", word) if part]
     while parts and parts[0] in _ARTICLES:
         parts = parts[1:]
     if not parts:

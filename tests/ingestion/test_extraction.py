@@ -11,6 +11,7 @@ from agents.offline.handlers import offline_handlers
 from agents.offline.headings import HeadingTopics, topical
 from agents.registry import ConceptInfo, Registry
 from agents.relations import extract_relations_offline as relations_of
+from agents.text import normalize_name
 from agents.topics import MAX_TOPICS, Course, lesson_topics
 from governance.lesson_batch import dropped_ops
 from magg_kg.config import Policy
@@ -80,6 +81,15 @@ def test_a_copula_relates_the_heads_of_its_subject_and_genus_only() -> None:
         ("cnns", "part_of", "neural-networks"),
         ("natural-language-inference", "part_of", "natural-language-processing"),
     }
+
+
+def test_an_en_dash_written_as_two_hyphens_joins_one_word() -> None:
+    # TeX sources write an en dash as "--": "encoder--decoder" is one compound, as "encoder-decoder"
+    # is, and names no "encoder" (the sentence is about the decoder's training).
+    found = triples("Teacher forcing trains the encoder--decoder model.", "teacher forcing", "encoder")
+    assert not found
+    assert triples("Teacher forcing trains the encoder-decoder model.", "teacher forcing", "encoder") == {}
+    assert normalize_name("Nadaraya--Watson estimators") == normalize_name("Nadaraya–Watson estimator")
 
 
 def test_hedges_lower_and_negations_remove() -> None:
