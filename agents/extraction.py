@@ -190,7 +190,7 @@ def _organize(
     for concept, chunk_id, chunk_start in sorted(
         found, key=lambda item: (acronym_of(item[0].name.strip()) is not None, _order(item[0]))
     ):
-        concept_id = registry.resolve(concept.name, frozenset(named))
+        concept_id = registry.resolve(concept.name, named)
         if concept_id is None:
             concept_id = slug(concept.name)
             if not concept_id or len(concept_id) > 120:

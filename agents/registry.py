@@ -16,6 +16,7 @@ continuous integration) names the one a lesson names in full (:meth:`Registry.le
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from agents.concepts import KnownConcept
@@ -98,7 +99,7 @@ class Registry:
         self._sensed = (senses, table, merged)
         return merged
 
-    def resolve(self, name: str, senses: frozenset[str] | None = None) -> str | None:
+    def resolve(self, name: str, senses: AbstractSet[str] | None = None) -> str | None:
         """The canonical id a name stands for, or None if it is new; an acronym several concepts'
         initials spell stands for the one of them the lesson names otherwise (``senses``)."""
         key = normalize_name(name)
