@@ -125,7 +125,7 @@ def extract_lesson(
         found.extend((concept, chunk.id, chunk.start) for concept in reply.value.concepts)
 
     each(llm, lesson.chunks, concepts_of)
-    _organize(lesson, found, registry, schema, result, senses)
+    _organize(lesson, found, registry, schema, result, registry.senses(lesson.prose, by_initials=False))
     raw: list[ExtractedEdge] = []
     senses = registry.senses(lesson.prose)  # this lesson's concepts too
 
@@ -184,11 +184,12 @@ def _organize(
     senses: frozenset[str],
 ) -> None:
     best: dict[str, LessonLink] = {}
-    named = set(senses)
-    # Acronyms last: "GPs" may be the initials of a concept this lesson names first ("Gaussian
-    # processes") and of another the course named before; the lesson's own sense wins.
+    named = set(senses)  # the concepts the lesson names by a name, not by initials alone
+    # Names that end in an acronym last: "GPs" may be the initials of a concept this lesson names
+    # first ("Gaussian processes") and of another the course named before; the lesson's own sense
+    # wins. And "NVIDIA NIM" is "NVIDIA Inference Microservices" once that is known.
     for concept, chunk_id, chunk_start in sorted(
-        found, key=lambda item: (acronym_of(item[0].name.strip()) is not None, _order(item[0]))
+        found, key=lambda item: (_ends_in_acronym(item[0].name), _order(item[0]))
     ):
         concept_id = registry.resolve(concept.name, named)
         if concept_id is None:
@@ -225,6 +226,12 @@ def _organize(
         if current is None or _RANK[link.role] > _RANK[current.role]:
             best[concept_id] = link
     result.links = [best[concept_id] for concept_id in sorted(best)]
+
+
+def _ends_in_acronym(name: str) -> bool:
+    """Whether a name's last word is an acronym ("GPs", "NVIDIA NIM")."""
+    words = name.split()
+    return bool(words) and acronym_of(words[-1]) is not None
 
 
 def _locate(prose: str, quote: str, start: int = 0) -> tuple[int, int] | None:

@@ -2,9 +2,10 @@
 
 A name's key is :func:`agents.text.normalize_name` (case, plural, hyphens and articles folded), so
 "Large Language Models" and "large language model" are one key; an acronym ("LLMs") resolves to
-the multi-word concept whose initials it spells, and a multi-word name whose initials spell an
-existing acronym-only concept resolves to that concept. Every key seen is registered as an alias
-of its concept, so later lessons reuse it.
+the multi-word concept whose initials it spells, a multi-word name whose initials spell an
+existing acronym-only concept resolves to that concept, and an acronym after words of its own name
+("NVIDIA NIM") is the concept it abbreviates ("NVIDIA Inference Microservices"). Every key seen is
+registered as an alias of its concept, so later lessons reuse it.
 
 One sense per lesson (:meth:`Registry.senses`): a plain alias, one everyday word that is neither a
 concept's name nor an abbreviation of it ("kernel" for "covariance function",
@@ -64,6 +65,7 @@ class Registry:
         self._heads: dict[str, str] | None = None
         self._finder: MentionFinder | None = None
         self._strong: MentionFinder | None = None
+        self._spelled: MentionFinder | None = None
         self._shared: dict[str, frozenset[str]] | None = None
         self._sensed: tuple[frozenset[str], dict[str, str], dict[str, str]] | None = None
 
@@ -116,13 +118,26 @@ class Registry:
             acronym_concept = self.keys.get(initials(key))
             if acronym_concept is not None and acronym_of(self.concepts[acronym_concept].name):
                 return acronym_concept
+            return self._qualified(name, senses)
         return None
+
+    def _qualified(self, name: str, senses: AbstractSet[str] | None) -> str | None:
+        """The concept an acronym stands for, when the words before it are words of that concept's
+        name: "NVIDIA NIM" is "NVIDIA Inference Microservices" (but "Azure AI" is not "AI")."""
+        *first, last = name.split()
+        if not first or acronym_of(last) is None:
+            return None
+        found = self.resolve(last, senses)
+        if found is None:
+            return None
+        spelled = set(normalize_name(self.concepts[found].name).split())
+        return found if all(normalize_name(word) in spelled for word in first) else None
 
     def add(self, info: ConceptInfo) -> None:
         self.concepts[info.id] = info
         self.forms.setdefault(info.id, set()).add(info.name)
         self.keys.setdefault(normalize_name(info.name), info.id)
-        self._lexicon = self._heads = self._strong = self._shared = None
+        self._lexicon = self._heads = self._strong = self._spelled = self._shared = None
 
     def add_alias(self, form: str, concept_id: str) -> str | None:
         """Registers a surface form; returns its key if that key is new."""
@@ -131,14 +146,19 @@ class Registry:
             return None
         self.keys[key] = concept_id
         self.forms.setdefault(concept_id, set()).add(form)
-        self._lexicon = self._heads = self._strong = self._shared = None
+        self._lexicon = self._heads = self._strong = self._spelled = self._shared = None
         return key
 
-    def senses(self, prose: str) -> frozenset[str]:
+    def senses(self, prose: str, by_initials: bool = True) -> frozenset[str]:
         """The concepts a lesson names otherwise than by a plain alias (its name, an alias of several
         words, its initials: :func:`agents.names.plain_alias`). One sense per lesson: a plain alias
         ("kernel" for "covariance function") names its concept only in such a lesson; elsewhere
-        the word means something else ("the convolution kernel")."""
+        the word means something else ("the convolution kernel").
+
+        Without ``by_initials``, a concept the lesson names only by its initials is left out: what
+        tells which concept an acronym means cannot be that acronym. A lesson on Gaussian processes
+        writes "GP" throughout; before it, "GP" spelled only the initials of "general patterns",
+        which it never names."""
         if self._strong is None:
             self._strong = MentionFinder(
                 lexicon(
@@ -148,7 +168,13 @@ class Registry:
                     ]
                 )
             )
-        return frozenset(concept for _, _, concept in self._strong.find(prose))
+        finder = self._strong
+        if not by_initials:
+            if self._spelled is None:
+                spelled = {k: v for k, v in self._strong.keys.items() if not k.startswith(INITIALS)}
+                self._spelled = MentionFinder(spelled)
+            finder = self._spelled
+        return frozenset(concept for _, _, concept in finder.find(prose))
 
     def known_in(
         self, text: str, heads: bool = False, senses: frozenset[str] | None = None

@@ -289,6 +289,42 @@ def test_an_acronym_two_concepts_share_names_the_one_its_lesson_names() -> None:
     }
 
 
+def test_an_acronym_is_no_evidence_of_which_concept_it_means() -> None:
+    # Before the lesson on Gaussian processes, "GP" spells only the initials of "general pattern";
+    # the lesson writes "GP" throughout and never names a general pattern, so "GP" is the Gaussian
+    # process it names in full, not a concept of its own (d2l's "Gaussian processes related GP").
+    registry = Registry([], {})
+    llm = OfflineLLM(offline_handlers())
+    texts = {
+        "a.md": "# Statistics\n\nA **general pattern** is a trend; every general pattern repeats.\n",
+        "b.md": "# Gaussian Process Inference\n\nWe use the GP priors of the last section. This is a "
+        '"GPs in a nutshell" section on Gaussian processes in practice.\n\n## Regression\n\nThe GP '
+        "posterior is computed in closed form. A GP is flexible, and GP regression is exact. The "
+        "learned noise shows that our GP is a very well-specified model for this problem.\n",
+    }
+    extract_lesson(read_lesson(_write(Path("a.md"), texts["a.md"])), llm, registry, CURRICULUM)
+    assert registry.senses("our GP") == {"general-pattern"}
+    assert registry.senses("our GP", by_initials=False) == frozenset()
+    extract_lesson(read_lesson(_write(Path("b.md"), texts["b.md"])), llm, registry, CURRICULUM)
+    assert registry.resolve("GP") == "gaussian-process"
+    assert "gp" not in registry.concepts
+
+
+def test_an_acronym_after_words_of_its_own_name_is_that_concept() -> None:
+    registry = Registry([], {})
+    text = (
+        "# Serving\n\n**NVIDIA NIM**\n\nNVIDIA NIM (NVIDIA Inference Microservices) is a set of "
+        "microservices for deploying models. Here are some key features of NVIDIA NIM: NIM scales "
+        "on Kubernetes.\n"
+    )
+    extract_lesson(
+        read_lesson(_write(Path("n.md"), text)), OfflineLLM(offline_handlers()), registry, CURRICULUM
+    )
+    assert registry.resolve("NVIDIA NIM") == registry.resolve("NIM") == "nvidia-inference-microservice"
+    assert "nvidia-nim" not in registry.concepts
+    assert registry.resolve("Azure NIM") is None  # "Azure" is no word of its name
+
+
 def test_a_heading_names_what_its_prose_writes_in_the_singular() -> None:
     registry = Registry([], {})
     text = "# Gated Recurrent Units\n\nThe gated recurrent unit (GRU) keeps a state. It gates it.\n"
