@@ -26,6 +26,7 @@ from agents.text import (
     INITIALS,
     MentionFinder,
     acronym_of,
+    elided,
     initials,
     initials_owners,
     lexicon,
@@ -186,7 +187,7 @@ class Registry:
         table = self.lexicon_for(senses)
         if self._finder is None or self._finder.keys is not table:
             self._finder = MentionFinder(table)
-        mentions = self._finder.find(text)
+        mentions = elided(text, self._finder.find(text), table)
         if senses is not None:
             mentions = [m for m in mentions if m[2] in senses or not self._plain(text[m[0] : m[1]], m[2])]
         ids = {concept for _, _, concept in mentions}

@@ -38,7 +38,7 @@ from agents.cues import HEDGE_FACTOR, Cue, cue_statements, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun
-from agents.text import Sentence, find_mentions, lexicon, sentences
+from agents.text import Sentence, elided, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
 
 __all__ = [
@@ -175,7 +175,7 @@ def extract_relations_offline(
                             confidence=round(confidence, 4),
                         )
                     )
-        mentions = find_mentions(sentence.text, keys)
+        mentions = elided(sentence.text, find_mentions(sentence.text, keys), keys)
         for start, end, longer, head, shorter in head_mentions(sentence.text, mentions, head_keys):
             initial = not any(c.isalnum() for c in sentence.text[:start])
             if names_a_kind(sentence.text[start:end], head, initial):

@@ -23,6 +23,7 @@ __all__ = [
     "Sentence",
     "acronym_of",
     "content_words",
+    "elided",
     "find_mentions",
     "initials",
     "initials_owners",
@@ -197,6 +198,55 @@ def acronym_of(token: str) -> str | None:
     core = token[:-1] if token.endswith("s") and len(token) > 2 else token
     if 2 <= len(core) <= 6 and core.isalpha() and core.isupper():
         return core.lower()
+    return None
+
+
+_JOIN = r"(?:,?\s+(?:and|or|and/or)\s+|,\s+)"
+_CONJUNCTS = re.compile(rf"(?:[\w-]+{_JOIN})+$", re.IGNORECASE)
+"""Single words joined by commas and "and"/"or", up to a list's last conjunct."""
+_REACH = 120
+"""How far before a list's last conjunct its other conjuncts are looked for (characters)."""
+
+
+def elided(
+    text: str, mentions: list[tuple[int, int, str]], keys: Mapping[str, str]
+) -> list[tuple[int, int, str]]:
+    """Mentions with the head a list shares put back: in "covariate, label, or concept shift" the
+    first conjunct is "covariate shift" (when that is a known name), whether "covariate" alone
+    names another concept ("covariates") or none.
+
+    >>> keys = {"covariate": "cov", "covariate shift": "cs", "label shift": "ls"}
+    >>> elided("covariate and label shift", [(0, 9, "cov"), (14, 25, "ls")], keys)
+    [(0, 9, 'cs'), (14, 25, 'ls')]
+    >>> elided("despite covariate, concept, or label shift", [(31, 42, "ls")], keys)
+    [(8, 17, 'cs'), (31, 42, 'ls')]
+    >>> elided("covariates of the label shift", [(0, 10, "cov"), (18, 29, "ls")], keys)
+    [(0, 10, 'cov'), (18, 29, 'ls')]
+    """
+    found = {(start, end): concept for start, end, concept in mentions}
+    for start, end, _ in mentions:
+        later = text[start:end].split()
+        reach = max(0, start - _REACH)
+        listed = _CONJUNCTS.search(text[reach:start]) if len(later) > 1 else None
+        if listed is None:
+            continue
+        for word in re.finditer(r"[\w-]+", listed.group(0)):
+            span = (reach + listed.start() + word.start(), reach + listed.start() + word.end())
+            overlaps = any(a < span[1] and span[0] < b and (a, b) != span for a, b in found)
+            whole = None if overlaps else _with_head(word.group(0), later, keys)
+            if whole is not None:
+                found[span] = whole
+    return sorted((start, end, concept) for (start, end), concept in found.items())
+
+
+def _with_head(first: str, later: list[str], keys: Mapping[str, str]) -> str | None:
+    """The concept ``first`` names with the last words of ``later`` ("covariate" + "label shift":
+    "covariate shift"), the longest such head first ("deep and machine learning models": "deep
+    learning models"); None if none is a known name."""
+    for cut in range(1, len(later)):
+        found = keys.get(normalize_name(f"{first} {' '.join(later[cut:])}"))
+        if found is not None:
+            return found
     return None
 
 

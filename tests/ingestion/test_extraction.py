@@ -325,6 +325,21 @@ def test_an_acronym_after_words_of_its_own_name_is_that_concept() -> None:
     assert registry.resolve("Azure NIM") is None  # "Azure" is no word of its name
 
 
+def test_a_list_that_shares_its_head_names_each_whole_concept() -> None:
+    # "covariate, label, or concept shift" names covariate shift, not the concept "covariates".
+    registry = Registry([], {})
+    for name in ("covariates", "covariate shift", "label shift", "concept shift"):
+        registry.add(ConceptInfo(name.replace(" ", "-"), name, "concept", ""))
+    text = "The models work despite covariate, label, or concept shift."
+    known = registry.known_in(text)
+    assert {k.id for k in known} == {"covariate-shift", "label-shift", "concept-shift"}
+    pairs = {frozenset((r.src, r.dst)) for r in relations_of(text, known, EDGE_TYPES).relations}
+    assert frozenset(("covariate-shift", "concept-shift")) in pairs
+    assert not any("covariates" in pair for pair in pairs)
+    apart = "Covariates are the inputs; label shift is another matter."
+    assert "covariates" in {k.id for k in registry.known_in(apart)}
+
+
 def test_a_heading_names_what_its_prose_writes_in_the_singular() -> None:
     registry = Registry([], {})
     text = "# Gated Recurrent Units\n\nThe gated recurrent unit (GRU) keeps a state. It gates it.\n"
