@@ -127,6 +127,12 @@ def singular(word: str) -> str:
     ['embedding', 'probability', 'process', 'series', 'loss']
     >>> [singular(w) for w in ("matrices", "caches", "biases", "logits", "statistics")]
     ['matrix', 'cache', 'bias', 'logit', 'statistics']
+
+    A noun the tables know only as itself keeps its "s" when no word is left without it: "bias",
+    "lens" and "atlas" are singulars, as "bias" is the singular of "biases".
+
+    >>> [singular(w) for w in ("bias", "lens", "atlas", "courses", "needs")]
+    ['bias', 'lens', 'atlas', 'course', 'need']
     """
     if len(word) <= 3 or word.endswith(_NO_SINGULAR):
         return word
@@ -134,12 +140,14 @@ def singular(word: str) -> str:
     if nouns and word not in nouns:
         return nouns[0]
     if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "sses", "xes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("'s"):
-        return word[:-1]
-    return word
+        stem = word[:-3] + "y"
+    elif word.endswith(("ches", "shes", "sses", "xes")):
+        stem = word[:-2]
+    elif word.endswith("s") and not word.endswith("'s"):
+        stem = word[:-1]
+    else:
+        return word
+    return word if tuple(nouns) == (word,) and not lemma_table(stem) else stem
 
 
 @lru_cache(maxsize=1 << 16)  # a pure function of its argument; the cache only saves time

@@ -17,6 +17,7 @@ from agents.text import normalize_name
 from magg_kg.lessons import read_lesson
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.vocabulary import CURRICULUM
+from tests.gates.world import run_magg
 
 NODE_TYPES = frozenset(CURRICULUM.node_types)
 
@@ -199,6 +200,38 @@ def test_the_shipped_files_are_small_attributed_and_consistent() -> None:
     assert "backpropagation" in vocabulary() and len(vocabulary()) > 200
     for path in (folder / "terms.json", folder / "data" / "metacademy_vocabulary.json"):
         assert path.stat().st_size < 64_000
+
+
+def test_the_shipped_termhood_and_injection_models_are_what_the_build_command_makes(tmp_path: Path) -> None:
+    # A change to how words are read (a singular, a dash) changes the training features: the
+    # shipped files must then be rebuilt, or the model runs on features it was not fitted on.
+    folder = Path(terms.__file__).parent
+    for model in ("terms", "injection"):
+        run_magg(["model", "build", "--only", model, "--out", str(tmp_path)])
+        rebuilt = json.loads((tmp_path / f"{model}.json").read_text("utf-8"))
+        shipped = json.loads((folder / f"{model}.json").read_text("utf-8"))
+        assert set(rebuilt) == set(shipped), model
+        for key, value in shipped.items():
+            _assert_close(value, rebuilt[key], f"{model}.{key}")
+
+
+def _assert_close(shipped: object, rebuilt: object, where: str) -> None:
+    """Numbers equal up to rounding; a weight kept only above a cut-off may sit on either side of it."""
+    if isinstance(shipped, dict) and isinstance(rebuilt, dict):
+        for key in set(shipped) | set(rebuilt):
+            a, b = shipped.get(key, 0.0), rebuilt.get(key, 0.0)
+            small = isinstance(a, float | int) and isinstance(b, float | int) and max(abs(a), abs(b)) < 0.051
+            if not (small and (key not in shipped or key not in rebuilt)):
+                _assert_close(a, b, f"{where}.{key}")
+    elif isinstance(shipped, list) and isinstance(rebuilt, list):
+        assert len(shipped) == len(rebuilt), where
+        for index, (a, b) in enumerate(zip(shipped, rebuilt, strict=True)):
+            _assert_close(a, b, f"{where}[{index}]")
+    elif isinstance(shipped, float) or isinstance(rebuilt, float):
+        assert isinstance(shipped, float | int) and isinstance(rebuilt, float | int), where
+        assert abs(shipped - rebuilt) <= 1e-3, f"{where}: shipped {shipped}, rebuilt {rebuilt}"
+    else:
+        assert shipped == rebuilt, where
 
 
 def test_another_name_beside_an_emphasised_term_is_an_alias_and_two_things_are_not() -> None:
