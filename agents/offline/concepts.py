@@ -104,11 +104,12 @@ _ALSO = re.compile(
 )
 _OR_ALSO = re.compile(
     r"\s*(?:\(\s*or\s+(?P<paren>[*_]*)(?P<alias>[^*_()\n]{2,60}?)(?P=paren)\s*\)"
-    r"|,?\s+or\s+(?P<mark>[*_]+)(?P<named>[^*_()\n]{2,60}?)(?P=mark)(?=\s*[,.;:)]|\s*$))"
+    r"|,?\s+or\s+(?:(?:the|an?)\s+)?(?P<mark>[*_]+)(?P<named>[^*_()\n]{2,60}?)(?P=mark)(?=\s*[,.;:)]|\s*$))"
 )
 """Another name right after an emphasised term: "*validation dataset* (or *validation set*)"; or,
-after a term being defined, "call it the *sample space* or *outcome space*." (emphasised too, and
-closing the clause; "*dropout* or *weight decay*" outside a definition names two things)."""
+after a term being defined, "call it the *sample space* or *outcome space*." and "is known as the
+*underlying measure* or the *base measure*." (emphasised too, and closing the clause; "*dropout*
+or *weight decay*" outside a definition names two things)."""
 _NAME = re.compile(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*")
 _ROMAN = re.compile(r"[IVXLC]+s?")
 _BLANK = re.compile(
@@ -395,11 +396,16 @@ def _english(text: str) -> bool:
     return len(tokens) < 12 or sum(1 for t in tokens if t in FUNCTION_WORDS) >= ENGLISH_SHARE * len(tokens)
 
 
+def _also_known(description: str, key: str) -> set[str]:
+    """The names a description gives after "also known as" and the like, but not a phrase that
+    holds the name itself ("known as the *underlying measure* or the *base measure*")."""
+    found = {m.group("alias").strip(" *_") for m in _ALSO.finditer(description)}
+    return {alias for alias in found if f" {key} " not in f" {normalize_name(alias)} "}
+
+
 def _concept(offer: _Offer, found: _Found, node_types: frozenset[str]) -> ExtractedConcept:
     key = normalize_name(offer.name)
-    also = found.aliases.get(key, set()) | {
-        m.group("alias").strip(" *_") for m in _ALSO.finditer(offer.description)
-    }
+    also = found.aliases.get(key, set()) | _also_known(offer.description, key)
     definition = offer.description[offer.description.find(offer.name) + len(offer.name) :]
     return ExtractedConcept(
         name=offer.name,

@@ -245,6 +245,9 @@ def test_another_name_beside_an_emphasised_term_is_an_alias_and_two_things_are_n
     assert aliases("We denote the outcomes S and call it the *sample space* or *outcome space*.")[
         "sample space"
     ] == ["outcome space"]
+    assert aliases("First, h(x) is known as the *underlying measure* or the\n*base measure*.")[
+        "underlying measure"
+    ] == ["base measure"]
     found = aliases("To regularize a network we use *dropout* or *weight decay*.")
     assert not any(found.values())
 
