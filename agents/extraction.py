@@ -125,7 +125,8 @@ def extract_lesson(
         found.extend((concept, chunk.id, chunk.start) for concept in reply.value.concepts)
 
     each(llm, lesson.chunks, concepts_of)
-    _organize(lesson, found, registry, schema, result, registry.senses(lesson.prose, by_initials=False))
+    spelled = registry.senses(lesson.prose, by_initials=False)
+    _organize(lesson, found, registry, schema, result, spelled)
     raw: list[ExtractedEdge] = []
     senses = registry.senses(lesson.prose)  # this lesson's concepts too
 
@@ -181,10 +182,10 @@ def _organize(
     registry: Registry,
     schema: GraphSchema,
     result: Extraction,
-    senses: frozenset[str],
+    spelled: frozenset[str],
 ) -> None:
     best: dict[str, LessonLink] = {}
-    named = set(senses)  # the concepts the lesson names by a name, not by initials alone
+    named = set(spelled)  # the concepts the lesson names by a name, not by initials alone
     # Names that end in an acronym last: "GPs" may be the initials of a concept this lesson names
     # first ("Gaussian processes") and of another the course named before; the lesson's own sense
     # wins. And "NVIDIA NIM" is "NVIDIA Inference Microservices" once that is known.

@@ -37,6 +37,7 @@ from lemminflect import getAllLemmas
 
 __all__ = [
     "CLOSED_CLASSES",
+    "CONJUNCTION",
     "FUNCTION_WORDS",
     "Word",
     "conjuncts",
@@ -277,14 +278,15 @@ def conjuncts(text: str, span: tuple[int, int]) -> list[tuple[int, int]]:
     """A phrase split at "and", "or" and commas into its parts (offsets into ``text``)."""
     parts: list[tuple[int, int]] = []
     cursor = span[0]
-    for match in _CONJUNCTION.finditer(text, span[0], span[1]):
+    for match in CONJUNCTION.finditer(text, span[0], span[1]):
         parts.append((cursor, match.start()))
         cursor = match.end()
     parts.append((cursor, span[1]))
     return [part for part in parts if part[1] > part[0]]
 
 
-_CONJUNCTION = re.compile(r"\s*(?:,\s*(?:and|or)\s+|\s+and\s+|\s+or\s+|,\s+)")
+CONJUNCTION = re.compile(r"\s*(?:,\s*(?:and|or)\s+|\s+and\s+|\s+or\s+|,\s+)")
+"""What joins the parts of a list: a comma, "and" or "or" (:func:`conjuncts`, :func:`agents.text.elided`)."""
 
 
 def pronoun(text: str, span: tuple[int, int]) -> bool:

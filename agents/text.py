@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.phrases import lemma_table
+from agents.phrases import CONJUNCTION, lemma_table
 
 __all__ = [
     "EMPHASIS",
@@ -209,8 +209,7 @@ def acronym_of(token: str) -> str | None:
     return None
 
 
-_JOIN = r"(?:,?\s+(?:and|or|and/or)\s+|,\s+)"
-_CONJUNCTS = re.compile(rf"(?:[\w-]+{_JOIN})+$", re.IGNORECASE)
+_CONJUNCTS = re.compile(rf"(?:[\w-]+(?:{CONJUNCTION.pattern}))+$", re.IGNORECASE)
 """Single words joined by commas and "and"/"or", up to a list's last conjunct."""
 _REACH = 120
 """How far before a list's last conjunct its other conjuncts are looked for (characters)."""
