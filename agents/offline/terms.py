@@ -211,7 +211,8 @@ def term_features(name: str) -> tuple[float, ...]:
     >>> dict(zip(FEATURES, term_features("two inputs")))["first_num_quant"]
     1.0
     """
-    tokens = [w.text for w in words(name)] or [name.strip() or "?"]
+    written = [w.text for w in words(name)] or [name.strip() or "?"]
+    tokens = _parts(written[0]) if len(written) == 1 else written
     classes = [word_classes(token) for token in tokens]
     zipfs = [_zipf(token) for token in tokens]
     first, head = tokens[0], tokens[-1]
@@ -256,11 +257,11 @@ def term_features(name: str) -> tuple[float, ...]:
         "number": float(any(token.isdigit() or word_classes(token) == {"NUM"} for token in tokens)),
         "acronym": float(any(_ACRONYM.fullmatch(token) for token in tokens)),
         "camel": float(any(_CAMEL.search(token) for token in tokens)),
-        "alnum": float(any(re.search(r"[A-Za-z]", t) and re.search(r"\d", t) for t in tokens)),
-        "hyphen": float(any("-" in token.strip("-") for token in tokens)),
+        "alnum": float(any(re.search(r"[A-Za-z]", t) and re.search(r"\d", t) for t in written)),
+        "hyphen": float(any("-" in token.strip("-") for token in written)),
         "shouting": float(any(len(t) >= 4 and t.isupper() and t.isalpha() and _zipf(t) >= 4 for t in tokens)),
         "capital_inner": float(not title and any(token[:1].isupper() for token in tokens[1:])),
-        "letter_compound": float(any(re.match(r"[A-Za-z]-[A-Za-z]{2,}", token) for token in tokens)),
+        "letter_compound": float(any(re.match(r"[A-Za-z]-[A-Za-z]{2,}", token) for token in written)),
     }
     values["first_gradable"] = float(count > 1 and _gradable(first.lower()))
     values["first_relational"] = float(count > 1 and bool(_RELATIONAL.search(first.lower())))
@@ -275,6 +276,21 @@ def term_features(name: str) -> tuple[float, ...]:
         for band in _BANDS:
             values[f"{where}_zipf_{band}"] = float(_band(zipf) == band)
     return tuple(values[feature] for feature in FEATURES)
+
+
+def _parts(word: str) -> list[str]:
+    """The words a name of one hyphenated word joins ("fine-tuning": "fine", "tuning";
+    "chain-of-thought"), so that it is read as the compound it is: as one word, wordfreq gives it
+    the frequency of its everyday parts and lemminflect the classes of its last, and it looked like
+    a common word or a bare gerund ("evaluating"). A part of one letter or with a digit keeps the
+    word whole ("k-means", "GPT-4"), and so does a word without a hyphen.
+
+    >>> _parts("fine-tuning"), _parts("k-means"), _parts("phi-3-mini"), _parts("softmax")
+    (['fine', 'tuning'], ['k-means'], ['phi-3-mini'], ['softmax'])
+    """
+    parts = word.split("-")
+    whole = len(parts) < 2 or not all(len(part) >= 2 and part.isalpha() for part in parts)
+    return [word] if whole else parts
 
 
 @lru_cache(maxsize=65_536)  # a pure function; lemminflect deep-copies its tables on every call
@@ -350,7 +366,7 @@ def is_term(name: str, evidence: TermEvidence = "used") -> bool:
     tokens = [w.text for w in words(name)]
     if any(word_classes(token) & {"PRON", "AUX", "PART"} for token in tokens):
         return False
-    if len(tokens) == 1:
+    if len(tokens) == 1 and len(_parts(tokens[0])) == 1:
         return termhood(name) >= (THRESHOLD if evidence == "defined" else SINGLE_THRESHOLD)
     if evidence == "defined":
         return termhood(name) >= MARKED_THRESHOLD

@@ -96,6 +96,23 @@ def test_everyday_compositions_need_the_lesson_to_define_them() -> None:
     assert not terms.is_term("CNN layers") and terms.is_term("GPU memory")
 
 
+def test_a_hyphenated_compound_is_read_as_the_words_it_joins() -> None:
+    # As one word, "fine-tuning" had the frequency of its everyday parts and looked like a bare
+    # gerund ("evaluating"), so a lesson defining it named no concept.
+    values = dict(zip(terms.FEATURES, terms.term_features("fine-tuning"), strict=True))
+    spaced = dict(zip(terms.FEATURES, terms.term_features("fine tuning"), strict=True))
+    assert values["hyphen"] == 1.0 and spaced["hyphen"] == 0.0
+    assert {k: v for k, v in values.items() if k != "hyphen"} == {
+        k: v for k, v in spaced.items() if k != "hyphen"
+    }
+    for term in ("fine-tuning", "self-attention", "chain-of-thought", "pre-training"):
+        assert terms.is_term(term, "defined"), term
+    for word in ("one-hot", "end-to-end", "built-in", "few-shot"):
+        assert not terms.is_term(word, "defined"), word
+    # A part of one letter or with a digit keeps the word whole: "k-means" is no "k" and "means".
+    assert terms.term_features("k-means") != terms.term_features("k means")
+
+
 def test_a_german_or_chinese_lesson_yields_only_english_technical_terms() -> None:
     german = (
         "# Neuronale Netze\n\nEin **neuronales Netz** besteht aus mehreren Schichten. Die "
