@@ -56,11 +56,12 @@ class Registry:
             concept_id: {info.name} for concept_id, info in self.concepts.items()
         }
         self.keys: dict[str, str] = {}
+        self._joined: dict[str, set[str]] = {}
         for concept_id, info in self.concepts.items():
-            self.keys.setdefault(normalize_name(info.name), concept_id)
+            self._register(normalize_name(info.name), concept_id)
         for alias, concept_id in aliases.items():
             if concept_id in self.concepts:
-                self.keys.setdefault(alias, concept_id)
+                self._register(alias, concept_id)
                 self.forms[concept_id].add(alias)
         self._lexicon: dict[str, str] | None = None
         self._heads: dict[str, str] | None = None
@@ -106,7 +107,7 @@ class Registry:
         """The canonical id a name stands for, or None if it is new; an acronym several concepts'
         initials spell stands for the one of them the lesson names otherwise (``senses``)."""
         key = normalize_name(name)
-        found = self.keys.get(key)
+        found = self.keys.get(key) or self._spelled_together(key)
         if found is not None:
             return found
         letters = acronym_of(name.strip())
@@ -121,6 +122,18 @@ class Registry:
                 return acronym_concept
             return self._qualified(name, senses)
         return None
+
+    def _register(self, key: str, concept_id: str) -> None:
+        if key not in self.keys:
+            self.keys[key] = concept_id
+            self._joined.setdefault(key.replace(" ", ""), set()).add(concept_id)
+
+    def _spelled_together(self, key: str) -> str | None:
+        """The concept whose key is this one without its spaces, or with spaces this one lacks,
+        when only one concept's is: one word or two is a matter of spelling ("finetuning",
+        "fine-tuning"; "MaxPooling", "max-pooling"; "lengthscale", "length-scale")."""
+        owners = self._joined.get(key.replace(" ", ""), set())
+        return next(iter(owners)) if len(owners) == 1 else None
 
     def _qualified(self, name: str, senses: AbstractSet[str] | None) -> str | None:
         """The concept an acronym stands for, when the words before it are words of that concept's
@@ -137,7 +150,7 @@ class Registry:
     def add(self, info: ConceptInfo) -> None:
         self.concepts[info.id] = info
         self.forms.setdefault(info.id, set()).add(info.name)
-        self.keys.setdefault(normalize_name(info.name), info.id)
+        self._register(normalize_name(info.name), info.id)
         self._lexicon = self._heads = self._strong = self._spelled = self._shared = None
 
     def add_alias(self, form: str, concept_id: str) -> str | None:
@@ -145,7 +158,7 @@ class Registry:
         key = normalize_name(form)
         if not key or key in self.keys:
             return None
-        self.keys[key] = concept_id
+        self._register(key, concept_id)
         self.forms.setdefault(concept_id, set()).add(form)
         self._lexicon = self._heads = self._strong = self._spelled = self._shared = None
         return key

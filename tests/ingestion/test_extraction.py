@@ -258,6 +258,23 @@ def test_an_acronym_written_in_the_plural_and_an_irregular_plural_are_one_concep
     assert not {"gpus", "hessian-matrice", "cpu-cach"} & set(registry.concepts)
 
 
+def test_a_name_written_as_one_word_or_two_is_one_concept() -> None:
+    registry = Registry([], {})
+    llm = OfflineLLM(offline_handlers())
+    text = (
+        "# Tuning\n\n**Fine-tuning** is the retraining of a pretrained model on new data. "
+        "Fine-tuning needs little data. **Max-pooling** keeps the largest value of a window, and "
+        "max-pooling is cheap.\n"
+    )
+    extract_lesson(read_lesson(_write(Path("t.md"), text)), llm, registry, CURRICULUM)
+    assert {registry.resolve(n) for n in ("finetuning", "Finetuning", "fine tuning")} == {"fine-tuning"}
+    assert registry.resolve("MaxPooling") == "max-pooling"
+    # Two concepts whose names differ only by a space leave a third spelling unresolved.
+    registry.add(ConceptInfo("data-set", "data set", "concept", ""))
+    registry.add(ConceptInfo("datas-et", "datas et", "concept", ""))
+    assert registry.resolve("dataset") is None
+
+
 def test_an_acronym_two_concepts_share_names_the_one_its_lesson_names() -> None:
     # "CI" spells the initials of a confidence interval and of continuous integration: in a lesson
     # on one of them it names that one, and "GPs" names the Gaussian process its lesson defines,
