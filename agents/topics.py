@@ -35,18 +35,21 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from agents.phrases import gerund_only, word_classes
-from agents.text import HEADING
+from agents.phrases import FUNCTION_WORDS, gerund_only, word_classes
+from agents.text import HEADING, singular
 
 __all__ = [
     "MAX_TOPICS",
+    "TITLE",
     "Course",
     "Topic",
     "heading_terms",
     "lesson_topics",
     "lesson_words",
+    "spelled_out",
     "topics_of",
     "without_headings",
+    "written_words",
 ]
 
 _LEAD = re.compile(r"^(?:what (?:is|are)\s+(?:an?\s+|the\s+)?|an?\s+|the\s+)", re.IGNORECASE)
@@ -54,6 +57,8 @@ _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+)", re.IGNOREC
 _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _TOKEN = re.compile(r"[^\W_][\w'’-]*")
+TITLE = re.compile(r" {0,3}#[ \t]")
+"""A level-one heading: the first in a lesson is its title."""
 MAX_TOPICS = 200
 """The most distinct heading terms of one lesson that are counted."""
 
@@ -98,13 +103,18 @@ class Course:
 class Topic:
     """A heading's term: where its heading starts in the lesson, the term as the heading writes
     it, how often the lesson's prose outside headings writes it, the form written most often, and
-    how many times more often than the course's other lessons (None without a course)."""
+    how many times more often than the course's other lessons (None without a course), and
+    whether it is a title term the prose spells out (:attr:`title`)."""
 
     start: int
     term: str
     written: int
     form: str
     concentration: float | None = None
+    title: bool = False
+    """A term of the lesson's title (its first level-one heading), of several words, each of
+    which (function words aside) the prose writes: "# Softmax Regression" over a section that
+    writes "softmax" and "regression" apart."""
 
 
 def heading_terms(text: str) -> list[str]:
@@ -172,14 +182,38 @@ def lesson_topics(prose: str, course: Course | None = None, lesson_id: str = "")
     ]
     counted = list(dict.fromkeys(term.lower() for _, term in terms))[:MAX_TOPICS]
     forms = _written_forms(outside, counted)
+    title = next((m.start() for m in headings if TITLE.match(m.group(0))), None)
+    vocabulary = written_words(outside) if title is not None else set()
     found: list[Topic] = []
     for start, term in terms:
         written_as = forms.get(term.lower(), Counter())
         written = sum(written_as.values())
         form = min(written_as, key=lambda f: (f != f.lower(), -written_as[f], f)) if written_as else term
         concentration = course.concentration(lesson_id, term) if course is not None and written else None
-        found.append(Topic(start, term, written, form, concentration))
+        spelled = start == title and spelled_out(term, vocabulary)
+        found.append(Topic(start, term, written, form, concentration, spelled))
     return found
+
+
+def written_words(text: str) -> set[str]:
+    """The words a text writes, in lower case and the singular.
+
+    >>> sorted(written_words("The softmax outputs"))
+    ['output', 'softmax', 'the']
+    """
+    return {singular(token.lower()) for token in _TOKEN.findall(text)}
+
+
+def spelled_out(term: str, vocabulary: set[str]) -> bool:
+    """Whether a name of several words has each of its words, function words aside, among the
+    ``vocabulary`` (the lower-case singular words a text writes).
+
+    >>> spelled_out("Softmax Regression", {"softmax", "regression"}), spelled_out("Study Buddy", {"study"})
+    (True, False)
+    """
+    tokens = term.split()
+    content = [singular(token.lower()) for token in tokens if token.lower() not in FUNCTION_WORDS]
+    return len(tokens) > 1 and bool(content) and all(token in vocabulary for token in content)
 
 
 def _written_forms(text: str, terms: Sequence[str]) -> dict[str, Counter[str]]:
@@ -224,6 +258,8 @@ def topics_of(topics: Sequence[Topic], start: int, end: int) -> list[dict[str, o
         item: dict[str, object] = {"term": topic.term, "written": topic.written, "form": topic.form}
         if topic.concentration is not None:
             item["concentration"] = round(min(topic.concentration, _MOST), 2)
+        if topic.title:
+            item["title"] = True
         found.append(item)
     return found
 

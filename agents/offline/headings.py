@@ -35,17 +35,22 @@ class HeadingTopics:
 
     counts: dict[str, tuple[int, str, float | None]] = field(default_factory=dict)
     words: int = 0
+    titles: frozenset[str] = frozenset()
+    """The lesson's title terms whose words its prose writes (:attr:`agents.topics.Topic.title`)."""
 
     @classmethod
     def of(cls, payload: Mapping[str, object]) -> HeadingTopics:
         counts: dict[str, tuple[int, str, float | None]] = {}
+        titles: set[str] = set()
         for item in as_list(payload.get("topics")):
             topic = as_mapping(item)
             term, form = str(topic.get("term") or ""), str(topic.get("form") or "")
             concentration = as_number(topic["concentration"]) if "concentration" in topic else None
             if normalize_name(term) and form:
                 counts[normalize_name(term)] = (int(as_number(topic.get("written"))), form, concentration)
-        return cls(counts, int(as_number(payload.get("lesson_words"))))
+                if topic.get("title") is True:
+                    titles.add(normalize_name(term))
+        return cls(counts, int(as_number(payload.get("lesson_words"))), frozenset(titles))
 
 
 def topical(term: str, written: int, words: int, concentration: float | None = None) -> bool:

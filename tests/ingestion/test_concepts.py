@@ -324,6 +324,35 @@ def test_a_heading_that_names_a_term_is_taught_and_a_label_is_not() -> None:
     assert not any("tokenization" in name for name in by_name)  # the prose never writes the heading
 
 
+def test_a_lesson_title_whose_words_the_prose_writes_apart_is_what_it_teaches() -> None:
+    body = (
+        "We turn scores into probabilities with the softmax. Unlike linear regression, the model "
+        "predicts a class; regression of this kind fits the softmax outputs by maximum likelihood.\n"
+    )
+    by_name = {
+        normalize_name(c.name): c
+        for c in extract_concepts_offline(f"# Softmax Regression\n\n{body}", [], NODE_TYPES).concepts
+    }
+    assert by_name["softmax regression"].role == "teaches"
+    assert by_name["softmax regression"].quote == "# Softmax Regression"
+    # Only the title: a later heading is a section of the lesson, and a label's words are not the
+    # prose's ("# Study Buddy" over a lesson that never writes "buddy").
+    later = {
+        normalize_name(c.name)
+        for c in extract_concepts_offline(
+            f"# Models\n\n## Softmax Regression\n\n{body}", [], NODE_TYPES
+        ).concepts
+    }
+    assert "softmax regression" not in later
+    label = {
+        normalize_name(c.name)
+        for c in extract_concepts_offline(
+            "# Study Buddy\n\nA study app for the softmax.\n", [], NODE_TYPES
+        ).concepts
+    }
+    assert "study buddy" not in label
+
+
 def test_a_sentence_saying_what_a_phrase_is_teaches_it_when_the_chunk_writes_it_again() -> None:
     text = (
         "Knowledge distillation is a way to train a small model. It is cheap: knowledge distillation needs a "

@@ -513,6 +513,27 @@ def test_a_title_the_lesson_writes_again_and_again_is_what_it_teaches() -> None:
     assert "momentum" in _taught(extract_lesson(lessons[0], llm, alone, CURRICULUM))
 
 
+def test_a_lesson_title_whose_words_a_later_chunk_writes_is_taught_by_the_first() -> None:
+    # d2l's "# Softmax Regression": its first chunk never writes "softmax"; the section does, later
+    # and apart from "regression". Whether the title is spelled out is the whole lesson's to say.
+    filler = "Regression answers how much questions about quantities we can measure. " * 20
+    text = f"# Softmax Regression\n\n{filler}\n\n## Scores\n\nThe softmax turns scores into probabilities.\n"
+    lesson = read_lesson(_write(Path("softmax.md"), text))
+    assert len(lesson.chunks) > 1 and "softmax" not in lesson.prose[: lesson.chunks[0].end].lower()[20:]
+    topics = lesson_topics(lesson.prose)
+    assert [topic.term for topic in topics if topic.title] == ["Softmax Regression"]
+    registry = Registry([], {})
+    taught = _taught(extract_lesson(lesson, OfflineLLM(offline_handlers()), registry, CURRICULUM))
+    assert "softmax-regression" in taught
+    # A title the prose does not spell out is a label, and a later level-one heading is no title.
+    assert not any(
+        t.title
+        for t in lesson_topics(
+            "# Study Buddy\n\nA study app.\n\n# Softmax Regression\n\nsoftmax regression\n"
+        )
+    )
+
+
 def test_heading_topics_from_a_model_reply_payload_are_read_defensively() -> None:
     # The payload is built by the pipeline, but a replayed or edited prompt may hold anything: what
     # is not a number counts as nothing, and nothing is no topic.
