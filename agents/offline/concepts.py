@@ -16,9 +16,10 @@ Candidates come from:
 - names: an acronym or CamelCase word of three letters or more ("BERT", "PyTorch") written twice;
 - cue phrases (:func:`agents.cues.cue_statements`): on either side, for each part of a list, the
   noun-phrase run (:func:`agents.phrases.noun_runs`) next to the cue; defined when the cue states
-  a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for"); the genus
-  of a bare "X is a Y" only when the chunk writes it again ("Miniconda is a lightweight installer"
-  describes Miniconda);
+  a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for"); beside
+  a weaker cue ("is a", "uses", "such as") only when the chunk writes it again: the genus of a
+  bare "X is a Y" said once describes X ("Miniconda is a lightweight installer"), and a run said
+  once beside a cue is as often a fragment ("due to its efficacy momentum is a ...");
 - recurrence: a noun-phrase run of two to five words written :data:`RECURRENCE` times or more;
 - headings: each noun phrase a heading names ("### Teacher Forcing", "## What is cosine
   similarity?", a leading "What is" or article dropped; "## Padding and Stride" names two,
@@ -346,10 +347,11 @@ def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
                 name = next(
                     (tail for tail in tails if is_term(tail, "defined" if explicit else "used")), None
                 )
-                # The genus of a bare "X is a Y" said once describes X ("Miniconda is a lightweight
-                # installer"); one the chunk writes again is a topic.
-                bare = statement.cue.strength <= 0.5 and nearest == 0
-                if name is not None and not (bare and len(_written(name, clean)) < 2):
+                # Beside a cue that states no curriculum relation, a phrase the chunk writes once is
+                # no topic of it: the genus of a bare "X is a Y" describes X ("Miniconda is a
+                # lightweight installer"), and a run across a missing comma is a fragment ("due to
+                # its efficacy momentum is a ...", "when to use nonzero paddings").
+                if name is not None and (explicit or len(_written(name, clean)) >= 2):
                     found.add(_Offer(name, "uses", quote, 0.75, "cue"))
 
 

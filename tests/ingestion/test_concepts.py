@@ -380,3 +380,19 @@ def test_the_genus_of_a_bare_is_a_said_once_is_no_concept_and_one_written_again_
     for text, kept in ((once, False), (again, True)):
         found = {normalize_name(c.name) for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
         assert ("stochastic optimizer" in found) == kept
+
+
+def test_a_phrase_said_once_beside_a_weak_cue_is_no_concept_and_one_beside_a_stated_relation_is() -> None:
+    # A missing comma joins two noun phrases into one run: "its efficacy" and "momentum".
+    fragment = "As one would expect, due to its efficacy momentum is a well-studied subject in optimization."
+    used = "It is unclear when to use nonzero paddings unless artifacts occur."
+    for text, junk in ((fragment, "efficacy momentum"), (used, "nonzero padding")):
+        found = {normalize_name(c.name) for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
+        assert junk not in found, text
+    # Written again, the same phrase is a topic of the chunk; a cue that states a curriculum
+    # relation defines both sides at once.
+    again = f"{used} Nonzero paddings reflect the border instead."
+    stated = "Nonzero paddings are a prerequisite for reflection padding."
+    for text in (again, stated):
+        found = {normalize_name(c.name) for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
+        assert "nonzero padding" in found, text
