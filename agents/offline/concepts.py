@@ -264,6 +264,8 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             found.aliases.setdefault(normalize_name(long), set()).add(short)
             found.add(_Offer(long, "uses", quote, 0.7, "acronym"))
     for match in EMPHASIS.finditer("" if sentence.startswith(">") else sentence):
+        if match.group("term").startswith("-"):
+            continue  # the rest of a word the prose view blanked: "$K$*-fold cross-validation*"
         term = _clean(match.group("term"))
         defined = defining(sentence, match.start(), match.end())
         if not noun_phrase(term, joined=defined) or not is_term(term, "defined" if defined else "emphasised"):

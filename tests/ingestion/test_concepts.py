@@ -150,6 +150,13 @@ def test_blanked_code_and_math_split_phrases_and_yield_nothing() -> None:
     }
 
 
+def test_emphasis_that_continues_a_blanked_word_is_no_concept() -> None:
+    # d2l writes "$K$*-fold cross-validation*": the math is blanked, and what the emphasis holds is
+    # the rest of "K-fold", not a name ("fold cross-validation").
+    text = "One popular solution is to employ $K$*-fold cross-validation*. We use *cross-validation* again."
+    assert names(extract_concepts_offline(text, [], NODE_TYPES)) == {"cross validation"}
+
+
 def test_acronyms_resolve_to_the_concept_they_abbreviate(tmp_path: Path) -> None:
     llm = OfflineLLM(offline_handlers())
     registry = Registry([], {})

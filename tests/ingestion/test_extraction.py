@@ -244,14 +244,11 @@ def test_entity_resolution_joins_plurals_case_and_acronyms() -> None:
 def test_an_acronym_written_in_the_plural_and_an_irregular_plural_are_one_concept() -> None:
     # "GPUs" and "APIs" end like "corpus" and "analysis", words whose "s" is no plural ending; the
     # capitals say they are plurals. "matrices" and "caches" are plurals no ending rule undoes.
-    registry = Registry([], {})
-    llm = OfflineLLM(offline_handlers())
-    text = (
+    registry = _registry_of(
         "# Hardware\n\nA **GPU** is a processor for parallel work. GPUs run matrix code. Each "
         "**CPU cache** is small, and CPU caches are fast. A **Hessian matrix** holds second "
         "derivatives; Hessian matrices are symmetric.\n"
     )
-    extract_lesson(read_lesson(_write(Path("h.md"), text)), llm, registry, CURRICULUM)
     assert {registry.resolve(n) for n in ("GPU", "GPUs", "the GPUs")} == {"gpu"}
     assert {registry.resolve(n) for n in ("Hessian matrix", "Hessian matrices")} == {"hessian-matrix"}
     assert {registry.resolve(n) for n in ("CPU cache", "CPU caches")} == {"cpu-cache"}
@@ -259,14 +256,11 @@ def test_an_acronym_written_in_the_plural_and_an_irregular_plural_are_one_concep
 
 
 def test_a_name_written_as_one_word_or_two_is_one_concept() -> None:
-    registry = Registry([], {})
-    llm = OfflineLLM(offline_handlers())
-    text = (
+    registry = _registry_of(
         "# Tuning\n\n**Fine-tuning** is the retraining of a pretrained model on new data. "
         "Fine-tuning needs little data. **Max-pooling** keeps the largest value of a window, and "
         "max-pooling is cheap.\n"
     )
-    extract_lesson(read_lesson(_write(Path("t.md"), text)), llm, registry, CURRICULUM)
     assert {registry.resolve(n) for n in ("finetuning", "Finetuning", "fine tuning")} == {"fine-tuning"}
     assert registry.resolve("MaxPooling") == "max-pooling"
     # Two concepts whose names differ only by a space leave a third spelling unresolved.
@@ -365,6 +359,15 @@ def test_a_heading_names_what_its_prose_writes_in_the_singular() -> None:
     )
     taught = {link.concept_id for link in result.links if link.role == "teaches"}
     assert registry.resolve("gated recurrent units") in taught
+
+
+def _registry_of(text: str) -> Registry:
+    """The registry after the offline extraction of one lesson."""
+    registry = Registry([], {})
+    extract_lesson(
+        read_lesson(_write(Path("lesson.md"), text)), OfflineLLM(offline_handlers()), registry, CURRICULUM
+    )
+    return registry
 
 
 def _write(path: Path, text: str) -> Path:
