@@ -23,12 +23,15 @@ Offline, deterministically, sentence by sentence:
   (at most 0.55): co-occurrence alone is weak evidence, repeated co-occurrence a little stronger.
   A cue that relates two phrases of a sentence says nothing against its other pairs ("DenseNet
   uses the same layers as ResNet": DenseNet and ResNet), but a sentence that denies a cue ("is not
-  a part of") gives no pair at all.
+  a part of") gives no pair at all; and an example in parentheses ("encoder-only (e.g., BERT),
+  encoder-decoder (e.g., T5)") pairs with its own list item, not with another item that has
+  examples of its own or with that item's examples (:func:`_together`).
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -183,8 +186,10 @@ def extract_relations_offline(
         if not denies_cue(sentence.text):
             mentioned = list(dict.fromkeys(concept for _, _, concept in mentions))
             if 2 <= len(mentioned) <= 5:
+                together = _together(sentence.text, mentions)
                 for left, right in itertools.combinations(mentioned, 2):
-                    pairs.setdefault(tuple(sorted((left, right))), []).append(sentence)  # type: ignore[arg-type]
+                    if frozenset((left, right)) in together:
+                        pairs.setdefault(tuple(sorted((left, right))), []).append(sentence)  # type: ignore[arg-type]
         previous = sentence
 
     def stated(a: str, b: str) -> bool:
@@ -216,6 +221,50 @@ def extract_relations_offline(
         reasoning = f"named together in {len(where)} sentence(s) with no cue phrase"
         uncued((left, "related", right), where[0], confidence, reasoning)
     return RelationReply(relations=[found[key] for key in sorted(found)])
+
+
+_EXAMPLES = re.compile(
+    r"\(\s*(?:e\.\s?g\.|i\.\s?e\.|for (?:example|instance)|such as)[^()]*\)", re.IGNORECASE
+)
+"""A parenthesis of examples: "encoder-only (e.g., BERT), encoder-decoder (e.g., T5)"."""
+_APART = re.compile(r"[,;()]|\b(?:and|or)\b", re.IGNORECASE)
+
+
+def _together(sentence: str, mentions: list[tuple[int, int, str]]) -> set[frozenset[str]]:
+    """The pairs of concepts a sentence names together: every two of its mentions, but for a list
+    whose items each have examples in parentheses: an example goes with its own item (the mention
+    right before its parenthesis) and not with another item or that item's examples
+    ("encoder-only (e.g., BERT), encoder-decoder (e.g., T5)" pairs BERT with encoder-only, not with
+    encoder-decoder or T5; "LSTMs and other sequence models (such as GRUs)" keeps LSTMs and GRUs).
+
+    >>> t = "Transformers are encoder-only (e.g., BERT) or decoder-only (e.g., GPT)."
+    >>> m = [(17, 29, "eo"), (37, 41, "bert"), (46, 58, "do"), (66, 69, "gpt")]
+    >>> sorted(tuple(sorted(p)) for p in _together(t, m))
+    [('bert', 'eo'), ('do', 'eo'), ('do', 'gpt')]
+    """
+    groups = [(m.start(), m.end()) for m in _EXAMPLES.finditer(sentence)]
+    if not groups:
+        return {frozenset((a[2], b[2])) for a, b in itertools.combinations(mentions, 2) if a[2] != b[2]}
+
+    def group(mention: tuple[int, int, str]) -> int | None:
+        return next((index for index, (a, b) in enumerate(groups) if a <= mention[0] < b), None)
+
+    def host(index: int) -> tuple[int, int, str] | None:
+        before = [m for m in mentions if m[1] <= groups[index][0]]
+        last = max(before, key=lambda m: m[1], default=None)
+        return last if last is not None and not _APART.search(sentence[last[1] : groups[index][0]]) else None
+
+    hosts = {index: host(index) for index in range(len(groups))}
+    items = {m for m in hosts.values() if m is not None}
+    found: set[frozenset[str]] = set()
+    for first, second in itertools.combinations(mentions, 2):
+        one, other = group(first), group(second)
+        crossed = one is not None and other is not None and one != other
+        crossed |= one is not None and other is None and second in items and hosts[one] != second
+        crossed |= other is not None and one is None and first in items and hosts[other] != first
+        if not crossed and first[2] != second[2]:
+            found.add(frozenset((first[2], second[2])))
+    return found
 
 
 def offline_handler(prompt: Prompt) -> dict[str, object]:

@@ -122,6 +122,18 @@ def test_a_cue_between_two_phrases_leaves_the_other_pairs_of_its_sentence_co_occ
     )
 
 
+def test_an_example_in_parentheses_goes_with_what_it_exemplifies_not_with_the_rest_of_the_list() -> None:
+    text = "Models are pretrained as encoder-only (e.g., BERT) or as encoder-decoder (e.g., T5)."
+    found = set(triples(text, "encoder-only", "bert", "encoder-decoder", "t5"))
+    assert {("bert", "related", "encoder-only"), ("encoder-decoder", "related", "t5")} <= found
+    assert ("encoder-decoder", "related", "encoder-only") in found  # the list's own items
+    assert not {("bert", "related", "encoder-decoder"), ("bert", "related", "t5")} & found
+    assert ("encoder-only", "related", "t5") not in found
+    # An example of a phrase that is no item of such a list still goes with the sentence's other names.
+    found = set(triples("Training LSTMs and other sequence models (such as GRUs) is costly.", "lstm", "gru"))
+    assert ("gru", "related", "lstm") in found
+
+
 def test_a_name_ending_in_another_concepts_name_reads_as_a_prerequisite_from_the_shorter() -> None:
     found = triples(
         "Stochastic gradient descent samples one example. Gradient descent uses the whole data set.",
