@@ -107,7 +107,7 @@ class Registry:
         """The canonical id a name stands for, or None if it is new; an acronym several concepts'
         initials spell stands for the one of them the lesson names otherwise (``senses``)."""
         key = normalize_name(name)
-        found = self.keys.get(key) or self._spelled_together(key)
+        found = self.keys.get(key) or self._without_spaces(key)
         if found is not None:
             return found
         letters = acronym_of(name.strip())
@@ -128,7 +128,7 @@ class Registry:
             self.keys[key] = concept_id
             self._joined.setdefault(key.replace(" ", ""), set()).add(concept_id)
 
-    def _spelled_together(self, key: str) -> str | None:
+    def _without_spaces(self, key: str) -> str | None:
         """The concept whose key is this one without its spaces, or with spaces this one lacks,
         when only one concept's is: one word or two is a matter of spelling ("finetuning",
         "fine-tuning"; "MaxPooling", "max-pooling"; "lengthscale", "length-scale")."""

@@ -40,16 +40,13 @@ from agents.text import HEADING, singular
 
 __all__ = [
     "MAX_TOPICS",
-    "TITLE",
     "Course",
     "Topic",
     "heading_terms",
     "lesson_topics",
     "lesson_words",
-    "spelled_out",
     "topics_of",
     "without_headings",
-    "written_words",
 ]
 
 _LEAD = re.compile(r"^(?:what (?:is|are)\s+(?:an?\s+|the\s+)?|an?\s+|the\s+)", re.IGNORECASE)
@@ -57,7 +54,7 @@ _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+)", re.IGNOREC
 _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _TOKEN = re.compile(r"[^\W_][\w'’-]*")
-TITLE = re.compile(r" {0,3}#[ \t]")
+_TITLE = re.compile(r" {0,3}#[ \t]")
 """A level-one heading: the first in a lesson is its title."""
 MAX_TOPICS = 200
 """The most distinct heading terms of one lesson that are counted."""
@@ -182,33 +179,33 @@ def lesson_topics(prose: str, course: Course | None = None, lesson_id: str = "")
     ]
     counted = list(dict.fromkeys(term.lower() for _, term in terms))[:MAX_TOPICS]
     forms = _written_forms(outside, counted)
-    title = next((m.start() for m in headings if TITLE.match(m.group(0))), None)
-    vocabulary = written_words(outside) if title is not None else set()
+    title = next((m.start() for m in headings if _TITLE.match(m.group(0))), None)
+    vocabulary = _written_words(outside) if title is not None else set()
     found: list[Topic] = []
     for start, term in terms:
         written_as = forms.get(term.lower(), Counter())
         written = sum(written_as.values())
         form = min(written_as, key=lambda f: (f != f.lower(), -written_as[f], f)) if written_as else term
         concentration = course.concentration(lesson_id, term) if course is not None and written else None
-        spelled = start == title and spelled_out(term, vocabulary)
+        spelled = start == title and _spelled_out(term, vocabulary)
         found.append(Topic(start, term, written, form, concentration, spelled))
     return found
 
 
-def written_words(text: str) -> set[str]:
+def _written_words(text: str) -> set[str]:
     """The words a text writes, in lower case and the singular.
 
-    >>> sorted(written_words("The softmax outputs"))
+    >>> sorted(_written_words("The softmax outputs"))
     ['output', 'softmax', 'the']
     """
     return {singular(token.lower()) for token in _TOKEN.findall(text)}
 
 
-def spelled_out(term: str, vocabulary: set[str]) -> bool:
+def _spelled_out(term: str, vocabulary: set[str]) -> bool:
     """Whether a name of several words has each of its words, function words aside, among the
     ``vocabulary`` (the lower-case singular words a text writes).
 
-    >>> spelled_out("Softmax Regression", {"softmax", "regression"}), spelled_out("Study Buddy", {"study"})
+    >>> _spelled_out("Softmax Regression", {"softmax", "regression"}), _spelled_out("Study Buddy", {"study"})
     (True, False)
     """
     tokens = term.split()

@@ -65,7 +65,7 @@ from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
 from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences, singular
-from agents.topics import TITLE, heading_terms, spelled_out, without_headings, written_words
+from agents.topics import heading_terms, lesson_topics, without_headings
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
 
@@ -310,7 +310,11 @@ def _copula_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
 
 def _headed_in(text: str, clean: str, found: _Found, topics: HeadingTopics) -> None:
     outside = without_headings(clean)
-    first = next((m.start() for m in HEADING.finditer(clean) if TITLE.match(m.group(0))), None)
+    # The lesson's title terms its prose spells out, as the pipeline measured them over the whole
+    # lesson; given a text alone (no topics), as the text's own headings and prose tell.
+    titles = (
+        topics.titles if topics.counts else {normalize_name(t.term) for t in lesson_topics(clean) if t.title}
+    )
     for match in HEADING.finditer(clean):
         for term in (_clean(t) for t in heading_terms(match.group("text") or "")):
             if not term or not noun_phrase(term):
@@ -324,19 +328,10 @@ def _headed_in(text: str, clean: str, found: _Found, topics: HeadingTopics) -> N
                 name = next((form for form in written if form == form.lower()), written[0])
             elif topical(term, lesson, topics.words, concentration):
                 name = lesson_form  # the lesson writes it again and again, if not this chunk
-            elif is_term(term, "emphasised") and _titled(term, match.start() == first, outside, topics):
+            elif normalize_name(term) in titles and is_term(term, "emphasised"):
                 name = term  # the title: "# Softmax Regression" over "softmax" and "regression"
             if name is not None:
                 found.add(_Offer(name, "teaches", text[match.start() : match.end()], 0.6, "heading"))
-
-
-def _titled(term: str, first: bool, outside: str, topics: HeadingTopics) -> bool:
-    """Whether a heading's term is a term of the lesson's title whose words its prose writes: as the
-    pipeline measured it over the whole lesson (``topics``), or, given a text alone, the text's
-    first level-one heading over the text's own prose."""
-    if normalize_name(term) in topics.titles:
-        return True
-    return first and not topics.counts and spelled_out(term, written_words(outside))
 
 
 def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:

@@ -334,14 +334,10 @@ def test_an_acronym_is_no_evidence_of_which_concept_it_means() -> None:
 
 
 def test_an_acronym_after_words_of_its_own_name_is_that_concept() -> None:
-    registry = Registry([], {})
-    text = (
+    registry = _registry_of(
         "# Serving\n\n**NVIDIA NIM**\n\nNVIDIA NIM (NVIDIA Inference Microservices) is a set of "
         "microservices for deploying models. Here are some key features of NVIDIA NIM: NIM scales "
         "on Kubernetes.\n"
-    )
-    extract_lesson(
-        read_lesson(_write(Path("n.md"), text)), OfflineLLM(offline_handlers()), registry, CURRICULUM
     )
     assert registry.resolve("NVIDIA NIM") == registry.resolve("NIM") == "nvidia-inference-microservice"
     assert "nvidia-nim" not in registry.concepts
