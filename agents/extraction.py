@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from agents import concepts as concept_role
@@ -69,7 +69,45 @@ class Extraction:
     candidates: list[ExtractedEdge] = field(default_factory=list)
     dropped: list[tuple[ExtractedEdge, str]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    interrupted: str = ""
+    """The first failure a later run can undo (the model out of reach, the spend cap reached): the
+    lesson is then incomplete, and is not written (ingestion reports it, to be run again)."""
     cost: Cost = field(default_factory=Cost)
+
+    def without_held(
+        self, held: Callable[[int, int], str], named: Callable[[str], list[tuple[int, int]]]
+    ) -> set[str]:
+        """Leaves out the new concepts that the lesson names only in text held for a person
+        (``held(start, end)`` says why a span is, "" when it is not: beside instruction-like text),
+        with their names, links and candidate edges; the ids it left out. ``named(id)`` gives the
+        spans of every mention of a concept in the lesson: its links alone may all sit in held text
+        while the lesson names it elsewhere too. Text addressed to the reviewer is evidence of
+        nothing, not even of a concept ("# Reviewer instructions")."""
+        spans: dict[str, list[LessonLink]] = {}
+        for link in self.links:
+            spans.setdefault(link.concept_id, []).append(link)
+        out = {
+            c.id
+            for c in self.new_concepts
+            if spans.get(c.id)
+            and all(held(link.start, link.end) for link in spans[c.id])
+            and all(held(start, end) for start, end in named(c.id))
+        }
+        if out:
+            self.new_concepts = [c for c in self.new_concepts if c.id not in out]
+            self.new_aliases = [(key, owner) for key, owner in self.new_aliases if owner not in out]
+            self.same = {pair for pair in self.same if not pair & out}
+            self.links = [link for link in self.links if link.concept_id not in out]
+            self.candidates = [c for c in self.candidates if not {c.src, c.dst} & out]
+            self.dropped = [(c, why) for c, why in self.dropped if not {c.src, c.dst} & out]
+        return out
+
+    def failed(self, what: str, reply: Failure) -> None:
+        """Records a call that produced no reply."""
+        line = f"{what}: {reply.kind}: {reply.reason}"
+        self.failures.append(line)
+        if reply.kind in ("unavailable", "over_budget") and not self.interrupted:
+            self.interrupted = line
 
 
 def _order(concept: ExtractedConcept) -> tuple[int, int, int, str]:
@@ -120,7 +158,7 @@ def extract_lesson(
         )
         reply = ask(llm, prompt, ConceptReply, result.cost)
         if isinstance(reply, Failure):
-            result.failures.append(f"concepts of chunk {chunk.ordinal}: {reply.kind}: {reply.reason}")
+            result.failed(f"concepts of chunk {chunk.ordinal}", reply)
             return
         found.extend((concept, chunk.id, chunk.start) for concept in reply.value.concepts)
 
@@ -146,9 +184,7 @@ def extract_lesson(
         )
         relations = ask(llm, prompt, RelationReply, result.cost)
         if isinstance(relations, Failure):
-            result.failures.append(
-                f"relations of chunk {chunk.ordinal}: {relations.kind}: {relations.reason}"
-            )
+            result.failed(f"relations of chunk {chunk.ordinal}", relations)
             return
         ids = {k.id for k in known}
         for relation in relations.value.relations:
@@ -318,7 +354,7 @@ def _verify_and_link(
         )
         reply = ask(llm, prompt, LinkReply, result.cost)
         if isinstance(reply, Failure):
-            result.failures.append(f"evidence links: {reply.kind}: {reply.reason}")
+            result.failed("evidence links", reply)
             result.candidates.extend(group)
             continue
         links = {link.index: link for link in reply.value.links if link.index < len(group)}

@@ -26,7 +26,10 @@ independent support for each other's claims.
 
 So ingesting a folder is the same as ingesting its lessons one by one, in order, and a run that is
 interrupted anywhere and run again gives the graph an uninterrupted run gives: the lessons it wrote
-are skipped, and the next one starts from the very state it would have started from.
+are skipped, and the next one starts from the very state it would have started from. A lesson
+whose extraction the model could not finish (out of reach, or the spend cap reached:
+``Extraction.interrupted``) is such an interruption: it is refused and reported, nothing of it
+written, so that the next run ingests it whole instead of skipping it as done.
 
 Many writers at once. The reads and the write of one lesson happen under the store's
 :meth:`~magg_kg.store.Store.exclusive` lock (SQLite holds its write lock; other writers wait). A
@@ -50,17 +53,19 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Protocol
 
 from agents.cost import Cost
 from agents.extraction import Extraction, extract_lesson
 from agents.lesson_index import LessonProse, prose_reader, stored_prose
 from agents.registry import Registry
+from agents.text import MentionFinder, lexicon
 from agents.topics import Course
 from governance.admission import Admission, AdmissionContext, admit
 from governance.conflict import contest_for
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
 from governance.graph_state import GraphState
+from governance.ingest_report import IngestReport, LessonOutcome
 from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, lesson_proposal
 from governance.stages import Gate
 from governance.taint import Quarantine
@@ -83,13 +88,10 @@ __all__ = [
     "ATTEMPTS",
     "AttachableGate",
     "IngestContext",
-    "IngestReport",
-    "LessonOutcome",
     "UsageSource",
     "ingest",
 ]
 
-Status = Literal["new", "new-version", "skipped", "duplicate", "refused"]
 Progress = Callable[[str, int, int, str], None]
 ATTEMPTS = 8
 """How many times a lesson is built and sent before the run gives up on it (conflicts only)."""
@@ -132,39 +134,6 @@ class IngestContext:
     """The store's proposals, kept for the whole run by :func:`ingest` and read again where changed."""
     course: Course | None = None
     """The lessons stored and those of the run, whose headings' topics :func:`ingest` compares."""
-
-
-@dataclass(frozen=True)
-class LessonOutcome:
-    path: str
-    status: Status
-    lesson_id: str = ""
-    detail: str = ""
-    concepts: int = 0
-    proposals: int = 0
-    hidden: tuple[str, ...] = ()
-    """The hidden text spans found in the lesson and ignored, as "<reason> at <start>-<end>"."""
-    attempts: int = 1
-    """How many times the lesson was built and sent (more than one after a conflict)."""
-
-
-@dataclass
-class IngestReport:
-    lessons: list[LessonOutcome] = field(default_factory=list)
-    concepts: int = 0
-    aliases: int = 0
-    proposals: int = 0
-    outcomes: Counter[tuple[str, str]] = field(default_factory=Counter)
-    states: Counter[str] = field(default_factory=Counter)
-    cost: dict[str, Cost] = field(default_factory=dict)
-    domains: int = 0
-    invalidated: int = 0
-    failures: list[str] = field(default_factory=list)
-    conflicts: list[str] = field(default_factory=list)
-    """One line per batch refused because another writer changed the graph first (then retried)."""
-
-    def count(self, status: Status) -> int:
-        return sum(1 for lesson in self.lessons if lesson.status == status)
 
 
 def _step(ctx: IngestContext, phase: str, done: int, total: int, what: str) -> None:
@@ -292,6 +261,16 @@ def _account(report: IngestReport, built: _Built, attempt: int) -> None:
         report.cost.setdefault(stage, Cost()).add(cost)
 
 
+def _mentions(registry: Registry, prose: str) -> Callable[[str], list[tuple[int, int]]]:
+    """The spans of a concept's every mention in a lesson's prose (by the names ``registry`` knows)."""
+
+    def spans(concept_id: str) -> list[tuple[int, int]]:
+        finder = MentionFinder(lexicon([(concept_id, registry.names(concept_id))]))
+        return [(start, end) for start, end, _ in finder.find(prose)]
+
+    return spans
+
+
 def _lookup(store: Store, lesson: LessonText) -> Callable[[str], tuple[str, Flavor] | None]:
     """Lesson texts for the taint rule: this lesson's, and any stored lesson's."""
 
@@ -317,6 +296,21 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     stored_proposals = ctx.ledger.current()
     corroborations = _corroborations(stored_proposals, lesson)
     extraction = extract_lesson(lesson, ctx.llm, registry, ctx.schema, corroborations, ctx.course)
+    if extraction.interrupted:
+        # Written, the lesson would count as ingested and a later run would skip what it missed.
+        why = (
+            f"{lesson.source_path}: not ingested, nothing of it written: extraction stopped "
+            f"({extraction.interrupted}); run `magg ingest` again"
+        )
+        return _Built(LessonOutcome(lesson.source_path, "refused", lesson.id, why))
+    # The taint rule (governed only): evidence beside an instruction in its lesson waits for a
+    # person, and a concept named only beside text that surely addresses the system is not taken
+    # up at all (merely suspicious text, tutorial prose at times, holds claims, not concepts).
+    quarantine = Quarantine(ctx.gate, ctx.policy, ctx.clock, _lookup(store, lesson)) if ctx.gate else None
+    scan = quarantine.scan_of(lesson.id) if quarantine is not None else None
+    named = _mentions(registry, lesson.prose)
+    held = extraction.without_held(scan.instructed, named) if scan is not None else set()
+    concepts = {cid: info for cid, info in registry.concepts.items() if cid not in held}
     # One graph state for the lesson, read once: the rules, the owners and the judge read it, and
     # each commit or invalidation below updates it once.
     standing = Counter((p.src, p.type, p.dst) for p in stored_proposals if p.state == "proposed")
@@ -340,22 +334,20 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     edges = [(s, d, 1.0) for s, _, d in sorted(facts)]  # in one order whatever the hash seed
     edges += [(c.src, c.dst, c.confidence) for c in extraction.candidates if c.confidence >= 0.5]
     layout = compute_layout(
-        weighted_graph(registry.concepts, edges, groups.values()),
+        weighted_graph(concepts, edges, groups.values()),
         _members(assigned),
-        {cid: info.name for cid, info in registry.concepts.items()},
+        {cid: info.name for cid, info in concepts.items()},
         ctx.seed,
     )
     open_questions = [
         (p.id, p.src, p.type, p.dst) for p in stored_proposals if p.state in ("abstained", "quarantined")
     ]
     cards = {d.id: card(d, facts, open_questions) for d in layout.domains}
-    gate, contest = None, None
-    if ctx.gate is not None:
+    contest = None
+    if ctx.gate is not None and quarantine is not None:
         # The judge reads the graph as it is now, this lesson's concepts included.
         ctx.gate.attach(graph, stored_proposals)
-        # The taint rule: evidence beside an instruction in its lesson waits for a person.
-        gate = Quarantine(ctx.gate, ctx.policy, ctx.clock, _lookup(store, lesson))
-        contest = None if ctx.flat else contest_for(ctx.gate, gate, store, ctx.policy, ctx.clock)
+        contest = None if ctx.flat else contest_for(ctx.gate, quarantine, store, ctx.policy, ctx.clock)
     admission = AdmissionContext(
         llm=ctx.llm,
         graph=graph,
@@ -363,7 +355,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         policy=ctx.policy,
         clock=ctx.clock,
         names=registry.names,
-        gate=gate,
+        gate=quarantine,
         flat=ctx.flat,
         contest=contest,
     )
@@ -404,6 +396,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
             len(extraction.new_concepts),
             len(proposals),
             tuple(f"{h.reason} at {h.start}-{h.end}" for h in lesson.hidden),
+            held=len(held),
         ),
         Batch.of(batch_id, at, journaled(ops, at)),
         extraction,

@@ -313,6 +313,30 @@ class LessonScan:
         """What :meth:`Scan.taint` says of evidence at ``start:end``."""
         return _taint(self.text, self.sections, self.hidden, self._units, self._flagged, start, end)
 
+    def instructed(self, start: int, end: int) -> str:
+        """Why ``start:end`` lies in text that reads as addressed to the system ("" when it does
+        not): inside a unit that scores at :data:`INSTRUCTION_THRESHOLD`, or in the heading of a
+        section whose every other unit does. Narrower than :meth:`taint`: a merely suspicious unit
+        (tutorial prose that addresses the learner, at times), or one elsewhere in the section, does
+        not count."""
+        touching = [
+            i
+            for i, (u_start, u_end) in enumerate(self._units)
+            if u_start < max(end, start + 1) and start < u_end
+        ]
+        for index in touching:
+            u_start, u_end = self._units[index]
+            if u_start <= start and end <= u_end and self._score(index) >= INSTRUCTION_THRESHOLD:
+                return f"inside instruction-like text: {_snippet(self.text[u_start:u_end])!r}"
+            if self.text[u_start:u_end].lstrip().startswith("#"):
+                section = next(((s, e) for s, e in self.sections if s <= u_start < e), (u_start, u_end))
+                body = [
+                    i for i, (b, _) in enumerate(self._units) if section[0] <= b < section[1] and i != index
+                ]
+                if body and all(self._score(i) >= INSTRUCTION_THRESHOLD for i in body):
+                    return f"the heading of instruction-like text: {_snippet(self.text[u_start:u_end])!r}"
+        return ""
+
     def whole(self) -> Scan:
         """The scan with every unit scored."""
         scored = [(s, e, self._score(i)) for i, (s, e) in enumerate(self._units)]

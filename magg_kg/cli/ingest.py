@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from governance.ingestion import IngestReport
+from governance.ingest_report import IngestReport
 from magg_kg.cli.context import DbOption, JsonOption, one_line, open_context, print_json
 from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.coverage import coverage_report
@@ -129,6 +129,28 @@ _ORDINARY = ("alt text", "title", "title text")
 """Hidden text every illustrated lesson has (alt text, titles): never evidence, not worth a warning."""
 
 
+def _barren(report: IngestReport, err: Console, provider: str) -> None:
+    """One warning line per lesson that left concepts out (named only beside instruction-like
+    text), and per new lesson that gave nothing: no new concept, no proposal (a lesson in another
+    language, or with no prose, is recorded all the same, and skipped when run again)."""
+    hint = "; the offline provider reads English prose only" if provider == "offline" else ""
+    for lesson in report.lessons:
+        if lesson.held:
+            err.print(
+                f"warning: lesson {lesson.lesson_id} ({lesson.path}): {lesson.held} concept(s) it names "
+                "only beside instruction-like text left out, with what it claims of them",
+                markup=False,
+                highlight=False,
+            )
+        elif lesson.status in ("new", "new-version") and not lesson.concepts and not lesson.proposals:
+            err.print(
+                f"warning: lesson {lesson.lesson_id} ({lesson.path}): no new concept and no relation "
+                f"came out of it{hint}",
+                markup=False,
+                highlight=False,
+            )
+
+
 def _hidden(report: IngestReport, err: Console) -> None:
     """One warning line per lesson with concealed text (comments, hidden elements): it is
     suspicious and was never evidence."""
@@ -156,12 +178,16 @@ PathsArgument = Annotated[
     list[Path],
     typer.Argument(help="Lessons (Markdown, MDX or HTML) or folders of them.", show_default=False),
 ]
-MaxCalls = Annotated[int | None, typer.Option("--max-calls", help="Stop asking the model after N calls.")]
-MaxTokens = Annotated[int | None, typer.Option("--max-tokens", help="Stop asking the model after N tokens.")]
+MaxCalls = Annotated[
+    int | None, typer.Option("--max-calls", min=0, help="Stop asking the model after N calls.")
+]
+MaxTokens = Annotated[
+    int | None, typer.Option("--max-tokens", min=0, help="Stop asking the model after N tokens.")
+]
 Flat = Annotated[
     bool, typer.Option("--flat", help="Ablation: commit every proposal that passes the schema checks.")
 ]
-MaxBytes = Annotated[int, typer.Option("--max-bytes", help="Refuse lesson files larger than this.")]
+MaxBytes = Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse lesson files larger than this.")]
 
 
 def ingest_command(
@@ -190,6 +216,7 @@ def ingest_command(
         else:
             print_ingest_summary(report, ctx.out)
         _failures(report, ctx.err)
+        _barren(report, ctx.err, ctx.config.llm.provider)
         _hidden(report, ctx.err)
         code = _refusals(report, ctx.err)
     if code:

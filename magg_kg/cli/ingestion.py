@@ -14,7 +14,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from agents.cost import Cost
 from agents.roles import BUNDLED
-from governance.ingestion import IngestContext, IngestReport, ingest
+from governance.ingest_report import IngestReport
+from governance.ingestion import IngestContext, ingest
 from governance.judgment import Judgment
 from magg_kg.cli.context import Context
 from magg_kg.lessons import DEFAULT_MAX_BYTES

@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 
 from agents.judge import score_band
-from governance.ingestion import IngestReport
+from governance.ingest_report import IngestReport
 from governance.judgment import Judgment
 from governance.reconsider import Reconsidered, reconsider
 from magg_kg.builders import proposal_op

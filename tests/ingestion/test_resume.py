@@ -7,20 +7,25 @@ import shutil
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+from pydantic import BaseModel
 
 from agents.offline.handlers import offline_handlers
+from governance.ingest_report import IngestReport
 from governance.ingestion import IngestContext, ingest
 from governance.judgment import Judgment
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.llm.offline import OfflineLLM
+from magg_kg.llm.port import LLM, Answer, Failure, Prompt
 from magg_kg.operations import Batch
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import BatchResult, Row, Store
 from magg_kg.verification import verify_store
 
+T = TypeVar("T", bound=BaseModel)
 CURRICULUM = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
 LESSONS = (
     "13-deep-learning-neural-networks-perceptron.md",
@@ -70,12 +75,33 @@ class Dying(Relay):
         return self.inner.apply(batch)
 
 
-def run(store: Store, folder: Path, start: str = "2026-01-01T00:00:00.000000Z") -> None:
+def run(
+    store: Store, folder: Path, start: str = "2026-01-01T00:00:00.000000Z", llm: LLM | None = None
+) -> IngestReport:
     clock = StepClock(start, step_seconds=0.001)
-    llm = OfflineLLM(offline_handlers())
+    llm = llm or OfflineLLM(offline_handlers())
     gate = Judgment(llm, Policy(), clock, store)
     report = ingest([folder], IngestContext(store=store, llm=llm, clock=clock, policy=Policy(), gate=gate))
-    assert not report.count("refused")
+    assert isinstance(llm, OutOfReach) or not report.count("refused")
+    return report
+
+
+class OutOfReach:
+    """The offline model for its first ``calls`` calls, then out of reach: every call fails."""
+
+    def __init__(self, calls: int) -> None:
+        self.inner = OfflineLLM(offline_handlers())
+        self.left = calls
+
+    @property
+    def model(self) -> str:
+        return self.inner.model
+
+    def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
+        if self.left <= 0:
+            return Failure("unavailable", "connection refused")
+        self.left -= 1
+        return self.inner.ask(prompt, schema)
 
 
 def graph(store: Store) -> dict[str, object]:
@@ -121,6 +147,24 @@ def test_a_run_interrupted_at_any_boundary_resumes_to_the_same_graph(
     run(store, folder, "2026-01-02T00:00:00.000000Z")  # run again, later
     assert graph(store) == uninterrupted
     assert verify_store(store) == []
+    store.close()
+
+
+def test_a_model_out_of_reach_leaves_the_lessons_it_could_not_read_whole_to_the_next_run(
+    folder: Path, uninterrupted: dict[str, object]
+) -> None:
+    # The calls the first lesson (a folder is read in name order) takes from an empty graph.
+    counting = OutOfReach(10**9)
+    run(SQLiteStore.open(":memory:"), min(folder.iterdir()), llm=counting)
+    first = 10**9 - counting.left
+    store = SQLiteStore.open(":memory:")
+    report = run(store, folder, llm=OutOfReach(first))
+    refused = [lesson for lesson in report.lessons if lesson.status == "refused"]
+    assert report.count("new") == 1 and len(refused) == len(LESSONS) - 1
+    assert all("nothing of it written" in r.detail and "unavailable" in r.detail for r in refused)
+    assert len(store.lessons()) == 1 and verify_store(store) == []  # not recorded as ingested
+    run(store, folder, "2026-01-02T00:00:00.000000Z")  # the model back: the next run reads them
+    assert graph(store) == uninterrupted
     store.close()
 
 
