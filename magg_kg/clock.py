@@ -33,7 +33,10 @@ def parse_time(text: str) -> str:
     moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return format_time(moment)
+    try:
+        return format_time(moment)
+    except OverflowError:  # "0001-01-01T00:00:00+01:00" is before the first time in UTC
+        raise ValueError(f"{text!r} is out of the range of times") from None
 
 
 class Clock(Protocol):

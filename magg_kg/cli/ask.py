@@ -29,9 +29,9 @@ from magg_kg.cli.context import (
     print_json,
     serve_token,
 )
-from magg_kg.cli.questions import answered, read_graph
+from magg_kg.cli.questions import answered, question_text, read_graph
 from magg_kg.clock import Clock
-from magg_kg.config import Config
+from magg_kg.config import Config, is_http_url
 from magg_kg.errors import BackendUnavailable, RunError, UserError
 from magg_kg.store import Store
 
@@ -71,6 +71,7 @@ def ask_command(
 ) -> None:
     """Answer a question from the graph, routed to the domains that own its concepts."""
     when = as_of_time(as_of)
+    question = question_text(question)  # no control character reaches a prompt or the terminal
     if not question.strip():
         raise UserError("the question is empty: e.g. `magg ask 'What should I learn before transformers?'`")
     if server is not None:
@@ -113,8 +114,10 @@ def _ask_here(
 
 def ask_server(url: str, question: str, flat: bool, as_of: str | None) -> Mapping[str, object]:
     """The answer of the ``magg serve`` at ``url`` (its ``/api/ask``), as ``magg ask --json`` prints it."""
-    if not url.startswith(("http://", "https://")):
-        raise UserError(f"--server {url!r} is not an http(s) URL: e.g. http://127.0.0.1:8765")
+    if not is_http_url(url):
+        raise UserError(
+            f"--server {url!r} is not an http(s) URL with a host (and a valid port): e.g. http://127.0.0.1:8765"
+        )
     token = serve_token()
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     target = url.rstrip("/") + "/api/ask"

@@ -36,6 +36,7 @@ from magg_kg.cli.context import as_of_time
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig
 from magg_kg.errors import MaggError, StoreError, UserError
+from magg_kg.lessons import normalize_text
 from magg_kg.store import Store
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ class Questions:
         return self._worker.submit(self._answer, question, flat, as_of).result()
 
     def _answer(self, question: str, flat: bool, as_of: str | None) -> dict[str, object]:
-        if not question.strip():
+        if not question_text(question).strip():
             raise UserError("the question is empty")
         store = self._open()
         kept = self._graph(store, as_of)
@@ -148,6 +149,20 @@ def read_graph(store: Store, as_of: str | None, named: str) -> tuple[GraphIndex,
     return graph, bridges_of(store.domains(as_of))
 
 
+def question_text(question: str) -> str:
+    """A question as prompts and the terminal may hold it: no control character (as a lesson's text),
+    and text that is UTF-8 (a lone surrogate, from JSON or from bytes a shell passed, is refused).
+
+    >>> question_text("what is \\x1b[31mdropout?")
+    'what is [31mdropout?'
+    """
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UserError("the question is not valid text (a lone surrogate, or bytes not UTF-8)") from None
+    return normalize_text(question)
+
+
 def answered(
     llm: LLMConfig,
     store: Store,
@@ -165,6 +180,7 @@ def answered(
     from governance.qa import answer_flat, answer_routed
     from magg_kg.llm.provider import build_llm
 
+    question = question_text(question)
     model, usage = build_llm(llm, store, clock, offline_handlers())
     try:
         if flat:
@@ -213,7 +229,7 @@ class _Asked:
 def _request(body: bytes) -> _Asked:
     try:
         asked = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: bad JSON, an endless number
         raise UserError('the request is not JSON: send {"question": "..."}') from None
     if not isinstance(asked, dict) or not isinstance(asked.get("question"), str):
         raise UserError('the request needs a "question" string: {"question": "..."}')

@@ -7,7 +7,6 @@ when the command runs), which every request must then carry.
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Annotated
 
 import typer
@@ -17,10 +16,11 @@ from magg_kg.backends import open_store
 from magg_kg.cli.context import DbOption, open_context, serve_token
 from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
+from magg_kg.cli.web import is_loopback
 from magg_kg.errors import UserError
 from magg_kg.store import Store
 
-__all__ = ["MIN_TOKEN_LENGTH", "is_loopback", "register", "serve"]
+__all__ = ["MIN_TOKEN_LENGTH", "register", "serve"]
 
 MIN_TOKEN_LENGTH = 16
 
@@ -28,20 +28,6 @@ MIN_TOKEN_LENGTH = 16
 def register(app: typer.Typer) -> None:
     """Adds ``serve`` to the ``magg`` app."""
     app.command("serve")(serve)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is this machine only.
-
-    >>> [is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "192.168.1.5")]
-    [True, True, True, False, False]
-    """
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def serve(
@@ -59,6 +45,11 @@ def serve(
         )
     if token is not None and len(token) < MIN_TOKEN_LENGTH:
         raise UserError(f"MAGG_SERVE_TOKEN is too short: use at least {MIN_TOKEN_LENGTH} random characters")
+    if token is not None and not (token.isascii() and token.isprintable() and token.split() == [token]):
+        raise UserError(
+            "MAGG_SERVE_TOKEN must be printable ASCII without spaces (a header and a cookie carry it): "
+            "e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+        )
     with open_context(db) as ctx:  # refuses a missing database before anything listens
         config, clock = ctx.config, ctx.clock
         ctx.out.print(

@@ -41,6 +41,7 @@ from governance.review import approve, case_of, pending, reject
 from magg_kg.cli.bodies import read_body
 from magg_kg.cli.context import write_batch
 from magg_kg.cli.questions import Questions, question_routes
+from magg_kg.cli.web import is_loopback, return_path, same_secret, seconds_at_least
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import MaggError, UserError
@@ -118,17 +119,24 @@ class _Guard(BaseHTTPMiddleware):
         self, request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
         token = self._token
+        if token is None and not is_loopback(request.url.hostname or ""):
+            # Served without a token, it listens on this machine only (`magg serve` sees to that):
+            # another name for it is a page elsewhere that had its name point here (DNS rebinding).
+            return PlainTextResponse(
+                "error: this server answers requests to 127.0.0.1 or localhost only\n", 403, headers=_HEADERS
+            )
         if token is not None:
             given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
             cookie = request.cookies.get(SESSION_COOKIE, "")
             query = request.query_params.get("token", "")
-            if query and hmac.compare_digest(query, token) and request.method == "GET":
-                back = RedirectResponse(request.url.remove_query_params("token").path, status_code=303)
+            if query and same_secret(query, token) and request.method == "GET":
+                back = RedirectResponse(
+                    return_path(request.url.remove_query_params("token")), status_code=303
+                )
                 back.set_cookie(SESSION_COOKIE, _session(token), httponly=True, samesite="strict")
                 return back
             if not (
-                (given and hmac.compare_digest(given, token))
-                or (cookie and hmac.compare_digest(cookie, _session(token)))
+                (given and same_secret(given, token)) or (cookie and same_secret(cookie, _session(token)))
             ):
                 return PlainTextResponse(
                     "error: this server needs its token (MAGG_SERVE_TOKEN): open /?token=TOKEN once, "
@@ -302,7 +310,7 @@ def build_site(site: Site) -> Starlette:
                 )
                 for item in pending(store)
             ]
-            minimum = float(chosen["age"]) if chosen["age"].isdigit() else 0.0
+            minimum = seconds_at_least(chosen["age"])
             shown = [
                 row
                 for row in rows
@@ -340,7 +348,7 @@ def build_site(site: Site) -> Starlette:
             return _message(413, "Too large", "the form is larger than 64 KiB")
         form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
         cookie = request.cookies.get(CSRF_COOKIE, "")
-        if not cookie or not hmac.compare_digest(cookie, form.get("csrf", "")):
+        if not cookie or not same_secret(cookie, form.get("csrf", "")):
             return _message(
                 403,
                 "Refused",

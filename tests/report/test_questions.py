@@ -123,6 +123,12 @@ def test_bad_requests_get_a_clear_error_and_no_answer(db: Path, tmp_path: Path) 
             ({"question": "what is attention?", "as_of": 7}, 400, '"as_of"'),
             ({"question": "   "}, 400, "empty"),
             ({"question": "x" * (MAX_QUESTION_BYTES + 1)}, 413, "larger than"),
+            # Each of these was a 500 (found by trying the server as a hostile client would).
+            ({"question": "what is attention?", "as_of": "0001-01-01T00:00:00+01:00"}, 400, "ISO 8601"),
+            ({"question": "what is attention?", "as_of": "9999-12-31T23:59:59-01:00"}, 400, "ISO 8601"),
+            (b'{"question": "what is attention \\ud800 transformer"}', 400, "not valid text"),
+            (b"[" * 30_000 + b"]" * 30_000, 400, "not JSON"),
+            (b'{"question": "x", "flat": ' + b"1" * 5_000 + b"}", 400, "not JSON"),
         ]
         for body, status, said in cases:
             reply = post(url, json.dumps(body).encode() if isinstance(body, list) else body)

@@ -238,6 +238,43 @@ def test_with_a_token_every_request_must_carry_it(db: Path) -> None:
             assert decide(browser, waiting(db)[0], "approve", "Ada").status_code == 303
 
 
+def test_credentials_of_any_characters_are_refused_not_crashed_on(db: Path) -> None:
+    # compare_digest refuses str with non-ASCII characters: each of these was a 500, before the
+    # token check, for any client.
+    with serving(db, token=TOKEN) as url, httpx.Client(base_url=url) as stranger:
+        sent = [
+            stranger.get("/queue", headers={"Authorization": "Bearer \u00e9".encode()}),
+            stranger.get("/queue", params={"token": "\u00e9"}),
+            stranger.get("/queue", headers={"Cookie": "magg_session=\u00e9".encode()}),
+        ]
+        assert [r.status_code for r in sent] == [401, 401, 401]
+    with serving(db) as url, httpx.Client(base_url=url) as client:
+        proposal = waiting(db)[0]
+        form_token(client, proposal)
+        forged = client.post(
+            f"/proposals/{proposal}/decision",
+            data={"csrf": "\u00e9", "action": "approve", "reviewer": "Ada"},
+            headers={"Origin": url},
+        )
+        assert forged.status_code == 403 and decisions(db, proposal)[-1].stage != "review"
+
+
+def test_the_token_login_sends_the_browser_back_to_this_site_only(db: Path) -> None:
+    with serving(db, token=TOKEN) as url, httpx.Client(base_url=url) as browser:
+        entry = browser.get(f"{url}//evil.example/x", params={"token": TOKEN, "domain": "d"})
+        assert entry.status_code == 303 and entry.headers["location"] == "/evil.example/x?domain=d"
+
+
+def test_without_a_token_only_requests_to_this_machine_are_answered(db: Path) -> None:
+    # A page elsewhere that points its own name at 127.0.0.1 (DNS rebinding) sends its name as Host.
+    with serving(db) as url, httpx.Client(base_url=url) as client:
+        rebound = {"Host": "attacker.example", "Origin": "http://attacker.example"}
+        assert client.get("/queue", headers=rebound).status_code == 403
+        assert client.post("/api/ask", json={"question": "x"}, headers=rebound).status_code == 403
+        assert client.get("/queue", headers={"Host": "localhost"}).status_code == 200
+        assert client.get("/queue", params={"age": "\u00b2"}).status_code == 200  # was a 500
+
+
 def test_serve_refuses_another_address_without_a_token(
     demo_db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -248,3 +285,7 @@ def test_serve_refuses_another_address_without_a_token(
     monkeypatch.setenv("MAGG_SERVE_TOKEN", "short")
     code, _, err = magg(["serve", "--host", "0.0.0.0", "--db", str(demo_db)], capsys)
     assert code == 2 and "MAGG_SERVE_TOKEN is too short" in err
+    for token in ("\u00e9" * 20, " " * 20, "a-long-token with-a-space"):
+        monkeypatch.setenv("MAGG_SERVE_TOKEN", token)
+        code, _, err = magg(["serve", "--host", "0.0.0.0", "--db", str(demo_db)], capsys)
+        assert code == 2 and "printable ASCII without spaces" in err
