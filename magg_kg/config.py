@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from magg_kg.errors import ConfigError
 
-__all__ = ["Config", "D1Config", "LLMConfig", "Policy", "load_config"]
+__all__ = ["Config", "D1Config", "LLMConfig", "Policy", "is_http_url", "load_config"]
 
 GATEWAY_HOST = "gateway.ai.cloudflare.com"
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -90,7 +90,7 @@ class LLMConfig(_Frozen):
                 "https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/deepseek"
             )
         parts = urlsplit(self.base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        if not is_http_url(self.base_url):
             raise ConfigError(f"MAGG_LLM_BASE_URL is not an http(s) URL: {_shown(self.base_url)!r}")
         if not self.allow_any_host:
             segments = [s for s in parts.path.split("/") if s]
@@ -125,12 +125,34 @@ def _shown(url: str) -> str:
 
 class D1Config(_Frozen):
     url: str = ""
+    """The Worker's URL (MAGG_D1_URL): empty, or an http(s) URL with a host (and a valid port)."""
     token: SecretStr | None = None
     """The write token (MAGG_D1_TOKEN): writes batches, and reads when no read token is set."""
     read_token: SecretStr | None = None
     """The read token (MAGG_D1_READ_TOKEN): named reads only."""
     timeout_s: Annotated[float, Field(gt=0)] = 30.0
     attempts: Annotated[int, Field(ge=1, le=10)] = 4
+
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, url: str) -> str:
+        if url and not is_http_url(url):
+            raise ValueError("not an http(s) URL with a host (and a port from 1 to 65535, if any)")
+        return url
+
+
+def is_http_url(url: str) -> bool:
+    """Whether ``url`` is an http(s) URL with a host and, when it names one, a valid port.
+
+    >>> is_http_url("http://127.0.0.1:8787"), is_http_url("notaurl"), is_http_url("http://h:99999")
+    (True, False, False)
+    """
+    parts = urlsplit(url)
+    try:
+        port = parts.port  # raises on a port out of range or not a number
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and port != 0
 
 
 class Config(_Frozen):
@@ -143,8 +165,25 @@ class Config(_Frozen):
     seed: int = 7
 
 
-def _flag(value: str | None) -> bool:
-    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    """A yes/no setting; anything but the usual words for yes and no is refused.
+
+    >>> _flag({"X": "on"}, "X"), _flag({}, "X")
+    (True, False)
+    """
+    value = env.get(name, "").strip().lower()
+    if value not in _TRUE + _FALSE:
+        raise ConfigError(f"{name} must be 1 or 0 (or true/false, yes/no, on/off), got {env[name]!r}")
+    return value in _TRUE
+
+
+def _int_or(env: Mapping[str, str], name: str, default: int) -> int:
+    """A whole-number setting, ``default`` when unset (0 is a value, checked like any other)."""
+    value = _optional_int(env, name)
+    return default if value is None else value
 
 
 def _optional_int(env: Mapping[str, str], name: str) -> int | None:
@@ -182,11 +221,11 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
                 gateway_token=(
                     SecretStr(env["MAGG_LLM_GATEWAY_TOKEN"]) if env.get("MAGG_LLM_GATEWAY_TOKEN") else None
                 ),
-                allow_any_host=_flag(env.get("MAGG_LLM_ALLOW_ANY_HOST")),
+                allow_any_host=_flag(env, "MAGG_LLM_ALLOW_ANY_HOST"),
                 max_calls=_optional_int(env, "MAGG_LLM_MAX_CALLS"),
                 max_tokens=_optional_int(env, "MAGG_LLM_MAX_TOKENS"),
-                bundle_items=_optional_int(env, "MAGG_LLM_BUNDLE_ITEMS") or BUNDLE_ITEMS,
-                bundle_tokens=_optional_int(env, "MAGG_LLM_BUNDLE_TOKENS") or BUNDLE_TOKENS,
+                bundle_items=_int_or(env, "MAGG_LLM_BUNDLE_ITEMS", BUNDLE_ITEMS),
+                bundle_tokens=_int_or(env, "MAGG_LLM_BUNDLE_TOKENS", BUNDLE_TOKENS),
             ),
             reports=Path(env.get("MAGG_REPORTS") or "magg-reports"),
         )
@@ -194,11 +233,15 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         name = _VARIABLES.get(where, where)
-        raise ConfigError(f"bad configuration: {name}={first.get('input')!r}: {first['msg']}") from None
+        given = first.get("input")
+        shown = _shown(given) if isinstance(given, str) else given  # a URL's password stays out
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"bad configuration: {name}={shown!r}: {message}") from None
 
 
 _VARIABLES = {
     "store": "MAGG_STORE",
+    "url": "MAGG_D1_URL",
     "provider": "MAGG_LLM",
     "model": "MAGG_LLM_MODEL",
     "max_calls": "MAGG_LLM_MAX_CALLS",

@@ -128,28 +128,34 @@ def find_lessons(paths: list[Path]) -> list[tuple[Path, str]]:
     """The lesson files named by ``paths`` (folders walked, sorted), each with its key.
 
     In a folder, a lesson is a file with a suffix of :data:`magg_kg.markup.FLAVORS` (``.md``,
-    ``.markdown``, ``.mdx``, ``.html``, ``.htm``) whose name is not README. Raises
-    :class:`InputError` for a path that does not exist or a folder with no lesson file.
+    ``.markdown``, ``.mdx``, ``.html``, ``.htm``) whose name is not README; a file named itself is
+    read whatever its suffix (as Markdown unless it is HTML). Raises :class:`InputError` for a path
+    that does not exist, cannot be read (a name too long, a folder that cannot be listed) or a
+    folder with no lesson file.
     """
     found: list[tuple[Path, str]] = []
     for path in paths:
-        if not path.exists():
-            raise InputError(f"{path}: no such file or folder; check the path")
-        if path.is_dir():
-            files = sorted(
-                p
-                for p in path.rglob("*")
-                if p.suffix.lower() in FLAVORS and p.stem.lower() != "readme" and p.is_file()
-            )
-            if not files:
-                raise InputError(
-                    f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm); "
-                    "pass a folder of lessons"
-                )
-            found.extend((file, lesson_key(file.relative_to(path).as_posix())) for file in files)
-        else:
-            found.append((path, lesson_key(path.name)))
+        try:
+            found.extend(_lessons_at(path))
+        except OSError as error:  # a name too long for the file system, a folder it cannot list
+            raise InputError(f"{path}: cannot be read: {error.strerror or error}") from None
     return found
+
+
+def _lessons_at(path: Path) -> list[tuple[Path, str]]:
+    """The lesson files one path names, each with its key (see :func:`find_lessons`)."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder; check the path")
+    if not path.is_dir():
+        return [(path, lesson_key(path.name))]
+    named = (p for p in path.rglob("*") if p.suffix.lower() in FLAVORS and p.stem.lower() != "readme")
+    files = sorted(p for p in named if p.is_file())
+    if not files:
+        raise InputError(
+            f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm); "
+            "pass a folder of lessons"
+        )
+    return [(file, lesson_key(file.relative_to(path).as_posix())) for file in files]
 
 
 def read_lesson(path: Path, key: str | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> LessonText:

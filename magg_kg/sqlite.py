@@ -60,13 +60,9 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 def migrations() -> list[tuple[int, str, str]]:
     """The schema migrations in order: (version, file name, SQL text)."""
-    folder = resources.files("magg_kg.migrations")
-    found = []
-    for entry in folder.iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text("utf-8")))
-    return sorted(found)
+    entries = resources.files("magg_kg.migrations").iterdir()
+    found = [(match, entry) for entry in entries if (match := _MIGRATION_NAME.match(entry.name))]
+    return sorted((int(match.group(1)), entry.name, entry.read_text("utf-8")) for match, entry in found)
 
 
 def _statements(sql: str) -> list[str]:
@@ -204,10 +200,13 @@ class SQLiteStore(Store):
             if not read_only and location != ":memory:":
                 store._use_wal()
         except sqlite3.DatabaseError as error:
-            raise StoreError(
-                f"cannot open {location} as a magg database ({error}); "
-                "is it corrupted or another kind of file?"
-            ) from None
+            # "unable to open": the file or its folder refuses (permissions, a special file system)
+            hint = (
+                "can it be read, and its folder written?"
+                if "unable to open" in str(error)
+                else "is it corrupted or another kind of file?"
+            )
+            raise StoreError(f"cannot open {location} as a magg database ({error}); {hint}") from None
         return store
 
     def _current_version(self) -> int:
@@ -300,11 +299,10 @@ class SQLiteStore(Store):
         spec = queries()[name]
         given = params or {}
         values = [given.get(str(field)) for field in spec["params"]]  # type: ignore[attr-defined]
-        try:
-            cursor = self._db.execute(str(spec["sql"]), values)
+        try:  # a damaged page fails where it is read, which may be as late as the last row
+            return [dict(row) for row in self._db.execute(str(spec["sql"]), values).fetchall()]
         except sqlite3.DatabaseError as error:
             raise StoreError(f"reading {self._location} failed ({error})") from None
-        return [dict(row) for row in cursor.fetchall()]
 
     def apply(self, batch: Batch) -> BatchResult:
         try:

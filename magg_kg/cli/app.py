@@ -6,6 +6,8 @@ unless ``MAGG_DEBUG=1``.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections.abc import Callable
 from importlib.metadata import version
@@ -97,11 +99,20 @@ def build_app() -> typer.Typer:
 app = build_app()
 
 
+def _drop_stdout() -> None:
+    """Points stdout at the null device, so that what it still buffers is not written (and fails
+    again) when the interpreter exits."""
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+
+
 def main() -> None:
     """Entry point: runs the app, turning magg errors into one clear line."""
     try:
         # Without standalone mode, typer returns (not raises) the code of a `typer.Exit`.
         code = app(standalone_mode=False)
+        sys.stdout.flush()  # a full disk under the output fails here, not at exit
     except MaggError as error:
         if debugging():
             raise
@@ -119,5 +130,15 @@ def main() -> None:
     except KeyboardInterrupt:
         err_console().print("interrupted: the last batch was rolled back", markup=False)
         sys.exit(130)
+    except BrokenPipeError:  # the reader left (`magg export | head`): nothing more to say to it
+        _drop_stdout()
+        sys.exit(1)
+    except OSError as error:  # the output could not be written: a full disk
+        if debugging():
+            raise
+        _drop_stdout()
+        what = error.filename or "cannot write the output"  # no file named: stdout
+        err_console().print(f"error: {what}: {error.strerror or error}", markup=False, highlight=False)
+        sys.exit(1)
     if isinstance(code, int) and code:
         sys.exit(code)

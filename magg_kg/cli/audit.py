@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 
 from magg_kg.cli.context import AsOfOption, DbOption, JsonOption, as_of_time, open_context, print_json
-from magg_kg.errors import UserError
+from magg_kg.errors import StoreError, UserError
 from magg_kg.store import Row
 
 __all__ = ["Format", "register", "report_command", "usage", "verify_command"]
@@ -34,11 +34,16 @@ def register(app: typer.Typer) -> None:
 
 def verify_command(db: DbOption = None, json_: JsonOption = False) -> None:
     """Check the audit hash chain and every invariant; exit 1 if anything is broken."""
-    from magg_kg.verification import verify_store  # imported here, as below: networkx, templates
+    from magg_kg.verification import file_damage, verify_store  # imported here: networkx, templates
 
     with open_context(db) as ctx:
-        problems = verify_store(ctx.store)
-        events = len(ctx.store.audit_events())
+        problems = file_damage(ctx.config.db) if ctx.config.store == "sqlite" else []
+        events = 0
+        try:
+            problems += verify_store(ctx.store)
+            events = len(ctx.store.audit_events())
+        except StoreError as error:  # a damaged file can fail the reads the invariants need
+            problems.append(f"the invariants could not be checked: {error}")
         if json_:
             print_json({"ok": not problems, "audit_events": events, "problems": problems})
         elif problems:

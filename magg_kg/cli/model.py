@@ -217,7 +217,10 @@ def evaluate_command(
 
     if not labelled.is_file():
         raise UserError(f"{labelled}: no such labelled claims file")
-    rows = evaluate(judgment_model(), lesson_examples(labelled))
+    examples = lesson_examples(labelled)
+    if not examples:
+        raise UserError(f"{labelled}: holds no labelled claim; write one with `magg model label`")
+    rows = evaluate(judgment_model(), examples)
     table = Table(title=f"judgment model on {labelled.name}")
     for column in ("score at least", "claims", "acceptable"):
         table.add_column(column, justify="right")

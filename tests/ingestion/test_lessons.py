@@ -91,6 +91,13 @@ def test_folders_are_walked_sorted_and_an_empty_one_is_refused(tmp_path: Path) -
         find_lessons([tmp_path / "empty"])
     with pytest.raises(InputError, match="no such file"):
         find_lessons([tmp_path / "missing"])
+    # A file named itself is a lesson whatever its suffix: the folder rule is for what a walk finds.
+    assert find_lessons([tmp_path / "notes.txt"]) == [(tmp_path / "notes.txt", "notes")]
+
+
+def test_a_name_the_file_system_cannot_hold_is_refused_in_words(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"cannot be read: File name too long"):
+        find_lessons([tmp_path / ("a" * 300 + ".md")])  # 255 bytes a name on the file systems we run on
 
 
 @pytest.mark.parametrize(

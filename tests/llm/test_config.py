@@ -78,3 +78,33 @@ def test_spend_caps_are_read_from_the_environment() -> None:
     assert (llm.max_calls, llm.max_tokens) == (5, 1000)
     with pytest.raises(ConfigError, match="MAGG_LLM_MAX_CALLS must be a whole number"):
         load_config({"MAGG_LLM_MAX_CALLS": "lots"})
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("MAGG_D1_URL", "notaurl", "MAGG_D1_URL='notaurl': not an http(s) URL"),
+        ("MAGG_D1_URL", "ftp://127.0.0.1/", "MAGG_D1_URL='ftp://127.0.0.1/': not an http(s) URL"),
+        ("MAGG_D1_URL", "http://127.0.0.1:99999", "a port from 1 to 65535"),
+        ("MAGG_D1_URL", "https://me:secret@example.com:0/", "MAGG_D1_URL='https://example.com:0/'"),
+        ("MAGG_LLM_BUNDLE_ITEMS", "0", "MAGG_LLM_BUNDLE_ITEMS=0: Input should be greater than or equal to 1"),
+        ("MAGG_LLM_BUNDLE_TOKENS", "0", "MAGG_LLM_BUNDLE_TOKENS=0"),
+        ("MAGG_LLM_ALLOW_ANY_HOST", "maybe", "MAGG_LLM_ALLOW_ANY_HOST must be 1 or 0"),
+    ],
+)
+def test_a_malformed_setting_is_refused_by_name(name: str, value: str, said: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        load_config({name: value})
+
+    assert said in str(refused.value)
+    assert "secret" not in str(refused.value)
+
+
+def test_well_formed_settings_are_taken_as_written() -> None:
+    worker = "http://127.0.0.1:8787"
+    env = {"MAGG_D1_URL": worker, "MAGG_LLM_BUNDLE_ITEMS": "1", "MAGG_LLM_ALLOW_ANY_HOST": "off"}
+    config = load_config(env)
+
+    assert config.d1.url == worker
+    assert config.llm.bundle_items == 1 and config.llm.allow_any_host is False
+    assert load_config({"MAGG_LLM_ALLOW_ANY_HOST": "Yes"}).llm.allow_any_host is True
