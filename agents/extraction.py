@@ -31,7 +31,7 @@ from agents.cost import Cost, ask
 from agents.evidence import ExtractedEdge, LinkReply, verify
 from agents.registry import ConceptInfo, Registry
 from agents.relations import RelationReply
-from agents.text import acronym_of, normalize_name, slug
+from agents.text import MentionFinder, acronym_of, lexicon, normalize_name, slug
 from agents.topics import Course, lesson_topics, lesson_words, topics_of
 from magg_kg.lessons import Chunk, LessonText
 from magg_kg.llm.bundle import each
@@ -70,8 +70,9 @@ class Extraction:
     dropped: list[tuple[ExtractedEdge, str]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     interrupted: str = ""
-    """The first failure a later run can undo (the model out of reach, the spend cap reached): the
-    lesson is then incomplete, and is not written (ingestion reports it, to be run again)."""
+    """The first call that produced no usable reply (the model out of reach or refusing, the spend
+    cap reached, a reply that does not validate): the lesson was not read whole, and is not
+    written (ingestion refuses it, to be read whole by a later run)."""
     cost: Cost = field(default_factory=Cost)
 
     def without_held(
@@ -106,8 +107,7 @@ class Extraction:
         """Records a call that produced no reply."""
         line = f"{what}: {reply.kind}: {reply.reason}"
         self.failures.append(line)
-        if reply.kind in ("unavailable", "over_budget") and not self.interrupted:
-            self.interrupted = line
+        self.interrupted = self.interrupted or line
 
 
 def _order(concept: ExtractedConcept) -> tuple[int, int, int, str]:
@@ -229,6 +229,9 @@ def _organize(
         found, key=lambda item: (_ends_in_acronym(item[0].name), _order(item[0]))
     ):
         concept_id = registry.resolve(concept.name, named)
+        span = _locate(lesson.prose, concept.quote, chunk_start)
+        if concept_id is None and not _grounded(lesson, concept, span):
+            continue  # a new concept needs a quote of the lesson's prose, and its name in the lesson
         if concept_id is None:
             concept_id = slug(concept.name)
             if not concept_id or len(concept_id) > 120:
@@ -254,7 +257,6 @@ def _organize(
                 if other is not None and other != concept_id:
                     result.same.add(frozenset((concept_id, other)))
         named.add(concept_id)
-        span = _locate(lesson.prose, concept.quote, chunk_start)
         if span is None or _hidden_in(lesson, *span) is not None:
             continue
         where, end = span
@@ -263,6 +265,16 @@ def _organize(
         if current is None or _RANK[link.role] > _RANK[current.role]:
             best[concept_id] = link
     result.links = [best[concept_id] for concept_id in sorted(best)]
+
+
+def _grounded(lesson: LessonText, concept: ExtractedConcept, span: tuple[int, int] | None) -> bool:
+    """Whether a concept a model offers is the lesson's: its quote is in the lesson's prose, outside
+    hidden text, and the lesson names it (by its name or an alias). A model that invents a concept
+    ("Quantum Banana Theory") quotes what the lesson does not say, or names what it does not name."""
+    if span is None or _hidden_in(lesson, *span) is not None:
+        return False
+    finder = MentionFinder(lexicon([("concept", [concept.name, *concept.aliases])]))
+    return bool(finder.find(lesson.prose[span[0] : span[1]]) or finder.find(lesson.prose))
 
 
 def _ends_in_acronym(name: str) -> bool:

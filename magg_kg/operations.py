@@ -59,7 +59,9 @@ __all__ = [
 
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=4096)]
 """A non-empty operation field, bounded to fit one D1 row (a record field is :data:`magg_kg.records.Text`)."""
-LongText = Annotated[str, StringConstraints(max_length=8_000_000)]
+LONG_TEXT = 8_000_000
+"""The most characters a long text field holds (a lesson, a cached reply)."""
+LongText = Annotated[str, StringConstraints(max_length=LONG_TEXT)]
 Count = Annotated[int, Field(ge=0, le=2**53)]
 
 

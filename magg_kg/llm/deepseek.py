@@ -243,6 +243,10 @@ class DeepSeekLLM:
                 delay = _retry_after(error.response.headers)
             except openai.APIError as error:
                 last = f"unreadable response ({_short(error)})"
+            except (TypeError, IndexError, KeyError, AttributeError, ValueError) as error:
+                # A 200 whose body is no chat completion (an HTML error page, no choices, an
+                # error object): the client fails reading it.
+                last = f"unreadable response ({type(error).__name__}: {_short(error)})"
             else:
                 read = _read(response, spend)
                 if read is not None:

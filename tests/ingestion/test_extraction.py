@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeVar
 
-from agents.concepts import KnownConcept
+from pydantic import BaseModel
+
+from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept
 from agents.evidence import ExtractedEdge, verify
 from agents.extraction import Extraction, extract_lesson
 from agents.offline.handlers import offline_handlers
@@ -17,10 +20,13 @@ from governance.lesson_batch import dropped_ops
 from magg_kg.config import Policy
 from magg_kg.lessons import read_lesson
 from magg_kg.llm.offline import OfflineLLM
+from magg_kg.llm.port import Answer, Failure, Prompt
 from magg_kg.operations import AddProposal
 from magg_kg.vocabulary import CURRICULUM
 
 EDGE_TYPES = frozenset(CURRICULUM.edge_types)
+
+T = TypeVar("T", bound=BaseModel)
 
 
 def known(*names: str) -> list[KnownConcept]:
@@ -560,3 +566,41 @@ def test_a_lesson_of_many_headings_has_only_its_first_terms_counted() -> None:
     prose = "".join(f"## {name}\n\nWe study {name} here.\n\n" for name in names)
     counts = [topic.written for topic in lesson_topics(prose)]
     assert counts == [1] * MAX_TOPICS + [0] * 5
+
+
+class Inventing:
+    """The offline model, but every concept reply also offers concepts the lesson does not have."""
+
+    def __init__(self) -> None:
+        self.inner = OfflineLLM(offline_handlers())
+
+    @property
+    def model(self) -> str:
+        return self.inner.model
+
+    def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
+        reply = self.inner.ask(prompt, schema)
+        if isinstance(reply, Answer) and isinstance(reply.value, ConceptReply) and reply.value.concepts:
+            real = reply.value.concepts[0]
+            made = [
+                # A quote the lesson never wrote.
+                ExtractedConcept(name="Quantum Banana Theory", type="concept", role="teaches",
+                                 quote="Quantum Banana Theory is the basis of everything.", confidence=1.0),
+                # A quote of the lesson, with a name the lesson never writes.
+                ExtractedConcept(name="Invented thing seven", type="concept", role="teaches",
+                                 quote=real.quote, confidence=1.0),
+            ]  # fmt: skip
+            value = ConceptReply(concepts=[*reply.value.concepts, *made])
+            return Answer(value, reply.model)  # type: ignore[arg-type]
+        return reply
+
+
+def test_a_concept_the_lesson_neither_quotes_nor_names_is_not_taken() -> None:
+    curriculum = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
+    lesson = read_lesson(curriculum / "02-math-calculus-gradients.md")
+    honest = extract_lesson(lesson, OfflineLLM(offline_handlers()), Registry([], {}), CURRICULUM)
+    lied_to = extract_lesson(lesson, Inventing(), Registry([], {}), CURRICULUM)
+
+    names = {c.name for c in lied_to.new_concepts}
+    assert "Quantum Banana Theory" not in names and "Invented thing seven" not in names
+    assert names == {c.name for c in honest.new_concepts} and names  # what the lesson has stays

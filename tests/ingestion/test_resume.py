@@ -19,7 +19,7 @@ from governance.judgment import Judgment
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.llm.offline import OfflineLLM
-from magg_kg.llm.port import LLM, Answer, Failure, Prompt
+from magg_kg.llm.port import LLM, Answer, Failure, FailureKind, Prompt
 from magg_kg.operations import Batch
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import BatchResult, Row, Store
@@ -87,11 +87,13 @@ def run(
 
 
 class OutOfReach:
-    """The offline model for its first ``calls`` calls, then out of reach: every call fails."""
+    """The offline model for its first ``calls`` calls, then out of reach (or refusing, or giving
+    replies that do not validate: ``kind``): every call fails."""
 
-    def __init__(self, calls: int) -> None:
+    def __init__(self, calls: int, kind: FailureKind = "unavailable") -> None:
         self.inner = OfflineLLM(offline_handlers())
         self.left = calls
+        self.kind: FailureKind = kind
 
     @property
     def model(self) -> str:
@@ -99,7 +101,7 @@ class OutOfReach:
 
     def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
         if self.left <= 0:
-            return Failure("unavailable", "connection refused")
+            return Failure(self.kind, f"the model failed ({self.kind})")
         self.left -= 1
         return self.inner.ask(prompt, schema)
 
@@ -150,18 +152,19 @@ def test_a_run_interrupted_at_any_boundary_resumes_to_the_same_graph(
     store.close()
 
 
+@pytest.mark.parametrize("kind", ["unavailable", "over_budget", "refused", "invalid"])
 def test_a_model_out_of_reach_leaves_the_lessons_it_could_not_read_whole_to_the_next_run(
-    folder: Path, uninterrupted: dict[str, object]
+    folder: Path, uninterrupted: dict[str, object], kind: FailureKind
 ) -> None:
     # The calls the first lesson (a folder is read in name order) takes from an empty graph.
     counting = OutOfReach(10**9)
     run(SQLiteStore.open(":memory:"), min(folder.iterdir()), llm=counting)
     first = 10**9 - counting.left
     store = SQLiteStore.open(":memory:")
-    report = run(store, folder, llm=OutOfReach(first))
+    report = run(store, folder, llm=OutOfReach(first, kind))
     refused = [lesson for lesson in report.lessons if lesson.status == "refused"]
     assert report.count("new") == 1 and len(refused) == len(LESSONS) - 1
-    assert all("nothing of it written" in r.detail and "unavailable" in r.detail for r in refused)
+    assert all("nothing of it written" in r.detail and kind in r.detail for r in refused)
     assert len(store.lessons()) == 1 and verify_store(store) == []  # not recorded as ingested
     run(store, folder, "2026-01-02T00:00:00.000000Z")  # the model back: the next run reads them
     assert graph(store) == uninterrupted

@@ -295,3 +295,24 @@ def test_transport_failures_and_reasks_share_one_attempt_budget(
     assert isinstance(reply, Failure) and reply.kind == "unavailable"
     assert "after an unusable reply" in reply.reason
     assert route.call_count == 3 and reply.attempts == 3
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        httpx.Response(200, text="<html>502 Bad Gateway</html>", headers={"content-type": "text/html"}),
+        httpx.Response(200, json={"id": "chatcmpl-1", "object": "chat.completion"}),  # no choices
+        httpx.Response(200, json={"error": {"message": "upstream failed"}}),
+        httpx.Response(200, json={"id": "x", "object": "chat.completion", "created": 0, "choices": []}),
+    ],
+)
+def test_a_200_that_is_no_chat_completion_is_retried_then_unavailable(
+    gateway: respx.MockRouter, sleeps: Sleeps, body: httpx.Response
+) -> None:
+    # Each was a traceback from inside the client (JSONDecodeError, TypeError, IndexError).
+    route = gateway.post(ENDPOINT).mock(return_value=body)
+
+    reply = provider(sleeps).ask(PROMPT, Score)
+
+    assert isinstance(reply, Failure) and reply.kind == "unavailable"
+    assert "unreadable response" in reply.reason and route.call_count == 3

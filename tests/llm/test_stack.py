@@ -333,3 +333,17 @@ def test_magg_usage_json_reports_totals_by_stage(tmp_path: Path) -> None:
         "prompt_tokens": 57,
         "completion_tokens": 10,
     }
+
+
+def test_a_reply_longer_than_any_role_needs_is_invalid_and_never_cached(
+    store: Store, clock: StepClock
+) -> None:
+    # It failed the cache record's bound (8,000,000 characters) with a traceback that ended the run.
+    giant = Scripted({"score": 0.5, "reason": "x" * 8_000_001})
+    cache = CachedLLM(ScriptedLLM(giant), store, clock)
+
+    reply = cache.ask(prompt(), Score)
+
+    assert isinstance(reply, Failure) and reply.kind == "invalid"
+    assert "more than any role needs" in reply.reason
+    assert not [op for op in cache.outbox.drain() if isinstance(op, PutCache)]
