@@ -268,10 +268,11 @@ def _organize(
 
 
 def _grounded(lesson: LessonText, concept: ExtractedConcept, span: tuple[int, int] | None) -> bool:
-    """Whether a concept a model offers is the lesson's: its quote is in the lesson's prose, outside
-    hidden text, and the lesson names it (by its name or an alias). A model that invents a concept
-    ("Quantum Banana Theory") quotes what the lesson does not say, or names what it does not name."""
-    if span is None or _hidden_in(lesson, *span) is not None:
+    """Whether a concept a model offers is the lesson's: its quote is in the lesson's prose and the
+    lesson names it (by its name or an alias). A model that invents a concept ("Quantum Banana
+    Theory") quotes what the lesson does not say, or names what it does not name. (A quote that
+    spans hidden text still locates a concept the prose names; it is only never evidence.)"""
+    if span is None:
         return False
     finder = MentionFinder(lexicon([("concept", [concept.name, *concept.aliases])]))
     return bool(finder.find(lesson.prose[span[0] : span[1]]) or finder.find(lesson.prose))
