@@ -31,7 +31,7 @@ from agents.cost import Cost, ask
 from agents.evidence import ExtractedEdge, LinkReply, verify
 from agents.registry import ConceptInfo, Registry
 from agents.relations import RelationReply
-from agents.text import MentionFinder, acronym_of, lexicon, normalize_name, slug
+from agents.text import acronym_of, find_mentions, lexicon, normalize_name, slug
 from agents.topics import Course, lesson_topics, lesson_words, topics_of
 from magg_kg.lessons import Chunk, LessonText
 from magg_kg.llm.bundle import each
@@ -76,14 +76,14 @@ class Extraction:
     cost: Cost = field(default_factory=Cost)
 
     def without_held(
-        self, held: Callable[[int, int], str], named: Callable[[str], list[tuple[int, int]]]
+        self, held: Callable[[int, int], str], prose: str, names: Callable[[str], list[str]]
     ) -> set[str]:
-        """Leaves out the new concepts that the lesson names only in text held for a person
-        (``held(start, end)`` says why a span is, "" when it is not: beside instruction-like text),
-        with their names, links and candidate edges; the ids it left out. ``named(id)`` gives the
-        spans of every mention of a concept in the lesson: its links alone may all sit in held text
-        while the lesson names it elsewhere too. Text addressed to the reviewer is evidence of
-        nothing, not even of a concept ("# Reviewer instructions")."""
+        """Leaves out the new concepts that the lesson (its ``prose``) names only in text held for
+        a person (``held(start, end)`` says why a span is, "" when it is not: beside
+        instruction-like text), with their names, links and candidate edges; the ids it left out.
+        Every mention of a concept (by ``names(id)``) counts, not only its links: these may all sit
+        in held text while the lesson names it elsewhere too. Text addressed to the reviewer is
+        evidence of nothing, not even of a concept ("# Reviewer instructions")."""
         spans: dict[str, list[LessonLink]] = {}
         for link in self.links:
             spans.setdefault(link.concept_id, []).append(link)
@@ -92,7 +92,7 @@ class Extraction:
             for c in self.new_concepts
             if spans.get(c.id)
             and all(held(link.start, link.end) for link in spans[c.id])
-            and all(held(start, end) for start, end in named(c.id))
+            and all(held(start, end) for start, end in _named_at(prose, names(c.id)))
         }
         if out:
             self.new_concepts = [c for c in self.new_concepts if c.id not in out]
@@ -274,8 +274,13 @@ def _grounded(lesson: LessonText, concept: ExtractedConcept, span: tuple[int, in
     spans hidden text still locates a concept the prose names; it is only never evidence.)"""
     if span is None:
         return False
-    finder = MentionFinder(lexicon([("concept", [concept.name, *concept.aliases])]))
-    return bool(finder.find(lesson.prose[span[0] : span[1]]) or finder.find(lesson.prose))
+    names = [concept.name, *concept.aliases]
+    return bool(_named_at(lesson.prose[span[0] : span[1]], names) or _named_at(lesson.prose, names))
+
+
+def _named_at(text: str, names: list[str]) -> list[tuple[int, int]]:
+    """Where ``text`` names a concept called ``names`` (its name and aliases), mention by mention."""
+    return [(start, end) for start, end, _ in find_mentions(text, lexicon([("concept", names)]))]
 
 
 def _ends_in_acronym(name: str) -> bool:

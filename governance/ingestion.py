@@ -59,7 +59,6 @@ from agents.cost import Cost
 from agents.extraction import Extraction, extract_lesson
 from agents.lesson_index import LessonProse, prose_reader, stored_prose
 from agents.registry import Registry
-from agents.text import MentionFinder, lexicon
 from agents.topics import Course
 from governance.admission import Admission, AdmissionContext, admit
 from governance.conflict import contest_for
@@ -261,16 +260,6 @@ def _account(report: IngestReport, built: _Built, attempt: int) -> None:
         report.cost.setdefault(stage, Cost()).add(cost)
 
 
-def _mentions(registry: Registry, prose: str) -> Callable[[str], list[tuple[int, int]]]:
-    """The spans of a concept's every mention in a lesson's prose (by the names ``registry`` knows)."""
-
-    def spans(concept_id: str) -> list[tuple[int, int]]:
-        finder = MentionFinder(lexicon([(concept_id, registry.names(concept_id))]))
-        return [(start, end) for start, end, _ in finder.find(prose)]
-
-    return spans
-
-
 def _lookup(store: Store, lesson: LessonText) -> Callable[[str], tuple[str, Flavor] | None]:
     """Lesson texts for the taint rule: this lesson's, and any stored lesson's."""
 
@@ -306,10 +295,10 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     # The taint rule (governed only): evidence beside an instruction in its lesson waits for a
     # person, and a concept named only beside text that surely addresses the system is not taken
     # up at all (merely suspicious text, tutorial prose at times, holds claims, not concepts).
-    quarantine = Quarantine(ctx.gate, ctx.policy, ctx.clock, _lookup(store, lesson)) if ctx.gate else None
+    gate = ctx.gate
+    quarantine = Quarantine(gate, ctx.policy, ctx.clock, _lookup(store, lesson)) if gate is not None else None
     scan = quarantine.scan_of(lesson.id) if quarantine is not None else None
-    named = _mentions(registry, lesson.prose)
-    held = extraction.without_held(scan.instructed, named) if scan is not None else set()
+    held = set() if scan is None else extraction.without_held(scan.instructed, lesson.prose, registry.names)
     concepts = {cid: info for cid, info in registry.concepts.items() if cid not in held}
     # One graph state for the lesson, read once: the rules, the owners and the judge read it, and
     # each commit or invalidation below updates it once.
@@ -344,10 +333,10 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     ]
     cards = {d.id: card(d, facts, open_questions) for d in layout.domains}
     contest = None
-    if ctx.gate is not None and quarantine is not None:
+    if gate is not None and quarantine is not None:  # one is there when the other is
         # The judge reads the graph as it is now, this lesson's concepts included.
-        ctx.gate.attach(graph, stored_proposals)
-        contest = None if ctx.flat else contest_for(ctx.gate, quarantine, store, ctx.policy, ctx.clock)
+        gate.attach(graph, stored_proposals)
+        contest = None if ctx.flat else contest_for(gate, quarantine, store, ctx.policy, ctx.clock)
     admission = AdmissionContext(
         llm=ctx.llm,
         graph=graph,

@@ -117,12 +117,11 @@ def file_damage(path: Path, most: int = 5) -> list[str]:
     """What SQLite's integrity check finds wrong in the database file at ``path`` (at most
     ``most`` lines; none when the file is sound). The file is opened for reading only.
 
-    >>> file_damage(Path(":memory:"))
-    []
+    >>> file_damage(Path("/no/such/folder/magg.sqlite"))
+    ['database file /no/such/folder/magg.sqlite: unable to open database file']
     """
-    target = "file::memory:" if str(path) == ":memory:" else f"{path.resolve().as_uri()}?mode=ro"
     try:
-        with closing(sqlite3.connect(target, uri=True)) as connection:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
             rows = connection.execute(f"PRAGMA integrity_check({int(most)})").fetchall()
     except sqlite3.DatabaseError as error:
         return [f"database file {path}: {error}"]
