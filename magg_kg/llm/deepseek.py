@@ -11,9 +11,12 @@ HTTP attempts are counted here, and only here. LlamaIndex retries on its own *an
 503), so both are switched off (``max_retries=0``) and this module's loop is the only one:
 
 - at most ``LLMConfig.http_attempts`` HTTP requests per logical call, re-asks included (default 3);
-- a timeout, a connection error, HTTP 408, 409, 429 or 5xx is retried after an exponential backoff
-  (``backoff_s * 2**k``, at most ``max_backoff_s``; a ``Retry-After`` header within that bound is
-  honoured); the sleep is injected, so tests never wait;
+- ``LLMConfig.timeout_s`` bounds each whole HTTP attempt (connecting, sending, and reading the
+  entire reply), not only each read: a gateway that drip-feeds its reply, a byte every few seconds,
+  is cut off at the first piece that arrives past the deadline (:class:`_DeadlineClient`);
+- a timeout, a connection error, an unreadable response, HTTP 408, 409, 429 or 5xx is retried
+  after an exponential backoff (``backoff_s * 2**k``, at most ``max_backoff_s``; a ``Retry-After``
+  header within that bound is honoured); the sleep is injected, so tests never wait;
 - a reply that is not JSON or does not validate is re-asked, with the reason, up to
   ``LLMConfig.parse_attempts`` replies in all, then ``Failure("invalid")``;
 - HTTP 401/403 is ``Failure("refused")`` and every later call of the run is refused without a
@@ -34,10 +37,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import httpx
 import openai
 from llama_index.core.base.llms.types import ChatMessage, ChatResponse, MessageRole
 from llama_index.llms.deepseek import DeepSeek
@@ -96,6 +100,72 @@ def render(prompt: Prompt, schema: type[BaseModel]) -> tuple[str, str]:
     return system, user
 
 
+class _DeadlineStream(httpx.SyncByteStream):
+    """A reply's body that raises :class:`httpx.ReadTimeout` at the first piece past the deadline."""
+
+    def __init__(
+        self,
+        body: httpx.SyncByteStream,
+        request: httpx.Request,
+        deadline: float,
+        timer: Callable[[], float],
+        timeout_s: float,
+    ) -> None:
+        self._body = body
+        self._request = request
+        self._deadline = deadline
+        self._timer = timer
+        self._timeout_s = timeout_s
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._body:
+            _enforce_deadline(self._deadline, self._timer, self._timeout_s, self._request)
+            yield chunk
+
+    def close(self) -> None:
+        self._body.close()
+
+
+class _DeadlineClient(httpx.Client):
+    """An httpx client with a deadline of ``timeout_s`` for each whole request.
+
+    httpx's own timeout (which the openai SDK sets to ``timeout_s`` too, and which stays) bounds
+    each read, so a reply that trickles in could hold an attempt for ever. Here the deadline runs
+    from the request's start (redirects included) and is checked when the reply's headers arrive
+    and at each piece of its body; past it, the request fails with :class:`httpx.ReadTimeout`,
+    which the openai SDK raises as ``APITimeoutError``. Everything else (proxies from the
+    environment, connection pooling) is httpx's own.
+    """
+
+    def __init__(self, timeout_s: float, timer: Callable[[], float]) -> None:
+        super().__init__(timeout=timeout_s, follow_redirects=True)  # as the openai SDK's client
+        self._deadline_s = timeout_s
+        self._timer = timer
+
+    def send(self, request: httpx.Request, *, stream: bool = False, **kwargs: Any) -> httpx.Response:
+        deadline = self._timer() + self._deadline_s
+        response = super().send(request, stream=True, **kwargs)
+        try:
+            _enforce_deadline(deadline, self._timer, self._deadline_s, request)
+            body = response.stream
+            if not isinstance(body, httpx.SyncByteStream):  # a synchronous client always has one
+                raise TypeError(f"a synchronous transport answered with {type(body).__name__}")
+            response.stream = _DeadlineStream(body, request, deadline, self._timer, self._deadline_s)
+            if not stream:
+                response.read()
+        except BaseException:
+            response.close()
+            raise
+        return response
+
+
+def _enforce_deadline(
+    deadline: float, timer: Callable[[], float], timeout_s: float, request: httpx.Request
+) -> None:
+    if timer() > deadline:
+        raise httpx.ReadTimeout(f"the reply took longer than {timeout_s:g} s in all", request=request)
+
+
 @dataclass
 class _Spend:
     """What one logical call has used so far."""
@@ -111,7 +181,9 @@ class DeepSeekLLM:
 
     ``config`` is :meth:`~magg_kg.config.LLMConfig.checked` (a ``ConfigError`` for no key or a host
     other than the gateway). ``sleep`` and ``timer`` (monotonic seconds) are injected so that backoff
-    and the circuit can be tested without waiting. ``timeout_s`` applies to each HTTP attempt.
+    and the circuit can be tested without waiting; ``timer`` also times each HTTP attempt against
+    ``timeout_s``, from the request's start to the reply's last byte. The provider holds one HTTP
+    client (one pool of connections) for all its calls; :meth:`close` closes it.
     """
 
     def __init__(
@@ -141,6 +213,7 @@ class DeepSeekLLM:
         headers: dict[str, str] = {}
         if config.gateway_token is not None and config.gateway_token.get_secret_value():
             headers["cf-aig-authorization"] = f"Bearer {config.gateway_token.get_secret_value()}"
+        self._http = _DeadlineClient(config.timeout_s, timer)
         self._client = DeepSeek(
             model=config.model,
             api_key=config.api_key.get_secret_value(),
@@ -150,6 +223,7 @@ class DeepSeekLLM:
             max_retries=0,  # no LlamaIndex retry and no openai SDK retry: the loop below is the only one
             default_headers=headers or None,
             additional_kwargs={"response_format": {"type": "json_object"}},
+            http_client=self._http,
         )
 
     @property
@@ -160,6 +234,10 @@ class DeepSeekLLM:
     def params(self) -> Mapping[str, object]:
         """The parameters that shape a reply (part of the response-cache key)."""
         return {"temperature": 0.0, "response_format": "json_object", "render": RENDER_VERSION}
+
+    def close(self) -> None:
+        """Closes the HTTP client and its connections (a closed provider cannot call again)."""
+        self._http.close()
 
     def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
         if self._refusal:
@@ -224,7 +302,7 @@ class DeepSeekLLM:
             except openai.APITimeoutError:
                 last = f"timed out after {self._config.timeout_s:g} s"
             except openai.APIConnectionError as error:
-                last = f"could not connect ({error})"
+                last = _connection_problem(error)
             except openai.APIStatusError as error:
                 status = error.status_code
                 if status in (401, 403):
@@ -293,6 +371,18 @@ def _read(response: ChatResponse, spend: _Spend) -> tuple[str, str] | None:
     if content is None and not choices:
         return None
     return content or "", finish
+
+
+def _connection_problem(error: openai.APIConnectionError) -> str:
+    """What went wrong in an attempt that got no response the SDK could use.
+
+    The openai SDK raises everything httpx raises but a timeout as a connection error, a reply whose
+    body cannot be decoded (labelled gzip and not gzip) included.
+    """
+    cause = error.__cause__
+    if isinstance(cause, httpx.DecodingError):
+        return f"unreadable response (the body could not be decoded: {_short(cause)})"
+    return f"could not connect ({error})"
 
 
 def _retry_after(headers: Mapping[str, str]) -> float | None:
