@@ -281,6 +281,7 @@ def _choose(
         re.split(r"(?i)\b(?:first|earlier|later|between)\b[,:]?\s*", options[0])[-1].strip() or options[0]
     )
     rest = set(content_terms(question[: match.start()]))
+    comparative = bool(SMALLEST.search(question) or LARGEST.search(question))
     facts: list[tuple[float, float | None, str, str]] = []
     for option in options:
         about = [s for s in read if _mentions(s.text, option) or _mentions(excerpts[s.excerpt].title, option)]
@@ -288,18 +289,13 @@ def _choose(
             (_overlap(rest - set(content_terms(option)), s.terms | s.title_terms, idf) for s in about),
             default=0.0,
         )
-        value = _first_value(about, question)
-        where = about[0] if about else None
+        value, valued = _first_value(about, question)
+        where = valued if comparative and valued is not None else (about[0] if about else None)
         facts.append(
             (overlap, value, excerpts[where.excerpt].id if where else "", where.text if where else "")
         )
     (o1, v1, e1, s1), (o2, v2, e2, s2) = facts
-    if (
-        v1 is not None
-        and v2 is not None
-        and v1 != v2
-        and (SMALLEST.search(question) or LARGEST.search(question))
-    ):
+    if v1 is not None and v2 is not None and v1 != v2 and comparative:
         smallest = bool(SMALLEST.search(question)) and not LARGEST.search(question)
         first = (v1 < v2) == smallest
     elif o1 != o2:
@@ -310,8 +306,10 @@ def _choose(
     return AnswerSpan(text, excerpt, sentence, 0.5)
 
 
-def _first_value(about: Sequence[_Sentence], question: str) -> float | None:
-    """The first year (or, when the question asks no date, the first number) of the sentences."""
+def _first_value(about: Sequence[_Sentence], question: str) -> tuple[float | None, _Sentence | None]:
+    """The first year (or, when the question asks no date, the first number) of the sentences, and
+    the sentence that gives it: what an answer quotes, so that a reader who sees only this option
+    (an expert of one domain) still passes on the fact a comparison needs."""
     dated = not re.search(
         r"\b(?:many|much|more|fewer|larger|bigger|higher|taller|longer)\b", question, re.IGNORECASE
     )
@@ -320,7 +318,7 @@ def _first_value(about: Sequence[_Sentence], question: str) -> float | None:
         if found is not None:
             digits = re.sub(r"[^\d.]", "", found.group(0).split(" ")[0])
             try:
-                return float(digits)
+                return float(digits), sentence
             except ValueError:
                 continue
-    return None
+    return None, None

@@ -27,14 +27,15 @@ synthesis (``qa.synthesize``)
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.answer_spans import Excerpt, best_span
+from agents.answer_forms import expected_kind
+from agents.answer_spans import AnswerSpan, Excerpt, best_span
 from agents.question_types import QuestionType, classify, clauses_of
-from agents.text import find_mentions
+from agents.text import clipped, find_mentions
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 
@@ -57,7 +58,6 @@ __all__ = [
     "answer_offline",
     "answer_system",
     "cited_ids",
-    "clipped",
     "decompose_offline",
     "edge_quotes",
     "intent_of",
@@ -121,6 +121,8 @@ _AFTER = re.compile(r"\b(?:after|next|unlocks?|leads? to|builds? on it|enables?)
 _PARTS = re.compile(r"\b(?:parts?|components?|made of|consists? of|kinds? of|types? of)\b", re.IGNORECASE)
 _CITE = re.compile(r"\[((?:e|c)-[0-9a-f]+)\]")
 _LINE = re.compile(r"^\[([^\]\s]+)\]\s?(.*)$")
+_QUOTED = re.compile(r'says "(.+?)" \[(c-[0-9a-f]+)\]')
+"""A lesson sentence an expert quotes and the chunk it cites (the offline expert's wording)."""
 
 
 class SubQuestion(BaseModel):
@@ -162,27 +164,6 @@ class Synthesis(BaseModel):
     short_answer: str = Field(max_length=1000)
     citations: list[str]
     support: float = Field(default=0.0, ge=0.0, le=1.0, description="the support of the short answer")
-
-
-def clipped(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters, at a space when one is near the end.
-
-    >>> clipped("what comes before attention", 100)
-    'what comes before attention'
-    >>> clipped("what comes before attention", 20)
-    'what comes before…'
-    >>> clipped("x" * 30, 10)
-    'xxxxxxxxx…'
-    >>> clipped(" " * 30, 10)
-    '…'
-    """
-    if len(text) <= limit:
-        return text
-    head = text[: limit - 1]
-    space = head.rfind(" ")
-    if space > limit // 2:
-        head = head[:space]
-    return head.rstrip() + "…"
 
 
 def cited_ids(text: str) -> list[str]:
@@ -415,8 +396,13 @@ def synthesize_offline(prompt: Prompt) -> dict[str, object]:
             "citations": [],
         }
     # Answers read from excerpts are spans: the best supported one is the short answer (joined,
-    # two spans would be neither); otherwise the short answers are joined.
+    # two spans would be neither); otherwise the short answers are joined. Options that experts of
+    # different domains named (each saw its own) are compared on the sentences they quote.
     best = max(range(len(shorts)), key=lambda k: (supports[k], -k)) if shorts else 0
+    compared = _compared(str(prompt.data), answers) if len(shorts) > 1 else None
+    if compared is not None and compared.text in shorts:
+        best = shorts.index(compared.text)
+        supports[best] = max(supports[best], compared.support)
     return {
         "reasoning": f"merged {sum(1 for a in answers if a.get('citations'))} expert answer(s)",
         "answer": " ".join(sentences),
@@ -424,6 +410,20 @@ def synthesize_offline(prompt: Prompt) -> dict[str, object]:
         "citations": citations,
         "support": supports[best] if shorts else 0.0,
     }
+
+
+def _compared(question: str, answers: Sequence[Mapping[object, object]]) -> AnswerSpan | None:
+    """The option of an either-or question ("Who was born earlier, A or B?") that the experts'
+    quoted sentences favour, read as excerpts titled by each expert's short answer; None for any
+    other question, or when the quotes do not decide."""
+    if expected_kind(question) != "option":
+        return None
+    quoted = [
+        Excerpt(chunk, str(answer.get("short_answer", "")), sentence)
+        for answer in answers
+        for sentence, chunk in _QUOTED.findall(str(answer.get("answer", "")))
+    ]
+    return best_span(question, quoted) if quoted else None
 
 
 def _number(value: object) -> float:

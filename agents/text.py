@@ -22,6 +22,7 @@ __all__ = [
     "MentionFinder",
     "Sentence",
     "acronym_of",
+    "clipped",
     "content_words",
     "elided",
     "find_mentions",
@@ -351,3 +352,24 @@ def initials_owners(keys: Mapping[str, str]) -> dict[str, set[str]]:
         if " " in key:
             owners.setdefault(initials(key), set()).add(concept_id)
     return owners
+
+
+def clipped(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, at a space when one is near the end.
+
+    >>> clipped("what comes before attention", 100)
+    'what comes before attention'
+    >>> clipped("what comes before attention", 20)
+    'what comes before…'
+    >>> clipped("x" * 30, 10)
+    'xxxxxxxxx…'
+    >>> clipped(" " * 30, 10)
+    '…'
+    """
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    space = head.rfind(" ")
+    if space > limit // 2:
+        head = head[:space]
+    return head.rstrip() + "…"

@@ -19,6 +19,7 @@ instructions, data and payload, characters / 4) in ``context_tokens``, by role i
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -33,6 +34,7 @@ from magg_kg.llm.port import LLM, Answer, Failure, Prompt
 from magg_kg.records import EdgeVersion
 
 __all__ = [
+    "NOT_COVERED",
     "STAGE",
     "UNOWNED",
     "ExpertReport",
@@ -46,10 +48,15 @@ __all__ = [
     "expert_answers",
     "graph_tokens",
     "role_of",
+    "supported",
 ]
 
 R = TypeVar("R", bound=BaseModel)
 
+_PIECE = re.compile(r"(?:(?<=\][.!?])|(?<=\]))\s+")
+"""Where a piece of an answer ends: after its bracketed citations (and their full stop)."""
+NOT_COVERED = "Not covered by the graph."
+"""The short answer of a question the graph does not cover at all."""
 STAGE = "qa"
 UNOWNED = "unowned"
 """The scope of the concepts no domain owns."""
@@ -246,10 +253,11 @@ def ask_expert(
             report.citations = [edge.edge_id for edge in edges]
         return
     shown = {edge.edge_id for edge in edges} | set(report.excerpts_seen)
-    report.answer = reply.value.answer
-    report.short_answer = reply.value.short_answer
-    report.support = reply.value.support
     report.citations, report.dropped = checked(reply.value.citations, reply.value.answer, shown)
+    report.answer = supported(reply.value.answer, report.dropped)
+    if report.citations:  # an answer that cites nothing it was shown has nothing to stand on
+        report.short_answer = reply.value.short_answer
+        report.support = reply.value.support
 
 
 def _found(answer: GraphAnswer) -> dict[str, object]:
@@ -264,6 +272,20 @@ def _found(answer: GraphAnswer) -> dict[str, object]:
     if answer.type == "which_first" and answer.first:
         told["first"] = answer.first
     return told
+
+
+def supported(text: str, dropped: Collection[str]) -> str:
+    """``text`` without the pieces (each up to its bracketed citations) that cite only ``dropped``
+    ids: a claim whose every citation was refused is not said. Pieces that cite nothing stay.
+
+    >>> supported("A [e-1]. B [e-9]. So A.", {"e-9"})
+    'A [e-1]. So A.'
+    """
+    if not dropped:
+        return text
+    pieces = _PIECE.split(text)
+    kept = [p for p in pieces if not (cited := qa.cited_ids(p)) or not set(cited) <= set(dropped)]
+    return " ".join(p.strip() for p in kept if p.strip())
 
 
 def checked(cited: Sequence[str], text: str, allowed: Collection[str]) -> tuple[list[str], list[str]]:

@@ -58,9 +58,10 @@ from collections.abc import Mapping, Sequence
 from agents import qa
 from agents.answer_forms import expected_kind
 from agents.question_types import classify, clauses_of
-from agents.text import find_mentions, normalize_name
+from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
+    NOT_COVERED,
     STAGE,
     UNOWNED,
     ExpertReport,
@@ -140,7 +141,7 @@ def _typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestio
         kind = classify(clause, lexicon)
         if kind.type == "open" or not kind.concepts or kind.unknown:
             return []
-        text = qa.clipped(clause + "?", qa.MAX_SUB_QUESTION)
+        text = clipped(clause + "?", qa.MAX_SUB_QUESTION)
         subs.append(qa.SubQuestion(text=text, concepts=kind.concepts, type=kind.type, full=kind.full))
     return subs
 
@@ -171,7 +172,7 @@ def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> 
     # The whole question is the one sub-question: its concepts are found in all of it, its text is
     # cut to what a sub-question may hold (any question, of any length, gets an answer or "not covered").
     found = [concept for _, _, concept in find_mentions(question, keys)]
-    text = qa.clipped(question, qa.MAX_SUB_QUESTION)
+    text = clipped(question, qa.MAX_SUB_QUESTION)
     return [qa.SubQuestion(text=text, concepts=list(dict.fromkeys(found)))]
 
 
@@ -179,7 +180,7 @@ def _uncovered(result: QAResult) -> QAResult:
     result.covered = False
     named = " ".join(result.uncovered)
     result.answer = named or "The graph does not cover the concepts this question asks about."
-    result.short_answer = "Not covered by the graph."
+    result.short_answer = NOT_COVERED
     return result
 
 
@@ -310,7 +311,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     found = list(dict.fromkeys(c for _, _, c in find_mentions(question, keys)))
     kind = classify(question, keys)
     sub = qa.SubQuestion(
-        text=qa.clipped(question, qa.MAX_SUB_QUESTION) or "?",
+        text=clipped(question, qa.MAX_SUB_QUESTION) or "?",
         concepts=kind.concepts if kind.type != "open" else found,
         type=kind.type,
         full=kind.full,
@@ -333,7 +334,9 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     result.edges_read, result.graph_tokens = len(edges), graph_tokens(graph, (e.edge_id for e in edges))
     ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
     result.citations, result.dropped = list(report.citations), list(report.dropped)
-    if not found and not report.citations:
+    if not report.citations:  # nothing it was shown answers (or what it cited was refused)
+        if found:
+            result.uncovered.append(f'The graph does not cover "{sub.text}".')
         return _uncovered(result)
     result.answer, result.short_answer = report.answer, report.short_answer
     return result

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agents import qa
-from governance.experts import ExpertReport, QAResult, ask_expert, graph_tokens
+from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
 from magg_kg.graph_index import GraphIndex
 from magg_kg.graph_reader import DomainReader, WholeGraphReader
@@ -89,6 +89,6 @@ def typed_flat(llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, result: QAResul
         result.citations, result.dropped = list(report.citations), list(report.dropped)
         heads.append(report.answer)
     result.answer = " ".join(dict.fromkeys([*heads, *result.uncovered]))
-    result.short_answer = " ".join(a.headline for a in answers if a.covered) or "Not covered by the graph."
+    result.short_answer = " ".join(a.headline for a in answers if a.covered) or NOT_COVERED
     result.covered = any(a.covered for a in answers)
     return result

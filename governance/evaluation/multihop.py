@@ -30,6 +30,7 @@ from pathlib import Path
 from agents import qa
 from governance.excerpts import find_excerpts
 from governance.experts import (
+    NOT_COVERED,
     UNOWNED,
     ExpertReport,
     QAResult,
@@ -134,8 +135,12 @@ def token_f1(said: str, answers: Sequence[str]) -> float:
 
 def short_answer(result: QAResult) -> str:
     """The span scored: the answer's short answer, with either provider (offline, the span the
-    reader chose, :mod:`agents.answer_spans`)."""
-    return result.short_answer
+    reader chose, :mod:`agents.answer_spans`), less what it says the graph does not cover (a gap
+    repeats the question's names, which token F1 would score as an answer)."""
+    said = result.short_answer
+    for gap in (*result.uncovered, NOT_COVERED):
+        said = said.replace(gap, " ")
+    return " ".join(said.split())
 
 
 def answer_global(

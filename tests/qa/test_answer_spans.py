@@ -148,3 +148,11 @@ def test_without_x_is_or_a_name_the_sentence_that_emphasises_x_defines_it() -> N
     ]
     span = best_span("What is batch normalization?", excerpts)
     assert span is not None and span.excerpt == "c-2" and span.text.startswith("We describe")
+
+
+def test_an_option_alone_in_the_excerpts_is_reported_with_the_sentence_that_gives_its_year() -> None:
+    # A routed expert sees the excerpts of its own domain only: it can name its option, and it must
+    # quote the fact a comparison needs (the year), not merely the first sentence about the option.
+    excerpts = [Excerpt("c-2", "Bo Park", "Bo Park is a poet from Busan. Bo Park was born in 1942.")]
+    span = best_span("Who was born earlier, Ann Lee or Bo Park?", excerpts)
+    assert span is not None and (span.text, span.sentence) == ("Bo Park", "Bo Park was born in 1942.")

@@ -155,3 +155,20 @@ def test_an_open_question_also_goes_to_the_domain_of_the_chunk_its_words_match_b
     # Another domain's chunk matches it best (it names something the lexicon lacks): that domain too.
     monkeypatch.setattr(routing, "excerpt_scopes", lambda *_: ["d-3"])
     assert routing._open_domains(graph, "q", ["d-1"]) == ["d-1", "d-3"]
+
+
+def test_a_gap_said_in_the_short_answer_is_not_scored_as_an_answer() -> None:
+    # "The graph does not cover Richard Llewellyn." repeats the question's own names: scored as a
+    # span it would earn token F1 for echoing the question.
+    from governance.experts import QAResult
+
+    gap = "The graph does not cover Richard Llewellyn."
+    result = QAResult(question="Who wrote a novel after Richard Llewellyn?", mode="routed", as_of=None)
+    result.uncovered.append(gap)
+    result.short_answer = gap
+    assert short_answer(result) == ""
+    result.short_answer = f"Jane Roe {gap}"
+    assert short_answer(result) == "Jane Roe"
+    result.uncovered.clear()
+    result.short_answer = "Not covered by the graph."
+    assert short_answer(result) == ""

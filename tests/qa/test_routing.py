@@ -228,3 +228,41 @@ def test_an_expert_is_told_the_rules_of_what_its_payload_carries_and_each_thing_
     assert isinstance(which, dict) and which["first"] == "calculus" and "found" in which
     short = qa.ExpertAnswer.model_validate(qa.answer_offline(path)).short_answer
     assert short == "Linear algebra, neural network, transformer"
+
+
+def test_a_sentence_whose_every_citation_is_dropped_is_not_said(graph: GraphIndex) -> None:
+    real = edge_id("neural-network", "prerequisite", "transformer")
+    unknown = "e-00000000deadbeef"
+    invented = "Quantum chromodynamics comes first"
+    reply = {
+        "reasoning": "half made up",
+        "answer": f"Neural networks come first [{real}]. {invented} [{unknown}]. So start there.",
+        "short_answer": "Neural networks.",
+        "citations": [real, unknown],
+    }
+    llm = ScriptedLLM(replies={**qa.offline_handlers(), qa.ANSWER_TASK: lambda _p: reply})
+    for result in (
+        answer_routed(llm, graph, "What should I learn before transformers?", {}),
+        answer_flat(llm, graph, "What should I learn before transformers?"),
+    ):
+        assert invented not in result.answer and unknown not in result.answer
+        assert f"Neural networks come first [{real}]" in result.answer and "So start there." in result.answer
+        assert result.dropped == [unknown] and result.citations == [real]
+
+
+def test_an_answer_that_cites_nothing_it_was_shown_says_nothing_of_its_own(graph: GraphIndex) -> None:
+    unknown = "e-00000000deadbeef"
+    invented = "Quantum chromodynamics comes first"
+    reply = {
+        "reasoning": "made up",
+        "answer": f"{invented} [{unknown}].",
+        "short_answer": "QCD",
+        "citations": [],
+    }
+    llm = ScriptedLLM(replies={**qa.offline_handlers(), qa.ANSWER_TASK: lambda _p: reply})
+    for result in (
+        answer_routed(llm, graph, "Tell me about transformers.", {}),
+        answer_flat(llm, graph, "Tell me about transformers."),
+    ):
+        assert invented not in result.answer and "QCD" not in result.short_answer
+        assert result.dropped == [unknown] and not result.citations
