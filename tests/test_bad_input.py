@@ -8,16 +8,23 @@ nothing of it read, a damaged file reported sound.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from agents.offline.handlers import offline_handlers
+from magg_kg.cli import app
 from tests.cli import magg
+from tests.llm.fake_server import ChatRequest, serve
+from tests.llm.prompts import prompt_of
 
 CURRICULUM = Path(__file__).resolve().parent.parent / "magg_kg" / "curriculum"
 LESSON = "02-math-calculus-gradients.md"
@@ -28,6 +35,15 @@ def _lesson(tmp_path: Path) -> Path:
     folder.mkdir(exist_ok=True)
     shutil.copy(CURRICULUM / LESSON, folder / LESSON)
     return folder
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with one lesson ingested (read it; copy it to write)."""
+    db = tmp_path_factory.mktemp("ingested") / "g.sqlite"
+    done = CliRunner().invoke(app, ["ingest", str(_lesson(db.parent)), "--db", str(db)])
+    assert done.exit_code == 0, done.output
+    return db
 
 
 def _lessons_in(db: Path) -> int:
@@ -134,3 +150,87 @@ def test_output_to_a_full_disk_is_one_line_and_exit_1(tmp_path: Path, args: list
         )
     assert done.returncode == 1
     assert done.stderr.strip() == "error: cannot write the output: No space left on device"
+
+
+@pytest.mark.parametrize(
+    "command", [["ask", "What is gradient descent?"], ["export"], ["coverage"], ["audit", "report"]]
+)
+def test_an_as_of_still_to_come_is_a_usage_error(
+    ingested: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    # It was read as now, silently: an answer, an export or a report "as of 2999".
+    code, out, err = magg([*command, "--db", str(ingested), "--as-of", "2999-01-01"], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: --as-of 2999-01-01T00:00:00.000000Z is in the future (now is ")
+    assert err.count("\n") == 1
+    soon = (datetime.now(UTC) + timedelta(seconds=10)).isoformat()  # within the allowance for clock skew
+    code, out, err = magg([*command, "--db", str(ingested), "--as-of", soon], capsys)
+    assert code == 0 and out, err
+
+
+def test_ask_json_writes_its_error_to_stdout_as_json_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A script reading stdout got nothing: the error was on stderr only.
+    empty, missing = tmp_path / "empty.sqlite", tmp_path / "missing.sqlite"
+    assert magg(["init", "--db", str(empty)], capsys)[0] == 0
+    for args in (["--db", str(empty)], ["--db", str(missing)], ["--db", str(empty), "--as-of", "2999-01-01"]):
+        code, out, err = magg(["ask", "What is gradient descent?", *args, "--json"], capsys)
+        assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+        assert json.loads(out) == {"error": err.removeprefix("error: ").rstrip("\n")}
+        code, out, _ = magg(["ask", "What is gradient descent?", *args], capsys)
+        assert (code, out) == (2, "")  # without --json, stdout stays empty
+    assert not missing.exists()
+
+
+def _deepseek_at(base_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [name for name in os.environ if name.startswith(("MAGG_", "DEEPSEEK_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("MAGG_LLM", "deepseek")
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "test")
+    monkeypatch.setenv("MAGG_LLM_BASE_URL", base_url)
+    monkeypatch.setenv("MAGG_LLM_ALLOW_ANY_HOST", "1")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+
+
+def test_ask_exits_1_when_every_model_call_failed(
+    ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It exited 0, as if the model had answered: a script could not tell.
+    db = tmp_path / "g.sqlite"
+    shutil.copyfile(ingested, db)
+    question = "What should I learn before gradient descent?"
+    code, _, err = magg(["ask", question, "--db", str(db)], capsys)
+    assert code == 0 and "warning" not in err  # the offline provider never fails
+    with serve(lambda request: 400) as gateway:
+        _deepseek_at(gateway.base_url, monkeypatch)
+        code, out, err = magg(["ask", question, "--db", str(db)], capsys)
+        assert code == 1 and out.startswith("Learn before gradient descent: Calculus.")  # still answered
+        assert err.endswith(
+            "warning: every model call failed (1 of 1): this answer is from the graph alone; "
+            "check MAGG_LLM and the model's gateway\n"
+        )
+        code, out, err = magg(["ask", question, "--db", str(db), "--json"], capsys)
+        answer = json.loads(out)
+        assert code == 1 and answer["calls"] == len(answer["failures"]) == 1
+        assert "warning: every model call failed (1 of 1)" in err
+    assert len(gateway.requests) == 2
+
+
+def test_ask_exits_0_when_a_model_call_succeeded(
+    ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "g.sqlite"
+    shutil.copyfile(ingested, db)
+    handlers = offline_handlers()
+
+    def no_decomposition(request: ChatRequest) -> dict[str, object] | int:
+        return 400 if request.task == "qa.decompose" else dict(handlers[request.task](prompt_of(request)))
+
+    with serve(no_decomposition) as gateway:
+        _deepseek_at(gateway.base_url, monkeypatch)
+        code, out, err = magg(["ask", "What is gradient descent?", "--db", str(db), "--json"], capsys)
+    answer = json.loads(out)
+    assert [r.task for r in gateway.requests] == ["qa.decompose", "qa.answer"]
+    assert answer["calls"] == 2 and len(answer["failures"]) == 1
+    assert code == 0 and "every model call failed" not in err

@@ -5,14 +5,17 @@ The question is answered in this process, from the graph read whole from the sto
 which keeps the graph between questions: on a large graph, reading it is most of the time.
 
 Exit codes: 0 with an answer, or with a plain message when the graph does not cover the concepts
-asked about; 2 for an empty database (nothing to answer from), a bad ``--as-of`` or a request the
-server refuses; 1 when the server cannot be reached or fails.
+asked about; 2 for an empty database (nothing to answer from), a bad ``--as-of`` (no time, or a
+time to come) or a request the server refuses; 1 when the server cannot be reached or fails, or
+when every model call failed (the answer, from the graph alone, is still given). With ``--json``
+an error is also written to stdout as ``{"error": "..."}``, for a script that reads only stdout.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Annotated
 
 import httpx
@@ -25,17 +28,19 @@ from magg_kg.cli.context import (
     DbOption,
     JsonOption,
     as_of_time,
+    err_console,
     open_context,
+    out_console,
     print_json,
     serve_token,
 )
 from magg_kg.cli.questions import answered, question_text, read_graph
-from magg_kg.clock import Clock
+from magg_kg.clock import Clock, SystemClock
 from magg_kg.config import Config, is_http_url
-from magg_kg.errors import BackendUnavailable, RunError, UserError
+from magg_kg.errors import BackendUnavailable, MaggError, RunError, UserError
 from magg_kg.store import Store
 
-__all__ = ["SERVER_TIMEOUT_S", "SLOW_READ_S", "ask_command", "register"]
+__all__ = ["SERVER_TIMEOUT_S", "SLOW_READ_S", "ask_command", "failed_calls", "register"]
 
 SLOW_READ_S = 5.0
 """A graph that takes this long to read gets a note: a server keeps it between questions."""
@@ -69,26 +74,63 @@ def ask_command(
     as_of: AsOfOption = None,
     server: ServerOption = None,
 ) -> None:
-    """Answer a question from the graph, routed to the domains that own its concepts."""
-    when = as_of_time(as_of)
+    """Answer a question from the graph, routed to the domains that own its concepts.
+
+    Exit codes: 0 with an answer; 1 when every model call failed (the answer is then the graph's
+    alone) or the server failed; 2 for a usage error or nothing to answer from. With --json, an
+    error is also written to stdout, as {"error": "..."}.
+    """
+    try:
+        answer = _answer(question, db, flat, as_of, server)
+    except MaggError as error:
+        if json_:  # a script reading stdout learns what happened, not just that nothing came
+            print_json({"error": str(error)})
+        raise
+    err = err_console()
+    if json_:
+        print_json(answer)
+    else:
+        _print(answer, out_console(), err)
+    failed = failed_calls(answer)
+    if failed:
+        err.print(
+            f"warning: every model call failed ({failed} of {failed}): this answer is from the graph "
+            "alone; check MAGG_LLM and the model's gateway",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(1)
+
+
+def _answer(
+    question: str, db: Path | None, flat: bool, as_of: str | None, server: str | None
+) -> Mapping[str, object]:
+    clock = SystemClock()
+    when = as_of_time(as_of, clock)
     question = question_text(question)  # no control character reaches a prompt or the terminal
     if not question.strip():
         raise UserError("the question is empty: e.g. `magg ask 'What should I learn before transformers?'`")
     if server is not None:
         if db is not None:
             raise UserError("--server answers from the server's database: leave out --db")
-        answer = ask_server(server, question, flat, when)
-        if json_:
-            print_json(answer)
-        else:
-            _print(answer, Console(soft_wrap=True), Console(stderr=True, soft_wrap=True))
-        return
-    with open_context(db) as ctx:
-        answer = _ask_here(ctx.config, ctx.store, ctx.clock, ctx.err, question, flat, when)
-        if json_:
-            print_json(answer)
-            return
-        _print(answer, ctx.out, ctx.err)
+        return ask_server(server, question, flat, when)
+    with open_context(db, clock=clock) as ctx:
+        return _ask_here(ctx.config, ctx.store, ctx.clock, ctx.err, question, flat, when)
+
+
+def failed_calls(answer: Mapping[str, object]) -> int:
+    """How many model calls an answer (as ``magg ask --json`` prints it) made, when every one of
+    them failed; 0 when one succeeded or none was made (the offline provider never fails).
+
+    >>> failed_calls({"calls": 2, "failures": ["orchestrator: refused", "expert d-1: refused"]})
+    2
+    >>> failed_calls({"calls": 2, "failures": ["orchestrator: refused"]}), failed_calls({"calls": 0})
+    (0, 0)
+    """
+    calls = answer.get("calls")
+    if not isinstance(calls, int) or calls <= 0:
+        return 0
+    return calls if len(_strings(answer.get("failures"))) >= calls else 0
 
 
 def _ask_here(
@@ -150,9 +192,15 @@ def ask_server(url: str, question: str, flat: bool, as_of: str | None) -> Mappin
 
 def _print(answer: Mapping[str, object], out: Console, err: Console) -> None:
     """An answer (as ``magg ask --json`` prints it) for a person."""
-    if not answer.get("covered", True):
+    if answer.get("covered", True):
+        _print_covered(answer, out, err)
+    else:
         out.print(str(answer.get("answer", "")), markup=False, highlight=False)
-        return
+    for failure in _strings(answer.get("failures")):
+        err.print(f"warning: {failure}", markup=False, highlight=False)
+
+
+def _print_covered(answer: Mapping[str, object], out: Console, err: Console) -> None:
     out.print(f"[bold]{escape(str(answer.get('short_answer', '')))}[/bold]")
     out.print(str(answer.get("answer", "")), markup=False, highlight=False)
     path = _strings(answer.get("path"))
@@ -176,8 +224,6 @@ def _print(answer: Mapping[str, object], out: Console, err: Console) -> None:
             markup=False,
             highlight=False,
         )
-    for failure in _strings(answer.get("failures")):
-        err.print(f"warning: {failure}", markup=False, highlight=False)
 
 
 def _items(value: object) -> list[Mapping[str, object]]:

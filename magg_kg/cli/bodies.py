@@ -1,11 +1,15 @@
 """Request bodies of ``magg serve``, read only up to a bound: a request that declares more, or
-streams more, is refused without the rest being read into memory."""
+streams more, is refused without the rest being read into memory; a form's fields, read only from
+UTF-8 text; and what a decision form lacks."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from urllib.parse import parse_qs
+
 from starlette.requests import Request
 
-__all__ = ["read_body"]
+__all__ = ["decision_lacks", "form_fields", "read_body"]
 
 
 async def read_body(request: Request, limit: int) -> bytes | None:
@@ -20,3 +24,33 @@ async def read_body(request: Request, limit: int) -> bytes | None:
         if len(body) > limit:
             return None
     return bytes(body)
+
+
+def form_fields(body: bytes) -> dict[str, str] | None:
+    """The fields of a form (``application/x-www-form-urlencoded``; the first value of each), or
+    None when its text is not UTF-8, as sent or once its ``%XX`` escapes are read: decoded with
+    replacement characters, a reviewer's name would be recorded as another.
+
+    >>> form_fields(b"action=approve&reviewer=Ad%C3%A9le&note=")
+    {'action': 'approve', 'reviewer': 'Adéle', 'note': ''}
+    >>> form_fields(b"reviewer=Ad%FF"), form_fields(b"reviewer=Ad\\xff")
+    (None, None)
+    """
+    try:
+        fields = parse_qs(body.decode("utf-8"), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    return {key: values[0] for key, values in fields.items()}
+
+
+def decision_lacks(form: Mapping[str, str]) -> str:
+    """What a decision form (approve or reject) lacks, as the page says it; "" when nothing.
+
+    >>> decision_lacks({"action": "reject", "reviewer": "Ada", "note": " "})
+    'a rejection needs a reason: fill in the note and decide again; nothing recorded'
+    """
+    if not form.get("reviewer", "").strip():
+        return "the form names no reviewer: fill in your name and decide again; nothing recorded"
+    if form.get("action") == "reject" and not form.get("note", "").strip():
+        return "a rejection needs a reason: fill in the note and decide again; nothing recorded"
+    return ""

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated
 
@@ -32,6 +33,7 @@ from magg_kg.operations import Batch, Operation
 from magg_kg.store import Store
 
 __all__ = [
+    "AS_OF_SKEW_S",
     "AsOfOption",
     "Context",
     "DbOption",
@@ -62,6 +64,10 @@ AsOfOption = Annotated[
     str | None,
     typer.Option("--as-of", help="Read the graph as known at this time (ISO 8601).", show_default=False),
 ]
+AS_OF_SKEW_S = 60.0
+"""How far past this machine's clock ``--as-of`` may be: a time stamp taken from another machine
+whose clock runs a little ahead (a server's, a colleague's) still reads as now, not as a mistake.
+Past a minute it is no skew but a time to come, which nothing can be known at."""
 ResultsJsonOption = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
 """``--json`` of a benchmark: its whole report on stdout."""
 OutOption = Annotated[Path | None, typer.Option("--out", help="Also write the results as JSON here.")]
@@ -120,16 +126,18 @@ class Context:
 
 
 @contextmanager
-def open_context(db: Path | None, *, create: bool = False) -> Iterator[Context]:
-    """Builds the configuration once and opens the store for one command.
+def open_context(db: Path | None, *, create: bool = False, clock: Clock | None = None) -> Iterator[Context]:
+    """Builds the configuration once and opens the store for one command, with ``clock`` (a
+    command that read the time before, e.g. to check ``--as-of``, passes its own; else the system's).
 
     Only the commands that write a new graph (``init``, ``ingest``, ``demo``) pass ``create``: any
     other command on a path with no database says so and exits 2, and creates no file.
     """
     config = read_config(db)
     store = open_store(config, create=create)
+    clock = SystemClock() if clock is None else clock
     try:
-        yield Context(config=config, store=store, clock=SystemClock(), out=out_console(), err=err_console())
+        yield Context(config=config, store=store, clock=clock, out=out_console(), err=err_console())
     finally:
         store.close()
 
@@ -162,20 +170,31 @@ def emit_report(
         console.print(f"results written to {out}", markup=False, highlight=False)
 
 
-def as_of_time(value: str | None) -> str | None:
-    """``--as-of`` as a canonical time; a value that is no time is a usage error.
+def as_of_time(value: str | None, clock: Clock) -> str | None:
+    """``--as-of`` as a canonical time; a value that is no time, or a time still to come by
+    ``clock`` (past :data:`AS_OF_SKEW_S`), is a usage error: nothing is known yet of a time to come.
 
-    >>> as_of_time("2026-11-29T12:00:00Z")
-    '2026-11-29T12:00:00.000000Z'
-    >>> as_of_time(None) is None
-    True
+    >>> from magg_kg.clock import StepClock
+    >>> clock = StepClock("2026-11-29T12:00:00Z")
+    >>> as_of_time("2026-11-29T12:00:00Z", clock), as_of_time(None, clock)
+    ('2026-11-29T12:00:00.000000Z', None)
+    >>> as_of_time("2026-11-30", clock)
+    Traceback (most recent call last):
+    magg_kg.errors.UserError: --as-of 2026-11-30T00:00:00.000000Z is in the future (now is ...
     """
     if value is None:
         return None
     try:
-        return parse_time(value)
+        when = parse_time(value)
     except ValueError:
         raise UserError(f"--as-of {value!r} is not an ISO 8601 time (e.g. 2026-11-29T12:00:00Z)") from None
+    now = clock.now()
+    if datetime.fromisoformat(when) > datetime.fromisoformat(now) + timedelta(seconds=AS_OF_SKEW_S):
+        raise UserError(
+            f"--as-of {when} is in the future (now is {now}): give a time up to now, "
+            "or leave out --as-of to read the graph as it stands"
+        )
+    return when
 
 
 def write_batch(

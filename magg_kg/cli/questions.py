@@ -204,7 +204,7 @@ def question_routes(questions: Questions) -> list[Route]:
         if body is None:
             return _error(413, f"the request is larger than {MAX_QUESTION_BYTES // 1024} KiB")
         try:
-            asked = _request(body)
+            asked = _request(body, questions.clock)
             answer = await questions.ask(asked.question, flat=asked.flat, as_of=asked.as_of)
         except EmptyGraph as empty:
             return _error(409, str(empty))
@@ -226,7 +226,7 @@ class _Asked:
     as_of: str | None
 
 
-def _request(body: bytes) -> _Asked:
+def _request(body: bytes, clock: Clock) -> _Asked:
     try:
         asked = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: bad JSON, an endless number
@@ -241,7 +241,7 @@ def _request(body: bytes) -> _Asked:
         raise UserError('"flat" must be true or false')
     if as_of is not None and not isinstance(as_of, str):
         raise UserError('"as_of" must be a time, e.g. "2026-11-29T12:00:00Z", or null')
-    return _Asked(asked["question"], flat, as_of_time(as_of))
+    return _Asked(asked["question"], flat, as_of_time(as_of, clock))
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -25,7 +25,6 @@ import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from urllib.parse import parse_qs
 
 from markupsafe import Markup
 from starlette.applications import Starlette
@@ -38,7 +37,7 @@ from starlette.routing import Route
 
 from governance.report import audit_report, reason_kind
 from governance.review import approve, case_of, pending, reject
-from magg_kg.cli.bodies import read_body
+from magg_kg.cli.bodies import decision_lacks, form_fields, read_body
 from magg_kg.cli.context import write_batch
 from magg_kg.cli.questions import Questions, question_routes
 from magg_kg.cli.web import is_loopback, return_path, same_secret, seconds_at_least
@@ -346,7 +345,13 @@ def build_site(site: Site) -> Starlette:
         body = await read_body(request, _MAX_FORM_BYTES)
         if body is None:
             return _message(413, "Too large", "the form is larger than 64 KiB")
-        form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
+        form = form_fields(body)
+        if form is None:
+            return _message(
+                400,
+                "Bad request",
+                "the form is not UTF-8 text: reload the page and decide again; nothing recorded",
+            )
         cookie = request.cookies.get(CSRF_COOKIE, "")
         if not cookie or not same_secret(cookie, form.get("csrf", "")):
             return _message(
@@ -358,6 +363,10 @@ def build_site(site: Site) -> Starlette:
         action, reviewer, note = form.get("action", ""), form.get("reviewer", ""), form.get("note", "")
         if action not in ("approve", "reject"):
             return _message(400, "Bad request", f"unknown action {action!r}: approve or reject")
+        # A form that lacks a field is malformed (400), whatever the proposal's state; the 409s
+        # below are for a decision the state refuses (already settled, against the rules).
+        if lacking := decision_lacks(form):
+            return _message(400, "Bad request", lacking)
 
         def work(store: Store) -> Response:
             # The lock keeps this server's requests in turn; the store's write lock keeps out other

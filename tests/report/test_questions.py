@@ -14,11 +14,12 @@ import magg_kg.cli.ask
 import magg_kg.graph_index
 from magg_kg.cli.questions import MAX_QUESTION_BYTES, Questions
 from magg_kg.clock import SystemClock
-from magg_kg.config import LLMConfig
+from magg_kg.config import LLMConfig, load_config
 from magg_kg.operations import AddConcept, Batch, CommitEdge, RecordDecision, SpanData
 from magg_kg.records import edge_id
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
+from tests.llm.fake_server import serve as fake_model
 from tests.report.conftest import serving
 
 QUESTIONS = [
@@ -128,6 +129,12 @@ def test_bad_requests_get_a_clear_error_and_no_answer(db: Path, tmp_path: Path) 
             ({"question": "what is attention?", "as_of": "9999-12-31T23:59:59-01:00"}, 400, "ISO 8601"),
             (b'{"question": "what is attention \\ud800 transformer"}', 400, "not valid text"),
             (b"[" * 30_000 + b"]" * 30_000, 400, "not JSON"),
+            # A time to come was read as now.
+            (
+                {"question": "what is attention?", "as_of": "2999-01-01"},
+                400,
+                "2999-01-01T00:00:00.000000Z is in the future",
+            ),
             (b'{"question": "x", "flat": ' + b"1" * 5_000 + b"}", 400, "not JSON"),
         ]
         for body, status, said in cases:
@@ -189,3 +196,18 @@ def test_a_graph_slow_to_read_gets_a_note_that_a_server_keeps_it(
     code, out, err = magg(["ask", QUESTIONS[0], "--db", str(db), "--json"], capsys)
     assert code == 0 and json.loads(out)["question"] == QUESTIONS[0]
     assert err.startswith("note: reading the graph (") and f"magg serve --db {db}" in err
+
+
+def test_ask_server_exits_1_when_every_model_call_of_the_server_failed(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = {"MAGG_LLM": "deepseek", "DEEPSEEK_API_KEY": "test", "MAGG_LLM_ALLOW_ANY_HOST": "1"}
+    with fake_model(lambda request: 400) as gateway:
+        llm = load_config({**env, "MAGG_LLM_BASE_URL": gateway.base_url}).llm
+        questions = Questions(open_store=lambda: SQLiteStore.open(db), llm=llm, clock=SystemClock())
+        with serving(db, questions=questions) as url:
+            code, out, err = magg(["ask", "What is backpropagation?", "--server", url, "--json"], capsys)
+        questions.close()
+    answer = json.loads(out)
+    assert answer["calls"] > 0 and len(answer["failures"]) == answer["calls"] == len(gateway.requests)
+    assert code == 1 and f"warning: every model call failed ({answer['calls']} of " in err

@@ -19,6 +19,9 @@ from tests.cli import magg
 from tests.report.conftest import serving
 
 TOKEN = "t0k3n-for-tests-only-0123456789"
+NO_REVIEWER = "the form names no reviewer: fill in your name and decide again; nothing recorded"
+NO_REASON = "a rejection needs a reason: fill in the note and decide again; nothing recorded"
+NOT_UTF8 = "the form is not UTF-8 text: reload the page and decide again; nothing recorded"
 
 
 def waiting(db: Path) -> list[str]:
@@ -158,11 +161,46 @@ def test_a_second_reviewer_cannot_settle_a_settled_proposal(db: Path, site_url: 
     assert len(decisions(db, proposal)) == count
 
 
-def test_a_rejection_needs_a_reason(db: Path, site_url: str) -> None:
+def test_a_decision_form_without_a_reviewer_or_a_reason_is_a_bad_request(db: Path, site_url: str) -> None:
+    # Each was a 409, as if the proposal's state forbade it: the form itself is what is wrong.
     proposal = waiting(db)[0]
+    before = len(decisions(db, proposal))
     with httpx.Client(base_url=site_url) as client:
-        refused = decide(client, proposal, "reject", "Ada", "  ")
-    assert refused.status_code == 409 and "a rejection needs a reason" in message(refused)
+        token = form_token(client, proposal)
+        unnamed = [
+            decide(client, proposal, "approve", ""),
+            decide(client, proposal, "reject", " \t ", "the quote does not say this"),
+            client.post(
+                f"/proposals/{proposal}/decision",
+                data={"csrf": token, "action": "approve"},  # no reviewer field at all
+                headers={"Origin": site_url},
+            ),
+        ]
+        unreasoned = decide(client, proposal, "reject", "Ada", "  ")
+    assert [r.status_code for r in unnamed] == [400, 400, 400]
+    assert all(message(r) == NO_REVIEWER for r in unnamed)
+    assert unreasoned.status_code == 400 and message(unreasoned) == NO_REASON
+    assert len(decisions(db, proposal)) == before and proposal in waiting(db)
+
+
+def test_a_decision_form_that_is_not_utf8_is_refused_and_nothing_recorded(db: Path, site_url: str) -> None:
+    # It was decoded with replacement characters and the approval recorded, by "Ad\ufffd".
+    proposal = waiting(db)[0]
+    before = len(decisions(db, proposal))
+    with httpx.Client(base_url=site_url) as client:
+        token = form_token(client, proposal)
+        form = f"csrf={token}&action=approve&reviewer=".encode()
+        sent = [
+            client.post(
+                f"/proposals/{proposal}/decision",
+                content=form + name,
+                headers={"Origin": site_url, "Content-Type": "application/x-www-form-urlencoded"},
+            )
+            for name in (b"Ad\xff", b"Ad%FF", b"Ad%C3", b"Ad\xed\xa0\x80")  # raw, escaped, cut, surrogate
+        ]
+    assert [r.status_code for r in sent] == [400, 400, 400, 400], [r.text[:200] for r in sent]
+    assert all(message(r) == NOT_UTF8 for r in sent)
+    assert len(decisions(db, proposal)) == before and proposal in waiting(db)
 
 
 def test_a_forged_cross_site_form_post_is_refused(db: Path, site_url: str) -> None:
