@@ -71,8 +71,6 @@ def lesson_sentences(prose: str) -> tuple[str, ...]:
     return tuple(sentence.text for sentence in sentences(prose) or [])
 
 
-
-
 @dataclass(frozen=True)
 class Outline:
     """How a lesson presents its terms: the text of its headings, and what it emphasises."""

@@ -120,7 +120,7 @@ def measure(
                 "megabytes": megabytes,
                 "bytes": len(lesson.encode()),
                 "chunks": chunks,
-            "parts": len(parts),
+                "parts": len(parts),
                 "read_s": read_s,
                 "finished": False,
                 "timeout_s": timeout,

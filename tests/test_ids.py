@@ -56,7 +56,13 @@ def test_decisions_differ_by_proposal_subject_rationale_and_time() -> None:
 
 def test_an_edge_version_takes_its_stamps_from_the_decision_that_commits_it() -> None:
     proposal = propose(
-        "a", "prerequisite", "b", context=("lesson-1",), origin="ingest", confidence=0.8, evidence=(),
+        "a",
+        "prerequisite",
+        "b",
+        context=("lesson-1",),
+        origin="ingest",
+        confidence=0.8,
+        evidence=(),
         created_at=T0,
     )
     assert proposal.id == make_id("proposal", "lesson-1", "a", "prerequisite", "b")
