@@ -23,12 +23,16 @@ from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
+from magg_kg.ids import make_id
+from magg_kg.lessons import normalize_text
 from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Decision, Proposal, ProposalState
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
 __all__ = [
+    "MAX_NAME",
+    "MAX_NOTE",
     "REVIEW_PROMPT",
     "ReviewItem",
     "approve",
@@ -40,6 +44,10 @@ __all__ = [
 ]
 
 REVIEW_PROMPT = "review-1"
+MAX_NAME = 200
+"""The longest reviewer's name, in characters."""
+MAX_NOTE = 4000
+"""The longest note or reason of a review, in characters (a decision's rationale stays readable)."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,7 @@ def case_of(store: Store, ident: str) -> dict[str, object]:
     """Everything a reviewer needs: the proposal, its evidence, the owners' votes, and every
     decision on it (judge and debate reasoning, the debate transcript)."""
     item = find_item(store, ident)
-    proposal = item.proposal if item is not None else store.proposal(ident)
+    proposal = item.proposal if item is not None else store.proposal(ident) or _queued(store, ident)
     if proposal is None:
         raise UserError(f"no review item or proposal with id {ident}; see `magg review list`")
     decisions = store.decisions(proposal.id)
@@ -148,14 +156,33 @@ def _open(store: Store, ident: str, action: str) -> ReviewItem:
     item = find_item(store, ident)
     if item is not None:
         return item
-    proposal = store.proposal(ident)
+    proposal = store.proposal(ident) or _queued(store, ident)
     if proposal is not None:
-        raise UserError(
-            f"cannot {action} {ident}: proposal is {proposal.state}, not quarantined; nothing written"
-        )
+        raise UserError(f"cannot {action} {ident}: {_settled(store, proposal)}; nothing written")
     raise UserError(
         f"cannot {action} {ident}: no quarantined proposal or review item has this id; see `magg review list`"
     )
+
+
+def _queued(store: Store, ident: str) -> Proposal | None:
+    """The proposal of a review item that is no longer open (``ident`` is its ``q-`` id): the
+    item's id is made from its proposal and the decision that quarantined it."""
+    if not ident.startswith("q-"):
+        return None
+    for decision in store.decisions():
+        pid = decision.proposal_id
+        if pid and decision.state_after == "quarantined":
+            if make_id("queue_entry", pid, decision.id) == ident:
+                return store.proposal(pid)
+    return None
+
+
+def _settled(store: Store, proposal: Proposal) -> str:
+    """What became of a proposal that is not quarantined, and who decided it if a person did."""
+    said = f"proposal {proposal.id} is {proposal.state}, not quarantined"
+    last = next((d for d in reversed(store.decisions(proposal.id)) if d.stage == "review"), None)
+    reviewer = last.detail.get("reviewer") if last is not None else None
+    return f"{said} ({last.verdict} by {reviewer} at {last.decided_at})" if last and reviewer else said
 
 
 def _latest_score(store: Store, proposal: Proposal) -> float:
@@ -230,7 +257,8 @@ def approve(
     if problem:
         raise UserError(f"cannot approve {ident}: {problem}; reject it instead")
     score = _latest_score(store, proposal)
-    why = f"approved by {reviewer}" + (f": {note}" if note.strip() else "")
+    note = _said(note, "the note", MAX_NOTE)
+    why = f"approved by {reviewer}" + (f": {note}" if note else "")
     decision = _decision(proposal, "approve", "committed", score, why, reviewer, policy, now)
     commit = commit_op(
         decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
@@ -275,17 +303,27 @@ def reject(
 ) -> list[Operation]:
     """A reviewer's rejection: one decision. Raises :class:`UserError` if the id is not quarantined."""
     reviewer = _named(reviewer)
-    if not reason.strip():
+    reason = _said(reason, "the reason", MAX_NOTE)
+    if not reason:
         raise UserError("a rejection needs a reason: --reason TEXT")
     item = _open(store, ident, "reject")
     now = clock.now()
     score = _latest_score(store, item.proposal)
-    why = f"rejected by {reviewer}: {reason.strip()}"
+    why = f"rejected by {reviewer}: {reason}"
     return [_decision(item.proposal, "reject", "rejected", score, why, reviewer, policy, now)]
 
 
 def _named(reviewer: str) -> str:
-    name = " ".join(reviewer.split())
+    name = _said(reviewer, "the reviewer's name", MAX_NAME)
     if not name:
         raise UserError("a review needs the reviewer's name: --reviewer NAME")
     return name
+
+
+def _said(text: str, what: str, most: int) -> str:
+    """A reviewer's text as a decision records it and a terminal shows it: control characters
+    removed (as from a lesson), whitespace collapsed; longer than ``most`` characters is refused."""
+    said = " ".join(normalize_text(text).split())
+    if len(said) > most:
+        raise UserError(f"{what} is {len(said):,} characters long; at most {most:,}; nothing written")
+    return said

@@ -19,13 +19,11 @@ at rest is one file, readable in a folder where those cannot be made.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import resources
 from itertools import groupby
 from pathlib import Path
 from typing import Any, cast
@@ -33,6 +31,7 @@ from typing import Any, cast
 from magg_kg.audit import chain_hash
 from magg_kg.canonical import Columns, ModelWriter
 from magg_kg.errors import SchemaError, StoreError
+from magg_kg.migrations import migrations, split_statements
 from magg_kg.operations import (
     JSON_TEXT,
     AppendAudit,
@@ -45,7 +44,7 @@ from magg_kg.operations import (
 )
 from magg_kg.store import SCHEMA_VERSION, BatchResult, Param, Row, Store, queries
 
-__all__ = ["SQLiteStore", "bind", "migrations"]
+__all__ = ["SQLiteStore", "bind"]
 
 CACHE_KIB = 64 * 1024
 """The page cache of a connection, at most (SQLite's default is 2 MiB): a batch that touches index
@@ -55,30 +54,6 @@ WAL_CHECKPOINT_PAGES = 10_000
 by batch after batch (an index's) is copied once per checkpoint, not once per batch."""
 EXCLUSIVE_WAIT_S = 600.0
 """How long :meth:`SQLiteStore.exclusive` waits for the write lock, one busy timeout after another."""
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """The schema migrations in order: (version, file name, SQL text)."""
-    entries = resources.files("magg_kg.migrations").iterdir()
-    found = [(match, entry) for entry in entries if (match := _MIGRATION_NAME.match(entry.name))]
-    return sorted((int(match.group(1)), entry.name, entry.read_text("utf-8")) for match, entry in found)
-
-
-def _statements(sql: str) -> list[str]:
-    """A migration script as its statements, in order (a trigger body's ``;`` stays inside it).
-
-    >>> _statements("CREATE TABLE t (a);\\nCREATE TRIGGER x BEFORE DELETE ON t BEGIN SELECT 1; END;")
-    ['CREATE TABLE t (a);', 'CREATE TRIGGER x BEFORE DELETE ON t BEGIN SELECT 1; END;']
-    """
-    found, pending = [], ""
-    for piece in sql.split(";"):
-        pending += piece + ";"
-        if sqlite3.complete_statement(pending):
-            if pending.strip(" \t\n;"):
-                found.append(pending.strip())
-            pending = ""
-    return found
 
 
 def bind(value: object) -> Param:
@@ -251,7 +226,7 @@ class SQLiteStore(Store):
                 if version <= current:
                     continue
                 try:
-                    for statement in _statements(sql):
+                    for statement in split_statements(sql):
                         self._db.execute(statement)
                 except sqlite3.OperationalError as error:
                     raise self._migration_error(error, name) from None
@@ -324,7 +299,11 @@ class SQLiteStore(Store):
             self._rollback()
             raise
         if result.status == "applied":
-            self._db.execute(self._commit())
+            try:
+                self._db.execute(self._commit())
+            except sqlite3.OperationalError as error:  # the disk filled up at the commit
+                self._rollback()
+                raise StoreError(f"cannot write {self._location} ({error})") from None
         else:
             self._rollback()
         return result
@@ -343,6 +322,10 @@ class SQLiteStore(Store):
         return "RELEASE batch" if self._held else "COMMIT"
 
     def _rollback(self) -> None:
+        # SQLite may have rolled the whole transaction back itself (a full disk, an I/O error):
+        # then there is neither a savepoint nor a transaction left to undo.
+        if not self._db.in_transaction:
+            return
         if self._held:
             self._db.execute("ROLLBACK TO batch")
         self._db.execute(self._commit() if self._held else "ROLLBACK")
@@ -368,10 +351,16 @@ class SQLiteStore(Store):
         try:
             yield
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # not when SQLite ended it itself (a full disk)
+                self._db.execute("ROLLBACK")
             raise
         else:
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.OperationalError as error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StoreError(f"cannot write {self._location} ({error})") from None
         finally:
             self._held = False
 

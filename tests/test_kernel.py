@@ -326,7 +326,7 @@ def test_schema_check_lists_the_curriculum_edge_types() -> None:
     """The store's CHECK on concept_edges.type is the curriculum's closed vocabulary, no more."""
     import re
 
-    from magg_kg.sqlite import migrations
+    from magg_kg.migrations import migrations
     from magg_kg.vocabulary import CURRICULUM
 
     sql = "\n".join(text for _, _, text in migrations())

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from magg_kg.sqlite import SQLiteStore, migrations
+from magg_kg.migrations import migrations
+from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import SCHEMA_VERSION
 from tests.cli import magg
 

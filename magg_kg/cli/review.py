@@ -27,6 +27,7 @@ from magg_kg.llm.usage import UsageLog
 from magg_kg.operations import InvalidateEdge, Operation
 
 __all__ = [
+    "MAX_LIMIT",
     "discover_command",
     "recheck_command",
     "reconsider_command",
@@ -38,6 +39,8 @@ __all__ = [
     "review_show",
 ]
 
+MAX_LIMIT = 1_000_000_000
+"""The largest ``--limit``: far above any graph, far below what SQLite's integer holds."""
 ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Your name, recorded with the decision.")]
 
 
@@ -223,7 +226,7 @@ def review_reject(
 
 def recheck_command(
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Edges to re-judge (default 25).")
+        int | None, typer.Option("--limit", min=1, max=MAX_LIMIT, help="Edges to re-judge (default 25).")
     ] = None,
     db: DbOption = None,
     json_: JsonOption = False,
@@ -256,7 +259,14 @@ def recheck_command(
 
 def reconsider_command(
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Open edges to judge again per round (default: all).")
+        int | None,
+        typer.Option(
+            "--limit",
+            min=1,
+            max=MAX_LIMIT,
+            help="Open edges to judge again per round, oldest first (default: all). Edges left open "
+            "are judged again by the next run, so a limit below the open edges never reaches the newer.",
+        ),
     ] = None,
     rounds: Annotated[
         int,
@@ -331,7 +341,7 @@ def rerun_hint(states: Mapping[str, int]) -> str:
 
 def discover_command(
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Candidates per batch (default 20).")
+        int | None, typer.Option("--limit", min=1, max=MAX_LIMIT, help="Candidates per batch (default 20).")
     ] = None,
     db: DbOption = None,
     json_: JsonOption = False,

@@ -184,3 +184,65 @@ def test_two_reviewers_settling_one_proposal_at_once_leave_one_decision(db: Path
         assert len(store.edges()) in (0, 1)
     finally:
         store.close()
+
+
+def test_a_settled_review_id_says_who_settled_it(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Two reviewers race on one item: the loser must learn it was settled, not that the id is unknown.
+    _, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
+    item = json.loads(out)["items"][0]
+    code, _, _ = magg(["review", "approve", item["id"], "--reviewer", "alice", "--db", str(db)], capsys)
+    assert code == 0
+    for ident in (item["id"], item["proposal_id"]):
+        code, _, err = magg(
+            ["review", "reject", ident, "--reviewer", "bob", "--reason", "no", "--db", str(db)], capsys
+        )
+        assert code == 2 and "committed" in err and "alice" in err and "nothing written" in err
+        code, out, _ = magg(["review", "show", ident, "--db", str(db), "--json"], capsys)
+        assert code == 0 and json.loads(out)["proposal"]["state"] == "committed"
+
+
+def test_control_characters_never_reach_a_decision_and_a_reason_has_a_bound(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
+    first, second = json.loads(out)["items"]
+    code, _, err = magg(
+        ["review", "reject", first["id"], "--reviewer", "bob", "--reason", "x" * 5000, "--db", str(db)],
+        capsys,
+    )
+    assert code == 2 and "reason" in err
+    code, _, _ = magg(
+        [
+            "review",
+            "reject",
+            first["id"],
+            "--reviewer",
+            "bob\x1b[2J",
+            "--reason",
+            "bad\x1b]0;pwned\x07",
+            "--db",
+            str(db),
+        ],
+        capsys,
+    )
+    assert code == 0
+    code, _, _ = magg(
+        ["review", "approve", second["id"], "--reviewer", "ev\x1b[2Jil", "--note", "ok\x07", "--db", str(db)],
+        capsys,
+    )
+    assert code == 0
+    store = SQLiteStore.open(db)
+    said = [d.rationale for d in store.decisions() if d.stage == "review"]
+    sources = [e.grounding.source for e in store.edges()]
+    store.close()
+    assert said and not any(ch in text for text in said + sources for ch in "\x1b\x07")
+    assert "rejected by bob[2J: bad]0;pwned" in said
+
+
+@pytest.mark.parametrize("command", ["recheck", "reconsider", "discover"])
+def test_a_limit_beyond_any_graph_is_a_usage_error(
+    db: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 2**63 does not fit SQLite's integer: it was a traceback from deep in the store.
+    code, _, err = magg([command, "--limit", str(2**63), "--db", str(db)], capsys)
+    assert code == 2 and "Traceback" not in err and "--limit" in err

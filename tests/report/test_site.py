@@ -155,9 +155,9 @@ def test_a_second_reviewer_cannot_settle_a_settled_proposal(db: Path, site_url: 
             headers={"Origin": site_url},
         )
     assert late.status_code == 409
-    assert (
-        message(late) == f"cannot approve {proposal}: proposal is rejected, not quarantined; nothing written"
-    )
+    said = message(late)
+    assert said.startswith(f"cannot approve {proposal}: proposal {proposal} is rejected, not quarantined")
+    assert "(reject by Ada at " in said and said.endswith("; nothing written")
     assert len(decisions(db, proposal)) == count
 
 
