@@ -119,3 +119,18 @@ def test_tables_fit_80_columns_in_a_pipe_with_one_line_per_domain(domains_db: Pa
             assert shown == name, row
     long = [row for row in rows if "dom-eb66beac" in row]
     assert long[0].count("…") == 1  # the one name wider than the column is cut, not wrapped
+
+
+def test_ctrl_c_says_what_became_of_the_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # typer turns KeyboardInterrupt into exit code 130 and returns it: the person saw nothing.
+    store = SQLiteStore.open(tmp_path / "g.sqlite")
+    store.close()
+
+    def interrupted(*_args: object, **_kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("magg_kg.cli.graph.coverage_report", interrupted)
+    code, _, err = magg(["coverage", "--db", str(tmp_path / "g.sqlite")], capsys)
+    assert code == 130 and err.startswith("interrupted:") and "Traceback" not in err

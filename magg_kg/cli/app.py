@@ -20,7 +20,7 @@ from magg_kg.cli import ask, audit, bench, graph, ingest, model, review, serve
 from magg_kg.cli.context import debugging, err_console
 from magg_kg.errors import MaggError, UserError
 
-__all__ = ["COMMANDS", "USE_ORDER", "InOrderOfUse", "app", "build_app", "main"]
+__all__ = ["COMMANDS", "INTERRUPTED", "USE_ORDER", "InOrderOfUse", "app", "build_app", "main"]
 
 COMMANDS: tuple[Callable[[typer.Typer], None], ...] = (
     ingest.register,
@@ -99,6 +99,10 @@ def build_app() -> typer.Typer:
 app = build_app()
 
 
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
 def _drop_stdout() -> None:
     """Points stdout at the null device, so that what it still buffers is not written (and fails
     again) when the interpreter exits."""
@@ -126,10 +130,9 @@ def main() -> None:
         sys.exit(error.exit_code)
     except typer.Abort:
         err_console().print("aborted", markup=False)
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     except KeyboardInterrupt:
-        err_console().print("interrupted: the last batch was rolled back", markup=False)
-        sys.exit(130)
+        _interrupted()
     except BrokenPipeError:  # the reader left (`magg export | head`): nothing more to say to it
         _drop_stdout()
         sys.exit(1)
@@ -140,5 +143,16 @@ def main() -> None:
         what = error.filename or "cannot write the output"  # no file named: stdout
         err_console().print(f"error: {what}: {error.strerror or error}", markup=False, highlight=False)
         sys.exit(1)
+    if code == INTERRUPTED:  # typer turns Ctrl-C into this code, and returns it
+        _interrupted()
     if isinstance(code, int) and code:
         sys.exit(code)
+
+
+def _interrupted() -> None:
+    err_console().print(
+        "interrupted: every batch written is whole (the one being written was rolled back); "
+        "run the command again to finish",
+        markup=False,
+    )
+    sys.exit(INTERRUPTED)
