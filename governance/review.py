@@ -263,7 +263,33 @@ def approve(
     commit = commit_op(
         decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
     )
-    return [*closing, decision, commit]
+    return [*closing, decision, commit, *_twins_settled(store, proposal, schema, reviewer, policy, now)]
+
+
+def _twins_settled(
+    store: Store, proposal: Proposal, schema: GraphSchema, reviewer: str, policy: Policy, now: str
+) -> list[RecordDecision]:
+    """The other open (quarantined or abstained) proposals of the edge an approval commits, closed
+    as superseded by it: the edge is in the graph, and a second approval of it would only be
+    refused as a duplicate, so they would wait in the queue for ever."""
+    return [
+        policy_decision(
+            policy,
+            None,
+            twin.id,
+            "review",
+            "superseded",
+            "committed",
+            f"the edge was approved by {reviewer} as proposal {proposal.id}",
+            score=_latest_score(store, twin),
+            detail={"reviewer": reviewer, "superseded_by": proposal.id},
+            prompt_version=REVIEW_PROMPT,
+            model="human",
+            decided_at=now,
+        )
+        for twin in pending_for(store, proposal.src, proposal.type, proposal.dst, schema)
+        if twin.id != proposal.id
+    ]
 
 
 def _settle_conflict(

@@ -8,6 +8,7 @@ stderr and exit 2, and nothing is written.
 
 from __future__ import annotations
 
+import math
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -121,6 +122,8 @@ def report_command(
         raise UserError("give both --usd-per-mtok-in and --usd-per-mtok-out, or neither")
     prices = None
     if usd_prompt is not None and usd_completion is not None:
+        if not (math.isfinite(usd_prompt) and math.isfinite(usd_completion)):
+            raise UserError("a price must be a number of dollars (not inf or nan)")
         prices = Prices(usd_prompt, usd_completion)
     if out is not None and out.is_dir():
         raise UserError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -29,7 +30,14 @@ def register(app: typer.Typer) -> None:
     app.command("export")(export)
 
 
-def export(db: DbOption = None, as_of: AsOfOption = None, json_: JsonOption = True) -> None:
+def export(
+    db: DbOption = None,
+    as_of: AsOfOption = None,
+    json_: Annotated[
+        bool,
+        typer.Option("--json", help="Accepted for scripts: the export is always JSON.", show_default=False),
+    ] = True,
+) -> None:
     """Print the graph as canonical JSON (concepts, active edges with grounding, lessons)."""
     clock = SystemClock()
     when = as_of_time(as_of, clock)  # a bad option is refused before the database is opened

@@ -23,7 +23,14 @@ POLICY = Policy(debate_scope="any")  # a contested edge debates, and quarantines
 
 
 def quarantine(store: SQLiteStore, clock: StepClock, p: Proposal) -> None:
-    llm = ScriptedLLM(
+    settled = Judgment(_contested(p), POLICY, clock, store).settle(p)
+    assert settled.state == "quarantined"
+    write(store, clock, [proposal_op(p), *settled.ops])
+
+
+def _contested(p: Proposal) -> ScriptedLLM:
+    """A judge that finds ``p`` contested, and a moderator that cannot settle it."""
+    return ScriptedLLM(
         {
             "judge": lambda _p: {"reasoning": "contested", "score": 0.7, "verdict": "uncertain"},
             "debate-moderator": lambda _p: {
@@ -34,9 +41,6 @@ def quarantine(store: SQLiteStore, clock: StepClock, p: Proposal) -> None:
             },
         }
     )
-    settled = Judgment(llm, POLICY, clock, store).settle(p)
-    assert settled.state == "quarantined"
-    write(store, clock, [proposal_op(p), *settled.ops])
 
 
 @pytest.fixture
@@ -246,3 +250,39 @@ def test_a_limit_beyond_any_graph_is_a_usage_error(
     # 2**63 does not fit SQLite's integer: it was a traceback from deep in the store.
     code, _, err = magg([command, "--limit", str(2**63), "--db", str(db)], capsys)
     assert code == 2 and "Traceback" not in err and "--limit" in err
+
+
+def test_approving_an_edge_settles_its_twins_in_the_queue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two quarantined proposals of one edge (two quotes): approving one commits the edge, and the
+    # other can no longer be approved (no duplicate) - it must not wait in the queue for ever.
+    path = tmp_path / "twins.sqlite"
+    store = SQLiteStore.open(path)
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    seed(store, clock)
+    # Settled side by side, as two proposals of one lesson's batch are: neither pools the other.
+    twins = [
+        proposal("transformer", "builds_on", "attention", [span(quote)])
+        for quote in ("Transformers build on attention.", "Transformers build on attention")
+    ]
+    settled = [(p, Judgment(_contested(p), POLICY, clock, store).settle(p)) for p in twins]
+    for p, outcome in settled:
+        assert outcome.state == "quarantined"
+        write(store, clock, [proposal_op(p), *outcome.ops])
+    store.close()
+    _, out, _ = magg(["review", "list", "--db", str(path), "--json"], capsys)
+    items = json.loads(out)["items"]
+    assert len(items) == 2
+    code, _, _ = magg(["review", "approve", items[1]["id"], "--reviewer", "alice", "--db", str(path)], capsys)
+    assert code == 0
+    _, out, _ = magg(["review", "list", "--db", str(path), "--json"], capsys)
+    assert json.loads(out)["count"] == 0
+    store = SQLiteStore.open(path)
+    twin = store.proposal(items[0]["proposal_id"])
+    last = store.decisions(items[0]["proposal_id"])[-1]
+    store.close()
+    assert twin is not None and twin.state == "committed"
+    assert (last.stage, last.verdict) == ("review", "superseded") and "alice" in last.rationale
+    code, out, _ = magg(["audit", "verify", "--json", "--db", str(path)], capsys)
+    assert code == 0 and json.loads(out)["ok"] is True

@@ -273,3 +273,7 @@ def test_the_cost_in_money_follows_the_prices_given(db: Path, capsys: pytest.Cap
     )
     assert code == 0 and f"Cost: ${cost['usd']}" in out
     one_line_error(magg(["audit", "report", "--db", str(db), "--usd-per-mtok-in", "0.5"], capsys))
+    for price in ("inf", "nan", "1e400"):  # JSON has no Infinity: the report would not be JSON
+        priced = ["--usd-per-mtok-in", price, "--usd-per-mtok-out", "1"]
+        code, out, err = magg(["audit", "report", "--db", str(db), *priced], capsys)
+        assert code == 2 and out == "" and ("price" in err or "--usd-per-mtok-in" in err)
