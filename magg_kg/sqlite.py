@@ -157,6 +157,8 @@ class SQLiteStore(Store):
             file = Path(location)
             if file.is_dir():
                 raise StoreError(f"database path {file} is a directory; pass a file path with --db")
+            if file.exists() and not file.is_file():  # /dev/null: SQLite would leave a journal beside it
+                raise StoreError(f"database path {file} is not a regular file; pass a file path with --db")
             if not file.exists() and not create:
                 raise StoreError(f"no database at {file}; run `magg init --db {file}` first")
             if not file.parent.exists():

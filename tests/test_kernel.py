@@ -109,6 +109,14 @@ def test_a_directory_is_refused(tmp_path: Path) -> None:
         SQLiteStore.open(tmp_path)
 
 
+def test_a_special_file_is_refused_and_nothing_written_beside_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # like /dev/null: SQLite would write a journal beside it, in a folder not ours
+    with pytest.raises(StoreError, match="not a regular file"):
+        SQLiteStore.open(fifo)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
 def test_a_read_only_store_reads_and_refuses_writes(tmp_path: Path) -> None:
     path = populated(tmp_path / "ro.sqlite")
     store = SQLiteStore.open(path, read_only=True)
