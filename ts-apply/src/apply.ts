@@ -183,9 +183,13 @@ function answerTo(batch: Batch, digest: string, earlier: { digest: string }): Ou
   };
 }
 
-/** The SQLite message of a failed statement, without D1's decorations; null if not a refusal. */
+/** The SQLite message of a failed statement, without D1's decorations; null if not a refusal (a constraint, or a value too big for D1). */
 export function constraintMessage(error: unknown): string | null {
   const message = error instanceof Error ? error.message : String(error);
+  if (/SQLITE_TOOBIG|string or blob too big/.test(message)) {
+    // Sending it again cannot help: a refusal (409), not a 500 that clients retry.
+    return "a value is larger than D1 holds (string or blob too big: at most 2,000,000 bytes a string or a row)";
+  }
   if (!/SQLITE_CONSTRAINT|constraint failed/.test(message)) return null;
   // "D1_ERROR: CHECK constraint failed: src <> dst: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_CHECK)"
   return message

@@ -98,12 +98,15 @@ export function parseJson(bytes: Uint8Array, floats: Floats): unknown {
   } catch {
     throw new BadJson("the body is not valid UTF-8 JSON");
   }
+  const escaped = ESCAPED_SURROGATE.test(text); // raw bytes of one were refused by the decoder
   if (plainNumbers(text)) {
+    let plain: unknown;
     try {
-      return JSON.parse(text);
+      plain = JSON.parse(text);
     } catch {
       throw new BadJson("the body is not valid UTF-8 JSON");
     }
+    return escaped ? wellFormed(plain) : plain;
   }
   const unsafe: string[] = [];
   // The reviver's third argument gives each primitive's source text (workerd's V8 has it).
@@ -122,6 +125,31 @@ export function parseJson(bytes: Uint8Array, floats: Floats): unknown {
   }
   if (unsafe[0] !== undefined) {
     throw new BadJson(`the integer ${unsafe[0].slice(0, 40)} is too large to store exactly (limit 2^53 - 1)`);
+  }
+  return escaped ? wellFormed(value) : value;
+}
+
+/** A `\uD800`-`\uDFFF` escape: half of a pair, or a lone surrogate, which JSON.parse accepts. */
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+/** A code point in the surrogate range: in `u` mode, a pair is one code point above it. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * `value`, unless one of its strings (or keys) holds a lone surrogate: that is no text. D1 would
+ * store it as invalid UTF-8 while the audit hash reads it as U+FFFD, so the chain would break
+ * for good. Python's JSON reader refuses such a string too.
+ */
+function wellFormed(value: unknown): unknown {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === "string") {
+      if (LONE_SURROGATE.test(item)) throw new BadJson("a string holds a lone surrogate (\\uD800-\\uDFFF without its pair): it is not text");
+    } else if (Array.isArray(item)) {
+      pending.push(...item);
+    } else if (item !== null && typeof item === "object") {
+      for (const [key, inner] of Object.entries(item)) pending.push(key, inner);
+    }
   }
   return value;
 }

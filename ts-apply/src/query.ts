@@ -75,10 +75,20 @@ export async function runQuery(
   const paged = /\bLIMIT\b/i.test(query.sql)
     ? `SELECT * FROM (${query.sql}) LIMIT ?${n + 1} OFFSET ?${n + 2}`
     : `${query.sql} LIMIT ?${n + 1} OFFSET ?${n + 2}`;
-  const { results } = await db
-    .prepare(paged)
-    .bind(...request.values, request.limit + 1, request.offset)
-    .all<Record<string, unknown>>();
+  let results: Record<string, unknown>[];
+  try {
+    ({ results } = await db
+      .prepare(paged)
+      .bind(...request.values, request.limit + 1, request.offset)
+      .all<Record<string, unknown>>());
+  } catch (error) {
+    // A parameter of the right JSON type that SQLite cannot use (a limit of 1.5, ids that are no
+    // JSON array): the request is at fault, and sending it again cannot help.
+    const message = error instanceof Error ? error.message : String(error);
+    if (!/SQLITE_MISMATCH|malformed JSON|SQLITE_TOOBIG|too big/.test(message)) throw error;
+    const said = message.replace(/^D1_(EXEC_)?ERROR:\s*/, "").replace(/:\s*SQLITE_\w+$/, "");
+    throw new Invalid("params", `SQLite cannot use these parameters: ${said}`);
+  }
   const more = results.length > request.limit;
   return {
     rows: more ? results.slice(0, request.limit) : results,

@@ -120,6 +120,16 @@ describe("bad input", () => {
     expect(await body(response)).toMatchObject({ code: "bad_json" });
   });
 
+  it("refuses a string that escapes a lone surrogate: it is no text, and would break the audit hash", async () => {
+    const text = JSON.stringify({ ...setup, batch_id: "lone" });
+    const lone = await post("/v1/batches", text.replace('"lone"', '"lone\\ud800"'));
+    expect(lone.status).toBe(400);
+    expect(await body(lone)).toMatchObject({ status: "refused", code: "bad_json" });
+    expect(await tableRows("batches")).toEqual([]);
+    const paired = await post("/v1/batches", text.replace('"lone"', '"pair\\ud83d\\ude00"'));
+    expect(paired.status).toBe(200);
+  });
+
   it("names the field of an unknown operation type", async () => {
     const bad = { ...setup, ops: [{ op: "drop_table", table: "concepts" }] };
     const response = await post("/v1/batches", bad);
@@ -209,6 +219,39 @@ describe("named queries", () => {
     expect(first).toMatchObject({ rows: [{ id: "derivative" }], next_offset: 1 });
     const second = await body(await post("/v1/query", { name: "concepts", limit: 1, offset: 1 }));
     expect(second).toMatchObject({ rows: [{ id: "gradient-descent" }], next_offset: null });
+  });
+
+  it.each([
+    [{ name: "recent_active_edges", params: { limit: 1.5 } }],
+    [{ name: "recent_active_edges", params: { limit: "abc" } }],
+    [{ name: "concepts_by_id", params: { ids: "not json" } }],
+  ])("answers parameters SQLite cannot use with 400, not a 500 a client retries: %j", async (request) => {
+    const response = await post("/v1/query", request);
+    expect(response.status).toBe(400);
+    expect(await body(response)).toMatchObject({ status: "refused", code: "invalid", field: "params" });
+  });
+
+  it("refuses a value larger than D1 holds as a refusal, not a 500 a client retries", async () => {
+    const big = {
+      batch_id: "too-big",
+      sent_at: "2026-01-01T00:00:00.000000Z",
+      ops: [
+        {
+          op: "put_cache",
+          key: "k-big",
+          model: "m",
+          response: "a".repeat(3_000_000),
+          prompt_tokens: 1,
+          completion_tokens: 1,
+          recorded_at: "2026-01-01T00:00:00.000000Z",
+        },
+      ],
+    };
+    const response = await post("/v1/batches", big);
+    expect(response.status).toBe(409);
+    const answer = await body(response);
+    expect(answer).toMatchObject({ status: "refused", code: "constraint" });
+    expect(String(answer.reason)).toContain("larger than D1");
   });
 
   it("pages a query that has its own LIMIT", async () => {
