@@ -32,7 +32,10 @@ __all__ = [
     "edge_id",
 ]
 
-Timestamp = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")]
+Timestamp = Annotated[
+    str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$")
+]
+"""ASCII digits only: ``\\d`` would take other scripts' digits, and text order would not be time order."""
 Text = Annotated[str, StringConstraints(min_length=1)]
 Score = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 EvidenceKind = Literal["explicit", "implicit", "inferred"]

@@ -144,3 +144,12 @@ def test_a_free_form_object_is_written_as_dumped() -> None:
 def test_json_text_names_the_list_and_object_fields() -> None:
     assert {name for names in JSON_TEXT.values() for name in names} == {"evidence", "card", "detail"}
     assert JSON_TEXT["commit_edge"] == {"evidence"} and JSON_TEXT["add_concept"] == frozenset()
+
+
+@pytest.mark.parametrize("when", ["٢٠٢٦-02-01T00:00:00.000000Z", "2026-0２-01T00:00:00.000000Z"])
+def test_a_time_stamp_takes_ascii_digits_only(when: str) -> None:
+    # The Worker's pattern (JavaScript's \d) takes ASCII digits only; Python's took any script's,
+    # and text order, which every as-of read relies on, would no longer be time order.
+    with pytest.raises(ValidationError):
+        AddConcept(id="c", name="c", type="concept", description="", recorded_at=when)
+    AddConcept(id="c", name="c", type="concept", description="", recorded_at="2026-02-01T00:00:00.000000Z")
