@@ -17,15 +17,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from agents.judge import judge_prompt
-from agents.offline.model import JudgmentModel, LinearModel
+from agents.offline.model import JudgmentModel, LinearModel, is_implicit_lesson_claim
 from agents.support import GraphView
 from governance.claims import build_claim
-from governance.training import COMMIT_AT, REJECT_BELOW, ClaimExample
+from governance.training import COMMIT_AT, REJECT_BELOW, ClaimExample, lesson_examples
 from magg_kg.errors import InputError
 from magg_kg.jsonlines import json_objects
 from magg_kg.store import Store
 
-__all__ = ["evaluate", "labelled_claims", "lesson_claims"]
+__all__ = ["evaluate", "labelled_claims", "lesson_claims", "lesson_labels"]
 
 
 def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]]:
@@ -69,36 +69,70 @@ def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]
     return rows
 
 
-def labelled_claims(claims: Path, labels: Path, out: Path) -> int:
+def labelled_claims(claims: Path, labels: Path, out: Path) -> tuple[int, list[str]]:
     """Joins exported claims with a reader's labels (``id``, ``verdict`` ACCEPT or REJECT) into the
     training file :func:`governance.training.lesson_examples` reads; returns the number of labelled
-    claims written. Both files are read whole first: a malformed line raises
+    claims written, and the label rows not used, each ``PATH:LINE: why`` (no verdict, a verdict
+    that is neither, an id that is no string or not among the claims). Both files are read whole
+    first: a malformed line, or labels of which no row can be used, raise
     :class:`~magg_kg.errors.InputError` naming the file and line, and nothing is written."""
+    rows = {str(row["id"]): row for _, row in _json_lines(claims, ("id", "payload", "data"))}
     verdicts: dict[str, int] = {}
-    for row in _json_lines(labels, ("id",)):
-        verdict = str(row.get("verdict", "")).upper()
-        if verdict in ("ACCEPT", "REJECT"):
-            verdicts[str(row["id"])] = int(verdict == "ACCEPT")
+    unused: list[str] = []
+    for where, row in _json_lines(labels, ("id",)):
+        id_, verdict = row["id"], row.get("verdict")
+        if not isinstance(id_, str):
+            unused.append(f"{where}: id {id_!r} is not a string")
+        elif verdict is None:
+            unused.append(f"{where}: no verdict")
+        elif not isinstance(verdict, str) or verdict.upper() not in ("ACCEPT", "REJECT"):
+            unused.append(f"{where}: verdict {verdict!r} is neither ACCEPT nor REJECT")
+        elif id_ not in rows:
+            unused.append(f"{where}: id {id_!r} is not among the claims of {claims}")
+        else:
+            verdicts[id_] = int(verdict.upper() == "ACCEPT")
+    if not verdicts:
+        raise InputError(f"{labels}: no label row could be used ({'; '.join(unused[:3])})")
     records = [
-        {"id": row["id"], "payload": row["payload"], "data": row["data"], "label": verdicts[str(row["id"])]}
-        for row in _json_lines(claims, ("id", "payload", "data"))
-        if str(row["id"]) in verdicts
+        {"id": row["id"], "payload": row["payload"], "data": row["data"], "label": verdicts[id_]}
+        for id_, row in rows.items()
+        if id_ in verdicts
     ]
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-    return len(records)
+    return len(records), unused
 
 
-def _json_lines(path: Path, required: Sequence[str]) -> list[dict[str, object]]:
-    """The JSON objects of a JSON-lines file, each holding the ``required`` keys."""
+def lesson_labels(paths: Sequence[Path]) -> list[ClaimExample]:
+    """The implicit lesson claims of labelled claims files, the lessons model's training data (none
+    when no file is given). :class:`~magg_kg.errors.InputError` when they cannot train it: it needs
+    claims of both labels, acceptable and rejected, to learn to tell them apart."""
+    labelled = [
+        example
+        for path in paths
+        for example in lesson_examples(path)
+        if is_implicit_lesson_claim(example.values)
+    ]
+    accepted = sum(example.label for example in labelled)
+    if paths and (not accepted or accepted == len(labelled)):
+        raise InputError(
+            f"{', '.join(map(str, paths))}: the lessons model needs both acceptable and rejected "
+            f"implicit lesson claims: {accepted} acceptable, {len(labelled) - accepted} rejected; "
+            "label more with `magg model claims` and `magg model label`"
+        )
+    return labelled
+
+
+def _json_lines(path: Path, required: Sequence[str]) -> list[tuple[str, dict[str, object]]]:
+    """The JSON objects of a JSON-lines file, each holding the ``required`` keys, with where it is."""
     rows = []
     for where, row in json_objects(path):
         missing = [key for key in required if key not in row]
         if missing:
             raise InputError(f"{where}: no {', '.join(repr(k) for k in missing)}")
-        rows.append(row)
+        rows.append((where, row))
     return rows
 
 

@@ -42,7 +42,7 @@ from sklearn.linear_model import LogisticRegression
 from agents.findings import read_quote
 from agents.judge import judge_prompt
 from agents.offline.features import FEATURES, LEXICAL, claim_features
-from agents.offline.model import JudgmentModel, LinearModel, is_implicit_lesson_claim
+from agents.offline.model import JudgmentModel, LinearModel
 from agents.support import GraphView
 from governance.claims import build_claim
 from governance.evaluation.replay import Candidate, Dataset, Link, build_candidates, load_dataset
@@ -347,6 +347,11 @@ def fit(
             continue
         margins[test] = _logistic(x[train], y[train], regularization).decision_function(x[test])
     tested = ~np.isnan(margins)
+    if len(set(y[tested])) < 2:
+        raise InputError(
+            f"{len(examples)} labelled claims ({int(y.sum())} true) are too few to cross-validate over "
+            f"{folds} concept-disjoint folds: label more claims, of both kinds, over more concepts"
+        )
     scale, shift = _platt(margins[tested], y[tested])
     held_p = 1.0 / (1.0 + np.exp(-(scale * margins[tested] + shift)))
     held_y = y[tested]
@@ -391,30 +396,21 @@ def fit(
 
 
 def train(
-    metacademy: Path, lessons: Sequence[Path] = (), out: Path | None = None
+    metacademy: Path, labelled: Sequence[ClaimExample] = ()
 ) -> tuple[JudgmentModel, dict[str, TrainingReport]]:
     """Builds the examples, fits the reference model on the Metacademy-layout claims and the lessons
-    model on the labelled lesson claims (when there are any), and writes the model file to ``out``
-    when given. The reports are by part: ``reference`` and ``lessons``."""
+    model on the ``labelled`` implicit lesson claims (when there are any:
+    :func:`governance.labelled.lesson_labels`). The reports are by part: ``reference`` and
+    ``lessons``; ``magg model build`` writes them into the model file."""
     reports: dict[str, TrainingReport] = {}
     reference, reports["reference"] = fit(metacademy_examples(metacademy))
     lesson_model = None
-    labelled = [
-        example
-        for path in lessons
-        for example in lesson_examples(path)
-        if is_implicit_lesson_claim(example.values)
-    ]
     if labelled:
         lesson_model, reports["lessons"] = fit(
             labelled, regularization=LESSON_REGULARIZATION, lexical=False, dense=LESSON_FEATURES
         )
         lesson_model = borrow_objections(lesson_model, reference, labelled)
-    judgment = JudgmentModel(reference, lesson_model)
-    if out is not None:
-        figures = {name: report.as_dict() for name, report in reports.items()}
-        out.write_text(judgment.to_json(figures) + "\n", encoding="utf-8")
-    return judgment, reports
+    return JudgmentModel(reference, lesson_model), reports
 
 
 def borrow_objections(

@@ -9,6 +9,11 @@ so that a review id says nothing about the database it came from. Three files sh
 - ``PREFIX.labels.jsonl``: the template the reviewer fills, one label a line;
 - ``PREFIX.key.json``: review id -> database, edge id and edge version, kept from the reviewer.
 
+Every blind row, every label of the template and the key carry the sample's fingerprint
+(``sample``: the first 12 hex digits of the SHA-256 of the key's other fields), since review ids
+are ``r-0001``... in every sample: scoring refuses labels whose fingerprint is not the key's. Files
+written before the fingerprint (no ``sample``) are still read, with no such check.
+
 Scoring reads the key and the filled labels. Per database, and per edge type within it:
 
 - acceptance rate = labels with verdict ``ACCEPT`` / labelled reviews;
@@ -32,7 +37,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from magg_kg.errors import UserError
-from magg_kg.ids import numbered_id
+from magg_kg.ids import digest, numbered_id
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 
@@ -79,6 +84,7 @@ class BlindRow(_Shape):
     type: str
     dst: str
     quote: str
+    sample: str | None = None
 
 
 class Label(_Shape):
@@ -94,6 +100,7 @@ class Label(_Shape):
     dst_ok: bool | None = None
     verdict: Literal["ACCEPT", "REJECT"] | None = None
     why: str = ""
+    sample: str | None = None
 
     @model_validator(mode="after")
     def _filled_in_whole(self) -> Label:
@@ -122,12 +129,19 @@ class DatabaseDraw(_Shape):
 
 
 class SampleKey(_Shape):
-    """``PREFIX.key.json``: the seed, N, the databases in the order given, and every review's origin."""
+    """``PREFIX.key.json``: the seed, N, the databases in the order given, every review's origin,
+    and the sample's fingerprint (None in a key written before samples had one)."""
 
     seed: int
     n: int
     databases: tuple[DatabaseDraw, ...]
     reviews: dict[str, KeyEntry]
+    sample: str | None = None
+
+    def fingerprinted(self) -> SampleKey:
+        """This key with its fingerprint: a hash of every other field, so that it names the sample."""
+        fields = self.model_dump(mode="json", exclude={"sample"})
+        return self.model_copy(update={"sample": digest(json.dumps(fields, sort_keys=True), length=12)})
 
 
 @dataclass(frozen=True)
@@ -208,16 +222,18 @@ def draw_sample(stores: Sequence[tuple[str, Store]], n: int, seed: int) -> Sampl
     # Numbered after the shuffle, so that an id tells nothing of its database.
     width = len(str(len(drawn)))  # at least the kind's four digits
     ids = [numbered_id("blind_review", number, width) for number in range(1, len(drawn) + 1)]
+    key = SampleKey(
+        seed=seed,
+        n=n,
+        databases=tuple(draws),
+        reviews={id_: entry for id_, (_, entry) in zip(ids, drawn, strict=True)},
+    ).fingerprinted()
     return Sample(
         rows=tuple(
-            row.model_copy(update={"review_id": id_}) for id_, (row, _) in zip(ids, drawn, strict=True)
+            row.model_copy(update={"review_id": id_, "sample": key.sample})
+            for id_, (row, _) in zip(ids, drawn, strict=True)
         ),
-        key=SampleKey(
-            seed=seed,
-            n=n,
-            databases=tuple(draws),
-            reviews={id_: entry for id_, (_, entry) in zip(ids, drawn, strict=True)},
-        ),
+        key=key,
     )
 
 
@@ -257,7 +273,8 @@ def write_sample(sample: Sample, prefix: Path, *, force: bool = False) -> tuple[
     blind, labels, key = paths = refuse_overwrite(prefix, force=force)
     blind.parent.mkdir(parents=True, exist_ok=True)
     blind.write_text(_jsonl(sample.rows), encoding="utf-8")
-    labels.write_text(_jsonl([Label(review_id=row.review_id) for row in sample.rows]), encoding="utf-8")
+    template = [Label(review_id=row.review_id, sample=row.sample) for row in sample.rows]
+    labels.write_text(_jsonl(template), encoding="utf-8")
     key_text = json.dumps(sample.key.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
     key.write_text(key_text, encoding="utf-8")
     return paths
@@ -269,12 +286,22 @@ def _problem(error: ValidationError) -> str:
     return f"{where}: {first['msg']} (got {first['input']!r})" if where else first["msg"]
 
 
+def _text(path: Path, what: str) -> str:
+    try:
+        return path.read_text("utf-8")
+    except UnicodeDecodeError as error:
+        raise UserError(
+            f"{path} is not UTF-8 text (byte {error.start}): pass {what}, saved as UTF-8"
+        ) from None
+
+
 def read_key(path: Path) -> SampleKey:
     """The key that `magg bench sample` wrote."""
     if not path.is_file():
         raise UserError(f"no key at {path}: pass the --out prefix given to `magg bench sample`")
+    text = _text(path, "the key `magg bench sample` wrote")
     try:
-        return SampleKey.model_validate_json(path.read_text("utf-8"), strict=False)
+        return SampleKey.model_validate_json(text, strict=False)
     except ValidationError as error:
         raise UserError(f"{path} is not a sample key: {_problem(error)}") from None
 
@@ -284,7 +311,7 @@ def read_labels(path: Path) -> tuple[Label, ...]:
     if not path.is_file():
         raise UserError(f"no labels at {path}: pass the PREFIX.labels.jsonl file the reviewer filled")
     labels = []
-    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+    for number, line in enumerate(_text(path, "the labels file the reviewer filled").splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -389,7 +416,15 @@ def _named(ids: Sequence[str]) -> str:
 
 
 def score_labels(key: SampleKey, labels: Sequence[Label]) -> Scores:
-    """Scores the filled labels against the key; refuses labels that do not fit the sample."""
+    """Scores the filled labels against the key; refuses labels that do not fit the sample: of
+    review ids not in the key, or with another sample's fingerprint (labels without one pass)."""
+    others = sorted({label.sample for label in labels if label.sample not in (None, key.sample)})
+    if others:
+        raise UserError(
+            f"the labels are of sample {', '.join(map(str, others))}, the key of sample "
+            f"{key.sample or '(none: written before samples had a fingerprint)'}: "
+            "pass the labels filled from this key's PREFIX.labels.jsonl"
+        )
     unknown = sorted({label.review_id for label in labels if label.review_id not in key.reviews})
     if unknown:
         raise UserError(

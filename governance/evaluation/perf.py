@@ -60,7 +60,19 @@ from magg_kg.llm.offline import OfflineLLM
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.synthetic_graph import GraphShape, plan_graph, write_graph
 
-__all__ = ["GOALS", "Figure", "PerfResult", "SizeResult", "perf_table", "run", "show"]
+__all__ = [
+    "GOALS",
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "QUICK_SIZES",
+    "SIZES",
+    "Figure",
+    "PerfResult",
+    "SizeResult",
+    "perf_table",
+    "run",
+    "show",
+]
 
 EDGES_PER_CONCEPT = 5
 CANDIDATES = 1_000
@@ -78,7 +90,12 @@ GOALS: dict[str, float | None] = {
 RECHECK_RATIO = 2.0
 """Re-check counts as independent of size while the largest size's median is within this ratio of
 the next smaller size's."""
+SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (300,)
+MIN_SIZE, MAX_SIZE = 25, 10_000_000
+"""The fewest concepts a size may have: the synthetic graph must place five edges per concept
+among them (12 is the least that ever can; from 25 every seed of 30,000 tried does), and the most
+(50 million edges: far past the 100k the goals are set at, and hours of writing)."""
 
 
 @dataclass
@@ -303,24 +320,34 @@ def _judge(sizes: list[SizeResult]) -> None:
 
 
 def run(
-    sizes: Sequence[int] = (1_000, 10_000, 100_000),
+    sizes: Sequence[int] | None = None,
     *,
-    repeats: int = 3,
-    questions: int = 20,
+    repeats: int | None = None,
+    questions: int | None = None,
     seed: int = 0,
     quick: bool = False,
     folder: Path | None = None,
     log: Callable[[str], None] = lambda line: None,
 ) -> PerfResult:
-    """Every figure at every size (``quick``: one small graph, two runs, a few questions: seconds).
+    """Every figure at every size. Left out, ``sizes``, ``repeats`` and ``questions`` are
+    :data:`SIZES`, 3 and 20, or with ``quick`` one small graph, two runs and four questions
+    (seconds); given, they win over ``quick``'s. Sizes are checked first, against
+    :data:`MIN_SIZE` and :data:`MAX_SIZE`: a ValueError before anything is written.
 
     ``folder`` holds the synthetic databases while they are measured (a temporary folder if none);
     ``log`` is told what is being done.
     """
-    if quick:
-        sizes, repeats, questions = QUICK_SIZES, 2, 4
-    if not sizes or repeats < 1 or questions < 1 or min(sizes) < 2:
-        raise ValueError("sizes, repeats and questions must be positive (and a size at least 2 concepts)")
+    sizes = (QUICK_SIZES if quick else SIZES) if sizes is None else sizes
+    repeats = (2 if quick else 3) if repeats is None else repeats
+    questions = (4 if quick else 20) if questions is None else questions
+    if not sizes or repeats < 1 or questions < 1:
+        raise ValueError("sizes, repeats and questions must be positive")
+    wrong = [n for n in sizes if not MIN_SIZE <= n <= MAX_SIZE]
+    if wrong:
+        raise ValueError(
+            f"a size must be from {MIN_SIZE} to {MAX_SIZE:,} concepts (five edges each), "
+            f"got {', '.join(map(str, wrong))}"
+        )
     with tempfile.TemporaryDirectory() as scratch:
         where = folder or Path(scratch)
         measured = [_size(n, repeats, questions, seed, where, log) for n in sorted(sizes)]

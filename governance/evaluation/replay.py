@@ -204,7 +204,8 @@ def _count(candidates: Iterable[Candidate]) -> dict[str, int]:
 
 
 def load_dataset(folder: Path) -> Dataset:
-    """Reads ``concepts.jsonl`` and ``edges.csv`` from ``folder``; InputError names what is missing."""
+    """Reads ``concepts.jsonl`` and ``edges.csv`` from ``folder``; InputError names what is missing
+    (a file, or any prerequisite edge between two concepts)."""
     concepts_path, edges_path = folder / "concepts.jsonl", folder / "edges.csv"
     for path in (concepts_path, edges_path):
         if not path.is_file():
@@ -243,6 +244,9 @@ def load_dataset(folder: Path) -> Dataset:
         if link.relation == "prerequisite" and link.both_concepts and (link.src, link.dst) not in seen:
             seen.add((link.src, link.dst))
             gold.append(GoldEdge(link.src, link.dst, link.context))
+    if not gold:  # no graph to establish, no candidate to evaluate
+        what = f"concepts in {concepts_path}" if not concepts else f"prerequisite edges in {edges_path}"
+        raise InputError(f"no {what}: --data must name a folder of concepts and their prerequisites")
     return Dataset(folder, concepts, tuple(gold), tuple(links), course_orders(resources))
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "OutOption",
     "ResultsJsonOption",
     "as_of_time",
+    "check_out",
     "debugging",
     "emit_report",
     "err_console",
@@ -71,7 +72,8 @@ Past a minute it is no skew but a time to come, which nothing can be known at.""
 ResultsJsonOption = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
 """``--json`` of a benchmark: its whole report on stdout."""
 OutOption = Annotated[Path | None, typer.Option("--out", help="Also write the results as JSON here.")]
-"""``--out`` of a benchmark: its report written as JSON, and still printed."""
+"""``--out`` of a benchmark: its report written as JSON, and still printed; a command passes it to
+:func:`check_out` before its run."""
 
 
 def read_config(db: Path | None = None) -> Config:
@@ -147,6 +149,22 @@ def print_json(value: object) -> None:
     sys.stdout.write(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
+def check_out(out: Path | None) -> None:
+    """Refuses, before any work, an ``--out`` file that could not be written: a folder, a path
+    under a file, a folder this user may not write in. Creates nothing."""
+    if out is None:
+        return
+    if out.is_dir():
+        raise UserError(f"--out {out} is a folder; give a file path, e.g. {out / 'results.json'}")
+    folder = out.parent
+    while not folder.exists() and folder != folder.parent:  # the folders to make, made at the end
+        folder = folder.parent
+    if not folder.is_dir():
+        raise UserError(f"--out {out}: {folder} is a file, not a folder; choose another --out")
+    if not os.access(out if out.exists() else folder, os.W_OK):
+        raise UserError(f"--out {out}: no permission to write there; choose a writable --out")
+
+
 def emit_report(
     report: Mapping[str, object],
     out: Path | None,
@@ -156,11 +174,20 @@ def emit_report(
     width: int | None = None,
 ) -> None:
     """A benchmark's results: written as JSON to ``out`` when given, then printed as JSON or shown
-    as tables by ``show`` (on a console ``width`` wide, when given)."""
+    as tables by ``show`` (on a console ``width`` wide, when given). When ``out`` cannot be written
+    after all (the run checked it first), the JSON goes to stdout, so that the run is not lost, and
+    a :class:`UserError` says so."""
     text = json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(text, encoding="utf-8")
+        except OSError as error:
+            typer.echo(text, nl=False)
+            raise UserError(
+                f"cannot write the results to {out} ({error.strerror or error}); "
+                "they went to stdout as JSON instead: choose a writable --out"
+            ) from None
     if as_json:
         typer.echo(text, nl=False)
         return

@@ -24,7 +24,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from magg_kg.cli.context import repository, shared_data
+from magg_kg.cli.context import err_console, repository, shared_data
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
 
@@ -39,6 +39,14 @@ __all__ = ["build_command", "claims", "default_labels", "evaluate_command", "lab
 MODELS = ("judgment", "terms", "injection", "questions")
 """The offline models: the judgment (judge and owners), termhood (concepts), the injection detector,
 the question types (``magg ask``)."""
+READS = {
+    "judgment": ("metacademy/concepts.jsonl", "metacademy/edges.csv"),
+    "terms": ("d2l-lessons/sections.jsonl", "metacademy/concepts.jsonl", "metacademy/resource_catalog.jsonl"),
+    "injection": ("d2l-lessons/sections.jsonl",),
+    "questions": (),
+}
+"""The files of the development data (``--data``) each model is built from (the question types are
+built from the questions kept in the package)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -55,6 +63,24 @@ def default_labels() -> list[Path]:
     """The labelled lesson claims kept with the benchmarks."""
     folder = repository() / "benchmarks" / "data"
     return sorted(folder.glob("*.labelled.jsonl")) if folder.is_dir() else []
+
+
+def _check_data(folder: Path, models: list[str]) -> None:
+    """Refuses a ``--data`` folder without the files ``models`` are built from, naming them."""
+    if not folder.is_dir() and any(READS[model] for model in models):
+        raise UserError(f"--data {folder}: no such folder; pass the development data, e.g. ../shared/data")
+    missing = sorted({name for model in models for name in READS[model] if not (folder / name).is_file()})
+    if missing:
+        needing = [model for model in models if set(READS[model]) & set(missing)]
+        which = (
+            f"the {needing[0]} model reads"
+            if len(needing) == 1
+            else (f"the {', '.join(needing[:-1])} and {needing[-1]} models read")
+        )
+        raise UserError(
+            f"--data {folder}: no {', '.join(missing)}, which {which}; "
+            "pass the development data, e.g. ../shared/data"
+        )
 
 
 def build_command(
@@ -81,37 +107,48 @@ def build_command(
 ) -> None:
     """Rebuild the offline models from data; print their cross-validated figures and reliability tables."""
     from agents.offline import injection_training, question_training, terms_training
+    from governance.evaluation.replay import load_dataset
+    from governance.labelled import lesson_labels
     from governance.training import train
 
     if only not in ("all", *MODELS):
         raise UserError(f"--only {only!r}: choose one of {', '.join(MODELS)}")
     if as_json and only != "judgment":
         raise UserError("--json reports the judgment model only: add --only judgment")
+    built = [model for model in MODELS if only in ("all", model)]
     folder = data or shared_data()
     place = out or repository() / "agents" / "offline"
+    # Every input is checked before anything is built or written: --out may be the shipped models.
+    _check_data(folder, built)
+    if place.exists() and not place.is_dir():
+        raise UserError(f"--out {place} is a file: give the folder to write the model files to")
+    metacademy = folder / "metacademy"
+    files = (labels if labels is not None else default_labels()) if "judgment" in built else []
+    for path in files:
+        if not path.is_file():
+            raise UserError(f"{path}: no such labelled claims file")
+    labelled = lesson_labels(files)
+    if "judgment" in built:
+        load_dataset(metacademy)  # a malformed line is refused now, not after the other models
+    # The judgment is trained first, into memory: its lessons model can still find the labels too
+    # few to cross-validate, and then nothing is written.
+    judgment, reports = train(metacademy, labelled) if "judgment" in built else (None, {})
     try:
         place.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(f"--out {place}: cannot create the folder ({error.strerror})") from error
-    if only in ("all", "terms"):
+    if "terms" in built:
         terms_training.build_terms_model(folder, place / "terms.json")
-    if only in ("all", "injection"):
+    if "injection" in built:
         typer.echo(injection_training.build_injection_model(folder, place / "injection.json").table())
-    if only in ("all", "questions"):
+    if "questions" in built:
         typer.echo(question_training.build_questions_model(place / "questions.json"))
-    if only not in ("all", "judgment"):
+    if judgment is None:
         return
-    metacademy = folder / "metacademy"
-    if not (metacademy / "concepts.jsonl").is_file():
-        raise UserError(f"{metacademy}: no Metacademy data (concepts.jsonl); pass --data ../shared/data")
-    files = labels if labels is not None else default_labels()
-    for path in files:
-        if not path.is_file():
-            raise UserError(f"{path}: no such labelled claims file")
     target = place / "judgment.json"
-    _, reports = train(metacademy, files, target)
+    figures = {part: report.as_dict() for part, report in reports.items()}
+    target.write_text(judgment.to_json(figures) + "\n", encoding="utf-8")
     if as_json:
-        figures = {part: report.as_dict() for part, report in reports.items()}
         typer.echo(json.dumps(figures, indent=1, sort_keys=True))
         return
     console = Console()
@@ -203,7 +240,14 @@ def label(
     for path in (claims_file, labels_file):
         if not path.is_file():
             raise UserError(f"{path}: no such file")
-    written = labelled_claims(claims_file, labels_file, out)
+    written, unused = labelled_claims(claims_file, labels_file, out)
+    if unused:
+        err_console().print(
+            f"warning: {len(unused)} label rows not used: {'; '.join(unused[:5])}"
+            + (f"; and {len(unused) - 5} more" if len(unused) > 5 else ""),
+            markup=False,
+            highlight=False,
+        )
     typer.echo(f"{written} labelled claims written to {out}")
 
 

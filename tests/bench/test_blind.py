@@ -81,15 +81,24 @@ def test_sample_writes_blind_rows_a_labels_template_and_a_key(
     rows = lines(tmp_path / "out" / "batch1.blind.jsonl")
     ids = [f"r-{number:04d}" for number in range(1, 10)]
     assert [row["review_id"] for row in rows] == ids
-    assert all(set(row) == {"review_id", "src", "type", "dst", "quote"} for row in rows)
+    key = json.loads((tmp_path / "out" / "batch1.key.json").read_text("utf-8"))
+    assert all(set(row) == {"review_id", "src", "type", "dst", "quote", "sample"} for row in rows)
+    assert {row["sample"] for row in rows} == {key["sample"]}
     first = next(row for row in rows if row["src"] == "Linear algebra")
     assert first["dst"] == "neural network" and first["quote"] == EDGES[0][3]
 
     labels = lines(tmp_path / "out" / "batch1.labels.jsonl")
     assert labels == [
-        {"review_id": id_, "src_ok": None, "dst_ok": None, "verdict": None, "why": ""} for id_ in ids
+        {
+            "review_id": id_,
+            "src_ok": None,
+            "dst_ok": None,
+            "verdict": None,
+            "why": "",
+            "sample": key["sample"],
+        }
+        for id_ in ids
     ]
-    key = json.loads((tmp_path / "out" / "batch1.key.json").read_text("utf-8"))
     assert sorted(key["reviews"]) == ids
     assert key["databases"] == [
         {"db": str(governed), "active_edges": 4, "drawn": 4},
@@ -264,3 +273,54 @@ def test_duplicate_and_absent_labels_are_refused(
     blank = Path(f"{sampled}.labels.jsonl")
     assert "no review is labelled" in refused(["bench", "score", str(sampled), str(blank)], capsys)
     assert "no key" in refused(["bench", "score", str(tmp_path / "nope"), str(blank)], capsys)
+
+
+@pytest.mark.parametrize("which", ["labels", "key"])
+def test_a_file_that_is_not_utf8_is_refused_naming_it(
+    sampled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], which: str
+) -> None:
+    labels, key = Path(f"{sampled}.labels.jsonl"), Path(f"{sampled}.key.json")
+    bad = labels if which == "labels" else key
+    bad.write_bytes(b'{"review_id": "r-0001", "why": "caf\xe9"}\n')
+    err = refused(["bench", "score", str(sampled), str(labels)], capsys)
+    assert f"{bad} is not UTF-8 text" in err
+
+
+def test_labels_of_another_sample_are_refused_naming_both(
+    dbs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def draw(name: str, seed_: int) -> tuple[Path, str]:
+        prefix = tmp_path / name
+        args = ["bench", "sample", "--n", "3", "--seed", str(seed_), "--out", str(prefix), *map(str, dbs)]
+        assert magg(args, capsys)[0] == 0
+        key = json.loads(Path(f"{prefix}.key.json").read_text("utf-8"))
+        assert all(row["sample"] == key["sample"] for row in lines(Path(f"{prefix}.blind.jsonl")))
+        return prefix, str(key["sample"])
+
+    (a, mark_a), (b, mark_b) = draw("a", 1), draw("b", 2)
+    assert mark_a != mark_b and len(mark_a) == 12
+    filled = tmp_path / "b-filled.jsonl"  # the reader fills B's template, the fields it was given kept
+    rows = lines(Path(f"{b}.labels.jsonl"))
+    assert rows and all(row["sample"] == mark_b for row in rows)
+    filled.write_text(
+        "".join(
+            json.dumps(row | {"src_ok": True, "dst_ok": True, "verdict": "ACCEPT"}) + "\n" for row in rows
+        ),
+        encoding="utf-8",
+    )
+    assert magg(["bench", "score", str(b), str(filled)], capsys)[0] == 0
+    err = refused(["bench", "score", str(a), str(filled)], capsys)
+    assert mark_a in err and mark_b in err
+
+    # A key and labels written before samples had a fingerprint are still scored (with no check).
+    key = Path(f"{a}.key.json")
+    old = json.loads(key.read_text("utf-8"))
+    del old["sample"]
+    key.write_text(json.dumps(old), encoding="utf-8")
+    unmarked = tmp_path / "a-filled.jsonl"
+    unmarked.write_text(
+        "".join(label(id_, True, True, "ACCEPT") + "\n" for id_ in old["reviews"]), encoding="utf-8"
+    )
+    code, out, err = magg(["bench", "score", str(a), str(unmarked), "--json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["labelled"] == len(old["reviews"])

@@ -79,3 +79,44 @@ def test_a_malformed_labelled_claims_file_is_named_with_its_line(
     labelled.write_text(text, encoding="utf-8")
     code, _, err = magg(["model", "evaluate", str(labelled)], capsys)
     assert code == 2 and said in err and "Traceback" not in err
+
+
+def test_label_rows_that_cannot_be_used_are_reported_with_their_lines(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims = Path(f"{exported}.claims.jsonl")
+    ids = [json.loads(line)["id"] for line in claims.read_text("utf-8").splitlines()]
+    assert len(ids) >= 2
+    labels = tmp_path / "labels.jsonl"
+    rows = [
+        {"id": ids[0], "verdict": "REJECT"},
+        {"id": ids[1], "verdict": "ACCPET"},
+        {"id": "p-0000000000000000", "verdict": "ACCEPT"},
+        {"id": 7, "verdict": "ACCEPT"},
+    ]
+    labels.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    out = tmp_path / "labelled.jsonl"
+    code, stdout, err = magg(["model", "label", str(claims), str(labels), "--out", str(out)], capsys)
+    assert code == 0, err
+    assert stdout == f"1 labelled claims written to {out}\n"
+    assert err.startswith("warning: 3 label rows not used:"), err
+    for said in (
+        f"{labels}:2: verdict 'ACCPET'",
+        f"{labels}:3: id 'p-0000000000000000'",
+        f"{labels}:4: id 7",
+    ):
+        assert said in err
+    [row] = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert row["id"] == ids[0] and row["label"] == 0
+
+
+def test_labels_of_which_no_row_can_be_used_are_refused_and_nothing_is_written(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims = Path(f"{exported}.claims.jsonl")
+    out = tmp_path / "labelled.jsonl"
+    # The claims file given as the labels: every row has an id, none a verdict.
+    code, stdout, err = magg(["model", "label", str(claims), str(claims), "--out", str(out)], capsys)
+    assert (code, stdout) == (2, "") and len(err.splitlines()) == 1, err
+    assert "no label row could be used" in err and f"{claims}:1: no verdict" in err
+    assert not out.exists()

@@ -42,3 +42,30 @@ def test_run_refuses_what_it_cannot_measure() -> None:
 def test_bad_sizes_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = magg(["bench", "perf", "--sizes", "ten"], capsys)
     assert code == 2 and "--sizes must be whole numbers" in err and "Traceback" not in err
+
+
+def test_options_given_beside_quick_win_over_its_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bench", "perf", "--quick", "--sizes", "40", "--repeats", "1", "--questions", "1", "--json"]
+    code, out, err = magg(args, capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["quick"] is True and (report["repeats"], report["questions"]) == (1, 1)
+    assert [size["concepts"] for size in report["sizes"]] == [40]
+
+
+@pytest.mark.parametrize(
+    ("sizes", "said"),
+    [
+        ("99999999999999999999999", "99999999999999999999999"),
+        ("1000,10000001", "10000001"),
+        ("2,11", "11"),
+        ("24", "24"),
+    ],
+    ids=["far too large", "one too large", "too small to place five edges each", "one too small"],
+)
+def test_sizes_out_of_bounds_are_refused_before_anything_runs(
+    capsys: pytest.CaptureFixture[str], sizes: str, said: str
+) -> None:
+    code, out, err = magg(["bench", "perf", "--sizes", sizes], capsys)
+    assert (code, out) == (2, ""), err
+    assert len(err.splitlines()) == 1 and "from 25 to 10,000,000 concepts" in err and said in err

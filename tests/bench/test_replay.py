@@ -16,6 +16,7 @@ from governance.evaluation.replay import (
     read_candidates,
 )
 from magg_kg.errors import InputError
+from tests.cli import magg
 
 
 def test_generation_is_deterministic_and_has_every_kind(data_dir: Path) -> None:
@@ -139,3 +140,17 @@ def test_a_bad_line_in_a_file_names_the_line_number(data_dir: Path, tmp_path: Pa
         read_candidates(path, load_dataset(data_dir), 7)
     with pytest.raises(InputError, match="no such file"):
         read_candidates(tmp_path / "absent.jsonl", load_dataset(data_dir), 7)
+
+
+@pytest.mark.parametrize("concepts", [False, True], ids=["nothing", "concepts without edges"])
+def test_a_data_folder_without_concepts_or_edges_is_refused(
+    data_dir: Path, capsys: pytest.CaptureFixture[str], concepts: bool
+) -> None:
+    if not concepts:
+        (data_dir / "concepts.jsonl").write_text("", encoding="utf-8")
+    edges = data_dir / "edges.csv"
+    edges.write_text(edges.read_text("utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    code, out, err = magg(["bench", "replay", "--data", str(data_dir), "-c", "flat"], capsys)
+    assert (code, out) == (2, ""), err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert ("edges.csv" if concepts else "concepts.jsonl") in err and "no " in err

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from magg_kg.cli.context import OutOption, ResultsJsonOption, emit_report, err_console
+from magg_kg.cli.context import OutOption, ResultsJsonOption, check_out, emit_report, err_console
 from magg_kg.errors import UserError
 
 __all__ = ["perf", "register"]
@@ -19,15 +19,28 @@ def register(bench: typer.Typer) -> None:
 
 def perf(
     quick: Annotated[
-        bool, typer.Option("--quick", help="One small graph, two runs (seconds, for CI).")
+        bool,
+        typer.Option(
+            "--quick",
+            help="One small graph (300 concepts), two runs, four questions: seconds, for CI. "
+            "--sizes, --repeats and --questions given beside it win.",
+        ),
     ] = False,
     sizes: Annotated[
-        str, typer.Option("--sizes", help="Concept counts, comma-separated (five edges per concept).")
-    ] = "1000,10000,100000",
+        str | None,
+        typer.Option(
+            "--sizes",
+            help="Concept counts, comma-separated, five edges per concept (default: 1000,10000,100000).",
+            show_default=False,
+        ),
+    ] = None,
     repeats: Annotated[
-        int, typer.Option("--repeats", min=1, help="Runs per figure; medians are reported.")
-    ] = 3,
-    questions: Annotated[int, typer.Option("--questions", min=1, help="Questions asked per run.")] = 20,
+        int | None,
+        typer.Option("--repeats", min=1, help="Runs per figure; medians are reported (default: 3)."),
+    ] = None,
+    questions: Annotated[
+        int | None, typer.Option("--questions", min=1, help="Questions asked per run (default: 20).")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="The synthetic graphs' seed.")] = 0,
     json_: ResultsJsonOption = False,
     out: OutOption = None,
@@ -35,8 +48,9 @@ def perf(
     """Scale: domains, discovery, re-check, ask p95 and coverage on synthetic graphs, against goals."""
     from governance.evaluation.perf import run, show  # imported here: it loads the answering code
 
+    check_out(out)
     try:
-        counts = [int(part) for part in sizes.split(",") if part.strip()]
+        counts = None if sizes is None else [int(part) for part in sizes.split(",") if part.strip()]
     except ValueError:
         raise UserError(f"--sizes must be whole numbers separated by commas, got {sizes!r}") from None
     log = err_console()

@@ -29,6 +29,7 @@ from magg_kg.cli.bench.figures import CLOCK_START
 from magg_kg.cli.context import (
     OutOption,
     ResultsJsonOption,
+    check_out,
     emit_report,
     err_console,
     open_context,
@@ -153,6 +154,7 @@ def qa(
     # commands start without it.
     from magg_kg.cli.bench.multihop import print_multihop, run_multihop
 
+    check_out(out)
     folder = data or shared_data("metacademy")
     if not folder.is_dir():
         raise UserError(f"no data folder at {folder}: pass --data DIR (a folder with Metacademy's layout)")

@@ -20,6 +20,7 @@ from magg_kg.cli.bench.figures import CLOCK_START, figure
 from magg_kg.cli.context import (
     OutOption,
     ResultsJsonOption,
+    check_out,
     emit_report,
     err_console,
     read_config,
@@ -145,6 +146,7 @@ def replay(
     ] = None,
 ) -> None:
     """Replay ablation: labelled candidates through flat, rules-only, judge-only and full governance."""
+    check_out(out)
     report = replay_report(
         data or shared_data("metacademy"),
         read_config(),

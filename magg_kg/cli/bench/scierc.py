@@ -20,6 +20,7 @@ from magg_kg.cli.bench.figures import CLOCK_START, figure
 from magg_kg.cli.context import (
     OutOption,
     ResultsJsonOption,
+    check_out,
     emit_report,
     err_console,
     read_config,
@@ -135,6 +136,7 @@ def scierc(
     from governance.evaluation.scierc_bench import PROPOSE_AT, run_split, scierc_report
     from magg_kg.vocabulary import SCIERC
 
+    check_out(out)
     if split not in ("dev", "test"):
         raise UserError(f"--split {split!r}: evaluate on dev or test (the extractor is trained on train)")
     config = read_config()

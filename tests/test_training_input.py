@@ -1,0 +1,100 @@
+"""``magg model build``'s inputs are checked before anything is built or written: a missing labels
+file, a data folder without the files a model reads, labelled claims that cannot train the lessons
+model (none, or of one class) are one line and exit 2, and the --out folder is left as it was."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.bench.conftest import write_dataset
+from tests.cli import magg
+
+LABELLED = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "d2l-train.labelled.jsonl"
+
+
+def _data(tmp_path: Path) -> Path:
+    """A development data folder with every file the four models read (the Metacademy part tiny)."""
+    folder = tmp_path / "data"
+    write_dataset(folder / "metacademy")
+    (folder / "metacademy" / "resource_catalog.jsonl").write_text("", encoding="utf-8")
+    (folder / "d2l-lessons").mkdir()
+    (folder / "d2l-lessons" / "sections.jsonl").write_text("", encoding="utf-8")
+    return folder
+
+
+def _claims(tmp_path: Path, accepted: int, rejected: int) -> Path:
+    """The first labelled lesson claims of each class from the kept training file."""
+    rows = [json.loads(line) for line in LABELLED.read_text("utf-8").splitlines()]
+    chosen = [row for row in rows if row["label"] == 1][:accepted]
+    chosen += [row for row in rows if row["label"] == 0][:rejected]
+    assert len(chosen) == accepted + rejected  # the precondition: the file holds that many
+    path = tmp_path / f"labels-{accepted}-{rejected}.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in chosen), encoding="utf-8")
+    return path
+
+
+def _refused(args: list[str], out: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    code, _, err = magg(["model", "build", *args, "--out", str(out)], capsys)
+    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("error: "), err
+    assert not out.exists()  # nothing created, nothing written
+    return err
+
+
+def test_a_missing_labels_file_is_refused_before_any_model_is_built(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.jsonl"
+    err = _refused(["--data", str(_data(tmp_path)), "--labels", str(missing)], tmp_path / "out", capsys)
+    assert str(missing) in err
+
+
+@pytest.mark.parametrize("only", ["all", "terms", "injection", "judgment"])
+def test_a_data_folder_without_the_models_files_is_refused_naming_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], only: str
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    err = _refused(["--only", only, "--data", str(empty)], tmp_path / "out", capsys)
+    assert str(empty) in err and ("d2l-lessons" in err or "metacademy" in err)
+    assert "No such file" not in err
+    err = _refused(["--only", only, "--data", str(tmp_path / "absent")], tmp_path / "out", capsys)
+    assert str(tmp_path / "absent") in err
+
+
+def test_broken_metacademy_data_is_refused_before_any_model_is_built(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _data(tmp_path)
+    (data / "metacademy" / "concepts.jsonl").write_text("{not json\n", encoding="utf-8")
+    err = _refused(["--data", str(data), "--labels", str(_claims(tmp_path, 3, 3))], tmp_path / "out", capsys)
+    assert "concepts.jsonl:1" in err
+
+
+@pytest.mark.parametrize(
+    ("accepted", "rejected", "said"),
+    [
+        (5, 0, "5 acceptable, 0 rejected"),
+        (0, 4, "0 acceptable, 4 rejected"),
+        (0, 0, "0 acceptable, 0 rejected"),
+    ],
+    ids=["all acceptable", "all rejected", "empty"],
+)
+def test_labels_that_cannot_train_the_lessons_model_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], accepted: int, rejected: int, said: str
+) -> None:
+    labels = _claims(tmp_path, accepted, rejected)
+    args = ["--only", "judgment", "--data", str(_data(tmp_path)), "--labels", str(labels)]
+    err = _refused(args, tmp_path / "out", capsys)
+    assert str(labels) in err and "both acceptable and rejected" in err and said in err
+
+
+def test_labels_too_few_to_cross_validate_are_refused_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = _claims(tmp_path, 1, 1)
+    args = ["--only", "judgment", "--data", str(_data(tmp_path)), "--labels", str(labels)]
+    err = _refused(args, tmp_path / "out", capsys)
+    assert "too few" in err and "Traceback" not in err
