@@ -112,13 +112,20 @@ def test_sample_writes_blind_rows_a_labels_template_and_a_key(
         assert key["reviews"][id_]["type"] == row["type"]
 
 
+def _sampled(
+    dbs: tuple[Path, Path], prefix: Path, n: int, seed_: int, capsys: pytest.CaptureFixture[str]
+) -> Path:
+    """``magg bench sample --n N --seed S --out PREFIX`` over ``dbs``; PREFIX."""
+    args = ["bench", "sample", "--n", str(n), "--seed", str(seed_), "--out", str(prefix), *map(str, dbs)]
+    assert magg(args, capsys)[0] == 0
+    return prefix
+
+
 def test_the_seed_makes_the_sample_reproducible(
     dbs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def draw(seed_: int, name: str) -> tuple[str, str]:
-        prefix = tmp_path / name
-        args = ["bench", "sample", "--n", "2", "--seed", str(seed_), "--out", str(prefix), *map(str, dbs)]
-        assert magg(args, capsys)[0] == 0
+        prefix = _sampled(dbs, tmp_path / name, 2, seed_, capsys)
         blind = Path(f"{prefix}.blind.jsonl").read_text("utf-8")
         return blind, Path(f"{prefix}.key.json").read_text("utf-8")
 
@@ -290,9 +297,7 @@ def test_labels_of_another_sample_are_refused_naming_both(
     dbs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def draw(name: str, seed_: int) -> tuple[Path, str]:
-        prefix = tmp_path / name
-        args = ["bench", "sample", "--n", "3", "--seed", str(seed_), "--out", str(prefix), *map(str, dbs)]
-        assert magg(args, capsys)[0] == 0
+        prefix = _sampled(dbs, tmp_path / name, 3, seed_, capsys)
         key = json.loads(Path(f"{prefix}.key.json").read_text("utf-8"))
         assert all(row["sample"] == key["sample"] for row in lines(Path(f"{prefix}.blind.jsonl")))
         return prefix, str(key["sample"])

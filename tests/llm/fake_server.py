@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-__all__ = ["ChatRequest", "FakeServer", "Script", "serve"]
+__all__ = ["ChatRequest", "FakeServer", "Script", "running", "serve"]
 
 
 @dataclass(frozen=True)
@@ -125,12 +125,18 @@ def serve(script: Script, *, retry_after: str | None = None) -> Iterator[FakeSer
     lock = threading.Lock()
     server = FakeServer(base_url="")
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_class(script, server, lock, retry_after))
+    with running(httpd) as server.base_url:
+        yield server
+
+
+@contextmanager
+def running(httpd: ThreadingHTTPServer) -> Iterator[str]:
+    """Serves ``httpd`` from a thread for the duration of the ``with`` block; its base URL."""
     host, port = httpd.server_address[:2]
-    server.base_url = f"http://{host!s}:{port}"
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
-        yield server
+        yield f"http://{host!s}:{port}"
     finally:
         httpd.shutdown()
         httpd.server_close()

@@ -18,6 +18,7 @@ from pydantic import SecretStr
 from magg_kg.config import LLMConfig
 from magg_kg.llm.deepseek import DeepSeekLLM
 from magg_kg.llm.port import Answer, Failure
+from tests.llm.fake_server import running
 from tests.llm.test_deepseek import ENDPOINT, GOOD, PROMPT, Score, Sleeps, completion, config
 
 BODY = completion(GOOD).content
@@ -70,18 +71,11 @@ def drip(pause_s: float, padding: int) -> Iterator[Drip]:
         def handle_error(self, request: object, client_address: object) -> None:
             pass  # a connection the client dropped mid-reply is expected here
 
-    httpd = Server(("127.0.0.1", 0), Handler)
-    host, port = httpd.server_address[:2]
-    server.base_url = f"http://{host!s}:{port}"
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        stop.set()
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=5)
+    with running(Server(("127.0.0.1", 0), Handler)) as server.base_url:
+        try:
+            yield server
+        finally:
+            stop.set()  # the handler's pauses end before the server shuts down
 
 
 def local(base_url: str, **changes: object) -> LLMConfig:
