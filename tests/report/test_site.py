@@ -170,6 +170,7 @@ def test_a_decision_form_without_a_reviewer_or_a_reason_is_a_bad_request(db: Pat
         unnamed = [
             decide(client, proposal, "approve", ""),
             decide(client, proposal, "reject", " \t ", "the quote does not say this"),
+            decide(client, proposal, "approve", "\x1b\x07"),  # control characters name no one
             client.post(
                 f"/proposals/{proposal}/decision",
                 data={"csrf": token, "action": "approve"},  # no reviewer field at all
@@ -177,7 +178,7 @@ def test_a_decision_form_without_a_reviewer_or_a_reason_is_a_bad_request(db: Pat
             ),
         ]
         unreasoned = decide(client, proposal, "reject", "Ada", "  ")
-    assert [r.status_code for r in unnamed] == [400, 400, 400]
+    assert [r.status_code for r in unnamed] == [400, 400, 400, 400]
     assert all(message(r) == NO_REVIEWER for r in unnamed)
     assert unreasoned.status_code == 400 and message(unreasoned) == NO_REASON
     assert len(decisions(db, proposal)) == before and proposal in waiting(db)
