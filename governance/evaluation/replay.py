@@ -46,18 +46,19 @@ edge that is also a candidate.
 from __future__ import annotations
 
 import csv
-import json
+import io
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import networkx as nx
 
 from governance.evaluation.textbooks import course_orders
 from magg_kg.errors import InputError
-from magg_kg.jsonlines import json_object
+from magg_kg.jsonlines import json_object, json_objects
 
 __all__ = [
     "CORRUPTION_KINDS",
@@ -215,29 +216,28 @@ def load_dataset(folder: Path) -> Dataset:
             )
     concepts: dict[str, MetaConcept] = {}
     resources: dict[str, list[object]] = {}
-    with concepts_path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                tag = str(row["tag"])
-                concepts[tag] = MetaConcept(tag, str(row.get("title") or tag), str(row.get("summary") or ""))
-                resources[tag] = row.get("resources") or []
-            except (json.JSONDecodeError, KeyError, TypeError) as error:
-                raise InputError(f"{concepts_path}:{number}: not a concept line ({error})") from None
+    for where, line in json_objects(concepts_path):
+        try:
+            tag = str(line["tag"])
+            concepts[tag] = MetaConcept(tag, str(line.get("title") or tag), str(line.get("summary") or ""))
+            resources[tag] = cast(list[object], line.get("resources") or [])
+        except KeyError as error:
+            raise InputError(f"{where}: not a concept line (no {error})") from None
     links: list[Link] = []
-    with edges_path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = {"source", "target", "relation"} - set(reader.fieldnames or ())
-        if missing:
-            raise InputError(f"{edges_path}: missing columns {', '.join(sorted(missing))}")
-        for row in reader:
-            src, dst = row["source"].strip(), row["target"].strip()
-            if not src or not dst or src == dst:
-                continue
-            both = row.get("both_ends_are_concepts", "1") == "1" and src in concepts and dst in concepts
-            links.append(Link(src, dst, row["relation"].strip(), (row.get("context") or "").strip(), both))
+    try:
+        edges_text = edges_path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{edges_path}: not UTF-8 text") from None
+    reader = csv.DictReader(io.StringIO(edges_text, newline=""))
+    missing = {"source", "target", "relation"} - set(reader.fieldnames or ())
+    if missing:
+        raise InputError(f"{edges_path}: missing columns {', '.join(sorted(missing))}")
+    for row in reader:
+        src, dst = row["source"].strip(), row["target"].strip()
+        if not src or not dst or src == dst:
+            continue
+        both = row.get("both_ends_are_concepts", "1") == "1" and src in concepts and dst in concepts
+        links.append(Link(src, dst, row["relation"].strip(), (row.get("context") or "").strip(), both))
     seen: set[tuple[str, str]] = set()
     gold: list[GoldEdge] = []
     for link in links:
@@ -436,11 +436,11 @@ def read_candidates(path: Path, dataset: Dataset, seed: int) -> CandidateSet:
     """A labelled candidate file (JSON lines), evaluated in file order over the seed's established graph."""
     if not path.is_file():
         raise InputError(f"--candidates {path}: no such file")
-    candidates: list[Candidate] = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.strip():
-                candidates.append(parse_candidate(line, f"{path}:{number}"))
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise InputError(f"--candidates {path}: not UTF-8 text") from None
+    candidates = [parse_candidate(text, f"{path}:{n}") for n, text in enumerate(lines, 1) if text.strip()]
     if not candidates:
         raise InputError(f"--candidates {path}: no candidates (expected JSON lines)")
     proposed = {(c.src, c.type, c.dst) for c in candidates}

@@ -154,3 +154,13 @@ def test_a_data_folder_without_concepts_or_edges_is_refused(
     assert (code, out) == (2, ""), err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert ("edges.csv" if concepts else "concepts.jsonl") in err and "no " in err
+
+
+@pytest.mark.parametrize("name", ["concepts.jsonl", "edges.csv", "candidates.jsonl"])
+def test_a_file_that_is_not_utf8_is_named_not_a_traceback(data_dir: Path, tmp_path: Path, name: str) -> None:
+    candidates = tmp_path / "candidates.jsonl"
+    candidates.write_text(_line() + "\n", encoding="utf-8")
+    bad = candidates if name == "candidates.jsonl" else data_dir / name
+    bad.write_bytes(bad.read_bytes() + b"caf\xe9\n")
+    with pytest.raises(InputError, match=rf"{name}.*not UTF-8"):
+        read_candidates(candidates, load_dataset(data_dir), 7)
