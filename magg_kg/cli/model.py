@@ -17,6 +17,7 @@ blind file for a reader to label by ``REVIEW-RUBRIC.md``; the labels join the tr
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -205,10 +206,16 @@ def claims(
     out: Annotated[Path, typer.Option("--out", help="Prefix of the files to write.")],
     n: Annotated[int, typer.Option("--n", min=1, help="How many proposals.")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sample.")] = 7,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the two files if they exist.")] = False,
 ) -> None:
     """Export proposals as judge prompts (PREFIX.claims.jsonl) and a blind file to label."""
     from governance.labelled import lesson_claims
 
+    claims_path, blind_path = Path(f"{out}.claims.jsonl"), Path(f"{out}.blind.jsonl")
+    if out.is_dir() or str(out).endswith(("/", os.sep)):
+        raise UserError(f"--out {out} is a folder: pass a file prefix such as {out / 'claims'}")
+    if not force and (existing := [str(p) for p in (claims_path, blind_path) if p.exists()]):
+        raise UserError(f"{', '.join(existing)} already exist: pass --force to overwrite, or another --out")
     if not db.is_file():
         raise UserError(f"{db}: no such database")
     store = SQLiteStore.open(str(db), create=False)
@@ -216,7 +223,8 @@ def claims(
         rows = lesson_claims(store, n, seed)
     finally:
         store.close()
-    claims_path, blind_path = Path(f"{out}.claims.jsonl"), Path(f"{out}.blind.jsonl")
+    if not rows:
+        raise UserError(f"{db}: no proposal with lesson evidence to export; nothing written")
     claims_path.parent.mkdir(parents=True, exist_ok=True)
     with claims_path.open("w", encoding="utf-8") as handle:
         for row in rows:

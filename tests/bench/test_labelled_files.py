@@ -120,3 +120,26 @@ def test_labels_of_which_no_row_can_be_used_are_refused_and_nothing_is_written(
     assert (code, stdout) == (2, "") and len(err.splitlines()) == 1, err
     assert "no label row could be used" in err and f"{claims}:1: no verdict" in err
     assert not out.exists()
+
+
+def test_claims_refuse_a_folder_an_overwrite_and_an_empty_database(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "graph.sqlite"
+    folder = tmp_path / "mc"
+    folder.mkdir()
+    for out in (str(folder), f"{folder}/"):  # a prefix that names a folder wrote mc.claims.jsonl beside it
+        code, _, err = magg(["model", "claims", "--db", str(db), "--out", out], capsys)
+        assert code == 2 and "folder" in err
+    assert list(folder.iterdir()) == [] and not (tmp_path / "mc.claims.jsonl").exists()
+    before = Path(f"{exported}.claims.jsonl").read_text("utf-8")
+    code, _, err = magg(["model", "claims", "--db", str(db), "--out", str(exported), "--n", "1"], capsys)
+    assert code == 2 and "--force" in err and Path(f"{exported}.claims.jsonl").read_text("utf-8") == before
+    code, _, _ = magg(
+        ["model", "claims", "--db", str(db), "--out", str(exported), "--n", "1", "--force"], capsys
+    )
+    assert code == 0 and len(Path(f"{exported}.claims.jsonl").read_text("utf-8").splitlines()) == 1
+    empty = tmp_path / "empty.sqlite"
+    assert magg(["init", "--db", str(empty)], capsys)[0] == 0
+    code, _, err = magg(["model", "claims", "--db", str(empty), "--out", str(tmp_path / "none")], capsys)
+    assert code == 2 and "no proposal" in err and not Path(f"{tmp_path / 'none'}.claims.jsonl").exists()
