@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from magg_kg.errors import UserError
 from magg_kg.ids import digest, numbered_id
+from magg_kg.jsonlines import text_of
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 
@@ -286,20 +287,11 @@ def _problem(error: ValidationError) -> str:
     return f"{where}: {first['msg']} (got {first['input']!r})" if where else first["msg"]
 
 
-def _text(path: Path, what: str) -> str:
-    try:
-        return path.read_text("utf-8")
-    except UnicodeDecodeError as error:
-        raise UserError(
-            f"{path} is not UTF-8 text (byte {error.start}): pass {what}, saved as UTF-8"
-        ) from None
-
-
 def read_key(path: Path) -> SampleKey:
     """The key that `magg bench sample` wrote."""
     if not path.is_file():
         raise UserError(f"no key at {path}: pass the --out prefix given to `magg bench sample`")
-    text = _text(path, "the key `magg bench sample` wrote")
+    text = text_of(path)
     try:
         return SampleKey.model_validate_json(text, strict=False)
     except ValidationError as error:
@@ -311,7 +303,7 @@ def read_labels(path: Path) -> tuple[Label, ...]:
     if not path.is_file():
         raise UserError(f"no labels at {path}: pass the PREFIX.labels.jsonl file the reviewer filled")
     labels = []
-    for number, line in enumerate(_text(path, "the labels file the reviewer filled").splitlines(), start=1):
+    for number, line in enumerate(text_of(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:

@@ -8,19 +8,24 @@ from pathlib import Path
 
 from magg_kg.errors import InputError
 
-__all__ = ["json_object", "json_objects"]
+__all__ = ["json_object", "json_objects", "text_of"]
+
+
+def text_of(path: Path) -> str:
+    """A data file's text; :class:`~magg_kg.errors.InputError` names the file (and the first bad
+    byte) when it is not UTF-8."""
+    try:
+        return path.read_text("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path} is not UTF-8 text (byte {error.start}): save it as UTF-8") from None
 
 
 def json_objects(path: Path) -> list[tuple[str, dict[str, object]]]:
     """Each JSON object of a JSON-lines file, with where it is (``PATH:LINE``), blank lines skipped;
     :class:`~magg_kg.errors.InputError` names the file, and the line, of anything else (text that
     is not UTF-8, a line that is not JSON or not a JSON object)."""
-    try:
-        text = path.read_text("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
     rows: list[tuple[str, dict[str, object]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text_of(path).splitlines(), start=1):
         if not line.strip():
             continue
         where = f"{path}:{number}"

@@ -58,7 +58,7 @@ import networkx as nx
 
 from governance.evaluation.textbooks import course_orders
 from magg_kg.errors import InputError
-from magg_kg.jsonlines import json_object, json_objects
+from magg_kg.jsonlines import json_object, json_objects, text_of
 
 __all__ = [
     "CORRUPTION_KINDS",
@@ -224,11 +224,7 @@ def load_dataset(folder: Path) -> Dataset:
         except KeyError as error:
             raise InputError(f"{where}: not a concept line (no {error})") from None
     links: list[Link] = []
-    try:
-        edges_text = edges_path.read_text("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{edges_path}: not UTF-8 text") from None
-    reader = csv.DictReader(io.StringIO(edges_text, newline=""))
+    reader = csv.DictReader(io.StringIO(text_of(edges_path), newline=""))
     missing = {"source", "target", "relation"} - set(reader.fieldnames or ())
     if missing:
         raise InputError(f"{edges_path}: missing columns {', '.join(sorted(missing))}")
@@ -436,10 +432,7 @@ def read_candidates(path: Path, dataset: Dataset, seed: int) -> CandidateSet:
     """A labelled candidate file (JSON lines), evaluated in file order over the seed's established graph."""
     if not path.is_file():
         raise InputError(f"--candidates {path}: no such file")
-    try:
-        lines = path.read_text("utf-8").splitlines()
-    except UnicodeDecodeError:
-        raise InputError(f"--candidates {path}: not UTF-8 text") from None
+    lines = text_of(path).splitlines()
     candidates = [parse_candidate(text, f"{path}:{n}") for n, text in enumerate(lines, 1) if text.strip()]
     if not candidates:
         raise InputError(f"--candidates {path}: no candidates (expected JSON lines)")
