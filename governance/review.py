@@ -41,6 +41,7 @@ __all__ = [
     "pending",
     "pending_for",
     "reject",
+    "reviewer_text",
 ]
 
 REVIEW_PROMPT = "review-1"
@@ -346,10 +347,19 @@ def _named(reviewer: str) -> str:
     return name
 
 
+def reviewer_text(text: str) -> str:
+    """A reviewer's text (a name, a note, a reason) as a decision records it and a terminal shows
+    it: control characters removed (as from a lesson), whitespace collapsed.
+
+    >>> reviewer_text(" Ada\x1b[2J  Lovelace ")
+    'Ada[2J Lovelace'
+    """
+    return " ".join(normalize_text(text).split())
+
+
 def _said(text: str, what: str, most: int) -> str:
-    """A reviewer's text as a decision records it and a terminal shows it: control characters
-    removed (as from a lesson), whitespace collapsed; longer than ``most`` characters is refused."""
-    said = " ".join(normalize_text(text).split())
+    """:func:`reviewer_text`, refused when longer than ``most`` characters."""
+    said = reviewer_text(text)
     if len(said) > most:
         raise UserError(f"{what} is {len(said):,} characters long; at most {most:,}; nothing written")
     return said

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs
 
 from starlette.requests import Request
 
-from magg_kg.lessons import normalize_text
+from governance.review import reviewer_text
 
 __all__ = ["decision_lacks", "form_fields", "read_body"]
 
@@ -51,13 +51,8 @@ def decision_lacks(form: Mapping[str, str]) -> str:
     >>> decision_lacks({"action": "reject", "reviewer": "Ada", "note": " "})
     'a rejection needs a reason: fill in the note and decide again; nothing recorded'
     """
-    if not _cleaned(form.get("reviewer", "")):
+    if not reviewer_text(form.get("reviewer", "")):
         return "the form names no reviewer: fill in your name and decide again; nothing recorded"
-    if form.get("action") == "reject" and not _cleaned(form.get("note", "")):
+    if form.get("action") == "reject" and not reviewer_text(form.get("note", "")):
         return "a rejection needs a reason: fill in the note and decide again; nothing recorded"
     return ""
-
-
-def _cleaned(value: str) -> str:
-    """What a field says once control characters are left out (as the decision records it)."""
-    return normalize_text(value).strip()
