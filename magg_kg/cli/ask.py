@@ -35,7 +35,7 @@ from magg_kg.cli.context import (
     serve_token,
 )
 from magg_kg.cli.questions import answered, question_text, read_graph
-from magg_kg.clock import Clock, SystemClock
+from magg_kg.clock import Clock
 from magg_kg.config import Config, is_http_url
 from magg_kg.errors import BackendUnavailable, MaggError, RunError, UserError
 from magg_kg.store import Store
@@ -105,8 +105,7 @@ def ask_command(
 def _answer(
     question: str, db: Path | None, flat: bool, as_of: str | None, server: str | None
 ) -> Mapping[str, object]:
-    clock = SystemClock()
-    when = as_of_time(as_of, clock)
+    when = as_of_time(as_of)
     question = question_text(question)  # no control character reaches a prompt or the terminal
     if not question.strip():
         raise UserError("the question is empty: e.g. `magg ask 'What should I learn before transformers?'`")
@@ -114,7 +113,7 @@ def _answer(
         if db is not None:
             raise UserError("--server answers from the server's database: leave out --db")
         return ask_server(server, question, flat, when)
-    with open_context(db, clock=clock) as ctx:
+    with open_context(db) as ctx:
         return _ask_here(ctx.config, ctx.store, ctx.clock, ctx.err, question, flat, when)
 
 

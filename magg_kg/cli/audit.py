@@ -18,7 +18,6 @@ import typer
 from rich.table import Table
 
 from magg_kg.cli.context import AsOfOption, DbOption, JsonOption, as_of_time, open_context, print_json
-from magg_kg.clock import SystemClock
 from magg_kg.errors import StoreError, UserError
 from magg_kg.store import Row
 
@@ -116,8 +115,7 @@ def report_command(
     from magg_kg.snapshot import read_snapshot
     from magg_kg.views.documents import report_html, report_json, report_markdown
 
-    clock = SystemClock()
-    when = as_of_time(as_of, clock)
+    when = as_of_time(as_of)
     if (usd_prompt is None) != (usd_completion is None):
         raise UserError("give both --usd-per-mtok-in and --usd-per-mtok-out, or neither")
     prices = None
@@ -129,7 +127,7 @@ def report_command(
         raise UserError(
             f"--out {out} is a folder; give a file path, e.g. {out / ('report.' + format_.value)}"
         )
-    with open_context(db, clock=clock) as ctx:
+    with open_context(db) as ctx:
         data = audit_report(read_snapshot(ctx.store, when, ctx.clock.now()), domain, prices)
     render = {Format.md: report_markdown, Format.html: report_html, Format.json: report_json}[format_]
     text = render(data)

@@ -128,18 +128,16 @@ class Context:
 
 
 @contextmanager
-def open_context(db: Path | None, *, create: bool = False, clock: Clock | None = None) -> Iterator[Context]:
-    """Builds the configuration once and opens the store for one command, with ``clock`` (a
-    command that read the time before, e.g. to check ``--as-of``, passes its own; else the system's).
+def open_context(db: Path | None, *, create: bool = False) -> Iterator[Context]:
+    """Builds the configuration once and opens the store for one command.
 
     Only the commands that write a new graph (``init``, ``ingest``, ``demo``) pass ``create``: any
     other command on a path with no database says so and exits 2, and creates no file.
     """
     config = read_config(db)
     store = open_store(config, create=create)
-    clock = SystemClock() if clock is None else clock
     try:
-        yield Context(config=config, store=store, clock=clock, out=out_console(), err=err_console())
+        yield Context(config=config, store=store, clock=SystemClock(), out=out_console(), err=err_console())
     finally:
         store.close()
 
@@ -197,9 +195,10 @@ def emit_report(
         console.print(f"results written to {out}", markup=False, highlight=False)
 
 
-def as_of_time(value: str | None, clock: Clock) -> str | None:
+def as_of_time(value: str | None, clock: Clock | None = None) -> str | None:
     """``--as-of`` as a canonical time; a value that is no time, or a time still to come by
-    ``clock`` (past :data:`AS_OF_SKEW_S`), is a usage error: nothing is known yet of a time to come.
+    ``clock`` (the system's when None; past :data:`AS_OF_SKEW_S`), is a usage error: nothing is
+    known yet of a time to come.
 
     >>> from magg_kg.clock import StepClock
     >>> clock = StepClock("2026-11-29T12:00:00Z")
@@ -215,7 +214,7 @@ def as_of_time(value: str | None, clock: Clock) -> str | None:
         when = parse_time(value)
     except ValueError:
         raise UserError(f"--as-of {value!r} is not an ISO 8601 time (e.g. 2026-11-29T12:00:00Z)") from None
-    now = clock.now()
+    now = (clock or SystemClock()).now()
     if datetime.fromisoformat(when) > datetime.fromisoformat(now) + timedelta(seconds=AS_OF_SKEW_S):
         raise UserError(
             f"--as-of {when} is in the future (now is {now}): give a time up to now, "

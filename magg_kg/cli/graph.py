@@ -17,7 +17,6 @@ from magg_kg.cli.context import (
     open_context,
     print_json,
 )
-from magg_kg.clock import SystemClock
 from magg_kg.coverage import coverage_report
 from magg_kg.export import export_graph
 
@@ -39,17 +38,15 @@ def export(
     ] = True,
 ) -> None:
     """Print the graph as canonical JSON (concepts, active edges with grounding, lessons)."""
-    clock = SystemClock()
-    when = as_of_time(as_of, clock)  # a bad option is refused before the database is opened
-    with open_context(db, clock=clock) as ctx:
+    when = as_of_time(as_of)  # a bad option is refused before the database is opened
+    with open_context(db) as ctx:
         print_json(export_graph(ctx.store, when))
 
 
 def coverage(db: DbOption = None, as_of: AsOfOption = None, json_: JsonOption = False) -> None:
     """Concepts, active edges, edge types, orphans and prerequisite cycles, overall and per domain."""
-    clock = SystemClock()
-    when = as_of_time(as_of, clock)
-    with open_context(db, clock=clock) as ctx:
+    when = as_of_time(as_of)
+    with open_context(db) as ctx:
         report = coverage_report(ctx.store, when)
         if json_:
             print_json(report)
