@@ -326,11 +326,11 @@ class SQLiteStore(Store):
     def _rollback(self) -> None:
         # SQLite may have rolled the whole transaction back itself (a full disk, an I/O error):
         # then there is neither a savepoint nor a transaction left to undo.
-        if not self._db.in_transaction:
-            return
-        if self._held:
+        if not self._held:
+            self._abandon()
+        elif self._db.in_transaction:
             self._db.execute("ROLLBACK TO batch")
-        self._db.execute(self._commit() if self._held else "ROLLBACK")
+            self._db.execute("RELEASE batch")
 
     @contextmanager
     def exclusive(self) -> Iterator[None]:
@@ -353,18 +353,21 @@ class SQLiteStore(Store):
         try:
             yield
         except BaseException:
-            if self._db.in_transaction:  # not when SQLite ended it itself (a full disk)
-                self._db.execute("ROLLBACK")
+            self._abandon()
             raise
         else:
             try:
                 self._db.execute("COMMIT")
             except sqlite3.OperationalError as error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                self._abandon()
                 raise StoreError(f"cannot write {self._location} ({error})") from None
         finally:
             self._held = False
+
+    def _abandon(self) -> None:
+        """Rolls the open transaction back, unless SQLite ended it itself (a full disk)."""
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
 
     def _apply_in_transaction(self, batch: Batch) -> BatchResult:
         known = self._db.execute(
