@@ -13,12 +13,17 @@ __all__ = ["chain_hash", "find_break"]
 def chain_hash(
     prev_hash: str, seq: int, event_id: str, kind: str, subject: str, payload: str, recorded_at: str
 ) -> str:
-    """The hash of one audit event; the Worker computes the same text the same way.
+    """The hash of one audit event; the Worker computes the same text the same way. The fields are
+    joined with line breaks, which none of them may hold (the write protocol refuses one), so that
+    no text can move from one field to the next and keep the hash.
 
     >>> chain_hash("", 1, "a", "k", "s", "{}", "2026-01-01T00:00:00.000000Z")[:12]
     '32019a9979b5'
     """
-    text = "\n".join([prev_hash, str(seq), event_id, kind, subject, payload, recorded_at])
+    fields = [prev_hash, str(seq), event_id, kind, subject, payload, recorded_at]
+    if any("\n" in field for field in fields):
+        raise ValueError("an audit event's fields hold no line break")
+    text = "\n".join(fields)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -33,6 +38,9 @@ def find_break(events: Iterable[AuditEvent]) -> str | None:
             return (
                 f"audit event {event.seq} ({event.event_id}): prev_hash does not match event {event.seq - 1}"
             )
+        fields = (event.event_id, event.kind, event.subject, event.payload, event.recorded_at, event.hash)
+        if any("\n" in field for field in fields):
+            return f"audit event {event.seq}: a field holds a line break, which no writer writes"
         recomputed = chain_hash(
             prev_hash,
             event.seq,

@@ -63,6 +63,9 @@ LONG_TEXT = 8_000_000
 """The most characters a long text field holds (a lesson, a cached reply)."""
 LongText = Annotated[str, StringConstraints(max_length=LONG_TEXT)]
 Count = Annotated[int, Field(ge=0, le=2**53)]
+ONE_LINE = r"^[^\n]*$"
+"""No line break: the audit hash joins an event's fields with line breaks, so a field that held one
+could move text into the next field without changing the hash (:func:`magg_kg.audit.chain_hash`)."""
 
 
 class _Op(BaseModel):
@@ -235,10 +238,10 @@ class AppendAudit(_Op):
     """Extends the audit chain; the applier fills in seq, prev_hash and hash."""
 
     op: Literal["append_audit"] = "append_audit"
-    event_id: ShortText
-    kind: ShortText
-    subject: Annotated[str, StringConstraints(max_length=4096)]
-    payload: Annotated[str, StringConstraints(min_length=2, max_length=1_000_000)]
+    event_id: Annotated[str, StringConstraints(min_length=1, max_length=4096, pattern=ONE_LINE)]
+    kind: Annotated[str, StringConstraints(min_length=1, max_length=4096, pattern=ONE_LINE)]
+    subject: Annotated[str, StringConstraints(max_length=4096, pattern=ONE_LINE)]
+    payload: Annotated[str, StringConstraints(min_length=2, max_length=1_000_000, pattern=ONE_LINE)]
     recorded_at: Timestamp
 
 

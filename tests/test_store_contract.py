@@ -479,6 +479,17 @@ def test_the_worker_refuses_what_validation_refuses(worker: RunningWorker, prefi
         wrong.concepts()
 
 
+def test_the_worker_refuses_a_line_break_in_an_audit_field(worker: RunningWorker, prefix: str) -> None:
+    """The audit hash joins the fields with line breaks; a field that held one is ambiguous."""
+    event = AppendAudit.model_construct(
+        event_id=prefix + "e", kind="k", subject="x\ny", payload="{}", recorded_at=T
+    )
+    sneaky = Batch.model_construct(batch_id=prefix + "bad", sent_at=T, ops=[event], digest="0" * 64)
+    result = D1Store(D1Config(url=worker.url, token=SecretStr(worker.token))).apply(sneaky)
+    assert (result.status, result.code) == ("refused", "invalid")
+    assert "ops.0.subject" in result.reason
+
+
 def test_the_graph_stamp_moves_with_the_graph_and_not_with_usage(backend: Store, prefix: str) -> None:
     def changed(*ops: Operation) -> bool:
         before = backend.graph_stamp()
