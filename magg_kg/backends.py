@@ -19,7 +19,7 @@ def open_store(config: Config, *, create: bool = True) -> Store:
 
     >>> from pathlib import Path
     >>> open_store(Config(db=Path(":memory:"))).schema_version()
-    1
+    2
     >>> open_store(Config(store="d1"))
     Traceback (most recent call last):
     ...

@@ -42,7 +42,7 @@ __all__ = [
     "queries",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The newest schema this code knows; a database with a higher version is refused."""
 
 Param = str | int | float | None
@@ -72,17 +72,20 @@ class BatchResult:
     @property
     def conflict(self) -> bool:
         """Refused because another writer got there first (the same batch id with other content,
-        or a uniqueness rule: one active version per edge, one row per domain version), not
-        because the batch is wrong: built again from a fresh read, it may well be applied.
+        a uniqueness rule: one active version per edge, one row per domain version; or a time
+        before one another writer recorded: ``time order:``), not because the batch is wrong:
+        built again from a fresh read, at a fresh time, it may well be applied.
 
         >>> unique = "UNIQUE constraint failed: domains.id, domains.version"
         >>> BatchResult("b", "refused", "constraint", unique).conflict
+        True
+        >>> BatchResult("b", "refused", "constraint", "time order: a domain version ...").conflict
         True
         >>> BatchResult("b", "refused", "constraint", "CHECK constraint failed: src <> dst").conflict
         False
         """
         return self.status == "refused" and (
-            self.code == "conflict" or self.reason.startswith("UNIQUE constraint failed")
+            self.code == "conflict" or self.reason.startswith(("UNIQUE constraint failed", "time order:"))
         )
 
     def raise_for_refusal(self) -> BatchResult:

@@ -171,8 +171,15 @@ def magg(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tm
 
 def test_init_creates_the_database(magg: Magg, tmp_path: Path) -> None:
     path = tmp_path / "new.sqlite"
-    assert magg("init", "--db", str(path)) == (0, f"database ready: {path} (schema version 1)\n", "")
-    assert magg("init")[1] == f"database ready: {tmp_path / 'default.sqlite'} (schema version 1)\n"
+    assert magg("init", "--db", str(path)) == (
+        0,
+        f"database ready: {path} (schema version {SCHEMA_VERSION})\n",
+        "",
+    )
+    assert (
+        magg("init")[1]
+        == f"database ready: {tmp_path / 'default.sqlite'} (schema version {SCHEMA_VERSION})\n"
+    )
 
 
 def test_export_prints_the_canonical_graph(magg: Magg, tmp_path: Path) -> None:

@@ -145,3 +145,21 @@ def test_ingest_of_a_mistyped_lesson_path_creates_no_database(
     code, _, err = magg(["ingest", str(tmp_path / "no-such-lesson.md"), "--db", str(path)], capsys)
     assert code == 2 and err.startswith("error: ") and "no such file or folder" in err
     assert not path.exists()
+
+
+def test_a_database_of_schema_1_is_migrated_on_opening_and_keeps_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    [(_, _, first), *_] = migrations()
+    with sqlite3.connect(path) as db:
+        db.executescript(first)
+        row = ("a", "A", "math", "2026-01-01T00:00:00.000000Z")
+        db.execute("INSERT INTO concepts (id, name, type, recorded_at) VALUES (?, ?, ?, ?)", row)
+    store = SQLiteStore.open(path)
+    try:
+        assert store.schema_version() == SCHEMA_VERSION == 2
+        assert [c.id for c in store.concepts()] == ["a"]
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:
+        triggers = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    assert "edge_invalidations_in_time" in triggers and "domains_in_order" in triggers

@@ -46,6 +46,7 @@ from magg_kg.store import Store
 
 T = "2026-02-01T00:00:00.000000Z"
 LATER = "2026-02-01T00:00:05.000000Z"
+EARLIER = "2026-01-31T23:59:59.000000Z"
 
 
 @pytest.fixture(params=["sqlite", "d1"])
@@ -207,6 +208,87 @@ def test_constraint_refusals_read_the_same(
     backend.apply(graph(prefix))
     result = backend.apply(batch(prefix, "bad", *ops(prefix)))
     assert (result.status, result.code, result.reason) == ("refused", "constraint", reason)
+
+
+def domain(prefix: str, version: int, at: str = T) -> SetDomain:
+    return SetDomain(id=prefix + "dom", version=version, name="d", owner="owner:d", card={}, recorded_at=at)
+
+
+def ownership(prefix: str, at: str = T) -> AssignDomain:
+    return AssignDomain(concept_id=prefix + "a", domain_id=prefix + "dom", recorded_at=at)
+
+
+def ownership_ends(prefix: str, at: str = LATER) -> UnassignDomain:
+    return UnassignDomain(concept_id=prefix + "a", domain_id=prefix + "dom", expired_at=at)
+
+
+@pytest.mark.parametrize(
+    ("ops", "reason"),
+    [
+        (
+            lambda p: [decision(p, "d2", "invalidated"), closing(p, "v1", "d2", at=EARLIER)],
+            "time order: an edge version cannot be closed before it was recorded or valid",
+        ),
+        (
+            lambda p: [
+                decision(p, "d2", "invalidated"),
+                closing(p, "v1", "d2", at=LATER),
+                edge(p, "v2", "a", "b", "d2", at=T),
+            ],
+            "time order: an edge version cannot be recorded before the versions before it",
+        ),
+        (
+            lambda p: [domain(p, 1), domain(p, 3, at=LATER)],
+            "time order: a domain version must follow the last one, in number and in time",
+        ),
+        (
+            lambda p: [domain(p, 1), domain(p, 2, at=EARLIER)],
+            "time order: a domain version cannot be closed before it was recorded",
+        ),
+        (
+            lambda p: [domain(p, 1), ownership(p), ownership_ends(p, at=EARLIER)],
+            "time order: an ownership cannot end before it began",
+        ),
+        (
+            lambda p: [domain(p, 1), ownership(p), ownership_ends(p), ownership(p, at=T)],
+            "time order: an ownership cannot begin before the last one of the same pair",
+        ),
+    ],
+    ids=[
+        "closed-before-recorded",
+        "version-before-the-last-closed",
+        "domain-version-skipped",
+        "domain-version-back-in-time",
+        "ownership-ends-before-it-began",
+        "ownership-again-before-it-ended",
+    ],
+)
+def test_writes_that_would_hide_history_are_refused(
+    backend: Store, prefix: str, ops: Callable[[str], list[Operation]], reason: str
+) -> None:
+    backend.apply(graph(prefix))
+    result = backend.apply(batch(prefix, "bad", *ops(prefix)))
+    assert (result.status, result.code, result.reason) == ("refused", "constraint", reason)
+    assert backend.query("batch", {"batch_id": prefix + "bad"}) == []
+
+
+def test_history_written_in_order_is_accepted(backend: Store, prefix: str) -> None:
+    backend.apply(graph(prefix))
+    in_order = batch(
+        prefix,
+        "ordered",
+        domain(prefix, 1),
+        ownership(prefix),
+        ownership_ends(prefix, at=T),  # an ownership may end at the moment it began
+        decision(prefix, "d2", "invalidated"),
+        closing(prefix, "v1", "d2", at=T),
+        edge(prefix, "v2", "a", "b", "d2", at=T),  # the next version, at the same moment
+    )
+    assert backend.apply(in_order).status == "applied"
+    assert backend.apply(
+        batch(prefix, "again", domain(prefix, 2, at=LATER), ownership(prefix, at=LATER))
+    ).status == ("applied")
+    assert [e.version_id for e in backend.edges() if e.version_id.startswith(prefix)] == [prefix + "v2"]
 
 
 def test_invalidation_closes_a_version_and_as_of_still_sees_it(backend: Store, prefix: str) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from importlib import resources
 from itertools import pairwise
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 
 from magg_kg.audit import chain_hash
 from magg_kg.journal import journaled
+from magg_kg.migrations import migrations
 from magg_kg.operations import (
     AddChunk,
     AppendAudit,
@@ -178,7 +178,8 @@ def test_the_write_order_has_the_effect_of_the_batch_order() -> None:
         for _, table in found:
             writers.setdefault(table, set()).add(kind)
     db = sqlite3.connect(":memory:")
-    db.executescript(resources.files("magg_kg.migrations").joinpath("0001_init.sql").read_text("utf-8"))
+    for _, _, sql in migrations():
+        db.executescript(sql)
     for table, kinds in writers.items():
         for row in db.execute(f"PRAGMA foreign_key_list({table})"):
             earlier = writers.get(row[2], set())
