@@ -69,7 +69,10 @@ could move text into the next field without changing the hash (:func:`magg_kg.au
 
 
 class _Op(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    """An operation's fields, validated strictly: a number sent as text ("0.9") is refused, not read
+    as a number, as the Worker's JSON Schema refuses it (the shared vectors check both)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 class SpanData(_Op):
@@ -303,7 +306,7 @@ class Batch(BaseModel):
     the same id with another digest is refused as a conflict.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     batch_id: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     sent_at: Timestamp

@@ -482,6 +482,23 @@ def vectors() -> list[dict[str, Any]]:
             reason_contains="invalidate_edge: no active edge version with this version_id",
         ),
         vector(
+            "closed_before_recorded_refused",
+            "An edge version cannot be closed before it was recorded (schema 2): it would show as of "
+            "no time at all.",
+            [*graph_setup(), edge_batch],
+            batch(
+                "b-early",
+                8,
+                decision("dec-4", 8, "invalidated"),
+                InvalidateEdge(
+                    version_id="ver-1", decision_id="dec-4", invalid_at=t(4), expired_at=t(4), reason="early"
+                ),
+            ),
+            status="refused",
+            code="constraint",
+            reason_contains="time order: an edge version cannot be closed before it was recorded",
+        ),
+        vector(
             "self_loop_refused",
             "An edge from a concept to itself fails the CHECK.",
             graph_setup(),
@@ -534,6 +551,16 @@ def vectors() -> list[dict[str, Any]]:
             status="refused",
             code="invalid",
             field="ops.0.op",
+        ),
+        vector(
+            "invalid_string_for_a_number",
+            'A number sent as text ("0.9") is refused, not read as a number: both appliers validate '
+            "the same types.",
+            graph_setup(),
+            broken(edge_batch, {"confidence": "0.9"}),
+            status="refused",
+            code="invalid",
+            field="ops.0.confidence",
         ),
         vector(
             "invalid_bad_timestamp",
