@@ -12,8 +12,8 @@ HTTP attempts are counted here, and only here. LlamaIndex retries on its own *an
 
 - at most ``LLMConfig.http_attempts`` HTTP requests per logical call, re-asks included (default 3);
 - ``LLMConfig.timeout_s`` bounds each whole HTTP attempt (connecting, sending, and reading the
-  entire reply), not only each read: a gateway that drip-feeds its reply, a byte every few seconds,
-  is cut off at the first piece that arrives past the deadline (:class:`_DeadlineClient`);
+  entire reply, headers and body), not only each read: a gateway that drip-feeds its reply, a byte
+  every few seconds, is cut off at the deadline (:class:`~magg_kg.llm.deadline.DeadlineClient`);
 - a timeout, a connection error, an unreadable response, HTTP 408, 409, 429 or 5xx is retried
   after an exponential backoff (``backoff_s * 2**k``, at most ``max_backoff_s``; a ``Retry-After``
   header within that bound is honoured); the sleep is injected, so tests never wait;
@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import httpx
 import openai
@@ -49,6 +49,7 @@ from pydantic import BaseModel
 
 from magg_kg.config import LLMConfig
 from magg_kg.errors import ConfigError
+from magg_kg.llm.deadline import DeadlineClient
 from magg_kg.llm.port import Answer, Failure, Prompt, parse_reply
 
 __all__ = ["DATA_CLOSE", "DATA_OPEN", "DATA_RULE", "RENDER_VERSION", "DeepSeekLLM", "render"]
@@ -100,72 +101,6 @@ def render(prompt: Prompt, schema: type[BaseModel]) -> tuple[str, str]:
     return system, user
 
 
-class _DeadlineStream(httpx.SyncByteStream):
-    """A reply's body that raises :class:`httpx.ReadTimeout` at the first piece past the deadline."""
-
-    def __init__(
-        self,
-        body: httpx.SyncByteStream,
-        request: httpx.Request,
-        deadline: float,
-        timer: Callable[[], float],
-        timeout_s: float,
-    ) -> None:
-        self._body = body
-        self._request = request
-        self._deadline = deadline
-        self._timer = timer
-        self._timeout_s = timeout_s
-
-    def __iter__(self) -> Iterator[bytes]:
-        for chunk in self._body:
-            _enforce_deadline(self._deadline, self._timer, self._timeout_s, self._request)
-            yield chunk
-
-    def close(self) -> None:
-        self._body.close()
-
-
-class _DeadlineClient(httpx.Client):
-    """An httpx client with a deadline of ``timeout_s`` for each whole request.
-
-    httpx's own timeout (which the openai SDK sets to ``timeout_s`` too, and which stays) bounds
-    each read, so a reply that trickles in could hold an attempt for ever. Here the deadline runs
-    from the request's start (redirects included) and is checked when the reply's headers arrive
-    and at each piece of its body; past it, the request fails with :class:`httpx.ReadTimeout`,
-    which the openai SDK raises as ``APITimeoutError``. Everything else (proxies from the
-    environment, connection pooling) is httpx's own.
-    """
-
-    def __init__(self, timeout_s: float, timer: Callable[[], float]) -> None:
-        super().__init__(timeout=timeout_s, follow_redirects=True)  # as the openai SDK's client
-        self._deadline_s = timeout_s
-        self._timer = timer
-
-    def send(self, request: httpx.Request, *, stream: bool = False, **kwargs: Any) -> httpx.Response:
-        deadline = self._timer() + self._deadline_s
-        response = super().send(request, stream=True, **kwargs)
-        try:
-            _enforce_deadline(deadline, self._timer, self._deadline_s, request)
-            body = response.stream
-            if not isinstance(body, httpx.SyncByteStream):  # a synchronous client always has one
-                raise TypeError(f"a synchronous transport answered with {type(body).__name__}")
-            response.stream = _DeadlineStream(body, request, deadline, self._timer, self._deadline_s)
-            if not stream:
-                response.read()
-        except BaseException:
-            response.close()
-            raise
-        return response
-
-
-def _enforce_deadline(
-    deadline: float, timer: Callable[[], float], timeout_s: float, request: httpx.Request
-) -> None:
-    if timer() > deadline:
-        raise httpx.ReadTimeout(f"the reply took longer than {timeout_s:g} s in all", request=request)
-
-
 @dataclass
 class _Spend:
     """What one logical call has used so far."""
@@ -213,7 +148,7 @@ class DeepSeekLLM:
         headers: dict[str, str] = {}
         if config.gateway_token is not None and config.gateway_token.get_secret_value():
             headers["cf-aig-authorization"] = f"Bearer {config.gateway_token.get_secret_value()}"
-        self._http = _DeadlineClient(config.timeout_s, timer)
+        self._http = DeadlineClient(config.timeout_s, timer)
         self._client = DeepSeek(
             model=config.model,
             api_key=config.api_key.get_secret_value(),

@@ -27,7 +27,8 @@ BODY = completion(GOOD).content
 @dataclass
 class Drip:
     """A local server that sends ``padding`` bytes of leading whitespace (valid JSON) one at a time,
-    ``pause_s`` apart, then the rest of a chat completion; the client ports it served and closed."""
+    ``pause_s`` apart, then the rest of a chat completion (or, ``in_headers``, the bytes of a header's
+    value, before the end of the headers); the client ports it served and closed."""
 
     base_url: str = ""
     served: list[int] = field(default_factory=list)
@@ -35,7 +36,7 @@ class Drip:
 
 
 @contextmanager
-def drip(pause_s: float, padding: int) -> Iterator[Drip]:
+def drip(pause_s: float, padding: int, *, in_headers: bool = False) -> Iterator[Drip]:
     server = Drip()
     stop = threading.Event()
 
@@ -45,16 +46,15 @@ def drip(pause_s: float, padding: int) -> Iterator[Drip]:
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("content-length", "0")))
             server.served.append(self.client_address[1])
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(padding + len(BODY)))
-            self.end_headers()
+            length = len(BODY) + (0 if in_headers else padding)
+            head = f"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {length}\r\n"
             try:
+                self.wfile.write(head.encode("ascii") + (b"x-padding: " if in_headers else b"\r\n"))
                 for _ in range(padding):
                     if stop.wait(pause_s):
                         return
-                    self.wfile.write(b" ")
-                self.wfile.write(BODY)
+                    self.wfile.write(b"x" if in_headers else b" ")
+                self.wfile.write((b"\r\n\r\n" if in_headers else b"") + BODY)
             except OSError:  # the client gave up on the reply
                 self.close_connection = True
 
@@ -105,6 +105,30 @@ def test_a_drip_fed_reply_times_out_at_the_attempt_deadline() -> None:
     assert reply.attempts == 2 and len(server.served) == 2
     assert sleeps == [1.0]
     assert elapsed < 2 * 2.5  # each attempt ends about 1 s in, at the first byte past its deadline
+
+
+def test_drip_fed_headers_time_out_at_the_attempt_deadline() -> None:
+    # The deadline was checked only once the headers had all arrived: 20 header bytes, 0.25 s apart,
+    # held an attempt for 5 s, each read well within httpx's 1 s.
+    with drip(pause_s=0.25, padding=20, in_headers=True) as server:
+        llm = DeepSeekLLM(local(server.base_url, timeout_s=1.0, http_attempts=1), sleep=Sleeps())
+        started = time.perf_counter()
+        reply = llm.ask(PROMPT, Score)
+        elapsed = time.perf_counter() - started
+        llm.close()
+
+    assert isinstance(reply, Failure) and reply.kind == "unavailable", reply
+    assert "1 HTTP attempts" in reply.reason and "timed out after 1 s" in reply.reason
+    assert len(server.served) == 1
+    assert elapsed < 2.0  # about 1 s: the attempt ends at its deadline, not when the headers end
+
+
+def test_headers_within_the_deadline_are_read() -> None:
+    with drip(pause_s=0.02, padding=5, in_headers=True) as server:
+        llm = DeepSeekLLM(local(server.base_url, timeout_s=5.0), sleep=Sleeps())
+        reply = llm.ask(PROMPT, Score)
+        llm.close()
+    assert isinstance(reply, Answer), reply
 
 
 def test_a_reply_within_the_deadline_is_read_over_one_reused_connection() -> None:
@@ -204,3 +228,21 @@ def test_a_proxy_named_in_the_environment_is_still_used(monkeypatch: pytest.Monk
         llm.close()
     assert isinstance(reply, Answer), reply
     assert len(proxy.served) == 1
+
+
+def test_drip_fed_headers_from_a_proxy_named_in_the_environment_time_out_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with drip(pause_s=0.25, padding=20, in_headers=True) as proxy:
+        for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("HTTP_PROXY", proxy.base_url)
+        llm = DeepSeekLLM(
+            local("http://gateway.example.invalid/v1", timeout_s=1.0, http_attempts=1), sleep=Sleeps()
+        )
+        started = time.perf_counter()
+        reply = llm.ask(PROMPT, Score)
+        elapsed = time.perf_counter() - started
+        llm.close()
+    assert isinstance(reply, Failure) and "timed out after 1 s" in reply.reason, reply
+    assert len(proxy.served) == 1 and elapsed < 2.0
