@@ -26,7 +26,7 @@ from datetime import datetime
 from magg_kg.records import Decision, EdgeVersion, Proposal
 from magg_kg.snapshot import DomainCard, Snapshot
 
-__all__ = ["REPORT_SCHEMA", "SCORE_BINS", "Prices", "audit_report", "reason_kind"]
+__all__ = ["REPORT_SCHEMA", "SCORE_BINS", "Prices", "audit_report", "nothing_known", "reason_kind"]
 
 REPORT_SCHEMA = "magg-audit-report/1"
 SCORE_BINS = 10
@@ -344,16 +344,36 @@ def _section(
     }
 
 
+def nothing_known(as_of: str, first_ingested_at: str) -> Snapshot:
+    """The snapshot of a time before the first ingestion (``first_ingested_at``): nothing was known
+    then, and its report is the empty graph's (:func:`~magg_kg.snapshot.read_snapshot` refuses
+    such a time)."""
+    return Snapshot(
+        as_of=as_of,
+        taken_at=as_of,
+        concepts=(),
+        domains=(),
+        owners={},
+        proposals=(),
+        decisions={},
+        edge_versions=(),
+        active=(),
+        usage=(),
+        lessons=0,
+        first_ingested_at=first_ingested_at,
+    )
+
+
 def audit_report(
     snapshot: Snapshot, domain: str | None = None, prices: Prices | None = None
 ) -> dict[str, object]:
     """The report across domains and for each domain that owns concepts (only ``domain``, if given);
     the model's cost in dollars when ``prices`` are given.
 
-    Raises :class:`~magg_kg.errors.UserError` for an unknown domain.
+    Raises :class:`~magg_kg.errors.UserError` for a domain that is unknown or retired.
     """
     # A domain left with no concept (its concepts moved to others) has nothing to report.
-    cards = [snapshot.domain(domain)] if domain is not None else [c for c in snapshot.domains if c.concepts]
+    cards = [snapshot.domain(domain)] if domain is not None else list(snapshot.current_domains)
     usage = [dict(row) for row in snapshot.usage]
     return {
         "schema": REPORT_SCHEMA,

@@ -50,14 +50,26 @@ class Snapshot:
         """The domains that own any of these concepts, sorted."""
         return tuple(sorted({d for c in concept_ids for d in self.owners.get(c, ())}))
 
+    @property
+    def current_domains(self) -> tuple[DomainCard, ...]:
+        """The domains that own concepts at the snapshot's time. A domain that owns none was retired
+        when the domains were rebuilt (its concepts moved to others; ``magg domains`` no longer
+        lists it)."""
+        return tuple(card for card in self.domains if card.concepts)
+
     def domain(self, domain_id: str) -> DomainCard:
-        """The domain with this id; a :class:`UserError` naming the known ones otherwise."""
-        for card in self.domains:
+        """The current domain with this id; a :class:`UserError` naming the current ones otherwise
+        (and saying so of a retired one)."""
+        for card in self.current_domains:
             if card.id == domain_id:
                 return card
-        known = ", ".join(card.id for card in self.domains) or "none"
         when = f" as of {self.as_of}" if self.as_of else ""
-        raise UserError(f"no domain {domain_id}{when}; known domains: {known} (see `magg domains`)")
+        known = ", ".join(card.id for card in self.current_domains) or "none"
+        if any(card.id == domain_id for card in self.domains):
+            said = f"domain {domain_id} was retired{when} (it owns no concept)"
+        else:
+            said = f"no domain {domain_id}{when}"
+        raise UserError(f"{said}; known domains: {known} (see `magg domains`)")
 
 
 def _known(stamp: str | None, as_of: str | None) -> bool:

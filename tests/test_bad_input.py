@@ -168,6 +168,44 @@ def test_an_as_of_still_to_come_is_a_usage_error(
     assert code == 0 and out, err
 
 
+def _empty_then(command: str, shown: dict[str, object]) -> bool:
+    """Whether a command's JSON shows an empty graph (``ask``: an answer that there was nothing)."""
+    if command == "ask":
+        return shown["covered"] is False and shown["calls"] == 0 and shown["citations"] == []
+    if command == "export":
+        return shown["concepts"] == shown["edges"] == shown["lessons"] == []
+    overall = shown["overall"]
+    assert isinstance(overall, dict)
+    lessons = overall["lessons"] if command == "coverage" else shown["lessons"]  # the report's is at the top
+    return (overall["concepts"], overall["active_edges"], lessons, len(shown["domains"])) == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("command", "as_json", "plainly"),
+    [
+        (["ask", "What is gradient descent?"], ["--json"], "The graph held no concept as of 1970-01-01"),
+        (["export"], [], '"concepts": []'),
+        (["coverage"], ["--json"], "│ overall │ 0 "),
+        (["audit", "report"], ["--format", "json"], "0 lesson(s), the first ingested 20"),
+    ],
+)
+def test_an_as_of_before_anything_was_recorded_reads_the_empty_graph(
+    ingested: Path, capsys: pytest.CaptureFixture[str], command: list[str], as_json: list[str], plainly: str
+) -> None:
+    # coverage and export showed the empty graph; audit report refused the time (exit 2), and ask
+    # said the graph was empty and to run `magg demo` (exit 2), though it held a lesson.
+    args = [*command, "--db", str(ingested), "--as-of", "1970-01-01"]
+    note = "note: nothing had been recorded as of 1970-01-01T00:00:00.000000Z (the first lesson was ingested"
+    code, out, err = magg([*args, *as_json], capsys)
+    assert code == 0, err
+    assert err.startswith(note) and err.endswith("): the graph was empty then\n") and err.count("\n") == 1
+    shown = json.loads(out)
+    assert shown["as_of"] == "1970-01-01T00:00:00.000000Z" and _empty_then(command[0], shown), shown
+    code, out, err = magg(args, capsys)
+    assert code == 0 and err.startswith(note), err
+    assert plainly in out
+
+
 def test_ask_json_writes_its_error_to_stdout_as_json_too(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

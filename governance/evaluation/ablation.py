@@ -2,7 +2,7 @@
 
 Each configuration gets a fresh in-memory store seeded identically (:func:`seed_store`: every
 concept of the data set, typed ``concept``, with its summary as description; the established graph
-committed with its grounding) and its own LLM stack from :func:`~magg_kg.llm.provider.build_llm`
+committed with its grounding) and its own LLM stack from :func:`~magg_kg.llm.provider.open_llm`
 (offline by default; whatever ``MAGG_LLM`` configures otherwise). It then sees the candidates one
 by one, in the candidate set's order, and what it admits is committed, so later candidates are
 judged against the graph as it has grown:
@@ -58,7 +58,7 @@ from magg_kg.builders import proposal_op
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig, Policy
 from magg_kg.llm.offline import Handler
-from magg_kg.llm.provider import build_llm
+from magg_kg.llm.provider import open_llm
 from magg_kg.operations import AddConcept, Operation
 from magg_kg.records import Proposal, Triple
 from magg_kg.sqlite import SQLiteStore
@@ -165,17 +165,17 @@ def run_configuration(
     clock = clock_factory()
     try:
         bundled = BUNDLED if name == "full-bundled" else ()
-        llm, usage = build_llm(llm_config, store, clock, handlers, bundled=bundled, timer=timer)
-        chosen = _policy(name, policy)
-        bench = Bench(store, clock, llm, usage, chosen, CURRICULUM, dataset, candidate_set.seed)
-        started = timer()
-        seed_store(bench, candidate_set)
-        seeded = timer()
-        outcomes = _runner(name)(bench, candidate_set.candidates)
-        finished = timer()
-        usage.flush(store, clock)
-        rows = tuple(dict(row) for row in store.usage_by_stage())
-        return RunResult(name, tuple(outcomes), rows, finished - seeded, seeded - started, llm.model)
+        with open_llm(llm_config, store, clock, handlers, bundled=bundled, timer=timer) as (llm, usage):
+            chosen = _policy(name, policy)
+            bench = Bench(store, clock, llm, usage, chosen, CURRICULUM, dataset, candidate_set.seed)
+            started = timer()
+            seed_store(bench, candidate_set)
+            seeded = timer()
+            outcomes = _runner(name)(bench, candidate_set.candidates)
+            finished = timer()
+            usage.flush(store, clock)
+            rows = tuple(dict(row) for row in store.usage_by_stage())
+            return RunResult(name, tuple(outcomes), rows, finished - seeded, seeded - started, llm.model)
     finally:
         store.close()
 

@@ -49,7 +49,7 @@ from magg_kg.ids import lesson_id, make_id
 from magg_kg.journal import journaled
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Failure
-from magg_kg.llm.provider import build_llm
+from magg_kg.llm.provider import open_llm
 from magg_kg.operations import AddConcept, AddLesson, Batch, CommitEdge, Operation
 from magg_kg.records import Proposal, Span
 from magg_kg.sqlite import SQLiteStore
@@ -161,52 +161,54 @@ def run_document(
     """One abstract through one configuration, on a fresh in-memory store."""
     store = SQLiteStore.open(":memory:")
     try:
-        llm, usage = build_llm(llm_config, store, clock, handlers)
-        now = clock.now()
-        text = doc.text
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        lesson = AddLesson(
-            id=lesson_id(f"scierc/{doc.key}", digest),
-            lesson_key=f"scierc/{doc.key}",
-            title=doc.key,
-            sha256=digest,
-            source_path=f"scierc/{doc.key}",
-            text=text,
-            ingested_at=now,
-        )
-        reply = llm.ask(extraction_prompt(doc.sentences, SCIERC, domain=doc.key), SchemaExtraction)
-        found = [] if isinstance(reply, Failure) else reply.value.relations
-        concepts, proposals = _proposals(doc, found, lesson.id, now)
-        ops: list[Operation] = [lesson]
-        ops += [
-            AddConcept(id=name, name=name, type=kind, description=about, recorded_at=now)
-            for name, (kind, about) in sorted(concepts.items())
-        ]
-        names = {name: name for name in concepts}
-        layout = compute_layout(weighted_graph(sorted(concepts), [], [sorted(concepts)]), {}, names, seed)
-        ops += layout_ops(layout, {d.id: card(d, [], []) for d in layout.domains}, [], {}, now)
-        _write(store, clock, f"seed-{doc.key}", ops)
-        graph = GraphState.of_store(store, SCIERC)
-        gate = Judgment(llm, policy, clock, store, graph=graph)
-        context = AdmissionContext(
-            llm=llm,
-            graph=graph,
-            layout=layout,
-            policy=policy,
-            clock=clock,
-            names=graph.view.names,
-            gate=Quarantine(gate, policy, clock, lambda _: None),
-            flat=configuration == "flat",
-        )
-        result = admit(proposals, context, f"scierc-{doc.key}-{configuration}")
-        # The store's tables hold the curriculum's edge types only: the admitted graph is read from
-        # the admission's commit operations, and only the usage log is written.
-        _write(store, clock, f"usage-{doc.key}", usage.drain())
-        usage.flush(store, clock)
-        admitted = tuple(
-            sorted({(op.src, op.type, op.dst) for op in result.ops if isinstance(op, CommitEdge)})
-        )
-        return DocumentRun(doc.key, admitted, len(proposals), tuple(dict(r) for r in store.usage_by_stage()))
+        with open_llm(llm_config, store, clock, handlers) as (llm, usage):
+            now = clock.now()
+            text = doc.text
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            lesson = AddLesson(
+                id=lesson_id(f"scierc/{doc.key}", digest),
+                lesson_key=f"scierc/{doc.key}",
+                title=doc.key,
+                sha256=digest,
+                source_path=f"scierc/{doc.key}",
+                text=text,
+                ingested_at=now,
+            )
+            reply = llm.ask(extraction_prompt(doc.sentences, SCIERC, domain=doc.key), SchemaExtraction)
+            found = [] if isinstance(reply, Failure) else reply.value.relations
+            concepts, proposals = _proposals(doc, found, lesson.id, now)
+            ops: list[Operation] = [lesson]
+            ops += [
+                AddConcept(id=name, name=name, type=kind, description=about, recorded_at=now)
+                for name, (kind, about) in sorted(concepts.items())
+            ]
+            names = {name: name for name in concepts}
+            layout = compute_layout(weighted_graph(sorted(concepts), [], [sorted(concepts)]), {}, names, seed)
+            ops += layout_ops(layout, {d.id: card(d, [], []) for d in layout.domains}, [], {}, now)
+            _write(store, clock, f"seed-{doc.key}", ops)
+            graph = GraphState.of_store(store, SCIERC)
+            gate = Judgment(llm, policy, clock, store, graph=graph)
+            context = AdmissionContext(
+                llm=llm,
+                graph=graph,
+                layout=layout,
+                policy=policy,
+                clock=clock,
+                names=graph.view.names,
+                gate=Quarantine(gate, policy, clock, lambda _: None),
+                flat=configuration == "flat",
+            )
+            result = admit(proposals, context, f"scierc-{doc.key}-{configuration}")
+            # The store's tables hold the curriculum's edge types only: the admitted graph is read from
+            # the admission's commit operations, and only the usage log is written.
+            _write(store, clock, f"usage-{doc.key}", usage.drain())
+            usage.flush(store, clock)
+            admitted = tuple(
+                sorted({(op.src, op.type, op.dst) for op in result.ops if isinstance(op, CommitEdge)})
+            )
+            return DocumentRun(
+                doc.key, admitted, len(proposals), tuple(dict(r) for r in store.usage_by_stage())
+            )
     finally:
         store.close()
 

@@ -5,10 +5,11 @@ The question is answered in this process, from the graph read whole from the sto
 which keeps the graph between questions: on a large graph, reading it is most of the time.
 
 Exit codes: 0 with an answer, or with a plain message when the graph does not cover the concepts
-asked about; 2 for an empty database (nothing to answer from), a bad ``--as-of`` (no time, or a
-time to come) or a request the server refuses; 1 when the server cannot be reached or fails, or
-when every model call failed (the answer, from the graph alone, is still given). With ``--json``
-an error is also written to stdout as ``{"error": "..."}``, for a script that reads only stdout.
+asked about or held none at the ``--as-of`` time (one before anything was recorded); 2 for an
+empty database (nothing to answer from), a bad ``--as-of`` (no time, or a time to come) or a
+request the server refuses; 1 when the server cannot be reached or fails, or when every model call
+failed (the answer, from the graph alone, is still given). With ``--json`` an error is also written
+to stdout as ``{"error": "..."}``, for a script that reads only stdout.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from magg_kg.cli.context import (
     JsonOption,
     as_of_time,
     err_console,
+    note_nothing_then,
     open_context,
     out_console,
     print_json,
@@ -138,7 +140,9 @@ def _ask_here(
     started = time.monotonic()
     graph, bridges = read_graph(store, when, f"the graph in {config.db}")
     took = time.monotonic() - started
-    if took >= SLOW_READ_S:
+    if not graph.concepts:  # only as of a past time (read_graph refuses an empty graph now)
+        note_nothing_then(store, err, when)
+    elif took >= SLOW_READ_S:
         err.print(
             f"note: reading the graph ({len(graph.concepts):,} concepts, {len(graph.edges):,} edges) took "
             f"{took:.0f} s; `magg serve --db {config.db}` reads it once and keeps it: ask it with "

@@ -2,8 +2,9 @@
 checked, reported and paid for.
 
 The report is read from a snapshot of the store (:mod:`magg_kg.snapshot`), so ``--as-of`` shows
-what was known then. Without ``--out`` it is printed; a path that cannot be written is one line on
-stderr and exit 2, and nothing is written.
+what was known then (before the first ingestion: nothing, and the report is the empty graph's).
+Without ``--out`` it is printed; a path that cannot be written is one line on stderr and exit 2,
+and nothing is written.
 """
 
 from __future__ import annotations
@@ -17,7 +18,15 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from magg_kg.cli.context import AsOfOption, DbOption, JsonOption, as_of_time, open_context, print_json
+from magg_kg.cli.context import (
+    AsOfOption,
+    DbOption,
+    JsonOption,
+    as_of_time,
+    note_nothing_then,
+    open_context,
+    print_json,
+)
 from magg_kg.errors import StoreError, UserError
 from magg_kg.store import Row
 
@@ -111,7 +120,7 @@ def report_command(
     ] = None,
 ) -> None:
     """Per-domain audit report: decisions, scores, debates, quarantine, rejections, evidence, cost, time."""
-    from governance.report import Prices, audit_report
+    from governance.report import Prices, audit_report, nothing_known
     from magg_kg.snapshot import read_snapshot
     from magg_kg.views.documents import report_html, report_json, report_markdown
 
@@ -128,7 +137,12 @@ def report_command(
             f"--out {out} is a folder; give a file path, e.g. {out / ('report.' + format_.value)}"
         )
     with open_context(db) as ctx:
-        data = audit_report(read_snapshot(ctx.store, when, ctx.clock.now()), domain, prices)
+        first = note_nothing_then(ctx.store, ctx.err, when)
+        if when is not None and first is not None:
+            snapshot = nothing_known(when, first)
+        else:
+            snapshot = read_snapshot(ctx.store, when, ctx.clock.now())
+        data = audit_report(snapshot, domain, prices)
     render = {Format.md: report_markdown, Format.html: report_html, Format.json: report_json}[format_]
     text = render(data)
     if out is None:

@@ -12,8 +12,8 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated
@@ -24,10 +24,11 @@ from rich.text import Text
 
 from magg_kg.backends import open_store
 from magg_kg.clock import Clock, SystemClock, parse_time
-from magg_kg.config import Config, load_config
+from magg_kg.config import Config, LLMConfig, load_config
 from magg_kg.errors import BatchRefused, UserError
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
+from magg_kg.llm.port import LLM
 from magg_kg.llm.usage import UsageLog
 from magg_kg.operations import Batch, Operation
 from magg_kg.store import Store
@@ -45,6 +46,7 @@ __all__ = [
     "debugging",
     "emit_report",
     "err_console",
+    "note_nothing_then",
     "one_line",
     "open_context",
     "out_console",
@@ -118,18 +120,33 @@ def one_line(name: str) -> Text:
 
 @dataclass(frozen=True)
 class Context:
-    """What every command receives: configuration, the store, a clock and the consoles."""
+    """What every command receives: configuration, the store, a clock and the consoles; and what
+    the command opens for its length (``closing``: the LLM it asks), closed when it ends."""
 
     config: Config
     store: Store
     clock: Clock
     out: Console
     err: Console
+    closing: ExitStack = field(default_factory=ExitStack)
+
+    def llm(self, config: LLMConfig | None = None, *, bundled: Sequence[str] = ()) -> tuple[LLM, UsageLog]:
+        """The LLM stack of this command (``config``, else the configured one, with the offline
+        roles) and its usage log; its provider (deepseek's HTTP client) is closed when the command
+        ends, with an error or without."""
+        from agents.offline.handlers import offline_handlers  # imported here: the offline roles load models
+        from magg_kg.llm.provider import open_llm
+
+        chosen = self.config.llm if config is None else config
+        return self.closing.enter_context(
+            open_llm(chosen, self.store, self.clock, offline_handlers(), bundled=bundled)
+        )
 
 
 @contextmanager
 def open_context(db: Path | None, *, create: bool = False) -> Iterator[Context]:
-    """Builds the configuration once and opens the store for one command.
+    """Builds the configuration once and opens the store for one command; when the command ends,
+    closes what it opened (:meth:`Context.llm`), then the store.
 
     Only the commands that write a new graph (``init``, ``ingest``, ``demo``) pass ``create``: any
     other command on a path with no database says so and exits 2, and creates no file.
@@ -137,7 +154,9 @@ def open_context(db: Path | None, *, create: bool = False) -> Iterator[Context]:
     config = read_config(db)
     store = open_store(config, create=create)
     try:
-        yield Context(config=config, store=store, clock=SystemClock(), out=out_console(), err=err_console())
+        ctx = Context(config=config, store=store, clock=SystemClock(), out=out_console(), err=err_console())
+        with ctx.closing:
+            yield ctx
     finally:
         store.close()
 
@@ -221,6 +240,27 @@ def as_of_time(value: str | None, clock: Clock | None = None) -> str | None:
             "or leave out --as-of to read the graph as it stands"
         )
     return when
+
+
+def note_nothing_then(store: Store, err: Console, when: str | None) -> str | None:
+    """When ``--as-of`` (``when``) is before the first lesson was ingested, says on ``err`` that
+    nothing had been recorded then, and returns the first ingestion's time: every command reads the
+    graph of that time as the empty graph it was, and exits 0. None for no ``--as-of``, a later
+    one, or a database without lessons (which each command treats as it does without ``--as-of``).
+    """
+    if when is None:
+        return None
+    lessons = store.query("lessons", {"as_of": None})  # in order of ingestion
+    first = str(lessons[0]["ingested_at"]) if lessons else None
+    if first is None or when >= first:
+        return None
+    err.print(
+        f"note: nothing had been recorded as of {when} (the first lesson was ingested at {first}): "
+        "the graph was empty then",
+        markup=False,
+        highlight=False,
+    )
+    return first
 
 
 def write_batch(

@@ -13,6 +13,7 @@ from magg_kg.cli.context import (
     DbOption,
     JsonOption,
     as_of_time,
+    note_nothing_then,
     one_line,
     open_context,
     print_json,
@@ -40,6 +41,7 @@ def export(
     """Print the graph as canonical JSON (concepts, active edges with grounding, lessons)."""
     when = as_of_time(as_of)  # a bad option is refused before the database is opened
     with open_context(db) as ctx:
+        note_nothing_then(ctx.store, ctx.err, when)
         print_json(export_graph(ctx.store, when))
 
 
@@ -47,6 +49,7 @@ def coverage(db: DbOption = None, as_of: AsOfOption = None, json_: JsonOption = 
     """Concepts, active edges, edge types, orphans and prerequisite cycles, overall and per domain."""
     when = as_of_time(as_of)
     with open_context(db) as ctx:
+        note_nothing_then(ctx.store, ctx.err, when)
         report = coverage_report(ctx.store, when)
         if json_:
             print_json(report)

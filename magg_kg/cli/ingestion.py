@@ -19,7 +19,6 @@ from governance.ingestion import IngestContext, ingest
 from governance.judgment import Judgment
 from magg_kg.cli.context import Context
 from magg_kg.lessons import DEFAULT_MAX_BYTES
-from magg_kg.llm.provider import build_llm
 from magg_kg.store import Store
 
 __all__ = ["curriculum_folder", "run_ingest"]
@@ -41,9 +40,8 @@ def run_ingest(
     max_tokens: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> IngestReport:
-    """Builds the LLM stack and the ingestion context from a command's context and runs ingestion."""
-    from agents.offline.handlers import offline_handlers  # imported here: the offline roles load models
-
+    """Builds the LLM stack (closed when the command ends) and the ingestion context from a command's
+    context and runs ingestion."""
     llm_config = ctx.config.llm.model_copy(
         update={
             key: value
@@ -51,7 +49,7 @@ def run_ingest(
             if value is not None
         }
     )
-    llm, usage = build_llm(llm_config, ctx.store, ctx.clock, offline_handlers(), bundled=BUNDLED)
+    llm, usage = ctx.llm(llm_config, bundled=BUNDLED)
     started = ctx.clock.now()
     context = IngestContext(
         store=ctx.store,

@@ -138,12 +138,14 @@ class EmptyGraph(UserError):
 
 def read_graph(store: Store, as_of: str | None, named: str) -> tuple[GraphIndex, dict[str, list[str]]]:
     """The graph a question is answered from (as of ``as_of``) and its domains' bridges;
-    :class:`EmptyGraph` (naming the graph as ``named``) when it holds no concept."""
+    :class:`EmptyGraph` (naming the graph as ``named``) when it holds no concept. A graph that held
+    none as of a past time, in a database with lessons, is no error: it is returned, empty, and
+    :func:`answered` says it held nothing then."""
     from governance.qa import bridges_of
     from magg_kg.graph_index import build_graph_index
 
     graph = build_graph_index(store, as_of)
-    if not graph.concepts:
+    if not graph.concepts and (as_of is None or not store.lesson_count()):
         scope = f" as of {as_of}" if as_of else ""
         raise EmptyGraph(f"{named} is empty{scope}: run `magg demo` or `magg ingest` first")
     return graph, bridges_of(store.domains(as_of))
@@ -178,22 +180,40 @@ def answered(
     only the record."""
     from agents.offline.handlers import offline_handlers  # imported here: the offline roles load models
     from governance.qa import answer_flat, answer_routed
-    from magg_kg.llm.provider import build_llm
+    from magg_kg.llm.provider import open_llm
 
     question = question_text(question)
-    model, usage = build_llm(llm, store, clock, offline_handlers())
-    try:
-        if flat:
-            result = answer_flat(model, graph, question)
-        else:
-            result = answer_routed(model, graph, question, bridges or {})
-    finally:
+    if not graph.concepts:  # as of a time before anything was recorded: no model to ask
+        return _held_nothing(graph, question, flat), None
+    with open_llm(llm, store, clock, offline_handlers()) as (model, usage):
         try:
-            usage.flush(store, clock)
-            unrecorded = None
-        except StoreError as error:
-            unrecorded = error
+            if flat:
+                result = answer_flat(model, graph, question)
+            else:
+                result = answer_routed(model, graph, question, bridges or {})
+        finally:
+            try:
+                usage.flush(store, clock)
+                unrecorded = None
+            except StoreError as error:
+                unrecorded = error
     return result.as_json(graph), unrecorded
+
+
+def _held_nothing(graph: GraphIndex, question: str, flat: bool) -> dict[str, object]:
+    """The answer from a graph that held no concept (as of a past time), as ``magg ask --json``
+    prints it: not covered, and why."""
+    from governance.experts import NOT_COVERED, QAResult
+
+    result = QAResult(
+        question=question,
+        mode="flat" if flat else "routed",
+        as_of=graph.as_of,
+        covered=False,
+        answer=f"The graph held no concept as of {graph.as_of}: there was nothing to answer from then.",
+        short_answer=NOT_COVERED,
+    )
+    return result.as_json(graph)
 
 
 def question_routes(questions: Questions) -> list[Route]:

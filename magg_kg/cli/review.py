@@ -22,7 +22,6 @@ from governance.reconsider import reconsider as run_reconsider
 from governance.review import approve, case_of, pending, reject
 from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, print_json, write_batch
 from magg_kg.errors import UserError
-from magg_kg.llm.provider import build_llm
 from magg_kg.llm.usage import UsageLog
 from magg_kg.operations import InvalidateEdge, Operation
 
@@ -59,9 +58,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _usage(ctx: Context) -> UsageLog:
-    from agents.offline.handlers import offline_handlers  # imported here: the offline roles load models
-
-    _, usage = build_llm(ctx.config.llm, ctx.store, ctx.clock, offline_handlers())
+    """The command's LLM, as its usage log (which the governance loops ask through)."""
+    _, usage = ctx.llm()
     return usage
 
 

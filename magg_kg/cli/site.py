@@ -320,7 +320,11 @@ def build_site(site: Site) -> Starlette:
             values = {
                 "items": shown,
                 "total": len(rows),
-                "domains": [{"id": str(r["id"]), "name": str(r["name"])} for r in store.domains()],
+                "domains": [
+                    {"id": str(r["id"]), "name": str(r["name"])}
+                    for r in store.domains()
+                    if any(str(r["id"]) in owning for owning in owners.values())
+                ],
                 "reasons": sorted({row.reason_kind for row in rows}),
                 "ages": _AGES,
                 "chosen": chosen,
@@ -401,7 +405,7 @@ def build_site(site: Site) -> Starlette:
 
     async def domains(request: Request) -> Response:
         def work(store: Store) -> Response:
-            cards = read_snapshot(store, None, site.clock.now()).domains
+            cards = read_snapshot(store, None, site.clock.now()).current_domains
             return _page(
                 "domains", {"domains": sorted(cards, key=lambda card: (-len(card.concepts), card.id))}
             )

@@ -13,13 +13,18 @@ Innermost first: provider -> spend cap -> cache -> usage log -> bundler.
 - The bundler (:mod:`magg_kg.llm.bundle`) is outside them all, so a bundle of items is one call for
   the cache, the cap and the log alike; it bundles only the roles named in ``bundled``.
 
+The deepseek provider holds an HTTP client (a pool of connections): :func:`open_llm` builds the
+stack for a ``with`` block and closes the provider when the block ends, however it ends, which is
+how the command line builds it.
+
 Nothing here touches LlamaIndex's global ``Settings``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig
@@ -31,7 +36,7 @@ from magg_kg.llm.port import LLM
 from magg_kg.llm.usage import Outbox, UsageLog
 from magg_kg.store import Store
 
-__all__ = ["build_llm"]
+__all__ = ["build_llm", "open_llm"]
 
 
 def build_llm(
@@ -43,8 +48,12 @@ def build_llm(
     bundled: Sequence[str] = (),
     sleep: Callable[[float], None] = time.sleep,
     timer: Callable[[], float] = time.monotonic,
+    closing: ExitStack | None = None,
 ) -> tuple[LLM, UsageLog]:
     """The LLM to hand to agents, and its usage log (the outermost wrapper but the bundler).
+
+    The deepseek provider's ``close`` is pushed on ``closing`` when given (:func:`open_llm` does);
+    without it, the provider's HTTP client lives as long as the provider.
 
     Raises :class:`~magg_kg.errors.ConfigError` for a deepseek configuration that cannot work
     (no key, a host other than the gateway).
@@ -55,6 +64,8 @@ def build_llm(
         from magg_kg.llm.deepseek import DeepSeekLLM  # imports LlamaIndex (seconds): only when used
 
         provider = DeepSeekLLM(config.checked(), sleep=sleep, timer=timer)
+        if closing is not None:
+            closing.callback(provider.close)
         capped = SpendCap(provider, max_calls=config.max_calls, max_tokens=config.max_tokens)
         inner = CachedLLM(capped, store, clock, params=provider.params, outbox=outbox)
     else:
@@ -66,3 +77,22 @@ def build_llm(
         return log, log
     bundler = Bundler(log, bundled, max_items=config.bundle_items, max_tokens=config.bundle_tokens)
     return bundler, log
+
+
+@contextmanager
+def open_llm(
+    config: LLMConfig,
+    store: Store,
+    clock: Clock,
+    offline_handlers: Mapping[str, Handler],
+    *,
+    bundled: Sequence[str] = (),
+    sleep: Callable[[float], None] = time.sleep,
+    timer: Callable[[], float] = time.monotonic,
+) -> Iterator[tuple[LLM, UsageLog]]:
+    """:func:`build_llm` for the length of a ``with`` block: the provider's HTTP client (deepseek's)
+    is closed when the block ends, with an error or without."""
+    with ExitStack() as closing:
+        yield build_llm(
+            config, store, clock, offline_handlers, bundled=bundled, sleep=sleep, timer=timer, closing=closing
+        )

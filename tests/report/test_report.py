@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from magg_kg.clock import SystemClock
+from governance.domains import Domain, Layout, layout_ops
+from magg_kg.clock import StepClock, SystemClock
 from magg_kg.ids import make_id
+from magg_kg.journal import journaled
 from magg_kg.operations import Batch
 from magg_kg.sqlite import SQLiteStore
+from magg_kg.verification import verify_store
 from tests.cli import magg
-from tests.gates.world import invalidated
+from tests.gates.world import CONCEPTS, invalidated, own, seed
 
 SECTION_KEYS = {
     "scope", "domain", "concepts", "active_edges", "proposals", "states", "decisions", "scores",
@@ -187,9 +190,58 @@ def test_an_unknown_domain_names_the_known_ones(demo_db: Path, capsys: pytest.Ca
     assert "no domain d-nope; known domains: dom-" in err
 
 
-def test_as_of_before_the_first_ingestion(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    err = one_line_error(magg(["audit", "report", "--as-of", "2001-01-01", "--db", str(demo_db)], capsys))
-    assert "is before the first ingestion" in err
+def reclustered(path: Path) -> tuple[str, str]:
+    """A small graph in two domains, then re-clustered into one: ``d-gone`` is retired (its
+    concepts move to ``d-kept``), as :func:`governance.domains.layout_ops` retires a domain when the
+    domains are rebuilt. Returns the time before the re-clustering and the time of it."""
+    store = SQLiteStore.open(path)
+    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=1.0)
+    try:
+        seed(store, clock)
+        own(store, clock, {"d-kept": ["linear-algebra", "calculus"], "d-gone": ["attention", "transformer"]})
+        before, at = clock.now(), clock.now()
+        merged = Domain("d-kept", "kept", "owner:d-kept", tuple(sorted(CONCEPTS)), (), ())
+        cards = {"d-kept": {"concepts": sorted(CONCEPTS)}}
+        ops = layout_ops(Layout((merged,)), cards, store.domains(), store.concept_domains(), at)
+        store.write(Batch.of(make_id("batch", "domains", at), at, journaled(ops, at)))
+        assert verify_store(store) == []  # a retirement as the rebuild writes it
+    finally:
+        store.close()
+    return before, at
+
+
+def test_an_unknown_domain_names_only_the_current_domains(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The retired domain was offered among the known ones, though it owns nothing any more.
+    db = tmp_path / "reclustered.sqlite"
+    before, _ = reclustered(db)
+    code, out, _ = magg(["domains", "--json", "--db", str(db)], capsys)
+    assert code == 0 and [d["id"] for d in json.loads(out)] == ["d-kept"]
+    err = one_line_error(magg(["audit", "report", "--domain", "d-nope", "--db", str(db)], capsys))
+    assert "no domain d-nope; known domains: d-kept (see `magg domains`)" in err
+    err = one_line_error(magg(["audit", "report", "--domain", "d-gone", "--db", str(db)], capsys))
+    assert "domain d-gone was retired" in err and "known domains: d-kept (see" in err
+    # Before the re-clustering both were current, and both may be asked for.
+    then = report(["--db", str(db), "--as-of", before, "--domain", "d-gone"], capsys)
+    assert [s["scope"] for s in then["domains"]] == ["d-gone"]
+    err = one_line_error(
+        magg(["audit", "report", "--domain", "d-x", "--as-of", before, "--db", str(db)], capsys)
+    )
+    assert f"no domain d-x as of {before}; known domains: d-gone, d-kept (see" in err
+
+
+def test_as_of_before_the_first_ingestion_is_the_empty_graphs_report(
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was refused (exit 2), while coverage and export showed the empty graph of that time.
+    code, out, err = magg(["audit", "report", "--as-of", "2001-01-01", "--db", str(demo_db)], capsys)
+    assert code == 0 and err.startswith("note: nothing had been recorded as of 2001-01-01T00:00:00.000000Z")
+    assert "As known at 2001-01-01T00:00:00.000000Z; 0 lesson(s), the first ingested 20" in out
+    assert "## Across domains" in out and "## Domain " not in out
+    data = report(["--db", str(demo_db), "--as-of", "2001-01-01"], capsys)
+    overall = data["overall"]
+    assert (data["lessons"], data["domains"], overall["concepts"], overall["proposals"]) == (0, [], 0, 0)
     err = one_line_error(magg(["audit", "report", "--as-of", "yesterday", "--db", str(demo_db)], capsys))
     assert "is not an ISO 8601 time" in err
 

@@ -17,6 +17,7 @@ from magg_kg.records import Decision
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
 from tests.report.conftest import serving
+from tests.report.test_report import reclustered
 
 TOKEN = "t0k3n-for-tests-only-0123456789"
 NO_REVIEWER = "the form names no reviewer: fill in your name and decide again; nothing recorded"
@@ -328,3 +329,19 @@ def test_serve_refuses_another_address_without_a_token(
         monkeypatch.setenv("MAGG_SERVE_TOKEN", token)
         code, _, err = magg(["serve", "--host", "0.0.0.0", "--db", str(demo_db)], capsys)
         assert code == 2 and "printable ASCII without spaces" in err
+
+
+def test_a_retired_domain_is_not_offered_and_its_graph_is_a_404(tmp_path: Path) -> None:
+    # The domains page, the queue's domain filter and the graph page offered a domain retired when
+    # the domains were rebuilt (it owns no concept any more).
+    db = tmp_path / "reclustered.sqlite"
+    reclustered(db)
+    with serving(db) as url, httpx.Client(base_url=url) as client:
+        domains = client.get("/domains")
+        queue = client.get("/queue")
+        gone = client.get("/domains/d-gone/graph")
+        kept = client.get("/domains/d-kept/graph")
+    assert domains.status_code == queue.status_code == kept.status_code == 200
+    assert re.findall(r'href="/domains/([^"/]+)/graph"', domains.text) == ["d-kept"]
+    assert "d-kept" in queue.text and "d-gone" not in queue.text
+    assert gone.status_code == 404 and "domain d-gone was retired" in message(gone)

@@ -19,7 +19,6 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from agents.offline.handlers import offline_handlers
 from governance.evaluation.multihop import (
     MultiHopItem,
     answer_global,
@@ -33,7 +32,6 @@ from governance.qa import answer_flat, answer_routed, bridges_of
 from magg_kg.cli.context import open_context, read_config
 from magg_kg.cli.ingestion import run_ingest
 from magg_kg.graph_index import build_graph_index
-from magg_kg.llm.provider import build_llm
 
 __all__ = ["print_multihop", "run_multihop"]
 
@@ -49,7 +47,7 @@ def _item(item: MultiHopItem, folder: Path) -> list[dict[str, object]]:
     with open_context(folder / "graph.sqlite", create=True) as ctx:
         run_ingest(ctx, [lessons], show_progress=False)
         graph = build_graph_index(ctx.store)
-        llm, _ = build_llm(ctx.config.llm.checked(), ctx.store, ctx.clock, offline_handlers())
+        llm, _ = ctx.llm(ctx.config.llm.checked())
         bridges = bridges_of(ctx.store.domains())
         for mode in MODES:
             started = time.perf_counter()

@@ -92,41 +92,41 @@ def _cell(value: float) -> str:
 def _curriculum(data: Path, per_type: int, seed: int, out: Console) -> dict[str, object]:
     from agents.offline.handlers import offline_handlers
     from governance.evaluation.qa_benchmark import load_gold_graph, run_questions
-    from magg_kg.llm.provider import build_llm
+    from magg_kg.llm.provider import open_llm
 
     config = read_config()
     store = SQLiteStore.open(":memory:")
     try:
         clock = StepClock(CLOCK_START)
-        llm, usage = build_llm(config.llm.checked(), store, clock, offline_handlers())
-        edges = load_gold_graph(
-            data, store, llm=llm, usage=usage, clock=clock, policy=config.policy, seed=seed
-        )
-        with out.status(f"bench qa: {data}") as status:
-            report = run_questions(
-                store,
-                llm,
-                per_type=per_type,
-                seed=seed,
-                progress=lambda done, total: status.update(f"bench qa: {data}: question {done + 1}/{total}"),
+        with open_llm(config.llm.checked(), store, clock, offline_handlers()) as (llm, usage):
+            edges = load_gold_graph(
+                data, store, llm=llm, usage=usage, clock=clock, policy=config.policy, seed=seed
             )
+            with out.status(f"bench qa: {data}") as status:
+                report = run_questions(
+                    store,
+                    llm,
+                    per_type=per_type,
+                    seed=seed,
+                    progress=lambda done, total: status.update(
+                        f"bench qa: {data}: question {done + 1}/{total}"
+                    ),
+                )
         return report | {"data": str(data), "gold_edges": edges}
     finally:
         store.close()
 
 
 def _demo(per_type: int, seed: int, out: Console) -> dict[str, object]:
-    from agents.offline.handlers import offline_handlers
     from governance.evaluation.qa_benchmark import run_questions
     from magg_kg.cli.ingestion import curriculum_folder, run_ingest
-    from magg_kg.llm.provider import build_llm
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "demo.sqlite"
         with open_context(path, create=True) as ctx:
             with out.status("bench qa: building the demo graph"):
                 run_ingest(ctx, [curriculum_folder()], show_progress=False)
-            llm, _ = build_llm(ctx.config.llm.checked(), ctx.store, ctx.clock, offline_handlers())
+            llm, _ = ctx.llm(ctx.config.llm.checked())
             return run_questions(ctx.store, llm, per_type=per_type, seed=seed) | {"data": "magg demo"}
 
 
