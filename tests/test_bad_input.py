@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agents.offline.handlers import offline_handlers
-from magg_kg.cli import app
+from magg_kg.cli.app import app
 from tests.cli import magg
 from tests.llm.fake_server import ChatRequest, serve
 from tests.llm.prompts import prompt_of

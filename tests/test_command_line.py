@@ -121,6 +121,30 @@ def test_tables_fit_80_columns_in_a_pipe_with_one_line_per_domain(domains_db: Pa
     assert long[0].count("…") == 1  # the one name wider than the column is cut, not wrapped
 
 
+STOPPED_WHILE_LOADING = """
+import builtins, sys
+real = builtins.__import__
+def stop(name, *args, **kwargs):
+    if name == "magg_kg.cli.app":  # the commands, loaded by the entry point: Ctrl-C arrives here
+        raise KeyboardInterrupt
+    return real(name, *args, **kwargs)
+builtins.__import__ = stop
+from magg_kg.cli import main
+sys.argv = ["magg", "coverage"]
+main()
+"""
+
+
+def test_ctrl_c_while_the_commands_load_is_one_line_not_a_traceback() -> None:
+    # The entry point imported every command before its guard: a Ctrl-C in that first second
+    # printed a traceback.
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPED_WHILE_LOADING], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stdout) == (130, "")
+    assert done.stderr == "interrupted while magg was starting: nothing was done\n"
+
+
 def test_ctrl_c_says_what_became_of_the_work(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer.main
 
-from magg_kg.cli import app
+from magg_kg.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,7 +16,7 @@ from agents.offline.judging import score_claim
 from agents.offline.model import JudgmentModel, LinearModel, judgment_model, read_judgment_model
 from governance.labelled import evaluate
 from governance.training import GRAPH_STATE, LESSON_FEATURES, ClaimExample, borrow_objections, fit
-from magg_kg.cli import app
+from magg_kg.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"

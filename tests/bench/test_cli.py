@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from magg_kg.cli import app
+from magg_kg.cli.app import app
 from magg_kg.errors import UserError
 
 RUNNER = CliRunner()

@@ -22,7 +22,7 @@ from benchmarks.scierc_headroom import main as headroom_main
 from governance.evaluation.scierc import load_split, parse_document
 from governance.evaluation.scierc_bench import schema_policy
 from governance.evaluation.triple_score import normalise, score_triples
-from magg_kg.cli import app
+from magg_kg.cli.app import app
 from magg_kg.config import Policy
 from magg_kg.errors import InputError, UserError
 

@@ -17,7 +17,7 @@ from agents.lesson_index import stored_prose
 from agents.offline.handlers import offline_handlers
 from governance.ingestion import IngestContext, ingest
 from governance.judgment import Judgment
-from magg_kg.cli import app
+from magg_kg.cli.app import app
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
 from magg_kg.llm.offline import OfflineLLM

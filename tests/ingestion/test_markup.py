@@ -21,7 +21,7 @@ from agents.registry import Registry
 from agents.relations import TASK as RELATIONS
 from agents.text import sentences
 from governance.ingestion import ingest
-from magg_kg.cli import app
+from magg_kg.cli.app import app
 from magg_kg.clock import StepClock
 from magg_kg.lessons import LessonText, read_lesson
 from magg_kg.llm.offline import OfflineLLM

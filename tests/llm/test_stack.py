@@ -14,7 +14,7 @@ import respx
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from typer.testing import CliRunner
 
-from magg_kg.cli import app
+from magg_kg.cli.app import app
 from magg_kg.clock import StepClock
 from magg_kg.config import LLMConfig
 from magg_kg.errors import ConfigError

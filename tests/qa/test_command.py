@@ -14,7 +14,8 @@ from agents import qa
 from agents.offline.handlers import offline_handlers
 from agents.qa import MAX_SUB_QUESTION
 from governance.qa import answer_routed, bridges_of
-from magg_kg.cli import app, context
+from magg_kg.cli import context
+from magg_kg.cli.app import app
 from magg_kg.cli.ingestion import curriculum_folder
 from magg_kg.config import Config
 from magg_kg.errors import UserError

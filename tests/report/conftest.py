@@ -15,7 +15,7 @@ import pytest
 import uvicorn
 from typer.testing import CliRunner
 
-from magg_kg.cli import app
+from magg_kg.cli.app import app
 from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
 from magg_kg.clock import SystemClock
