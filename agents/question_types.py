@@ -27,6 +27,9 @@ decomposer names the type itself.
 >>> found = classify("Which comes first, quantum chromodynamics or attention?", keys)
 >>> found.type, found.concepts, found.unknown
 ('which_first', ['att'], ['quantum chromodynamics'])
+>>> found = classify("List the prerequisites of attention in learning order.", {**keys, "learning": "l"})
+>>> found.type, found.full, found.concepts
+('prerequisites', True, ['att'])
 """
 
 from __future__ import annotations
@@ -136,8 +139,8 @@ _NEED = re.compile(
 """Words about learning with no direction: the question asks for prerequisites unless a direction
 word ("after", "before") says otherwise."""
 _FULL = re.compile(
-    r"\b(?:all|every|everything|full|complete|whole|entire|ordered|in order|transitive|chain|"
-    r"sequence|ancestors)\b",
+    r"\b(?:all|every|everything|full|complete|whole|entire|ordered|in (?:(?:learning|study) )?order|"
+    r"transitive|chain|sequence|ancestors)\b",
     _I,
 )
 _CUE_WORDS = re.compile(r"^(?:the|a|an|learning|learn|study|studying|of|about|on|in|for|to|it|i|me)\s+", _I)
@@ -187,8 +190,22 @@ class _Read:
         return list(dict.fromkeys(c for s, e, c in self.mentions if s >= start and e <= stop))
 
 
+_IDIOM = re.compile(
+    r"\b(?:learning|teaching|study|studying|reading)\s+(?:order|path|sequence|plan|roadmap|road map)\b|"
+    r"\bin\s+order\b",
+    _I,
+)
+"""Phrases that ask for an order or a path ("in learning order", "the learning path"): a concept
+named by one of their words ("learning" in a curriculum that has it) is not what they name."""
+
+
 def _read(text: str, keys: dict[str, str]) -> _Read:
-    mentions = find_mentions(text, keys)
+    idioms = [match.span() for match in _IDIOM.finditer(text)]
+    mentions = [
+        (start, end, concept)
+        for start, end, concept in find_mentions(text, keys)
+        if not any(a <= start and end <= b for a, b in idioms)
+    ]
     masked = list(text)
     for start, end, _ in mentions:
         masked[start:end] = _MASK * (end - start)

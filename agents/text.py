@@ -159,17 +159,27 @@ def normalize_name(name: str) -> str:
     ('large language model', 'llm', 'k means')
     >>> normalize_name("GPUs"), normalize_name("APIs"), normalize_name("corpus")
     ('gpu', 'api', 'corpus')
+    >>> normalize_name("A* search"), normalize_name("A/B testing"), normalize_name("A search")
+    ('a search', 'a b testing', 'search')
     """
-    written = _WORD.findall(name)
+    found = list(_WORD.finditer(name))
+    while found and _article(name, found[0].group(0), found[0].end()):
+        found = found[1:]
+    written = [match.group(0) for match in found]
     words = [w.lower().replace("’", "'").removesuffix("'s").strip("'") for w in written]
     parts = [part for word in words for part in re.split(r"[–-]", word) if part]
-    while parts and parts[0] in _ARTICLES:
-        parts = parts[1:]
     if not parts:
         return ""
     last = written[-1].split("-")[-1]
     parts[-1] = parts[-1][:-1] if _PLURAL_ACRONYM.fullmatch(last) else singular(parts[-1])
     return " ".join(parts)
+
+
+def _article(text: str, word: str, end: int) -> bool:
+    """Whether ``word`` (ending at ``end`` of ``text``) is an article: a word of its own ("A
+    transformer"), not the "A" of "A* search" or "A/B testing"."""
+    after = text[end : end + 1]
+    return word.lower() in _ARTICLES and (not after or after.isspace())
 
 
 def content_words(name: str) -> set[str]:
@@ -291,7 +301,7 @@ def _mentions(text: str, keys: dict[str, str], longest: int, firsts: set[str]) -
         word = words[index][2]
         first, folded = _opening(word)
         hit: tuple[int, int, str, int] | None = None
-        if first not in _ARTICLES and (first in firsts or folded in firsts):
+        if not _article(text, word, words[index][1]) and (first in firsts or folded in firsts):
             hit = _longest_mention(text, words[index:], longest, keys)
         if hit is None:
             letters = acronym_of(word) if word[:1].isupper() else None  # an acronym opens in capitals

@@ -135,6 +135,25 @@ def test_a_cue_inside_a_name_is_no_cue() -> None:
     )
 
 
+def test_a_concept_named_by_a_word_of_a_question_idiom_is_not_read_in_it() -> None:
+    # LectureBank has a concept "learning": "in learning order" named it, and the question was
+    # read as which of two comes first.
+    keys = lexicon([("learning", ["learning"]), ("gt", ["graph theory"]), ("nlp", ["natural language"])])
+    found = classify("List all the prerequisites of graph theory in learning order.", keys)
+    assert (found.type, found.full, found.concepts) == ("prerequisites", True, ["gt"])
+    found = classify("What is the learning path from graph theory to natural language?", keys)
+    assert (found.type, found.concepts) == ("path", ["gt", "nlp"])
+    assert classify("What should I learn before learning?", keys).concepts == ["learning"]
+
+
+def test_a_letter_joined_to_a_sign_is_no_article() -> None:
+    # "A* search" was keyed as "search", so a question about search was answered about A* search.
+    keys = lexicon([("search", ["search"]), ("a-star", ["A* search"]), ("ab", ["A/B testing"])])
+    assert classify("What builds on search?", keys).concepts == ["search"]
+    assert classify("What builds on A* search?", keys).concepts == ["a-star"]
+    assert classify("What comes before A/B testing?", keys).concepts == ["ab"]
+
+
 def test_prerequisites_direct_and_in_full_in_learning_order(graph: GraphIndex) -> None:
     direct = routed(graph, "What should I learn before transformers?")
     assert direct.question_type == "prerequisites"
