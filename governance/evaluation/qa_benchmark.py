@@ -1,7 +1,8 @@
 """The question-answering benchmark on a gold curriculum graph: routed vs flat, by question kind.
 
-:func:`load_gold_graph` writes a Metacademy-layout data set into a store through the ordinary
-write path, as the replay seeds its established graph
+:func:`load_gold_graph` writes a gold data set (in Metacademy's layout, LectureBank's or AL-CPL's:
+:func:`gold_dataset`) into a store through the ordinary write path, as the replay seeds its
+established graph
 (:func:`governance.evaluation.ablation_bench.seed_store`): every concept, every prerequisite edge
 committed as established with its grounding record, and the domains as communities of that graph.
 :func:`run_questions` asks every generated question
@@ -17,8 +18,9 @@ from pathlib import Path
 
 from governance.evaluation.ablation_bench import Bench, seed_store
 from governance.evaluation.curriculum_questions import generate_questions, gold_order
+from governance.evaluation.prerequisite_data import layout_of, load_alcpl, load_lecturebank
 from governance.evaluation.qa_scoring import score_answer, summarize
-from governance.evaluation.replay import CandidateSet, load_dataset
+from governance.evaluation.replay import CandidateSet, Dataset, load_dataset
 from governance.qa import answer_flat, answer_routed, bridges_of
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
@@ -29,7 +31,7 @@ from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM
 
-__all__ = ["MODES", "load_gold_graph", "run_questions"]
+__all__ = ["MODES", "gold_dataset", "load_gold_graph", "run_questions"]
 
 MODES = ("routed", "flat")
 
@@ -38,10 +40,21 @@ def load_gold_graph(
     folder: Path, store: SQLiteStore, *, llm: LLM, usage: UsageLog, clock: Clock, policy: Policy, seed: int
 ) -> int:
     """Writes the data set's concepts, prerequisite edges (established) and domains; the edge count."""
-    dataset = load_dataset(folder)
+    dataset = gold_dataset(folder)
     bench = Bench(store, clock, llm, usage, policy, CURRICULUM, dataset, seed)
     seed_store(bench, CandidateSet(dataset.gold, (), seed, str(folder)))
     return len(dataset.gold)
+
+
+def gold_dataset(folder: Path) -> Dataset:
+    """The gold graph of a folder in any layout the replay reads: Metacademy's, LectureBank's (LB2
+    topics and edges) or AL-CPL's (each domain's concepts and positive pairs)."""
+    layout = layout_of(folder)
+    if layout == "lecturebank":
+        return load_lecturebank(folder)[0]
+    if layout == "al-cpl":
+        return load_alcpl(folder)[0]
+    return load_dataset(folder)
 
 
 def run_questions(

@@ -113,3 +113,36 @@ def test_the_command_prints_a_table_and_writes_json(
 def test_a_missing_data_folder_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = magg(["bench", "qa", "--data", str(tmp_path / "nowhere")], capsys)
     assert (code, out) == (2, "") and err.startswith("error: no data folder at ")
+
+
+def test_lecturebank_and_al_cpl_folders_are_gold_graphs_too(tmp_path: Path) -> None:
+    lecturebank = tmp_path / "lb"
+    lecturebank.mkdir()
+    (lecturebank / "lb2_topics.csv").write_text("topic_id,topic\n1,syntax\n2,parsing\n3,learning\n", "utf-8")
+    (lecturebank / "lb2_prerequisite_edges.csv").write_text(
+        "source_id,source,target_id,target\n1,syntax,2,parsing\n3,learning,2,parsing\n", "utf-8"
+    )
+    alcpl = tmp_path / "al"
+    alcpl.mkdir()
+    (alcpl / "physics_concepts.csv").write_text(
+        "concept_wikipedia_title\nForce\nMass\nAcceleration\n", "utf-8"
+    )
+    (alcpl / "physics_pairs.csv").write_text(
+        "source_prerequisite,target,is_prerequisite\nMass,Force,1\nForce,Acceleration,1\nMass,Acceleration,0\n",
+        "utf-8",
+    )
+    for folder, gold in (
+        (lecturebank, {("syntax", "parsing"), ("learning", "parsing")}),
+        (alcpl, {("Mass", "Force"), ("Force", "Acceleration")}),
+    ):
+        store = SQLiteStore.open(":memory:")
+        clock = StepClock("2026-01-01T00:00:00.000000Z")
+        llm, usage = build_llm(LLMConfig(), store, clock, offline_handlers())
+        try:
+            assert (
+                load_gold_graph(folder, store, llm=llm, usage=usage, clock=clock, policy=Policy(), seed=7)
+                == 2
+            )
+            assert {(e.src, e.dst) for e in store.edges()} == gold
+        finally:
+            store.close()

@@ -138,7 +138,11 @@ def register(bench: typer.Typer) -> None:
 def qa(
     data: Annotated[
         Path | None,
-        typer.Option("--data", help="Folder with Metacademy's layout (default: ../shared/data/metacademy)."),
+        typer.Option(
+            "--data",
+            help="A gold graph: a folder in Metacademy's layout (default: ../shared/data/metacademy), "
+            "LectureBank's or AL-CPL's.",
+        ),
     ] = None,
     demo: Annotated[bool, typer.Option("--demo", help="Also on the graph `magg demo` builds.")] = False,
     multihop: Annotated[
