@@ -209,6 +209,41 @@ const MANY: ReadonlyMap<Statement, string> = new Map(
   }),
 );
 
+/**
+ * The JSON text of `row` for a many-row INSERT, or null when it must be bound value by value.
+ *
+ * `json_extract` reads a number of that text with SQLite's own reader (sqlite3AtoF), which does
+ * not round every text to the nearest double: SQLite 3.47 (workerd's) reads the shortest text of
+ * 1e-300 as 9.999999999999999e-301 and of 1.5e300 as 1.4999999999999998e300. It scales the
+ * digits by powers of ten in double-double arithmetic; a step by 10, 1e10, 0.1 or 1e-10 errs by
+ * about 2^-78 at most, a step by 1e100 or 1e-100 (a decimal exponent of 100 or more either way)
+ * by up to 2^-54. So a float that is not a safe integer is written with 17 significant digits,
+ * correctly rounded: that text lies within 5e-17 (relative) of the double, so at least 2^-57 from
+ * the midpoints where rounding turns, which the under 2^-72 of at most 18 small steps cannot
+ * cross; any correctly rounding reader gives the double back too. A double whose 17 digits
+ * need a decimal exponent of 100 or more (below about 1e-83 or from 1e116 up) is no JSON text:
+ * its row is bound value by value, which D1 stores exactly. Safe integers and text go as they are.
+ */
+export function rowJson(row: Row): string | null {
+  if (row.every((value) => typeof value !== "number" || Number.isSafeInteger(value))) return JSON.stringify(row);
+  let text = "[";
+  for (const [at, value] of row.entries()) {
+    if (at > 0) text += ",";
+    if (typeof value !== "number" || Number.isSafeInteger(value)) {
+      text += JSON.stringify(value);
+      continue;
+    }
+    const digits = value.toExponential(16);
+    const exponent = Number(digits.slice(digits.indexOf("e") + 1));
+    if (!(exponent >= EXACT_EXPONENTS[0] && exponent <= EXACT_EXPONENTS[1])) return null;
+    text += digits;
+  }
+  return text + "]";
+}
+
+/** The decimal exponents (of the first of 17 digits) whose reading by SQLite takes no 1e±100 step. */
+const EXACT_EXPONENTS = [-83, 115] as const;
+
 /** Prepared statements in order; consecutive rows of one mergeable statement share one INSERT. */
 class Statements {
   readonly list: D1PreparedStatement[] = [];
@@ -217,12 +252,12 @@ class Statements {
   constructor(private readonly db: D1Database) {}
 
   add(spec: Statement, row: Row): void {
-    if (!MANY.has(spec)) {
+    const text = MANY.has(spec) ? rowJson(row) : null;
+    if (text === null) {
       this.flush();
       this.list.push(this.db.prepare(spec.sql).bind(...row));
       return;
     }
-    const text = JSON.stringify(row);
     if (this.run?.spec !== spec || this.run.chars + text.length + 1 > MAX_RUN_CHARS) this.flush();
     if (this.run) {
       this.run.rows.push(row);

@@ -1,18 +1,36 @@
 // JSON in and out of the Worker, byte for byte as the Python side reads and writes it.
 //
 // The batch digest is the SHA-256 of the canonical JSON of {batch_id, sent_at, ops}, which Python
-// writes with `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`. Python keeps
-// 1.0 and 1 apart (a float and an int); JSON.parse does not. So the parser notes, from each
-// number's source text, which values were floats, and the writer prints those as Python's repr
-// does. The nesting of the raw text is bounded before JSON.parse, so no recursion (here, in the
-// validator or in the writer) ever meets a deeper value than MAX_DEPTH.
+// writes with `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)` from the
+// validated operations. Python keeps 1.0 and 1 apart (a float and an int); JSON.parse does not.
+// Which one Python holds depends on where the number stands:
+//
+// - in a field the schema types `number` (confidence, score, latency_ms), a float, however the
+//   client spelled it: `1` is read as the float 1.0 (and `-0` as 0.0, while `-0.0` stays -0.0);
+// - in a field typed `integer`, an int: a number spelled as a float (`2.0`, `1e0`) is refused;
+// - in free-form JSON (a decision's `detail`, a domain's `card`), what `json.loads` reads: an int
+//   if spelled as one, a float if spelled with a point or an exponent.
+//
+// So the parser notes, from each number's source text, which values were spelled as floats, and
+// the validator (validate.ts) marks each value of a `number` field as a float in the validated copy
+// and keeps the spelling only where the schema gives no type. The writer prints marked values as
+// Python's repr does. The nesting of the raw text is bounded before JSON.parse, so no recursion
+// (here, in the validator or in the writer) ever meets a deeper value than MAX_DEPTH.
 
 /** The deepest nesting of arrays and objects accepted in a request body. */
 export const MAX_DEPTH = 32;
 
-/** Which keys of which parsed objects and arrays hold a number written as a float. */
+/**
+ * Which keys of which objects and arrays hold a float: in a parsed body, the numbers spelled as
+ * floats; in a validated batch, the values the writer prints as Python floats. Also notes the
+ * integers past 2^53 - 1 of a parsed body, which JavaScript cannot hold exactly: one is refused
+ * unless a `number` field takes it (Python reads it as an int and makes it the nearest float,
+ * the double JSON.parse gave).
+ */
 export class Floats {
   private readonly marks = new WeakMap<object, Set<string>>();
+  /** Integers past 2^53 - 1 no float field took yet: holder -> key -> source text, in parse order. */
+  private readonly unsafe = new Map<object, Map<string, string>>();
 
   mark(holder: object, key: string | number): void {
     let keys = this.marks.get(holder);
@@ -29,9 +47,27 @@ export class Floats {
     return this.marks.get(holder);
   }
 
-  /** Carries the mark of `from[fromKey]` over to `to[toKey]` (the validator copies values). */
-  copy(from: object, fromKey: string | number, to: object, toKey: string | number): void {
-    if (this.has(from, fromKey)) this.mark(to, toKey);
+  /** Notes that `holder[key]` is an integer past 2^53 - 1, written `source`. */
+  markUnsafe(holder: object, key: string | number, source: string): void {
+    let keys = this.unsafe.get(holder);
+    if (!keys) this.unsafe.set(holder, (keys = new Map()));
+    keys.set(String(key), source);
+  }
+
+  /** `holder[key]` is a float field's: an integer past 2^53 - 1 there is read as the nearest float. */
+  take(holder: object, key: string | number): void {
+    if (this.unsafe.size === 0) return;
+    const keys = this.unsafe.get(holder);
+    if (keys?.delete(String(key)) && keys.size === 0) this.unsafe.delete(holder);
+  }
+
+  /** Refuses the body if an integer past 2^53 - 1 is anywhere but in a `number` field. */
+  refuseUnsafe(): void {
+    for (const keys of this.unsafe.values()) {
+      for (const source of keys.values()) {
+        throw new BadJson(`the integer ${source.slice(0, 40)} is too large to store exactly (limit 2^53 - 1)`);
+      }
+    }
   }
 }
 
@@ -87,7 +123,10 @@ export function plainNumbers(text: string): boolean {
   return true;
 }
 
-/** Parses UTF-8 JSON bytes, refusing more than MAX_DEPTH levels; notes the floats. */
+/**
+ * Parses UTF-8 JSON bytes, refusing more than MAX_DEPTH levels; notes the numbers spelled as
+ * floats, and the integers past 2^53 - 1 (`floats.refuseUnsafe()` refuses those no float field took).
+ */
 export function parseJson(bytes: Uint8Array, floats: Floats): unknown {
   if (nesting(bytes, MAX_DEPTH) > MAX_DEPTH) {
     throw new BadJson(`the body nests arrays and objects more than ${MAX_DEPTH} deep`);
@@ -108,12 +147,11 @@ export function parseJson(bytes: Uint8Array, floats: Floats): unknown {
     }
     return escaped ? wellFormed(plain) : plain;
   }
-  const unsafe: string[] = [];
   // The reviver's third argument gives each primitive's source text (workerd's V8 has it).
   function note(this: object, key: string, value: unknown, context?: SourceContext): unknown {
     if (typeof value === "number" && context?.source !== undefined) {
       if (/[.eE]/.test(context.source)) floats.mark(this, key);
-      else if (!Number.isSafeInteger(value)) unsafe.push(context.source);
+      else if (!Number.isSafeInteger(value)) floats.markUnsafe(this, key, context.source);
     }
     return value;
   }
@@ -122,9 +160,6 @@ export function parseJson(bytes: Uint8Array, floats: Floats): unknown {
     value = JSON.parse(text, note as (key: string, value: unknown) => unknown);
   } catch {
     throw new BadJson("the body is not valid UTF-8 JSON");
-  }
-  if (unsafe[0] !== undefined) {
-    throw new BadJson(`the integer ${unsafe[0].slice(0, 40)} is too large to store exactly (limit 2^53 - 1)`);
   }
   return escaped ? wellFormed(value) : value;
 }

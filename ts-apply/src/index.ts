@@ -64,7 +64,10 @@ async function route(request: Request, env: Env): Promise<Response> {
   }
   const floats = new Floats();
   const body = parseJson(await readBody(request), floats);
-  if (!writes) return json(200, await runQuery(env.DB, parseQuery(body)));
+  if (!writes) {
+    floats.refuseUnsafe(); // no number of a query may be an integer past 2^53 - 1
+    return json(200, await runQuery(env.DB, parseQuery(body)));
+  }
   const hint = hintOf(request);
   const applied = await applyBatches(env.DB, await itemsOf(body, floats, group), floats, hint);
   return group ? answerGroup(applied) : answerBatch(applied);

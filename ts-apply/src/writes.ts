@@ -26,7 +26,12 @@ export function hintOf(request: Request): ChainHead | null {
 
 /** The batches of a request, validated, with the digests the Worker computes. */
 export async function itemsOf(body: unknown, floats: Floats, group: boolean): Promise<Item[]> {
-  if (!group) return [await item(body, floats, "")];
+  const items = group ? await groupOf(body, floats) : [await item(body, floats, "")];
+  floats.refuseUnsafe(); // an integer past 2^53 - 1 that no float field took
+  return items;
+}
+
+async function groupOf(body: unknown, floats: Floats): Promise<Item[]> {
   if (!Array.isArray(body) || body.length === 0 || body.length > MAX_GROUP) {
     throw new Invalid("batches", `expected an array of 1 to ${MAX_GROUP} batches`);
   }
