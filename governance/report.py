@@ -26,7 +26,7 @@ from datetime import datetime
 from magg_kg.records import Decision, EdgeVersion, Proposal
 from magg_kg.snapshot import DomainCard, Snapshot
 
-__all__ = ["REPORT_SCHEMA", "SCORE_BINS", "Prices", "audit_report", "nothing_known", "reason_kind"]
+__all__ = ["REPORT_SCHEMA", "SCORE_BINS", "Prices", "audit_report", "reason_kind"]
 
 REPORT_SCHEMA = "magg-audit-report/1"
 SCORE_BINS = 10
@@ -342,26 +342,6 @@ def _section(
         "cost": _cost(decisions, len(versions), usage, prices),
         "timeline": _timeline(versions, snapshot),
     }
-
-
-def nothing_known(as_of: str, first_ingested_at: str) -> Snapshot:
-    """The snapshot of a time before the first ingestion (``first_ingested_at``): nothing was known
-    then, and its report is the empty graph's (:func:`~magg_kg.snapshot.read_snapshot` refuses
-    such a time)."""
-    return Snapshot(
-        as_of=as_of,
-        taken_at=as_of,
-        concepts=(),
-        domains=(),
-        owners={},
-        proposals=(),
-        decisions={},
-        edge_versions=(),
-        active=(),
-        usage=(),
-        lessons=0,
-        first_ingested_at=first_ingested_at,
-    )
 
 
 def audit_report(

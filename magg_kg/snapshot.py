@@ -100,14 +100,13 @@ def _card(row: Row, members: dict[str, set[str]], owners: dict[str, tuple[str, .
 def read_snapshot(store: Store, as_of: str | None, now: str) -> Snapshot:
     """Reads the store once, as known at ``as_of`` (``None``: now; ``now`` is the time of reading).
 
-    Raises :class:`UserError` if the database holds no lesson, or none was ingested by ``as_of``.
+    An ``as_of`` before the first ingestion reads the empty graph of that time (nothing was known
+    then). Raises :class:`UserError` if the database holds no lesson.
     """
     all_lessons = store.lessons()
     if not all_lessons:
         raise UserError("the database is empty: no lesson has been ingested; run `magg ingest PATH` first")
     first = min(lesson.ingested_at for lesson in all_lessons)
-    if as_of is not None and as_of < first:
-        raise UserError(f"--as-of {as_of} is before the first ingestion ({first}): nothing was known then")
     owners = store.concept_domains(as_of)
     members: dict[str, set[str]] = {}
     for concept, domain_ids in owners.items():

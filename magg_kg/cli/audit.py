@@ -120,7 +120,7 @@ def report_command(
     ] = None,
 ) -> None:
     """Per-domain audit report: decisions, scores, debates, quarantine, rejections, evidence, cost, time."""
-    from governance.report import Prices, audit_report, nothing_known
+    from governance.report import Prices, audit_report
     from magg_kg.snapshot import read_snapshot
     from magg_kg.views.documents import report_html, report_json, report_markdown
 
@@ -137,12 +137,8 @@ def report_command(
             f"--out {out} is a folder; give a file path, e.g. {out / ('report.' + format_.value)}"
         )
     with open_context(db) as ctx:
-        first = note_nothing_then(ctx.store, ctx.err, when)
-        if when is not None and first is not None:
-            snapshot = nothing_known(when, first)
-        else:
-            snapshot = read_snapshot(ctx.store, when, ctx.clock.now())
-        data = audit_report(snapshot, domain, prices)
+        note_nothing_then(ctx.store, ctx.err, when)
+        data = audit_report(read_snapshot(ctx.store, when, ctx.clock.now()), domain, prices)
     render = {Format.md: report_markdown, Format.html: report_html, Format.json: report_json}[format_]
     text = render(data)
     if out is None:

@@ -295,6 +295,7 @@ def build_site(site: Site) -> Starlette:
         def work(store: Store) -> Response:
             now = site.clock.now()
             owners = store.concept_domains()
+            owning = {domain for domains in owners.values() for domain in domains}  # the current domains
             rows = [
                 _QueueRow(
                     proposal_id=item.proposal.id,
@@ -323,7 +324,7 @@ def build_site(site: Site) -> Starlette:
                 "domains": [
                     {"id": str(r["id"]), "name": str(r["name"])}
                     for r in store.domains()
-                    if any(str(r["id"]) in owning for owning in owners.values())
+                    if str(r["id"]) in owning
                 ],
                 "reasons": sorted({row.reason_kind for row in rows}),
                 "ages": _AGES,
