@@ -19,8 +19,8 @@ from pathlib import Path
 from agents.judge import judge_prompt
 from agents.offline.model import JudgmentModel, LinearModel, is_implicit_lesson_claim
 from agents.support import GraphView
+from governance.claim_examples import COMMIT_AT, REJECT_BELOW, ClaimExample, lesson_examples
 from governance.claims import build_claim
-from governance.training import COMMIT_AT, REJECT_BELOW, ClaimExample, lesson_examples
 from magg_kg.errors import InputError
 from magg_kg.jsonlines import json_objects
 from magg_kg.store import Store
@@ -71,7 +71,7 @@ def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]
 
 def labelled_claims(claims: Path, labels: Path, out: Path) -> tuple[int, list[str]]:
     """Joins exported claims with a reader's labels (``id``, ``verdict`` ACCEPT or REJECT) into the
-    training file :func:`governance.training.lesson_examples` reads; returns the number of labelled
+    training file :func:`governance.claim_examples.lesson_examples` reads; returns the number of labelled
     claims written, and the label rows not used, each ``PATH:LINE: why`` (no verdict, a verdict
     that is neither, an id that is no string or not among the claims). Both files are read whole
     first: a malformed line, or labels of which no row can be used, raise

@@ -1,21 +1,10 @@
 """Training the offline judgment models from development data, reproducibly.
 
-Two models (:class:`agents.offline.model.JudgmentModel`): the *reference* model, fitted on the claims
-of a Metacademy-layout folder, and the *lessons* model, fitted on labelled lesson claims alone.
+Three models (:class:`agents.offline.model.JudgmentModel`): the *reference* model, fitted on the
+claims of a Metacademy-layout folder, the *lessons* model, fitted on labelled lesson claims alone,
+and the *names* model, fitted on the Metacademy claims between bare names.
 
-Examples. Each labelled claim is turned into the judge prompt it would get in the pipeline
-(:func:`governance.claims.build_claim` over a :class:`~agents.support.GraphView` of the graph it
-would be judged against), and :func:`agents.offline.features.claim_features` reads the features
-from that prompt, so training and judging see claims the same way. Sources:
-
-- the replay candidate sets of a Metacademy-layout folder (:mod:`governance.evaluation.replay`) for several
-  seeds: gold prerequisites against the established half of the graph, and their corruptions
-  (reversed, wrong type, shortcut, unrelated, unknown concept, injected, contradiction);
-- Metacademy's ``see_also`` links between two concepts as ``related`` claims (label 1), with
-  unrelated pairs as ``related`` claims (label 0);
-- for the lessons model, the implicit claims among the labelled lesson claims (JSON lines written
-  by ``magg model claims`` and labelled by a reader with ``REVIEW-RUBRIC.md``,
-  :mod:`governance.labelled`): the judge prompt's payload and data, and the label.
+The labelled claims are built by :mod:`governance.claim_examples`.
 
 Validation is concept-disjoint, for each model apart: concepts are split into folds by a stable
 hash; a claim is tested in its source concept's fold by a model trained on the claims that touch
@@ -29,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,31 +27,20 @@ from scipy.sparse import csr_matrix
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
 
-from agents.findings import read_quote
-from agents.judge import judge_prompt
-from agents.offline.features import FEATURES, LEXICAL, claim_features
+from agents.offline.features import FEATURES, LEXICAL
 from agents.offline.model import JudgmentModel, LinearModel
-from agents.support import GraphView
-from governance.claims import build_claim
-from governance.evaluation.replay import Candidate, Dataset, Link, build_candidates, load_dataset
+from governance.claim_examples import (
+    COMMIT_AT,
+    REJECT_BELOW,
+    ClaimExample,
+    metacademy_examples,
+    names_examples,
+)
 from magg_kg.errors import InputError
-from magg_kg.jsonlines import json_objects
-from magg_kg.records import Concept, Proposal, Span
 
-__all__ = [
-    "GRAPH_STATE",
-    "LESSON_FEATURES",
-    "ClaimExample",
-    "TrainingReport",
-    "borrow_objections",
-    "fit",
-    "lesson_examples",
-    "metacademy_examples",
-    "train",
-]
+__all__ = ["GRAPH_STATE", "LESSON_FEATURES", "TrainingReport", "borrow_objections", "fit", "train"]
 
 FOLDS = 5
-SEEDS = (1, 2, 3)
 REGULARIZATION = 1.0
 """The reference model's inverse regularization strength (scikit-learn's ``C``)."""
 LESSON_REGULARIZATION = 0.1
@@ -92,19 +69,6 @@ worse (ROC AUC 0.743 against 0.739 on the d2l chapters never trained on). The gr
 (a conflicting edge, an order the other way) stay: they can only hold a claim back."""
 LESSON_FEATURES = tuple(name for name in FEATURES if name not in GRAPH_STATE)
 MIN_COUNT = 3
-COMMIT_AT, REJECT_BELOW = 0.80, 0.50
-_AT = "2026-01-01T00:00:00.000000Z"
-
-
-@dataclass(frozen=True)
-class ClaimExample:
-    """One labelled claim: its features, its label, the concepts it touches and where it came from."""
-
-    values: dict[str, float]
-    label: int
-    src: str
-    dst: str
-    kind: str
 
 
 @dataclass
@@ -131,130 +95,6 @@ class TrainingReport:
             "reliability": self.reliability,
             "by_kind": self.by_kind,
         }
-
-
-def _concepts(dataset: Dataset) -> list[Concept]:
-    return [
-        Concept(id=c.tag, name=c.title, type="concept", description=c.summary[:20_000], recorded_at=_AT)
-        for c in sorted(dataset.concepts.values(), key=lambda c: c.tag)
-    ]
-
-
-def _example(view: GraphView, candidate: Candidate, dataset: Dataset, number: int) -> ClaimExample:
-    evidence = tuple(
-        Span(lesson_id="metacademy", start=0, end=len(text), quote=text, kind="implicit")
-        for text in candidate.evidence
-    )
-    proposal = Proposal(
-        id=f"p-train-{number}",
-        src=candidate.src,
-        type=candidate.type,
-        dst=candidate.dst,
-        confidence=candidate.confidence,
-        evidence=evidence,
-        origin="replay",
-        created_at=_AT,
-    )
-    claim = build_claim(view, proposal, evidence, confidence=candidate.confidence)
-    prompt = judge_prompt(claim, COMMIT_AT, REJECT_BELOW)
-    return ClaimExample(
-        claim_features(prompt.payload, prompt.data),
-        candidate.label,
-        candidate.src,
-        candidate.dst,
-        candidate.kind,
-    )
-
-
-def metacademy_examples(folder: Path, seeds: Sequence[int] = SEEDS) -> list[ClaimExample]:
-    """Labelled claims from a Metacademy-layout folder (see the module docstring)."""
-    dataset = load_dataset(folder)
-    concepts = _concepts(dataset)
-    examples: list[ClaimExample] = []
-    number = 0
-    for seed in seeds:
-        candidate_set = build_candidates(dataset, seed)
-        edges = [(e.src, "prerequisite", e.dst) for e in candidate_set.established]
-        view = GraphView(concepts, edges, courses=dataset.courses)  # the textbooks, as replay's judge
-        for candidate in candidate_set.candidates:
-            examples.append(_example(view, candidate, dataset, number))
-            number += 1
-    established = build_candidates(dataset, min(seeds)).established
-    full = GraphView(concepts, [(e.src, "prerequisite", e.dst) for e in established], courses=dataset.courses)
-    rng = random.Random(min(seeds))
-    tags = sorted(dataset.concepts)
-    linked = {(link.src, link.dst) for link in dataset.links} | {
-        (link.dst, link.src) for link in dataset.links
-    }
-    related = [link for link in dataset.links if link.relation == "see_also" and link.both_concepts]
-    examples += _typed_links(full, dataset, related, number)
-    number = len(examples)
-    for link in related:
-        candidate = Candidate(
-            link.src,
-            "related",
-            link.dst,
-            dataset.evidence(link.src, link.dst, context=link.context),
-            1,
-            "see_also",
-        )
-        examples.append(_example(full, candidate, dataset, number))
-        number += 1
-        while True:
-            a, b = rng.sample(tags, 2)
-            if (a, b) not in linked:
-                break
-        negative = Candidate(a, "related", b, dataset.evidence(a, b), 0, "unrelated_related")
-        examples.append(_example(full, negative, dataset, number))
-        number += 1
-    return examples
-
-
-_TYPED = ("part_of", "builds_on", "contrasts_with", "prerequisite", "applies_to")
-
-
-def _typed_links(view: GraphView, dataset: Dataset, links: Sequence[Link], number: int) -> list[ClaimExample]:
-    """See-also links whose sentence states a typed relation between the two concepts ("X is a
-    special case of Y", "X is an alternative to Y"), as claims of that type and direction (label 1)."""
-    found: list[ClaimExample] = []
-    for link in links:
-        if not link.context:
-            continue
-        names = (_names(dataset, link.src), _names(dataset, link.dst))
-        for type_ in _TYPED:
-            claim = (link.src, type_, link.dst)
-            reading = read_quote(0, "metacademy", "implicit", link.context, claim, names)
-            if reading.stated in ("forward", "reverse"):
-                src, dst = (link.src, link.dst) if reading.stated == "forward" else (link.dst, link.src)
-                evidence = dataset.evidence(src, dst, context=link.context)
-                candidate = Candidate(src, type_, dst, evidence, 1, "see_also_typed")
-                found.append(_example(view, candidate, dataset, number + len(found)))
-                break
-    return found
-
-
-def _names(dataset: Dataset, tag: str) -> list[str]:
-    concept = dataset.concepts.get(tag)
-    words = tag.replace("_", " ")
-    return [concept.title, words] if concept is not None else [words]
-
-
-def lesson_examples(path: Path) -> list[ClaimExample]:
-    """Labelled lesson claims: JSON lines with ``payload``, ``data`` and ``label`` (0 or 1)."""
-    examples = []
-    for where, row in json_objects(path):
-        payload, data, label = row.get("payload"), row.get("data"), row.get("label")
-        proposal = payload.get("proposal") if isinstance(payload, dict) else None
-        if (
-            not isinstance(payload, dict)
-            or not isinstance(proposal, dict)
-            or not isinstance(data, str)
-            or (label not in (0, 1))
-        ):
-            raise InputError(f"{where}: expected a labelled claim (payload.proposal, data, label 0 or 1)")
-        src, dst = str(proposal.get("src")), str(proposal.get("dst"))
-        examples.append(ClaimExample(claim_features(payload, data), int(label), src, dst, "lesson"))
-    return examples
 
 
 def _fold(concept: str, folds: int) -> int:
@@ -398,10 +238,11 @@ def fit(
 def train(
     metacademy: Path, labelled: Sequence[ClaimExample] = ()
 ) -> tuple[JudgmentModel, dict[str, TrainingReport]]:
-    """Builds the examples, fits the reference model on the Metacademy-layout claims and the lessons
+    """Builds the examples, fits the reference model on the Metacademy-layout claims, the lessons
     model on the ``labelled`` implicit lesson claims (when there are any:
-    :func:`governance.labelled.lesson_labels`). The reports are by part: ``reference`` and
-    ``lessons``; ``magg model build`` writes them into the model file."""
+    :func:`governance.labelled.lesson_labels`) and the names model on the Metacademy-layout claims
+    between bare names. The reports are by part: ``reference``, ``lessons`` and ``names``;
+    ``magg model build`` writes them into the model file."""
     reports: dict[str, TrainingReport] = {}
     reference, reports["reference"] = fit(metacademy_examples(metacademy))
     lesson_model = None
@@ -410,7 +251,8 @@ def train(
             labelled, regularization=LESSON_REGULARIZATION, lexical=False, dense=LESSON_FEATURES
         )
         lesson_model = borrow_objections(lesson_model, reference, labelled)
-    return JudgmentModel(reference, lesson_model), reports
+    names, reports["names"] = fit(names_examples(metacademy), version="judgment-names")
+    return JudgmentModel(reference, lesson_model, names), reports
 
 
 def borrow_objections(

@@ -11,12 +11,23 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from agents.judge import judge_prompt
 from agents.offline.features import FEATURES, claim_features
 from agents.offline.judging import score_claim
-from agents.offline.model import JudgmentModel, LinearModel, judgment_model, read_judgment_model
+from agents.offline.model import (
+    JudgmentModel,
+    LinearModel,
+    is_bare_claim,
+    judgment_model,
+    read_judgment_model,
+)
+from agents.support import GraphView
+from governance.claim_examples import ClaimExample
+from governance.claims import build_claim
 from governance.labelled import evaluate
-from governance.training import GRAPH_STATE, LESSON_FEATURES, ClaimExample, borrow_objections, fit
+from governance.training import GRAPH_STATE, LESSON_FEATURES, borrow_objections, fit
 from magg_kg.cli.app import app
+from magg_kg.records import Concept, Proposal, Span
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
@@ -173,6 +184,58 @@ def test_implicit_lesson_claims_go_to_the_lessons_model_and_every_other_claim_to
     assert alone.model_for(lesson) is shipped.reference
 
 
+TITLES = ("Vector", "Matrix", "Probability", "Graph theory", "Energy", "Force", "Set", "Limit", "Derivative")
+
+
+def bare(src: str, dst: str) -> tuple[dict[str, object], str]:
+    """The judge prompt of a prerequisite between two concepts known by their names alone, whose
+    only evidence is the two names, among other such concepts: what a data set of titles (AL-CPL,
+    LectureBank) gives replay."""
+    at = "2026-01-01T00:00:00.000000Z"
+    concepts = [
+        Concept(id=n.lower(), name=n, type="concept", description="", recorded_at=at)
+        for n in (src, dst, *TITLES)
+    ]
+    evidence = tuple(
+        Span(lesson_id="titles", start=0, end=len(n), quote=n, kind="implicit") for n in (src, dst)
+    )
+    proposal = Proposal(
+        id="p-bare",
+        src=src.lower(),
+        type="prerequisite",
+        dst=dst.lower(),
+        confidence=0.5,
+        evidence=evidence,
+        origin="replay",
+        created_at=at,
+    )
+    prompt = judge_prompt(build_claim(GraphView(concepts, []), proposal, evidence), 0.8, 0.5)
+    return prompt.payload, prompt.data
+
+
+def test_a_claim_between_bare_names_is_judged_by_the_names_model() -> None:
+    shipped = judgment_model()
+    assert shipped.names is not None
+    payload, data = bare("Number", "Natural number")
+    assert is_bare_claim(payload, data)
+    assert score_claim(payload, data)[0] == round(shipped.names.probability(claim_features(payload, data)), 4)
+    # A claim with one sentence of evidence is no longer between bare names.
+    sentence = json.dumps([{"index": 0, "quote": "A natural number is a number used for counting."}])
+    assert not is_bare_claim(payload, sentence)
+
+
+@pytest.mark.parametrize(
+    ("base", "dependent"),
+    [("Number", "Natural number"), ("Wave", "Transverse wave"), ("Equation", "Differential equation")],
+)
+def test_names_alone_do_not_commit_a_prerequisite_the_wrong_way_round(base: str, dependent: str) -> None:
+    """The reference model learned the likeness of two descriptions; read from two names that share
+    a word it committed AL-CPL's reversed pairs ("Natural number" before "Number") at 0.85 to 0.90.
+    Two bare names make the way round no more than a guess: that direction stays below the bar."""
+    assert score_claim(*bare(dependent, base))[0] < 0.8
+    assert score_claim(*bare(dependent, base))[0] < score_claim(*bare(base, dependent))[0]
+
+
 def test_the_lessons_model_reads_the_lessons_not_the_edges_committed_so_far() -> None:
     # A lesson claim is judged while its graph is being built: the support the graph lends (shared
     # neighbours, degrees, a path) must not move its score, an objection from the graph must.
@@ -262,7 +325,7 @@ def test_the_shipped_model_is_what_the_build_command_makes(tmp_path: Path) -> No
     result = CliRunner().invoke(app, command)
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
-    assert set(figures) == {"reference", "lessons"}
+    assert set(figures) == {"reference", "lessons", "names"}
     for part in figures.values():
         assert part["at_commit"]["precision"] > 0.5 and part["reliability"]
     assert figures["lessons"]["by_source"] == {"lesson": figures["lessons"]["examples"]}

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from agents.judge import score_band
 from agents.offline.features import claim_features, describe
-from agents.offline.model import JudgmentModel, LinearModel, judgment_model
+from agents.offline.model import JudgmentModel, LinearModel, is_bare_claim, judgment_model
 from magg_kg.llm.port import Prompt
 
 __all__ = ["gate_bars", "judge_learned", "reasons", "score_claim"]
@@ -26,10 +26,12 @@ def score_claim(
     """The calibrated score of the claim in a judge-layout payload, and the reasons for it."""
     chosen = model or judgment_model()
     values = claim_features(payload, data)
+    if isinstance(chosen, JudgmentModel):
+        chosen = chosen.model_for(values, bare=is_bare_claim(payload, data))
     return round(chosen.probability(values), 4), reasons(chosen, values)
 
 
-def reasons(model: JudgmentModel | LinearModel, values: Mapping[str, float]) -> str:
+def reasons(model: LinearModel, values: Mapping[str, float]) -> str:
     """The features that moved the score most, in words, with their calibrated log-odds."""
     shown = model.contributions(values)[:_SHOWN]
     terms = "; ".join(f"{describe(name)} ({weight:+.2f})" for name, weight in shown)

@@ -3,7 +3,7 @@
 Each model is a plain linear score ``z = intercept + sum(weight_i * x_i)`` followed by a sigmoid
 calibration fitted on held-out folds (Platt scaling): ``p = 1 / (1 + exp(-(a * z + b)))``.
 
-The judgment has two of them (:class:`JudgmentModel`), because a lesson's co-occurrence and a stated
+The judgment has several of them (:class:`JudgmentModel`), because a lesson's co-occurrence and a stated
 relation are different things to judge. Most claims read from lessons are *implicit*: two concepts
 named in one sentence, and the question is whether the lesson relates them or only names them
 together; a model fitted on such claims alone, labelled by readers, ranks them better (ROC AUC 0.74
@@ -11,9 +11,15 @@ against 0.69 on d2l chapters never trained on, 0.77 with the lessons' presentati
 features) than one fitted to every claim, which learned the more numerous reference claims. So
 the *lessons* model judges every implicit claim from ingested lessons; the *reference* model,
 fitted on Metacademy's prerequisites, links and their corruptions, judges every other claim: a
-relation stated in so many words, a replay candidate, a person's proposal.
+relation stated in so many words, a replay candidate, a person's proposal. A third, the *names*
+model, judges claims between two bare names (no description, no quote but the names: data sets
+of titles alone, such as AL-CPL and LectureBank, give them). It is fitted on the same Metacademy claims with
+every summary and sentence left out: there, two names that look alike tell that the concepts
+belong together, seldom which comes first, while the reference model learned the likeness of two
+descriptions, and read names alone as if they were descriptions (it committed AL-CPL's reversed
+pairs).
 
-Both are stored as one small JSON file in this package (``judgment.json``: for each, the feature
+All are stored as one small JSON file in this package (``judgment.json``: for each, the feature
 names, weights, the calibration and the cross-validated figures it was shipped with), written by
 ``magg model build`` (:mod:`governance.training`), never by hand. No pickle: the file is data,
 read with ``json``.
@@ -30,11 +36,14 @@ from importlib import resources
 from pathlib import Path
 
 from agents.offline.features import FEATURES, LEXICAL
+from agents.payload import as_mapping, as_strings, quotes_of
+from agents.text import normalize_name
 
 __all__ = [
     "JUDGMENT_FILE",
     "JudgmentModel",
     "LinearModel",
+    "is_bare_claim",
     "is_implicit_lesson_claim",
     "judgment_model",
     "read_judgment_model",
@@ -106,43 +115,76 @@ def is_implicit_lesson_claim(values: Mapping[str, float]) -> bool:
     return bool(values.get("from_lessons")) and unstated
 
 
+def is_bare_claim(payload: Mapping[str, object], data: str) -> bool:
+    """Whether a claim is between two bare names: neither concept has a description and every quote
+    is one of the two names, nothing more (a data set of titles alone, such as AL-CPL's or
+    LectureBank's, gives such claims; a lesson never does): the claims the names model judges.
+
+    >>> proposal = {"src_names": ["Number"], "dst_names": ["Natural number", "naturals"]}
+    >>> is_bare_claim({"proposal": proposal}, '[{"index": 0, "quote": "Natural number"}]')
+    True
+    >>> is_bare_claim({"proposal": proposal}, '[{"index": 0, "quote": "Every natural number is a number."}]')
+    False
+    >>> described = {**proposal, "src_description": "A count."}
+    >>> is_bare_claim({"proposal": described}, '[{"index": 0, "quote": "Number"}]')
+    False
+    """
+    proposal = as_mapping(payload.get("proposal"))
+    if proposal.get("src_description") or proposal.get("dst_description"):
+        return False
+    names = {
+        normalize_name(n)
+        for n in (*as_strings(proposal.get("src_names")), *as_strings(proposal.get("dst_names")))
+    }
+    return all(normalize_name(quote) in names for quote in quotes_of(data).values())
+
+
 @dataclass(frozen=True)
 class JudgmentModel:
-    """The reference model, and the lessons model for implicit claims from ingested lessons (when
-    there is one; without it the reference model judges every claim)."""
+    """The reference model, the lessons model for implicit claims from ingested lessons, and the
+    names model for claims between bare names (each when there is one; without it the reference
+    model judges those claims)."""
 
     reference: LinearModel
     lessons: LinearModel | None = None
+    names: LinearModel | None = None
 
     @property
     def version(self) -> str:
         """The reference model's version (both are built together)."""
         return self.reference.version
 
-    def model_for(self, values: Mapping[str, float]) -> LinearModel:
-        """The model that judges a claim with these feature values.
+    def model_for(self, values: Mapping[str, float], *, bare: bool = False) -> LinearModel:
+        """The model that judges a claim with these feature values (``bare``: between two bare
+        names, :func:`is_bare_claim`).
 
-        >>> reference, lessons = (LinearModel((), (), 0.0, 1.0, 0.0, name) for name in "rl")
-        >>> judgment = JudgmentModel(reference, lessons)
+        >>> reference, lessons, names = (LinearModel((), (), 0.0, 1.0, 0.0, name) for name in "rln")
+        >>> judgment = JudgmentModel(reference, lessons, names)
         >>> implicit = {"from_lessons": 1.0, "kind_implicit": 1.0}
         >>> judgment.model_for(implicit).version, judgment.model_for({"from_lessons": 1.0}).version
         ('l', 'r')
+        >>> judgment.model_for({}, bare=True).version
+        'n'
+        >>> JudgmentModel(reference).model_for({}, bare=True).version
+        'r'
         """
         if self.lessons is not None and is_implicit_lesson_claim(values):
             return self.lessons
+        if self.names is not None and bare:
+            return self.names
         return self.reference
 
-    def probability(self, values: Mapping[str, float]) -> float:
+    def probability(self, values: Mapping[str, float], *, bare: bool = False) -> float:
         """The calibrated probability, by the model that judges this claim."""
-        return self.model_for(values).probability(values)
+        return self.model_for(values, bare=bare).probability(values)
 
-    def contributions(self, values: Mapping[str, float]) -> list[tuple[str, float]]:
+    def contributions(self, values: Mapping[str, float], *, bare: bool = False) -> list[tuple[str, float]]:
         """The log-odds contributions, by the model that judges this claim."""
-        return self.model_for(values).contributions(values)
+        return self.model_for(values, bare=bare).contributions(values)
 
     def to_json(self, reports: Mapping[str, Mapping[str, object]]) -> str:
-        """Both models and their figures (``reports`` by part: ``reference``, ``lessons``)."""
-        parts = {"reference": self.reference, "lessons": self.lessons}
+        """The models and their figures (``reports`` by part: ``reference``, ``lessons``, ``names``)."""
+        parts = {"reference": self.reference, "lessons": self.lessons, "names": self.names}
         return json.dumps(
             {name: part.as_dict(reports.get(name, {})) for name, part in parts.items() if part is not None},
             indent=1,
@@ -189,10 +231,11 @@ def read_judgment_model(text: str) -> JudgmentModel:
     raw = json.loads(text)
     if not isinstance(raw, dict) or not isinstance(raw.get("reference"), dict):
         raise ValueError("model file: no reference model")
-    lessons = raw.get("lessons")
+    lessons, names = raw.get("lessons"), raw.get("names")
     return JudgmentModel(
         _read_linear(raw["reference"], "reference"),
         _read_linear(lessons, "lessons") if isinstance(lessons, dict) else None,
+        _read_linear(names, "names") if isinstance(names, dict) else None,
     )
 
 

@@ -264,8 +264,8 @@ def evaluate_command(
 ) -> None:
     """Precision of the shipped judgment model on labelled claims, at the gate's thresholds."""
     from agents.offline.model import judgment_model
+    from governance.claim_examples import lesson_examples
     from governance.labelled import evaluate
-    from governance.training import lesson_examples
 
     if not labelled.is_file():
         raise UserError(f"{labelled}: no such labelled claims file")

@@ -10,10 +10,10 @@ from agents.offline.features import claim_features
 from agents.offline.handlers import offline_handlers
 from agents.support import GraphView
 from agents.teaching import TeachingOrder
+from governance.claim_examples import metacademy_examples
 from governance.evaluation.ablation import run_configuration
 from governance.evaluation.replay import Candidate, CandidateSet, build_candidates, load_dataset
 from governance.evaluation.textbooks import course_orders
-from governance.training import metacademy_examples
 from magg_kg.clock import StepClock
 from magg_kg.config import LLMConfig, Policy
 from magg_kg.llm.port import Prompt
