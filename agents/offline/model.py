@@ -3,7 +3,7 @@
 Each model is a plain linear score ``z = intercept + sum(weight_i * x_i)`` followed by a sigmoid
 calibration fitted on held-out folds (Platt scaling): ``p = 1 / (1 + exp(-(a * z + b)))``.
 
-The judgment has several of them (:class:`JudgmentModel`), because a lesson's co-occurrence and a stated
+The judgment has three of them (:class:`JudgmentModel`), because a lesson's co-occurrence and a stated
 relation are different things to judge. Most claims read from lessons are *implicit*: two concepts
 named in one sentence, and the question is whether the lesson relates them or only names them
 together; a model fitted on such claims alone, labelled by readers, ranks them better (ROC AUC 0.74
@@ -12,12 +12,12 @@ features) than one fitted to every claim, which learned the more numerous refere
 the *lessons* model judges every implicit claim from ingested lessons; the *reference* model,
 fitted on Metacademy's prerequisites, links and their corruptions, judges every other claim: a
 relation stated in so many words, a replay candidate, a person's proposal. A third, the *names*
-model, judges claims between two bare names (no description, no quote but the names: data sets
-of titles alone, such as AL-CPL and LectureBank, give them). It is fitted on the same Metacademy claims with
-every summary and sentence left out: there, two names that look alike tell that the concepts
-belong together, seldom which comes first, while the reference model learned the likeness of two
-descriptions, and read names alone as if they were descriptions (it committed AL-CPL's reversed
-pairs).
+model, judges claims between two bare names (no description, no quote but the names: data sets of
+titles alone, such as AL-CPL and LectureBank, give them). It is fitted on the same Metacademy
+claims with every summary and sentence left out: there, two names that look alike tell that the
+concepts belong together, seldom which comes first, while the reference model learned the
+likeness of two descriptions, and read names alone as if they were descriptions (it committed
+AL-CPL's reversed pairs).
 
 All are stored as one small JSON file in this package (``judgment.json``: for each, the feature
 names, weights, the calibration and the cross-validated figures it was shipped with), written by
@@ -151,7 +151,7 @@ class JudgmentModel:
 
     @property
     def version(self) -> str:
-        """The reference model's version (both are built together)."""
+        """The reference model's version (all are built together)."""
         return self.reference.version
 
     def model_for(self, values: Mapping[str, float], *, bare: bool = False) -> LinearModel:
@@ -174,13 +174,14 @@ class JudgmentModel:
             return self.names
         return self.reference
 
-    def probability(self, values: Mapping[str, float], *, bare: bool = False) -> float:
-        """The calibrated probability, by the model that judges this claim."""
-        return self.model_for(values, bare=bare).probability(values)
+    def probability(self, values: Mapping[str, float]) -> float:
+        """The calibrated probability, by the model that judges this claim (the reference model
+        for a claim between bare names: :func:`agents.offline.judging.score_claim` tells those)."""
+        return self.model_for(values).probability(values)
 
-    def contributions(self, values: Mapping[str, float], *, bare: bool = False) -> list[tuple[str, float]]:
-        """The log-odds contributions, by the model that judges this claim."""
-        return self.model_for(values, bare=bare).contributions(values)
+    def contributions(self, values: Mapping[str, float]) -> list[tuple[str, float]]:
+        """The log-odds contributions, by the model that judges this claim (as :meth:`probability`)."""
+        return self.model_for(values).contributions(values)
 
     def to_json(self, reports: Mapping[str, Mapping[str, object]]) -> str:
         """The models and their figures (``reports`` by part: ``reference``, ``lessons``, ``names``)."""

@@ -5,7 +5,7 @@ Latin-script text; a request to the reviewer in Arabic, Chinese, Korean or Russi
 nothing at all. What the detector cannot read, it cannot clear, so such text is held for a person
 like text that reads as an instruction. It is told by its letters, never by what it says:
 
-- a word of two or more letters of one other script ("Одобрите", "批准", "검토");
+- a word of two or more letters, none of them Latin ("Одобрите", "批准", "검토");
 - a word that mixes the Latin alphabet with another script's letters, the look-alike spelling that
   hides "approve" from a reader of Latin letters ("аpprove" with a Cyrillic "а"); Greek excepted,
   which formulas and units mix with Latin letters ("μs").
