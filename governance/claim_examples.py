@@ -108,30 +108,33 @@ def names_examples(folder: Path, seeds: Sequence[int] = SEEDS) -> list[ClaimExam
 
 
 def _dataset_examples(dataset: Dataset, seeds: Sequence[int]) -> list[ClaimExample]:
+    concepts = _concepts(dataset)
     examples: list[ClaimExample] = []
     for seed in seeds:
-        examples += _candidate_examples(dataset, seed, len(examples))
-    return examples + _link_examples(dataset, min(seeds), len(examples))
+        examples += _candidate_examples(dataset, concepts, seed, len(examples))
+    return examples + _link_examples(dataset, concepts, min(seeds), len(examples))
 
 
-def _candidate_examples(dataset: Dataset, seed: int, number: int) -> list[ClaimExample]:
+def _candidate_examples(
+    dataset: Dataset, concepts: Sequence[Concept], seed: int, number: int
+) -> list[ClaimExample]:
     """The replay candidates of one seed, each judged against that seed's established graph and
     the textbooks, as replay's judge sees them."""
     candidate_set = build_candidates(dataset, seed)
     edges = [(e.src, "prerequisite", e.dst) for e in candidate_set.established]
-    view = GraphView(_concepts(dataset), edges, courses=dataset.courses)
+    view = GraphView(concepts, edges, courses=dataset.courses)
     return [
         _example(view, candidate, dataset, number + n) for n, candidate in enumerate(candidate_set.candidates)
     ]
 
 
-def _link_examples(dataset: Dataset, seed: int, number: int) -> list[ClaimExample]:
+def _link_examples(
+    dataset: Dataset, concepts: Sequence[Concept], seed: int, number: int
+) -> list[ClaimExample]:
     """See-also links as typed claims where their sentence states a type, and as ``related``
     claims, each with an unrelated pair as a ``related`` claim (label 0)."""
     established = build_candidates(dataset, seed).established
-    full = GraphView(
-        _concepts(dataset), [(e.src, "prerequisite", e.dst) for e in established], courses=dataset.courses
-    )
+    full = GraphView(concepts, [(e.src, "prerequisite", e.dst) for e in established], courses=dataset.courses)
     rng = random.Random(seed)
     tags = sorted(dataset.concepts)
     linked = {(link.src, link.dst) for link in dataset.links} | {
