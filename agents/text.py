@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.phrases import CONJUNCTION, lemma_table
+from agents.phrases import CONJUNCTION, FUNCTION_WORDS, lemma_table
 
 __all__ = [
     "EMPHASIS",
@@ -338,14 +338,20 @@ def lexicon(names: list[tuple[str, list[str]]]) -> dict[str, str]:
     name also answers to its initials ("LLM" for "large language model") unless two concepts
     share them or the initials are a name themselves. Initials are keyed apart (``^llm``), so
     that only an upper-case acronym token matches them, never a word ("in" is not "input node").
+    So is an acronym that spells a function word: "IS" names the Itakura-Saito divergence, the
+    word "is" never does.
 
     >>> sorted(lexicon([("large-language-model", ["Large language model"])]).items())
     [('^llm', 'large-language-model'), ('large language model', 'large-language-model')]
+    >>> sorted(lexicon([("itakura-saito", ["Itakura-Saito", "IS"])]).items())
+    [('^is', 'itakura-saito'), ('itakura saito', 'itakura-saito')]
     """
     keys: dict[str, str] = {}
     for concept_id, forms in names:
         for form in forms:
             key = normalize_name(form)
+            if key in FUNCTION_WORDS:
+                key = INITIALS + key
             if key:
                 keys.setdefault(key, concept_id)
     for letters, owners in initials_owners(keys).items():

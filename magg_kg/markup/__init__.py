@@ -11,7 +11,8 @@ tag reads as a paragraph break, a heading's tag as ``#``, an emphasis tag as ``*
 Extractors read the prose view; evidence quotes are cut from the lesson text at the same offsets.
 
 Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code``
-(code spans, ``<code>``/``<kbd>``/``<samp>``), ``html`` (tags, declarations), ``comment`` (HTML
+(code spans, ``<code>``/``<kbd>``/``<samp>``), ``html`` (tags, declarations, character references such as
+``&quot;``, each read as the character it stands for: :mod:`magg_kg.markup._entities`), ``comment`` (HTML
 and MDX comments), ``component`` (JSX tags and expressions, MDX import/export blocks),
 ``front_matter`` (YAML or TOML at the top), ``admonition`` (the marker only: ``:::note``,
 ``[!NOTE]``, ``!!! warning``), ``table`` (pipes, delimiter rows and every cell that does not read
@@ -44,6 +45,7 @@ from pathlib import PurePath
 
 from magg_kg.markup._blocks import block_pass
 from magg_kg.markup._canvas import KINDS, Canvas, Flavor, HiddenText, Markup, Region, RegionKind
+from magg_kg.markup._entities import entity_pass
 from magg_kg.markup._inline import Inline
 from magg_kg.markup._tags import tag_pass
 
@@ -94,4 +96,5 @@ def find_prose(text: str, flavor: Flavor = "markdown") -> Markup:
     Inline(canvas, canvas.view(), flavor).run()
     if flavor != "mdx":
         tag_pass(canvas, canvas.view(), html=flavor == "html")
+    entity_pass(canvas, canvas.view())
     return canvas.markup(flavor)

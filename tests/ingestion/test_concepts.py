@@ -177,6 +177,23 @@ def test_acronyms_resolve_to_the_concept_they_abbreviate(tmp_path: Path) -> None
     assert pcie is not None and registry.resolve("PCIe") == pcie
 
 
+def test_an_acronym_that_spells_a_function_word_names_its_concept_only_in_capitals(tmp_path: Path) -> None:
+    # scikit-learn's guide defines "the Itakura-Saito (IS) divergence"; the alias "is" then named the
+    # divergence in every sentence with the verb, and it got edges to whatever those sentences named.
+    path = tmp_path / "nmf.md"
+    path.write_text(
+        "# Divergences\n\nOr, the Itakura-Saito (IS) divergence. The IS divergence suits audio. "
+        "Itakura-Saito divergence needs positive data.\n",
+        encoding="utf-8",
+    )
+    registry = Registry([], {})
+    extract_lesson(read_lesson(path), OfflineLLM(offline_handlers()), registry, CURRICULUM)
+    divergence = registry.resolve("Itakura-Saito divergence") or registry.resolve("Itakura-Saito")
+    assert divergence is not None and registry.resolve("IS") == divergence
+    assert [k.id for k in registry.known_in("PCA is used to decompose a dataset.")] == []
+    assert divergence in [k.id for k in registry.known_in("The IS divergence is large.")]
+
+
 def test_short_forms_spelled_inside_words_and_emphasised_resolve_too(tmp_path: Path) -> None:
     # "ResNet" and "HPO" are not the initials of their long forms, the long form may be in
     # emphasis, and a definition may give the short form in words ("abbreviated as"); each short

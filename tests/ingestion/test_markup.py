@@ -219,7 +219,9 @@ def test_unclosed_constructs_end_at_the_file_or_stay_text(text: str, flavor: Fla
     assert words(find_prose(text, flavor)) == left
 
 
-MARKUP_CHARS = st.sampled_from([*"`<>!-[]()$\\{}/*:|#=\"'~_+.,1 \n\tabcAB", "ä", "中", "<!--", "-->", "```"])
+MARKUP_CHARS = st.sampled_from(
+    [*"`<>!-[]()$\\{}/*:|#=\"'~_+.,1 \n\tabcAB", "ä", "中", "<!--", "-->", "```", "&quot;", "&#8212;", "&"]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -231,17 +233,36 @@ def test_the_prose_view_keeps_every_offset(text: str, flavor: Flavor) -> None:
     markup = find_prose(text, flavor)
     assert len(markup.prose) == len(text)
     # The exceptions: a list marker or an HTML block tag reads as a line break, an HTML heading's tag
-    # as "#", an emphasis tag as "*"; each in a character of the marker or the tag.
+    # as "#", an emphasis tag as "*", a character reference as its character; each in a character
+    # of the marker, the tag or the reference.
     markers = {i for r in markup.regions if r.kind == "marker" for i in range(r.start, r.end)}
     tags = {i for r in markup.regions if r.kind == "html" for i in range(r.start, r.end)}
     assert all(
-        p == t or (p == " " and t != "\n") or (p == "\n" and i in markers | tags) or (p in "#*" and i in tags)
+        p == t
+        or (p == " " and t != "\n")
+        or (p == "\n" and i in markers | tags)
+        or (p in "#*" and i in tags)
+        or (t == "&" and i in tags)
         for i, (p, t) in enumerate(zip(markup.prose, text, strict=True))
     )
     blanked = [i for i, (p, t) in enumerate(zip(markup.prose, text, strict=True)) if p != t]
     covered = {i for r in markup.regions for i in range(r.start, r.end)}
     assert set(blanked) <= covered and all(markup.prose[i] in " \n" for i in covered - tags)
     assert all(0 <= h.start < h.end <= len(text) for h in markup.hidden)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_character_references_read_as_their_characters(flavor: Flavor) -> None:
+    # "&quot;saga&quot;" left as text made "quot" a recurring word, then a concept of an HTML lesson.
+    text = "The &quot;saga&quot; solver &amp; Schr&ouml;dinger&#8217;s &lt;pad&gt; token &foo; &#x40;x."
+    markup = find_prose(text, flavor)
+    assert len(markup.prose) == len(text)
+    assert words(markup) == 'The " saga" solver & Schrö dinger\' s < pad> token &foo; @ x.'
+    assert {text[r.start : r.end] for r in markup.regions} <= {
+        "&quot;", "&amp;", "&ouml;", "&#8217;", "&lt;", "&gt;", "&#x40;"
+    }  # fmt: skip
+    code = "<code>a &amp; b</code> and" if flavor == "html" else "`a &amp; b` and"
+    assert words(find_prose(code, flavor)) == "and"  # code stays blank
 
 
 def test_german_and_chinese_prose_pass_through() -> None:
