@@ -167,10 +167,11 @@ def extract_lesson(
     _organize(lesson, found, registry, schema, result, spelled)
     raw: list[ExtractedEdge] = []
     senses = registry.senses(lesson.prose)  # this lesson's concepts too
+    full = registry.in_full(lesson.prose)
 
     def relations_of(chunk: Chunk) -> None:
         text = lesson.prose[chunk.start : chunk.end]
-        known = registry.known_in(text, heads=True, senses=senses)
+        known = registry.known_in(text, heads=True, senses=senses, full=full)
         if len(known) < 2:
             return
         prompt = Prompt(

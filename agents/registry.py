@@ -36,6 +36,9 @@ from magg_kg.records import Concept
 
 __all__ = ["ConceptInfo", "Registry"]
 
+_Senses = tuple[frozenset[str], frozenset[str]]
+"""A lesson's senses and the concepts it names in full (:meth:`Registry.lexicon_for`)."""
+
 
 @dataclass(frozen=True)
 class ConceptInfo:
@@ -69,7 +72,8 @@ class Registry:
         self._strong: MentionFinder | None = None
         self._spelled: MentionFinder | None = None
         self._shared: dict[str, frozenset[str]] | None = None
-        self._sensed: tuple[frozenset[str], dict[str, str], dict[str, str]] | None = None
+        self._sensed: tuple[_Senses, dict[str, str], dict[str, str]] | None = None
+        self._full: MentionFinder | None = None
 
     def lexicon(self) -> dict[str, str]:
         if self._lexicon is None:
@@ -85,22 +89,36 @@ class Registry:
             }
         return self._shared
 
-    def lexicon_for(self, senses: frozenset[str] | None) -> dict[str, str]:
+    def lexicon_for(
+        self, senses: frozenset[str] | None, full: frozenset[str] = frozenset()
+    ) -> dict[str, str]:
         """The lexicon, in which the initials several concepts share answer for the one of them that
         a lesson names otherwise (``senses``, :meth:`senses`), when only one: "CI" is continuous
-        integration in a lesson on it, a confidence interval in a lesson on statistics."""
+        integration in a lesson on it, a confidence interval in a lesson on statistics. When the
+        lesson names several of them, it is the one it names in full (``full``, :meth:`in_full`),
+        even where the initials are one concept's acronym: a lesson on "Linear Discriminant
+        Analysis" that writes "LDA" means it, not "Latent Dirichlet Allocation (LDA)" defined in
+        an earlier lesson."""
         table = self.lexicon()
         if not senses:
             return table
-        if self._sensed is not None and self._sensed[0] == senses and self._sensed[1] is table:
+        key = (senses, full)
+        if self._sensed is not None and self._sensed[0] == key and self._sensed[1] is table:
             return self._sensed[2]
-        chosen = {
-            INITIALS + letters: next(iter(owners & senses))
-            for letters, owners in self._shared_initials().items()
-            if len(owners & senses) == 1 and letters not in table
-        }
+        chosen: dict[str, str] = {}
+        for letters, owners in self._shared_initials().items():
+            meant = owners & senses
+            if len(meant) > 1:
+                meant &= full
+            if len(meant) != 1:
+                continue
+            concept = next(iter(meant))
+            if letters not in table:
+                chosen[INITIALS + letters] = concept
+            elif table[letters] in owners and table[letters] != concept and concept in full:
+                chosen[letters] = concept
         merged = {**table, **chosen} if chosen else table
-        self._sensed = (senses, table, merged)
+        self._sensed = (key, table, merged)
         return merged
 
     def resolve(self, name: str, senses: AbstractSet[str] | None = None) -> str | None:
@@ -151,7 +169,7 @@ class Registry:
         self.concepts[info.id] = info
         self.forms.setdefault(info.id, set()).add(info.name)
         self._register(normalize_name(info.name), info.id)
-        self._lexicon = self._heads = self._strong = self._spelled = self._shared = None
+        self._lexicon = self._heads = self._strong = self._spelled = self._shared = self._full = None
 
     def add_alias(self, form: str, concept_id: str) -> str | None:
         """Registers a surface form; returns its key if that key is new."""
@@ -160,7 +178,7 @@ class Registry:
             return None
         self._register(key, concept_id)
         self.forms.setdefault(concept_id, set()).add(form)
-        self._lexicon = self._heads = self._strong = self._spelled = self._shared = None
+        self._lexicon = self._heads = self._strong = self._spelled = self._shared = self._full = None
         return key
 
     def senses(self, prose: str, by_initials: bool = True) -> frozenset[str]:
@@ -190,14 +208,40 @@ class Registry:
             finder = self._spelled
         return frozenset(concept for _, _, concept in finder.find(prose))
 
+    def in_full(self, prose: str) -> frozenset[str]:
+        """The concepts a lesson names by a name or alias of words: neither an acronym nor initials
+        nor a plain alias ("Linear Discriminant Analysis", not "LDA")."""
+        if self._full is None:
+            self._full = MentionFinder(
+                {
+                    key: concept
+                    for key, concept in lexicon(
+                        [
+                            (cid, sorted(f for f in forms if self._spelled_out(f, self.concepts[cid].name)))
+                            for cid, forms in self.forms.items()
+                        ]
+                    ).items()
+                    if not key.startswith(INITIALS)
+                }
+            )
+        return frozenset(concept for _, _, concept in self._full.find(prose))
+
+    @staticmethod
+    def _spelled_out(form: str, name: str) -> bool:
+        return acronym_of(form.strip()) is None and not plain_alias(form, name) and len(form.split()) > 1
+
     def known_in(
-        self, text: str, heads: bool = False, senses: frozenset[str] | None = None
+        self,
+        text: str,
+        heads: bool = False,
+        senses: frozenset[str] | None = None,
+        full: frozenset[str] = frozenset(),
     ) -> list[KnownConcept]:
         """The known concepts ``text`` names; with ``heads``, also those it names as the head of a
         longer name ("stochastic gradient descent" names "gradient descent", :mod:`agents.names`);
         with ``senses`` (:meth:`senses` of its lesson), a concept outside them is not named by a
         plain alias, and is known without one."""
-        table = self.lexicon_for(senses)
+        table = self.lexicon_for(senses, full)
         if self._finder is None or self._finder.keys is not table:
             self._finder = MentionFinder(table)
         mentions = elided(text, self._finder.find(text), table)

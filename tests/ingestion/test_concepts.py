@@ -194,6 +194,34 @@ def test_an_acronym_that_spells_a_function_word_names_its_concept_only_in_capita
     assert divergence in [k.id for k in registry.known_in("The IS divergence is large.")]
 
 
+def test_an_acronym_two_concepts_spell_means_the_one_the_lesson_names_in_full(tmp_path: Path) -> None:
+    # scikit-learn's guide defines "Latent Dirichlet Allocation (LDA)" in one page, and its page on
+    # Linear Discriminant Analysis writes "LDA" throughout: there, LDA is the classifier.
+    lessons = {
+        "a.md": "# Topics\n\n**Latent Dirichlet Allocation (LDA)** is a generative model for text corpora. "
+        "LDA finds topics in Latent Dirichlet Allocation.\n",
+        "b.md": "# Linear Discriminant Analysis\n\n**Linear discriminant analysis** is a classifier that "
+        "fits one covariance matrix. Linear discriminant analysis is fast. LDA is fast.\n",
+    }
+    registry, llm = Registry([], {}), OfflineLLM(offline_handlers())
+    for name, text in lessons.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        extract_lesson(read_lesson(tmp_path / name), llm, registry, CURRICULUM)
+    latent, linear = (
+        registry.resolve("latent dirichlet allocation"),
+        registry.resolve("linear discriminant analysis"),
+    )
+    assert latent is not None and linear is not None and registry.resolve("LDA") == latent
+    prose = lessons["b.md"]
+    senses, full = registry.senses(prose), registry.in_full(prose)
+    assert {latent, linear} <= senses and linear in full and latent not in full
+    named = [k.id for k in registry.known_in("LDA is fast.", senses=senses, full=full)]
+    assert named == [linear]
+    assert [k.id for k in registry.known_in("LDA is fast.", senses=registry.senses(lessons["a.md"]))] == [
+        latent
+    ]
+
+
 def test_short_forms_spelled_inside_words_and_emphasised_resolve_too(tmp_path: Path) -> None:
     # "ResNet" and "HPO" are not the initials of their long forms, the long form may be in
     # emphasis, and a definition may give the short form in words ("abbreviated as"); each short
