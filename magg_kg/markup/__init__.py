@@ -7,13 +7,14 @@ would lose, each in a character of the markup: the first character of a list ite
 number is a newline, so that each item is a paragraph of its own (an item without a full stop is
 never one sentence with the next, as it would be if the bullet were only blanked); an HTML block
 tag reads as a paragraph break, a heading's tag as ``#``, an emphasis tag as ``*`` (see
-:mod:`magg_kg.markup._tags`).
+:mod:`magg_kg.markup._tags`), a character reference as the character it stands for.
 Extractors read the prose view; evidence quotes are cut from the lesson text at the same offsets.
 
 Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code``
-(code spans, ``<code>``/``<kbd>``/``<samp>``), ``html`` (tags, declarations, character references such as
-``&quot;``, each read as the character it stands for: :mod:`magg_kg.markup._entities`), ``comment`` (HTML
-and MDX comments), ``component`` (JSX tags and expressions, MDX import/export blocks),
+(code spans, ``<code>``/``<kbd>``/``<samp>``), ``html`` (tags, declarations, and character
+references such as ``&quot;``, each read as the character it stands for:
+:mod:`magg_kg.markup._entities`), ``comment`` (HTML and MDX comments), ``component`` (JSX tags
+and expressions, MDX import/export blocks),
 ``front_matter`` (YAML or TOML at the top), ``admonition`` (the marker only: ``:::note``,
 ``[!NOTE]``, ``!!! warning``), ``table`` (pipes, delimiter rows and every cell that does not read
 as a sentence: four words or more ending in ``.``, ``!`` or ``?``), ``math`` (``$..$``,

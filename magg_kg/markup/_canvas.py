@@ -93,7 +93,7 @@ class Canvas:
                 self.marks[start:end] = bytes(end - start)
 
     def mark(self, at: int, char: str) -> None:
-        """Shows ``char`` (ASCII) at ``at`` in the view, unless the character is painted again."""
+        """Shows ``char`` (Latin-1) at ``at`` in the view, unless the character is painted again."""
         if self.marks is None:
             self.marks = bytearray(len(self.text))
         self.marks[at] = ord(char)
