@@ -44,9 +44,28 @@ class Clock(Protocol):
         """The current time stamp; successive calls never go backwards."""
         ...
 
+    def observe(self, stamp: str | None) -> None:
+        """Takes note of a time recorded elsewhere (the store's latest): every later :meth:`now`
+        is after it. A writer whose clock is behind what another writer recorded (a clock set
+        back, another machine's running ahead) then writes after that history instead of being
+        refused by the store's time order; an earlier time, or None, changes nothing."""
+        ...
+
+
+def _moment(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
 
 class SystemClock:
-    """Wall-clock time, made strictly increasing so that as-of reads can tell writes apart."""
+    """Wall-clock time, made strictly increasing so that as-of reads can tell writes apart, and
+    never before a time it observed (a hybrid clock: the wall clock, or just past the latest
+    recorded time when the wall clock is behind it).
+
+    >>> clock = SystemClock()
+    >>> clock.observe("2999-01-01T00:00:00.000000Z")
+    >>> clock.now()
+    '2999-01-01T00:00:00.000001Z'
+    """
 
     def __init__(self) -> None:
         self._last = datetime.min.replace(tzinfo=UTC)
@@ -58,6 +77,10 @@ class SystemClock:
         self._last = moment
         return format_time(moment)
 
+    def observe(self, stamp: str | None) -> None:
+        if stamp is not None:
+            self._last = max(self._last, _moment(stamp))
+
 
 class StepClock:
     """A deterministic clock for tests and replays: starts at ``start``, steps on every read.
@@ -68,10 +91,20 @@ class StepClock:
     """
 
     def __init__(self, start: str, step_seconds: float = 0.001) -> None:
-        self._next = datetime.fromisoformat(start.replace("Z", "+00:00"))
+        self._next = _moment(start)
         self._step = timedelta(seconds=step_seconds)
 
     def now(self) -> str:
         moment = self._next
         self._next = moment + self._step
         return format_time(moment)
+
+    def observe(self, stamp: str | None) -> None:
+        """The next reading is one step after ``stamp`` when it is not already later.
+
+        >>> clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=1.0)
+        >>> clock.observe("2026-06-01T00:00:00.000000Z"); clock.now()
+        '2026-06-01T00:00:01.000000Z'
+        """
+        if stamp is not None:
+            self._next = max(self._next, _moment(stamp) + self._step)
