@@ -56,6 +56,30 @@ def _moment(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
+_LAST_OBSERVABLE = datetime.max.replace(tzinfo=UTC) - timedelta(days=1)
+
+
+def _observed(stamp: str | None) -> datetime | None:
+    """The moment a stored time stands for, or None when there is none to observe: no time, one that
+    does not read as a time stamp, or one at the end of the calendar (a clock moved past it could
+    not step on; the store's time order refuses the write instead, with its reason).
+
+    >>> _observed("2026-01-02T03:04:05.000000Z").year, _observed("9999-12-31T23:59:59.999999Z")
+    (2026, None)
+    >>> _observed("yesterday"), _observed(None)
+    (None, None)
+    """
+    if stamp is None:
+        return None
+    try:
+        moment = _moment(stamp)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment if moment <= _LAST_OBSERVABLE else None
+
+
 class SystemClock:
     """Wall-clock time, made strictly increasing so that as-of reads can tell writes apart, and
     never before a time it observed (a hybrid clock: the wall clock, or just past the latest
@@ -78,8 +102,9 @@ class SystemClock:
         return format_time(moment)
 
     def observe(self, stamp: str | None) -> None:
-        if stamp is not None:
-            self._last = max(self._last, _moment(stamp))
+        moment = _observed(stamp)
+        if moment is not None:
+            self._last = max(self._last, moment)
 
 
 class StepClock:
@@ -106,5 +131,6 @@ class StepClock:
         >>> clock.observe("2026-06-01T00:00:00.000000Z"); clock.now()
         '2026-06-01T00:00:01.000000Z'
         """
-        if stamp is not None:
-            self._next = max(self._next, _moment(stamp) + self._step)
+        moment = _observed(stamp)
+        if moment is not None:
+            self._next = max(self._next, moment + self._step)

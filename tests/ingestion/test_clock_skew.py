@@ -76,3 +76,12 @@ def test_the_system_clock_never_reads_before_a_time_it_observed() -> None:
     clock.observe(None)
     clock.observe(BEHIND)  # an earlier time changes nothing
     assert clock.now() > second
+
+
+def test_a_stored_time_no_clock_can_follow_is_not_observed() -> None:
+    # A hostile or broken writer's time at the end of the calendar would leave no time to step on
+    # to (an overflow on every command), and one that is no time stamp nothing to observe.
+    clock = SystemClock()
+    for stamp in ("9999-12-31T23:59:59.999999Z", "not a time", ""):
+        clock.observe(stamp)
+    assert clock.now() < AHEAD
