@@ -5,6 +5,7 @@ Time stamps are ISO 8601 UTC strings with microseconds, so text order is time or
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -82,17 +83,21 @@ def _observed(stamp: str | None) -> datetime | None:
 
 class SystemClock:
     """Wall-clock time, made strictly increasing so that as-of reads can tell writes apart, and
-    never before a time it observed (a hybrid clock: the wall clock, or just past the latest
-    recorded time when the wall clock is behind it).
+    never before a time it observed (a hybrid clock: the wall clock, or past the latest recorded
+    time when the wall clock is behind it). Past a time ahead of the wall clock by this clock's own
+    offset, a random part of a second drawn once: two processes that observe the same time (a
+    store whose history runs ahead of both) would otherwise read the same times, and write
+    batches of one id.
 
     >>> clock = SystemClock()
     >>> clock.observe("2999-01-01T00:00:00.000000Z")
-    >>> clock.now()
-    '2999-01-01T00:00:00.000001Z'
+    >>> "2999-01-01T00:00:00.000000Z" < clock.now() < "2999-01-01T00:00:01.000001Z"
+    True
     """
 
     def __init__(self) -> None:
         self._last = datetime.min.replace(tzinfo=UTC)
+        self._offset = timedelta(microseconds=random.SystemRandom().randrange(1_000_000))
 
     def now(self) -> str:
         moment = datetime.now(UTC)
@@ -103,8 +108,10 @@ class SystemClock:
 
     def observe(self, stamp: str | None) -> None:
         moment = _observed(stamp)
-        if moment is not None:
-            self._last = max(self._last, moment)
+        if moment is None:
+            return
+        ahead = moment >= datetime.now(UTC)  # only then would two clocks read the same times
+        self._last = max(self._last, moment + self._offset if ahead else moment)
 
 
 class StepClock:

@@ -337,8 +337,9 @@ class Store(ABC):
         return (int(rows[0]["seq"] or 0), str(rows[0]["hash"])) if rows else (0, "")
 
     def latest_time(self) -> str | None:
-        """The latest time the store has recorded (an edge version recorded or closed, a domain or
-        ownership row, an audit event); None when it has recorded nothing. A writer's clock
+        """The latest time the store has recorded (a batch sent, an edge version recorded or
+        closed, a domain or ownership row, an audit event, a decision, a model call); None when it
+        has recorded nothing. A writer's clock
         observes it (:meth:`magg_kg.clock.Clock.observe`) so that what it writes comes after."""
         rows = self.query("latest_time")
         return str(rows[0]["at"]) if rows and rows[0]["at"] else None
