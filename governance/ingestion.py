@@ -80,7 +80,7 @@ from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
 from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
 from magg_kg.records import Lesson, Proposal
-from magg_kg.store import Store
+from magg_kg.store import TIME_ORDER, Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
 __all__ = [
@@ -179,6 +179,7 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
         ctx = replace(ctx, lesson_prose=lru_cache(maxsize=256)(prose_reader(ctx.store)))
     if ctx.ledger is None:
         ctx = replace(ctx, ledger=ProposalLedger(ctx.store))
+    ctx.clock.observe(ctx.store.latest_time())  # a clock behind the recorded history writes after it
     fresh = _read(ctx, paths, report)
     stored = ((row.id, stored_prose(row) or "") for row in ctx.store.lessons())
     ctx = replace(ctx, course=ctx.course or Course.of([*stored, *((f.id, f.prose) for f in fresh)]))
@@ -221,6 +222,8 @@ def _ingest_lesson(ctx: IngestContext, lesson: LessonText, report: IngestReport)
             line = f"lesson {lesson.id} ({lesson.key}): attempt {attempt} refused, {conflict.reason}"
             refusals.append(conflict.reason)
             report.conflicts.append(line)
+            if conflict.reason.startswith(TIME_ORDER):  # another writer recorded a later time first
+                ctx.clock.observe(ctx.store.latest_time())
             ctx.sleep(min(2.0, 0.05 * 2 ** (attempt - 1)) * (0.5 + jitter.random()))
             continue
         _account(report, built, attempt)

@@ -5,6 +5,8 @@ Time stamps are ISO 8601 UTC strings with microseconds, so text order is time or
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -44,19 +46,84 @@ class Clock(Protocol):
         """The current time stamp; successive calls never go backwards."""
         ...
 
+    def observe(self, stamp: str | None) -> None:
+        """Takes note of a time recorded elsewhere (the store's latest): every later :meth:`now`
+        is after it. A writer whose clock is behind what another writer recorded (a clock set
+        back, another machine's running ahead) then writes after that history instead of being
+        refused by the store's time order; an earlier time, or None, changes nothing."""
+        ...
+
+
+def _moment(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+_LAST_OBSERVABLE = datetime.max.replace(tzinfo=UTC) - timedelta(days=1)
+
+
+def _observed(stamp: str | None) -> datetime | None:
+    """The moment a stored time stands for, or None when there is none to observe: no time, one that
+    does not read as a time stamp, or one at the end of the calendar (a clock moved past it could
+    not step on; the store's time order refuses the write instead, with its reason).
+
+    >>> _observed("2026-01-02T03:04:05.000000Z").year, _observed("9999-12-31T23:59:59.999999Z")
+    (2026, None)
+    >>> _observed("yesterday"), _observed(None)
+    (None, None)
+    """
+    if stamp is None:
+        return None
+    try:
+        moment = _moment(stamp)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment if moment <= _LAST_OBSERVABLE else None
+
 
 class SystemClock:
-    """Wall-clock time, made strictly increasing so that as-of reads can tell writes apart."""
+    """Wall-clock time, made strictly increasing so that as-of reads can tell writes apart, and
+    never before a time it observed (a hybrid clock: the wall clock, or past the latest recorded
+    time when the wall clock is behind it). Past a time ahead of the wall clock by this clock's own
+    offset, a random part of a second drawn once: two processes that observe the same time (a
+    store whose history runs ahead of both) would otherwise read the same times, and write
+    batches of one id.
 
-    def __init__(self) -> None:
+    ``history``, when given, is where the recorded history's latest time is read (a command's
+    store: :meth:`magg_kg.store.Store.latest_time`). It is read once, at the first :meth:`now`, and
+    observed: a command that never reads the time (``magg audit verify`` on a damaged file) never
+    queries it.
+
+    >>> clock = SystemClock()
+    >>> clock.observe("2999-01-01T00:00:00.000000Z")
+    >>> "2999-01-01T00:00:00.000000Z" < clock.now() < "2999-01-01T00:00:01.000001Z"
+    True
+    >>> SystemClock(history=lambda: "2999-01-01T00:00:00.000000Z").now() > "2999"
+    True
+    """
+
+    def __init__(self, history: Callable[[], str | None] | None = None) -> None:
         self._last = datetime.min.replace(tzinfo=UTC)
+        self._offset = timedelta(microseconds=random.SystemRandom().randrange(1_000_000))
+        self._history = history
 
     def now(self) -> str:
+        if self._history is not None:
+            history, self._history = self._history, None
+            self.observe(history())
         moment = datetime.now(UTC)
         if moment <= self._last:
             moment = self._last + timedelta(microseconds=1)
         self._last = moment
         return format_time(moment)
+
+    def observe(self, stamp: str | None) -> None:
+        moment = _observed(stamp)
+        if moment is None:
+            return
+        ahead = moment >= datetime.now(UTC)  # only then would two clocks read the same times
+        self._last = max(self._last, moment + self._offset if ahead else moment)
 
 
 class StepClock:
@@ -68,10 +135,21 @@ class StepClock:
     """
 
     def __init__(self, start: str, step_seconds: float = 0.001) -> None:
-        self._next = datetime.fromisoformat(start.replace("Z", "+00:00"))
+        self._next = _moment(start)
         self._step = timedelta(seconds=step_seconds)
 
     def now(self) -> str:
         moment = self._next
         self._next = moment + self._step
         return format_time(moment)
+
+    def observe(self, stamp: str | None) -> None:
+        """The next reading is one step after ``stamp`` when it is not already later.
+
+        >>> clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=1.0)
+        >>> clock.observe("2026-06-01T00:00:00.000000Z"); clock.now()
+        '2026-06-01T00:00:01.000000Z'
+        """
+        moment = _observed(stamp)
+        if moment is not None:
+            self._next = max(self._next, moment + self._step)

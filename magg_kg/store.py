@@ -33,6 +33,7 @@ from magg_kg.records import (
 
 __all__ = [
     "SCHEMA_VERSION",
+    "TIME_ORDER",
     "BatchResult",
     "Param",
     "Row",
@@ -44,6 +45,8 @@ __all__ = [
 
 SCHEMA_VERSION = 2
 """The newest schema this code knows; a database with a higher version is refused."""
+TIME_ORDER = "time order:"
+"""How a refusal by the store's time order begins (``migrations/0002_time_order.sql``)."""
 
 Param = str | int | float | None
 """One value bound to a query or held in a row: what SQLite and D1 both store."""
@@ -85,7 +88,7 @@ class BatchResult:
         False
         """
         return self.status == "refused" and (
-            self.code == "conflict" or self.reason.startswith(("UNIQUE constraint failed", "time order:"))
+            self.code == "conflict" or self.reason.startswith(("UNIQUE constraint failed", TIME_ORDER))
         )
 
     def raise_for_refusal(self) -> BatchResult:
@@ -332,6 +335,14 @@ class Store(ABC):
         """The last audit event's sequence number and hash ((0, "") when empty)."""
         rows = self.query("audit_head")
         return (int(rows[0]["seq"] or 0), str(rows[0]["hash"])) if rows else (0, "")
+
+    def latest_time(self) -> str | None:
+        """The latest time the store has recorded (a batch sent, an edge version recorded or
+        closed, a domain or ownership row, an audit event, a decision, a model call); None when it
+        has recorded nothing. A writer's clock
+        observes it (:meth:`magg_kg.clock.Clock.observe`) so that what it writes comes after."""
+        rows = self.query("latest_time")
+        return str(rows[0]["at"]) if rows and rows[0]["at"] else None
 
     def graph_stamp(self) -> tuple[Param, ...]:
         """The graph's stamp: what changes whenever the graph does. It is the row counts of the

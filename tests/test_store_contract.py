@@ -359,6 +359,17 @@ def test_the_audit_chain_grows_and_verifies(backend: Store, prefix: str) -> None
     assert find_break(events) is None
 
 
+def test_the_latest_recorded_time_is_read_from_the_history(backend: Store, prefix: str) -> None:
+    # What a writer's clock observes, so that a clock behind the history still writes after it.
+    later = "2999-01-01T00:00:00.000000Z"
+    assert (backend.latest_time() or "") < later
+    event = AppendAudit(
+        event_id=f"{prefix}late", kind="test", subject=prefix, payload="{}", recorded_at=later
+    )
+    backend.apply(batch(prefix, "late", event))
+    assert backend.latest_time() == later
+
+
 def test_apply_all_applies_in_order_and_a_refusal_stops_no_other(backend: Store, prefix: str) -> None:
     def event(n: int) -> AppendAudit:
         return AppendAudit(event_id=f"{prefix}g{n}", kind="test", subject=prefix, payload="{}", recorded_at=T)

@@ -154,7 +154,8 @@ def open_context(db: Path | None, *, create: bool = False) -> Iterator[Context]:
     config = read_config(db)
     store = open_store(config, create=create)
     try:
-        ctx = Context(config=config, store=store, clock=SystemClock(), out=out_console(), err=err_console())
+        clock = SystemClock(history=store.latest_time)  # a clock behind the history writes after it
+        ctx = Context(config=config, store=store, clock=clock, out=out_console(), err=err_console())
         with ctx.closing:
             yield ctx
     finally:

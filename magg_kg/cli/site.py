@@ -377,6 +377,7 @@ def build_site(site: Site) -> Starlette:
             # The lock keeps this server's requests in turn; the store's write lock keeps out other
             # processes (a `magg review` at the same time) from the read to the write.
             with decide_lock, store.exclusive():
+                site.clock.observe(store.latest_time())  # a server runs on: others may have written since
                 try:
                     if action == "approve":
                         ops = approve(store, site.clock, site.policy, ident, reviewer, note)

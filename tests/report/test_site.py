@@ -13,6 +13,7 @@ import pytest
 
 from governance.review import pending
 from magg_kg.cli.site import CSRF_COOKIE
+from magg_kg.operations import AppendAudit, Batch
 from magg_kg.records import Decision
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
@@ -142,6 +143,24 @@ def test_approving_on_the_page_records_what_magg_review_records(
     assert "record_decision" in kinds and "commit_edge" in kinds
     code, out, _ = magg(["audit", "verify", "--json", "--db", str(by_page)], capsys)
     assert code == 0 and json.loads(out)["ok"] is True
+
+
+def test_a_decision_comes_after_what_another_writer_recorded_since_the_server_started(
+    db: Path, site_url: str
+) -> None:
+    # The server's clock observes the store before each decision: a writer whose clock runs ahead
+    # (another machine's) recorded a later time, and the decision must not be recorded before it.
+    later = "2999-01-01T00:00:00.000000Z"
+    store = SQLiteStore.open(db)
+    try:
+        event = AppendAudit(event_id="e-ahead", kind="test", subject="clock", payload="{}", recorded_at=later)
+        store.write(Batch.of("b-ahead", later, [event]))
+    finally:
+        store.close()
+    proposal = waiting(db)[0]
+    with httpx.Client(base_url=site_url) as client:
+        assert decide(client, proposal, "approve", "Ada").status_code == 303
+    assert decisions(db, proposal)[-1].decided_at > later
 
 
 def test_a_second_reviewer_cannot_settle_a_settled_proposal(db: Path, site_url: str) -> None:
