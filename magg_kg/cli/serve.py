@@ -17,6 +17,7 @@ from magg_kg.cli.context import DbOption, open_context, serve_token
 from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
 from magg_kg.cli.web import is_loopback
+from magg_kg.clock import SystemClock
 from magg_kg.errors import UserError
 from magg_kg.store import Store
 
@@ -51,7 +52,12 @@ def serve(
             "e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`"
         )
     with open_context(db) as ctx:  # refuses a missing database before anything listens
-        config, clock = ctx.config, ctx.clock
+        config = ctx.config
+        # The server's own clock: its requests run in other threads, each with a store of its own,
+        # after this one is closed. It observes the recorded history now, and the site again
+        # before each decision it records.
+        clock = SystemClock()
+        clock.observe(ctx.store.latest_time())
         ctx.out.print(
             f"serving {config.db} at http://{host}:{port}/"
             f"{' (every request needs the token)' if token else ''}; Ctrl-C stops",
