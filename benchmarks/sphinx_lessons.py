@@ -6,8 +6,10 @@ in reStructuredText with Sphinx's roles and directives. docutils renders each pa
 Sphinx roles docutils does not know (``:class:``, ``:func:``, ``:ref:`` ...) become the text they
 show (code for API names), directives that only pull in code, plots or tables of contents
 (``autosummary``, ``plot``, ``literalinclude`` ...) are dropped, and directives that wrap prose
-(``dropdown``, ``seealso``, ``versionadded`` ...) keep their content. Math stays LaTeX in
-``<tt class="math">``, which the prose view blanks. The pages are not kept in this repository;
+(``dropdown``, ``seealso``, ``versionadded`` ...) keep their content; text in single backquotes
+(the default role) is code, as these projects' Sphinx configurations make it. Math stays LaTeX in
+``<tt class="math">`` and code is ``<span class="docutils literal">``: the prose view blanks both
+by their class. The pages are not kept in this repository;
 this converter is how the figures in the closing notes were made.
 
 docutils is not a dependency of magg-kg: install it beside it to run this (``pip install docutils``).
@@ -107,6 +109,9 @@ def convert(source: Path, out: Path) -> list[Path]:
     written = []
     for page in sorted(source.glob("*.rst")):
         text = re.sub(r"\|details-(?:start|split|end)\|", "", page.read_text(encoding="utf-8"))
+        # Text in single backquotes takes the default role: docutils' is a title (<cite>), but
+        # Sphinx projects make it code (scikit-learn's conf.py: "literal"; SciPy's: "autolink").
+        text = ".. default-role:: code\n\n" + text
         html = publish_string(text, writer_name="html5", settings_overrides=settings)
         target = out / (page.stem.replace("_", "-") + ".html")
         target.write_text(str(html), encoding="utf-8")

@@ -10,20 +10,21 @@ tag reads as a paragraph break, a heading's tag as ``#``, an emphasis tag as ``*
 :mod:`magg_kg.markup._tags`), a character reference as the character it stands for.
 Extractors read the prose view; evidence quotes are cut from the lesson text at the same offsets.
 
-Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code``
-(code spans, ``<code>``/``<kbd>``/``<samp>``), ``html`` (tags, declarations, and character
-references such as ``&quot;``, each read as the character it stands for:
-:mod:`magg_kg.markup._entities`), ``comment`` (HTML and MDX comments), ``component`` (JSX tags
-and expressions, MDX import/export blocks),
-``front_matter`` (YAML or TOML at the top), ``admonition`` (the marker only: ``:::note``,
-``[!NOTE]``, ``!!! warning``), ``table`` (pipes, delimiter rows and every cell that does not read
-as a sentence: four words or more ending in ``.``, ``!`` or ``?``), ``math`` (``$..$``,
-``$$..$$``, ``\\(..\\)``, ``\\[..\\]``, ``<math>``), ``image`` (``![alt](url "title")`` whole,
-``<img>``, ``<svg>``), ``url`` (bare URLs, autolinks, link targets and the link's brackets; the
-link text stays prose), ``script`` (``<script>``/``<style>`` with their contents), ``reference``
-(d2lbook roles such as :numref:`x`), ``marker`` (list bullets and numbers, blockquote ``>``,
-thematic breaks) and ``hidden``. Heading text keeps its ``#`` (the chunker and the sentence
-splitter find headings by it); ``<details>``/``<summary>`` text is prose (it is shown on a click).
+Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code`` (code
+spans, ``<code>``/``<kbd>``/``<samp>``/``<tt>``, an element of class ``literal``), ``html`` (tags,
+declarations, and character references such as ``&quot;``, each read as the character it stands
+for: :mod:`magg_kg.markup._entities`), ``comment`` (HTML and MDX comments), ``component`` (JSX
+tags and expressions, MDX import/export blocks), ``front_matter`` (YAML or TOML at the top),
+``admonition`` (the marker only: ``:::note``, ``[!NOTE]``, ``!!! warning``), ``table`` (pipes,
+delimiter rows and every cell that does not read as a sentence: four words or more ending in
+``.``, ``!`` or ``?``), ``math`` (``$..$``, ``$$..$$``, ``\\(..\\)``, ``\\[..\\]``, ``<math>``, an
+element whose class says math: ``math``, ``katex``, ``arithmatex``, ``MathJax``), ``image``
+(``![alt](url "title")`` whole, ``<img>``, ``<svg>``), ``url`` (bare URLs, autolinks, link targets
+and the link's brackets; the link text stays prose), ``script`` (``<script>``/``<style>`` with
+their contents), ``reference`` (d2lbook roles such as :numref:`x`), ``marker`` (list bullets and
+numbers, blockquote ``>``, thematic breaks) and ``hidden``. Heading text keeps its ``#`` (the
+chunker and the sentence splitter find headings by it); ``<details>``/``<summary>`` text is prose
+(it is shown on a click).
 
 Hidden text is recorded (:class:`HiddenText`) and never used as evidence: HTML and MDX comments;
 elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none``,

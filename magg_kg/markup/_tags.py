@@ -25,9 +25,18 @@ _TAG = re.compile(
 )
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 _CONTENT: dict[str, RegionKind] = {
-    "pre": "code", "code": "inline_code", "kbd": "inline_code", "samp": "inline_code", "math": "math",
-    "svg": "image", "template": "hidden", "table": "table",
+    "pre": "code", "code": "inline_code", "kbd": "inline_code", "samp": "inline_code", "tt": "inline_code",
+    "math": "math", "svg": "image", "template": "hidden", "table": "table",
 }  # fmt: skip
+_CLASSES: dict[str, RegionKind] = {
+    "math": "math", "katex": "math", "katex-display": "math", "arithmatex": "math", "mathjax": "math",
+    "mathjax_display": "math", "literal": "inline_code", "sourcecode": "code",
+}  # fmt: skip
+"""Classes by which generators mark an element's content as math or code, whatever the element
+(``<span class="math">``, ``<tt class="math">`` from docutils, ``<div class="arithmatex">`` from
+MkDocs, ``<span class="katex">``, ``<span class="docutils literal">``): one of the class names,
+whole, in any case."""
+_CLASS = re.compile(r"(?:^|\s)class\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _BLOCKS = frozenset(
     "address article aside blockquote body br dd details dialog div dl dt fieldset figcaption figure "
     "footer form head header hr html li main nav ol p section summary table tbody td tfoot th thead "
@@ -90,11 +99,21 @@ class Elements:
         if empty or low in _VOID:
             return
         depth = self.depth[low] = self.depth.get(low, 0) + 1
-        content = "hidden" if hides else None if component else _CONTENT.get(low)
+        # What a class names the content (math in a <tt>) comes before what the element is.
+        classed = None if component or plain else self.classed(attrs, end)
+        content = "hidden" if hides else None if component else classed or _CONTENT.get(low)
         if content is not None and content not in self.active:
             self.active.add(content)
             reason = f"hidden <{name}>" if hides else ""
             self.open.setdefault(low, []).append((start, end, depth, content, reason))
+
+    def classed(self, attrs: int, end: int) -> RegionKind | None:
+        """The content kind a tag's class names (:data:`_CLASSES`), if any."""
+        found = _CLASS.search(self.view, attrs, end)
+        if found is None:
+            return None
+        names = (found.group(1) if found.group(1) is not None else found.group(2)).lower().split()
+        return next((_CLASSES[name] for name in names if name in _CLASSES), None)
 
     def structure(self, start: int, end: int, low: str, closing: bool) -> None:
         """The marks of a tag's structure (see the module docstring); a tag has three characters

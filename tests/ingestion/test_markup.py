@@ -135,6 +135,39 @@ def test_each_kind_of_markup_is_blanked(
     assert kinds(markup, text) == regions
 
 
+@pytest.mark.parametrize(
+    ("text", "latex"),
+    [
+        ('<p>The inverse of <tt class="math">\\mathbf{A}</tt> is a matrix.</p>', "\\mathbf{A}"),
+        (
+            '<p>The inverse of <span class="math notranslate">\\mathbf{A}</span> is a matrix.</p>',
+            "\\mathbf{A}",
+        ),
+        ("<p>The inverse of <span class='MathJax_Display'>A^{-1}</span> is a matrix.</p>", "A^{-1}"),
+        ('<p>The inverse of <span class="katex"><span>A</span></span> is a matrix.</p>', "<span>A</span>"),
+        ('<p>The inverse of <div class="arithmatex">\\mathbf{A}</div> is a matrix.</p>', "\\mathbf{A}"),
+    ],
+)
+def test_html_math_marked_by_its_class_is_math(text: str, latex: str) -> None:
+    # Generators mark math by a class (docutils, Sphinx, MathJax, KaTeX, MkDocs), on any element:
+    # its LaTeX is no prose, so "mathbf" never becomes a word of the lesson.
+    markup = find_prose(text, "html")
+    assert words(markup) == "The inverse of is a matrix."
+    assert any(kind == "math" and latex in part for kind, part in kinds(markup, text))
+
+
+def test_html_code_marked_by_its_element_or_class_is_code() -> None:
+    text = (
+        '<p>Call <tt>minimize</tt> or <span class="docutils literal">root</span> or '
+        '<span class="pre literals">fit</span> or <span class="mathematics">cars</span> here.</p>'
+    )
+    markup = find_prose(text, "html")
+    # "literals" and "mathematics" are other classes: a class name counts whole, not its part.
+    assert words(markup) == "Call or or fit or cars here."
+    assert ("inline_code", "minimize") in kinds(markup, text)
+    assert ("inline_code", "root") in kinds(markup, text)
+
+
 def test_tables_keep_only_cells_that_read_as_sentences() -> None:
     text = (
         "| Model | Accuracy | Note |\n|---|---:|---|\n"
