@@ -14,9 +14,11 @@ this converter is how the figures in the closing notes were made.
 
 docutils is not a dependency of magg-kg: install it beside it to run this (``pip install docutils``).
 
-Usage::
+Usage (the two books of the README's held-out check)::
 
     python -m benchmarks.sphinx_lessons scikit_learn-1.5.2/doc/modules OUT_DIR
+    python -m benchmarks.sphinx_lessons scipy-1.14.1/doc/source/tutorial OUT_DIR --recursive \
+        --skip index.rst --skip "stats/continuous_*.rst" --skip "stats/discrete_*.rst"
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -95,8 +98,17 @@ def _register() -> None:
         directives.register_directive(name, Kept)
 
 
-def convert(source: Path, out: Path) -> list[Path]:
-    """Writes one HTML lesson per ``*.rst`` page of ``source``; returns the files, sorted."""
+def pages(source: Path, recursive: bool = False, skip: Sequence[str] = ()) -> list[Path]:
+    """The ``*.rst`` pages of ``source`` (with ``recursive``, of its subfolders too), but those
+    whose path under ``source`` matches a ``skip`` pattern (``stats/continuous_*.rst``), sorted."""
+    found = source.rglob("*.rst") if recursive else source.glob("*.rst")
+    kept = [page for page in found if not any(page.relative_to(source).match(p) for p in skip)]
+    return sorted(kept, key=lambda page: page.relative_to(source).parts)
+
+
+def convert(source: Path, out: Path, recursive: bool = False, skip: Sequence[str] = ()) -> list[Path]:
+    """Writes one HTML lesson per page of ``source`` (:func:`pages`), named by its path under it
+    ("stats/continuous.rst" as "stats-continuous.html"); returns the files, in order."""
     from docutils.core import publish_string
 
     _register()
@@ -107,13 +119,14 @@ def convert(source: Path, out: Path) -> list[Path]:
         "output_encoding": "unicode", "math_output": "LaTeX",
     }  # fmt: skip
     written = []
-    for page in sorted(source.glob("*.rst")):
+    for page in pages(source, recursive, skip):
         text = re.sub(r"\|details-(?:start|split|end)\|", "", page.read_text(encoding="utf-8"))
         # Text in single backquotes takes the default role: docutils' is a title (<cite>), but
         # Sphinx projects make it code (scikit-learn's conf.py: "literal"; SciPy's: "autolink").
         text = ".. default-role:: code\n\n" + text
         html = publish_string(text, writer_name="html5", settings_overrides=settings)
-        target = out / (page.stem.replace("_", "-") + ".html")
+        name = "-".join(page.relative_to(source).with_suffix("").parts)
+        target = out / (name.replace("_", "-") + ".html")
         target.write_text(str(html), encoding="utf-8")
         written.append(target)
     return written
@@ -123,6 +136,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", type=Path, help="a folder of .rst pages (scikit-learn's doc/modules)")
     parser.add_argument("out", type=Path, help="the folder to write the HTML lessons to")
+    parser.add_argument("--recursive", action="store_true", help="also the pages of its subfolders")
+    parser.add_argument(
+        "--skip", action="append", default=[], metavar="GLOB", help="leave out pages whose path matches"
+    )
     args = parser.parse_args()
     if not args.source.is_dir():
         sys.exit(f"error: {args.source} is not a folder")
@@ -130,7 +147,8 @@ def main() -> None:
         import docutils  # noqa: F401
     except ImportError:
         sys.exit("error: this converter needs docutils (pip install docutils); magg-kg does not")
-    print(f"{len(convert(args.source, args.out))} lessons written to {args.out}")
+    written = convert(args.source, args.out, args.recursive, args.skip)
+    print(f"{len(written)} lessons written to {args.out}")
 
 
 if __name__ == "__main__":
