@@ -60,9 +60,6 @@ _NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "axes", "m
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 """A name ending in an acronym's plural ("GPUs", "APIs"): the "s" goes, whatever the letters before
 it ("GPUs" is no "-us" word like "corpus", "APIs" no "-is" word like "analysis")."""
-_CAPITALS_END = re.compile(r"[A-Z]{2}S$")
-"""A word ending in three capitals, the last an "S" ("BLAS", "AWS", "OpenBLAS"): an acronym's
-letter, not a plural's ending."""
 _ARTICLES = ("the", "a", "an")
 INITIALS = "^"
 """The prefix of a lexicon key made of a name's initials (no normalized name can start with it)."""
@@ -164,12 +161,6 @@ def normalize_name(name: str) -> str:
     ('gpu', 'api', 'corpus')
     >>> normalize_name("A* search"), normalize_name("A/B testing"), normalize_name("A search")
     ('a search', 'a b testing', 'search')
-
-    A name ending in capitals ends in an acronym, its "S" one of its letters (an acronym's plural
-    is written with a small "s"):
-
-    >>> normalize_name("BLAS"), normalize_name("AWS"), normalize_name("OpenBLAS")
-    ('blas', 'aws', 'openblas')
     """
     found = list(_WORD.finditer(name))
     while found and _article(name, found[0].group(0), found[0].end()):
@@ -180,10 +171,7 @@ def normalize_name(name: str) -> str:
     if not parts:
         return ""
     last = written[-1].split("-")[-1]
-    if _PLURAL_ACRONYM.fullmatch(last):
-        parts[-1] = parts[-1][:-1]
-    elif not _CAPITALS_END.search(last):
-        parts[-1] = singular(parts[-1])
+    parts[-1] = parts[-1][:-1] if _PLURAL_ACRONYM.fullmatch(last) else singular(parts[-1])
     return " ".join(parts)
 
 
