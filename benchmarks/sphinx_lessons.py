@@ -9,8 +9,8 @@ show (code for API names), directives that only pull in code, plots or tables of
 (``dropdown``, ``seealso``, ``versionadded`` ...) keep their content; text in single backquotes
 (the default role) is code, as these projects' Sphinx configurations make it. Math stays LaTeX in
 ``<tt class="math">`` and code is ``<span class="docutils literal">``: the prose view blanks both
-by their class. The pages are not kept in this repository;
-this converter is how the figures in the closing notes were made.
+by their class. The pages are not kept in this repository; this converter is how the figures in
+the closing notes were made.
 
 docutils is not a dependency of magg-kg: install it beside it to run this (``pip install docutils``).
 

@@ -339,8 +339,8 @@ class Store(ABC):
     def latest_time(self) -> str | None:
         """The latest time the store has recorded (a batch sent, an edge version recorded or
         closed, a domain or ownership row, an audit event, a decision, a model call); None when it
-        has recorded nothing. A writer's clock
-        observes it (:meth:`magg_kg.clock.Clock.observe`) so that what it writes comes after."""
+        has recorded nothing. A writer's clock observes it (:meth:`magg_kg.clock.Clock.observe`)
+        so that what it writes comes after."""
         rows = self.query("latest_time")
         return str(rows[0]["at"]) if rows and rows[0]["at"] else None
 
