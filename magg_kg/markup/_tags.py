@@ -36,7 +36,11 @@ _CLASSES: dict[str, RegionKind] = {
 (``<span class="math">``, ``<tt class="math">`` from docutils, ``<div class="arithmatex">`` from
 MkDocs, ``<span class="katex">``, ``<span class="docutils literal">``): one of the class names,
 whole, in any case."""
-_CLASS = re.compile(r"(?:^|\s)class\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+_ROLES: dict[str, RegionKind] = {"doc-bibliography": "reference", "doc-biblioentry": "reference"}
+"""Roles (DPUB-ARIA) that declare an element's content no prose: a bibliography and its entries
+(docutils' and Sphinx's ``<div class="citation" role="doc-biblioentry">``), whose titles and venues
+are references, as a d2lbook citation is."""
+_DECLARED = re.compile(r"(?:^|\s)(class|role)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _BLOCKS = frozenset(
     "address article aside blockquote body br dd details dialog div dl dt fieldset figcaption figure "
     "footer form head header hr html li main nav ol p section summary table tbody td tfoot th thead "
@@ -99,21 +103,23 @@ class Elements:
         if empty or low in _VOID:
             return
         depth = self.depth[low] = self.depth.get(low, 0) + 1
-        # What a class names the content (math in a <tt>) comes before what the element is.
-        classed = None if component or plain else self.classed(attrs, end)
-        content = "hidden" if hides else None if component else classed or _CONTENT.get(low)
+        # What a class or role declares the content (math in a <tt>) comes before what the element is.
+        declared = None if component or plain else self.declared(attrs, end)
+        content = "hidden" if hides else None if component else declared or _CONTENT.get(low)
         if content is not None and content not in self.active:
             self.active.add(content)
             reason = f"hidden <{name}>" if hides else ""
             self.open.setdefault(low, []).append((start, end, depth, content, reason))
 
-    def classed(self, attrs: int, end: int) -> RegionKind | None:
-        """The content kind a tag's class names (:data:`_CLASSES`), if any."""
-        found = _CLASS.search(self.view, attrs, end)
-        if found is None:
-            return None
-        names = (found.group(1) if found.group(1) is not None else found.group(2)).lower().split()
-        return next((_CLASSES[name] for name in names if name in _CLASSES), None)
+    def declared(self, attrs: int, end: int) -> RegionKind | None:
+        """The content kind a tag's class (:data:`_CLASSES`) or role (:data:`_ROLES`) declares."""
+        for found in _DECLARED.finditer(self.view, attrs, end):
+            kinds = _CLASSES if found.group(1).lower() == "class" else _ROLES
+            value = found.group(2) if found.group(2) is not None else found.group(3)
+            kind = next((kinds[name] for name in value.lower().split() if name in kinds), None)
+            if kind is not None:
+                return kind
+        return None
 
     def structure(self, start: int, end: int, low: str, closing: bool) -> None:
         """The marks of a tag's structure (see the module docstring); a tag has three characters

@@ -168,6 +168,17 @@ def test_html_code_marked_by_its_element_or_class_is_code() -> None:
     assert ("inline_code", "root") in kinds(markup, text)
 
 
+def test_a_bibliography_entry_is_a_reference_not_prose() -> None:
+    text = (
+        "<p>Splines interpolate the data well.</p>"
+        '<div role="list" class="citation-list"><div class="citation" id="c1" role="doc-biblioentry">'
+        "<p>Dierckx, P. Curve and Surface Fitting with Splines. Oxford University Press.</p></div></div>"
+    )
+    markup = find_prose(text, "html")
+    assert words(markup) == "Splines interpolate the data well."
+    assert any(kind == "reference" and "Dierckx" in part for kind, part in kinds(markup, text))
+
+
 def test_tables_keep_only_cells_that_read_as_sentences() -> None:
     text = (
         "| Model | Accuracy | Note |\n|---|---:|---|\n"
