@@ -24,6 +24,12 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime(_FORMAT)
 
 
+def _moment(text: str) -> datetime:
+    """An ISO 8601 time as an aware datetime; naive means UTC. Raises ValueError for other text."""
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def parse_time(text: str) -> str:
     """Reads a user's time (ISO 8601, a date, or a time stamp) as a time stamp; naive means UTC.
 
@@ -32,9 +38,7 @@ def parse_time(text: str) -> str:
     >>> parse_time("2026-01-02T03:04:05+01:00")
     '2026-01-02T02:04:05.000000Z'
     """
-    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
+    moment = _moment(text.strip())
     try:
         return format_time(moment)
     except OverflowError:  # "0001-01-01T00:00:00+01:00" is before the first time in UTC
@@ -52,10 +56,6 @@ class Clock(Protocol):
         back, another machine's running ahead) then writes after that history instead of being
         refused by the store's time order; an earlier time, or None, changes nothing."""
         ...
-
-
-def _moment(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
 _LAST_OBSERVABLE = datetime.max.replace(tzinfo=UTC) - timedelta(days=1)
@@ -77,8 +77,6 @@ def _observed(stamp: str | None) -> datetime | None:
         moment = _moment(stamp)
     except ValueError:
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
     return moment if moment <= _LAST_OBSERVABLE else None
 
 
