@@ -209,6 +209,7 @@ class GraphView:
             if alias not in known:
                 known.append(alias)
                 self._citations = None
+                self._words = None
 
     def names(self, concept_id: str) -> list[str]:
         """The concept's name and aliases (the id itself when nothing else is known)."""
@@ -354,8 +355,8 @@ class GraphView:
     def anchored(self, concept_id: str) -> bool:
         """Whether a concept relates to the rest of the curriculum: it has an active edge, a lesson
         teaches it or defines it (it has a description), the lessons of two files name it, another
-        concept's description names it, or its name shares a content word with another concept's
-        name. A concept that appears from nowhere (in one lesson file) has none of these."""
+        concept's description names it, or a content word of its name or aliases is one of another
+        concept's. A concept that appears from nowhere (in one lesson file) has none of these."""
         concept = self._concepts.get(concept_id)
         if concept is None:
             return False
@@ -367,10 +368,15 @@ class GraphView:
             return True
         if self._words is None:
             self._words = {}
-            for cid, known in self._concepts.items():
-                for word in content_words(known.name):
+            for cid in self._concepts:
+                for word in self._content_words(cid):
                     self._words.setdefault(word, set()).add(cid)
-        return any(self._words.get(word, set()) - {concept_id} for word in content_words(concept.name))
+        return any(self._words.get(word, set()) - {concept_id} for word in self._content_words(concept_id))
+
+    def _content_words(self, concept_id: str) -> set[str]:
+        """The content words of a concept's name and aliases ("RAG", alias "retrieval augmented
+        generation": "rag", "retrieval", "augmented", "generation")."""
+        return {word for name in self.names(concept_id) for word in content_words(name)}
 
     def cited(self, concept_id: str) -> int:
         """How many other concepts' descriptions name this concept (by name or alias)."""

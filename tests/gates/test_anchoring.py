@@ -60,3 +60,15 @@ def test_a_second_quote_backs_a_claim_whose_endpoint_is_from_nowhere() -> None:
     one_file = view_of({"intro@aaaaaaaaaaaa": ["zorblax", "attention"]})
     again = "Attention and the zorblax unit work together."
     assert anchored(claim_in(one_file, [("intro@aaaaaaaaaaaa", QUOTE), ("intro@aaaaaaaaaaaa", again)]))
+
+
+def test_a_word_shared_with_another_concepts_alias_relates_a_concept_to_the_curriculum() -> None:
+    concepts = [
+        Concept(id=c, name=name, type="concept", recorded_at=AT)
+        for c, name in (("retrieval", "retrieval"), ("rag", "RAG"), ("zorblax", "zorblax"))
+    ]
+    view = GraphView(concepts, [], members={"retrieval": {"rag@aaaaaaaaaaaa"}}, lessons=1)
+    assert not view.anchored("retrieval")
+    view.add_names({"retrieval augmented generation": "rag"})
+    assert view.anchored("retrieval") and view.anchored("rag")  # "retrieval" is a word of RAG's alias
+    assert not view.anchored("zorblax")
