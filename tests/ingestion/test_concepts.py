@@ -376,6 +376,17 @@ def test_a_heading_that_names_a_term_is_taught_and_a_label_is_not() -> None:
     assert not any("tokenization" in name for name in by_name)  # the prose never writes the heading
 
 
+def test_a_heading_that_says_what_to_do_is_no_concept_and_one_that_names_a_term_is() -> None:
+    text = (
+        "### Implement ARIMA\n\nIt's time to implement ARIMA! The ARIMA model fits the series.\n\n"
+        "### Split Data\n\nNext we split data into train and test parts, as you will split data later.\n\n"
+        "## Transfer Learning\n\nTransfer learning reuses a model; we use transfer learning here.\n"
+    )
+    found = {normalize_name(c.name) for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
+    assert not {"implement arima", "split data"} & found  # the prose writes them as verb phrases
+    assert {"arima", "transfer learning"} <= found
+
+
 def test_a_lesson_title_whose_words_the_prose_writes_apart_is_what_it_teaches() -> None:
     body = (
         "We turn scores into probabilities with the softmax. Unlike linear regression, the model "
