@@ -28,6 +28,8 @@ class LessonOutcome:
     """How many times the lesson was built and sent (more than one after a conflict)."""
     held: int = 0
     """New concepts the lesson names only beside instruction-like text, left out."""
+    named: int = 0
+    """The concepts the lesson names, new or known."""
 
 
 @dataclass

@@ -389,6 +389,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
             len(proposals),
             tuple(f"{h.reason} at {h.start}-{h.end}" for h in lesson.hidden),
             held=len(held),
+            named=len({link.concept_id for link in extraction.links}),
         ),
         Batch.of(batch_id, at, journaled(ops, at)),
         extraction,

@@ -112,6 +112,19 @@ def test_a_lesson_that_gives_nothing_is_said_to(tmp_path: Path, capsys: pytest.C
     assert "English prose only" in err
 
 
+def test_an_english_lesson_on_known_concepts_alone_is_not_called_foreign(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, again = tmp_path / "first.md", tmp_path / "again.md"
+    first.write_text("# Softmax\n\nThe **softmax** is a function that turns scores into probabilities.\n")
+    again.write_text("# Recap\n\nRemember how we applied the softmax before, and why.\n")
+    db = str(tmp_path / "k.sqlite")
+    assert magg(["ingest", str(first), "--db", db], capsys)[0] == 0
+    code, _, err = magg(["ingest", str(again), "--db", db], capsys)
+    assert code == 0 and "no new concept and no relation came out of it" in err
+    assert "the 1 concept(s) it names were known already" in err and "English prose only" not in err
+
+
 def test_control_characters_of_a_question_reach_neither_the_answer_nor_the_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -132,8 +132,8 @@ _ORDINARY = ("alt text", "title", "title text")
 def _barren(report: IngestReport, err: Console, provider: str) -> None:
     """One warning line per lesson that left concepts out (named only beside instruction-like
     text), and per new lesson that gave nothing: no new concept, no proposal (a lesson in another
-    language, or with no prose, is recorded all the same, and skipped when run again)."""
-    hint = "; the offline provider reads English prose only" if provider == "offline" else ""
+    language, or with no prose, is recorded all the same, and skipped when run again; one that
+    names only concepts the graph has already is said to)."""
     for lesson in report.lessons:
         if lesson.held:
             err.print(
@@ -143,6 +143,10 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
                 highlight=False,
             )
         elif lesson.status in ("new", "new-version") and not lesson.concepts and not lesson.proposals:
+            if lesson.named:  # an English lesson on what the graph has already
+                hint = f": the {lesson.named} concept(s) it names were known already"
+            else:
+                hint = "; the offline provider reads English prose only" if provider == "offline" else ""
             err.print(
                 f"warning: lesson {lesson.lesson_id} ({lesson.path}): no new concept and no relation "
                 f"came out of it{hint}",
