@@ -121,6 +121,8 @@ class IngestContext:
     max_bytes: int = DEFAULT_MAX_BYTES
     part_chars: int = PART_CHARS
     """A longer lesson file is ingested as consecutive parts, each a lesson (:func:`read_parts`)."""
+    skip: tuple[str, ...] = ()
+    """Patterns of the files a folder's walk leaves out (:func:`find_lessons`)."""
     usage: UsageSource | None = None
     progress: Progress | None = None
     attempts: int = ATTEMPTS
@@ -151,7 +153,7 @@ def _known(lesson: LessonText, known: Lesson, *, meanwhile: bool) -> LessonOutco
 def _read(ctx: IngestContext, paths: Sequence[Path], report: IngestReport) -> list[LessonText]:
     fresh: list[LessonText] = []
     seen: dict[str, str] = {}
-    for path, key in find_lessons(list(paths)):
+    for path, key in find_lessons(list(paths), ctx.skip):
         try:
             parts = read_parts(path, key, max_bytes=ctx.max_bytes, part_chars=ctx.part_chars)
         except InputError as error:

@@ -28,7 +28,9 @@ import hashlib
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 from magg_kg.errors import InputError
@@ -124,35 +126,45 @@ def lesson_key(relative: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-") or "lesson"
 
 
-def find_lessons(paths: list[Path]) -> list[tuple[Path, str]]:
+def find_lessons(paths: list[Path], skip: Sequence[str] = ()) -> list[tuple[Path, str]]:
     """The lesson files named by ``paths`` (folders walked, sorted), each with its key.
 
     In a folder, a lesson is a file with a suffix of :data:`magg_kg.markup.FLAVORS` (``.md``,
-    ``.markdown``, ``.mdx``, ``.html``, ``.htm``) whose name is not README; a file named itself is
-    read whatever its suffix (as Markdown unless it is HTML). Raises :class:`InputError` for a path
-    that does not exist, cannot be read (a name too long, a folder that cannot be listed) or a
-    folder with no lesson file.
+    ``.markdown``, ``.mdx``, ``.html``, ``.htm``), except the README of the folder itself, which
+    describes it; a README in a subfolder is a lesson (a course on GitHub is often one folder per
+    lesson, its text in the folder's README). A file whose path under the folder matches a
+    ``skip`` pattern is left out (:func:`fnmatch.fnmatchcase`, where ``*`` spans folders too:
+    ``*/translations/*``, ``*assignment.md``). A file named itself is read whatever its suffix (as
+    Markdown unless it is HTML). Raises :class:`InputError` for a path that does not exist, cannot
+    be read (a name too long, a folder that cannot be listed) or a folder with no lesson file.
     """
     found: list[tuple[Path, str]] = []
     for path in paths:
         try:
-            found.extend(_lessons_at(path))
+            found.extend(_lessons_at(path, skip))
         except OSError as error:  # a name too long for the file system, a folder it cannot list
             raise InputError(f"{path}: cannot be read: {error.strerror or error}") from None
     return found
 
 
-def _lessons_at(path: Path) -> list[tuple[Path, str]]:
+def _lessons_at(path: Path, skip: Sequence[str]) -> list[tuple[Path, str]]:
     """The lesson files one path names, each with its key (see :func:`find_lessons`)."""
     if not path.exists():
         raise InputError(f"{path}: no such file or folder; check the path")
     if not path.is_dir():
         return [(path, lesson_key(path.name))]
-    named = (p for p in path.rglob("*") if p.suffix.lower() in FLAVORS and p.stem.lower() != "readme")
+    named = (
+        p
+        for p in path.rglob("*")
+        if p.suffix.lower() in FLAVORS
+        and not (p.stem.lower() == "readme" and p.parent == path)
+        and not any(fnmatchcase(p.relative_to(path).as_posix(), pattern) for pattern in skip)
+    )
     files = sorted(p for p in named if p.is_file())
     if not files:
+        left = " or left out by --skip" if skip else ""
         raise InputError(
-            f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm); "
+            f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm){left}; "
             "pass a folder of lessons"
         )
     return [(file, lesson_key(file.relative_to(path).as_posix())) for file in files]

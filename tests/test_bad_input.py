@@ -125,6 +125,24 @@ def test_an_english_lesson_on_known_concepts_alone_is_not_called_foreign(
     assert "the 1 concept(s) it names were known already" in err and "English prose only" not in err
 
 
+def test_skip_patterns_leave_lesson_files_out_and_leaving_out_all_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    course = tmp_path / "course"
+    (course / "1-softmax" / "translations").mkdir(parents=True)
+    (course / "1-softmax" / "README.md").write_text(
+        "# Softmax\n\nThe **softmax** is a function that turns scores into probabilities.\n"
+    )
+    (course / "1-softmax" / "translations" / "README.de.md").write_text("# Softmax\n\nDie Funktion.\n")
+    db = str(tmp_path / "s.sqlite")
+    code, out, _ = magg(["ingest", str(course), "--skip", "*/translations/*", "--db", db, "--json"], capsys)
+    files = [entry["path"] for entry in json.loads(out)["files"]]
+    assert code == 0 and files == [str(course / "1-softmax" / "README.md")]
+    code, _, err = magg(["ingest", str(course), "--skip", "*.md", "--db", str(tmp_path / "t.sqlite")], capsys)
+    assert code == 2 and "holds no lesson" in err and "left out by --skip" in err
+    assert not (tmp_path / "t.sqlite").exists()  # refused before a database is created
+
+
 def test_control_characters_of_a_question_reach_neither_the_answer_nor_the_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -192,6 +192,15 @@ Flat = Annotated[
     bool, typer.Option("--flat", help="Ablation: commit every proposal that passes the schema checks.")
 ]
 MaxBytes = Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse lesson files larger than this.")]
+Skip = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--skip",
+        metavar="GLOB",
+        help="Leave out the files of a folder whose path in it matches (repeatable; * spans folders: "
+        '"*/translations/*").',
+    ),
+]
 
 
 def ingest_command(
@@ -202,9 +211,11 @@ def ingest_command(
     max_tokens: MaxTokens = None,
     flat: Flat = False,
     max_bytes: MaxBytes = DEFAULT_MAX_BYTES,
+    skip: Skip = None,
 ) -> None:
     """Ingest lessons (Markdown, MDX or HTML; files or folders) through governed admission."""
-    find_lessons(paths)  # a mistyped lesson path is refused before a database is created
+    patterns = tuple(skip or ())
+    find_lessons(paths, patterns)  # a mistyped lesson path is refused before a database is created
     with open_context(db, create=True) as ctx:
         report = run_ingest(
             ctx,
@@ -214,6 +225,7 @@ def ingest_command(
             max_calls=max_calls,
             max_tokens=max_tokens,
             max_bytes=max_bytes,
+            skip=patterns,
         )
         if json_:
             print_json(ingest_report_json(report))

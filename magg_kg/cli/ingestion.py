@@ -39,6 +39,7 @@ def run_ingest(
     max_calls: int | None = None,
     max_tokens: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    skip: tuple[str, ...] = (),
 ) -> IngestReport:
     """Builds the LLM stack (closed when the command ends) and the ingestion context from a command's
     context and runs ingestion."""
@@ -59,6 +60,7 @@ def run_ingest(
         seed=ctx.config.seed,
         flat=flat,
         max_bytes=max_bytes,
+        skip=skip,
         usage=usage,
         gate=None if flat else Judgment(llm, ctx.config.policy, ctx.clock, ctx.store),
     )

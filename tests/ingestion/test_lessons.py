@@ -95,6 +95,27 @@ def test_folders_are_walked_sorted_and_an_empty_one_is_refused(tmp_path: Path) -
     assert find_lessons([tmp_path / "notes.txt"]) == [(tmp_path / "notes.txt", "notes")]
 
 
+def test_a_course_of_one_folder_per_lesson_is_read_and_skip_patterns_leave_files_out(tmp_path: Path) -> None:
+    for folder in ("1-Intro/1-basics/translations", "2-Regression"):
+        (tmp_path / folder).mkdir(parents=True)
+    write(tmp_path / "README.md", b"# The course\n")  # the folder's own README describes it
+    write(tmp_path / "1-Intro" / "1-basics" / "README.md", b"# Basics\n")
+    write(tmp_path / "1-Intro" / "1-basics" / "assignment.md", b"# Task\n")
+    write(tmp_path / "1-Intro" / "1-basics" / "translations" / "README.es.md", b"# Fundamentos\n")
+    write(tmp_path / "2-Regression" / "README.md", b"# Regression\n")
+    keys = [key for _, key in find_lessons([tmp_path])]
+    assert keys == [
+        "1-intro-1-basics-readme",
+        "1-intro-1-basics-assignment",
+        "1-intro-1-basics-translations-readme-es",
+        "2-regression-readme",
+    ]
+    kept = find_lessons([tmp_path], skip=("*/translations/*", "*assignment.md"))
+    assert [key for _, key in kept] == ["1-intro-1-basics-readme", "2-regression-readme"]
+    with pytest.raises(InputError, match=r"no lesson .* or left out by --skip"):
+        find_lessons([tmp_path], skip=("*",))
+
+
 def test_a_name_the_file_system_cannot_hold_is_refused_in_words(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"cannot be read: File name too long"):
         find_lessons([tmp_path / ("a" * 300 + ".md")])  # 255 bytes a name on the file systems we run on
