@@ -30,6 +30,8 @@ class LessonOutcome:
     """New concepts the lesson names only beside instruction-like text, left out."""
     named: int = 0
     """The concepts the lesson names, new or known."""
+    elsewhere: str = ""
+    """The file the version it supersedes was read from, when that is another file."""
 
 
 @dataclass

@@ -392,6 +392,9 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
             tuple(f"{h.reason} at {h.start}-{h.end}" for h in lesson.hidden),
             held=len(held),
             named=len({link.concept_id for link in extraction.links}),
+            elsewhere=previous.source_path
+            if previous and Path(previous.source_path).resolve() != Path(lesson.source_path).resolve()
+            else "",
         ),
         Batch.of(batch_id, at, journaled(ops, at)),
         extraction,

@@ -136,7 +136,8 @@ def find_lessons(paths: list[Path], skip: Sequence[str] = ()) -> list[tuple[Path
     ``skip`` pattern is left out (:func:`fnmatch.fnmatchcase`, where ``*`` spans folders too:
     ``*/translations/*``, ``*assignment.md``). A file named itself is read whatever its suffix (as
     Markdown unless it is HTML). Raises :class:`InputError` for a path that does not exist, cannot
-    be read (a name too long, a folder that cannot be listed) or a folder with no lesson file.
+    be read (a name too long, a folder that cannot be listed), a folder with no lesson file, or two
+    files of one key (``a/intro.md`` and ``b/intro.md`` passed as the folders ``a`` and ``b``).
     """
     found: list[tuple[Path, str]] = []
     for path in paths:
@@ -144,6 +145,16 @@ def find_lessons(paths: list[Path], skip: Sequence[str] = ()) -> list[tuple[Path
             found.extend(_lessons_at(path, skip))
         except OSError as error:  # a name too long for the file system, a folder it cannot list
             raise InputError(f"{path}: cannot be read: {error.strerror or error}") from None
+    first: dict[str, Path] = {}
+    for file, key in found:
+        other = first.setdefault(key, file)
+        if other.resolve() != file.resolve():
+            # One would be read as a new version of the other, and its edges re-judged without it.
+            raise InputError(
+                f"{other} and {file} would be one lesson (key {key!r}), the second a new version of the "
+                "first; pass the folder that holds both, so that their paths in it differ, or ingest "
+                "them into separate databases"
+            )
     return found
 
 

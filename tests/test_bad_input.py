@@ -143,6 +143,29 @@ def test_skip_patterns_leave_lesson_files_out_and_leaving_out_all_is_said(
     assert not (tmp_path / "t.sqlite").exists()  # refused before a database is created
 
 
+def test_two_lesson_files_of_one_key_are_never_read_as_versions_of_each_other_unsaid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for course, text in (
+        ("a", "The **softmax** turns scores into probabilities."),
+        ("b", "**Dropout** zeroes units."),
+    ):
+        (tmp_path / course).mkdir()
+        (tmp_path / course / "intro.md").write_text(f"# Intro\n\n{text}\n")
+    db = tmp_path / "v.sqlite"
+    code, _, err = magg(["ingest", str(tmp_path / "a"), str(tmp_path / "b"), "--db", str(db)], capsys)
+    assert (
+        code == 2 and "would be one lesson (key 'intro')" in err and "pass the folder that holds both" in err
+    )
+    assert not db.exists()  # refused before a database is created
+    assert magg(["ingest", str(tmp_path), "--db", str(db)], capsys)[0] == 0  # keys a-intro, b-intro
+    # Across runs a file of a known key is a new version: said when it was read from another file.
+    other = tmp_path / "w.sqlite"
+    assert magg(["ingest", str(tmp_path / "a"), "--db", str(other)], capsys)[0] == 0
+    code, _, err = magg(["ingest", str(tmp_path / "b"), "--db", str(other)], capsys)
+    assert code == 0 and f"is a new version of a lesson read from {tmp_path / 'a' / 'intro.md'}" in err
+
+
 def test_control_characters_of_a_question_reach_neither_the_answer_nor_the_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -155,6 +155,20 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
             )
 
 
+def _moved(report: IngestReport, err: Console) -> None:
+    """One warning line per lesson read as a new version of a lesson read from another file: the
+    same course moved, or another course's file of the same path in its folder."""
+    for lesson in report.lessons:
+        if lesson.elsewhere:
+            err.print(
+                f"warning: lesson {lesson.lesson_id} ({lesson.path}) is a new version of a lesson read "
+                f"from {lesson.elsewhere} ({lesson.detail}); if they are different lessons, ingest "
+                "from a folder that holds both, so that their paths in it differ",
+                markup=False,
+                highlight=False,
+            )
+
+
 def _hidden(report: IngestReport, err: Console) -> None:
     """One warning line per lesson with concealed text (comments, hidden elements): it is
     suspicious and was never evidence."""
@@ -233,6 +247,7 @@ def ingest_command(
             print_ingest_summary(report, ctx.out)
         _failures(report, ctx.err)
         _barren(report, ctx.err, ctx.config.llm.provider)
+        _moved(report, ctx.err)
         _hidden(report, ctx.err)
         code = _refusals(report, ctx.err)
     if code:
