@@ -243,13 +243,16 @@ def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence
     >>> _define("What is attention?", [Excerpt("c-1", "A", "**Attention** is a weighting, learned.")],
     ...         _read([Excerpt("c-1", "A", "**Attention** is a weighting, learned.")])).text
     'a weighting'
+    >>> noted = [Excerpt("c-2", "B", "A ' confusion matrix ' (or 'error matrix') is a table of a vs. b.")]
+    >>> _define("What is a confusion matrix?", noted, _read(noted)).text
+    'a table of a vs. b'
     """
     match = DEFINED.match(asked_part(question))
     if match is None:
         return None
-    says = re.compile(
-        rf"\W*(?:an? |the )?{re.escape(match.group('term').strip())}\w*\W*?\s+"
-        r"(?:is|are|was|were|refers to|means)\s+(?P<said>[^.;:!?]+)",
+    says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
+        rf"\W*(?:an? |the )?[\W]*?{re.escape(match.group('term').strip())}\w*\W*?(?:\s*\([^()]*\))?\s+"
+        r"(?:is|are|was|were|refers to|means)\s+(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)",
         re.IGNORECASE,
     )
     for sentence in read:

@@ -51,7 +51,11 @@ EMPHASIS = re.compile(
 """Emphasis, either way Markdown writes it (``*x*``, ``**x**``, ``_x_``, ``__x__``); an underscore
 inside a word (``max_len``) opens none, as in CommonMark."""
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9*_`])|\n\s*\n")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])[\"')\]]?\s+(?=(?:[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?\s*)?[\"'(\[]?[A-Z0-9*_`])|\n\s*\n"
+)
+"""A sentence's end: ., ! or ? before what starts a sentence (a capital, a digit, a mark), maybe after
+a symbol that opens a note ("... performing. 🎓 A confusion matrix is ...", "✅ Q: ...")."""
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
 _WORD = re.compile(r"[^\W_]+(?:(?:['’–-]|--)[^\W_]+)*")
 """A word: letters and digits, joined by apostrophes, hyphens and en dashes (written "–" or, as

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from agents.answer_forms import content_terms
 from agents.answer_spans import Excerpt
+from agents.lesson_index import stored_prose
 from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
 
@@ -96,10 +97,11 @@ def _load(graph: GraphIndex) -> _Chunks:
     finder = MentionFinder(graph_lexicon(graph))  # built once: its statistics span the whole lexicon
     chunks: list[LessonChunk] = []
     for lesson in lessons:
+        prose = stored_prose(lesson) or ""  # the lesson's words: no code, tags, URLs or link targets
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
-            raw = lesson.text[int(str(row["start_offset"])) : int(str(row["end_offset"]))]
-            text = " ".join(" ".join(sentence.text.split()) for sentence in sentences(raw))
+            view = prose[int(str(row["start_offset"])) : int(str(row["end_offset"]))]
+            text = " ".join(" ".join(sentence.text.split()) for sentence in sentences(view))
             named = {concept for _, _, concept in finder.find(text)}
             terms = frozenset(content_terms(f"{lesson.title} {text}"))
             concepts = frozenset(named | cited.get(chunk_id, set()))

@@ -4,6 +4,7 @@ concepts they name, routed to their scopes, read by the offline reader, cited an
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -172,3 +173,27 @@ def test_a_gap_said_in_the_short_answer_is_not_scored_as_an_answer() -> None:
     result.uncovered.clear()
     result.short_answer = "Not covered by the graph."
     assert short_answer(result) == ""
+
+
+def test_an_excerpt_is_the_lessons_words_and_a_note_after_a_symbol_is_a_sentence_of_its_own(
+    tmp_path: Path,
+) -> None:
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    (lessons / "metrics.md").write_text(
+        "# Model metrics\n\nA report of scores is printed above, but a picture helps. 🎓 A "
+        "'[confusion matrix](https://en.wikipedia.org/wiki/Confusion_matrix)' (or 'error matrix') is a "
+        "table of true vs. false predictions, by class.\n",
+        encoding="utf-8",
+    )
+    with open_context(tmp_path / "m.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+    opened = SQLiteStore.open(str(tmp_path / "m.sqlite"))
+    try:
+        graph = build_graph_index(opened)
+        (chunk,) = lesson_chunks(graph)
+        assert "https" not in chunk.text and "[" not in chunk.text  # no link target, no link markup
+        result = answer_flat(LLM, graph, "What is a confusion matrix?")
+        assert result.covered and short_answer(result) == "a table of true vs. false predictions"
+    finally:
+        opened.close()
