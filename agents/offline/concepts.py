@@ -60,19 +60,11 @@ from pathlib import Path
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.cues import cue_statements
 from agents.offline.acronyms import acronym_pairs
-from agents.offline.headings import HeadingTopics, topical
+from agents.offline.headings import HeadingTopics, forms_written, instruction, topical
 from agents.offline.terms import is_term
 from agents.payload import as_list
-from agents.phrases import (
-    CLOSED_CLASSES,
-    FUNCTION_WORDS,
-    conjuncts,
-    gerund_only,
-    noun_runs,
-    word_classes,
-    words,
-)
-from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences, singular
+from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
+from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences
 from agents.topics import heading_terms, lesson_topics, without_headings
 from magg_kg.llm.port import Prompt
 from magg_kg.records import Role
@@ -144,8 +136,6 @@ as a glossary writes a definition)."""
 _JOINERS = frozenset("of for to in on over".split())
 _CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
 _NOMINAL = frozenset({"NOUN", "PROPN", "X"})
-_VERB_LEADS = frozenset({"to", "we", "you", "i", "they"}) | CLOSED_CLASSES["AUX"]
-"""Words after which a verb, not a noun phrase, follows ("to implement", "will build", "we split")."""
 
 
 def prose(text: str) -> str:
@@ -293,40 +283,13 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             found.add(_Offer(term, "mentions", quote, 0.6, "emphasis"))
 
 
-def _written(name: str, clean: str) -> list[str]:
-    """How the chunk writes a name, each time it does (whole words, any case, its last word in the
-    singular or the plural: "## Gated Recurrent Units" over "The gated recurrent unit (GRU) ...")."""
-    return [m.group(0) for m in _writings(name, clean)]
-
-
-def _writings(name: str, clean: str) -> list[re.Match[str]]:
-    head, _, last = name.rpartition(" ")
-    one = singular(last.lower())
-    forms = sorted({re.escape(last), re.escape(one), re.escape(one) + "e?s"}, key=len, reverse=True)
-    prefix = re.escape(head + " ") if head else ""
-    pattern = rf"(?<!\w){prefix}(?:{'|'.join(forms)})(?!\w)"
-    return list(re.finditer(pattern, clean, re.IGNORECASE))
-
-
-def _instruction(term: str, clean: str) -> bool:
-    """Whether a heading's term of several words is an instruction ("### Implement ARIMA"): its
-    first word can be a verb, and each time the prose writes the term it follows an infinitive's
-    "to", an auxiliary or a subject pronoun ("It's time to implement ARIMA!", "we split data")."""
-    first = words(term)[0].text if " " in term else ""
-    if not first or "VERB" not in word_classes(first):
-        return False
-    places = _writings(term, clean)
-    before = [words(clean, max(0, m.start() - 40), m.start())[-1:] for m in places]
-    return bool(places) and all(w and w[0].text.lower() in _VERB_LEADS for w in before)
-
-
 def _copula_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
     match = _COPULA.match(sentence)
     if match is None:
         return
     term = _clean(match.group("term"))
     # The chunk must write it again: "The main difference is a ..." names no topic of the lesson.
-    written = _written(term, clean)
+    written = forms_written(term, clean)
     if term and len(written) >= 2 and noun_phrase(term) and is_term(term, "defined"):
         # The sentence's capital is the sentence's, not the name's, when the chunk writes the
         # name in lower case elsewhere ("Deep learning is ...", "... of deep learning").
@@ -347,9 +310,9 @@ def _headed_in(text: str, clean: str, found: _Found, topics: HeadingTopics) -> N
                 continue
             # The prose must write it too ("## Study Buddy" over an app's description is a label), and
             # names it: in lower case when it writes it so ("## Teacher Forcing": "teacher forcing").
-            if _instruction(term, outside):
+            if instruction(term, outside):
                 continue  # "### Implement ARIMA" over "It's time to implement ARIMA!"
-            written = _written(term, outside)
+            written = forms_written(term, outside)
             lesson, lesson_form, concentration = topics.counts.get(normalize_name(term), (0, term, None))
             name = None
             if written and is_term(term, "emphasised"):
@@ -376,7 +339,7 @@ def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
                 # no topic of it: the genus of a bare "X is a Y" describes X ("Miniconda is a
                 # lightweight installer"), and a run across a missing comma is a fragment ("due to
                 # its efficacy momentum is a ...", "when to use nonzero paddings").
-                if name is not None and (explicit or len(_written(name, clean)) >= 2):
+                if name is not None and (explicit or len(forms_written(name, clean)) >= 2):
                     found.add(_Offer(name, "uses", quote, 0.75, "cue"))
 
 

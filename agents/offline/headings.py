@@ -8,15 +8,25 @@ the payload's ``topics``), and :func:`topical` decides from those counts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from wordfreq import zipf_frequency
 
 from agents.payload import as_list, as_mapping, as_number
-from agents.text import normalize_name
+from agents.phrases import CLOSED_CLASSES, word_classes, words
+from agents.text import normalize_name, singular
 
-__all__ = ["TOPIC_CONCENTRATION", "TOPIC_RATE", "TOPIC_WRITTEN", "HeadingTopics", "topical"]
+__all__ = [
+    "TOPIC_CONCENTRATION",
+    "TOPIC_RATE",
+    "TOPIC_WRITTEN",
+    "HeadingTopics",
+    "forms_written",
+    "instruction",
+    "topical",
+]
 
 TOPIC_WRITTEN = 5
 """How many times a lesson must write a heading's term for the term to be its topic (:func:`topical`)."""
@@ -72,3 +82,40 @@ def topical(term: str, written: int, words: int, concentration: float | None = N
         return False
     general = 10 ** (zipf_frequency(term.lower(), "en") - 9)  # occurrences per word of English
     return written / words >= TOPIC_RATE * max(general, 1e-9)
+
+
+def forms_written(name: str, clean: str) -> list[str]:
+    """How a text writes a name, each time it does (whole words, any case, its last word in the
+    singular or the plural: "## Gated Recurrent Units" over "The gated recurrent unit (GRU) ...")."""
+    return [m.group(0) for m in _writings(name, clean)]
+
+
+def _writings(name: str, clean: str) -> list[re.Match[str]]:
+    head, _, last = name.rpartition(" ")
+    one = singular(last.lower())
+    forms = sorted({re.escape(last), re.escape(one), re.escape(one) + "e?s"}, key=len, reverse=True)
+    prefix = re.escape(head + " ") if head else ""
+    pattern = rf"(?<!\w){prefix}(?:{'|'.join(forms)})(?!\w)"
+    return list(re.finditer(pattern, clean, re.IGNORECASE))
+
+
+_VERB_LEADS = frozenset({"to", "we", "you", "i", "they"}) | CLOSED_CLASSES["AUX"]
+"""Words after which a verb, not a noun phrase, follows ("to implement", "will build", "we split")."""
+
+
+def instruction(term: str, clean: str) -> bool:
+    """Whether a heading's term of several words is an instruction ("### Implement ARIMA"): its
+    first word can be a verb, and each time the prose writes the term it follows an infinitive's
+    "to", an auxiliary or a subject pronoun ("It's time to implement ARIMA!", "we split data").
+
+    >>> instruction("Implement ARIMA", "It's time to implement ARIMA!")
+    True
+    >>> instruction("Transfer Learning", "We use transfer learning here."), instruction("ARIMA", "to ARIMA")
+    (False, False)
+    """
+    first = words(term)[0].text if " " in term else ""
+    if not first or "VERB" not in word_classes(first):
+        return False
+    places = _writings(term, clean)
+    before = [words(clean, max(0, m.start() - 40), m.start())[-1:] for m in places]
+    return bool(places) and all(w and w[0].text.lower() in _VERB_LEADS for w in before)
