@@ -49,6 +49,8 @@ _USUAL = frozenset(
     "generic".split()
 )
 """Words that name the usual form of a thing, or make an idiom with it, never a kind of it."""
+_PREPOSITIONS = frozenset("of for in on with to from over by under via between into at".split())
+"""Prepositions: what follows one is a complement ("axioms of entropy"), not the head of the name."""
 
 
 def heads(name: str) -> Iterator[str]:
@@ -106,11 +108,28 @@ def names_a_kind(written: str, head: str, initial: bool = False) -> bool:
 
     >>> names_a_kind("standard successive halving", "successive halving")
     False
+
+    Nor when a preposition stands before the head, whose complement it then is: "principle of
+    metasystem transition" is no kind of "metasystem transition", "axioms of Shannon entropy" none
+    of "Shannon entropy".
+
+    >>> names_a_kind("principle of metasystem transition", "metasystem transition")
+    False
+    >>> names_a_kind("sparse mixture of experts", "mixture of expert")
+    True
+    >>> names_a_kind("max-over-time pooling", "pooling")  # a hyphenated word is one word
+    True
     """
     parts = [part for word in _PART.findall(written) for part in word.split("-") if part]
     size = len(head.split(" "))
     before, named = parts[:-size], parts[-size:]
     if before and all(part.lower() in _USUAL for part in before):
+        return False
+    tokens = written.split()
+    if any(
+        token.lower() in _PREPOSITIONS and normalize_name(" ".join(tokens[i + 1 :])).endswith(head)
+        for i, token in enumerate(tokens)
+    ):
         return False
     a_name = any(ch.isupper() for part in named for ch in part[1:]) or (
         len(named) > 1 and all(part[:1].isupper() for part in named)

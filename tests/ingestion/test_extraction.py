@@ -159,6 +159,17 @@ def test_a_name_ending_in_another_concepts_name_reads_as_a_prerequisite_from_the
         "successive halving",
     )
     assert ("successive-halving", "prerequisite", "standard-successive-halving") not in usual
+    # What follows a preposition is its complement, not the head: no kind of it.
+    complement = triples(
+        "The principle of metasystem transition explains it. A metasystem transition is a step.",
+        "principle of metasystem transition",
+        "metasystem transition",
+    )
+    assert ("metasystem-transition", "prerequisite", "principle-of-metasystem-transition") not in complement
+    kind = triples(
+        "Max-over-time pooling keeps one value. Pooling shrinks maps.", "max-over-time pooling", "pooling"
+    )
+    assert ("pooling", "prerequisite", "max-over-time-pooling") in kind  # a hyphenated word is one word
     # A name that starts with another's, or a cue between the two, is not read from the names.
     assert ("rnn", "prerequisite", "rnn-layer") not in triples(
         "An RNN layer wraps an RNN.", "rnn", "rnn layer"
