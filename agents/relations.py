@@ -40,7 +40,7 @@ from agents.concepts import KnownConcept
 from agents.cues import HEDGE_FACTOR, Cue, cue_statements, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
-from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun
+from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
 from agents.text import Sentence, elided, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
 
@@ -184,9 +184,10 @@ def extract_relations_offline(
             if names_a_kind(sentence.text[start:end], head, initial):
                 nested.setdefault((shorter, longer), sentence)
         if not denies_cue(sentence.text):
-            mentioned = list(dict.fromkeys(concept for _, _, concept in mentions))
+            standing = [m for m in mentions if not _inside_a_name(sentence.text, m[0], m[1])]
+            mentioned = list(dict.fromkeys(concept for _, _, concept in standing))
             if 2 <= len(mentioned) <= 5:
-                together = _together(sentence.text, mentions)
+                together = _together(sentence.text, standing)
                 for left, right in itertools.combinations(mentioned, 2):
                     if frozenset((left, right)) in together:
                         pairs.setdefault(tuple(sorted((left, right))), []).append(sentence)  # type: ignore[arg-type]
@@ -271,3 +272,31 @@ def offline_handler(prompt: Prompt) -> dict[str, object]:
     known = [KnownConcept.model_validate(item) for item in as_list(prompt.payload.get("concepts"))]
     edge_types = frozenset(str(item) for item in as_list(prompt.payload.get("edge_types")))
     return extract_relations_offline(prompt.data, known, edge_types).model_dump()
+
+
+_TITLE_WORD = re.compile(r"[A-Z][a-z]+")
+
+
+def _inside_a_name(text: str, start: int, end: int) -> bool:
+    """Whether a mention written in capitals is one word of a longer capitalised name beside a
+    common word in capitals ("the Policy Gradients and Actor-Critic algorithms": no mention of
+    "gradient"); an acronym or a name such as "OpenAI" stands on its own.
+
+    >>> _inside_a_name("We explored the Policy Gradients method.", 23, 32)
+    True
+    >>> _inside_a_name("Policy gradients use the gradient.", 25, 33), _inside_a_name("Azure OpenAI", 6, 12)
+    (False, False)
+    >>> _inside_a_name("Training Transformers is hard.", 9, 21)  # a sentence's first capital is its own
+    False
+    """
+    if not all(_TITLE_WORD.fullmatch(w) for w in text[start:end].split()):
+        return False
+    before = re.search(
+        r"\s([A-Za-z]+) $", text[:start]
+    )  # not the sentence's first word: its capital is the sentence's
+    after = re.match(r" ([A-Za-z]+)(?:\s|[.,;:!?)]|$)", text[end:])
+    beside = [m.group(1) for m in (before, after) if m is not None]
+    return any(_TITLE_WORD.fullmatch(w) is not None and bool(word_classes(w) & _COMMON) for w in beside)
+
+
+_COMMON = frozenset({"NOUN", "VERB", "ADJ"})

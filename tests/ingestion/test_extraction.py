@@ -140,6 +140,15 @@ def test_an_example_in_parentheses_goes_with_what_it_exemplifies_not_with_the_re
     assert ("gru", "related", "lstm") in found
 
 
+def test_a_concept_written_as_one_word_of_a_longer_capitalised_name_is_not_named_there() -> None:
+    text = "We explored the Policy Gradients and Actor-Critic algorithms."
+    assert ("actor-critic", "related", "gradient") not in triples(text, "actor-critic", "gradient")
+    text = "Actor-Critic methods follow the policy gradient, as we saw."
+    assert ("actor-critic", "related", "gradient") in triples(text, "actor-critic", "gradient")
+    # A sentence's first capital is its own: "Training Transformers" names transformers.
+    assert triples("Training Transformers needs a GPU.", "transformer", "gpu")
+
+
 def test_a_name_ending_in_another_concepts_name_reads_as_a_prerequisite_from_the_shorter() -> None:
     found = triples(
         "Stochastic gradient descent samples one example. Gradient descent uses the whole data set.",
