@@ -21,7 +21,9 @@ Offline, deterministically, sentence by sentence:
 - two of the concepts (two to five) named in one sentence that no cue phrase relates are
   ``related`` with confidence 0.30, plus 0.10 for each further sentence of the chunk naming both
   (at most 0.55): co-occurrence alone is weak evidence, repeated co-occurrence a little stronger.
-  A cue that relates two phrases of a sentence says nothing against its other pairs ("DenseNet
+  A concept written as one word of a longer capitalised name ("the Policy Gradients and
+  Actor-Critic algorithms": "gradient") is not named there (:func:`_inside_a_name`). A cue that
+  relates two phrases of a sentence says nothing against its other pairs ("DenseNet
   uses the same layers as ResNet": DenseNet and ResNet), but a sentence that denies a cue ("is not
   a part of") gives no pair at all; and an example in parentheses ("encoder-only (e.g., BERT),
   encoder-decoder (e.g., T5)") pairs with its own list item, not with another item that has
@@ -275,6 +277,7 @@ def offline_handler(prompt: Prompt) -> dict[str, object]:
 
 
 _TITLE_WORD = re.compile(r"[A-Z][a-z]+")
+_COMMON = frozenset({"NOUN", "VERB", "ADJ"})
 
 
 def _inside_a_name(text: str, start: int, end: int) -> bool:
@@ -291,12 +294,8 @@ def _inside_a_name(text: str, start: int, end: int) -> bool:
     """
     if not all(_TITLE_WORD.fullmatch(w) for w in text[start:end].split()):
         return False
-    before = re.search(
-        r"\s([A-Za-z]+) $", text[:start]
-    )  # not the sentence's first word: its capital is the sentence's
+    # The word before may not be the sentence's first: that capital is the sentence's.
+    before = re.search(r"\s([A-Za-z]+) $", text[:start])
     after = re.match(r" ([A-Za-z]+)(?:\s|[.,;:!?)]|$)", text[end:])
     beside = [m.group(1) for m in (before, after) if m is not None]
     return any(_TITLE_WORD.fullmatch(w) is not None and bool(word_classes(w) & _COMMON) for w in beside)
-
-
-_COMMON = frozenset({"NOUN", "VERB", "ADJ"})
