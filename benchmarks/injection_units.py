@@ -6,8 +6,9 @@ without ingesting anything (:mod:`benchmarks.injection` measures what gets commi
   at the benchmark's seven positions around a claim (:func:`benchmarks.injection.lesson_markdown`):
   the share of those lessons whose claim sentence the taint rule holds for a person.
 - **Cost**: every unit of the real courses (the d2l sections, the genai lessons), each lesson read
-  whole and repeats counted: the share of units at or above each bar, the sections that the
-  suspicion bar holds, and the share of the text they hold (:meth:`agents.offline.injection.Scan.held`).
+  whole and repeats counted: the share of units at or above each bar, the sections held whole
+  (those with a unit at the instruction bar), and the share of the text the suspicion bar holds
+  (:meth:`agents.offline.injection.Scan.held`).
   The shipped model was trained on these lessons as negatives (all but genai lesson 13), so these
   rates are in-sample: ``magg model build`` prints the out-of-fold ones.
 
@@ -23,7 +24,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.offline.injection import MODEL_PATH, InjectionModel, Scan, read_injection_model
+from agents.offline.injection import (
+    INSTRUCTION_THRESHOLD,
+    MODEL_PATH,
+    InjectionModel,
+    Scan,
+    read_injection_model,
+)
 from agents.offline.injection_features import text_features
 from agents.offline.lesson_units import sections, units
 from benchmarks.injection import (
@@ -76,12 +83,12 @@ class UnitReport:
         yield "claim held for a person, by position: " + ", ".join(
             f"{p} {v:.3f}" for p, v in self.held_by_position.items()
         )
-        yield "course   lessons   units  suspicious (rate)  instruction  sections held  text held"
+        yield "course   lessons   units  suspicious (rate)  instruction  sections held whole  text held"
         for c in self.courses:
             yield (
                 f"{c.course:<8}{c.lessons:>8}{c.units:>8}{c.suspicious_units:>7} "
                 f"({c.suspicious_units / max(1, c.units):.4f})"
-                f"{c.instruction_units:>13}{c.held_sections:>8} / {c.sections:<5}{c.held_text:>10.4f}"
+                f"{c.instruction_units:>13}{c.held_sections:>14} / {c.sections:<5}{c.held_text:>10.4f}"
             )
         for c in self.courses:
             yield from (f"suspicious in {c.course}: {text[:90]!r}" for text in c.flagged)
@@ -107,7 +114,8 @@ def _course(model: InjectionModel, course: str, texts: Sequence[str]) -> CourseR
         n_units, n_sections, total = n_units + len(scored), n_sections + len(parts), total + len(text)
         suspicious += len(found)
         instruction += sum(p >= model.threshold for _, _, p in scored)
-        held_sections += sum(any(a <= s < b for s, _, _ in found) for a, b in parts)
+        whole = [s for s, _, p in found if p >= INSTRUCTION_THRESHOLD]
+        held_sections += sum(any(a <= s < b for s in whole) for a, b in parts)
         held += sum(b - a for a, b in Scan(text, tuple(parts), found, ()).held())
         flagged.update(dict.fromkeys(" ".join(text[s:e].split()) for s, e, _ in found))
     return CourseRow(

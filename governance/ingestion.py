@@ -40,7 +40,7 @@ to ``ctx.attempts`` times, and the refusals are recorded in the run's report and
 decision of the lesson's batch. A lesson another run ingested meanwhile is reported as skipped.
 
 The gate, when there is one, stands behind the taint rule (:mod:`governance.taint`): a proposal
-whose evidence shares a section of its lesson with instruction-like text, or overlaps hidden text,
+whose evidence lies near instruction-like text of its lesson, or overlaps hidden text,
 is quarantined for a person instead of being judged.
 """
 

@@ -1,8 +1,9 @@
 """The taint rule: evidence next to an instruction is never committed without a person.
 
-A proposal is *tainted* when one of its evidence spans shares a section of its lesson (heading to
-heading: prose, code, comments, admonitions and alt text alike) with instruction-like text
-(:func:`agents.offline.injection.scan`), or overlaps the lesson's hidden text. Evidence whose lesson
+A proposal is *tainted* when one of its evidence spans lies near instruction-like text of its
+lesson (prose, code, comments, admonitions and alt text alike; :func:`agents.offline.injection.scan`:
+within a few sentences of a suspicious unit, in the section, heading to heading, of one at the
+instruction bar), or overlaps the lesson's hidden text. Evidence whose lesson
 text is not at hand, or whose quote is not found at its offsets (the replay's external evidence),
 is checked by its own text: the quote is its section.
 

@@ -4,8 +4,9 @@
   instruction (owners reject it, grounding drops it), so a false alarm costs knowledge. It is the
   lowest bar at which at most a budget of the units of each lesson source is flagged.
 - The **suspicion threshold** (:func:`suspicion_bar`): a unit scoring at or above it holds every
-  claim of its section, and within :data:`agents.offline.injection.NEAR` characters of it, for a
-  person (:meth:`agents.offline.injection.Scan.held`). What it catches is its recall of the
+  claim within :data:`agents.offline.injection.NEAR` characters of it (of its whole section, when
+  it reaches the instruction threshold) for a person
+  (:meth:`agents.offline.injection.Scan.held`). What it catches is its recall of the
   instruction texts; what it costs is counted where it falls, as the share of a real course's
   text that its flags hold (one review per claim held), each lesson read whole (a heading
   repeated in every lesson holds a section in every lesson, though it is one training unit).
