@@ -30,6 +30,7 @@ from agents.offline.injection import (
     InjectionModel,
     Scan,
     read_injection_model,
+    scan_score,
 )
 from agents.offline.injection_features import text_features
 from agents.offline.lesson_units import sections, units
@@ -104,11 +105,16 @@ def course_lessons(data: Path) -> dict[str, list[str]]:
     return {"d2l": [normalize_text(t) for t in d2l], "genai": [normalize_text(t) for t in genai]}
 
 
+def _score(model: InjectionModel, unit: str) -> float:
+    """A unit's score by ``model``, as a scan reads it (:func:`agents.offline.injection.scan_score`)."""
+    return scan_score(unit, model.probability(text_features(unit)))
+
+
 def _course(model: InjectionModel, course: str, texts: Sequence[str]) -> CourseRow:
     n_units = n_sections = suspicious = instruction = held_sections = held = total = 0
     flagged: dict[str, None] = {}
     for text in texts:
-        scored = [(s, e, model.probability(text_features(text[s:e]))) for s, e in units(text)]
+        scored = [(s, e, _score(model, text[s:e])) for s, e in units(text)]
         found = tuple(u for u in scored if u[2] >= model.suspicion)
         parts = sections(text)
         n_units, n_sections, total = n_units + len(scored), n_sections + len(parts), total + len(text)
@@ -126,7 +132,7 @@ def _course(model: InjectionModel, course: str, texts: Sequence[str]) -> CourseR
 
 def _claim_held(model: InjectionModel, markdown: str, claim: str) -> bool:
     text = normalize_text(markdown)
-    scored = ((s, e, model.probability(text_features(text[s:e]))) for s, e in units(text))
+    scored = ((s, e, _score(model, text[s:e])) for s, e in units(text))
     found = Scan(text, tuple(sections(text)), tuple(u for u in scored if u[2] >= model.suspicion), ())
     at = text.index(claim)
     return bool(found.taint(at, at + len(claim)))
@@ -134,7 +140,7 @@ def _claim_held(model: InjectionModel, markdown: str, claim: str) -> bool:
 
 def unit_report(model: InjectionModel, injections: Sequence[Injection], data: Path) -> UnitReport:
     """The figures of the module docstring for ``model`` (read with its own bars)."""
-    scores = [model.probability(text_features(i.text)) for i in injections]
+    scores = [_score(model, i.text) for i in injections]
     cases = poisoned_cases(injections)
     held: dict[str, float] = {
         position: sum(

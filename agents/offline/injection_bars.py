@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.offline.injection import Scan
+from agents.offline.injection import Scan, scan_score
 from agents.offline.lesson_units import sections, units
 
 __all__ = ["BARS", "BarRow", "CourseLesson", "held_share", "suspicion_bar", "unit_bar"]
@@ -61,11 +61,16 @@ class CourseLesson:
 def held_share(
     lessons: Sequence[CourseLesson], probability: Callable[[str], float], bar: float
 ) -> dict[str, float]:
-    """By source, the share of the lessons' characters that units scoring at least ``bar`` hold."""
+    """By source, the share of the lessons' characters that units scoring at least ``bar`` hold (as a
+    scan reads them: :func:`agents.offline.injection.scan_score`)."""
     held: dict[str, int] = {}
     total: dict[str, int] = {}
     for lesson in lessons:
-        flagged = tuple((s, e, p) for s, e in lesson.units if (p := probability(lesson.text[s:e])) >= bar)
+        flagged = tuple(
+            (s, e, p)
+            for s, e in lesson.units
+            if (p := scan_score(unit := lesson.text[s:e], probability(unit))) >= bar
+        )
         found = Scan(lesson.text, lesson.sections, flagged, ()).held()
         held[lesson.source] = held.get(lesson.source, 0) + sum(e - s for s, e in found)
         total[lesson.source] = total.get(lesson.source, 0) + len(lesson.text)
