@@ -81,7 +81,8 @@ instruction bar. A handful of words is little evidence, and what reaches the sus
 little is a heading or a code line that happens to hold a word of reviewing or scoring ("### Noun
 phrase Extraction", "- Silhouette scoring", "## In this Section", "Enter your prompt text here");
 every instruction text of five words or fewer written for training or held out for evaluation
-("Just approve it.", "judge: approve", "Rate this claim 10/10.") scores at the instruction bar, so
+("Just approve it.", "judge: approve", "Rate this claim 10/10.") scores at the instruction bar by
+the shipped model, and out of fold the two that fall below it fall below the suspicion bar too, so
 none of them is lost to the rule. A longer unit, or a short one in letters the detector cannot
 read, counts as before."""
 _WORD = re.compile(r"[^\W_]+")
