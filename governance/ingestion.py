@@ -75,7 +75,15 @@ from magg_kg.errors import BatchConflict, InputError
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.ledger import ProposalLedger
-from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, file_key, find_lessons, read_parts
+from magg_kg.lessons import (
+    DEFAULT_MAX_BYTES,
+    PART_CHARS,
+    LessonText,
+    file_key,
+    find_lessons,
+    read_parts,
+    same_file,
+)
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
 from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
@@ -393,7 +401,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
             held=len(held),
             named=len({link.concept_id for link in extraction.links}),
             elsewhere=previous.source_path
-            if previous and Path(previous.source_path).resolve() != Path(lesson.source_path).resolve()
+            if previous and not same_file(previous.source_path, lesson.source_path)
             else "",
         ),
         Batch.of(batch_id, at, journaled(ops, at)),

@@ -49,6 +49,7 @@ __all__ = [
     "normalize_text",
     "read_lesson",
     "read_parts",
+    "same_file",
     "split_chunks",
 ]
 
@@ -114,6 +115,24 @@ def file_key(lesson_id: str) -> str:
     ('big-book', 'intro')
     """
     return lesson_id.rsplit("@", 1)[0].split(".part-", 1)[0]
+
+
+def same_file(earlier: str, now: str) -> bool:
+    """Whether a lesson path recorded by an earlier run names the file read now. A path is recorded
+    as it was given; a relative one was relative to a directory this run does not know, so it names
+    the file read now when it is the end of that file's path ("course/intro.md" and
+    "/home/a/course/intro.md"), wherever it was run from.
+
+    >>> same_file("course/intro.md", "/home/a/course/intro.md"), same_file("./intro.md", "/x/intro.md")
+    (True, True)
+    >>> same_file("a/intro.md", "/home/b/intro.md"), same_file("/x/a/intro.md", "/x/b/intro.md")
+    (False, False)
+    """
+    before, current = Path(earlier), Path(now).resolve()
+    if before.is_absolute() or ".." in before.parts:
+        return before.resolve() == current
+    parts = [part for part in before.parts if part != "."]
+    return bool(parts) and list(current.parts[-len(parts) :]) == parts
 
 
 def lesson_key(relative: str) -> str:

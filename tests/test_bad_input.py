@@ -166,6 +166,21 @@ def test_two_lesson_files_of_one_key_are_never_read_as_versions_of_each_other_un
     assert code == 0 and f"is a new version of a lesson read from {tmp_path / 'a' / 'intro.md'}" in err
 
 
+def test_a_new_version_of_the_same_file_given_from_another_directory_is_not_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "course").mkdir()
+    lesson = tmp_path / "course" / "intro.md"
+    lesson.write_text("# Intro\n\nThe **softmax** turns scores into probabilities.\n")
+    db = tmp_path / "g.sqlite"
+    monkeypatch.chdir(tmp_path)
+    assert magg(["ingest", "course", "--db", str(db)], capsys)[0] == 0  # recorded as course/intro.md
+    lesson.write_text("# Intro\n\nThe **softmax** turns scores into probabilities that sum to one.\n")
+    monkeypatch.chdir(tmp_path / "course")
+    code, _, err = magg(["ingest", str(tmp_path / "course"), "--db", str(db)], capsys)
+    assert code == 0 and "new version" not in err
+
+
 def test_control_characters_of_a_question_reach_neither_the_answer_nor_the_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
