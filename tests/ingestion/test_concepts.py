@@ -96,6 +96,18 @@ def test_everyday_compositions_need_the_lesson_to_define_them() -> None:
     assert not terms.is_term("CNN layers") and terms.is_term("GPU memory")
 
 
+def test_a_single_word_the_lesson_defines_is_a_term_in_either_number() -> None:
+    text = (
+        "### Hallucinations\n\nHallucinations are a term used to describe when an LLM produces content "
+        "that is factually wrong.\n\nEach new model makes fewer hallucinations.\n"
+    )
+    names = {normalize_name(c.name) for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
+    assert names & {"hallucination", "hallucinations"}
+    # Named in the plural without a definition, an everyday count of things stays none.
+    plain = "We count the properties of each model. The properties differ between models.\n"
+    assert not {normalize_name(c.name) for c in extract_concepts_offline(plain, [], NODE_TYPES).concepts}
+
+
 def test_a_hyphenated_compound_is_read_as_the_words_it_joins() -> None:
     # As one word, "fine-tuning" had the frequency of its everyday parts and looked like a bare
     # gerund ("evaluating"), so a lesson defining it named no concept.
