@@ -296,14 +296,9 @@ class Scan:
         True
         """
         spans = sorted(
-            [
-                (s, e)
-                for i_start, _, value in self.instructions
-                if value >= INSTRUCTION_THRESHOLD
-                for s, e in self.sections
-                if s <= i_start < e
-            ]
-            + [(max(0, s - NEAR), min(len(self.text), e + NEAR)) for s, e, _ in self.instructions]
+            span
+            for s, e, value in self.instructions
+            for span in _reach(self.text, self.sections, s, e, value)
         )
         merged: list[Span] = []
         for start, end in spans:
@@ -312,6 +307,15 @@ class Scan:
             else:
                 merged.append((start, end))
         return merged
+
+
+def _reach(text: str, parts: Sequence[Span], start: int, end: int, value: float) -> list[Span]:
+    """The stretches of ``text`` whose evidence a flagged unit at ``start:end`` scoring ``value``
+    holds: :data:`NEAR` characters around it, and its section too at the instruction bar."""
+    spans = [(max(0, start - NEAR), min(len(text), end + NEAR))]
+    if value >= INSTRUCTION_THRESHOLD:
+        spans += [(s, e) for s, e in parts if s <= start < e]
+    return spans
 
 
 def _taint(
@@ -330,16 +334,17 @@ def _taint(
     for h_start, h_end in hidden:
         if h_start < end and start < h_end:
             return f"evidence overlaps hidden text: {_snippet(text[h_start:h_end])!r}"
-    near = [(s, e) for s, e in parts if s < max(end, start + 1) and start < e]
+    stop = max(end, start + 1)
+    near = [(s, e) for s, e in parts if s < stop and start < e]
     worst: tuple[float, int, int] | None = None
     for index, (i_start, i_end) in enumerate(candidates):
-        beside = i_start < end + NEAR and start - NEAR < i_end
-        if not beside and not any(s <= i_start < e for s, e in near):
-            continue
+        if not (i_start < end + NEAR and start - NEAR < i_end) and not any(s <= i_start < e for s, e in near):
+            continue  # too far to hold the evidence at any score: left unscored
         value = score(index)
-        if value >= (SUSPICION_THRESHOLD if beside else INSTRUCTION_THRESHOLD) and (
-            worst is None or value > worst[0]
-        ):
+        if value < SUSPICION_THRESHOLD:
+            continue
+        held = any(a < stop and start < b for a, b in _reach(text, parts, i_start, i_end, value))
+        if held and (worst is None or value > worst[0]):
             worst = (value, i_start, i_end)
     if worst is None:
         return ""
