@@ -28,6 +28,7 @@ __all__ = [
     "Kind",
     "answer_candidates",
     "asked_part",
+    "asks_about",
     "content_terms",
     "expected_kind",
     "focus_of",
@@ -106,6 +107,31 @@ _EXPLAIN = re.compile(
     r"why\b|how (?:does|do|did|can|could|is|are|was|were|would|should|come)\b|in what way\b"
 )
 """A question asking why or how something happens: a sentence answers it, not a name."""
+
+
+_ABOUT = re.compile(
+    r"(?:please )?(?:(?:can|could|would) you )?"
+    r"(?:explain|describe|define|summari[sz]e|introduce|what about|tell (?:me|us) (?:more )?about|"
+    r"(?:give|show) (?:me|us) (?:an? )?(?:overview|definition|summary|introduction|explanation) of|"
+    r"(?:an? )?(?:overview|definition|summary|introduction|explanation) of)?"
+    r"(?: ?(?:the|an?))?(?: ?(?:concept|term|idea|notion)(?: of)?)?(?: please)?"
+)
+"""What a request about one thing as a whole may say besides its name: "Explain X", "Tell me about
+the concept of X", "X?"."""
+
+
+def asks_about(question: str, start: int, end: int) -> bool:
+    """Whether ``question`` asks about the thing named at ``[start, end)`` as a whole and nothing
+    more: its name alone, or a request to explain, describe or define it (a definition answers it,
+    as it answers "What is X?").
+
+    >>> asks_about("dropout?", 0, 7), asks_about("Tell me about the chain rule.", 18, 28)
+    (True, True)
+    >>> asks_about("Explain backpropagation", 8, 23), asks_about("Who introduced dropout?", 16, 23)
+    (True, False)
+    """
+    rest = f"{question[:start]} {question[end:]}".lower()
+    return _ABOUT.fullmatch(" ".join(re.findall(r"[a-z]+", rest))) is not None
 
 
 def asked_part(question: str) -> str:

@@ -236,9 +236,9 @@ def _explain(
 
 
 def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence]) -> AnswerSpan | None:
-    """What the first sentence that says "X is ..." says X is (X: what the question asks about), or
-    else, whole, the first sentence that names it ("... called X ...") or emphasises it ("*X*"):
-    where a lesson introduces a term.
+    """What the first sentence that says "X is ..." says X is (X: what the question asks about; a
+    sentence that emphasises X, "**X** is ...", where a lesson introduces it, before any other), or
+    else, whole, the first sentence that names it ("... called X ...") or emphasises it ("*X*").
 
     >>> _define("What is attention?", [Excerpt("c-1", "A", "**Attention** is a weighting, learned.")],
     ...         _read([Excerpt("c-1", "A", "**Attention** is a weighting, learned.")])).text
@@ -255,17 +255,17 @@ def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence
         r"(?:is|are|was|were|refers to|means)\s+(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)",
         re.IGNORECASE,
     )
-    for sentence in read:
-        said = says.match(sentence.text)
-        if said is not None:
-            phrase = said.group("said").split(",")[0].strip(" *_`")
-            return AnswerSpan(phrase, excerpts[sentence.excerpt].id, sentence.text, 0.5)
     term = re.escape(match.group("term").strip())
     named = re.compile(
         rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?{term}(?!\w)",
         re.IGNORECASE,
     )
     marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}}){term}\w*\1(?![\w*_])", re.IGNORECASE)
+    said_of = [(sentence, said) for sentence in read if (said := says.match(sentence.text)) is not None]
+    said_of.sort(key=lambda found: marked.search(found[0].text) is None)  # stable: in order otherwise
+    for sentence, said in said_of[:1]:
+        phrase = said.group("said").split(",")[0].strip(" *_`")
+        return AnswerSpan(phrase, excerpts[sentence.excerpt].id, sentence.text, 0.5)
     for pattern in (named, marked):
         for sentence in read:
             if pattern.search(sentence.text) is not None:

@@ -56,7 +56,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from agents import qa
-from agents.answer_forms import expected_kind
+from agents.answer_forms import asks_about, expected_kind
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
@@ -212,27 +212,26 @@ def answer_routed(
             continue
         if sub.type != "open" and sub.unknown:
             continue
-        domains = _open_domains(graph, sub.text, domains)
-        result.sub_questions[-1]["domains"] = domains
+        text = _about_one(graph, sub.text)
+        domains = _open_domains(graph, text, domains)
+        result.sub_questions[-1] |= {"text": text, "domains": domains}
         before = len(retrieved)
         for domain in domains:
             scope = scopes.get(domain, frozenset())
             edges = (
-                retrieve(graph, sub.text, seeds=sub.concepts, scope=scope, top_k=top_k)
-                if sub.concepts
-                else []
+                retrieve(graph, text, seeds=sub.concepts, scope=scope, top_k=top_k) if sub.concepts else []
             )
             excerpts = find_excerpts(
-                graph, sub.text, scope=scope, unowned=True, about=_defined(sub.text, sub.concepts)
+                graph, text, scope=scope, unowned=True, about=_defined(text, sub.concepts)
             )
-            report = ExpertReport(domain, sub.text, [c for c in sub.concepts if c in scope], [])
+            report = ExpertReport(domain, text, [c for c in sub.concepts if c in scope], [])
             report.edges_seen = [edge.edge_id for edge in edges]
             read_by_retrieval.update(report.edges_seen)
             result.experts.append(report)
             retrieved.append(report)
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
         if domains and not any(e.citations for e in retrieved[before:]):
-            result.uncovered.append(f'The graph does not cover "{sub.text}".')
+            result.uncovered.append(f'The graph does not cover "{text}".')
     read = reader.edges_read | read_by_retrieval
     result.edges_read, result.graph_tokens = len(read), graph_tokens(graph, read)
     result.domains_read = list(reader.consulted)
@@ -256,6 +255,18 @@ def _open_domains(graph: GraphIndex, text: str, owning: Sequence[str]) -> list[s
     if owning and (UNOWNED in by_text or not set(by_text).isdisjoint(owning)):
         return list(owning)
     return [*owning, *(d for d in by_text if d not in owning)]
+
+
+def _about_one(graph: GraphIndex, question: str) -> str:
+    """An open question that asks about one concept as a whole ("dropout?", "Explain dropout",
+    "Tell me about dropout.", :func:`agents.answer_forms.asks_about`) asked as "What is dropout?":
+    a definition answers it, and the readers look for one (not for a name beside it); any other
+    question as it is."""
+    found = find_mentions(question, graph_lexicon(graph))
+    if len(found) != 1 or not asks_about(question, found[0][0], found[0][1]):
+        return question
+    start, end, _ = found[0]
+    return f"What is {question[start:end]}?"
 
 
 def _defined(question: str, concepts: Sequence[str]) -> Sequence[str]:
@@ -324,19 +335,21 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
         result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
     if is_typed(sub):
         return typed_flat(llm, graph, sub, result)
-    about = _defined(question, found)
-    excerpts = find_excerpts(graph, question, about=about) if sub.type == "open" or not sub.unknown else []
+    asked = _about_one(graph, question)
+    result.sub_questions[-1]["text"] = asked
+    about = _defined(asked, found)
+    excerpts = find_excerpts(graph, asked, about=about) if sub.type == "open" or not sub.unknown else []
     if (not found and not excerpts) or (sub.type != "open" and sub.unknown):
         return _uncovered(result)
-    edges = retrieve(graph, question, seeds=found, scope=None, top_k=top_k) if found else []
-    report = ExpertReport("", question, found, [edge.edge_id for edge in edges])
+    edges = retrieve(graph, asked, seeds=found, scope=None, top_k=top_k) if found else []
+    report = ExpertReport("", asked, found, [edge.edge_id for edge in edges])
     result.experts.append(report)
     result.edges_read, result.graph_tokens = len(edges), graph_tokens(graph, (e.edge_id for e in edges))
     ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
     result.citations, result.dropped = list(report.citations), list(report.dropped)
     if not report.citations:  # nothing it was shown answers (or what it cited was refused)
         if found:
-            result.uncovered.append(f'The graph does not cover "{sub.text}".')
+            result.uncovered.append(f'The graph does not cover "{asked}".')
         return _uncovered(result)
     result.answer, result.short_answer = report.answer, report.short_answer
     return result

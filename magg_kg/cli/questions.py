@@ -185,6 +185,9 @@ def answered(
     question = question_text(question)
     if not graph.concepts:  # as of a time before anything was recorded: no model to ask
         return _held_nothing(graph, question, flat), None
+    unread = _unread(graph, question, flat) if llm.provider == "offline" else None
+    if unread is not None:
+        return unread, None
     with open_llm(llm, store, clock, offline_handlers()) as (model, usage):
         try:
             if flat:
@@ -212,6 +215,44 @@ def _held_nothing(graph: GraphIndex, question: str, flat: bool) -> dict[str, obj
         covered=False,
         answer=f"The graph held no concept as of {graph.as_of}: there was nothing to answer from then.",
         short_answer=NOT_COVERED,
+    )
+    return result.as_json(graph)
+
+
+def _unread(graph: GraphIndex, question: str, flat: bool) -> dict[str, object] | None:
+    """The answer to a question the offline roles cannot read (one in another language than
+    English, :func:`agents.offline.language.question_language`), as ``magg ask --json`` prints it:
+    not covered, the language it reads as and the concepts it names; None for any other question."""
+    from agents.offline.language import question_language
+    from agents.text import find_mentions
+    from governance.excerpts import graph_lexicon
+    from governance.experts import NOT_COVERED, QAResult
+
+    found = find_mentions(question, graph_lexicon(graph))
+    language = question_language(question, [question[start:end] for start, end, _ in found])
+    if not language:
+        return None
+    concepts = list(dict.fromkeys(concept for _, _, concept in found))
+    named = [graph.concepts[c].name for c in concepts if c in graph.concepts]
+    said = f" It names {', '.join(named)}, which the graph has." if named else ""
+    result = QAResult(
+        question=question,
+        mode="flat" if flat else "routed",
+        as_of=graph.as_of,
+        covered=False,
+        answer=f"The offline provider reads questions in English, and this one reads as {language}: "
+        f"it is not answered, rather than guessed.{said} Ask it in English, or set MAGG_LLM=deepseek.",
+        short_answer=NOT_COVERED,
+    )
+    result.sub_questions.append(
+        {
+            "text": question,
+            "concepts": concepts,
+            "domains": [],
+            "type": "open",
+            "unknown": [],
+            "language": language,
+        }
     )
     return result.as_json(graph)
 
