@@ -33,6 +33,7 @@ __all__ = [
     "expected_kind",
     "focus_of",
     "name_spans",
+    "requested_term",
 ]
 
 Kind = Literal["date", "number", "option", "yesno", "definition", "explanation", "name"]
@@ -132,6 +133,34 @@ def asks_about(question: str, start: int, end: int) -> bool:
     """
     rest = f"{question[:start]} {question[end:]}".lower()
     return _ABOUT.fullmatch(" ".join(re.findall(r"[a-z]+", rest))) is not None
+
+
+_REQUEST = re.compile(
+    r"\W*(?:please\s+)?(?:(?:can|could|would)\s+you\s+)?(?:explain|describe|define|summari[sz]e|introduce|"
+    r"what\s+about|tell\s+(?:me|us)\s+(?:more\s+)?about|(?:give|show)\s+(?:me|us)\s+(?:an?\s+)?"
+    r"(?:overview|definition|summary|introduction|explanation)\s+of)\s+(?:(?:the|an?)\s+)?"
+    r"(?:(?:concept|term|idea|notion)\s+(?:of\s+)?)?(?P<term>[^?.!,;:]+?)\s*(?:,?\s*please)?\s*[?.!]*\s*",
+    re.IGNORECASE,
+)
+_JOINED = re.compile(r"\b(?:and|or|vs|versus|with|without|between|in|for|of)\b", re.IGNORECASE)
+
+
+def requested_term(question: str) -> str:
+    """The term a request to explain, describe or define one thing names ("Explain word2vec"), or
+    "" for any other question (one with a question word in the term, or two things joined).
+
+    >>> requested_term("Explain word2vec"), requested_term("Could you describe the Adam optimizer?")
+    ('word2vec', 'Adam optimizer')
+    >>> requested_term("Explain how dropout works"), requested_term("Describe dropout and attention.")
+    ('', '')
+    """
+    match = _REQUEST.fullmatch(question)
+    if match is None:
+        return ""
+    term = match.group("term").strip()
+    if len(term.split()) > 6 or _WH.search(term) or _JOINED.search(term):
+        return ""
+    return term
 
 
 def asked_part(question: str) -> str:

@@ -238,7 +238,8 @@ def _explain(
 def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence]) -> AnswerSpan | None:
     """What the first sentence that says "X is ..." says X is (X: what the question asks about; a
     sentence that emphasises X, "**X** is ...", where a lesson introduces it, before any other), or
-    else, whole, the first sentence that names it ("... called X ...") or emphasises it ("*X*").
+    else, whole, the first sentence that names it ("... called X ...") or emphasises it ("*X*"), or
+    else the first that opens with it ("The word2vec tool was proposed ...").
 
     >>> _define("What is attention?", [Excerpt("c-1", "A", "**Attention** is a weighting, learned.")],
     ...         _read([Excerpt("c-1", "A", "**Attention** is a weighting, learned.")])).text
@@ -266,7 +267,8 @@ def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence
     for sentence, said in said_of[:1]:
         phrase = said.group("said").split(",")[0].strip(" *_`")
         return AnswerSpan(phrase, excerpts[sentence.excerpt].id, sentence.text, 0.5)
-    for pattern in (named, marked):
+    leading = re.compile(rf"^\W*(?:the |an? )?{term}(?!\w)", re.IGNORECASE)  # the sentence is about it
+    for pattern in (named, marked, leading):
         for sentence in read:
             if pattern.search(sentence.text) is not None:
                 return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, 0.5)

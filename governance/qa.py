@@ -56,7 +56,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from agents import qa
-from agents.answer_forms import asks_about, expected_kind
+from agents.answer_forms import asks_about, expected_kind, requested_term
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
@@ -259,10 +259,14 @@ def _open_domains(graph: GraphIndex, text: str, owning: Sequence[str]) -> list[s
 
 def _about_one(graph: GraphIndex, question: str) -> str:
     """An open question that asks about one concept as a whole ("dropout?", "Explain dropout",
-    "Tell me about dropout.", :func:`agents.answer_forms.asks_about`) asked as "What is dropout?":
+    "Tell me about dropout.", :func:`agents.answer_forms.asks_about`; a request to explain one
+    term the graph lacks, :func:`agents.answer_forms.requested_term`) asked as "What is dropout?":
     a definition answers it, and the readers look for one (not for a name beside it); any other
     question as it is."""
     found = find_mentions(question, graph_lexicon(graph))
+    if not found:  # a name the graph lacks may still be one a lesson defines ("Explain word2vec")
+        term = requested_term(question)
+        return f"What is {term}?" if term else question
     if len(found) != 1 or not asks_about(question, found[0][0], found[0][1]):
         return question
     start, end, _ = found[0]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.answer_spans import Excerpt, best_span
 from agents.offline.handlers import offline_handlers
 from governance.evaluation.multihop import short_answer
 from governance.excerpts import EXCERPTS, find_excerpts, lesson_chunks
@@ -55,3 +56,25 @@ def test_what_x_is_is_the_sentence_of_its_lesson_that_names_it(graph: GraphIndex
     ):
         assert result.covered and short_answer(result) == DEFINED
         assert result.citations == [teaching]
+
+
+def test_a_request_about_one_concept_reads_as_what_it_is(graph: GraphIndex) -> None:
+    teaching = next(chunk.id for chunk in lesson_chunks(graph) if chunk.title == "Dropout")
+    for question in ("dropout?", "Explain dropout", "Tell me about the concept of dropout."):
+        for result in (answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)):
+            assert result.sub_questions[0]["text"] == "What is dropout?"
+            assert result.covered and short_answer(result) == DEFINED and result.citations == [teaching]
+    # Anything more than the concept is asked as it was.
+    asked = answer_routed(LLM, graph, "Explain dropout and weight decay", {}).sub_questions[0]["text"]
+    assert asked.rstrip("?") == "Explain dropout and weight decay"
+
+
+def test_the_definition_reader_prefers_an_emphasised_term_and_else_a_sentence_opening_with_it() -> None:
+    mentioned = Excerpt("c-1", "Tricks", "Dropout is what the last section used.")
+    defined = Excerpt("c-2", "Dropout", "**Dropout** is a regularization technique, applied in training.")
+    span = best_span("What is dropout?", [mentioned, defined])
+    assert span is not None and (span.text, span.excerpt) == ("a regularization technique", "c-2")
+    unlike = Excerpt("c-3", "GloVe", "Unlike word2vec, GloVe fits global statistics.")
+    opening = Excerpt("c-4", "Embeddings", "The word2vec tool maps words to vectors.")
+    span = best_span("What is word2vec?", [unlike, opening])
+    assert span is not None and span.text == "The word2vec tool maps words to vectors."
