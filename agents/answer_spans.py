@@ -143,9 +143,10 @@ def _links(sentence: _Sentence, title: str, asked: set[str]) -> bool:
     return any(not set(content_terms(name)) <= asked and _mentions(title, name) for name in sentence.names)
 
 
-def best_span(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
+def best_span(question: str, excerpts: Sequence[Excerpt], also: Sequence[str] = ()) -> AnswerSpan | None:
     """The best-scored answer span of the excerpts (None when nothing fits: a yes/no question, no
-    excerpt, no candidate of the kind asked)."""
+    excerpt, no candidate of the kind asked); ``also``: other names of what a "What is X?" question
+    asks about."""
     kind = expected_kind(question)
     read = _read(excerpts)
     if kind == "yesno" or not read:
@@ -156,7 +157,7 @@ def best_span(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
     if kind == "option":
         return _choose(question, excerpts, read, idf)
     if kind == "definition":
-        return _define(question, excerpts, read)
+        return _define(question, excerpts, read, also)
     if kind == "explanation":
         return _explain(asked, excerpts, read, idf)
     initial = _initial_words(read)
@@ -235,11 +236,14 @@ def _explain(
     return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, support)
 
 
-def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence]) -> AnswerSpan | None:
-    """What the first sentence that says "X is ..." says X is (X: what the question asks about; a
-    sentence that emphasises X, "**X** is ...", where a lesson introduces it, before any other), or
-    else, whole, the first sentence that names it ("... called X ...") or emphasises it ("*X*"), or
-    else the first that opens with it ("The word2vec tool was proposed ...").
+def _define(
+    question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence], also: Sequence[str] = ()
+) -> AnswerSpan | None:
+    """What the first sentence that says "X is ..." says X is (X: what the question asks about, or
+    another of its names in ``also``, "recurrent neural network" for "RNN"; a sentence that
+    emphasises X, "**X** is ...", where a lesson introduces it, before any other), or else, whole,
+    the first sentence that names it ("... called X ...") or emphasises it ("*X*"), or else the
+    first that opens with it ("The word2vec tool was proposed ...").
 
     >>> _define("What is attention?", [Excerpt("c-1", "A", "**Attention** is a weighting, learned.")],
     ...         _read([Excerpt("c-1", "A", "**Attention** is a weighting, learned.")])).text
@@ -247,27 +251,33 @@ def _define(question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence
     >>> noted = [Excerpt("c-2", "B", "A ' confusion matrix ' (or 'error matrix') is a table of a vs. b.")]
     >>> _define("What is a confusion matrix?", noted, _read(noted)).text
     'a table of a vs. b'
+    >>> named = [Excerpt("c-3", "RNN", "Recurrent neural networks (RNNs) are networks with hidden states.")]
+    >>> _define("What is an RNN?", named, _read(named), ["recurrent neural network"]).text
+    'networks with hidden states'
     """
     match = DEFINED.match(asked_part(question))
     if match is None:
         return None
+    terms = "|".join(
+        re.escape(name)
+        for name in dict.fromkeys(n.strip() for n in (match.group("term"), *also) if n.strip())
+    )
     says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
-        rf"\W*(?:an? |the )?[\W]*?{re.escape(match.group('term').strip())}\w*\W*?(?:\s*\([^()]*\))?\s+"
+        rf"\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?(?:\s*\([^()]*\))?\s+"
         r"(?:is|are|was|were|refers to|means)\s+(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)",
         re.IGNORECASE,
     )
-    term = re.escape(match.group("term").strip())
     named = re.compile(
-        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?{term}(?!\w)",
+        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms})(?!\w)",
         re.IGNORECASE,
     )
-    marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}}){term}\w*\1(?![\w*_])", re.IGNORECASE)
+    marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
     said_of = [(sentence, said) for sentence in read if (said := says.match(sentence.text)) is not None]
     said_of.sort(key=lambda found: marked.search(found[0].text) is None)  # stable: in order otherwise
     for sentence, said in said_of[:1]:
         phrase = said.group("said").split(",")[0].strip(" *_`")
         return AnswerSpan(phrase, excerpts[sentence.excerpt].id, sentence.text, 0.5)
-    leading = re.compile(rf"^\W*(?:the |an? )?{term}(?!\w)", re.IGNORECASE)  # the sentence is about it
+    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
     for pattern in (named, marked, leading):
         for sentence in read:
             if pattern.search(sentence.text) is not None:

@@ -336,7 +336,10 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     chosen = [(edge, _answers(edge, intent, focus)) for edge in _edges(prompt)]
     used = [(edge, found) for edge, found in chosen if found is not None]
     excerpts = _excerpts(prompt)
-    span = best_span(question, excerpts) if excerpts else None
+    also = (
+        [names[c] for c in focus if c in names] if len(focus) == 1 else []
+    )  # "RNN": recurrent neural network
+    span = best_span(question, excerpts, also) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:
         said_as = "The lesson says" if span.text == span.sentence else f"{span.text}: the lesson says"

@@ -78,3 +78,26 @@ def test_the_definition_reader_prefers_an_emphasised_term_and_else_a_sentence_op
     opening = Excerpt("c-4", "Embeddings", "The word2vec tool maps words to vectors.")
     span = best_span("What is word2vec?", [unlike, opening])
     assert span is not None and span.text == "The word2vec tool maps words to vectors."
+
+
+def test_what_an_abbreviation_is_is_read_under_the_concepts_name(tmp_path: Path) -> None:
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    text = (
+        "# Sequence models\n\nRecurrent neural networks (RNNs) are neural networks with hidden states. "
+        "An RNN reads a sequence one token at a time, and the RNN keeps a hidden state.\n"
+    )
+    (lessons / "rnn.md").write_text(text, encoding="utf-8")
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+    store = SQLiteStore.open(str(tmp_path / "magg.sqlite"))
+    try:
+        graph = build_graph_index(store)
+        assert "rnn" in {name.lower() for name in graph.names["recurrent-neural-network"]}
+        for result in (
+            answer_routed(LLM, graph, "What is an RNN?", {}),
+            answer_flat(LLM, graph, "What is an RNN?"),
+        ):
+            assert result.covered and result.short_answer == "neural networks with hidden states"
+    finally:
+        store.close()
