@@ -330,7 +330,23 @@ def test_the_shipped_model_is_what_the_build_command_makes(tmp_path: Path) -> No
         assert part["at_commit"]["precision"] > 0.5 and part["reliability"]
     assert figures["lessons"]["by_source"] == {"lesson": figures["lessons"]["examples"]}
     rebuilt = read_judgment_model((tmp_path / "judgment.json").read_text("utf-8"))
-    assert rebuilt == judgment_model()
+    shipped = judgment_model()
+    for part in ("reference", "lessons", "names"):
+        _same_model(getattr(rebuilt, part), getattr(shipped, part))
+
+
+def _same_model(rebuilt: LinearModel | None, shipped: LinearModel | None) -> None:
+    """The same features and version, and every number the same up to the solver's floating-point
+    noise across machines (the file keeps six decimals; machines differ in the sixth)."""
+    assert rebuilt is not None and shipped is not None
+    assert (rebuilt.features, rebuilt.version) == (shipped.features, shipped.version)
+    numbers = [*zip(rebuilt.weights, shipped.weights, strict=True)]
+    numbers += [
+        (rebuilt.intercept, shipped.intercept),
+        (rebuilt.scale, shipped.scale),
+        (rebuilt.shift, shipped.shift),
+    ]
+    assert max(abs(a - b) for a, b in numbers) < 1e-4
 
 
 def test_evaluate_reports_precision_at_the_thresholds(tmp_path: Path) -> None:
