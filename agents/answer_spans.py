@@ -236,6 +236,10 @@ def _explain(
     return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, support)
 
 
+_UNMARKED = re.compile(r"(?<![\w*])(?P<mark>\*\*|\*)(?P<text>[^\s*](?:[^*]*?[^\s*])?)(?P=mark)(?![\w*])")
+"""Emphasis in a definition's phrase ("of an **agent** in some *environment*"), read without the marks."""
+
+
 def _define(
     question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence], also: Sequence[str] = ()
 ) -> AnswerSpan | None:
@@ -254,6 +258,9 @@ def _define(
     >>> named = [Excerpt("c-3", "RNN", "Recurrent neural networks (RNNs) are networks with hidden states.")]
     >>> _define("What is an RNN?", named, _read(named), ["recurrent neural network"]).text
     'networks with hidden states'
+    >>> marked = [Excerpt("c-4", "RL", "**RL** is learning by an **agent** in an *environment*.")]
+    >>> _define("What is RL?", marked, _read(marked)).text
+    'learning by an agent in an environment'
     """
     match = DEFINED.match(asked_part(question))
     if match is None:
@@ -275,7 +282,7 @@ def _define(
     said_of = [(sentence, said) for sentence in read if (said := says.match(sentence.text)) is not None]
     said_of.sort(key=lambda found: marked.search(found[0].text) is None)  # stable: in order otherwise
     for sentence, said in said_of[:1]:
-        phrase = said.group("said").split(",")[0].strip(" *_`")
+        phrase = _UNMARKED.sub(r"\g<text>", said.group("said").split(",")[0]).strip(" *_`")
         return AnswerSpan(phrase, excerpts[sentence.excerpt].id, sentence.text, 0.5)
     leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
     for pattern in (named, marked, leading):

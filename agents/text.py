@@ -75,6 +75,8 @@ def sentences(text: str) -> list[Sentence]:
 
     >>> [s.text for s in sentences("# T\\n\\nA is B. C needs D, e.g. E.\\n\\n    code\\n")]
     ['A is B.', 'C needs D, e.g. E.']
+    >>> [s.text for s in sentences("See the notebook.\\n## Introduction\\n**RL** is a technique.")]
+    ['See the notebook.', '**RL** is a technique.']
     """
     found: list[Sentence] = []
     offset = 0
@@ -94,9 +96,35 @@ def sentences(text: str) -> list[Sentence]:
         while lines and lines[0].lstrip().startswith("#"):
             block_start += len(lines[0]) + 1
             lines = lines[1:]
-        body = "\n".join(lines)
-        found.extend(_split_block(body, block_start))
+        for run_start, body in _between_headings(lines, block_start):
+            found.extend(_split_block(body, run_start))
     return found
+
+
+def _between_headings(lines: list[str], start: int) -> list[tuple[int, str]]:
+    """The runs of a block's lines between its heading lines, each with its offset: Markdown needs
+    no blank line before a heading ("...the notebook.\n## Introduction\n**RL** is ..."), and a
+    heading is no part of the sentence before it or after it.
+
+    >>> _between_headings(["A is B.", "## Intro", "C is D."], 10)
+    [(10, 'A is B.'), (27, 'C is D.')]
+    """
+    runs: list[tuple[int, str]] = []
+    kept: list[str] = []
+    at = run_start = start
+    for line in lines:
+        if HEADING.fullmatch(line):
+            if kept:
+                runs.append((run_start, "\n".join(kept)))
+            kept = []
+        else:
+            if not kept:
+                run_start = at
+            kept.append(line)
+        at += len(line) + 1
+    if kept:
+        runs.append((run_start, "\n".join(kept)))
+    return runs
 
 
 def _split_block(body: str, base: int) -> list[Sentence]:
