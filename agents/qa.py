@@ -336,9 +336,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     chosen = [(edge, _answers(edge, intent, focus)) for edge in _edges(prompt)]
     used = [(edge, found) for edge, found in chosen if found is not None]
     excerpts = _excerpts(prompt)
-    also = (
-        [names[c] for c in focus if c in names] if len(focus) == 1 else []
-    )  # "RNN": recurrent neural network
+    # What one concept is may be said under its name, not the word asked ("RNN": "recurrent neural network").
+    also = [names[c] for c in focus if c in names] if len(focus) == 1 else []
     span = best_span(question, excerpts, also) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:

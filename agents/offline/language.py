@@ -38,7 +38,7 @@ LANGUAGES: dict[str, frozenset[str]] = {
     ),
     "French": frozenset(
         "le la les des du un une et est sont que qui quoi quel quelle quels quelles dans pour avec sur "
-        "est pas ne ce cette ces au aux entre comment pourquoi quand où je tu il elle nous vous ils elles "
+        "pas ne ce cette ces au aux entre comment pourquoi quand où je tu il elle nous vous ils elles "
         "mon ma mes leur leurs avant après faut dois peut qu l d c".split()
     ),
     "Spanish": frozenset(
