@@ -33,20 +33,33 @@ def typed_routed(
     """Answers a typed sub-question by its graph algorithm, each part by the expert of the domain it
     was read from; the domains that answered."""
     answered: list[str] = []
-    for answer in answer_by_graph(
-        sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts)
-    ):
-        result.graph_answers.append(answer)
-        if not answer.covered:
-            result.uncovered.append(answer.headline)
-        for domain, edge_ids in domains_of_edges(answer.edges, reader.holders).items():
-            edges = [graph.edges[e] for e in edge_ids]
-            concepts = [c for c in sub.concepts if any(c in (e.src, e.dst) for e in edges)]
-            report = ExpertReport(domain, sub.text, concepts, list(edge_ids))
-            result.experts.append(report)
-            answered.append(domain)
-            ask_expert(llm, graph, report, edges, result, _part(answer, edges))
+    answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts))
+    result.graph_answers += answers
+    result.uncovered += [answer.headline for answer in answers if not answer.covered]
+    whole = _joined(sub, [answer for answer in answers if answer.edges])
+    for domain, edge_ids in domains_of_edges(whole.edges, reader.holders).items():
+        edges = [graph.edges[e] for e in edge_ids]
+        concepts = [c for c in sub.concepts if any(c in (e.src, e.dst) for e in edges)]
+        report = ExpertReport(domain, sub.text, concepts, list(edge_ids))
+        result.experts.append(report)
+        answered.append(domain)
+        ask_expert(llm, graph, report, edges, result, _part(whole, edges))
     return list(dict.fromkeys(answered))
+
+
+def _joined(sub: qa.SubQuestion, answers: Sequence[GraphAnswer]) -> GraphAnswer:
+    """The answers of one sub-question as one ("What should I learn before A and B?" has one per
+    concept), so that its edges go to the fewest experts that hold them all, each asked once, as
+    flat asks one call for every part."""
+    if len(answers) == 1:
+        return answers[0]
+    return GraphAnswer(
+        sub.type,
+        list(sub.concepts),
+        found=list(dict.fromkeys(c for answer in answers for c in answer.found)),
+        edges=list(dict.fromkeys(e for answer in answers for e in answer.edges)),
+        headline=" ".join(answer.headline for answer in answers),
+    )
 
 
 def _part(answer: GraphAnswer, edges: Sequence[EdgeVersion]) -> GraphAnswer:

@@ -385,3 +385,15 @@ def test_the_tokens_of_the_graph_read_are_those_of_the_edges_read(graph: GraphIn
     line = f"[{one.edge_id}] {' '.join(one.grounding.evidence[0].quote.split())}"
     assert graph_tokens(graph, [one.edge_id]) >= len(line) // 4
     assert result.as_json(graph)["read"]["graph_tokens"] == result.graph_tokens  # type: ignore[index]
+
+
+def test_a_typed_question_about_two_concepts_asks_each_expert_once(graph: GraphIndex) -> None:
+    question = "What should I learn before backpropagation and neural networks?"
+    result = routed(graph, question)
+    assert [a.concepts for a in result.graph_answers] == [["backpropagation"], ["neural-network"]]
+    # Every edge of both answers touches a concept of d-models: its expert explains them all, in one call.
+    assert [e.domain for e in result.experts] == ["d-models"] and result.calls == 1
+    cited = set(result.citations)
+    assert cited == {e for a in result.graph_answers for e in a.edges} and len(cited) == 4
+    flat = answer_flat(LLM, graph, question)
+    assert flat.calls == 1 and set(flat.citations) == cited
