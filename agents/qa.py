@@ -1,4 +1,4 @@
-"""Question answering roles: the orchestrator's decomposition, a domain expert's answer, synthesis.
+"""Question answering roles: the orchestrator's decomposition and a domain expert's answer.
 
 Each role has a task name, a payload, a reply schema (``reasoning`` first), its system prompt and
 an offline handler that computes the reply from the payload alone:
@@ -18,22 +18,19 @@ expert answer (``qa.answer``)
     "after X": the same read the other way; "part of X"; otherwise every edge touching X); each
     becomes one sentence from its type and its grounding quote, ending with its edge id in
     brackets. The short answer names the concepts found.
-synthesis (``qa.synthesize``)
-    the experts' answers merged in sub-question order without repeated sentences, the short
-    answers joined, the citations collected; the graph answers' headlines (``graph_answers``)
-    lead, and what the graph does not cover is said, never left out.
+
+Synthesis, the third role, is :mod:`agents.synthesis`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.answer_forms import expected_kind
-from agents.answer_spans import AnswerSpan, Excerpt, best_span
+from agents.answer_spans import Excerpt, best_span
 from agents.question_types import QuestionType, classify, clauses_of
 from agents.text import clipped, find_mentions
 from magg_kg.llm.offline import Handler
@@ -48,13 +45,10 @@ __all__ = [
     "GRAPH_ANSWER_RULE",
     "MAX_SUB_QUESTION",
     "PROMPT_VERSION",
-    "SYNTHESIS_SYSTEM",
-    "SYNTHESIS_TASK",
     "Decomposition",
     "ExpertAnswer",
     "Intent",
     "SubQuestion",
-    "Synthesis",
     "answer_offline",
     "answer_system",
     "cited_ids",
@@ -62,12 +56,10 @@ __all__ = [
     "edge_quotes",
     "intent_of",
     "offline_handlers",
-    "synthesize_offline",
 ]
 
 DECOMPOSE_TASK = "qa.decompose"
 ANSWER_TASK = "qa.answer"
-SYNTHESIS_TASK = "qa.synthesize"
 PROMPT_VERSION = "qa-4"
 MAX_SUB_QUESTION = 1000
 """The longest sub-question, in characters: a reply with a longer one does not validate."""
@@ -91,10 +83,6 @@ the path or what comes first): explain them in the order given, citing each; add
 EXCERPT_RULE = """`excerpts`: lesson chunk id -> title; answer from them too, citing the chunk id.
 Put the answer alone in `short_answer` (a name, a date, a short phrase) and in `support` how well
 what you cite supports it."""
-SYNTHESIS_SYSTEM = """Final answer of a curriculum question-answering team: merge the experts'
-answers into one answer to the question (DATA) and a one-line short answer, using ONLY what they
-said. Keep their [id] citations, list every id cited in `citations`. Lead with `graph_answers` as
-given; say every "does not cover" of the payload. Reason first."""
 
 
 def answer_system(*, graph_answer: bool, excerpts: bool) -> str:
@@ -121,8 +109,6 @@ _AFTER = re.compile(r"\b(?:after|next|unlocks?|leads? to|builds? on it|enables?)
 _PARTS = re.compile(r"\b(?:parts?|components?|made of|consists? of|kinds? of|types? of)\b", re.IGNORECASE)
 _CITE = re.compile(r"\[((?:e|c)-[0-9a-f]+)\]")
 _LINE = re.compile(r"^\[([^\]\s]+)\]\s?(.*)$")
-_QUOTED = re.compile(r'says "(.+?)" \[(c-[0-9a-f]+)\]')
-"""A lesson sentence an expert quotes and the chunk it cites (the offline expert's wording)."""
 
 
 class SubQuestion(BaseModel):
@@ -154,16 +140,6 @@ class ExpertAnswer(BaseModel):
     support: float = Field(
         default=0.0, ge=0.0, le=1.0, description="how well what it cites supports the short answer (0: not)"
     )
-
-
-class Synthesis(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    reasoning: str = Field(max_length=4000, description="how the answers fit together (first)")
-    answer: str = Field(max_length=16000)
-    short_answer: str = Field(max_length=1000)
-    citations: list[str]
-    support: float = Field(default=0.0, ge=0.0, le=1.0, description="the support of the short answer")
 
 
 def cited_ids(text: str) -> list[str]:
@@ -368,85 +344,9 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     }
 
 
-def synthesize_offline(prompt: Prompt) -> dict[str, object]:
-    raw = prompt.payload.get("answers")
-    answers = [_mapping(a) for a in raw] if isinstance(raw, list) else []
-    sentences: list[str] = []
-    shorts: list[str] = []
-    supports: list[float] = []
-    for answer in answers:
-        if not _strings(answer.get("citations")):
-            continue
-        for sentence in re.split(r"(?<=\])\.\s*", str(answer.get("answer", ""))):
-            sentence = sentence.strip()
-            if sentence and sentence.rstrip(".") + "." not in sentences:
-                sentences.append(sentence.rstrip(".") + ".")
-        short = str(answer.get("short_answer", "")).strip()
-        if short and short not in shorts:
-            shorts.append(short)
-            supports.append(_number(answer.get("support")))
-    heads = [str(h) for h in _strings(prompt.payload.get("graph_answers")) if str(h)]
-    notes = [str(n) for n in _strings(prompt.payload.get("uncovered")) if str(n)]
-    if heads or notes:
-        return _typed_synthesis(heads, sentences, notes)
-    citations = cited_ids(" ".join(sentences))
-    if not sentences:
-        return {
-            "reasoning": "no expert found edges that answer the question",
-            "answer": "The graph holds no edges that answer this question.",
-            "short_answer": "No answer in the graph.",
-            "citations": [],
-        }
-    # Answers read from excerpts are spans: the best supported one is the short answer (joined,
-    # two spans would be neither); otherwise the short answers are joined. Options that experts of
-    # different domains named (each saw its own) are compared on the sentences they quote.
-    best = max(range(len(shorts)), key=lambda k: (supports[k], -k)) if shorts else 0
-    compared = _compared(str(prompt.data), answers) if len(shorts) > 1 else None
-    if compared is not None and compared.text in shorts:
-        best = shorts.index(compared.text)
-        supports[best] = max(supports[best], compared.support)
-    return {
-        "reasoning": f"merged {sum(1 for a in answers if a.get('citations'))} expert answer(s)",
-        "answer": " ".join(sentences),
-        "short_answer": shorts[best] if shorts and supports[best] > 0 else " ".join(shorts),
-        "citations": citations,
-        "support": supports[best] if shorts else 0.0,
-    }
-
-
-def _compared(question: str, answers: Sequence[Mapping[object, object]]) -> AnswerSpan | None:
-    """The option of an either-or question ("Who was born earlier, A or B?") that the experts'
-    quoted sentences favour, read as excerpts titled by each expert's short answer; None for any
-    other question, or when the quotes do not decide."""
-    if expected_kind(question) != "option":
-        return None
-    quoted = [
-        Excerpt(chunk, str(answer.get("short_answer", "")), sentence)
-        for answer in answers
-        for sentence, chunk in _QUOTED.findall(str(answer.get("answer", "")))
-    ]
-    return best_span(question, quoted) if quoted else None
-
-
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else 0.0
-
-
-def _typed_synthesis(heads: list[str], sentences: list[str], notes: list[str]) -> dict[str, object]:
-    """The graph answers' headlines first, then the experts' sentences, then what is not covered."""
-    said = [*dict.fromkeys(heads), *sentences, *(n for n in dict.fromkeys(notes) if n not in heads)]
-    return {
-        "reasoning": f"{len(heads)} graph answer(s), {len(sentences)} cited sentence(s), {len(notes)} gap(s)",
-        "answer": " ".join(said)[:16000],
-        "short_answer": " ".join(dict.fromkeys(heads or notes))[:1000],
-        "citations": cited_ids(" ".join(sentences)),
-    }
-
-
 def offline_handlers() -> dict[str, Handler]:
     """The question-answering roles, by task name."""
     return {
         DECOMPOSE_TASK: decompose_offline,
         ANSWER_TASK: answer_offline,
-        SYNTHESIS_TASK: synthesize_offline,
     }

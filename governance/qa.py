@@ -55,7 +55,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from agents import qa
+from agents import qa, synthesis
 from agents.answer_forms import asks_about, expected_kind, requested_term
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
@@ -296,10 +296,10 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
     """Merges the experts' answers (more than one retrieval answer, or retrieval beside graph
     answers or gaps) into the final answer, in one call."""
     prompt = Prompt(
-        task=qa.SYNTHESIS_TASK,
+        task=synthesis.SYNTHESIS_TASK,
         stage=STAGE,
         agent="synthesis",
-        system=qa.SYNTHESIS_SYSTEM,
+        system=synthesis.SYNTHESIS_SYSTEM,
         data=question,
         payload={
             "answers": expert_answers(result.experts),
@@ -308,7 +308,7 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
         },
         prompt_version=qa.PROMPT_VERSION,
     )
-    reply = ask_counted(llm, prompt, qa.Synthesis, result)
+    reply = ask_counted(llm, prompt, synthesis.Synthesis, result)
     if not isinstance(reply, Answer):
         result.failures.append(f"synthesis: {reply.kind}: {reply.reason}")
         _assemble(result)

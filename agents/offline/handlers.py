@@ -6,7 +6,7 @@ the offline provider as ``OfflineLLM(offline_handlers())``. A new role adds one 
 
 from __future__ import annotations
 
-from agents import concepts, debate, discovery, evidence, judge, owner, qa, relations
+from agents import concepts, debate, discovery, evidence, judge, owner, qa, relations, synthesis
 from agents.offline import concepts as offline_concepts
 from agents.offline import judging, moderating, owning
 from magg_kg.llm.offline import Handler
@@ -28,4 +28,5 @@ def offline_handlers() -> dict[str, Handler]:
         debate.MODERATOR: moderating.moderator_learned,
         **discovery.offline_handlers(),
         **qa.offline_handlers(),
+        **synthesis.offline_handlers(),
     }

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents import qa
+from agents import qa, synthesis
 from governance.excerpts import find_excerpts
 from governance.experts import (
     NOT_COVERED,
@@ -167,15 +167,15 @@ def answer_global(
     result.edges_read, result.graph_tokens = len(graph.edges), graph_tokens(graph, graph.edges)
     answers = expert_answers(result.experts, question)
     prompt = Prompt(
-        task=qa.SYNTHESIS_TASK,
+        task=synthesis.SYNTHESIS_TASK,
         stage="qa",
         agent="synthesis:global",
-        system=qa.SYNTHESIS_SYSTEM,
+        system=synthesis.SYNTHESIS_SYSTEM,
         data=question,
         payload={"answers": answers},
         prompt_version=qa.PROMPT_VERSION,
     )
-    reply = ask_counted(llm, prompt, qa.Synthesis, result)
+    reply = ask_counted(llm, prompt, synthesis.Synthesis, result)
     if isinstance(reply, Answer):
         result.answer, result.short_answer = reply.value.answer, reply.value.short_answer
         shown = {cited for report in result.experts for cited in (*report.edges_seen, *report.excerpts_seen)}

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from agents import qa
+from agents import qa, synthesis
 from agents.offline.handlers import offline_handlers
 from governance.qa import answer_flat, answer_routed
 from magg_kg.clock import StepClock
@@ -98,7 +98,7 @@ def test_synthesis_merges_retrieval_answers_of_two_domains(graph: GraphIndex) ->
     result = answer_routed(recorder, graph, "Tell me about transformers and what is calculus?", {})
     assert [s["type"] for s in result.sub_questions] == ["open", "open"]
     assert [e.domain for e in result.experts if e.citations] == ["d-models", "d-training"]
-    assert recorder.tasks() == [qa.DECOMPOSE_TASK, qa.ANSWER_TASK, qa.ANSWER_TASK, qa.SYNTHESIS_TASK]
+    assert recorder.tasks() == [qa.DECOMPOSE_TASK, qa.ANSWER_TASK, qa.ANSWER_TASK, synthesis.SYNTHESIS_TASK]
     assert edge_id("calculus", "prerequisite", "backpropagation") in result.citations
 
 

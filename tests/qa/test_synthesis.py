@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from agents import qa
+from agents import qa, synthesis
 from magg_kg.llm.port import Prompt
 
 
 def _synthesis(question: str, answers: list[dict[str, object]]) -> dict[str, object]:
     prompt = Prompt(
-        task=qa.SYNTHESIS_TASK,
+        task=synthesis.SYNTHESIS_TASK,
         stage="qa",
         agent="synthesis",
-        system=qa.SYNTHESIS_SYSTEM,
+        system=synthesis.SYNTHESIS_SYSTEM,
         data=question,
         payload={"answers": answers, "graph_answers": [], "uncovered": []},
         prompt_version=qa.PROMPT_VERSION,
     )
-    return qa.synthesize_offline(prompt)
+    return synthesis.synthesize_offline(prompt)
 
 
 def _expert(option: str, sentence: str, chunk: str) -> dict[str, object]:

@@ -9,7 +9,7 @@ import httpx
 import pytest
 import respx
 
-from agents import qa
+from agents import qa, synthesis
 from agents.offline.handlers import offline_handlers
 from agents.question_types import classify
 from agents.text import lexicon
@@ -350,7 +350,7 @@ def test_with_deepseek_the_decomposer_names_the_type(graph: GraphIndex) -> None:
         gateway.post(ENDPOINT).mock(side_effect=reply)
         result = answer_routed(DeepSeekLLM(config(), sleep=lambda _s: None), graph, question, {})
     # A typed answer is written in code from the graph answer and the experts' explanations.
-    assert seen[0] == qa.DECOMPOSE_TASK and qa.SYNTHESIS_TASK not in seen
+    assert seen[0] == qa.DECOMPOSE_TASK and synthesis.SYNTHESIS_TASK not in seen
     assert result.question_type == "path" and not result.failures
     assert result.path == ["calculus", "backpropagation", "neural-network", "transformer"]
     assert set(result.citations) == set(result.graph_answers[0].edges)
