@@ -182,6 +182,8 @@ def best_span(question: str, excerpts: Sequence[Excerpt], also: Sequence[str] = 
             if answered > 0:
                 left = frozenset(rest)
                 chains[left] = max(chains.get(left, hop + answered), hop + answered)
+        if direct == 0 and not chains:  # nothing of the question here, nor a chain leading here
+            continue
         for start, end in answer_candidates(sentence.text, kind):
             words = set(content_terms(sentence.text[start:end]))
             if not words or words <= asked or sentence.text[start:end] in initial.get(position, ()):

@@ -156,3 +156,14 @@ def test_an_option_alone_in_the_excerpts_is_reported_with_the_sentence_that_give
     excerpts = [Excerpt("c-2", "Bo Park", "Bo Park is a poet from Busan. Bo Park was born in 1942.")]
     span = best_span("Who was born earlier, Ann Lee or Bo Park?", excerpts)
     assert span is not None and (span.text, span.sentence) == ("Bo Park", "Bo Park was born in 1942.")
+
+
+def test_a_sentence_that_shares_nothing_with_the_question_answers_nothing() -> None:
+    # Neither the sentence nor its title holds a word of the question, and no excerpt leads to it:
+    # a name in it ("Subword") is no answer to "What is the meaning of life?".
+    unrelated = [Excerpt("c-1", "Tokens", "Subword tokenization is used by nearly every modern model.")]
+    assert best_span("What is the meaning of life?", unrelated) is None
+    assert best_span("help", unrelated) is None
+    related = [Excerpt("c-2", "Tokens", "Subword tokenization was proposed by Rico Sennrich in 2016.")]
+    span = best_span("Who proposed subword tokenization?", related)
+    assert span is not None and span.text == "Rico Sennrich"
