@@ -110,15 +110,16 @@ _EXPLAIN = re.compile(
 """A question asking why or how something happens: a sentence answers it, not a name."""
 
 
-_ABOUT = re.compile(
-    r"(?:please )?(?:(?:can|could|would) you )?"
-    r"(?:explain|describe|define|summari[sz]e|introduce|what about|tell (?:me|us) (?:more )?about|"
-    r"(?:give|show) (?:me|us) (?:an? )?(?:overview|definition|summary|introduction|explanation) of|"
-    r"(?:an? )?(?:overview|definition|summary|introduction|explanation) of)?"
-    r"(?: ?(?:the|an?))?(?: ?(?:concept|term|idea|notion)(?: of)?)?(?: please)?"
+_ASKING = (
+    r"(?:please )?(?:(?:can|could|would) you )?(?:explain|describe|define|summari[sz]e|introduce|what about|"
+    r"tell (?:me|us) (?:more )?about|(?:(?:give|show) (?:me|us) )?(?:an? )?"
+    r"(?:overview|definition|summary|introduction|explanation) of)"
 )
-"""What a request about one thing as a whole may say besides its name: "Explain X", "Tell me about
-the concept of X", "X?"."""
+"""A request about one thing as a whole, in lower case, one space between words: "Explain",
+"Tell me about", "Give me an overview of"."""
+_FRAMED = r"(?:(?:the|an?) )?(?:(?:concept|term|idea|notion) (?:of )?)?"
+"""What may stand between such a request and the thing's name: "the concept of"."""
+_ABOUT = re.compile(rf"(?:{_ASKING} )?{_FRAMED}(?:please )?")
 
 
 def asks_about(question: str, start: int, end: int) -> bool:
@@ -131,16 +132,14 @@ def asks_about(question: str, start: int, end: int) -> bool:
     >>> asks_about("Explain backpropagation", 8, 23), asks_about("Who introduced dropout?", 16, 23)
     (True, False)
     """
-    rest = f"{question[:start]} {question[end:]}".lower()
-    return _ABOUT.fullmatch(" ".join(re.findall(r"[a-z]+", rest))) is not None
+    rest = "".join(
+        f"{word} " for word in re.findall(r"[a-z]+", f"{question[:start]} {question[end:]}".lower())
+    )
+    return _ABOUT.fullmatch(rest) is not None
 
 
 _REQUEST = re.compile(
-    r"\W*(?:please\s+)?(?:(?:can|could|would)\s+you\s+)?(?:explain|describe|define|summari[sz]e|introduce|"
-    r"what\s+about|tell\s+(?:me|us)\s+(?:more\s+)?about|(?:give|show)\s+(?:me|us)\s+(?:an?\s+)?"
-    r"(?:overview|definition|summary|introduction|explanation)\s+of)\s+(?:(?:the|an?)\s+)?"
-    r"(?:(?:concept|term|idea|notion)\s+(?:of\s+)?)?(?P<term>[^?.!,;:]+?)\s*(?:,?\s*please)?\s*[?.!]*\s*",
-    re.IGNORECASE,
+    rf"\W*{_ASKING} {_FRAMED}(?P<term>[^?.!,;:]+?)\s*(?:,?\s*please)?\s*[?.!]*\s*", re.IGNORECASE
 )
 _JOINED = re.compile(r"\b(?:and|or|vs|versus|with|without|between|in|for|of)\b", re.IGNORECASE)
 
@@ -154,7 +153,7 @@ def requested_term(question: str) -> str:
     >>> requested_term("Explain how dropout works"), requested_term("Describe dropout and attention.")
     ('', '')
     """
-    match = _REQUEST.fullmatch(question)
+    match = _REQUEST.fullmatch(" ".join(question.split()))
     if match is None:
         return ""
     term = match.group("term").strip()
