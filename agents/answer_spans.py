@@ -282,8 +282,8 @@ def _define(
     )
     marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
     said_of = [(sentence, said) for sentence in read if (said := says.match(sentence.text)) is not None]
-    said_of.sort(key=lambda found: marked.search(found[0].text) is None)  # stable: in order otherwise
-    for sentence, said in said_of[:1]:
+    if said_of:  # the first that emphasises X, else the first
+        sentence, said = min(said_of, key=lambda found: marked.search(found[0].text) is None)
         phrase = _UNMARKED.sub(r"\g<text>", said.group("said").split(",")[0]).strip(" *_`")
         return AnswerSpan(phrase, excerpts[sentence.excerpt].id, sentence.text, 0.5)
     leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
