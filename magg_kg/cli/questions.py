@@ -206,17 +206,8 @@ def answered(
 def _held_nothing(graph: GraphIndex, question: str, flat: bool) -> dict[str, object]:
     """The answer from a graph that held no concept (as of a past time), as ``magg ask --json``
     prints it: not covered, and why."""
-    from governance.experts import NOT_COVERED, QAResult
-
-    result = QAResult(
-        question=question,
-        mode="flat" if flat else "routed",
-        as_of=graph.as_of,
-        covered=False,
-        answer=f"The graph held no concept as of {graph.as_of}: there was nothing to answer from then.",
-        short_answer=NOT_COVERED,
-    )
-    return result.as_json(graph)
+    why = f"The graph held no concept as of {graph.as_of}: there was nothing to answer from then."
+    return _not_covered(graph, question, flat, why)
 
 
 def _unread(graph: GraphIndex, question: str, flat: bool) -> dict[str, object] | None:
@@ -226,7 +217,6 @@ def _unread(graph: GraphIndex, question: str, flat: bool) -> dict[str, object] |
     from agents.offline.language import question_language
     from agents.text import find_mentions
     from governance.excerpts import graph_lexicon
-    from governance.experts import NOT_COVERED, QAResult
 
     found = find_mentions(question, graph_lexicon(graph))
     language = question_language(question, [question[start:end] for start, end, _ in found])
@@ -235,25 +225,37 @@ def _unread(graph: GraphIndex, question: str, flat: bool) -> dict[str, object] |
     concepts = list(dict.fromkeys(concept for _, _, concept in found))
     named = [graph.concepts[c].name for c in concepts if c in graph.concepts]
     said = f" It names {', '.join(named)}, which the graph has." if named else ""
+    why = (
+        f"The offline provider reads questions in English, and this one reads as {language}: "
+        f"it is not answered, rather than guessed.{said} Ask it in English, or set MAGG_LLM=deepseek."
+    )
+    sub: dict[str, object] = {
+        "text": question,
+        "concepts": concepts,
+        "domains": [],
+        "type": "open",
+        "unknown": [],
+        "language": language,
+    }
+    return _not_covered(graph, question, flat, why, [sub])
+
+
+def _not_covered(
+    graph: GraphIndex, question: str, flat: bool, why: str, subs: list[dict[str, object]] | None = None
+) -> dict[str, object]:
+    """An answer, as ``magg ask --json`` prints it, that no model call was made for: not covered,
+    ``why``, and the sub-questions read (``subs``, none by default)."""
+    from governance.experts import NOT_COVERED, QAResult
+
     result = QAResult(
         question=question,
         mode="flat" if flat else "routed",
         as_of=graph.as_of,
         covered=False,
-        answer=f"The offline provider reads questions in English, and this one reads as {language}: "
-        f"it is not answered, rather than guessed.{said} Ask it in English, or set MAGG_LLM=deepseek.",
+        answer=why,
         short_answer=NOT_COVERED,
     )
-    result.sub_questions.append(
-        {
-            "text": question,
-            "concepts": concepts,
-            "domains": [],
-            "type": "open",
-            "unknown": [],
-            "language": language,
-        }
-    )
+    result.sub_questions += subs or []
     return result.as_json(graph)
 
 
