@@ -36,7 +36,7 @@ def typed_routed(
     answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts))
     result.graph_answers += answers
     result.uncovered += [answer.headline for answer in answers if not answer.covered]
-    whole = _joined(sub, [answer for answer in answers if answer.edges])
+    whole = _joined(sub, answers)
     for domain, edge_ids in domains_of_edges(whole.edges, reader.holders).items():
         edges = [graph.edges[e] for e in edge_ids]
         concepts = [c for c in sub.concepts if any(c in (e.src, e.dst) for e in edges)]
@@ -49,16 +49,13 @@ def typed_routed(
 
 def _joined(sub: qa.SubQuestion, answers: Sequence[GraphAnswer]) -> GraphAnswer:
     """The answers of one sub-question as one ("What should I learn before A and B?" has one per
-    concept), so that its edges go to the fewest experts that hold them all, each asked once, as
-    flat asks one call for every part."""
+    concept): every answer's edges, under the headlines of those the graph covers. Flat shows it to
+    its one call; routed gives its edges to the fewest experts that hold them all, each asked once."""
     if len(answers) == 1:
         return answers[0]
+    edges = list(dict.fromkeys(e for answer in answers for e in answer.edges))
     return GraphAnswer(
-        sub.type,
-        list(sub.concepts),
-        found=list(dict.fromkeys(c for answer in answers for c in answer.found)),
-        edges=list(dict.fromkeys(e for answer in answers for e in answer.edges)),
-        headline=" ".join(answer.headline for answer in answers),
+        sub.type, list(sub.concepts), edges=edges, headline=" ".join(a.headline for a in answers if a.covered)
     )
 
 
@@ -88,16 +85,12 @@ def typed_flat(llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, result: QAResul
     result.graph_answers = answers
     result.uncovered += [a.headline for a in answers if not a.covered]
     result.edges_read, result.graph_tokens = len(reader.edges_read), graph_tokens(graph, reader.edges_read)
+    shown = _joined(sub, answers)
     edge_ids = list(dict.fromkeys(e for a in answers for e in a.edges))
     heads = [a.headline for a in answers if a.covered]
     if edge_ids:
         report = ExpertReport("", sub.text, list(sub.concepts), edge_ids)
         result.experts.append(report)
-        shown = (
-            answers[0]
-            if len(answers) == 1
-            else GraphAnswer(sub.type, list(sub.concepts), edges=edge_ids, headline=" ".join(heads))
-        )
         ask_expert(llm, graph, report, [graph.edges[e] for e in edge_ids], result, shown)
         result.citations, result.dropped = list(report.citations), list(report.dropped)
         heads.append(report.answer)
