@@ -270,6 +270,8 @@ def _one(kind: QuestionType, read: _Read, full: bool = False) -> Classification:
     runs: list[tuple[str, list[str]]] = [("|", [])]
     for token in re.findall(rf"{_MASK}+|[^\s,;:?!|{_MASK}]+|[,;:?!|]", rest):
         word = token.strip(".\"'")
+        if token == "|" and runs[-1][0] == "+":  # a cue said again after "and": "before A and before B"
+            continue
         mark = "@" if token.startswith(_MASK) else _JOINS.get(word.lower(), "")
         if not mark and (word.lower() in _ASKING or not re.search(r"\w", word)):
             mark = "|"

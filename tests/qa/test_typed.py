@@ -290,6 +290,15 @@ def test_a_name_beside_a_known_concept_is_said_to_be_uncovered_and_the_rest_answ
     for result in (routed(graph, question), answer_flat(LLM, graph, question)):
         assert result.covered and result.citations
         assert "The graph does not cover quantum gravity." in result.answer
+    # The cue said again after "and" joins the name all the same, on either side of the concept.
+    for question in (
+        "What should I learn before backpropagation and before quantum gravity?",
+        "What should I learn before quantum gravity and before backpropagation?",
+    ):
+        found = classify(question, KEYS)
+        assert (found.concepts, found.unknown) == (["backpropagation"], ["quantum gravity"])
+        for result in (routed(graph, question), answer_flat(LLM, graph, question)):
+            assert result.covered and "The graph does not cover quantum gravity." in result.answer
     # Words that join no name to a concept name nothing: "and why", "and its variants".
     for question in (
         "What should I learn before backpropagation and why?",
