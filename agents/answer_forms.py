@@ -14,7 +14,10 @@ actor", nor a month with its day) and quoted titles.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
+
+import snowballstemmer
 
 __all__ = [
     "DATE",
@@ -82,18 +85,23 @@ _AUX = re.compile(
 
 
 def content_terms(text: str) -> list[str]:
-    """Content words, lower case, a possessive ``'s`` and a plural ``s`` dropped; a lone letter is
-    no content word.
+    """Content words, lower case, a possessive ``'s`` dropped, each as its English Snowball stem
+    (so that "evaluated", "evaluating" and "evaluation" are one term); a lone letter is no content
+    word.
 
     >>> content_terms("Who wrote the Beatles' songs, W?")
-    ['wrote', 'beatle', 'song']
+    ['wrote', 'beatl', 'song']
+    >>> content_terms("How is RAG evaluated?"), content_terms("Evaluating a RAG system")
+    (['rag', 'evalu'], ['evalu', 'rag', 'system'])
     """
     words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(text)]
-    return [
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) else w
-        for w in words
-        if w not in _STOP and (len(w) > 1 or w.isdigit())
-    ]
+    return [_stem(w) for w in words if w not in _STOP and (len(w) > 1 or w.isdigit())]
+
+
+@lru_cache(maxsize=1 << 16)  # a pure function of the word
+def _stem(word: str) -> str:
+    # A stemmer of its own: one keeps its word while it works, so it is not shared between threads.
+    return str(snowballstemmer.stemmer("english").stemWord(word))
 
 
 DEFINED = re.compile(

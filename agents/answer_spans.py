@@ -66,6 +66,12 @@ from agents.text import sentences
 __all__ = ["AnswerSpan", "Excerpt", "best_span"]
 
 
+LEAD_IN_WORDS = 8
+"""A sentence of fewer words is a lead-in, too short to explain anything alone ("Evaluate the two
+halves separately."): an explanation (a why or how question) that starts with one runs on to the
+sentences after it in its excerpt, until it has this many words."""
+
+
 @dataclass(frozen=True)
 class Excerpt:
     """A piece of a lesson given to a reader: its chunk id, its lesson's title, its text."""
@@ -235,7 +241,13 @@ def _explain(
     if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None
     support = round(scores[best] / (1 + scores[best]), 4)
-    return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, support)
+    passage = [sentence.text]
+    for after in read[best + 1 :]:
+        if after.excerpt != sentence.excerpt or len(WORD.findall(" ".join(passage))) >= LEAD_IN_WORDS:
+            break
+        passage.append(after.text)
+    text = " ".join(passage)
+    return AnswerSpan(text, excerpts[sentence.excerpt].id, text, support)
 
 
 _UNMARKED = re.compile(r"(?<![\w*])(?P<mark>\*\*|\*)(?P<text>[^\s*](?:[^*]*?[^\s*])?)(?P=mark)(?![\w*])")

@@ -103,13 +103,25 @@ def _load(graph: GraphIndex) -> _Chunks:
             view = prose[int(str(row["start_offset"])) : int(str(row["end_offset"]))]
             text = " ".join(" ".join(sentence.text.split()) for sentence in sentences(view))
             named = {concept for _, _, concept in finder.find(text)}
-            terms = frozenset(content_terms(f"{lesson.title} {text}"))
+            title = _titled(lesson.title, str(row.get("heading") or ""))
+            terms = frozenset(content_terms(f"{title} {text}"))
             concepts = frozenset(named | cited.get(chunk_id, set()))
             teaches = frozenset(taught.get(chunk_id, set()))
-            chunks.append(LessonChunk(chunk_id, lesson.id, lesson.title, text, concepts, terms, teaches))
+            chunks.append(LessonChunk(chunk_id, lesson.id, title, text, concepts, terms, teaches))
     counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
     total = len(chunks) + 1
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
+
+
+def _titled(lesson: str, heading: str) -> str:
+    """A chunk's title: its lesson's, and the heading of its section when that says more
+    ("Retrieval-Augmented Generation: Evaluating a RAG system").
+
+    >>> _titled("RAG", "Evaluating a RAG system"), _titled("RAG", "RAG"), _titled("RAG", "")
+    ('RAG: Evaluating a RAG system', 'RAG', 'RAG')
+    """
+    heading = " ".join(heading.split())
+    return f"{lesson}: {heading}" if heading and heading.casefold() != lesson.casefold() else lesson
 
 
 def _in_scope(chunk: LessonChunk, scope: Collection[str] | None, unowned: bool, graph: GraphIndex) -> bool:

@@ -106,6 +106,21 @@ def test_why_and_how_are_answered_with_the_sentence_that_explains() -> None:
     assert best_span("Why is the sky blue?", excerpts) is None
 
 
+def test_an_explanation_that_opens_with_a_lead_in_runs_on_to_what_follows_it() -> None:
+    excerpts = [
+        Excerpt(
+            "c-1",
+            "Retrieval: Evaluating a retriever",
+            "Check it in two steps. Recall at k is measured on labelled questions. Ann Lee proposed it.",
+        ),
+        Excerpt("c-2", "Retrieval", "Retrieval finds passages."),
+    ]
+    span = best_span("How is a retriever evaluated?", excerpts)  # "evaluated": "Evaluating" in the title
+    assert span is not None and span.excerpt == "c-1"
+    said = "Check it in two steps. Recall at k is measured on labelled questions."
+    assert span.text == span.sentence == said
+
+
 def test_scores_do_not_depend_on_the_hash_seed() -> None:
     """Word weights are added up in one order: in set order, a float sum changes in its last digits
     from one process to the next (string hashing is salted), and a tie between two spans with it."""

@@ -66,6 +66,28 @@ def test_chunks_are_read_with_the_concepts_they_name(graph: GraphIndex) -> None:
     assert find_excerpts(graph, "What is quantum chromodynamics?") == []
 
 
+def test_a_section_is_titled_by_its_heading_and_found_by_any_form_of_a_word(tmp_path: Path) -> None:
+    intro = (
+        "Retrieval finds the passages a question needs in a collection of documents. " * 5
+    )  # a chunk alone
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "retrieval.md").write_text(
+        f"# Retrieval\n\n{intro}\n\n"
+        "## Evaluating a retriever\n\nCheck it in two steps. Recall at k is measured on a labelled set "
+        "of questions, and the answers are read for faithfulness.\n",
+        encoding="utf-8",
+    )
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [tmp_path / "lessons"], show_progress=False)
+        graph = build_graph_index(ctx.store)
+        titles = [chunk.title for chunk in lesson_chunks(graph)]
+        assert titles == ["Retrieval", "Retrieval: Evaluating a retriever"]
+        question = "How is a retriever evaluated?"  # neither "evaluated" nor "retriever" is in the text
+        assert find_excerpts(graph, question)[0].title == "Retrieval: Evaluating a retriever"
+        answer = answer_flat(LLM, graph, question).answer
+        assert "Check it in two steps. Recall at k is measured" in answer
+
+
 def test_a_scope_reads_only_its_chunks(graph: GraphIndex) -> None:
     domain = graph.owners["gradient-descent"][0]
     scope = frozenset(c for c, owners in graph.owners.items() if domain in owners)
