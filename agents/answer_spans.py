@@ -44,6 +44,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agents.answer_forms import (
     DATE,
@@ -63,7 +64,7 @@ from agents.answer_forms import (
 )
 from agents.text import sentences
 
-__all__ = ["AnswerSpan", "Excerpt", "best_span"]
+__all__ = ["AnswerSpan", "Excerpt", "best_span", "defines"]
 
 
 LEAD_IN_WORDS = 8
@@ -250,8 +251,84 @@ def _explain(
     return AnswerSpan(text, excerpts[sentence.excerpt].id, text, support)
 
 
-_UNMARKED = re.compile(r"(?<![\w*])(?P<mark>\*\*|\*)(?P<text>[^\s*](?:[^*]*?[^\s*])?)(?P=mark)(?![\w*])")
-"""Emphasis in a definition's phrase ("of an **agent** in some *environment*"), read without the marks."""
+_UNMARKED = re.compile(
+    r"(?<![\w*_])(?P<mark>\*\*|\*|__|_)(?P<text>[^\s*_](?:[^*_]*?[^\s*_])?)(?P=mark)(?![\w*_])"
+)
+"""Emphasis in a definition's phrase ("of an **agent** in some *environment*", "of _designing_
+prompts"), read without the marks."""
+_LISTED = re.compile(r",(?=(?:\s+\w+){1,2},?\s+(?:and|or)\s)")
+"""A comma inside a list of a few words ("to store, manage and search"): no end of the phrase."""
+
+
+_SAID = r"(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)"
+"""What a definition says X is: up to the end of its clause (an abbreviation's full stop kept)."""
+_KIND = re.compile(r"[\W_]*(?:an?|the|one of)\s", re.IGNORECASE)
+"""A definition that says what kind of thing X is ("a weighting ...", "the process of ..."), not
+only how it is ("currently more art than science")."""
+_RELATED = re.compile(
+    r"[\W_]*(?:(?:an?|the|one)\s+)?(?:(?:key|direct|natural|important|useful|common)\s+)?"
+    r"(?:prerequisites?|requirements?|related to|relevant to|similar to|needed|necessary|required|"
+    r"part of|parts of|basis|foundation|important)\b",
+    re.IGNORECASE,
+)
+"""What says how X relates to something else ("a prerequisite for gradient descent", "related
+to planning", "part of every transformer"), not what X is."""
+
+
+@lru_cache(maxsize=1024)
+def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """The patterns of a sentence that says what X is (X: any of ``names``): "X is ..." (quotes,
+    an aside in brackets or between commas allowed), "defining X as ...", "... called X", "*X*",
+    and a sentence that opens with X."""
+    terms = "|".join(re.escape(name) for name in names)
+    says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
+        rf"\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?(?:\s*\([^()]*\))?(?:\s*,[^,.;:!?]{{1,80}},)?\s+"
+        r"(?:(?:is|are|was|were|can be) (?:defined|described) as|is|are|was|were|refers to|means)\s+"
+        rf"{_SAID}",
+        re.IGNORECASE,
+    )
+    defining = re.compile(  # "We started by defining **Prompt Engineering** as the process of ..."
+        rf"\bdefin(?:e|es|ed|ing)\s+[*_\"“]*(?:an? |the )?(?:{terms})\w*[*_\"”]*\s+as\s+{_SAID}",
+        re.IGNORECASE,
+    )
+    named = re.compile(
+        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms})(?!\w)",
+        re.IGNORECASE,
+    )
+    marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
+    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
+    return says, defining, named, marked, leading
+
+
+def defines(sentence: str, names: Sequence[str]) -> bool:
+    """Whether a sentence says what kind of thing X is (any of ``names``): "X is a ...", "X, unlike
+    Y, is the ...", "defining X as the ...".
+
+    >>> defines("A vector database, unlike others, is a database of vectors.", ["vector database"])
+    True
+    >>> defines("Prompt engineering is currently more art than science.", ["prompt engineering"])
+    False
+    >>> defines("Calculus is a prerequisite for gradient descent.", ["calculus"])
+    False
+    """
+    kept = tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
+    if not kept:
+        return False
+    says, defining, *_ = _patterns(kept)
+    said = says.match(sentence) or defining.search(sentence)
+    return said is not None and _KIND.match(said["said"]) is not None and not _RELATED.match(said["said"])
+
+
+def _clause(said: str) -> str:
+    """What a definition says, to its first comma that is not inside a list of a few words.
+
+    >>> _clause("a weighting, learned"), _clause("the quality, safety, and cost of outputs, in short")
+    ('a weighting', 'the quality, safety, and cost of outputs')
+    """
+    kept = _LISTED.sub("\0", said)
+    if "\0" in kept:  # the list's last comma, before its "and" ("safety, and cost")
+        kept = re.sub(r"(\0[^,]*),(?=\s+(?:and|or)\s)", "\\1\0", kept)
+    return kept.split(",")[0].replace("\0", ",")
 
 
 def _define(
@@ -272,6 +349,10 @@ def _define(
     >>> named = [Excerpt("c-3", "RNN", "Recurrent neural networks (RNNs) are networks with hidden states.")]
     >>> _define("What is an RNN?", named, _read(named), ["recurrent neural network"]).text
     'networks with hidden states'
+    >>> listed = [Excerpt("c-5", "V", "A vector database, unlike others, is a _store_ to keep, sort "
+    ...                   "and search vectors, fast.")]
+    >>> _define("What is a vector database?", listed, _read(listed)).text
+    'a store to keep, sort and search vectors'
     >>> marked = [Excerpt("c-4", "RL", "**RL** is learning by an **agent** in an *environment*.")]
     >>> _define("What is RL?", marked, _read(marked)).text
     'learning by an agent in an environment'
@@ -279,26 +360,21 @@ def _define(
     match = DEFINED.match(asked_part(question))
     if match is None:
         return None
-    terms = "|".join(
-        re.escape(name)
-        for name in dict.fromkeys(n.strip() for n in (match.group("term"), *also) if n.strip())
-    )
-    says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
-        rf"\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?(?:\s*\([^()]*\))?\s+"
-        r"(?:is|are|was|were|refers to|means)\s+(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)",
-        re.IGNORECASE,
-    )
-    named = re.compile(
-        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms})(?!\w)",
-        re.IGNORECASE,
-    )
-    marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
-    said_of = [(sentence, said) for sentence in read if (said := says.match(sentence.text)) is not None]
-    if said_of:  # the first that emphasises X, else the first
-        sentence, said = min(said_of, key=lambda found: marked.search(found[0].text) is None)
-        phrase = _UNMARKED.sub(r"\g<text>", said.group("said").split(",")[0]).strip(" *_`")
+    names = tuple(dict.fromkeys(n.strip() for n in (match.group("term"), *also) if n.strip()))
+    says, defining, named, marked, leading = _patterns(names)
+    said_of = [
+        (sentence, said)
+        for sentence in read
+        if (said := says.match(sentence.text) or defining.search(sentence.text)) is not None
+        and not _RELATED.match(said["said"])
+    ]
+    if said_of:  # the first that emphasises X, else the first that says what kind of thing it is
+        sentence, said = min(
+            said_of,
+            key=lambda found: (marked.search(found[0].text) is None, _KIND.match(found[1]["said"]) is None),
+        )
+        phrase = _UNMARKED.sub(r"\g<text>", _clause(said.group("said"))).strip(" *_`")
         return AnswerSpan(phrase, excerpts[sentence.excerpt].id, sentence.text, 0.5)
-    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
     for pattern in (named, marked, leading):
         for sentence in read:
             if pattern.search(sentence.text) is not None:

@@ -6,15 +6,18 @@ and from the text they were read from: the chunks of the lessons as of the graph
 is linked to a concept when the lesson's link to the concept cites it as evidence, or when it
 names the concept (the graph's lexicon). It belongs to the domains of its concepts; a chunk that
 names no owned concept belongs to the unowned scope. A chunk's text here is its prose sentences,
-one line of words (headings, code and tables left out; the lesson's title is carried beside it).
+one line of words (headings, code and tables left out; its title, its lesson's title and its
+section's heading, is carried beside it).
 
 A chunk's match with a question (:func:`find_excerpts`) is the sum, over the question's content
-words found in the chunk or in its lesson's title, of ``log((n + 1) / df) + 0.1`` (``df``: the
+words (their stems) found in the chunk or in its title, of ``log((n + 1) / df) + 0.1`` (``df``: the
 chunks that hold the word, ``n``: all chunks of the graph); the best ``limit`` chunks with a
 match above zero are the excerpts, best first (ties: lesson and chunk order); given concepts
 (``about``), the chunks that teach one of them come before the others (the chunk a lesson's
-``teaches`` link cites: where the lesson defines it). The chunks and
-their words are read once per graph and kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
+``teaches`` link cites, where the lesson defines it), and before them the chunks with a sentence
+that says what kind of thing it is ("X is a ..."). A chunk's title is its lesson's title and its
+section's heading. The chunks and their words are read once per graph and kept
+(:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
 of the chunk that matches it best.
 """
@@ -28,7 +31,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from agents.answer_forms import content_terms
-from agents.answer_spans import Excerpt
+from agents.answer_spans import Excerpt, defines
 from agents.lesson_index import stored_prose
 from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
@@ -146,14 +149,32 @@ def find_excerpts(
     teaches a concept the question is ``about`` comes before the others."""
     read = _read(graph)
     asked = set(content_terms(question))
+    defining = frozenset().union(*(_defining(graph, concept) for concept in about))
     scored = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
         match = sum(read.idf.get(term, 0.0) for term in sorted(asked & chunk.terms))  # one order of adding
         if match > 0:
-            scored.append((chunk.teaches.isdisjoint(about), -match, order, chunk))
-    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:3])[:limit]]
+            scored.append((chunk.id not in defining, chunk.teaches.isdisjoint(about), -match, order, chunk))
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:4])[:limit]]
+
+
+def _defining(graph: GraphIndex, concept: str) -> frozenset[str]:
+    """The ids of the chunks with a sentence that says what kind of thing the concept is, under
+    any of its names (:func:`agents.answer_spans.defines`), found once per graph and concept."""
+
+    def find() -> frozenset[str]:
+        if concept not in graph.concepts:
+            return frozenset()
+        names = [graph.concepts[concept].name, *graph.names.get(concept, ())]
+        return frozenset(
+            chunk.id
+            for chunk in lesson_chunks(graph)
+            if concept in chunk.concepts and any(defines(s.text, names) for s in sentences(chunk.text) or [])
+        )
+
+    return graph.kept(("defining", concept), find)
 
 
 def excerpt_scopes(graph: GraphIndex, question: str, unowned: str) -> list[str]:

@@ -101,3 +101,63 @@ def test_what_an_abbreviation_is_is_read_under_the_concepts_name(tmp_path: Path)
             assert result.covered and result.short_answer == "neural networks with hidden states"
     finally:
         store.close()
+
+
+def test_what_x_is_reads_an_aside_a_list_and_defining_x_as() -> None:
+    aside = [
+        Excerpt(
+            "c-1",
+            "Vector databases",
+            "Vector databases are popular. A vector database, unlike traditional databases, is a specialized "
+            "database designed to store, manage and search embedded vectors.",
+        )
+    ]
+    span = best_span("What is a vector database?", aside)  # what kind of thing it is, before how it is
+    assert (
+        span is not None
+        and span.text == "a specialized database designed to store, manage and search embedded vectors"
+    )
+    defining = [
+        Excerpt(
+            "c-2",
+            "Prompts",
+            "Prompt engineering is currently more art than science. We started this lesson by defining "
+            "**Prompt Engineering** as the process of _designing and optimizing_ text inputs.",
+        )
+    ]
+    span = best_span("What is prompt engineering?", defining)
+    assert span is not None and span.text == "the process of designing and optimizing text inputs"
+
+
+def test_how_x_relates_to_something_else_is_not_what_x_is() -> None:
+    related = [
+        Excerpt(
+            "c-1",
+            "Calculus",
+            "Calculus is a prerequisite for gradient descent. Calculus is the mathematics of change.",
+        )
+    ]
+    span = best_span("What is calculus?", related)
+    assert span is not None and span.text == "the mathematics of change"
+
+
+def test_a_chunk_that_says_what_x_is_is_read_first(tmp_path: Path) -> None:
+    """Before the chunk that teaches X (here: names it, "called *dropout*") and those that mention it."""
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    for k in range(MENTIONS):
+        text = f"# Training trick {k}\n\nWe apply dropout and weight decay to network {k} during training.\n"
+        (lessons / f"0{k}-trick.md").write_text(text, encoding="utf-8")
+    (lessons / "8-dropout.md").write_text(f"# Dropout\n\n{DEFINED}\n", encoding="utf-8")
+    said = "Dropout, unlike weight decay, is a method that zeroes random units during training."
+    (lessons / "9-noise.md").write_text(f"# Noise\n\nMany tricks add noise. {said}\n", encoding="utf-8")
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+        graph = build_graph_index(ctx.store)
+        titles = [chunk.title for chunk in find_excerpts(graph, "What is dropout?", about=["dropout"])]
+        assert titles[:2] == ["Noise", "Dropout"]
+        for result in (
+            answer_flat(LLM, graph, "What is dropout?"),
+            answer_routed(LLM, graph, "What is dropout?", {}),
+        ):
+            assert short_answer(result) == "a method that zeroes random units during training"
