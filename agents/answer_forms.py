@@ -36,6 +36,7 @@ __all__ = [
     "expected_kind",
     "focus_of",
     "name_spans",
+    "question_terms",
     "requested_term",
 ]
 
@@ -102,6 +103,24 @@ def content_terms(text: str) -> list[str]:
 def _stem(word: str) -> str:
     # A stemmer of its own: one keeps its word while it works, so it is not shared between threads.
     return str(snowballstemmer.stemmer("english").stemWord(word))
+
+
+_FRAME_WORDS = "work function operate happen help matter important useful use used need needed necessary"
+_FRAME = frozenset(_stem(word) for word in _FRAME_WORDS.split())
+"""The stems of the generic predicates that frame a why or how question ("How does X work?", "Why
+is X important?"): they ask for an explanation and are not what one says; by their stems they
+would match "working", "importance" and the verb "import"."""
+
+
+def question_terms(question: str) -> list[str]:
+    """The content terms a question is matched by: :func:`content_terms`, less the words that frame
+    a why or how question.
+
+    >>> question_terms("How does dropout work?"), question_terms("Who did the work?")
+    (['dropout'], ['work'])
+    """
+    terms = content_terms(question)
+    return [t for t in terms if t not in _FRAME] if expected_kind(question) == "explanation" else terms
 
 
 DEFINED = re.compile(

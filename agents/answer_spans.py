@@ -61,6 +61,7 @@ from agents.answer_forms import (
     expected_kind,
     focus_of,
     name_spans,
+    question_terms,
 )
 from agents.text import sentences
 
@@ -158,7 +159,7 @@ def best_span(question: str, excerpts: Sequence[Excerpt], also: Sequence[str] = 
     read = _read(excerpts)
     if kind == "yesno" or not read:
         return None
-    asked = set(content_terms(question))
+    asked = set(question_terms(question))
     focus = focus_of(question)
     idf = _idf([s.terms | s.title_terms for s in read])
     if kind == "option":

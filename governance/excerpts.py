@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from agents.answer_forms import content_terms
+from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt, defines
 from agents.lesson_index import stored_prose
 from agents.text import MentionFinder, lexicon, sentences
@@ -148,7 +148,7 @@ def find_excerpts(
     of a scope's concepts (``unowned``: also the chunks that name no owned concept); a chunk that
     teaches a concept the question is ``about`` comes before the others."""
     read = _read(graph)
-    asked = set(content_terms(question))
+    asked = set(question_terms(question))
     defining = frozenset().union(*(_defining(graph, concept) for concept in about))
     scored = []
     for order, chunk in enumerate(read.chunks):

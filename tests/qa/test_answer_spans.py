@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from agents.answer_forms import expected_kind
+from agents.answer_forms import expected_kind, question_terms
 from agents.answer_spans import Excerpt, best_span
 
 TOWNSHIP = Excerpt("c-1", "Van Hook Township", "Van Hook Township is a township in Mountrail County.")
@@ -119,6 +119,21 @@ def test_an_explanation_that_opens_with_a_lead_in_runs_on_to_what_follows_it() -
     assert span is not None and span.excerpt == "c-1"
     said = "Check it in two steps. Recall at k is measured on labelled questions."
     assert span.text == span.sentence == said
+
+
+def test_the_words_that_frame_a_how_or_why_question_match_nothing() -> None:
+    """ "work" in "How does X work?" would match "working" by its stem, "important" the verb "import"."""
+    excerpts = [
+        Excerpt(
+            "c-1", "Normalization", "Batch normalization rescales the inputs of each layer during training."
+        ),
+        Excerpt("c-2", "Code", "Getting batch normalization working is easy: import it from the library."),
+    ]
+    for question in ("How does batch normalization work?", "Why is batch normalization important?"):
+        span = best_span(question, excerpts)
+        assert span is not None and span.excerpt == "c-1", question
+    assert question_terms("How does batch normalization work?") == ["batch", "normal"]
+    assert "work" in question_terms("Which work won the prize?")  # a name, not a frame
 
 
 def test_scores_do_not_depend_on_the_hash_seed() -> None:
