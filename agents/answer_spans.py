@@ -380,6 +380,11 @@ def _define(
         for sentence in read:
             if pattern.search(sentence.text) is not None:
                 return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, 0.5)
+    if also:  # a concept the graph knows: what the lessons say of it is more than "not covered"
+        mentioning = re.compile(rf"(?<!\w)(?:{'|'.join(re.escape(n) for n in names)})(?!\w)", re.IGNORECASE)
+        for sentence in read:
+            if mentioning.search(sentence.text) is not None:
+                return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, 0.25)
     return None
 
 

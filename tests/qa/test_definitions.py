@@ -161,3 +161,13 @@ def test_a_chunk_that_says_what_x_is_is_read_first(tmp_path: Path) -> None:
             answer_routed(LLM, graph, "What is dropout?", {}),
         ):
             assert short_answer(result) == "a method that zeroes random units during training"
+
+
+def test_what_a_known_concept_is_falls_back_to_a_sentence_that_names_it() -> None:
+    """When no sentence says, names or emphasises X, a concept the graph knows (its name given as
+    ``also``) is answered with the first sentence that names it; a term it does not know is not."""
+    excerpts = [Excerpt("c-1", "Sequences", "We train a GRU on the corpus, and it trains fast.")]
+    span = best_span("What is a GRU?", excerpts, ["gated recurrent unit"])
+    assert span is not None and span.text == "We train a GRU on the corpus, and it trains fast."
+    assert span.support < 0.5  # weaker than a definition
+    assert best_span("What is a GRU?", excerpts) is None
