@@ -114,13 +114,18 @@ would match "working", "importance" and the verb "import"."""
 
 def question_terms(question: str) -> list[str]:
     """The content terms a question is matched by: :func:`content_terms`, less the words that frame
-    a why or how question.
+    a why or how question at its end.
 
     >>> question_terms("How does dropout work?"), question_terms("Who did the work?")
     (['dropout'], ['work'])
+    >>> question_terms("How does function calling work?")
+    ['function', 'call']
     """
     terms = content_terms(question)
-    return [t for t in terms if t not in _FRAME] if expected_kind(question) == "explanation" else terms
+    if expected_kind(question) == "explanation":
+        while terms and terms[-1] in _FRAME:  # the predicate ends the question; "function calling" is content
+            terms.pop()
+    return terms
 
 
 DEFINED = re.compile(
