@@ -24,16 +24,22 @@ MENTIONS = EXCERPTS + 1
 LLM = OfflineLLM(offline_handlers())
 
 
-@pytest.fixture(scope="module")
-def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
-    folder: Path = tmp_path_factory.mktemp("definitions")
+def _lessons(folder: Path, dropout: str) -> Path:
+    """More lessons that mention dropout than an answer is shown excerpts, and the lesson (file
+    ``dropout``) that names it, "called *dropout*"."""
     lessons = folder / "lessons"
     lessons.mkdir()
-    # More lessons mention dropout before the one that defines it than an answer is shown excerpts.
     for k in range(MENTIONS):
         text = f"# Training trick {k}\n\nWe apply dropout and weight decay to network {k} during training.\n"
         (lessons / f"0{k}-trick.md").write_text(text, encoding="utf-8")
-    (lessons / "9-dropout.md").write_text(f"# Dropout\n\n{DEFINED}\n", encoding="utf-8")
+    (lessons / dropout).write_text(f"# Dropout\n\n{DEFINED}\n", encoding="utf-8")
+    return lessons
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
+    folder: Path = tmp_path_factory.mktemp("definitions")
+    lessons = _lessons(folder, "9-dropout.md")
     with open_context(folder / "magg.sqlite", create=True) as ctx:
         run_ingest(ctx, [lessons], show_progress=False)
     store = SQLiteStore.open(str(folder / "magg.sqlite"))
@@ -143,12 +149,7 @@ def test_how_x_relates_to_something_else_is_not_what_x_is() -> None:
 
 def test_a_chunk_that_says_what_x_is_is_read_first(tmp_path: Path) -> None:
     """Before the chunk that teaches X (here: names it, "called *dropout*") and those that mention it."""
-    lessons = tmp_path / "lessons"
-    lessons.mkdir()
-    for k in range(MENTIONS):
-        text = f"# Training trick {k}\n\nWe apply dropout and weight decay to network {k} during training.\n"
-        (lessons / f"0{k}-trick.md").write_text(text, encoding="utf-8")
-    (lessons / "8-dropout.md").write_text(f"# Dropout\n\n{DEFINED}\n", encoding="utf-8")
+    lessons = _lessons(tmp_path, "8-dropout.md")
     said = "Dropout, unlike weight decay, is a method that zeroes random units during training."
     (lessons / "9-noise.md").write_text(f"# Noise\n\nMany tricks add noise. {said}\n", encoding="utf-8")
     with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
