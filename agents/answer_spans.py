@@ -20,11 +20,10 @@ rare each word is among the excerpts given (``idf``), and the rules below.
 4. **Options**: with a comparative (earlier, older, later, more, larger ...) each option is given
    the first year (or number) of the excerpts about it, and the smallest or largest wins;
    otherwise the option whose excerpts match the rest of the question better.
-5. **Definitions** ("What is X?"): what the first sentence that says "X is ..." says, up to its
-   first comma; else, whole, the first sentence that names X ("called X", "known as X") or
-   emphasises it ("*X*", "**X**"), where a lesson introduces a term.
+5. **Definitions** ("What is X?"): what a sentence says X is, read by :mod:`agents.definitions`.
 6. **Explanations** ("Why ...?", "How does ...?"): the whole sentence that shares the most of the
-   question's words (two at least).
+   question's words (two at least, the words that frame the question left out), and the
+   sentences after it when it is a lead-in of a few words.
 
 The best candidate wins (ties: the earlier excerpt, the earlier position); its support is
 ``score / (1 + score)``, in [0, 1).
@@ -44,7 +43,6 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from agents.answer_forms import (
     DATE,
@@ -63,9 +61,10 @@ from agents.answer_forms import (
     name_spans,
     question_terms,
 )
+from agents.definitions import definition
 from agents.text import sentences
 
-__all__ = ["AnswerSpan", "Excerpt", "best_span", "defines"]
+__all__ = ["AnswerSpan", "Excerpt", "best_span"]
 
 
 LEAD_IN_WORDS = 8
@@ -252,86 +251,6 @@ def _explain(
     return AnswerSpan(text, excerpts[sentence.excerpt].id, text, support)
 
 
-_UNMARKED = re.compile(
-    r"(?<![\w*_])(?P<mark>\*\*|\*|__|_)(?P<text>[^\s*_](?:[^*_]*?[^\s*_])?)(?P=mark)(?![\w*_])"
-)
-"""Emphasis in a definition's phrase ("of an **agent** in some *environment*", "of _designing_
-prompts"), read without the marks."""
-_LISTED = re.compile(r",(?=(?:\s+\w+){1,2},?\s+(?:and|or)\s)")
-"""A comma inside a list of a few words ("to store, manage and search"): no end of the phrase."""
-
-
-_SAID = r"(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)"
-"""What a definition says X is: up to the end of its clause (an abbreviation's full stop kept)."""
-_KIND = re.compile(r"[\W_]*(?:an?|the|one of)\s", re.IGNORECASE)
-"""A definition that says what kind of thing X is ("a weighting ...", "the process of ..."), not
-only how it is ("currently more art than science")."""
-_RELATED = re.compile(
-    r"[\W_]*(?:(?:an?|the|one)\s+)?(?:(?:key|direct|natural|important|useful|common)\s+)?"
-    r"(?:prerequisites?|requirements?|related to|relevant to|similar to|needed|necessary|required|"
-    r"part of|parts of|basis|foundation|important)\b",
-    re.IGNORECASE,
-)
-"""What says how X relates to something else ("a prerequisite for gradient descent", "related
-to planning", "part of every transformer"), not what X is."""
-
-
-@lru_cache(maxsize=1024)
-def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    """The patterns of a sentence that says what X is (X: any of ``names``): "X is ..." (quotes,
-    an aside in brackets or between commas allowed), "defining X as ...", "... called X", "*X*",
-    and a sentence that opens with X."""
-    terms = "|".join(re.escape(name) for name in names)
-    says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
-        rf"\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?(?:\s*\([^()]*\))?(?:\s*,[^,.;:!?]{{1,80}},)?\s+"
-        r"(?:(?:is|are|was|were|can be) (?:defined|described) as|is|are|was|were|refers to|means)\s+"
-        rf"{_SAID}",
-        re.IGNORECASE,
-    )
-    defining = re.compile(  # "We started by defining **Prompt Engineering** as the process of ..."
-        rf"\bdefin(?:e|es|ed|ing)\s+[*_\"“]*(?:an? |the )?(?:{terms})\w*[*_\"”]*\s+as\s+{_SAID}",
-        re.IGNORECASE,
-    )
-    named = re.compile(
-        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms})(?!\w)",
-        re.IGNORECASE,
-    )
-    marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
-    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
-    return says, defining, named, marked, leading
-
-
-def defines(sentence: str, names: Sequence[str]) -> bool:
-    """Whether a sentence says what kind of thing X is (any of ``names``): "X is a ...", "X, unlike
-    Y, is the ...", "defining X as the ...".
-
-    >>> defines("A vector database, unlike others, is a database of vectors.", ["vector database"])
-    True
-    >>> defines("Prompt engineering is currently more art than science.", ["prompt engineering"])
-    False
-    >>> defines("Calculus is a prerequisite for gradient descent.", ["calculus"])
-    False
-    """
-    kept = tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
-    if not kept:
-        return False
-    says, defining, *_ = _patterns(kept)
-    said = says.match(sentence) or defining.search(sentence)
-    return said is not None and _KIND.match(said["said"]) is not None and not _RELATED.match(said["said"])
-
-
-def _clause(said: str) -> str:
-    """What a definition says, to its first comma that is not inside a list of a few words.
-
-    >>> _clause("a weighting, learned"), _clause("the quality, safety, and cost of outputs, in short")
-    ('a weighting', 'the quality, safety, and cost of outputs')
-    """
-    kept = _LISTED.sub("\0", said)
-    if "\0" in kept:  # the list's last comma, before its "and" ("safety, and cost")
-        kept = re.sub(r"(\0[^,]*),(?=\s+(?:and|or)\s)", "\\1\0", kept)
-    return kept.split(",")[0].replace("\0", ",")
-
-
 def _define(
     question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence], also: Sequence[str] = ()
 ) -> AnswerSpan | None:
@@ -361,31 +280,11 @@ def _define(
     match = DEFINED.match(asked_part(question))
     if match is None:
         return None
-    names = tuple(dict.fromkeys(n.strip() for n in (match.group("term"), *also) if n.strip()))
-    says, defining, named, marked, leading = _patterns(names)
-    said_of = [
-        (sentence, said)
-        for sentence in read
-        if (said := says.match(sentence.text) or defining.search(sentence.text)) is not None
-        and not _RELATED.match(said["said"])
-    ]
-    if said_of:  # the first that emphasises X, else the first that says what kind of thing it is
-        sentence, said = min(
-            said_of,
-            key=lambda found: (marked.search(found[0].text) is None, _KIND.match(found[1]["said"]) is None),
-        )
-        phrase = _UNMARKED.sub(r"\g<text>", _clause(said.group("said"))).strip(" *_`")
-        return AnswerSpan(phrase, excerpts[sentence.excerpt].id, sentence.text, 0.5)
-    for pattern in (named, marked, leading):
-        for sentence in read:
-            if pattern.search(sentence.text) is not None:
-                return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, 0.5)
-    if also:  # a concept the graph knows: what the lessons say of it is more than "not covered"
-        mentioning = re.compile(rf"(?<!\w)(?:{'|'.join(re.escape(n) for n in names)})(?!\w)", re.IGNORECASE)
-        for sentence in read:
-            if mentioning.search(sentence.text) is not None:
-                return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, 0.25)
-    return None
+    found = definition([match.group("term"), *also], [sentence.text for sentence in read], known=bool(also))
+    if found is None:
+        return None
+    sentence = read[found.position]
+    return AnswerSpan(found.text, excerpts[sentence.excerpt].id, sentence.text, found.support)
 
 
 def _choose(

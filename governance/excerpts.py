@@ -31,7 +31,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from agents.answer_forms import content_terms, question_terms
-from agents.answer_spans import Excerpt, defines
+from agents.answer_spans import Excerpt
+from agents.definitions import defines
 from agents.lesson_index import stored_prose
 from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
@@ -162,7 +163,7 @@ def find_excerpts(
 
 def _defining(graph: GraphIndex, concept: str) -> frozenset[str]:
     """The ids of the chunks with a sentence that says what kind of thing the concept is, under
-    any of its names (:func:`agents.answer_spans.defines`), found once per graph and concept."""
+    any of its names (:func:`agents.definitions.defines`), found once per graph and concept."""
 
     def find() -> frozenset[str]:
         if concept not in graph.concepts:

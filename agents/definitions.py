@@ -1,0 +1,148 @@
+"""What a lesson sentence says a term is: the definition reader of "What is X?".
+
+A sentence defines X (any of its names) when it says "X is ..." (quotes, an aside in brackets or
+between commas allowed; "is defined as", "refers to", "means") or "defining X as ...". Of such
+sentences the reader takes the first that emphasises X ("**X** is ...", where a lesson introduces
+a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
+never one that says only how X relates to something else ("a prerequisite for ...", "part of
+..."). What it says is read to the end of its clause, a list of a few words kept whole, emphasis
+marks dropped. Without one, a whole sentence stands for the definition: the first that names X
+("called X", "known as X"), emphasises it ("*X*") or opens with it; and for a concept the graph
+knows, the first that mentions it (at half the support).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["Definition", "defines", "definition"]
+
+
+@dataclass(frozen=True)
+class Definition:
+    """What a reader takes for a definition: the sentence it is read from (its position among the
+    sentences given), the text taken (a phrase of it, or all of it), and its support."""
+
+    position: int
+    text: str
+    support: float
+
+
+_UNMARKED = re.compile(
+    r"(?<![\w*_])(?P<mark>\*\*|\*|__|_)(?P<text>[^\s*_](?:[^*_]*?[^\s*_])?)(?P=mark)(?![\w*_])"
+)
+"""Emphasis in a definition's phrase ("of an **agent** in some *environment*", "of _designing_
+prompts"), read without the marks."""
+_LISTED = re.compile(r",(?=(?:\s+\w+){1,2},?\s+(?:and|or)\s)")
+"""A comma inside a list of a few words ("to store, manage and search"): no end of the phrase."""
+
+
+_SAID = r"(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)"
+"""What a definition says X is: up to the end of its clause (an abbreviation's full stop kept)."""
+_KIND = re.compile(r"[\W_]*(?:an?|the|one of)\s", re.IGNORECASE)
+"""A definition that says what kind of thing X is ("a weighting ...", "the process of ..."), not
+only how it is ("currently more art than science")."""
+_RELATED = re.compile(
+    r"[\W_]*(?:(?:an?|the|one)\s+)?(?:(?:key|direct|natural|important|useful|common)\s+)?"
+    r"(?:prerequisites?|requirements?|related to|relevant to|similar to|needed|necessary|required|"
+    r"part of|parts of|basis|foundation|important)\b",
+    re.IGNORECASE,
+)
+"""What says how X relates to something else ("a prerequisite for gradient descent", "related
+to planning", "part of every transformer"), not what X is."""
+
+
+@lru_cache(maxsize=1024)
+def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """The patterns of a sentence that says what X is (X: any of ``names``): "X is ..." (quotes,
+    an aside in brackets or between commas allowed), "defining X as ...", "... called X", "*X*",
+    and a sentence that opens with X."""
+    terms = "|".join(re.escape(name) for name in names)
+    says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
+        rf"\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?(?:\s*\([^()]*\))?(?:\s*,[^,.;:!?]{{1,80}},)?\s+"
+        r"(?:(?:is|are|was|were|can be) (?:defined|described) as|is|are|was|were|refers to|means)\s+"
+        rf"{_SAID}",
+        re.IGNORECASE,
+    )
+    defining = re.compile(  # "We started by defining **Prompt Engineering** as the process of ..."
+        rf"\bdefin(?:e|es|ed|ing)\s+[*_\"“]*(?:an? |the )?(?:{terms})\w*[*_\"”]*\s+as\s+{_SAID}",
+        re.IGNORECASE,
+    )
+    named = re.compile(
+        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms})(?!\w)",
+        re.IGNORECASE,
+    )
+    marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
+    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
+    return says, defining, named, marked, leading
+
+
+def defines(sentence: str, names: Sequence[str]) -> bool:
+    """Whether a sentence says what kind of thing X is (any of ``names``): "X is a ...", "X, unlike
+    Y, is the ...", "defining X as the ...".
+
+    >>> defines("A vector database, unlike others, is a database of vectors.", ["vector database"])
+    True
+    >>> defines("Prompt engineering is currently more art than science.", ["prompt engineering"])
+    False
+    >>> defines("Calculus is a prerequisite for gradient descent.", ["calculus"])
+    False
+    """
+    kept = tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
+    if not kept:
+        return False
+    says, defining, *_ = _patterns(kept)
+    said = says.match(sentence) or defining.search(sentence)
+    return said is not None and _KIND.match(said["said"]) is not None and not _RELATED.match(said["said"])
+
+
+def _clause(said: str) -> str:
+    """What a definition says, to its first comma that is not inside a list of a few words.
+
+    >>> _clause("a weighting, learned"), _clause("the quality, safety, and cost of outputs, in short")
+    ('a weighting', 'the quality, safety, and cost of outputs')
+    """
+    kept = _LISTED.sub("\0", said)
+    if "\0" in kept:  # the list's last comma, before its "and" ("safety, and cost")
+        kept = re.sub(r"(\0[^,]*),(?=\s+(?:and|or)\s)", "\\1\0", kept)
+    return kept.split(",")[0].replace("\0", ",")
+
+
+def definition(names: Sequence[str], sentences: Sequence[str], known: bool = False) -> Definition | None:
+    """The definition of X (any of ``names``) that the sentences give, read as the module says;
+    ``known``: X is a concept the graph knows, so a sentence that only mentions it will do.
+
+    >>> definition(["attention"], ["We use attention.", "**Attention** is a weighting, learned."])
+    Definition(position=1, text='a weighting', support=0.5)
+    >>> definition(["GRU"], ["We train a GRU."]), definition(["GRU"], ["We train a GRU."], known=True).text
+    (None, 'We train a GRU.')
+    """
+    kept = tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
+    if not kept:
+        return None
+    says, defining, named, marked, leading = _patterns(kept)
+    said_of = [
+        (position, sentence, said)
+        for position, sentence in enumerate(sentences)
+        if (said := says.match(sentence) or defining.search(sentence)) is not None
+        and not _RELATED.match(said["said"])
+    ]
+    if said_of:  # the first that emphasises X, else the first that says what kind of thing it is
+        position, _, said = min(
+            said_of,
+            key=lambda found: (marked.search(found[1]) is None, _KIND.match(found[2]["said"]) is None),
+        )
+        return Definition(position, _UNMARKED.sub(r"\g<text>", _clause(said["said"])).strip(" *_`"), 0.5)
+    for pattern in (named, marked, leading):
+        for position, sentence in enumerate(sentences):
+            if pattern.search(sentence) is not None:
+                return Definition(position, sentence, 0.5)
+    if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
+        mentioning = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, kept))})(?!\w)", re.IGNORECASE)
+        for position, sentence in enumerate(sentences):
+            if mentioning.search(sentence) is not None:
+                return Definition(position, sentence, 0.25)
+    return None
