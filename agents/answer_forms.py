@@ -30,6 +30,7 @@ __all__ = [
     "YEAR",
     "Kind",
     "answer_candidates",
+    "as_what_is",
     "asked_part",
     "asks_about",
     "content_terms",
@@ -192,6 +193,29 @@ def requested_term(question: str) -> str:
     if len(term.split()) > 6 or _WH.search(term) or _JOINED.search(term):
         return ""
     return term
+
+
+_MEANING = re.compile(
+    r"\s*(?:what(?:'s|’s|\s+is|\s+are)\s+meant\s+by\s+(?P<meant>.+?)|"
+    r"what\s+(?:does|do)\s+(?P<mean>.+?)\s+(?:mean|stand\s+for)|what(?:'s|’s)\s+(?P<short>.+?))\s*[?.!]*\s*",
+    re.IGNORECASE,
+)
+
+
+def as_what_is(question: str) -> str:
+    """A question that asks what something is in other words ("What does X mean?", "What is meant
+    by X?", "What does X stand for?", "What's X?") as "What is X?"; "" for any other.
+
+    >>> as_what_is("What does fine-tuning mean?"), as_what_is("what's a transformer")
+    ('What is fine-tuning?', 'What is a transformer?')
+    >>> as_what_is("What is meant by overfitting?"), as_what_is("What is overfitting?")
+    ('What is overfitting?', '')
+    """
+    match = _MEANING.fullmatch(" ".join(question.split()))
+    if match is None:
+        return ""
+    term = next(group for group in match.groups() if group is not None).strip(" \"'“”")
+    return f"What is {term}?" if term else ""
 
 
 def asked_part(question: str) -> str:

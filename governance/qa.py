@@ -56,7 +56,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from agents import qa, synthesis
-from agents.answer_forms import asks_about, expected_kind, requested_term
+from agents.answer_forms import as_what_is, asks_about, expected_kind, requested_term
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
@@ -262,7 +262,9 @@ def _about_one(graph: GraphIndex, question: str) -> str:
     "Tell me about dropout.", :func:`agents.answer_forms.asks_about`; a request to explain one
     term the graph lacks, :func:`agents.answer_forms.requested_term`) asked as "What is dropout?":
     a definition answers it, and the readers look for one (not for a name beside it); any other
-    question as it is."""
+    question as it is. What it asks in other words ("What does X mean?", "What's X?",
+    :func:`agents.answer_forms.as_what_is`) is asked as "What is X?" first."""
+    question = as_what_is(question) or question
     found = find_mentions(question, graph_lexicon(graph))
     if not found:  # a name the graph lacks may still be one a lesson defines ("Explain word2vec")
         term = requested_term(question)

@@ -66,7 +66,14 @@ def test_what_x_is_is_the_sentence_of_its_lesson_that_names_it(graph: GraphIndex
 
 def test_a_request_about_one_concept_reads_as_what_it_is(graph: GraphIndex) -> None:
     teaching = next(chunk.id for chunk in lesson_chunks(graph) if chunk.title == "Dropout")
-    for question in ("dropout?", "Explain dropout", "Tell me about the concept of dropout."):
+    for question in (
+        "dropout?",
+        "Explain dropout",
+        "Tell me about the concept of dropout.",
+        "What does dropout mean?",
+        "What is meant by dropout?",
+        "What's dropout?",
+    ):
         for result in (answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)):
             assert result.sub_questions[0]["text"] == "What is dropout?"
             assert result.covered and short_answer(result) == DEFINED and result.citations == [teaching]
