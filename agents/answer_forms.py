@@ -197,7 +197,7 @@ def requested_term(question: str) -> str:
 
 _MEANING = re.compile(
     r"\s*(?:what(?:'s|’s|\s+is|\s+are)\s+meant\s+by\s+(?P<meant>.+?)|"
-    r"what\s+(?:does|do)\s+(?P<mean>.+?)\s+(?:mean|stand\s+for)|what(?:'s|’s)\s+(?P<short>.+?))\s*[?.!]*\s*",
+    r"what\s+(?:does|do)\s+(?P<mean>.+?)\s+(?:mean|stand\s+for)|what(?:'s|’s)\s+(?P<short>.+?))",
     re.IGNORECASE,
 )
 
@@ -211,7 +211,7 @@ def as_what_is(question: str) -> str:
     >>> as_what_is("What is meant by overfitting?"), as_what_is("What is overfitting?")
     ('What is overfitting?', '')
     """
-    match = _MEANING.fullmatch(" ".join(question.split()))
+    match = _MEANING.fullmatch(" ".join(question.split()).rstrip(" ?.!"))  # no backtracking on "...."
     if match is None:
         return ""
     term = next(group for group in match.groups() if group is not None).strip(" \"'“”")
