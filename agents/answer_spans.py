@@ -166,7 +166,7 @@ def best_span(question: str, excerpts: Sequence[Excerpt], also: Sequence[str] = 
     if kind == "definition":
         return _define(question, excerpts, read, also)
     if kind == "explanation":
-        return _explain(asked, excerpts, read, idf)
+        return _explain(asked, excerpts, read, idf) or _what_it_does(asked, excerpts, read, also)
     initial = _initial_words(read)
     best: tuple[float, int, int, str, int] | None = None
     hops = [(_overlap(asked, s.terms | s.title_terms, idf), asked - s.terms - s.title_terms) for s in read]
@@ -249,6 +249,22 @@ def _explain(
         passage.append(after.text)
     text = " ".join(passage)
     return AnswerSpan(text, excerpts[sentence.excerpt].id, text, support)
+
+
+def _what_it_does(
+    asked: set[str], excerpts: Sequence[Excerpt], read: Sequence[_Sentence], also: Sequence[str]
+) -> AnswerSpan | None:
+    """A why or how question about one concept and nothing more ("How does dropout work?", "Why is
+    attention important?"; ``also``: the concept's names) shares one word with every sentence about
+    it: the whole sentence that says what it is, names or emphasises it (:mod:`agents.definitions`)
+    answers it; one that merely mentions it does not (a blind review found those off the point)."""
+    if not also or not asked or not asked <= {t for name in also for t in content_terms(name)}:
+        return None
+    found = definition(also, [sentence.text for sentence in read], known=False)
+    if found is None:
+        return None
+    sentence = read[found.position]
+    return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, found.support)
 
 
 def _define(

@@ -136,6 +136,19 @@ def test_the_words_that_frame_a_how_or_why_question_match_nothing() -> None:
     assert "work" in question_terms("Which work won the prize?")  # a name, not a frame
 
 
+def test_how_a_concept_works_alone_is_answered_with_the_sentence_that_says_what_it_is() -> None:
+    excerpts = [
+        Excerpt("c-1", "Tricks", "We use dropout often."),
+        Excerpt("c-2", "Regularizers", "**Dropout** is a technique that zeroes random units."),
+    ]
+    for question in ("How does dropout work?", "Why is dropout important?"):
+        span = best_span(question, excerpts, ["dropout"])
+        assert span is not None and span.text == "**Dropout** is a technique that zeroes random units."
+        assert best_span(question, excerpts) is None  # a name the graph does not know
+    # A question with more to it than the concept is read by its words.
+    assert best_span("Why does dropout reduce overfitting?", excerpts, ["dropout"]) is None
+
+
 def test_scores_do_not_depend_on_the_hash_seed() -> None:
     """Word weights are added up in one order: in set order, a float sum changes in its last digits
     from one process to the next (string hashing is salted), and a tie between two spans with it."""
