@@ -23,7 +23,8 @@ rare each word is among the excerpts given (``idf``), and the rules below.
 5. **Definitions** ("What is X?"): what a sentence says X is, read by :mod:`agents.definitions`.
 6. **Explanations** ("Why ...?", "How does ...?"): the whole sentence that shares the most of the
    question's words (two at least, the words that frame the question left out), and the
-   sentences after it when it is a lead-in of a few words.
+   sentences after it when it is a lead-in of a few words; for a question about one concept
+   alone, the sentence that says what it is.
 
 The best candidate wins (ties: the earlier excerpt, the earlier position); its support is
 ``score / (1 + score)``, in [0, 1).
@@ -270,11 +271,9 @@ def _what_it_does(
 def _define(
     question: str, excerpts: Sequence[Excerpt], read: Sequence[_Sentence], also: Sequence[str] = ()
 ) -> AnswerSpan | None:
-    """What the first sentence that says "X is ..." says X is (X: what the question asks about, or
-    another of its names in ``also``, "recurrent neural network" for "RNN"; a sentence that
-    emphasises X, "**X** is ...", where a lesson introduces it, before any other), or else, whole,
-    the first sentence that names it ("... called X ...") or emphasises it ("*X*"), or else the
-    first that opens with it ("The word2vec tool was proposed ...").
+    """What the sentences say X is (X: what the question asks about, or another of its names in
+    ``also``, "recurrent neural network" for "RNN"), read by :func:`agents.definitions.definition`;
+    with ``also`` given, X is a concept the graph knows, and a sentence that mentions it will do.
 
     >>> _define("What is attention?", [Excerpt("c-1", "A", "**Attention** is a weighting, learned.")],
     ...         _read([Excerpt("c-1", "A", "**Attention** is a weighting, learned.")])).text

@@ -147,7 +147,8 @@ def find_excerpts(
 ) -> list[LessonChunk]:
     """The chunks that match the question best (see the module docstring): of the whole graph, or
     of a scope's concepts (``unowned``: also the chunks that name no owned concept); a chunk that
-    teaches a concept the question is ``about`` comes before the others."""
+    says what kind of thing a concept the question is ``about`` is, then one that teaches it,
+    comes before the others."""
     read = _read(graph)
     asked = set(question_terms(question))
     defining = frozenset().union(*(_defining(graph, concept) for concept in about))
