@@ -6,6 +6,9 @@ import os
 import subprocess
 import sys
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agents.answer_forms import expected_kind, question_terms
 from agents.answer_spans import Excerpt, best_span
 
@@ -210,3 +213,33 @@ def test_a_sentence_that_shares_nothing_with_the_question_answers_nothing() -> N
     related = [Excerpt("c-2", "Tokens", "Subword tokenization was proposed by Rico Sennrich in 2016.")]
     span = best_span("Who proposed subword tokenization?", related)
     assert span is not None and span.text == "Rico Sennrich"
+
+
+_WORDS = st.sampled_from(
+    "dropout is a technique that zeroes units . How does work why important What the model evaluated "
+    "evaluating RAG system , and ; ( ) ** * _ called known as 1901 Jane Roe Acme".split()
+)
+_TEXT = st.lists(_WORDS, max_size=40).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    question=_TEXT, first=_TEXT, second=_TEXT, also=st.lists(st.sampled_from(["dropout", "Acme"]), max_size=2)
+)
+def test_a_span_quotes_the_excerpt_it_cites_word_for_word(
+    question: str, first: str, second: str, also: list[str]
+) -> None:
+    """Whatever the question and the excerpts, a span's sentence is text of the excerpt it cites
+    (what an answer quotes can be checked against the lesson), and its support is in [0, 1]."""
+    excerpts = {"c-1": first, "c-2": second}
+    given_excerpts = [Excerpt("c-1", "Dropout: Evaluating", first), Excerpt("c-2", "Acme", second)]
+    for asked in (
+        question,
+        f"What is {question}?",
+        f"How does {question} work?",
+        f"Why is {question} important?",
+    ):
+        span = best_span(asked, given_excerpts, also)
+        if span is not None:
+            assert " ".join(span.sentence.split()) in " ".join(excerpts[span.excerpt].split())
+            assert 0.0 <= span.support <= 1.0
