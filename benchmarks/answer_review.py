@@ -1,0 +1,175 @@
+"""Blind review of two versions' answers: which answers "What is X?", "How does X work?" and "Why
+is X important?" better, on a graph nobody tuned for.
+
+Three steps, each a subcommand:
+
+1. ``ask --db G --concepts N --seed S --out F``: the questions over N concepts of the graph drawn
+   at random (the concept ids sorted, then shuffled with ``random.Random(S)``), each asked routed
+   with the offline provider; one JSON line per question ``{question, concept, answer}``. Run it
+   once per version (a worktree of the older commit, with the same virtual environment).
+2. ``pair OLD NEW --n N --seed S --out PREFIX``: of the questions whose answers differ, N drawn at
+   random, each shown as ``answer_1`` and ``answer_2`` in random order and numbered ``a-0001``...
+   in shuffled order: ``PREFIX.blind.jsonl`` is what the reviewer reads (id, question, the two
+   answers, each cut at 700 characters), ``PREFIX.key.jsonl`` which answer is the new one, kept
+   from the reviewer.
+3. ``score PREFIX LABELS``: the reviewer's labels (``{"id", "better": 1 | 2 | "tie"}``, one a
+   line) against the key: how often the new answer, the old one, or neither was better, in all
+   and by the question's form. Prints a table and writes JSON (``--out``).
+
+    python -m benchmarks.answer_review ask --db old.sqlite --concepts 80 --seed 2026 --out new.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from agents.offline.handlers import offline_handlers
+from benchmarks.lesson_size import write_figures
+from governance.qa import answer_routed, bridges_of
+from magg_kg.errors import UserError
+from magg_kg.graph_index import build_graph_index
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.sqlite import SQLiteStore
+
+__all__ = ["FORMS", "ask", "main", "pair", "score"]
+
+FORMS = ("What is {name}?", "How does {name} work?", "Why is {name} important?")
+"""The questions asked of each concept drawn."""
+SHOWN = 700
+"""The most characters of an answer the reviewer is shown."""
+
+
+def ask(db: Path, concepts: int, seed: int) -> list[dict[str, str]]:
+    """Every form of question over ``concepts`` concepts of the graph in ``db`` drawn at random,
+    answered routed with the offline provider."""
+    store = SQLiteStore.open(str(db))
+    try:
+        graph = build_graph_index(store)
+        llm, bridges = OfflineLLM(offline_handlers()), bridges_of(store.domains())
+        ids = sorted(graph.concepts)
+        random.Random(seed).shuffle(ids)
+        rows = []
+        for concept in ids[:concepts]:
+            for form in FORMS:
+                question = form.format(name=graph.concepts[concept].name)
+                answer = answer_routed(llm, graph, question, bridges).answer
+                rows.append({"question": question, "concept": concept, "answer": answer})
+        return rows
+    finally:
+        store.close()
+
+
+def pair(
+    old: Sequence[Mapping[str, object]], new: Sequence[Mapping[str, object]], count: int, seed: int
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """The blind rows and the key of ``count`` questions (all, when fewer) whose answers differ
+    between the two versions; the questions are matched by their text."""
+    before = {str(row["question"]): str(row["answer"]) for row in old}
+    changed = [
+        (str(row["question"]), before[str(row["question"])], str(row["answer"]))
+        for row in new
+        if str(row["question"]) in before and before[str(row["question"])] != str(row["answer"])
+    ]
+    rng = random.Random(seed)
+    rng.shuffle(changed)
+    blind, key = [], []
+    for number, (question, old_answer, new_answer) in enumerate(changed[:count], start=1):
+        new_first = rng.random() < 0.5
+        first, second = (new_answer, old_answer) if new_first else (old_answer, new_answer)
+        review = f"a-{number:04d}"
+        blind.append(
+            {"id": review, "question": question, "answer_1": first[:SHOWN], "answer_2": second[:SHOWN]}
+        )
+        key.append({"id": review, "question": question, "new": 1 if new_first else 2})
+    return blind, key
+
+
+def score(
+    key: Sequence[Mapping[str, object]], labels: Sequence[Mapping[str, object]]
+) -> dict[str, dict[str, int]]:
+    """``{form: {"new", "old", "tie", "unlabelled"}}`` and ``all``; a form is a question's first
+    two words ("What is", "How does", "Why is")."""
+    said = {str(label["id"]): label.get("better") for label in labels}
+    unknown = sorted(set(said) - {str(row["id"]) for row in key})
+    if unknown:
+        raise UserError(f"labels for reviews the key does not hold: {', '.join(unknown[:5])}")
+    counts: dict[str, Counter[str]] = {}
+    for row in key:
+        better = said.get(str(row["id"]))
+        if better in (1, 2, "1", "2"):
+            verdict = "new" if int(str(better)) == row["new"] else "old"
+        elif better == "tie":
+            verdict = "tie"
+        else:
+            verdict = "unlabelled"
+        form = " ".join(str(row["question"]).split()[:2])
+        for kind in (form, "all"):
+            counts.setdefault(kind, Counter())[verdict] += 1
+    return {
+        kind: {v: tally[v] for v in ("new", "old", "tie", "unlabelled")}
+        for kind, tally in sorted(counts.items())
+    }
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    try:
+        return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    except (OSError, ValueError) as error:
+        raise UserError(f"{path}: {error}") from error
+
+
+def _write(path: Path, rows: Sequence[Mapping[str, object]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), "utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    steps = parser.add_subparsers(dest="step", required=True)
+    asking = steps.add_parser("ask", help="answer the questions with this version")
+    asking.add_argument("--db", type=Path, required=True)
+    asking.add_argument("--concepts", type=int, default=80)
+    asking.add_argument("--seed", type=int, default=2026)
+    asking.add_argument("--out", type=Path, required=True)
+    pairing = steps.add_parser("pair", help="the blind file and its key")
+    pairing.add_argument("old", type=Path)
+    pairing.add_argument("new", type=Path)
+    pairing.add_argument("--n", type=int, default=100)
+    pairing.add_argument("--seed", type=int, default=2026)
+    pairing.add_argument("--out", type=Path, required=True, help="the prefix of the two files")
+    scoring = steps.add_parser("score", help="the labels against the key")
+    scoring.add_argument("prefix", type=Path)
+    scoring.add_argument("labels", type=Path)
+    scoring.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    try:
+        if args.step == "ask":
+            _write(args.out, ask(args.db, args.concepts, args.seed))
+            print(f"answers written to {args.out}")
+        elif args.step == "pair":
+            blind, key = pair(_lines(args.old), _lines(args.new), args.n, args.seed)
+            _write(Path(f"{args.out}.blind.jsonl"), blind)
+            _write(Path(f"{args.out}.key.jsonl"), key)
+            print(f"{len(blind)} pairs written to {args.out}.blind.jsonl (key: {args.out}.key.jsonl)")
+        else:
+            figures = score(_lines(Path(f"{args.prefix}.key.jsonl")), _lines(args.labels))
+            print(f"{'form':10} {'new':>5} {'old':>5} {'tie':>5} {'unlabelled':>10}")
+            for form, tally in figures.items():
+                print(
+                    f"{form:10} {tally['new']:5} {tally['old']:5} {tally['tie']:5} {tally['unlabelled']:10}"
+                )
+            if args.out:
+                write_figures(args.out, {"prefix": str(args.prefix), "figures": figures})
+    except UserError as error:
+        print(f"error: {error}")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
