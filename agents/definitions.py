@@ -59,7 +59,7 @@ to planning", "part of every transformer"), not what X is."""
 def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     """The patterns of a sentence that says what X is (X: any of ``names``): "X is ..." (quotes,
     an aside in brackets or between commas allowed), "defining X as ...", "... called X", "*X*",
-    and a sentence that opens with X."""
+    a sentence that opens with X, and one that mentions it."""
     terms = "|".join(re.escape(name) for name in names)
     says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
         rf"\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?(?:\s*\([^()]*\))?(?:\s*,[^,.;:!?]{{1,80}},)?\s+"
@@ -77,26 +77,41 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     )
     marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
     leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
-    return says, defining, named, marked, leading
+    mentioning = re.compile(rf"(?<!\w)(?:{terms})(?!\w)", re.IGNORECASE)
+    return says, defining, named, marked, leading, mentioning
 
 
-def defines(sentence: str, names: Sequence[str]) -> bool:
-    """Whether a sentence says what kind of thing X is (any of ``names``): "X is a ...", "X, unlike
-    Y, is the ...", "defining X as the ...".
+def _kept(names: Sequence[str]) -> tuple[str, ...]:
+    """The names, stripped, blank ones left out, each once, in order (the key of their patterns)."""
+    return tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
 
-    >>> defines("A vector database, unlike others, is a database of vectors.", ["vector database"])
+
+def _saying(sentence: str, says: re.Pattern[str], defining: re.Pattern[str]) -> re.Match[str] | None:
+    """What a sentence says X is ("X is ...", "defining X as ..."), unless it says only how X
+    relates to something else."""
+    said = says.match(sentence) or defining.search(sentence)
+    return None if said is None or _RELATED.match(said["said"]) else said
+
+
+def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:
+    """Whether one of the sentences says what kind of thing X is (any of ``names``): "X is a ...",
+    "X, unlike Y, is the ...", "defining X as the ...".
+
+    >>> defines(["A vector database, unlike others, is a database of vectors."], ["vector database"])
     True
-    >>> defines("Prompt engineering is currently more art than science.", ["prompt engineering"])
+    >>> defines(["Prompt engineering is currently more art than science."], ["prompt engineering"])
     False
-    >>> defines("Calculus is a prerequisite for gradient descent.", ["calculus"])
+    >>> defines(["Calculus is a prerequisite for gradient descent."], ["calculus"])
     False
     """
-    kept = tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
+    kept = _kept(names)
     if not kept:
         return False
     says, defining, *_ = _patterns(kept)
-    said = says.match(sentence) or defining.search(sentence)
-    return said is not None and _KIND.match(said["said"]) is not None and not _RELATED.match(said["said"])
+    return any(
+        (said := _saying(sentence, says, defining)) is not None and _KIND.match(said["said"]) is not None
+        for sentence in sentences
+    )
 
 
 def _clause(said: str) -> str:
@@ -120,15 +135,14 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
     >>> definition(["GRU"], ["We train a GRU."]), definition(["GRU"], ["We train a GRU."], known=True).text
     (None, 'We train a GRU.')
     """
-    kept = tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
+    kept = _kept(names)
     if not kept:
         return None
-    says, defining, named, marked, leading = _patterns(kept)
+    says, defining, named, marked, leading, mentioning = _patterns(kept)
     said_of = [
         (position, sentence, said)
         for position, sentence in enumerate(sentences)
-        if (said := says.match(sentence) or defining.search(sentence)) is not None
-        and not _RELATED.match(said["said"])
+        if (said := _saying(sentence, says, defining)) is not None
     ]
     if said_of:  # the first that emphasises X, else the first that says what kind of thing it is
         position, _, said = min(
@@ -141,7 +155,6 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
             if pattern.search(sentence) is not None:
                 return Definition(position, sentence, 0.5)
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
-        mentioning = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, kept))})(?!\w)", re.IGNORECASE)
         for position, sentence in enumerate(sentences):
             if mentioning.search(sentence) is not None:
                 return Definition(position, sentence, 0.25)

@@ -170,10 +170,10 @@ def _defining(graph: GraphIndex, concept: str) -> frozenset[str]:
         if concept not in graph.concepts:
             return frozenset()
         names = [graph.concepts[concept].name, *graph.names.get(concept, ())]
-        return frozenset(
+        return frozenset(  # its sentences as the reader splits the chunk's text (agents.answer_spans)
             chunk.id
             for chunk in lesson_chunks(graph)
-            if concept in chunk.concepts and any(defines(s.text, names) for s in sentences(chunk.text) or [])
+            if concept in chunk.concepts and defines([s.text for s in sentences(chunk.text)], names)
         )
 
     return graph.kept(("defining", concept), find)
