@@ -33,6 +33,7 @@ from benchmarks.lesson_size import write_figures
 from governance.qa import answer_routed, bridges_of
 from magg_kg.errors import UserError
 from magg_kg.graph_index import build_graph_index
+from magg_kg.jsonlines import json_objects
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.sqlite import SQLiteStore
 
@@ -117,10 +118,9 @@ def score(
 
 
 def _lines(path: Path) -> list[dict[str, object]]:
-    try:
-        return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-    except (OSError, ValueError) as error:
-        raise UserError(f"{path}: {error}") from error
+    if not path.is_file():
+        raise UserError(f"{path}: no such file")
+    return [row for _, row in json_objects(path)]
 
 
 def _write(path: Path, rows: Sequence[Mapping[str, object]]) -> None:
