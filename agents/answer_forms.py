@@ -106,7 +106,7 @@ def _stem(word: str) -> str:
     return str(snowballstemmer.stemmer("english").stemWord(word))
 
 
-_FRAME_WORDS = "work function operate happen help matter important useful use used need needed necessary"
+_FRAME_WORDS = "work function operate happen help matter important useful need necessary"  # and their forms
 _FRAME = frozenset(_stem(word) for word in _FRAME_WORDS.split())
 """The stems of the generic predicates that frame a why or how question ("How does X work?", "Why
 is X important?"): they ask for an explanation and are not what one says; by their stems they
