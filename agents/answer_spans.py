@@ -18,8 +18,11 @@ rare each word is among the excerpts given (``idf``), and the rules below.
    not cover (when there is some). So "the seat of the county where X is" reads X's county in A
    and the seat in B.
 4. **Options**: with a comparative (earlier, older, later, more, larger ...) each option is given
-   the first year (or number) of the excerpts about it, and the smallest or largest wins;
-   otherwise the option whose excerpts match the rest of the question better.
+   a value from the sentences about it, those that match the rest of the question best first: the
+   first year for a comparative of time, else the first number that has a unit or counts one of
+   the question's words ("118 species", "five species"); the smallest or largest wins. Otherwise
+   the option whose sentences match the rest of the question better wins. The sentence quoted is
+   the one that gave the value, or the best-matching one.
 5. **Definitions** ("What is X?"): what a sentence says X is, read by :mod:`agents.definitions`.
 6. **Explanations** ("Why ...?", "How does ...?"): the whole sentence that shares the most of the
    question's words (two at least, the words that frame the question left out), and the
@@ -72,6 +75,25 @@ LEAD_IN_WORDS = 8
 """A sentence of fewer words is a lead-in, too short to explain anything alone ("Evaluate the two
 halves separately."): an explanation (a why or how question) that starts with one runs on to the
 sentences after it in its excerpt, until it has this many words."""
+
+
+_TIME = re.compile(
+    r"\b(?:earlier|earliest|first|older|oldest|before|sooner|later|latest|last|younger|youngest|after|"
+    r"recent|recently|newer|newest)\b",
+    re.IGNORECASE,
+)
+"""The comparatives of time: an either-or question with one compares years, any other compares numbers."""
+_NUMBER_WORDS = dict(
+    zip(
+        "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred".split(),
+        [*range(2, 21), 30, 40, 50, 60, 70, 80, 90, 100],
+        strict=True,
+    )
+)
+"""Numbers written as words ("one" is left out: it is as often a pronoun, "one of the largest")."""
+_COUNT = re.compile(rf"{NUMBER.pattern}|\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+"""A number, in digits or as a word ("Five to ten species"): what a comparison of counts reads."""
 
 
 @dataclass(frozen=True)
@@ -317,12 +339,16 @@ def _choose(
     facts: list[tuple[float, float | None, str, str]] = []
     for option in options:
         about = [s for s in read if _mentions(s.text, option) or _mentions(excerpts[s.excerpt].title, option)]
-        overlap = max(
-            (_overlap(rest - set(content_terms(option)), s.terms | s.title_terms, idf) for s in about),
-            default=0.0,
+        # The sentence that matches the rest of the question best (the first, on a tie): what the
+        # answer quotes, so that synthesis compares options named by different experts on it.
+        counted = rest - set(content_terms(option))
+        scored = [(_overlap(counted, s.terms | s.title_terms, idf), s) for s in about]
+        overlap, deciding = max(scored, key=lambda pair: pair[0], default=(0.0, None))
+        # Its value is read from the sentences that match the question best first (in order, on a tie).
+        value, valued = _first_value(
+            [s for _, s in sorted(scored, key=lambda pair: -pair[0])], question, counted
         )
-        value, valued = _first_value(about, question)
-        where = valued if comparative and valued is not None else (about[0] if about else None)
+        where = valued if comparative and valued is not None else deciding
         facts.append(
             (overlap, value, excerpts[where.excerpt].id if where else "", where.text if where else "")
         )
@@ -338,19 +364,38 @@ def _choose(
     return AnswerSpan(text, excerpt, sentence, 0.5)
 
 
-def _first_value(about: Sequence[_Sentence], question: str) -> tuple[float | None, _Sentence | None]:
-    """The first year (or, when the question asks no date, the first number) of the sentences, and
-    the sentence that gives it: what an answer quotes, so that a reader who sees only this option
-    (an expert of one domain) still passes on the fact a comparison needs."""
-    dated = not re.search(
-        r"\b(?:many|much|more|fewer|larger|bigger|higher|taller|longer)\b", question, re.IGNORECASE
-    )
+def _first_value(
+    about: Sequence[_Sentence], question: str, counted: set[str]
+) -> tuple[float | None, _Sentence | None]:
+    """The first year of the sentences when the question compares times (earlier, later, ...);
+    otherwise the first number with a unit, or that counts one of the question's words
+    (``counted``); and the sentence that gives it: what an answer quotes, so that a reader who sees
+    only this option (an expert of one domain) still passes on the fact a comparison needs."""
+    if _TIME.search(question):
+        for sentence in about:
+            if (year := YEAR.search(sentence.text)) is not None:
+                return float(year.group(0)), sentence
+        return None, None
     for sentence in about:
-        found = YEAR.search(sentence.text) if dated else NUMBER.search(sentence.text)
-        if found is not None:
-            digits = re.sub(r"[^\d.]", "", found.group(0).split(" ")[0])
-            try:
-                return float(digits), sentence
-            except ValueError:
-                continue
+        for found in _COUNT.finditer(sentence.text):
+            if " " in found.group(0) or _counts(sentence.text[found.end() :], counted):
+                if (value := _number(found.group(0))) is not None:
+                    return value, sentence
     return None, None
+
+
+def _counts(after: str, counted: set[str]) -> bool:
+    """Whether a number counts something the question asks about: one of ``counted`` within the
+    three words after it ("118 species", "five Danish Cup trophies")."""
+    return bool(set(content_terms(" ".join(WORD.findall(after)[:3]))) & counted)
+
+
+def _number(text: str) -> float | None:
+    """The value of a number in digits ("1,200", "$3.5 million": its first figures) or a word."""
+    word = text.lower()
+    if word in _NUMBER_WORDS:
+        return float(_NUMBER_WORDS[word])
+    try:
+        return float(re.sub(r"[^\d.]", "", word.split(" ")[0]))
+    except ValueError:  # "1.2.3"
+        return None

@@ -204,6 +204,31 @@ def test_an_option_alone_in_the_excerpts_is_reported_with_the_sentence_that_give
     assert span is not None and (span.text, span.sentence) == ("Bo Park", "Bo Park was born in 1942.")
 
 
+def test_options_compare_the_numbers_that_count_what_the_question_asks_about() -> None:
+    # A year or a height beside the option counts no species: the number compared is the one the
+    # question's words follow ("118 species", "five to ten species", in digits or in words).
+    excerpts = [
+        Excerpt("c-1", "Aralia", "Aralia was described in 1753. Aralia is a genus of 68 species of plants."),
+        Excerpt("c-2", "Betula", "Betula was named in 1901. Its trees reach 30 m. Betula has five species."),
+    ]
+    more = best_span("Which genus has more species, Aralia or Betula?", excerpts)
+    fewer = best_span("Which genus has fewer species, Aralia or Betula?", excerpts)
+    assert more is not None and (more.text, more.sentence) == (
+        "Aralia",
+        "Aralia is a genus of 68 species of plants.",
+    )
+    assert fewer is not None and (fewer.text, fewer.sentence) == ("Betula", "Betula has five species.")
+
+
+def test_an_option_alone_is_reported_with_the_sentence_that_matches_the_question_best() -> None:
+    # No number or year decides "Which is a comedy film?": the sentence quoted is the one that
+    # shares the most of the question's words, so that synthesis can compare two experts' quotes.
+    said = "Big Duck is a comedy film by Sam Roe."
+    excerpts = [Excerpt("c-1", "Big Duck", f"Big Duck was released in May. {said}")]
+    span = best_span("Which is a comedy film, Big Duck or Long Night?", excerpts)
+    assert span is not None and (span.text, span.sentence) == ("Big Duck", said)
+
+
 def test_a_sentence_that_shares_nothing_with_the_question_answers_nothing() -> None:
     # Neither the sentence nor its title holds a word of the question, and no excerpt leads to it:
     # a name in it ("Subword") is no answer to "What is the meaning of life?".

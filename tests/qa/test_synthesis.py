@@ -42,6 +42,17 @@ def test_two_options_read_by_two_experts_are_compared_on_what_they_quote() -> No
         assert set(earlier["citations"]) == {"c-1", "c-2"}  # type: ignore[arg-type]
 
 
+def test_two_options_are_compared_on_the_counts_their_experts_quote() -> None:
+    # Routed, each expert quotes the sentence that counts what is asked (its number read from words
+    # or digits); synthesis compares the two counts, in either order.
+    aralia = _expert("Aralia", "Aralia is a genus of 68 species of plants.", "c-1")
+    betula = _expert("Betula", "Betula has five species.", "c-2")
+    for answers in ([aralia, betula], [betula, aralia]):
+        more = _synthesis("Which genus has more species, Aralia or Betula?", answers)
+        fewer = _synthesis("Which genus has fewer species, Aralia or Betula?", answers)
+        assert (more["short_answer"], fewer["short_answer"]) == ("Aralia", "Betula")
+
+
 def test_answers_that_are_not_options_keep_the_best_supported_short_answer() -> None:
     first = _expert("Jane Roe", "Acme was founded by Jane Roe in 1901.", "c-1") | {"support": 0.4}
     second = _expert("Tom Hale", "Its mayor is Tom Hale.", "c-2") | {"support": 0.6}
