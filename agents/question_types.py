@@ -89,7 +89,8 @@ _BEFORE_WORD = re.compile(
     _I,
 )
 _RELATION = re.compile(
-    r"\b(?:relat\w*|connect\w*|link\w*|differ\w*|compar\w*|versus|vs\.?|between|contrast\w*)\b", _I
+    r"\b(?:relat\w*|connect\w*|link\w*|associat\w*|differ\w*|compar\w*|versus|vs\.?|between|contrast\w*)\b",
+    _I,
 )
 _RELATION_SLOTS = (
     re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)" + _END, _I),
@@ -112,8 +113,13 @@ _PARTS = re.compile(
     r"sub-?topics?|pieces|inside|break(?:s|ing)? down|goes into|go into)\b",
     _I,
 )
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|would|should|must|has|have)\b", _I)
+"""A question to be answered yes or no: with two concepts and a one-concept cue between them ("Is
+A part of B?"), it asks how the two are related."""
 _WHAT_CONTAINS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:contains?|includes?)\b", _I)
-_UNLOCK_CUE = re.compile(r"\b(?:builds? on|build upon|depends? on|relies? on|requires?|uses?)\b", _I)
+_UNLOCK_CUE = re.compile(
+    r"\b(?:builds? on|build upon|depends? on|rel(?:y|ies) on|based on|extends?|requires?|uses?)\b", _I
+)
 _LEADS_CUE = re.compile(
     r"\b(?:leads? (?:on )?to|unlocks?|opens? up|enables?|prepares? (?:me |you )?for)\b", _I
 )
@@ -322,6 +328,12 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
+    if len(concepts) == 2 and _YES_NO.match(masked):
+        # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is
+        # part of or builds on.
+        for cue in (_PART_OF, _PARTS, _UNLOCK_CUE, _LEADS_CUE):
+            if cue.search(masked) and all(_around(read, cue)):
+                return Classification("relation", concepts)
     if _PART_OF.search(masked):
         named_before, named_after = _around(read, _PART_OF)
         return _one("parts" if named_after and not named_before else "part_of", read)

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agents.question_types import classify
-from agents.text import lexicon
+from agents.text import lexicon, normalize_name
 
 __all__ = ["main", "score_file"]
 
@@ -37,9 +37,12 @@ def score_file(path: Path) -> dict[str, dict[str, float]]:
     for row in rows:
         read = classify(row["question"], keys)
         typed = read.type == row["type"]
+        # A name written in two forms in one file ("LSTM", "LSTMs") is one concept: the one the
+        # lexicon keeps for it.
+        labelled = [keys.get(normalize_name(name), name) for name in row["concepts"]]
         exact = (
             typed
-            and read.concepts == row["concepts"]
+            and read.concepts == labelled
             and (row["type"] != "prerequisites" or read.full == bool(row.get("full", False)))
         )
         for kind in (row["type"], "all"):

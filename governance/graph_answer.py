@@ -69,6 +69,15 @@ class GraphAnswer:
 
 
 Names = Callable[[str], str]
+_SAID = {
+    "prerequisite": "is a prerequisite for",
+    "builds_on": "builds on",
+    "part_of": "is part of",
+    "contrasts_with": "contrasts with",
+    "related": "is related to",
+    "applies_to": "applies to",
+}
+"""An edge between the two concepts of a relation question, said in words ("A is part of B")."""
 
 
 def _listed(names: Names, concepts: Sequence[str]) -> str:
@@ -127,7 +136,12 @@ def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) 
             answer.headline = f"The graph does not cover how {a} relates to {b}: no edges join them."
         elif all({s.src, s.dst} == {first, second} for s in joined):
             answer.path = []
-            answer.headline = f"{a} and {b} are joined directly ({len(joined)} edge(s))."
+            types = {edge.edge_id: edge.type for edge in touching(first)}
+            said = (
+                f"{names(s.src)} {_SAID.get(types[s.edge_id], 'is related to')} {names(s.dst)}"
+                for s in joined
+            )
+            answer.headline = f"{'; '.join(dict.fromkeys(said))}."
         else:
             answer.headline = f"{a} relates to {b} through: {' → '.join(names(c) for c in answer.path)}."
         return answer

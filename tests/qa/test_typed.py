@@ -89,6 +89,12 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("What is part of attention?", "parts", ["attention"]),
         ("What are the components of transformers?", "parts", ["transformer"]),
         ("How is k-means related to linear algebra?", "relation", ["k-means", "linear-algebra"]),
+        # Yes or no, with a one-concept cue between two concepts: whether an edge joins them.
+        ("Is attention part of transformers?", "relation", ["attention", "transformer"]),
+        ("Is attention a kind of transformer", "relation", ["attention", "transformer"]),
+        ("Does the transformer contain attention?", "relation", ["transformer", "attention"]),
+        ("Does the transformer build on attention?", "relation", ["transformer", "attention"]),
+        ("Does calculus lead to gradient descent?", "relation", ["calculus", "gradient-descent"]),
         ("What is attention?", "open", ["attention"]),
         # A direction word decides, whatever else the question says of learning.
         ("What should I learn after calculus?", "unlocks", ["calculus"]),
@@ -237,6 +243,19 @@ def test_part_of_reads_the_direction_right(graph: GraphIndex) -> None:
     assert routed(graph, "What is part of transformers?").graph_answers[0].found == ["attention"]
     empty = routed(graph, "What is part of attention?")
     assert not empty.covered and "The graph does not cover what is part of Attention." in empty.answer
+
+
+def test_a_relation_says_the_edges_that_join_the_two_concepts_in_words(graph: GraphIndex) -> None:
+    # "Is attention part of transformers?" is answered by the edges between the two, each said as
+    # its type reads, in its own direction; two concepts joined only through others get the chain.
+    result = routed(graph, "Is attention part of transformers?")
+    assert result.graph_answers[0].edges == sorted(
+        [edge_id("transformer", "builds_on", "attention"), edge_id("attention", "part_of", "transformer")]
+    )
+    said = set(result.short_answer.rstrip(".").split("; "))
+    assert said == {"Attention is part of transformer", "transformer builds on Attention"}
+    chain = routed(graph, "Is calculus related to transformers?").graph_answers[0]
+    assert chain.path[0] == "calculus" and chain.path[-1] == "transformer" and len(chain.path) > 2
 
 
 def test_two_parts_are_both_answered_and_an_uncovered_part_is_said(graph: GraphIndex) -> None:
