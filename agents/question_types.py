@@ -117,9 +117,10 @@ _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|would|should
 """A question to be answered yes or no: with two concepts and a one-concept cue between them ("Is
 A part of B?"), it asks how the two are related."""
 _WHAT_CONTAINS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:contains?|includes?)\b", _I)
-_UNLOCK_CUE = re.compile(
-    r"\b(?:builds? on|build upon|depends? on|rel(?:y|ies) on|based on|extends?|requires?|uses?)\b", _I
-)
+_UNLOCK_CUE = re.compile(r"\b(?:builds? on|build upon|depends? on|rel(?:y|ies) on|requires?|uses?)\b", _I)
+_BASED_ON = re.compile(r"\b(?:based on|extends?|an extension of)\b", _I)
+"""What a yes-or-no question asks between two concepts besides the other cues ("Is A based on B?");
+in any other question it is no cue ("a film based on a novel by what author?")."""
 _LEADS_CUE = re.compile(
     r"\b(?:leads? (?:on )?to|unlocks?|opens? up|enables?|prepares? (?:me |you )?for)\b", _I
 )
@@ -331,7 +332,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
     if len(concepts) == 2 and _YES_NO.match(masked):
         # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is
         # part of or builds on.
-        for cue in (_PART_OF, _PARTS, _UNLOCK_CUE, _LEADS_CUE):
+        for cue in (_PART_OF, _PARTS, _UNLOCK_CUE, _LEADS_CUE, _BASED_ON):
             if cue.search(masked) and all(_around(read, cue)):
                 return Classification("relation", concepts)
     if _PART_OF.search(masked):
