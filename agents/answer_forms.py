@@ -39,6 +39,7 @@ __all__ = [
     "name_spans",
     "question_terms",
     "requested_term",
+    "term_in_context",
 ]
 
 Kind = Literal["date", "number", "option", "yesno", "definition", "explanation", "name"]
@@ -216,6 +217,29 @@ def as_what_is(question: str) -> str:
         return ""
     term = next(group for group in match.groups() if group is not None).strip(" \"'“”")
     return f"What is {term}?" if term else ""
+
+
+_IN_CONTEXT = re.compile(
+    r"what\s+(?P<verb>is|are)\s+(?P<article>an?\s+|the\s+)?(?P<term>[^?,;]{1,80}?)\s+"
+    r"(?:in|within|inside|for)\s+[^?,;]{1,160}",
+    re.IGNORECASE,
+)
+
+
+def term_in_context(question: str) -> tuple[str, str, str]:
+    """(the term, its article, the verb) of a question that asks what a term is within some
+    context ("What is temperature in a language model?", "What is a token in NLP?"); empty strings
+    for any other. Whether it asks a definition depends on the term: "What is the capital of
+    France?" asks a name, and so may "What is the seat in the county?".
+
+    >>> term_in_context("What are tokens in NLP?"), term_in_context("What is dropout?")
+    (('tokens', '', 'are'), ('', '', ''))
+    """
+    match = _IN_CONTEXT.fullmatch(" ".join(question.split()).rstrip(" ?.!"))
+    if match is None:
+        return "", "", ""
+    article = (match.group("article") or "").strip().lower()
+    return match.group("term").strip(" \"'“”"), article, match.group("verb").lower()
 
 
 def asked_part(question: str) -> str:

@@ -56,7 +56,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from agents import qa, synthesis
-from agents.answer_forms import as_what_is, asks_about, expected_kind, requested_term
+from agents.answer_forms import as_what_is, asks_about, expected_kind, requested_term, term_in_context
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
@@ -263,8 +263,14 @@ def _about_one(graph: GraphIndex, question: str) -> str:
     term the graph lacks, :func:`agents.answer_forms.requested_term`) asked as "What is dropout?":
     a definition answers it, and the readers look for one (not for a name beside it); any other
     question as it is. What it asks in other words ("What does X mean?", "What's X?",
-    :func:`agents.answer_forms.as_what_is`) is asked as "What is X?" first."""
+    :func:`agents.answer_forms.as_what_is`) is asked as "What is X?" first, and so is what a term
+    is within a context ("What is a token in NLP?", :func:`agents.answer_forms.term_in_context`),
+    when the term is a concept's name, or a short one without "the" ("What is the seat in the
+    county?" may ask a name)."""
     question = as_what_is(question) or question
+    term, article, verb = term_in_context(question)
+    if term and ((article != "the" and len(term.split()) <= 3) or _names_one(graph, term)):
+        question = f"What {verb} {term}?"
     found = find_mentions(question, graph_lexicon(graph))
     if not found:  # a name the graph lacks may still be one a lesson defines ("Explain word2vec")
         term = requested_term(question)
@@ -273,6 +279,12 @@ def _about_one(graph: GraphIndex, question: str) -> str:
         return question
     start, end, _ = found[0]
     return f"What is {question[start:end]}?"
+
+
+def _names_one(graph: GraphIndex, text: str) -> bool:
+    """Whether the whole of ``text`` is one name of a concept of the graph."""
+    found = find_mentions(text, graph_lexicon(graph))
+    return len(found) == 1 and found[0][:2] == (0, len(text))
 
 
 def _defined(question: str, concepts: Sequence[str]) -> Sequence[str]:

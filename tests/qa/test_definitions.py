@@ -73,13 +73,18 @@ def test_a_request_about_one_concept_reads_as_what_it_is(graph: GraphIndex) -> N
         "What does dropout mean?",
         "What is meant by dropout?",
         "What's dropout?",
+        "What is dropout in training?",  # what a term is within a context is what the term is
+        "What is dropout in a network?",
     ):
         for result in (answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)):
             assert result.sub_questions[0]["text"] == "What is dropout?"
             assert result.covered and short_answer(result) == DEFINED and result.citations == [teaching]
-    # Anything more than the concept is asked as it was.
+    # Anything more than the concept is asked as it was; so is "the X in Y" that the graph does not
+    # name (it may ask a name: "What is the seat in the county?").
     asked = answer_routed(LLM, graph, "Explain dropout and weight decay", {}).sub_questions[0]["text"]
     assert asked.rstrip("?") == "Explain dropout and weight decay"
+    named = answer_routed(LLM, graph, "What is the trick in network 3?", {}).sub_questions[0]["text"]
+    assert named == "What is the trick in network 3?"
 
 
 def test_the_definition_reader_prefers_an_emphasised_term_and_else_a_sentence_opening_with_it() -> None:
