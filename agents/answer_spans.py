@@ -176,14 +176,17 @@ def _links(sentence: _Sentence, title: str, asked: set[str]) -> bool:
 def best_span(question: str, excerpts: Sequence[Excerpt], also: Sequence[str] = ()) -> AnswerSpan | None:
     """The best-scored answer span of the excerpts (None when nothing fits: a yes/no question, no
     excerpt, no candidate of the kind asked); ``also``: other names of what a "What is X?" question
-    asks about."""
+    asks about, or the names of the concepts a question asked yes or no names."""
     kind = expected_kind(question)
     read = _read(excerpts)
-    if kind == "yesno" or not read:
+    if not read:
         return None
     asked = set(question_terms(question))
     focus = focus_of(question)
     idf = _idf([s.terms | s.title_terms for s in read])
+    if kind == "yesno":  # a span cannot say yes or no: the sentence that bears on the question can
+        subjects = [frozenset(terms) for name in also if (terms := content_terms(name))]
+        return _explain(asked, excerpts, read, idf, subjects)
     if kind == "option":
         return _choose(question, excerpts, read, idf)
     if kind == "definition":
@@ -255,12 +258,25 @@ def _initial_words(read: Sequence[_Sentence]) -> dict[int, tuple[str, ...]]:
 
 
 def _explain(
-    asked: set[str], excerpts: Sequence[Excerpt], read: Sequence[_Sentence], idf: dict[str, float]
+    asked: set[str],
+    excerpts: Sequence[Excerpt],
+    read: Sequence[_Sentence],
+    idf: dict[str, float],
+    subjects: Sequence[frozenset[str]] = (),
 ) -> AnswerSpan | None:
     """The sentence that shares the most of the question's words (idf-weighted, its excerpt's title
-    counted), when it shares more than one: a why or how question is answered by a sentence."""
-    scores = [_overlap(asked, s.terms | s.title_terms, idf) for s in read]
-    best = max(range(len(read)), key=lambda k: (scores[k], -k))  # ties: the earlier sentence
+    counted), when it shares more than one: a why or how question is answered by a sentence, and
+    so is a question asked yes or no, by one that names a concept it asks about (``subjects``, the
+    words of each concept's name; any sentence when none is given)."""
+    about = [
+        k
+        for k, s in enumerate(read)
+        if not subjects or any(words <= s.terms | s.title_terms for words in subjects)
+    ]
+    if not about:
+        return None
+    scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
+    best = max(about, key=lambda k: (scores[k], -k))  # ties: the earlier sentence
     sentence = read[best]
     if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None

@@ -30,6 +30,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.answer_forms import expected_kind
 from agents.answer_spans import Excerpt, best_span
 from agents.question_types import QuestionType, classify, clauses_of
 from agents.text import clipped, find_mentions
@@ -313,7 +314,9 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     used = [(edge, found) for edge, found in chosen if found is not None]
     excerpts = _excerpts(prompt)
     # What one concept is may be said under its name, not the word asked ("RNN": "recurrent neural network").
-    also = [names[c] for c in focus if c in names] if len(focus) == 1 else []
+    # A question asked yes or no is answered by a sentence about a concept it names.
+    about_all = len(focus) == 1 or expected_kind(question) == "yesno"
+    also = [names[c] for c in focus if c in names] if about_all else []
     span = best_span(question, excerpts, also) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:
@@ -323,7 +326,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
             "reasoning": f"the span of {len(excerpts)} excerpt(s) that answers the question best "
             f"(support {span.support}), and {len(used)} edge(s)",
             "answer": f"{read} {said}".strip(),
-            "short_answer": span.text[:1000],
+            # No short answer says yes or no for the reader: the sentence it quotes bears on it.
+            "short_answer": "" if expected_kind(question) == "yesno" else span.text[:1000],
             "citations": [span.excerpt, *(str(edge["edge_id"]) for edge, _ in used)],
             "support": span.support,
         }

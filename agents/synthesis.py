@@ -22,13 +22,22 @@ from agents.qa import cited_ids
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 
-__all__ = ["SYNTHESIS_SYSTEM", "SYNTHESIS_TASK", "Synthesis", "offline_handlers", "synthesize_offline"]
+__all__ = [
+    "NO_ANSWER",
+    "SYNTHESIS_SYSTEM",
+    "SYNTHESIS_TASK",
+    "Synthesis",
+    "offline_handlers",
+    "synthesize_offline",
+]
 
 SYNTHESIS_TASK = "qa.synthesize"
 SYNTHESIS_SYSTEM = """Final answer of a curriculum question-answering team: merge the experts'
 answers into one answer to the question (DATA) and a one-line short answer, using ONLY what they
 said. Keep their [id] citations, list every id cited in `citations`. Lead with `graph_answers` as
 given; say every "does not cover" of the payload. Reason first."""
+NO_ANSWER = "No answer in the graph."
+"""The short answer when no expert found anything that answers the question."""
 _QUOTED = re.compile(r'says "(.+?)" \[(c-[0-9a-f]+)\]')
 """A lesson sentence an expert quotes and the chunk it cites (the offline expert's wording)."""
 
@@ -69,7 +78,7 @@ def synthesize_offline(prompt: Prompt) -> dict[str, object]:
         return {
             "reasoning": "no expert found edges that answer the question",
             "answer": "The graph holds no edges that answer this question.",
-            "short_answer": "No answer in the graph.",
+            "short_answer": NO_ANSWER,
             "citations": [],
         }
     # Answers read from excerpts are spans: the best supported one is the short answer (joined,

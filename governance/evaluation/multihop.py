@@ -136,9 +136,10 @@ def token_f1(said: str, answers: Sequence[str]) -> float:
 def short_answer(result: QAResult) -> str:
     """The span scored: the answer's short answer, with either provider (offline, the span the
     reader chose, :mod:`agents.answer_spans`), less what it says the graph does not cover (a gap
-    repeats the question's names, which token F1 would score as an answer)."""
+    repeats the question's names, which token F1 would score as an answer, and "No answer in the
+    graph." would score 0.4 against "no")."""
     said = result.short_answer
-    for gap in (*result.uncovered, NOT_COVERED):
+    for gap in (*result.uncovered, NOT_COVERED, synthesis.NO_ANSWER):
         said = said.replace(gap, " ")
     return " ".join(said.split())
 

@@ -204,7 +204,9 @@ def _print(answer: Mapping[str, object], out: Console, err: Console) -> None:
 
 
 def _print_covered(answer: Mapping[str, object], out: Console, err: Console) -> None:
-    out.print(f"[bold]{escape(str(answer.get('short_answer', '')))}[/bold]")
+    short = str(answer.get("short_answer", ""))
+    if short:  # none for a question asked yes or no: the answer quotes what bears on it
+        out.print(f"[bold]{escape(short)}[/bold]")
     out.print(str(answer.get("answer", "")), markup=False, highlight=False)
     path = _strings(answer.get("path"))
     if path:

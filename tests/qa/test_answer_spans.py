@@ -56,8 +56,9 @@ def test_an_option_is_chosen_by_the_years_its_excerpts_give() -> None:
     assert later is not None and later.text == "Ann Lee"
 
 
-def test_no_span_for_a_yes_no_question_no_candidate_or_no_excerpt() -> None:
-    assert best_span("Is Acme in Oregon?", [Excerpt("c-1", "Acme", "Acme is in Oregon.")]) is None
+def test_no_span_for_no_candidate_or_no_excerpt_and_a_sentence_for_a_yes_no_question() -> None:
+    said = best_span("Is Acme in Oregon?", [Excerpt("c-1", "Acme", "Acme is in Oregon.")])
+    assert said is not None and said.text == said.sentence == "Acme is in Oregon."  # never "Oregon"
     assert best_span("Who founded Acme?", [Excerpt("c-1", "Acme", "it was founded long ago.")]) is None
     assert best_span("Who founded Acme?", []) is None
 
@@ -227,6 +228,26 @@ def test_an_option_alone_is_reported_with_the_sentence_that_matches_the_question
     excerpts = [Excerpt("c-1", "Big Duck", f"Big Duck was released in May. {said}")]
     span = best_span("Which is a comedy film, Big Duck or Long Night?", excerpts)
     assert span is not None and (span.text, span.sentence) == ("Big Duck", said)
+
+
+def test_a_question_asked_yes_or_no_is_answered_by_the_sentence_about_its_concept_that_bears_on_it() -> None:
+    # A span cannot say yes or no; the sentence that shares the most of the question's words, among
+    # those that name a concept the question names, can. One that shares as much but names another
+    # concept ("attention heads have learnable parameters") is not about the question.
+    excerpts = [
+        Excerpt("c-1", "Attention", "Each attention head has learnable parameters for queries and keys."),
+        Excerpt(
+            "c-2", "Pooling", "Pooling is cheap. Unlike a convolution, the pooling layer has no parameters."
+        ),
+    ]
+    question = "Does a pooling layer have learnable parameters?"
+    span = best_span(question, excerpts, ["pooling layer"])
+    assert span is not None and span.sentence == span.text
+    assert span.sentence == "Unlike a convolution, the pooling layer has no parameters."
+    assert best_span(question, excerpts[:1], ["pooling layer"]) is None
+    # With no concept named, any sentence may answer.
+    anything = best_span(question, excerpts[:1])
+    assert anything is not None and anything.excerpt == "c-1"
 
 
 def test_a_sentence_that_shares_nothing_with_the_question_answers_nothing() -> None:

@@ -87,6 +87,17 @@ def test_a_request_about_one_concept_reads_as_what_it_is(graph: GraphIndex) -> N
     assert named == "What is the trick in network 3?"
 
 
+def test_a_question_asked_yes_or_no_quotes_the_sentence_that_bears_on_it(graph: GraphIndex) -> None:
+    # No short answer says yes or no; the answer quotes the lesson sentence about dropout that
+    # shares the most of the question's words.
+    for result in (
+        answer_routed(LLM, graph, "Does dropout inject noise into each layer?", {}),
+        answer_flat(LLM, graph, "Does dropout inject noise into each layer?"),
+    ):
+        assert result.covered and result.short_answer == ""
+        assert f'The lesson says "{DEFINED}"' in result.answer
+
+
 def test_the_definition_reader_prefers_an_emphasised_term_and_else_a_sentence_opening_with_it() -> None:
     mentioned = Excerpt("c-1", "Tricks", "Dropout is what the last section used.")
     defined = Excerpt("c-2", "Dropout", "**Dropout** is a regularization technique, applied in training.")

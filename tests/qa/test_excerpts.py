@@ -195,6 +195,8 @@ def test_a_gap_said_in_the_short_answer_is_not_scored_as_an_answer() -> None:
     result.uncovered.clear()
     result.short_answer = "Not covered by the graph."
     assert short_answer(result) == ""
+    result.short_answer = "No answer in the graph."  # token F1 0.4 against "no"
+    assert short_answer(result) == ""
 
 
 def test_an_excerpt_is_the_lessons_words_and_a_note_after_a_symbol_is_a_sentence_of_its_own(
