@@ -20,6 +20,7 @@ from typing import Literal
 import snowballstemmer
 
 __all__ = [
+    "ASPECT",
     "DATE",
     "DEFINED",
     "LARGEST",
@@ -138,6 +139,18 @@ DEFINED = re.compile(
 _WH = re.compile(r"\b(?:when|where|who|whom|whose|what|which|how|why)\b", re.IGNORECASE)
 
 
+ASPECT = re.compile(
+    r"\bwhen (?:should|would|could|might|to|do (?:i|we|you) (?:use|need|choose|apply|prefer))\b|"
+    r"\bwhen is it (?:better|best|worth|wise|useful)\b|"
+    r"\bwhen (?:is|are) .{1,60}? (?:better|worse|preferable|preferred|more useful|a better choice)\b|"
+    r"\bwhat (?:are|is) (?:the |some |its |their )?(?:main |key |biggest )?(?:advantages?|disadvantages?|"
+    r"benefits?|drawbacks?|downsides?|limitations?|pros|cons|strengths?|weaknesses?|trade-?offs?|"
+    r"purpose|role|goal|point) of\b|\bwhat (?:is|are) .{1,60}? used for\b",
+    re.IGNORECASE,
+)
+"""A question about when to use something, its strengths and weaknesses, or what it is for ("When
+should I use dropout?", "What are the limitations of fine-tuning?"): no relation of the graph
+answers it, and no name or date does; a sentence does."""
 _EXPLAIN = re.compile(
     r"why\b|how (?:does|do|did|can|could|is|are|was|were|would|should|come)\b|in what way\b"
 )
@@ -266,6 +279,8 @@ def expected_kind(question: str) -> Kind:
     asked = asked_part(text)
     if not asked:
         return "yesno" if _AUX.match(text) else "name"
+    if ASPECT.match(asked):
+        return "explanation"
     if re.match(r"when\b|(?:what|which) (?:year|date|day|month|decade|century)\b", asked) or re.search(
         r"\b(?:birthday|birth date|date of birth|born on)\b", asked
     ):

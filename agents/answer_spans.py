@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.answer_forms import (
+    ASPECT,
     DATE,
     DEFINED,
     LARGEST,
@@ -184,13 +185,15 @@ def best_span(question: str, excerpts: Sequence[Excerpt], also: Sequence[str] = 
     asked = set(question_terms(question))
     focus = focus_of(question)
     idf = _idf([s.terms | s.title_terms for s in read])
+    subjects = [frozenset(terms) for name in also if (terms := content_terms(name))]
     if kind == "yesno":  # a span cannot say yes or no: the sentence that bears on the question can
-        subjects = [frozenset(terms) for name in also if (terms := content_terms(name))]
         return _explain(asked, excerpts, read, idf, subjects)
     if kind == "option":
         return _choose(question, excerpts, read, idf)
     if kind == "definition":
         return _define(question, excerpts, read, also)
+    if kind == "explanation" and ASPECT.search(question):  # when to use X, what X is good or bad at
+        return _explain(asked, excerpts, read, idf, subjects, what_of=True)
     if kind == "explanation":
         return _explain(asked, excerpts, read, idf) or _what_it_does(asked, excerpts, read, also)
     initial = _initial_words(read)
@@ -263,15 +266,25 @@ def _explain(
     read: Sequence[_Sentence],
     idf: dict[str, float],
     subjects: Sequence[frozenset[str]] = (),
+    *,
+    what_of: bool = False,
 ) -> AnswerSpan | None:
     """The sentence that shares the most of the question's words (idf-weighted, its excerpt's title
     counted), when it shares more than one: a why or how question is answered by a sentence, and
-    so is a question asked yes or no, by one that names a concept it asks about (``subjects``, the
-    words of each concept's name; any sentence when none is given)."""
+    so is a question asked yes or no, or what a concept is good or bad at, by one that names a
+    concept it asks about (``subjects``, the words of each concept's name; any sentence when none
+    is given); for the latter (``what_of``) the sentence itself also says one of the question's
+    other words ("limitations" in "What are the limitations of X?"): a sentence that only names X
+    does not say what is asked of X."""
+    named = frozenset().union(*subjects)
     about = [
         k
         for k, s in enumerate(read)
-        if not subjects or any(words <= s.terms | s.title_terms for words in subjects)
+        if not subjects
+        or (
+            any(words <= s.terms | s.title_terms for words in subjects)
+            and (not what_of or not (asked - named).isdisjoint(s.terms))
+        )
     ]
     if not about:
         return None

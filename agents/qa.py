@@ -30,7 +30,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.answer_forms import expected_kind
+from agents.answer_forms import ASPECT, expected_kind
 from agents.answer_spans import Excerpt, best_span
 from agents.question_types import QuestionType, classify, clauses_of
 from agents.text import clipped, find_mentions
@@ -315,7 +315,7 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     excerpts = _excerpts(prompt)
     # What one concept is may be said under its name, not the word asked ("RNN": "recurrent neural network").
     # A question asked yes or no is answered by a sentence about a concept it names.
-    about_all = len(focus) == 1 or expected_kind(question) == "yesno"
+    about_all = len(focus) == 1 or expected_kind(question) == "yesno" or ASPECT.search(question) is not None
     also = [names[c] for c in focus if c in names] if about_all else []
     span = best_span(question, excerpts, also) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)

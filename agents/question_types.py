@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
+from agents.answer_forms import ASPECT
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.text import find_mentions
 
@@ -329,6 +330,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
+    if ASPECT.search(masked):  # "When should I use X?", "What are the limitations of X?"
+        return Classification("open", concepts)
     if len(concepts) == 2 and _YES_NO.match(masked):
         # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is
         # part of or builds on.

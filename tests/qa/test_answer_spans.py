@@ -25,6 +25,12 @@ def test_the_kind_asked_is_read_from_the_first_question_word() -> None:
     assert expected_kind("How many people live there?") == "number"
     assert expected_kind("Are Sutera and Rhodotypos both shrubs?") == "yesno"
     assert expected_kind("Who was born earlier, Ann Lee or Bo Park?") == "option"
+    # When to use something, and what it is good or bad at, a sentence answers; not a date or a name.
+    assert expected_kind("When should I use dropout?") == "explanation"
+    assert expected_kind("When is fine-tuning better than retrieval?") == "explanation"
+    assert expected_kind("What are the main limitations of fine-tuning?") == "explanation"
+    assert expected_kind("What is a vector database used for?") == "explanation"
+    assert expected_kind("When is the festival held?") == "date"
 
 
 def test_a_name_in_the_sentence_that_matches_the_question() -> None:
@@ -248,6 +254,19 @@ def test_a_question_asked_yes_or_no_is_answered_by_the_sentence_about_its_concep
     # With no concept named, any sentence may answer.
     anything = best_span(question, excerpts[:1])
     assert anything is not None and anything.excerpt == "c-1"
+
+
+def test_what_a_concept_is_good_or_bad_at_is_a_sentence_about_it_that_says_what_is_asked() -> None:
+    # "What are the limitations of X?": a sentence that names X and nothing asked of it ("limitations")
+    # does not answer; one that names X and says it is limited does.
+    named = Excerpt(
+        "c-1", "Pooling", "A pooling layer follows each convolutional block in the pooling network."
+    )
+    limited = Excerpt("c-2", "Pooling", "A pooling layer is limited to fixed windows.")
+    question = "What are the limitations of a pooling layer?"
+    assert best_span(question, [named], ["pooling layer"]) is None
+    span = best_span(question, [named, limited], ["pooling layer"])
+    assert span is not None and span.sentence == "A pooling layer is limited to fixed windows."
 
 
 def test_a_sentence_that_shares_nothing_with_the_question_answers_nothing() -> None:

@@ -124,6 +124,10 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         # No cue word: the learned model reads these (agents.offline.question_model).
         ("Name the building blocks of a transformer.", "parts", ["transformer"]),
         ("Who invented the transformer?", "open", ["transformer"]),
+        # When to use it, its strengths or weaknesses, what it is for: no relation answers these.
+        ("When should I use attention?", "open", ["attention"]),
+        ("What are the limitations of transformers?", "open", ["transformer"]),
+        ("What is attention used for?", "open", ["attention"]),
         ("How is attention computed?", "open", ["attention"]),
     ],
 )
