@@ -40,7 +40,7 @@ from typing import Literal, cast
 
 from agents.answer_forms import ASPECT
 from agents.offline.question_model import LEARNED_AT, MARK, predict
-from agents.text import find_mentions
+from agents.text import find_mentions, normalize_name
 
 __all__ = ["QUESTION_TYPES", "Classification", "QuestionType", "classify", "clauses_of"]
 
@@ -95,6 +95,11 @@ _RELATION = re.compile(
 )
 _RELATION_SLOTS = (
     re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)" + _END, _I),
+    re.compile(
+        r"^\s*(?:how|in what way)?\s*(?:is|are|were|was|do|does)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+"
+        r"(?:related|connected|linked|associated|different|similar|alike)\b",
+        _I,
+    ),
     re.compile(
         r"\b(?:is|are|does|do)\s+(?P<a>.+?)\s+(?:relate|related|connected|linked|compare)\w*\s+(?:to|with)\s+(?P<b>.+?)"
         + _END,
@@ -192,6 +197,7 @@ class _Read:
     text: str
     masked: str
     mentions: list[tuple[int, int, str]]
+    keys: dict[str, str] = field(default_factory=dict)
 
     def concepts(self, start: int = 0, end: int | None = None) -> list[str]:
         stop = len(self.text) if end is None else end
@@ -217,7 +223,7 @@ def _read(text: str, keys: dict[str, str]) -> _Read:
     masked = list(text)
     for start, end, _ in mentions:
         masked[start:end] = _MASK * (end - start)
-    return _Read(text, "".join(masked), mentions)
+    return _Read(text, "".join(masked), mentions, keys)
 
 
 def _slot_name(text: str) -> str:
@@ -237,14 +243,28 @@ def _slots(read: _Read, patterns: tuple[re.Pattern[str], ...]) -> Classification
             continue
         concepts: list[str] = []
         unknown: list[str] = []
+        second = read.text[match.start("b") : match.end("b")]
         for slot in ("a", "b"):
             found = read.concepts(match.start(slot), match.end(slot))
+            name = _slot_name(read.text[match.start(slot) : match.end(slot)])
+            shared = _shared_head(read, name, second) if slot == "a" and not found else None
             if found:
                 concepts.append(found[-1] if slot == "a" else found[0])
-            elif _slot_name(read.text[match.start(slot) : match.end(slot)]):
-                unknown.append(_slot_name(read.text[match.start(slot) : match.end(slot)]))
+            elif shared is not None:
+                concepts.append(shared)
+            elif name:
+                unknown.append(name)
         return Classification("open", concepts, unknown=unknown)
     return None
+
+
+def _shared_head(read: _Read, first: str, second: str) -> str | None:
+    """The concept a first slot names with the head it shares with the second ("L1" in "between L1
+    and L2 regularization" is "L1 regularization"), if the graph knows it."""
+    words = _slot_name(second).split()
+    if not first or len(words) < 2:
+        return None
+    return read.keys.get(normalize_name(f"{first} {' '.join(words[1:])}"))
 
 
 def _two(kind: QuestionType, read: _Read, patterns: tuple[re.Pattern[str], ...]) -> Classification:

@@ -138,6 +138,24 @@ def test_the_classifier_names_the_type_and_reads_the_concepts_in_order(
     assert (found.type, found.concepts) == (kind, concepts)
 
 
+def test_a_head_shared_by_two_names_is_read_with_both() -> None:
+    # "L1 and L2 regularization" names L1 regularization and L2 regularization.
+    keys = lexicon(
+        [("l1", ["L1 regularization"]), ("l2", ["L2 regularization"]), ("sup", ["supervised learning"])]
+    )
+    keys |= lexicon([("unsup", ["unsupervised learning"])])
+    for question, kind, concepts in (
+        ("What is the difference between L1 and L2 regularization?", "relation", ["l1", "l2"]),
+        ("How are supervised and unsupervised learning related?", "relation", ["sup", "unsup"]),
+        ("Which comes first, L1 or L2 regularization?", "which_first", ["l1", "l2"]),
+    ):
+        found = classify(question, keys)
+        assert (found.type, found.concepts, found.unknown) == (kind, concepts, [])
+    # A first name the graph does not know with that head is still unknown.
+    found = classify("What is the difference between L3 and L2 regularization?", keys)
+    assert (found.concepts, found.unknown) == (["l2"], ["L3"])
+
+
 def test_a_cue_inside_a_name_is_no_cue() -> None:
     keys = lexicon([("ica", ["independent component analysis"])])
     assert (
