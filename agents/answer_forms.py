@@ -316,6 +316,10 @@ _LONGEST_NAME = 6
 """Words at most in a name (a longer run is a list or a table row, not one name)."""
 
 
+_INITIAL = re.compile(r"[A-Z](?:\.[A-Z])*")
+"""A name's initial, or initials ("K" of "Philip K. Dick", "U.S" of "U.S. Soccer"), as a word."""
+
+
 def name_spans(text: str) -> list[tuple[int, int]]:
     """Runs of capitalized words (connectors inside), not a sentence's first word alone when it is
     a common word, nor a capitalized adjective before a lower-case word ("an American actor"), nor
@@ -335,7 +339,8 @@ def name_spans(text: str) -> list[tuple[int, int]]:
         while end + 1 < len(words):
             nxt = words[end + 1].group(0)
             gap = text[words[end].end() : words[end + 1].start()]
-            if gap.strip(" ,") and gap.strip() not in ("", "-"):
+            initial = gap.strip() == "." and _INITIAL.fullmatch(words[end].group(0)) is not None
+            if gap.strip(" ,") and gap.strip() not in ("", "-") and not initial:  # "Philip K. Dick"
                 break
             if "," in gap:
                 break

@@ -132,12 +132,38 @@ def _split_block(body: str, base: int) -> list[Sentence]:
     cursor = 0
     for match in _SENTENCE_END.finditer(body):
         candidate = body[cursor : match.start() + (1 if body[match.start()] in "\"')]" else 0)]
-        if candidate.rstrip().endswith(_ABBREVIATIONS):
+        if candidate.rstrip().endswith(_ABBREVIATIONS) or _initial_of_name(candidate, body[match.end() :]):
             continue
         pieces.extend(_sentence(body, cursor, match.start(), base))
         cursor = match.end()
     pieces.extend(_sentence(body, cursor, len(body), base))
     return pieces
+
+
+_INITIALS = re.compile(r"(?:^|[\s(\"'])(?P<initials>(?:[A-Z]\.\s?)*[A-Z]\.)$")
+_AFTER_INITIAL = re.compile(r"[A-Z]\.|[A-Z][\w'’-]+")
+
+
+def _initial_of_name(before: str, after: str) -> bool:
+    """Whether a full stop ends a name's initial, not a sentence: a capital letter and its stop
+    before another initial ("J. R. Firth"), or after a capitalized word or another initial and
+    before a capitalized word that is no function word ("Philip K. Dick", "the U.S. Army"). A
+    letter that names a variable ends its sentence: "... of size N. A perceptron is ...", "We
+    use matrix A. Then ...", "A is B. C needs D."
+
+    >>> _initial_of_name("a novel by Philip K.", "Dick."), _initial_of_name("of size N.", "A perceptron")
+    (True, False)
+    """
+    before = before.rstrip()
+    found = _INITIALS.search(before)
+    following = _AFTER_INITIAL.match(after)
+    if found is None or following is None:
+        return False
+    if following.group(0).endswith("."):
+        return True
+    words = before[: found.start("initials")].split()
+    named = found.group("initials").count(".") > 1 or (bool(words) and words[-1][:1].isupper())
+    return named and following.group(0).lower() not in FUNCTION_WORDS
 
 
 def _sentence(body: str, start: int, end: int, base: int) -> list[Sentence]:

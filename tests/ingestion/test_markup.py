@@ -532,3 +532,22 @@ def test_each_list_item_is_a_block_of_its_own() -> None:
         ["Tuning"],
     ]
     assert len(markup.prose) == len(text)
+
+
+def test_a_names_initials_end_no_sentence_and_a_variable_does() -> None:
+    # "J. M. Barrie" was cut into "J." and "M.", too short to keep, so the initials were lost.
+    text = (
+        "Peter Pan is a play by J. M. Barrie. The novel is by Philip K. Dick. It was shown in the "
+        "U.S. Army camps. Take a vector of size N. A perceptron maps it. We use matrix A. Then we add."
+    )
+    found = sentences(text)
+    assert [s.text for s in found] == [
+        "Peter Pan is a play by J. M. Barrie.",
+        "The novel is by Philip K. Dick.",
+        "It was shown in the U.S. Army camps.",
+        "Take a vector of size N.",
+        "A perceptron maps it.",
+        "We use matrix A.",
+        "Then we add.",
+    ]
+    assert all(text[s.start : s.end] == s.text for s in found)

@@ -269,6 +269,12 @@ def test_what_a_concept_is_good_or_bad_at_is_a_sentence_about_it_that_says_what_
     assert span is not None and span.sentence == "A pooling layer is limited to fixed windows."
 
 
+def test_a_name_with_initials_is_one_name() -> None:
+    excerpts = [Excerpt("c-1", "High Castle", "The Man in the High Castle is a novel by Philip K. Dick.")]
+    span = best_span("Who wrote The Man in the High Castle?", excerpts)
+    assert span is not None and span.text == "Philip K. Dick"
+
+
 def test_a_sentence_that_shares_nothing_with_the_question_answers_nothing() -> None:
     # Neither the sentence nor its title holds a word of the question, and no excerpt leads to it:
     # a name in it ("Subword") is no answer to "What is the meaning of life?".
