@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,12 @@ COUNTY = Excerpt(
     "c-2", "Mountrail County", "Mountrail County is a county in North Dakota. Its county seat is Stanley."
 )
 OTHER = Excerpt("c-3", "Liberty Township", "Liberty Township is a township in Van Wert County, Ohio.")
+GENERA = [
+    Excerpt("c-1", "Aralia", "Aralia was described in 1753. Aralia is a genus of 68 species of plants."),
+    Excerpt("c-2", "Betula", "Betula was named in 1901. Its trees reach 30 m. Betula has five species."),
+]
+"""A year or a height beside an option counts no species: what the question counts is a number its
+words follow ("68 species", "five species", in digits or in words)."""
 
 
 def test_the_kind_asked_is_read_from_the_first_question_word() -> None:
@@ -51,15 +58,32 @@ def test_one_hop_stays_in_the_sentence_that_answers() -> None:
     assert span is not None and span.text == "Mountrail County"
 
 
-def test_an_option_is_chosen_by_the_years_its_excerpts_give() -> None:
-    excerpts = [
-        Excerpt("c-1", "Ann Lee", "Ann Lee (born 1950) is a painter."),
-        Excerpt("c-2", "Bo Park", "Bo Park (born 1942) is a poet."),
-    ]
-    earlier = best_span("Who was born earlier, Ann Lee or Bo Park?", excerpts)
-    later = best_span("Who was born later, Ann Lee or Bo Park?", excerpts)
-    assert earlier is not None and earlier.text == "Bo Park"
-    assert later is not None and later.text == "Ann Lee"
+@pytest.mark.parametrize(
+    ("excerpts", "smaller", "larger", "answers"),
+    [
+        (
+            [
+                Excerpt("c-1", "Ann Lee", "Ann Lee (born 1950) is a painter."),
+                Excerpt("c-2", "Bo Park", "Bo Park (born 1942) is a poet."),
+            ],
+            "Who was born earlier, Ann Lee or Bo Park?",
+            "Who was born later, Ann Lee or Bo Park?",
+            ("Bo Park", "Ann Lee"),
+        ),
+        # Counts of what is asked (GENERA).
+        (
+            GENERA,
+            "Which genus has fewer species, Aralia or Betula?",
+            "Which genus has more species, Aralia or Betula?",
+            ("Betula", "Aralia"),
+        ),
+    ],
+)
+def test_an_option_is_chosen_by_the_years_or_the_counts_its_excerpts_give(
+    excerpts: list[Excerpt], smaller: str, larger: str, answers: tuple[str, str]
+) -> None:
+    low, high = best_span(smaller, excerpts), best_span(larger, excerpts)
+    assert low is not None and high is not None and (low.text, high.text) == answers
 
 
 def test_no_span_for_no_candidate_or_no_excerpt_and_a_sentence_for_a_yes_no_question() -> None:
@@ -211,20 +235,11 @@ def test_an_option_alone_in_the_excerpts_is_reported_with_the_sentence_that_give
     assert span is not None and (span.text, span.sentence) == ("Bo Park", "Bo Park was born in 1942.")
 
 
-def test_options_compare_the_numbers_that_count_what_the_question_asks_about() -> None:
-    # A year or a height beside the option counts no species: the number compared is the one the
-    # question's words follow ("118 species", "five to ten species", in digits or in words).
-    excerpts = [
-        Excerpt("c-1", "Aralia", "Aralia was described in 1753. Aralia is a genus of 68 species of plants."),
-        Excerpt("c-2", "Betula", "Betula was named in 1901. Its trees reach 30 m. Betula has five species."),
-    ]
-    more = best_span("Which genus has more species, Aralia or Betula?", excerpts)
-    fewer = best_span("Which genus has fewer species, Aralia or Betula?", excerpts)
-    assert more is not None and (more.text, more.sentence) == (
-        "Aralia",
-        "Aralia is a genus of 68 species of plants.",
-    )
-    assert fewer is not None and (fewer.text, fewer.sentence) == ("Betula", "Betula has five species.")
+def test_an_option_quotes_the_sentence_that_counts_what_is_asked() -> None:
+    more = best_span("Which genus has more species, Aralia or Betula?", GENERA)
+    fewer = best_span("Which genus has fewer species, Aralia or Betula?", GENERA)
+    assert more is not None and more.sentence == "Aralia is a genus of 68 species of plants."
+    assert fewer is not None and fewer.sentence == "Betula has five species."
 
 
 def test_an_option_alone_is_reported_with_the_sentence_that_matches_the_question_best() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agents import qa, synthesis
 from magg_kg.llm.port import Prompt
 
@@ -30,27 +32,36 @@ def _expert(option: str, sentence: str, chunk: str) -> dict[str, object]:
     }
 
 
-def test_two_options_read_by_two_experts_are_compared_on_what_they_quote() -> None:
+@pytest.mark.parametrize(
+    ("first", "second", "smaller", "larger", "answers"),
+    [
+        # Years: born earlier, born later.
+        (
+            _expert("Ann Lee", "Ann Lee (born 1950) is a painter.", "c-1"),
+            _expert("Bo Park", 'Bo Park, "the poet of Busan", was born in 1942.', "c-2"),
+            "Who was born earlier, Ann Lee or Bo Park?",
+            "Who was born later, Ann Lee or Bo Park?",
+            ("Bo Park", "Ann Lee"),
+        ),
+        # Counts of what is asked, in digits or in words.
+        (
+            _expert("Aralia", "Aralia is a genus of 68 species of plants.", "c-1"),
+            _expert("Betula", "Betula has five species.", "c-2"),
+            "Which genus has fewer species, Aralia or Betula?",
+            "Which genus has more species, Aralia or Betula?",
+            ("Betula", "Aralia"),
+        ),
+    ],
+)
+def test_two_options_read_by_two_experts_are_compared_on_what_they_quote(
+    first: dict[str, object], second: dict[str, object], smaller: str, larger: str, answers: tuple[str, str]
+) -> None:
     # Each expert saw one option only (routed, the options live in two domains) and named it with
     # the same support: synthesis compares the facts they quote, whatever order they come in.
-    ann = _expert("Ann Lee", "Ann Lee (born 1950) is a painter.", "c-1")
-    bo = _expert("Bo Park", 'Bo Park, "the poet of Busan", was born in 1942.', "c-2")
-    for answers in ([ann, bo], [bo, ann]):
-        earlier = _synthesis("Who was born earlier, Ann Lee or Bo Park?", answers)
-        later = _synthesis("Who was born later, Ann Lee or Bo Park?", answers)
-        assert (earlier["short_answer"], later["short_answer"]) == ("Bo Park", "Ann Lee")
-        assert set(earlier["citations"]) == {"c-1", "c-2"}  # type: ignore[arg-type]
-
-
-def test_two_options_are_compared_on_the_counts_their_experts_quote() -> None:
-    # Routed, each expert quotes the sentence that counts what is asked (its number read from words
-    # or digits); synthesis compares the two counts, in either order.
-    aralia = _expert("Aralia", "Aralia is a genus of 68 species of plants.", "c-1")
-    betula = _expert("Betula", "Betula has five species.", "c-2")
-    for answers in ([aralia, betula], [betula, aralia]):
-        more = _synthesis("Which genus has more species, Aralia or Betula?", answers)
-        fewer = _synthesis("Which genus has fewer species, Aralia or Betula?", answers)
-        assert (more["short_answer"], fewer["short_answer"]) == ("Aralia", "Betula")
+    for given in ([first, second], [second, first]):
+        low, high = _synthesis(smaller, given), _synthesis(larger, given)
+        assert (low["short_answer"], high["short_answer"]) == answers
+        assert set(low["citations"]) == {"c-1", "c-2"}  # type: ignore[arg-type]
 
 
 def test_answers_that_are_not_options_keep_the_best_supported_short_answer() -> None:
