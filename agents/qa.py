@@ -314,7 +314,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     used = [(edge, found) for edge, found in chosen if found is not None]
     excerpts = _excerpts(prompt)
     # What one concept is may be said under its name, not the word asked ("RNN": "recurrent neural network").
-    # A question asked yes or no is answered by a sentence about a concept it names.
+    # A question asked yes or no, or about what a concept is good or bad at, is answered by a
+    # sentence about a concept it names.
     about_all = len(focus) == 1 or expected_kind(question) == "yesno" or ASPECT.search(question) is not None
     also = [names[c] for c in focus if c in names] if about_all else []
     span = best_span(question, excerpts, also) if excerpts else None
