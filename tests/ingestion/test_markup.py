@@ -551,3 +551,37 @@ def test_a_names_initials_end_no_sentence_and_a_variable_does() -> None:
         "Then we add.",
     ]
     assert all(text[s.start : s.end] == s.text for s in found)
+
+
+_PIECES = st.sampled_from(
+    [
+        "Philip",
+        "K.",
+        "J.",
+        "R.",
+        "Dick",
+        "U.S.",
+        "Army",
+        "the",
+        "A",
+        "size",
+        "N.",
+        "matrix",
+        "Then",
+        "e.g.",
+        "is",
+        ".",
+    ]
+)
+
+
+@given(st.lists(st.tuples(_PIECES, st.sampled_from([" ", " ", "  ", "\n"])), max_size=40))
+@settings(max_examples=300)
+def test_sentences_keep_their_offsets_in_order_and_a_name_whole(pieces: list[tuple[str, str]]) -> None:
+    # Whatever the words, initials and full stops: each sentence is the text at its offsets, in
+    # order, without overlap; and "Philip K. Dick" is never cut between its initial and its surname.
+    text = "".join(word + space for word, space in pieces)
+    found = sentences(text)
+    assert all(text[s.start : s.end] == s.text for s in found)
+    assert all(a.end <= b.start for a, b in itertools.pairwise(found))
+    assert not any(s.text.endswith("Philip K.") and text[s.end :].lstrip().startswith("Dick") for s in found)
