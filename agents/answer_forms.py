@@ -233,26 +233,29 @@ def as_what_is(question: str) -> str:
 
 
 _IN_CONTEXT = re.compile(
-    r"what\s+(?P<verb>is|are)\s+(?P<article>an?\s+|the\s+)?(?P<term>[^?,;]{1,80}?)\s+"
-    r"(?:in|within|inside|for)\s+[^?,;]{1,160}",
+    r"what\s+(?P<verb>is|are)\s+(?P<article>an?\s+|the\s+)?(?P<whole>(?P<term>[^?,;]{1,80}?)\s+"
+    r"(?:in|within|inside|for)\s+[^?,;]{1,160})",
     re.IGNORECASE,
 )
 
 
-def term_in_context(question: str) -> tuple[str, str, str]:
-    """(the term, its article, the verb) of a question that asks what a term is within some
-    context ("What is temperature in a language model?", "What is a token in NLP?"); empty strings
-    for any other. Whether it asks a definition depends on the term: "What is the capital of
-    France?" asks a name, and so may "What is the seat in the county?".
+def term_in_context(question: str) -> tuple[str, str, str, str]:
+    """(the term, its article, the verb, the whole phrase asked about) of a question that asks
+    what a term is within some context ("What is temperature in a language model?", "What is a
+    token in NLP?"); empty strings for any other. Whether it asks a definition depends on the
+    term: "What is the capital of France?" asks a name, and so may "What is the seat in the
+    county?"; and the whole phrase may be one name ("Allen Institute for Artificial Intelligence").
 
-    >>> term_in_context("What are tokens in NLP?"), term_in_context("What is dropout?")
-    (('tokens', '', 'are'), ('', '', ''))
+    >>> term_in_context("What are tokens in NLP?")
+    ('tokens', '', 'are', 'tokens in NLP')
+    >>> term_in_context("What is dropout?")
+    ('', '', '', '')
     """
     match = _IN_CONTEXT.fullmatch(" ".join(question.split()).rstrip(" ?.!"))
     if match is None:
-        return "", "", ""
+        return "", "", "", ""
     article = (match.group("article") or "").strip().lower()
-    return match.group("term").strip(" \"'“”"), article, match.group("verb").lower()
+    return match.group("term").strip(" \"'“”"), article, match.group("verb").lower(), match.group("whole")
 
 
 def asked_part(question: str) -> str:

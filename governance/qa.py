@@ -268,8 +268,9 @@ def _about_one(graph: GraphIndex, question: str) -> str:
     when the term is a concept's name, or a short one without "the" ("What is the seat in the
     county?" may ask a name)."""
     question = as_what_is(question) or question
-    term, article, verb = term_in_context(question)
-    if term and ((article != "the" and len(term.split()) <= 3) or _names_one(graph, term)):
+    term, article, verb, whole = term_in_context(question)
+    named = term and not _names_one(graph, whole)  # "Allen Institute for Artificial Intelligence" is one name
+    if named and ((article != "the" and len(term.split()) <= 3) or _names_one(graph, term)):
         question = f"What {verb} {term}?"
     found = find_mentions(question, graph_lexicon(graph))
     if not found:  # a name the graph lacks may still be one a lesson defines ("Explain word2vec")
