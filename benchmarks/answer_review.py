@@ -7,6 +7,10 @@ Three steps, each a subcommand:
    at random (the concept ids sorted, then shuffled with ``random.Random(S)``), each asked routed
    with the offline provider; one JSON line per question ``{question, concept, answer}``. Run it
    once per version (a worktree of the older commit, with the same virtual environment).
+   ``--form`` (repeated) asks other templates: ``{name}`` over concepts, or ``{x}`` and ``{y}``
+   over the two ends of ``--edges N`` active edges drawn the same way ("What is {x} in {y}?");
+   ``--questions FILE`` asks the questions of a JSON-lines file (``{"question"}`` a line) as they
+   are written, for questions a person or an agent wrote from the graph's names.
 2. ``pair OLD NEW --n N --seed S --out PREFIX``: of the questions whose answers differ, N drawn at
    random, each shown as ``answer_1`` and ``answer_2`` in random order and numbered ``a-0001``...
    in shuffled order: ``PREFIX.blind.jsonl`` is what the reviewer reads (id, question, the two
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import string
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -45,22 +50,37 @@ SHOWN = 700
 """The most characters of an answer the reviewer is shown."""
 
 
-def ask(db: Path, concepts: int, seed: int) -> list[dict[str, str]]:
-    """Every form of question over ``concepts`` concepts of the graph in ``db`` drawn at random,
-    answered routed with the offline provider."""
+def ask(
+    db: Path,
+    concepts: int,
+    seed: int,
+    forms: Sequence[str] = FORMS,
+    edges: int = 0,
+    questions: Sequence[str] = (),
+) -> list[dict[str, str]]:
+    """The questions of every form over ``concepts`` concepts (forms with ``{name}``) or over the
+    ends of ``edges`` active edges (forms with ``{x}`` and ``{y}``) of the graph in ``db`` drawn at
+    random, and ``questions`` as written, answered routed with the offline provider."""
     store = SQLiteStore.open(str(db))
     try:
         graph = build_graph_index(store)
         llm, bridges = OfflineLLM(offline_handlers()), bridges_of(store.domains())
+        asked: list[tuple[str, str]] = []
         ids = sorted(graph.concepts)
         random.Random(seed).shuffle(ids)
-        rows = []
         for concept in ids[:concepts]:
-            for form in FORMS:
-                question = form.format(name=graph.concepts[concept].name)
-                answer = answer_routed(llm, graph, question, bridges).answer
-                rows.append({"question": question, "concept": concept, "answer": answer})
-        return rows
+            name = graph.concepts[concept].name
+            asked += [(form.format(name=name), concept) for form in forms if "{name}" in form]
+        drawn = sorted(graph.edges)
+        random.Random(seed).shuffle(drawn)
+        for edge in (graph.edges[e] for e in drawn[:edges]):
+            x, y = graph.concepts[edge.src].name, graph.concepts[edge.dst].name
+            asked += [(form.format(x=x, y=y), edge.edge_id) for form in forms if "{x}" in form]
+        asked += [(question, "") for question in questions]
+        return [
+            {"question": q, "concept": about, "answer": answer_routed(llm, graph, q, bridges).answer}
+            for q, about in asked
+        ]
     finally:
         store.close()
 
@@ -134,6 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     asking = steps.add_parser("ask", help="answer the questions with this version")
     asking.add_argument("--db", type=Path, required=True)
     asking.add_argument("--concepts", type=int, default=80)
+    asking.add_argument("--edges", type=int, default=0)
+    asking.add_argument("--form", action="append", help="a template: {name}, or {x} and {y}")
+    asking.add_argument("--questions", type=Path, help="JSON lines, {question} a line")
     asking.add_argument("--seed", type=int, default=2026)
     asking.add_argument("--out", type=Path, required=True)
     pairing = steps.add_parser("pair", help="the blind file and its key")
@@ -149,7 +172,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.step == "ask":
-            _write(args.out, ask(args.db, args.concepts, args.seed))
+            written = [str(row["question"]) for row in _lines(args.questions)] if args.questions else []
+            forms = args.form or FORMS
+            for form in forms:
+                fields = {field for _, field, _, _ in string.Formatter().parse(form) if field is not None}
+                if not fields or not (fields <= {"name"} or fields <= {"x", "y"}):
+                    raise UserError(f"{form!r}: a form names {{name}}, or {{x}} and {{y}}, and nothing else")
+            _write(args.out, ask(args.db, args.concepts, args.seed, forms, args.edges, written))
             print(f"answers written to {args.out}")
         elif args.step == "pair":
             blind, key = pair(_lines(args.old), _lines(args.new), args.n, args.seed)

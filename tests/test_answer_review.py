@@ -11,7 +11,10 @@ import pytest
 from benchmarks.answer_review import ask, main, pair, score
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
+from magg_kg.clock import StepClock
 from magg_kg.errors import UserError
+from magg_kg.sqlite import SQLiteStore
+from tests.gates.world import seed
 
 
 def _rows(answers: dict[str, str]) -> list[dict[str, object]]:
@@ -85,3 +88,36 @@ def test_the_three_steps_from_the_command_line(tmp_path: Path, capsys: pytest.Ca
     assert figures["new"] + figures["old"] == len(blind) == 3
     assert main(["score", str(tmp_path / "r"), str(tmp_path / "missing.jsonl")]) == 2
     assert "error:" in capsys.readouterr().out
+
+
+def test_ask_takes_templates_over_edges_and_written_questions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "g.sqlite"
+    store = SQLiteStore.open(str(db))
+    quote = "Linear algebra is a prerequisite for neural networks."
+    seed(
+        store,
+        StepClock("2026-01-01T00:00:00.000000Z", step_seconds=1.0),
+        [
+            ("linear-algebra", "prerequisite", "neural-network", quote),
+            ("calculus", "prerequisite", "gradient-descent", quote),
+        ],
+    )
+    store.close()
+    written = ["Does calculus help gradient descent?"]
+    rows = ask(db, 0, seed=3, forms=["What is {x} in {y}?", "What is {name}?"], edges=5, questions=written)
+    asked = [row["question"] for row in rows]
+    assert sorted(asked[:-1]) == [
+        "What is Calculus in gradient descent?",
+        "What is Linear algebra in neural network?",
+    ]
+    assert asked[-1] == written[0]
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"question": written[0]}) + "\n", encoding="utf-8")
+    out = tmp_path / "a.jsonl"
+    command = ["ask", "--db", str(db), "--concepts", "0", "--questions", str(questions), "--out", str(out)]
+    assert main(command) == 0
+    assert [json.loads(line)["question"] for line in out.read_text().splitlines()] == written
+    assert main(["ask", "--db", str(db), "--form", "Who is {z}?", "--out", str(out)]) == 2
+    assert "a form names" in capsys.readouterr().out
