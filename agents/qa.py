@@ -316,7 +316,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     # What one concept is may be said under its name, not the word asked ("RNN": "recurrent neural network").
     # A question asked yes or no, or about what a concept is good or bad at, is answered by a
     # sentence about a concept it names.
-    about_all = len(focus) == 1 or expected_kind(question) == "yesno" or ASPECT.search(question) is not None
+    yes_no = expected_kind(question) == "yesno"
+    about_all = len(focus) == 1 or yes_no or ASPECT.search(question) is not None
     also = [names[c] for c in focus if c in names] if about_all else []
     span = best_span(question, excerpts, also) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
@@ -328,7 +329,7 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
             f"(support {span.support}), and {len(used)} edge(s)",
             "answer": f"{read} {said}".strip(),
             # No short answer says yes or no for the reader: the sentence it quotes bears on it.
-            "short_answer": "" if expected_kind(question) == "yesno" else span.text[:1000],
+            "short_answer": "" if yes_no else span.text[:1000],
             "citations": [span.excerpt, *(str(edge["edge_id"]) for edge, _ in used)],
             "support": span.support,
         }
