@@ -54,6 +54,7 @@ __all__ = [
     "answer_system",
     "cited_ids",
     "decompose_offline",
+    "edge_in_words",
     "edge_quotes",
     "intent_of",
     "offline_handlers",
@@ -255,10 +256,19 @@ def edge_quotes(data: str) -> dict[str, str]:
     return found
 
 
+def edge_in_words(type_: str, src: str, dst: str) -> str:
+    """An edge said in words, its ends given by name.
+
+    >>> edge_in_words("part_of", "ridge regression", "linear regression")
+    'ridge regression is part of linear regression'
+    """
+    phrase = _PHRASES.get(type_, "{src} " + type_.replace("_", " ") + " {dst}")
+    return phrase.format(src=src, dst=dst)
+
+
 def _sentence(edge: Mapping[object, object], names: Mapping[str, str], quote: str) -> str:
     src, dst = str(edge["src"]), str(edge["dst"])
-    phrase = _PHRASES.get(str(edge["type"]), "{src} " + str(edge["type"]).replace("_", " ") + " {dst}")
-    said = phrase.format(src=names.get(src, src), dst=names.get(dst, dst))
+    said = edge_in_words(str(edge["type"]), names.get(src, src), names.get(dst, dst))
     evidence = f' (the lesson says: "{quote}")' if quote else ""
     return f"{said[:1].upper()}{said[1:]}{evidence} [{edge['edge_id']}]."
 

@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from agents.qa import edge_in_words
 from magg_kg.learning_order import (
     Step,
     Touching,
@@ -69,15 +70,6 @@ class GraphAnswer:
 
 
 Names = Callable[[str], str]
-_SAID = {
-    "prerequisite": "is a prerequisite for",
-    "builds_on": "builds on",
-    "part_of": "is part of",
-    "contrasts_with": "contrasts with",
-    "related": "is related to",
-    "applies_to": "applies to",
-}
-"""An edge between the two concepts of a relation question, said in words ("A is part of B")."""
 
 
 def _listed(names: Names, concepts: Sequence[str]) -> str:
@@ -137,10 +129,7 @@ def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) 
         elif all({s.src, s.dst} == {first, second} for s in joined):
             answer.path = []
             types = {edge.edge_id: edge.type for edge in touching(first)}
-            said = (
-                f"{names(s.src)} {_SAID.get(types[s.edge_id], 'is related to')} {names(s.dst)}"
-                for s in joined
-            )
+            said = (edge_in_words(types[s.edge_id], names(s.src), names(s.dst)) for s in joined)
             answer.headline = f"{'; '.join(dict.fromkeys(said))}."
         else:
             answer.headline = f"{a} relates to {b} through: {' → '.join(names(c) for c in answer.path)}."
