@@ -368,15 +368,15 @@ def _choose(
     facts: list[tuple[float, float | None, str, str]] = []
     for option in options:
         about = [s for s in read if _mentions(s.text, option) or _mentions(excerpts[s.excerpt].title, option)]
-        # The sentence that matches the rest of the question best (the first, on a tie): what the
-        # answer quotes, so that synthesis compares options named by different experts on it.
+        # The sentences about the option, those that match the rest of the question best first (in
+        # order, on a tie): the value is read in this order, and the first is what the answer quotes
+        # otherwise, so that synthesis compares options named by different experts on it.
         counted = rest - set(content_terms(option))
-        scored = [(_overlap(counted, s.terms | s.title_terms, idf), s) for s in about]
-        overlap, deciding = max(scored, key=lambda pair: pair[0], default=(0.0, None))
-        # Its value is read from the sentences that match the question best first (in order, on a tie).
-        value, valued = _first_value(
-            [s for _, s in sorted(scored, key=lambda pair: -pair[0])], question, counted
+        ranked = sorted(
+            ((_overlap(counted, s.terms | s.title_terms, idf), s) for s in about), key=lambda p: -p[0]
         )
+        overlap, deciding = ranked[0] if ranked else (0.0, None)
+        value, valued = _first_value([s for _, s in ranked], question, counted)
         where = valued if comparative and valued is not None else deciding
         facts.append(
             (overlap, value, excerpts[where.excerpt].id if where else "", where.text if where else "")
