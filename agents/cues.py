@@ -6,6 +6,11 @@ kind of Y" maps to ``part_of``: the vocabulary has no is-a type, and ``part_of``
 "src is a component or kind of dst". "X requires Y" states that Y is learned first, so it becomes
 ``Y prerequisite X``. "Before studying X, you should understand Y" becomes ``Y prerequisite X``.
 
+A cue whose verb is plural ("are", "require", "build on") may follow a list that is its subject:
+"Tokenization and word embeddings are prerequisites for the transformer" states both. The left
+phrase then spans the list (:func:`_subject_list`), so the extractor and the judge's reading of a
+quote (:mod:`agents.findings`) both see every item.
+
 Hedges ("some argue", "it is claimed", "may", ...) multiply a statement's confidence by
 :data:`HEDGE_FACTOR`.
 """
@@ -14,6 +19,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from agents.phrases import CONJUNCTION, word_classes
 
 __all__ = ["CUES", "HEDGE_FACTOR", "Cue", "Statement", "cue_statements", "denies_cue", "has_cue", "hedged"]
 
@@ -142,6 +149,8 @@ def cue_statements(text: str) -> list[Statement]:
             if any(s.cue_start < match.end() and match.start() < s.cue_end for s in found):
                 continue
             left = _left_phrase(text, match.start())
+            if left is not None and _PLURAL_VERB.match(text, match.start()):
+                left = (_subject_list(text, left), left[1])
             right = _right_phrase(text, match.end())
             if left is None or right is None or _NEGATION.search(text[left[0] : match.end()]):
                 continue
@@ -157,6 +166,56 @@ def _left_phrase(text: str, end: int) -> tuple[int, int] | None:
     while end > start and text[end - 1].isspace():
         end -= 1
     return (start, end) if end > start else None
+
+
+_PLURAL_VERB = re.compile(
+    r"(?:are|were|require|build|extend|contrast|apply|use|rely|employ|leverage)\b", re.IGNORECASE
+)
+"""The verb forms of the cues that agree with a plural subject."""
+_LEADING = frozenset({"the", "a", "an", "both", "either", "all"})
+_NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "NUM", "X"})
+
+
+def _plain_noun_phrase(phrase: str) -> bool:
+    """Whether a phrase is a bare noun phrase of at most five words (after an article or "both"):
+    every word can be a noun, a name or an adjective; no verb-only word, preposition or pronoun.
+
+    >>> _plain_noun_phrase("Both word embeddings"), _plain_noun_phrase("the model is trained")
+    (True, False)
+    >>> _plain_noun_phrase("Lastly"), _plain_noun_phrase("approval for consequential actions")
+    (False, False)
+    """
+    words = phrase.split()
+    if words and words[0].lower() in _LEADING:
+        words = words[1:]
+    return 0 < len(words) <= 5 and all(
+        bool(word_classes(w.strip("*_`'\"")) & _NOMINAL) for w in words if w.strip("*_`'\"")
+    )
+
+
+def _subject_list(text: str, left: tuple[int, int]) -> int:
+    """Where the subject of a plural cue verb starts: the start of ``left`` (the phrase right before
+    the cue), or, when that phrase is a bare noun phrase joined by "and", "or" or a comma to bare
+    noun phrases before it, the start of the first of them (a clause joined by "and" ends the list).
+
+    >>> text = "Tokenization and word embeddings are prerequisites for the transformer."
+    >>> text[_subject_list(text, (17, 32)) : 32]
+    'Tokenization and word embeddings'
+    >>> text = "The model is trained, and word embeddings are used in search."
+    >>> text[_subject_list(text, (26, 41)) : 41]
+    'word embeddings'
+    """
+    start = left[0]
+    if not _plain_noun_phrase(text[left[0] : left[1]]):
+        return start
+    joints = list(CONJUNCTION.finditer(text, 0, start))
+    while joints and joints[-1].end() == start:
+        joint = joints.pop()
+        begin = joints[-1].end() if joints else 0
+        if not _plain_noun_phrase(text[begin : joint.start()]):
+            break
+        start = begin
+    return start
 
 
 def _right_phrase(text: str, start: int) -> tuple[int, int] | None:

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept
 from agents.evidence import ExtractedEdge, verify
 from agents.extraction import Extraction, extract_lesson
+from agents.findings import read_quote
 from agents.offline.handlers import offline_handlers
 from agents.offline.headings import HeadingTopics, topical
 from agents.registry import ConceptInfo, Registry
@@ -87,6 +88,35 @@ def test_a_copula_relates_the_heads_of_its_subject_and_genus_only() -> None:
         ("cnns", "part_of", "neural-networks"),
         ("natural-language-inference", "part_of", "natural-language-processing"),
     }
+
+
+def test_a_list_that_is_the_subject_of_a_plural_cue_states_each_item() -> None:
+    names = ("tokenization", "word embeddings", "transformer", "linear algebra", "calculus", "model")
+    found = triples("Tokenization and word embeddings are prerequisites for the transformer.", *names)
+    assert {k for k in found if k[1] != "related"} == {
+        ("tokenization", "prerequisite", "transformer"),
+        ("word-embeddings", "prerequisite", "transformer"),
+    }
+    found = triples("Both linear algebra, calculus, and tokenization are needed for the transformer.", *names)
+    assert {k[0] for k in found if k[1] == "prerequisite"} == {"linear-algebra", "calculus", "tokenization"}
+    # A clause joined by "and" is no item of the subject; nor is anything before a singular verb.
+    for sentence in (
+        "The model is trained with tokenization, and word embeddings are prerequisites for the transformer.",
+        "Tokenization and word embeddings, and the transformer requires calculus.",
+        "Tokenization and the word embeddings is a prerequisite for the transformer.",
+    ):
+        typed = {k for k in triples(sentence, *names) if k[1] != "related"}
+        assert ("tokenization", "prerequisite", "transformer") not in typed, sentence
+    # The judge reads the quote as the extractor does: the first item states the claim too.
+    reading = read_quote(
+        0,
+        "lesson",
+        "explicit",
+        "Tokenization and word embeddings are prerequisites for the transformer.",
+        ("tokenization", "prerequisite", "transformer"),
+        (["Tokenization"], ["transformer"]),
+    )
+    assert reading.stated == "forward"
 
 
 def test_an_en_dash_written_as_two_hyphens_joins_one_word() -> None:
