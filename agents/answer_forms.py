@@ -26,6 +26,7 @@ __all__ = [
     "LARGEST",
     "NUMBER",
     "OPTIONS",
+    "PURPOSE",
     "SMALLEST",
     "WORD",
     "YEAR",
@@ -108,7 +109,9 @@ def _stem(word: str) -> str:
     return str(snowballstemmer.stemmer("english").stemWord(word))
 
 
-_FRAME_WORDS = "work function operate happen help matter important useful need necessary"  # and their forms
+_FRAME_WORDS = (
+    "work function operate happen help matter important useful good need necessary"  # and their forms
+)
 _FRAME = frozenset(_stem(word) for word in _FRAME_WORDS.split())
 """The stems of the generic predicates that frame a why or how question ("How does X work?", "Why
 is X important?"): they ask for an explanation and are not what one says; by their stems they
@@ -139,18 +142,27 @@ DEFINED = re.compile(
 _WH = re.compile(r"\b(?:when|where|who|whom|whose|what|which|how|why)\b", re.IGNORECASE)
 
 
+PURPOSE = re.compile(
+    r"\bwhat (?:are|is) (?:the |some |its |their )?(?:main |key |biggest )?(?:purpose|role|goal|point) of\b|"
+    r"\bwhat (?:is|are) .{1,60}? (?:used|good) for\b|"
+    r"\bwhat (?:problems?|issues?|challenges?|difficult(?:y|ies)) (?:does|do|did|can|could|will|would) "
+    r".{1,60}? (?:solve|address|fix|tackle|overcome|mitigate|handle|avoid|prevent)\b",
+    re.IGNORECASE,
+)
+"""A question about what something is for ("What is dropout used for?", "What problem does batch
+normalization solve?"): what it is often says, when no sentence says it in the question's words."""
 ASPECT = re.compile(
     r"\bwhen (?:should|would|could|might|to|do (?:i|we|you) (?:use|need|choose|apply|prefer))\b|"
     r"\bwhen is it (?:better|best|worth|wise|useful)\b|"
     r"\bwhen (?:is|are) .{1,60}? (?:better|worse|preferable|preferred|more useful|a better choice)\b|"
     r"\bwhat (?:are|is) (?:the |some |its |their )?(?:main |key |biggest )?(?:advantages?|disadvantages?|"
-    r"benefits?|drawbacks?|downsides?|limitations?|pros|cons|strengths?|weaknesses?|trade-?offs?|"
-    r"purpose|role|goal|point) of\b|\bwhat (?:is|are) .{1,60}? used for\b",
+    r"benefits?|drawbacks?|downsides?|limitations?|pros|cons|strengths?|weaknesses?|trade-?offs?) of\b|"
+    + PURPOSE.pattern,
     re.IGNORECASE,
 )
-"""A question about when to use something, its strengths and weaknesses, or what it is for ("When
-should I use dropout?", "What are the limitations of fine-tuning?"): no relation of the graph
-answers it, and no name or date does; a sentence does."""
+"""A question about when to use something, its strengths and weaknesses, or what it is for
+(:data:`PURPOSE`; "When should I use dropout?", "What are the limitations of fine-tuning?"): no
+relation of the graph answers it, and no name or date does; a sentence does."""
 _EXPLAIN = re.compile(
     r"why\b|how (?:does|do|did|can|could|is|are|was|were|would|should|come)\b|in what way\b"
 )

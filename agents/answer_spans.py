@@ -55,6 +55,7 @@ from agents.answer_forms import (
     LARGEST,
     NUMBER,
     OPTIONS,
+    PURPOSE,
     SMALLEST,
     WORD,
     YEAR,
@@ -193,7 +194,8 @@ def best_span(question: str, excerpts: Sequence[Excerpt], also: Sequence[str] = 
     if kind == "definition":
         return _define(question, excerpts, read, also)
     if kind == "explanation" and ASPECT.search(question):  # when to use X, what X is good or bad at
-        return _explain(asked, excerpts, read, idf, subjects, what_of=True)
+        said = _explain(asked, excerpts, read, idf, subjects, what_of=True)
+        return said or (_what_it_is(excerpts, read, also) if PURPOSE.search(question) else None)
     if kind == "explanation":
         return _explain(asked, excerpts, read, idf) or _what_it_does(asked, excerpts, read, also)
     initial = _initial_words(read)
@@ -317,6 +319,24 @@ def _what_it_does(
         return None
     sentence = read[found.position]
     return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, found.support)
+
+
+def _what_it_is(
+    excerpts: Sequence[Excerpt], read: Sequence[_Sentence], also: Sequence[str]
+) -> AnswerSpan | None:
+    """What X is for, when no sentence says it in the question's words ("What is X good for?";
+    ``also``: X's names): the whole sentence that says what X is, or else the first that names or
+    emphasises X and goes on about it (eight words or more, X not its last words); one that only
+    names X ("This is commonly called X.", a heading) says nothing of what it is for."""
+    texts = [sentence.text for sentence in read]
+    while also and (found := definition(also, texts)) is not None:
+        text = texts[found.position]
+        plain = re.sub(r"[*_`]", "", text).rstrip(" .!?:;\"'”)").lower()
+        named_only = any(plain.endswith(name.lower()) for name in also) or len(WORD.findall(text)) < 8
+        if found.text != text or not named_only:
+            return AnswerSpan(text, excerpts[read[found.position].excerpt].id, text, found.support)
+        texts[found.position] = ""  # names X only: the next one may say more
+    return None
 
 
 def _define(

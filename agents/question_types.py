@@ -79,6 +79,14 @@ _DESTINATION = re.compile(
 journey word and a destination word before the second concept; the concepts in the order
 written."""
 _FIRST = re.compile(r"\b(?:first|earlier|sooner|precedes?|order)\b", _I)
+_NEEDED_FOR = re.compile(
+    r"^\s*(?:do|does|will|would|should|must)\s+(?:i|you|we|one|they)\s+(?:really\s+)?(?:need|have)\s+"
+    r"(?:to\s+(?:know|learn|study|understand|master)\s+)?[^?]*?\s+"
+    r"(?:for|to\s+(?:learn|understand|study|master|do|use))\s+",
+    _I,
+)
+"""Whether one concept is needed for another, asked yes or no ("Do I need A for B?", "Do I have to
+know A to learn B?"): which of the two comes first answers it."""
 _OR_SLOTS = (
     re.compile(r"(?:first|earlier|sooner)\s*[,:]?\s+(?:between\s+)?(?P<a>.+?)\s+or\s+(?P<b>.+?)" + _END, _I),
     re.compile(r"(?:learn|study|take|do|know)\s+(?P<a>.+?)\s+or\s+(?P<b>.+?)\s+first\b", _I),
@@ -105,6 +113,12 @@ _RELATION_SLOTS = (
         + _END,
         _I,
     ),
+    re.compile(
+        r"^\s*(?:please\s+)?(?:compare|contrast)\s+(?P<a>.+?)\s+(?:and|with|to|vs\.?|versus)\s+"
+        r"(?P<b>.+?)" + _END,
+        _I,
+    ),
+    re.compile(r"^\s*(?P<a>[^,;:]+?)\s+(?:vs\.?|versus)\s+(?P<b>.+?)" + _END, _I),
 )
 _PART_OF = re.compile(
     r"\b(?:part of|belongs? (?:to|in|under)|member of|an? (?:component|element) of|"
@@ -340,6 +354,10 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
     if _FROM_TO.search(masked) and _PATH_CUE.search(masked):
         return _two("path", read, (_FROM_TO,))
     before_cue, after_cue = _around(read, _BEFORE_WORD)
+    needed = _NEEDED_FOR.match(masked)
+    first, then = (read.concepts(0, needed.end()), read.concepts(needed.end())) if needed else ([], [])
+    if first and then:  # "Do I need A for B?"
+        return Classification("which_first", [first[-1], then[0]])
     if len(concepts) >= 2 and (_FIRST.search(masked) or (before_cue and after_cue)):
         return _two("which_first", read, _OR_SLOTS)
     if _FIRST.search(masked) and re.search(r"\bor\b", masked, _I):

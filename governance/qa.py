@@ -56,7 +56,14 @@ import json
 from collections.abc import Mapping, Sequence
 
 from agents import qa, synthesis
-from agents.answer_forms import as_what_is, asks_about, expected_kind, requested_term, term_in_context
+from agents.answer_forms import (
+    PURPOSE,
+    as_what_is,
+    asks_about,
+    expected_kind,
+    requested_term,
+    term_in_context,
+)
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
@@ -290,8 +297,9 @@ def _names_one(graph: GraphIndex, text: str) -> bool:
 
 def _defined(question: str, concepts: Sequence[str]) -> Sequence[str]:
     """The concepts whose teaching chunks an answer reads first: those a question asks what they
-    are ("What is dropout?"); none for any other question, whose excerpts are found by its words."""
-    return concepts if expected_kind(question) == "definition" else ()
+    are ("What is dropout?") or what they are for ("What is dropout good for?", where it is taught
+    says); none for any other question, whose excerpts are found by its words."""
+    return concepts if expected_kind(question) == "definition" or PURPOSE.search(question) else ()
 
 
 def _assemble(result: QAResult) -> None:

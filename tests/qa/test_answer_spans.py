@@ -37,6 +37,9 @@ def test_the_kind_asked_is_read_from_the_first_question_word() -> None:
     assert expected_kind("When is fine-tuning better than retrieval?") == "explanation"
     assert expected_kind("What are the main limitations of fine-tuning?") == "explanation"
     assert expected_kind("What is a vector database used for?") == "explanation"
+    assert expected_kind("What is a vector database good for?") == "explanation"
+    assert expected_kind("What problem does batch normalization solve?") == "explanation"
+    assert expected_kind("What problems can retrieval-augmented generation address?") == "explanation"
     assert expected_kind("When is the festival held?") == "date"
 
 
@@ -282,6 +285,28 @@ def test_what_a_concept_is_good_or_bad_at_is_a_sentence_about_it_that_says_what_
     assert best_span(question, [named], ["pooling layer"]) is None
     span = best_span(question, [named, limited], ["pooling layer"])
     assert span is not None and span.sentence == "A pooling layer is limited to fixed windows."
+
+
+def test_what_a_concept_is_for_is_what_it_is_when_no_sentence_says_it_in_the_questions_words() -> None:
+    defined = Excerpt("c-1", "Matplotlib", "Matplotlib is a plotting library that draws charts from arrays.")
+    other = Excerpt("c-2", "Notes", "This result is not as good as the first one.")
+    for question in (
+        "What is matplotlib good for?",
+        "What problem does matplotlib solve?",
+        "What is the purpose of matplotlib?",
+    ):
+        span = best_span(question, [other, defined], ["matplotlib"])
+        assert span is not None and span.excerpt == "c-1", question
+    # Its strengths or limitations are not what it is: no sentence says them here.
+    assert best_span("What are the limitations of matplotlib?", [other, defined], ["matplotlib"]) is None
+    # A sentence that only names it says nothing of what it is for; one that goes on about it may.
+    named = Excerpt("c-3", "Data", "This is commonly called the *IID assumption*.")
+    assert best_span("What is the IID assumption used for?", [named], ["IID assumption"]) is None
+    about = Excerpt(
+        "c-4", "Data", "The *IID assumption* lets us treat every example as a fresh draw from one source."
+    )
+    span = best_span("What is the IID assumption used for?", [named, about], ["IID assumption"])
+    assert span is not None and span.excerpt == "c-4"
 
 
 def test_a_name_with_initials_is_one_name() -> None:

@@ -106,6 +106,15 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("What must I understand to learn transformers?", "prerequisites", ["transformer"]),
         ("What is the learning order from calculus to transformers?", "path", ["calculus", "transformer"]),
         ("Is calculus required for backpropagation?", "which_first", ["calculus", "backpropagation"]),
+        # Whether one is needed for the other, asked yes or no: which comes first answers it.
+        ("Do I need calculus for backpropagation?", "which_first", ["calculus", "backpropagation"]),
+        (
+            "Do I have to know linear algebra to learn transformers?",
+            "which_first",
+            ["linear-algebra", "transformer"],
+        ),
+        ("Compare k-means and linear algebra.", "relation", ["k-means", "linear-algebra"]),
+        ("k-means vs. linear algebra", "relation", ["k-means", "linear-algebra"]),
         (
             "Starting with calculus, how would I work my way up to transformers?",
             "path",
@@ -128,6 +137,8 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("When should I use attention?", "open", ["attention"]),
         ("What are the limitations of transformers?", "open", ["transformer"]),
         ("What is attention used for?", "open", ["attention"]),
+        ("What is attention good for?", "open", ["attention"]),
+        ("What problem does attention solve?", "open", ["attention"]),
         ("How is attention computed?", "open", ["attention"]),
     ],
 )
@@ -148,6 +159,8 @@ def test_a_head_shared_by_two_names_is_read_with_both() -> None:
         ("What is the difference between L1 and L2 regularization?", "relation", ["l1", "l2"]),
         ("How are supervised and unsupervised learning related?", "relation", ["sup", "unsup"]),
         ("Which comes first, L1 or L2 regularization?", "which_first", ["l1", "l2"]),
+        ("Compare L1 and L2 regularization.", "relation", ["l1", "l2"]),
+        ("L1 vs L2 regularization", "relation", ["l1", "l2"]),
     ):
         found = classify(question, keys)
         assert (found.type, found.concepts, found.unknown) == (kind, concepts, [])
