@@ -79,6 +79,15 @@ _DESTINATION = re.compile(
 journey word and a destination word before the second concept; the concepts in the order
 written."""
 _FIRST = re.compile(r"\b(?:first|earlier|sooner|precedes?|order)\b", _I)
+_START = re.compile(
+    r"\bwhere (?:do|should|can|shall|would) (?:i|we|you|one) (?:start|begin)\b|"
+    r"\bwhere to (?:start|begin)\b|\b(?:starting point|first (?:topic|step|thing|concept|lesson))s?\b|"
+    r"\b(?:learn|study|read|know|tackle|(?:topics?|concepts?|subjects?|lessons?) (?:come|comes))"
+    r"\s+first\s*[?.!]*\s*$",
+    _I,
+)
+"""Where to start, with no concept named ("Where do I start?", "What should I learn first?"):
+what comes before no concept in particular (the graph's starting points)."""
 _NEEDED_FOR = re.compile(
     r"^\s*(?:do|does|will|would|should|must)\s+(?:i|you|we|one|they)\s+(?:really\s+)?(?:need|have)\s+"
     r"(?:to\s+(?:know|learn|study|understand|master)\s+)?[^?]*?\s+"
@@ -328,7 +337,8 @@ def _one(kind: QuestionType, read: _Read, full: bool = False) -> Classification:
     named = [words for mark, words in runs if mark == "w"]
     # Only a question that is its cues, question words and one name: any other is read as open.
     unknown = [" ".join(named[0])] if len(named) == 1 and len(named[0]) <= 6 else []
-    return Classification(kind, [], full=full, unknown=unknown)
+    # Nothing named at all ("the first delegate of which territory?"): no graph algorithm answers it.
+    return Classification(kind if unknown else "open", [], full=full, unknown=unknown)
 
 
 def _coordinated(runs: list[tuple[str, list[str]]]) -> list[str]:
@@ -353,6 +363,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
     masked, concepts = read.masked, read.concepts()
     if _FROM_TO.search(masked) and _PATH_CUE.search(masked):
         return _two("path", read, (_FROM_TO,))
+    if not concepts and _START.search(masked):
+        return Classification("prerequisites", [])
     before_cue, after_cue = _around(read, _BEFORE_WORD)
     needed = _NEEDED_FOR.match(masked)
     first, then = (read.concepts(0, needed.end()), read.concepts(needed.end())) if needed else ([], [])

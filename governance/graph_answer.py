@@ -11,7 +11,8 @@ and a headline that says "The graph does not cover ...".
 The algorithms are :mod:`magg_kg.learning_order`'s; which of them a type uses:
 
 ============== =====================================================================
-prerequisites  :func:`~magg_kg.learning_order.steps_into` (``full``: ``steps_before``)
+prerequisites  :func:`~magg_kg.learning_order.steps_into` (``full``: ``steps_before``); of no
+               concept (where to start): :func:`~magg_kg.learning_order.starting_points`
 unlocks        :func:`~magg_kg.learning_order.steps_out_of`
 path           :func:`~magg_kg.learning_order.learning_path` (A to B; the reverse is
                reported when only B to A exists)
@@ -33,6 +34,7 @@ from magg_kg.learning_order import (
     Touching,
     connection,
     learning_path,
+    starting_points,
     steps_before,
     steps_into,
     steps_out_of,
@@ -112,6 +114,23 @@ def _one(kind: str, concept: str, full: bool, touching: Touching, names: Names) 
     return answer
 
 
+def _start(touching: Touching, names: Names, every: Sequence[str]) -> GraphAnswer:
+    """Where to start: the concepts nothing comes before that lead on to the most, with the steps
+    out of each."""
+    answer = GraphAnswer("prerequisites", [])
+    chosen = starting_points(touching, every)
+    answer.found = [concept for concept, _ in chosen]
+    answer.edges = [step.edge_id for _, steps in chosen for step in steps[:2]]  # two that show it
+    if answer.found:
+        them = "them, and they lead" if len(answer.found) > 1 else "it, and it leads"
+        said = f"nothing in the graph comes before {them} on to the most"
+        answer.headline = f"Start with: {_listed(names, answer.found)} ({said})."
+    else:
+        answer.covered = False
+        answer.headline = "The graph does not cover where to start: it holds no learning order."
+    return answer
+
+
 def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) -> GraphAnswer:
     a, b = names(first), names(second)
     answer = GraphAnswer(kind, [first, second])
@@ -166,9 +185,17 @@ def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) 
 
 
 def answer_by_graph(
-    kind: str, concepts: Sequence[str], full: bool, touching: Touching, names: Names
+    kind: str,
+    concepts: Sequence[str],
+    full: bool,
+    touching: Touching,
+    names: Names,
+    every: Sequence[str] = (),
 ) -> list[GraphAnswer]:
-    """The graph's answers to a typed sub-question (empty for ``open`` or too few concepts)."""
+    """The graph's answers to a typed sub-question (empty for ``open`` or too few concepts); what
+    comes before no concept in particular is where to start among ``every`` concept."""
+    if kind == "prerequisites" and not concepts:
+        return [_start(touching, names, every)]
     if kind in ("path", "which_first", "relation"):
         if len(concepts) < 2:
             return []

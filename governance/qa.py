@@ -146,7 +146,8 @@ def _typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestio
     lexicon, subs = dict(keys), []
     for clause in clauses_of(question):
         kind = classify(clause, lexicon)
-        if kind.type == "open" or not kind.concepts or kind.unknown:
+        start = kind.type == "prerequisites" and not kind.concepts  # where to start
+        if kind.type == "open" or not (kind.concepts or start) or kind.unknown:
             return []
         text = clipped(clause + "?", qa.MAX_SUB_QUESTION)
         subs.append(qa.SubQuestion(text=text, concepts=kind.concepts, type=kind.type, full=kind.full))
@@ -242,7 +243,12 @@ def answer_routed(
     read = reader.edges_read | read_by_retrieval
     result.edges_read, result.graph_tokens = len(read), graph_tokens(graph, read)
     result.domains_read = list(reader.consulted)
-    if not any(sub.concepts for sub in subs) and not any(e.citations for e in retrieved):
+    answered_by_graph = any(a.covered for a in result.graph_answers)  # where to start names no concept
+    if (
+        not any(sub.concepts for sub in subs)
+        and not any(e.citations for e in retrieved)
+        and not answered_by_graph
+    ):
         return _uncovered(result)
     answered = [e for e in retrieved if e.citations]
     if len(answered) > 1 or (answered and (result.graph_answers or result.uncovered)):

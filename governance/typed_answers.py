@@ -33,7 +33,9 @@ def typed_routed(
     """Answers a typed sub-question by its graph algorithm, each part by the expert of the domain it
     was read from; the domains that answered."""
     answered: list[str] = []
-    answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts))
+    answers = answer_by_graph(
+        sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts), list(graph.concepts)
+    )
     result.graph_answers += answers
     result.uncovered += [answer.headline for answer in answers if not answer.covered]
     whole = _joined(sub, answers)
@@ -73,7 +75,10 @@ def _part(answer: GraphAnswer, edges: Sequence[EdgeVersion]) -> GraphAnswer:
 
 
 def is_typed(sub: qa.SubQuestion) -> bool:
-    """Whether a graph algorithm answers the sub-question: a type and the concepts it needs."""
+    """Whether a graph algorithm answers the sub-question: a type and the concepts it needs (what
+    comes before no concept in particular, and no name the graph lacks, is where to start)."""
+    if sub.type == "prerequisites" and not sub.concepts and not sub.unknown:
+        return True
     needed = 2 if sub.type in TWO_CONCEPT_TYPES else 1
     return sub.type != "open" and len(sub.concepts) >= needed
 
@@ -81,7 +86,9 @@ def is_typed(sub: qa.SubQuestion) -> bool:
 def typed_flat(llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, result: QAResult) -> QAResult:
     """The typed baseline: the algorithm over the whole graph, one answering call for every part."""
     reader = WholeGraphReader(graph.edges.values(), graph.touching())
-    answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts))
+    answers = answer_by_graph(
+        sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts), list(graph.concepts)
+    )
     result.graph_answers = answers
     result.uncovered += [a.headline for a in answers if not a.covered]
     result.edges_read, result.graph_tokens = len(reader.edges_read), graph_tokens(graph, reader.edges_read)

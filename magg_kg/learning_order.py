@@ -17,7 +17,9 @@ edge read in learning order is a :class:`Step` ``A -> B``. ``A part_of W`` says 
   shortest chains wins); it settles the fewest concepts from both ends, so a routed search reads
   few domains;
 - :func:`connection`: the edges between A and B, else the shortest chain of edges of any type
-  and direction joining them (how A relates to B).
+  and direction joining them (how A relates to B);
+- :func:`starting_points`: where to start, the concepts nothing comes before that lead on to the
+  most.
 
 >>> from magg_kg.learning_order import Step
 >>> Step("a", "b", "e-1").src
@@ -41,6 +43,7 @@ __all__ = [
     "connection",
     "learning_path",
     "order_step",
+    "starting_points",
     "steps_before",
     "steps_into",
     "steps_out_of",
@@ -116,6 +119,37 @@ def steps_before(touching: Touching, concept: str) -> tuple[list[str], list[Step
     except nx.NetworkXUnfeasible:  # a cycle through the two order types: nearest first, reversed
         ordered = list(reversed(list(found)))
     return [str(c) for c in ordered], [found[str(c)] for c in ordered]
+
+
+def starting_points(
+    touching: Touching, concepts: Iterable[str], most: int = 5
+) -> list[tuple[str, list[Step]]]:
+    """Where to start: the concepts that nothing comes before in learning order and that lead on to
+    others, those that lead on to the most concepts first (ties by id), at most ``most``, each with
+    the steps out of it. Only the :data:`CANDIDATES` with the most steps out are followed, so that
+    a graph of many roots is not searched from each.
+
+    >>> from types import SimpleNamespace as E
+    >>> edges = [E(edge_id=i, type="prerequisite", src=a, dst=b, grounding=E(confidence=1.0))
+    ...          for i, (a, b) in enumerate([("a", "b"), ("b", "c"), ("d", "c")])]
+    >>> touching = lambda c: [e for e in edges if c in (e.src, e.dst)]
+    >>> [(root, [s.dst for s in steps]) for root, steps in starting_points(touching, "abcd")]
+    [('a', ['b']), ('d', ['c'])]
+    """
+    order = nx.DiGraph()
+    out: dict[str, list[Step]] = {}
+    for concept in concepts:
+        for step in _steps(touching, concept):
+            order.add_edge(step.src, step.dst)
+        out[concept] = steps_out_of(touching, concept)
+    roots = [c for c in out if out[c] and order.in_degree(c) == 0]
+    followed = sorted(roots, key=lambda c: (-len(out[c]), c))[:CANDIDATES]
+    ranked = sorted(followed, key=lambda c: (-len(nx.descendants(order, c)), c))[:most]
+    return [(c, out[c]) for c in ranked]
+
+
+CANDIDATES = 50
+"""How many roots :func:`starting_points` counts the descendants of."""
 
 
 def learning_path(touching: Touching, start: str, goal: str) -> list[Step] | None:

@@ -96,6 +96,12 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("Does the transformer build on attention?", "relation", ["transformer", "attention"]),
         ("Does calculus lead to gradient descent?", "relation", ["calculus", "gradient-descent"]),
         ("What is attention?", "open", ["attention"]),
+        # Where to start, with no concept named: what comes before no concept in particular.
+        ("Where should I start?", "prerequisites", []),
+        ("What should I learn first?", "prerequisites", []),
+        ("Which topics come first?", "prerequisites", []),
+        # A cue word in a question that names nothing asks nothing of the graph.
+        ("Who was the first delegate of the territory?", "open", []),
         # A direction word decides, whatever else the question says of learning.
         ("What should I learn after calculus?", "unlocks", ["calculus"]),
         ("What do I need to learn after calculus?", "unlocks", ["calculus"]),
@@ -271,6 +277,22 @@ def test_which_first_says_which_and_why(graph: GraphIndex) -> None:
     assert answer.first == "gradient-descent"
     assert answer.path == ["gradient-descent", "backpropagation", "neural-network", "transformer"]
     assert result.short_answer.startswith("gradient descent comes first")
+
+
+@pytest.mark.parametrize("mode", ["routed", "flat"])
+def test_where_to_start_is_the_concepts_nothing_comes_before_that_lead_on_to_the_most(
+    graph: GraphIndex, mode: str
+) -> None:
+    # calculus leads on to four concepts, linear algebra to two, attention to one; k-means to none.
+    result = (
+        routed(graph, "Where should I start?")
+        if mode == "routed"
+        else answer_flat(LLM, graph, "Where do I start?")
+    )
+    (answer,) = result.graph_answers
+    assert answer.found == ["calculus", "linear-algebra", "attention"]
+    assert answer.headline.startswith("Start with: ")
+    assert set(answer.edges) <= set(result.citations) and answer.edges
 
 
 def test_part_of_reads_the_direction_right(graph: GraphIndex) -> None:
