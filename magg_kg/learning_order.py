@@ -139,9 +139,9 @@ def starting_points(
     order = nx.DiGraph()
     out: dict[str, list[Step]] = {}
     for concept in concepts:
-        for step in _steps(touching, concept):
-            order.add_edge(step.src, step.dst)
-        out[concept] = steps_out_of(touching, concept)
+        steps = _steps(touching, concept)
+        order.add_edges_from((step.src, step.dst) for step in steps)
+        out[concept] = [step for step in steps if step.src == concept and step.dst != concept]
     roots = [c for c in out if out[c] and order.in_degree(c) == 0]
     followed = sorted(roots, key=lambda c: (-len(out[c]), c))[:CANDIDATES]
     ranked = sorted(followed, key=lambda c: (-len(nx.descendants(order, c)), c))[:most]
