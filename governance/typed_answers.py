@@ -22,7 +22,7 @@ from magg_kg.graph_reader import DomainReader, WholeGraphReader
 from magg_kg.llm.port import LLM
 from magg_kg.records import EdgeVersion
 
-__all__ = ["is_typed", "typed_flat", "typed_routed"]
+__all__ = ["is_typed", "typed_flat", "typed_routed", "where_to_start"]
 
 TWO_CONCEPT_TYPES = frozenset({"path", "which_first", "relation"})
 
@@ -74,10 +74,16 @@ def _part(answer: GraphAnswer, edges: Sequence[EdgeVersion]) -> GraphAnswer:
     )
 
 
+def where_to_start(kind: str, concepts: Sequence[str], unknown: Sequence[str]) -> bool:
+    """Whether a sub-question asks where to start: what comes before no concept in particular, with
+    no name the graph lacks ("Where should I start?")."""
+    return kind == "prerequisites" and not concepts and not unknown
+
+
 def is_typed(sub: qa.SubQuestion) -> bool:
-    """Whether a graph algorithm answers the sub-question: a type and the concepts it needs (what
-    comes before no concept in particular, and no name the graph lacks, is where to start)."""
-    if sub.type == "prerequisites" and not sub.concepts and not sub.unknown:
+    """Whether a graph algorithm answers the sub-question: a type and the concepts it needs, or
+    where to start (:func:`where_to_start`)."""
+    if where_to_start(sub.type, sub.concepts, sub.unknown):
         return True
     needed = 2 if sub.type in TWO_CONCEPT_TYPES else 1
     return sub.type != "open" and len(sub.concepts) >= needed

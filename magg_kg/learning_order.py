@@ -52,6 +52,8 @@ __all__ = [
 
 ORDER_TYPES = ("prerequisite", "builds_on")
 """The edge types that state a learning order."""
+CANDIDATES = 50
+"""How many roots :func:`starting_points` counts the descendants of."""
 DOUBT_WEIGHT = 1e-3
 """What a step's doubt (1 - confidence) adds to its length: a tie-break between equally short chains."""
 
@@ -146,10 +148,6 @@ def starting_points(
     followed = sorted(roots, key=lambda c: (-len(out[c]), c))[:CANDIDATES]
     ranked = sorted(followed, key=lambda c: (-len(nx.descendants(order, c)), c))[:most]
     return [(c, out[c]) for c in ranked]
-
-
-CANDIDATES = 50
-"""How many roots :func:`starting_points` counts the descendants of."""
 
 
 def learning_path(touching: Touching, start: str, goal: str) -> list[Step] | None:

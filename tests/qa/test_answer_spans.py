@@ -26,21 +26,28 @@ GENERA = [
 words follow ("68 species", "five species", in digits or in words)."""
 
 
-def test_the_kind_asked_is_read_from_the_first_question_word() -> None:
-    assert expected_kind("When was the bridge opened?") == "date"
-    assert expected_kind("What city was the author of What We Talk About When We Talk born in?") == "name"
-    assert expected_kind("How many people live there?") == "number"
-    assert expected_kind("Are Sutera and Rhodotypos both shrubs?") == "yesno"
-    assert expected_kind("Who was born earlier, Ann Lee or Bo Park?") == "option"
-    # When to use something, and what it is good or bad at, a sentence answers; not a date or a name.
-    assert expected_kind("When should I use dropout?") == "explanation"
-    assert expected_kind("When is fine-tuning better than retrieval?") == "explanation"
-    assert expected_kind("What are the main limitations of fine-tuning?") == "explanation"
-    assert expected_kind("What is a vector database used for?") == "explanation"
-    assert expected_kind("What is a vector database good for?") == "explanation"
-    assert expected_kind("What problem does batch normalization solve?") == "explanation"
-    assert expected_kind("What problems can retrieval-augmented generation address?") == "explanation"
-    assert expected_kind("When is the festival held?") == "date"
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When was the bridge opened?", "date"),
+        ("What city was the author of What We Talk About When We Talk born in?", "name"),
+        ("How many people live there?", "number"),
+        ("Are Sutera and Rhodotypos both shrubs?", "yesno"),
+        ("Who was born earlier, Ann Lee or Bo Park?", "option"),
+        # When to use something, and what it is good or bad at or for, a sentence answers; not a
+        # date or a name.
+        ("When should I use dropout?", "explanation"),
+        ("When is fine-tuning better than retrieval?", "explanation"),
+        ("What are the main limitations of fine-tuning?", "explanation"),
+        ("What is a vector database used for?", "explanation"),
+        ("What is a vector database good for?", "explanation"),
+        ("What problem does batch normalization solve?", "explanation"),
+        ("What problems can retrieval-augmented generation address?", "explanation"),
+        ("When is the festival held?", "date"),
+    ],
+)
+def test_the_kind_asked_is_read_from_the_first_question_word(question: str, kind: str) -> None:
+    assert expected_kind(question) == kind
 
 
 def test_a_name_in_the_sentence_that_matches_the_question() -> None:
