@@ -19,6 +19,8 @@ from typing import Literal
 
 import snowballstemmer
 
+from agents.phrases import CLOSED_CLASSES
+
 __all__ = [
     "ASPECT",
     "DATE",
@@ -55,6 +57,8 @@ _STOP = frozenset(
     can could would should will shall may might must one ones s named name called known located
     """.split()
 )
+_CLOSED = frozenset().union(*CLOSED_CLASSES.values())
+"""Closed-class words ("While", "However", "Several"): alone at a sentence's start, never a name."""
 _CONNECT = frozenset(
     {"of", "the", "de", "da", "di", "du", "von", "van", "der", "den", "del", "la", "le", "y", "&"}
 )
@@ -223,14 +227,15 @@ def requested_term(question: str) -> str:
 
 _MEANING = re.compile(
     r"\s*(?:what(?:'s|’s|\s+is|\s+are)\s+meant\s+by\s+(?P<meant>.+?)|"
-    r"what\s+(?:does|do)\s+(?P<mean>.+?)\s+(?:mean|stand\s+for)|what(?:'s|’s)\s+(?P<short>.+?))",
+    r"what\s+(?:does|do)\s+(?P<mean>.+?)\s+mean|what(?:'s|’s)\s+(?P<short>.+?))",
     re.IGNORECASE,
 )
 
 
 def as_what_is(question: str) -> str:
     """A question that asks what something is in other words ("What does X mean?", "What is meant
-    by X?", "What does X stand for?", "What's X?") as "What is X?"; "" for any other.
+    by X?", "What's X?") as "What is X?"; "" for any other (what X stands for asks a long form:
+    :mod:`agents.expansions`).
 
     >>> as_what_is("What does fine-tuning mean?"), as_what_is("what's a transformer")
     ('What is fine-tuning?', 'What is a transformer?')
@@ -368,7 +373,8 @@ def name_spans(text: str) -> list[tuple[int, int]]:
         first = words[index].group(0)
         following = words[end + 1].group(0) if end + 1 < len(words) else ""
         adjective = end == index and _DEMONYM.search(first) is not None and following[:1].islower()
-        common = end == index and index == 0 and first.lower() in _STOP
+        closed = first.lower() in _STOP or (first.lower() in _CLOSED and not first.isupper())
+        common = end == index and index == 0 and closed
         start = index + 1 if first.lower() in _STOP and end > index else index
         dated = _MONTH.fullmatch(first) is not None and any(
             w.group(0)[0].isdigit() for w in words[start : end + 1]

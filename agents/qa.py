@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.answer_forms import ASPECT, expected_kind
 from agents.answer_spans import Excerpt, best_span
+from agents.expansions import abbreviation_asked, expansion
 from agents.question_types import QuestionType, classify, clauses_of
 from agents.text import clipped, find_mentions
 from magg_kg.llm.offline import Handler
@@ -330,7 +331,10 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     yes_no = expected_kind(question) == "yesno"
     about_all = len(focus) == 1 or yes_no or ASPECT.search(question) is not None
     also = [names[c] for c in focus if c in names] if about_all else []
-    span = best_span(question, excerpts, also) if excerpts else None
+    # What an abbreviation stands for is its long form; when no excerpt spells it out, what it is.
+    abbreviation = abbreviation_asked(question)
+    asked = f"What is {abbreviation}?" if abbreviation else question
+    span = (expansion(question, excerpts, also) or best_span(asked, excerpts, also)) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:
         said_as = "The lesson says" if span.text == span.sentence else f"{span.text}: the lesson says"

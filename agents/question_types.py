@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from agents.answer_forms import ASPECT
+from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.text import find_mentions, normalize_name
 
@@ -380,7 +381,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
-    if ASPECT.search(masked):  # "When should I use X?", "What are the limitations of X?"
+    if ASPECT.search(masked) or abbreviation_asked(text):  # "When should I use X?", "What is ML short for?"
         return Classification("open", concepts)
     if len(concepts) == 2 and _YES_NO.match(masked):
         # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is

@@ -64,6 +64,7 @@ from agents.answer_forms import (
     requested_term,
     term_in_context,
 )
+from agents.expansions import abbreviation_asked
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
@@ -280,6 +281,8 @@ def _about_one(graph: GraphIndex, question: str) -> str:
     is within a context ("What is a token in NLP?", :func:`agents.answer_forms.term_in_context`),
     when the term is a concept's name, or a short one without "the" ("What is the seat in the
     county?" may ask a name)."""
+    if abbreviation_asked(question):  # "What does ReLU stand for?" asks a long form, not a definition
+        return question
     question = as_what_is(question) or question
     term, article, verb, whole = term_in_context(question)
     named = term and not _names_one(graph, whole)  # "Allen Institute for Artificial Intelligence" is one name
@@ -304,8 +307,10 @@ def _names_one(graph: GraphIndex, text: str) -> bool:
 def _defined(question: str, concepts: Sequence[str]) -> Sequence[str]:
     """The concepts whose teaching chunks an answer reads first: those a question asks what they
     are ("What is dropout?") or what they are for ("What is dropout good for?", where it is taught
-    says); none for any other question, whose excerpts are found by its words."""
-    return concepts if expected_kind(question) == "definition" or PURPOSE.search(question) else ()
+    says), or what they stand for ("What does ReLU stand for?", where it is taught spells it out);
+    none for any other question, whose excerpts are found by its words."""
+    what = expected_kind(question) == "definition" or PURPOSE.search(question)
+    return concepts if what or abbreviation_asked(question) else ()
 
 
 def _assemble(result: QAResult) -> None:
