@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from agents.answer_forms import ASPECT
+from agents.course_cues import whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.text import find_mentions, normalize_name
@@ -80,15 +81,6 @@ _DESTINATION = re.compile(
 journey word and a destination word before the second concept; the concepts in the order
 written."""
 _FIRST = re.compile(r"\b(?:first|earlier|sooner|precedes?|order)\b", _I)
-_START = re.compile(
-    r"\bwhere (?:do|should|can|shall|would) (?:i|we|you|one) (?:start|begin)\b|"
-    r"\bwhere to (?:start|begin)\b|\b(?:starting point|first (?:topic|step|thing|concept|lesson))s?\b|"
-    r"\b(?:learn|study|read|know|tackle|(?:topics?|concepts?|subjects?|lessons?) (?:come|comes))"
-    r"\s+first\s*[?.!]*\s*$",
-    _I,
-)
-"""Where to start, with no concept named ("Where do I start?", "What should I learn first?"):
-what comes before no concept in particular (the graph's starting points)."""
 _NEEDED_FOR = re.compile(
     r"^\s*(?:do|does|will|would|should|must)\s+(?:i|you|we|one|they)\s+(?:really\s+)?(?:need|have)\s+"
     r"(?:to\s+(?:know|learn|study|understand|master)\s+)?[^?]*?\s+"
@@ -364,8 +356,9 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
     masked, concepts = read.masked, read.concepts()
     if _FROM_TO.search(masked) and _PATH_CUE.search(masked):
         return _two("path", read, (_FROM_TO,))
-    if not concepts and _START.search(masked):
-        return Classification("prerequisites", [])
+    whole = None if concepts else whole_graph_type(text)  # where to start, what the course covers
+    if whole is not None:
+        return Classification(whole, [])
     before_cue, after_cue = _around(read, _BEFORE_WORD)
     needed = _NEEDED_FOR.match(masked)
     first, then = (read.concepts(0, needed.end()), read.concepts(needed.end())) if needed else ([], [])

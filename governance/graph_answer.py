@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from agents.qa import edge_in_words
+from magg_kg.coverage import central_concepts
 from magg_kg.learning_order import (
     Step,
     Touching,
@@ -131,6 +132,26 @@ def _start(touching: Touching, names: Names, every: Sequence[str]) -> GraphAnswe
     return answer
 
 
+def _overview(
+    touching: Touching, names: Names, every: Sequence[str], owners: Mapping[str, Sequence[str]]
+) -> GraphAnswer:
+    """What the graph covers: the central concept of each of its largest domains, each with its
+    best-supported edge."""
+    answer = GraphAnswer("parts", [])
+    domains, central = central_concepts(touching, every, owners)
+    answer.found = [concept for concept, _ in central]
+    answer.edges = [edge.edge_id for _, edge in central]
+    if answer.found:
+        which = "each" if domains <= len(central) else f"the {len(central)} largest"
+        counted = f"{domains} domain{'' if domains == 1 else 's'}"
+        listed = _listed(names, answer.found)
+        answer.headline = f"The graph covers {counted}; the central concept of {which}: {listed}."
+    else:
+        answer.covered = False
+        answer.headline = "The graph does not cover what it holds: it has no edges yet."
+    return answer
+
+
 def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) -> GraphAnswer:
     a, b = names(first), names(second)
     answer = GraphAnswer(kind, [first, second])
@@ -191,11 +212,15 @@ def answer_by_graph(
     touching: Touching,
     names: Names,
     every: Sequence[str] = (),
+    owners: Mapping[str, Sequence[str]] | None = None,
 ) -> list[GraphAnswer]:
     """The graph's answers to a typed sub-question (empty for ``open`` or too few concepts); what
-    comes before no concept in particular is where to start among ``every`` concept."""
+    comes before no concept in particular is where to start among ``every`` concept, and what is
+    part of none in particular is what the graph covers, by the domains that ``owners`` gives."""
     if kind == "prerequisites" and not concepts:
         return [_start(touching, names, every)]
+    if kind == "parts" and not concepts:
+        return [_overview(touching, names, every, owners or {})]
     if kind in ("path", "which_first", "relation"):
         if len(concepts) < 2:
             return []

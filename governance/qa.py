@@ -81,7 +81,7 @@ from governance.experts import (
     graph_tokens,
 )
 from governance.graph_answer import uncovered_names
-from governance.typed_answers import is_typed, typed_flat, typed_routed, where_to_start
+from governance.typed_answers import is_typed, of_whole_graph, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
 from magg_kg.graph_reader import DomainReader, domain_members
 from magg_kg.llm.port import LLM, Answer, Prompt
@@ -147,8 +147,8 @@ def _typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestio
     lexicon, subs = dict(keys), []
     for clause in clauses_of(question):
         kind = classify(clause, lexicon)
-        start = where_to_start(kind.type, kind.concepts, kind.unknown)
-        if kind.type == "open" or not (kind.concepts or start) or kind.unknown:
+        whole = of_whole_graph(kind.type, kind.concepts, kind.unknown)
+        if kind.type == "open" or not (kind.concepts or whole) or kind.unknown:
             return []
         text = clipped(clause + "?", qa.MAX_SUB_QUESTION)
         subs.append(qa.SubQuestion(text=text, concepts=kind.concepts, type=kind.type, full=kind.full))

@@ -22,7 +22,7 @@ from magg_kg.graph_reader import DomainReader, WholeGraphReader
 from magg_kg.llm.port import LLM
 from magg_kg.records import EdgeVersion
 
-__all__ = ["is_typed", "typed_flat", "typed_routed", "where_to_start"]
+__all__ = ["is_typed", "of_whole_graph", "typed_flat", "typed_routed"]
 
 TWO_CONCEPT_TYPES = frozenset({"path", "which_first", "relation"})
 
@@ -33,9 +33,8 @@ def typed_routed(
     """Answers a typed sub-question by its graph algorithm, each part by the expert of the domain it
     was read from; the domains that answered."""
     answered: list[str] = []
-    answers = answer_by_graph(
-        sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts), list(graph.concepts)
-    )
+    names, every = names_from(graph.concepts), list(graph.concepts)
+    answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names, every, graph.owners)
     result.graph_answers += answers
     result.uncovered += [answer.headline for answer in answers if not answer.covered]
     whole = _joined(sub, answers)
@@ -74,16 +73,17 @@ def _part(answer: GraphAnswer, edges: Sequence[EdgeVersion]) -> GraphAnswer:
     )
 
 
-def where_to_start(kind: str, concepts: Sequence[str], unknown: Sequence[str]) -> bool:
-    """Whether a sub-question asks where to start: what comes before no concept in particular, with
-    no name the graph lacks ("Where should I start?")."""
-    return kind == "prerequisites" and not concepts and not unknown
+def of_whole_graph(kind: str, concepts: Sequence[str], unknown: Sequence[str]) -> bool:
+    """Whether a sub-question asks about the whole graph, naming no concept and no name the graph
+    lacks: where to start, what comes before none in particular ("Where should I start?"), or what
+    the graph covers, what is part of none in particular ("What does this course cover?")."""
+    return kind in ("prerequisites", "parts") and not concepts and not unknown
 
 
 def is_typed(sub: qa.SubQuestion) -> bool:
-    """Whether a graph algorithm answers the sub-question: a type and the concepts it needs, or
-    where to start (:func:`where_to_start`)."""
-    if where_to_start(sub.type, sub.concepts, sub.unknown):
+    """Whether a graph algorithm answers the sub-question: a type and the concepts it needs, or one
+    about the whole graph (:func:`of_whole_graph`)."""
+    if of_whole_graph(sub.type, sub.concepts, sub.unknown):
         return True
     needed = 2 if sub.type in TWO_CONCEPT_TYPES else 1
     return sub.type != "open" and len(sub.concepts) >= needed
@@ -92,9 +92,8 @@ def is_typed(sub: qa.SubQuestion) -> bool:
 def typed_flat(llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, result: QAResult) -> QAResult:
     """The typed baseline: the algorithm over the whole graph, one answering call for every part."""
     reader = WholeGraphReader(graph.edges.values(), graph.touching())
-    answers = answer_by_graph(
-        sub.type, sub.concepts, sub.full, reader.touching, names_from(graph.concepts), list(graph.concepts)
-    )
+    names, every = names_from(graph.concepts), list(graph.concepts)
+    answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names, every, graph.owners)
     result.graph_answers = answers
     result.uncovered += [a.headline for a in answers if not a.covered]
     result.edges_read, result.graph_tokens = len(reader.edges_read), graph_tokens(graph, reader.edges_read)

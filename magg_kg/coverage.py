@@ -9,13 +9,14 @@ prerequisite graph, and a domain's own cycles only when one of those parts touch
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import networkx as nx
 
+from magg_kg.records import EdgeVersion
 from magg_kg.store import Store, Triple
 
-__all__ = ["ACYCLIC_TYPES", "coverage_report"]
+__all__ = ["ACYCLIC_TYPES", "central_concepts", "coverage_report"]
 
 ACYCLIC_TYPES = ("prerequisite", "builds_on", "part_of")
 _CYCLE_LENGTH = 12
@@ -93,3 +94,43 @@ def coverage_report(store: Store, as_of: str | None = None) -> dict[str, object]
         section = _section(ids, inside[domain_id], bool(ids & looped))
         domains[domain_id] = {"name": names.get(domain_id, domain_id), **section}
     return {"as_of": as_of, "overall": overall, "domains": domains}
+
+
+def central_concepts(
+    touching: Callable[[str], Sequence[EdgeVersion]],
+    concepts: Iterable[str],
+    owners: Mapping[str, Sequence[str]],
+    most: int = 5,
+) -> tuple[int, list[tuple[str, EdgeVersion]]]:
+    """What the graph covers: (how many domains it has, the central concept of each of the ``most``
+    largest with its best-supported edge). The concepts no domain owns count as one more domain; a
+    domain's size is its concepts that have an edge, its central concept the one with the most
+    edges (ties by id), a concept owned by two domains central to one at most.
+
+    >>> from types import SimpleNamespace as E
+    >>> edges = [E(edge_id=f"e{i}", src=a, dst=b, grounding=E(confidence=c))
+    ...          for i, (a, b, c) in enumerate([("a", "b", 0.9), ("a", "c", 0.95), ("d", "e", 0.8)])]
+    >>> touching = lambda c: [e for e in edges if c in (e.src, e.dst)]
+    >>> owners = {"a": ["x"], "b": ["x"], "c": ["x"], "d": ["y"], "e": ["y"]}
+    >>> domains, central = central_concepts(touching, "abcde", owners)
+    >>> domains, [(concept, edge.edge_id) for concept, edge in central]
+    (2, [('a', 'e1'), ('d', 'e2')])
+    """
+    members: dict[str, list[str]] = {}
+    degree: dict[str, int] = {}
+    for concept in concepts:
+        degree[concept] = len(touching(concept))
+        if degree[concept]:
+            for domain in owners.get(concept) or ("",):
+                members.setdefault(domain, []).append(concept)
+    chosen: list[tuple[str, EdgeVersion]] = []
+    taken: set[str] = set()
+    for domain in sorted(members, key=lambda d: (-len(members[d]), d)):
+        left = [c for c in members[domain] if c not in taken]
+        if len(chosen) == most or not left:
+            continue
+        concept = min(left, key=lambda c: (-degree[c], c))
+        best = min(touching(concept), key=lambda e: (-e.grounding.confidence, e.edge_id))
+        chosen.append((concept, best))
+        taken.add(concept)
+    return len(members), chosen

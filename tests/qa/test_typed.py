@@ -100,8 +100,15 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("Where should I start?", "prerequisites", []),
         ("What should I learn first?", "prerequisites", []),
         ("Which topics come first?", "prerequisites", []),
+        # What the course covers, with no concept named: what is part of no concept in particular.
+        ("What does this course cover?", "parts", []),
+        ("What are the main topics?", "parts", []),
+        ("Give me an overview.", "parts", []),
+        ("What topics does the transformer lesson cover?", "open", ["transformer"]),
         # A cue word in a question that names nothing asks nothing of the graph.
         ("Who was the first delegate of the territory?", "open", []),
+        ("What are the main themes of the novel?", "open", []),
+        ("Which magazine published the summary?", "open", []),
         # A direction word decides, whatever else the question says of learning.
         ("What should I learn after calculus?", "unlocks", ["calculus"]),
         ("What do I need to learn after calculus?", "unlocks", ["calculus"]),
@@ -293,6 +300,19 @@ def test_where_to_start_is_the_concepts_nothing_comes_before_that_lead_on_to_the
     assert answer.found == ["calculus", "linear-algebra", "attention"]
     assert answer.headline.startswith("Start with: ")
     assert set(answer.edges) <= set(result.citations) and answer.edges
+
+
+@pytest.mark.parametrize("mode", ["routed", "flat"])
+def test_what_the_course_covers_is_the_central_concept_of_each_domain(graph: GraphIndex, mode: str) -> None:
+    # d-models has four concepts with edges, of which backpropagation, neural network and transformer
+    # have three each (the first by id is central); d-math has three (k-means' only edge is
+    # invalidated), of which calculus and gradient descent have two each.
+    question = "What does this course cover?"
+    result = routed(graph, question) if mode == "routed" else answer_flat(LLM, graph, question)
+    (answer,) = result.graph_answers
+    assert answer.found == ["backpropagation", "calculus"]
+    assert answer.headline.startswith("The graph covers 2 domains; the central concept of each: ")
+    assert set(answer.edges) <= set(result.citations) and len(answer.edges) == 2
 
 
 def test_part_of_reads_the_direction_right(graph: GraphIndex) -> None:

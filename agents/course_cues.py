@@ -1,0 +1,75 @@
+"""Cues of questions about the whole graph, that name no concept: where to start, and what the
+course covers.
+
+Each is asked of no concept in particular, so the question classifier reads it only when a
+question names no concept (:func:`agents.question_types.classify`): where to start is what comes
+before no concept ("prerequisites" of none), what the course covers is what is part of none
+("parts" of none). A question that names something the graph lacks asks about that, not the
+course ("What subjects does Harvard offer?" names Harvard).
+
+>>> whole_graph_type("Where should I start?"), whole_graph_type("What does this course cover?")
+('prerequisites', 'parts')
+>>> whole_graph_type("What are the main topics?"), whole_graph_type("What is a topic model?")
+('parts', None)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from agents.phrases import FUNCTION_WORDS
+
+__all__ = ["whole_graph_type"]
+
+_START = re.compile(
+    r"\bwhere (?:do|should|can|shall|would) (?:i|we|you|one) (?:start|begin)\b|"
+    r"\bwhere to (?:start|begin)\b|\b(?:starting point|first (?:topic|step|thing|concept|lesson))s?\b|"
+    r"\b(?:learn|study|read|know|tackle|(?:topics?|concepts?|subjects?|lessons?) (?:come|comes))"
+    r"\s+first\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""Where to start ("Where do I start?", "What should I learn first?"): what comes before no
+concept in particular (the graph's starting points)."""
+_COURSE = re.compile(
+    r"\b(?:course|class|curricul(?:um|a)|syllabus|lessons|lectures|modules|materials?|program(?:me)?|"
+    r"tutorials)\b",
+    re.IGNORECASE,
+)
+"""Words for the course as a whole."""
+_COVERAGE = re.compile(
+    r"\b(?:cover(?:s|ed|ing)?|includes?|included|including|teach(?:es|ing)?|taught|about|contains?|"
+    r"consists?|spans?|touch(?:es)?|go(?:es)?\s+(?:into|over)|learn(?:ing)?|topics?|subjects?|themes?|"
+    r"contents?|overview|summar(?:y|i[sz]e)|outline|syllabus|scope|rundown|areas?|range|parts|break\s*down|"
+    r"skills)\b|\bwhat(?:'s|\s+is|\s+are)\s+in\b",
+    re.IGNORECASE,
+)
+"""Words that ask what something covers."""
+_OVERVIEW_ONLY = frozenset(
+    """give show tell list describe summarize summarise outline main key major core central big
+    overall general brief short quick high-level whole entire everything things topics topic subjects
+    subject themes theme areas overview summary syllabus contents table learn cover covered covers
+    rundown scope broadly""".split()
+)
+"""The words a question that names nothing but the course's contents is made of ("What are the
+main topics?", "Give me an overview."), besides function words."""
+_ASKING = frozenset("what which whats what's me us i we you please can could would will should do".split())
+_NAME = re.compile(r"(?<=\s)(?!I\b)[A-Z]")
+"""A capital after the first word: the question names something (a book, a school, a person)."""
+
+
+def whole_graph_type(question: str) -> Literal["prerequisites", "parts"] | None:
+    """The type of a question that names no concept when it asks about the whole graph (module
+    docstring), or None. What the course covers is asked in words for the course and what it
+    covers, or in words for its contents alone, naming nothing else."""
+    if _START.search(question):
+        return "prerequisites"
+    if _NAME.search(question):
+        return None
+    if _COURSE.search(question) and _COVERAGE.search(question):
+        return "parts"
+    words = [w.lower() for w in re.findall(r"[\w'-]+", question)]
+    content = [w for w in words if w not in FUNCTION_WORDS and w not in _ASKING]
+    if content and set(content) <= _OVERVIEW_ONLY and _COVERAGE.search(question):
+        return "parts"
+    return None
