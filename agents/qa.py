@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.answer_forms import ASPECT, expected_kind
 from agents.answer_spans import Excerpt, best_span
 from agents.expansions import abbreviation_asked, expansion
+from agents.makers import asks_maker, maker
 from agents.question_types import QuestionType, classify, clauses_of
 from agents.text import clipped, find_mentions
 from magg_kg.llm.offline import Handler
@@ -334,7 +335,11 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     # What an abbreviation stands for is its long form; when no excerpt spells it out, what it is.
     abbreviation = abbreviation_asked(question)
     asked = f"What is {abbreviation}?" if abbreviation else question
-    span = (expansion(question, excerpts, also) or best_span(asked, excerpts, also)) if excerpts else None
+    if asks_maker(question):  # who made a thing is read where it is said, never guessed
+        span = maker(question, excerpts)
+        used = used if span is not None else []
+    else:
+        span = (expansion(question, excerpts, also) or best_span(asked, excerpts, also)) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:
         said_as = "The lesson says" if span.text == span.sentence else f"{span.text}: the lesson says"
