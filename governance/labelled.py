@@ -89,10 +89,13 @@ def labelled_claims(claims: Path, labels: Path, out: Path) -> tuple[int, list[st
             unused.append(f"{where}: verdict {verdict!r} is neither ACCEPT nor REJECT")
         elif id_ not in rows:
             unused.append(f"{where}: id {id_!r} is not among the claims of {claims}")
+        elif id_ in verdicts:  # two verdicts for one claim: which one the reader meant is unknown
+            raise InputError(f"{where}: id {id_!r} is labelled twice; keep one verdict a claim")
         else:
             verdicts[id_] = int(verdict.upper() == "ACCEPT")
     if not verdicts:
-        raise InputError(f"{labels}: no label row could be used ({'; '.join(unused[:3])})")
+        why = f" ({'; '.join(unused[:3])})" if unused else ": the file holds no label"
+        raise InputError(f"{labels}: no label row could be used{why}")
     records = [
         {"id": row["id"], "payload": row["payload"], "data": row["data"], "label": verdicts[id_]}
         for id_, row in rows.items()

@@ -154,9 +154,10 @@ def find_lessons(paths: list[Path], skip: Sequence[str] = ()) -> list[tuple[Path
     lesson, its text in the folder's README). A file whose path under the folder matches a
     ``skip`` pattern is left out (:func:`fnmatch.fnmatchcase`, where ``*`` spans folders too:
     ``*/translations/*``, ``*assignment.md``). A file named itself is read whatever its suffix (as
-    Markdown unless it is HTML). Raises :class:`InputError` for a path that does not exist, cannot
-    be read (a name too long, a folder that cannot be listed), a folder with no lesson file, or two
-    files of one key (``a/intro.md`` and ``b/intro.md`` passed as the folders ``a`` and ``b``).
+    Markdown unless it is HTML); a file of a folder that links out of it is left out. Raises
+    :class:`InputError` for a path that does not exist, is no regular file or folder (a device, a
+    pipe), cannot be read (a name too long, a folder that cannot be listed), a folder with no lesson
+    file, or two files of one key (``a/intro.md`` and ``b/intro.md`` passed as the folders ``a`` and ``b``).
     """
     found: list[tuple[Path, str]] = []
     for path in paths:
@@ -182,6 +183,8 @@ def _lessons_at(path: Path, skip: Sequence[str]) -> list[tuple[Path, str]]:
     if not path.exists():
         raise InputError(f"{path}: no such file or folder; check the path")
     if not path.is_dir():
+        if not path.is_file():  # /dev/zero, a named pipe: no end to read to
+            raise InputError(f"{path}: not a regular file (a device, a pipe or a socket); pass a lesson file")
         return [(path, lesson_key(path.name))]
     named = (
         p
@@ -190,7 +193,10 @@ def _lessons_at(path: Path, skip: Sequence[str]) -> list[tuple[Path, str]]:
         and not (p.stem.lower() == "readme" and p.parent == path)
         and not any(fnmatchcase(p.relative_to(path).as_posix(), pattern) for pattern in skip)
     )
-    files = sorted(p for p in named if p.is_file())
+    # A link out of the folder is not one of its lessons: a course's repository could otherwise
+    # pull any file of this machine ("s.md -> /etc/shadow") into the graph.
+    inside = path.resolve()
+    files = sorted(p for p in named if p.is_file() and p.resolve().is_relative_to(inside))
     if not files:
         left = " or left out by --skip" if skip else ""
         raise InputError(
@@ -280,9 +286,15 @@ def _read_text(path: Path, max_bytes: int) -> str:
             "split it into smaller lessons or raise --max-bytes"
         )
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:  # bounded: a size on disk can be 0 and the stream endless
+            raw = handle.read(max_bytes + 1)
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror}); check the path and permissions") from None
+    if len(raw) > max_bytes:
+        raise InputError(
+            f"{path}: more than the {max_bytes:,}-byte limit for a lesson; "
+            "split it into smaller lessons or raise --max-bytes"
+        )
     if not raw.strip():
         raise InputError(f"{path}: the file is empty; write the lesson or leave it out")
     if b"\x00" in raw:

@@ -143,6 +143,35 @@ def test_skip_patterns_leave_lesson_files_out_and_leaving_out_all_is_said(
     assert not (tmp_path / "t.sqlite").exists()  # refused before a database is created
 
 
+def test_a_path_that_is_no_regular_file_is_refused_without_reading_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A named pipe has no end to read to (and /dev/zero no end at all): refused, not waited on.
+    pipe = tmp_path / "lesson.md"
+    os.mkfifo(pipe)
+    db = tmp_path / "g.sqlite"
+    code, _, err = magg(["ingest", str(pipe), "--db", str(db)], capsys)
+    assert code == 2 and "not a regular file" in err and "Traceback" not in err
+    assert not db.exists()
+
+
+def test_a_file_of_a_folder_that_links_out_of_it_is_no_lesson(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("# Secret\n\nThe password is hunter2.\n")
+    course = _lesson(tmp_path)
+    (course / "leak.md").symlink_to(secret)
+    (course / "again.md").symlink_to(course / LESSON)  # a link inside the folder is a lesson
+    db = str(tmp_path / "g.sqlite")
+    code, out, _ = magg(["ingest", str(course), "--db", db, "--json"], capsys)
+    files = sorted(Path(entry["path"]).name for entry in json.loads(out)["files"])
+    assert code == 0 and files == sorted(["again.md", LESSON])
+    with sqlite3.connect(db) as connection:
+        texts = [row[0] for row in connection.execute("SELECT text FROM lessons")]
+    assert not any("hunter2" in text for text in texts)
+
+
 def test_two_lesson_files_of_one_key_are_never_read_as_versions_of_each_other_unsaid(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

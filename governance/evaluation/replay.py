@@ -218,17 +218,23 @@ def load_dataset(folder: Path) -> Dataset:
     resources: dict[str, list[object]] = {}
     for where, line in json_objects(concepts_path):
         try:
-            tag = str(line["tag"])
-            concepts[tag] = MetaConcept(tag, str(line.get("title") or tag), str(line.get("summary") or ""))
-            resources[tag] = cast(list[object], line.get("resources") or [])
+            tag = str(line["tag"]).strip()
         except KeyError as error:
             raise InputError(f"{where}: not a concept line (no {error})") from None
+        if not tag:
+            raise InputError(f"{where}: a concept line with an empty tag")
+        concepts[tag] = MetaConcept(
+            tag, str(line.get("title") or tag).strip() or tag, str(line.get("summary") or "")
+        )
+        resources[tag] = cast(list[object], line.get("resources") or [])
     links: list[Link] = []
     reader = csv.DictReader(io.StringIO(text_of(edges_path), newline=""))
     missing = {"source", "target", "relation"} - set(reader.fieldnames or ())
     if missing:
         raise InputError(f"{edges_path}: missing columns {', '.join(sorted(missing))}")
     for row in reader:
+        if None in (row["source"], row["target"], row["relation"]):  # a row shorter than its header
+            raise InputError(f"{edges_path}:{reader.line_num}: a row without source, target and relation")
         src, dst = row["source"].strip(), row["target"].strip()
         if not src or not dst or src == dst:
             continue

@@ -248,6 +248,8 @@ def label(
     for path in (claims_file, labels_file):
         if not path.is_file():
             raise UserError(f"{path}: no such file")
+        if out.resolve() == path.resolve():
+            raise UserError(f"--out {out} is one of the files read; write the labelled claims elsewhere")
     written, unused = labelled_claims(claims_file, labels_file, out)
     if unused:
         err_console().print(

@@ -36,6 +36,7 @@ provider -> spend cap -> cache -> usage log.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -298,14 +299,28 @@ def _read(response: ChatResponse, spend: _Spend) -> tuple[str, str] | None:
     raw = response.raw
     usage = getattr(raw, "usage", None)
     if usage is not None:
-        spend.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
-        spend.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+        spend.prompt_tokens += _count(getattr(usage, "prompt_tokens", 0))
+        spend.completion_tokens += _count(getattr(usage, "completion_tokens", 0))
     choices = getattr(raw, "choices", None) or []
     finish = str(getattr(choices[0], "finish_reason", "") or "") if choices else ""
     content = response.message.content
     if content is None and not choices:
         return None
     return content or "", finish
+
+
+def _count(value: object) -> int:
+    """A token count a reply's usage reports; 0 for one no count can be (a string, a fraction, a
+    negative or an infinite number, none): a gateway that reports nonsense costs no traceback.
+
+    >>> _count(12), _count(12.0), _count("1.5"), _count(-3), _count(float("inf")), _count(None)
+    (12, 12, 0, 0, 0, 0)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        return 0
+    return max(int(value), 0)
 
 
 def _connection_problem(error: openai.APIConnectionError) -> str:

@@ -64,6 +64,27 @@ def test_a_malformed_labels_file_is_named_with_its_line_and_nothing_is_written(
     assert not out.exists()
 
 
+def test_labels_that_name_a_claim_twice_or_an_output_that_is_an_input_are_refused(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims = Path(f"{exported}.claims.jsonl")
+    first = json.loads(claims.read_text("utf-8").splitlines()[0])["id"]
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(
+        json.dumps({"id": first, "verdict": "ACCEPT"})
+        + "\n"
+        + json.dumps({"id": first, "verdict": "REJECT"})
+        + "\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "labelled.jsonl"
+    code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(out)], capsys)
+    assert code == 2 and ":2: id" in err and "labelled twice" in err and not out.exists()
+    before = claims.read_bytes()
+    code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(claims)], capsys)
+    assert code == 2 and "one of the files read" in err and claims.read_bytes() == before
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [

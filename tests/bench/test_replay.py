@@ -142,6 +142,24 @@ def test_a_bad_line_in_a_file_names_the_line_number(data_dir: Path, tmp_path: Pa
         read_candidates(tmp_path / "absent.jsonl", load_dataset(data_dir), 7)
 
 
+@pytest.mark.parametrize(
+    ("name", "line", "said"),
+    [
+        ("edges.csv", "a,b\n", "edges.csv:"),
+        ("concepts.jsonl", '{"tag": "", "title": ""}\n', "concepts.jsonl:"),
+    ],
+    ids=["a short row", "an empty tag"],
+)
+def test_a_short_row_or_an_empty_tag_is_named_not_a_traceback(
+    data_dir: Path, capsys: pytest.CaptureFixture[str], name: str, line: str, said: str
+) -> None:
+    path = data_dir / name
+    path.write_text(path.read_text("utf-8") + line, encoding="utf-8")
+    code, out, err = magg(["bench", "replay", "--data", str(data_dir), "-c", "flat"], capsys)
+    assert (code, out) == (2, ""), err
+    assert len(err.splitlines()) == 1 and said in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("concepts", [False, True], ids=["nothing", "concepts without edges"])
 def test_a_data_folder_without_concepts_or_edges_is_refused(
     data_dir: Path, capsys: pytest.CaptureFixture[str], concepts: bool

@@ -124,6 +124,21 @@ def test_request_goes_to_the_gateway_with_keys_json_mode_and_delimited_data(
     assert json.loads(user.split("payload:\n", 1)[1].split("\n\n", 1)[0]) == PROMPT.payload
 
 
+@pytest.mark.parametrize("reported", ["1.5", "x", 1e400, -3, 2.5, None])
+def test_a_usage_no_count_can_be_is_counted_as_none(
+    gateway: respx.MockRouter, sleeps: Sleeps, reported: object
+) -> None:
+    # A gateway that reports nonsense tokens costs no traceback; the answer stands.
+    body = json.loads(completion(GOOD).content)
+    body["usage"] = {"prompt_tokens": reported, "completion_tokens": reported}
+    gateway.post(ENDPOINT).mock(return_value=httpx.Response(200, content=json.dumps(body).encode()))
+
+    answer = provider(sleeps).ask(PROMPT, Score)
+
+    assert isinstance(answer, Answer) and answer.value == Score(score=0.75, reason="the lesson says so")
+    assert (answer.prompt_tokens, answer.completion_tokens) == (0, 0)
+
+
 def test_no_gateway_token_sends_no_gateway_header(gateway: respx.MockRouter, sleeps: Sleeps) -> None:
     route = gateway.post(ENDPOINT).mock(return_value=completion(GOOD))
 
