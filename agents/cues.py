@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agents.phrases import CONJUNCTION, word_classes
 
@@ -119,7 +120,8 @@ _RIGHT_STOP = re.compile(
 _NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|isn't|aren't)\b", re.IGNORECASE)
 
 
-def cue_statements(text: str) -> list[Statement]:
+@lru_cache(maxsize=4096)  # a pure function of the sentence, which each proposal's reviewers read again
+def cue_statements(text: str) -> tuple[Statement, ...]:
     """The cue phrases of one sentence and the raw phrases they join.
 
     >>> said = cue_statements("Calculus is a prerequisite for backpropagation.")
@@ -155,19 +157,27 @@ def cue_statements(text: str) -> list[Statement]:
             if left is None or right is None or _NEGATION.search(text[left[0] : match.end()]):
                 continue
             found.append(Statement(cue, match.start(), match.end(), left, right, is_hedged))
-    return found
+    return tuple(found)
 
 
 def _left_phrase(text: str, end: int) -> tuple[int, int] | None:
-    start = 0
-    for stop in _LEFT_STOP.finditer(text, 0, end):
-        if stop.end() <= end:
-            start = stop.end()
+    # The last stop before the cue: looked for just before it first, so that a sentence of many
+    # cues is not read from its start for each (the whole sentence only when none is near).
+    near = max(0, end - _NEAR)
+    stops = [s.end() for s in _LEFT_STOP.finditer(text, near, end) if not near or s.start() >= near + _MARGIN]
+    if near and not stops:
+        stops = [s.end() for s in _LEFT_STOP.finditer(text, 0, end)]
+    start = stops[-1] if stops else 0
     while end > start and text[end - 1].isspace():
         end -= 1
     return (start, end) if end > start else None
 
 
+_NEAR = 400
+"""How far before a cue its left phrase's stop is looked for first, in characters."""
+_MARGIN = 16
+"""A stop found within this many characters of where the search began may be one read from the
+middle of a longer stop: the whole sentence is read instead."""
 _PLURAL_VERB = re.compile(
     r"(?:are|were|require|build|extend|contrast|apply|use|rely|employ|leverage)\b", re.IGNORECASE
 )

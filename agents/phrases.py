@@ -45,6 +45,7 @@ __all__ = [
     "lemma_table",
     "noun_runs",
     "pronoun",
+    "singular",
     "word_classes",
     "words",
 ]
@@ -375,3 +376,39 @@ def leads(text: str, mention_end: int, phrase_end: int) -> bool:
     """
     rest = words(text, mention_end, phrase_end)
     return not rest or (len(rest) == 1 and _GENERIC_HEAD.fullmatch(rest[0].text) is not None)
+
+
+_NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "axes", "means", "bayes")
+
+
+def singular(word: str) -> str:
+    """The singular of a lower-case English noun: the noun lemminflect's tables give for a plural
+    they know ("matrices" -> "matrix", "caches" -> "cache"), else by its ending ("processes" ->
+    "process", "logits" -> "logit"); words that end like plurals but are not ("series",
+    "analysis", "physics") stay.
+
+    >>> [singular(w) for w in ("embeddings", "probabilities", "processes", "series", "loss")]
+    ['embedding', 'probability', 'process', 'series', 'loss']
+    >>> [singular(w) for w in ("matrices", "caches", "biases", "logits", "statistics")]
+    ['matrix', 'cache', 'bias', 'logit', 'statistics']
+
+    A noun the tables know only as itself keeps its "s" when no word is left without it: "bias",
+    "lens" and "atlas" are singulars, as "bias" is the singular of "biases".
+
+    >>> [singular(w) for w in ("bias", "lens", "atlas", "courses", "needs")]
+    ['bias', 'lens', 'atlas', 'course', 'need']
+    """
+    if len(word) <= 3 or word.endswith(_NO_SINGULAR):
+        return word
+    nouns = lemma_table(word).get("NOUN", ()) if word.endswith("s") else ()
+    if nouns and word not in nouns:
+        return nouns[0]
+    if word.endswith("ies") and len(word) > 4:
+        stem = word[:-3] + "y"
+    elif word.endswith(("ches", "shes", "sses", "xes")):
+        stem = word[:-2]
+    elif word.endswith("s") and not word.endswith("'s"):
+        stem = word[:-1]
+    else:
+        return word
+    return word if tuple(nouns) == (word,) and not lemma_table(stem) else stem

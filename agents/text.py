@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.phrases import CONJUNCTION, FUNCTION_WORDS, lemma_table
+from agents.phrases import CONJUNCTION, FUNCTION_WORDS, singular
 
 __all__ = [
     "EMPHASIS",
@@ -60,7 +60,6 @@ _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
 _WORD = re.compile(r"[^\W_]+(?:(?:['’–-]|--)[^\W_]+)*")
 """A word: letters and digits, joined by apostrophes, hyphens and en dashes (written "–" or, as
 TeX sources do, "--": "encoder--decoder", "Nadaraya--Watson" are one word each)."""
-_NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "axes", "means", "bayes")
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 """A name ending in an acronym's plural ("GPUs", "APIs"): the "s" goes, whatever the letters before
 it ("GPUs" is no "-us" word like "corpus", "APIs" no "-is" word like "analysis")."""
@@ -166,6 +165,12 @@ def _initial_of_name(before: str, after: str) -> bool:
     return named and following.group(0).lower() not in FUNCTION_WORDS
 
 
+LONGEST_SENTENCE = 4000
+"""The most characters a sentence is read as: a run of text with no full stop longer than this (a
+minified line, a list without stops) is read in pieces, so that the reading of a sentence, which
+grows with the square of its length, stays bounded."""
+
+
 def _sentence(body: str, start: int, end: int, base: int) -> list[Sentence]:
     while start < end and body[start].isspace():
         start += 1
@@ -173,40 +178,11 @@ def _sentence(body: str, start: int, end: int, base: int) -> list[Sentence]:
         end -= 1
     if end - start < 3 or not any(ch.isalpha() for ch in body[start:end]):
         return []
+    if end - start > LONGEST_SENTENCE:  # no full stop for pages: read in pieces, at spaces
+        cut = body.rfind(" ", start + LONGEST_SENTENCE // 2, start + LONGEST_SENTENCE)
+        cut = cut if cut > start else start + LONGEST_SENTENCE
+        return _sentence(body, start, cut, base) + _sentence(body, cut, end, base)
     return [Sentence(base + start, base + end, body[start:end])]
-
-
-def singular(word: str) -> str:
-    """The singular of a lower-case English noun: the noun lemminflect's tables give for a plural
-    they know ("matrices" -> "matrix", "caches" -> "cache"), else by its ending ("processes" ->
-    "process", "logits" -> "logit"); words that end like plurals but are not ("series",
-    "analysis", "physics") stay.
-
-    >>> [singular(w) for w in ("embeddings", "probabilities", "processes", "series", "loss")]
-    ['embedding', 'probability', 'process', 'series', 'loss']
-    >>> [singular(w) for w in ("matrices", "caches", "biases", "logits", "statistics")]
-    ['matrix', 'cache', 'bias', 'logit', 'statistics']
-
-    A noun the tables know only as itself keeps its "s" when no word is left without it: "bias",
-    "lens" and "atlas" are singulars, as "bias" is the singular of "biases".
-
-    >>> [singular(w) for w in ("bias", "lens", "atlas", "courses", "needs")]
-    ['bias', 'lens', 'atlas', 'course', 'need']
-    """
-    if len(word) <= 3 or word.endswith(_NO_SINGULAR):
-        return word
-    nouns = lemma_table(word).get("NOUN", ()) if word.endswith("s") else ()
-    if nouns and word not in nouns:
-        return nouns[0]
-    if word.endswith("ies") and len(word) > 4:
-        stem = word[:-3] + "y"
-    elif word.endswith(("ches", "shes", "sses", "xes")):
-        stem = word[:-2]
-    elif word.endswith("s") and not word.endswith("'s"):
-        stem = word[:-1]
-    else:
-        return word
-    return word if tuple(nouns) == (word,) and not lemma_table(stem) else stem
 
 
 @lru_cache(maxsize=1 << 16)  # a pure function of its argument; the cache only saves time
@@ -359,8 +335,8 @@ def _mentions(text: str, keys: dict[str, str], longest: int, firsts: set[str]) -
         word = words[index][2]
         first, folded = _opening(word)
         hit: tuple[int, int, str, int] | None = None
-        if not _article(text, word, words[index][1]) and (first in firsts or folded in firsts):
-            hit = _longest_mention(text, words[index:], longest, keys)
+        if (first in firsts or folded in firsts) and not _article(text, word, words[index][1]):
+            hit = _longest_mention(text, words, index, longest, keys)
         if hit is None:
             letters = acronym_of(word) if word[:1].isupper() else None  # an acronym opens in capitals
             concept = (keys.get(letters) or keys.get(INITIALS + letters)) if letters else None
@@ -381,10 +357,10 @@ def _opening(word: str) -> tuple[str, str]:
 
 
 def _longest_mention(
-    text: str, words: list[tuple[int, int, str]], longest: int, keys: dict[str, str]
+    text: str, words: list[tuple[int, int, str]], index: int, longest: int, keys: dict[str, str]
 ) -> tuple[int, int, str, int] | None:
-    for size in range(min(longest, len(words)), 0, -1):
-        span = words[:size]
+    for size in range(min(longest, len(words) - index), 0, -1):
+        span = words[index : index + size]
         concept = keys.get(normalize_name(text[span[0][0] : span[-1][1]]))
         if concept is not None:
             return span[0][0], span[-1][1], concept, size
