@@ -370,3 +370,12 @@ def test_ask_exits_0_when_a_model_call_succeeded(
     assert [r.task for r in gateway.requests] == ["qa.decompose", "qa.answer"]
     assert answer["calls"] == 2 and len(answer["failures"]) == 1
     assert code == 0 and "every model call failed" not in err
+
+
+@pytest.mark.parametrize(("value", "code"), [("maybe", 2), ("yes", 0), ("0", 0)])
+def test_a_debug_setting_that_is_no_yes_or_no_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, value: str, code: int
+) -> None:
+    monkeypatch.setenv("MAGG_DEBUG", value)
+    done, _, err = magg(["--version"], capsys)
+    assert done == code and ("MAGG_DEBUG must be 1 or 0" in err) == (code == 2)

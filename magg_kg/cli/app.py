@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from magg_kg.cli import ask, audit, bench, graph, ingest, model, review, serve
-from magg_kg.cli.context import debugging, err_console
+from magg_kg.cli.context import debug_setting_error, debugging, err_console
 from magg_kg.errors import MaggError, UserError
 
 __all__ = ["COMMANDS", "INTERRUPTED", "USE_ORDER", "InOrderOfUse", "app", "build_app", "main"]
@@ -113,6 +113,10 @@ def _drop_stdout() -> None:
 
 def main() -> None:
     """Entry point: runs the app, turning magg errors into one clear line."""
+    wrong = debug_setting_error()
+    if wrong is not None:
+        err_console().print(f"error: {wrong}", markup=False, highlight=False)
+        sys.exit(2)
     try:
         # Without standalone mode, typer returns (not raises) the code of a `typer.Exit`.
         code = app(standalone_mode=False)

@@ -14,6 +14,7 @@ to stdout as ``{"error": "..."}``, for a script that reads only stdout.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -48,6 +49,8 @@ SLOW_READ_S = 5.0
 """A graph that takes this long to read gets a note: a server keeps it between questions."""
 SERVER_TIMEOUT_S = 600.0
 """How long ``--server`` waits for an answer: the server's first question reads the whole graph."""
+SERVER_REPLY_BYTES = 16 * 1024 * 1024
+"""The most bytes of a server's answer ``--server`` reads (an answer is a few kilobytes)."""
 
 QuestionArgument = Annotated[str, typer.Argument(help="The question, in plain words.", show_default=False)]
 FlatOption = Annotated[
@@ -167,30 +170,62 @@ def ask_server(url: str, question: str, flat: bool, as_of: str | None) -> Mappin
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     target = url.rstrip("/") + "/api/ask"
     try:
-        reply = httpx.post(
-            target,
-            json={"question": question, "flat": flat, "as_of": as_of},
-            headers=headers,
-            timeout=httpx.Timeout(SERVER_TIMEOUT_S, connect=10.0),
+        status, raw = _post_bounded(
+            target, {"question": question, "flat": flat, "as_of": as_of}, headers, url
         )
     except httpx.HTTPError as error:
         raise BackendUnavailable(
             f"cannot reach the magg server at {url} ({error}): is `magg serve` running?"
         ) from None
-    if reply.status_code == 401:
+    if status == 401:
         raise UserError(f"the magg server at {url} needs its token: set MAGG_SERVE_TOKEN to the server's")
     try:
-        body = reply.json()
+        body = json.loads(raw)
     except ValueError:
         body = None
     if not isinstance(body, dict):
-        raise RunError(f"the magg server at {url} answered {reply.status_code} without a JSON answer")
-    if reply.status_code >= 400:
-        message = str(body.get("error") or f"status {reply.status_code}")
-        if reply.status_code >= 500:
+        raise RunError(f"the magg server at {url} answered {status} without a JSON answer")
+    wrong = [
+        key
+        for key in ("citations", "path", "failures", "sub_questions")
+        if not isinstance(body.get(key, []), list)
+    ]
+    if status < 400 and (not isinstance(body.get("answer", ""), str) or wrong):
+        raise RunError(
+            f"the magg server at {url} answered with an answer of the wrong shape: is it `magg serve`?"
+        )
+    if status >= 400:
+        message = str(body.get("error") or f"status {status}")
+        if status >= 500:
             raise RunError(f"the magg server at {url} failed: {message}")
         raise UserError(message)
     return body
+
+
+def _post_bounded(target: str, payload: object, headers: dict[str, str], url: str) -> tuple[int, bytes]:
+    """(status, body) of a POST to the server, read at most :data:`SERVER_REPLY_BYTES` bytes and
+    within :data:`SERVER_TIMEOUT_S` seconds in all (a reply that never ends, or drips a byte at a
+    time, is refused with :class:`RunError`, not waited on)."""
+    deadline = time.monotonic() + SERVER_TIMEOUT_S
+    timeout = httpx.Timeout(SERVER_TIMEOUT_S, connect=10.0)
+    with (
+        httpx.Client(timeout=timeout) as client,
+        client.stream("POST", target, json=payload, headers=headers) as reply,
+    ):
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in reply.iter_bytes():
+            size += len(chunk)
+            if size > SERVER_REPLY_BYTES:
+                raise RunError(
+                    f"the magg server at {url} sent more than {SERVER_REPLY_BYTES:,} bytes: not an answer"
+                )
+            if time.monotonic() > deadline:
+                raise RunError(
+                    f"the magg server at {url} did not finish its answer in {SERVER_TIMEOUT_S:.0f} s"
+                )
+            chunks.append(chunk)
+        return reply.status_code, b"".join(chunks)
 
 
 def _print(answer: Mapping[str, object], out: Console, err: Console) -> None:

@@ -89,8 +89,18 @@ def serve_token() -> str | None:
 
 
 def debugging() -> bool:
-    """Whether ``MAGG_DEBUG=1`` asks for tracebacks instead of one line per error."""
-    return os.environ.get("MAGG_DEBUG") == "1"
+    """Whether ``MAGG_DEBUG`` asks for tracebacks instead of one line per error: 1, true, yes or
+    on; any value but those and 0, false, no, off is refused when a command starts
+    (:func:`debug_setting_error`), so a value it does not take is never quietly read as no."""
+    return os.environ.get("MAGG_DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def debug_setting_error() -> str | None:
+    """The error of a ``MAGG_DEBUG`` that is no yes/no value, or None."""
+    value = os.environ.get("MAGG_DEBUG", "").strip().lower()
+    if value in ("", "0", "false", "no", "off", "1", "true", "yes", "on"):
+        return None
+    return f"MAGG_DEBUG must be 1 or 0 (or true/false, yes/no, on/off), got {os.environ['MAGG_DEBUG']!r}"
 
 
 def repository() -> Path:

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import http.server
 import json
 import socket
+import threading
 from pathlib import Path
 
 import httpx
@@ -211,3 +213,36 @@ def test_ask_server_exits_1_when_every_model_call_of_the_server_failed(
     answer = json.loads(out)
     assert answer["calls"] > 0 and len(answer["failures"]) == answer["calls"] == len(gateway.requests)
     assert code == 1 and f"warning: every model call failed ({answer['calls']} of " in err
+
+
+class _Liar(http.server.BaseHTTPRequestHandler):
+    """A server that answers every question with too much, or with the wrong shape."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        body = b" " * 100_000 if self.path.startswith("/big") else b'{"answer": 5, "citations": "x"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        return
+
+
+@pytest.mark.parametrize(("where", "said"), [("/big", "more than 1,000 bytes"), ("", "wrong shape")])
+def test_ask_server_refuses_a_reply_too_big_or_of_the_wrong_shape(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, where: str, said: str
+) -> None:
+    monkeypatch.setattr(magg_kg.cli.ask, "SERVER_REPLY_BYTES", 1000)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Liar)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}{where}"
+        code, out, err = magg(["ask", QUESTIONS[0], "--server", url], capsys)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert code == 1 and said in err and "Traceback" not in out + err and out == ""
