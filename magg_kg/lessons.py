@@ -297,6 +297,8 @@ def _read_text(path: Path, max_bytes: int) -> str:
         )
     if not raw.strip():
         raise InputError(f"{path}: the file is empty; write the lesson or leave it out")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # a UTF-16 byte-order mark: text, in another encoding
+        raise InputError(f"{path}: UTF-16 text, not UTF-8; save it as UTF-8 and ingest it again")
     if b"\x00" in raw:
         raise InputError(f"{path}: binary file (it holds NUL bytes), not a text lesson; leave it out")
     try:

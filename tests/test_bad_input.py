@@ -379,3 +379,12 @@ def test_a_debug_setting_that_is_no_yes_or_no_is_refused(
     monkeypatch.setenv("MAGG_DEBUG", value)
     done, _, err = magg(["--version"], capsys)
     assert done == code and ("MAGG_DEBUG must be 1 or 0" in err) == (code == 2)
+
+
+def test_a_utf16_lesson_is_told_to_be_saved_as_utf8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text("# Softmax\n\nThe softmax turns scores into probabilities.\n", encoding="utf-16")
+    code, _, err = magg(["ingest", str(lesson), "--db", str(tmp_path / "g.sqlite")], capsys)
+    assert code == 1 and "UTF-16 text, not UTF-8" in err and "binary" not in err
