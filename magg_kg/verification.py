@@ -13,6 +13,7 @@ from magg_kg.audit import find_break
 from magg_kg.coverage import ACYCLIC_TYPES
 from magg_kg.graph import find_cycle, typed_digraph
 from magg_kg.journal import replay_edges
+from magg_kg.migrations import schema_objects
 from magg_kg.records import AuditEvent, EdgeVersion
 from magg_kg.store import Store
 
@@ -114,8 +115,9 @@ def verify_store(store: Store) -> list[str]:
 
 
 def file_damage(path: Path, most: int = 5) -> list[str]:
-    """What SQLite's integrity check finds wrong in the database file at ``path`` (at most
-    ``most`` lines; none when the file is sound). The file is opened for reading only.
+    """What SQLite's integrity check finds wrong in the database file at ``path``, and the tables,
+    triggers and indexes of the schema it lacks (at most ``most`` lines of each; none when the
+    file is sound). The file is opened for reading only.
 
     >>> file_damage(Path("/no/such/folder/magg.sqlite"))
     ['database file /no/such/folder/magg.sqlite: unable to open database file']
@@ -123,6 +125,12 @@ def file_damage(path: Path, most: int = 5) -> list[str]:
     try:
         with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
             rows = connection.execute(f"PRAGMA integrity_check({int(most)})").fetchall()
+            held = connection.execute("SELECT type, name FROM sqlite_master").fetchall()
     except sqlite3.DatabaseError as error:
         return [f"database file {path}: {error}"]
-    return [f"database file {path}: {row[0]}" for row in rows if row[0] != "ok"]
+    damage = [f"database file {path}: {row[0]}" for row in rows if row[0] != "ok"]
+    missing = sorted(schema_objects() - {(str(kind), str(name)) for kind, name in held})
+    damage += [
+        f"database file {path}: {kind} {name} of the schema is missing" for kind, name in missing[:most]
+    ]
+    return damage

@@ -94,6 +94,20 @@ def test_a_damaged_database_file_fails_verification(
     assert code == 1 and "broken: " in err and "Traceback" not in err
 
 
+def test_a_database_that_lost_a_table_or_an_append_only_trigger_fails_verification(
+    ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Both passed: nothing said that history could now be deleted, or that the cache was gone.
+    db = tmp_path / "g.sqlite"
+    shutil.copy(ingested, db)
+    with sqlite3.connect(db) as connection:
+        connection.executescript("DROP TRIGGER decisions_no_delete; DROP TABLE llm_cache;")
+    code, _, err = magg(["audit", "verify", "--db", str(db)], capsys)
+    assert code == 1 and "Traceback" not in err
+    assert "trigger decisions_no_delete of the schema is missing" in err
+    assert "table llm_cache of the schema is missing" in err
+
+
 def test_an_empty_labelled_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     empty = tmp_path / "labels.jsonl"
     empty.write_text("", encoding="utf-8")
