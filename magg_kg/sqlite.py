@@ -19,6 +19,7 @@ at rest is one file, readable in a folder where those cannot be made.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -285,7 +286,7 @@ class SQLiteStore(Store):
         try:
             self._db.execute(self._begin())
         except sqlite3.OperationalError as error:
-            raise StoreError(f"cannot write {self._location} ({error})") from None
+            raise _cannot_write(self._location, error) from None
         try:
             result = self._apply_in_transaction(batch)
         except sqlite3.IntegrityError as error:
@@ -295,7 +296,7 @@ class SQLiteStore(Store):
             self._rollback()
             # A read-only file, a read-only folder (no room for the journal), a full or failing disk.
             if any(cause in str(error) for cause in ("readonly", "disk", "unable to open")):
-                raise StoreError(f"cannot write {self._location} ({error})") from None
+                raise _cannot_write(self._location, error) from None
             return BatchResult(batch.batch_id, "refused", "constraint", str(error))
         except BaseException:
             self._rollback()
@@ -305,7 +306,7 @@ class SQLiteStore(Store):
                 self._db.execute(self._commit())
             except sqlite3.OperationalError as error:  # the disk filled up at the commit
                 self._rollback()
-                raise StoreError(f"cannot write {self._location} ({error})") from None
+                raise _cannot_write(self._location, error) from None
         else:
             self._rollback()
         return result
@@ -348,7 +349,7 @@ class SQLiteStore(Store):
                 break
             except sqlite3.OperationalError as error:
                 if "locked" not in str(error) or time.monotonic() > deadline:
-                    raise StoreError(f"cannot write {self._location} ({error})") from None
+                    raise _cannot_write(self._location, error) from None
         self._held = True
         try:
             yield
@@ -360,7 +361,7 @@ class SQLiteStore(Store):
                 self._db.execute("COMMIT")
             except sqlite3.OperationalError as error:
                 self._abandon()
-                raise StoreError(f"cannot write {self._location} ({error})") from None
+                raise _cannot_write(self._location, error) from None
         finally:
             self._held = False
 
@@ -440,3 +441,18 @@ class SQLiteStore(Store):
             chain.append((seq, prev_hash, hash_))
             prev_hash = hash_
         return list(zip(*chain, strict=True))
+
+
+def _cannot_write(location: str, error: sqlite3.Error) -> StoreError:
+    """The error of a write SQLite refused, with what a person can do about a read-only one: the
+    file, and the folder it writes its journal in beside the file, must be writable.
+
+    >>> readonly = sqlite3.OperationalError("attempt to write a readonly database")
+    >>> str(_cannot_write("/data/g.sqlite", readonly)).split("): ")[1]
+    'the file and its folder /data must be writable (SQLite writes a journal beside it)'
+    """
+    said = f"cannot write {location} ({error})"
+    if "readonly" in str(error) and not location.startswith(":"):
+        folder = os.path.dirname(os.path.abspath(location))
+        said += f": the file and its folder {folder} must be writable (SQLite writes a journal beside it)"
+    return StoreError(said)
