@@ -19,7 +19,6 @@ at rest is one file, readable in a folder where those cannot be made.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -444,15 +443,8 @@ class SQLiteStore(Store):
 
 
 def _cannot_write(location: str, error: sqlite3.Error) -> StoreError:
-    """The error of a write SQLite refused, with what a person can do about a read-only one: the
-    file, and the folder it writes its journal in beside the file, must be writable.
-
-    >>> readonly = sqlite3.OperationalError("attempt to write a readonly database")
-    >>> str(_cannot_write("/data/g.sqlite", readonly)).split("): ")[1]
-    'the file and its folder /data must be writable (SQLite writes a journal beside it)'
-    """
-    said = f"cannot write {location} ({error})"
-    if "readonly" in str(error) and not location.startswith(":"):
-        folder = os.path.dirname(os.path.abspath(location))
-        said += f": the file and its folder {folder} must be writable (SQLite writes a journal beside it)"
-    return StoreError(said)
+    """A refused write; a read-only one names the folder too (SQLite writes a journal beside the file)."""
+    if "readonly" not in str(error) or location.startswith(":"):
+        return StoreError(f"cannot write {location} ({error})")
+    folder = Path(location).absolute().parent
+    return StoreError(f"cannot write {location} ({error}): the file and its folder {folder} must be writable")

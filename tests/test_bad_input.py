@@ -402,3 +402,16 @@ def test_a_utf16_lesson_is_told_to_be_saved_as_utf8(
     lesson.write_text("# Softmax\n\nThe softmax turns scores into probabilities.\n", encoding="utf-16")
     code, _, err = magg(["ingest", str(lesson), "--db", str(tmp_path / "g.sqlite")], capsys)
     assert code == 1 and "UTF-16 text, not UTF-8" in err and "binary" not in err
+
+
+def test_a_write_refused_as_read_only_names_the_file_and_its_folder() -> None:
+    # "attempt to write a readonly database" named neither (root is not stopped by permissions,
+    # so the store's error is made directly).
+    from magg_kg.sqlite import _cannot_write
+
+    readonly = sqlite3.OperationalError("attempt to write a readonly database")
+    said = str(_cannot_write("/data/g.sqlite", readonly))
+    assert said.endswith("): the file and its folder /data must be writable")
+    assert str(_cannot_write("/data/g.sqlite", sqlite3.OperationalError("disk I/O error"))) == (
+        "cannot write /data/g.sqlite (disk I/O error)"
+    )
