@@ -123,7 +123,17 @@ def test_a_lesson_that_gives_nothing_is_said_to(tmp_path: Path, capsys: pytest.C
     )
     code, _, err = magg(["ingest", str(german), "--db", str(tmp_path / "g.sqlite")], capsys)
     assert code == 0 and "no new concept and no relation came out of it" in err
-    assert "English prose only" in err
+    assert "it reads as German, and the offline provider reads English prose only" in err
+    # A German lesson that names a concept the graph has is German all the same: it was said to
+    # name concepts "known already".
+    softmax = tmp_path / "softmax.md"
+    softmax.write_text("# Softmax\n\nThe **softmax** is a function that turns scores into probabilities.\n")
+    again = tmp_path / "wieder.md"
+    again.write_text("# Wiederholung\n\nDas Netz lernt mit der softmax aus den Daten.\n")
+    db = str(tmp_path / "s.sqlite")
+    assert magg(["ingest", str(softmax), "--db", db], capsys)[0] == 0
+    code, _, err = magg(["ingest", str(again), "--db", db], capsys)
+    assert code == 0 and "it reads as German" in err and "known already" not in err
 
 
 def test_an_english_lesson_on_known_concepts_alone_is_not_called_foreign(

@@ -143,7 +143,10 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
                 highlight=False,
             )
         elif lesson.status in ("new", "new-version") and not lesson.concepts and not lesson.proposals:
-            if lesson.named:  # an English lesson on what the graph has already
+            language = _language(lesson.path) if provider == "offline" else ""
+            if language:  # a German lesson that names one concept the graph has is still German
+                hint = f": it reads as {language}, and the offline provider reads English prose only"
+            elif lesson.named:  # an English lesson on what the graph has already
                 hint = f": the {lesson.named} concept(s) it names were known already"
             else:
                 hint = "; the offline provider reads English prose only" if provider == "offline" else ""
@@ -153,6 +156,18 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
                 markup=False,
                 highlight=False,
             )
+
+
+def _language(path: str) -> str:
+    """The language a lesson file reads as, when not English ("German", "CJK script"), from the
+    function words of its first pages; "" for English or a file that cannot be read again."""
+    from agents.offline.language import question_language
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return question_language(handle.read(20_000))
+    except OSError:
+        return ""
 
 
 def _moved(report: IngestReport, err: Console) -> None:
