@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from agents.answer_forms import WORD
 from agents.answer_spans import AnswerSpan, Excerpt
 from agents.offline.acronyms import spells
 from agents.phrases import FUNCTION_WORDS
@@ -35,8 +36,6 @@ _STANDS_FOR = re.compile(
 )
 _MARKS = re.compile(r"[*_`]")
 """Emphasis and code marks, read past ("*rectified linear unit* (*ReLU*)")."""
-_WORDLIKE = re.compile(r"[^\W_][\w-]*")
-_WORDS = re.compile(r"[^\W_](?:[\w'-]*[^\W_])?")
 _JOINERS = ("(", ",", ":", "\u2014", "--", " or", " aka")
 """What may join a long form to the abbreviation after it: "(", a comma, a colon, a dash, "or"."""
 _BREAK = re.compile(r"[^\w\s'-]")
@@ -96,21 +95,21 @@ def _long_forms(sentence: str, key: str) -> list[str]:
     parentheses just after it ("ReLU (rectified linear unit)") whose letters spell it."""
     found = []
     plain = _MARKS.sub("", sentence)
-    for match in _WORDLIKE.finditer(plain):
+    for match in WORD.finditer(plain):
         if _key(match.group(0)) != key:
             continue
         before = plain[max(0, match.start() - _REACH) : match.start()].rstrip()
         joined = next((j for j in _JOINERS if before.endswith(j)), None)
         if joined is not None:
             run = _BREAK.split(before[: len(before) - len(joined)])[-1]
-            words = _WORDS.findall(run)
+            words = WORD.findall(run)
             for size in range(1, min(len(words), len(key) + 5, 2 * len(key)) + 1):
                 if _spells_run(key, words[-size:]):
                     found.append(" ".join(words[-size:]))
                     break
         after = _PARENTHESIS.match(plain[match.end() :])
         if after is not None:
-            words = _WORDS.findall(after.group("run"))
+            words = WORD.findall(after.group("run"))
             if len(words) <= min(len(key) + 5, 2 * len(key)) and _spells_run(key, words):
                 found.append(" ".join(words))
     return found

@@ -62,8 +62,14 @@ def asks_maker(question: str) -> bool:
     >>> asks_maker("Who proposed dropout?"), asks_maker("Who founded the label that signed X?")
     (True, False)
     """
+    return bool(_thing(question))
+
+
+def _thing(question: str) -> set[str]:
+    """The content terms of the thing a question asks the maker of; none for any other question."""
     match = _WHO_MADE.match(question)
-    return match is not None and 0 < len(content_terms(match.group("thing"))) <= 5
+    terms = content_terms(match.group("thing")) if match is not None else []
+    return set(terms) if len(terms) <= 5 else set()
 
 
 def _one_clause(text: str, words: Sequence[tuple[int, list[str]]], first: int, second: int) -> bool:
@@ -75,10 +81,9 @@ def _one_clause(text: str, words: Sequence[tuple[int, list[str]]], first: int, s
 
 def maker(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
     """Who made the thing the question asks about (module docstring), or None."""
-    match = _WHO_MADE.match(question)
-    if match is None or not asks_maker(question):
+    thing = _thing(question)
+    if not thing:
         return None
-    thing = set(content_terms(match.group("thing")))
     read = [(n, excerpt, s.text) for n, excerpt in enumerate(excerpts) for s in sentences(excerpt.text) or []]
     # A sentence's first word is a name only if the excerpts capitalize it inside a sentence too.
     inside = {word for _, _, text in read for word in re.findall(r"(?<=\s)[A-Z][\w-]*", text)}

@@ -332,13 +332,13 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     yes_no = expected_kind(question) == "yesno"
     about_all = len(focus) == 1 or yes_no or ASPECT.search(question) is not None
     also = [names[c] for c in focus if c in names] if about_all else []
-    # What an abbreviation stands for is its long form; when no excerpt spells it out, what it is.
-    abbreviation = abbreviation_asked(question)
-    asked = f"What is {abbreviation}?" if abbreviation else question
     if asks_maker(question):  # who made a thing is read where it is said, never guessed
         span = maker(question, excerpts)
         used = used if span is not None else []
     else:
+        # What an abbreviation stands for is its long form; when no excerpt spells it out, what it is.
+        abbreviation = abbreviation_asked(question)
+        asked = f"What is {abbreviation}?" if abbreviation else question
         span = (expansion(question, excerpts, also) or best_span(asked, excerpts, also)) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:

@@ -15,7 +15,16 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from magg_kg.errors import ConfigError
 
-__all__ = ["Config", "D1Config", "LLMConfig", "Policy", "is_http_url", "load_config"]
+__all__ = [
+    "Config",
+    "D1Config",
+    "LLMConfig",
+    "Policy",
+    "is_http_url",
+    "is_yes",
+    "load_config",
+    "yes_no_error",
+]
 
 GATEWAY_HOST = "gateway.ai.cloudflare.com"
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -168,16 +177,32 @@ class Config(_Frozen):
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
+def yes_no_error(env: Mapping[str, str], name: str) -> str | None:
+    """Why a yes/no setting's value is refused, or None when it is one (or unset).
+
+    >>> yes_no_error({"X": "maybe"}, "X"), yes_no_error({"X": " On "}, "X")
+    ("X must be 1 or 0 (or true/false, yes/no, on/off), got 'maybe'", None)
+    """
+    if env.get(name, "").strip().lower() in _TRUE + _FALSE:
+        return None
+    return f"{name} must be 1 or 0 (or true/false, yes/no, on/off), got {env[name]!r}"
+
+
+def is_yes(env: Mapping[str, str], name: str) -> bool:
+    """Whether a yes/no setting says yes (a refused value says no: :func:`yes_no_error` tells it)."""
+    return env.get(name, "").strip().lower() in _TRUE
+
+
 def _flag(env: Mapping[str, str], name: str) -> bool:
     """A yes/no setting; anything but the usual words for yes and no is refused.
 
     >>> _flag({"X": "on"}, "X"), _flag({}, "X")
     (True, False)
     """
-    value = env.get(name, "").strip().lower()
-    if value not in _TRUE + _FALSE:
-        raise ConfigError(f"{name} must be 1 or 0 (or true/false, yes/no, on/off), got {env[name]!r}")
-    return value in _TRUE
+    wrong = yes_no_error(env, name)
+    if wrong is not None:
+        raise ConfigError(wrong)
+    return is_yes(env, name)
 
 
 def _int_or(env: Mapping[str, str], name: str, default: int) -> int:

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from magg_kg.backends import open_store
 from magg_kg.clock import Clock, SystemClock, parse_time
-from magg_kg.config import Config, LLMConfig, load_config
+from magg_kg.config import Config, LLMConfig, is_yes, load_config, yes_no_error
 from magg_kg.errors import BatchRefused, UserError
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
@@ -89,18 +89,15 @@ def serve_token() -> str | None:
 
 
 def debugging() -> bool:
-    """Whether ``MAGG_DEBUG`` asks for tracebacks instead of one line per error: 1, true, yes or
-    on; any value but those and 0, false, no, off is refused when a command starts
-    (:func:`debug_setting_error`), so a value it does not take is never quietly read as no."""
-    return os.environ.get("MAGG_DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
+    """Whether ``MAGG_DEBUG`` (a yes/no setting) asks for tracebacks instead of one line per
+    error; a value that is no yes or no is refused when a command starts
+    (:func:`debug_setting_error`), so it is never quietly read as no."""
+    return is_yes(os.environ, "MAGG_DEBUG")
 
 
 def debug_setting_error() -> str | None:
     """The error of a ``MAGG_DEBUG`` that is no yes/no value, or None."""
-    value = os.environ.get("MAGG_DEBUG", "").strip().lower()
-    if value in ("", "0", "false", "no", "off", "1", "true", "yes", "on"):
-        return None
-    return f"MAGG_DEBUG must be 1 or 0 (or true/false, yes/no, on/off), got {os.environ['MAGG_DEBUG']!r}"
+    return yes_no_error(os.environ, "MAGG_DEBUG")
 
 
 def repository() -> Path:
