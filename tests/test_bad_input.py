@@ -136,6 +136,21 @@ def test_a_lesson_that_gives_nothing_is_said_to(tmp_path: Path, capsys: pytest.C
     assert code == 0 and "it reads as German" in err and "known already" not in err
 
 
+def test_a_lesson_of_code_alone_is_said_to_have_no_prose(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Minified code names variables d, c, l and qu: read with the code, it was "French".
+    code_only = tmp_path / "min.md"
+    body = ";".join(f"var a{i}=function(d){{return d*c.l+qu(d)}}" for i in range(300))
+    code_only.write_text(f"```js\n{body}\n```\n", encoding="utf-8")
+    markup_only = tmp_path / "table.html"
+    markup_only.write_text('<table><tr><td>1</td><td>2</td></tr></table><img src="a.png">\n')
+    for lesson in (code_only, markup_only):
+        code, _, err = magg(["ingest", str(lesson), "--db", str(tmp_path / "g.sqlite")], capsys)
+        assert code == 0 and "it has no prose, only code, markup or tables" in err
+        assert "reads as" not in err
+
+
 def test_an_english_lesson_on_known_concepts_alone_is_not_called_foreign(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -9,6 +9,7 @@ refusal is one line on stderr); 2 for a usage error (no such path, an empty fold
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -143,8 +144,10 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
                 highlight=False,
             )
         elif lesson.status in ("new", "new-version") and not lesson.concepts and not lesson.proposals:
-            language = _language(lesson.path) if provider == "offline" else ""
-            if language:  # a German lesson that names one concept the graph has is still German
+            language = _language(lesson.path)
+            if language == "no prose":
+                hint = ": it has no prose, only code, markup or tables"
+            elif language and provider == "offline":  # German naming one known concept is still German
                 hint = f": it reads as {language}, and the offline provider reads English prose only"
             elif lesson.named:  # an English lesson on what the graph has already
                 hint = f": the {lesson.named} concept(s) it names were known already"
@@ -159,15 +162,24 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
 
 
 def _language(path: str) -> str:
-    """The language a lesson file reads as, when not English ("German", "CJK script"), from the
-    function words of its first pages; "" for English or a file that cannot be read again."""
+    """What a lesson file reads as when it is not English prose: the language of its prose
+    ("German", "CJK script") from the function words of its first pages, or "no prose" when its
+    first pages are code, markup or tables only; "" for English or a file that cannot be read again.
+    Only the prose view is read: a code block's ``d`` and ``c`` are not French."""
     from agents.offline.language import question_language
+    from magg_kg.markup import find_prose, flavor_of
 
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            return question_language(handle.read(20_000))
+            prose = find_prose(handle.read(20_000), flavor_of(path)).prose
     except OSError:
         return ""
+    if not _PROSE_WORD.search(prose):
+        return "no prose"
+    return question_language(prose)
+
+
+_PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def _moved(report: IngestReport, err: Console) -> None:
