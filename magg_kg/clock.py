@@ -10,9 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-__all__ = ["Clock", "StepClock", "SystemClock", "format_time", "parse_time"]
-
-_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+__all__ = ["Clock", "OutOfRange", "StepClock", "SystemClock", "format_time", "parse_time"]
 
 
 def format_time(moment: datetime) -> str:
@@ -20,8 +18,10 @@ def format_time(moment: datetime) -> str:
 
     >>> format_time(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC))
     '2026-01-02T03:04:05.000000Z'
+    >>> format_time(datetime(1, 1, 1, tzinfo=UTC))  # four digits of year, as text order needs
+    '0001-01-01T00:00:00.000000Z'
     """
-    return moment.astimezone(UTC).strftime(_FORMAT)
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def _moment(text: str) -> datetime:
@@ -42,7 +42,11 @@ def parse_time(text: str) -> str:
     try:
         return format_time(moment)
     except OverflowError:  # "0001-01-01T00:00:00+01:00" is before the first time in UTC
-        raise ValueError(f"{text!r} is out of the range of times") from None
+        raise OutOfRange(f"{text!r} is before the first time or after the last") from None
+
+
+class OutOfRange(ValueError):
+    """A time written correctly that is no time in UTC (before year 1, after year 9999)."""
 
 
 class Clock(Protocol):

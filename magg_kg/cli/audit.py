@@ -23,9 +23,11 @@ from magg_kg.cli.context import (
     DbOption,
     JsonOption,
     as_of_time,
+    check_out,
     note_nothing_then,
     open_context,
     print_json,
+    write_whole,
 )
 from magg_kg.errors import StoreError, UserError
 from magg_kg.store import Row
@@ -132,10 +134,7 @@ def report_command(
         if not (math.isfinite(usd_prompt) and math.isfinite(usd_completion)):
             raise UserError("a price must be a number of dollars (not inf or nan)")
         prices = Prices(usd_prompt, usd_completion)
-    if out is not None and out.is_dir():
-        raise UserError(
-            f"--out {out} is a folder; give a file path, e.g. {out / ('report.' + format_.value)}"
-        )
+    check_out(out, f"report.{format_.value}")
     with open_context(db) as ctx:
         note_nothing_then(ctx.store, ctx.err, when)
         data = audit_report(read_snapshot(ctx.store, when, ctx.clock.now()), domain, prices)
@@ -145,7 +144,7 @@ def report_command(
         sys.stdout.write(text)
         return
     try:
-        out.write_text(text, encoding="utf-8")
+        write_whole(out, text)
     except OSError as error:
         raise UserError(
             f"cannot write the report to {out} ({error.strerror or error}); choose a writable --out"

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from magg_kg.backends import open_store
-from magg_kg.clock import Clock, SystemClock, parse_time
+from magg_kg.clock import Clock, OutOfRange, SystemClock, parse_time
 from magg_kg.config import Config, LLMConfig, is_yes, load_config, yes_no_error
 from magg_kg.errors import BatchRefused, UserError
 from magg_kg.ids import make_id
@@ -46,6 +46,7 @@ __all__ = [
     "debugging",
     "emit_report",
     "err_console",
+    "is_database",
     "note_nothing_then",
     "one_line",
     "open_context",
@@ -56,6 +57,7 @@ __all__ = [
     "serve_token",
     "shared_data",
     "write_batch",
+    "write_whole",
 ]
 
 DbOption = Annotated[
@@ -174,13 +176,16 @@ def print_json(value: object) -> None:
     sys.stdout.write(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
-def check_out(out: Path | None) -> None:
+def check_out(out: Path | None, example: str = "results.json") -> None:
     """Refuses, before any work, an ``--out`` file that could not be written: a folder, a path
-    under a file, a folder this user may not write in. Creates nothing."""
+    under a file, a folder this user may not write in, and a database (see :func:`is_database`),
+    which the output would destroy. Creates nothing."""
     if out is None:
         return
     if out.is_dir():
-        raise UserError(f"--out {out} is a folder; give a file path, e.g. {out / 'results.json'}")
+        raise UserError(f"--out {out} is a folder; give a file path, e.g. {out / example}")
+    if is_database(out):
+        raise UserError(f"--out {out} is a database, which writing would destroy; choose another --out")
     folder = out.parent
     while not folder.exists() and folder != folder.parent:  # the folders to make, made at the end
         folder = folder.parent
@@ -188,6 +193,45 @@ def check_out(out: Path | None) -> None:
         raise UserError(f"--out {out}: {folder} is a file, not a folder; choose another --out")
     if not os.access(out if out.exists() else folder, os.W_OK):
         raise UserError(f"--out {out}: no permission to write there; choose a writable --out")
+
+
+_SQLITE = b"SQLite format 3\x00"
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def is_database(path: Path) -> bool:
+    """Whether ``path`` is an SQLite database file, or the write-ahead log, shared memory or
+    journal file beside one (``magg.sqlite-wal``): what an output file must never replace.
+
+    >>> is_database(Path("/no/such/file.json"))
+    False
+    """
+    for suffix in _SIDE_FILES:
+        if path.name.endswith(suffix) and is_database(path.with_name(path.name[: -len(suffix)])):
+            return True
+    if not path.is_file():  # a pipe is never opened: that would wait for a writer
+        return False
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(_SQLITE)) == _SQLITE
+    except OSError:
+        return False
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path`` whole or not at all: into a new file beside it, then renamed
+    over it, so that an interrupted run leaves the old file (or none), never half of the new. A
+    link is written through; what is no regular file (``/dev/stdout``, a pipe) is written to."""
+    if path.exists() and not path.is_file():
+        path.write_text(text, encoding="utf-8")
+        return
+    target = Path(os.path.realpath(path))
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, target)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def emit_report(
@@ -206,7 +250,7 @@ def emit_report(
     if out is not None:
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(text, encoding="utf-8")
+            write_whole(out, text)
         except OSError as error:
             typer.echo(text, nl=False)
             raise UserError(
@@ -222,10 +266,10 @@ def emit_report(
         console.print(f"results written to {out}", markup=False, highlight=False)
 
 
-def as_of_time(value: str | None, clock: Clock | None = None) -> str | None:
-    """``--as-of`` as a canonical time; a value that is no time, or a time still to come by
-    ``clock`` (the system's when None; past :data:`AS_OF_SKEW_S`), is a usage error: nothing is
-    known yet of a time to come.
+def as_of_time(value: str | None, clock: Clock | None = None, *, name: str = "--as-of") -> str | None:
+    """``--as-of`` (or the field ``name`` of a request) as a canonical time; a value that is no
+    time, or a time still to come by ``clock`` (the system's when None; past
+    :data:`AS_OF_SKEW_S`), is a usage error: nothing is known yet of a time to come.
 
     >>> from magg_kg.clock import StepClock
     >>> clock = StepClock("2026-11-29T12:00:00Z")
@@ -239,13 +283,15 @@ def as_of_time(value: str | None, clock: Clock | None = None) -> str | None:
         return None
     try:
         when = parse_time(value)
+    except OutOfRange as error:
+        raise UserError(f"{name} {error}") from None
     except ValueError:
-        raise UserError(f"--as-of {value!r} is not an ISO 8601 time (e.g. 2026-11-29T12:00:00Z)") from None
+        raise UserError(f"{name} {value!r} is not an ISO 8601 time (e.g. 2026-11-29T12:00:00Z)") from None
     now = (clock or SystemClock()).now()
     if datetime.fromisoformat(when) > datetime.fromisoformat(now) + timedelta(seconds=AS_OF_SKEW_S):
         raise UserError(
-            f"--as-of {when} is in the future (now is {now}): give a time up to now, "
-            "or leave out --as-of to read the graph as it stands"
+            f"{name} {when} is in the future (now is {now}): give a time up to now, "
+            f"or leave out {name} to read the graph as it stands"
         )
     return when
 

@@ -25,7 +25,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from magg_kg.cli.context import err_console, repository, shared_data
+from magg_kg.cli.context import check_out, err_console, repository, shared_data
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
 
@@ -250,6 +250,7 @@ def label(
             raise UserError(f"{path}: no such file")
         if out.resolve() == path.resolve():
             raise UserError(f"--out {out} is one of the files read; write the labelled claims elsewhere")
+    check_out(out, "labelled.jsonl")
     written, unused = labelled_claims(claims_file, labels_file, out)
     if unused:
         err_console().print(

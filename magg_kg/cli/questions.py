@@ -304,7 +304,7 @@ def _request(body: bytes, clock: Clock) -> _Asked:
         raise UserError('"flat" must be true or false')
     if as_of is not None and not isinstance(as_of, str):
         raise UserError('"as_of" must be a time, e.g. "2026-11-29T12:00:00Z", or null')
-    return _Asked(asked["question"], flat, as_of_time(as_of, clock))
+    return _Asked(asked["question"], flat, as_of_time(as_of, clock, name='"as_of"'))
 
 
 def _error(status: int, message: str) -> JSONResponse:
