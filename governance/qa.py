@@ -185,6 +185,26 @@ def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> 
     return [qa.SubQuestion(text=text, concepts=list(dict.fromkeys(found)))]
 
 
+MAX_SUB_QUESTIONS = 8
+"""The most parts of one question that are answered: each costs model calls, and a question of
+a thousand parts is a request for a thousand answers, not one."""
+
+
+def _bounded(subs: list[qa.SubQuestion], result: QAResult) -> list[qa.SubQuestion]:
+    """The sub-questions, each asked once (a part written twice is answered once), at most
+    :data:`MAX_SUB_QUESTIONS` of them; the answer says when more were left unanswered."""
+    first: dict[tuple[str, tuple[str, ...], str], qa.SubQuestion] = {}
+    for sub in subs:
+        first.setdefault((normalize_name(sub.text), tuple(sub.concepts), sub.type), sub)
+    distinct = list(first.values())
+    if len(distinct) > MAX_SUB_QUESTIONS:
+        result.uncovered.append(
+            f"The question has {len(distinct)} parts; the first {MAX_SUB_QUESTIONS} were answered: "
+            "ask the others on their own."
+        )
+    return distinct[:MAX_SUB_QUESTIONS]
+
+
 def _uncovered(result: QAResult) -> QAResult:
     result.covered = False
     named = " ".join(result.uncovered)
@@ -203,7 +223,7 @@ def answer_routed(
 ) -> QAResult:
     """Answers ``question`` through decomposition, domain routing, experts and synthesis."""
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
-    subs = _decompose(llm, graph, question, result)
+    subs = _bounded(_decompose(llm, graph, question, result), result)
     scopes = domain_scopes(graph, bridges)
     touching = graph.touching()
     members = graph.kept(("members", UNOWNED), lambda: domain_members(touching, graph.owners, UNOWNED))

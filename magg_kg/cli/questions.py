@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 __all__ = [
     "KEPT_PAST",
     "MAX_QUESTION_BYTES",
+    "MAX_WAITING",
+    "Busy",
     "EmptyGraph",
     "Questions",
     "answered",
@@ -56,6 +58,9 @@ KEPT_PAST = 4
 """How many graphs as of a past time the server keeps beside the current one."""
 MAX_QUESTION_BYTES = 64 * 1024
 """The largest request body ``/api/ask`` reads."""
+MAX_WAITING = 16
+"""How many questions may wait for the one worker; more are refused (429) until some are answered:
+a client that sends many long questions does not keep every other waiting behind them."""
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
 
@@ -78,11 +83,19 @@ class Questions:
     )
     _store: Store | None = None
     _kept: OrderedDict[str | None, _Kept] = field(default_factory=OrderedDict)
+    _waiting: int = 0
 
     async def ask(self, question: str, *, flat: bool = False, as_of: str | None = None) -> dict[str, object]:
         """The answer as ``magg ask --json`` prints it (:class:`UserError` for a question that
-        cannot be asked, :class:`StoreError` when the store fails)."""
-        return await asyncio.wrap_future(self._worker.submit(self._answer, question, flat, as_of))
+        cannot be asked, :class:`StoreError` when the store fails, :class:`Busy` when
+        :data:`MAX_WAITING` questions wait already)."""
+        if self._waiting >= MAX_WAITING:  # counted on the event loop's one thread
+            raise Busy(f"{self._waiting} questions are waiting to be answered; ask again shortly")
+        self._waiting += 1
+        try:
+            return await asyncio.wrap_future(self._worker.submit(self._answer, question, flat, as_of))
+        finally:
+            self._waiting -= 1
 
     def answer(self, question: str, *, flat: bool = False, as_of: str | None = None) -> dict[str, object]:
         """:meth:`ask`, waiting for the answer."""
@@ -134,6 +147,10 @@ class Questions:
 
 class EmptyGraph(UserError):
     """Nothing to answer from: no concept (as of the time asked about)."""
+
+
+class Busy(UserError):
+    """Too many questions wait for the worker already."""
 
 
 def read_graph(store: Store, as_of: str | None, named: str) -> tuple[GraphIndex, dict[str, list[str]]]:
@@ -271,6 +288,8 @@ def question_routes(questions: Questions) -> list[Route]:
             answer = await questions.ask(asked.question, flat=asked.flat, as_of=asked.as_of)
         except EmptyGraph as empty:
             return _error(409, str(empty))
+        except Busy as busy:
+            return _error(429, str(busy), {"Retry-After": "5"})
         except StoreError as error:
             return _error(500, f"the store failed: {error}")
         except UserError as error:
@@ -307,5 +326,5 @@ def _request(body: bytes, clock: Clock) -> _Asked:
     return _Asked(asked["question"], flat, as_of_time(as_of, clock, name='"as_of"'))
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=_HEADERS | (headers or {}))

@@ -502,3 +502,18 @@ def test_a_typed_question_about_two_concepts_asks_each_expert_once(graph: GraphI
     assert cited == {e for a in result.graph_answers for e in a.edges} and len(cited) == 4
     flat = answer_flat(LLM, graph, question)
     assert flat.calls == 1 and set(flat.citations) == cited
+
+
+def test_a_part_asked_twice_is_answered_once_and_at_most_eight_parts_are(graph: GraphIndex) -> None:
+    # One request of 1,600 copies of a question made 4,800 model calls.
+    from governance.qa import MAX_SUB_QUESTIONS
+
+    once = routed(graph, "What should I learn before transformers?")
+    twice = routed(graph, "What should I learn before transformers? " * 50)
+    assert len(twice.sub_questions) == 1 and twice.calls == once.calls
+    assert twice.answer == once.answer
+    concepts = ["transformers", "neural networks", "backpropagation", "attention", "gradient descent"]
+    many = " ".join(f"What should I learn before {c}? What does {c} unlock?" for c in concepts)
+    result = routed(graph, many)
+    assert len(result.sub_questions) == MAX_SUB_QUESTIONS
+    assert f"The question has 10 parts; the first {MAX_SUB_QUESTIONS} were answered" in result.answer

@@ -127,8 +127,8 @@ def test_bad_requests_get_a_clear_error_and_no_answer(db: Path, tmp_path: Path) 
             ({"question": "   "}, 400, "empty"),
             ({"question": "x" * (MAX_QUESTION_BYTES + 1)}, 413, "larger than"),
             # Each of these was a 500 (found by trying the server as a hostile client would).
-            ({"question": "what is attention?", "as_of": "0001-01-01T00:00:00+01:00"}, 400, "ISO 8601"),
-            ({"question": "what is attention?", "as_of": "9999-12-31T23:59:59-01:00"}, 400, "ISO 8601"),
+            ({"question": "what is attention?", "as_of": "0001-01-01T00:00:00+01:00"}, 400, "first time"),
+            ({"question": "what is attention?", "as_of": "9999-12-31T23:59:59-01:00"}, 400, "first time"),
             (b'{"question": "what is attention \\ud800 transformer"}', 400, "not valid text"),
             (b"[" * 30_000 + b"]" * 30_000, 400, "not JSON"),
             # A time to come was read as now.
@@ -246,3 +246,25 @@ def test_ask_server_refuses_a_reply_too_big_or_of_the_wrong_shape(
         server.shutdown()
         server.server_close()
     assert code == 1 and said in err and "Traceback" not in out + err and out == ""
+
+
+def test_questions_beyond_those_waiting_are_refused_until_some_are_answered(db: Path) -> None:
+    # One worker answers; a flood of long questions kept a short one waiting 43 s behind them.
+    import asyncio
+
+    from magg_kg.cli.questions import MAX_WAITING, Busy
+
+    questions = questions_over(db)
+    questions._waiting = MAX_WAITING  # as many as may wait, waiting already
+    with pytest.raises(Busy, match=f"{MAX_WAITING} questions are waiting"):
+        asyncio.run(questions.ask(QUESTIONS[0]))
+    questions._waiting = MAX_WAITING - 1
+    assert asyncio.run(questions.ask(QUESTIONS[0]))["question"] == QUESTIONS[0]
+    assert questions._waiting == MAX_WAITING - 1  # counted while it waited, and no longer
+    with serving(db, questions=questions) as url:
+        questions._waiting = MAX_WAITING
+        reply = httpx.post(f"{url}/api/ask", json={"question": QUESTIONS[0]}, timeout=60)
+        assert reply.status_code == 429 and reply.headers["retry-after"] == "5"
+        assert "ask again shortly" in reply.json()["error"]
+        questions._waiting = 0
+    questions.close()
