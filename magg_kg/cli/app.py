@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Callable
 from importlib.metadata import version
@@ -100,6 +101,8 @@ app = build_app()
 
 
 INTERRUPTED = 130
+TERMINATED = 143
+"""Exit codes after Ctrl-C (SIGINT) and SIGTERM, as a shell reports a command a signal ended."""
 """The exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
 
@@ -111,12 +114,32 @@ def _drop_stdout() -> None:
         os.dup2(null, sys.stdout.fileno())
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, read as Ctrl-C is (a service manager's stop, `docker stop`): the batch being
+    written is rolled back and the database closed whole, instead of the process ending at once."""
+
+
 def main() -> None:
     """Entry point: runs the app, turning magg errors into one clear line."""
     wrong = debug_setting_error()
     if wrong is not None:
         err_console().print(f"error: {wrong}", markup=False, highlight=False)
         sys.exit(2)
+    terminated: list[int] = []  # typer may turn the exception into a code: the handler says so too
+
+    def terminate(signum: int, frame: object) -> None:
+        terminated.append(signum)
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        _run(terminated)
+    finally:  # the work is done or given up: a signal now would only end the exit with a traceback
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _run(terminated: list[int]) -> None:
     try:
         # Without standalone mode, typer returns (not raises) the code of a `typer.Exit`.
         code = app(standalone_mode=False)
@@ -133,10 +156,12 @@ def main() -> None:
             err_console().print(f"error: {error.format_message()}", markup=False, highlight=False)
         sys.exit(error.exit_code)
     except typer.Abort:
+        if terminated:
+            _interrupted(True)
         err_console().print("aborted", markup=False)
         sys.exit(INTERRUPTED)
     except KeyboardInterrupt:
-        _interrupted()
+        _interrupted(bool(terminated))
     except BrokenPipeError:  # the reader left (`magg export | head`): nothing more to say to it
         _drop_stdout()
         sys.exit(1)
@@ -148,15 +173,15 @@ def main() -> None:
         err_console().print(f"error: {what}: {error.strerror or error}", markup=False, highlight=False)
         sys.exit(1)
     if code == INTERRUPTED:  # typer turns Ctrl-C into this code, and returns it
-        _interrupted()
+        _interrupted(bool(terminated))
     if isinstance(code, int) and code:
         sys.exit(code)
 
 
-def _interrupted() -> None:
+def _interrupted(terminated: bool = False) -> None:
     err_console().print(
-        "interrupted: every batch written is whole (the one being written was rolled back); "
-        "run the command again to finish",
+        f"{'terminated' if terminated else 'interrupted'}: every batch written is whole (the one "
+        "being written was rolled back); run the command again to finish",
         markup=False,
     )
-    sys.exit(INTERRUPTED)
+    sys.exit(TERMINATED if terminated else INTERRUPTED)

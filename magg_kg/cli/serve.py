@@ -2,15 +2,22 @@
 (:mod:`magg_kg.cli.questions`): ``POST /api/ask``, which ``magg ask --server URL`` sends to.
 
 It listens on 127.0.0.1 unless told otherwise; any other address needs ``MAGG_SERVE_TOKEN`` (read
-when the command runs), which every request must then carry.
+when the command runs), which every request must then carry. The address is bound before the
+server says it serves there (a port in use is one line and exit 2). A connection that has not sent
+a request's headers within :data:`HEADER_TIMEOUT_S` is closed, so that clients that open
+connections and trickle nothing (slowloris) do not hold them, and with them every file the process
+may open; at most :data:`MAX_CONNECTIONS` are served at once (503 beyond).
 """
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from typing import Annotated
 
 import typer
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from magg_kg.backends import open_store
 from magg_kg.cli.context import DbOption, open_context, serve_token
@@ -21,9 +28,13 @@ from magg_kg.clock import SystemClock
 from magg_kg.errors import UserError
 from magg_kg.store import Store
 
-__all__ = ["MIN_TOKEN_LENGTH", "register", "serve"]
+__all__ = ["HEADER_TIMEOUT_S", "MAX_CONNECTIONS", "MIN_TOKEN_LENGTH", "register", "serve"]
 
 MIN_TOKEN_LENGTH = 16
+HEADER_TIMEOUT_S = 10.0
+"""How long a connection may take to send a request's headers."""
+MAX_CONNECTIONS = 256
+"""How many connections and requests are served at once; more get 503."""
 
 
 def register(app: typer.Typer) -> None:
@@ -58,8 +69,10 @@ def serve(
         # before each decision it records.
         clock = SystemClock()
         clock.observe(ctx.store.latest_time())
+        listener = _listen(host, port)
+        bound = listener.getsockname()[1]
         ctx.out.print(
-            f"serving {config.db} at http://{host}:{port}/"
+            f"serving {config.db} at http://{host}:{bound}/"
             f"{' (every request needs the token)' if token else ''}; Ctrl-C stops",
             markup=False,
             highlight=False,
@@ -78,7 +91,57 @@ def serve(
             questions=questions,
         )
     )
+    server = uvicorn.Server(
+        uvicorn.Config(
+            site,
+            http=TimedHeaders,
+            log_level="warning",
+            server_header=False,
+            limit_concurrency=MAX_CONNECTIONS,
+        )
+    )
     try:
-        uvicorn.run(site, host=host, port=port, log_level="warning", server_header=False)
+        server.run(sockets=[listener])
     finally:
         questions.close()
+        listener.close()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening; :class:`UserError` when it cannot be."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family, backlog=2048)
+    except (OSError, UnicodeError) as error:
+        why = getattr(error, "strerror", None) or error
+        raise UserError(f"cannot listen on {host}:{port} ({why}): choose another --host or --port") from None
+
+
+class TimedHeaders(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, closing a connection whose request's headers have not come
+    within :data:`HEADER_TIMEOUT_S` of its opening or of its last response."""
+
+    _deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def on_response_complete(self) -> None:
+        self._arm()  # before a pipelined request starts its cycle, which must not be timed
+        super().on_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        waiting_for = self.cycle  # a request whose headers came starts a new cycle
+        self._deadline = self.loop.call_later(HEADER_TIMEOUT_S, self._expire, waiting_for)
+
+    def _expire(self, waiting_for: object) -> None:
+        if self.cycle is waiting_for and not self.transport.is_closing():
+            self.transport.close()
