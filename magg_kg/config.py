@@ -20,9 +20,11 @@ __all__ = [
     "D1Config",
     "LLMConfig",
     "Policy",
+    "header_safe",
     "is_http_url",
     "is_yes",
     "load_config",
+    "without_password",
     "yes_no_error",
 ]
 
@@ -84,6 +86,11 @@ class LLMConfig(_Frozen):
     bundle_tokens: Annotated[int, Field(ge=500, le=100_000)] = BUNDLE_TOKENS
     """The most prompt tokens (estimated) one bundle carries."""
 
+    @field_validator("api_key", "gateway_token")
+    @classmethod
+    def _header_safe(cls, secret: SecretStr | None) -> SecretStr | None:
+        return header_safe(secret)
+
     def checked(self) -> LLMConfig:
         """Refuses a deepseek configuration that cannot work or would leave the one gateway."""
         if self.provider != "deepseek":
@@ -98,9 +105,9 @@ class LLMConfig(_Frozen):
                 "MAGG_LLM=deepseek needs MAGG_LLM_BASE_URL, the Cloudflare AI Gateway URL "
                 "https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/deepseek"
             )
-        parts = urlsplit(self.base_url)
         if not is_http_url(self.base_url):
-            raise ConfigError(f"MAGG_LLM_BASE_URL is not an http(s) URL: {_shown(self.base_url)!r}")
+            raise ConfigError(f"MAGG_LLM_BASE_URL is not an http(s) URL: {without_password(self.base_url)!r}")
+        parts = urlsplit(self.base_url)
         if not self.allow_any_host:
             segments = [s for s in parts.path.split("/") if s]
             is_gateway = (
@@ -112,21 +119,24 @@ class LLMConfig(_Frozen):
             )
             if not is_gateway:
                 raise ConfigError(
-                    f"MAGG_LLM_BASE_URL {_shown(self.base_url)!r} is not a Cloudflare AI Gateway DeepSeek "
-                    "URL (expected https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/deepseek, "
-                    "the only egress); set MAGG_LLM_ALLOW_ANY_HOST=1 to use another OpenAI-compatible "
-                    "server such as a local llama.cpp or vLLM"
+                    f"MAGG_LLM_BASE_URL {without_password(self.base_url)!r} is not a Cloudflare AI Gateway "
+                    "DeepSeek URL (expected https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/"
+                    "deepseek, the only egress); set MAGG_LLM_ALLOW_ANY_HOST=1 to use another "
+                    "OpenAI-compatible server such as a local llama.cpp or vLLM"
                 )
         return self
 
 
-def _shown(url: str) -> str:
+def without_password(url: str) -> str:
     """The URL without any user:password part, fit for an error message.
 
-    >>> _shown("https://me:secret@example.com/v1")
+    >>> without_password("https://me:secret@example.com/v1")
     'https://example.com/v1'
     """
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # "http://[::1": no URL, but it may still hold a password before an "@"
+        return url.rsplit("@", 1)[-1] if "@" in url else url
     if "@" not in parts.netloc:
         return url
     return parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]).geturl()
@@ -142,6 +152,11 @@ class D1Config(_Frozen):
     timeout_s: Annotated[float, Field(gt=0)] = 30.0
     attempts: Annotated[int, Field(ge=1, le=10)] = 4
 
+    @field_validator("token", "read_token")
+    @classmethod
+    def _header_safe(cls, secret: SecretStr | None) -> SecretStr | None:
+        return header_safe(secret)
+
     @field_validator("url")
     @classmethod
     def _http_url(cls, url: str) -> str:
@@ -150,14 +165,28 @@ class D1Config(_Frozen):
         return url
 
 
+def header_safe(secret: SecretStr | None) -> SecretStr | None:
+    """A key or token as an HTTP header can carry it: printable ASCII without spaces; else a
+    ValueError that does not show it.
+
+    >>> header_safe(SecretStr("a\\nb"))
+    Traceback (most recent call last):
+    ValueError: must be printable ASCII without spaces (an HTTP header carries it)
+    """
+    value = secret.get_secret_value() if secret is not None else ""
+    if value and not (value.isascii() and value.isprintable() and value.split() == [value]):
+        raise ValueError("must be printable ASCII without spaces (an HTTP header carries it)")
+    return secret
+
+
 def is_http_url(url: str) -> bool:
     """Whether ``url`` is an http(s) URL with a host and, when it names one, a valid port.
 
     >>> is_http_url("http://127.0.0.1:8787"), is_http_url("notaurl"), is_http_url("http://h:99999")
     (True, False, False)
     """
-    parts = urlsplit(url)
     try:
+        parts = urlsplit(url)  # raises on a bracketed host left open ("http://[::1")
         port = parts.port  # raises on a port out of range or not a number
     except ValueError:
         return False
@@ -216,6 +245,8 @@ def _optional_int(env: Mapping[str, str], name: str) -> int | None:
     if not value:
         return None
     try:
+        if not value.isascii():  # int() reads "٣" as 3
+            raise ValueError(value)
         return int(value)
     except ValueError:
         raise ConfigError(f"{name} must be a whole number, got {value!r}") from None
@@ -259,14 +290,20 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
         where = ".".join(str(part) for part in first["loc"])
         name = _VARIABLES.get(where, where)
         given = first.get("input")
-        shown = _shown(given) if isinstance(given, str) else given  # a URL's password stays out
+        shown = without_password(given) if isinstance(given, str) else given  # a URL's password stays out
         message = str(first["msg"]).removeprefix("Value error, ")
+        if isinstance(given, SecretStr):  # a key is never shown, not even in part
+            raise ConfigError(f"bad configuration: {name}: {message}") from None
         raise ConfigError(f"bad configuration: {name}={shown!r}: {message}") from None
 
 
 _VARIABLES = {
     "store": "MAGG_STORE",
     "url": "MAGG_D1_URL",
+    "token": "MAGG_D1_TOKEN",
+    "read_token": "MAGG_D1_READ_TOKEN",
+    "api_key": "DEEPSEEK_API_KEY",
+    "gateway_token": "MAGG_LLM_GATEWAY_TOKEN",
     "provider": "MAGG_LLM",
     "model": "MAGG_LLM_MODEL",
     "max_calls": "MAGG_LLM_MAX_CALLS",

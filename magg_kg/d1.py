@@ -29,7 +29,7 @@ from typing import Literal
 
 import httpx
 
-from magg_kg.config import D1Config
+from magg_kg.config import D1Config, without_password
 from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
 from magg_kg.operations import BATCH_OPS, Batch
 from magg_kg.store import BatchResult, Param, Row, Store, queries
@@ -79,6 +79,7 @@ class D1Store(Store):
                 "token; MAGG_D1_READ_TOKEN alone is enough for reading); see ts-apply/README.md"
             )
         self._url = config.url.rstrip("/")
+        self._where = without_password(self._url)  # what messages name: never a password
         self._attempts = config.attempts
         self._sleep = sleep
         self._jitter = jitter
@@ -109,7 +110,7 @@ class D1Store(Store):
                 if (response.status_code == 200) == (result.status != "refused"):
                     return result
             raise StoreError(
-                f"the D1 Worker at {self._url} answered batch {batch.batch_id} with HTTP "
+                f"the D1 Worker at {self._where} answered batch {batch.batch_id} with HTTP "
                 f"{response.status_code} ({answer.get('code') or 'no code'}: "
                 f"{answer.get('reason') or response.text[:200]})"
             )
@@ -141,7 +142,7 @@ class D1Store(Store):
             outcomes = answer.get("results")
             if response.status_code != 200 or not isinstance(outcomes, list) or len(outcomes) != len(pending):
                 raise StoreError(
-                    f"the D1 Worker at {self._url} answered a group of {len(pending)} batches with HTTP "
+                    f"the D1 Worker at {self._where} answered a group of {len(pending)} batches with HTTP "
                     f"{response.status_code} ({answer.get('code') or 'no code'}: "
                     f"{answer.get('reason') or response.text[:200]})"
                 )
@@ -155,7 +156,7 @@ class D1Store(Store):
                 result = _result(batch_id, outcome, retried) if isinstance(outcome, dict) else None
                 if result is None:
                     raise StoreError(
-                        f"the D1 Worker at {self._url} answered batch {batch_id} with {outcome!r}"
+                        f"the D1 Worker at {self._where} answered batch {batch_id} with {outcome!r}"
                     )
                 results[index] = result
             if not moved:
@@ -185,7 +186,7 @@ class D1Store(Store):
 
     def _chain_unsettled(self, batch_id: str) -> BackendUnavailable:
         return BackendUnavailable(
-            f"the D1 Worker at {self._url} could not add batch {batch_id} to the audit chain in "
+            f"the D1 Worker at {self._where} could not add batch {batch_id} to the audit chain in "
             f"{CHAIN_ATTEMPTS} sendings: other writers kept extending it first. Nothing of the batch "
             "was written; re-run (a batch is applied at most once)"
         )
@@ -207,12 +208,12 @@ class D1Store(Store):
             answer = self._json(response)
             if response.status_code != 200:
                 raise StoreError(
-                    f"the D1 Worker at {self._url} refused query {name} (HTTP {response.status_code}: "
+                    f"the D1 Worker at {self._where} refused query {name} (HTTP {response.status_code}: "
                     f"{answer.get('reason', '')})"
                 )
             page = answer.get("rows")
             if not isinstance(page, list):
-                raise StoreError(f"the D1 Worker at {self._url} sent no rows for query {name}")
+                raise StoreError(f"the D1 Worker at {self._where} sent no rows for query {name}")
             rows.extend(page)
             next_offset = answer.get("next_offset")
             offset = next_offset if isinstance(next_offset, int) else None
@@ -243,18 +244,18 @@ class D1Store(Store):
             if response.status_code == 401:
                 name = "MAGG_D1_TOKEN" if token == self._write_token else "MAGG_D1_READ_TOKEN"
                 raise StoreError(
-                    f"the D1 Worker at {self._url} refused the token (HTTP 401): {name} does not "
+                    f"the D1 Worker at {self._where} refused the token (HTTP 401): {name} does not "
                     f"match the Worker's secret; set the same value in the environment and with "
                     f"`wrangler secret put {name}`"
                 )
             if response.status_code == 403:
                 raise StoreError(
-                    f"the D1 Worker at {self._url} refused to write with MAGG_D1_TOKEN (HTTP 403): "
+                    f"the D1 Worker at {self._where} refused to write with MAGG_D1_TOKEN (HTTP 403): "
                     "it is the Worker's read token; set MAGG_D1_TOKEN to its write token"
                 )
             return response, attempt > 0
         raise BackendUnavailable(
-            f"the D1 Worker at {self._url} did not answer {path} after {self._attempts} attempts "
+            f"the D1 Worker at {self._where} did not answer {path} after {self._attempts} attempts "
             f"(last: {problem}); check that it is deployed and MAGG_D1_URL is right (or start "
             "`wrangler dev` in ts-apply), then re-run: a batch is applied at most once"
         )
@@ -266,7 +267,7 @@ class D1Store(Store):
             answer = None
         if not isinstance(answer, dict):
             raise StoreError(
-                f"the D1 Worker at {self._url} answered HTTP {response.status_code} with something "
+                f"the D1 Worker at {self._where} answered HTTP {response.status_code} with something "
                 f"other than a JSON object: {response.text[:200]!r}; is MAGG_D1_URL the Worker's URL?"
             )
         return answer

@@ -54,6 +54,11 @@ WAL_CHECKPOINT_PAGES = 10_000
 by batch after batch (an index's) is copied once per checkpoint, not once per batch."""
 EXCLUSIVE_WAIT_S = 600.0
 """How long :meth:`SQLiteStore.exclusive` waits for the write lock, one busy timeout after another."""
+_OPEN_HINTS = (  # "unable to open": the file or its folder refuses (permissions, a special file system)
+    ("unable to open", "can it be read, and its folder written?"),
+    ("locked", "another process has held its lock for the 30 s waited: try again when it is done"),
+    ("", "is it corrupted or another kind of file?"),
+)
 
 
 def bind(value: object) -> Param:
@@ -177,12 +182,7 @@ class SQLiteStore(Store):
             if not read_only and location != ":memory:":
                 store._use_wal()
         except sqlite3.DatabaseError as error:
-            # "unable to open": the file or its folder refuses (permissions, a special file system)
-            hint = (
-                "can it be read, and its folder written?"
-                if "unable to open" in str(error)
-                else "is it corrupted or another kind of file?"
-            )
+            hint = next(hint for cue, hint in _OPEN_HINTS if cue in str(error))
             raise StoreError(f"cannot open {location} as a magg database ({error}); {hint}") from None
         return store
 

@@ -77,3 +77,111 @@ def test_a_time_before_the_first_in_utc_is_said_to_be_one(
 ) -> None:
     code, _, err = magg(["coverage", "--db", str(ingested), "--as-of", "0001-01-01T00:00:00+01:00"], capsys)
     assert code == 2 and "is before the first time or after the last" in err
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        # Each was a traceback (ValueError, LocalProtocolError, UnicodeEncodeError).
+        (
+            {"MAGG_STORE": "d1", "MAGG_D1_URL": "http://[::1", "MAGG_D1_TOKEN": "x"},
+            "MAGG_D1_URL='http://[::1'",
+        ),
+        ({"MAGG_D1_TOKEN": "a\nb"}, "MAGG_D1_TOKEN: must be printable ASCII without spaces"),
+        ({"MAGG_D1_READ_TOKEN": "\u00e9"}, "MAGG_D1_READ_TOKEN: must be printable ASCII"),
+        ({"DEEPSEEK_API_KEY": "a\nb"}, "DEEPSEEK_API_KEY: must be printable ASCII"),
+        # Read as 3, and shown as 3.
+        ({"MAGG_LLM_BUNDLE_TOKENS": "\u0663"}, "MAGG_LLM_BUNDLE_TOKENS must be a whole number, got '\u0663'"),
+    ],
+)
+def test_settings_no_header_or_url_can_carry_are_refused_in_one_line(
+    ingested: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    env: dict[str, str],
+    said: str,
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    code, _, err = magg(["coverage", "--db", str(ingested)], capsys)
+    assert code == 2 and said in err and "Traceback" not in err
+    assert "a\nb" not in err  # a key is never shown
+
+
+def test_a_deepseek_url_with_an_open_bracket_is_refused_in_one_line(
+    ingested: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in {
+        "MAGG_LLM": "deepseek",
+        "DEEPSEEK_API_KEY": "k",
+        "MAGG_LLM_BASE_URL": "http://[::1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    code, _, err = magg(["ask", "What is a gradient?", "--db", str(ingested)], capsys)
+    assert code == 2 and "MAGG_LLM_BASE_URL is not an http(s) URL: 'http://[::1'" in err
+
+
+def test_a_password_in_the_d1_url_is_never_said(
+    ingested: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in {
+        "MAGG_STORE": "d1",
+        "MAGG_D1_URL": "http://me:s3cret@127.0.0.1:1/",
+        "MAGG_D1_TOKEN": "x",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("MAGG_D1_ATTEMPTS", "1")
+    code, _, err = magg(["coverage"], capsys)
+    assert code != 0 and "the D1 Worker at http://127.0.0.1:1" in err and "s3cret" not in err
+
+
+def test_a_database_another_process_holds_is_not_called_corrupted(
+    ingested: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After the 30 s wait for a lock: "(database is locked); is it corrupted or another kind of file?"
+    import sqlite3
+
+    def locked(*args: object, **kwargs: object) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(sqlite3, "connect", locked)
+    code, _, err = magg(["coverage", "--db", str(ingested)], capsys)
+    assert code == 2 and "(database is locked)" in err and "another process has held its lock" in err
+    assert "corrupted" not in err
+
+
+def test_a_run_reports_what_it_spent_not_what_another_process_did(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two ingests at once: the one that skipped every lesson reported the other's 622k tokens,
+    # every usage row recorded since it started, whoever made it.
+    from magg_kg.clock import SystemClock
+    from magg_kg.journal import journaled
+    from magg_kg.operations import Batch, RecordUsage
+    from magg_kg.sqlite import SQLiteStore
+
+    db = tmp_path / "g.sqlite"
+    store = SQLiteStore.open(str(db), create=True)
+    later = "2999-01-01T00:00:00.000000Z"  # recorded "during" the run, by another writer
+    other = RecordUsage(
+        id="usage-other",
+        stage="another-process",
+        agent="x",
+        domain="",
+        model="m",
+        prompt_tokens=622_000,
+        completion_tokens=1,
+        latency_ms=1.0,
+        attempts=1,
+        outcome="ok",
+        cache_hit=False,
+        recorded_at=later,
+    )
+    now = SystemClock().now()
+    store.write(Batch.of("b-other", now, journaled([other], now)))
+    store.close()
+    lesson = tmp_path / "l.md"
+    lesson.write_text("# Dropout\n\n**Dropout** is a regularization method for neural networks.\n")
+    code, out, err = magg(["ingest", str(lesson), "--db", str(db), "--json"], capsys)
+    assert code == 0, err
+    assert "another-process" not in out and "622000" not in out

@@ -7,6 +7,7 @@ built from a command's context, with a progress bar on a terminal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from governance.ingestion import IngestContext, ingest
 from governance.judgment import Judgment
 from magg_kg.cli.context import Context
 from magg_kg.lessons import DEFAULT_MAX_BYTES
-from magg_kg.store import Store
+from magg_kg.operations import RecordUsage
 
 __all__ = ["curriculum_folder", "run_ingest"]
 
@@ -51,7 +52,6 @@ def run_ingest(
         }
     )
     llm, usage = ctx.llm(llm_config, bundled=BUNDLED)
-    started = ctx.clock.now()
     context = IngestContext(
         store=ctx.store,
         llm=llm,
@@ -86,20 +86,18 @@ def run_ingest(
             context.progress = step
             report = ingest(paths, context)
     usage.flush(ctx.store, ctx.clock)
-    report.cost = _cost_since(ctx.store, started)
+    report.cost = _cost_of(usage.recorded)
     return report
 
 
-def _cost_since(store: Store, started: str) -> dict[str, Cost]:
-    """The run's LLM cost by stage, from the usage log (every stage, the gate's included)."""
+def _cost_of(recorded: Sequence[RecordUsage]) -> dict[str, Cost]:
+    """The run's LLM cost by stage, from the calls its usage log recorded (every stage, the gate's
+    included; not those of another process writing to the same database meanwhile)."""
     costs: dict[str, Cost] = {}
-    for row in store.usage():
-        if str(row["recorded_at"]) < started:
-            continue
-        cost = costs.setdefault(str(row["stage"]), Cost())
-        outcome = str(row["outcome"])
-        cost.calls += 0 if outcome == "over_budget" else 1
-        cost.failures += 0 if outcome in ("ok", "cached") else 1
-        cost.prompt_tokens += int(row["prompt_tokens"] or 0)
-        cost.completion_tokens += int(row["completion_tokens"] or 0)
+    for row in recorded:
+        cost = costs.setdefault(row.stage, Cost())
+        cost.calls += 0 if row.outcome == "over_budget" else 1
+        cost.failures += 0 if row.outcome in ("ok", "cached") else 1
+        cost.prompt_tokens += row.prompt_tokens
+        cost.completion_tokens += row.completion_tokens
     return costs

@@ -125,7 +125,8 @@ class _Guard(BaseHTTPMiddleware):
                 "error: this server answers requests to 127.0.0.1 or localhost only\n", 403, headers=_HEADERS
             )
         if token is not None:
-            given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+            scheme, _, given = request.headers.get("authorization", "").strip().partition(" ")
+            given = given.strip() if scheme.lower() == "bearer" else ""  # the scheme's case is free
             cookie = request.cookies.get(SESSION_COOKIE, "")
             query = request.query_params.get("token", "")
             if query and same_secret(query, token) and request.method == "GET":

@@ -69,6 +69,8 @@ class UsageLog:
         self._timer = timer
         self.outbox = outbox if outbox is not None else Outbox()
         self._calls = 0
+        self.recorded: list[RecordUsage] = []
+        """Every call this log recorded: what this run spent, apart from any other process's."""
 
     @property
     def model(self) -> str:
@@ -81,7 +83,7 @@ class UsageLog:
         self._calls += 1
         recorded_at = self._clock.now()
         cached = isinstance(reply, Answer) and reply.cached
-        self.outbox.add(
+        self.recorded.append(
             RecordUsage(
                 id=make_id("usage", recorded_at, str(self._calls), prompt.task, prompt.agent),
                 stage=prompt.stage,
@@ -97,6 +99,7 @@ class UsageLog:
                 recorded_at=recorded_at,
             )
         )
+        self.outbox.add(self.recorded[-1])
         return reply
 
     def drain(self) -> list[Operation]:

@@ -290,6 +290,10 @@ def test_with_a_token_every_request_must_carry_it(db: Path) -> None:
         assert refused.text.startswith("error: this server needs its token")
         with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"}) as script:
             assert script.get("/queue").status_code == 200
+        # The scheme's name is free of case; a token without it is none (the other way round before).
+        with httpx.Client(base_url=url) as script:
+            assert script.get("/queue", headers={"Authorization": f"bearer {TOKEN}"}).status_code == 200
+            assert script.get("/queue", headers={"Authorization": TOKEN}).status_code == 401
         with httpx.Client(base_url=url) as browser:
             entry = browser.get("/queue", params={"token": TOKEN})
             assert (entry.status_code, entry.headers["location"]) == (303, "/queue")
