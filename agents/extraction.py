@@ -210,7 +210,17 @@ def extract_lesson(
 
     each(llm, lesson.chunks, relations_of)
     _verify_and_link(lesson, llm, raw, registry, schema, corroborations or {}, result)
+    result.dropped = [(_as_written(lesson, candidate), why) for candidate, why in result.dropped]
     return result
+
+
+def _as_written(lesson: LessonText, candidate: ExtractedEdge) -> ExtractedEdge:
+    """A dropped candidate whose quote is the prose view at its offsets, quoting the lesson's text
+    there instead (what it reads with its code and markup), as a kept one does; any other quote
+    (a model's own words, found nowhere) as the model gave it."""
+    if lesson.prose[candidate.start : candidate.end] != candidate.quote:
+        return candidate
+    return replace(candidate, quote=lesson.text[candidate.start : candidate.end])
 
 
 def _organize(

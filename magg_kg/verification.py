@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from contextlib import closing
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from magg_kg.coverage import ACYCLIC_TYPES
 from magg_kg.graph import find_cycle, typed_digraph
 from magg_kg.journal import replay_edges
 from magg_kg.migrations import schema_objects
-from magg_kg.records import AuditEvent, EdgeVersion
+from magg_kg.records import AuditEvent, EdgeVersion, Span
 from magg_kg.store import Store
 
 __all__ = ["file_damage", "verify_store"]
@@ -74,6 +75,21 @@ def _ownership_problems(store: Store) -> list[str]:
     return problems
 
 
+def _quote_problems(what: str, evidence: Iterable[Span], lessons: Mapping[str, str]) -> list[str]:
+    """Each quote of ``evidence`` that is not its lesson's text at its offsets, in words."""
+    problems = []
+    for span in evidence:
+        text = lessons.get(span.lesson_id)
+        if text is None:
+            # Evidence from outside the lessons (benchmark data) names its source "external:...".
+            if not span.lesson_id.startswith("external:"):
+                problems.append(f"{what}: unknown lesson {span.lesson_id}")
+            continue
+        if text[span.start : span.end] != span.quote:
+            problems.append(f"{what}: quote not found in lesson {span.lesson_id} at {span.start}-{span.end}")
+    return problems
+
+
 def verify_store(store: Store) -> list[str]:
     """Every broken invariant, in words; an empty list means the database is sound."""
     problems: list[str] = []
@@ -83,7 +99,8 @@ def verify_store(store: Store) -> list[str]:
         problems.append(f"audit chain broken: {chain_break}")
     versions = store.edge_versions()
     problems.extend(_journal_mismatches(events, versions))
-    decisions = {decision.id for decision in store.decisions()}
+    every_decision = store.decisions()
+    decisions = {decision.id for decision in every_decision}
     lessons = {lesson.id: lesson.text for lesson in store.lessons()}
     active = [edge for edge in versions if edge.status == "active"]
     for key, count in Counter((e.src, e.type, e.dst) for e in active).items():
@@ -94,18 +111,17 @@ def verify_store(store: Store) -> list[str]:
             problems.append(f"edge version {edge.version_id}: decision {edge.decision_id} not found")
         if edge.status == "invalidated" and (edge.expired_at is None or edge.invalidated_by is None):
             problems.append(f"edge version {edge.version_id}: invalidated without expired_at/decision")
-        for span in edge.grounding.evidence:
-            text = lessons.get(span.lesson_id)
-            if text is None:
-                # Evidence from outside the lessons (benchmark data) names its source "external:...".
-                if not span.lesson_id.startswith("external:"):
-                    problems.append(f"edge version {edge.version_id}: unknown lesson {span.lesson_id}")
-                continue
-            if text[span.start : span.end] != span.quote:
-                problems.append(
-                    f"edge version {edge.version_id}: quote not found in lesson {span.lesson_id} "
-                    f"at {span.start}-{span.end}"
-                )
+        problems.extend(_quote_problems(f"edge version {edge.version_id}", edge.grounding.evidence, lessons))
+    try:  # the proposals are no fact of the journal: their quotes are checked against the lessons
+        proposals = store.proposals()
+    except ValueError as error:  # a row whose evidence is no JSON, or no span (pydantic's errors too)
+        problems.append(f"the proposals table cannot be read: {' '.join(str(error).split())[:200]}")
+        proposals = []
+    # A claim verification dropped may quote a model's own words, found nowhere: that was why.
+    dropped = {d.proposal_id for d in every_decision if d.stage == "verification"}
+    for proposal in proposals:
+        if proposal.id not in dropped:
+            problems.extend(_quote_problems(f"proposal {proposal.id}", proposal.evidence, lessons))
     for edge_type in ACYCLIC_TYPES:
         cycle = find_cycle(typed_digraph(active, [edge_type]))
         if cycle:

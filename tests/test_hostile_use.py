@@ -185,3 +185,48 @@ def test_a_run_reports_what_it_spent_not_what_another_process_did(
     code, out, err = magg(["ingest", str(lesson), "--db", str(db), "--json"], capsys)
     assert code == 0, err
     assert "another-process" not in out and "622000" not in out
+
+
+def test_a_dropped_claim_quotes_the_lesson_as_written(tmp_path: Path) -> None:
+    # A claim verification dropped kept the prose view's quote, code blanked ("the
+    # function"): no text of the lesson, so no quote a reader could check.
+    from agents.evidence import ExtractedEdge
+    from agents.extraction import _as_written
+    from magg_kg.lessons import read_lesson
+
+    path = tmp_path / "l.md"
+    path.write_text("# Data\n\nWe define the `load_data` function to return two data iterators.\n")
+    lesson = read_lesson(path)
+    start = lesson.text.index("We define")
+    end = lesson.text.index("iterators.") + len("iterators.")
+    seen = ExtractedEdge("a", "related", "b", 0.5, lesson.prose[start:end], start, end, "c", "", "")
+    assert "`load_data`" not in seen.quote
+    assert (
+        _as_written(lesson, seen).quote == "We define the `load_data` function to return two data iterators."
+    )
+    own_words = ExtractedEdge("a", "related", "b", 0.5, "words found nowhere", start, end, "c", "", "")
+    assert _as_written(lesson, own_words) == own_words
+
+
+def test_audit_verify_checks_the_quotes_of_proposals(
+    ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Only committed edges' quotes were checked: a proposal's evidence could be edited unseen.
+    import sqlite3
+
+    db = tmp_path / "g.sqlite"
+    shutil.copy(ingested, db)
+    assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
+    with sqlite3.connect(db) as connection:
+        connection.execute("DROP TRIGGER proposals_no_update")
+        connection.execute(
+            'UPDATE proposals SET evidence = replace(evidence, \'"quote":"\', \'"quote":"EDITED \') '
+            "WHERE id = (SELECT p.id FROM proposals p JOIN decisions d ON d.proposal_id = p.id "
+            "WHERE d.stage != 'verification' LIMIT 1)"
+        )
+    code, out, err = magg(["audit", "verify", "--db", str(db)], capsys)
+    assert code == 1 and "quote not found in lesson" in out + err
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE proposals SET evidence = 'not json' WHERE rowid = 1")
+    code, out, err = magg(["audit", "verify", "--db", str(db)], capsys)
+    assert code == 1 and "the proposals table cannot be read" in out + err
