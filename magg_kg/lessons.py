@@ -35,7 +35,7 @@ from pathlib import Path
 
 from magg_kg.errors import InputError
 from magg_kg.ids import lesson_id, make_id
-from magg_kg.markup import FLAVORS, Flavor, HiddenText, find_prose, flavor_of
+from magg_kg.markup import FLAVORS, Flavor, HiddenText, Markup, find_prose, flavor_of
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -238,9 +238,11 @@ def read_parts(
     key = key or lesson_key(path.name)
     if len(text) <= part_chars:
         return (_lesson(path, key, text),)
-    bounds = _part_bounds(text, find_prose(text, flavor_of(path.name)).prose, part_chars)
+    whole = find_prose(text, flavor_of(path.name))  # read whole: a fence or comment may span a cut
+    bounds = _part_bounds(text, whole.prose, part_chars)
     parts = [
-        _lesson(path, key if k == 1 else f"{key}.part-{k}", text[a:b]) for k, (a, b) in enumerate(bounds, 1)
+        _lesson(path, key if k == 1 else f"{key}.part-{k}", text[a:b], _cut(whole, a, b))
+        for k, (a, b) in enumerate(bounds, 1)
     ]
     title = parts[0].title
     return tuple(
@@ -317,9 +319,20 @@ def _read_text(path: Path, max_bytes: int) -> str:
     return text
 
 
-def _lesson(path: Path, key: str, text: str) -> LessonText:
+def _cut(markup: Markup, start: int, end: int) -> Markup:
+    """The markup of ``start:end`` of a text, as read with the whole of it: code, a comment or
+    hidden text open at ``start`` stays what it is (read alone, the part would make it prose)."""
+    hidden = tuple(
+        replace(h, start=max(h.start, start) - start, end=min(h.end, end) - start)
+        for h in markup.hidden
+        if h.start < end and start < h.end
+    )
+    return Markup(markup.flavor, markup.prose[start:end], hidden, markup.kinds[start:end])
+
+
+def _lesson(path: Path, key: str, text: str, markup: Markup | None = None) -> LessonText:
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    markup = find_prose(text, flavor_of(path.name))
+    markup = markup or find_prose(text, flavor_of(path.name))
     return LessonText(
         key=key,
         title=_title(text, markup.prose, path),

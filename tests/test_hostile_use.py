@@ -230,3 +230,27 @@ def test_audit_verify_checks_the_quotes_of_proposals(
         connection.execute("UPDATE proposals SET evidence = 'not json' WHERE rowid = 1")
     code, out, err = magg(["audit", "verify", "--db", str(db)], capsys)
     assert code == 1 and "the proposals table cannot be read" in out + err
+
+
+@pytest.mark.parametrize(
+    ("name", "opened", "closed", "hidden"),
+    [("f.md", "```text\n", "```\n", False), ("c.md", "<!--\n", "-->\n", True)],
+)
+def test_a_part_of_a_long_lesson_is_read_as_the_whole_file_reads_it(
+    tmp_path: Path, name: str, opened: str, closed: str, hidden: bool
+) -> None:
+    # A fence or a comment open across the cut between two parts was prose in the second part,
+    # read alone: its claims were committed, quoting code and a comment.
+    from magg_kg.lessons import read_parts
+
+    claims = "Word2vec is a prerequisite for GloVe.\n\n" * 40
+    path = tmp_path / name
+    path.write_text(f"# Notes\n\nIntro.\n\n{opened}{claims}{closed}\nAfter the block, prose again.\n")
+    parts = read_parts(path, part_chars=600)
+    assert len(parts) > 2
+    for part in parts[1:-1]:
+        assert not part.prose.strip()  # nothing of the block is prose
+        assert bool(part.hidden) == hidden and all(
+            0 <= h.start < h.end <= len(part.text) for h in part.hidden
+        )
+    assert "prose again" in parts[-1].prose
