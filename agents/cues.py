@@ -23,7 +23,18 @@ from functools import lru_cache
 
 from agents.phrases import CONJUNCTION, word_classes
 
-__all__ = ["CUES", "HEDGE_FACTOR", "Cue", "Statement", "cue_statements", "denies_cue", "has_cue", "hedged"]
+__all__ = [
+    "CUES",
+    "HEDGE_FACTOR",
+    "Cue",
+    "Statement",
+    "asserts_nothing",
+    "cue_statements",
+    "denies",
+    "denies_cue",
+    "has_cue",
+    "hedged",
+]
 
 HEDGE_FACTOR = 0.6
 """How much a hedge ("some argue ...") lowers the confidence of the statement it qualifies."""
@@ -117,7 +128,15 @@ _RIGHT_STOP = re.compile(
     r"instead|is|are|was|were|can|will|has|have|to (?![a-z]+ing\b))\b",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|isn't|aren't)\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|cannot|\w+n[’']t)\b", re.IGNORECASE)
+_DENIED = re.compile(
+    r"\b(?:(?:is|are|was|were|that's|that is|this is)\s+(?:simply |just |plainly |completely )?"
+    r"(?:wrong|false|incorrect|untrue|mistaken|a myth|a misconception)|(?:a )?(?:myth|misconception) that|"
+    r"we disagree)\b|^\W*(?:false|wrong|incorrect|myth)\s*[:!.]",
+    re.IGNORECASE,
+)
+"""A sentence that says a statement is false, of itself ("It is a myth that ...", "..., but that is
+wrong") or of the one before it ("That is wrong.", "We disagree."): its own cues state nothing."""
 
 
 @lru_cache(maxsize=4096)  # a pure function of the sentence, which each proposal's reviewers read again
@@ -129,6 +148,8 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
     [('prerequisite', (0, 8), (31, 46))]
     """
     found: list[Statement] = []
+    if asserts_nothing(text):
+        return ()
     is_hedged = hedged(text)
     before = _BEFORE.search(text)
     if before is not None:
@@ -240,12 +261,33 @@ def _right_phrase(text: str, start: int) -> tuple[int, int] | None:
 
 def denies_cue(text: str) -> bool:
     """Whether the text holds a cue phrase and a negation: a relation it denies or leaves in doubt
-    ("is not a prerequisite for").
+    ("is not a prerequisite for"); or calls a statement false ("It is a myth that ..."). A question
+    denies nothing: "How does X relate to Y?" says that they do.
 
     >>> denies_cue("Dropout is not a part of attention."), denies_cue("Dropout is a part of it.")
     (True, False)
     """
-    return _NEGATION.search(text) is not None and has_cue(text)
+    return _DENIED.search(text) is not None or (_NEGATION.search(text) is not None and has_cue(text))
+
+
+def asserts_nothing(text: str) -> bool:
+    """Whether a sentence asserts nothing its cues say: a question ("Is X a prerequisite for Y?"),
+    or one that calls a statement false (:data:`_DENIED`).
+
+    >>> asserts_nothing("Is calculus a prerequisite for backpropagation?")
+    True
+    >>> asserts_nothing("It is a myth that calculus is a prerequisite for backpropagation.")
+    True
+    >>> asserts_nothing("Calculus is a prerequisite for backpropagation; false positives are rare.")
+    False
+    """
+    return text.rstrip(" \t\n\"'”’)*").endswith("?") or _DENIED.search(text) is not None
+
+
+def denies(text: str) -> bool:
+    """Whether a sentence denies the one before it ("That is wrong.", "We disagree."): a short one
+    that calls a statement false."""
+    return len(text.split()) <= 6 and _DENIED.search(text) is not None
 
 
 def has_cue(text: str) -> bool:

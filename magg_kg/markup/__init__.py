@@ -28,8 +28,11 @@ headings by it); ``<details>``/``<summary>`` text is prose (it is shown on a cli
 
 Hidden text is recorded (:class:`HiddenText`) and never used as evidence: HTML and MDX comments;
 elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none``,
-``visibility:hidden``, ``font-size:0``) or class (hidden, d-none, sr-only, visually-hidden);
-``<template>``; image alt text and titles, link titles, ``alt``/``title`` attributes.
+``visibility:hidden``, ``font-size:0``, ``opacity:0``, a position or indent of -100 or less,
+``clip:rect(0 ...)``, ``clip-path:inset(50%)``, a text color the same as the background's) or
+class (hidden, d-none, sr-only, visually-hidden); ``<template>``, ``<noscript>`` and ``<head>``
+(its ``<title>`` is the lesson's title, shown in a tab, not prose); image alt text and titles, link
+titles, ``alt``/``title`` attributes.
 
 An unclosed fence, comment, ``<script>``/``<style>``, hiding element or MDX tag/expression runs to
 the end of the file (as CommonMark or a browser reads it), an unclosed ``$$`` to the end of its

@@ -27,6 +27,7 @@ _VOID = frozenset("area base br col embed hr img input link meta param source tr
 _CONTENT: dict[str, RegionKind] = {
     "pre": "code", "code": "inline_code", "kbd": "inline_code", "samp": "inline_code", "tt": "inline_code",
     "math": "math", "svg": "image", "template": "hidden", "table": "table",
+    "noscript": "hidden", "head": "hidden",
 }  # fmt: skip
 _CLASSES: dict[str, RegionKind] = {
     "math": "math", "katex": "math", "katex-display": "math", "arithmatex": "math", "mathjax": "math",
@@ -50,7 +51,11 @@ _HEADINGS = {f"h{level}": level for level in range(1, 7)}
 _EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
 _HIDES = re.compile(
     r"(?:^|\s)(?:hidden|aria-hidden\s*=\s*[\"'{]*true)(?=[\s/>=}\"']|$)"
-    r"|display\s*:\s*[\"']?none|visibility\s*:\s*[\"']?hidden|font-size\s*:\s*[\"']?0(?![.\d]*[1-9])"
+    r"|display\s*:\s*[\"']?none|visibility\s*:\s*[\"']?hidden"
+    r"|(?:font-size|opacity)\s*:\s*[\"']?0(?![.\d]*[1-9])"
+    r"|(?:left|top|right|text-indent)\s*:\s*-\d{3,}|clip\s*:\s*rect\(\s*0|clip-path\s*:\s*inset\(\s*50%"
+    r"|(?<![-\w])color\s*:\s*([#\w]+)\s*;[^\"'>]{0,200}?background(?:-color)?\s*:\s*\1\b"
+    r"|background(?:-color)?\s*:\s*([#\w]+)\s*;[^\"'>]{0,200}?(?<![-\w])color\s*:\s*\2\b"
     r"|class(?:Name)?\s*=\s*[\"'{`][^\"'`]*?\b(?:hidden|d-none|sr-only|visually-hidden)\b",
     re.IGNORECASE,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TypeVar
 
+import pytest
 from pydantic import BaseModel
 
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept
@@ -138,6 +139,33 @@ def test_hedges_lower_and_negations_remove() -> None:
     key = ("k-means", "prerequisite", "gradient-descent")
     assert hedged[key] < plain[key]
     assert not triples("K-means is not a prerequisite for gradient descent.", "k-means", "gradient descent")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Each stated the prerequisite, found by a hostile run; each is a claim called false or no claim.
+        "It is a myth that k-means is a prerequisite for gradient descent.",
+        "Some say k-means is a prerequisite for gradient descent, but that is wrong.",
+        "False: k-means is a prerequisite for gradient descent.",
+        "A blog post claimed: k-means is a prerequisite for gradient descent. We disagree.",
+        "K-means doesn't require gradient descent.",
+        "Does k-means require gradient descent?",
+    ],
+)
+def test_a_claim_called_false_or_only_asked_states_nothing_typed(text: str) -> None:
+    found = triples(text, "k-means", "gradient descent")
+    assert not {t for t in found if t[1] != "related"}
+    if "?" not in text:  # a question says they relate; a denial says nothing of them
+        assert not found
+
+
+def test_a_question_still_says_two_concepts_relate() -> None:
+    found = triples("How does dropout relate to batch normalization?", "dropout", "batch normalization")
+    assert set(found) == {("batch-normalization", "related", "dropout")}
+    # "false positives" is a term, not a denial.
+    said = triples("Precision requires counting false positives.", "precision", "false positives")
+    assert ("false-positives", "prerequisite", "precision") in said
 
 
 def test_co_occurrence_without_a_cue_is_weakly_related() -> None:

@@ -224,6 +224,15 @@ def test_html_tables_keep_sentences_and_blank_numbers() -> None:
             [("hidden <Note>", "s6"), ("hidden <div>", "s7")],
         ),
         ("<template><p>s8</p></template>", "html", []),
+        # Each was prose, and evidence of committed edges (found by a hostile run).
+        (
+            '<p style="opacity:0">s9</p><p style="color: white; background: white">s10</p>'
+            '<p style="position:absolute;left:-9999px">s11</p><p style="opacity:0.5">half</p>'
+            '<p style="color:black;background:white">shown</p>',
+            "html",
+            [("hidden <p>", "s9"), ("hidden <p>", "s10"), ("hidden <p>", "s11")],
+        ),
+        ("<html><head><title>t1</title></head><body><noscript>s12</noscript>shown</body></html>", "html", []),
         (
             '![Alt words](a.png "Img title") and [link](b "Tip")',
             "markdown",
@@ -242,6 +251,10 @@ def test_hidden_text_is_recorded(text: str, flavor: Flavor, hidden: list[tuple[s
         assert words(markup) == "More Shown on click."
     if "template" in text:
         assert not markup.prose.strip()
+    if "opacity:0.5" in text:
+        assert words(markup) == "half shown"
+    if "noscript" in text:
+        assert words(markup) == "shown"
 
 
 @pytest.mark.parametrize(
@@ -501,8 +514,7 @@ def test_an_html_lesson_keeps_its_blocks_headings_and_emphasis_in_the_prose_view
     )
     markup = find_prose(text, "html")
     assert len(markup.prose) == len(text)
-    assert [s.text.split() for s in sentences(markup.prose)] == [
-        ["Page"],
+    assert [s.text.split() for s in sentences(markup.prose)] == [  # the <head>'s <title> is no prose
         ["Tokenization"],
         ["Embeddings", "are", "**vectors**"],
         ["We", "use", "*dropout*"],
