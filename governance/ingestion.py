@@ -68,22 +68,14 @@ from governance.ingest_report import IngestReport, LessonOutcome
 from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, lesson_proposal
 from governance.stages import Gate
 from governance.taint import Quarantine
-from governance.versions import decision, rejudge
+from governance.versions import decision, moved_refusal, read_elsewhere, rejudge
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import BatchConflict, InputError
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.ledger import ProposalLedger
-from magg_kg.lessons import (
-    DEFAULT_MAX_BYTES,
-    PART_CHARS,
-    LessonText,
-    file_key,
-    find_lessons,
-    read_parts,
-    same_file,
-)
+from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, file_key, find_lessons, read_parts
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
 from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
@@ -143,6 +135,8 @@ class IngestContext:
     """The store's proposals, kept for the whole run by :func:`ingest` and read again where changed."""
     course: Course | None = None
     """The lessons stored and those of the run, whose headings' topics :func:`ingest` compares."""
+    moved: bool = False
+    """A file of a known key read from another path is a new version (the course moved); else refused."""
 
 
 def _step(ctx: IngestContext, phase: str, done: int, total: int, what: str) -> None:
@@ -293,6 +287,11 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     # Ownership first: every concept it names is then among the concepts read next.
     stored_domains, assigned = store.domains(), store.concept_domains()
     previous = next((s for s in reversed(store.lessons()) if s.lesson_key == lesson.key), None)
+    elsewhere = read_elsewhere(previous, lesson)
+    if elsewhere and not ctx.moved:  # another course's file of the same path is no version of it
+        return _Built(
+            LessonOutcome(lesson.source_path, "refused", lesson.id, moved_refusal(lesson, elsewhere))
+        )
     registry = Registry(store.concepts(), store.aliases())
     assert ctx.ledger is not None  # ingest() gives every run one
     stored_proposals = ctx.ledger.current()
@@ -400,9 +399,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
             tuple(f"{h.reason} at {h.start}-{h.end}" for h in lesson.hidden),
             held=len(held),
             named=len({link.concept_id for link in extraction.links}),
-            elsewhere=previous.source_path
-            if previous and not same_file(previous.source_path, lesson.source_path)
-            else "",
+            elsewhere=elsewhere,
         ),
         Batch.of(batch_id, at, journaled(ops, at)),
         extraction,

@@ -15,12 +15,12 @@ from agents.cost import Cost
 from governance.admission import AdmissionContext
 from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
-from magg_kg.lessons import LessonText
+from magg_kg.lessons import LessonText, same_file
 from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Lesson, Proposal, ProposalState
 from magg_kg.store import Store
 
-__all__ = ["decision", "rejudge"]
+__all__ = ["decision", "moved_refusal", "read_elsewhere", "rejudge"]
 
 
 def decision(
@@ -113,3 +113,22 @@ def rejudge(
         admission.graph.invalidate(*triple)
         outcomes[("rejudge", "invalidate")] += 1
     return ops
+
+
+def read_elsewhere(previous: Lesson | None, lesson: LessonText) -> str:
+    """The file the latest version of ``lesson``'s key was read from, when that is another file
+    than ``lesson``'s (:func:`magg_kg.lessons.same_file`); "" otherwise."""
+    if previous is None or same_file(previous.source_path, lesson.source_path):
+        return ""
+    return previous.source_path
+
+
+def moved_refusal(lesson: LessonText, elsewhere: str) -> str:
+    """Why a file of a known key read from another file is not taken as that lesson's new version
+    without ``--moved``: two courses with a file of one path ("intro.md") would replace each other's
+    lessons, and invalidate the edges only the other supported."""
+    return (
+        f"{lesson.source_path}: not ingested: its key {lesson.key!r} is that of a lesson read from "
+        f"{elsewhere}; if this is that course moved, run again with --moved (it is then a new version); "
+        "if it is another course, ingest from a folder that holds both, so that their paths in it differ"
+    )

@@ -227,11 +227,22 @@ def test_two_lesson_files_of_one_key_are_never_read_as_versions_of_each_other_un
     )
     assert not db.exists()  # refused before a database is created
     assert magg(["ingest", str(tmp_path), "--db", str(db)], capsys)[0] == 0  # keys a-intro, b-intro
-    # Across runs a file of a known key is a new version: said when it was read from another file.
+    # Across runs, another file of a known key was taken as its new version (with a warning, after
+    # the earlier course's edges that it did not support were invalidated): it is refused unless
+    # --moved says the course moved.
     other = tmp_path / "w.sqlite"
     assert magg(["ingest", str(tmp_path / "a"), "--db", str(other)], capsys)[0] == 0
+    before = _edges_of(other)
     code, _, err = magg(["ingest", str(tmp_path / "b"), "--db", str(other)], capsys)
-    assert code == 0 and f"is a new version of a lesson read from {tmp_path / 'a' / 'intro.md'}" in err
+    assert code != 0 and f"its key 'intro' is that of a lesson read from {tmp_path / 'a' / 'intro.md'}" in err
+    assert "run again with --moved" in err and _edges_of(other) == before and _lessons_in(other) == 1
+    code, _, err = magg(["ingest", str(tmp_path / "b"), "--db", str(other), "--moved"], capsys)
+    assert code == 0 and f"is a new version of the lesson read from {tmp_path / 'a' / 'intro.md'}" in err
+
+
+def _edges_of(db: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT version_id, status FROM concept_edges ORDER BY 1").fetchall()
 
 
 def test_a_new_version_of_the_same_file_given_from_another_directory_is_not_warned_about(

@@ -183,14 +183,12 @@ _PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def _moved(report: IngestReport, err: Console) -> None:
-    """One warning line per lesson read as a new version of a lesson read from another file: the
-    same course moved, or another course's file of the same path in its folder."""
+    """One note per lesson read as a new version of a lesson read from another file (``--moved``)."""
     for lesson in report.lessons:
         if lesson.elsewhere:
             err.print(
-                f"warning: lesson {lesson.lesson_id} ({lesson.path}) is a new version of a lesson read "
-                f"from {lesson.elsewhere} ({lesson.detail}); if they are different lessons, ingest "
-                "from a folder that holds both, so that their paths in it differ",
+                f"note: lesson {lesson.lesson_id} ({lesson.path}) is a new version of the lesson read "
+                f"from {lesson.elsewhere} ({lesson.detail}), as --moved says",
                 markup=False,
                 highlight=False,
             )
@@ -242,6 +240,14 @@ Skip = Annotated[
         '"*/translations/*").',
     ),
 ]
+Moved = Annotated[
+    bool,
+    typer.Option(
+        "--moved",
+        help="A file whose path names a lesson read from another file is that lesson's new version "
+        "(the course moved); without it such a file is refused, as another course's file of the same path.",
+    ),
+]
 
 
 def ingest_command(
@@ -253,6 +259,7 @@ def ingest_command(
     flat: Flat = False,
     max_bytes: MaxBytes = DEFAULT_MAX_BYTES,
     skip: Skip = None,
+    moved: Moved = False,
 ) -> None:
     """Ingest lessons (Markdown, MDX or HTML; files or folders) through governed admission."""
     patterns = tuple(skip or ())
@@ -267,6 +274,7 @@ def ingest_command(
             max_tokens=max_tokens,
             max_bytes=max_bytes,
             skip=patterns,
+            moved=moved,
         )
         if json_:
             print_json(ingest_report_json(report))

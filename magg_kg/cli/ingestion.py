@@ -41,6 +41,7 @@ def run_ingest(
     max_tokens: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     skip: tuple[str, ...] = (),
+    moved: bool = False,
 ) -> IngestReport:
     """Builds the LLM stack (closed when the command ends) and the ingestion context from a command's
     context and runs ingestion."""
@@ -61,6 +62,7 @@ def run_ingest(
         flat=flat,
         max_bytes=max_bytes,
         skip=skip,
+        moved=moved,
         usage=usage,
         gate=None if flat else Judgment(llm, ctx.config.policy, ctx.clock, ctx.store),
     )
