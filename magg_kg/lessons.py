@@ -3,10 +3,10 @@
 Lessons are Markdown (``.md``, ``.markdown``), MDX (``.mdx``) or HTML (``.html``, ``.htm``); the
 suffix names the flavor, and :func:`magg_kg.markup.find_prose` gives the lesson's prose view (code,
 tags, tables, math, URLs ... blanked, same length) and its hidden text. The stored text stays the
-normalized original, so every quote is a substring of the lesson file's text.
+normalized original, so every quote is a substring of the lesson's stored text.
 
-The text is decoded as strict UTF-8, normalized to Unicode NFC, line ends unified to ``\\n`` and
-control characters removed (``\\n`` and ``\\t`` kept); every evidence offset refers to this
+The text is decoded as strict UTF-8, normalized to Unicode NFC, line ends unified to ``\\n``, control
+characters removed (``\\n``, ``\\t`` kept), other spaces plain; every evidence offset refers to this
 normalized text. A lesson's identity is its content: ``id = <key>@<sha256[:12]>`` where ``key`` is
 the slug of the file's path (relative to the folder it was found in) and ``sha256`` is the hash of
 the normalized text, so two files with the same text are one lesson and an edited file is a new
@@ -60,8 +60,7 @@ PART_CHARS = 400_000
 """The longest text ingested as one lesson: a longer file is read as parts (:func:`read_parts`), so
 that each part's batch stays well within the store's bound on one batch (a 400,000-character part of
 prose makes about 6,000 operations; :data:`magg_kg.operations.BATCH_OPS` is 20,000)."""
-CHUNK_SIZE = 1200
-CHUNK_OVERLAP = 200
+CHUNK_SIZE, CHUNK_OVERLAP = 1200, 200
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _WORD_END = re.compile(r"\S(?=\s)")
@@ -97,14 +96,18 @@ class LessonText:
         return lesson_id(self.key, self.sha256)
 
 
-def normalize_text(raw: str) -> str:
-    """NFC, ``\\n`` line ends, control characters removed (tabs and newlines kept).
+_SPACES = {c: " " for c in range(0x80, 0x3001) if unicodedata.category(chr(c)) == "Zs"}  # no-break, thin ...
 
-    >>> normalize_text("Cafe\\u0301\\r\\nA\\x07B\\tC")
-    'Café\\nAB\\tC'
+
+def normalize_text(raw: str) -> str:
+    """NFC, ``\\n`` line ends, control characters removed (tabs and newlines kept), every space of
+    another width a plain one ("Batch normalization" is one name, whatever space joins its words).
+
+    >>> normalize_text("Cafe\\u0301\\r\\nA\\x07B\\tC\\u00a0D")
+    'Café\\nAB\\tC D'
     """
     text = unicodedata.normalize("NFC", raw.replace("\r\n", "\n").replace("\r", "\n"))
-    return _CONTROL.sub("", text)
+    return _CONTROL.sub("", text).translate(_SPACES)
 
 
 def file_key(lesson_id: str) -> str:

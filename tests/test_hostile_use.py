@@ -247,3 +247,14 @@ def test_a_part_of_a_long_lesson_is_read_as_the_whole_file_reads_it(
             0 <= h.start < h.end <= len(part.text) for h in part.hidden
         )
     assert "prose again" in parts[-1].prose
+
+
+def test_a_space_of_another_width_is_a_space(tmp_path: Path) -> None:
+    # "A **Batch\u00a0normalization** is ..." made a concept "normalization" and an edge from it.
+    from magg_kg.lessons import read_lesson
+
+    path = tmp_path / "nbsp.md"
+    path.write_text("# Norms\n\nA **Batch\u00a0normalization** layer\u202fnormalizes\u2009inputs.\n")
+    lesson = read_lesson(path)
+    assert "**Batch normalization** layer normalizes inputs." in lesson.text
+    assert len(lesson.text) == len(path.read_text(encoding="utf-8"))  # offsets unchanged
