@@ -28,6 +28,7 @@ __all__ = [
     "HEDGE_FACTOR",
     "Cue",
     "Statement",
+    "asserted",
     "asserts_nothing",
     "cue_statements",
     "denies",
@@ -128,7 +129,9 @@ _RIGHT_STOP = re.compile(
     r"instead|is|are|was|were|can|will|has|have|to (?![a-z]+ing\b))\b",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|cannot|\w+n[’']t)\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|isn't|aren't)\b", re.IGNORECASE)
+_CONTRACTED = re.compile(r"\b(?:cannot|\w+n[’']t)\b", re.IGNORECASE)
+"""A negation written as one word ("doesn't require", "cannot be used for")."""
 _DENIED = re.compile(
     r"\b(?:(?:is|are|was|were|that's|that is|this is)\s+(?:simply |just |plainly |completely )?"
     r"(?:wrong|false|incorrect|untrue|mistaken|a myth|a misconception)|(?:a )?(?:myth|misconception) that|"
@@ -148,8 +151,6 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
     [('prerequisite', (0, 8), (31, 46))]
     """
     found: list[Statement] = []
-    if asserts_nothing(text):
-        return ()
     is_hedged = hedged(text)
     before = _BEFORE.search(text)
     if before is not None:
@@ -267,7 +268,8 @@ def denies_cue(text: str) -> bool:
     >>> denies_cue("Dropout is not a part of attention."), denies_cue("Dropout is a part of it.")
     (True, False)
     """
-    return _DENIED.search(text) is not None or (_NEGATION.search(text) is not None and has_cue(text))
+    negated = _NEGATION.search(text) is not None or _CONTRACTED.search(text) is not None
+    return _DENIED.search(text) is not None or (negated and has_cue(text))
 
 
 def asserts_nothing(text: str) -> bool:
@@ -282,6 +284,23 @@ def asserts_nothing(text: str) -> bool:
     False
     """
     return text.rstrip(" \t\n\"'”’)*").endswith("?") or _DENIED.search(text) is not None
+
+
+def asserted(text: str) -> tuple[Statement, ...]:
+    """The cue statements a sentence asserts: none when it asserts nothing (:func:`asserts_nothing`),
+    and none negated in one word before its cue ("X doesn't require Y"). The extractor reads these;
+    the readers of a quote (the judgment's features, the owners) read :func:`cue_statements`, and
+    say what they find negated or hedged in it.
+
+    >>> [s.cue.type for s in asserted("Calculus is a prerequisite for backpropagation.")]
+    ['prerequisite']
+    >>> asserted("Is calculus a prerequisite for it?"), asserted("Dropout doesn't require attention.")
+    ((), ())
+    """
+    if asserts_nothing(text):
+        return ()
+    said = cue_statements(text)
+    return tuple(s for s in said if not _CONTRACTED.search(text, s.left[0], s.cue_end))
 
 
 def denies(text: str) -> bool:

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
-from agents.cues import HEDGE_FACTOR, Cue, cue_statements, denies, denies_cue
+from agents.cues import HEDGE_FACTOR, Cue, asserted, denies, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
@@ -153,7 +153,7 @@ def extract_relations_offline(
         if index + 1 < len(units) and denies(units[index + 1].text):  # "X requires Y. We disagree."
             previous = sentence
             continue
-        said = cue_statements(sentence.text)
+        said = asserted(sentence.text)
         for statement in said:
             left_cut, right_cut = _cuts(statement.cue)
             lefts = _side(sentence.text, statement.left, keys, nearest_last=True, cut=left_cut)
