@@ -29,6 +29,11 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+def _environ(monkeypatch: pytest.MonkeyPatch, values: dict[str, str]) -> None:
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -101,8 +106,7 @@ def test_settings_no_header_or_url_can_carry_are_refused_in_one_line(
     env: dict[str, str],
     said: str,
 ) -> None:
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
+    _environ(monkeypatch, env)
     code, _, err = magg(["coverage", "--db", str(ingested)], capsys)
     assert code == 2 and said in err and "Traceback" not in err
     assert "a\nb" not in err  # a key is never shown
@@ -111,12 +115,9 @@ def test_settings_no_header_or_url_can_carry_are_refused_in_one_line(
 def test_a_deepseek_url_with_an_open_bracket_is_refused_in_one_line(
     ingested: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name, value in {
-        "MAGG_LLM": "deepseek",
-        "DEEPSEEK_API_KEY": "k",
-        "MAGG_LLM_BASE_URL": "http://[::1",
-    }.items():
-        monkeypatch.setenv(name, value)
+    _environ(
+        monkeypatch, {"MAGG_LLM": "deepseek", "DEEPSEEK_API_KEY": "k", "MAGG_LLM_BASE_URL": "http://[::1"}
+    )
     code, _, err = magg(["ask", "What is a gradient?", "--db", str(ingested)], capsys)
     assert code == 2 and "MAGG_LLM_BASE_URL is not an http(s) URL: 'http://[::1'" in err
 
@@ -124,13 +125,10 @@ def test_a_deepseek_url_with_an_open_bracket_is_refused_in_one_line(
 def test_a_password_in_the_d1_url_is_never_said(
     ingested: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name, value in {
-        "MAGG_STORE": "d1",
-        "MAGG_D1_URL": "http://me:s3cret@127.0.0.1:1/",
-        "MAGG_D1_TOKEN": "x",
-    }.items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.setenv("MAGG_D1_ATTEMPTS", "1")
+    _environ(
+        monkeypatch,
+        {"MAGG_STORE": "d1", "MAGG_D1_URL": "http://me:s3cret@127.0.0.1:1/", "MAGG_D1_TOKEN": "x"},
+    )
     code, _, err = magg(["coverage"], capsys)
     assert code != 0 and "the D1 Worker at http://127.0.0.1:1" in err and "s3cret" not in err
 
