@@ -335,7 +335,7 @@ def _cut(markup: Markup, start: int, end: int) -> Markup:
 
 def _lesson(path: Path, key: str, text: str, markup: Markup | None = None) -> LessonText:
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    markup = markup or find_prose(text, flavor_of(path.name))
+    markup = markup if markup is not None else find_prose(text, flavor_of(path.name))
     return LessonText(
         key=key,
         title=_title(text, markup.prose, path),
