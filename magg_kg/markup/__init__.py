@@ -22,9 +22,9 @@ element whose class says math: ``math``, ``katex``, ``arithmatex``, ``MathJax``)
 (``![alt](url "title")`` whole, ``<img>``, ``<svg>``), ``url`` (bare URLs, autolinks, link targets
 and the link's brackets; the link text stays prose), ``script`` (``<script>``/``<style>`` with
 their contents), ``reference`` (d2lbook roles such as :numref:`x`, an HTML bibliography's entries:
-``role="doc-biblioentry"``), ``marker`` (list bullets and numbers, blockquote ``>``, thematic
-breaks) and ``hidden``. Heading text keeps its ``#`` (the chunker and the sentence splitter find
-headings by it); ``<details>``/``<summary>`` text is prose (it is shown on a click).
+``role="doc-biblioentry"``, a footnote's mark ``[^1]``), ``marker`` (list bullets and numbers,
+blockquote ``>``, thematic breaks) and ``hidden``. Heading text keeps its ``#`` (the chunker and the
+sentence splitter find headings by it); ``<details>``/``<summary>`` text is prose (it is shown on a click).
 
 Hidden text is recorded (:class:`HiddenText`) and never used as evidence: HTML and MDX comments;
 elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none``,

@@ -13,7 +13,7 @@ __all__ = ["Inline"]
 _COMMON = r"<!--|<!\[CDATA\[|<(?i:script|style)(?=[\s/>])|(?:https?|ftp)://|\bwww\."
 _MARKDOWN = (
     r"|`+|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>|<[\w.+-]+@[\w-]+(?:\.[\w-]+)+>"
-    r"|!?\[|\]|\$\$?|\\.|:[a-z_]+:`"
+    r"|\[\^[^\[\]\s]{1,99}\]|!?\[|\]|\$\$?|\\.|:[a-z_]+:`"
 )
 _TOKENS = {
     "html": re.compile(_COMMON),
@@ -68,6 +68,9 @@ class Inline:
 
     def handle(self, token: str, start: int, end: int) -> int:
         first = token[0]
+        if token.startswith("[^"):  # a footnote's mark ("Covariance[^cov]"): its label is no word
+            self.canvas.paint(start, end, "reference")
+            return end
         if first == "[" or first == "!":
             self.brackets.append((start, first == "!", self.block_end(start)))
             return end

@@ -597,3 +597,13 @@ def test_sentences_keep_their_offsets_in_order_and_a_name_whole(pieces: list[tup
     assert all(text[s.start : s.end] == s.text for s in found)
     assert all(a.end <= b.start for a, b in itertools.pairwise(found))
     assert not any(s.text.endswith("Philip K.") and text[s.end :].lstrip().startswith("Dick") for s in found)
+
+
+def test_a_footnote_mark_is_no_prose() -> None:
+    # "Covariance[^cov]" made a concept "cov" (found by a hostile run).
+    markup = find_prose("Covariance[^cov] is a prerequisite for PCA[^1].\n\nA [link](x) stays.", "markdown")
+    assert words(markup) == "Covariance is a prerequisite for PCA . A link stays."
+    assert [(r.kind, r.start, r.end) for r in markup.regions][:2] == [
+        ("reference", 10, 16),
+        ("reference", 42, 46),
+    ]
