@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Mapping
 from contextlib import closing
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from magg_kg.coverage import ACYCLIC_TYPES
 from magg_kg.graph import find_cycle, typed_digraph
 from magg_kg.journal import replay_edges
 from magg_kg.migrations import schema_objects
-from magg_kg.records import AuditEvent, EdgeVersion, Span
+from magg_kg.records import AuditEvent, EdgeVersion
 from magg_kg.store import Store
 
 __all__ = ["file_damage", "verify_store"]
@@ -75,21 +74,6 @@ def _ownership_problems(store: Store) -> list[str]:
     return problems
 
 
-def _quote_problems(what: str, evidence: Iterable[Span], lessons: Mapping[str, str]) -> list[str]:
-    """Each quote of ``evidence`` that is not its lesson's text at its offsets, in words."""
-    problems = []
-    for span in evidence:
-        text = lessons.get(span.lesson_id)
-        if text is None:
-            # Evidence from outside the lessons (benchmark data) names its source "external:...".
-            if not span.lesson_id.startswith("external:"):
-                problems.append(f"{what}: unknown lesson {span.lesson_id}")
-            continue
-        if text[span.start : span.end] != span.quote:
-            problems.append(f"{what}: quote not found in lesson {span.lesson_id} at {span.start}-{span.end}")
-    return problems
-
-
 def verify_store(store: Store) -> list[str]:
     """Every broken invariant, in words; an empty list means the database is sound."""
     problems: list[str] = []
@@ -110,7 +94,18 @@ def verify_store(store: Store) -> list[str]:
             problems.append(f"edge version {edge.version_id}: decision {edge.decision_id} not found")
         if edge.status == "invalidated" and (edge.expired_at is None or edge.invalidated_by is None):
             problems.append(f"edge version {edge.version_id}: invalidated without expired_at/decision")
-        problems.extend(_quote_problems(f"edge version {edge.version_id}", edge.grounding.evidence, lessons))
+        for span in edge.grounding.evidence:
+            text = lessons.get(span.lesson_id)
+            if text is None:
+                # Evidence from outside the lessons (benchmark data) names its source "external:...".
+                if not span.lesson_id.startswith("external:"):
+                    problems.append(f"edge version {edge.version_id}: unknown lesson {span.lesson_id}")
+                continue
+            if text[span.start : span.end] != span.quote:
+                problems.append(
+                    f"edge version {edge.version_id}: quote not found in lesson {span.lesson_id} "
+                    f"at {span.start}-{span.end}"
+                )
     try:  # a proposal is a claim, its quote checked when it is committed: its rows must be readable
         store.proposals()
     except ValueError as error:  # a row whose evidence is no JSON, or no span (pydantic's errors too)

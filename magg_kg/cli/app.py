@@ -101,9 +101,9 @@ app = build_app()
 
 
 INTERRUPTED = 130
-TERMINATED = 143
-"""Exit codes after Ctrl-C (SIGINT) and SIGTERM, as a shell reports a command a signal ended."""
 """The exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+TERMINATED = 143
+"""The exit code of a command stopped by SIGTERM (128 + 15)."""
 
 
 def _drop_stdout() -> None:
@@ -114,22 +114,20 @@ def _drop_stdout() -> None:
         os.dup2(null, sys.stdout.fileno())
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, read as Ctrl-C is (a service manager's stop, `docker stop`): the batch being
-    written is rolled back and the database closed whole, instead of the process ending at once."""
-
-
 def main() -> None:
     """Entry point: runs the app, turning magg errors into one clear line."""
     wrong = debug_setting_error()
     if wrong is not None:
         err_console().print(f"error: {wrong}", markup=False, highlight=False)
         sys.exit(2)
-    terminated: list[int] = []  # typer may turn the exception into a code: the handler says so too
+    # SIGTERM (a service manager's stop, `docker stop`) is read as Ctrl-C is: the batch being
+    # written is rolled back and the database closed whole. Typer may turn the interrupt into a
+    # code, so the handler notes which signal it was.
+    terminated: list[int] = []
 
     def terminate(signum: int, frame: object) -> None:
         terminated.append(signum)
-        raise Terminated
+        raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, terminate)
     try:
