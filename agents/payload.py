@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from magg_kg.markup import as_read
+
 __all__ = ["as_list", "as_mapping", "as_number", "as_strings", "quotes_of"]
 
 
@@ -37,7 +39,8 @@ def as_number(value: object) -> float:
 
 
 def quotes_of(data: str) -> dict[int, str]:
-    """The quotes of a prompt's data (a JSON array of ``{index, quote, ...}``), by index."""
+    """The quotes of a prompt's data (a JSON array of ``{index, quote, ...}``), by index, as a reader
+    reads them (a character reference as its character: :func:`magg_kg.markup.as_read`)."""
     try:
         items = json.loads(data) if data else []
     except json.JSONDecodeError:
@@ -45,5 +48,7 @@ def quotes_of(data: str) -> dict[int, str]:
     if not isinstance(items, list):
         return {}
     return {
-        int(item["index"]): str(item["quote"]) for item in items if isinstance(item, dict) and "quote" in item
+        int(item["index"]): as_read(str(item["quote"]))
+        for item in items
+        if isinstance(item, dict) and "quote" in item
     }

@@ -5,12 +5,12 @@ suffix names the flavor, and :func:`magg_kg.markup.find_prose` gives the lesson'
 tags, tables, math, URLs ... blanked, same length) and its hidden text. The stored text stays the
 normalized original, so every quote is a substring of the lesson's stored text.
 
-The text is decoded as strict UTF-8, normalized to Unicode NFC, line ends unified to ``\\n``, control
-characters removed (``\\n``, ``\\t`` kept), other spaces plain; every evidence offset refers to this
-normalized text. A lesson's identity is its content: ``id = <key>@<sha256[:12]>`` where ``key`` is
-the slug of the file's path (relative to the folder it was found in) and ``sha256`` is the hash of
-the normalized text, so two files with the same text are one lesson and an edited file is a new
-version of the same key.
+The text is decoded as strict UTF-8, normalized to NFC, line ends ``\\n``, control and invisible
+characters removed (not ``\\n``, ``\\t``, a bidirectional override and its pop: ``markup._overrides``),
+other spaces plain; every evidence offset refers to this normalized text. A lesson's identity is its
+content: ``id = <key>@<sha256[:12]>``, ``key`` the slug of the file's path (relative to the folder it
+was found in) and ``sha256`` the hash of the normalized text: two files with the same text are one
+lesson, and an edited file is a new version of the same key.
 
 Chunks follow the Markdown structure of the prose view (so a lesson that is mostly code makes
 few chunks, and a ``#`` comment in code is no heading): the prose is cut into blocks (paragraphs,
@@ -57,11 +57,11 @@ DEFAULT_MAX_BYTES = 2_000_000
 MAX_LESSON_CHARS = 8_000_000
 """The longest lesson text the store takes (an ``add_lesson`` op's text), whatever ``--max-bytes``."""
 PART_CHARS = 400_000
-"""The longest text ingested as one lesson: a longer file is read as parts (:func:`read_parts`), so
-that each part's batch stays well within the store's bound on one batch (a 400,000-character part of
-prose makes about 6,000 operations; :data:`magg_kg.operations.BATCH_OPS` is 20,000)."""
+"""The longest text ingested as one lesson: a longer file is read as parts (:func:`read_parts`), each
+part's batch well within :data:`magg_kg.operations.BATCH_OPS` (20,000; 400,000 characters make 6,000)."""
 CHUNK_SIZE, CHUNK_OVERLAP = 1200, 200
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_INVISIBLE = r"\xad\u200b\u200e\u200f\u202a\u202b\u2060\u2066-\u2069\ufeff"  # no override: see the docstring
+_CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}]")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _WORD_END = re.compile(r"\S(?=\s)")
 _HTML_TITLE = re.compile(r"<(h1|title)\b[^<>]{0,300}>\s*([^<]{1,300}?)\s*</\1", re.IGNORECASE)
@@ -100,7 +100,7 @@ _SPACES = {c: " " for c in range(0x80, 0x3001) if unicodedata.category(chr(c)) =
 
 
 def normalize_text(raw: str) -> str:
-    """NFC, ``\\n`` line ends, control characters removed (tabs and newlines kept), every space of
+    """NFC, ``\\n`` line ends, :data:`_CONTROL` removed (tabs and newlines kept), every space of
     another width a plain one ("Batch normalization" is one name, whatever space joins its words).
 
     >>> normalize_text("Cafe\\u0301\\r\\nA\\x07B\\tC\\u00a0D")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -256,3 +257,39 @@ def test_a_space_of_another_width_is_a_space(tmp_path: Path) -> None:
     lesson = read_lesson(path)
     assert "**Batch normalization** layer normalizes inputs." in lesson.text
     assert len(lesson.text) == len(path.read_text(encoding="utf-8"))  # offsets unchanged
+
+
+def test_words_spelled_with_references_soft_hyphens_or_overrides_make_no_junk(tmp_path: Path) -> None:
+    # "Co&#118;ariance" made a concept "ariance"; the owners, reading "Word2vec is a prerequisite
+    # for&nbsp;GloVe" as written, found no "GloVe" in it; "\u202etuopord" (shown as "dropout") made a
+    # concept "tuopord" with an edge (found by a hostile run).
+    from magg_kg.sqlite import SQLiteStore
+
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    (folder / "refs.html").write_text(
+        "<html><body><h1>Embeddings</h1><p>Word2vec is a prerequisite for&nbsp;GloVe.</p>"
+        "<p>Co&#118;ariance is a prerequisite for principal component analysis.</p>"
+        "<p>Eigen&shy;vectors is a prerequisite for singular value decom&shy;position.</p></body></html>"
+    )
+    (folder / "marks.md").write_text(
+        "# Regularization\n\nDrop\u00adout is a prerequisite for understanding ensembles.\n\n"
+        "Batch normalization is related to \u202etuopord\u202c.\n"
+    )
+    db = tmp_path / "g.sqlite"
+    done = CliRunner().invoke(app, ["ingest", str(folder), "--db", str(db)])
+    assert done.exit_code == 0, done.output
+    assert "text under a bidirectional override" in done.output
+    store = SQLiteStore.open(str(db))
+    concepts = {c.id for c in store.concepts()}
+    proposals = {(p.src, p.type, p.dst) for p in store.proposals()}
+    lesson = next(lesson for lesson in store.lessons() if lesson.title == "Regularization")
+    store.close()
+    with sqlite3.connect(db) as raw:
+        reviews = [row[0] for row in raw.execute("SELECT rationale FROM decisions WHERE stage = 'review'")]
+    assert {"word2vec", "glove", "dropout"} <= concepts
+    assert not {"ariance", "vector", "singular-value-decom", "tuopord", "drop"} & concepts
+    assert ("word2vec", "prerequisite", "glove") in proposals
+    assert reviews and not [why for why in reviews if "does not name both" in why]
+    assert not [proposal for proposal in proposals if "batch-normalization" in proposal]
+    assert "Dropout is a prerequisite" in lesson.text  # the soft hyphen is gone

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from agents.offline.judging import gate_bars, score_claim
 from agents.owner import OwnerReview, OwnerVote, review_offline, vote_offline
 from magg_kg.llm.port import Prompt
+from magg_kg.markup import as_read
 
 __all__ = ["review_learned", "vote_learned"]
 
@@ -64,7 +65,7 @@ def review_learned(prompt: Prompt) -> dict[str, object]:
     when it is needed, nor without the judge's view: the rule-based vote reads the deliberated
     confidence, known only once every owner has reviewed)."""
     payload = dict(prompt.payload)
-    quotes = [str(q) for q in json.loads(prompt.data or "[]")]
+    quotes = [as_read(str(q)) for q in json.loads(prompt.data or "[]")]
     review = review_offline(payload, quotes)
     proposal = payload.get("proposal")
     if not isinstance(proposal, dict):
@@ -118,7 +119,7 @@ def vote_learned(prompt: Prompt) -> dict[str, object]:
     )
     if claim is None:
         return vote_offline(payload).model_dump()
-    quotes = [str(q) for q in json.loads(prompt.data or "[]")]
+    quotes = [as_read(str(q)) for q in json.loads(prompt.data or "[]")]
     belief, why = score_claim(claim, _data(quotes))
     score = _capped(belief, payload.get("review_verdict"), payload.get("review_score"))
     return OwnerVote(reasoning=f"learned belief {score:.2f}: {why}", score=score).model_dump()

@@ -32,7 +32,8 @@ elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none
 ``clip:rect(0 ...)``, ``clip-path:inset(50%)``, a text color the same as the background's) or
 class (hidden, d-none, sr-only, visually-hidden); ``<template>``, ``<noscript>`` and ``<head>``
 (its ``<title>`` is the lesson's title, shown in a tab, not prose); image alt text and titles, link
-titles, ``alt``/``title`` attributes.
+titles, ``alt``/``title`` attributes; text under a bidirectional override, shown in another order
+than it is written (:mod:`magg_kg.markup._overrides`).
 
 An unclosed fence, comment, ``<script>``/``<style>``, hiding element or MDX tag/expression runs to
 the end of the file (as CommonMark or a browser reads it), an unclosed ``$$`` to the end of its
@@ -50,8 +51,9 @@ from pathlib import PurePath
 
 from magg_kg.markup._blocks import block_pass
 from magg_kg.markup._canvas import KINDS, Canvas, Flavor, HiddenText, Markup, Region, RegionKind
-from magg_kg.markup._entities import entity_pass
+from magg_kg.markup._entities import as_read, entity_pass
 from magg_kg.markup._inline import Inline
+from magg_kg.markup._overrides import override_pass
 from magg_kg.markup._tags import tag_pass
 
 __all__ = [
@@ -62,6 +64,7 @@ __all__ = [
     "Markup",
     "Region",
     "RegionKind",
+    "as_read",
     "find_prose",
     "flavor_of",
 ]
@@ -102,4 +105,5 @@ def find_prose(text: str, flavor: Flavor = "markdown") -> Markup:
     if flavor != "mdx":
         tag_pass(canvas, canvas.view(), html=flavor == "html")
     entity_pass(canvas, canvas.view())
+    override_pass(canvas)
     return canvas.markup(flavor)

@@ -6,6 +6,11 @@ term, then a concept. A reference is blanked, and its first character shows the 
 stands for (:meth:`~magg_kg.markup._canvas.Canvas.mark`) when that is one of Latin-1 (curly
 quotes and dashes read as their ASCII forms); any other reads as a space. Offsets are unchanged.
 A name that is no character reference (``&foo;``) stays text.
+
+A reference inside a word (``Co&#118;ariance``, ``Eigen&shy;vectors``) would cut it in two, and
+each piece read as a word ("ariance" became a concept): such a word is shown whole, written as it
+reads (a soft hyphen or zero-width character standing for nothing) up to its last character, the
+start of its span blank, when every character it reads as is a letter or digit of Latin-1.
 """
 
 from __future__ import annotations
@@ -15,9 +20,16 @@ import re
 
 from magg_kg.markup._canvas import Canvas
 
-__all__ = ["entity_pass"]
+__all__ = ["as_read", "entity_pass"]
 
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_REFERENCE = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+_ENTITY = re.compile(_REFERENCE)
+_SPELLED = re.compile(rf"(?:[^\W_]|{_REFERENCE})+")
+"""A word, references in it included."""
+_PIECE = re.compile(rf"{_REFERENCE}|[^\W_]+")
+_NOTHING = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060"))
+"""What reads as no character inside a word: a soft hyphen, zero-width spaces and joiners."""
+_READ = {**_NOTHING, 0xA0: " "}
 _ASCII = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\xa0": " "})
 
 
@@ -31,11 +43,67 @@ def entity_pass(canvas: Canvas, view: str) -> None:
     'The "     saga"      solver &     &foo; -       x'
     """
     for match in _ENTITY.finditer(view):
-        reference = match.group()
-        char = html.unescape(reference).translate(_ASCII)
-        if char == reference:
+        char = _decoded(match.group())
+        if char is None:
             continue
+        char = char.translate(_ASCII)
         start, end = match.span()
         canvas.paint(start, end, "html")
         if len(char) == 1 and char != " " and char.isprintable() and ord(char) < 256:
             canvas.mark(start, char)
+    if "&" in view:
+        _join_words(canvas, view)
+
+
+def _join_words(canvas: Canvas, view: str) -> None:
+    """Shows each word spelled with a reference inside it as the one word it reads as; a reference
+    that reads as another character (``&amp;``, ``&nbsp;``) ends a word.
+
+    >>> from magg_kg.markup._canvas import Canvas
+    >>> canvas = Canvas("Eigen&shy;vectors&nbsp;co&#118;ariance, rock&amp;roll")
+    >>> _join_words(canvas, canvas.text)
+    >>> canvas.view()
+    '     Eigenvectors&nbsp;     covariance, rock&amp;roll'
+    """
+    for match in _SPELLED.finditer(view):
+        if "&" not in match.group():
+            continue
+        start, spelled, reads = match.start(), [], []
+        for piece in _PIECE.finditer(match.group()):
+            text = piece.group()
+            read = (_decoded(text) or text).translate(_NOTHING) if text.startswith("&") else text
+            if all(ord(char) < 256 and char.isalnum() for char in read):
+                spelled.append(text)
+                reads.append(read)
+                continue
+            _join(canvas, start, "".join(spelled), "".join(reads))
+            start, spelled, reads = match.start() + piece.end(), [], []
+        _join(canvas, start, "".join(spelled), "".join(reads))
+
+
+def _join(canvas: Canvas, start: int, spelled: str, reads: str) -> None:
+    if reads and reads != spelled and "&" in spelled:
+        end = start + len(spelled)
+        canvas.paint(start, end, "html")
+        for offset, char in enumerate(reads, end - len(reads)):  # up to its end: "word." stays one
+            canvas.mark(offset, char)
+
+
+def as_read(text: str) -> str:
+    """``text`` with each character reference written as what it stands for (a no-break space as a
+    space, a soft hyphen or zero-width character as nothing): a quote of a lesson as its reader
+    reads it, whose names can be found.
+
+    >>> as_read("Eigen&shy;vectors&nbsp;and co&#118;ariance &amp; &bogus; &notit;")
+    'Eigenvectors and covariance & &bogus; &notit;'
+    """
+    if "&" not in text:
+        return text
+    return _ENTITY.sub(lambda m: (_decoded(m.group()) or m.group()).translate(_READ), text)
+
+
+def _decoded(reference: str) -> str | None:
+    """What a character reference stands for; None for a name that is none (``&bogus;``), or one
+    that only begins with a legacy name (``&notit;``, which ``html.unescape`` reads as "¬it;")."""
+    char = html.unescape(reference)
+    return None if char == reference or char.endswith(";") else char

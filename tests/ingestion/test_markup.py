@@ -26,7 +26,7 @@ from magg_kg.clock import StepClock
 from magg_kg.lessons import LessonText, read_lesson
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.llm.port import Prompt
-from magg_kg.markup import Flavor, Markup, find_prose
+from magg_kg.markup import Flavor, Markup, as_read, find_prose
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 from magg_kg.vocabulary import CURRICULUM
@@ -314,12 +314,35 @@ def test_character_references_read_as_their_characters(flavor: Flavor) -> None:
     text = "The &quot;saga&quot; solver &amp; Schr&ouml;dinger&#8217;s &lt;pad&gt; token &foo; &#x40;x."
     markup = find_prose(text, flavor)
     assert len(markup.prose) == len(text)
-    assert words(markup) == 'The " saga" solver & Schrö dinger\' s < pad> token &foo; @ x.'
+    assert words(markup) == 'The " saga" solver & Schrödinger\' s < pad> token &foo; @ x.'
     assert {text[r.start : r.end] for r in markup.regions} <= {
-        "&quot;", "&amp;", "&ouml;", "&#8217;", "&lt;", "&gt;", "&#x40;"
+        "&quot;", "&amp;", "Schr&ouml;dinger&#8217;", "&lt;", "&gt;", "&#x40;"
     }  # fmt: skip
     code = "<code>a &amp; b</code> and" if flavor == "html" else "`a &amp; b` and"
     assert words(find_prose(code, flavor)) == "and"  # code stays blank
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_a_word_spelled_with_a_reference_inside_reads_whole(flavor: Flavor) -> None:
+    # "Co&#118;ariance" made a concept "ariance", "decom&shy;position" one "singular value decom"
+    # (found by a hostile run).
+    text = "Eigen&shy;vectors, Co&#118;ariance of decom&shy;position&nbsp;rank, rock&amp;roll &#x200B;Batch."
+    read = words(find_prose(text, flavor))
+    assert read == "Eigenvectors, Covariance of decomposition rank, rock& roll Batch."
+    assert as_read(text) == "Eigenvectors, Covariance of decomposition rank, rock&roll Batch."
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_text_under_a_bidirectional_override_is_hidden(flavor: Flavor) -> None:
+    # "\u202etuopord" shows as "dropout" and made a concept "tuopord" (found by a hostile run).
+    nested = "\u202eA\u202dB\u202c C\u202c"  # an override inside an override: closed by its second pop
+    text = f"Dropout is a regularizer.\nBatch norm is related to \u202etuopord\u202c. So is {nested}.\nEnd."
+    markup = find_prose(text, flavor)
+    assert words(markup) == "Dropout is a regularizer. Batch norm is related to . So is . End."
+    assert [text[h.start : h.end] for h in markup.hidden] == ["\u202etuopord\u202c", nested]
+    assert {h.reason for h in markup.hidden} == {"text under a bidirectional override"}
+    unclosed = find_prose("A \u202etuopord is here.\nB is there.", flavor)
+    assert words(unclosed) == "A B is there."
 
 
 def test_german_and_chinese_prose_pass_through() -> None:
