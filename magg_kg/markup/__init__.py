@@ -23,8 +23,10 @@ element whose class says math: ``math``, ``katex``, ``arithmatex``, ``MathJax``)
 and the link's brackets; the link text stays prose), ``script`` (``<script>``/``<style>`` with
 their contents), ``reference`` (d2lbook roles such as :numref:`x`, an HTML bibliography's entries:
 ``role="doc-biblioentry"``, a footnote's mark ``[^1]``), ``marker`` (list bullets and numbers,
-blockquote ``>``, thematic breaks) and ``hidden``. Heading text keeps its ``#`` (the chunker and the
-sentence splitter find headings by it); ``<details>``/``<summary>`` text is prose (it is shown on a click).
+blockquote ``>``, thematic breaks), ``hidden`` and ``choice`` (the options listed under a question,
+in Markdown and MDX: :mod:`magg_kg.markup._choices`). Heading text keeps its ``#`` (the chunker and
+the sentence splitter find headings by it); ``<details>``/``<summary>`` text is prose (it is shown on
+a click).
 
 Hidden text is recorded (:class:`HiddenText`) and never used as evidence: HTML and MDX comments;
 elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none``,
@@ -51,6 +53,7 @@ from pathlib import PurePath
 
 from magg_kg.markup._blocks import block_pass
 from magg_kg.markup._canvas import KINDS, Canvas, Flavor, HiddenText, Markup, Region, RegionKind
+from magg_kg.markup._choices import choice_pass
 from magg_kg.markup._entities import as_read, entity_pass
 from magg_kg.markup._inline import Inline
 from magg_kg.markup._overrides import override_pass
@@ -101,6 +104,7 @@ def find_prose(text: str, flavor: Flavor = "markdown") -> Markup:
     canvas = Canvas(text)
     if flavor != "html":
         block_pass(canvas, mdx=flavor == "mdx")
+        choice_pass(canvas)
     Inline(canvas, canvas.view(), flavor).run()
     if flavor != "mdx":
         tag_pass(canvas, canvas.view(), html=flavor == "html")

@@ -22,7 +22,7 @@ __all__ = [
 Flavor = Literal["markdown", "mdx", "html"]
 RegionKind = Literal[
     "code", "inline_code", "html", "comment", "component", "front_matter", "admonition", "table",
-    "math", "image", "url", "script", "reference", "marker", "hidden",
+    "math", "image", "url", "script", "reference", "marker", "hidden", "choice",
 ]  # fmt: skip
 KINDS: tuple[RegionKind, ...] = get_args(RegionKind)
 

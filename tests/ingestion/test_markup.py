@@ -385,6 +385,7 @@ def test_five_megabytes_on_one_line_take_seconds_at_most() -> None:
         ("<a ", "markdown"), ("<a ", "mdx"), ("</", "html"), ("<!D", "html"), ("`", "markdown"),
         ("$", "markdown"), ("[", "markdown"), ("](", "markdown"), ("\\(", "markdown"), ("{", "mdx"),
         ('<a x="', "html"), ("<pre>", "html"), ("<div hidden>", "markdown"), ("- a\n", "markdown"),
+        ("Why?\n\n", "markdown"), ("Why?\n- a\n", "markdown"), ("- a\n  - b\nWhy?\n", "markdown"),
     ],
 )  # fmt: skip
 def test_adversarial_repetition_is_linear(piece: str, flavor: Flavor) -> None:
@@ -630,3 +631,26 @@ def test_a_footnote_mark_is_no_prose() -> None:
         ("reference", 10, 16),
         ("reference", 42, 46),
     ]
+
+
+@pytest.mark.parametrize("flavor", ["markdown", "mdx"])
+def test_the_options_listed_under_a_question_are_no_prose(flavor: Flavor) -> None:
+    # A quiz's wrong options were committed as the lesson's claims (found by a hostile run).
+    quiz = (
+        "Question 1. Which of these is false?\n\nA) Eigenvectors is a prerequisite for SVD.\n"
+        "B) Word2vec is a prerequisite for GloVe.\n\nAnswer: both.\n\nWhat does temperature do?\n\n"
+        "1. It controls how random the output is.\n1. It controls how big the response is.\n"
+    )
+    assert words(find_prose(quiz, flavor)) == (
+        "Question 1. Which of these is false? Answer: both. What does temperature do?"
+    )
+    kept = {
+        "heading": "### Why use RAG?\n\n- RAG reduces fabrication.\n- RAG is cheap.\n",
+        "exercises": "Try these.\n\n1. Why is X slow?\n1. What is Y?\n",
+        "one option": "Is it true?\n\n- RAG reduces fabrication.\n\nIt is.\n",
+        "explained": "Why use RAG?\n\n- RAG reduces fabrication.\n  It grounds answers.\n- RAG is cheap.\n",
+        "nested": "Why use RAG?\n\n- Fabrication\n  - RAG reduces it.\n- Cost\n",
+        "in code": "```\nWhy?\n- a\n- b\n```\n",
+    }
+    for name, text in kept.items():
+        assert not [r for r in find_prose(text, flavor).regions if r.kind == "choice"], name
