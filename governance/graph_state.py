@@ -23,11 +23,12 @@ active edges directly and keeps only what is not a graph fact: the count of stan
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from agents.lesson_index import LessonProse
 from agents.support import GraphView
 from governance.memory import OwnerMemory
+from governance.retraction import retractions
 from governance.rules import RuleEngine
 from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
@@ -39,13 +40,19 @@ __all__ = ["GraphState"]
 class GraphState:
     """Concepts, active edges and standing claims, shared by the rules, the owners and the judge.
 
-    ``claims`` counts the standing proposals per triple (see :class:`~governance.memory.OwnerMemory`).
+    ``claims`` counts the standing proposals per triple (see :class:`~governance.memory.OwnerMemory`);
+    ``retracted`` the edges a person invalidated, with why (:func:`governance.retraction.retractions`).
     """
 
-    def __init__(self, view: GraphView, claims: Counter[Triple] | None = None) -> None:
+    def __init__(
+        self,
+        view: GraphView,
+        claims: Counter[Triple] | None = None,
+        retracted: Mapping[Triple, str] | None = None,
+    ) -> None:
         self._view = view
         self._rules = RuleEngine(
-            view.schema, {cid: view.node_type(cid) for cid in view.concept_ids()}, view.triples()
+            view.schema, {cid: view.node_type(cid) for cid in view.concept_ids()}, view.triples(), retracted
         )
         self._memory = OwnerMemory(facts=view.triples(), claims=claims if claims is not None else Counter())
         self._taught: set[str] = set()
@@ -58,9 +65,10 @@ class GraphState:
         claims: Counter[Triple] | None = None,
         prose_of: LessonProse | None = None,
     ) -> GraphState:
-        """The state of the store's graph now (one read of concepts, aliases, edges and lessons;
-        ``prose_of`` reads a stored lesson's prose, the store by default)."""
-        return cls(GraphView.of_store(store, schema, prose_of), claims)
+        """The state of the store's graph now (one read of concepts, aliases, edges and lessons, and
+        of the edges a person invalidated; ``prose_of`` reads a stored lesson's prose, the store by
+        default)."""
+        return cls(GraphView.of_store(store, schema, prose_of), claims, retractions(store))
 
     @property
     def view(self) -> GraphView:

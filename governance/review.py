@@ -7,6 +7,12 @@ the graph changed and the edge now breaks a rule, the approval is refused with t
 and nothing is written. Approving or rejecting an id that is not quarantined is refused the same
 way.
 
+A person may also invalidate an active edge (:func:`invalidate`, ``magg review invalidate``): a
+decision at stage ``retraction`` on the proposal that committed it, and the edge version closed
+(never deleted). The rule engine then refuses the edge for good (rule ``not-retracted``, with the
+person's reason: :mod:`governance.retraction`), whichever lesson proposes it again, and so does
+approving a proposal of it.
+
 :func:`pending_for` is the re-evaluation hook: the abstained and quarantined proposals of one edge,
 whose evidence a new proposal of the same edge joins (:class:`governance.judgment.Judgment` does
 this by itself for the proposals it settles).
@@ -18,6 +24,7 @@ from dataclasses import dataclass
 
 from governance.claims import ground
 from governance.policy import policy_decision
+from governance.retraction import RETRACTION, retractions
 from governance.rules import RuleEngine
 from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
@@ -38,6 +45,7 @@ __all__ = [
     "approve",
     "case_of",
     "find_item",
+    "invalidate",
     "pending",
     "pending_for",
     "reject",
@@ -237,7 +245,10 @@ def approve(
     item = _open(store, ident, "approve")
     proposal = item.proposal
     engine = RuleEngine(
-        schema, {c.id: c.type for c in store.concepts()}, [(e.src, e.type, e.dst) for e in store.edges()]
+        schema,
+        {c.id: c.type for c in store.concepts()},
+        [(e.src, e.type, e.dst) for e in store.edges()],
+        retractions(store),
     )
     verdict = engine.check(proposal.src, proposal.type, proposal.dst)
     now = clock.now()
@@ -338,6 +349,51 @@ def reject(
     score = _latest_score(store, item.proposal)
     why = f"rejected by {reviewer}: {reason}"
     return [_decision(item.proposal, "reject", "rejected", score, why, reviewer, policy, now)]
+
+
+def invalidate(
+    store: Store, clock: Clock, policy: Policy, ident: str, reviewer: str, reason: str
+) -> list[Operation]:
+    """A person's invalidation of an active edge (``ident``: its edge id or its version's id): a
+    decision on the proposal that committed it and the version closed. Raises :class:`UserError`
+    (nothing is to be written) for an id that names no active edge, or without a reason."""
+    reviewer = _named(reviewer)
+    reason = _said(reason, "the reason", MAX_NOTE)
+    if not reason:
+        raise UserError("an invalidation needs a reason: --reason TEXT")
+    edge = next((e for e in store.edges() if ident in (e.edge_id, e.version_id)), None)
+    if edge is None:
+        versions = store.edge_versions()
+        known = any(ident in (v.edge_id, v.version_id) for v in versions)
+        raise UserError(
+            f"{ident}: {'not an active edge (invalidated already)' if known else 'no such edge'}; "
+            "`magg export` lists the active edges with their ids"
+        )
+    committed = next(
+        (
+            p
+            for p in store.proposals_in(("committed",))
+            if (p.src, p.type, p.dst) == (edge.src, edge.type, edge.dst)
+            and any(d.id == edge.decision_id for d in store.decisions(p.id))
+        ),
+        None,
+    )
+    decision = policy_decision(
+        policy,
+        None,
+        committed.id if committed else None,
+        RETRACTION,
+        "invalidate",
+        "invalidated",
+        f"invalidated by {reviewer}: {reason}",
+        subject=edge.version_id,
+        score=edge.grounding.confidence,
+        detail={"reviewer": reviewer, "version_id": edge.version_id},
+        prompt_version=REVIEW_PROMPT,
+        model="human",
+        decided_at=clock.now(),
+    )
+    return [decision, invalidation_op(edge.version_id, decision)]
 
 
 def _named(reviewer: str) -> str:

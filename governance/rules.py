@@ -22,6 +22,9 @@ The rules, in the order they are checked (the first failure is the verdict):
     the edge type allows these endpoint types;
 ``no-duplicate``
     no active edge has the same canonical (src, type, dst);
+``not-retracted``
+    a person has not invalidated the edge (``magg review invalidate``: :mod:`governance.review`);
+    their reason is the rule's;
 ``no-contradiction``
     no active edge says the opposite directly: the reverse edge of the same acyclic type, or an
     active edge that orders the same two concepts the other way in learning order
@@ -54,6 +57,7 @@ RULES = (
     "endpoint-typed",
     "endpoint-types",
     "no-duplicate",
+    "not-retracted",
     "no-contradiction",
     "acyclic",
 )
@@ -84,7 +88,8 @@ class RuleEngine:
     """The deterministic rules of one schema over one set of concepts and active edges.
 
     ``concepts`` maps concept id -> node type; ``active`` are the active edges' triples (taken as
-    they are, even if they would break a rule today). :meth:`admit` checks and records an edge
+    they are, even if they would break a rule today); ``retracted`` maps the triples a person
+    invalidated to why (``"invalidated by NAME: REASON"``). :meth:`admit` checks and records an edge
     committed during the current batch so that later checks in the batch see it; :meth:`record`
     records one unchecked (the :class:`~governance.graph_state.GraphState` of a run does, after the
     stages checked it).
@@ -95,8 +100,10 @@ class RuleEngine:
         schema: GraphSchema,
         concepts: Mapping[str, str],
         active: Iterable[tuple[str, str, str]],
+        retracted: Mapping[Triple, str] | None = None,
     ) -> None:
         self._schema = schema
+        self._retracted = {schema.canonical(*triple): why for triple, why in (retracted or {}).items()}
         self._concepts = dict(concepts)
         self._order_types = schema.order_types()
         self._active: set[Triple] = set()
@@ -210,6 +217,8 @@ class RuleEngine:
             )
         if triple in self._active:
             return "no-duplicate", f"{_show(triple)} is already an active edge"
+        if triple in self._retracted:
+            return "not-retracted", f"{_show(triple)} was {self._retracted[triple]}"
         found = self._contradiction(triple) or self._cycle(triple)
         return found[:2] if found is not None else None
 

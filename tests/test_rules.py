@@ -112,7 +112,16 @@ def test_each_rule_refuses_its_case_by_name(
 
 
 def test_every_rule_has_a_case() -> None:
-    assert {case[2] for case in CASES} == set(RULES)
+    assert {case[2] for case in CASES} | {"not-retracted"} == set(RULES)  # the last: the test below
+
+
+def test_an_edge_a_person_invalidated_is_refused_with_their_reason_either_way_round() -> None:
+    why = "invalidated by Ann: a trivial pair"
+    retracted = RuleEngine(CURRICULUM, CONCEPTS, [], {("transformer", "related", "attention"): why})
+    for src, dst in (("transformer", "attention"), ("attention", "transformer")):
+        verdict = retracted.check(src, "related", dst)
+        assert (verdict.rule, verdict.reason) == ("not-retracted", f"attention related transformer was {why}")
+    assert retracted.check("transformer", "builds_on", "attention").passed  # another edge of the pair
 
 
 def test_a_sound_edge_passes_with_an_empty_rule_and_reason() -> None:

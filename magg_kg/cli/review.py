@@ -19,7 +19,7 @@ from governance.discovery import discover as run_discover
 from governance.recheck import recheck as run_recheck
 from governance.reconsider import ROUNDS, Reconsidered
 from governance.reconsider import reconsider as run_reconsider
-from governance.review import approve, case_of, pending, reject
+from governance.review import approve, case_of, invalidate, pending, reject
 from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, print_json, write_batch
 from magg_kg.errors import UserError
 from magg_kg.llm.usage import UsageLog
@@ -44,13 +44,16 @@ ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Your name, reco
 
 
 def register(app: typer.Typer) -> None:
-    """Adds the ``review`` group (``list``, ``show``, ``approve``, ``reject``), ``recheck``,
-    ``reconsider`` and ``discover`` to the ``magg`` app."""
-    review = typer.Typer(help="Human review of quarantined proposals.", no_args_is_help=True)
+    """Adds the ``review`` group (``list``, ``show``, ``approve``, ``reject``, ``invalidate``),
+    ``recheck``, ``reconsider`` and ``discover`` to the ``magg`` app."""
+    review = typer.Typer(
+        help="Human review of quarantined proposals, and of committed edges.", no_args_is_help=True
+    )
     review.command("list")(review_list)
     review.command("show")(review_show)
     review.command("approve")(review_approve)
     review.command("reject")(review_reject)
+    review.command("invalidate")(review_invalidate)
     app.add_typer(review, name="review")
     app.command("recheck")(recheck_command)
     app.command("reconsider")(reconsider_command)
@@ -220,6 +223,23 @@ def review_reject(
                 f"cannot reject {ident}: the store refused the decision ({refused}); nothing written"
             )
         ctx.out.print(f"rejected {ident}", markup=False)
+
+
+def review_invalidate(
+    ident: Annotated[str, typer.Argument(metavar="EDGE", help="An active edge's id (e-...) or version id.")],
+    reviewer: ReviewerOption,
+    reason: Annotated[str, typer.Option("--reason", help="Why the edge is wrong.")],
+    db: DbOption = None,
+) -> None:
+    """Invalidate a committed edge, with the reason; no lesson commits it again."""
+    with open_context(db) as ctx, ctx.store.exclusive():  # as in review_approve
+        ops = invalidate(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason)
+        refused = _write(ctx, "review", ident, ops, None)
+        if refused:
+            raise UserError(
+                f"cannot invalidate {ident}: the store refused the decision ({refused}); nothing written"
+            )
+        ctx.out.print(f"invalidated {ident}; it is never committed again", markup=False)
 
 
 def recheck_command(

@@ -1,4 +1,4 @@
-"""Human review through the CLI: list, show, approve, reject, and the refusals."""
+"""Human review through the CLI: list, show, approve, reject, invalidate, and the refusals."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agents.judge import score_band
+from governance.graph_state import GraphState
 from governance.judgment import Judgment
 from governance.review import pending_for
 from magg_kg.builders import proposal_op
@@ -286,3 +287,79 @@ def test_approving_an_edge_settles_its_twins_in_the_queue(
     assert (last.stage, last.verdict) == ("review", "superseded") and "alice" in last.rationale
     code, out, _ = magg(["audit", "verify", "--json", "--db", str(path)], capsys)
     assert code == 0 and json.loads(out)["ok"] is True
+
+
+def test_a_person_invalidates_a_committed_edge_and_no_proposal_commits_it_again(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Approve one quarantined proposal (an edge is committed), then invalidate that edge.
+    _, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
+    first = json.loads(out)["items"][0]
+    assert magg(["review", "approve", first["id"], "--reviewer", "Ann", "--db", str(db)], capsys)[0] == 0
+    store = SQLiteStore.open(db)
+    edge = next(e for e in store.edges() if e.src == "transformer")
+    before = len(store.audit_events())
+    store.close()
+    for args, said in (
+        (["--reason", ""], "needs a reason"),
+        (["--reason", "x", "--reviewer", ""], "reviewer"),
+    ):
+        code, _, err = magg(
+            ["review", "invalidate", edge.edge_id, "--reviewer", "Bo", *args, "--db", str(db)], capsys
+        )
+        assert code == 2 and said in err
+    code, _, err = magg(
+        ["review", "invalidate", "e-nothing", "--reviewer", "Bo", "--reason", "x", "--db", str(db)], capsys
+    )
+    assert code == 2 and "no such edge" in err
+    store = SQLiteStore.open(db)
+    assert len(store.audit_events()) == before  # nothing written by a refusal
+    store.close()
+
+    code, out, _ = magg(
+        [
+            "review",
+            "invalidate",
+            edge.edge_id,
+            "--reviewer",
+            "Bo",
+            "--reason",
+            "attention came first",
+            "--db",
+            str(db),
+        ],
+        capsys,
+    )
+    assert code == 0 and f"invalidated {edge.edge_id}" in out
+    store = SQLiteStore.open(db)
+    assert not [e for e in store.edges() if e.edge_id == edge.edge_id]
+    closed = store.edge_version(edge.version_id)
+    assert closed is not None and closed.status == "invalidated"  # closed, never deleted
+    assert store.proposal(first["proposal_id"]).state == "invalidated"  # type: ignore[union-attr]
+    store.close()
+    code, _, err = magg(
+        ["review", "invalidate", edge.version_id, "--reviewer", "Bo", "--reason", "x", "--db", str(db)],
+        capsys,
+    )
+    assert code == 2 and "invalidated already" in err
+
+    # The edge is proposed again: the rules refuse it with the person's reason, and so does an approval.
+    store = SQLiteStore.open(db)
+    clock = StepClock("2026-03-01T00:00:00.000000Z")
+    again = proposal(
+        "transformer",
+        "builds_on",
+        "attention",
+        [span("Transformers build on attention.")],
+        created_at="2026-03-01T00:00:00.000000Z",
+    )
+    verdict = GraphState.of_store(store).rules.check(again.src, again.type, again.dst)
+    assert (verdict.rule, verdict.reason) == (
+        "not-retracted",
+        "transformer builds_on attention was invalidated by Bo: attention came first",
+    )
+    quarantine(store, clock, again)  # quarantined before anyone looked
+    store.close()
+    code, _, err = magg(["review", "approve", pending_id(db), "--reviewer", "Ann", "--db", str(db)], capsys)
+    assert code == 2 and "not-retracted" in err
+    assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
