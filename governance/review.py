@@ -20,6 +20,7 @@ this by itself for the proposals it settles).
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from governance.claims import ground
@@ -405,12 +406,13 @@ def _named(reviewer: str) -> str:
 
 def reviewer_text(text: str) -> str:
     """A reviewer's text (a name, a note, a reason) as a decision records it and a terminal shows
-    it: control characters removed (as from a lesson), whitespace collapsed.
+    it: control characters removed (as from a lesson) and format characters (a bidirectional
+    override, a zero-width joiner), whitespace collapsed.
 
-    >>> reviewer_text(" Ada\x1b[2J  Lovelace ")
+    >>> reviewer_text(" Ada\x1b[2J  Love\u202elace\u202c ")
     'Ada[2J Lovelace'
     """
-    return " ".join(normalize_text(text).split())
+    return " ".join("".join(c for c in normalize_text(text) if unicodedata.category(c) != "Cf").split())
 
 
 def _said(text: str, what: str, most: int) -> str:

@@ -6,7 +6,7 @@ tags, tables, math, URLs ... blanked, same length) and its hidden text. The stor
 normalized original, so every quote is a substring of the lesson's stored text.
 
 The text is decoded as strict UTF-8, normalized to NFC, line ends ``\\n``, control and invisible
-characters removed (not ``\\n``, ``\\t``, a bidirectional override and its pop: ``markup._overrides``),
+characters removed (not ``\\n``, ``\\t``, nor the bidirectional controls: ``markup._overrides``),
 other spaces plain; every evidence offset refers to this normalized text. A lesson's identity is its
 content: ``id = <key>@<sha256[:12]>``, ``key`` the slug of the file's path (relative to the folder it
 was found in) and ``sha256`` the hash of the normalized text: two files with the same text are one
@@ -35,7 +35,7 @@ from pathlib import Path
 
 from magg_kg.errors import InputError
 from magg_kg.ids import lesson_id, make_id
-from magg_kg.markup import FLAVORS, Flavor, HiddenText, Markup, find_prose, flavor_of
+from magg_kg.markup import FLAVORS, Flavor, HiddenText, Markup, as_read, find_prose, flavor_of
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -60,7 +60,7 @@ PART_CHARS = 400_000
 """The longest text ingested as one lesson: a longer file is read as parts (:func:`read_parts`), each
 part's batch well within :data:`magg_kg.operations.BATCH_OPS` (20,000; 400,000 characters make 6,000)."""
 CHUNK_SIZE, CHUNK_OVERLAP = 1200, 200
-_INVISIBLE = r"\xad\u200b\u200e\u200f\u202a\u202b\u2060\u2066-\u2069\ufeff"  # no override: see the docstring
+_INVISIBLE = r"\xad\u200b\u200e\u200f\u2060\ufeff"  # not the bidi controls: see the docstring
 _CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}]")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _WORD_END = re.compile(r"\S(?=\s)")
@@ -121,12 +121,10 @@ def file_key(lesson_id: str) -> str:
 
 
 def same_file(earlier: str, now: str) -> bool:
-    """Whether a lesson path recorded by an earlier run names the file read now. A path is recorded
-    as it was given; a relative one was relative to a directory this run does not know, so it names
-    the file read now when it is the end of that file's path ("course/intro.md" and
-    "/home/a/course/intro.md"), wherever it was run from.
+    """Whether a lesson path recorded by an earlier run (as it was given: a relative one, from a
+    directory this run does not know, names the end of a path) names the file read now.
 
-    >>> same_file("course/intro.md", "/home/a/course/intro.md"), same_file("./intro.md", "/x/intro.md")
+    >>> same_file("course/intro.md", "/h/a/course/intro.md"), same_file("./intro.md", "/x/intro.md")
     (True, True)
     >>> same_file("a/intro.md", "/home/b/intro.md"), same_file("/x/a/intro.md", "/x/b/intro.md")
     (False, False)
@@ -444,7 +442,7 @@ def _tail_start(text: str, block: tuple[int, int, bool], overlap: int) -> int | 
 
 
 def _heading_text(text: str, view: str, match: re.Match[str]) -> str:
-    """The original text of a heading found in the prose view (its inline code included), to the
-    end of its line in the view (an HTML heading's closing tag reads as a line break there)."""
+    """A heading of the prose view as written (inline code included, character references read), to
+    the end of its line in the view (an HTML heading's closing tag reads as a line break there)."""
     end = view.find("\n", match.start(1))
-    return text[match.start(1) : end if end >= 0 else len(text)].rstrip().rstrip("#").rstrip()
+    return as_read(text[match.start(1) : end if end >= 0 else len(text)]).rstrip().rstrip("#").rstrip()

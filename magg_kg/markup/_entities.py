@@ -9,8 +9,8 @@ A name that is no character reference (``&foo;``) stays text.
 
 A reference inside a word (``Co&#118;ariance``, ``Eigen&shy;vectors``) would cut it in two, and
 each piece read as a word ("ariance" became a concept): such a word is shown whole, written as it
-reads (a soft hyphen or zero-width character standing for nothing) up to its last character, the
-start of its span blank, when every character it reads as is a letter or digit of Latin-1.
+reads (a soft hyphen or zero-width character standing for nothing) from its first character, the
+rest of its span blank, when every character it reads as is a letter or digit of Latin-1.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def _join_words(canvas: Canvas, view: str) -> None:
     >>> canvas = Canvas("Eigen&shy;vectors&nbsp;co&#118;ariance, rock&amp;roll")
     >>> _join_words(canvas, canvas.text)
     >>> canvas.view()
-    '     Eigenvectors&nbsp;     covariance, rock&amp;roll'
+    'Eigenvectors     &nbsp;covariance     , rock&amp;roll'
     """
     for match in _SPELLED.finditer(view):
         if "&" not in match.group():
@@ -85,7 +85,7 @@ def _join(canvas: Canvas, start: int, spelled: str, reads: str) -> None:
     if reads and reads != spelled and "&" in spelled:
         end = start + len(spelled)
         canvas.paint(start, end, "html")
-        for offset, char in enumerate(reads, end - len(reads)):  # up to its end: "word." stays one
+        for offset, char in enumerate(reads, start):  # from its start, where its sentence may start
             canvas.mark(offset, char)
 
 

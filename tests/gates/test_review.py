@@ -302,6 +302,7 @@ def test_a_person_invalidates_a_committed_edge_and_no_proposal_commits_it_again(
     store.close()
     for args, said in (
         (["--reason", ""], "needs a reason"),
+        (["--reason", "\u202e\u202c"], "needs a reason"),  # nothing a reader could see
         (["--reason", "x", "--reviewer", ""], "reviewer"),
     ):
         code, _, err = magg(
@@ -312,6 +313,11 @@ def test_a_person_invalidates_a_committed_edge_and_no_proposal_commits_it_again(
         ["review", "invalidate", "e-nothing", "--reviewer", "Bo", "--reason", "x", "--db", str(db)], capsys
     )
     assert code == 2 and "no such edge" in err
+    hostile = "e-1\n\x1b[31m" + "x" * 100_000  # an id is echoed as one line of plain text, cut short
+    code, _, err = magg(
+        ["review", "invalidate", hostile, "--reviewer", "Bo", "--reason", "x", "--db", str(db)], capsys
+    )
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "\x1b" not in err and len(err) < 3000
     store = SQLiteStore.open(db)
     assert len(store.audit_events()) == before  # nothing written by a refusal
     store.close()

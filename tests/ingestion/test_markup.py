@@ -314,7 +314,7 @@ def test_character_references_read_as_their_characters(flavor: Flavor) -> None:
     text = "The &quot;saga&quot; solver &amp; Schr&ouml;dinger&#8217;s &lt;pad&gt; token &foo; &#x40;x."
     markup = find_prose(text, flavor)
     assert len(markup.prose) == len(text)
-    assert words(markup) == 'The " saga" solver & Schrödinger\' s < pad> token &foo; @ x.'
+    assert words(markup) == 'The " saga" solver & Schrödinger \' s < pad> token &foo; @ x.'
     assert {text[r.start : r.end] for r in markup.regions} <= {
         "&quot;", "&amp;", "Schr&ouml;dinger&#8217;", "&lt;", "&gt;", "&#x40;"
     }  # fmt: skip
@@ -328,7 +328,7 @@ def test_a_word_spelled_with_a_reference_inside_reads_whole(flavor: Flavor) -> N
     # (found by a hostile run).
     text = "Eigen&shy;vectors, Co&#118;ariance of decom&shy;position&nbsp;rank, rock&amp;roll &#x200B;Batch."
     read = words(find_prose(text, flavor))
-    assert read == "Eigenvectors, Covariance of decomposition rank, rock& roll Batch."
+    assert read == "Eigenvectors , Covariance of decomposition rank, rock& roll Batch ."
     assert as_read(text) == "Eigenvectors, Covariance of decomposition rank, rock&roll Batch."
 
 
@@ -343,6 +343,18 @@ def test_text_under_a_bidirectional_override_is_hidden(flavor: Flavor) -> None:
     assert {h.reason for h in markup.hidden} == {"text under a bidirectional override"}
     unclosed = find_prose("A \u202etuopord is here.\nB is there.", flavor)
     assert words(unclosed) == "A B is there."
+    # Written as references, and closed as the bidirectional algorithm closes them: a pop closes an
+    # embedding opened inside the override first, never one outside an isolate; a paragraph ends all.
+    cases = {
+        "A &#x202E;tuopord&#x202C; B.": "A B.",
+        "A &#8238;tuopord&#8236; B.": "A B.",
+        "A \u202eZ\u202b\u202c hidden still.\nB.": "A B.",
+        "A \u202eZ \u2066\u202c\u2069 hidden still.\nB.": "A B.",
+        "A \u2067\u202eZ\u2069 shown.": "A shown.",
+        "A \u202bshown\u202c B.": "A shown B.",
+    }
+    for text, shown in cases.items():
+        assert words(find_prose(text, flavor)) == shown, text
 
 
 def test_german_and_chinese_prose_pass_through() -> None:
@@ -386,6 +398,7 @@ def test_five_megabytes_on_one_line_take_seconds_at_most() -> None:
         ("$", "markdown"), ("[", "markdown"), ("](", "markdown"), ("\\(", "markdown"), ("{", "mdx"),
         ('<a x="', "html"), ("<pre>", "html"), ("<div hidden>", "markdown"), ("- a\n", "markdown"),
         ("Why?\n\n", "markdown"), ("Why?\n- a\n", "markdown"), ("- a\n  - b\nWhy?\n", "markdown"),
+        ("?!", "markdown"), ("? (", "markdown"), ("&#x202E;", "markdown"), ("\u2067\u202e", "html"),
     ],
 )  # fmt: skip
 def test_adversarial_repetition_is_linear(piece: str, flavor: Flavor) -> None:
@@ -634,23 +647,30 @@ def test_a_footnote_mark_is_no_prose() -> None:
 
 
 @pytest.mark.parametrize("flavor", ["markdown", "mdx"])
-def test_the_options_listed_under_a_question_are_no_prose(flavor: Flavor) -> None:
+def test_the_options_of_a_quiz_question_are_no_prose(flavor: Flavor) -> None:
     # A quiz's wrong options were committed as the lesson's claims (found by a hostile run).
-    quiz = (
-        "Question 1. Which of these is false?\n\nA) Eigenvectors is a prerequisite for SVD.\n"
-        "B) Word2vec is a prerequisite for GloVe.\n\nAnswer: both.\n\nWhat does temperature do?\n\n"
-        "1. It controls how random the output is.\n1. It controls how big the response is.\n"
-    )
-    assert words(find_prose(quiz, flavor)) == (
-        "Question 1. Which of these is false? Answer: both. What does temperature do?"
-    )
+    quizzes = {
+        "lettered": "Question 1. Which of these is false?\n\nA) X is a prerequisite for Y.\nB) Y needs Z.\n",
+        "asks to choose": "Which is a prerequisite for Y? (1 point)\n\n- X is one.\n- Z is one.\n",
+        "answer key": "What does temperature do?\n\n1. It sets randomness.\n1. It sets length.\n\nA: 1\n",
+        "quiz section": "## Knowledge check\n\nWhat does it do?\n\n1. It sets X.\n1. It sets Y.\n",
+        "nested": "1. Which is false?\n   - X is a prerequisite for Y.\n   - Y needs Z.\n2. Next.\n",
+        "quoted": "> Which is true?\n>\n> - X needs Y.\n> - Y needs X.\n",
+        "bold letters": "Is it true?\n\n**A.** X needs Y.\n**B.** Y needs X.\n",
+        "options line": "Which is true?\nOptions:\n- X needs Y.\n- Y needs X.\n",
+    }
+    for name, text in quizzes.items():
+        choices = [text[r.start : r.end] for r in find_prose(text, flavor).regions if r.kind == "choice"]
+        assert len(choices) == 2 and all("needs" in c or "is" in c or "sets" in c for c in choices), name
     kept = {
-        "heading": "### Why use RAG?\n\n- RAG reduces fabrication.\n- RAG is cheap.\n",
-        "exercises": "Try these.\n\n1. Why is X slow?\n1. What is Y?\n",
-        "one option": "Is it true?\n\n- RAG reduces fabrication.\n\nIt is.\n",
-        "explained": "Why use RAG?\n\n- RAG reduces fabrication.\n  It grounds answers.\n- RAG is cheap.\n",
-        "nested": "Why use RAG?\n\n- Fabrication\n  - RAG reduces it.\n- Cost\n",
-        "in code": "```\nWhy?\n- a\n- b\n```\n",
+        "no quiz sign": "What should you know before this lesson?\n\n- X is a prerequisite for Y.\n- Z.\n",
+        "heading": "### Which comes first?\n\n- RAG reduces fabrication.\n- RAG is cheap.\n",
+        "exercises": "Which of these?\n\n1. Why is X slow?\n1. What is Y?\n",
+        "one option": "Which is true?\n\n- RAG reduces fabrication.\n\nIt is.\n",
+        "explained": "Which is true?\n\n- RAG reduces fabrication.\n  It grounds answers.\n- RAG is cheap.\n",
+        "nested list": "Which is true?\n\n- Fabrication\n  - RAG reduces it.\n- Cost\n",
+        "in code": "```\nWhich?\n- a\n- b\n```\n",
+        "next item": "1. Which is false?\n2. X needs Y.\n3. Y needs X.\n",
     }
     for name, text in kept.items():
         assert not [r for r in find_prose(text, flavor).regions if r.kind == "choice"], name
