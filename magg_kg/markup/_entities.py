@@ -27,8 +27,9 @@ _ENTITY = re.compile(_REFERENCE)
 _SPELLED = re.compile(rf"(?:[^\W_]|{_REFERENCE})+")
 """A word, references in it included."""
 _PIECE = re.compile(rf"{_REFERENCE}|[^\W_]+")
-_NOTHING = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060"))
-"""What reads as no character inside a word: a soft hyphen, zero-width spaces and joiners."""
+_NOTHING = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"))
+"""What reads as no character inside a word: a soft hyphen, zero-width spaces and joiners,
+direction marks, a byte-order mark."""
 _READ = {**_NOTHING, 0xA0: " "}
 _ASCII = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\xa0": " "})
 

@@ -326,7 +326,10 @@ def test_character_references_read_as_their_characters(flavor: Flavor) -> None:
 def test_a_word_spelled_with_a_reference_inside_reads_whole(flavor: Flavor) -> None:
     # "Co&#118;ariance" made a concept "ariance", "decom&shy;position" one "singular value decom"
     # (found by a hostile run).
-    text = "Eigen&shy;vectors, Co&#118;ariance of decom&shy;position&nbsp;rank, rock&amp;roll &#x200B;Batch."
+    text = (
+        "Eigen&shy;vectors, Co&lrm;&#118;ariance of decom&#xFEFF;position&nbsp;rank, rock&amp;roll "
+        "&#x200B;Batch."
+    )
     read = words(find_prose(text, flavor))
     assert read == "Eigenvectors , Covariance of decomposition rank, rock& roll Batch ."
     assert as_read(text) == "Eigenvectors, Covariance of decomposition rank, rock&roll Batch."
