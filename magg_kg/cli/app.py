@@ -118,11 +118,11 @@ MAX_MESSAGE = 2000
 """The most characters of an error message shown (an argument echoed in it may be any size)."""
 
 
-def one_line(message: str) -> str:
+def plain_message(message: str) -> str:
     """An error message as one line of plain text: what an argument may carry into it (a newline, a
     terminal escape, a bidirectional override) written as an escape, and a long one cut.
 
-    >>> one_line("no such edge: e-1\\n\\x1b[31m\\u202e")
+    >>> plain_message("no such edge: e-1\\n\\x1b[31m\\u202e")
     'no such edge: e-1\\\\n\\\\x1b[31m\\\\u202e'
     """
     shown = "".join(
@@ -165,13 +165,14 @@ def _run(terminated: list[int]) -> None:
     except MaggError as error:
         if debugging():
             raise
-        err_console().print(f"error: {one_line(str(error))}", markup=False, highlight=False)
+        err_console().print(f"error: {plain_message(str(error))}", markup=False, highlight=False)
         sys.exit(2 if isinstance(error, UserError) else 1)
     except typer.Exit as done:
         sys.exit(done.exit_code)
     except typer.TyperException as error:  # a usage error: unknown option, missing argument
         if error.format_message():  # empty when the help was shown instead
-            err_console().print(f"error: {one_line(error.format_message())}", markup=False, highlight=False)
+            said = plain_message(error.format_message())
+            err_console().print(f"error: {said}", markup=False, highlight=False)
         sys.exit(error.exit_code)
     except typer.Abort:
         if terminated:
