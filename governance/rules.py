@@ -23,7 +23,7 @@ The rules, in the order they are checked (the first failure is the verdict):
 ``no-duplicate``
     no active edge has the same canonical (src, type, dst);
 ``not-retracted``
-    a person has not invalidated the edge (``magg review invalidate``: :mod:`governance.review`);
+    a person has not invalidated the edge (``magg review invalidate``: :mod:`governance.retraction`);
     their reason is the rule's;
 ``no-contradiction``
     no active edge says the opposite directly: the reverse edge of the same acyclic type, or an

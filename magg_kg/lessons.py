@@ -354,7 +354,7 @@ def _title(text: str, prose: str, path: Path) -> str:
     if heading is not None and heading.group(0).startswith("# ") and text[heading.start()] == "#":
         first = _heading_text(text, prose, heading)
     if first is None and (tag := _HTML_TITLE.search(text)) is not None:
-        first = tag.group(2)
+        first = as_read(tag.group(2))
     return (first or path.stem.replace("-", " ").replace("_", " ")).strip()[:300] or path.name
 
 

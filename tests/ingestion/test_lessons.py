@@ -33,6 +33,16 @@ def test_title_falls_back_to_the_file_name(tmp_path: Path) -> None:
     )
 
 
+def test_a_title_reads_its_character_references(tmp_path: Path) -> None:
+    # A title began inside a reference ("18;ariance and ...") once a word spelled with one was read
+    # whole (found by a hostile run).
+    markdown = read_lesson(write(tmp_path / "a.md", b"# Co&#118;ariance and Eigen&shy;vectors\n\nText.\n"))
+    assert markdown.title == "Covariance and Eigenvectors"
+    assert [chunk.heading for chunk in markdown.chunks] == ["Covariance and Eigenvectors"]
+    html = b"<html><head><title>Rock &amp; Roll</title></head><body><p>Text.</p></body></html>"
+    assert read_lesson(write(tmp_path / "b.html", html)).title == "Rock & Roll"
+
+
 def test_chunks_cover_the_text_overlap_and_are_stable(tmp_path: Path) -> None:
     body = "# Title\n\n" + "\n\n".join(f"## Part {i}\n\n" + "Sentence number one. " * 100 for i in range(3))
     lesson = read_lesson(write(tmp_path / "long.md", body.encode()))
