@@ -9,7 +9,8 @@ finishes the work.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -215,14 +216,13 @@ def review_reject(
     db: DbOption = None,
 ) -> None:
     """Reject a quarantined proposal, with the reason."""
-    with open_context(db) as ctx, ctx.store.exclusive():  # as in review_approve
-        ops = reject(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason)
-        refused = _write(ctx, "review", ident, ops, None)
-        if refused:
-            raise UserError(
-                f"cannot reject {ident}: the store refused the decision ({refused}); nothing written"
-            )
-        ctx.out.print(f"rejected {ident}", markup=False)
+    _decide(
+        db,
+        ident,
+        "reject",
+        lambda ctx: reject(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason),
+        f"rejected {ident}",
+    )
 
 
 def review_invalidate(
@@ -232,14 +232,27 @@ def review_invalidate(
     db: DbOption = None,
 ) -> None:
     """Invalidate a committed edge, with the reason; no lesson commits it again."""
-    with open_context(db) as ctx, ctx.store.exclusive():  # as in review_approve
-        ops = invalidate(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason)
-        refused = _write(ctx, "review", ident, ops, None)
+    _decide(
+        db,
+        ident,
+        "invalidate",
+        lambda ctx: invalidate(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason),
+        f"invalidated {ident}; it is never committed again",
+    )
+
+
+def _decide(
+    db: Path | None, ident: str, action: str, decided: Callable[[Context], list[Operation]], done: str
+) -> None:
+    """Writes a person's decision on ``ident``, the write lock held from the read to the write (as
+    in :func:`review_approve`), and says ``done``."""
+    with open_context(db) as ctx, ctx.store.exclusive():
+        refused = _write(ctx, "review", ident, decided(ctx), None)
         if refused:
             raise UserError(
-                f"cannot invalidate {ident}: the store refused the decision ({refused}); nothing written"
+                f"cannot {action} {ident}: the store refused the decision ({refused}); nothing written"
             )
-        ctx.out.print(f"invalidated {ident}; it is never committed again", markup=False)
+        ctx.out.print(done, markup=False)
 
 
 def recheck_command(
