@@ -7,11 +7,9 @@ the graph changed and the edge now breaks a rule, the approval is refused with t
 and nothing is written. Approving or rejecting an id that is not quarantined is refused the same
 way.
 
-A person may also invalidate an active edge (:func:`invalidate`, ``magg review invalidate``): a
-decision at stage ``retraction`` on the proposal that committed it, and the edge version closed
-(never deleted). The rule engine then refuses the edge for good (rule ``not-retracted``, with the
-person's reason: :mod:`governance.retraction`), whichever lesson proposes it again, and so does
-approving a proposal of it.
+A person may also invalidate a committed edge, and restore one they invalidated
+(:mod:`governance.curation`); approving a proposal of an edge a person invalidated is refused
+(rule ``not-retracted``: :mod:`governance.retraction`).
 
 :func:`pending_for` is the re-evaluation hook: the abstained and quarantined proposals of one edge,
 whose evidence a new proposal of the same edge joins (:class:`governance.judgment.Judgment` does
@@ -25,7 +23,7 @@ from dataclasses import dataclass
 
 from governance.claims import ground
 from governance.policy import policy_decision
-from governance.retraction import RETRACTION, retractions
+from governance.retraction import retractions
 from governance.rules import RuleEngine
 from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
@@ -44,13 +42,15 @@ __all__ = [
     "REVIEW_PROMPT",
     "ReviewItem",
     "approve",
+    "bounded_text",
     "case_of",
     "find_item",
-    "invalidate",
     "pending",
     "pending_for",
     "reject",
+    "reviewer_name",
     "reviewer_text",
+    "twins_settled",
 ]
 
 REVIEW_PROMPT = "review-1"
@@ -242,7 +242,7 @@ def approve(
     Raises :class:`UserError` (and nothing is to be written) if the id is not quarantined, or the
     edge now breaks a rule, or its evidence cannot ground it.
     """
-    reviewer = _named(reviewer)
+    reviewer = reviewer_name(reviewer)
     item = _open(store, ident, "approve")
     proposal = item.proposal
     engine = RuleEngine(
@@ -270,16 +270,16 @@ def approve(
     if problem:
         raise UserError(f"cannot approve {ident}: {problem}; reject it instead")
     score = _latest_score(store, proposal)
-    note = _said(note, "the note", MAX_NOTE)
+    note = bounded_text(note, "the note", MAX_NOTE)
     why = f"approved by {reviewer}" + (f": {note}" if note else "")
     decision = _decision(proposal, "approve", "committed", score, why, reviewer, policy, now)
     commit = commit_op(
         decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
     )
-    return [*closing, decision, commit, *_twins_settled(store, proposal, schema, reviewer, policy, now)]
+    return [*closing, decision, commit, *twins_settled(store, proposal, schema, reviewer, policy, now)]
 
 
-def _twins_settled(
+def twins_settled(
     store: Store, proposal: Proposal, schema: GraphSchema, reviewer: str, policy: Policy, now: str
 ) -> list[RecordDecision]:
     """The other open (quarantined or abstained) proposals of the edge an approval commits, closed
@@ -341,8 +341,8 @@ def reject(
     store: Store, clock: Clock, policy: Policy, ident: str, reviewer: str, reason: str
 ) -> list[Operation]:
     """A reviewer's rejection: one decision. Raises :class:`UserError` if the id is not quarantined."""
-    reviewer = _named(reviewer)
-    reason = _said(reason, "the reason", MAX_NOTE)
+    reviewer = reviewer_name(reviewer)
+    reason = bounded_text(reason, "the reason", MAX_NOTE)
     if not reason:
         raise UserError("a rejection needs a reason: --reason TEXT")
     item = _open(store, ident, "reject")
@@ -352,53 +352,9 @@ def reject(
     return [_decision(item.proposal, "reject", "rejected", score, why, reviewer, policy, now)]
 
 
-def invalidate(
-    store: Store, clock: Clock, policy: Policy, ident: str, reviewer: str, reason: str
-) -> list[Operation]:
-    """A person's invalidation of an active edge (``ident``: its edge id or its version's id): a
-    decision on the proposal that committed it and the version closed. Raises :class:`UserError`
-    (nothing is to be written) for an id that names no active edge, or without a reason."""
-    reviewer = _named(reviewer)
-    reason = _said(reason, "the reason", MAX_NOTE)
-    if not reason:
-        raise UserError("an invalidation needs a reason: --reason TEXT")
-    edge = next((e for e in store.edges() if ident in (e.edge_id, e.version_id)), None)
-    if edge is None:
-        versions = store.edge_versions()
-        known = any(ident in (v.edge_id, v.version_id) for v in versions)
-        raise UserError(
-            f"{ident}: {'not an active edge (invalidated already)' if known else 'no such edge'}; "
-            "`magg export` lists the active edges with their ids"
-        )
-    committed = next(
-        (
-            p
-            for p in store.proposals_in(("committed",))
-            if (p.src, p.type, p.dst) == (edge.src, edge.type, edge.dst)
-            and any(d.id == edge.decision_id for d in store.decisions(p.id))
-        ),
-        None,
-    )
-    decision = policy_decision(
-        policy,
-        None,
-        committed.id if committed else None,
-        RETRACTION,
-        "invalidate",
-        "invalidated",
-        f"invalidated by {reviewer}: {reason}",
-        subject=edge.version_id,
-        score=edge.grounding.confidence,
-        detail={"reviewer": reviewer, "version_id": edge.version_id},
-        prompt_version=REVIEW_PROMPT,
-        model="human",
-        decided_at=clock.now(),
-    )
-    return [decision, invalidation_op(edge.version_id, decision)]
-
-
-def _named(reviewer: str) -> str:
-    name = _said(reviewer, "the reviewer's name", MAX_NAME)
+def reviewer_name(reviewer: str) -> str:
+    """The reviewer's name as a decision records it; :class:`UserError` when there is none."""
+    name = bounded_text(reviewer, "the reviewer's name", MAX_NAME)
     if not name:
         raise UserError("a review needs the reviewer's name: --reviewer NAME")
     return name
@@ -415,9 +371,9 @@ def reviewer_text(text: str) -> str:
     return " ".join("".join(c for c in normalize_text(text) if unicodedata.category(c) != "Cf").split())
 
 
-def _said(text: str, what: str, most: int) -> str:
+def bounded_text(text: str, what: str, most: int) -> str:
     """:func:`reviewer_text`, refused when longer than ``most`` characters."""
-    said = reviewer_text(text)
-    if len(said) > most:
-        raise UserError(f"{what} is {len(said):,} characters long; at most {most:,}; nothing written")
-    return said
+    bounded = reviewer_text(text)
+    if len(bounded) > most:
+        raise UserError(f"{what} is {len(bounded):,} characters long; at most {most:,}; nothing written")
+    return bounded

@@ -16,11 +16,12 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from governance.curation import invalidate, restore
 from governance.discovery import discover as run_discover
 from governance.recheck import recheck as run_recheck
 from governance.reconsider import ROUNDS, Reconsidered
 from governance.reconsider import reconsider as run_reconsider
-from governance.review import approve, case_of, invalidate, pending, reject
+from governance.review import approve, case_of, pending, reject
 from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, print_json, write_batch
 from magg_kg.errors import UserError
 from magg_kg.llm.usage import UsageLog
@@ -45,8 +46,8 @@ ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Your name, reco
 
 
 def register(app: typer.Typer) -> None:
-    """Adds the ``review`` group (``list``, ``show``, ``approve``, ``reject``, ``invalidate``),
-    ``recheck``, ``reconsider`` and ``discover`` to the ``magg`` app."""
+    """Adds the ``review`` group (``list``, ``show``, ``approve``, ``reject``, ``invalidate``,
+    ``restore``), ``recheck``, ``reconsider`` and ``discover`` to the ``magg`` app."""
     review = typer.Typer(
         help="Human review of quarantined proposals, and of committed edges.", no_args_is_help=True
     )
@@ -55,6 +56,7 @@ def register(app: typer.Typer) -> None:
     review.command("approve")(review_approve)
     review.command("reject")(review_reject)
     review.command("invalidate")(review_invalidate)
+    review.command("restore")(review_restore)
     app.add_typer(review, name="review")
     app.command("recheck")(recheck_command)
     app.command("reconsider")(reconsider_command)
@@ -238,6 +240,24 @@ def review_invalidate(
         "invalidate",
         lambda ctx: invalidate(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason),
         f"invalidated {ident}; it is never committed again",
+    )
+
+
+def review_restore(
+    ident: Annotated[
+        str, typer.Argument(metavar="EDGE", help="The edge's id, or the id of the version invalidated.")
+    ],
+    reviewer: ReviewerOption,
+    reason: Annotated[str, typer.Option("--reason", help="Why the invalidation was wrong.")],
+    db: DbOption = None,
+) -> None:
+    """Undo a person's invalidation of an edge: the rules run again, then the edge is committed."""
+    _decide(
+        db,
+        ident,
+        "restore",
+        lambda ctx: restore(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason),
+        f"restored {ident}: edge committed again",
     )
 
 

@@ -369,3 +369,57 @@ def test_a_person_invalidates_a_committed_edge_and_no_proposal_commits_it_again(
     code, _, err = magg(["review", "approve", pending_id(db), "--reviewer", "Ann", "--db", str(db)], capsys)
     assert code == 2 and "not-retracted" in err
     assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
+
+    # Undone: the edge is committed again (a new version), the retraction lifted, the twin settled.
+    restore = [
+        "review",
+        "restore",
+        edge.edge_id,
+        "--reviewer",
+        "Cy",
+        "--reason",
+        "it was right",
+        "--db",
+        str(db),
+    ]
+    code, out, _ = magg(restore, capsys)
+    assert code == 0 and f"restored {edge.edge_id}" in out
+    store = SQLiteStore.open(db)
+    back = next(e for e in store.edges() if e.edge_id == edge.edge_id)
+    assert back.version_id != edge.version_id and back.grounding.source == "review:Cy"
+    assert store.proposal(first["proposal_id"]).state == "committed"  # type: ignore[union-attr]
+    assert store.proposal(again.id).state == "committed"  # type: ignore[union-attr]  # superseded by it
+    assert GraphState.of_store(store).rules.check(again.src, again.type, again.dst).rule == "no-duplicate"
+    store.close()
+    code, _, err = magg(restore, capsys)
+    assert code == 2 and "no edge a person invalidated has this id" in err
+    assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
+
+
+def test_restoring_an_edge_the_graph_now_contradicts_is_refused(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
+    first = json.loads(out)["items"][0]
+    assert magg(["review", "approve", first["id"], "--reviewer", "Ann", "--db", str(db)], capsys)[0] == 0
+    store = SQLiteStore.open(db)
+    edge = next(e for e in store.edges() if e.src == "transformer")
+    store.close()
+    invalidate = ["review", "invalidate", edge.edge_id, "--reviewer", "Bo", "--reason", "wrong way round"]
+    assert magg([*invalidate, "--db", str(db)], capsys)[0] == 0
+    store = SQLiteStore.open(db)
+    clock = StepClock("2026-02-01T00:00:00.000000Z")
+    write(
+        store,
+        clock,
+        seeded_edge("attention", "builds_on", "transformer", "Transformers build on attention.", clock.now()),
+    )
+    before = len(store.audit_events())
+    store.close()
+    code, _, err = magg(
+        ["review", "restore", edge.version_id, "--reviewer", "Cy", "--reason", "no", "--db", str(db)], capsys
+    )
+    assert code == 2 and "cannot restore" in err and "no-contradiction" in err
+    store = SQLiteStore.open(db)
+    assert len(store.audit_events()) == before  # nothing written
+    store.close()

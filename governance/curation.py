@@ -1,0 +1,152 @@
+"""Curation: a person's changes to committed edges.
+
+:func:`invalidate` (``magg review invalidate``) closes an active edge a person finds wrong: a
+decision at stage ``retraction`` (:mod:`governance.retraction`) on the proposal that committed it,
+and the edge version closed, never deleted. The rule engine then refuses the edge, with the
+person's reason (rule ``not-retracted``), whichever lesson proposes it again.
+
+:func:`restore` (``magg review restore``) undoes that: a decision with verdict ``restore`` on the
+same proposal, and a new version of the edge with the grounding of the proposal (checked again
+against its lessons) once the rules, without the retraction, pass on the graph as it is now.
+
+Each raises :class:`UserError`, with nothing to be written, for an id that names no edge it can
+act on, or without a reviewer and a reason.
+"""
+
+from __future__ import annotations
+
+from governance.claims import ground
+from governance.policy import policy_decision
+from governance.retraction import RETRACTION, latest_retractions, retractions
+from governance.review import MAX_NOTE, REVIEW_PROMPT, bounded_text, reviewer_name, twins_settled
+from governance.rules import RuleEngine
+from magg_kg.builders import commit_op, invalidation_op
+from magg_kg.clock import Clock
+from magg_kg.config import Policy
+from magg_kg.errors import UserError
+from magg_kg.operations import Operation
+from magg_kg.records import Decision
+from magg_kg.store import Store
+from magg_kg.vocabulary import CURRICULUM, GraphSchema
+
+__all__ = ["invalidate", "restore"]
+
+
+def _reason(reason: str, what: str) -> str:
+    said = bounded_text(reason, "the reason", MAX_NOTE)
+    if not said:
+        raise UserError(f"{what} needs a reason: --reason TEXT")
+    return said
+
+
+def invalidate(
+    store: Store, clock: Clock, policy: Policy, ident: str, reviewer: str, reason: str
+) -> list[Operation]:
+    """A person's invalidation of an active edge (``ident``: its edge id or its version's id): a
+    decision on the proposal that committed it, and the version closed."""
+    reviewer = reviewer_name(reviewer)
+    reason = _reason(reason, "an invalidation")
+    edge = next((e for e in store.edges() if ident in (e.edge_id, e.version_id)), None)
+    if edge is None:
+        known = any(ident in (v.edge_id, v.version_id) for v in store.edge_versions())
+        raise UserError(
+            f"{ident}: {'not an active edge (invalidated already)' if known else 'no such edge'}; "
+            "`magg export` lists the active edges with their ids"
+        )
+    committed = next(
+        (
+            p
+            for p in store.proposals_in(("committed",))
+            if (p.src, p.type, p.dst) == (edge.src, edge.type, edge.dst)
+            and any(d.id == edge.decision_id for d in store.decisions(p.id))
+        ),
+        None,
+    )
+    decision = policy_decision(
+        policy,
+        None,
+        committed.id if committed else None,
+        RETRACTION,
+        "invalidate",
+        "invalidated",
+        f"invalidated by {reviewer}: {reason}",
+        subject=edge.version_id,
+        score=edge.grounding.confidence,
+        detail={"reviewer": reviewer, "version_id": edge.version_id},
+        prompt_version=REVIEW_PROMPT,
+        model="human",
+        decided_at=clock.now(),
+    )
+    return [decision, invalidation_op(edge.version_id, decision)]
+
+
+def restore(
+    store: Store,
+    clock: Clock,
+    policy: Policy,
+    ident: str,
+    reviewer: str,
+    reason: str,
+    schema: GraphSchema = CURRICULUM,
+) -> list[Operation]:
+    """A person's undoing of an invalidation (``ident``: the edge's id or the id of the version
+    they invalidated): a decision on the same proposal, and the edge committed again."""
+    reviewer = reviewer_name(reviewer)
+    reason = _reason(reason, "a restoring")
+    found = [
+        (proposal, decision)
+        for proposal, decision in latest_retractions(store)
+        if decision.verdict == "invalidate"
+        and ident in (str(decision.detail.get("version_id", "")), _edge_of(store, decision))
+    ]
+    if not found:
+        raise UserError(
+            f"{ident}: no edge a person invalidated has this id (a version id or an edge id, as "
+            "`magg review invalidate` was given it)"
+        )
+    proposal, retraction = found[-1]
+    triple = (proposal.src, proposal.type, proposal.dst)
+    others = {t: why for t, why in retractions(store).items() if t != triple}
+    engine = RuleEngine(
+        schema,
+        {c.id: c.type for c in store.concepts()},
+        [(e.src, e.type, e.dst) for e in store.edges()],
+        others,
+    )
+    verdict = engine.check(*triple)
+    if not verdict.passed:
+        raise UserError(f"cannot restore {ident}: it now breaks rule {verdict.rule}: {verdict.reason}")
+
+    def lesson_text(lesson_id: str) -> str | None:
+        lesson = store.lesson(lesson_id)
+        return lesson.text if lesson else None
+
+    spans, problem = ground(proposal.evidence, lesson_text)
+    if problem:
+        raise UserError(f"cannot restore {ident}: {problem}")
+    why = f"restored by {reviewer}: {reason}"
+    score = retraction.score if retraction.score is not None else proposal.confidence
+    decision = policy_decision(
+        policy,
+        None,
+        proposal.id,
+        RETRACTION,
+        "restore",
+        "committed",
+        why,
+        score=score,
+        detail={"reviewer": reviewer, "undoes": retraction.id},
+        prompt_version=REVIEW_PROMPT,
+        model="human",
+        decided_at=clock.now(),
+    )
+    commit = commit_op(
+        decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
+    )
+    return [decision, commit, *twins_settled(store, proposal, schema, reviewer, policy, decision.decided_at)]
+
+
+def _edge_of(store: Store, decision: Decision) -> str:
+    """The edge id of the version a retraction closed ("" when it is not known)."""
+    version = store.edge_version(str(decision.detail.get("version_id", "")))
+    return version.edge_id if version is not None else ""
