@@ -15,10 +15,9 @@ act on, or without a reviewer and a reason.
 
 from __future__ import annotations
 
-from governance.claims import ground
 from governance.policy import policy_decision
 from governance.retraction import RETRACTION, latest_retractions, retractions
-from governance.review import MAX_NOTE, REVIEW_PROMPT, bounded_text, reviewer_name, twins_settled
+from governance.review import MAX_NOTE, REVIEW_PROMPT, bounded_text, grounded, reviewer_name, twins_settled
 from governance.rules import RuleEngine
 from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
@@ -116,12 +115,7 @@ def restore(
     verdict = engine.check(*triple)
     if not verdict.passed:
         raise UserError(f"cannot restore {ident}: it now breaks rule {verdict.rule}: {verdict.reason}")
-
-    def lesson_text(lesson_id: str) -> str | None:
-        lesson = store.lesson(lesson_id)
-        return lesson.text if lesson else None
-
-    spans, problem = ground(proposal.evidence, lesson_text)
+    spans, problem = grounded(store, proposal)
     if problem:
         raise UserError(f"cannot restore {ident}: {problem}")
     why = f"restored by {reviewer}: {reason}"

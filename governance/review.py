@@ -31,7 +31,7 @@ from magg_kg.config import Policy
 from magg_kg.errors import UserError
 from magg_kg.ids import make_id
 from magg_kg.lessons import normalize_text
-from magg_kg.operations import Operation, RecordDecision
+from magg_kg.operations import Operation, RecordDecision, SpanData
 from magg_kg.records import Decision, Proposal, ProposalState
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -45,6 +45,7 @@ __all__ = [
     "bounded_text",
     "case_of",
     "find_item",
+    "grounded",
     "pending",
     "pending_for",
     "reject",
@@ -261,12 +262,7 @@ def approve(
             f"{proposal.type} {proposal.dst} now breaks rule {verdict.rule}: {verdict.reason}; "
             f"reject it with `magg review reject {ident} --reviewer NAME --reason TEXT`"
         )
-
-    def lesson_text(lesson_id: str) -> str | None:
-        lesson = store.lesson(lesson_id)
-        return lesson.text if lesson else None
-
-    spans, problem = ground(proposal.evidence, lesson_text)
+    spans, problem = grounded(store, proposal)
     if problem:
         raise UserError(f"cannot approve {ident}: {problem}; reject it instead")
     score = _latest_score(store, proposal)
@@ -277,6 +273,17 @@ def approve(
         decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
     )
     return [*closing, decision, commit, *twins_settled(store, proposal, schema, reviewer, policy, now)]
+
+
+def grounded(store: Store, proposal: Proposal) -> tuple[list[SpanData], str]:
+    """The proposal's evidence fit to ground a commit now, against the stored lessons, or why there
+    is none (:func:`governance.claims.ground`)."""
+
+    def lesson_text(lesson_id: str) -> str | None:
+        lesson = store.lesson(lesson_id)
+        return lesson.text if lesson else None
+
+    return ground(proposal.evidence, lesson_text)
 
 
 def twins_settled(

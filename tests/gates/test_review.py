@@ -14,7 +14,7 @@ from governance.review import pending_for
 from magg_kg.builders import proposal_op
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
-from magg_kg.records import Proposal
+from magg_kg.records import EdgeVersion, Proposal
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
 
@@ -289,15 +289,22 @@ def test_approving_an_edge_settles_its_twins_in_the_queue(
     assert code == 0 and json.loads(out)["ok"] is True
 
 
-def test_a_person_invalidates_a_committed_edge_and_no_proposal_commits_it_again(
-    db: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # Approve one quarantined proposal (an edge is committed), then invalidate that edge.
+def approved(db: Path, capsys: pytest.CaptureFixture[str]) -> tuple[dict[str, str], EdgeVersion]:
+    """The first quarantined proposal approved by Ann, and the edge it committed."""
     _, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
     first = json.loads(out)["items"][0]
     assert magg(["review", "approve", first["id"], "--reviewer", "Ann", "--db", str(db)], capsys)[0] == 0
     store = SQLiteStore.open(db)
     edge = next(e for e in store.edges() if e.src == "transformer")
+    store.close()
+    return first, edge
+
+
+def test_a_person_invalidates_a_committed_edge_and_no_proposal_commits_it_again(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, edge = approved(db, capsys)
+    store = SQLiteStore.open(db)
     before = len(store.audit_events())
     store.close()
     for args, said in (
@@ -399,12 +406,7 @@ def test_a_person_invalidates_a_committed_edge_and_no_proposal_commits_it_again(
 def test_restoring_an_edge_the_graph_now_contradicts_is_refused(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
-    first = json.loads(out)["items"][0]
-    assert magg(["review", "approve", first["id"], "--reviewer", "Ann", "--db", str(db)], capsys)[0] == 0
-    store = SQLiteStore.open(db)
-    edge = next(e for e in store.edges() if e.src == "transformer")
-    store.close()
+    _, edge = approved(db, capsys)
     invalidate = ["review", "invalidate", edge.edge_id, "--reviewer", "Bo", "--reason", "wrong way round"]
     assert magg([*invalidate, "--db", str(db)], capsys)[0] == 0
     store = SQLiteStore.open(db)
