@@ -23,8 +23,9 @@ from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
-from magg_kg.operations import Operation
-from magg_kg.records import Decision
+from magg_kg.ids import edge_id
+from magg_kg.operations import Operation, SpanData
+from magg_kg.records import Decision, Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
@@ -88,24 +89,27 @@ def restore(
     reason: str,
     schema: GraphSchema = CURRICULUM,
 ) -> list[Operation]:
-    """A person's undoing of an invalidation (``ident``: the edge's id or the id of the version
-    they invalidated): a decision on the same proposal, and the edge committed again."""
+    """A person's undoing of an invalidation (``ident``: the edge's id, or the id of a version a
+    person invalidated): a decision on the proposal of the latest invalidation, and the edge
+    committed again on the evidence its lessons' current versions give it."""
     reviewer = reviewer_name(reviewer)
     reason = _reason(reason, "a restoring")
-    found = [
-        (proposal, decision)
-        for proposal, decision in latest_retractions(store)
-        if decision.verdict == "invalidate"
-        and ident in (str(decision.detail.get("version_id", "")), _edge_of(store, decision))
+    matched = [
+        (triple, proposal, decisions)
+        for triple, (proposal, decisions) in latest_retractions(store, schema).items()
+        if ident == edge_id(*triple) or any(ident == d.detail.get("version_id") for d in decisions)
     ]
-    if not found:
+    if not matched:
         raise UserError(
-            f"{ident}: no edge a person invalidated has this id (a version id or an edge id, as "
-            "`magg review invalidate` was given it)"
+            f"{ident}: no edge a person invalidated has this id (an edge id, or a version id as "
+            "`magg review invalidate` closed it)"
         )
-    proposal, retraction = found[-1]
-    triple = (proposal.src, proposal.type, proposal.dst)
-    others = {t: why for t, why in retractions(store).items() if t != triple}
+    triple, proposal, decisions = matched[0]
+    if decisions[-1].verdict != "invalidate":
+        raise UserError(
+            f"{ident}: {decisions[-1].rationale} already; `magg review invalidate` closes it again"
+        )
+    others = {t: why for t, why in retractions(store, schema).items() if t != triple}
     engine = RuleEngine(
         schema,
         {c.id: c.type for c in store.concepts()},
@@ -115,11 +119,11 @@ def restore(
     verdict = engine.check(*triple)
     if not verdict.passed:
         raise UserError(f"cannot restore {ident}: it now breaks rule {verdict.rule}: {verdict.reason}")
-    spans, problem = grounded(store, proposal)
+    spans, problem = _current_grounding(store, schema, triple)
     if problem:
         raise UserError(f"cannot restore {ident}: {problem}")
     why = f"restored by {reviewer}: {reason}"
-    score = retraction.score if retraction.score is not None else proposal.confidence
+    score = decisions[-1].score if decisions[-1].score is not None else proposal.confidence
     decision = policy_decision(
         policy,
         None,
@@ -129,7 +133,7 @@ def restore(
         "committed",
         why,
         score=score,
-        detail={"reviewer": reviewer, "undoes": retraction.id},
+        detail={"reviewer": reviewer, "undoes": decisions[-1].id},
         prompt_version=REVIEW_PROMPT,
         model="human",
         decided_at=clock.now(),
@@ -137,7 +141,27 @@ def restore(
     commit = commit_op(
         decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
     )
-    return [decision, commit, *twins_settled(store, proposal, schema, reviewer, policy, decision.decided_at)]
+    settled = twins_settled(store, proposal, schema, reviewer, policy, decision.decided_at, "restored")
+    return [decision, commit, *settled]
+
+
+def _current_grounding(store: Store, schema: GraphSchema, triple: Triple) -> tuple[list[SpanData], str]:
+    """The evidence the current version of each lesson gives the edge (any of its proposals'), fit
+    to ground it now; or why there is none. A lesson replaced by a new version since no longer
+    grounds it: its claim is the new version's to make."""
+    current: dict[str, str] = {}
+    for lesson in store.lessons():  # in the order they were recorded: the last of a key is current
+        current[lesson.lesson_key] = lesson.id
+    spans = {
+        (span.lesson_id, span.start, span.end): span
+        for proposal in store.proposals()
+        if schema.canonical(proposal.src, proposal.type, proposal.dst) == triple
+        for span in proposal.evidence
+        if span.lesson_id in current.values()
+    }
+    if not spans:
+        return [], "no current version of a lesson states it (its lessons have new versions since)"
+    return grounded(store, list(spans.values()))
 
 
 def _edge_of(store: Store, decision: Decision) -> str:

@@ -68,7 +68,7 @@ class GraphState:
         """The state of the store's graph now (one read of concepts, aliases, edges and lessons, and
         of the edges a person invalidated; ``prose_of`` reads a stored lesson's prose, the store by
         default)."""
-        return cls(GraphView.of_store(store, schema, prose_of), claims, retractions(store))
+        return cls(GraphView.of_store(store, schema, prose_of), claims, retractions(store, schema))
 
     @property
     def view(self) -> GraphView:

@@ -19,6 +19,7 @@ this by itself for the proposals it settles).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from governance.claims import ground
@@ -32,7 +33,7 @@ from magg_kg.errors import UserError
 from magg_kg.ids import make_id
 from magg_kg.lessons import normalize_text
 from magg_kg.operations import Operation, RecordDecision, SpanData
-from magg_kg.records import Decision, Proposal, ProposalState
+from magg_kg.records import Decision, Proposal, ProposalState, Span
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
@@ -250,7 +251,7 @@ def approve(
         schema,
         {c.id: c.type for c in store.concepts()},
         [(e.src, e.type, e.dst) for e in store.edges()],
-        retractions(store),
+        retractions(store, schema),
     )
     verdict = engine.check(proposal.src, proposal.type, proposal.dst)
     now = clock.now()
@@ -262,7 +263,7 @@ def approve(
             f"{proposal.type} {proposal.dst} now breaks rule {verdict.rule}: {verdict.reason}; "
             f"reject it with `magg review reject {ident} --reviewer NAME --reason TEXT`"
         )
-    spans, problem = grounded(store, proposal)
+    spans, problem = grounded(store, proposal.evidence)
     if problem:
         raise UserError(f"cannot approve {ident}: {problem}; reject it instead")
     score = _latest_score(store, proposal)
@@ -275,19 +276,25 @@ def approve(
     return [*closing, decision, commit, *twins_settled(store, proposal, schema, reviewer, policy, now)]
 
 
-def grounded(store: Store, proposal: Proposal) -> tuple[list[SpanData], str]:
-    """The proposal's evidence fit to ground a commit now, against the stored lessons, or why there
-    is none (:func:`governance.claims.ground`)."""
+def grounded(store: Store, evidence: Sequence[Span]) -> tuple[list[SpanData], str]:
+    """The evidence fit to ground a commit now, against the stored lessons, or why there is none
+    (:func:`governance.claims.ground`)."""
 
     def lesson_text(lesson_id: str) -> str | None:
         lesson = store.lesson(lesson_id)
         return lesson.text if lesson else None
 
-    return ground(proposal.evidence, lesson_text)
+    return ground(evidence, lesson_text)
 
 
 def twins_settled(
-    store: Store, proposal: Proposal, schema: GraphSchema, reviewer: str, policy: Policy, now: str
+    store: Store,
+    proposal: Proposal,
+    schema: GraphSchema,
+    reviewer: str,
+    policy: Policy,
+    now: str,
+    how: str = "approved",
 ) -> list[RecordDecision]:
     """The other open (quarantined or abstained) proposals of the edge an approval commits, closed
     as superseded by it: the edge is in the graph, and a second approval of it would only be
@@ -300,7 +307,7 @@ def twins_settled(
             "review",
             "superseded",
             "committed",
-            f"the edge was approved by {reviewer} as proposal {proposal.id}",
+            f"the edge was {how} by {reviewer} as proposal {proposal.id}",
             score=_latest_score(store, twin),
             detail={"reviewer": reviewer, "superseded_by": proposal.id},
             prompt_version=REVIEW_PROMPT,

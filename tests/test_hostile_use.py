@@ -296,3 +296,37 @@ def test_words_spelled_with_references_soft_hyphens_or_overrides_make_no_junk(tm
     assert reviews and not [why for why in reviews if "does not name both" in why]
     assert not [proposal for proposal in proposals if "batch-normalization" in proposal]
     assert "Dropout is a prerequisite" in lesson.text  # the soft hyphen is gone
+
+
+def test_an_edge_is_not_restored_on_a_lesson_version_that_no_longer_states_it(
+    ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Invalidated, then its lesson edited so that it no longer says it: restoring grounded the edge
+    # in the replaced version, quoting a sentence the lesson no longer holds (found by a hostile run).
+    import json
+
+    db = tmp_path / "g.sqlite"
+    shutil.copy(ingested, db)
+    code, out, _ = magg(["export", "--db", str(db)], capsys)
+    edge = json.loads(out)["edges"][0]
+    quote = edge["grounding"]["evidence"][0]["quote"]
+    invalidate = [
+        "review",
+        "invalidate",
+        edge["edge_id"],
+        "--reviewer",
+        "Al",
+        "--reason",
+        "x",
+        "--db",
+        str(db),
+    ]
+    assert magg(invalidate, capsys)[0] == 0
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    lesson = CURRICULUM / "02-math-calculus-gradients.md"
+    (folder / lesson.name).write_text(lesson.read_text(encoding="utf-8").replace(quote, "Nothing to see."))
+    assert magg(["ingest", str(folder), "--moved", "--db", str(db)], capsys)[0] == 0
+    restore = ["review", "restore", edge["edge_id"], "--reviewer", "Bo", "--reason", "y", "--db", str(db)]
+    code, _, err = magg(restore, capsys)
+    assert code == 2 and "no current version of a lesson states it" in err

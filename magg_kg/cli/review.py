@@ -233,13 +233,14 @@ def review_invalidate(
     reason: Annotated[str, typer.Option("--reason", help="Why the edge is wrong.")],
     db: DbOption = None,
 ) -> None:
-    """Invalidate a committed edge, with the reason; no lesson commits it again."""
+    """Invalidate a committed edge, with the reason; no lesson commits it again unless a person
+    restores it."""
     _decide(
         db,
         ident,
         "invalidate",
         lambda ctx: invalidate(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason),
-        f"invalidated {ident}; it is never committed again",
+        f"invalidated {ident}; the rules refuse it until a person restores it",
     )
 
 
