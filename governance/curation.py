@@ -5,9 +5,10 @@ decision at stage ``retraction`` (:mod:`governance.retraction`) on the proposal 
 and the edge version closed, never deleted. The rule engine then refuses the edge, with the
 person's reason (rule ``not-retracted``), whichever lesson proposes it again.
 
-:func:`restore` (``magg review restore``) undoes that: a decision with verdict ``restore`` on the
-same proposal, and a new version of the edge with the grounding of the proposal (checked again
-against its lessons) once the rules, without the retraction, pass on the graph as it is now.
+:func:`restore` (``magg review restore``) undoes the latest invalidation of an edge: a decision
+with verdict ``restore`` on its proposal, and a new version of the edge, grounded on what the
+current versions of its lessons say (checked against them), once the rules, without the
+retraction, pass on the graph as it is now.
 
 Each raises :class:`UserError`, with nothing to be written, for an id that names no edge it can
 act on, or without a reviewer and a reason.
@@ -25,7 +26,7 @@ from magg_kg.config import Policy
 from magg_kg.errors import UserError
 from magg_kg.ids import edge_id
 from magg_kg.operations import Operation, SpanData
-from magg_kg.records import Decision, Triple
+from magg_kg.records import Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
@@ -152,19 +153,14 @@ def _current_grounding(store: Store, schema: GraphSchema, triple: Triple) -> tup
     current: dict[str, str] = {}
     for lesson in store.lessons():  # in the order they were recorded: the last of a key is current
         current[lesson.lesson_key] = lesson.id
+    now = set(current.values())
     spans = {
         (span.lesson_id, span.start, span.end): span
         for proposal in store.proposals()
         if schema.canonical(proposal.src, proposal.type, proposal.dst) == triple
         for span in proposal.evidence
-        if span.lesson_id in current.values()
+        if span.lesson_id in now
     }
     if not spans:
         return [], "no current version of a lesson states it (its lessons have new versions since)"
     return grounded(store, list(spans.values()))
-
-
-def _edge_of(store: Store, decision: Decision) -> str:
-    """The edge id of the version a retraction closed ("" when it is not known)."""
-    version = store.edge_version(str(decision.detail.get("version_id", "")))
-    return version.edge_id if version is not None else ""
