@@ -14,7 +14,7 @@ from governance.review import pending_for
 from magg_kg.builders import proposal_op
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
-from magg_kg.records import EdgeVersion, Proposal
+from magg_kg.records import EdgeVersion, Proposal, ProposalState
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
 
@@ -424,4 +424,38 @@ def test_restoring_an_edge_the_graph_now_contradicts_is_refused(
     assert code == 2 and "cannot restore" in err and "no-contradiction" in err
     store = SQLiteStore.open(db)
     assert len(store.audit_events()) == before  # nothing written
+    store.close()
+
+
+def test_of_an_edges_retraction_decisions_on_any_of_its_proposals_the_latest_holds(tmp_path: Path) -> None:
+    # Two people invalidated one edge through two of its proposals; a restore undid the older of the
+    # two and left the newer in force (found by a hostile run).
+    from governance.retraction import RETRACTION, retractions
+    from magg_kg.builders import decision_op
+
+    store = SQLiteStore.open(tmp_path / "r.sqlite")
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    seed(store, clock)
+    older, newer = (
+        proposal(
+            "attention", "related", "transformer", [span("Transformers build on attention.")], created_at=at
+        )
+        for at in ("2026-01-02T00:00:00.000000Z", "2026-01-03T00:00:00.000000Z")
+    )
+    write(store, clock, [proposal_op(older), proposal_op(newer)])
+
+    def decided(p: Proposal, verdict: str, why: str) -> None:
+        state: ProposalState = "invalidated" if verdict == "invalidate" else "committed"
+        op = decision_op(p.id, RETRACTION, verdict, state, why, detail={}, policy_version="p",
+                         prompt_version="r", model="human", decided_at=clock.now())  # fmt: skip
+        write(store, clock, [op])
+
+    last, first = sorted((older, newer), key=lambda p: p.id, reverse=True)
+    decided(last, "invalidate", "invalidated by Ann: a")  # the proposal whose id sorts last, first
+    decided(first, "invalidate", "invalidated by Bo: b")
+    assert retractions(store) == {("attention", "related", "transformer"): "invalidated by Bo: b"}
+    decided(first, "restore", "restored by Cy: c")
+    assert retractions(store) == {}  # the latest decision of the edge holds, whichever proposal
+    decided(last, "invalidate", "invalidated by Di: d")
+    assert retractions(store) == {("attention", "related", "transformer"): "invalidated by Di: d"}
     store.close()
