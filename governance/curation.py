@@ -17,7 +17,7 @@ act on, or without a reviewer and a reason.
 from __future__ import annotations
 
 from governance.policy import policy_decision
-from governance.retraction import RETRACTION, latest_retractions, retractions
+from governance.retraction import RETRACTION, in_force, latest_retractions
 from governance.review import MAX_NOTE, REVIEW_PROMPT, bounded_text, grounded, reviewer_name, twins_settled
 from governance.rules import RuleEngine
 from magg_kg.builders import commit_op, invalidation_op
@@ -95,9 +95,10 @@ def restore(
     committed again on the evidence its lessons' current versions give it."""
     reviewer = reviewer_name(reviewer)
     reason = _reason(reason, "a restoring")
+    latest = latest_retractions(store, schema)
     matched = [
         (triple, proposal, decisions)
-        for triple, (proposal, decisions) in latest_retractions(store, schema).items()
+        for triple, (proposal, decisions) in latest.items()
         if ident == edge_id(*triple) or any(ident == d.detail.get("version_id") for d in decisions)
     ]
     if not matched:
@@ -110,7 +111,7 @@ def restore(
         raise UserError(
             f"{ident}: {decisions[-1].rationale} already; `magg review invalidate` closes it again"
         )
-    others = {t: why for t, why in retractions(store, schema).items() if t != triple}
+    others = {t: why for t, why in in_force(latest).items() if t != triple}
     engine = RuleEngine(
         schema,
         {c.id: c.type for c in store.concepts()},

@@ -9,11 +9,13 @@ back for the rule engine (rule ``not-retracted``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from magg_kg.records import Decision, Proposal, Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
-__all__ = ["RETRACTION", "latest_retractions", "retractions"]
+__all__ = ["RETRACTION", "in_force", "latest_retractions", "retractions"]
 
 RETRACTION = "retraction"
 """The stage of a person's invalidation of a committed edge, and of its restoring."""
@@ -24,25 +26,31 @@ def latest_retractions(
 ) -> dict[Triple, tuple[Proposal, list[Decision]]]:
     """Each edge (canonical) a person's retraction decided: the proposal of its latest retraction
     decision, and all of them, oldest first."""
-    found: dict[Triple, tuple[Proposal, list[Decision]]] = {}
-    for proposal_id in sorted(store.proposals_decided_at(RETRACTION)):
+    decided: dict[Triple, list[tuple[Proposal, Decision]]] = {}
+    for proposal_id in store.proposals_decided_at(RETRACTION):
         proposal = store.proposal(proposal_id)
-        if proposal is None:
-            continue
-        triple = schema.canonical(proposal.src, proposal.type, proposal.dst)
-        decided = [d for d in store.decisions(proposal_id) if d.stage == RETRACTION]
-        earlier = found.get(triple, (proposal, []))[1]
-        every = sorted([*earlier, *decided], key=lambda d: (d.decided_at, d.id))
-        latest = proposal if decided and every[-1] is decided[-1] else found.get(triple, (proposal, []))[0]
-        found[triple] = (latest, every)
+        if proposal is not None:
+            triple = schema.canonical(proposal.src, proposal.type, proposal.dst)
+            mine = [(proposal, d) for d in store.decisions(proposal_id) if d.stage == RETRACTION]
+            decided.setdefault(triple, []).extend(mine)
+    found: dict[Triple, tuple[Proposal, list[Decision]]] = {}
+    for triple, pairs in decided.items():
+        if pairs:
+            pairs.sort(key=lambda pair: (pair[1].decided_at, pair[1].id))
+            found[triple] = (pairs[-1][0], [decision for _, decision in pairs])
     return found
 
 
-def retractions(store: Store, schema: GraphSchema = CURRICULUM) -> dict[Triple, str]:
-    """The edges a person invalidated and did not restore since, each with the invalidation's
-    rationale ("invalidated by NAME: REASON")."""
+def in_force(latest: Mapping[Triple, tuple[Proposal, list[Decision]]]) -> dict[Triple, str]:
+    """Of :func:`latest_retractions`, the edges invalidated and not restored since, each with the
+    invalidation's rationale ("invalidated by NAME: REASON")."""
     return {
-        triple: decisions[-1].rationale
-        for triple, (_, decisions) in latest_retractions(store, schema).items()
-        if decisions[-1].verdict == "invalidate"
+        triple: every[-1].rationale
+        for triple, (_, every) in latest.items()
+        if every[-1].verdict == "invalidate"
     }
+
+
+def retractions(store: Store, schema: GraphSchema = CURRICULUM) -> dict[Triple, str]:
+    """The edges a person invalidated and did not restore since, with why (:func:`in_force`)."""
+    return in_force(latest_retractions(store, schema))
