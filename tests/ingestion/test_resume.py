@@ -212,6 +212,46 @@ def test_the_same_lesson_from_another_writer_first_is_reported_skipped(folder: P
     store.close()
 
 
+def test_the_same_text_stored_between_two_reads_is_skipped_not_taken_for_a_moved_course(
+    folder: Path, tmp_path: Path
+) -> None:
+    """Through D1 no lock holds across reads: another writer may store the same lesson, read from
+    its own copy, after this writer found no lesson of its text and before it reads the lessons."""
+
+    class Between(Relay):
+        def __init__(self, inner: SQLiteStore, theirs: Path) -> None:
+            super().__init__(inner)
+            self.theirs, self.lookups = theirs, 0
+
+        def exclusive(self) -> AbstractContextManager[None]:
+            return super(Relay, self).exclusive()
+
+        def query(self, name: str, params: dict[str, str | int | float | None] | None = None) -> list[Row]:
+            rows = self.inner.query(name, params)
+            if name == "lesson_by_sha256":
+                self.lookups += 1
+                if self.lookups == 2:  # the lookup in the build, after the one in the read
+                    run(self.inner, self.theirs)
+            return rows
+
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    shutil.copy(folder / LESSONS[0], theirs / LESSONS[0])
+    store = SQLiteStore.open(":memory:")
+    context = IngestContext(
+        store=Between(store, theirs / LESSONS[0]),
+        llm=OfflineLLM(offline_handlers()),
+        clock=StepClock("2026-02-01T00:00:00.000000Z", step_seconds=0.001),
+        policy=Policy(),
+        sleep=lambda _: None,
+    )
+    report = ingest([folder / LESSONS[0]], context)
+    assert [lesson.status for lesson in report.lessons] == ["skipped"], report.lessons
+    assert "another run" in report.lessons[0].detail
+    assert [Path(lesson.source_path).parent for lesson in store.lessons()] == [theirs]
+    store.close()
+
+
 def test_a_lesson_refused_because_the_graph_moved_is_read_again_and_admitted(folder: Path) -> None:
     store = SQLiteStore.open(":memory:")
     run(store, folder / LESSONS[0])
