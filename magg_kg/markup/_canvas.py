@@ -66,6 +66,8 @@ _RUN = re.compile(rb"([^\x00])\1*")
 _MARKED = re.compile(rb"[^\x00]+")
 _FREE = re.compile(rb"\x00+")
 _UNMARKED = str.maketrans({0: " "})
+_WIDE = 1
+"""The mark of a character beyond Latin-1, kept in :attr:`Canvas.wide` (no mark is a control)."""
 _WORDY = re.compile(r"[^\W_]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -79,6 +81,7 @@ class Canvas:
         self.mask = bytearray(len(text))
         self.hidden: list[HiddenText] = []
         self.marks: bytearray | None = None
+        self.wide: dict[int, str] = {}
         """Characters the view shows in place of a blanked one (0: none): a list item's marker
         reads as a line break, so that each item is a block of its own, as Markdown reads it (an
         item is never one sentence with the next); an HTML block element's tags as paragraph
@@ -93,10 +96,15 @@ class Canvas:
                 self.marks[start:end] = bytes(end - start)
 
     def mark(self, at: int, char: str) -> None:
-        """Shows ``char`` (Latin-1) at ``at`` in the view, unless the character is painted again."""
+        """Shows ``char`` at ``at`` in the view, unless the character is painted again; one beyond
+        Latin-1 (a letter of "Erd&#337;s") is kept aside, its byte standing for it."""
         if self.marks is None:
             self.marks = bytearray(len(self.text))
-        self.marks[at] = ord(char)
+        if ord(char) < 256:
+            self.marks[at] = ord(char)
+        else:
+            self.marks[at] = _WIDE
+            self.wide[at] = char
 
     def hide(self, start: int, end: int, reason: str) -> None:
         if end > start and _WORDY.search(self.text, start, end):
@@ -118,12 +126,17 @@ class Canvas:
             if marks is None:
                 parts.append(_blank(text[start:stop]) if "\n" in text[start:stop] else " " * (stop - start))
             elif text.find("\n", start, stop) < 0:
-                parts.append(marks[start:stop].decode("latin-1").translate(_UNMARKED))
+                parts.append(self._widened(marks[start:stop].decode("latin-1").translate(_UNMARKED), start))
             else:
-                parts.append(_overlaid(_blank(text[start:stop]), marks[start:stop]))
+                parts.append(self._widened(_overlaid(_blank(text[start:stop]), marks[start:stop]), start))
             last = stop
         parts.append(self.text[last:])
         return "".join(parts)
+
+    def _widened(self, shown: str, start: int) -> str:
+        if chr(_WIDE) not in shown:
+            return shown
+        return "".join(self.wide[at] if c == chr(_WIDE) else c for at, c in enumerate(shown, start))
 
     def markup(self, flavor: Flavor) -> Markup:
         hidden = tuple(sorted(set(self.hidden), key=lambda h: (h.start, h.end, h.reason)))

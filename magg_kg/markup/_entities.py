@@ -4,13 +4,14 @@ Markdown, MDX and HTML all read ``&quot;`` as ``"``. Left as prose, its name rea
 HTML lesson that quotes a solver's name (``the &quot;saga&quot; solver``) made "quot" a recurring
 term, then a concept. A reference is blanked, and its first character shows the character it
 stands for (:meth:`~magg_kg.markup._canvas.Canvas.mark`) when that is one of Latin-1 (curly
-quotes and dashes read as their ASCII forms); any other reads as a space. Offsets are unchanged.
+quotes and dashes read as their ASCII forms) or a letter or digit of any script (``&theta;``,
+``&#337;``); any other reads as a space. Offsets are unchanged.
 A name that is no character reference (``&foo;``) stays text.
 
 A reference inside a word (``Co&#118;ariance``, ``Eigen&shy;vectors``) would cut it in two, and
 each piece read as a word ("ariance" became a concept): such a word is shown whole, written as it
 reads (a soft hyphen or zero-width character standing for nothing) from its first character, the
-rest of its span blank, when every character it reads as is a letter or digit of Latin-1.
+rest of its span blank, when every character it reads as is a letter or digit ("Erd&#337;s").
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def entity_pass(canvas: Canvas, view: str) -> None:
         char = char.translate(_ASCII)
         start, end = match.span()
         canvas.paint(start, end, "html")
-        if len(char) == 1 and char != " " and char.isprintable() and ord(char) < 256:
+        if len(char) == 1 and char != " " and char.isprintable() and (ord(char) < 256 or char.isalnum()):
             canvas.mark(start, char)
     if "&" in view:
         _join_words(canvas, view)
@@ -73,7 +74,7 @@ def _join_words(canvas: Canvas, view: str) -> None:
         for piece in _PIECE.finditer(match.group()):
             text = piece.group()
             read = (_decoded(text) or text).translate(_NOTHING) if text.startswith("&") else text
-            if all(ord(char) < 256 and char.isalnum() for char in read):
+            if not read or read.isalnum():
                 spelled.append(text)
                 reads.append(read)
                 continue

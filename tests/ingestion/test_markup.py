@@ -336,6 +336,16 @@ def test_a_word_spelled_with_a_reference_inside_reads_whole(flavor: Flavor) -> N
 
 
 @pytest.mark.parametrize("flavor", FLAVORS)
+def test_a_reference_to_a_letter_beyond_latin_1_reads_as_that_letter(flavor: Flavor) -> None:
+    # "Erd&#337;s" read as "Erd" and "s"; "&theta;" as a space.
+    kolmogorov = "".join(f"&#x{ord(char):X};" for char in "Колмогоров")
+    text = f"Paul Erd&#337;s and {kolmogorov} set &theta; &#8594; x."
+    markup = find_prose(text, flavor)
+    assert words(markup) == "Paul Erdős and Колмогоров set θ x."
+    assert len(markup.prose) == len(text)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
 def test_text_under_a_bidirectional_override_is_hidden(flavor: Flavor) -> None:
     # "\u202etuopord" shows as "dropout" and made a concept "tuopord" (found by a hostile run).
     nested = "\u202eA\u202dB\u202c C\u202c"  # an override inside an override: closed by its second pop
