@@ -53,7 +53,7 @@ from pathlib import PurePath
 
 from magg_kg.markup._blocks import block_pass
 from magg_kg.markup._canvas import KINDS, Canvas, Flavor, HiddenText, Markup, Region, RegionKind
-from magg_kg.markup._choices import choice_pass
+from magg_kg.markup._choices import choice_pass, html_choice_pass
 from magg_kg.markup._entities import as_read, entity_pass
 from magg_kg.markup._inline import Inline
 from magg_kg.markup._overrides import override_pass
@@ -106,6 +106,7 @@ def find_prose(text: str, flavor: Flavor = "markdown") -> Markup:
         block_pass(canvas, mdx=flavor == "mdx")
         choice_pass(canvas)
     Inline(canvas, canvas.view(), flavor).run()
+    html_choice_pass(canvas)
     if flavor != "mdx":
         tag_pass(canvas, canvas.view(), html=flavor == "html")
     entity_pass(canvas, canvas.view())

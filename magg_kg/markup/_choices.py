@@ -25,11 +25,12 @@ ends the choices. One short line may stand between the question and its options 
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from magg_kg.markup._canvas import Canvas
 
-__all__ = ["choice_pass"]
+__all__ = ["choice_pass", "html_choice_pass"]
 
 _QUOTE = re.compile(r"(?: {0,3}> ?)*")
 _LABEL = r"(?:[A-Ha-h]|i{1,3}|iv|vi{0,3}|ix|x)"
@@ -52,11 +53,11 @@ _CHOOSE = re.compile(
 _KEY = re.compile(
     r"[ \t>]*(?:\*\*)?(?:A|Ans|Answer|Answers|Solution|Correct(?: answer)?)\b\s*(?:\*\*)?:", re.I
 )
-_QUIZ = re.compile(
-    r"^#{1,6}[ \t]+.*\b(?:quiz|knowledge check|self[- ]?(?:check|test|assessment)|test (?:yourself|your "
-    r"knowledge)|review questions|check your (?:understanding|knowledge))\b",
-    re.I,
+_QUIZ_WORDS = (
+    r"\b(?:quiz|knowledge check|self[- ]?(?:check|test|assessment)|test (?:yourself|your knowledge)"
+    r"|review questions|check your (?:understanding|knowledge))\b"
 )
+_QUIZ = re.compile(rf"^#{{1,6}}[ \t]+.*{_QUIZ_WORDS}", re.I)
 _HEADING = re.compile(r"#{1,6}[ \t]")
 _MOST = 300
 """The longest option, in characters: a longer item is an answer that explains, not a choice."""
@@ -154,3 +155,106 @@ def _prose(canvas: Canvas, start: int, line: str) -> bool:
     """Whether the line's last visible character is prose (not code, a table, a comment ...)."""
     end = len(line.rstrip())
     return end > 0 and canvas.mask[start + end - 1] == 0
+
+
+_LIST = re.compile(r"<(ol|ul)\b([^<>]*)>((?:(?!</?(?:ol|ul)\b).){0,20000}?)</\1\s*>", re.I | re.S)
+"""A list that holds no list (the innermost): its tag, its attributes and its items."""
+_LI = re.compile(r"<li\b[^<>]*>", re.I)
+_END_LI = re.compile(r"\s*</li\s*>\s*$", re.I)
+_ANY_TAG = re.compile(r"<[^<>]*>")
+_SKIPPED = re.compile(r"(?:\s+|<[^<>]*>)*")
+_BOX = re.compile(r"<input\b[^<>]*\btype\s*=\s*[\"']?(?:radio|checkbox)\b[^<>]*>", re.I)
+_LABEL_END = re.compile(r"<(?:/label|br|input|/li|/p|/div|/form|/td)\b|\n", re.I)
+_LETTERED_LIST = re.compile(r"\btype\s*=\s*[\"']?[AaIi]\b")
+_LETTERED_TEXT = re.compile(rf"(?:{_LABEL}[.)]|\({_LABEL}\))\s")
+_HEADING_TAG = re.compile(r"<h[1-6]\b[^<>]*>(.{0,300}?)</h[1-6]\s*>", re.I | re.S)
+_QUIZ_CLASS = re.compile(r"\b(?:class|id)\s*=\s*[\"'][^\"']*quiz", re.I)
+_NEAR = 2000
+"""How far after a container named a quiz (``<div class="quiz">``) a list is one of its questions."""
+_LOOK = 400
+"""How far before a list its question is looked for, and after it its answer key (characters)."""
+
+
+def html_choice_pass(canvas: Canvas) -> None:
+    """Paints the options of each quiz question written in HTML as ``choice``: the items of a list
+    (``<ol>``, ``<ul>``) under an element that asks, when something says it is a quiz (as in
+    :func:`choice_pass`: lettered items or ``type="A"``, a box to tick in them, a question that asks
+    to choose, an answer key after it, a heading or a container that names a quiz), and the label of
+    every radio button or check box, which a form offers and never states.
+
+    >>> text = "<p>Which is true?</p><ol type=A><li>X needs Y.</li><li>Y needs X.</li></ol><p>Why?</p>"
+    >>> canvas = Canvas(text)
+    >>> html_choice_pass(canvas)
+    >>> " ".join(canvas.view().split())
+    '<p>Which is true?</p><ol type=A><li> </li><li> </li></ol><p>Why?</p>'
+    """
+    text = canvas.text
+    lowered = text.lower()
+    if "<li" not in lowered and "<input" not in lowered:
+        return
+    headings = [
+        (h.start(), bool(re.search(_QUIZ_WORDS, _plain(h.group(1)), re.I)))
+        for h in _HEADING_TAG.finditer(text)
+    ]
+    quizzes = [container.start() for container in _QUIZ_CLASS.finditer(text)]
+    for found in _LIST.finditer(text):
+        under = bisect.bisect(headings, (found.start(), True)) - 1
+        near = bisect.bisect(quizzes, found.start()) - 1  # a container named a quiz, opened just before
+        quiz = (under >= 0 and headings[under][1]) or (near >= 0 and found.start() - quizzes[near] < _NEAR)
+        items = _items(found)
+        if items and _prose_at(canvas, items[0][0]) and _quiz_list(text, found, items, quiz):
+            for start, end in items:
+                canvas.paint(start, end, "choice")
+    for box in _BOX.finditer(text):
+        if _prose_at(canvas, box.end()):
+            label_end = _LABEL_END.search(text, box.end(), box.end() + _MOST)
+            stop = label_end.start() if label_end else min(len(text), box.end() + _MOST)
+            canvas.paint(box.end(), stop, "choice")
+
+
+def _prose_at(canvas: Canvas, at: int) -> bool:
+    """Whether the first character from ``at`` that is no space is prose (the tags around it,
+    markup in an MDX lesson, are not; code that shows HTML is no quiz)."""
+    first = _SKIPPED.match(canvas.text, at, at + _MOST).end()  # type: ignore[union-attr]
+    return first < len(canvas.text) and canvas.mask[first] == 0
+
+
+def _items(found: re.Match[str]) -> list[tuple[int, int]]:
+    """The spans of a list's items, from after each ``<li>`` to its ``</li>`` or the next item."""
+    body, offset = found.group(3), found.start(3)
+    starts = [tag.end() for tag in _LI.finditer(body)]
+    ends = [*(tag.start() for tag in _LI.finditer(body)), len(body)][1:]
+    spans = []
+    for start, end in zip(starts, ends, strict=True):
+        closing = _END_LI.search(body, start, end)
+        spans.append((offset + start, offset + (closing.start() if closing else end)))
+    return spans
+
+
+def _plain(html: str) -> str:
+    return " ".join(_ANY_TAG.sub(" ", html).split())
+
+
+def _quiz_list(text: str, found: re.Match[str], items: list[tuple[int, int]], quiz_section: bool) -> bool:
+    """Whether a list holds a quiz question's options (see :func:`html_choice_pass`)."""
+    options = [_plain(text[start:end]) for start, end in items]
+    if len(options) < 2 or any(not o or len(o) > _MOST or _ASKS.search(o[-_TAIL:]) for o in options):
+        return False
+    question = _text_piece(text[max(0, found.start() - _LOOK) : found.start()], last=True)
+    if not _ASKS.search(question[-_TAIL:]):
+        return False
+    return bool(
+        quiz_section
+        or _LETTERED_LIST.search(found.group(2))
+        or all(_LETTERED_TEXT.match(option + " ") for option in options)
+        or _BOX.search(found.group(3))
+        or _CHOOSE.search(question)
+        or _KEY.match(_text_piece(text[found.end() : found.end() + _LOOK], last=False))
+    )
+
+
+def _text_piece(html: str, *, last: bool) -> str:
+    """The first or the last text between tags of ``html`` that is not blank, its spaces folded."""
+    pieces = _ANY_TAG.split(html)
+    found = next((piece for piece in (reversed(pieces) if last else pieces) if piece.strip()), "")
+    return " ".join(found.split())

@@ -687,3 +687,34 @@ def test_the_options_of_a_quiz_question_are_no_prose(flavor: Flavor) -> None:
     }
     for name, text in kept.items():
         assert not [r for r in find_prose(text, flavor).regions if r.kind == "choice"], name
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_the_options_of_a_quiz_question_in_html_are_no_prose(flavor: Flavor) -> None:
+    # An HTML quiz's options read as the lesson's claims (left undone by the Markdown reading).
+    options = "<li>X is a prerequisite for Y.</li>\n<li>Y needs Z.</li>"
+    quizzes = {
+        "lettered": f'<p>Which is false?</p>\n<ol type="A">\n{options}\n</ol>',
+        "letters written": "<p>Is it true?</p><ol><li><b>A.</b> X needs Y.</li>"
+        "<li><b>B.</b> Y needs X.</li></ol>",
+        "asks to choose": f"<p>Which one holds?</p><ul>{options}</ul>",
+        "answer key": f"<p>What does temperature do?</p><ol>{options}</ol><p>Answer: 1</p>",
+        "quiz heading": f"<h2>Knowledge check</h2><p>What does it do?</p><ol>{options}</ol>",
+        "quiz container": f'<div class="lesson-quiz"><p>What does it do?</p><ol>{options}</ol></div>',
+        "radio buttons": "<p>Pick one.</p><label><input type=radio name=q> X needs Y.</label><br>\n"
+        '<label><input type="radio" name="q"> Y needs X.</label>',
+    }
+    for name, text in quizzes.items():
+        markup = find_prose(text, flavor)
+        choices = [text[r.start : r.end] for r in markup.regions if r.kind == "choice"]
+        assert len(choices) == 2 and all("needs" in c or "is" in c for c in choices), (name, choices)
+        assert "need" not in markup.prose and "prerequisite" not in markup.prose, name
+    kept = {
+        "no quiz sign": f"<p>What should you know before this lesson?</p><ul>{options}</ul>",
+        "no question": f'<p>Keep in mind:</p><ol type="A">{options}</ol>',
+        "one option": '<p>Which is true?</p><ol type="A"><li>X needs Y.</li></ol>',
+        "exercises": "<p>Which of these?</p><ol><li>Why is X slow?</li><li>What is Y?</li></ol>",
+        "in code": f"<p>Which is true?</p><pre><ul>{options}</ul></pre>",
+    }
+    for name, text in kept.items():
+        assert not [r for r in find_prose(text, flavor).regions if r.kind == "choice"], name
