@@ -20,6 +20,11 @@ few templates:
 ``two_part``            two prerequisite questions about concepts of different domains, joined
                         by "and"; gold: both sets
 
+A question is asked only when its answer is one: about concepts that no other concept's name
+reads as (a name is all a question gives; LectureBank has "context free grammar" and "context free
+grammars" as two topics, which the graph's names read as one), and "which comes first" never of two
+concepts each before the other (a gold graph may hold a prerequisite cycle, as LectureBank's does).
+
 Every question also carries its *support*: the concepts a citation may touch and still support
 the answer (the question's, the gold answer's, and for paths and order every concept on some
 chain between the two).
@@ -33,9 +38,10 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from agents.text import normalize_name
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["QUESTION_KINDS", "GoldQuestion", "generate_questions", "gold_order"]
+__all__ = ["QUESTION_KINDS", "GoldQuestion", "askable", "generate_questions", "gold_order"]
 
 QUESTION_KINDS = (
     "prerequisites",
@@ -110,6 +116,14 @@ def _sample(rng: random.Random, items: Sequence[str], count: int) -> list[str]:
     return rng.sample(list(items), min(count, len(items)))
 
 
+def askable(graph: GraphIndex) -> frozenset[str]:
+    """The concepts a question can name: those whose name no other concept's name reads as."""
+    readers: dict[str, set[str]] = {}
+    for concept in graph.concepts.values():
+        readers.setdefault(normalize_name(concept.name), set()).add(concept.id)
+    return frozenset(c for ids in readers.values() if len(ids) == 1 for c in ids)
+
+
 def _sets(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: int) -> list[GoldQuestion]:
     questions = []
     nodes = sorted(order)
@@ -124,8 +138,11 @@ def _sets(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: in
         "part_of": {n: frozenset(part_of.successors(n)) for n in sorted(part_of)},
         "parts": {n: frozenset(part_of.predecessors(n)) for n in sorted(part_of)},
     }
+    named = askable(graph)
     for kind, gold_of in pools.items():
-        for concept in _sample(rng, sorted(c for c, gold in gold_of.items() if gold), per_type):
+        for concept in _sample(
+            rng, sorted(c for c, gold in gold_of.items() if gold and c in named), per_type
+        ):
             gold = tuple(sorted(gold_of[concept]))
             text = _phrase(rng, kind, graph, concept)
             questions.append(GoldQuestion(kind, text, (concept,), gold, support=frozenset({concept, *gold})))
@@ -138,14 +155,19 @@ def _between(order: nx.DiGraph, start: str, goal: str) -> frozenset[str]:
 
 def _pairs(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: int) -> list[GoldQuestion]:
     questions = []
-    nodes = sorted(n for n in order if order.degree(n))
-    reachable = [(a, b) for a in nodes for b in sorted(nx.descendants(order, a))]
+    named = askable(graph)
+    nodes = sorted(n for n in order if order.degree(n) and n in named)
+    reachable = [(a, b) for a in nodes for b in sorted(nx.descendants(order, a)) if b in named]
     far = [(a, b) for a, b in reachable if not order.has_edge(a, b)]
     for a, b in rng.sample(far, min(per_type, len(far))):
         length = nx.shortest_path_length(order, a, b)
         text = _phrase(rng, "path", graph, a, b)
         questions.append(GoldQuestion("path", text, (a, b), (), length, _between(order, a, b)))
-    ordered = rng.sample(reachable, min(per_type - per_type // 5, len(reachable)))
+    cycle = {
+        node: index for index, part in enumerate(nx.strongly_connected_components(order)) for node in part
+    }
+    before = [(a, b) for a, b in reachable if cycle[a] != cycle[b]]  # in a cycle, each is before the other
+    ordered = rng.sample(before, min(per_type - per_type // 5, len(before)))
     undirected = order.to_undirected()
     unordered: list[tuple[str, str]] = []
     for _ in range(per_type * 20):
@@ -167,7 +189,7 @@ def _pairs(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: i
     for edge in sorted(graph.edges.values(), key=lambda e: e.edge_id):
         if edge.src != edge.dst:
             joined.setdefault(frozenset({edge.src, edge.dst}), []).append(edge.edge_id)
-    keys = sorted(joined, key=sorted)
+    keys = sorted((pair for pair in joined if pair <= named), key=sorted)
     for pair in rng.sample(keys, min(per_type, len(keys))):
         a, b = sorted(pair) if rng.random() < 0.5 else sorted(pair, reverse=True)
         text = _phrase(rng, "relation", graph, a, b)
@@ -176,7 +198,8 @@ def _pairs(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: i
 
 
 def _two_part(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: int) -> list[GoldQuestion]:
-    pool = [n for n in sorted(order) if order.in_degree(n)]
+    named = askable(graph)
+    pool = [n for n in sorted(order) if order.in_degree(n) and n in named]
     questions: list[GoldQuestion] = []
     for _ in range(per_type * 20):
         if len(questions) >= per_type or len(pool) < 2:

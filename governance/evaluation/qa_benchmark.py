@@ -16,8 +16,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import networkx as nx
+
 from governance.evaluation.ablation_bench import Bench, seed_store
-from governance.evaluation.curriculum_questions import generate_questions, gold_order
+from governance.evaluation.curriculum_questions import askable, generate_questions, gold_order
 from governance.evaluation.prerequisite_data import layout_of, load_alcpl, load_lecturebank
 from governance.evaluation.qa_scoring import score_answer, summarize
 from governance.evaluation.replay import CandidateSet, Dataset, load_dataset
@@ -94,6 +96,8 @@ def run_questions(
     return {
         "concepts": len(graph.concepts),
         "active_edges": len(graph.edges),
+        "unaskable": len(graph.concepts) - len(askable(graph)),
+        "in_cycles": sum(len(part) for part in nx.strongly_connected_components(order) if len(part) > 1),
         "domains": len(bridges),
         "questions": len(questions),
         "seed": seed,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 from agents.offline.handlers import offline_handlers
@@ -146,3 +147,54 @@ def test_lecturebank_and_al_cpl_folders_are_gold_graphs_too(tmp_path: Path) -> N
             assert {(e.src, e.dst) for e in store.edges()} == gold
         finally:
             store.close()
+
+
+def test_no_question_is_asked_whose_answer_the_gold_graph_does_not_decide(tmp_path: Path) -> None:
+    # LectureBank's gold graph has prerequisite cycles ("which comes first" has no answer within
+    # one) and topics whose names read as one ("context free grammar", "context free grammars"),
+    # which a question can name only as one: asked anyway, which-first scored 0.900 on a copy of it.
+    folder = tmp_path / "lb"
+    folder.mkdir()
+    topics = [
+        "syntax",
+        "parsing",
+        "semantics",
+        "context free grammar",
+        "context free grammars",
+        "logic",
+        "algebra",
+    ]
+    (folder / "lb2_topics.csv").write_text(
+        "topic_id,topic\n" + "".join(f"{i},{t}\n" for i, t in enumerate(topics, 1)), "utf-8"
+    )
+    edges = [
+        (1, 2),
+        (2, 3),
+        (3, 1),
+        (3, 6),
+        (4, 6),
+        (5, 2),
+        (7, 1),
+    ]  # syntax -> parsing -> semantics -> syntax
+    (folder / "lb2_prerequisite_edges.csv").write_text(
+        "source_id,source,target_id,target\n"
+        + "".join(f"{a},{topics[a - 1]},{b},{topics[b - 1]}\n" for a, b in edges),
+        "utf-8",
+    )
+    store = SQLiteStore.open(":memory:")
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    llm, usage = build_llm(LLMConfig(), store, clock, offline_handlers())
+    try:
+        load_gold_graph(folder, store, llm=llm, usage=usage, clock=clock, policy=Policy(), seed=7)
+        graph = build_graph_index(store)
+        order = gold_order(graph)
+        assert {"context_free_grammar", "context_free_grammars"} <= set(graph.concepts)
+        assert not nx.is_directed_acyclic_graph(order)
+        questions = [q for seed in range(5) for q in generate_questions(graph, per_type=20, seed=seed)]
+        named = {c for q in questions for c in q.concepts}
+        assert named and not named & {"context_free_grammar", "context_free_grammars"}
+        pairs = [q.concepts for q in questions if q.kind == "which_first"]
+        assert pairs and all(not (nx.has_path(order, a, b) and nx.has_path(order, b, a)) for a, b in pairs)
+        assert any(q.kind == "path" and nx.has_path(order, *reversed(q.concepts)) for q in questions)
+    finally:
+        store.close()

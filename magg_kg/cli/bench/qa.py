@@ -181,6 +181,11 @@ def qa(
                 summary = section["summary"]
                 assert isinstance(summary, Mapping)
                 sized = f"{title}: {section['concepts']} concepts, {section['active_edges']} edges"
+                if section.get("unaskable") or section.get("in_cycles"):  # see curriculum_questions
+                    sized += (
+                        f"; {section['unaskable']} concepts not asked about (a name another concept's reads "
+                        f"as), {section['in_cycles']} in prerequisite cycles (no which-first within one)"
+                    )
                 print_qa_summary(sized, summary, console)
         if multihop:
             print_multihop(report["multihop"], console)
