@@ -168,6 +168,8 @@ _LABEL_END = re.compile(r"<(?:/label|br|input|/li|/p|/div|/form|/td)\b|\n", re.I
 _LETTERED_LIST = re.compile(r"\btype\s*=\s*[\"']?[AaIi]\b")
 _LETTERED_TEXT = re.compile(rf"(?:{_LABEL}[.)]|\({_LABEL}\))\s")
 _HEADING_TAG = re.compile(r"<h[1-6]\b[^<>]*>(.{0,300}?)</h[1-6]\s*>", re.I | re.S)
+_HEADING_END = re.compile(r"</h[1-6]\s*>(?:\s|<[^<>]*>)*$", re.I)
+"""A heading's end tag after the question, with nothing but tags and spaces before the list."""
 _QUIZ_CLASS = re.compile(r"\b(?:class|id)\s*=\s*[\"'][^\"']*quiz", re.I)
 _NEAR = 2000
 """How far after a container named a quiz (``<div class="quiz">``) a list is one of its questions."""
@@ -240,9 +242,10 @@ def _quiz_list(text: str, found: re.Match[str], items: list[tuple[int, int]], qu
     options = [_plain(text[start:end]) for start, end in items]
     if len(options) < 2 or any(not o or len(o) > _MOST or _ASKS.search(o[-_TAIL:]) for o in options):
         return False
-    question = _text_piece(text[max(0, found.start() - _LOOK) : found.start()], last=True)
-    if not _ASKS.search(question[-_TAIL:]):
-        return False
+    before = text[max(0, found.start() - _LOOK) : found.start()]
+    question = _text_piece(before, last=True)
+    if not _ASKS.search(question[-_TAIL:]) or _HEADING.match(question) or _HEADING_END.search(before):
+        return False  # a heading that asks opens a section that answers it (an FAQ)
     return bool(
         quiz_section
         or _LETTERED_LIST.search(found.group(2))

@@ -713,6 +713,8 @@ def test_the_options_of_a_quiz_question_in_html_are_no_prose(flavor: Flavor) -> 
         "no quiz sign": f"<p>What should you know before this lesson?</p><ul>{options}</ul>",
         "no question": f'<p>Keep in mind:</p><ol type="A">{options}</ol>',
         "one option": '<p>Which is true?</p><ol type="A"><li>X needs Y.</li></ol>',
+        "heading": f"<h3>Which one should I use?</h3>\n<ul>{options}</ul>",
+        "markdown heading": f"### Which one should I use?\n\n<ul>{options}</ul>",
         "exercises": "<p>Which of these?</p><ol><li>Why is X slow?</li><li>What is Y?</li></ol>",
         "in code": f"<p>Which is true?</p><pre><ul>{options}</ul></pre>",
     }
