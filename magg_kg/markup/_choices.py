@@ -28,7 +28,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from magg_kg.markup._canvas import Canvas
+from magg_kg.markup._canvas import BLANK_LINE, Canvas
 
 __all__ = ["choice_pass", "html_choice_pass"]
 
@@ -160,17 +160,28 @@ def _prose(canvas: Canvas, start: int, line: str) -> bool:
 _LIST = re.compile(r"<(ol|ul)\b([^<>]*)>((?:(?!</?(?:ol|ul)\b).){0,20000}?)</\1\s*>", re.I | re.S)
 """A list that holds no list (the innermost): its tag, its attributes and its items."""
 _LI = re.compile(r"<li\b[^<>]*>", re.I)
-_END_LI = re.compile(r"\s*</li\s*>\s*$", re.I)
+_END_LI = re.compile(r"</li\s*>", re.I)
 _ANY_TAG = re.compile(r"<[^<>]*>")
 _SKIPPED = re.compile(r"(?:\s+|<[^<>]*>)*")
 _BOX = re.compile(r"<input\b[^<>]*\btype\s*=\s*[\"']?(?:radio|checkbox)\b[^<>]*>", re.I)
-_LABEL_END = re.compile(r"<(?:/label|br|input|/li|/p|/div|/form|/td)\b|\n", re.I)
+_LABEL_END = re.compile(
+    r"<(?:/?(?:label|br|input|li|p|div|form|td|th|tr|h[1-6]|span|a|button|dt|dd|section|table|ul|ol|select)\b)"
+    r"|\n",
+    re.I,
+)
+"""Where a box's label ends: the end of its element, the next box, a block, a line."""
+_OPTION = re.compile(r"<option\b[^<>]*>([^<]{1,300})", re.I)
 _LETTERED_LIST = re.compile(r"\btype\s*=\s*[\"']?[AaIi]\b")
 _LETTERED_TEXT = re.compile(rf"(?:{_LABEL}[.)]|\({_LABEL}\))\s")
+_BLOCK_TAG = re.compile(
+    r"<(?:/?(?:p|div|li|ul|ol|h[1-6]|br|hr|tr|td|th|table|section|article|details|summary|dl|dt|dd|"
+    r"blockquote|form|fieldset|legend|header|footer|nav|main|aside|figure|figcaption|pre|script|style)\b)[^<>]*>",
+    re.I,
+)
 _HEADING_TAG = re.compile(r"<h[1-6]\b[^<>]*>(.{0,300}?)</h[1-6]\s*>", re.I | re.S)
 _HEADING_END = re.compile(r"</h[1-6]\s*>(?:\s|<[^<>]*>)*$", re.I)
 """A heading's end tag after the question, with nothing but tags and spaces before the list."""
-_QUIZ_CLASS = re.compile(r"\b(?:class|id)\s*=\s*[\"'][^\"']*quiz", re.I)
+_QUIZ_CLASS = re.compile(r"\b(?:class|id)\s*=\s*[\"'][^\"']*quiz(?:zes)?(?![a-z])", re.I)
 _NEAR = 2000
 """How far after a container named a quiz (``<div class="quiz">``) a list is one of its questions."""
 _LOOK = 400
@@ -181,8 +192,9 @@ def html_choice_pass(canvas: Canvas) -> None:
     """Paints the options of each quiz question written in HTML as ``choice``: the items of a list
     (``<ol>``, ``<ul>``) under an element that asks, when something says it is a quiz (as in
     :func:`choice_pass`: lettered items or ``type="A"``, a box to tick in them, a question that asks
-    to choose, an answer key after it, a heading or a container that names a quiz), and the label of
-    every radio button or check box, which a form offers and never states.
+    to choose, an answer key after it, a heading or a container that names a quiz), the label of
+    every radio button or check box and every option of a drop-down, which a form offers and never
+    states.
 
     >>> text = "<p>Which is true?</p><ol type=A><li>X needs Y.</li><li>Y needs X.</li></ol><p>Why?</p>"
     >>> canvas = Canvas(text)
@@ -192,7 +204,7 @@ def html_choice_pass(canvas: Canvas) -> None:
     """
     text = canvas.text
     lowered = text.lower()
-    if "<li" not in lowered and "<input" not in lowered:
+    if "<li" not in lowered and "<input" not in lowered and "<option" not in lowered:
         return
     headings = [
         (h.start(), bool(re.search(_QUIZ_WORDS, _plain(h.group(1)), re.I)))
@@ -207,6 +219,9 @@ def html_choice_pass(canvas: Canvas) -> None:
         if items and _prose_at(canvas, items[0][0]) and _quiz_list(text, found, items, quiz):
             for start, end in items:
                 canvas.paint(start, end, "choice")
+    for option in _OPTION.finditer(text):  # a drop-down's options are offered too
+        if _prose_at(canvas, option.start(1)):
+            canvas.paint(option.start(1), option.end(1), "choice")
     for box in _BOX.finditer(text):
         if _prose_at(canvas, box.end()):
             label_end = _LABEL_END.search(text, box.end(), box.end() + _MOST)
@@ -233,6 +248,23 @@ def _items(found: re.Match[str]) -> list[tuple[int, int]]:
     return spans
 
 
+def _paragraphs(html: str, most: int, *, last: bool) -> list[str]:
+    """The text of the first or last ``most`` paragraphs of ``html``, in order (block elements and
+    blank lines part them; inline tags are dropped), each with its spaces folded but its lines
+    kept, blank ones left out."""
+    found: list[str] = []
+    blocks = _BLOCK_TAG.split(html)
+    for block in reversed(blocks) if last else blocks:
+        paragraphs = BLANK_LINE.split(_ANY_TAG.sub("", block))
+        for paragraph in reversed(paragraphs) if last else paragraphs:
+            lines = [" ".join(line.split()) for line in paragraph.split("\n")]
+            if any(lines):
+                found.append("\n".join(line for line in lines if line))
+                if len(found) == most:
+                    return found[::-1] if last else found
+    return found[::-1] if last else found
+
+
 def _plain(html: str) -> str:
     return " ".join(_ANY_TAG.sub(" ", html).split())
 
@@ -240,24 +272,25 @@ def _plain(html: str) -> str:
 def _quiz_list(text: str, found: re.Match[str], items: list[tuple[int, int]], quiz_section: bool) -> bool:
     """Whether a list holds a quiz question's options (see :func:`html_choice_pass`)."""
     options = [_plain(text[start:end]) for start, end in items]
-    if len(options) < 2 or any(not o or len(o) > _MOST or _ASKS.search(o[-_TAIL:]) for o in options):
-        return False
+    if len(options) < 2 or any(len(o) > _MOST or _ASKS.search(o[-_TAIL:]) for o in options):
+        return False  # an option may be an image alone
     before = text[max(0, found.start() - _LOOK) : found.start()]
-    question = _text_piece(before, last=True)
-    if not _ASKS.search(question[-_TAIL:]) or _HEADING.match(question) or _HEADING_END.search(before):
+    paragraphs = _paragraphs(before, 2, last=True)
+    if len(paragraphs) >= 2 and len(paragraphs[-1].split()) <= _BETWEEN and paragraphs[-1].endswith(":"):
+        paragraphs.pop()  # "Options:"
+    lines = paragraphs[-1].split("\n") if paragraphs else [""]
+    if _HEADING.match(lines[-1]) or _HEADING_END.search(before):
         return False  # a heading that asks opens a section that answers it (an FAQ)
+    question = " ".join(line for line in lines if not _HEADING.match(line))
+    if not _ASKS.search(question[-_TAIL:]):
+        return False
+    after = _paragraphs(text[found.end() : found.end() + _LOOK], 1, last=False)
+    lettered = [o for o in options if o]
     return bool(
         quiz_section
         or _LETTERED_LIST.search(found.group(2))
-        or all(_LETTERED_TEXT.match(option + " ") for option in options)
+        or (lettered and all(_LETTERED_TEXT.match(option + " ") for option in lettered))
         or _BOX.search(found.group(3))
         or _CHOOSE.search(question)
-        or _KEY.match(_text_piece(text[found.end() : found.end() + _LOOK], last=False))
+        or (after and _KEY.match(after[0]))
     )
-
-
-def _text_piece(html: str, *, last: bool) -> str:
-    """The first or the last text between tags of ``html`` that is not blank, its spaces folded."""
-    pieces = _ANY_TAG.split(html)
-    found = next((piece for piece in (reversed(pieces) if last else pieces) if piece.strip()), "")
-    return " ".join(found.split())

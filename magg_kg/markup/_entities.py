@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 
 from magg_kg.markup._canvas import Canvas
 
@@ -51,7 +52,7 @@ def entity_pass(canvas: Canvas, view: str) -> None:
         char = char.translate(_ASCII)
         start, end = match.span()
         canvas.paint(start, end, "html")
-        if len(char) == 1 and char != " " and char.isprintable() and (ord(char) < 256 or char.isalnum()):
+        if len(char) == 1 and char != " " and char.isprintable() and (ord(char) < 256 or _letter(char)):
             canvas.mark(start, char)
     if "&" in view:
         _join_words(canvas, view)
@@ -74,7 +75,7 @@ def _join_words(canvas: Canvas, view: str) -> None:
         for piece in _PIECE.finditer(match.group()):
             text = piece.group()
             read = (_decoded(text) or text).translate(_NOTHING) if text.startswith("&") else text
-            if not read or read.isalnum():
+            if all(map(_letter, read)):
                 spelled.append(text)
                 reads.append(read)
                 continue
@@ -83,7 +84,13 @@ def _join_words(canvas: Canvas, view: str) -> None:
         _join(canvas, start, "".join(spelled), "".join(reads))
 
 
+def _letter(char: str) -> bool:
+    """A letter or digit of any script, or a combining mark ("&#779;", the accent of "ő")."""
+    return char.isalnum() or unicodedata.category(char).startswith("M")
+
+
 def _join(canvas: Canvas, start: int, spelled: str, reads: str) -> None:
+    reads = unicodedata.normalize("NFC", reads)  # as the lesson's text is: "o&#779;" reads "ő"
     if reads and reads != spelled and "&" in spelled:
         end = start + len(spelled)
         canvas.paint(start, end, "html")
