@@ -271,9 +271,9 @@ def _plain(html: str) -> str:
 
 def _quiz_list(text: str, found: re.Match[str], items: list[tuple[int, int]], quiz_section: bool) -> bool:
     """Whether a list holds a quiz question's options (see :func:`html_choice_pass`)."""
-    options = [_plain(text[start:end]) for start, end in items]
+    options = [_plain(text[start:end]) for start, end in items]  # "" for an image alone
     if len(options) < 2 or any(len(o) > _MOST or _ASKS.search(o[-_TAIL:]) for o in options):
-        return False  # an option may be an image alone
+        return False
     before = text[max(0, found.start() - _LOOK) : found.start()]
     paragraphs = _paragraphs(before, 2, last=True)
     if len(paragraphs) >= 2 and len(paragraphs[-1].split()) <= _BETWEEN and paragraphs[-1].endswith(":"):
