@@ -170,6 +170,14 @@ _LABEL_END = re.compile(
     re.I,
 )
 """Where a box's label ends: the end of its element, the next box, a block, a line."""
+_LETTERED_BLOCK = re.compile(
+    r"<(p|div)\b[^<>]*>((?:\s*<[^<>]*>){0,4}\s*(?:[A-Ha-h][.)]|\([A-Ha-h]\))(?:</[A-Za-z]+>)?\s[^<]{0,300}?(?:<(?!/\1\b)[^<>]*>[^<]{0,300}?){0,8})</\1\s*>",
+    re.I,
+)
+"""A paragraph (or div) whose text opens with a letter label: ``<p>A) ...</p>``."""
+_SPELLED_LABEL = re.compile(r"(?:\s*<[^<>]*>){0,4}\s*\(?([A-Ha-h])[.)]?")
+_ID = re.compile(r"\bid\s*=\s*[\"']?([^\"'\s<>]+)", re.I)
+_LABEL_FOR = re.compile(r"<label\b[^<>]*\bfor\s*=\s*[\"']?([^\"'\s<>]+)[^<>]*>([^<]{0,300})", re.I)
 _OPTION = re.compile(r"<option\b[^<>]*>([^<]{1,300})", re.I)
 _LETTERED_LIST = re.compile(r"\btype\s*=\s*[\"']?[AaIi]\b")
 _LETTERED_TEXT = re.compile(rf"(?:{_LABEL}[.)]|\({_LABEL}\))\s")
@@ -192,9 +200,10 @@ def html_choice_pass(canvas: Canvas) -> None:
     """Paints the options of each quiz question written in HTML as ``choice``: the items of a list
     (``<ol>``, ``<ul>``) under an element that asks, when something says it is a quiz (as in
     :func:`choice_pass`: lettered items or ``type="A"``, a box to tick in them, a question that asks
-    to choose, an answer key after it, a heading or a container that names a quiz), the label of
-    every radio button or check box and every option of a drop-down, which a form offers and never
-    states.
+    to choose, an answer key after it, a heading or a container that names a quiz), options written
+    as paragraphs lettered in order under a paragraph that asks, the label of every radio button or
+    check box (beside it or written apart, ``<label for=...>``) and every option of a drop-down,
+    which a form offers and never states.
 
     >>> text = "<p>Which is true?</p><ol type=A><li>X needs Y.</li><li>Y needs X.</li></ol><p>Why?</p>"
     >>> canvas = Canvas(text)
@@ -204,6 +213,8 @@ def html_choice_pass(canvas: Canvas) -> None:
     """
     text = canvas.text
     lowered = text.lower()
+    if "<p" in lowered or "<div" in lowered:
+        _lettered_paragraphs(canvas)
     if "<li" not in lowered and "<input" not in lowered and "<option" not in lowered:
         return
     headings = [
@@ -219,6 +230,7 @@ def html_choice_pass(canvas: Canvas) -> None:
         if items and _prose_at(canvas, items[0][0]) and _quiz_list(text, found, items, quiz):
             for start, end in items:
                 canvas.paint(start, end, "choice")
+    _labels_for_boxes(canvas)
     for option in _OPTION.finditer(text):  # a drop-down's options are offered too
         if _prose_at(canvas, option.start(1)):
             canvas.paint(option.start(1), option.end(1), "choice")
@@ -227,6 +239,40 @@ def html_choice_pass(canvas: Canvas) -> None:
             label_end = _LABEL_END.search(text, box.end(), box.end() + _MOST)
             stop = label_end.start() if label_end else min(len(text), box.end() + _MOST)
             canvas.paint(box.end(), stop, "choice")
+
+
+def _lettered_paragraphs(canvas: Canvas) -> None:
+    """Paints as ``choice`` the options of a question written as paragraphs of their own, lettered
+    in order ("<p>A) ...</p><p>B) ...</p>") right after a paragraph that asks."""
+    text = canvas.text
+    run: list[tuple[int, int]] = []
+    last = 0
+    for found in [*_LETTERED_BLOCK.finditer(text), None]:
+        if found is not None and run and text[last : found.start()].strip() == "":
+            run.append((found.start(2), found.end(2)))
+            last = found.end()
+            continue
+        if len(run) >= 2 and _asks_before(text, run[0][0]) and _prose_at(canvas, run[0][0]):
+            letters = [_SPELLED_LABEL.match(text, start).group(1).lower() for start, _ in run]  # type: ignore[union-attr]
+            if letters == [chr(ord("a") + index) for index in range(len(letters))]:
+                for start, end in run:
+                    canvas.paint(start, end, "choice")
+        run = [(found.start(2), found.end(2))] if found is not None else []
+        last = found.end() if found is not None else 0
+
+
+def _asks_before(text: str, at: int) -> bool:
+    paragraphs = _paragraphs(text[max(0, at - _LOOK) : at], 1, last=True)
+    return bool(paragraphs) and _ASKS.search(paragraphs[-1][-_TAIL:]) is not None
+
+
+def _labels_for_boxes(canvas: Canvas) -> None:
+    """Paints as ``choice`` a ``<label for=...>`` of a radio button or check box written apart."""
+    text = canvas.text
+    boxes = {found.group(1) for box in _BOX.finditer(text) if (found := _ID.search(box.group()))}
+    for label in _LABEL_FOR.finditer(text):
+        if label.group(1) in boxes and _prose_at(canvas, label.start(2)):
+            canvas.paint(label.start(2), label.end(2), "choice")
 
 
 def _prose_at(canvas: Canvas, at: int) -> bool:

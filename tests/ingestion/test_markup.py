@@ -412,6 +412,8 @@ def test_five_megabytes_on_one_line_take_seconds_at_most() -> None:
         ('<a x="', "html"), ("<pre>", "html"), ("<div hidden>", "markdown"), ("- a\n", "markdown"),
         ("Why?\n\n", "markdown"), ("Why?\n- a\n", "markdown"), ("- a\n  - b\nWhy?\n", "markdown"),
         ("?!", "markdown"), ("? (", "markdown"), ("&#x202E;", "markdown"), ("\u2067\u202e", "html"),
+        ("<p>A) x", "html"), ("<p>Which?</p><p>A) x</p>", "html"), ("<label for=a>", "html"),
+        ("<input type=radio id=a>", "html"), ("<option>", "html"), ("<li>    ", "html"),
     ],
 )  # fmt: skip
 def test_adversarial_repetition_is_linear(piece: str, flavor: Flavor) -> None:
@@ -711,6 +713,9 @@ def test_the_options_of_a_quiz_question_in_html_are_no_prose(flavor: Flavor) -> 
         "options line": f'<p>Which holds?</p><p>Options:</p><ol type="a">{options}</ol>',
         "an image option": f'<p>What holds?</p><ol type="A">{options}<li><img src="x.png"></li></ol>',
         "drop-down": "<p>Pick one.</p><select><option>X needs Y.</option><option>Y needs X.</option>",
+        "lettered paragraphs": "<p>Which is false?</p>\n<p>A) X needs Y.</p>\n<p><b>B)</b> Y needs X.</p>",
+        "labels apart": '<p>Pick one.</p><input type="radio" id="a">\n<label for="a">X needs Y.</label>\n'
+        '<input type="radio" id="b">\n<label for="b">Y needs X.</label>',
         "heading before": f"# Embeddings\n\nSome prose.\nWhich one holds?\n<ol>{options}</ol>\n",
     }
     for name, text in quizzes.items():
@@ -728,6 +733,9 @@ def test_the_options_of_a_quiz_question_in_html_are_no_prose(flavor: Flavor) -> 
         "one option": '<p>Which is true?</p><ol type="A"><li>X needs Y.</li></ol>',
         "heading": f"<h3>Which one should I use?</h3>\n<ul>{options}</ul>",
         "a class like quiz": f'<div id="quizzical"><p>What holds?</p><ol>{options}</ol></div>',
+        "lettered, no question": "<p>Keep in mind:</p><p>A) X needs Y.</p><p>B) Y needs X.</p>",
+        "lettered, out of order": "<p>Which holds?</p><p>B) X needs Y.</p><p>A) Y needs X.</p>",
+        "a text field's label": '<input type="text" id="n"><label for="n">X needs Y.</label>',
         "markdown heading": f"### Which one should I use?\n\n<ul>{options}</ul>",
         "exercises": "<p>Which of these?</p><ol><li>Why is X slow?</li><li>What is Y?</li></ol>",
         "in code": f"<p>Which is true?</p><pre><ul>{options}</ul></pre>",
