@@ -171,7 +171,10 @@ _LABEL_END = re.compile(
 )
 """Where a box's label ends: the end of its element, the next box, a block, a line."""
 _LETTERED_BLOCK = re.compile(
-    r"<(p|div)\b[^<>]*>((?:\s*<[^<>]*>){0,4}\s*(?:[A-Ha-h][.)]|\([A-Ha-h]\))(?:</[A-Za-z]+>)?\s[^<]{0,300}?(?:<(?!/\1\b)[^<>]*>[^<]{0,300}?){0,8})</\1\s*>",
+    r"<(p|div)\b[^<>]*>("
+    r"(?:\s*<[^<>]*>){0,4}\s*(?:[A-Ha-h][.)]|\([A-Ha-h]\))(?:</[A-Za-z]+>)?\s"  # "<b>A)</b> "
+    r"[^<]{0,300}?(?:<(?!/\1\b)[^<>]*>[^<]{0,300}?){0,8}"  # its text, a few inline tags in it
+    r")</\1\s*>",
     re.I,
 )
 """A paragraph (or div) whose text opens with a letter label: ``<p>A) ...</p>``."""
@@ -253,7 +256,8 @@ def _lettered_paragraphs(canvas: Canvas) -> None:
             last = found.end()
             continue
         if len(run) >= 2 and _asks_before(text, run[0][0]) and _prose_at(canvas, run[0][0]):
-            letters = [_SPELLED_LABEL.match(text, start).group(1).lower() for start, _ in run]  # type: ignore[union-attr]
+            spelled = (_SPELLED_LABEL.match(text, start) for start, _ in run)
+            letters = [label.group(1).lower() if label else "" for label in spelled]
             if letters == [chr(ord("a") + index) for index in range(len(letters))]:
                 for start, end in run:
                     canvas.paint(start, end, "choice")
