@@ -124,7 +124,9 @@ def askable(graph: GraphIndex) -> frozenset[str]:
     return frozenset(c for ids in readers.values() if len(ids) == 1 for c in ids)
 
 
-def _sets(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: int) -> list[GoldQuestion]:
+def _sets(
+    graph: GraphIndex, order: nx.DiGraph, named: frozenset[str], rng: random.Random, per_type: int
+) -> list[GoldQuestion]:
     questions = []
     nodes = sorted(order)
     part_of = nx.DiGraph(
@@ -138,7 +140,6 @@ def _sets(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: in
         "part_of": {n: frozenset(part_of.successors(n)) for n in sorted(part_of)},
         "parts": {n: frozenset(part_of.predecessors(n)) for n in sorted(part_of)},
     }
-    named = askable(graph)
     for kind, gold_of in pools.items():
         for concept in _sample(
             rng, sorted(c for c, gold in gold_of.items() if gold and c in named), per_type
@@ -153,9 +154,10 @@ def _between(order: nx.DiGraph, start: str, goal: str) -> frozenset[str]:
     return frozenset((nx.descendants(order, start) & nx.ancestors(order, goal)) | {start, goal})
 
 
-def _pairs(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: int) -> list[GoldQuestion]:
+def _pairs(
+    graph: GraphIndex, order: nx.DiGraph, named: frozenset[str], rng: random.Random, per_type: int
+) -> list[GoldQuestion]:
     questions = []
-    named = askable(graph)
     nodes = sorted(n for n in order if order.degree(n) and n in named)
     reachable = [(a, b) for a in nodes for b in sorted(nx.descendants(order, a)) if b in named]
     far = [(a, b) for a, b in reachable if not order.has_edge(a, b)]
@@ -197,8 +199,9 @@ def _pairs(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: i
     return questions
 
 
-def _two_part(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type: int) -> list[GoldQuestion]:
-    named = askable(graph)
+def _two_part(
+    graph: GraphIndex, order: nx.DiGraph, named: frozenset[str], rng: random.Random, per_type: int
+) -> list[GoldQuestion]:
     pool = [n for n in sorted(order) if order.in_degree(n) and n in named]
     questions: list[GoldQuestion] = []
     for _ in range(per_type * 20):
@@ -217,9 +220,9 @@ def _two_part(graph: GraphIndex, order: nx.DiGraph, rng: random.Random, per_type
 def generate_questions(graph: GraphIndex, *, per_type: int, seed: int) -> list[GoldQuestion]:
     """Up to ``per_type`` questions of every kind the graph can answer, reproducibly from ``seed``."""
     rng = random.Random(seed)
-    order = gold_order(graph)
+    order, named = gold_order(graph), askable(graph)
     return [
-        *_sets(graph, order, rng, per_type),
-        *_pairs(graph, order, rng, per_type),
-        *_two_part(graph, order, rng, per_type),
+        *_sets(graph, order, named, rng, per_type),
+        *_pairs(graph, order, named, rng, per_type),
+        *_two_part(graph, order, named, rng, per_type),
     ]
