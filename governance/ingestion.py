@@ -281,14 +281,11 @@ def _lookup(store: Store, lesson: LessonText) -> Callable[[str], tuple[str, Flav
 
 def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: list[Operation]) -> _Built:
     store = ctx.store
-    known = store.lesson_by_sha256(lesson.sha256)
-    if known is not None:
-        return _Built(_known(lesson, known, meanwhile=True))
-    # Ownership first: every concept it names is then among the concepts read next.
-    stored_domains, assigned = store.domains(), store.concept_domains()
-    lessons = store.lessons()  # D1 locks no reads: another writer may have stored this text since
+    lessons = store.lessons()  # another writer may have stored this text since the run read it
     if same := next((s for s in lessons if s.sha256 == lesson.sha256), None):
         return _Built(_known(lesson, same, meanwhile=True))
+    # Ownership first: every concept it names is then among the concepts read next.
+    stored_domains, assigned = store.domains(), store.concept_domains()
     previous = next((s for s in reversed(lessons) if s.lesson_key == lesson.key), None)
     elsewhere = read_elsewhere(previous, lesson)
     if elsewhere and not ctx.moved:  # another course's file of the same path is no version of it
