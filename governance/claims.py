@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 
 from agents.findings import read_quote
 from agents.judge import Claim, JudgeReply, judge_prompt, score_band
+from agents.names import headed_by
 from agents.offline.injection import instruction_like
 from agents.support import GraphView
 from governance.stages import Vote
@@ -26,6 +27,7 @@ __all__ = [
     "ask_judge",
     "build_claim",
     "ground",
+    "hub_comention",
     "merge_evidence",
     "short_reason",
     "strongest_first",
@@ -33,6 +35,16 @@ __all__ = [
 
 REASON_CHARS = 600
 """A committed edge's reason is the verdict's reasoning, cut to this length."""
+HUB_SHARE = 0.4
+"""A concept named by at least this share of a course's lessons is a hub of the course. Of the
+labelled lesson claims (``benchmarks/data``) the shipped judgment scores at or above the commit
+bar, those with an endpoint named by >= 40% of the lessons are acceptable 4 of 8 times (the d2l
+training chapters in the book's order), 0 of 1 (its evaluation chapters) and 8 of 18 (genai); the
+others 0.85 to 0.89 (d2l, four files) and 0.80 (genai, 12 of 15)."""
+HUB_MIN_LESSONS = 4
+"""Nor is a concept a hub that fewer lessons name: early in a course (three lessons in, two of
+them naming it) a share says little. ``magg reconsider`` judges what was left open again once the
+course is in."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +187,30 @@ def anchored(claim: Claim) -> bool:
     one distinct quote backs the claim; the gate never commits a claim that is neither."""
     quotes = {(span.lesson_id, " ".join(span.quote.split())) for span in claim.evidence}
     return all(claim.support.anchored) or len(quotes) > 1
+
+
+def hub_comention(claim: Claim) -> str:
+    """Why ``claim`` only names a hub of the course together with another concept ("" when it
+    does not): an endpoint is named by at least :data:`HUB_SHARE` of the lessons, and by at least
+    :data:`HUB_MIN_LESSONS`, no quote is explicit or states a relation between the two
+    (:func:`agents.findings.read_quote`), and neither name is a kind of the other's ("recurrent
+    neural network", "neural network": :func:`agents.names.headed_by`)."""
+    total = claim.support.lessons
+    src_lessons, dst_lessons, _ = claim.support.together
+    hubs = [
+        (lessons, names[0])
+        for lessons, names in ((src_lessons, claim.src_names), (dst_lessons, claim.dst_names))
+        if names and lessons >= max(HUB_MIN_LESSONS, HUB_SHARE * total)
+    ]
+    if not hubs or headed_by(claim.src_names, claim.dst_names) or headed_by(claim.dst_names, claim.src_names):
+        return ""
+    triple, names = (claim.src, claim.type, claim.dst), (claim.src_names, claim.dst_names)
+    for i, span in enumerate(claim.evidence):
+        reading = read_quote(i, span.lesson_id, span.kind, span.quote, triple, names)
+        if span.kind == "explicit" or reading.stated not in ("none", "unnamed"):
+            return ""
+    lessons, name = max(hubs)
+    return f"{name!r} is named by {lessons} of the {total} lessons, and the quotes only name the two together"
 
 
 def merge_evidence(groups: Iterable[Sequence[Span]]) -> list[Span]:

@@ -11,7 +11,8 @@
    ``policy.prescreen`` is ``debate``);
 4. commits only what passes the grounding checks in code, whatever a model said: at least one
    evidence quote without instruction-like text, found in its lesson at its offsets, and the rule
-   engine's check against the graph as it is now (edges committed earlier in the batch included).
+   engine's check against the graph as it is now (edges committed earlier in the batch included);
+   a claim to a concept from nowhere goes to a person, a mere co-mention of a hub stays open.
 
 Every stage leaves a ``record_decision`` with the policy values and the table row in its detail;
 the last one carries the proposal's state. A commit adds ``commit_edge`` with the full grounding
@@ -38,7 +39,7 @@ from governance.claims import (
 )
 from governance.consistency import Contest, contest
 from governance.graph_state import GraphState
-from governance.policy import UNANCHORED, Case, Row, policy_decision, route
+from governance.policy import HUB, UNANCHORED, Case, Row, policy_decision, route
 from governance.stages import Reviewed, Settled, Vote
 from magg_kg.builders import commit_op, queue_op
 from magg_kg.clock import Clock
@@ -184,20 +185,8 @@ class Judgment:
                 )
             case "reject" | "abstain":
                 state: ProposalState = "rejected" if row.action == "reject" else "abstained"
-                ops.append(
-                    self._decide(
-                        proposal.id,
-                        "judge",
-                        row.action,
-                        state,
-                        score,
-                        f"{row.name}: {reason}",
-                        base,
-                        row,
-                        JUDGE_PROMPT,
-                        judged.model,
-                    )
-                )
+                said = (proposal.id, "judge", row.action, state, score, f"{row.name}: {reason}", base, row)
+                ops.append(self._decide(*said, JUDGE_PROMPT, judged.model))
             case "review" if self._policy.prescreen == "judge":
                 why = "structural claim (new prerequisite chain) for a person to decide; "
                 why += f"pre-screen: judge {score:.2f}: {reason}"
@@ -229,8 +218,6 @@ class Judgment:
                 ops += self._after_debate(claim, proposal, debate, row)
         state = next(op.state_after for op in reversed(ops) if isinstance(op, RecordDecision))
         return self._finish(proposal, triple, earlier, state, ops)
-
-    # What happens after each kind of verdict.
 
     def judge(self, claim: Claim, *, domain: str = "", stage: str = "judge") -> JudgeResult:
         """Asks the judge about one claim and checks its reply."""
@@ -325,6 +312,13 @@ class Judgment:
         if not problem and not checks.anchored(claim):
             why = f"quarantined: {UNANCHORED.when} ({stage} says {verdict} at {score:.2f})"
             return self._quarantine(proposal, "unanchored", score, why, detail, UNANCHORED, model, stage)
+        if not problem and (hub := checks.hub_comention(claim)):
+            why = f"left open, a co-mention of a hub of the course: {hub} ({stage}: {verdict} at {score:.2f})"
+            return [
+                self._decide(
+                    proposal.id, stage, "hub", "abstained", score, why, detail, HUB, prompt_version, model
+                )
+            ]
         if problem:
             said = f"{stage} says {verdict}: {reasoning}"
             how = (row, prompt_version, model)

@@ -44,6 +44,14 @@ claim: one that would be committed (by the judge or after a debate) although an 
 from nowhere (no active edge, no lesson teaches or defines it, no other description names it, no content word
 shared with another concept's name) and the claim rests on a single quote. It passes the grounding
 checks first, then is quarantined for a person instead of committed.
+
+Co-mentions of a hub (:data:`HUB`, policy-3). Nor is a claim committed when an endpoint is a hub of
+the course (named by a large share of its lessons: "AI", "LLM", "neural network") and no quote
+states a relation between the two, each only names them together: the review rubric's trivial
+relation between over-generic nodes ("Artificial Intelligence related Large Language Models").
+It stays open (abstained), as a contested low-stakes edge does; a quote that states the relation
+("Generative AI is a field of artificial intelligence") or a name that says it ("convolutional
+neural network", a kind of "neural network") lets it through (:func:`governance.claims.hub_comention`).
 """
 
 from __future__ import annotations
@@ -59,6 +67,7 @@ from magg_kg.operations import RecordDecision
 from magg_kg.records import ProposalState, canonical_json
 
 __all__ = [
+    "HUB",
     "TABLE",
     "UNANCHORED",
     "Action",
@@ -97,6 +106,13 @@ UNANCHORED = Row(
     "review",
 )
 """The gate's row for a claim that would commit on one quote to a concept from nowhere."""
+
+HUB = Row(
+    "hub",
+    "an endpoint is a hub of the course and no quote states a relation: the two are only named together",
+    "abstain",
+)
+"""The gate's row for a claim that would commit on the co-mention of a hub of the course."""
 
 
 @dataclass(frozen=True)

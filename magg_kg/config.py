@@ -39,7 +39,7 @@ class _Frozen(BaseModel):
 class Policy(_Frozen):
     """Thresholds and modes of governance (the seeds' defaults); recorded with every decision."""
 
-    version: str = "policy-2"
+    version: str = "policy-3"
     commit_at: Unit = 0.80
     reject_below: Unit = 0.50
     deliberate_from: Unit = 0.35

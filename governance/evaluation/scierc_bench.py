@@ -82,7 +82,7 @@ def schema_policy(policy: Policy, admit_at: float) -> Policy:
 
     >>> p = schema_policy(Policy(), 0.25)
     >>> (p.commit_at, p.reject_below, p.deliberate_from, p.deliberate_below, p.version)
-    (0.25, 0.25, 0.25, 0.25, 'policy-2+verifier-0.25')
+    (0.25, 0.25, 0.25, 0.25, 'policy-3+verifier-0.25')
     """
     return policy.model_copy(
         update={

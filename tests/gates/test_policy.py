@@ -72,6 +72,6 @@ def test_the_detail_records_the_values_and_the_row() -> None:
     detail = policy_detail(policy, route(policy, Case(0.85, "part_of", "ingest", False)))
     recorded = detail["policy"]
     assert isinstance(recorded, dict)
-    assert recorded["commit_at"] == 0.9 and recorded["version"] == "policy-2"
+    assert recorded["commit_at"] == 0.9 and recorded["version"] == "policy-3"
     assert recorded["debate_rounds"] == 3 and recorded["table"] == table_digest()
     assert detail["route"] == {"row": "contested", "when": "any other contested edge", "action": "debate"}
