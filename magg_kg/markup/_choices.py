@@ -289,8 +289,9 @@ def _prose_at(canvas: Canvas, at: int) -> bool:
 def _items(found: re.Match[str]) -> list[tuple[int, int]]:
     """The spans of a list's items, from after each ``<li>`` to its ``</li>`` or the next item."""
     body, offset = found.group(3), found.start(3)
-    starts = [tag.end() for tag in _LI.finditer(body)]
-    ends = [*(tag.start() for tag in _LI.finditer(body)), len(body)][1:]
+    tags = list(_LI.finditer(body))
+    starts = [tag.end() for tag in tags]
+    ends = [*(tag.start() for tag in tags[1:]), len(body)]
     spans = []
     for start, end in zip(starts, ends, strict=True):
         closing = _END_LI.search(body, start, end)
@@ -335,11 +336,11 @@ def _quiz_list(text: str, found: re.Match[str], items: list[tuple[int, int]], qu
     if not _ASKS.search(question[-_TAIL:]):
         return False
     after = _paragraphs(text[found.end() : found.end() + _LOOK], 1, last=False)
-    lettered = [o for o in options if o]
+    written = [o for o in options if o]
     return bool(
         quiz_section
         or _LETTERED_LIST.search(found.group(2))
-        or (lettered and all(_LETTERED_TEXT.match(option + " ") for option in lettered))
+        or (written and all(_LETTERED_TEXT.match(option + " ") for option in written))
         or _BOX.search(found.group(3))
         or _CHOOSE.search(question)
         or (after and _KEY.match(after[0]))
