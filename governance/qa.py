@@ -230,14 +230,18 @@ def answer_routed(
     reader = DomainReader(graph.edges.values(), graph.owners, UNOWNED, touching=touching, members=members)
     read_by_retrieval: set[str] = set()
     retrieved: list[ExpertReport] = []
-    for sub in subs:
+    typed = [number for number, sub in enumerate(subs) if is_typed(sub)]
+    by_part: dict[int, list[str]] = {}
+    for number, sub in enumerate(subs):
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
         result.sub_questions.append(entry | {"type": sub.type, "unknown": sub.unknown})
         if sub.unknown:
             result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
-        if is_typed(sub):
-            result.sub_questions[-1]["domains"] = typed_routed(llm, graph, sub, reader, result) or domains
+        if typed and number == typed[0]:  # the typed parts together, each expert asked once
+            explained = typed_routed(llm, graph, [subs[n] for n in typed], reader, result)
+            by_part = dict(zip(typed, explained, strict=True))
+        if number in typed:
             continue
         if sub.type != "open" and sub.unknown:
             continue
@@ -261,6 +265,8 @@ def answer_routed(
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
         if domains and not any(e.citations for e in retrieved[before:]):
             result.uncovered.append(f'The graph does not cover "{text}".')
+    for number in typed:  # the domains whose experts explained each typed part
+        result.sub_questions[number]["domains"] = by_part[number] or result.sub_questions[number]["domains"]
     read = reader.edges_read | read_by_retrieval
     result.edges_read, result.graph_tokens = len(read), graph_tokens(graph, read)
     result.domains_read = list(reader.consulted)
@@ -377,6 +383,13 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     """The baseline: one retrieval over the whole graph and one answering call, no routing."""
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
+    parts = _bounded(_typed_clauses(question, keys), result)
+    if len(parts) > 1:  # every part of the question an algorithm answers, explained in its one call
+        result.sub_questions += [
+            {"text": part.text, "concepts": part.concepts, "domains": [], "type": part.type, "unknown": []}
+            for part in parts
+        ]
+        return typed_flat(llm, graph, parts, result)
     found = list(dict.fromkeys(c for _, _, c in find_mentions(question, keys)))
     kind = classify(question, keys)
     sub = qa.SubQuestion(
@@ -392,7 +405,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     if sub.unknown:
         result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
     if is_typed(sub):
-        return typed_flat(llm, graph, sub, result)
+        return typed_flat(llm, graph, [sub], result)
     asked = _about_one(graph, question)
     result.sub_questions[-1]["text"] = asked
     about = _defined(asked, found)

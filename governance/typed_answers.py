@@ -5,8 +5,10 @@ Routed (:func:`typed_routed`): the algorithm reads the graph through a
 was read from (an edge between two domains is read by both: either expert may explain it), and
 given to the fewest experts that hold them all (:func:`~governance.graph_answer.domains_of_edges`);
 each expert is shown its group only, in the answer's order, so a path across domains is assembled
-from the experts of the domains its steps belong to, joined where it crosses. Flat
-(:func:`typed_flat`): the algorithm is given the whole graph and one call explains every part.
+from the experts of the domains its steps belong to, joined where it crosses. The typed parts of
+one question ("What should I learn before A, and what does B unlock?") are grouped together, so an
+expert is asked once per question, with every part it explains. Flat (:func:`typed_flat`): the
+algorithm is given the whole graph, part by part, and one call explains every part.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, 
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
 from magg_kg.graph_index import GraphIndex
 from magg_kg.graph_reader import DomainReader, WholeGraphReader
+from magg_kg.learning_order import Touching
 from magg_kg.llm.port import LLM
 from magg_kg.records import EdgeVersion
 
@@ -28,35 +31,61 @@ TWO_CONCEPT_TYPES = frozenset({"path", "which_first", "relation"})
 
 
 def typed_routed(
-    llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, reader: DomainReader, result: QAResult
-) -> list[str]:
-    """Answers a typed sub-question by its graph algorithm, each part by the expert of the domain it
-    was read from; the domains that answered."""
-    answered: list[str] = []
-    names, every = names_from(graph.concepts), list(graph.concepts)
-    answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names, every, graph.owners)
-    result.graph_answers += answers
-    result.uncovered += [answer.headline for answer in answers if not answer.covered]
-    whole = _joined(sub, answers)
+    llm: LLM, graph: GraphIndex, subs: Sequence[qa.SubQuestion], reader: DomainReader, result: QAResult
+) -> list[list[str]]:
+    """Answers typed sub-questions, each by its graph algorithm; the edges of every answer go to the
+    fewest experts that hold them all, each asked once with the parts it explains. Per sub-question,
+    the domains that answered it."""
+    per_sub = _answered(graph, subs, reader.touching, result)
+    whole = _joined(subs, per_sub)
+    parts_of: dict[str, set[int]] = {}
+    for number, answers in enumerate(per_sub):
+        for edge in (e for answer in answers for e in answer.edges):
+            parts_of.setdefault(edge, set()).add(number)
+    answered: list[list[str]] = [[] for _ in subs]
     for domain, edge_ids in domains_of_edges(whole.edges, reader.holders).items():
         edges = [graph.edges[e] for e in edge_ids]
-        concepts = [c for c in sub.concepts if any(c in (e.src, e.dst) for e in edges)]
-        report = ExpertReport(domain, sub.text, concepts, list(edge_ids))
+        parts = sorted(set().union(*(parts_of[e] for e in edge_ids)))
+        touched = {c for e in edges for c in (e.src, e.dst)}
+        concepts = list(dict.fromkeys(c for n in parts for c in subs[n].concepts if c in touched))
+        text = " ".join(subs[n].text for n in parts)
+        report = ExpertReport(domain, text, concepts, list(edge_ids))
         result.experts.append(report)
-        answered.append(domain)
+        for number in parts:
+            answered[number].append(domain)
         ask_expert(llm, graph, report, edges, result, _part(whole, edges))
-    return list(dict.fromkeys(answered))
+    return answered
 
 
-def _joined(sub: qa.SubQuestion, answers: Sequence[GraphAnswer]) -> GraphAnswer:
-    """The answers of one sub-question as one ("What should I learn before A and B?" has one per
-    concept): every answer's edges, under the headlines of those the graph covers. Flat shows it to
-    its one call; routed gives its edges to the fewest experts that hold them all, each asked once."""
+def _answered(
+    graph: GraphIndex, subs: Sequence[qa.SubQuestion], touching: Touching, result: QAResult
+) -> list[list[GraphAnswer]]:
+    """Each sub-question's answers by its graph algorithm over ``touching``, recorded in ``result``
+    (with the headline of each the graph does not cover among what it does not cover)."""
+    names, every = names_from(graph.concepts), list(graph.concepts)
+    per_sub = [
+        answer_by_graph(sub.type, sub.concepts, sub.full, touching, names, every, graph.owners)
+        for sub in subs
+    ]
+    for answers in per_sub:
+        result.graph_answers += answers
+        result.uncovered += [answer.headline for answer in answers if not answer.covered]
+    return per_sub
+
+
+def _joined(subs: Sequence[qa.SubQuestion], per_sub: Sequence[Sequence[GraphAnswer]]) -> GraphAnswer:
+    """The answers of a question's typed parts as one ("What should I learn before A and B?" has
+    one per concept; "What should I learn before A, and what does B unlock?" one per part): every
+    answer's edges, under the headlines of those the graph covers. Flat shows it to its one call;
+    routed gives its edges to the fewest experts that hold them all, each asked once."""
+    answers = [answer for answers in per_sub for answer in answers]
     if len(answers) == 1:
         return answers[0]
     edges = list(dict.fromkeys(e for answer in answers for e in answer.edges))
+    kind = ", ".join(dict.fromkeys(sub.type for sub in subs))
+    concepts = list(dict.fromkeys(c for sub in subs for c in sub.concepts))
     return GraphAnswer(
-        sub.type, list(sub.concepts), edges=edges, headline=" ".join(a.headline for a in answers if a.covered)
+        kind, concepts, edges=edges, headline=" ".join(a.headline for a in answers if a.covered)
     )
 
 
@@ -89,19 +118,20 @@ def is_typed(sub: qa.SubQuestion) -> bool:
     return sub.type != "open" and len(sub.concepts) >= needed
 
 
-def typed_flat(llm: LLM, graph: GraphIndex, sub: qa.SubQuestion, result: QAResult) -> QAResult:
-    """The typed baseline: the algorithm over the whole graph, one answering call for every part."""
+def typed_flat(llm: LLM, graph: GraphIndex, subs: Sequence[qa.SubQuestion], result: QAResult) -> QAResult:
+    """The typed baseline: each part's algorithm over the whole graph, one answering call for every
+    part of the question."""
     reader = WholeGraphReader(graph.edges.values(), graph.touching())
-    names, every = names_from(graph.concepts), list(graph.concepts)
-    answers = answer_by_graph(sub.type, sub.concepts, sub.full, reader.touching, names, every, graph.owners)
-    result.graph_answers = answers
-    result.uncovered += [a.headline for a in answers if not a.covered]
+    per_sub = _answered(graph, subs, reader.touching, result)
+    answers = [answer for answers in per_sub for answer in answers]
     result.edges_read, result.graph_tokens = len(reader.edges_read), graph_tokens(graph, reader.edges_read)
-    shown = _joined(sub, answers)
+    shown = _joined(subs, per_sub)
     edge_ids = list(dict.fromkeys(e for a in answers for e in a.edges))
     heads = [a.headline for a in answers if a.covered]
     if edge_ids:
-        report = ExpertReport("", sub.text, list(sub.concepts), edge_ids)
+        text = " ".join(sub.text for sub in subs)
+        concepts = list(dict.fromkeys(c for sub in subs for c in sub.concepts))
+        report = ExpertReport("", text, concepts, edge_ids)
         result.experts.append(report)
         ask_expert(llm, graph, report, [graph.edges[e] for e in edge_ids], result, shown)
         result.citations, result.dropped = list(report.citations), list(report.dropped)

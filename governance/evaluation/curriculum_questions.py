@@ -17,8 +17,9 @@ few templates:
                         (gold: neither)
 ``part_of`` / ``parts`` a concept with ``part_of`` edges out / in; gold: the wholes / the parts
 ``relation``            two concepts joined by an edge; gold: the edges between them
-``two_part``            two prerequisite questions about concepts of different domains, joined
-                        by "and"; gold: both sets
+``two_part``            two questions about concepts of different domains, joined by "and":
+                        what comes before each, or what comes before the first and what the
+                        second unlocks (half of each); gold: both sets
 
 A question is asked only when its answer is one: about concepts that no other concept's name
 reads as (a name is all a question gives; LectureBank has "context free grammar" and "context free
@@ -70,8 +71,12 @@ _TEMPLATES = {
     "part_of": ("What is {a} part of?",),
     "parts": ("What are the parts of {a}?", "What is part of {a}?"),
     "relation": ("How is {a} related to {b}?", "What is the relation between {a} and {b}?"),
-    "two_part": ("What should I learn before {a}, and what are the prerequisites of {b}?",),
 }
+_TWO_PARTS = {
+    "prerequisites": "What should I learn before {a}, and what are the prerequisites of {b}?",
+    "unlocks": "What should I learn before {a}, and what does {b} unlock?",
+}
+"""The two-part templates by the second part's type (the first asks what comes before)."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +90,8 @@ class GoldQuestion:
     length: int = 0
     """The gold shortest path length (path)."""
     support: frozenset[str] = field(default_factory=frozenset)
-    parts: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """two_part: (concept, its gold prerequisites) per part."""
+    parts: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    """two_part: (concept, type, its gold set) per part."""
 
 
 def gold_order(graph: GraphIndex) -> nx.DiGraph:
@@ -203,16 +208,22 @@ def _two_part(
     graph: GraphIndex, order: nx.DiGraph, named: frozenset[str], rng: random.Random, per_type: int
 ) -> list[GoldQuestion]:
     pool = [n for n in sorted(order) if order.in_degree(n) and n in named]
+    unlocking = [n for n in sorted(order) if order.out_degree(n) and n in named]
     questions: list[GoldQuestion] = []
     for _ in range(per_type * 20):
-        if len(questions) >= per_type or len(pool) < 2:
+        second = "prerequisites" if len(questions) % 2 == 0 else "unlocks"
+        if len(questions) >= per_type or len(pool) < 2 or not unlocking:
             break
-        a, b = rng.sample(pool, 2)
-        if set(graph.owners.get(a, ())) & set(graph.owners.get(b, ())):
+        a, b = rng.choice(pool), rng.choice(pool if second == "prerequisites" else unlocking)
+        if a == b or set(graph.owners.get(a, ())) & set(graph.owners.get(b, ())):
             continue
-        parts = tuple((c, tuple(sorted(order.predecessors(c)))) for c in (a, b))
-        support = frozenset({a, b, *parts[0][1], *parts[1][1]})
-        text = _phrase(rng, "two_part", graph, a, b)
+        after = order.predecessors(b) if second == "prerequisites" else order.successors(b)
+        parts = (
+            (a, "prerequisites", tuple(sorted(order.predecessors(a)))),
+            (b, second, tuple(sorted(after))),
+        )
+        support = frozenset({a, b, *parts[0][2], *parts[1][2]})
+        text = _TWO_PARTS[second].format(a=_name(graph, a), b=_name(graph, b))
         questions.append(GoldQuestion("two_part", text, (a, b), (), 0, support, parts))
     return questions
 

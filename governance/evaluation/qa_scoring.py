@@ -100,9 +100,9 @@ def score_answer(
         scores["edge_f1"] = f1(answer.edges if answer and answer.type == "relation" else [], question.gold)
     elif kind == "two_part":
         parts = []
-        for concept, gold in question.parts:
+        for concept, kind_of_part, gold in question.parts:
             answer = _answer(result, concept)
-            parts.append(f1(answer.found if answer and answer.type == "prerequisites" else [], gold))
+            parts.append(f1(answer.found if answer and answer.type == kind_of_part else [], gold))
         scores["set_f1"] = statistics.fmean(parts)
     else:
         wanted = "prerequisites" if kind == "prerequisites_full" else kind

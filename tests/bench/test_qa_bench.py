@@ -17,7 +17,7 @@ from governance.experts import QAResult
 from governance.graph_answer import GraphAnswer
 from magg_kg.clock import StepClock
 from magg_kg.config import LLMConfig, Policy
-from magg_kg.graph_index import build_graph_index
+from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.provider import build_llm
 from magg_kg.sqlite import SQLiteStore
 from tests.bench.conftest import PREREQUISITES
@@ -31,6 +31,14 @@ def _gold_store(data_dir: Path) -> SQLiteStore:
     edges = load_gold_graph(data_dir, store, llm=llm, usage=usage, clock=clock, policy=Policy(), seed=7)
     assert edges == len(PREREQUISITES)
     return store
+
+
+def _gold_graph(data_dir: Path) -> GraphIndex:
+    store = _gold_store(data_dir)
+    try:
+        return build_graph_index(store)
+    finally:
+        store.close()
 
 
 def test_the_gold_graph_is_loaded_through_the_store_as_established_edges(data_dir: Path) -> None:
@@ -60,11 +68,7 @@ def test_every_kind_is_asked_and_routed_matches_flat_reading_less(data_dir: Path
 
 
 def test_a_wrong_answer_scores_zero(data_dir: Path) -> None:
-    store = _gold_store(data_dir)
-    try:
-        graph = build_graph_index(store)
-    finally:
-        store.close()
+    graph = _gold_graph(data_dir)
     order = gold_order(graph)
     questions = generate_questions(graph, per_type=3, seed=1)
     path = next(q for q in questions if q.kind == "path")
@@ -80,11 +84,7 @@ def test_a_wrong_answer_scores_zero(data_dir: Path) -> None:
 
 
 def test_citation_recall_is_the_share_of_the_chosen_edges_the_answer_cites(data_dir: Path) -> None:
-    store = _gold_store(data_dir)
-    try:
-        graph = build_graph_index(store)
-    finally:
-        store.close()
+    graph = _gold_graph(data_dir)
     path = next(q for q in generate_questions(graph, per_type=3, seed=1) if q.kind == "path")
     chosen = [e.edge_id for e in graph.edges.values()][:2]
     result = QAResult(question=path.text, mode="flat", as_of=None)
@@ -198,3 +198,21 @@ def test_no_question_is_asked_whose_answer_the_gold_graph_does_not_decide(tmp_pa
         assert any(q.kind == "path" and nx.has_path(order, *reversed(q.concepts)) for q in questions)
     finally:
         store.close()
+
+
+def test_a_two_part_question_scores_each_part_by_its_own_type(data_dir: Path) -> None:
+    graph = _gold_graph(data_dir)
+    order = gold_order(graph)
+    two = [q for q in generate_questions(graph, per_type=4, seed=7) if q.kind == "two_part"]
+    assert {q.parts[1][1] for q in two} == {"prerequisites", "unlocks"}
+    unlocking = next(q for q in two if q.parts[1][1] == "unlocks")
+    (a, _, before), (b, _, after) = unlocking.parts
+    result = QAResult(question=unlocking.text, mode="flat", as_of=None)
+    result.graph_answers = [GraphAnswer("prerequisites", [a], found=list(before))]
+    assert score_answer(unlocking, result, graph, order)["set_f1"] == 0.5  # the second part left out
+    result.graph_answers.append(GraphAnswer("prerequisites", [b], found=list(after)))
+    assert (
+        score_answer(unlocking, result, graph, order)["set_f1"] == 0.5
+    )  # the right set, read as the wrong type
+    result.graph_answers[1] = GraphAnswer("unlocks", [b], found=list(after))
+    assert score_answer(unlocking, result, graph, order)["set_f1"] == 1.0

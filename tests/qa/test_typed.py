@@ -504,6 +504,35 @@ def test_a_typed_question_about_two_concepts_asks_each_expert_once(graph: GraphI
     assert flat.calls == 1 and set(flat.citations) == cited
 
 
+def test_the_parts_of_a_question_go_to_each_expert_once(graph: GraphIndex) -> None:
+    # Both parts are answered in the models domain: its expert explains them together, in one call,
+    # where it was asked once per part; a part in another domain still goes to that domain's expert.
+    question = "What should I learn before transformers, and what builds on backpropagation?"
+    result = routed(graph, question)
+    assert [s["type"] for s in result.sub_questions] == ["prerequisites", "unlocks"]
+    assert [s["domains"] for s in result.sub_questions] == [["d-models"], ["d-models"]]
+    assert [e.domain for e in result.experts] == ["d-models"] and result.calls == 1
+    cited = {e for a in result.graph_answers for e in a.edges}
+    assert set(result.citations) == cited and len(cited) == 3
+    asked = "What should I learn before transformers? what builds on backpropagation?"
+    assert result.experts[0].sub_question == asked
+    across = routed(graph, "What should I learn before transformers, and what does calculus unlock?")
+    assert sorted(e.domain for e in across.experts) == ["d-math", "d-models"] and across.calls == 2
+
+
+def test_flat_answers_every_typed_part_of_a_question_in_one_call(graph: GraphIndex) -> None:
+    # Flat read the question as one type and answered "what does calculus unlock?" alone, silently.
+    question = "What should I learn before transformers, and what does calculus unlock?"
+    flat, result = answer_flat(LLM, graph, question), routed(graph, question)
+    assert [s["type"] for s in flat.sub_questions] == ["prerequisites", "unlocks"]
+    assert [a.found for a in flat.graph_answers] == [a.found for a in result.graph_answers]
+    assert flat.calls == 1 and set(flat.citations) == set(result.citations)
+    assert all(a.headline in flat.answer for a in flat.graph_answers)
+    question = "What should I learn before transformers, and what is part of attention?"
+    partial = answer_flat(LLM, graph, question)
+    assert partial.covered and "The graph does not cover what is part of Attention." in partial.answer
+
+
 def test_a_part_asked_twice_is_answered_once_and_at_most_eight_parts_are(graph: GraphIndex) -> None:
     # One request of 1,600 copies of a question made 4,800 model calls.
     from governance.qa import MAX_SUB_QUESTIONS
