@@ -26,24 +26,25 @@ Routed (:func:`answer_routed`):
 
 Flat (:func:`answer_flat`), the ablation baseline: one retrieval over the whole graph (the
 question's concepts and the concepts nearest it, one hop, no scope; the best excerpts of all the
-lessons) and one answering call.
+lessons) and one answering call. Flat does not decompose: it reads the question's clauses as the
+classifier reads them (:func:`governance.question_forms.clause_parts`), and a clause beside a
+typed one is answered by a retrieval and a call of its own, not left out.
 
 A typed sub-question (a learning path, which comes first, prerequisites, what X unlocks, parts,
 how two concepts relate: :mod:`agents.question_types`) is answered by its graph algorithm
 (:mod:`governance.graph_answer`) instead of by retrieval. Routed, the algorithm reads the graph
-one domain at a time (:class:`~magg_kg.graph_reader.DomainReader`: a domain's edges are read
-when the search first reaches one of its concepts), and the steps of the answer go to the fewest
+one domain at a time (:class:`~magg_kg.graph_reader.DomainReader`: a domain's edges are read when
+the search first reaches one of its concepts), and the steps of the answer go to the fewest
 experts whose domains hold them (a step between two domains is read by both): a path across
-domains is assembled from the experts of the domains its steps belong to, in order, joined at
-the concepts where it crosses. Flat, the algorithm is given the
-whole graph (:class:`~magg_kg.graph_reader.WholeGraphReader`), the question is classified whole
-(no decomposition) and one call answers. ``edges_read`` (the edges the answering side was given
-to search), ``context_edges`` (the edges the experts were shown) and ``context_tokens`` (every
-token of every prompt of the question - orchestrator, experts, synthesis - instructions
+domains is assembled from the experts of the domains its steps belong to, in order, joined at the
+concepts where it crosses. Flat, the algorithm is given the whole graph
+(:class:`~magg_kg.graph_reader.WholeGraphReader`), every typed clause of the question is answered
+by its algorithm and one call explains them all. ``edges_read`` (the edges the answering side was
+given to search), ``context_edges`` (the edges the experts were shown) and ``context_tokens``
+(every token of every prompt of the question - orchestrator, experts, synthesis - instructions
 included, estimated as characters / 4; by role in ``tokens_by_role``) say how much a question
-cost. A part of a question
-the graph does not cover (an unknown name, nothing of the kind asked for) is said in the answer:
-"The graph does not cover ...".
+cost. A part of a question the graph does not cover (an unknown name, nothing of the kind asked
+for) is said in the answer: "The graph does not cover ...".
 
 Every citation is checked in code: an expert may cite only the edges it was shown, synthesis only
 edges some expert was shown; anything else is dropped and reported in ``dropped``. Every call
@@ -53,19 +54,10 @@ goes through the LLM port with stage ``qa``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from agents import qa, synthesis
-from agents.answer_forms import (
-    PURPOSE,
-    as_what_is,
-    asks_about,
-    expected_kind,
-    requested_term,
-    term_in_context,
-)
-from agents.expansions import abbreviation_asked
-from agents.question_types import classify, clauses_of
+from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
@@ -81,7 +73,8 @@ from governance.experts import (
     graph_tokens,
 )
 from governance.graph_answer import uncovered_names
-from governance.typed_answers import is_typed, of_whole_graph, typed_flat, typed_routed
+from governance.question_forms import about_one, clause_parts, defined, near_names, typed_clauses
+from governance.typed_answers import explain_flat, is_typed, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
 from magg_kg.graph_reader import DomainReader, domain_members
 from magg_kg.llm.port import LLM, Answer, Prompt
@@ -95,7 +88,6 @@ __all__ = [
     "bridges_of",
     "domain_scopes",
     "mentioned",
-    "near_names",
 ]
 
 
@@ -126,38 +118,9 @@ def mentioned(keys: Mapping[str, str], question: str) -> dict[str, str]:
     return {key: concept for key, concept in keys.items() if concept in found}
 
 
-def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:
-    """The names of at most ``most`` concepts whose names contain a name the graph lacks, word for
-    word ("attention" in "attention pooling"): the most connected first, then the shorter."""
-    wanted = [f" {normalize_name(name)} " for name in unknown if normalize_name(name)]
-    touching = graph.touching()
-    found = [
-        concept
-        for concept in graph.concepts.values()
-        if any(w in f" {normalize_name(concept.name)} " for w in wanted)
-    ]
-    found.sort(key=lambda c: (-len(touching.get(c.id, ())), len(c.name), c.name))
-    return [c.name for c in found[:most]]
-
-
-def _typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]:
-    """The question's clauses as sub-questions, read as flat reads a question, when each is of a
-    type the graph answers and names concepts the graph knows, and none it lacks (else none: the
-    orchestrator decomposes it)."""
-    lexicon, subs = dict(keys), []
-    for clause in clauses_of(question):
-        kind = classify(clause, lexicon)
-        whole = of_whole_graph(kind.type, kind.concepts, kind.unknown)
-        if kind.type == "open" or not (kind.concepts or whole) or kind.unknown:
-            return []
-        text = clipped(clause + "?", qa.MAX_SUB_QUESTION)
-        subs.append(qa.SubQuestion(text=text, concepts=kind.concepts, type=kind.type, full=kind.full))
-    return subs
-
-
 def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> list[qa.SubQuestion]:
     keys = graph_lexicon(graph)
-    typed = _typed_clauses(question, keys)
+    typed = typed_clauses(question, keys)
     if typed:
         return typed
     prompt = Prompt(
@@ -245,7 +208,7 @@ def answer_routed(
             continue
         if sub.type != "open" and sub.unknown:
             continue
-        text = _about_one(graph, sub.text)
+        text = about_one(graph, sub.text)
         domains = _open_domains(graph, text, domains)
         result.sub_questions[-1] |= {"text": text, "domains": domains}
         before = len(retrieved)
@@ -255,7 +218,7 @@ def answer_routed(
                 retrieve(graph, text, seeds=sub.concepts, scope=scope, top_k=top_k) if sub.concepts else []
             )
             excerpts = find_excerpts(
-                graph, text, scope=scope, unowned=True, about=_defined(text, sub.concepts)
+                graph, text, scope=scope, unowned=True, about=defined(text, sub.concepts)
             )
             report = ExpertReport(domain, text, [c for c in sub.concepts if c in scope], [])
             report.edges_seen = [edge.edge_id for edge in edges]
@@ -295,48 +258,6 @@ def _open_domains(graph: GraphIndex, text: str, owning: Sequence[str]) -> list[s
     if owning and (UNOWNED in by_text or not set(by_text).isdisjoint(owning)):
         return list(owning)
     return [*owning, *(d for d in by_text if d not in owning)]
-
-
-def _about_one(graph: GraphIndex, question: str) -> str:
-    """An open question that asks about one concept as a whole ("dropout?", "Explain dropout",
-    "Tell me about dropout.", :func:`agents.answer_forms.asks_about`; a request to explain one
-    term the graph lacks, :func:`agents.answer_forms.requested_term`) asked as "What is dropout?":
-    a definition answers it, and the readers look for one (not for a name beside it); any other
-    question as it is. What it asks in other words ("What does X mean?", "What's X?",
-    :func:`agents.answer_forms.as_what_is`) is asked as "What is X?" first, and so is what a term
-    is within a context ("What is a token in NLP?", :func:`agents.answer_forms.term_in_context`),
-    when the term is a concept's name, or a short one without "the" ("What is the seat in the
-    county?" may ask a name)."""
-    if abbreviation_asked(question):  # "What does ReLU stand for?" asks a long form, not a definition
-        return question
-    question = as_what_is(question) or question
-    term, article, verb, whole = term_in_context(question)
-    named = term and not _names_one(graph, whole)  # "Allen Institute for Artificial Intelligence" is one name
-    if named and ((article != "the" and len(term.split()) <= 3) or _names_one(graph, term)):
-        question = f"What {verb} {term}?"
-    found = find_mentions(question, graph_lexicon(graph))
-    if not found:  # a name the graph lacks may still be one a lesson defines ("Explain word2vec")
-        term = requested_term(question)
-        return f"What is {term}?" if term else question
-    if len(found) != 1 or not asks_about(question, found[0][0], found[0][1]):
-        return question
-    start, end, _ = found[0]
-    return f"What is {question[start:end]}?"
-
-
-def _names_one(graph: GraphIndex, text: str) -> bool:
-    """Whether the whole of ``text`` is one name of a concept of the graph."""
-    found = find_mentions(text, graph_lexicon(graph))
-    return len(found) == 1 and found[0][:2] == (0, len(text))
-
-
-def _defined(question: str, concepts: Sequence[str]) -> Sequence[str]:
-    """The concepts whose teaching chunks an answer reads first: those a question asks what they
-    are ("What is dropout?") or what they are for ("What is dropout good for?", where it is taught
-    says), or what they stand for ("What does ReLU stand for?", where it is taught spells it out);
-    none for any other question, whose excerpts are found by its words."""
-    what = expected_kind(question) == "definition" or PURPOSE.search(question)
-    return concepts if what or abbreviation_asked(question) else ()
 
 
 def _assemble(result: QAResult) -> None:
@@ -380,11 +301,16 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
 
 
 def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -> QAResult:
-    """The baseline: one retrieval over the whole graph and one answering call, no routing."""
+    """The baseline, no routing: the graph algorithm of each typed part over the whole graph, one
+    call explaining them all; one retrieval over the whole graph and one call for an open question
+    (and for each open part beside typed ones)."""
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
-    parts = _bounded(_typed_clauses(question, keys), result)
-    if len(parts) > 1:  # every part of the question an algorithm answers, explained in its one call
+    parts = clause_parts(question, keys)
+    if len(parts) > 1 and any(is_typed(part) for part in parts):
+        parts = _bounded(parts, result)
+        if not typed_clauses(question, keys):
+            return _flat_parts(llm, graph, parts, result, top_k)
         result.sub_questions += [
             {"text": part.text, "concepts": part.concepts, "domains": [], "type": part.type, "unknown": []}
             for part in parts
@@ -406,24 +332,75 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
         result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
     if is_typed(sub):
         return typed_flat(llm, graph, [sub], result)
-    asked = _about_one(graph, question)
-    result.sub_questions[-1]["text"] = asked
-    about = _defined(asked, found)
-    excerpts = find_excerpts(graph, asked, about=about) if sub.type == "open" or not sub.unknown else []
-    if (not found and not excerpts) or (sub.type != "open" and sub.unknown):
+    if sub.type != "open" and sub.unknown:
         return _uncovered(result)
-    edges = retrieve(graph, asked, seeds=found, scope=None, top_k=top_k) if found else []
-    report = ExpertReport("", asked, found, [edge.edge_id for edge in edges])
-    result.experts.append(report)
-    result.edges_read, result.graph_tokens = len(edges), graph_tokens(graph, (e.edge_id for e in edges))
-    ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
+    asked = about_one(graph, question)
+    result.sub_questions[-1]["text"] = asked
+    report = _retrieved(llm, graph, asked, found, result, top_k)
+    if report is None:
+        return _uncovered(result)
+    result.edges_read, result.graph_tokens = len(report.edges_seen), graph_tokens(graph, report.edges_seen)
     result.citations, result.dropped = list(report.citations), list(report.dropped)
     if not report.citations:  # nothing it was shown answers (or what it cited was refused)
-        if found:
-            result.uncovered.append(f'The graph does not cover "{asked}".')
         return _uncovered(result)
     result.answer, result.short_answer = report.answer, report.short_answer
     return result
+
+
+def _flat_parts(
+    llm: LLM, graph: GraphIndex, parts: Sequence[qa.SubQuestion], result: QAResult, top_k: int
+) -> QAResult:
+    """A question of several clauses, some of which a graph algorithm answers, flat: the typed
+    parts over the whole graph, explained in one call; each other part by one retrieval over the
+    whole graph and one call ("What do I need before RAG, and how is RAG evaluated?")."""
+    for part in parts:
+        text = part.text if is_typed(part) else about_one(graph, part.text)
+        result.sub_questions.append(
+            {
+                "text": text,
+                "concepts": part.concepts,
+                "domains": [],
+                "type": part.type,
+                "unknown": part.unknown,
+            }
+        )
+        if part.unknown:
+            result.uncovered.append(uncovered_names(part.unknown, near_names(graph, part.unknown)))
+    answers = explain_flat(llm, graph, [part for part in parts if is_typed(part)], result)
+    explained = {edge for answer in answers for edge in answer.edges}
+    for number, part in enumerate(parts):
+        if not is_typed(part) and (part.type == "open" or not part.unknown):
+            text = str(result.sub_questions[number]["text"])
+            if _retrieved(llm, graph, text, part.concepts, result, top_k, explained) is None:
+                result.uncovered.append(f'The graph does not cover "{text}".')
+    _assemble(result)
+    result.covered = bool(result.citations) or any(answer.covered for answer in answers)
+    return result
+
+
+def _retrieved(
+    llm: LLM,
+    graph: GraphIndex,
+    text: str,
+    found: Sequence[str],
+    result: QAResult,
+    top_k: int,
+    explained: Collection[str] = (),
+) -> ExpertReport | None:
+    """One open question (or part), flat: the edges around the concepts it names (but those a
+    typed part's answer explains already) and the best excerpts of all the lessons, in one call
+    (none when neither is found). When what it cites answers nothing, the graph does not cover it."""
+    excerpts = find_excerpts(graph, text, about=defined(text, found))
+    if not found and not excerpts:
+        return None
+    edges = retrieve(graph, text, seeds=list(found), scope=None, top_k=top_k) if found else []
+    edges = [edge for edge in edges if edge.edge_id not in explained]
+    report = ExpertReport("", text, list(found), [edge.edge_id for edge in edges])
+    result.experts.append(report)
+    ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
+    if not report.citations and found:
+        result.uncovered.append(f'The graph does not cover "{text}".')
+    return report
 
 
 def bridges_of(rows: Sequence[Mapping[str, object]]) -> dict[str, list[str]]:

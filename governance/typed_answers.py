@@ -25,7 +25,7 @@ from magg_kg.learning_order import Touching
 from magg_kg.llm.port import LLM
 from magg_kg.records import EdgeVersion
 
-__all__ = ["is_typed", "of_whole_graph", "typed_flat", "typed_routed"]
+__all__ = ["explain_flat", "is_typed", "of_whole_graph", "typed_flat", "typed_routed"]
 
 TWO_CONCEPT_TYPES = frozenset({"path", "which_first", "relation"})
 
@@ -120,23 +120,32 @@ def is_typed(sub: qa.SubQuestion) -> bool:
 
 def typed_flat(llm: LLM, graph: GraphIndex, subs: Sequence[qa.SubQuestion], result: QAResult) -> QAResult:
     """The typed baseline: each part's algorithm over the whole graph, one answering call for every
-    part of the question."""
+    part of the question, and the answer written from them."""
+    answers = explain_flat(llm, graph, subs, result)
+    heads = [a.headline for a in answers if a.covered]
+    heads += [report.answer for report in result.experts]
+    result.answer = " ".join(dict.fromkeys([*heads, *result.uncovered]))
+    result.short_answer = " ".join(a.headline for a in answers if a.covered) or NOT_COVERED
+    result.covered = any(a.covered for a in answers)
+    return result
+
+
+def explain_flat(
+    llm: LLM, graph: GraphIndex, subs: Sequence[qa.SubQuestion], result: QAResult
+) -> list[GraphAnswer]:
+    """Each part's algorithm over the whole graph, and one answering call that explains every
+    part's edges (none when no answer has an edge); the answers."""
     reader = WholeGraphReader(graph.edges.values(), graph.touching())
     per_sub = _answered(graph, subs, reader.touching, result)
     answers = [answer for answers in per_sub for answer in answers]
     result.edges_read, result.graph_tokens = len(reader.edges_read), graph_tokens(graph, reader.edges_read)
-    shown = _joined(subs, per_sub)
     edge_ids = list(dict.fromkeys(e for a in answers for e in a.edges))
-    heads = [a.headline for a in answers if a.covered]
     if edge_ids:
         text = " ".join(sub.text for sub in subs)
         concepts = list(dict.fromkeys(c for sub in subs for c in sub.concepts))
         report = ExpertReport("", text, concepts, edge_ids)
         result.experts.append(report)
+        shown = _joined(subs, per_sub)
         ask_expert(llm, graph, report, [graph.edges[e] for e in edge_ids], result, shown)
         result.citations, result.dropped = list(report.citations), list(report.dropped)
-        heads.append(report.answer)
-    result.answer = " ".join(dict.fromkeys([*heads, *result.uncovered]))
-    result.short_answer = " ".join(a.headline for a in answers if a.covered) or NOT_COVERED
-    result.covered = any(a.covered for a in answers)
-    return result
+    return answers

@@ -109,6 +109,20 @@ def test_flat_reads_the_answer_out_of_an_excerpt_and_cites_it(graph: GraphIndex)
     assert cited[0]["title"] == "Acme"
 
 
+def test_flat_answers_a_typed_part_and_an_open_part_each(graph: GraphIndex) -> None:
+    # Flat read the question as one prerequisites question and left "who founded Acme?" out.
+    result = answer_flat(LLM, graph, "What should I learn before gradient descent, and who founded Acme?")
+    assert [s["type"] for s in result.sub_questions] == ["prerequisites", "open"]
+    # The graph holds no edge into gradient descent: the typed part is said not to be covered.
+    typed = result.graph_answers[0]
+    assert typed.concepts == ["gradient-descent"] and not typed.covered and typed.headline in result.answer
+    assert "Jane Roe" in result.answer and result.citations == [_chunk(graph, "Acme")] and result.covered
+    question = "What should I learn before gradient descent, and what is quantum chromodynamics?"
+    gap = answer_flat(LLM, graph, question)
+    assert not gap.covered and not gap.citations and gap.graph_answers[0].headline in gap.answer
+    assert 'The graph does not cover "what is quantum chromodynamics?".' in gap.answer
+
+
 def test_routed_sends_a_question_that_names_no_concept_to_the_scope_of_its_best_chunk(
     graph: GraphIndex,
 ) -> None:

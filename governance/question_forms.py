@@ -1,0 +1,110 @@
+"""The forms a question takes against a graph, as the answering side reads it: its clauses as
+sub-questions (:func:`clause_parts`; :func:`typed_clauses` when a graph algorithm answers every
+one), an open question about one concept asked as "What is X?" (:func:`about_one`), the concepts
+whose teaching chunks an answer reads first (:func:`defined`), and the names the graph has that
+contain a name it lacks (:func:`near_names`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from agents import qa
+from agents.answer_forms import (
+    PURPOSE,
+    as_what_is,
+    asks_about,
+    expected_kind,
+    requested_term,
+    term_in_context,
+)
+from agents.expansions import abbreviation_asked
+from agents.question_types import classify, clauses_of
+from agents.text import clipped, find_mentions, normalize_name
+from governance.excerpts import graph_lexicon
+from governance.typed_answers import of_whole_graph
+from magg_kg.graph_index import GraphIndex
+
+__all__ = ["about_one", "clause_parts", "defined", "near_names", "typed_clauses"]
+
+
+def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:
+    """The names of at most ``most`` concepts whose names contain a name the graph lacks, word for
+    word ("attention" in "attention pooling"): the most connected first, then the shorter."""
+    wanted = [f" {normalize_name(name)} " for name in unknown if normalize_name(name)]
+    touching = graph.touching()
+    found = [
+        concept
+        for concept in graph.concepts.values()
+        if any(w in f" {normalize_name(concept.name)} " for w in wanted)
+    ]
+    found.sort(key=lambda c: (-len(touching.get(c.id, ())), len(c.name), c.name))
+    return [c.name for c in found[:most]]
+
+
+def clause_parts(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]:
+    """Each clause of the question as a sub-question, typed as the classifier reads it: its type,
+    the concepts it names (of an open clause, every concept it mentions) and the names it lacks."""
+    lexicon, subs = dict(keys), []
+    for clause in clauses_of(question):
+        kind = classify(clause, lexicon)
+        found = [c for _, _, c in find_mentions(clause, lexicon)]
+        concepts = kind.concepts if kind.type != "open" else list(dict.fromkeys(found))
+        text = clipped(clause + "?", qa.MAX_SUB_QUESTION)
+        subs.append(
+            qa.SubQuestion(text=text, concepts=concepts, type=kind.type, full=kind.full, unknown=kind.unknown)
+        )
+    return subs
+
+
+def typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]:
+    """The question's clauses as sub-questions (:func:`clause_parts`), when each is of a type the
+    graph answers and names concepts the graph knows, and none it lacks (else none: the
+    orchestrator decomposes it)."""
+    subs = clause_parts(question, keys)
+    for sub in subs:
+        whole = of_whole_graph(sub.type, sub.concepts, sub.unknown)
+        if sub.type == "open" or not (sub.concepts or whole) or sub.unknown:
+            return []
+    return subs
+
+
+def about_one(graph: GraphIndex, question: str) -> str:
+    """An open question that asks about one concept as a whole ("dropout?", "Explain dropout",
+    "Tell me about dropout.", :func:`agents.answer_forms.asks_about`; a request to explain one
+    term the graph lacks, :func:`agents.answer_forms.requested_term`) asked as "What is dropout?":
+    a definition answers it, and the readers look for one (not for a name beside it); any other
+    question as it is. What it asks in other words ("What does X mean?", "What's X?",
+    :func:`agents.answer_forms.as_what_is`) is asked as "What is X?" first, and so is what a term
+    is within a context ("What is a token in NLP?", :func:`agents.answer_forms.term_in_context`),
+    when the term is a concept's name, or a short one without "the" ("What is the seat in the
+    county?" may ask a name)."""
+    if abbreviation_asked(question):  # "What does ReLU stand for?" asks a long form, not a definition
+        return question
+    question = as_what_is(question) or question
+    term, article, verb, whole = term_in_context(question)
+    named = term and not _names_one(graph, whole)  # "Allen Institute for Artificial Intelligence" is one name
+    if named and ((article != "the" and len(term.split()) <= 3) or _names_one(graph, term)):
+        question = f"What {verb} {term}?"
+    found = find_mentions(question, graph_lexicon(graph))
+    if not found:  # a name the graph lacks may still be one a lesson defines ("Explain word2vec")
+        term = requested_term(question)
+        return f"What is {term}?" if term else question
+    if len(found) != 1 or not asks_about(question, found[0][0], found[0][1]):
+        return question
+    start, end, _ = found[0]
+    return f"What is {question[start:end]}?"
+
+
+def _names_one(graph: GraphIndex, text: str) -> bool:
+    """Whether the whole of ``text`` is one name of a concept of the graph."""
+    found = find_mentions(text, graph_lexicon(graph))
+    return len(found) == 1 and found[0][:2] == (0, len(text))
+
+
+def defined(question: str, concepts: Sequence[str]) -> Sequence[str]:
+    """The concepts whose teaching chunks an answer reads first: those a question asks what they
+    are ("What is dropout?") or what they are for ("What is dropout good for?", where it is taught
+    says), or what they stand for ("What does ReLU stand for?", where it is taught spells it out);
+    none for any other question, whose excerpts are found by its words."""
+    what = expected_kind(question) == "definition" or PURPOSE.search(question)
+    return concepts if what or abbreviation_asked(question) else ()
