@@ -57,9 +57,11 @@ _SENTENCE_END = re.compile(
 """A sentence's end: ., ! or ? before what starts a sentence (a capital, a digit, a mark), maybe after
 a symbol that opens a note ("... performing. 🎓 A confusion matrix is ...", "✅ Q: ...")."""
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "Fig.", "Eq.", "al.")
-_WORD = re.compile(r"[^\W_]+(?:(?:['’–-]|--)[^\W_]+)*")
+_WORD = re.compile(r"(?<![^\W_])[A-Z]#(?![\w#])|[^\W_]+(?:(?:['’–-]|--)[^\W_]+)*(?:\+\+(?![\w+]))?")
 """A word: letters and digits, joined by apostrophes, hyphens and en dashes (written "–" or, as
-TeX sources do, "--": "encoder--decoder", "Nadaraya--Watson" are one word each)."""
+TeX sources do, "--": "encoder--decoder", "Nadaraya--Watson" are one word each), with the "++"
+that ends "C++" or "k-means++" and the "#" of a letter's "C#" or "F#": a name apart from "C" and
+"k-means"."""
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 """A name ending in an acronym's plural ("GPUs", "APIs"): the "s" goes, whatever the letters before
 it ("GPUs" is no "-us" word like "corpus", "APIs" no "-is" word like "analysis")."""
@@ -195,6 +197,8 @@ def normalize_name(name: str) -> str:
     ('gpu', 'api', 'corpus')
     >>> normalize_name("A* search"), normalize_name("A/B testing"), normalize_name("A search")
     ('a search', 'a b testing', 'search')
+    >>> normalize_name("k-means++"), normalize_name("C++"), normalize_name("C#"), normalize_name("C")
+    ('k means++', 'c++', 'c#', 'c')
     """
     found = list(_WORD.finditer(name))
     while found and _article(name, found[0].group(0), found[0].end()):
@@ -231,10 +235,10 @@ _FUNCTION_WORDS = frozenset("the and for with from into over under than that thi
 def slug(name: str) -> str:
     """A canonical concept id: the normalized name joined by hyphens.
 
-    >>> slug("Retrieval-Augmented Generation")
-    'retrieval-augmented-generation'
+    >>> slug("Retrieval-Augmented Generation"), slug("k-means++"), slug("C#")
+    ('retrieval-augmented-generation', 'k-means-plus-plus', 'c-sharp')
     """
-    return normalize_name(name).replace(" ", "-")
+    return normalize_name(name).replace("++", " plus plus").replace("#", " sharp").replace(" ", "-")
 
 
 def initials(key: str) -> str:

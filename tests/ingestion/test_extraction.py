@@ -16,7 +16,7 @@ from agents.offline.handlers import offline_handlers
 from agents.offline.headings import HeadingTopics, topical
 from agents.registry import ConceptInfo, Registry
 from agents.relations import extract_relations_offline as relations_of
-from agents.text import normalize_name
+from agents.text import find_mentions, lexicon, normalize_name
 from agents.topics import MAX_TOPICS, Course, lesson_topics
 from governance.lesson_batch import dropped_ops
 from magg_kg.config import Policy
@@ -349,6 +349,19 @@ def test_an_acronym_written_in_the_plural_and_an_irregular_plural_are_one_concep
     assert {registry.resolve(n) for n in ("Hessian matrix", "Hessian matrices")} == {"hessian-matrix"}
     assert {registry.resolve(n) for n in ("CPU cache", "CPU caches")} == {"cpu-cache"}
     assert not {"gpus", "hessian-matrice", "cpu-cach"} & set(registry.concepts)
+
+
+def test_a_name_that_ends_in_plus_plus_or_sharp_is_not_the_name_without_it() -> None:
+    # "k-means++" was resolved as "k-means" (and "C++" and "C#" as "C"): the symbols were dropped.
+    registry = _registry_of(
+        "# Clustering\n\n**K-Means** groups points around centroids. **k-means++** is a seeding "
+        "method for K-Means. The library is written in **C++**, with bindings for **C#**.\n"
+    )
+    assert registry.resolve("K-Means") == "k-means"
+    assert registry.resolve("k-means++") == "k-means-plus-plus"
+    keys = lexicon([("c", ["C"]), ("c-plus-plus", ["C++"]), ("c-sharp", ["C#"])])
+    found = find_mentions("Bindings for C++, C# and C; a C-style API.", keys)
+    assert [concept for _, _, concept in found] == ["c-plus-plus", "c-sharp", "c"]
 
 
 def test_a_name_written_as_one_word_or_two_is_one_concept() -> None:
