@@ -6,9 +6,10 @@ Nothing here is learned or tuned to a data set: the scores are word overlaps wei
 rare each word is among the excerpts given (``idf``), and the rules below.
 
 1. **What is asked** and **candidates**: the kind of answer and the spans of each sentence that
-   could be one (:mod:`agents.answer_forms`); a candidate made only of the question's words is no
-   answer, nor a sentence's first word that the excerpts never write capitalized elsewhere. A
-   yes/no question gets no span (a span cannot say yes).
+   could be one (:mod:`agents.answer_forms`; a sentence as :mod:`agents.passages` reads it, with
+   the pseudo-heading over it or the list its colon announces, asides left out); a candidate
+   made only of the question's words is no answer, nor a sentence's first word that the excerpts
+   never write capitalized elsewhere. A yes/no question gets no span (a span cannot say yes).
 2. **Direct score** of a candidate: the question's words found in its sentence and in the
    excerpt's title (idf-weighted), plus closeness to them and to the word the question asks
    about (each 1 / (1 + words between)), plus one when its form is the kind asked for.
@@ -50,25 +51,28 @@ from dataclasses import dataclass
 
 from agents.answer_forms import (
     ASPECT,
+    COUNT,
     DATE,
     DEFINED,
     LARGEST,
-    NUMBER,
     OPTIONS,
     PURPOSE,
     SMALLEST,
+    TIME_COMPARED,
     WORD,
     YEAR,
     answer_candidates,
     asked_part,
     content_terms,
+    counts,
     expected_kind,
     focus_of,
     name_spans,
+    number_value,
     question_terms,
 )
 from agents.definitions import definition
-from agents.text import sentences
+from agents.passages import passages
 
 __all__ = ["AnswerSpan", "Excerpt", "best_span"]
 
@@ -77,25 +81,6 @@ LEAD_IN_WORDS = 8
 """A sentence of fewer words is a lead-in, too short to explain anything alone ("Evaluate the two
 halves separately."): an explanation (a why or how question) that starts with one runs on to the
 sentences after it in its excerpt, until it has this many words."""
-
-
-_TIME = re.compile(
-    r"\b(?:earlier|earliest|first|older|oldest|before|sooner|later|latest|last|younger|youngest|after|"
-    r"recent|recently|newer|newest)\b",
-    re.IGNORECASE,
-)
-"""The comparatives of time: an either-or question with one compares years, any other compares numbers."""
-_NUMBER_WORDS = dict(
-    zip(
-        "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred".split(),
-        [*range(2, 21), 30, 40, 50, 60, 70, 80, 90, 100],
-        strict=True,
-    )
-)
-"""Numbers written as words ("one" is left out: it is as often a pronoun, "one of the largest")."""
-_COUNT = re.compile(rf"{NUMBER.pattern}|\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
-"""A number, in digits or as a word ("Five to ten species"): what a comparison of counts reads."""
 
 
 @dataclass(frozen=True)
@@ -152,11 +137,9 @@ def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
     read: list[_Sentence] = []
     for number, excerpt in enumerate(excerpts):
         title = frozenset(content_terms(excerpt.title))
-        for sentence in sentences(excerpt.text) or []:
-            names = tuple(sentence.text[a:b] for a, b in name_spans(sentence.text))
-            read.append(
-                _Sentence(number, sentence.text, frozenset(content_terms(sentence.text)), title, names)
-            )
+        for passage in passages(excerpt.text):
+            names = tuple(passage[a:b] for a, b in name_spans(passage))
+            read.append(_Sentence(number, passage, frozenset(content_terms(passage)), title, names))
     return read
 
 
@@ -420,31 +403,14 @@ def _first_value(
     otherwise the first number with a unit, or that counts one of the question's words
     (``counted``); and the sentence that gives it: what an answer quotes, so that a reader who sees
     only this option (an expert of one domain) still passes on the fact a comparison needs."""
-    if _TIME.search(question):
+    if TIME_COMPARED.search(question):
         for sentence in about:
             if (year := YEAR.search(sentence.text)) is not None:
                 return float(year.group(0)), sentence
         return None, None
     for sentence in about:
-        for found in _COUNT.finditer(sentence.text):
-            if " " in found.group(0) or _counts(sentence.text[found.end() :], counted):
-                if (value := _number(found.group(0))) is not None:
+        for found in COUNT.finditer(sentence.text):
+            if " " in found.group(0) or counts(sentence.text[found.end() :], counted):
+                if (value := number_value(found.group(0))) is not None:
                     return value, sentence
     return None, None
-
-
-def _counts(after: str, counted: set[str]) -> bool:
-    """Whether a number counts something the question asks about: one of ``counted`` within the
-    three words after it ("118 species", "five Danish Cup trophies")."""
-    return bool(set(content_terms(" ".join(WORD.findall(after)[:3]))) & counted)
-
-
-def _number(text: str) -> float | None:
-    """The value of a number in digits ("1,200", "$3.5 million": its first figures) or a word."""
-    word = text.lower()
-    if word in _NUMBER_WORDS:
-        return float(_NUMBER_WORDS[word])
-    try:
-        return float(re.sub(r"[^\d.]", "", word.split(" ")[0]))
-    except ValueError:  # "1.2.3"
-        return None

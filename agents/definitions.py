@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agents.answer_forms import content_terms
+
 __all__ = ["Definition", "defines", "definition"]
 
 
@@ -150,12 +152,26 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
             key=lambda found: (marked.search(found[1]) is None, _KIND.match(found[2]["said"]) is None),
         )
         return Definition(position, _UNMARKED.sub(r"\g<text>", _clause(said["said"])).strip(" *_`"), 0.5)
+    # A sentence that is the name and nothing more (a link's text, a caption) says nothing of it.
+    saying = [
+        (position, sentence) for position, sentence in enumerate(sentences) if _more(sentence, mentioning)
+    ]
     for pattern in (named, marked, leading):
-        for position, sentence in enumerate(sentences):
+        for position, sentence in saying:
             if pattern.search(sentence) is not None:
                 return Definition(position, sentence, 0.5)
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
-        for position, sentence in enumerate(sentences):
+        for position, sentence in saying:
             if mentioning.search(sentence) is not None:
                 return Definition(position, sentence, 0.25)
     return None
+
+
+def _more(sentence: str, mentioning: re.Pattern[str]) -> bool:
+    """Whether a sentence has a content word beside the name it mentions.
+
+    >>> mentioning = re.compile(r"(?i)agentic rag")
+    >>> _more("Agentic RAG", mentioning), _more("Agentic RAG plans its retrieval.", mentioning)
+    (False, True)
+    """
+    return bool(content_terms(mentioning.sub(" ", sentence)))

@@ -19,6 +19,7 @@ __all__ = [
     "EMPHASIS",
     "HEADING",
     "INITIALS",
+    "PARAGRAPH",
     "MentionFinder",
     "Sentence",
     "acronym_of",
@@ -81,11 +82,11 @@ def sentences(text: str) -> list[Sentence]:
     """
     found: list[Sentence] = []
     offset = 0
-    for block in re.split(r"(\n\s*\n)", text):
+    for block in _BLOCK_BREAK.split(text):
         start = offset
         offset += len(block)
         stripped = block.strip()
-        if not stripped or re.fullmatch(r"\n\s*\n", block):
+        if not stripped or _BLOCK_BREAK.fullmatch(block):
             continue
         lines = block.split("\n")
         if stripped.startswith(("#", "```", "|", "$$")) and len(lines) == 1:
@@ -100,6 +101,12 @@ def sentences(text: str) -> list[Sentence]:
         for run_start, body in _between_headings(lines, block_start):
             found.extend(_split_block(body, run_start))
     return found
+
+
+PARAGRAPH = "¶"
+"""The mark of a paragraph's end in a text written on one line (a lesson excerpt in a prompt):
+:func:`sentences` splits there, as at a blank line."""
+_BLOCK_BREAK = re.compile(rf"(\n\s*\n|[ \t]*{PARAGRAPH}[ \t]*)")
 
 
 def _between_headings(lines: list[str], start: int) -> list[tuple[int, str]]:

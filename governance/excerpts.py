@@ -7,7 +7,9 @@ is linked to a concept when the lesson's link to the concept cites it as evidenc
 names the concept (the graph's lexicon). It belongs to the domains of its concepts; a chunk that
 names no owned concept belongs to the unowned scope. A chunk's text here is its prose sentences,
 one line of words (headings, code and tables left out; its title, its lesson's title and its
-section's heading, is carried beside it).
+section's heading, is carried beside it), with a paragraph mark where a paragraph ends without a
+full stop (:func:`agents.passages.joined_sentences`), so that a reader splits it into the same
+sentences.
 
 A chunk's match with a question (:func:`find_excerpts`) is the sum, over the question's content
 words (their stems) found in the chunk or in its title, of ``log((n + 1) / df) + 0.1`` (``df``: the
@@ -34,6 +36,7 @@ from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
 from agents.definitions import defines
 from agents.lesson_index import stored_prose
+from agents.passages import joined_sentences
 from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
 
@@ -105,7 +108,7 @@ def _load(graph: GraphIndex) -> _Chunks:
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
             view = prose[int(str(row["start_offset"])) : int(str(row["end_offset"]))]
-            text = " ".join(" ".join(sentence.text.split()) for sentence in sentences(view))
+            text = joined_sentences([sentence.text for sentence in sentences(view)])
             named = {concept for _, _, concept in finder.find(text)}
             title = _titled(lesson.title, str(row.get("heading") or ""))
             terms = frozenset(content_terms(f"{title} {text}"))

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from agents import qa
+from agents.answer_spans import Excerpt, best_span
 from agents.offline.handlers import offline_handlers
+from agents.text import sentences
 from governance.evaluation.multihop import answer_global, short_answer
 from governance.excerpts import excerpt_scopes, find_excerpts, lesson_chunks
 from governance.qa import UNOWNED, answer_flat, answer_routed, bridges_of
@@ -86,6 +88,30 @@ def test_a_section_is_titled_by_its_heading_and_found_by_any_form_of_a_word(tmp_
         assert find_excerpts(graph, question)[0].title == "Retrieval: Evaluating a retriever"
         answer = answer_flat(LLM, graph, question).answer
         assert "Check it in two steps. Recall at k is measured" in answer
+
+
+def test_a_paragraph_without_a_full_stop_stays_a_sentence_of_its_own(tmp_path: Path) -> None:
+    # The caption was read as the first words of the sentence after it: the answer quoted both.
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "agentic.md").write_text(
+        "# Agentic retrieval\n\n> _(Click the image above to view the video)_\n\n"
+        "This lesson covers agentic retrieval, where a model plans its own retrieval steps.\n\n"
+        "- Tool use\n- Agentic retrieval\n",
+        encoding="utf-8",
+    )
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [tmp_path / "lessons"], show_progress=False)
+        (chunk,) = lesson_chunks(build_graph_index(ctx.store))
+    assert [s.text for s in sentences(chunk.text)] == [
+        "_(Click the image above to view the video)_",
+        "This lesson covers agentic retrieval, where a model plans its own retrieval steps.",
+        "Tool use",
+        "Agentic retrieval",
+    ]
+    # A concept the graph knows: a sentence that mentions it will do, but not its name alone.
+    excerpt = Excerpt(chunk.id, chunk.title, chunk.text)
+    span = best_span("What is agentic retrieval?", [excerpt], ["agentic retrieval"])
+    assert span is not None and span.sentence.startswith("This lesson covers agentic retrieval")
 
 
 def test_a_scope_reads_only_its_chunks(graph: GraphIndex) -> None:

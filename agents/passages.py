@@ -1,0 +1,116 @@
+"""The passages the offline reader reads out of a lesson excerpt: its sentences, read the way
+Markdown lays them out.
+
+A lesson's paragraphs are kept apart in an excerpt (:func:`joined_sentences`), so a
+paragraph that is no sentence is a passage of its own unless it belongs to the one beside it:
+
+- an **aside**, a paragraph wholly in parentheses ("_(Click the image above to view video of this
+  lesson)_"), is left out: it is about the page, not the subject;
+- a **pseudo-heading**, a short paragraph wholly in emphasis ("**Long Term Memory Example**",
+  "🎓 **Constant variance**", "**sklearn**."), heads the sentence after it and is read with it,
+  unless that sentence names it again ("**Safety System**. A safety system is ..."); last in
+  an excerpt, it heads nothing there and is left out;
+- a **list** announced by a colon ("To perform RL, we need:") is read with its announcement: the
+  items after it that are no sentences of their own (no full stop), and the first item that is;
+- a paragraph that opens in lower case goes on the one before it, when that one has no full stop:
+  it is one sentence that something left out of the lesson's prose (a formula, a figure) cut.
+
+>>> passages("We need: ¶ An **environment** that sets the rules. ¶ **Memory Example** ¶ It stores facts.")
+['We need: An **environment** that sets the rules.', '**Memory Example** It stores facts.']
+>>> passages("_(Click the image above)_ ¶ Agents act. ¶ Methods: ¶ Linear models ¶ Trees ¶ Done.")
+['Agents act.', 'Methods: Linear models Trees Done.']
+>>> passages("**Hash chaining**. ¶ Each entry holds a hash. ¶ The output in ¶ is called a map.")
+['**Hash chaining**. Each entry holds a hash.', 'The output in is called a map.']
+>>> passages("**Safety System**. ¶ A safety system is a set of tools. ¶ **NVIDIA NIM**")
+['A safety system is a set of tools.']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.answer_forms import content_terms
+from agents.text import PARAGRAPH, sentences
+
+__all__ = ["joined_sentences", "passages"]
+
+HEADING_WORDS = 12
+"""The most words of a pseudo-heading (a paragraph wholly in emphasis, without a full stop)."""
+
+_MARKS = "*_`\"'”’)]"
+_LEADING = re.compile(r"^[^\w(*_`\"'“]+")
+"""What may open a note before its words: an emoji, a bullet."""
+_EMPHASISED = re.compile(r"(\*\*?|__?)[^*_]+\1")
+
+
+def _core(text: str) -> str:
+    return _LEADING.sub("", text.strip())
+
+
+def _ends_a_sentence(text: str) -> bool:
+    return text.rstrip(_MARKS).endswith((".", "!", "?"))
+
+
+def _aside(text: str) -> bool:
+    core = _core(text).strip("*_")
+    return core.startswith("(") and core.endswith(")")
+
+
+def _pseudo_heading(text: str) -> bool:
+    """A short paragraph wholly in emphasis, maybe with a full stop after it ("**Hash chaining**.")."""
+    core = _core(text).removesuffix(".")
+    return _EMPHASISED.fullmatch(core) is not None and len(core.split()) <= HEADING_WORDS
+
+
+def _goes_on(before: str, text: str) -> bool:
+    """Whether ``text`` carries on the sentence ``before`` left without a full stop."""
+    opening = _core(text).lstrip("*_`")
+    return bool(opening[:1].islower()) and not _ends_a_sentence(before) and not before.endswith(":")
+
+
+def passages(text: str) -> list[str]:
+    """The passages of an excerpt's text, in order (see the module docstring)."""
+    found: list[str] = []
+    heading = ""
+    listing = False  # the last passage announced a list, and its items run on into it
+    for sentence in (s.text for s in sentences(text)):
+        if _aside(sentence):
+            continue
+        if heading:
+            named = set(content_terms(heading)) <= set(content_terms(sentence))
+            sentence, heading = (sentence if named else f"{heading} {sentence}"), ""
+        elif _pseudo_heading(sentence):
+            heading = sentence
+            continue
+        if listing or (found and _goes_on(found[-1], sentence)):
+            found[-1] = f"{found[-1]} {sentence}"
+            listing = listing and not _ends_a_sentence(sentence)
+            continue
+        found.append(sentence)
+        listing = sentence.rstrip(_MARKS).endswith(":")
+    return found  # a pseudo-heading last heads nothing here: what it heads is in the next excerpt
+
+
+def joined_sentences(parts: Sequence[str]) -> str:
+    """Sentences on one line (each with its whitespace folded), such that
+    :func:`~agents.text.sentences` reads the same sentences out of it: joined by a space where the
+    next one opens a sentence after the full stop of the one before, by
+    :data:`~agents.text.PARAGRAPH` where it would not (a caption without a full stop before a
+    sentence, a list item before the next).
+
+    >>> line = joined_sentences(["A is B.", "C is D.", "_(Click the image above)_", "This lesson is new."])
+    >>> line
+    'A is B. C is D. _(Click the image above)_ ¶ This lesson is new.'
+    >>> [s.text for s in sentences(line)]
+    ['A is B.', 'C is D.', '_(Click the image above)_', 'This lesson is new.']
+    """
+    line, last = "", ""
+    for part in (" ".join(part.split()) for part in parts):
+        if not part:
+            continue
+        if last:
+            apart = [piece.text for piece in sentences(f"{last} {part}")] == [last, part]
+            line += " " if apart else f" {PARAGRAPH} "
+        line, last = line + part, part
+    return line
