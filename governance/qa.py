@@ -73,7 +73,14 @@ from governance.experts import (
     graph_tokens,
 )
 from governance.graph_answer import uncovered_names
-from governance.question_forms import about_one, clause_parts, defined, near_names, typed_clauses
+from governance.question_forms import (
+    about_one,
+    answered_by_graph,
+    clause_parts,
+    defined,
+    near_names,
+    typed_clauses,
+)
 from governance.typed_answers import explain_flat, is_typed, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
 from magg_kg.graph_reader import DomainReader, domain_members
@@ -309,7 +316,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     parts = clause_parts(question, keys)
     if len(parts) > 1 and any(is_typed(part) for part in parts):
         parts = _bounded(parts, result)
-        if not typed_clauses(question, keys):
+        if not all(answered_by_graph(part) for part in parts):
             return _flat_parts(llm, graph, parts, result, top_k)
         result.sub_questions += [
             {"text": part.text, "concepts": part.concepts, "domains": [], "type": part.type, "unknown": []}

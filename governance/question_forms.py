@@ -24,7 +24,7 @@ from governance.excerpts import graph_lexicon
 from governance.typed_answers import of_whole_graph
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["about_one", "clause_parts", "defined", "near_names", "typed_clauses"]
+__all__ = ["about_one", "answered_by_graph", "clause_parts", "defined", "near_names", "typed_clauses"]
 
 
 def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:
@@ -61,11 +61,14 @@ def typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion
     graph answers and names concepts the graph knows, and none it lacks (else none: the
     orchestrator decomposes it)."""
     subs = clause_parts(question, keys)
-    for sub in subs:
-        whole = of_whole_graph(sub.type, sub.concepts, sub.unknown)
-        if sub.type == "open" or not (sub.concepts or whole) or sub.unknown:
-            return []
-    return subs
+    return subs if all(answered_by_graph(sub) for sub in subs) else []
+
+
+def answered_by_graph(sub: qa.SubQuestion) -> bool:
+    """Whether a clause is of a type a graph algorithm answers, naming concepts the graph knows (or
+    asking about the whole graph) and no name it lacks."""
+    whole = of_whole_graph(sub.type, sub.concepts, sub.unknown)
+    return sub.type != "open" and bool(sub.concepts or whole) and not sub.unknown
 
 
 def about_one(graph: GraphIndex, question: str) -> str:
