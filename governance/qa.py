@@ -27,7 +27,7 @@ Routed (:func:`answer_routed`):
 Flat (:func:`answer_flat`), the ablation baseline: one retrieval over the whole graph (the
 question's concepts and the concepts nearest it, one hop, no scope; the best excerpts of all the
 lessons) and one answering call. Flat does not decompose: it reads the question's clauses as the
-classifier reads them (:func:`governance.question_forms.clause_parts`), and a clause beside a
+classifier reads them (:func:`governance.question_forms.clause_questions`), and a clause beside a
 typed one is answered by a retrieval and a call of its own, not left out.
 
 A typed sub-question (a learning path, which comes first, prerequisites, what X unlocks, parts,
@@ -76,7 +76,7 @@ from governance.graph_answer import uncovered_names
 from governance.question_forms import (
     about_one,
     answered_by_graph,
-    clause_parts,
+    clause_questions,
     defined,
     near_names,
     typed_clauses,
@@ -201,16 +201,16 @@ def answer_routed(
     read_by_retrieval: set[str] = set()
     retrieved: list[ExpertReport] = []
     typed = [number for number, sub in enumerate(subs) if is_typed(sub)]
-    by_part: dict[int, list[str]] = {}
+    by_sub: dict[int, list[str]] = {}
     for number, sub in enumerate(subs):
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
         result.sub_questions.append(entry | {"type": sub.type, "unknown": sub.unknown})
         if sub.unknown:
             result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
-        if typed and number == typed[0]:  # the typed parts together, each expert asked once
+        if typed and number == typed[0]:  # the typed sub-questions together, each expert asked once
             explained = typed_routed(llm, graph, [subs[n] for n in typed], reader, result)
-            by_part = dict(zip(typed, explained, strict=True))
+            by_sub = dict(zip(typed, explained, strict=True))
         if number in typed:
             continue
         if sub.type != "open" and sub.unknown:
@@ -235,8 +235,8 @@ def answer_routed(
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
         if domains and not any(e.citations for e in retrieved[before:]):
             result.uncovered.append(f'The graph does not cover "{text}".')
-    for number in typed:  # the domains whose experts explained each typed part
-        result.sub_questions[number]["domains"] = by_part[number] or result.sub_questions[number]["domains"]
+    for number in typed:  # the domains whose experts explained each typed sub-question
+        result.sub_questions[number]["domains"] = by_sub[number] or result.sub_questions[number]["domains"]
     read = reader.edges_read | read_by_retrieval
     result.edges_read, result.graph_tokens = len(read), graph_tokens(graph, read)
     result.domains_read = list(reader.consulted)
@@ -308,21 +308,21 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
 
 
 def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -> QAResult:
-    """The baseline, no routing: the graph algorithm of each typed part over the whole graph, one
+    """The baseline, no routing: the graph algorithm of each typed clause over the whole graph, one
     call explaining them all; one retrieval over the whole graph and one call for an open question
-    (and for each open part beside typed ones)."""
+    (and for each open clause beside typed ones)."""
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
-    parts = clause_parts(question, keys)
-    if len(parts) > 1 and any(is_typed(part) for part in parts):
-        parts = _bounded(parts, result)
-        if not all(answered_by_graph(part) for part in parts):
-            return _flat_parts(llm, graph, parts, result, top_k)
+    clauses = clause_questions(question, keys)
+    if len(clauses) > 1 and any(is_typed(clause) for clause in clauses):
+        clauses = _bounded(clauses, result)
+        if not all(answered_by_graph(clause) for clause in clauses):
+            return _flat_clauses(llm, graph, clauses, result, top_k)
         result.sub_questions += [
-            {"text": part.text, "concepts": part.concepts, "domains": [], "type": part.type, "unknown": []}
-            for part in parts
+            {"text": c.text, "concepts": c.concepts, "domains": [], "type": c.type, "unknown": []}
+            for c in clauses
         ]
-        return typed_flat(llm, graph, parts, result)
+        return typed_flat(llm, graph, clauses, result)
     found = list(dict.fromkeys(c for _, _, c in find_mentions(question, keys)))
     kind = classify(question, keys)
     sub = qa.SubQuestion(
@@ -354,31 +354,31 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     return result
 
 
-def _flat_parts(
-    llm: LLM, graph: GraphIndex, parts: Sequence[qa.SubQuestion], result: QAResult, top_k: int
+def _flat_clauses(
+    llm: LLM, graph: GraphIndex, clauses: Sequence[qa.SubQuestion], result: QAResult, top_k: int
 ) -> QAResult:
     """A question of several clauses, some of which a graph algorithm answers, flat: the typed
-    parts over the whole graph, explained in one call; each other part by one retrieval over the
+    clauses over the whole graph, explained in one call; each other clause by one retrieval over the
     whole graph and one call ("What do I need before RAG, and how is RAG evaluated?")."""
-    for part in parts:
-        text = part.text if is_typed(part) else about_one(graph, part.text)
+    for clause in clauses:
+        text = clause.text if is_typed(clause) else about_one(graph, clause.text)
         result.sub_questions.append(
             {
                 "text": text,
-                "concepts": part.concepts,
+                "concepts": clause.concepts,
                 "domains": [],
-                "type": part.type,
-                "unknown": part.unknown,
+                "type": clause.type,
+                "unknown": clause.unknown,
             }
         )
-        if part.unknown:
-            result.uncovered.append(uncovered_names(part.unknown, near_names(graph, part.unknown)))
-    answers = explain_flat(llm, graph, [part for part in parts if is_typed(part)], result)
+        if clause.unknown:
+            result.uncovered.append(uncovered_names(clause.unknown, near_names(graph, clause.unknown)))
+    answers = explain_flat(llm, graph, [clause for clause in clauses if is_typed(clause)], result)
     explained = {edge for answer in answers for edge in answer.edges}
-    for number, part in enumerate(parts):
-        if not is_typed(part) and (part.type == "open" or not part.unknown):
+    for number, clause in enumerate(clauses):
+        if not is_typed(clause) and (clause.type == "open" or not clause.unknown):
             text = str(result.sub_questions[number]["text"])
-            if _retrieved(llm, graph, text, part.concepts, result, top_k, explained) is None:
+            if _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) is None:
                 result.uncovered.append(f'The graph does not cover "{text}".')
     _assemble(result)
     result.covered = bool(result.citations) or any(answer.covered for answer in answers)
@@ -394,8 +394,8 @@ def _retrieved(
     top_k: int,
     explained: Collection[str] = (),
 ) -> ExpertReport | None:
-    """One open question (or part), flat: the edges around the concepts it names (but those a
-    typed part's answer explains already) and the best excerpts of all the lessons, in one call
+    """One open question (or clause), flat: the edges around the concepts it names (but those a
+    typed clause's answer explains already) and the best excerpts of all the lessons, in one call
     (none when neither is found). When what it cites answers nothing, the graph does not cover it."""
     excerpts = find_excerpts(graph, text, about=defined(text, found))
     if not found and not excerpts:

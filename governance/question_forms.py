@@ -1,5 +1,5 @@
 """The forms a question takes against a graph, as the answering side reads it: its clauses as
-sub-questions (:func:`clause_parts`; :func:`typed_clauses` when a graph algorithm answers every
+sub-questions (:func:`clause_questions`; :func:`typed_clauses` when a graph algorithm answers every
 one), an open question about one concept asked as "What is X?" (:func:`about_one`), the concepts
 whose teaching chunks an answer reads first (:func:`defined`), and the names the graph has that
 contain a name it lacks (:func:`near_names`)."""
@@ -24,7 +24,7 @@ from governance.excerpts import graph_lexicon
 from governance.typed_answers import of_whole_graph
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["about_one", "answered_by_graph", "clause_parts", "defined", "near_names", "typed_clauses"]
+__all__ = ["about_one", "answered_by_graph", "clause_questions", "defined", "near_names", "typed_clauses"]
 
 
 def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:
@@ -41,7 +41,7 @@ def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list
     return [c.name for c in found[:most]]
 
 
-def clause_parts(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]:
+def clause_questions(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]:
     """Each clause of the question as a sub-question, typed as the classifier reads it: its type,
     the concepts it names (of an open clause, every concept it mentions) and the names it lacks."""
     lexicon, subs = dict(keys), []
@@ -57,10 +57,10 @@ def clause_parts(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]
 
 
 def typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]:
-    """The question's clauses as sub-questions (:func:`clause_parts`), when each is of a type the
+    """The question's clauses as sub-questions (:func:`clause_questions`), when each is of a type the
     graph answers and names concepts the graph knows, and none it lacks (else none: the
     orchestrator decomposes it)."""
-    subs = clause_parts(question, keys)
+    subs = clause_questions(question, keys)
     return subs if all(answered_by_graph(sub) for sub in subs) else []
 
 

@@ -5,10 +5,11 @@ Routed (:func:`typed_routed`): the algorithm reads the graph through a
 was read from (an edge between two domains is read by both: either expert may explain it), and
 given to the fewest experts that hold them all (:func:`~governance.graph_answer.domains_of_edges`);
 each expert is shown its group only, in the answer's order, so a path across domains is assembled
-from the experts of the domains its steps belong to, joined where it crosses. The typed parts of
-one question ("What should I learn before A, and what does B unlock?") are grouped together, so an
-expert is asked once per question, with every part it explains. Flat (:func:`typed_flat`): the
-algorithm is given the whole graph, part by part, and one call explains every part.
+from the experts of the domains its steps belong to, joined where it crosses. The typed
+sub-questions of one question ("What should I learn before A, and what does B unlock?") are grouped
+together, so an expert is asked once per question, with every sub-question it explains. Flat
+(:func:`typed_flat`): the algorithm is given the whole graph, one sub-question after the other,
+and one call explains them all.
 """
 
 from __future__ import annotations
@@ -34,24 +35,25 @@ def typed_routed(
     llm: LLM, graph: GraphIndex, subs: Sequence[qa.SubQuestion], reader: DomainReader, result: QAResult
 ) -> list[list[str]]:
     """Answers typed sub-questions, each by its graph algorithm; the edges of every answer go to the
-    fewest experts that hold them all, each asked once with the parts it explains. Per sub-question,
+    fewest experts that hold them all, each asked once with the sub-questions it explains. Per
+    sub-question,
     the domains that answered it."""
     per_sub = _answered(graph, subs, reader.touching, result)
     whole = _joined(subs, per_sub)
-    parts_of: dict[str, set[int]] = {}
+    subs_of: dict[str, set[int]] = {}
     for number, answers in enumerate(per_sub):
         for edge in (e for answer in answers for e in answer.edges):
-            parts_of.setdefault(edge, set()).add(number)
+            subs_of.setdefault(edge, set()).add(number)
     answered: list[list[str]] = [[] for _ in subs]
     for domain, edge_ids in domains_of_edges(whole.edges, reader.holders).items():
         edges = [graph.edges[e] for e in edge_ids]
-        parts = sorted(set().union(*(parts_of[e] for e in edge_ids)))
+        numbers = sorted(set().union(*(subs_of[e] for e in edge_ids)))
         touched = {c for e in edges for c in (e.src, e.dst)}
-        concepts = list(dict.fromkeys(c for n in parts for c in subs[n].concepts if c in touched))
-        text = " ".join(subs[n].text for n in parts)
+        concepts = list(dict.fromkeys(c for n in numbers for c in subs[n].concepts if c in touched))
+        text = " ".join(subs[n].text for n in numbers)
         report = ExpertReport(domain, text, concepts, list(edge_ids))
         result.experts.append(report)
-        for number in parts:
+        for number in numbers:
             answered[number].append(domain)
         ask_expert(llm, graph, report, edges, result, _part(whole, edges))
     return answered
@@ -74,8 +76,9 @@ def _answered(
 
 
 def _joined(subs: Sequence[qa.SubQuestion], per_sub: Sequence[Sequence[GraphAnswer]]) -> GraphAnswer:
-    """The answers of a question's typed parts as one ("What should I learn before A and B?" has
-    one per concept; "What should I learn before A, and what does B unlock?" one per part): every
+    """The answers of a question's typed sub-questions as one ("What should I learn before A and
+    B?" has one per concept; "What should I learn before A, and what does B unlock?" one per
+    sub-question): every
     answer's edges, under the headlines of those the graph covers. Flat shows it to its one call;
     routed gives its edges to the fewest experts that hold them all, each asked once."""
     answers = [answer for answers in per_sub for answer in answers]
@@ -119,8 +122,8 @@ def is_typed(sub: qa.SubQuestion) -> bool:
 
 
 def typed_flat(llm: LLM, graph: GraphIndex, subs: Sequence[qa.SubQuestion], result: QAResult) -> QAResult:
-    """The typed baseline: each part's algorithm over the whole graph, one answering call for every
-    part of the question, and the answer written from them."""
+    """The typed baseline: each sub-question's algorithm over the whole graph, one answering call
+    for all of them, and the answer written from them."""
     answers = explain_flat(llm, graph, subs, result)
     heads = [a.headline for a in answers if a.covered]
     heads += [report.answer for report in result.experts]
@@ -133,8 +136,8 @@ def typed_flat(llm: LLM, graph: GraphIndex, subs: Sequence[qa.SubQuestion], resu
 def explain_flat(
     llm: LLM, graph: GraphIndex, subs: Sequence[qa.SubQuestion], result: QAResult
 ) -> list[GraphAnswer]:
-    """Each part's algorithm over the whole graph, and one answering call that explains every
-    part's edges (none when no answer has an edge); the answers."""
+    """Each sub-question's algorithm over the whole graph, and one answering call that explains the
+    edges of them all (none when no answer has an edge); the answers."""
     reader = WholeGraphReader(graph.edges.values(), graph.touching())
     per_sub = _answered(graph, subs, reader.touching, result)
     answers = [answer for answers in per_sub for answer in answers]

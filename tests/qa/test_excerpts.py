@@ -135,11 +135,11 @@ def test_flat_reads_the_answer_out_of_an_excerpt_and_cites_it(graph: GraphIndex)
     assert cited[0]["title"] == "Acme"
 
 
-def test_flat_answers_a_typed_part_and_an_open_part_each(graph: GraphIndex) -> None:
+def test_flat_answers_a_typed_clause_and_an_open_clause_each(graph: GraphIndex) -> None:
     # Flat read the question as one prerequisites question and left "who founded Acme?" out.
     result = answer_flat(LLM, graph, "What should I learn before gradient descent, and who founded Acme?")
     assert [s["type"] for s in result.sub_questions] == ["prerequisites", "open"]
-    # The graph holds no edge into gradient descent: the typed part is said not to be covered.
+    # The graph holds no edge into gradient descent: the typed clause is said not to be covered.
     typed = result.graph_answers[0]
     assert typed.concepts == ["gradient-descent"] and not typed.covered and typed.headline in result.answer
     assert "Jane Roe" in result.answer and result.citations == [_chunk(graph, "Acme")] and result.covered

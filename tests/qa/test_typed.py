@@ -504,9 +504,9 @@ def test_a_typed_question_about_two_concepts_asks_each_expert_once(graph: GraphI
     assert flat.calls == 1 and set(flat.citations) == cited
 
 
-def test_the_parts_of_a_question_go_to_each_expert_once(graph: GraphIndex) -> None:
-    # Both parts are answered in the models domain: its expert explains them together, in one call,
-    # where it was asked once per part; a part in another domain still goes to that domain's expert.
+def test_the_sub_questions_of_a_question_go_to_each_expert_once(graph: GraphIndex) -> None:
+    # Both sub-questions are answered in the models domain: its expert explains them together, in one call,
+    # where it was asked once per sub-question; one in another domain still goes to that domain's expert.
     question = "What should I learn before transformers, and what builds on backpropagation?"
     result = routed(graph, question)
     assert [s["type"] for s in result.sub_questions] == ["prerequisites", "unlocks"]
@@ -520,7 +520,7 @@ def test_the_parts_of_a_question_go_to_each_expert_once(graph: GraphIndex) -> No
     assert sorted(e.domain for e in across.experts) == ["d-math", "d-models"] and across.calls == 2
 
 
-def test_flat_answers_every_typed_part_of_a_question_in_one_call(graph: GraphIndex) -> None:
+def test_flat_answers_every_typed_clause_of_a_question_in_one_call(graph: GraphIndex) -> None:
     # Flat read the question as one type and answered "what does calculus unlock?" alone, silently.
     question = "What should I learn before transformers, and what does calculus unlock?"
     flat, result = answer_flat(LLM, graph, question), routed(graph, question)
