@@ -47,6 +47,11 @@ _SAID = r"(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)"
 _KIND = re.compile(r"[\W_]*(?:an?|the|one of)\s", re.IGNORECASE)
 """A definition that says what kind of thing X is ("a weighting ...", "the process of ..."), not
 only how it is ("currently more art than science")."""
+_GENUS = re.compile(r"[\W_]*(?:[a-z]+ly\s+)?(?:an?|one of)\s", re.IGNORECASE)
+"""A definition that names the class X is one of ("a weighting ...", "really a classification
+method"), preferred to one with "the", which may only relate X to something ("the opposite")."""
+_ADVERB = re.compile(r"^[a-z]+ly\s+(?=(?:an?|one of)\s)", re.IGNORECASE)
+"""An adverb before the class ("really a ..."): the answer starts at the class."""
 _RELATED = re.compile(
     r"[\W_]*(?:(?:an?|the|one)\s+)?(?:(?:key|direct|natural|important|useful|common)\s+)?"
     r"(?:prerequisites?|requirements?|related to|relevant to|similar to|needed|necessary|required|"
@@ -134,6 +139,8 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
 
     >>> definition(["attention"], ["We use attention.", "**Attention** is a weighting, learned."])
     Definition(position=1, text='a weighting', support=0.5)
+    >>> definition(["LR"], ["LR is the opposite - no order.", "LR is really a classifier."]).text
+    'a classifier'
     >>> definition(["GRU"], ["We train a GRU."]), definition(["GRU"], ["We train a GRU."], known=True).text
     (None, 'We train a GRU.')
     """
@@ -146,12 +153,17 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
         for position, sentence in enumerate(sentences)
         if (said := _saying(sentence, says, defining)) is not None
     ]
-    if said_of:  # the first that emphasises X, else the first that says what kind of thing it is
+    if said_of:  # the first that emphasises X, else the first that names its class, or its kind
         position, _, said = min(
             said_of,
-            key=lambda found: (marked.search(found[1]) is None, _KIND.match(found[2]["said"]) is None),
+            key=lambda found: (
+                marked.search(found[1]) is None,
+                _GENUS.match(found[2]["said"]) is None,
+                _KIND.match(found[2]["said"]) is None,
+            ),
         )
-        return Definition(position, _UNMARKED.sub(r"\g<text>", _clause(said["said"])).strip(" *_`"), 0.5)
+        text = _UNMARKED.sub(r"\g<text>", _clause(said["said"])).strip(" *_`")
+        return Definition(position, _ADVERB.sub("", text), 0.5)
     # A sentence that is the name and nothing more (a link's text, a caption) says nothing of it.
     saying = [
         (position, sentence) for position, sentence in enumerate(sentences) if _more(sentence, mentioning)
