@@ -47,10 +47,11 @@ _SAID = r"(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)"
 _KIND = re.compile(r"[\W_]*(?:an?|the|one of)\s", re.IGNORECASE)
 """A definition that says what kind of thing X is ("a weighting ...", "the process of ..."), not
 only how it is ("currently more art than science")."""
-_GENUS = re.compile(r"[\W_]*(?:[a-z]+ly\s+)?(?:an?|one of)\s", re.IGNORECASE)
+_CLASS = r"(?:an?|one of)\s"
+_GENUS = re.compile(rf"[\W_]*(?:[a-z]+ly\s+)?{_CLASS}", re.IGNORECASE)
 """A definition that names the class X is one of ("a weighting ...", "really a classification
 method"), preferred to one with "the", which may only relate X to something ("the opposite")."""
-_ADVERB = re.compile(r"^[a-z]+ly\s+(?=(?:an?|one of)\s)", re.IGNORECASE)
+_ADVERB = re.compile(rf"^[a-z]+ly\s+(?={_CLASS})", re.IGNORECASE)
 """An adverb before the class ("really a ..."): the answer starts at the class."""
 _RELATED = re.compile(
     r"[\W_]*(?:(?:an?|the|one)\s+)?(?:(?:key|direct|natural|important|useful|common)\s+)?"

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 
 from agents.answer_forms import content_terms
-from agents.text import PARAGRAPH, sentences
+from agents.text import EMPHASIS, PARAGRAPH, sentences
 
 __all__ = ["joined_sentences", "passages"]
 
@@ -41,7 +41,6 @@ HEADING_WORDS = 12
 _MARKS = "*_`\"'”’)]"
 _LEADING = re.compile(r"^[^\w(*_`\"'“]+")
 """What may open a note before its words: an emoji, a bullet."""
-_EMPHASISED = re.compile(r"(\*\*?|__?)[^*_]+\1")
 
 
 def _core(text: str) -> str:
@@ -60,7 +59,7 @@ def _aside(text: str) -> bool:
 def _pseudo_heading(text: str) -> bool:
     """A short paragraph wholly in emphasis, maybe with a full stop after it ("**Hash chaining**.")."""
     core = _core(text).removesuffix(".")
-    return _EMPHASISED.fullmatch(core) is not None and len(core.split()) <= HEADING_WORDS
+    return EMPHASIS.fullmatch(core) is not None and len(core.split()) <= HEADING_WORDS
 
 
 def _goes_on(before: str, text: str) -> bool:

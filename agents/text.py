@@ -71,6 +71,12 @@ INITIALS = "^"
 """The prefix of a lexicon key made of a name's initials (no normalized name can start with it)."""
 
 
+PARAGRAPH = "¶"
+"""The mark of a paragraph's end in a text written on one line (a lesson excerpt in a prompt):
+:func:`sentences` splits there, as at a blank line."""
+_BLOCK_BREAK = re.compile(rf"(\n\s*\n|[ \t]*{PARAGRAPH}[ \t]*)")
+
+
 def sentences(text: str) -> list[Sentence]:
     """The prose sentences of a Markdown text, with exact offsets; headings, code and tables
     are left out.
@@ -101,12 +107,6 @@ def sentences(text: str) -> list[Sentence]:
         for run_start, body in _between_headings(lines, block_start):
             found.extend(_split_block(body, run_start))
     return found
-
-
-PARAGRAPH = "¶"
-"""The mark of a paragraph's end in a text written on one line (a lesson excerpt in a prompt):
-:func:`sentences` splits there, as at a blank line."""
-_BLOCK_BREAK = re.compile(rf"(\n\s*\n|[ \t]*{PARAGRAPH}[ \t]*)")
 
 
 def _between_headings(lines: list[str], start: int) -> list[tuple[int, str]]:

@@ -57,7 +57,7 @@ import json
 from collections.abc import Collection, Mapping, Sequence
 
 from agents import qa, synthesis
-from agents.question_types import classify
+from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
@@ -313,7 +313,8 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     (and for each open clause beside typed ones)."""
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
-    clauses = clause_questions(question, keys)
+    texts = clauses_of(question)  # a question of one clause is read whole, below
+    clauses = clause_questions(texts, keys) if len(texts) > 1 else []
     if len(clauses) > 1 and any(is_typed(clause) for clause in clauses):
         clauses = _bounded(clauses, result)
         if not all(answered_by_graph(clause) for clause in clauses):

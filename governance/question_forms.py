@@ -41,14 +41,17 @@ def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list
     return [c.name for c in found[:most]]
 
 
-def clause_questions(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion]:
-    """Each clause of the question as a sub-question, typed as the classifier reads it: its type,
-    the concepts it names (of an open clause, every concept it mentions) and the names it lacks."""
+def clause_questions(clauses: Sequence[str], keys: Mapping[str, str]) -> list[qa.SubQuestion]:
+    """Each clause of a question (:func:`agents.question_types.clauses_of`) as a sub-question, typed
+    as the classifier reads it: its type, the concepts it names (of an open clause, every concept
+    it mentions) and the names it lacks."""
     lexicon, subs = dict(keys), []
-    for clause in clauses_of(question):
+    for clause in clauses:
         kind = classify(clause, lexicon)
-        found = [c for _, _, c in find_mentions(clause, lexicon)]
-        concepts = kind.concepts if kind.type != "open" else list(dict.fromkeys(found))
+        if kind.type == "open":
+            concepts = list(dict.fromkeys(c for _, _, c in find_mentions(clause, lexicon)))
+        else:
+            concepts = kind.concepts
         text = clipped(clause + "?", qa.MAX_SUB_QUESTION)
         subs.append(
             qa.SubQuestion(text=text, concepts=concepts, type=kind.type, full=kind.full, unknown=kind.unknown)
@@ -60,7 +63,7 @@ def typed_clauses(question: str, keys: Mapping[str, str]) -> list[qa.SubQuestion
     """The question's clauses as sub-questions (:func:`clause_questions`), when each is of a type the
     graph answers and names concepts the graph knows, and none it lacks (else none: the
     orchestrator decomposes it)."""
-    subs = clause_questions(question, keys)
+    subs = clause_questions(clauses_of(question), keys)
     return subs if all(answered_by_graph(sub) for sub in subs) else []
 
 
