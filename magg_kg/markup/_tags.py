@@ -59,6 +59,13 @@ _HIDES = re.compile(
     r"|class(?:Name)?\s*=\s*[\"'{`][^\"'`]*?\b(?:hidden|d-none|sr-only|visually-hidden)\b",
     re.IGNORECASE,
 )
+_OFFERS = frozenset("choice option alternative distractor radio checkbox".split())
+"""Words of a component's name (its capitalised parts: ``QuizChoice``, ``Quiz.Option``) that make
+it one option of a quiz or a form, which the lesson offers and never states."""
+_MARKED = re.compile(r"(?:^|\s)(?:correct|incorrect|isCorrect|is_correct|wrong)(?=[\s=/>]|$)")
+"""A prop that marks a component right or wrong (``<Choice correct>``, ``<Item isCorrect={false}>``):
+one option of a quiz, whatever its name."""
+_VALUE = re.compile(r"\"[^\"]*\"|'[^']*'|\{[^{}]*\}")
 _TITLES = re.compile(r"(?:^|\s)(alt|title)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 
 
@@ -110,11 +117,20 @@ class Elements:
         depth = self.depth[low] = self.depth.get(low, 0) + 1
         # What a class or role declares the content (math in a <tt>) comes before what the element is.
         declared = None if component or plain else self.declared(attrs, end)
-        content = "hidden" if hides else None if component else declared or _CONTENT.get(low)
+        content: RegionKind | None = "hidden" if hides else declared or _CONTENT.get(low)
+        if component and not hides:
+            content = "choice" if self.offered(name, attrs, end) else None
         if content is not None and content not in self.active:
             self.active.add(content)
             reason = f"hidden <{name}>" if hides else ""
             self.open.setdefault(low, []).append((start, end, depth, content, reason))
+
+    def offered(self, name: str, attrs: int, end: int) -> bool:
+        """Whether a component is one option of a quiz or a form: by a word of its name
+        (:data:`_OFFERS`) or a prop that marks it right or wrong (:data:`_MARKED`)."""
+        words = {word.lower() for word in re.findall(r"[A-Z]?[a-z]+", name)}
+        props = _VALUE.sub('""', self.view[attrs:end])  # a prop's name, never words of its value
+        return not words.isdisjoint(_OFFERS) or _MARKED.search(props) is not None
 
     def declared(self, attrs: int, end: int) -> RegionKind | None:
         """The content kind a tag's class (:data:`_CLASSES`) or role (:data:`_ROLES`) declares."""

@@ -744,6 +744,31 @@ def test_the_options_of_a_quiz_question_in_html_are_no_prose(flavor: Flavor) -> 
         assert not [r for r in find_prose(text, flavor).regions if r.kind == "choice"], name
 
 
+def test_the_options_of_an_mdx_quiz_component_are_no_prose() -> None:
+    # A quiz written as components kept its options as prose: the wrong "Gradient descent is a kind
+    # of tokenizer." was a claim of the lesson.
+    stated = "Self-attention is a prerequisite for the transformer."
+    quizzes = {
+        "named": "<Quiz>\n  <Choice correct>Tokenization is a prerequisite for embeddings.</Choice>\n"
+        "  <Choice>Gradient descent is a kind of tokenizer.</Choice>\n</Quiz>",
+        "a part of its name": "<QuizOption>Gradient descent is a kind of tokenizer.</QuizOption>",
+        "a member": "<Quiz.Option>Gradient descent is a kind of tokenizer.</Quiz.Option>",
+        "marked right or wrong": "<Item isCorrect={false}>Gradient descent is a kind of tokenizer.</Item>",
+        "marked, named otherwise": "<Pick wrong>Gradient descent is a kind of tokenizer.</Pick>",
+    }
+    for name, quiz in quizzes.items():
+        markup = find_prose(f"{quiz}\n\n{stated}\n", "mdx")
+        assert words(markup) == stated, name
+        assert any(r.kind == "choice" for r in markup.regions), name
+    kept = {
+        "a word of a prop's value": '<Note title="the correct way">\nGradient descent needs a loss.\n</Note>',
+        "a longer word": "<Optional>Gradient descent needs a loss.</Optional>",
+        "no sign": "<Callout>Gradient descent needs a loss.</Callout>",
+    }
+    for name, text in kept.items():
+        assert words(find_prose(text, "mdx")) == "Gradient descent needs a loss.", name
+
+
 def test_a_box_label_ends_with_its_element() -> None:
     # A check box in a heading painted the next paragraph as its label (a helper's hostile run).
     text = "<h3><input type=checkbox> Step one</h3><p>Softmax is a prerequisite for cross-entropy loss.</p>"
