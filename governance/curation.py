@@ -151,10 +151,7 @@ def _current_grounding(store: Store, schema: GraphSchema, triple: Triple) -> tup
     """The evidence the current version of each lesson gives the edge (any of its proposals'), fit
     to ground it now; or why there is none. A lesson replaced by a new version since no longer
     grounds it: its claim is the new version's to make."""
-    current: dict[str, str] = {}
-    for lesson in store.lessons():  # in the order they were recorded: the last of a key is current
-        current[lesson.lesson_key] = lesson.id
-    now = set(current.values())
+    now = {lesson.id for lesson in store.current_lessons()}
     spans = {
         (span.lesson_id, span.start, span.end): span
         for proposal in store.proposals()

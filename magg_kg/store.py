@@ -253,6 +253,13 @@ class Store(ABC):
         """Lessons with their text, in ingestion order."""
         return [Lesson.model_validate(row) for row in self.query("lesson_texts", {"as_of": as_of})]
 
+    def current_lessons(self, as_of: str | None = None) -> list[Lesson]:
+        """The current version of each lesson (the last of its key recorded), in ingestion order:
+        what the course says now, without the versions a later one replaced."""
+        lessons = self.lessons(as_of)
+        current = {lesson.lesson_key: lesson.id for lesson in lessons}
+        return [lesson for lesson in lessons if current[lesson.lesson_key] == lesson.id]
+
     def lesson(self, lesson_id: str) -> Lesson | None:
         rows = self.query("lesson", {"id": lesson_id})
         return Lesson.model_validate(rows[0]) if rows else None

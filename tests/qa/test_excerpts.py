@@ -114,6 +114,29 @@ def test_a_paragraph_without_a_full_stop_stays_a_sentence_of_its_own(tmp_path: P
     assert span is not None and span.sentence.startswith("This lesson covers agentic retrieval")
 
 
+def test_an_edited_lesson_is_read_as_it_is_now_and_as_it_was_before(tmp_path: Path) -> None:
+    # The version a lesson's edit replaced was still quoted: "What is self-attention?" kept
+    # answering with the sentence the edit had removed.
+    lesson = tmp_path / "lessons" / "attention.md"
+    lesson.parent.mkdir()
+    said = {
+        "before": "Self-attention is a mechanism that weighs every token against every other token.",
+        "now": "Self-attention is a layer that mixes the tokens of a sequence by learned weights.",
+    }
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        times = []
+        for version in ("before", "now"):
+            lesson.write_text(f"# Attention\n\n{said[version]}\n", encoding="utf-8")
+            run_ingest(ctx, [lesson], show_progress=False)
+            times.append(ctx.store.latest_time())
+        assert len(ctx.store.lessons()) == 2 and len(ctx.store.current_lessons()) == 1
+        for version, as_of in zip(said, times, strict=True):
+            chunks = lesson_chunks(build_graph_index(ctx.store, as_of=as_of))
+            assert [chunk.text for chunk in chunks] == [said[version]], version
+        answer = answer_flat(LLM, build_graph_index(ctx.store), "What is self-attention?")
+    assert "mixes the tokens" in answer.answer and "weighs" not in answer.answer
+
+
 def test_a_scope_reads_only_its_chunks(graph: GraphIndex) -> None:
     domain = graph.owners["gradient-descent"][0]
     scope = frozenset(c for c, owners in graph.owners.items() if domain in owners)
