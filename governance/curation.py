@@ -30,10 +30,11 @@ from magg_kg.records import Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
-__all__ = ["invalidate", "restore"]
+__all__ = ["current_grounding", "invalidate", "reason_given", "restore"]
 
 
-def _reason(reason: str, what: str) -> str:
+def reason_given(reason: str, what: str) -> str:
+    """The reason a person gave, bounded; :class:`UserError` when there is none."""
     said = bounded_text(reason, "the reason", MAX_NOTE)
     if not said:
         raise UserError(f"{what} needs a reason: --reason TEXT")
@@ -46,7 +47,7 @@ def invalidate(
     """A person's invalidation of an active edge (``ident``: its edge id or its version's id): a
     decision on the proposal that committed it, and the version closed."""
     reviewer = reviewer_name(reviewer)
-    reason = _reason(reason, "an invalidation")
+    reason = reason_given(reason, "an invalidation")
     edge = next((e for e in store.edges() if ident in (e.edge_id, e.version_id)), None)
     if edge is None:
         known = any(ident in (v.edge_id, v.version_id) for v in store.edge_versions())
@@ -94,7 +95,7 @@ def restore(
     person invalidated): a decision on the proposal of the latest invalidation, and the edge
     committed again on the evidence its lessons' current versions give it."""
     reviewer = reviewer_name(reviewer)
-    reason = _reason(reason, "a restoring")
+    reason = reason_given(reason, "a restoring")
     latest = latest_retractions(store, schema)
     matched = [
         (triple, proposal, decisions)
@@ -121,7 +122,7 @@ def restore(
     verdict = engine.check(*triple)
     if not verdict.passed:
         raise UserError(f"cannot restore {ident}: it now breaks rule {verdict.rule}: {verdict.reason}")
-    spans, problem = _current_grounding(store, schema, triple)
+    spans, problem = current_grounding(store, schema, triple)
     if problem:
         raise UserError(f"cannot restore {ident}: {problem}")
     why = f"restored by {reviewer}: {reason}"
@@ -147,11 +148,14 @@ def restore(
     return [decision, commit, *settled]
 
 
-def _current_grounding(store: Store, schema: GraphSchema, triple: Triple) -> tuple[list[SpanData], str]:
+def current_grounding(
+    store: Store, schema: GraphSchema, triple: Triple, leaving: frozenset[str] = frozenset()
+) -> tuple[list[SpanData], str]:
     """The evidence the current version of each lesson gives the edge (any of its proposals'), fit
     to ground it now; or why there is none. A lesson replaced by a new version since no longer
-    grounds it: its claim is the new version's to make."""
-    now = {lesson.id for lesson in store.current_lessons()}
+    grounds it: its claim is the new version's to make; nor does a withdrawn lesson, nor the
+    lessons ``leaving`` (those a withdrawal is taking out)."""
+    now = {lesson.id for lesson in store.current_lessons()} - leaving
     spans = {
         (span.lesson_id, span.start, span.end): span
         for proposal in store.proposals()

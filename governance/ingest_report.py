@@ -32,6 +32,9 @@ class LessonOutcome:
     """The concepts the lesson names, new or known."""
     elsewhere: str = ""
     """The file the version it supersedes was read from, when that is another file."""
+    note: str = ""
+    """Why a file whose text is stored is not taken as the lesson now: its lesson was withdrawn, or
+    it is the text of a version a later one replaced."""
 
 
 @dataclass

@@ -68,7 +68,7 @@ from governance.ingest_report import IngestReport, LessonOutcome
 from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, lesson_proposal
 from governance.stages import Gate
 from governance.taint import Quarantine
-from governance.versions import decision, moved_refusal, read_elsewhere, rejudge
+from governance.versions import decision, known_outcome, moved_refusal, read_elsewhere, rejudge
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import BatchConflict, InputError
@@ -79,7 +79,7 @@ from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, file_key,
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
 from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
-from magg_kg.records import Lesson, Proposal
+from magg_kg.records import Proposal
 from magg_kg.store import TIME_ORDER, Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
@@ -144,14 +144,6 @@ def _step(ctx: IngestContext, phase: str, done: int, total: int, what: str) -> N
         ctx.progress(phase, done, total, what)
 
 
-def _known(lesson: LessonText, known: Lesson, *, meanwhile: bool) -> LessonOutcome:
-    """The outcome for a lesson whose text is stored already (under its own name or another)."""
-    if known.lesson_key != lesson.key:
-        return LessonOutcome(lesson.source_path, "duplicate", known.id, f"same text as lesson {known.id}")
-    why = "ingested by another run while this one ran" if meanwhile else "unchanged since it was ingested"
-    return LessonOutcome(lesson.source_path, "skipped", known.id, why)
-
-
 def _read(ctx: IngestContext, paths: Sequence[Path], report: IngestReport) -> list[LessonText]:
     fresh: list[LessonText] = []
     seen: dict[str, str] = {}
@@ -164,7 +156,7 @@ def _read(ctx: IngestContext, paths: Sequence[Path], report: IngestReport) -> li
         for lesson in parts:
             known = ctx.store.lesson_by_sha256(lesson.sha256)
             if known is not None:
-                report.lessons.append(_known(lesson, known, meanwhile=False))
+                report.lessons.append(known_outcome(ctx.store, lesson, known, meanwhile=False))
             elif lesson.sha256 in seen:
                 first = seen[lesson.sha256]
                 report.lessons.append(
@@ -283,7 +275,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     store = ctx.store
     lessons = store.lessons()  # another writer may have stored this text since the run read it
     if same := next((s for s in lessons if s.sha256 == lesson.sha256), None):
-        return _Built(_known(lesson, same, meanwhile=True))
+        return _Built(known_outcome(store, lesson, same, meanwhile=True))
     # Ownership first: every concept it names is then among the concepts read next.
     stored_domains, assigned = store.domains(), store.concept_domains()
     previous = next((s for s in reversed(lessons) if s.lesson_key == lesson.key), None)

@@ -13,6 +13,8 @@ from collections import Counter
 
 from agents.cost import Cost
 from governance.admission import AdmissionContext
+from governance.ingest_report import LessonOutcome
+from governance.withdrawal import withdrawn_note
 from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
 from magg_kg.lessons import LessonText, same_file
@@ -20,7 +22,7 @@ from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Lesson, Proposal, ProposalState
 from magg_kg.store import Store
 
-__all__ = ["decision", "moved_refusal", "read_elsewhere", "rejudge"]
+__all__ = ["decision", "known_outcome", "moved_refusal", "read_elsewhere", "rejudge"]
 
 
 def decision(
@@ -113,6 +115,24 @@ def rejudge(
         admission.graph.invalidate(*triple)
         outcomes[("rejudge", "invalidate")] += 1
     return ops
+
+
+def known_outcome(store: Store, lesson: LessonText, known: Lesson, *, meanwhile: bool) -> LessonOutcome:
+    """The outcome for a lesson whose text is stored already (under its own name or another); a
+    note when that text is not what the course holds now (a withdrawn lesson, a replaced version)."""
+    if known.lesson_key != lesson.key:
+        return LessonOutcome(lesson.source_path, "duplicate", known.id, f"same text as lesson {known.id}")
+    why = "ingested by another run while this one ran" if meanwhile else "unchanged since it was ingested"
+    latest = next(s for s in reversed(store.lessons()) if s.lesson_key == known.lesson_key)
+    note = ""
+    if latest.id != known.id:
+        note = (
+            f"not taken: its text is that of version {known.id}, which {latest.id} replaced; a version "
+            "is stored once, so edit the lesson to make it a new version"
+        )
+    elif (withdrawal := store.withdrawals().get(known.id)) is not None:
+        note = f"not taken: lesson {known.id} was {withdrawn_note(withdrawal)}; edit it to bring it back"
+    return LessonOutcome(lesson.source_path, "skipped", known.id, why, note=note)
 
 
 def read_elsewhere(previous: Lesson | None, lesson: LessonText) -> str:

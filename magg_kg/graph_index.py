@@ -103,10 +103,24 @@ def build_graph_index(store: Store, as_of: str | None = None) -> GraphIndex:
         aliases.setdefault(concept_id, []).append(alias)
     names = {cid: (c.name, *sorted(aliases.get(cid, []))) for cid, c in concepts.items()}
     owners = store.concept_domains(as_of)
+    stale = store.stale_lessons(as_of)
     edges = {
-        edge.edge_id: edge for edge in store.edges(as_of) if edge.src in concepts and edge.dst in concepts
+        edge.edge_id: _current_first(edge, stale)
+        for edge in store.edges(as_of)
+        if edge.src in concepts and edge.dst in concepts
     }
     return GraphIndex(HashingEmbedding(), concepts, names, owners, edges, as_of, store)
+
+
+def _current_first(edge: EdgeVersion, stale: set[str]) -> EdgeVersion:
+    """``edge`` with the evidence of current lessons first, so that an answer quotes what the
+    course says now: not a version an edit replaced, nor a withdrawn lesson, when another lesson
+    grounds the edge too (``stale``: :meth:`~magg_kg.store.Store.stale_lessons`)."""
+    spans = edge.grounding.evidence
+    if not stale or spans[0].lesson_id not in stale:
+        return edge
+    ordered = tuple(sorted(spans, key=lambda span: span.lesson_id in stale))  # stable: False first
+    return edge.model_copy(update={"grounding": edge.grounding.model_copy(update={"evidence": ordered})})
 
 
 def _scope_index(graph: GraphIndex, scope: frozenset[str] | None) -> ScopeIndex:

@@ -34,6 +34,7 @@ from magg_kg.records import (
 __all__ = [
     "SCHEMA_VERSION",
     "TIME_ORDER",
+    "WITHDRAWAL",
     "BatchResult",
     "Param",
     "Row",
@@ -47,6 +48,8 @@ SCHEMA_VERSION = 2
 """The newest schema this code knows; a database with a higher version is refused."""
 TIME_ORDER = "time order:"
 """How a refusal by the store's time order begins (``migrations/0002_time_order.sql``)."""
+WITHDRAWAL = "withdrawal"
+"""The stage of the decisions that withdraw a lesson from the course (``magg review withdraw``)."""
 
 Param = str | int | float | None
 """One value bound to a query or held in a row: what SQLite and D1 both store."""
@@ -255,10 +258,24 @@ class Store(ABC):
 
     def current_lessons(self, as_of: str | None = None) -> list[Lesson]:
         """The current version of each lesson (the last of its key recorded), in ingestion order:
-        what the course says now, without the versions a later one replaced."""
-        lessons = self.lessons(as_of)
-        current = {lesson.lesson_key: lesson.id for lesson in lessons}
-        return [lesson for lesson in lessons if current[lesson.lesson_key] == lesson.id]
+        what the course says now, without the versions a later one replaced, nor a lesson whose
+        current version was withdrawn (:meth:`withdrawals`)."""
+        stale = self.stale_lessons(as_of)
+        return [lesson for lesson in self.lessons(as_of) if lesson.id not in stale]
+
+    def stale_lessons(self, as_of: str | None = None) -> set[str]:
+        """The ids of the stored lessons that are not current (:meth:`current_lessons`): versions a
+        later one replaced, and withdrawn lessons. Read without the lessons' texts."""
+        rows = self.query("lessons", {"as_of": as_of})
+        current = {str(row["lesson_key"]): str(row["id"]) for row in rows}
+        return {str(row["id"]) for row in rows} - (set(current.values()) - set(self.withdrawals(as_of)))
+
+    def withdrawals(self, as_of: str | None = None) -> dict[str, Decision]:
+        """The lessons a person withdrew from the course (``magg review withdraw``), by lesson id:
+        the decision that withdrew each (stage :data:`WITHDRAWAL`, verdict ``withdraw``)."""
+        rows = self.query("decisions_at_stage", {"stage": WITHDRAWAL, "as_of": as_of})
+        withdrawn = (_decision(row) for row in rows)
+        return {str(d.detail.get("lesson_id")): d for d in withdrawn if d.verdict == "withdraw"}
 
     def lesson(self, lesson_id: str) -> Lesson | None:
         rows = self.query("lesson", {"id": lesson_id})
@@ -355,7 +372,8 @@ class Store(ABC):
         """The graph's stamp: what changes whenever the graph does. It is the row counts of the
         tables that say what the graph is (concepts, aliases, edge versions, invalidations, domains
         and ownership, lessons and their chunks: every one only grows) and how many domain and
-        ownership rows are closed (the one change that adds no row). Equal stamps, equal graphs: a
+        ownership rows are closed (the one change that adds no row), and how many lessons were
+        withdrawn (a withdrawal may close no edge). Equal stamps, equal graphs: a
         reader that keeps the graph reads it again only when this moves; usage and cache writes
         leave it as it is."""
         rows = self.query("graph_stamp")

@@ -8,6 +8,7 @@ transport.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 import time
@@ -28,6 +29,7 @@ from magg_kg.graph import Adjacency
 from magg_kg.operations import (
     AddAlias,
     AddConcept,
+    AddLesson,
     AppendAudit,
     AssignDomain,
     Batch,
@@ -42,7 +44,7 @@ from magg_kg.operations import (
 )
 from magg_kg.records import edge_id
 from magg_kg.sqlite import SQLiteStore
-from magg_kg.store import Store
+from magg_kg.store import WITHDRAWAL, Store
 
 T = "2026-02-01T00:00:00.000000Z"
 LATER = "2026-02-01T00:00:05.000000Z"
@@ -601,3 +603,36 @@ def test_the_graph_stamp_moves_with_the_graph_and_not_with_usage(backend: Store,
         latency_ms=0.0, attempts=1, outcome="ok", cache_hit=False, recorded_at=LATER,
     )  # fmt: skip
     assert not changed(usage)
+
+
+def test_the_current_lessons_leave_out_replaced_versions_and_withdrawn_lessons(
+    backend: Store, prefix: str
+) -> None:
+    def lesson(key: str, text: str, at: str, supersedes: str | None = None) -> AddLesson:
+        sha = hashlib.sha256(f"{prefix}{text}".encode()).hexdigest()
+        return AddLesson(
+            id=f"{prefix}{key}@{sha[:6]}", lesson_key=prefix + key, title=key, sha256=sha,
+            source_path=f"{key}.md", text=prefix + text, supersedes=supersedes, ingested_at=at,
+        )  # fmt: skip
+
+    first, other = lesson("a", "one", EARLIER), lesson("b", "two", EARLIER)
+    second = lesson("a", "three", T, supersedes=first.id)
+    assert backend.apply(batch(prefix, "lessons", first, other)).status == "applied"
+    assert backend.apply(batch(prefix, "edit", second)).status == "applied"
+    withdrawal = decision(prefix, "w", "invalidated").model_copy(
+        update={
+            "stage": WITHDRAWAL,
+            "verdict": "withdraw",
+            "detail": {"lesson_id": other.id},
+            "decided_at": LATER,
+        }
+    )
+    stamp = backend.graph_stamp()
+    assert backend.apply(batch(prefix, "withdraw", withdrawal)).status == "applied"
+    assert backend.graph_stamp() != stamp  # a withdrawal that closes no edge still moves it
+    assert mine(prefix, [lesson.id for lesson in backend.current_lessons()]) == [second.id]
+    assert mine(prefix, sorted(backend.stale_lessons())) == sorted([first.id, other.id])
+    assert backend.withdrawals()[other.id].id == withdrawal.id
+    # As of a time before the edit and the withdrawal, the course was the first versions.
+    assert mine(prefix, [lesson.id for lesson in backend.current_lessons(EARLIER)]) == [first.id, other.id]
+    assert other.id not in backend.withdrawals(T)

@@ -194,6 +194,14 @@ def _moved(report: IngestReport, err: Console) -> None:
             )
 
 
+def _notes(report: IngestReport, err: Console) -> None:
+    """One note per file whose text is stored but is not what the course holds now (a withdrawn
+    lesson, a version a later one replaced): it was not taken, and why."""
+    for lesson in report.lessons:
+        if lesson.note:
+            err.print(f"note: {lesson.path}: {lesson.note}", markup=False, highlight=False)
+
+
 def _hidden(report: IngestReport, err: Console) -> None:
     """One warning line per lesson with concealed text (comments, hidden elements): it is
     suspicious and was never evidence."""
@@ -283,6 +291,7 @@ def ingest_command(
         _failures(report, ctx.err)
         _barren(report, ctx.err, ctx.config.llm.provider)
         _moved(report, ctx.err)
+        _notes(report, ctx.err)
         _hidden(report, ctx.err)
         code = _refusals(report, ctx.err)
     if code:

@@ -9,20 +9,25 @@ finishes the work.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from governance.curation import invalidate, restore
 from governance.discovery import discover as run_discover
 from governance.recheck import recheck as run_recheck
 from governance.reconsider import ROUNDS, Reconsidered
 from governance.reconsider import reconsider as run_reconsider
 from governance.review import approve, case_of, pending, reject
 from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, print_json, write_batch
+from magg_kg.cli.curation import (
+    ReviewerOption,
+    person_decides,
+    review_invalidate,
+    review_restore,
+    review_withdraw,
+)
 from magg_kg.errors import UserError
 from magg_kg.llm.usage import UsageLog
 from magg_kg.operations import InvalidateEdge, Operation
@@ -42,12 +47,11 @@ __all__ = [
 
 MAX_LIMIT = 1_000_000_000
 """The largest ``--limit``: far above any graph, far below what SQLite's integer holds."""
-ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Your name, recorded with the decision.")]
 
 
 def register(app: typer.Typer) -> None:
     """Adds the ``review`` group (``list``, ``show``, ``approve``, ``reject``, ``invalidate``,
-    ``restore``), ``recheck``, ``reconsider`` and ``discover`` to the ``magg`` app."""
+    ``restore``, ``withdraw``), ``recheck``, ``reconsider`` and ``discover`` to the ``magg`` app."""
     review = typer.Typer(
         help="Human review of quarantined proposals, and of committed edges.", no_args_is_help=True
     )
@@ -57,6 +61,7 @@ def register(app: typer.Typer) -> None:
     review.command("reject")(review_reject)
     review.command("invalidate")(review_invalidate)
     review.command("restore")(review_restore)
+    review.command("withdraw")(review_withdraw)
     app.add_typer(review, name="review")
     app.command("recheck")(recheck_command)
     app.command("reconsider")(reconsider_command)
@@ -218,62 +223,13 @@ def review_reject(
     db: DbOption = None,
 ) -> None:
     """Reject a quarantined proposal, with the reason."""
-    _decide(
+    person_decides(
         db,
         ident,
         "reject",
         lambda ctx: reject(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason),
         f"rejected {ident}",
     )
-
-
-def review_invalidate(
-    ident: Annotated[str, typer.Argument(metavar="EDGE", help="An active edge's id (e-...) or version id.")],
-    reviewer: ReviewerOption,
-    reason: Annotated[str, typer.Option("--reason", help="Why the edge is wrong.")],
-    db: DbOption = None,
-) -> None:
-    """Invalidate a committed edge, with the reason; no lesson commits it again unless a person
-    restores it."""
-    _decide(
-        db,
-        ident,
-        "invalidate",
-        lambda ctx: invalidate(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason),
-        f"invalidated {ident}; the rules refuse it until a person restores it",
-    )
-
-
-def review_restore(
-    ident: Annotated[
-        str, typer.Argument(metavar="EDGE", help="The edge's id, or the id of the version invalidated.")
-    ],
-    reviewer: ReviewerOption,
-    reason: Annotated[str, typer.Option("--reason", help="Why the invalidation was wrong.")],
-    db: DbOption = None,
-) -> None:
-    """Undo a person's invalidation of an edge: the rules run again, then the edge is committed."""
-    _decide(
-        db,
-        ident,
-        "restore",
-        lambda ctx: restore(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason),
-        f"restored {ident}: edge committed again",
-    )
-
-
-def _decide(
-    db: Path | None, ident: str, action: str, decided: Callable[[Context], list[Operation]], done: str
-) -> None:
-    """Writes a person's decision on ``ident``, the write lock held from the read to the write (as
-    in :func:`review_approve`), and says ``done``."""
-    with open_context(db) as ctx, ctx.store.exclusive():
-        refused = _write(ctx, "review", ident, decided(ctx), None)
-        if refused:
-            raise UserError(
-                f"cannot {action} {ident}: the store refused the decision ({refused}); nothing written"
-            )
-        ctx.out.print(done, markup=False)
 
 
 def recheck_command(

@@ -1,0 +1,152 @@
+"""Withdrawing a lesson (``magg review withdraw``): what only it grounded is invalidated, what
+another lesson states too is grounded again on that lesson's words, its open proposals are closed,
+answers no longer quote it, a refusal writes nothing, and nothing is ever deleted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from governance.withdrawal import STANDING
+from magg_kg.records import EdgeVersion
+from magg_kg.sqlite import SQLiteStore
+from tests.cli import magg
+
+LESSONS = {
+    "calculus.md": "# Gradient descent\n\nGradient descent is an optimization algorithm that follows the "
+    "negative gradient of a loss function. Calculus is a prerequisite for gradient descent, because the "
+    "gradient is a vector of partial derivatives. Stochastic gradient descent is a variant of gradient "
+    "descent that uses mini-batches.\n",
+    "backprop.md": "# Backpropagation\n\nBackpropagation is an algorithm that computes the gradient of a "
+    "loss with respect to every weight of a neural network. Backpropagation builds on the chain rule of "
+    "calculus. Calculus is a prerequisite for gradient descent, and gradient descent uses the gradients "
+    "that backpropagation computes.\n",
+}
+DEFINED = "computes the gradient of a loss"
+"""What only the backpropagation lesson says."""
+
+
+@pytest.fixture
+def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    course = tmp_path / "course"
+    course.mkdir()
+    for name, text in LESSONS.items():
+        (course / name).write_text(text, encoding="utf-8")
+    path = tmp_path / "magg.sqlite"
+    assert magg(["ingest", str(course), "--db", str(path)], capsys)[0] == 0
+    return path
+
+
+def _withdraw(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    return magg(["review", "withdraw", *args, "--db", str(db)], capsys)
+
+
+def _ask(db: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    code, out, _ = magg(["ask", "What is backpropagation?", "--db", str(db)], capsys)
+    assert code == 0
+    return out
+
+
+def _only_from(edge: EdgeVersion, lesson_id: str) -> bool:
+    return all(span.lesson_id == lesson_id for span in edge.grounding.evidence)
+
+
+def test_a_withdrawn_lesson_leaves_the_graph_and_the_answers(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = SQLiteStore.open(db)
+    (gone,) = [lesson.id for lesson in store.lessons() if lesson.lesson_key == "backprop"]
+    (kept,) = [lesson.id for lesson in store.lessons() if lesson.lesson_key == "calculus"]
+    before = store.edges()
+    versions = {v.version_id for v in store.edge_versions()}
+    stated = {(p.src, p.type, p.dst) for p in store.proposals() if p.lesson_id == kept}
+    resting = [e for e in before if _only_from(e, gone)]
+    again = [e for e in resting if (e.src, e.type, e.dst) in stated]
+    assert again and len(again) < len(resting)  # the course exercises both outcomes
+    assert [p for p in store.proposals_in(STANDING) if p.lesson_id == gone]
+    store.close()
+    assert DEFINED in _ask(db, capsys)
+
+    code, out, _ = _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "merged into calculus")
+    assert code == 0 and f"{len(resting) - len(again)} edge(s) only it grounded invalidated" in out
+    assert f"{len(again)} grounded again" in out
+
+    store = SQLiteStore.open(db)
+    after = {e.edge_id: e for e in store.edges()}
+    for edge in resting:
+        if edge in again:  # a new version, grounded on what the other lesson says
+            assert after[edge.edge_id].version_id != edge.version_id and _only_from(after[edge.edge_id], kept)
+        else:
+            assert edge.edge_id not in after
+    assert {e.edge_id for e in before if e not in resting} <= set(after)  # the others are untouched
+    assert versions <= {v.version_id for v in store.edge_versions()}  # closed, never deleted
+    assert not [p for p in store.proposals_in(STANDING) if p.lesson_id == gone]
+    assert [lesson.id for lesson in store.current_lessons()] == [kept]
+    assert {lesson.id for lesson in store.lessons()} == {gone, kept}
+    store.close()
+    assert DEFINED not in _ask(db, capsys)
+    assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
+
+
+def test_a_withdrawal_that_cannot_be_done_writes_nothing(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def decisions() -> int:
+        store = SQLiteStore.open(db)
+        try:
+            return len(store.decisions())
+        finally:
+            store.close()
+
+    assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "merged")[0] == 0
+    written = decisions()
+    refusals = {
+        "no such lesson": (["nope", "--reviewer", "Ann", "--reason", "x"], "no stored lesson"),
+        "withdrawn already": (["backprop", "--reviewer", "Bo", "--reason", "x"], "withdrawn from the course"),
+        "no reason": (["calculus", "--reviewer", "Ann", "--reason", " "], "needs a reason"),
+        "no reviewer": (["calculus", "--reviewer", "", "--reason", "x"], "reviewer's name"),
+    }
+    for name, (args, said) in refusals.items():
+        code, _, err = _withdraw(db, capsys, *args)
+        assert code == 2 and said in err and "Traceback" not in err, name
+    assert decisions() == written
+
+
+def test_a_withdrawn_lesson_comes_back_as_a_new_version(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "merged")[0] == 0
+    lesson = tmp_path / "course" / "backprop.md"
+    # The same text is not taken again, and the run says why.
+    code, _, err = magg(["ingest", str(lesson), "--db", str(db)], capsys)
+    assert code == 0 and "was withdrawn from the course" in err and "edit it to bring it back" in err
+    store = SQLiteStore.open(db)
+    assert [lesson.lesson_key for lesson in store.current_lessons()] == ["calculus"]
+    store.close()
+    # Edited, it is a new version: in the course again, its claims admitted as any lesson's.
+    lesson.write_text(LESSONS["backprop.md"] + "\nBackpropagation needs a loss function.\n", encoding="utf-8")
+    assert magg(["ingest", str(lesson), "--db", str(db)], capsys)[0] == 0
+    store = SQLiteStore.open(db)
+    current = {lesson.lesson_key: lesson.id for lesson in store.current_lessons()}
+    assert set(current) == {"calculus", "backprop"}
+    assert [p for p in store.proposals() if p.lesson_id == current["backprop"]]
+    store.close()
+    assert DEFINED in _ask(db, capsys)
+
+
+def test_the_text_of_a_replaced_version_is_not_taken_in_silence(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Reverting an edit was reported as "unchanged": the edited version stayed current, unsaid.
+    lesson = tmp_path / "course" / "calculus.md"
+    edited = LESSONS["calculus.md"] + "\nMomentum is a variant of gradient descent.\n"
+    lesson.write_text(edited, encoding="utf-8")
+    assert magg(["ingest", str(lesson), "--db", str(db)], capsys)[0] == 0
+    lesson.write_text(LESSONS["calculus.md"], encoding="utf-8")
+    code, _, err = magg(["ingest", str(lesson), "--db", str(db)], capsys)
+    assert code == 0 and "not taken: its text is that of version calculus@" in err
+    store = SQLiteStore.open(db)
+    (current,) = [lesson for lesson in store.current_lessons() if lesson.lesson_key == "calculus"]
+    assert "Momentum" in current.text
+    store.close()
