@@ -16,6 +16,8 @@ act on, or without a reviewer and a reason.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from governance.policy import policy_decision
 from governance.retraction import RETRACTION, in_force, latest_retractions
 from governance.review import MAX_NOTE, REVIEW_PROMPT, bounded_text, grounded, reviewer_name, twins_settled
@@ -25,12 +27,12 @@ from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
 from magg_kg.ids import edge_id
-from magg_kg.operations import Operation, SpanData
-from magg_kg.records import Triple
+from magg_kg.operations import Operation, RecordDecision, SpanData
+from magg_kg.records import EdgeVersion, Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
-__all__ = ["current_grounding", "invalidate", "reason_given", "restore"]
+__all__ = ["current_grounding", "invalidate", "reason_given", "regrounded", "restore"]
 
 
 def reason_given(reason: str, what: str) -> str:
@@ -166,3 +168,22 @@ def current_grounding(
     if not spans:
         return [], "no current version of a lesson states it (its lessons have new versions since)"
     return grounded(store, list(spans.values()))
+
+
+def regrounded(
+    edge: EdgeVersion, spans: Sequence[SpanData], closing: RecordDecision, again: RecordDecision
+) -> list[Operation]:
+    """An edge whose own lessons no longer ground it, while another lesson states it
+    (:func:`current_grounding` gave ``spans``): the version closed by ``closing``, never deleted,
+    and a new version committed by ``again`` on those spans, its confidence and source kept."""
+    commit = commit_op(
+        again,
+        edge.src,
+        edge.type,
+        edge.dst,
+        confidence=edge.grounding.confidence,
+        reason=again.rationale,
+        source=edge.grounding.source,
+        evidence=spans,
+    )
+    return [closing, invalidation_op(edge.version_id, closing), again, commit]

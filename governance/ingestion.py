@@ -397,7 +397,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         extraction,
         result,
         domains=len(layout.domains),
-        invalidated=sum(isinstance(op, InvalidateEdge) for op in ops),
+        invalidated=sum(isinstance(op, InvalidateEdge) for op in ops) - outcomes[("rejudge", "reground")],
         dropped=len(extraction.dropped),
     )
 

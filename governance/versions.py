@@ -3,7 +3,9 @@
 A standing proposal of an earlier version is closed (``rejected``, verdict ``superseded``) when
 the new version proposes the same edge again, or ``unsupported`` when it does not. An active edge
 whose every evidence span came from earlier versions, and which the new version does not support,
-is invalidated (closed, never deleted) with a decision that says why. An edge the new version
+is invalidated (closed, never deleted) with a decision that says why; when another lesson's
+proposal states it (a twin refused as a duplicate while the edge was in), it is committed again
+as a new version grounded on that lesson's words (verdict ``regrounded``). An edge the new version
 still supports stays active; its new proposal meets the rule engine's ``no-duplicate``.
 """
 
@@ -13,13 +15,14 @@ from collections import Counter
 
 from agents.cost import Cost
 from governance.admission import AdmissionContext
+from governance.curation import current_grounding, regrounded
 from governance.ingest_report import LessonOutcome
 from governance.withdrawal import withdrawn_note
 from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
 from magg_kg.lessons import LessonText, same_file
-from magg_kg.operations import Operation, RecordDecision
-from magg_kg.records import Lesson, Proposal, ProposalState
+from magg_kg.operations import Operation, RecordDecision, SpanData
+from magg_kg.records import EdgeVersion, Lesson, Proposal, ProposalState
 from magg_kg.store import Store
 
 __all__ = ["decision", "known_outcome", "moved_refusal", "read_elsewhere", "rejudge"]
@@ -100,6 +103,11 @@ def rejudge(
         triple = (edge.src, edge.type, edge.dst)
         if not sources <= versions or triple in supported:
             continue
+        spans, _ = current_grounding(store, admission.graph.schema, triple, frozenset(versions))
+        if spans:  # another lesson states it too: grounded anew on that lesson's words
+            ops += _regrounded(policy, edge, spans, f"the new version {lesson.id} does not support it", at)
+            outcomes[("rejudge", "reground")] += 1
+            continue
         closing = decision(
             policy,
             None,
@@ -115,6 +123,19 @@ def rejudge(
         admission.graph.invalidate(*triple)
         outcomes[("rejudge", "invalidate")] += 1
     return ops
+
+
+def _regrounded(
+    policy: Policy, edge: EdgeVersion, spans: list[SpanData], why: str, at: str
+) -> list[Operation]:
+    lessons = ", ".join(sorted({span.lesson_id for span in spans}))
+    detail: dict[str, object] = {"version_id": edge.version_id, "lessons": lessons, "cost": Cost().as_dict()}
+    stated = f"{why}; {lessons} state it"
+    closing = decision(policy, None, "rejudge", "regrounded", "invalidated", stated, at, detail)
+    said = f"edge {edge.edge_id} grounded on {lessons}: {why}"
+    return regrounded(
+        edge, spans, closing, decision(policy, None, "rejudge", "regrounded", "committed", said, at, detail)
+    )
 
 
 def known_outcome(store: Store, lesson: LessonText, known: Lesson, *, meanwhile: bool) -> LessonOutcome:

@@ -24,10 +24,10 @@ path names, one withdrawn already, or a missing reviewer or reason.
 
 from __future__ import annotations
 
-from governance.curation import current_grounding, reason_given
+from governance.curation import current_grounding, reason_given, regrounded
 from governance.policy import policy_decision
 from governance.review import REVIEW_PROMPT, reviewer_name
-from magg_kg.builders import commit_op, invalidation_op
+from magg_kg.builders import invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
@@ -81,7 +81,12 @@ def withdraw(
     detail.update(reviewer=reviewer, reason=said)
 
     def decided(
-        proposal_id: str | None, verdict: str, state: ProposalState, subject: str, **more: object
+        proposal_id: str | None,
+        verdict: str,
+        state: ProposalState,
+        subject: str,
+        rationale: str = "",
+        **more: object,
     ) -> RecordDecision:
         return policy_decision(
             policy,
@@ -90,7 +95,7 @@ def withdraw(
             WITHDRAWAL,
             verdict,
             state,
-            why,
+            rationale or why,
             subject=subject,
             detail={**detail, **more},
             prompt_version=REVIEW_PROMPT,
@@ -107,22 +112,13 @@ def withdraw(
         spans, _ = current_grounding(store, schema, triple, frozenset(versions))
         verdict = "regrounded" if spans else "withdrawn"
         closing = decided(None, verdict, "invalidated", edge.version_id, version_id=edge.version_id)
-        ops += [closing, invalidation_op(edge.version_id, closing)]
-        if spans:  # another lesson states it too: a new version, grounded on what that lesson says
-            lessons = sorted({span.lesson_id for span in spans})
-            reason = f"grounded on {', '.join(lessons)}: {why}"
-            again = decided(None, "regrounded", "committed", f"{edge.version_id} again", lessons=lessons)
-            ops += [
-                again,
-                commit_op(
-                    again,
-                    *triple,
-                    confidence=edge.grounding.confidence,
-                    reason=reason,
-                    source=edge.grounding.source,
-                    evidence=spans,
-                ),
-            ]
+        if not spans:
+            ops += [closing, invalidation_op(edge.version_id, closing)]
+            continue
+        lessons = sorted({span.lesson_id for span in spans})  # another lesson states it too
+        grounded = f"grounded on {', '.join(lessons)}: {why}"
+        again = decided(None, "regrounded", "committed", f"{edge.version_id}+", grounded, lessons=lessons)
+        ops += regrounded(edge, spans, closing, again)
     for proposal in store.proposals_in(STANDING):
         if proposal.lesson_id in versions:
             ops.append(decided(proposal.id, "withdrawn", "rejected", proposal.id))

@@ -1,6 +1,7 @@
-"""Withdrawing a lesson (``magg review withdraw``): what only it grounded is invalidated, what
-another lesson states too is grounded again on that lesson's words, its open proposals are closed,
-answers no longer quote it, a refusal writes nothing, and nothing is ever deleted."""
+"""Withdrawing a lesson (``magg review withdraw``), and editing one: what only it grounded is
+invalidated, what another lesson states too is grounded again on that lesson's words, its open
+proposals are closed, answers no longer quote it, a refusal writes nothing, and nothing is ever
+deleted."""
 
 from __future__ import annotations
 
@@ -150,3 +151,27 @@ def test_the_text_of_a_replaced_version_is_not_taken_in_silence(
     (current,) = [lesson for lesson in store.current_lessons() if lesson.lesson_key == "calculus"]
     assert "Momentum" in current.text
     store.close()
+
+
+def test_an_edit_that_drops_a_claim_another_lesson_states_grounds_it_on_that_lesson(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An edit closed an edge for good when the lesson that committed it stopped saying it, though
+    # another lesson said it too (its proposal was refused as a duplicate while the edge was in).
+    store = SQLiteStore.open(db)
+    (first,) = [lesson.id for lesson in store.lessons() if lesson.lesson_key == "backprop"]
+    (kept,) = [lesson.id for lesson in store.lessons() if lesson.lesson_key == "calculus"]
+    stated = {(p.src, p.type, p.dst) for p in store.proposals() if p.lesson_id == kept}
+    shared = [e for e in store.edges() if _only_from(e, first) and (e.src, e.type, e.dst) in stated]
+    assert shared  # the course has such an edge
+    store.close()
+    dropped = "Calculus is a prerequisite for gradient descent, and gradient descent uses"
+    lesson = tmp_path / "course" / "backprop.md"
+    lesson.write_text(LESSONS["backprop.md"].replace(dropped, "Gradient descent uses"), encoding="utf-8")
+    assert magg(["ingest", str(lesson), "--db", str(db)], capsys)[0] == 0
+    store = SQLiteStore.open(db)
+    after = {e.edge_id: e for e in store.edges()}
+    for edge in shared:
+        assert after[edge.edge_id].version_id != edge.version_id and _only_from(after[edge.edge_id], kept)
+    store.close()
+    assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
