@@ -315,6 +315,32 @@ def _excerpts(prompt: Prompt) -> list[Excerpt]:
     return [Excerpt(chunk, title, lines[chunk]) for chunk, title in titles.items() if chunk in lines]
 
 
+_PURPOSE_OF = re.compile(
+    r"what (?:is|are) (?:an? |the )?(?P<used>[^?,;]{1,60}?) (?:used|good) for\b|"
+    r"what (?:are|is) (?:the |some |its |their )?(?:main |key |biggest )?(?:purpose|role|goal|point) of "
+    r"(?:an? |the )?(?P<of>[^?,;]{1,60}?)\s*\??$",
+    re.IGNORECASE,
+)
+
+
+def _purpose_subject(question: str) -> str:
+    """What a question about what something is for asks about ("What is a confusion matrix used
+    for?": "confusion matrix"), up to five words and no question word in them; "" otherwise.
+
+    >>> _purpose_subject("What is a confusion matrix used for?")
+    'confusion matrix'
+    >>> _purpose_subject("What is the role of a GPU?")
+    'GPU'
+    >>> _purpose_subject("What is the model that we trained last week in the lab used for?")
+    ''
+    """
+    found = _PURPOSE_OF.search(" ".join(question.split()))
+    term = (found.group("used") or found.group("of") or "") if found else ""
+    if len(term.split()) > 5 or re.search(r"\b(?:what|which|who|how|when|where|why)\b", term, re.IGNORECASE):
+        return ""
+    return term
+
+
 def answer_offline(prompt: Prompt) -> dict[str, object]:
     graph_answer = _mapping(prompt.payload.get("graph_answer"))
     if graph_answer:
@@ -332,6 +358,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     yes_no = expected_kind(question) == "yesno"
     about_all = len(focus) == 1 or yes_no or ASPECT.search(question) is not None
     also = [names[c] for c in focus if c in names] if about_all else []
+    if not focus and (subject := _purpose_subject(question)):
+        also = [subject]  # what a term the graph lacks is for: read where the lessons say what it is
     if asks_maker(question):  # who made a thing is read where it is said, never guessed
         span = maker(question, excerpts)
         used = used if span is not None else []

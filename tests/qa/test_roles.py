@@ -129,3 +129,27 @@ def test_an_explanation_is_the_sentence_said_once() -> None:
     reply = qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
     assert reply.short_answer == sentence and reply.citations == ["c-1"]
     assert reply.answer == f'The lesson says "{sentence}" [c-1].'
+
+
+def test_what_a_term_the_graph_lacks_is_for_is_read_where_a_lesson_says_what_it_is() -> None:
+    # ML-For-Beginners: "What is a confusion matrix used for?" (no concept of the graph) quoted the
+    # first sentence that named it, "you will see how to build this 'confusion matrix' in code".
+    named = "In a future lesson you will see how to build this 'confusion matrix' in code"
+    defined = "A 'confusion matrix' is a table of a model's true and false positives and negatives."
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:a",
+        system=qa.answer_system(graph_answer=False, excerpts=True),
+        data=f"[c-1] {named}\n[c-2] Some words first. {defined}",
+        payload={
+            "question": "What is a confusion matrix used for?",
+            "concepts": [],
+            "names": {},
+            "edges": [],
+            "excerpts": {"c-1": "Fairness", "c-2": "Logistic regression"},
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    reply = qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
+    assert reply.short_answer == defined and reply.citations == ["c-2"]
