@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from agents.cost import Cost
+from magg_kg.records import Lesson
 
 __all__ = ["IngestReport", "LessonOutcome", "Status"]
 
@@ -51,6 +52,8 @@ class IngestReport:
     failures: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     """One line per batch refused because another writer changed the graph first (then retried)."""
+    gone: list[Lesson] = field(default_factory=list)
+    """The current lessons read before from a folder given whose files are gone from it."""
 
     def count(self, status: Status) -> int:
         return sum(1 for lesson in self.lessons if lesson.status == status)

@@ -68,7 +68,7 @@ from governance.ingest_report import IngestReport, LessonOutcome
 from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, lesson_proposal
 from governance.stages import Gate
 from governance.taint import Quarantine
-from governance.versions import decision, known_outcome, moved_refusal, read_elsewhere, rejudge
+from governance.versions import decision, gone_from, known_outcome, moved_refusal, read_elsewhere, rejudge
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import BatchConflict, InputError
@@ -177,6 +177,7 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
         ctx = replace(ctx, ledger=ProposalLedger(ctx.store))
     ctx.clock.observe(ctx.store.latest_time())  # a clock behind the recorded history writes after it
     fresh = _read(ctx, paths, report)
+    report.gone = gone_from(ctx.store, paths)
     stored = ((row.id, stored_prose(row) or "") for row in ctx.store.lessons())
     ctx = replace(ctx, course=ctx.course or Course.of([*stored, *((f.id, f.prose) for f in fresh)]))
     for index, lesson in enumerate(fresh):

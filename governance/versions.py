@@ -12,6 +12,8 @@ still supports stays active; its new proposal meets the rule engine's ``no-dupli
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
 
 from agents.cost import Cost
 from governance.admission import AdmissionContext
@@ -25,7 +27,7 @@ from magg_kg.operations import Operation, RecordDecision, SpanData
 from magg_kg.records import EdgeVersion, Lesson, Proposal, ProposalState
 from magg_kg.store import Store
 
-__all__ = ["decision", "known_outcome", "moved_refusal", "read_elsewhere", "rejudge"]
+__all__ = ["decision", "gone_from", "known_outcome", "moved_refusal", "read_elsewhere", "rejudge"]
 
 
 def decision(
@@ -154,6 +156,21 @@ def known_outcome(store: Store, lesson: LessonText, known: Lesson, *, meanwhile:
     elif (withdrawal := store.withdrawals().get(known.id)) is not None:
         note = f"not taken: lesson {known.id} was {withdrawn_note(withdrawal)}; edit it to bring it back"
     return LessonOutcome(lesson.source_path, "skipped", known.id, why, note=note)
+
+
+def gone_from(store: Store, paths: Sequence[Path]) -> list[Lesson]:
+    """The current lessons read before from a file under one of the folders ``paths`` names, whose
+    file is no longer there: a course that dropped a lesson, which a person may withdraw (a path
+    recorded relative to another directory is looked for from this one)."""
+    folders = [path.resolve() for path in paths if path.is_dir()]
+    if not folders:
+        return []
+    gone = []
+    for lesson in store.current_lessons():
+        file = Path(lesson.source_path).resolve()
+        if any(file.is_relative_to(folder) for folder in folders) and not file.exists():
+            gone.append(lesson)
+    return gone
 
 
 def read_elsewhere(previous: Lesson | None, lesson: LessonText) -> str:

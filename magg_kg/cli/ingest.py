@@ -62,6 +62,10 @@ def ingest_report_json(report: IngestReport) -> dict[str, object]:
         "cost": {stage: cost.as_dict() for stage, cost in sorted(report.cost.items())},
         "failures": report.failures,
         "conflicts": report.conflicts,
+        "gone": [
+            {"lesson_key": gone.lesson_key, "lesson_id": gone.id, "source_path": gone.source_path}
+            for gone in report.gone
+        ],
     }
 
 
@@ -196,10 +200,19 @@ def _moved(report: IngestReport, err: Console) -> None:
 
 def _notes(report: IngestReport, err: Console) -> None:
     """One note per file whose text is stored but is not what the course holds now (a withdrawn
-    lesson, a version a later one replaced): it was not taken, and why."""
+    lesson, a version a later one replaced): it was not taken, and why; and one per lesson whose
+    file is gone from a folder ingested (a course that dropped it), with how to withdraw it."""
     for lesson in report.lessons:
         if lesson.note:
             err.print(f"note: {lesson.path}: {lesson.note}", markup=False, highlight=False)
+    for gone in report.gone:
+        err.print(
+            f"note: lesson {gone.lesson_key!r} was read from {gone.source_path}, which is gone; if the "
+            f"course dropped it, `magg review withdraw {gone.lesson_key} --reviewer NAME --reason TEXT` "
+            "takes out what only it says",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _hidden(report: IngestReport, err: Console) -> None:

@@ -175,3 +175,16 @@ def test_an_edit_that_drops_a_claim_another_lesson_states_grounds_it_on_that_les
         assert after[edge.edge_id].version_id != edge.version_id and _only_from(after[edge.edge_id], kept)
     store.close()
     assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
+
+
+def test_a_lesson_gone_from_its_folder_is_noted_until_withdrawn(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    course = tmp_path / "course"
+    (course / "backprop.md").unlink()
+    code, _, err = magg(["ingest", str(course), "--db", str(db)], capsys)
+    assert code == 0 and "lesson 'backprop' was read from" in err and "magg review withdraw backprop" in err
+    assert "'calculus'" not in err
+    assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "dropped")[0] == 0
+    code, _, err = magg(["ingest", str(course), "--db", str(db)], capsys)
+    assert code == 0 and "magg review withdraw" not in err
