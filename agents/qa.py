@@ -60,6 +60,7 @@ __all__ = [
     "edge_quotes",
     "intent_of",
     "offline_handlers",
+    "purpose_subject",
 ]
 
 DECOMPOSE_TASK = "qa.decompose"
@@ -323,15 +324,17 @@ _PURPOSE_OF = re.compile(
 )
 
 
-def _purpose_subject(question: str) -> str:
+def purpose_subject(question: str) -> str:
     """What a question about what something is for asks about ("What is a confusion matrix used
-    for?": "confusion matrix"), up to five words and no question word in them; "" otherwise.
+    for?": "confusion matrix"), up to five words and no question word in them; "" otherwise. Asked
+    of a question that names no concept of the graph, it is the prompt's ``subject``: the reader
+    takes it for the concept's names (where a lesson says what it is says what it is for).
 
-    >>> _purpose_subject("What is a confusion matrix used for?")
+    >>> purpose_subject("What is a confusion matrix used for?")
     'confusion matrix'
-    >>> _purpose_subject("What is the role of a GPU?")
+    >>> purpose_subject("What is the role of a GPU?")
     'GPU'
-    >>> _purpose_subject("What is the model that we trained last week in the lab used for?")
+    >>> purpose_subject("What is the model that we trained last week in the lab used for?")
     ''
     """
     found = _PURPOSE_OF.search(" ".join(question.split()))
@@ -358,7 +361,7 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     yes_no = expected_kind(question) == "yesno"
     about_all = len(focus) == 1 or yes_no or ASPECT.search(question) is not None
     also = [names[c] for c in focus if c in names] if about_all else []
-    if not focus and (subject := _purpose_subject(question)):
+    if not focus and (subject := str(prompt.payload.get("subject") or "")):
         also = [subject]  # what a term the graph lacks is for: read where the lessons say what it is
     if asks_maker(question):  # who made a thing is read where it is said, never guessed
         span = maker(question, excerpts)

@@ -215,10 +215,13 @@ def ask_expert(
     result: QAResult,
     graph_answer: GraphAnswer | None = None,
     excerpts: Sequence[LessonChunk] = (),
+    subject: str = "",
 ) -> None:
     """One expert's call: shown its edges (and the lesson excerpts of its scope, for an open
-    question), it may cite only those. When the call fails on a graph answer, the report cites the
-    answer's edges, the support of the headline written in code, and the failure is recorded."""
+    question), it may cite only those; ``subject``: what a question that names no concept asks
+    about, when it asks what that is for (:func:`agents.qa.purpose_subject`). When the call fails
+    on a graph answer, the report cites the answer's edges, the support of the headline written in
+    code, and the failure is recorded."""
     concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
     names = {c: graph.concepts[c].name for c in dict.fromkeys(concepts) if c in graph.concepts}
     found = _found(graph_answer) if graph_answer is not None else {}
@@ -238,6 +241,7 @@ def ask_expert(
             "edges": edge_payload(edges),
             **({"graph_answer": found} if found else {}),
             **({"excerpts": {chunk.id: chunk.title for chunk in excerpts}} if excerpts else {}),
+            **({"subject": subject} if subject else {}),
         },
         prompt_version=qa.PROMPT_VERSION,
     )

@@ -232,7 +232,8 @@ def answer_routed(
             read_by_retrieval.update(report.edges_seen)
             result.experts.append(report)
             retrieved.append(report)
-            ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
+            subject = "" if sub.concepts else qa.purpose_subject(text)
+            ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject)
         if domains and not any(e.citations for e in retrieved[before:]):
             result.uncovered.append(f'The graph does not cover "{text}".')
     for number in typed:  # the domains whose experts explained each typed sub-question
@@ -405,7 +406,8 @@ def _retrieved(
     edges = [edge for edge in edges if edge.edge_id not in explained]
     report = ExpertReport("", text, list(found), [edge.edge_id for edge in edges])
     result.experts.append(report)
-    ask_expert(llm, graph, report, edges, result, excerpts=excerpts)
+    subject = "" if found else qa.purpose_subject(text)
+    ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject)
     if not report.citations and found:
         result.uncovered.append(f'The graph does not cover "{text}".')
     return report

@@ -148,8 +148,14 @@ def test_what_a_term_the_graph_lacks_is_for_is_read_where_a_lesson_says_what_it_
             "names": {},
             "edges": [],
             "excerpts": {"c-1": "Fairness", "c-2": "Logistic regression"},
+            "subject": qa.purpose_subject("What is a confusion matrix used for?"),
         },
         prompt_version=qa.PROMPT_VERSION,
     )
     reply = qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
     assert reply.short_answer == defined and reply.citations == ["c-2"]
+    # An expert asked about a question that names a concept of another domain has no subject.
+    unnamed = prompt.model_copy(
+        update={"payload": {k: v for k, v in prompt.payload.items() if k != "subject"}}
+    )
+    assert qa.ExpertAnswer.model_validate(qa.answer_offline(unnamed)).citations == ["c-1"]
