@@ -53,6 +53,10 @@ _GENUS = re.compile(rf"[\W_]*(?:[a-z]+ly\s+)?{_CLASS}", re.IGNORECASE)
 method"), preferred to one with "the", which may only relate X to something ("the opposite")."""
 _ADVERB = re.compile(rf"^[a-z]+ly\s+(?={_CLASS})", re.IGNORECASE)
 """An adverb before the class ("really a ..."): the answer starts at the class."""
+_LEAD = r"[^.;:!?]{0,80}?(?:,\s*|\s)(?:(?<!such\s)(?<!well\s)as|since|because|whereas)\s+"
+"""A clause before the one that says what X is ("Only for convenience, as X is really a ..."):
+skipped, up to a subordinating word that opens X's clause (not the "as" of "such as X"); what
+follows must then name X's kind."""
 _RELATED = re.compile(
     r"[\W_]*(?:(?:an?|the|one)\s+)?(?:(?:key|direct|natural|important|useful|common)\s+)?"
     r"(?:prerequisites?|requirements?|related to|relevant to|similar to|needed|necessary|required|"
@@ -70,7 +74,8 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     a sentence that opens with X, and one that mentions it."""
     terms = "|".join(re.escape(name) for name in names)
     says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
-        rf"\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?(?:\s*\([^()]*\))?(?:\s*,[^,.;:!?]{{1,80}},)?\s+"
+        rf"(?P<lead>{_LEAD})?\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?"
+        r"(?:\s*\([^()]*\))?(?:\s*,[^,.;:!?]{1,80},)?\s+"
         r"(?:(?:is|are|was|were|can be) (?:defined|described) as|is|are|was|were|refers to|means)\s+"
         rf"{_SAID}",
         re.IGNORECASE,
@@ -98,7 +103,17 @@ def _saying(sentence: str, says: re.Pattern[str], defining: re.Pattern[str]) -> 
     """What a sentence says X is ("X is ...", "defining X as ..."), unless it says only how X
     relates to something else."""
     said = says.match(sentence) or defining.search(sentence)
-    return None if said is None or _RELATED.match(said["said"]) else said
+    if said is None or _RELATED.match(said["said"]):
+        return None
+    # After a clause, only what names X's kind is a definition ("as X is really a method", not
+    # "as X was slow to train").
+    return None if "lead" in said.groupdict() and said["lead"] and not _names_kind(said["said"]) else said
+
+
+def _names_kind(said: str) -> bool:
+    """Whether what a definition says names X's kind or class ("the process of ...", "really a
+    classification method")."""
+    return _KIND.match(said) is not None or _GENUS.match(said) is not None
 
 
 def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:
@@ -117,7 +132,7 @@ def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:
         return False
     says, defining, *_ = _patterns(kept)
     return any(
-        (said := _saying(sentence, says, defining)) is not None and _KIND.match(said["said"]) is not None
+        (said := _saying(sentence, says, defining)) is not None and _names_kind(said["said"])
         for sentence in sentences
     )
 

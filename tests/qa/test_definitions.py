@@ -158,6 +158,28 @@ def test_what_x_is_reads_an_aside_a_list_and_defining_x_as() -> None:
     assert span is not None and span.text == "the process of designing and optimizing text inputs"
 
 
+def test_what_x_is_may_follow_a_clause_before_it() -> None:
+    # ML-For-Beginners: "What is logistic regression?" was answered "the opposite - the variables
+    # don't have to align"; the lesson says what it is after a clause that explains the grouping.
+    said = [
+        Excerpt(
+            "c-1",
+            "Logistic regression",
+            "Logistic regression is the opposite - the variables don't have to align. Why is it here? Only "
+            "for linguistic convenience, as logistic regression is really a classification method.",
+        )
+    ]
+    span = best_span("What is logistic regression?", said)
+    assert span is not None and span.text == "a classification method"
+    # A clause that only mentions X ("the model, as we trained logistic regression") says nothing.
+    mentioned = [Excerpt("c-2", "LR", "We stopped early, as logistic regression was slow to train.")]
+    assert best_span("What is logistic regression?", mentioned) is None
+    # AI-For-Beginners: "such as X is" names an example, the sentence is about something else.
+    example = [Excerpt("c-3", "W", "A limitation of embeddings such as Word2Vec is the problem of senses.")]
+    span = best_span("What is Word2Vec?", example)
+    assert span is None or "problem" not in span.text
+
+
 def test_how_x_relates_to_something_else_is_not_what_x_is() -> None:
     related = [
         Excerpt(
