@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from agents.lesson_index import prose_reader
-from agents.support import GraphView
+from agents.support import GraphView, current_positions
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
@@ -33,11 +33,13 @@ def neighbourhood_view(store: Store, concepts: Iterable[str], schema: GraphSchem
     near = store.triples_touching(centre)
     hop = centre | {src for src, _, _ in near} | {dst for _, _, dst in near}
     edges = store.triples_touching(hop)
-    position = {str(row["id"]): i for i, row in enumerate(store.query("lessons", {"as_of": None}))}
+    position = current_positions(store)
     taught: dict[str, int] = {}
     members: dict[str, set[str]] = {}
     for row in store.lesson_links(hop):
         concept, lesson = str(row["concept_id"]), str(row["lesson_id"])
+        if lesson not in position:
+            continue  # a version a later one replaced, or a withdrawn lesson
         members.setdefault(concept, set()).add(lesson)
         at = position.get(lesson)
         if row["role"] == "teaches" and at is not None:

@@ -31,7 +31,7 @@ from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
-__all__ = ["CONFLICTING_TYPES", "GraphView", "Support"]
+__all__ = ["CONFLICTING_TYPES", "GraphView", "Support", "current_positions"]
 
 CONFLICTING_TYPES: frozenset[frozenset[str]] = frozenset(
     {
@@ -157,10 +157,12 @@ class GraphView:
         cls, store: Store, schema: GraphSchema = CURRICULUM, prose_of: LessonProse | None = None
     ) -> GraphView:
         """The view of the store's graph now; ``prose_of`` reads a lesson's prose (default: the store)."""
-        position = {str(row["id"]): i for i, row in enumerate(store.query("lessons", {"as_of": None}))}
+        position = current_positions(store)
         taught: dict[str, int] = {}
         members: dict[str, set[str]] = {}
         for row in store.lesson_roles():
+            if str(row["lesson_id"]) not in position:
+                continue  # a version a later one replaced, or a withdrawn lesson
             members.setdefault(str(row["concept_id"]), set()).add(str(row["lesson_id"]))
             at = position.get(str(row["lesson_id"]))
             if row["role"] == "teaches" and at is not None:
@@ -397,6 +399,15 @@ class GraphView:
         if self._weights is None:
             self._weights = TermWeights({i: f"{c.name} {c.description}" for i, c in self._concepts.items()})
         return self._weights.similarity(a, b)
+
+
+def current_positions(store: Store) -> dict[str, int]:
+    """Each current lesson's id (:meth:`~magg_kg.store.Store.current_lessons`) and its position in
+    ingestion order: the lessons the course holds now, as the teaching order and the lesson
+    co-occurrence count them (a version a later one replaced, or a withdrawn lesson, not counted)."""
+    stale = store.stale_lessons()
+    rows = [row for row in store.query("lessons", {"as_of": None}) if str(row["id"]) not in stale]
+    return {str(row["id"]): i for i, row in enumerate(rows)}
 
 
 def _direct(view: GraphView, path: tuple[str, ...], claim: Triple) -> bool:

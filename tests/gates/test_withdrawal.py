@@ -5,10 +5,12 @@ deleted."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from agents.support import GraphView
 from governance.withdrawal import STANDING
 from magg_kg.records import EdgeVersion
 from magg_kg.sqlite import SQLiteStore
@@ -85,7 +87,10 @@ def test_a_withdrawn_lesson_leaves_the_graph_and_the_answers(
     assert not [p for p in store.proposals_in(STANDING) if p.lesson_id == gone]
     assert [lesson.id for lesson in store.current_lessons()] == [kept]
     assert {lesson.id for lesson in store.lessons()} == {gone, kept}
+    assert GraphView.of_store(store).lessons.count == 1  # the course's lessons, as the judge counts them
     store.close()
+    code, out, _ = magg(["coverage", "--json", "--db", str(db)], capsys)
+    assert code == 0 and json.loads(out)["overall"]["lessons"] == 1
     assert DEFINED not in _ask(db, capsys)
     assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
 
