@@ -11,7 +11,8 @@ __all__ = ["export_graph"]
 
 def export_graph(store: Store, as_of: str | None = None) -> dict[str, object]:
     """Concepts with type, aliases and domains; active edges with their full grounding record,
-    time stamps and decision id; the decisions behind them; lessons with id, title, sha256, text.
+    time stamps and decision id; the decisions behind them; lessons with id, title, sha256, text,
+    and whether each is current (not replaced by a later version, nor withdrawn).
     """
     aliases: dict[str, list[str]] = {}
     for alias, concept_id in store.aliases(as_of).items():
@@ -19,6 +20,7 @@ def export_graph(store: Store, as_of: str | None = None) -> dict[str, object]:
     owners = store.concept_domains(as_of)
     edges = store.edges(as_of)
     decision_ids = {edge.decision_id for edge in edges}
+    stale = store.stale_lessons(as_of)
     return {
         "schema_version": store.schema_version(),
         "as_of": as_of,
@@ -67,6 +69,7 @@ def export_graph(store: Store, as_of: str | None = None) -> dict[str, object]:
                 "source_path": lesson.source_path,
                 "supersedes": lesson.supersedes,
                 "ingested_at": lesson.ingested_at,
+                "current": lesson.id not in stale,
                 "text": lesson.text,
             }
             for lesson in store.lessons(as_of)

@@ -91,6 +91,11 @@ def test_a_withdrawn_lesson_leaves_the_graph_and_the_answers(
     store.close()
     code, out, _ = magg(["coverage", "--json", "--db", str(db)], capsys)
     assert code == 0 and json.loads(out)["overall"]["lessons"] == 1
+    code, out, _ = magg(["export", "--db", str(db)], capsys)
+    assert code == 0 and {(x["id"], x["current"]) for x in json.loads(out)["lessons"]} == {
+        (gone, False),
+        (kept, True),
+    }
     assert DEFINED not in _ask(db, capsys)
     assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
 
