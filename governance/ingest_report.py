@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from agents.cost import Cost
-from magg_kg.records import Lesson
 
 __all__ = ["IngestReport", "LessonOutcome", "Status"]
 
@@ -38,6 +37,15 @@ class LessonOutcome:
     it is the text of a version a later one replaced."""
 
 
+@dataclass(frozen=True)
+class GoneLesson:
+    """A current lesson whose file is gone from the folder it was read from."""
+
+    key: str
+    lesson_id: str
+    path: str
+
+
 @dataclass
 class IngestReport:
     lessons: list[LessonOutcome] = field(default_factory=list)
@@ -52,7 +60,7 @@ class IngestReport:
     failures: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     """One line per batch refused because another writer changed the graph first (then retried)."""
-    gone: list[Lesson] = field(default_factory=list)
+    gone: list[GoneLesson] = field(default_factory=list)
     """The current lessons read before from a folder given whose files are gone from it."""
 
     def count(self, status: Status) -> int:

@@ -147,6 +147,7 @@ def _step(ctx: IngestContext, phase: str, done: int, total: int, what: str) -> N
 def _read(ctx: IngestContext, paths: Sequence[Path], report: IngestReport) -> list[LessonText]:
     fresh: list[LessonText] = []
     seen: dict[str, str] = {}
+    stale = lru_cache(maxsize=1)(ctx.store.stale_lessons)  # read once, when a stored text is met
     for path, key in find_lessons(list(paths), ctx.skip):
         try:
             parts = read_parts(path, key, max_bytes=ctx.max_bytes, part_chars=ctx.part_chars)
@@ -156,7 +157,7 @@ def _read(ctx: IngestContext, paths: Sequence[Path], report: IngestReport) -> li
         for lesson in parts:
             known = ctx.store.lesson_by_sha256(lesson.sha256)
             if known is not None:
-                report.lessons.append(known_outcome(ctx.store, lesson, known, meanwhile=False))
+                report.lessons.append(known_outcome(ctx.store, lesson, known, stale(), meanwhile=False))
             elif lesson.sha256 in seen:
                 first = seen[lesson.sha256]
                 report.lessons.append(
@@ -276,7 +277,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     store = ctx.store
     lessons = store.lessons()  # another writer may have stored this text since the run read it
     if same := next((s for s in lessons if s.sha256 == lesson.sha256), None):
-        return _Built(known_outcome(store, lesson, same, meanwhile=True))
+        return _Built(known_outcome(store, lesson, same, store.stale_lessons(), meanwhile=True))
     # Ownership first: every concept it names is then among the concepts read next.
     stored_domains, assigned = store.domains(), store.concept_domains()
     previous = next((s for s in reversed(lessons) if s.lesson_key == lesson.key), None)

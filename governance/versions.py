@@ -18,7 +18,7 @@ from pathlib import Path
 from agents.cost import Cost
 from governance.admission import AdmissionContext
 from governance.curation import current_grounding, regrounded
-from governance.ingest_report import LessonOutcome
+from governance.ingest_report import GoneLesson, LessonOutcome
 from governance.withdrawal import withdrawn_note
 from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
@@ -140,17 +140,23 @@ def _regrounded(
     )
 
 
-def known_outcome(store: Store, lesson: LessonText, known: Lesson, *, meanwhile: bool) -> LessonOutcome:
+def known_outcome(
+    store: Store, lesson: LessonText, known: Lesson, stale: set[str], *, meanwhile: bool
+) -> LessonOutcome:
     """The outcome for a lesson whose text is stored already (under its own name or another); a
-    note when that text is not what the course holds now (a withdrawn lesson, a replaced version)."""
+    note when that text is not what the course holds now (``stale``, :meth:`Store.stale_lessons`:
+    a withdrawn lesson, a replaced version)."""
     if known.lesson_key != lesson.key:
         return LessonOutcome(lesson.source_path, "duplicate", known.id, f"same text as lesson {known.id}")
     why = "ingested by another run while this one ran" if meanwhile else "unchanged since it was ingested"
-    latest = next(s for s in reversed(store.lessons()) if s.lesson_key == known.lesson_key)
+    if known.id not in stale:
+        return LessonOutcome(lesson.source_path, "skipped", known.id, why)
+    rows = store.query("lessons", {"as_of": None})  # no texts
+    latest = next(str(row["id"]) for row in reversed(rows) if row["lesson_key"] == known.lesson_key)
     note = ""
-    if latest.id != known.id:
+    if latest != known.id:
         note = (
-            f"not taken: its text is that of version {known.id}, which {latest.id} replaced; a version "
+            f"not taken: its text is that of version {known.id}, which {latest} replaced; a version "
             "is stored once, so edit the lesson to make it a new version"
         )
     elif (withdrawal := store.withdrawals().get(known.id)) is not None:
@@ -158,18 +164,21 @@ def known_outcome(store: Store, lesson: LessonText, known: Lesson, *, meanwhile:
     return LessonOutcome(lesson.source_path, "skipped", known.id, why, note=note)
 
 
-def gone_from(store: Store, paths: Sequence[Path]) -> list[Lesson]:
+def gone_from(store: Store, paths: Sequence[Path]) -> list[GoneLesson]:
     """The current lessons read before from a file under one of the folders ``paths`` names, whose
     file is no longer there: a course that dropped a lesson, which a person may withdraw (a path
     recorded relative to another directory is looked for from this one)."""
     folders = [path.resolve() for path in paths if path.is_dir()]
     if not folders:
         return []
+    stale = store.stale_lessons()
     gone = []
-    for lesson in store.current_lessons():
-        file = Path(lesson.source_path).resolve()
-        if any(file.is_relative_to(folder) for folder in folders) and not file.exists():
-            gone.append(lesson)
+    for row in store.query("lessons", {"as_of": None}):  # no texts
+        file = Path(str(row["source_path"])).resolve()
+        if str(row["id"]) in stale or not any(file.is_relative_to(folder) for folder in folders):
+            continue
+        if not file.exists():
+            gone.append(GoneLesson(str(row["lesson_key"]), str(row["id"]), str(row["source_path"])))
     return gone
 
 

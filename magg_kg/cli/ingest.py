@@ -63,7 +63,7 @@ def ingest_report_json(report: IngestReport) -> dict[str, object]:
         "failures": report.failures,
         "conflicts": report.conflicts,
         "gone": [
-            {"lesson_key": gone.lesson_key, "lesson_id": gone.id, "source_path": gone.source_path}
+            {"lesson_key": gone.key, "lesson_id": gone.lesson_id, "source_path": gone.path}
             for gone in report.gone
         ],
     }
@@ -207,8 +207,8 @@ def _notes(report: IngestReport, err: Console) -> None:
             err.print(f"note: {lesson.path}: {lesson.note}", markup=False, highlight=False)
     for gone in report.gone:
         err.print(
-            f"note: lesson {gone.lesson_key!r} was read from {gone.source_path}, which is gone; if the "
-            f"course dropped it, `magg review withdraw {gone.lesson_key} --reviewer NAME --reason TEXT` "
+            f"note: lesson {gone.key!r} was read from {gone.path}, which is gone; if the "
+            f"course dropped it, `magg review withdraw {gone.key} --reviewer NAME --reason TEXT` "
             "takes out what only it says",
             markup=False,
             highlight=False,
