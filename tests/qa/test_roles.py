@@ -109,23 +109,30 @@ def test_a_graph_answer_of_many_long_quoted_edges_fits_the_reply_and_cites_every
     assert "the lesson says" in reply.answer
 
 
-def test_an_explanation_is_the_sentence_said_once() -> None:
-    sentence = "Dropout helps generalization because it keeps units from co-adapting."
-    prompt = Prompt(
+def _excerpt_prompt(question: str, data: str, excerpts: dict[str, str], **more: object) -> Prompt:
+    """An expert's prompt with excerpts and no edge, for a question that names no concept."""
+    return Prompt(
         task=qa.ANSWER_TASK,
         stage="qa",
         agent="expert:a",
         system=qa.answer_system(graph_answer=False, excerpts=True),
-        data=f"[c-1] {sentence} It was proposed in 2014.",
+        data=data,
         payload={
-            "question": "Why does dropout help generalization?",
+            "question": question,
             "concepts": [],
             "names": {},
             "edges": [],
-            "excerpts": {"c-1": "Dropout"},
+            "excerpts": excerpts,
+            **more,
         },
         prompt_version=qa.PROMPT_VERSION,
     )
+
+
+def test_an_explanation_is_the_sentence_said_once() -> None:
+    sentence = "Dropout helps generalization because it keeps units from co-adapting."
+    question, data = "Why does dropout help generalization?", f"[c-1] {sentence} It was proposed in 2014."
+    prompt = _excerpt_prompt(question, data, {"c-1": "Dropout"})
     reply = qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
     assert reply.short_answer == sentence and reply.citations == ["c-1"]
     assert reply.answer == f'The lesson says "{sentence}" [c-1].'
@@ -136,26 +143,14 @@ def test_what_a_term_the_graph_lacks_is_for_is_read_where_a_lesson_says_what_it_
     # first sentence that named it, "you will see how to build this 'confusion matrix' in code".
     named = "In a future lesson you will see how to build this 'confusion matrix' in code"
     defined = "A 'confusion matrix' is a table of a model's true and false positives and negatives."
-    prompt = Prompt(
-        task=qa.ANSWER_TASK,
-        stage="qa",
-        agent="expert:a",
-        system=qa.answer_system(graph_answer=False, excerpts=True),
-        data=f"[c-1] {named}\n[c-2] Some words first. {defined}",
-        payload={
-            "question": "What is a confusion matrix used for?",
-            "concepts": [],
-            "names": {},
-            "edges": [],
-            "excerpts": {"c-1": "Fairness", "c-2": "Logistic regression"},
-            "subject": qa.purpose_subject("What is a confusion matrix used for?"),
-        },
-        prompt_version=qa.PROMPT_VERSION,
+    question, data = (
+        "What is a confusion matrix used for?",
+        f"[c-1] {named}\n[c-2] Some words first. {defined}",
     )
+    excerpts = {"c-1": "Fairness", "c-2": "Logistic regression"}
+    prompt = _excerpt_prompt(question, data, excerpts, subject=qa.purpose_subject(question))
     reply = qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
     assert reply.short_answer == defined and reply.citations == ["c-2"]
     # An expert asked about a question that names a concept of another domain has no subject.
-    unnamed = prompt.model_copy(
-        update={"payload": {k: v for k, v in prompt.payload.items() if k != "subject"}}
-    )
+    unnamed = _excerpt_prompt(question, data, excerpts)
     assert qa.ExpertAnswer.model_validate(qa.answer_offline(unnamed)).citations == ["c-1"]
