@@ -160,7 +160,10 @@ def known_outcome(
             "is stored once, so edit the lesson to make it a new version"
         )
     elif (withdrawal := store.withdrawals().get(known.id)) is not None:
-        note = f"not taken: lesson {known.id} was {withdrawn_note(withdrawal)}; edit it to bring it back"
+        note = (
+            f"not taken: lesson {known.id} was {withdrawn_note(withdrawal)}; `magg review reinstate "
+            f"{known.lesson_key}` brings it back as it was, or edit it (a new version)"
+        )
     return LessonOutcome(lesson.source_path, "skipped", known.id, why, note=note)
 
 

@@ -16,18 +16,28 @@ in one batch:
 - for each standing proposal of a version of the lesson (open, abstained, or quarantined for a
   person), a decision that rejects it (verdict ``withdrawn``), which takes it off the review queue.
 
-An edited version of the lesson, ingested later, is a new version: it is admitted as any lesson
-is, and the lesson is in the course again. The same text is not taken again (`magg ingest` says
-the lesson was withdrawn). :class:`UserError`, with nothing written, for a lesson no key, id or
-path names, one withdrawn already, or a missing reviewer or reason.
+A withdrawal is undone by :func:`reinstate` (``magg review reinstate``): a decision (verdict
+``reinstate``) after which the lesson is current again; each edge its withdrawal closed, and no
+writer committed again since, is committed again as a new version on the evidence it had (checked
+against the lesson), when the rules, run on the graph as it is now, still pass (those they refuse
+stay closed, and the command says why); each proposal it closed, and nothing decided since, is
+back in the state it was in (open, abstained, or quarantined: in the review queue again). An
+edited version of the lesson, ingested later, is a new version: it is admitted as any lesson is.
+The same text is not taken again by `magg ingest` (it says the lesson was withdrawn).
+:class:`UserError`, with nothing written, for a lesson no key, id or path names, one withdrawn
+already (or, to reinstate, one not withdrawn), or a missing reviewer or reason.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from governance.curation import current_grounding, reason_given, regrounded
 from governance.policy import policy_decision
-from governance.review import REVIEW_PROMPT, reviewer_name
-from magg_kg.builders import invalidation_op
+from governance.retraction import in_force, latest_retractions
+from governance.review import REVIEW_PROMPT, grounded, reviewer_name
+from governance.rules import RuleEngine
+from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
@@ -37,9 +47,9 @@ from magg_kg.records import Decision, Lesson, ProposalState
 from magg_kg.store import WITHDRAWAL, Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
-__all__ = ["STANDING", "withdraw", "withdrawn_note"]
+__all__ = ["STANDING", "reinstate", "withdraw", "withdrawn_note"]
 
-STANDING = ("proposed", "abstained", "quarantined")
+STANDING: tuple[ProposalState, ...] = ("proposed", "abstained", "quarantined")
 """The states of a proposal still waiting for a decision."""
 
 
@@ -59,6 +69,55 @@ def _named(store: Store, ident: str) -> Lesson:
     return current[keys.pop()]
 
 
+@dataclass
+class _Person:
+    """A person's decision on a lesson: the lesson, why (who, what, the reason), and the decisions
+    it writes, all at one time under the policy."""
+
+    lesson: Lesson
+    why: str
+    detail: dict[str, object]
+    policy: Policy
+    at: str
+
+    @classmethod
+    def of(
+        cls, store: Store, clock: Clock, policy: Policy, ident: str, reviewer: str, reason: str, done: str
+    ) -> _Person:
+        name = reviewer_name(reviewer)
+        said = reason_given(reason, "a withdrawal" if done == "withdrawn" else "a reinstatement")
+        lesson = _named(store, ident)
+        why = f"lesson {lesson.lesson_key!r} ({lesson.id}) {done} by {name}: {said}"
+        detail: dict[str, object] = {"lesson_id": lesson.id, "lesson_key": lesson.lesson_key}
+        detail.update(reviewer=name, reason=said)
+        return cls(lesson, why, detail, policy, clock.now())
+
+    def decided(
+        self,
+        proposal_id: str | None,
+        verdict: str,
+        state: ProposalState,
+        subject: str,
+        rationale: str = "",
+        **more: object,
+    ) -> RecordDecision:
+        """A decision of this person's, at stage :data:`~magg_kg.store.WITHDRAWAL`."""
+        return policy_decision(
+            self.policy,
+            None,
+            proposal_id,
+            WITHDRAWAL,
+            verdict,
+            state,
+            rationale or self.why,
+            subject=subject,
+            detail={**self.detail, **more},
+            prompt_version=REVIEW_PROMPT,
+            model="human",
+            decided_at=self.at,
+        )
+
+
 def withdraw(
     store: Store,
     clock: Clock,
@@ -69,40 +128,12 @@ def withdraw(
     schema: GraphSchema = CURRICULUM,
 ) -> list[Operation]:
     """The writes that withdraw the lesson ``ident`` names (module docstring)."""
-    reviewer = reviewer_name(reviewer)
-    said = reason_given(reason, "a withdrawal")
-    lesson = _named(store, ident)
+    person = _Person.of(store, clock, policy, ident, reviewer, reason, "withdrawn")
+    lesson, decided = person.lesson, person.decided
     if (earlier := store.withdrawals().get(lesson.id)) is not None:
         raise UserError(f"{ident}: {withdrawn_note(earlier)}; nothing written")
-    at = clock.now()
     versions = {stored.id for stored in store.lessons() if stored.lesson_key == lesson.lesson_key}
-    why = f"lesson {lesson.lesson_key!r} ({lesson.id}) withdrawn by {reviewer}: {said}"
-    detail: dict[str, object] = {"lesson_id": lesson.id, "lesson_key": lesson.lesson_key}
-    detail.update(reviewer=reviewer, reason=said)
-
-    def decided(
-        proposal_id: str | None,
-        verdict: str,
-        state: ProposalState,
-        subject: str,
-        rationale: str = "",
-        **more: object,
-    ) -> RecordDecision:
-        return policy_decision(
-            policy,
-            None,
-            proposal_id,
-            WITHDRAWAL,
-            verdict,
-            state,
-            rationale or why,
-            subject=subject,
-            detail={**detail, **more},
-            prompt_version=REVIEW_PROMPT,
-            model="human",
-            decided_at=at,
-        )
-
+    why = person.why
     ops: list[Operation] = [decided(None, "withdraw", "invalidated", lesson.id)]
     for edge in store.edges():
         sources = {span.lesson_id for span in edge.grounding.evidence}
@@ -121,8 +152,68 @@ def withdraw(
         ops += regrounded(edge, spans, closing, again)
     for proposal in store.proposals_in(STANDING):
         if proposal.lesson_id in versions:
-            ops.append(decided(proposal.id, "withdrawn", "rejected", proposal.id))
+            ops.append(decided(proposal.id, "withdrawn", "rejected", proposal.id, was=proposal.state))
     return ops
+
+
+def reinstate(
+    store: Store,
+    clock: Clock,
+    policy: Policy,
+    ident: str,
+    reviewer: str,
+    reason: str,
+    schema: GraphSchema = CURRICULUM,
+) -> tuple[list[Operation], list[str]]:
+    """The writes that undo the withdrawal of the lesson ``ident`` names, and why each edge it
+    closed that the rules now refuse stays closed (module docstring)."""
+    person = _Person.of(store, clock, policy, ident, reviewer, reason, "reinstated")
+    lesson, decided = person.lesson, person.decided
+    withdrawal = store.withdrawals().get(lesson.id)
+    if withdrawal is None:
+        raise UserError(f"{ident}: lesson {lesson.id} is not withdrawn; nothing written")
+    person.detail["undoes"] = withdrawal.id
+    why = person.why
+    taken = [
+        d
+        for d in store.decisions_at(WITHDRAWAL)
+        if d.detail.get("lesson_id") == lesson.id and d.decided_at == withdrawal.decided_at
+    ]
+    ops: list[Operation] = [decided(None, "reinstate", "committed", lesson.id)]
+    edges = store.edges()
+    active = {edge.edge_id for edge in edges}
+    triples = [(e.src, e.type, e.dst) for e in edges]
+    retracted = in_force(latest_retractions(store, schema))
+    engine = RuleEngine(schema, {c.id: c.type for c in store.concepts()}, triples, retracted)
+    refused: list[str] = []
+    for closed in (d for d in taken if d.verdict == "withdrawn" and d.state_after == "invalidated"):
+        version = store.edge_version(str(closed.detail.get("version_id")))
+        if version is None or version.edge_id in active:
+            continue  # committed again since (a new version, a restoring)
+        verdict = engine.check(version.src, version.type, version.dst)
+        spans, problem = grounded(store, version.grounding.evidence)
+        if not verdict.passed or problem:
+            refused.append(f"{version.edge_id}: {verdict.reason if not verdict.passed else problem}")
+            continue
+        again = decided(None, "reinstated", "committed", version.version_id)
+        grounding = version.grounding
+        commit = commit_op(
+            again,
+            *verdict.triple,
+            confidence=grounding.confidence,
+            reason=why,
+            source=grounding.source,
+            evidence=spans,
+        )
+        ops += [again, commit]
+    for closed in (d for d in taken if d.verdict == "withdrawn"):
+        was = next((state for state in STANDING if state == closed.detail.get("was")), None)
+        if closed.proposal_id is None or was is None:
+            continue
+        latest = store.decisions(closed.proposal_id)
+        if latest and latest[-1].id == closed.id:  # nothing decided it since
+            ops.append(decided(closed.proposal_id, "reinstated", was, closed.proposal_id))
+    return ops, refused
 
 
 def withdrawn_note(decision: Decision) -> str:

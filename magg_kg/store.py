@@ -271,11 +271,21 @@ class Store(ABC):
         return {str(row["id"]) for row in rows} - (set(current.values()) - set(self.withdrawals(as_of)))
 
     def withdrawals(self, as_of: str | None = None) -> dict[str, Decision]:
-        """The lessons a person withdrew from the course (``magg review withdraw``), by lesson id:
-        the decision that withdrew each (stage :data:`WITHDRAWAL`, verdict ``withdraw``)."""
-        rows = self.query("decisions_at_stage", {"stage": WITHDRAWAL, "as_of": as_of})
-        withdrawn = (_decision(row) for row in rows)
-        return {str(d.detail.get("lesson_id")): d for d in withdrawn if d.verdict == "withdraw"}
+        """The lessons a person withdrew from the course (``magg review withdraw``) and did not
+        reinstate since (``magg review reinstate``), by lesson id: the decision that withdrew each
+        (stage :data:`WITHDRAWAL`, verdict ``withdraw``; a later verdict ``reinstate`` undoes it)."""
+        withdrawn: dict[str, Decision] = {}
+        for decision in self.decisions_at(WITHDRAWAL, as_of):  # in the order they were taken
+            lesson = str(decision.detail.get("lesson_id"))
+            if decision.verdict == "withdraw":
+                withdrawn[lesson] = decision
+            elif decision.verdict == "reinstate":
+                withdrawn.pop(lesson, None)
+        return withdrawn
+
+    def decisions_at(self, stage: str, as_of: str | None = None) -> list[Decision]:
+        """The decisions taken at ``stage`` (as of ``as_of``), in the order they were taken."""
+        return [_decision(row) for row in self.query("decisions_at_stage", {"stage": stage, "as_of": as_of})]
 
     def lesson(self, lesson_id: str) -> Lesson | None:
         rows = self.query("lesson", {"id": lesson_id})

@@ -636,3 +636,11 @@ def test_the_current_lessons_leave_out_replaced_versions_and_withdrawn_lessons(
     # As of a time before the edit and the withdrawal, the course was the first versions.
     assert mine(prefix, [lesson.id for lesson in backend.current_lessons(EARLIER)]) == [first.id, other.id]
     assert other.id not in backend.withdrawals(T)
+    # Reinstated, the lesson is current again, and the stamp moves once more.
+    again = withdrawal.model_copy(
+        update={"id": prefix + "r", "verdict": "reinstate", "decided_at": "2026-02-01T00:00:09.000000Z"}
+    )
+    stamp = backend.graph_stamp()
+    assert backend.apply(batch(prefix, "reinstate", again)).status == "applied"
+    assert backend.graph_stamp() != stamp and other.id not in backend.withdrawals()
+    assert mine(prefix, [lesson.id for lesson in backend.current_lessons()]) == [other.id, second.id]

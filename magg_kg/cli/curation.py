@@ -1,5 +1,5 @@
 """The commands by which a person curates the graph's committed edges and its lessons:
-``magg review invalidate``, ``restore`` and ``withdraw`` (:mod:`governance.curation`,
+``magg review invalidate``, ``restore``, ``withdraw`` and ``reinstate`` (:mod:`governance.curation`,
 :mod:`governance.withdrawal`), and the write that each person's decision shares."""
 
 from __future__ import annotations
@@ -11,12 +11,19 @@ from typing import Annotated
 import typer
 
 from governance.curation import invalidate, restore
-from governance.withdrawal import withdraw
+from governance.withdrawal import reinstate, withdraw
 from magg_kg.cli.context import Context, DbOption, open_context, write_batch
 from magg_kg.errors import UserError
 from magg_kg.operations import Operation, RecordDecision
 
-__all__ = ["ReviewerOption", "person_decides", "review_invalidate", "review_restore", "review_withdraw"]
+__all__ = [
+    "ReviewerOption",
+    "person_decides",
+    "review_invalidate",
+    "review_reinstate",
+    "review_restore",
+    "review_withdraw",
+]
 
 ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Your name, recorded with the decision.")]
 
@@ -82,6 +89,36 @@ def review_withdraw(
         lambda ctx: withdraw(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason),
         done,
     )
+
+
+def review_reinstate(
+    ident: Annotated[
+        str, typer.Argument(metavar="LESSON", help="The withdrawn lesson's key, a version's id, or its file.")
+    ],
+    reviewer: ReviewerOption,
+    reason: Annotated[str, typer.Option("--reason", help="Why the lesson is back in the course.")],
+    db: DbOption = None,
+) -> None:
+    """Undo a lesson's withdrawal: the edges it closed are committed again where the rules still
+    pass, and its proposals that were open are open again."""
+    kept_out: list[str] = []
+
+    def decided(ctx: Context) -> list[Operation]:
+        ops, refused = reinstate(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, reason)
+        kept_out.extend(refused)
+        return ops
+
+    def done(ops: Sequence[Operation]) -> str:
+        decided = [(op.verdict, op.state_after) for op in ops if isinstance(op, RecordDecision)]
+        back = decided.count(("reinstated", "committed"))
+        reopened = sum(1 for verdict, state in decided if verdict == "reinstated" and state != "committed")
+        said = f"reinstated {ident}: {back} edge(s) committed again, {reopened} proposal(s) of it open again"
+        if kept_out:
+            refusals = "; ".join(kept_out[:3])
+            said += f"; {len(kept_out)} edge(s) stay closed, as the rules refuse them now: {refusals}"
+        return said
+
+    person_decides(db, ident, "reinstate", decided, done)
 
 
 def person_decides(

@@ -25,6 +25,7 @@ from magg_kg.cli.curation import (
     ReviewerOption,
     person_decides,
     review_invalidate,
+    review_reinstate,
     review_restore,
     review_withdraw,
 )
@@ -51,7 +52,8 @@ MAX_LIMIT = 1_000_000_000
 
 def register(app: typer.Typer) -> None:
     """Adds the ``review`` group (``list``, ``show``, ``approve``, ``reject``, ``invalidate``,
-    ``restore``, ``withdraw``), ``recheck``, ``reconsider`` and ``discover`` to the ``magg`` app."""
+    ``restore``, ``withdraw``, ``reinstate``), ``recheck``, ``reconsider`` and ``discover`` to the
+    ``magg`` app."""
     review = typer.Typer(
         help="Human review of quarantined proposals, and of committed edges.", no_args_is_help=True
     )
@@ -62,6 +64,7 @@ def register(app: typer.Typer) -> None:
     review.command("invalidate")(review_invalidate)
     review.command("restore")(review_restore)
     review.command("withdraw")(review_withdraw)
+    review.command("reinstate")(review_reinstate)
     app.add_typer(review, name="review")
     app.command("recheck")(recheck_command)
     app.command("reconsider")(reconsider_command)

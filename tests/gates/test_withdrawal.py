@@ -12,9 +12,11 @@ import pytest
 
 from agents.support import GraphView
 from governance.withdrawal import STANDING
+from magg_kg.clock import StepClock
 from magg_kg.records import EdgeVersion
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
+from tests.gates.world import seeded_edge, write
 
 LESSONS = {
     "calculus.md": "# Gradient descent\n\nGradient descent is an optimization algorithm that follows the "
@@ -131,7 +133,7 @@ def test_a_withdrawn_lesson_comes_back_as_a_new_version(
     lesson = tmp_path / "course" / "backprop.md"
     # The same text is not taken again, and the run says why.
     code, _, err = magg(["ingest", str(lesson), "--db", str(db)], capsys)
-    assert code == 0 and "was withdrawn from the course" in err and "edit it to bring it back" in err
+    assert code == 0 and "was withdrawn from the course" in err and "magg review reinstate backprop" in err
     store = SQLiteStore.open(db)
     assert [lesson.lesson_key for lesson in store.current_lessons()] == ["calculus"]
     store.close()
@@ -198,3 +200,57 @@ def test_a_lesson_gone_from_its_folder_is_noted_until_withdrawn(
     assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "dropped")[0] == 0
     code, _, err = magg(["ingest", str(course), "--db", str(db)], capsys)
     assert code == 0 and "magg review withdraw" not in err
+
+
+def test_reinstating_a_lesson_undoes_its_withdrawal_where_the_rules_still_pass(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = SQLiteStore.open(db)
+    (gone,) = [lesson.id for lesson in store.lessons() if lesson.lesson_key == "backprop"]
+    before = {e.edge_id: e for e in store.edges()}
+    states = {p.id: p.state for p in store.proposals() if p.lesson_id == gone}
+    store.close()
+    assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "merged")[0] == 0
+    store = SQLiteStore.open(db)
+    closed = [e for edge_id, e in before.items() if edge_id not in {a.edge_id for a in store.edges()}]
+    assert closed  # the withdrawal closed an edge only the lesson grounded
+    # Meanwhile the graph learns the opposite order of the first one: the rules now refuse it.
+    refused = closed[0]
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    clock.observe(store.latest_time())  # after the withdrawal
+    opposite = seeded_edge(
+        refused.dst, refused.type, refused.src, "Transformers build on attention.", clock.now()
+    )
+    write(store, clock, opposite)
+    store.close()
+
+    reinstate = ["review", "reinstate", "backprop", "--reviewer", "Bo", "--db", str(db)]
+    code, out, _ = magg([*reinstate, "--reason", "by mistake"], capsys)
+    assert code == 0 and f"{len(closed) - 1} edge(s) committed again" in out
+    assert f"1 edge(s) stay closed, as the rules refuse them now: {refused.edge_id}" in out
+    store = SQLiteStore.open(db)
+    active = {e.edge_id for e in store.edges()}
+    assert set(before) - {refused.edge_id} <= active and refused.edge_id not in active
+    assert {p.id: p.state for p in store.proposals() if p.lesson_id == gone} == states
+    assert {lesson.lesson_key for lesson in store.current_lessons()} == {"backprop", "calculus"}
+    store.close()
+    assert DEFINED in _ask(db, capsys)
+    code, _, err = magg([*reinstate, "--reason", "again"], capsys)
+    assert code == 2 and "is not withdrawn" in err
+
+
+def test_a_lesson_withdrawn_by_mistake_comes_back_whole(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = SQLiteStore.open(db)
+    before = {e.edge_id for e in store.edges()}
+    store.close()
+    assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "merged")[0] == 0
+    store = SQLiteStore.open(db)
+    closed = before - {e.edge_id for e in store.edges()}
+    store.close()
+    reinstate = ["review", "reinstate", "backprop", "--reviewer", "Bo", "--reason", "by mistake"]
+    code, out, _ = magg([*reinstate, "--db", str(db)], capsys)
+    assert code == 0 and f"{len(closed)} edge(s) committed again" in out and "stay closed" not in out
+    store = SQLiteStore.open(db)
+    assert {e.edge_id for e in store.edges()} == before
+    store.close()
+    assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
