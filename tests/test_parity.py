@@ -18,7 +18,13 @@ import pytest
 
 from benchmarks.local_worker import RunningWorker, running_worker, worker_missing
 
-RENAMED = {"version_id": "version", "decision_id": "decision", "invalidated_by": "decision", "id": None}
+RENAMED = {
+    "version_id": "version",
+    "decision_id": "decision",
+    "invalidated_by": "decision",
+    "undoes": "decision",
+    "id": None,
+}
 
 
 def magg(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -121,3 +127,17 @@ def test_demo_exports_the_same_graph_on_both_backends(request: pytest.FixtureReq
     exported_d1 = magg("export", "--json", env=d1_env)
     left, right = json.loads(exported_sqlite.stdout), json.loads(exported_d1.stdout)
     assert normalized(left) == normalized(right)
+
+    # Withdrawing a lesson, then reinstating it, reads and writes the same on both backends.
+    key = str(left["lessons"][0]["key"])
+    for command, said in (("withdraw", "withdrew"), ("reinstate", "reinstated")):
+        person = ["review", command, key, "--reviewer", "Ann", "--reason", "parity"]
+        done = [magg(*person, "--db", db, env=sqlite_env), magg(*person, env=d1_env)]
+        assert all(run.returncode == 0 for run in done), done[1].stderr
+        assert done[0].stdout == done[1].stdout and done[0].stdout.startswith(f"{said} {key}: ")
+        exported_sqlite = magg("export", "--json", "--db", db, env=sqlite_env)
+        exported_d1 = magg("export", "--json", env=d1_env)
+        left, right = json.loads(exported_sqlite.stdout), json.loads(exported_d1.stdout)
+        assert normalized(left) == normalized(right)
+        current = {lesson["key"]: lesson["current"] for lesson in left["lessons"]}
+        assert current[key] is (command == "reinstate")
