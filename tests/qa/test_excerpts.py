@@ -17,10 +17,12 @@ from governance.excerpts import excerpt_scopes, find_excerpts, lesson_chunks
 from governance.qa import UNOWNED, answer_flat, answer_routed, bridges_of
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
+from magg_kg.clock import StepClock
 from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.offline import OfflineLLM
+from magg_kg.operations import AddLesson, CommitEdge, Operation
 from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import ScriptedLLM
+from tests.gates.world import LESSON, ScriptedLLM, seed, seeded_edge, span, span_data, write
 
 LESSONS = {
     # No sentence says what Acme is ("Acme is a company ..." would define it): a chunk no concept owns.
@@ -284,3 +286,27 @@ def test_an_excerpt_is_the_lessons_words_and_a_note_after_a_symbol_is_a_sentence
         assert result.covered and short_answer(result) == "a table of true vs. false predictions"
     finally:
         opened.close()
+
+
+def test_an_edges_quote_comes_from_a_current_lesson_when_one_grounds_it() -> None:
+    # An edge grounded by a lesson since replaced (or withdrawn) and by another was quoted from the
+    # first: the answer cited words the course no longer says.
+    store = SQLiteStore.open(":memory:")
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    seed(store, clock)
+    other, edited = "Transformers build on attention.", "Transformers stack attention layers."
+    ops: list[Operation] = [
+        AddLesson(id="lesson-b", lesson_key="b", title="B", sha256="1" * 64, source_path="b.md",
+                  text=other, ingested_at=clock.now()),
+        AddLesson(id="lesson-a2", lesson_key="a", title="A", sha256="2" * 64, source_path="a.md",
+                  text=edited, supersedes=LESSON, ingested_at=clock.now()),
+    ]  # fmt: skip
+    (decision, commit) = seeded_edge("transformer", "builds_on", "attention", other, clock.now())
+    assert isinstance(commit, CommitEdge)
+    theirs = span_data([span(other, lesson="lesson-b", text=other)])
+    commit = commit.model_copy(update={"evidence": [*commit.evidence, *theirs]})
+    write(store, clock, [*ops, decision, commit])
+    edge = build_graph_index(store).edges[commit.edge_id]
+    assert [s.lesson_id for s in edge.grounding.evidence] == ["lesson-b", LESSON]
+    assert [s.lesson_id for s in store.edges()[0].grounding.evidence] == [LESSON, "lesson-b"]  # as stored
+    store.close()
