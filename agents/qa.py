@@ -55,6 +55,7 @@ __all__ = [
     "answer_offline",
     "answer_system",
     "cited_ids",
+    "compare_offline",
     "decompose_offline",
     "edge_in_words",
     "edge_quotes",
@@ -344,10 +345,39 @@ def purpose_subject(question: str) -> str:
     return term
 
 
+def compare_offline(prompt: Prompt) -> dict[str, object]:
+    """How concepts no edge joins relate, as the lessons say it (the payload's ``compare``: their
+    names): what each one is, read where a lesson says so (as "What is X?" is read), each cited."""
+    excerpts = _excerpts(prompt)
+    found = [
+        (name, best_span(f"What is {name}?", excerpts, [name]))
+        for name in _strings(prompt.payload["compare"])
+    ]
+    said = [(name, span) for name, span in found if span is not None]
+    if not said:
+        return {
+            "reasoning": f"no excerpt of {len(excerpts)} says what {', '.join(n for n, _ in found)} is",
+            "answer": "The lessons shown do not say what these concepts are.",
+            "short_answer": "",
+            "citations": [],
+        }
+    return {
+        "reasoning": f"what {len(said)} concept(s) are, read in {len(excerpts)} excerpt(s)",
+        "answer": " ".join(
+            f'{name}: the lesson says "{span.sentence}" [{span.excerpt}].' for name, span in said
+        ),
+        "short_answer": "; ".join(f"{name}: {span.text}" for name, span in said)[:1000],
+        "citations": list(dict.fromkeys(span.excerpt for _, span in said)),
+        "support": min(span.support for _, span in said),
+    }
+
+
 def answer_offline(prompt: Prompt) -> dict[str, object]:
     graph_answer = _mapping(prompt.payload.get("graph_answer"))
     if graph_answer:
         return _graph_answer_offline(prompt, graph_answer)
+    if prompt.payload.get("compare"):
+        return compare_offline(prompt)
     question = str(prompt.payload["question"])
     intent = intent_of(question)
     focus = set(_strings(prompt.payload.get("concepts")))

@@ -216,10 +216,12 @@ def ask_expert(
     graph_answer: GraphAnswer | None = None,
     excerpts: Sequence[LessonChunk] = (),
     subject: str = "",
+    compare: Sequence[str] = (),
 ) -> None:
     """One expert's call: shown its edges (and the lesson excerpts of its scope, for an open
     question), it may cite only those; ``subject``: what a question that names no concept asks
-    about, when it asks what that is for (:func:`agents.qa.purpose_subject`). When the call fails
+    about, when it asks what that is for (:func:`agents.qa.purpose_subject`); ``compare``: the
+    names of concepts no edge joins, whose relation the excerpts are read for. When the call fails
     on a graph answer, the report cites the answer's edges, the support of the headline written in
     code, and the failure is recorded."""
     concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
@@ -242,6 +244,7 @@ def ask_expert(
             **({"graph_answer": found} if found else {}),
             **({"excerpts": {chunk.id: chunk.title for chunk in excerpts}} if excerpts else {}),
             **({"subject": subject} if subject else {}),
+            **({"compare": list(compare)} if compare else {}),
         },
         prompt_version=qa.PROMPT_VERSION,
     )

@@ -59,6 +59,7 @@ from collections.abc import Collection, Mapping, Sequence
 from agents import qa, synthesis
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
+from governance.comparison import compare_in_lessons, unjoined
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
     NOT_COVERED,
@@ -212,6 +213,8 @@ def answer_routed(
             explained = typed_routed(llm, graph, [subs[n] for n in typed], reader, result)
             by_sub = dict(zip(typed, explained, strict=True))
         if number in typed:
+            if unjoined(sub, by_sub[number]):  # no edge joins the two: what the lessons say of them
+                compare_in_lessons(llm, graph, sub, result, scopes, UNOWNED)
             continue
         if sub.type != "open" and sub.unknown:
             continue

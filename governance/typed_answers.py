@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agents import qa
+from governance.comparison import compare_in_lessons, unjoined
 from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
 from magg_kg.graph_index import GraphIndex
@@ -126,10 +127,13 @@ def typed_flat(llm: LLM, graph: GraphIndex, subs: Sequence[qa.SubQuestion], resu
     for all of them, and the answer written from them."""
     answers = explain_flat(llm, graph, subs, result)
     heads = [a.headline for a in answers if a.covered]
-    heads += [report.answer for report in result.experts]
+    heads += [report.answer for report in result.experts if report.citations or not report.excerpts_seen]
     result.answer = " ".join(dict.fromkeys([*heads, *result.uncovered]))
-    result.short_answer = " ".join(a.headline for a in answers if a.covered) or NOT_COVERED
-    result.covered = any(a.covered for a in answers)
+    compared = [report.short_answer for report in result.experts if report.excerpts_seen and report.citations]
+    headlines = " ".join(a.headline for a in answers if a.covered)
+    result.short_answer = headlines or " ".join(compared) or NOT_COVERED
+    result.citations = list(dict.fromkeys(c for report in result.experts for c in report.citations))
+    result.covered = any(a.covered for a in answers) or bool(compared)
     return result
 
 
@@ -143,6 +147,9 @@ def explain_flat(
     answers = [answer for answers in per_sub for answer in answers]
     result.edges_read, result.graph_tokens = len(reader.edges_read), graph_tokens(graph, reader.edges_read)
     edge_ids = list(dict.fromkeys(e for a in answers for e in a.edges))
+    for sub, answered in zip(subs, per_sub, strict=True):
+        if unjoined(sub, [a.type for a in answered if a.edges]):
+            compare_in_lessons(llm, graph, sub, result)  # no edge joins the two: what the lessons say
     if edge_ids:
         text = " ".join(sub.text for sub in subs)
         concepts = list(dict.fromkeys(c for sub in subs for c in sub.concepts))

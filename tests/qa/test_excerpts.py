@@ -310,3 +310,33 @@ def test_an_edges_quote_comes_from_a_current_lesson_when_one_grounds_it() -> Non
     assert [s.lesson_id for s in edge.grounding.evidence] == ["lesson-b", LESSON]
     assert [s.lesson_id for s in store.edges()[0].grounding.evidence] == [LESSON, "lesson-b"]  # as stored
     store.close()
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_how_two_concepts_no_edge_joins_relate_is_read_in_the_lessons(tmp_path: Path, flat: bool) -> None:
+    # "What is the difference between zero-shot and few-shot prompting?" on the genai lessons was
+    # "not covered": no edge joins the two, though a lesson says what each one is.
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    said = {
+        "zero.md": (
+            "Zero-shot prompting",
+            "**Zero-shot prompting** is a prompt that gives the model no example.",
+        ),
+        "few.md": (
+            "Few-shot prompting",
+            "**Few-shot prompting** is a prompt that gives the model a few examples.",
+        ),
+    }
+    for name, (title, text) in said.items():
+        (lessons / name).write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+        graph = build_graph_index(ctx.store)
+        assert {"zero-shot-prompting", "few-shot-prompting"} <= set(graph.concepts) and not graph.edges
+        question = "What is the difference between zero-shot prompting and few-shot prompting?"
+        answer = answer_flat(LLM, graph, question) if flat else answer_routed(LLM, graph, question, {})
+    assert answer.covered and "no edges join them" in answer.answer
+    for _, text in said.values():
+        assert f'the lesson says "{text}"' in answer.answer
+    assert len(answer.citations) == 2 and all(c.startswith("c-") for c in answer.citations)
