@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.answer_forms import ASPECT, expected_kind
 from agents.answer_spans import Excerpt, best_span
 from agents.expansions import abbreviation_asked, expansion
+from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
 from agents.question_types import QuestionType, classify, clauses_of
 from agents.text import clipped, find_mentions
@@ -393,6 +394,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     also = [names[c] for c in focus if c in names] if about_all else []
     if not focus and (subject := str(prompt.payload.get("subject") or "")):
         also = [subject]  # what a term the graph lacks is for: read where the lessons say what it is
+    if asks_where_taught(question) and (place := where_taught(excerpts, also)) is not None:
+        return taught_answer(*place)  # which lesson covers X: the place, not what X is
     if asks_maker(question):  # who made a thing is read where it is said, never guessed
         span = maker(question, excerpts)
         used = used if span is not None else []

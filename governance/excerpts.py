@@ -36,6 +36,7 @@ from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
 from agents.definitions import defines
 from agents.lesson_index import stored_prose
+from agents.locations import asks_where_taught
 from agents.passages import joined_sentences
 from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
@@ -151,17 +152,20 @@ def find_excerpts(
     """The chunks that match the question best (see the module docstring): of the whole graph, or
     of a scope's concepts (``unowned``: also the chunks that name no owned concept); a chunk that
     says what kind of thing a concept the question is ``about`` is, then one that teaches it,
-    comes before the others."""
+    comes before the others (one that teaches it first, for a question asking where it is taught)."""
     read = _read(graph)
     asked = set(question_terms(question))
     defining = frozenset().union(*(_defining(graph, concept) for concept in about))
-    scored = []
+    taught = asks_where_taught(question)  # which lesson covers X: where it is taught comes first
+    scored: list[tuple[bool, bool, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
         match = sum(read.idf.get(term, 0.0) for term in sorted(asked & chunk.terms))  # one order of adding
         if match > 0:
-            scored.append((chunk.id not in defining, chunk.teaches.isdisjoint(about), -match, order, chunk))
+            defines_it, teaches_it = chunk.id in defining, not chunk.teaches.isdisjoint(about)
+            first, second = (teaches_it, defines_it) if taught else (defines_it, teaches_it)
+            scored.append((not first, not second, -match, order, chunk))
     return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:4])[:limit]]
 
 

@@ -18,6 +18,7 @@ from agents.answer_forms import (
     term_in_context,
 )
 from agents.expansions import abbreviation_asked
+from agents.locations import asks_where_taught
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
 from governance.excerpts import graph_lexicon
@@ -110,7 +111,8 @@ def _names_one(graph: GraphIndex, text: str) -> bool:
 def defined(question: str, concepts: Sequence[str]) -> Sequence[str]:
     """The concepts whose teaching chunks an answer reads first: those a question asks what they
     are ("What is dropout?") or what they are for ("What is dropout good for?", where it is taught
-    says), or what they stand for ("What does ReLU stand for?", where it is taught spells it out);
+    says), or what they stand for ("What does ReLU stand for?", where it is taught spells it out),
+    or which lesson teaches them ("Which lesson covers dropout?");
     none for any other question, whose excerpts are found by its words."""
     what = expected_kind(question) == "definition" or PURPOSE.search(question)
-    return concepts if what or abbreviation_asked(question) else ()
+    return concepts if what or abbreviation_asked(question) or asks_where_taught(question) else ()

@@ -340,3 +340,29 @@ def test_how_two_concepts_no_edge_joins_relate_is_read_in_the_lessons(tmp_path: 
     for _, text in said.values():
         assert f'the lesson says "{text}"' in answer.answer
     assert len(answer.citations) == 2 and all(c.startswith("c-") for c in answer.citations)
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_which_lesson_covers_a_concept_is_answered_with_the_lesson_that_teaches_it(
+    tmp_path: Path, flat: bool
+) -> None:
+    # "Which lesson covers function calling?" on the genai lessons was answered "Explain", a name
+    # span of "Explain what is function calling and its use cases."
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    (lessons / "01-intro.md").write_text(
+        "# Introduction\n\nLater lessons cover function calling and vector search.\n", encoding="utf-8"
+    )
+    taught = "Function calling lets a model ask the application to run a function."
+    (lessons / "02-tools.md").write_text(
+        f"# Function calling\n\n## Why function calling\n\n{taught}\n", encoding="utf-8"
+    )
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+        graph = build_graph_index(ctx.store)
+        assert "function-calling" in graph.concepts
+        question = "Which lesson covers function calling?"
+        answer = answer_flat(LLM, graph, question) if flat else answer_routed(LLM, graph, question, {})
+    (chunk,) = [c for c in lesson_chunks(graph) if taught in c.text]
+    assert answer.citations == [chunk.id] and f'"{chunk.title}"' in answer.answer
+    assert answer.short_answer == chunk.title
