@@ -58,6 +58,8 @@ class LessonChunk:
     concepts: frozenset[str]
     terms: frozenset[str]
     teaches: frozenset[str] = frozenset()
+    lesson_terms: frozenset[str] = frozenset()
+    """The content words of its lesson's title."""
 
     def excerpt(self) -> Excerpt:
         return Excerpt(self.id, self.title, self.text)
@@ -115,7 +117,10 @@ def _load(graph: GraphIndex) -> _Chunks:
             terms = frozenset(content_terms(f"{title} {text}"))
             concepts = frozenset(named | cited.get(chunk_id, set()))
             teaches = frozenset(taught.get(chunk_id, set()))
-            chunks.append(LessonChunk(chunk_id, lesson.id, title, text, concepts, terms, teaches))
+            lesson_terms = frozenset(content_terms(lesson.title))
+            chunks.append(
+                LessonChunk(chunk_id, lesson.id, title, text, concepts, terms, teaches, lesson_terms)
+            )
     counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
     total = len(chunks) + 1
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
@@ -157,7 +162,8 @@ def find_excerpts(
     asked = set(question_terms(question))
     defining = frozenset().union(*(_defining(graph, concept) for concept in about))
     taught = asks_where_taught(question)  # which lesson covers X: where it is taught comes first
-    scored: list[tuple[bool, bool, float, int, LessonChunk]] = []
+    titled = [words for concept in about if (words := frozenset(content_terms(_name(graph, concept))))]
+    scored: list[tuple[bool, bool, bool, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
@@ -165,8 +171,14 @@ def find_excerpts(
         if match > 0:
             defines_it, teaches_it = chunk.id in defining, not chunk.teaches.isdisjoint(about)
             first, second = (teaches_it, defines_it) if taught else (defines_it, teaches_it)
-            scored.append((not first, not second, -match, order, chunk))
-    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:4])[:limit]]
+            # Where it is taught: in a lesson titled by it before a section of another lesson.
+            named = taught and any(words <= chunk.lesson_terms for words in titled)
+            scored.append((not first, not named, not second, -match, order, chunk))
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:5])[:limit]]
+
+
+def _name(graph: GraphIndex, concept: str) -> str:
+    return graph.concepts[concept].name if concept in graph.concepts else ""
 
 
 def _defining(graph: GraphIndex, concept: str) -> frozenset[str]:

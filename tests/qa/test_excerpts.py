@@ -351,8 +351,10 @@ def test_which_lesson_covers_a_concept_is_answered_with_the_lesson_that_teaches_
     lessons = tmp_path / "lessons"
     lessons.mkdir()
     (lessons / "01-intro.md").write_text(
-        "# Introduction\n\nLater lessons cover function calling and vector search.\n", encoding="utf-8"
-    )
+        "# Introduction\n\nLater lessons cover function calling and vector search.\n\n"
+        "## Function calling\n\nA chat application may use function calling.\n",
+        encoding="utf-8",
+    )  # a section that teaches it, in a lesson titled otherwise, before the lesson titled by it
     taught = "Function calling lets a model ask the application to run a function."
     (lessons / "02-tools.md").write_text(
         f"# Function calling\n\n## Why function calling\n\n{taught}\n", encoding="utf-8"
