@@ -405,9 +405,7 @@ def current_positions(store: Store) -> dict[str, int]:
     """Each current lesson's id (:meth:`~magg_kg.store.Store.current_lessons`) and its position in
     ingestion order: the lessons the course holds now, as the teaching order and the lesson
     co-occurrence count them (a version a later one replaced, or a withdrawn lesson, not counted)."""
-    stale = store.stale_lessons()
-    rows = [row for row in store.query("lessons", {"as_of": None}) if str(row["id"]) not in stale]
-    return {str(row["id"]): i for i, row in enumerate(rows)}
+    return {lesson: i for i, lesson in enumerate(store.current_lesson_ids())}
 
 
 def _direct(view: GraphView, path: tuple[str, ...], claim: Triple) -> bool:

@@ -16,7 +16,7 @@ act on, or without a reviewer and a reason.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from governance.policy import policy_decision
 from governance.retraction import RETRACTION, in_force, latest_retractions
@@ -27,12 +27,21 @@ from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
 from magg_kg.ids import edge_id
-from magg_kg.operations import Operation, RecordDecision, SpanData
-from magg_kg.records import EdgeVersion, Triple
+from magg_kg.operations import CommitEdge, Operation, RecordDecision, SpanData
+from magg_kg.records import EdgeVersion, Span, Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
-__all__ = ["current_grounding", "invalidate", "reason_given", "regrounded", "restore"]
+__all__ = [
+    "current_grounding",
+    "invalidate",
+    "reason_given",
+    "recommitted",
+    "regrounded",
+    "restore",
+    "rules_now",
+    "stated_now",
+]
 
 
 def reason_given(reason: str, what: str) -> str:
@@ -115,13 +124,7 @@ def restore(
             f"{ident}: {decisions[-1].rationale} already; `magg review invalidate` closes it again"
         )
     others = {t: why for t, why in in_force(latest).items() if t != triple}
-    engine = RuleEngine(
-        schema,
-        {c.id: c.type for c in store.concepts()},
-        [(e.src, e.type, e.dst) for e in store.edges()],
-        others,
-    )
-    verdict = engine.check(*triple)
+    verdict = rules_now(store, schema, store.edges(), others).check(*triple)
     if not verdict.passed:
         raise UserError(f"cannot restore {ident}: it now breaks rule {verdict.rule}: {verdict.reason}")
     spans, problem = current_grounding(store, schema, triple)
@@ -150,24 +153,57 @@ def restore(
     return [decision, commit, *settled]
 
 
+def stated_now(
+    store: Store, schema: GraphSchema, leaving: frozenset[str] = frozenset()
+) -> dict[Triple, list[Span]]:
+    """Each edge (canonical) the current lessons state, with the evidence spans their proposals
+    give it: not a version a later one replaced, nor a withdrawn lesson, nor the lessons
+    ``leaving`` (those a withdrawal is taking out). Read once for any number of edges."""
+    now = set(store.current_lesson_ids()) - leaving
+    found: dict[Triple, dict[tuple[str, int, int], Span]] = {}
+    for proposal in store.proposals():
+        triple = schema.canonical(proposal.src, proposal.type, proposal.dst)
+        for span in proposal.evidence:
+            if span.lesson_id in now:
+                found.setdefault(triple, {})[(span.lesson_id, span.start, span.end)] = span
+    return {triple: list(spans.values()) for triple, spans in found.items()}
+
+
 def current_grounding(
-    store: Store, schema: GraphSchema, triple: Triple, leaving: frozenset[str] = frozenset()
+    store: Store, schema: GraphSchema, triple: Triple, stated: Mapping[Triple, list[Span]] | None = None
 ) -> tuple[list[SpanData], str]:
     """The evidence the current version of each lesson gives the edge (any of its proposals'), fit
-    to ground it now; or why there is none. A lesson replaced by a new version since no longer
-    grounds it: its claim is the new version's to make; nor does a withdrawn lesson, nor the
-    lessons ``leaving`` (those a withdrawal is taking out)."""
-    now = {lesson.id for lesson in store.current_lessons()} - leaving
-    spans = {
-        (span.lesson_id, span.start, span.end): span
-        for proposal in store.proposals()
-        if schema.canonical(proposal.src, proposal.type, proposal.dst) == triple
-        for span in proposal.evidence
-        if span.lesson_id in now
-    }
+    to ground it now; or why there is none (``stated``: :func:`stated_now`, read once for many
+    edges). A lesson replaced by a new version since no longer grounds it: its claim is the new
+    version's to make."""
+    spans = (stated_now(store, schema) if stated is None else stated).get(triple)
     if not spans:
         return [], "no current version of a lesson states it (its lessons have new versions since)"
-    return grounded(store, list(spans.values()))
+    return grounded(store, spans)
+
+
+def rules_now(
+    store: Store, schema: GraphSchema, edges: Sequence[EdgeVersion], retracted: Mapping[Triple, str]
+) -> RuleEngine:
+    """The rule engine over the graph as it is now (``edges``, the active ones), with the edges a
+    person's retraction keeps out (``retracted``, :func:`governance.retraction.in_force`)."""
+    concepts = {c.id: c.type for c in store.concepts()}
+    return RuleEngine(schema, concepts, [(e.src, e.type, e.dst) for e in edges], retracted)
+
+
+def recommitted(edge: EdgeVersion, spans: Sequence[SpanData], decision: RecordDecision) -> CommitEdge:
+    """A new version of ``edge``, committed by ``decision`` (its rationale the reason) on ``spans``,
+    its confidence and source kept."""
+    return commit_op(
+        decision,
+        edge.src,
+        edge.type,
+        edge.dst,
+        confidence=edge.grounding.confidence,
+        reason=decision.rationale,
+        source=edge.grounding.source,
+        evidence=spans,
+    )
 
 
 def regrounded(
@@ -175,15 +211,5 @@ def regrounded(
 ) -> list[Operation]:
     """An edge whose own lessons no longer ground it, while another lesson states it
     (:func:`current_grounding` gave ``spans``): the version closed by ``closing``, never deleted,
-    and a new version committed by ``again`` on those spans, its confidence and source kept."""
-    commit = commit_op(
-        again,
-        edge.src,
-        edge.type,
-        edge.dst,
-        confidence=edge.grounding.confidence,
-        reason=again.rationale,
-        source=edge.grounding.source,
-        evidence=spans,
-    )
-    return [closing, invalidation_op(edge.version_id, closing), again, commit]
+    and a new version committed by ``again`` on those spans (:func:`recommitted`)."""
+    return [closing, invalidation_op(edge.version_id, closing), again, recommitted(edge, spans, again)]

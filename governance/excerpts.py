@@ -108,6 +108,7 @@ def _load(graph: GraphIndex) -> _Chunks:
     chunks: list[LessonChunk] = []
     for lesson in lessons:
         prose = stored_prose(lesson) or ""  # the lesson's words: no code, tags, URLs or link targets
+        lesson_terms = frozenset(content_terms(lesson.title))
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
             view = prose[int(str(row["start_offset"])) : int(str(row["end_offset"]))]
@@ -117,7 +118,6 @@ def _load(graph: GraphIndex) -> _Chunks:
             terms = frozenset(content_terms(f"{title} {text}"))
             concepts = frozenset(named | cited.get(chunk_id, set()))
             teaches = frozenset(taught.get(chunk_id, set()))
-            lesson_terms = frozenset(content_terms(lesson.title))
             chunks.append(
                 LessonChunk(chunk_id, lesson.id, title, text, concepts, terms, teaches, lesson_terms)
             )
@@ -162,7 +162,7 @@ def find_excerpts(
     asked = set(question_terms(question))
     defining = frozenset().union(*(_defining(graph, concept) for concept in about))
     taught = asks_where_taught(question)  # which lesson covers X: where it is taught comes first
-    titled = [words for concept in about if (words := frozenset(content_terms(_name(graph, concept))))]
+    titled = [frozenset(content_terms(_name(graph, concept))) for concept in about] if taught else []
     scored: list[tuple[bool, bool, bool, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
@@ -172,7 +172,7 @@ def find_excerpts(
             defines_it, teaches_it = chunk.id in defining, not chunk.teaches.isdisjoint(about)
             first, second = (teaches_it, defines_it) if taught else (defines_it, teaches_it)
             # Where it is taught: in a lesson titled by it before a section of another lesson.
-            named = taught and any(words <= chunk.lesson_terms for words in titled)
+            named = any(words and words <= chunk.lesson_terms for words in titled)
             scored.append((not first, not named, not second, -match, order, chunk))
     return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:5])[:limit]]
 

@@ -17,14 +17,14 @@ from pathlib import Path
 
 from agents.cost import Cost
 from governance.admission import AdmissionContext
-from governance.curation import current_grounding, regrounded
+from governance.curation import current_grounding, regrounded, stated_now
 from governance.ingest_report import GoneLesson, LessonOutcome
 from governance.withdrawal import withdrawn_note
 from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
 from magg_kg.lessons import LessonText, same_file
 from magg_kg.operations import Operation, RecordDecision, SpanData
-from magg_kg.records import EdgeVersion, Lesson, Proposal, ProposalState
+from magg_kg.records import EdgeVersion, Lesson, Proposal, ProposalState, Span, Triple
 from magg_kg.store import Store
 
 __all__ = ["decision", "gone_from", "known_outcome", "moved_refusal", "read_elsewhere", "rejudge"]
@@ -100,12 +100,15 @@ def rejudge(
             )
             admission.graph.memory.claims[triple] -= 1
         outcomes[("rejudge", "superseded" if triple in supported else "unsupported")] += 1
+    stated: dict[Triple, list[Span]] | None = None  # read once, when an edge needs it
     for edge in store.edges():
         sources = {span.lesson_id for span in edge.grounding.evidence}
         triple = (edge.src, edge.type, edge.dst)
         if not sources <= versions or triple in supported:
             continue
-        spans, _ = current_grounding(store, admission.graph.schema, triple, frozenset(versions))
+        schema = admission.graph.schema
+        stated = stated_now(store, schema, frozenset(versions)) if stated is None else stated
+        spans, _ = current_grounding(store, schema, triple, stated)
         if spans:  # another lesson states it too: grounded anew on that lesson's words
             ops += _regrounded(policy, edge, spans, f"the new version {lesson.id} does not support it", at)
             outcomes[("rejudge", "reground")] += 1

@@ -32,12 +32,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from governance.curation import current_grounding, reason_given, regrounded
+from governance.curation import (
+    current_grounding,
+    reason_given,
+    recommitted,
+    regrounded,
+    rules_now,
+    stated_now,
+)
 from governance.policy import policy_decision
 from governance.retraction import in_force, latest_retractions
 from governance.review import REVIEW_PROMPT, grounded, reviewer_name
-from governance.rules import RuleEngine
-from magg_kg.builders import commit_op, invalidation_op
+from magg_kg.builders import invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
@@ -53,8 +59,9 @@ STANDING: tuple[ProposalState, ...] = ("proposed", "abstained", "quarantined")
 """The states of a proposal still waiting for a decision."""
 
 
-def _named(store: Store, ident: str) -> Lesson:
-    """The current version of the lesson ``ident`` names: its key, a version's id, or its file."""
+def _named(store: Store, ident: str) -> tuple[Lesson, frozenset[str]]:
+    """The current version of the lesson ``ident`` names (its key, a version's id, or its file),
+    and the ids of all its versions."""
     lessons = store.lessons()
     current = {lesson.lesson_key: lesson for lesson in lessons}
     keys = {lesson.lesson_key for lesson in lessons if ident in (lesson.lesson_key, lesson.id)}
@@ -66,7 +73,8 @@ def _named(store: Store, ident: str) -> Lesson:
         )
     if len(keys) > 1:
         raise UserError(f"{ident}: names {len(keys)} lessons ({', '.join(sorted(keys))}); give a key")
-    return current[keys.pop()]
+    key = keys.pop()
+    return current[key], frozenset(lesson.id for lesson in lessons if lesson.lesson_key == key)
 
 
 @dataclass
@@ -75,6 +83,8 @@ class _Person:
     it writes, all at one time under the policy."""
 
     lesson: Lesson
+    versions: frozenset[str]
+    """The ids of every version of the lesson."""
     why: str
     detail: dict[str, object]
     policy: Policy
@@ -86,11 +96,11 @@ class _Person:
     ) -> _Person:
         name = reviewer_name(reviewer)
         said = reason_given(reason, "a withdrawal" if done == "withdrawn" else "a reinstatement")
-        lesson = _named(store, ident)
+        lesson, versions = _named(store, ident)
         why = f"lesson {lesson.lesson_key!r} ({lesson.id}) {done} by {name}: {said}"
         detail: dict[str, object] = {"lesson_id": lesson.id, "lesson_key": lesson.lesson_key}
         detail.update(reviewer=name, reason=said)
-        return cls(lesson, why, detail, policy, clock.now())
+        return cls(lesson, versions, why, detail, policy, clock.now())
 
     def decided(
         self,
@@ -132,15 +142,15 @@ def withdraw(
     lesson, decided = person.lesson, person.decided
     if (earlier := store.withdrawals().get(lesson.id)) is not None:
         raise UserError(f"{ident}: {withdrawn_note(earlier)}; nothing written")
-    versions = {stored.id for stored in store.lessons() if stored.lesson_key == lesson.lesson_key}
-    why = person.why
+    versions, why = person.versions, person.why
     ops: list[Operation] = [decided(None, "withdraw", "invalidated", lesson.id)]
+    stated = stated_now(store, schema, versions)
     for edge in store.edges():
         sources = {span.lesson_id for span in edge.grounding.evidence}
         if not sources or not sources <= versions:
             continue
         triple = (edge.src, edge.type, edge.dst)
-        spans, _ = current_grounding(store, schema, triple, frozenset(versions))
+        spans, _ = current_grounding(store, schema, triple, stated)
         verdict = "regrounded" if spans else "withdrawn"
         closing = decided(None, verdict, "invalidated", edge.version_id, version_id=edge.version_id)
         if not spans:
@@ -173,7 +183,6 @@ def reinstate(
     if withdrawal is None:
         raise UserError(f"{ident}: lesson {lesson.id} is not withdrawn; nothing written")
     person.detail["undoes"] = withdrawal.id
-    why = person.why
     taken = [
         d
         for d in store.decisions_at(WITHDRAWAL)
@@ -182,9 +191,7 @@ def reinstate(
     ops: list[Operation] = [decided(None, "reinstate", "committed", lesson.id)]
     edges = store.edges()
     active = {edge.edge_id for edge in edges}
-    triples = [(e.src, e.type, e.dst) for e in edges]
-    retracted = in_force(latest_retractions(store, schema))
-    engine = RuleEngine(schema, {c.id: c.type for c in store.concepts()}, triples, retracted)
+    engine = rules_now(store, schema, edges, in_force(latest_retractions(store, schema)))
     refused: list[str] = []
     for closed in (d for d in taken if d.verdict == "withdrawn" and d.state_after == "invalidated"):
         version = store.edge_version(str(closed.detail.get("version_id")))
@@ -196,16 +203,7 @@ def reinstate(
             refused.append(f"{version.edge_id}: {verdict.reason if not verdict.passed else problem}")
             continue
         again = decided(None, "reinstated", "committed", version.version_id)
-        grounding = version.grounding
-        commit = commit_op(
-            again,
-            *verdict.triple,
-            confidence=grounding.confidence,
-            reason=why,
-            source=grounding.source,
-            evidence=spans,
-        )
-        ops += [again, commit]
+        ops += [again, recommitted(version, spans, again)]
     for closed in (d for d in taken if d.verdict == "withdrawn"):
         was = next((state for state in STANDING if state == closed.detail.get("was")), None)
         if closed.proposal_id is None or was is None:

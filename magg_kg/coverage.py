@@ -72,10 +72,7 @@ def coverage_report(store: Store, as_of: str | None = None) -> dict[str, object]
     concepts = {str(row["id"]) for row in store.query("concepts", {"as_of": as_of})}
     edges = store.triples(as_of)
     taught = {str(row["lesson_id"]) for row in store.query("taught_lessons", {"as_of": as_of})}
-    stale = store.stale_lessons(as_of)  # versions a later one replaced, withdrawn lessons
-    lessons = [
-        str(row["id"]) for row in store.query("lessons", {"as_of": as_of}) if str(row["id"]) not in stale
-    ]
+    lessons = store.current_lesson_ids(as_of)  # not versions a later one replaced, nor withdrawn lessons
     owners = store.concept_domains(as_of)
     members: dict[str, set[str]] = {}
     for concept, domain_ids in owners.items():

@@ -260,22 +260,34 @@ class Store(ABC):
         """The current version of each lesson (the last of its key recorded), in ingestion order:
         what the course says now, without the versions a later one replaced, nor a lesson whose
         current version was withdrawn (:meth:`withdrawals`)."""
-        stale = self.stale_lessons(as_of)
-        return [lesson for lesson in self.lessons(as_of) if lesson.id not in stale]
+        current = set(self.current_lesson_ids(as_of))
+        return [lesson for lesson in self.lessons(as_of) if lesson.id in current]
+
+    def current_lesson_ids(self, as_of: str | None = None) -> list[str]:
+        """The ids of the current lessons (:meth:`current_lessons`), in ingestion order, read
+        without the lessons' texts."""
+        return self._lesson_ids(as_of)[1]
 
     def stale_lessons(self, as_of: str | None = None) -> set[str]:
         """The ids of the stored lessons that are not current (:meth:`current_lessons`): versions a
         later one replaced, and withdrawn lessons. Read without the lessons' texts."""
+        every, current = self._lesson_ids(as_of)
+        return set(every) - set(current)
+
+    def _lesson_ids(self, as_of: str | None) -> tuple[list[str], list[str]]:
+        """Every stored lesson's id and the current ones', in ingestion order."""
         rows = self.query("lessons", {"as_of": as_of})
-        current = {str(row["lesson_key"]): str(row["id"]) for row in rows}
-        return {str(row["id"]) for row in rows} - (set(current.values()) - set(self.withdrawals(as_of)))
+        latest = {str(row["lesson_key"]): str(row["id"]) for row in rows}
+        current = set(latest.values()) - set(self.withdrawals(as_of))
+        every = [str(row["id"]) for row in rows]
+        return every, [lesson for lesson in every if lesson in current]
 
     def withdrawals(self, as_of: str | None = None) -> dict[str, Decision]:
         """The lessons a person withdrew from the course (``magg review withdraw``) and did not
         reinstate since (``magg review reinstate``), by lesson id: the decision that withdrew each
         (stage :data:`WITHDRAWAL`, verdict ``withdraw``; a later verdict ``reinstate`` undoes it)."""
         withdrawn: dict[str, Decision] = {}
-        for decision in self.decisions_at(WITHDRAWAL, as_of):  # in the order they were taken
+        for decision in self.decisions_at(WITHDRAWAL, as_of, ("withdraw", "reinstate")):  # in order taken
             lesson = str(decision.detail.get("lesson_id"))
             if decision.verdict == "withdraw":
                 withdrawn[lesson] = decision
@@ -283,9 +295,14 @@ class Store(ABC):
                 withdrawn.pop(lesson, None)
         return withdrawn
 
-    def decisions_at(self, stage: str, as_of: str | None = None) -> list[Decision]:
-        """The decisions taken at ``stage`` (as of ``as_of``), in the order they were taken."""
-        return [_decision(row) for row in self.query("decisions_at_stage", {"stage": stage, "as_of": as_of})]
+    def decisions_at(
+        self, stage: str, as_of: str | None = None, verdicts: Sequence[str] | None = None
+    ) -> list[Decision]:
+        """The decisions taken at ``stage`` (as of ``as_of``; of ``verdicts`` only, when given), in
+        the order they were taken."""
+        wanted = None if verdicts is None else json.dumps(list(verdicts))
+        params: dict[str, Param] = {"stage": stage, "as_of": as_of, "verdicts": wanted}
+        return [_decision(row) for row in self.query("decisions_at_stage", params)]
 
     def lesson(self, lesson_id: str) -> Lesson | None:
         rows = self.query("lesson", {"id": lesson_id})
