@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -40,8 +41,25 @@ from agents.locations import asks_where_taught
 from agents.passages import joined_sentences
 from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
+from magg_kg.markup import KINDS, Markup, RegionKind, find_prose, flavor_of
+from magg_kg.records import EdgeVersion
 
-__all__ = ["EXCERPTS", "LessonChunk", "excerpt_scopes", "find_excerpts", "graph_lexicon", "lesson_chunks"]
+__all__ = [
+    "EXCERPTS",
+    "QUOTED",
+    "LessonChunk",
+    "edge_quote",
+    "excerpt_scopes",
+    "find_excerpts",
+    "graph_lexicon",
+    "lesson_chunks",
+]
+
+QUOTED: tuple[RegionKind, ...] = ("math", "inline_code")
+"""What a quote keeps of the text that is not prose: its formulas and code are part of what it
+says, where a link's target, a tag or an image is not."""
+_LEFT_OUT = re.compile(r"\s*\0+(?=[.,;:!?])")
+"""Markup left out just before the punctuation that ends a clause ("[processing](url).")."""
 
 EXCERPTS = 4
 """The most excerpts one answering call is shown."""
@@ -124,6 +142,34 @@ def _load(graph: GraphIndex) -> _Chunks:
     counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
     total = len(chunks) + 1
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
+
+
+def edge_quote(graph: GraphIndex, edge: EdgeVersion) -> str:
+    """An edge's first grounding quote as a reader reads it, on one line: its lesson's prose view at
+    the quote's offsets, with its math and inline code as written (:data:`QUOTED`): a link's text
+    without its target, no URL, tag or image, and no space where one was left out before a comma
+    or a full stop. The quote as stored, when its lesson is not in the graph's store, when the
+    offsets no longer hold the quote, or when none of it is prose."""
+    span = edge.grounding.evidence[0]
+    stored = " ".join(span.quote.split())
+    lesson = graph.kept(("quoted", span.lesson_id), lambda: _quoted(graph, span.lesson_id))
+    if lesson is None or lesson[0][span.start : span.end] != span.quote:
+        return stored
+    text, markup = lesson
+    kept = {KINDS.index(kind) + 1 for kind in QUOTED}
+    shown = markup.keeping(text, QUOTED)[span.start : span.end]
+    gone = "".join(  # what was left out reads as nothing, to see where a space is left before a comma
+        "\0" if code and code not in kept and char.isspace() else char
+        for char, code in zip(shown, markup.kinds[span.start : span.end], strict=True)
+    )
+    read = " ".join(_LEFT_OUT.sub("", gone).replace("\0", " ").split())
+    return read or stored
+
+
+def _quoted(graph: GraphIndex, lesson_id: str) -> tuple[str, Markup] | None:
+    """A lesson's text and its markup (None for a lesson the graph's store does not hold)."""
+    lesson = graph.store.lesson(lesson_id) if graph.store is not None else None
+    return (lesson.text, find_prose(lesson.text, flavor_of(lesson.source_path))) if lesson else None
 
 
 def _titled(lesson: str, heading: str) -> str:

@@ -27,7 +27,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from agents import qa
-from governance.excerpts import LessonChunk, lesson_chunks
+from governance.excerpts import LessonChunk, edge_quote, lesson_chunks
 from governance.graph_answer import GraphAnswer
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM, Answer, Failure, Prompt
@@ -179,17 +179,18 @@ def graph_tokens(graph: GraphIndex, edge_ids: Iterable[str]) -> int:
     """The tokens of the edges read, each as an answering prompt holds it (its ``[id] quote`` data
     line and its payload entry, characters / 4; counted once per graph): how much of the graph a
     question read, apart from what its prompts hold besides."""
-    sizes = graph.kept("edge tokens", lambda: {e.edge_id: _characters(e) for e in graph.edges.values()})
+    sizes = graph.kept("edge tokens", lambda: {e: _characters(graph, x) for e, x in graph.edges.items()})
     return sum(sizes.get(e, 0) for e in edge_ids) // 4
 
 
-def _characters(edge: EdgeVersion) -> int:
-    return len(_line(edge)) + len(json.dumps(edge_payload([edge])[0], ensure_ascii=False))
+def _characters(graph: GraphIndex, edge: EdgeVersion) -> int:
+    return len(_line(graph, edge)) + len(json.dumps(edge_payload([edge])[0], ensure_ascii=False))
 
 
-def _line(edge: EdgeVersion) -> str:
-    """An edge as an answering prompt's data holds it: ``[edge id] quote``, on one line."""
-    return f"[{edge.edge_id}] {' '.join(edge.grounding.evidence[0].quote.split())}"
+def _line(graph: GraphIndex, edge: EdgeVersion) -> str:
+    """An edge as an answering prompt's data holds it: ``[edge id] quote``, on one line, the quote
+    as its lesson reads (:func:`~governance.excerpts.edge_quote`: no link target, URL or code)."""
+    return f"[{edge.edge_id}] {edge_quote(graph, edge)}"
 
 
 def role_of(prompt: Prompt) -> str:
@@ -227,7 +228,7 @@ def ask_expert(
     concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
     names = {c: graph.concepts[c].name for c in dict.fromkeys(concepts) if c in graph.concepts}
     found = _found(graph_answer) if graph_answer is not None else {}
-    lines = [_line(e) for e in edges]
+    lines = [_line(graph, e) for e in edges]
     lines += [f"[{chunk.id}] {' '.join(chunk.text.split())}" for chunk in excerpts]
     prompt = Prompt(
         task=qa.ANSWER_TASK,

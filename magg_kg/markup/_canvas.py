@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
@@ -52,6 +53,27 @@ class Markup:
     prose: str
     hidden: tuple[HiddenText, ...]
     kinds: bytes = field(repr=False)
+
+    def keeping(self, text: str, kinds: Collection[RegionKind]) -> str:
+        """``text`` (the text this markup was found in) read as the prose view, except the regions
+        of ``kinds``, which stay as written: a quote shown to a reader keeps its math and code, and
+        loses link targets and tags.
+
+        >>> math, html = KINDS.index("math") + 1, KINDS.index("html") + 1
+        >>> markup = Markup("markdown", "x" + " " * 7, (), bytes([0, math, math, math, 0, html, html, html]))
+        >>> markup.keeping("x$1$ <i>", ["math"])
+        'x$1$    '
+        """
+        codes = b"".join(re.escape(_CODES[kind]) for kind in kinds)
+        if not codes:
+            return self.prose
+        parts: list[str] = []
+        last = 0
+        for run in re.finditer(b"[" + codes + b"]+", self.kinds):
+            parts += [self.prose[last : run.start()], text[run.start() : run.end()]]
+            last = run.end()
+        parts.append(self.prose[last:])
+        return "".join(parts)
 
     @property
     def regions(self) -> tuple[Region, ...]:

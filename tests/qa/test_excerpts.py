@@ -13,7 +13,7 @@ from agents.answer_spans import Excerpt, best_span
 from agents.offline.handlers import offline_handlers
 from agents.text import sentences
 from governance.evaluation.multihop import answer_global, short_answer
-from governance.excerpts import excerpt_scopes, find_excerpts, lesson_chunks
+from governance.excerpts import edge_quote, excerpt_scopes, find_excerpts, lesson_chunks
 from governance.qa import UNOWNED, answer_flat, answer_routed, bridges_of
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
@@ -368,3 +368,34 @@ def test_which_lesson_covers_a_concept_is_answered_with_the_lesson_that_teaches_
     (chunk,) = [c for c in lesson_chunks(graph) if taught in c.text]
     assert answer.citations == [chunk.id] and f'"{chunk.title}"' in answer.answer
     assert answer.short_answer == chunk.title
+
+
+@pytest.mark.parametrize("holds", [True, False])
+def test_an_edges_quote_is_shown_as_its_lesson_reads(holds: bool) -> None:
+    # A genai edge's quote began inside a link ("Text embeddings](https://en.wikipedia.org/...) are
+    # ..."): answers quoted the target URL and the link's brackets, where excerpts read its text.
+    store = SQLiteStore.open(":memory:")
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    seed(store, clock)
+    linked = (
+        "Transformers build on [attention](https://example.org/a), with $QK^T$ in `attend()`, "
+        "see [the paper](https://example.org/p)."
+    )
+    quote = linked[linked.index("attention") :]  # from the link's text: past its opening bracket
+    text = linked if holds else linked.replace("with", "from")  # an edit that moved the words
+    lesson = AddLesson(id="lesson-b", lesson_key="b", title="B", sha256="1" * 64, source_path="b.md",
+                       text=text, ingested_at=clock.now())  # fmt: skip
+    (decision, commit) = seeded_edge("transformer", "builds_on", "attention", "Transformers", clock.now())
+    assert isinstance(commit, CommitEdge)
+    commit = commit.model_copy(update={"evidence": span_data([span(quote, lesson="lesson-b", text=linked)])})
+    write(store, clock, [lesson, decision, commit])
+    graph = build_graph_index(store)
+    shown = edge_quote(graph, graph.edges[commit.edge_id])
+    if holds:
+        # The links' text, not their targets; math and code as written; no space left before ",".
+        assert shown == "attention, with $QK^T$ in `attend()`, see the paper."
+        result = answer_flat(LLM, graph, "What do transformers build on?")
+        assert f'"{shown}"' in result.answer and "https" not in result.answer
+    else:  # the offsets no longer hold the quote: it is shown as stored
+        assert shown == quote
+    store.close()
