@@ -26,9 +26,10 @@ rare each word is among the excerpts given (``idf``), and the rules below.
    the one that gave the value, or the best-matching one.
 5. **Definitions** ("What is X?"): what a sentence says X is, read by :mod:`agents.definitions`.
 6. **Explanations** ("Why ...?", "How does ...?"): the whole sentence that shares the most of the
-   question's words (two at least, the words that frame the question left out), and the
-   sentences after it when it is a lead-in of a few words; for a question about one concept
-   alone, the sentence that says what it is.
+   question's words (two at least, the words that frame the question left out; of sentences that
+   share them alike, one that says them itself before one that has them only from its excerpt's
+   title), and the sentences after it when it is a lead-in of a few words; for a question about
+   one concept alone, the sentence that says what it is.
 
 The best candidate wins (ties: the earlier excerpt, the earlier position); its support is
 ``score / (1 + score)``, in [0, 1).
@@ -274,7 +275,9 @@ def _explain(
     if not about:
         return None
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
-    best = max(about, key=lambda k: (scores[k], -k))  # ties: the earlier sentence
+    # Ties: the sentence that says the words itself, not only through its excerpt's title, then
+    # the earlier one.
+    best = max(about, key=lambda k: (scores[k], _overlap(asked, read[k].terms, idf), -k))
     sentence = read[best]
     if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None

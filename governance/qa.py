@@ -228,7 +228,7 @@ def answer_routed(
                 retrieve(graph, text, seeds=sub.concepts, scope=scope, top_k=top_k) if sub.concepts else []
             )
             excerpts = find_excerpts(
-                graph, text, scope=scope, unowned=True, about=defined(text, sub.concepts)
+                graph, text, scope=scope, unowned=True, about=defined(graph, text, sub.concepts)
             )
             report = ExpertReport(domain, text, [c for c in sub.concepts if c in scope], [])
             report.edges_seen = [edge.edge_id for edge in edges]
@@ -402,7 +402,7 @@ def _retrieved(
     """One open question (or clause), flat: the edges around the concepts it names (but those a
     typed clause's answer explains already) and the best excerpts of all the lessons, in one call
     (none when neither is found). When what it cites answers nothing, the graph does not cover it."""
-    excerpts = find_excerpts(graph, text, about=defined(text, found))
+    excerpts = find_excerpts(graph, text, about=defined(graph, text, list(found)))
     if not found and not excerpts:
         return None
     edges = retrieve(graph, text, seeds=list(found), scope=None, top_k=top_k) if found else []

@@ -13,7 +13,9 @@ from agents.answer_forms import (
     PURPOSE,
     as_what_is,
     asks_about,
+    content_terms,
     expected_kind,
+    question_terms,
     requested_term,
     term_in_context,
 )
@@ -108,11 +110,26 @@ def _names_one(graph: GraphIndex, text: str) -> bool:
     return len(found) == 1 and found[0][:2] == (0, len(text))
 
 
-def defined(question: str, concepts: Sequence[str]) -> Sequence[str]:
+def defined(graph: GraphIndex, question: str, concepts: Sequence[str]) -> Sequence[str]:
     """The concepts whose teaching chunks an answer reads first: those a question asks what they
     are ("What is dropout?") or what they are for ("What is dropout good for?", where it is taught
     says), or what they stand for ("What does ReLU stand for?", where it is taught spells it out),
-    or which lesson teaches them ("Which lesson covers dropout?");
+    or which lesson teaches them ("Which lesson covers dropout?"), or how or why one concept works
+    when the question says nothing but its name ("How does function calling work?": every chunk
+    that names it matches those words alike, the lessons' first mentions would come first);
     none for any other question, whose excerpts are found by its words."""
     what = expected_kind(question) == "definition" or PURPOSE.search(question)
-    return concepts if what or abbreviation_asked(question) or asks_where_taught(question) else ()
+    if what or abbreviation_asked(question) or asks_where_taught(question):
+        return concepts
+    return concepts if len(concepts) == 1 and _asks_only(graph, question, concepts[0]) else ()
+
+
+def _asks_only(graph: GraphIndex, question: str, concept: str) -> bool:
+    """Whether an explanation question's words are all words of one of the concept's names."""
+    asked = set(question_terms(question))
+    names = graph.names.get(concept, ())
+    return (
+        expected_kind(question) == "explanation"
+        and bool(asked)
+        and any(asked <= set(content_terms(name)) for name in names)
+    )

@@ -180,6 +180,20 @@ def test_the_words_that_frame_a_how_or_why_question_match_nothing() -> None:
     assert "work" in question_terms("Which work won the prize?")  # a name, not a frame
 
 
+def test_of_sentences_that_match_alike_the_one_that_says_the_words_itself_explains() -> None:
+    # Every sentence of an excerpt titled by the question's words matched them through the title:
+    # the first one won ("Now that we have characterized the problem of overfitting, ...").
+    excerpts = [
+        Excerpt(
+            "c-1",
+            "Weight decay",
+            "We now turn to a remedy for overfitting. Weight decay shrinks every weight toward zero.",
+        )
+    ]
+    span = best_span("How does weight decay work?", excerpts)
+    assert span is not None and span.text == "Weight decay shrinks every weight toward zero."
+
+
 def test_how_a_concept_works_alone_is_answered_with_the_sentence_that_says_what_it_is() -> None:
     excerpts = [
         Excerpt("c-1", "Tricks", "We use dropout often."),

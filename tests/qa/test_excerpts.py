@@ -399,3 +399,31 @@ def test_an_edges_quote_is_shown_as_its_lesson_reads(holds: bool) -> None:
     else:  # the offsets no longer hold the quote: it is shown as stored
         assert shown == quote
     store.close()
+
+
+@pytest.mark.parametrize(
+    "question", ["How does function calling work?", "Why is function calling important?"]
+)
+def test_how_one_concept_works_is_read_where_it_is_taught_not_where_it_is_first_named(
+    tmp_path: Path, question: str
+) -> None:
+    # On genai, "How does function calling work?" quoted lesson 10's "Head over to Lesson 11 where we
+    # will look at how to integrate Generative AI with Function Calling!": every chunk that names
+    # it matches the question's words alike, and the earlier lesson came first.
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    (lessons / "10-low-code.md").write_text(
+        "# Low code\n\nHead over to the next lesson to see function calling in action.\n", encoding="utf-8"
+    )
+    (lessons / "11-function-calling.md").write_text(
+        "# Function calling\n\nFunction calling is a feature that lets a model ask an application to run "
+        "one of its functions with structured arguments.\n",
+        encoding="utf-8",
+    )
+    with open_context(tmp_path / "f.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+        graph = build_graph_index(ctx.store)
+        assert "function-calling" in graph.concepts
+        for result in (answer_flat(LLM, graph, question), answer_routed(LLM, graph, question, {})):
+            assert "lets a model ask an application" in result.answer, result.mode
+            assert "Head over" not in result.answer
