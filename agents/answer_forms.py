@@ -143,10 +143,11 @@ def question_terms(question: str) -> list[str]:
 
 
 DEFINED = re.compile(
-    r"(?:what|who) (?:is|are|was|were) (?:an? |the )?(?P<term>(?:(?!\b(?:of|in|on|at|for|from|by|with|that|"
-    r"which|who|where|when|whose|and|or)\b)[^?,;])+?)\s*\??$"
+    r"(?:what|who) (?:is|are|was|were) (?:an? |the )?(?P<term>(?:(?!(?<![\w-])(?:of|in|on|at|for|from|by|with|"
+    r"that|which|who|where|when|whose|and|or)(?![\w-]))[^?,;])+?)\s*\??$"
 )
-"""A question that asks what something is, and nothing more ("What is attention?")."""
+"""A question that asks what something is, and nothing more ("What is attention?"); a word such as
+"of" inside a hyphenated name is part of it ("What is chain-of-thought prompting?")."""
 _WH = re.compile(r"\b(?:when|where|who|whom|whose|what|which|how|why)\b", re.IGNORECASE)
 
 

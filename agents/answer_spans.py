@@ -7,7 +7,8 @@ rare each word is among the excerpts given (``idf``), and the rules below.
 
 1. **What is asked** and **candidates**: the kind of answer and the spans of each sentence that
    could be one (:mod:`agents.answer_forms`; a sentence as :mod:`agents.passages` reads it, with
-   the pseudo-heading over it or the list its colon announces, asides left out); a candidate
+   the pseudo-heading over it or the list its colon announces, asides and the questions a lesson
+   asks left out); a candidate
    made only of the question's words is no answer, nor a sentence's first word that the excerpts
    never write capitalized elsewhere. A yes/no question gets no span (a span cannot say yes).
 2. **Direct score** of a candidate: the question's words found in its sentence and in the
@@ -84,6 +85,11 @@ halves separately."): an explanation (a why or how question) that starts with on
 sentences after it in its excerpt, until it has this many words."""
 
 
+_ASKS = re.compile(r"\?[\s\"'”’)\]*_]*$")
+"""A sentence that ends with a question mark (and the quote, bracket or emphasis that closes it):
+a question, which no answer quotes ("Now you might be wondering, what is semantic search?")."""
+
+
 @dataclass(frozen=True)
 class Excerpt:
     """A piece of a lesson given to a reader: its chunk id, its lesson's title, its text."""
@@ -139,6 +145,8 @@ def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
     for number, excerpt in enumerate(excerpts):
         title = frozenset(content_terms(excerpt.title))
         for passage in passages(excerpt.text):
+            if _ASKS.search(passage):  # a question the lesson asks says nothing: it answers nothing
+                continue
             names = tuple(passage[a:b] for a, b in name_spans(passage))
             read.append(_Sentence(number, passage, frozenset(content_terms(passage)), title, names))
     return read

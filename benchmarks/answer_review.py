@@ -89,12 +89,14 @@ def pair(
     old: Sequence[Mapping[str, object]], new: Sequence[Mapping[str, object]], count: int, seed: int
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """The blind rows and the key of ``count`` questions (all, when fewer) whose answers differ
-    between the two versions; the questions are matched by their text."""
-    before = {str(row["question"]): str(row["answer"]) for row in old}
+    between the two versions; the questions are matched by their text and, for a question asked
+    more than once (the same concept drawn from two graphs whose files were put together), by how
+    many times it was asked before: the n-th asking in one file with the n-th in the other."""
+    before = dict(_numbered(old))
     changed = [
-        (str(row["question"]), before[str(row["question"])], str(row["answer"]))
-        for row in new
-        if str(row["question"]) in before and before[str(row["question"])] != str(row["answer"])
+        (key[0], before[key], answer)
+        for key, answer in _numbered(new)
+        if key in before and before[key] != answer
     ]
     rng = random.Random(seed)
     rng.shuffle(changed)
@@ -108,6 +110,17 @@ def pair(
         )
         key.append({"id": review, "question": question, "new": 1 if new_first else 2})
     return blind, key
+
+
+def _numbered(rows: Sequence[Mapping[str, object]]) -> list[tuple[tuple[str, int], str]]:
+    """Each row's answer, keyed by its question and how many times the question was asked before."""
+    seen: Counter[str] = Counter()
+    numbered = []
+    for row in rows:
+        question = str(row["question"])
+        numbered.append(((question, seen[question]), str(row["answer"])))
+        seen[question] += 1
+    return numbered
 
 
 def score(

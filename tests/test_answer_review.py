@@ -37,6 +37,21 @@ def test_only_answers_that_differ_are_paired_and_the_key_says_which_is_new() -> 
     assert pair(old, new, 100, seed=7) == pair(old, new, 100, seed=7)
 
 
+def test_a_question_asked_twice_is_paired_with_the_same_asking() -> None:
+    # Two graphs' answers put in one file: "What is weight decay?" asked of both. Matched by the
+    # question alone, the new answer of one graph was paired with the old answer of the other.
+    question = "What is weight decay?"
+    old = [{"question": question, "answer": "d2l old"}, {"question": question, "answer": "demo"}]
+    new = [{"question": question, "answer": "d2l new"}, {"question": question, "answer": "demo"}]
+    blind, key = pair(old, new, 100, seed=7)
+    assert len(blind) == 1  # the demo's answer did not change
+    shown, kept = blind[0], key[0]
+    assert (
+        shown[f"answer_{kept['new']}"] == "d2l new"
+        and shown[f"answer_{3 - int(str(kept['new']))}"] == "d2l old"
+    )
+
+
 def test_labels_are_scored_against_the_key_by_question_form() -> None:
     key = [
         {"id": "a-0001", "question": "What is x?", "new": 1},

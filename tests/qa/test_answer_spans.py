@@ -375,3 +375,40 @@ def test_a_span_quotes_the_excerpt_it_cites_word_for_word(
         if span is not None:
             assert " ".join(span.sentence.split()) in " ".join(excerpts[span.excerpt].split())
             assert 0.0 <= span.support <= 1.0
+
+
+def test_a_question_the_lesson_asks_answers_nothing() -> None:
+    # genai: "How does semantic search work?" quoted "Now you might be wondering, what is semantic
+    # search?", the sentence before the one that says what it is.
+    excerpts = [
+        Excerpt(
+            "c-1",
+            "Search",
+            "Now you might be wondering, what is semantic search? Semantic search is a search technique "
+            "that uses the meaning of the words in a query.",
+        )
+    ]
+    for question in ("How does semantic search work?", "Why is semantic search important?"):
+        span = best_span(question, excerpts, ["semantic search"])
+        assert span is not None and span.sentence.startswith("Semantic search is a search technique"), (
+            question
+        )
+    asked_only = [Excerpt("c-2", "Search", "What is *semantic search*, then?")]
+    assert best_span("How does semantic search work?", asked_only, ["semantic search"]) is None
+
+
+def test_a_hyphenated_name_with_of_in_it_is_asked_what_it_is() -> None:
+    # "What is chain-of-thought prompting?" was read as a question for a name ("of" ended the
+    # term) and answered "LLM", a name in the sentence after a colon.
+    assert expected_kind("What is chain-of-thought prompting?") == "definition"
+    assert expected_kind("What is the seat of the county?") == "name"  # "of" as a word still ends it
+    excerpts = [
+        Excerpt(
+            "c-1",
+            "Chain-of-thought",
+            "Chain-of-thought is a technique that takes the LLM through a series of steps. Consider an "
+            "example, with and without chain-of-thought: LLM answers with 5.",
+        )
+    ]
+    span = best_span("What is chain-of-thought prompting?", excerpts, ["chain-of-thought"])
+    assert span is not None and span.text == "a technique that takes the LLM through a series of steps"
