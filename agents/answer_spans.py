@@ -25,7 +25,9 @@ rare each word is among the excerpts given (``idf``), and the rules below.
    the question's words ("118 species", "five species"); the smallest or largest wins. Otherwise
    the option whose sentences match the rest of the question better wins. The sentence quoted is
    the one that gave the value, or the best-matching one.
-5. **Definitions** ("What is X?"): what a sentence says X is, read by :mod:`agents.definitions`.
+5. **Definitions** ("What is X?"): what a sentence says X is, read by :mod:`agents.definitions`;
+   a whole sentence that only names what the one before it says ("We call this the backwards
+   pass.") is quoted after that one, here and for explanations.
 6. **Explanations** ("Why ...?", "How does ...?"): the whole sentence that shares the most of the
    question's words (two at least, the words that frame the question left out; of sentences that
    share them alike, one that says them itself before one that has them only from its excerpt's
@@ -84,10 +86,18 @@ LEAD_IN_WORDS = 8
 halves separately."): an explanation (a why or how question) that starts with one runs on to the
 sentences after it in its excerpt, until it has this many words."""
 
-
 _ASKS = re.compile(r"\?[\s\"'”’)\]*_]*$")
 """A sentence that ends with a question mark (and the quote, bracket or emphasis that closes it):
 a question, which no answer quotes ("Now you might be wondering, what is semantic search?")."""
+
+_NAMES_BACK = re.compile(
+    r"\W*(?:we\s+(?:call|refer\s+to|term|denote)\s+(?:this|these|it|them|such\s+\w+)|"
+    r"(?:this|these|it|they|such\s+\w+)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:also\s+)?"
+    r"(?:called|known\s+as|referred\s+to\s+as|termed|dubbed|named))\b",
+    re.IGNORECASE,
+)
+"""A sentence that names what the sentence before it says ("We call this the backwards pass.",
+"This is called distribution shift."): quoted alone, it says nothing of what it names."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +160,15 @@ def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
             names = tuple(passage[a:b] for a, b in name_spans(passage))
             read.append(_Sentence(number, passage, frozenset(content_terms(passage)), title, names))
     return read
+
+
+def _said_with_antecedent(read: Sequence[_Sentence], position: int) -> str:
+    """The sentence at ``position``, after the one before it in its excerpt when it only names what
+    that one says ("... from back to front. We call this the *backwards pass*.")."""
+    sentence, before = read[position], (read[position - 1] if position else None)
+    if before is None or before.excerpt != sentence.excerpt or not _NAMES_BACK.match(sentence.text):
+        return sentence.text
+    return f"{before.text} {sentence.text}"
 
 
 def _mentions(sentence: str, title: str) -> bool:
@@ -290,7 +309,7 @@ def _explain(
     if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None
     support = round(scores[best] / (1 + scores[best]), 4)
-    passage = [sentence.text]
+    passage = [_said_with_antecedent(read, best)]
     for after in read[best + 1 :]:
         if after.excerpt != sentence.excerpt or len(WORD.findall(" ".join(passage))) >= LEAD_IN_WORDS:
             break
@@ -311,8 +330,8 @@ def _what_it_does(
     found = definition(also, [sentence.text for sentence in read], known=False)
     if found is None:
         return None
-    sentence = read[found.position]
-    return AnswerSpan(sentence.text, excerpts[sentence.excerpt].id, sentence.text, found.support)
+    said = _said_with_antecedent(read, found.position)
+    return AnswerSpan(said, excerpts[read[found.position].excerpt].id, said, found.support)
 
 
 def _what_it_is(
@@ -328,7 +347,8 @@ def _what_it_is(
         plain = re.sub(r"[*_`]", "", text).rstrip(" .!?:;\"'”)").lower()
         named_only = any(plain.endswith(name.lower()) for name in also) or len(WORD.findall(text)) < 8
         if found.text != text or not named_only:
-            return AnswerSpan(text, excerpts[read[found.position].excerpt].id, text, found.support)
+            said = _said_with_antecedent(read, found.position)
+            return AnswerSpan(said, excerpts[read[found.position].excerpt].id, said, found.support)
         texts[found.position] = ""  # names X only: the next one may say more
     return None
 
@@ -364,6 +384,9 @@ def _define(
     if found is None:
         return None
     sentence = read[found.position]
+    if found.text == sentence.text:  # the whole sentence stands for the definition
+        said = _said_with_antecedent(read, found.position)
+        return AnswerSpan(said, excerpts[sentence.excerpt].id, said, found.support)
     return AnswerSpan(found.text, excerpts[sentence.excerpt].id, sentence.text, found.support)
 
 

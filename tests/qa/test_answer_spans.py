@@ -412,3 +412,23 @@ def test_a_hyphenated_name_with_of_in_it_is_asked_what_it_is() -> None:
     ]
     span = best_span("What is chain-of-thought prompting?", excerpts, ["chain-of-thought"])
     assert span is not None and span.text == "a technique that takes the LLM through a series of steps"
+
+
+@pytest.mark.parametrize(
+    ("named", "question"),
+    [
+        ("We call this the *backwards pass*.", "What is the backwards pass?"),
+        ("This is commonly called the *backwards pass*.", "How does the backwards pass work?"),
+    ],
+)
+def test_a_sentence_that_names_what_the_one_before_says_is_quoted_with_it(named: str, question: str) -> None:
+    # d2l: "What is backwards pass?" was answered "We call this the *backwards pass*.": the name,
+    # and nothing of what it names.
+    said = "Compute the gradient of the loss from the output back to the input."
+    excerpts = [Excerpt("c-1", "Backpropagation", f"Layers are stacked. {said} {named}")]
+    span = best_span(question, excerpts, ["backwards pass"])
+    assert span is not None and span.text == span.sentence == f"{said} {named}"
+    # Only the sentence before it in its excerpt: not one of another excerpt.
+    alone = [Excerpt("c-0", "Layers", said), Excerpt("c-1", "Backpropagation", named)]
+    span = best_span(question, alone, ["backwards pass"])
+    assert span is not None and span.text == named
