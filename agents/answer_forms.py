@@ -173,9 +173,11 @@ ASPECT = re.compile(
 (:data:`PURPOSE`; "When should I use dropout?", "What are the limitations of fine-tuning?"): no
 relation of the graph answers it, and no name or date does; a sentence does."""
 _EXPLAIN = re.compile(
-    r"why\b|how (?:does|do|did|can|could|is|are|was|were|would|should|come)\b|in what way\b"
+    r"why\b|how (?:does|do|did|can|could|is|are|was|were|would|should|come)\b|in what way\b|"
+    r"what (?:does|do|did) .{1,60}? do\s*\??$|what happens\b"
 )
-"""A question asking why or how something happens: a sentence answers it, not a name."""
+"""A question asking why or how something happens, or what a thing does ("What does an encoder
+do?", "What happens when ...?"): a sentence answers it, not a name."""
 
 
 _ASKING = (

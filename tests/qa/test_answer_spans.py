@@ -432,3 +432,20 @@ def test_a_sentence_that_names_what_the_one_before_says_is_quoted_with_it(named:
     alone = [Excerpt("c-0", "Layers", said), Excerpt("c-1", "Backpropagation", named)]
     span = best_span(question, alone, ["backwards pass"])
     assert span is not None and span.text == named
+
+
+def test_what_a_thing_does_is_answered_with_a_sentence_not_a_name() -> None:
+    # d2l: "What does exponential decay do?" was read as asking for a name and answered "Below".
+    for question in ("What does an encoder do?", "What happens when the learning rate is too high?"):
+        assert expected_kind(question) == "explanation", question
+    assert expected_kind("What does Acme make?") == "name"  # a thing it makes, not what it does
+    excerpts = [
+        Excerpt(
+            "c-1",
+            "Schedules",
+            "Below, we compare schedules. An exponential decay shrinks the learning rate by a constant "
+            "factor at every step.",
+        )
+    ]
+    span = best_span("What does exponential decay do?", excerpts)
+    assert span is not None and span.text.startswith("An exponential decay shrinks the learning rate")
