@@ -67,6 +67,10 @@ _RELATED = re.compile(
 to planning", "part of every transformer"), not what X is."""
 
 
+_DENIED = re.compile(r"[\W_]*(?:not|never|no longer|neither)\b", re.IGNORECASE)
+"""What X is not ("AI red teaming is not all encompassing"): no definition."""
+
+
 @lru_cache(maxsize=1024)
 def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     """The patterns of a sentence that says what X is (X: any of ``names``): "X is ..." (quotes,
@@ -103,7 +107,7 @@ def _saying(sentence: str, says: re.Pattern[str], defining: re.Pattern[str]) -> 
     """What a sentence says X is ("X is ...", "defining X as ..."), unless it says only how X
     relates to something else."""
     said = says.match(sentence) or defining.search(sentence)
-    if said is None or _RELATED.match(said["said"]):
+    if said is None or _RELATED.match(said["said"]) or _DENIED.match(said["said"]):
         return None
     # After a clause, only what names X's kind is a definition ("as X is really a method", not
     # "as X was slow to train").
@@ -125,6 +129,8 @@ def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:
     >>> defines(["Prompt engineering is currently more art than science."], ["prompt engineering"])
     False
     >>> defines(["Calculus is a prerequisite for gradient descent."], ["calculus"])
+    False
+    >>> defines(["Red teaming is not a replacement for access control."], ["red teaming"])
     False
     """
     kept = _kept(names)

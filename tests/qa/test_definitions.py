@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from agents.answer_spans import Excerpt, best_span
+from agents.definitions import definition
 from agents.offline.handlers import offline_handlers
 from governance.evaluation.multihop import short_answer
 from governance.excerpts import EXCERPTS, find_excerpts, lesson_chunks
@@ -217,3 +218,14 @@ def test_what_a_known_concept_is_falls_back_to_a_sentence_that_names_it() -> Non
     assert span is not None and span.text == "We train a GRU on the corpus, and it trains fast."
     assert span.support < 0.5  # weaker than a definition
     assert best_span("What is a GRU?", excerpts) is None
+
+
+def test_what_a_thing_is_not_is_no_definition() -> None:
+    # genai: "What is AI Red Teaming?" was answered "not all encompassing and should be considered a
+    # complementary motion to additional controls ..." as if that were what it is.
+    denied = "AI red teaming is not all encompassing and should be considered a complementary motion."
+    defined = "AI red teaming is the practice of probing a system for failures."
+    found = definition(["AI red teaming"], [denied, defined])
+    assert found is not None and found.text == "the practice of probing a system for failures"
+    alone = definition(["AI red teaming"], [denied])  # at most the whole sentence, which opens with it
+    assert alone is not None and alone.text == denied
