@@ -6,9 +6,11 @@ sentences the reader takes the first that emphasises X ("**X** is ...", where a 
 a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
 never one that says only how X relates to something else ("a prerequisite for ...", "part of
 ..."). What it says is read to the end of its clause, a list of a few words kept whole, emphasis
-marks dropped. Without one, a whole sentence stands for the definition: the first that names X
-("called X", "known as X"), emphasises it ("*X*") or opens with it; and for a concept the graph
-knows, the first that mentions it (at half the support).
+marks dropped. Without one, the gloss of X as an entry of a list ("**X** - used for ...",
+"**X**: This is the process of ...", X in bold, or opening the sentence) is read to the end of its
+sentence or to the next entry. Else a whole sentence stands for the definition: the first that
+names X ("called X", "known as X"), emphasises it ("*X*") or opens with it; and for a concept the
+graph knows, the first that mentions it (at half the support).
 """
 
 from __future__ import annotations
@@ -93,9 +95,14 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
         re.IGNORECASE,
     )
     marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
+    glossed = re.compile(  # "**Keyword search** - used for text searches", "**Retrieval:** When ..."
+        rf"(?:(?<![\w*_])(?=\*\*|__)|^[^\w*_]*)(?P<mark>\*\*|__|\*|_)(?:{terms})\w*(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"
+        r"\s*(?P<said>[^*_\s](?:(?!(?:\*\*|__)[^\W_]).)*)",
+        re.IGNORECASE,
+    )
     leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
     mentioning = re.compile(rf"(?<!\w)(?:{terms})(?!\w)", re.IGNORECASE)
-    return says, defining, named, marked, leading, mentioning
+    return says, defining, named, marked, glossed, leading, mentioning
 
 
 def _kept(names: Sequence[str]) -> tuple[str, ...]:
@@ -169,7 +176,7 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
     kept = _kept(names)
     if not kept:
         return None
-    says, defining, named, marked, leading, mentioning = _patterns(kept)
+    says, defining, named, marked, glossed, leading, mentioning = _patterns(kept)
     said_of = [
         (position, sentence, said)
         for position, sentence in enumerate(sentences)
@@ -186,6 +193,9 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
         )
         text = _UNMARKED.sub(r"\g<text>", _clause(said["said"])).strip(" *_`")
         return Definition(position, _ADVERB.sub("", text), 0.5)
+    for position, sentence in enumerate(sentences):  # an entry of a glossary-like list
+        if (gloss := glossed.search(sentence)) is not None and (text := _gloss(gloss["said"])):
+            return Definition(position, text, 0.5)
     # A sentence that is the name and nothing more (a link's text, a caption) says nothing of it.
     saying = [
         (position, sentence) for position, sentence in enumerate(sentences) if _more(sentence, mentioning)
@@ -199,6 +209,20 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
             if mentioning.search(sentence) is not None:
                 return Definition(position, sentence, 0.25)
     return None
+
+
+def _gloss(said: str) -> str:
+    """What an emphasised term's gloss says it is, to the end of its clause ("" when it says how it
+    relates to something else, or what it is not).
+
+    >>> _gloss("used for text searches "), _gloss("This is the process of removing data. It helps.")
+    ('used for text searches', 'the process of removing data')
+    """
+    said = re.sub(r"^(?:this|it|these|they)\s+(?:is|are)\s+", "", said.strip(), flags=re.IGNORECASE)
+    if _RELATED.match(said) or _DENIED.match(said):
+        return ""
+    sentence = re.split(r"(?<!\b[ei]\.[eg])[.;!?](?:\s|$)", said, maxsplit=1)[0]
+    return _UNMARKED.sub(r"\g<text>", sentence).strip(" *_`")
 
 
 def _more(sentence: str, mentioning: re.Pattern[str]) -> bool:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agents.answer_spans import Excerpt, best_span
-from agents.definitions import definition
+from agents.definitions import Definition, definition
 from agents.offline.handlers import offline_handlers
 from governance.evaluation.multihop import short_answer
 from governance.excerpts import EXCERPTS, find_excerpts, lesson_chunks
@@ -229,3 +229,19 @@ def test_what_a_thing_is_not_is_no_definition() -> None:
     assert found is not None and found.text == "the practice of probing a system for failures"
     alone = definition(["AI red teaming"], [denied])  # at most the whole sentence, which opens with it
     assert alone is not None and alone.text == denied
+
+
+def test_an_emphasised_term_glossed_in_a_list_is_defined_by_its_gloss() -> None:
+    # genai: "What is Keyword search?" quoted the whole list "There are several ways to perform
+    # search ...: **Keyword search** - used for text searches **Semantic search** - uses ...".
+    listed = (
+        "There are several ways to search such as: **Keyword search** - used for text searches "
+        "**Vector search** - converts documents to vectors"
+    )
+    glossed = "**Data sanitization**: This is the process of removing private data. It comes first."
+    assert definition(["keyword search"], [listed]) == Definition(0, "used for text searches", 0.5)
+    assert definition(["vector search"], [listed]).text == "converts documents to vectors"  # type: ignore[union-attr]
+    assert definition(["data sanitization"], [glossed]).text == "the process of removing private data"  # type: ignore[union-attr]
+    # A term emphasised inside a sentence, then a colon, is no entry of a list: "we train by *X*: ...".
+    inline = "We can then train using *weighted risk minimization*: Alas, we do not know the weights."
+    assert definition(["weighted risk minimization"], [inline]) == Definition(0, inline, 0.5)
