@@ -140,6 +140,9 @@ _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|would|should
 A part of B?"), it asks how the two are related."""
 _WHAT_CONTAINS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:contains?|includes?)\b", _I)
 _UNLOCK_CUE = re.compile(r"\b(?:builds? on|build upon|depends? on|rel(?:y|ies) on|requires?|uses?)\b", _I)
+_WHY_USE = re.compile(r"^\W*why\b[^?]*\buse\b", _I)
+"""Why one would use X, or why X uses Y ("Why use open source models?", "Why does BERT use
+attention?"): a reason, which no list of what builds on X gives."""
 _BASED_ON = re.compile(r"\b(?:based on|extends?|an extension of)\b", _I)
 """What a yes-or-no question asks between two concepts besides the other cues ("Is A based on B?");
 in any other question it is no cue ("a film based on a novel by what author?")."""
@@ -374,8 +377,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
-    if ASPECT.search(masked) or abbreviation_asked(text):  # "When should I use X?", "What is ML short for?"
-        return Classification("open", concepts)
+    if ASPECT.search(masked) or abbreviation_asked(text) or _WHY_USE.search(masked):
+        return Classification("open", concepts)  # "When should I use X?", "What is ML short for?"
     if len(concepts) == 2 and _YES_NO.match(masked):
         # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is
         # part of or builds on.

@@ -153,6 +153,10 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("What is attention good for?", "open", ["attention"]),
         ("What problem does attention solve?", "open", ["attention"]),
         ("How is attention computed?", "open", ["attention"]),
+        # Why one would use it: a reason ("use" is no cue of what builds on it here).
+        ("Why use attention?", "open", ["attention"]),
+        ("Why would I use transformers?", "open", ["transformer"]),
+        ("What uses attention?", "unlocks", ["attention"]),
     ],
 )
 def test_the_classifier_names_the_type_and_reads_the_concepts_in_order(
