@@ -23,7 +23,6 @@ from agents.phrases import CLOSED_CLASSES
 
 __all__ = [
     "ASPECT",
-    "COUNT",
     "DATE",
     "DEFINED",
     "LARGEST",
@@ -31,7 +30,6 @@ __all__ = [
     "OPTIONS",
     "PURPOSE",
     "SMALLEST",
-    "TIME_COMPARED",
     "WORD",
     "YEAR",
     "Kind",
@@ -40,11 +38,9 @@ __all__ = [
     "asked_part",
     "asks_about",
     "content_terms",
-    "counts",
     "expected_kind",
     "focus_of",
     "name_spans",
-    "number_value",
     "question_terms",
     "requested_term",
     "term_in_context",
@@ -132,19 +128,29 @@ def question_terms(question: str) -> list[str]:
 
     >>> question_terms("How does dropout work?"), question_terms("Who did the work?")
     (['dropout'], ['work'])
-    >>> question_terms("How does function calling work?")
-    ['function', 'call']
+    >>> question_terms("How does function calling work?"), question_terms("Why would I use dropout?")
+    (['function', 'call'], ['dropout'])
     """
     terms = content_terms(question)
     if expected_kind(question) == "explanation":
         while terms and terms[-1] in _FRAME:  # the predicate ends the question; "function calling" is content
             terms.pop()
+        if terms and terms[0] == "use" and _WHY_USE.match(question):  # "Why would I use X?": a reason for X
+            terms.pop(0)
     return terms
 
 
+_WHY_USE = re.compile(
+    r"\W*why\s+(?:(?:would|should|do|does|did|might|can|could|must)\s+)?(?:(?:i|we|you|one|people|anyone)\s+)?"
+    r"(?:ever\s+)?use\b",
+    re.IGNORECASE,
+)
+"""A question that asks why one would use X: its "use" frames the question, as "work" does."""
+
+
 DEFINED = re.compile(
-    r"(?:what|who) (?:is|are|was|were) (?:an? |the )?(?P<term>(?:(?!(?<![\w-])(?:of|in|on|at|for|from|by|with|"
-    r"that|which|who|where|when|whose|and|or)(?![\w-]))[^?,;])+?)\s*\??$"
+    r"(?:what|who) (?:is|are|was|were) (?:an? |the )?(?P<term>(?:(?!(?<![\w-])"
+    r"(?:of|in|on|at|for|from|by|with|that|which|who|where|when|whose|and|or)(?![\w-]))[^?,;])+?)\s*\??$"
 )
 """A question that asks what something is, and nothing more ("What is attention?"); a word such as
 "of" inside a hyphenated name is part of it ("What is chain-of-thought prompting?")."""
@@ -405,39 +411,3 @@ def focus_of(question: str) -> set[str]:
     first = _WH.search(question)
     words = content_terms(question[first.end() :]) if first is not None else []
     return set(words[:1])
-
-
-TIME_COMPARED = re.compile(
-    r"\b(?:earlier|earliest|first|older|oldest|before|sooner|later|latest|last|younger|youngest|after|"
-    r"recent|recently|newer|newest)\b",
-    re.IGNORECASE,
-)
-"""The comparatives of time: an either-or question with one compares years, any other compares numbers."""
-_NUMBER_WORDS = dict(
-    zip(
-        "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred".split(),
-        [*range(2, 21), 30, 40, 50, 60, 70, 80, 90, 100],
-        strict=True,
-    )
-)
-"""Numbers written as words ("one" is left out: it is as often a pronoun, "one of the largest")."""
-COUNT = re.compile(rf"{NUMBER.pattern}|\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
-"""A number, in digits or as a word ("Five to ten species"): what a comparison of counts reads."""
-
-
-def counts(after: str, counted: set[str]) -> bool:
-    """Whether a number counts something the question asks about: one of ``counted`` within the
-    three words after it ("118 species", "five Danish Cup trophies")."""
-    return bool(set(content_terms(" ".join(WORD.findall(after)[:3]))) & counted)
-
-
-def number_value(text: str) -> float | None:
-    """The value of a number in digits ("1,200", "$3.5 million": its first figures) or a word."""
-    word = text.lower()
-    if word in _NUMBER_WORDS:
-        return float(_NUMBER_WORDS[word])
-    try:
-        return float(re.sub(r"[^\d.]", "", word.split(" ")[0]))
-    except ValueError:  # "1.2.3"
-        return None

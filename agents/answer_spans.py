@@ -55,28 +55,25 @@ from dataclasses import dataclass
 
 from agents.answer_forms import (
     ASPECT,
-    COUNT,
     DATE,
     DEFINED,
     LARGEST,
     OPTIONS,
     PURPOSE,
     SMALLEST,
-    TIME_COMPARED,
     WORD,
     YEAR,
     answer_candidates,
     asked_part,
     content_terms,
-    counts,
     expected_kind,
     focus_of,
     name_spans,
-    number_value,
     question_terms,
 )
 from agents.definitions import definition
 from agents.passages import passages
+from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
 
 __all__ = ["AnswerSpan", "Excerpt", "best_span"]
 
