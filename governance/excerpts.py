@@ -17,7 +17,9 @@ chunks that hold the word, ``n``: all chunks of the graph); the best ``limit`` c
 match above zero are the excerpts, best first (ties: lesson and chunk order); given concepts
 (``about``), the chunks that teach one of them come before the others (the chunk a lesson's
 ``teaches`` link cites, where the lesson defines it), and before them the chunks with a sentence
-that says what kind of thing it is ("X is a ..."). A chunk's title is its lesson's title and its
+that says what kind of thing it is ("X is a ..."); then the chunks of a lesson whose title names
+it (where it is taught is asked: before the teaching chunks of other lessons). A chunk's title is
+its lesson's title and its
 section's heading. The chunks and their words are read once per graph and kept
 (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
@@ -208,7 +210,7 @@ def find_excerpts(
     asked = set(question_terms(question))
     defining = frozenset().union(*(_defining(graph, concept) for concept in about))
     taught = asks_where_taught(question)  # which lesson covers X: where it is taught comes first
-    titled = [frozenset(content_terms(_name(graph, concept))) for concept in about] if taught else []
+    titled = [frozenset(content_terms(_name(graph, concept))) for concept in about]
     scored: list[tuple[bool, bool, bool, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
@@ -217,9 +219,12 @@ def find_excerpts(
         if match > 0:
             defines_it, teaches_it = chunk.id in defining, not chunk.teaches.isdisjoint(about)
             first, second = (teaches_it, defines_it) if taught else (defines_it, teaches_it)
-            # Where it is taught: in a lesson titled by it before a section of another lesson.
+            # A lesson titled by it: where it is taught before another lesson's section on it, and
+            # otherwise before other chunks that match alike ("Head over to Lesson 14 where we will
+            # look at X" in lesson 10).
             named = any(words and words <= chunk.lesson_terms for words in titled)
-            scored.append((not first, not named, not second, -match, order, chunk))
+            ranks = (not named, not second) if taught else (not second, not named)
+            scored.append((not first, *ranks, -match, order, chunk))
     return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:5])[:limit]]
 
 

@@ -13,7 +13,7 @@ from agents.answer_spans import Excerpt, best_span
 from agents.offline.handlers import offline_handlers
 from agents.text import sentences
 from governance.evaluation.multihop import answer_global, short_answer
-from governance.excerpts import edge_quote, excerpt_scopes, find_excerpts, lesson_chunks
+from governance.excerpts import LessonChunk, _Chunks, edge_quote, excerpt_scopes, find_excerpts, lesson_chunks
 from governance.qa import UNOWNED, answer_flat, answer_routed, bridges_of
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
@@ -427,3 +427,26 @@ def test_how_one_concept_works_is_read_where_it_is_taught_not_where_it_is_first_
         for result in (answer_flat(LLM, graph, question), answer_routed(LLM, graph, question, {})):
             assert "lets a model ask an application" in result.answer, result.mode
             assert "Head over" not in result.answer
+
+
+def test_a_lesson_titled_by_the_concept_comes_before_chunks_that_match_alike() -> None:
+    # genai: "What is the Generative AI application lifecycle?" quoted lesson 10's "Head over to
+    # Lesson 14 where we will look at the Generative AI Application Lifecycle!": no chunk defined or
+    # taught it, every chunk naming it matched alike, and lesson 10 came first.
+    store = SQLiteStore.open(":memory:")
+    seed(store, StepClock("2026-01-01T00:00:00.000000Z"))
+    graph = build_graph_index(store)
+    terms = frozenset({"attent"})
+    low, both = frozenset({"low", "code"}), frozenset({"attention"})
+    chunks = (
+        LessonChunk("c-10", "l-10", "Low code: Continue", "Head over to the next lesson on attention.",
+                    both, terms | low, lesson_terms=low),
+        LessonChunk("c-14", "l-14", "Attention: Scores", "Attention scores weigh the values.",
+                    both, terms | {"score"}, lesson_terms=terms),
+    )  # fmt: skip
+    graph.kept("lesson chunks", lambda: _Chunks(chunks, {"attent": 1.0}))
+    found = find_excerpts(graph, "What is attention?", about=["attention"])
+    assert [chunk.id for chunk in found] == ["c-14", "c-10"]
+    unasked = find_excerpts(graph, "What is attention?")  # no concept asked about: lesson order
+    assert [chunk.id for chunk in unasked] == ["c-10", "c-14"]
+    store.close()
