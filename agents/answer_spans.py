@@ -72,7 +72,7 @@ from agents.answer_forms import (
     question_terms,
 )
 from agents.definitions import definition
-from agents.passages import passages
+from agents.passages import asks, names_back, passages
 from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
 
 __all__ = ["AnswerSpan", "Excerpt", "best_span"]
@@ -82,19 +82,6 @@ LEAD_IN_WORDS = 8
 """A sentence of fewer words is a lead-in, too short to explain anything alone ("Evaluate the two
 halves separately."): an explanation (a why or how question) that starts with one runs on to the
 sentences after it in its excerpt, until it has this many words."""
-
-_ASKS = re.compile(r"\?[\s\"'”’)\]*_]*$")
-"""A sentence that ends with a question mark (and the quote, bracket or emphasis that closes it):
-a question, which no answer quotes ("Now you might be wondering, what is semantic search?")."""
-
-_NAMES_BACK = re.compile(
-    r"\W*(?:we\s+(?:call|refer\s+to|term|denote)\s+(?:this|these|it|them|such\s+\w+)|"
-    r"(?:this|these|it|they|such\s+\w+)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:also\s+)?"
-    r"(?:called|known\s+as|referred\s+to\s+as|termed|dubbed|named))\b",
-    re.IGNORECASE,
-)
-"""A sentence that names what the sentence before it says ("We call this the backwards pass.",
-"This is called distribution shift."): quoted alone, it says nothing of what it names."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +139,7 @@ def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
     for number, excerpt in enumerate(excerpts):
         title = frozenset(content_terms(excerpt.title))
         for passage in passages(excerpt.text):
-            if _ASKS.search(passage):  # a question the lesson asks says nothing: it answers nothing
+            if asks(passage):  # a question the lesson asks says nothing: it answers nothing
                 continue
             names = tuple(passage[a:b] for a, b in name_spans(passage))
             read.append(_Sentence(number, passage, frozenset(content_terms(passage)), title, names))
@@ -163,7 +150,7 @@ def _said_with_antecedent(read: Sequence[_Sentence], position: int) -> str:
     """The sentence at ``position``, after the one before it in its excerpt when it only names what
     that one says ("... from back to front. We call this the *backwards pass*.")."""
     sentence, before = read[position], (read[position - 1] if position else None)
-    if before is None or before.excerpt != sentence.excerpt or not _NAMES_BACK.match(sentence.text):
+    if before is None or before.excerpt != sentence.excerpt or not names_back(sentence.text):
         return sentence.text
     return f"{before.text} {sentence.text}"
 
@@ -299,6 +286,7 @@ def _explain(
     if not about:
         return None
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
+
     # Ties: the sentence that says the words itself, not only through its excerpt's title, then
     # the earlier one.
     best = max(about, key=lambda k: (scores[k], _overlap(asked, read[k].terms, idf), -k))

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from agents.answer_forms import content_terms
 from agents.text import EMPHASIS, PARAGRAPH, sentences
 
-__all__ = ["joined_sentences", "passages"]
+__all__ = ["asks", "joined_sentences", "names_back", "passages"]
 
 HEADING_WORDS = 12
 """The most words of a pseudo-heading (a paragraph wholly in emphasis, without a full stop)."""
@@ -41,6 +41,27 @@ HEADING_WORDS = 12
 _MARKS = "*_`\"'”’)]"
 _LEADING = re.compile(r"^[^\w(*_`\"'“]+")
 """What may open a note before its words: an emoji, a bullet."""
+
+
+_ASKS = re.compile(r"\?[\s\"'”’)\]*_]*$")
+_NAMES_BACK = re.compile(
+    r"\W*(?:we\s+(?:call|refer\s+to|term|denote)\s+(?:this|these|it|them|such\s+\w+)|"
+    r"(?:this|these|it|they|such\s+\w+)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:also\s+)?"
+    r"(?:called|known\s+as|referred\s+to\s+as|termed|dubbed|named))\b",
+    re.IGNORECASE,
+)
+
+
+def asks(text: str) -> bool:
+    """Whether a sentence ends with a question mark (and the quote, bracket or emphasis that closes
+    it): a question, which no answer quotes ("Now you might be wondering, what is semantic search?")."""
+    return _ASKS.search(text) is not None
+
+
+def names_back(text: str) -> bool:
+    """Whether a sentence names what the sentence before it says ("We call this the backwards pass.",
+    "This is called distribution shift."): quoted alone, it says nothing of what it names."""
+    return _NAMES_BACK.match(text) is not None
 
 
 def _core(text: str) -> str:
