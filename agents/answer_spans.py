@@ -8,9 +8,9 @@ rare each word is among the excerpts given (``idf``), and the rules below.
 1. **What is asked** and **candidates**: the kind of answer and the spans of each sentence that
    could be one (:mod:`agents.answer_forms`; a sentence as :mod:`agents.passages` reads it, with
    the pseudo-heading over it or the list its colon announces, asides and the questions a lesson
-   asks left out); a candidate
-   made only of the question's words is no answer, nor a sentence's first word that the excerpts
-   never write capitalized elsewhere. A yes/no question gets no span (a span cannot say yes).
+   asks left out); a candidate made only of the question's words is no answer, nor a sentence's
+   first word that the excerpts never write capitalized elsewhere. A yes/no question gets no span
+   (a span cannot say yes).
 2. **Direct score** of a candidate: the question's words found in its sentence and in the
    excerpt's title (idf-weighted), plus closeness to them and to the word the question asks
    about (each 1 / (1 + words between)), plus one when its form is the kind asked for.
@@ -286,7 +286,6 @@ def _explain(
     if not about:
         return None
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
-
     # Ties: the sentence that says the words itself, not only through its excerpt's title, then
     # the earlier one.
     best = max(about, key=lambda k: (scores[k], _overlap(asked, read[k].terms, idf), -k))

@@ -96,7 +96,8 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     )
     marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
     glossed = re.compile(  # "**Keyword search** - used for text searches", "**Retrieval:** When ..."
-        rf"(?:(?<![\w*_])(?=\*\*|__)|^[^\w*_]*)(?P<mark>\*\*|__|\*|_)(?:{terms})\w*(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"
+        rf"(?:(?<![\w*_])(?=\*\*|__)|^[^\w*_]*)(?P<mark>\*\*|__|\*|_)(?:{terms})\w*"
+        r"(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"
         r"\s*(?P<said>[^*_\s](?:(?!(?:\*\*|__)[^\W_]).)*)",
         re.IGNORECASE,
     )
@@ -212,8 +213,8 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
 
 
 def _gloss(said: str) -> str:
-    """What an emphasised term's gloss says it is, to the end of its clause ("" when it says how it
-    relates to something else, or what it is not).
+    """What an emphasised term's gloss says it is, to the end of its sentence ("" when it says how
+    it relates to something else, or what it is not).
 
     >>> _gloss("used for text searches "), _gloss("This is the process of removing data. It helps.")
     ('used for text searches', 'the process of removing data')
