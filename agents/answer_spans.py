@@ -134,12 +134,14 @@ def _closeness(text: str, start: int, end: int, asked: set[str] | frozenset[str]
     return 1.0 / (1.0 + between)
 
 
-def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
+def _read(excerpts: Sequence[Excerpt], questions: bool = False) -> list[_Sentence]:
+    """The excerpts' sentences; the questions a lesson asks only with ``questions``, and then not
+    one of a few words ("What is semantic search, then?")."""
     read: list[_Sentence] = []
     for number, excerpt in enumerate(excerpts):
         title = frozenset(content_terms(excerpt.title))
         for passage in passages(excerpt.text):
-            if asks(passage):  # a question the lesson asks says nothing: it answers nothing
+            if asks(passage) and (not questions or len(WORD.findall(passage)) < LEAD_IN_WORDS):
                 continue
             names = tuple(passage[a:b] for a, b in name_spans(passage))
             read.append(_Sentence(number, passage, frozenset(content_terms(passage)), title, names))
@@ -173,9 +175,20 @@ def _links(sentence: _Sentence, title: str, asked: set[str]) -> bool:
 def best_span(question: str, excerpts: Sequence[Excerpt], also: Sequence[str] = ()) -> AnswerSpan | None:
     """The best-scored answer span of the excerpts (None when nothing fits: a yes/no question, no
     excerpt, no candidate of the kind asked); ``also``: other names of what a "What is X?" question
-    asks about, or the names of the concepts a question asked yes or no names."""
+    asks about, or the names of the concepts a question asked yes or no names. A question a lesson
+    asks is read only when no other sentence answers: "Now you might be wondering, what is semantic
+    search?" says nothing, but "Steganography: How well can a system pass secret messages ...?"
+    is all a course may say of a test."""
+    found = _span(question, excerpts, also, _read(excerpts))
+    if found is None and any(asks(p) for excerpt in excerpts for p in passages(excerpt.text)):
+        found = _span(question, excerpts, also, _read(excerpts, questions=True))
+    return found
+
+
+def _span(
+    question: str, excerpts: Sequence[Excerpt], also: Sequence[str], read: Sequence[_Sentence]
+) -> AnswerSpan | None:
     kind = expected_kind(question)
-    read = _read(excerpts)
     if not read:
         return None
     asked = set(question_terms(question))

@@ -395,6 +395,11 @@ def test_a_question_the_lesson_asks_answers_nothing() -> None:
         )
     asked_only = [Excerpt("c-2", "Search", "What is *semantic search*, then?")]
     assert best_span("How does semantic search work?", asked_only, ["semantic search"]) is None
+    # A question that says more is read when nothing else answers (genai: an evaluation described
+    # by what it tests; "not covered" lost to it in a blind review).
+    described = "Steganography: How well can an AI system pass secret messages without being caught?"
+    span = best_span("What is steganography?", [Excerpt("c-3", "Evals", described)], ["steganography"])
+    assert span is not None and span.sentence == described
 
 
 def test_a_hyphenated_name_with_of_in_it_is_asked_what_it_is() -> None:
