@@ -134,14 +134,14 @@ def _closeness(text: str, start: int, end: int, asked: set[str] | frozenset[str]
     return 1.0 / (1.0 + between)
 
 
-def _read(excerpts: Sequence[Excerpt], questions: bool = False) -> list[_Sentence]:
-    """The excerpts' sentences; the questions a lesson asks only with ``questions``, and then not
-    one of a few words ("What is semantic search, then?")."""
+def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
+    """The excerpts' sentences, but the questions of a few words a lesson asks ("What is semantic
+    search, then?"): no answer ever quotes those."""
     read: list[_Sentence] = []
     for number, excerpt in enumerate(excerpts):
         title = frozenset(content_terms(excerpt.title))
         for passage in passages(excerpt.text):
-            if asks(passage) and (not questions or len(WORD.findall(passage)) < LEAD_IN_WORDS):
+            if asks(passage) and len(WORD.findall(passage)) < LEAD_IN_WORDS:
                 continue
             names = tuple(passage[a:b] for a, b in name_spans(passage))
             read.append(_Sentence(number, passage, frozenset(content_terms(passage)), title, names))
@@ -179,10 +179,10 @@ def best_span(question: str, excerpts: Sequence[Excerpt], also: Sequence[str] = 
     asks is read only when no other sentence answers: "Now you might be wondering, what is semantic
     search?" says nothing, but "Steganography: How well can a system pass secret messages ...?"
     is all a course may say of a test."""
-    found = _span(question, excerpts, also, _read(excerpts))
-    if found is None and any(asks(p) for excerpt in excerpts for p in passages(excerpt.text)):
-        found = _span(question, excerpts, also, _read(excerpts, questions=True))
-    return found
+    read = _read(excerpts)
+    stated = [sentence for sentence in read if not asks(sentence.text)]
+    found = _span(question, excerpts, also, stated)
+    return _span(question, excerpts, also, read) if found is None and len(stated) < len(read) else found
 
 
 def _span(

@@ -43,7 +43,7 @@ from agents.locations import asks_where_taught
 from agents.passages import joined_sentences
 from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
-from magg_kg.markup import KINDS, Markup, RegionKind, find_prose, flavor_of
+from magg_kg.markup import KINDS, RegionKind, find_prose, flavor_of
 from magg_kg.records import EdgeVersion
 
 __all__ = [
@@ -157,21 +157,26 @@ def edge_quote(graph: GraphIndex, edge: EdgeVersion) -> str:
     lesson = graph.kept(("quoted", span.lesson_id), lambda: _quoted(graph, span.lesson_id))
     if lesson is None or lesson[0][span.start : span.end] != span.quote:
         return stored
-    text, markup = lesson
-    kept = {KINDS.index(kind) + 1 for kind in QUOTED}
-    shown = markup.keeping(text, QUOTED)[span.start : span.end]
-    gone = "".join(  # what was left out reads as nothing, to see where a space is left before a comma
-        "\0" if code and code not in kept and char.isspace() else char
-        for char, code in zip(shown, markup.kinds[span.start : span.end], strict=True)
-    )
-    read = " ".join(_LEFT_OUT.sub("", gone).replace("\0", " ").split())
+    read = " ".join(_LEFT_OUT.sub("", lesson[1][span.start : span.end]).replace("\0", " ").split())
     return read or stored
 
 
-def _quoted(graph: GraphIndex, lesson_id: str) -> tuple[str, Markup] | None:
-    """A lesson's text and its markup (None for a lesson the graph's store does not hold)."""
+def _quoted(graph: GraphIndex, lesson_id: str) -> tuple[str, str] | None:
+    """A lesson's text, and the same text as :func:`edge_quote` reads it (same length): the prose
+    view with :data:`QUOTED` kept as written, and what was left out as ``\\0`` where it was blank,
+    to see where a space is left before a comma (None for a lesson the graph's store does not
+    hold). Made once per lesson and graph."""
     lesson = graph.store.lesson(lesson_id) if graph.store is not None else None
-    return (lesson.text, find_prose(lesson.text, flavor_of(lesson.source_path))) if lesson else None
+    if lesson is None:
+        return None
+    markup = find_prose(lesson.text, flavor_of(lesson.source_path))
+    kept = {KINDS.index(kind) + 1 for kind in QUOTED}
+    shown = markup.keeping(lesson.text, QUOTED)
+    gone = "".join(
+        "\0" if code and code not in kept and char.isspace() else char
+        for char, code in zip(shown, markup.kinds, strict=True)
+    )
+    return lesson.text, gone
 
 
 def _titled(lesson: str, heading: str) -> str:
