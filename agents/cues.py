@@ -86,6 +86,7 @@ CUES: tuple[Cue, ...] = (
         True,
         0.6,
     ),
+    Cue(r"(?:versus|vs\.?)", "contrasts_with", True, 0.75),
 )
 
 _HEDGES = re.compile(
@@ -112,7 +113,8 @@ class Statement:
     hedged: bool
 
 
-_CUE_RES = tuple((cue, re.compile(rf"\b{cue.pattern}\b", re.IGNORECASE)) for cue in CUES)
+_CUE_RES = tuple((cue, re.compile(rf"\b{cue.pattern}(?!\w)", re.IGNORECASE)) for cue in CUES)
+"""Each cue as a whole word (or ending in a full stop: "vs.")."""
 _BEFORE = re.compile(
     r"before (?:studying|learning|reading|tackling|using) (?P<later>[^,;]+), (?:you|one|readers?) "
     r"(?:should|must|need to|needs to) (?:first )?(?:understand|know|learn|study|master) (?P<first>[^.;]+)",

@@ -39,11 +39,11 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
-from agents.cues import HEDGE_FACTOR, Cue, asserted, denies, denies_cue
+from agents.cues import HEDGE_FACTOR, Cue, Statement, asserted, denies, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
-from agents.text import Sentence, elided, find_mentions, lexicon, sentences
+from agents.text import HEADING, Sentence, elided, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
 
 __all__ = [
@@ -164,25 +164,8 @@ def extract_relations_offline(
                     lefts = [antecedent[0][2]]
                     quote, start, factor = text[previous.start : sentence.end], previous.start, PRONOUN_FACTOR
             rights = _side(sentence.text, statement.right, keys, nearest_last=False, cut=right_cut)
-            confidence = statement.cue.strength * factor * (HEDGE_FACTOR if statement.hedged else 1.0)
-            cue = sentence.text[statement.cue_start : statement.cue_end]
-            for left in lefts:
-                for right in rights:
-                    src, dst = (left, right) if statement.cue.forward else (right, left)
-                    add(
-                        ExtractedRelation(
-                            reasoning=f"the chunk says {cue!r} between them"
-                            + (" (hedged)" if statement.hedged else ""),
-                            src=src,
-                            type=statement.cue.type,
-                            dst=dst,
-                            quote=quote,
-                            start=start,
-                            end=start + len(quote),
-                            cue=cue,
-                            confidence=round(confidence, 4),
-                        )
-                    )
+            for relation in _stated(sentence.text, statement, lefts, rights, (quote, start, factor)):
+                add(relation)
         mentions = elided(sentence.text, find_mentions(sentence.text, keys), keys)
         for start, end, longer, head, shorter in head_mentions(sentence.text, mentions, head_keys):
             initial = not any(c.isalnum() for c in sentence.text[:start])
@@ -197,6 +180,16 @@ def extract_relations_offline(
                     if frozenset((left, right)) in together:
                         pairs.setdefault(tuple(sorted((left, right))), []).append(sentence)  # type: ignore[arg-type]
         previous = sentence
+
+    for heading in HEADING.finditer(text):
+        # A heading that sets two concepts against each other ("### Foundation Models versus LLMs")
+        # says that its section contrasts them; no other cue of a heading is read as a statement.
+        title, at = heading.group("text") or "", heading.start("text")
+        for statement in (s for s in asserted(title) if s.cue.type == "contrasts_with"):
+            lefts = _side(title, statement.left, keys, nearest_last=True)
+            rights = _side(title, statement.right, keys, nearest_last=False)
+            for relation in _stated(title, statement, lefts, rights, (title, at, 1.0)):
+                add(relation)
 
     def stated(a: str, b: str) -> bool:
         return any((x, t, y) in found for x, y in ((a, b), (b, a)) for t in edge_types)
@@ -227,6 +220,31 @@ def extract_relations_offline(
         reasoning = f"named together in {len(where)} sentence(s) with no cue phrase"
         uncued((left, "related", right), where[0], confidence, reasoning)
     return RelationReply(relations=[found[key] for key in sorted(found)])
+
+
+def _stated(
+    text: str, statement: Statement, lefts: list[str], rights: list[str], where: tuple[str, int, float]
+) -> list[ExtractedRelation]:
+    """The relations one cue statement of ``text`` states between the concepts of its two sides,
+    quoting ``where`` (the quote, its offset in the chunk, and a factor of the cue's strength)."""
+    quote, start, factor = where
+    confidence = statement.cue.strength * factor * (HEDGE_FACTOR if statement.hedged else 1.0)
+    cue = text[statement.cue_start : statement.cue_end]
+    return [
+        ExtractedRelation(
+            reasoning=f"the chunk says {cue!r} between them" + (" (hedged)" if statement.hedged else ""),
+            src=left if statement.cue.forward else right,
+            type=statement.cue.type,
+            dst=right if statement.cue.forward else left,
+            quote=quote,
+            start=start,
+            end=start + len(quote),
+            cue=cue,
+            confidence=round(confidence, 4),
+        )
+        for left in lefts
+        for right in rights
+    ]
 
 
 _EXAMPLES = re.compile(

@@ -50,7 +50,9 @@ __all__ = [
 ]
 
 _LEAD = re.compile(r"^(?:what (?:is|are)\s+(?:an?\s+|the\s+)?|an?\s+|the\s+)", re.IGNORECASE)
-_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+)", re.IGNORECASE)
+_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+(?:and|versus|vs\.?)\s+|\s+&\s+)", re.IGNORECASE)
+"""Where a heading joins several terms: a list ("Padding and Stride") or a comparison ("Foundation
+Models versus LLMs")."""
 _NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _TOKEN = re.compile(r"[^\W_][\w'’-]*")
@@ -122,6 +124,8 @@ def heading_terms(text: str) -> list[str]:
     (['Padding', 'Stride'], ['cosine similarity'])
     >>> heading_terms("3.2. Encoder, Decoder & Attention"), heading_terms("Vanishing and Exploding Gradients")
     (['Encoder', 'Decoder', 'Attention'], ['Vanishing Gradients', 'Exploding Gradients'])
+    >>> heading_terms("Foundation Models versus LLMs"), heading_terms("Prebuilt Models vs. Custom Models")
+    (['Foundation Models', 'LLMs'], ['Prebuilt Models', 'Custom Models'])
     """
     return [term for term, _ in _parts(text)]
 

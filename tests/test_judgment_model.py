@@ -75,6 +75,16 @@ def test_a_name_ending_in_the_other_is_read_in_the_types_direction() -> None:
     assert prefix["named_forward"] == prefix["named_backward"] == 0.0
 
 
+def test_a_specific_type_that_no_quote_states_is_marked_unstated() -> None:
+    quote = "Copilot is an AI assistant."
+    stated = claim_features(*prompt("copilot", "part_of", "ai-assistant", quote))
+    contrast = claim_features(*prompt("copilot", "contrasts_with", "ai-assistant", quote))
+    related = claim_features(*prompt("copilot", "related", "ai-assistant", quote))
+    assert (stated["stated_forward"], stated["typed_unstated"]) == (1.0, 0.0)
+    assert (contrast["stated_forward"], contrast["typed_unstated"]) == (0.0, 1.0)
+    assert related["typed_unstated"] == 0.0  # "related" needs no statement of its own
+
+
 @pytest.mark.parametrize(
     ("src", "dst", "quote"),
     [

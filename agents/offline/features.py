@@ -90,6 +90,7 @@ FEATURES: tuple[str, ...] = (
     "mention_gap",
     "coordinated",
     "from_lessons",
+    "typed_unstated",
     *(f"type_{name}" for name in EDGE_TYPES),
 )
 """The feature names, in the order of the model's weights."""
@@ -140,6 +141,7 @@ _DESCRIPTIONS = {
     "mention_gap": "words between the two names in the closest sentence",
     "coordinated": "the sentence joins them by 'and', 'or' or a comma",
     "from_lessons": "the claim comes from ingested lessons (not a reference text)",
+    "typed_unstated": "no quote states this specific type (part, extension, contrast, application)",
 }
 LEXICAL = "w:"
 """The prefix of the lexical features: word n-grams of the sentences that name both concepts, with
@@ -228,6 +230,8 @@ def claim_features(payload: Mapping[str, object], data: str) -> dict[str, float]
     values.update(_nesting(names, type_))
     if type_ in EDGE_TYPES:
         values[f"type_{type_}"] = 1.0
+    stated = any(values.get(f"stated_{how}") for how in ("forward", "undirected", "reverse"))
+    values["typed_unstated"] = float(type_ in _SPECIFIC and not stated)
     values["from_lessons"] = float(proposal.get("origin") in ("ingest", "discover", "recheck"))
     quotes = quotes_of(data)
     gaps: list[tuple[int, bool]] = []
@@ -279,6 +283,9 @@ def _evidence(readings: Sequence[Reading]) -> dict[str, float]:
     return values
 
 
+_SPECIFIC = frozenset({"part_of", "builds_on", "contrasts_with", "applies_to"})
+"""The types that say more than that two concepts belong together or in which order they are
+learned: a claim of one of them needs a quote that states it (``typed_unstated``)."""
 _BASE_FIRST = frozenset({"prerequisite"})
 """Types whose source is the base concept the destination depends on; for the others (builds_on,
 part_of, applies_to and the symmetric ones) the source is the dependent concept: it extends, is a

@@ -25,7 +25,8 @@ LESSONS = {
     "descent that uses mini-batches.\n",
     "backprop.md": "# Backpropagation\n\nBackpropagation is an algorithm that computes the gradient of a "
     "loss with respect to every weight of a neural network. Backpropagation builds on the chain rule of "
-    "calculus. Calculus is a prerequisite for gradient descent, and gradient descent uses the gradients "
+    "calculus. Backpropagation is closely related to *automatic differentiation*. Calculus is a "
+    "prerequisite for gradient descent, and gradient descent uses the gradients "
     "that backpropagation computes.\n",
 }
 DEFINED = "computes the gradient of a loss"

@@ -63,6 +63,22 @@ def test_cue_phrases_give_type_and_direction() -> None:
     assert ("lstm", "part_of", "recurrent-network") in found  # "is a kind of" -> part_of
 
 
+def test_a_heading_that_sets_two_concepts_against_each_other_states_a_contrast() -> None:
+    text = (
+        "### Foundation Models versus LLMs\n\nFoundation models and LLMs are trained on text.\n\n"
+        "## Transformers require attention\n\nTransformers and attention are covered next.\n\n"
+        "We compare decision trees vs. random forests."
+    )
+    names = ("foundation model", "LLMs", "transformer", "attention", "decision tree", "random forest")
+    found = {(r.src, r.type, r.dst): r for r in relations_of(text, known(*names), EDGE_TYPES).relations}
+    heading = found[("foundation-model", "contrasts_with", "LLMs")]
+    assert heading.quote == "Foundation Models versus LLMs" == text[heading.start : heading.end]
+    assert ("decision-tree", "contrasts_with", "random-forest") in found  # "vs." in a sentence
+    # Only a contrast is read from a heading: a heading's other cues are no statements.
+    assert ("attention", "prerequisite", "transformer") not in found
+    assert ("attention", "related", "transformer") in found  # from the sentence under it
+
+
 def test_a_copula_relates_the_heads_of_its_subject_and_genus_only() -> None:
     names = ("convolutional block", "convolutional layer", "gradient", "partial derivatives", "encoder")
     wrong = {
