@@ -12,6 +12,9 @@ Offline, deterministically, sentence by sentence:
   ("is not a prerequisite") states nothing;
 - a copula's subject and genus, and the genus and instances of "such as", are the heads of their
   noun phrases (:func:`_cuts`): "The units in each block are layers" says nothing of the block;
+- a heading that sets two concepts against each other ("### Foundation Models versus LLMs")
+  states a ``contrasts_with`` between them, quoting the heading's text; no other cue of a heading
+  is read as a statement;
 - "and"/"or" lists on either side give one relation per pair;
 - a pronoun subject ("It builds on ...") stands for the first concept of the previous sentence;
   the quote then spans both sentences and the confidence is multiplied by 0.8;
