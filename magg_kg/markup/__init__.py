@@ -22,7 +22,8 @@ element whose class says math: ``math``, ``katex``, ``arithmatex``, ``MathJax``)
 (``![alt](url "title")`` whole, ``<img>``, ``<svg>``), ``url`` (bare URLs, autolinks, link targets
 and the link's brackets; the link text stays prose), ``script`` (``<script>``/``<style>`` with
 their contents), ``reference`` (d2lbook roles such as :numref:`x`, an HTML bibliography's entries:
-``role="doc-biblioentry"``, a footnote's mark ``[^1]``), ``marker`` (list bullets and numbers,
+``role="doc-biblioentry"``, a footnote's mark ``[^1]``, a line that credits a picture: "Image
+source: ...", "> Sketchnote by ..."), ``marker`` (list bullets and numbers,
 blockquote ``>``, thematic breaks), ``hidden`` and ``choice`` (the options listed under a question,
 in Markdown and MDX: :mod:`magg_kg.markup._choices`). Heading text keeps its ``#`` (the chunker and
 the sentence splitter find headings by it); ``<details>``/``<summary>`` text is prose (it is shown on

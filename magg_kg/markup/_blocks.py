@@ -1,5 +1,5 @@
 """Block level of Markdown and MDX, one pass line by line: fences, indented code, front matter,
-tables, MDX import/export blocks, admonition and list markers."""
+tables, MDX import/export blocks, admonition and list markers, a picture's credit line."""
 
 from __future__ import annotations
 
@@ -23,6 +23,16 @@ _ADMONITION = re.compile(r"[ \t]*(?::::+[ \t]*[\w-]*|(?:!!!|\?\?\?\+?)[ \t]*[\w-
 _DEFINITION = re.compile(r" {0,3}\[[^\]\n]{1,999}\]:[ \t]*\S")
 _ROLE_LINE = re.compile(r"[ \t]*:[a-z_]+:(?:`[^`\n]*`)?[ \t]*$")
 _LIST = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX]\])?(?=[ \t]|$)")
+_CREDIT = re.compile(
+    r"[ \t]*[*_]*(?i:image|img|figure|fig\.|photo|picture|illustration|sketchnote|diagram)s?[ \t]+"
+    r"(?:(?i:source|credits?)[ \t]*:|(?i:courtesy)\b|(?i:by|from)[ \t]+(?:\[|[A-Z]))"
+)
+"""A line that credits a picture ("Image source: [Essential Guide to ...](url)", "> Sketchnote by
+[Tomomi Imura](...)", "Image from [Keras blog](...)"): whose work it is, not what the lesson
+teaches, though it may name its topics. "Images from the web are ..." is a sentence: after "by" or
+"from" comes a link or a name."""
+CREDIT_CHARS = 300
+"""The longest line read as a credit; a longer one is a paragraph that happens to start so."""
 
 
 def _front_matter(canvas: Canvas) -> int:
@@ -95,6 +105,8 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
         marker = _RULE.match(rest) or _ADMONITION.match(rest) or _LIST.match(rest)
         if _DEFINITION.match(rest) or _ROLE_LINE.match(rest):
             paint(at, end, "url" if rest.lstrip().startswith("[") else "reference")
+        elif _CREDIT.match(rest) and len(rest) <= CREDIT_CHARS:
+            paint(at, end, "reference")
         elif marker is not None:
             kind: RegionKind = "admonition" if marker.re is _ADMONITION else "marker"
             paint(at, at + marker.end(), kind)

@@ -662,6 +662,25 @@ def test_a_footnote_mark_is_no_prose() -> None:
 
 
 @pytest.mark.parametrize("flavor", ["markdown", "mdx"])
+def test_a_line_that_credits_a_picture_is_no_prose(flavor: Flavor) -> None:
+    # genai's "Img source: [Four Ways that Enterprises Deploy LLMs | Fiddler AI Blog](...)" made
+    # "Artificial Intelligence related Large Language Models".
+    text = (
+        "Attention weighs tokens.\n\n![a chart](c.png)\n"
+        "Img source: [Four Ways that Enterprises Deploy LLMs | Fiddler AI Blog](https://f.ai/x)\n\n"
+        "> Sketchnote by [Tomomi Imura](https://t.com/x)\n\n"
+        "*Image from [official paper](https://arxiv.org/abs/1)*\n\n"
+        "Images from the web train many models. Figure by figure, the book builds a model.\n"
+    )
+    markup = find_prose(text, flavor)
+    assert words(markup) == (
+        "Attention weighs tokens. Images from the web train many models. "
+        "Figure by figure, the book builds a model."
+    )
+    assert {r.kind for r in markup.regions} >= {"reference"}
+
+
+@pytest.mark.parametrize("flavor", ["markdown", "mdx"])
 def test_the_options_of_a_quiz_question_are_no_prose(flavor: Flavor) -> None:
     # A quiz's wrong options were committed as the lesson's claims (found by a hostile run).
     quizzes = {
