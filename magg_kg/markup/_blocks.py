@@ -31,7 +31,7 @@ _CREDIT = re.compile(
 [Tomomi Imura](...)", "Image from [Keras blog](...)"): whose work it is, not what the lesson
 teaches, though it may name its topics. "Images from the web are ..." is a sentence: after "by" or
 "from" comes a link or a name."""
-CREDIT_CHARS = 300
+_CREDIT_CHARS = 300
 """The longest line read as a credit; a longer one is a paragraph that happens to start so."""
 
 
@@ -105,7 +105,7 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
         marker = _RULE.match(rest) or _ADMONITION.match(rest) or _LIST.match(rest)
         if _DEFINITION.match(rest) or _ROLE_LINE.match(rest):
             paint(at, end, "url" if rest.lstrip().startswith("[") else "reference")
-        elif _CREDIT.match(rest) and len(rest) <= CREDIT_CHARS:
+        elif _CREDIT.match(rest) and len(rest) <= _CREDIT_CHARS:
             paint(at, end, "reference")
         elif marker is not None:
             kind: RegionKind = "admonition" if marker.re is _ADMONITION else "marker"
