@@ -240,6 +240,8 @@ def _organize(
         found, key=lambda item: (_ends_in_acronym(item[0].name), _order(item[0]))
     ):
         concept_id = registry.resolve(concept.name, named)
+        if concept_id is None:
+            concept_id = registry.defined_by(concept.name, concept.aliases)
         span = _locate(lesson.prose, concept.quote, chunk_start)
         if concept_id is None and not _grounded(lesson, concept, span):
             continue  # a new concept needs a quote of the lesson's prose, and its name in the lesson

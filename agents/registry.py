@@ -4,8 +4,10 @@ A name's key is :func:`agents.text.normalize_name` (case, plural, hyphens and ar
 "Large Language Models" and "large language model" are one key; an acronym ("LLMs") resolves to
 the multi-word concept whose initials it spells, a multi-word name whose initials spell an
 existing acronym-only concept resolves to that concept, and an acronym after words of its own name
-("NVIDIA NIM") is the concept it abbreviates ("NVIDIA Inference Microservices"). Every key seen is
-registered as an alias of its concept, so later lessons reuse it.
+("NVIDIA NIM") is the concept it abbreviates ("NVIDIA Inference Microservices"); and a new name
+that its lesson defines as the abbreviation of a known concept named by it ("LoRA (Low-Rank
+Adaptation)" once "LoRA" is known) is that concept (:meth:`Registry.defined_by`). Every key seen
+is registered as an alias of its concept, so later lessons reuse it.
 
 One sense per lesson (:meth:`Registry.senses`): a plain alias, one everyday word that is neither a
 concept's name nor an abbreviation of it ("kernel" for "covariance function",
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 
 from agents.concepts import KnownConcept
 from agents.names import head_lexicon, named_roles, plain_alias
+from agents.offline.acronyms import spells
 from agents.text import (
     INITIALS,
     MentionFinder,
@@ -139,6 +142,23 @@ class Registry:
             if acronym_concept is not None and acronym_of(self.concepts[acronym_concept].name):
                 return acronym_concept
             return self._qualified(name, senses)
+        return None
+
+    def defined_by(self, name: str, aliases: Iterable[str]) -> str | None:
+        """The known concept named by an abbreviation alone that a new concept's lesson defines as
+        its abbreviation: "LoRA (Low-Rank Adaptation)" makes "Low-Rank Adaptation" the concept
+        "LoRA" the course already knows. Only an alias of one word that abbreviates the whole name
+        (:func:`agents.offline.acronyms.spells`) and is a known concept's own name counts: the
+        initials of a longer name (:meth:`resolve`) are a guess, a lesson's definition is not."""
+        for alias in sorted(aliases):
+            found = self.keys.get(normalize_name(alias))
+            if (
+                found is not None
+                and " " not in alias.strip()
+                and normalize_name(self.concepts[found].name) == normalize_name(alias)
+                and spells(alias.strip(), name)
+            ):
+                return found
         return None
 
     def _register(self, key: str, concept_id: str) -> None:

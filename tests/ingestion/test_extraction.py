@@ -457,6 +457,27 @@ def test_an_acronym_after_words_of_its_own_name_is_that_concept() -> None:
     assert registry.resolve("Azure NIM") is None  # "Azure" is no word of its name
 
 
+def test_a_lesson_that_spells_out_a_known_abbreviation_names_that_concept() -> None:
+    # The Hugging Face course named "LoRA" on its own, then wrote "LoRA (Low-Rank Adaptation)":
+    # two concepts, one thing. The letters of "LoRA" are not the initials of the long name, so only
+    # the lesson's definition ties them. A name the letters could spell, which no lesson defines as
+    # the abbreviation ("CLS" and "cross-entropy loss"), stays a concept of its own.
+    registry = Registry([], {})
+    llm = OfflineLLM(offline_handlers())
+    texts = {
+        "a.md": "# Adapters\n\n**LoRA** adapts a large model cheaply. LoRA adds small matrices, and "
+        "**CLS** pooling reads one token.\n",
+        "b.md": "# Low-Rank Adaptation\n\nLoRA (Low-Rank Adaptation) is a parameter-efficient method. "
+        "Low-Rank Adaptation freezes the weights. The **cross-entropy loss** is minimized; the "
+        "cross-entropy loss compares distributions.\n",
+    }
+    for name, text in texts.items():
+        extract_lesson(read_lesson(_write(Path(name), text)), llm, registry, CURRICULUM)
+    assert registry.resolve("Low-Rank Adaptation") == registry.resolve("LoRA") == "lora"
+    assert "low-rank-adaptation" not in registry.concepts
+    assert registry.resolve("cross-entropy loss") not in (None, registry.resolve("CLS"))
+
+
 def test_a_list_that_shares_its_head_names_each_whole_concept() -> None:
     # "covariate, label, or concept shift" names covariate shift, not the concept "covariates".
     registry = Registry([], {})
