@@ -305,7 +305,7 @@ def _headed_in(text: str, clean: str, found: _Found, topics: HeadingTopics) -> N
         topics.titles if topics.counts else {normalize_name(t.term) for t in lesson_topics(clean) if t.title}
     )
     for match in HEADING.finditer(clean):
-        for term in (_clean(t) for t in heading_terms(match.group("text") or "")):
+        for term in (_spelled_out(t) for t in heading_terms(match.group("text") or "")):
             if not term or not noun_phrase(term):
                 continue
             # The prose must write it too ("## Study Buddy" over an app's description is a label), and
@@ -323,6 +323,15 @@ def _headed_in(text: str, clean: str, found: _Found, topics: HeadingTopics) -> N
                 name = term  # the title: "# Softmax Regression" over "softmax" and "regression"
             if name is not None:
                 found.add(_Offer(name, "teaches", text[match.start() : match.end()], 0.6, "heading"))
+
+
+def _spelled_out(term: str) -> str:
+    """A heading's term, cut to the words its acronym spells when it gives one: "Modern Large
+    Language Models (LLMs)" names "Large Language Models", and "Introduction to Retrieval Augmented
+    Generation (RAG)" names "Retrieval Augmented Generation"."""
+    name = _clean(term)
+    spelled = [long for long, _ in acronym_pairs(term) if name.endswith(long)]
+    return spelled[0] if spelled else name
 
 
 def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:

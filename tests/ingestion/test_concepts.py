@@ -399,6 +399,18 @@ def test_a_heading_that_says_what_to_do_is_no_concept_and_one_that_names_a_term_
     assert {"arima", "transfer learning"} <= found
 
 
+def test_a_heading_term_ends_where_its_acronym_says() -> None:
+    # The Hugging Face course's "### Modern Large Language Models (LLMs)" made "modern Large
+    # Language Models" a concept, and a prerequisite from "Large Language Models" to it.
+    text = (
+        "### Modern Recurrent Neural Networks (RNNs)\n\nModern recurrent neural networks keep a "
+        "state. A modern recurrent neural network reads a sequence.\n"
+    )
+    by_name = {normalize_name(c.name): c for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
+    assert by_name["recurrent neural network"].role == "teaches"
+    assert not any(name.startswith("modern") for name in by_name)
+
+
 def test_a_lesson_title_whose_words_the_prose_writes_apart_is_what_it_teaches() -> None:
     body = (
         "We turn scores into probabilities with the softmax. Unlike linear regression, the model "
