@@ -55,12 +55,13 @@ def gate_bars(payload: Mapping[str, object]) -> tuple[float, float]:
     return bar("commit_at", 0.8), bar("reject_below", 0.5)
 
 
-def judge_learned(prompt: Prompt) -> dict[str, object]:
-    """The offline judge's reply to a judge prompt."""
-    score, why = score_claim(prompt.payload, prompt.data)
+def judge_learned(prompt: Prompt, model: JudgmentModel | None = None) -> dict[str, object]:
+    """The offline judge's reply to a judge prompt, by ``model`` (the shipped judgment model when
+    none is given)."""
+    score, why = score_claim(prompt.payload, prompt.data, model)
     commit_at, reject_below = gate_bars(prompt.payload)
     return {
-        "reasoning": f"learned judgment ({judgment_model().version}): {why}; score {score:.2f}",
+        "reasoning": f"learned judgment ({(model or judgment_model()).version}): {why}; score {score:.2f}",
         "score": score,
         "verdict": score_band(score, commit_at, reject_below),
     }

@@ -15,16 +15,17 @@ from __future__ import annotations
 
 from agents.debate import moderation, moderator_offline
 from agents.offline.judging import score_claim
-from agents.offline.model import judgment_model
+from agents.offline.model import JudgmentModel, judgment_model
 from magg_kg.llm.port import Prompt
 
 __all__ = ["moderator_learned"]
 
 
-def moderator_learned(prompt: Prompt) -> dict[str, object]:
-    """The moderator's reply: the learned score of the debated claim (module docstring)."""
+def moderator_learned(prompt: Prompt, model: JudgmentModel | None = None) -> dict[str, object]:
+    """The moderator's reply: the learned score of the debated claim (module docstring), by
+    ``model`` (the shipped judgment model when none is given)."""
     if not isinstance(prompt.payload.get("subgraph"), dict):
         return moderator_offline(prompt)
-    score, why = score_claim(prompt.payload, prompt.data)
-    basis = f"learned judgment ({judgment_model().version}): {why}; score {score:.2f}"
+    score, why = score_claim(prompt.payload, prompt.data, model)
+    basis = f"learned judgment ({(model or judgment_model()).version}): {why}; score {score:.2f}"
     return moderation(prompt, score, basis)

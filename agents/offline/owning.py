@@ -25,6 +25,7 @@ import json
 from collections.abc import Mapping
 
 from agents.offline.judging import gate_bars, score_claim
+from agents.offline.model import JudgmentModel
 from agents.owner import OwnerReview, OwnerVote, review_offline, vote_offline
 from magg_kg.llm.port import Prompt
 from magg_kg.markup import as_read
@@ -59,7 +60,7 @@ def _data(quotes: list[str]) -> str:
     return json.dumps([{"index": i, "quote": q} for i, q in enumerate(quotes)], ensure_ascii=False)
 
 
-def review_learned(prompt: Prompt) -> dict[str, object]:
+def review_learned(prompt: Prompt, model: JudgmentModel | None = None) -> dict[str, object]:
     """The owner's review: the rule-based checks, and the learned belief when it approves; with
     the vote it would post on the proposal as reviewed (none for a revision, whose vote is asked
     when it is needed, nor without the judge's view: the rule-based vote reads the deliberated
@@ -74,7 +75,7 @@ def review_learned(prompt: Prompt) -> dict[str, object]:
     if review.verdict == "revise":
         # Scored as proposed first: a belief at the commit bar keeps the proposal as it is.
         stated = _claim_payload(payload, (str(proposal["src"]), str(proposal["type"]), str(proposal["dst"])))
-        belief, why = score_claim(stated, _data(quotes)) if stated is not None else (0.0, "")
+        belief, why = score_claim(stated, _data(quotes), model) if stated is not None else (0.0, "")
         if belief < gate_bars(payload)[0]:
             return review.model_dump()
         kept = f"kept as proposed although {review.reasoning}; "
@@ -83,7 +84,7 @@ def review_learned(prompt: Prompt) -> dict[str, object]:
         claim = _claim_payload(payload, (review.src, review.type, review.dst))
         if claim is None:
             return review.model_dump()
-        belief, why = score_claim(claim, _data(quotes))
+        belief, why = score_claim(claim, _data(quotes), model)
     ballot = _capped(belief, review.verdict, review.score)
     if review.verdict != "approve":
         return review.model_copy(update={"vote": ballot}).model_dump()
@@ -108,7 +109,7 @@ def _capped(belief: float, verdict: object, review_score: object) -> float:
     return belief
 
 
-def vote_learned(prompt: Prompt) -> dict[str, object]:
+def vote_learned(prompt: Prompt, model: JudgmentModel | None = None) -> dict[str, object]:
     """The owner's vote: the learned belief, at most its review's score if that review rejected."""
     payload = dict(prompt.payload)
     proposal = payload.get("proposal")
@@ -120,6 +121,6 @@ def vote_learned(prompt: Prompt) -> dict[str, object]:
     if claim is None:
         return vote_offline(payload).model_dump()
     quotes = [as_read(str(q)) for q in json.loads(prompt.data or "[]")]
-    belief, why = score_claim(claim, _data(quotes))
+    belief, why = score_claim(claim, _data(quotes), model)
     score = _capped(belief, payload.get("review_verdict"), payload.get("review_score"))
     return OwnerVote(reasoning=f"learned belief {score:.2f}: {why}", score=score).model_dump()

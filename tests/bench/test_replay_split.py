@@ -1,0 +1,69 @@
+"""The out-of-sample replay: a concept split that leaks nothing across the cut, and handlers that
+judge by the model they are given."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from agents import judge
+from agents.offline.handlers import offline_handlers
+from agents.offline.model import JudgmentModel, LinearModel
+from benchmarks.replay_split import part_of, replay_part, split_folder
+from governance.evaluation.replay import load_dataset
+from magg_kg.config import Config
+from magg_kg.llm.port import Prompt
+
+
+def _tags(folder: Path) -> set[str]:
+    lines = (folder / "concepts.jsonl").read_text("utf-8").splitlines()
+    return {json.loads(line)["tag"] for line in lines if line.strip()}
+
+
+def _rows(folder: Path) -> list[dict[str, str]]:
+    with (folder / "edges.csv").open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_the_parts_cut_the_concepts_and_keep_no_edge_across_the_cut(data_dir: Path, tmp_path: Path) -> None:
+    every = _tags(data_dir)
+    parts = [tmp_path / "a", tmp_path / "b"]
+    counts = [split_folder(data_dir, folder, {n}, 2) for n, folder in enumerate(parts)]
+    tags = [_tags(folder) for folder in parts]
+    assert counts == [len(t) for t in tags] and all(counts)  # this data set falls in both parts
+    assert tags[0].isdisjoint(tags[1]) and tags[0] | tags[1] == every
+    for n, folder in enumerate(parts):
+        assert all(part_of(tag, 2) == n for tag in tags[n])
+        for row in _rows(folder):
+            assert row["source"] in tags[n]
+            assert row["target"] in tags[n] or row["both_ends_are_concepts"] == "0"
+    kept = sum(len(_rows(folder)) for folder in parts)
+    across = [
+        row
+        for row in _rows(data_dir)
+        if row["both_ends_are_concepts"] == "1" and part_of(row["source"], 2) != part_of(row["target"], 2)
+    ]
+    assert kept == len(_rows(data_dir)) - len(across)
+    assert load_dataset(parts[0]).gold  # a part with prerequisites is a data set the replay reads
+
+
+def _model(intercept: float) -> JudgmentModel:
+    return JudgmentModel(LinearModel((), (), intercept, 1.0, 0.0, "test"))
+
+
+def test_the_learned_roles_judge_by_the_model_they_are_given() -> None:
+    prompt = Prompt(
+        task=judge.TASK, stage="judge", agent="judge", system="", prompt_version="t", payload={}, data="[]"
+    )
+    sure = offline_handlers(judgment=_model(8.0))[judge.TASK](prompt)
+    doubtful = offline_handlers(judgment=_model(-8.0))[judge.TASK](prompt)
+    assert sure["score"] > 0.99 and sure["verdict"] == "commit"
+    assert doubtful["score"] < 0.01 and doubtful["verdict"] == "reject"
+    assert "(test)" in str(sure["reasoning"])
+
+
+def test_a_replay_by_a_model_that_believes_everything_admits_more(data_dir: Path) -> None:
+    believing, doubting = (replay_part(data_dir, _model(z), 7, Config()) for z in (8.0, -8.0))
+    assert doubting["admitted"] == 0
+    assert isinstance(believing["admitted"], int) and believing["admitted"] > 0
