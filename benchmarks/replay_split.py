@@ -43,14 +43,14 @@ from magg_kg.clock import StepClock
 from magg_kg.config import Config
 from magg_kg.errors import InputError
 
-__all__ = ["main", "part_of", "replay_part", "split_folder"]
+__all__ = ["main", "part_index", "replay_part", "split_folder"]
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "metacademy"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "replay_split.json"
 
 
-def part_of(tag: str, parts: int) -> int:
+def part_index(tag: str, parts: int) -> int:
     """The part a concept falls in: a hash of its tag, the same on every machine."""
     return int(hashlib.sha256(tag.encode("utf-8")).hexdigest()[:8], 16) % parts
 
@@ -61,7 +61,7 @@ def split_folder(source: Path, out: Path, keep: set[int], parts: int) -> int:
     to a tag that is no concept, and the resource catalogue; returns how many concepts it holds."""
     out.mkdir(parents=True, exist_ok=True)
     lines = [line for line in (source / "concepts.jsonl").read_text("utf-8").splitlines() if line.strip()]
-    kept = [line for line in lines if part_of(str(json.loads(line)["tag"]).strip(), parts) in keep]
+    kept = [line for line in lines if part_index(str(json.loads(line)["tag"]).strip(), parts) in keep]
     (out / "concepts.jsonl").write_text("".join(f"{line}\n" for line in kept), "utf-8")
     tags = {str(json.loads(line)["tag"]).strip() for line in kept}
     with (source / "edges.csv").open(newline="", encoding="utf-8") as handle:
