@@ -61,9 +61,10 @@ def split_folder(source: Path, out: Path, keep: set[int], parts: int) -> int:
     to a tag that is no concept, and the resource catalogue; returns how many concepts it holds."""
     out.mkdir(parents=True, exist_ok=True)
     lines = [line for line in (source / "concepts.jsonl").read_text("utf-8").splitlines() if line.strip()]
-    kept = [line for line in lines if part_index(str(json.loads(line)["tag"]).strip(), parts) in keep]
-    (out / "concepts.jsonl").write_text("".join(f"{line}\n" for line in kept), "utf-8")
-    tags = {str(json.loads(line)["tag"]).strip() for line in kept}
+    tagged = [(str(json.loads(line)["tag"]).strip(), line) for line in lines]
+    kept = [(tag, line) for tag, line in tagged if part_index(tag, parts) in keep]
+    (out / "concepts.jsonl").write_text("".join(f"{line}\n" for _, line in kept), "utf-8")
+    tags = {tag for tag, _ in kept}
     with (source / "edges.csv").open(newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)
         rows = [

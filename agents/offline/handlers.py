@@ -32,13 +32,10 @@ def offline_handlers(judgment: JudgmentModel | None = None) -> dict[str, Handler
         concepts.TASK: offline_concepts.offline_handler,
         relations.TASK: relations.offline_handler,
         evidence.TASK: evidence.offline_handler,
-        owner.REVIEW_TASK: bound[owner.REVIEW_TASK],
-        owner.VOTE_TASK: bound[owner.VOTE_TASK],
         **judge.offline_handlers(),
-        judge.TASK: bound[judge.TASK],
         **debate.offline_handlers(),
-        debate.MODERATOR: bound[debate.MODERATOR],
         **discovery.offline_handlers(),
         **qa.offline_handlers(),
         **synthesis.offline_handlers(),
+        **bound,  # the learned roles replace the rule-based judge and moderator
     }

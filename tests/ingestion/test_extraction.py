@@ -339,16 +339,11 @@ def test_a_plain_alias_names_its_concept_only_in_a_lesson_that_names_it_otherwis
 
 
 def test_entity_resolution_joins_plurals_case_and_acronyms() -> None:
-    registry = Registry([], {})
-    llm = OfflineLLM(offline_handlers())
     texts = {
         "a.md": "# LLMs\n\nA **large language model** is a model trained on text. RAG is used in search.\n",
         "b.md": "# Use\n\nLarge Language Models are used in agents. LLMs are a kind of foundation model.\n",
     }
-    for name, text in texts.items():
-        path = Path(name)
-        lesson = read_lesson(_write(path, text))
-        extract_lesson(lesson, llm, registry, CURRICULUM)
+    registry = _course_registry(texts)
     ids = {registry.resolve(n) for n in ("LLMs", "large language model", "Large Language Models", "LLM")}
     assert ids == {"large-language-model"}
 
@@ -398,8 +393,6 @@ def test_an_acronym_two_concepts_share_names_the_one_its_lesson_names() -> None:
     # "CI" spells the initials of a confidence interval and of continuous integration: in a lesson
     # on one of them it names that one, and "GPs" names the Gaussian process its lesson defines,
     # not a "general pattern" an earlier lesson named.
-    registry = Registry([], {})
-    llm = OfflineLLM(offline_handlers())
     texts = {
         "a.md": "# Statistics\n\nA **confidence interval** is a range. A **general pattern** is a "
         "trend; every general pattern repeats.\n",
@@ -408,8 +401,7 @@ def test_an_acronym_two_concepts_share_names_the_one_its_lesson_names() -> None:
         "c.md": "# Gaussian Processes\n\nWe use **GPs**, which are flexible. Gaussian processes (GPs) "
         "are distributions over functions. GPs are used for regression.\n",
     }
-    for name, text in texts.items():
-        extract_lesson(read_lesson(_write(Path(name), text)), llm, registry, CURRICULUM)
+    registry = _course_registry(texts)
     sense = registry.senses("Continuous integration runs tests.")
     assert registry.resolve("CI") is None  # two concepts' initials, and no lesson to tell which
     assert registry.resolve("CI", sense) == "continuous-integration"
@@ -462,8 +454,6 @@ def test_a_lesson_that_spells_out_a_known_abbreviation_names_that_concept() -> N
     # two concepts, one thing. The letters of "LoRA" are not the initials of the long name, so only
     # the lesson's definition ties them. A name the letters could spell, which no lesson defines as
     # the abbreviation ("CLS" and "cross-entropy loss"), stays a concept of its own.
-    registry = Registry([], {})
-    llm = OfflineLLM(offline_handlers())
     texts = {
         "a.md": "# Adapters\n\n**LoRA** adapts a large model cheaply. LoRA adds small matrices, and "
         "**CLS** pooling reads one token.\n",
@@ -471,8 +461,7 @@ def test_a_lesson_that_spells_out_a_known_abbreviation_names_that_concept() -> N
         "Low-Rank Adaptation freezes the weights. The **cross-entropy loss** is minimized; the "
         "cross-entropy loss compares distributions.\n",
     }
-    for name, text in texts.items():
-        extract_lesson(read_lesson(_write(Path(name), text)), llm, registry, CURRICULUM)
+    registry = _course_registry(texts)
     assert registry.resolve("Low-Rank Adaptation") == registry.resolve("LoRA") == "lora"
     assert "low-rank-adaptation" not in registry.concepts
     assert registry.resolve("cross-entropy loss") not in (None, registry.resolve("CLS"))
@@ -505,10 +494,15 @@ def test_a_heading_names_what_its_prose_writes_in_the_singular() -> None:
 
 def _registry_of(text: str) -> Registry:
     """The registry after the offline extraction of one lesson."""
+    return _course_registry({"lesson.md": text})
+
+
+def _course_registry(texts: dict[str, str]) -> Registry:
+    """The registry after the offline extraction of lessons (file name -> text), in order."""
     registry = Registry([], {})
-    extract_lesson(
-        read_lesson(_write(Path("lesson.md"), text)), OfflineLLM(offline_handlers()), registry, CURRICULUM
-    )
+    llm = OfflineLLM(offline_handlers())
+    for name, text in texts.items():
+        extract_lesson(read_lesson(_write(Path(name), text)), llm, registry, CURRICULUM)
     return registry
 
 
