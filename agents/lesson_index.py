@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agents.synonyms import stating_one
 from agents.text import EMPHASIS, HEADING, MentionFinder, lexicon, normalize_name, sentences
 from magg_kg.lessons import file_key
 from magg_kg.markup import Flavor, find_prose, flavor_of
@@ -103,6 +104,8 @@ class Cooccurrence:
     """A lesson's headings name both (each in one of its headings)."""
     marked: bool = False
     """A lesson emphasises one of the two (a span of emphasis that is one of its names)."""
+    one: str = ""
+    """A sentence that gives the two as names of one concept (:mod:`agents.synonyms`), if any."""
 
 
 def _headed(headings: Sequence[str], finder: MentionFinder) -> bool:
@@ -230,10 +233,12 @@ class LessonIndex:
         outlines = [lesson_outline(prose) for prose in proses]
         marked = {normalize_name(name) for name in (*first, *second)} - {""}
         probes = _probes(keys)  # the sentences that pass the first test, from each lesson's sets
+        probed = [_probed(prose, probes) for prose in proses]
         return Cooccurrence(
-            sentences=sentences_naming([_probed(prose, probes) for prose in proses], first, second),
+            sentences=sentences_naming(probed, first, second),
             headed=finder is not None and any(_headed(o.headings, finder) for o in outlines),
             marked=any(o.marked & marked for o in outlines),
+            one=stating_one((s for group in probed for s in group), finder) if finder is not None else "",
         )
 
     def _read(self, lesson_id: str) -> str | None:

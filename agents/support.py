@@ -91,9 +91,11 @@ class Support:
     """Whether such a lesson's headings name both, and one emphasises either (``Cooccurrence``)."""
     anchored: tuple[bool, bool] = (True, True)
     """Whether each endpoint relates to the rest of the curriculum (see :meth:`GraphView.anchored`)."""
+    named_as_one: str = ""
+    """A sentence of such a lesson that gives the two as names of one concept (:mod:`agents.synonyms`)."""
 
     def payload(self) -> dict[str, object]:
-        """The subgraph as JSON-ready data for a prompt."""
+        """The subgraph as JSON-ready data for a prompt (``named_as_one`` only when there is one)."""
         return {
             "src_known": self.src_known,
             "dst_known": self.dst_known,
@@ -115,7 +117,7 @@ class Support:
             "together": list(self.together),
             "sentences": self.sentences,
             "presented": list(self.presented),
-        }
+        } | ({"named_as_one": self.named_as_one} if self.named_as_one else {})
 
 
 class GraphView:
@@ -352,6 +354,7 @@ class GraphView:
             together=self.lessons.together(src, dst),
             sentences=both.sentences,
             presented=(both.headed, both.marked),
+            named_as_one=both.one,
         )
 
     def anchored(self, concept_id: str) -> bool:

@@ -4,6 +4,12 @@ The score is the calibrated probability of :mod:`agents.offline.model` over the 
 :mod:`agents.offline.features`, read from the prompt's payload and data alone. Its reasoning names
 the features that moved the score most, with their log-odds, so that a person can see why.
 The verdict is the band of the score under the prompt's policy.
+
+One objection no feature weighs, as no labelled claim shows it: the two concepts are names of one,
+as a lesson sentence says (the subgraph's ``named_as_one``) or as their names say, one abbreviating
+the other before the same head ("FC layer", "fully-connected layer"; :mod:`agents.synonyms`). Two
+names of one thing stand in no relation to each other, so such a claim scores at most
+:data:`ONE_CONCEPT`.
 """
 
 from __future__ import annotations
@@ -13,11 +19,15 @@ from collections.abc import Mapping
 from agents.judge import score_band
 from agents.offline.features import claim_features, describe
 from agents.offline.model import JudgmentModel, LinearModel, is_bare_claim, judgment_model
+from agents.payload import as_mapping, as_strings
+from agents.synonyms import abbreviation_between
 from magg_kg.llm.port import Prompt
 
-__all__ = ["gate_bars", "judge_learned", "reasons", "score_claim"]
+__all__ = ["ONE_CONCEPT", "gate_bars", "judge_learned", "reasons", "score_claim"]
 
 _SHOWN = 6
+ONE_CONCEPT = 0.05
+"""The highest score of a claim between two names that a lesson gives for one concept."""
 
 
 def score_claim(
@@ -28,7 +38,22 @@ def score_claim(
     values = claim_features(payload, data)
     if isinstance(chosen, JudgmentModel):
         chosen = chosen.model_for(values, bare=is_bare_claim(payload, data))
-    return round(chosen.probability(values), 4), reasons(chosen, values)
+    score, why = round(chosen.probability(values), 4), reasons(chosen, values)
+    one = _one_concept(payload)
+    return (min(score, ONE_CONCEPT), f"{one}; {why}") if one else (score, why)
+
+
+def _one_concept(payload: Mapping[str, object]) -> str:
+    """Why the claim's two concepts are names of one (module docstring); empty when nothing says so."""
+    subgraph, proposal = as_mapping(payload.get("subgraph")), as_mapping(payload.get("proposal"))
+    stated = subgraph.get("named_as_one")
+    if isinstance(stated, str) and stated:
+        return f"a lesson gives both as names of one concept: {stated[:200]!r}"
+    src, dst = (
+        [str(proposal.get(end, "")), *as_strings(proposal.get(f"{end}_names"))] for end in ("src", "dst")
+    )
+    short = abbreviation_between(src, dst)
+    return f"{short[0]!r} abbreviates {short[1]!r}: two names of one concept" if short else ""
 
 
 def reasons(model: LinearModel, values: Mapping[str, float]) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from agents.judge import PROMPT_VERSION as JUDGE_PROMPT_VERSION
 from agents.judge import score_band
 from governance.judgment import Judgment
 from governance.stages import Settled, Vote
@@ -89,7 +90,7 @@ def test_a_commit_carries_the_full_grounding_record(world: SQLiteStore, clock: S
     assert commit.reason == "scripted 0.9" and commit.evidence[0].quote == "Transformers build on attention."
     assert commit.valid_at == commit.recorded_at == decision.decided_at
     recorded = (commit.policy_version, commit.prompt_version, commit.model)
-    assert recorded == (POLICY.version, "judge-1", "scripted-1")
+    assert recorded == (POLICY.version, JUDGE_PROMPT_VERSION, "scripted-1")
     assert decision.detail["route"] == {"row": "commit", "when": "score >= commit_at", "action": "commit"}
     edge = next(e for e in world.edges() if e.type == "builds_on")
     assert edge.grounding.source == commit.source and world.proposal(builds_on().id).state == "committed"  # type: ignore[union-attr]

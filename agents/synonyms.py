@@ -1,0 +1,100 @@
+"""Synonym statements: a sentence that gives two names of one concept.
+
+"Speech recognition, also known as automatic speech recognition (ASR), ..." says that the two
+names are one concept, whatever concepts the graph has made of them: a lesson that introduced one
+name before another lesson wrote the statement leaves two concepts, and any edge between them is
+wrong (neither is a prerequisite, a part or a kind of the other; they are not merely related).
+
+Names can say it too, when one abbreviates the other before the same head (:func:`abbreviates`):
+"FC layer" and "fully-connected layer", "Conv layer" and "convolutional layer".
+
+A statement is an apposition: one name, the other right after it behind a synonym marker, with
+nothing but punctuation, emphasis, an acronym in parentheses and an article around the marker.
+The markers say "another name for the same thing": "also known as", "also called", "also termed",
+"also referred to as", "otherwise known as", "a.k.a.", "or simply". A bare "known as" or "called"
+is not one: "a metric known as MOS" names a kind of metric; nor is a bare "or": "dropout, or
+weight decay" names two methods, and "the CPU (or GPU)" two processors.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from itertools import pairwise
+
+from agents.text import MentionFinder, normalize_name
+
+__all__ = ["abbreviates", "abbreviation_between", "names_one_concept", "stating_one"]
+
+_MARKER = (
+    r"(?:also\s+(?:known\s+as|called|termed|referred\s+to\s+as)|otherwise\s+known\s+as"
+    r"|a\.k\.a\.?|aka|or\s+simply)"
+)
+_GAP = re.compile(
+    r"^[*_\"'”’)]*\s*(?:\([^()\n]{1,20}\)\s*)?"  # the first name's emphasis closed, its acronym
+    rf"(?:,|\()\s*{_MARKER}"  # ", also known as" or "(also known as"
+    r"\s+(?:(?:the|an?)\s+)?[*_\"'“‘]*$",  # an article, the second name's emphasis opened
+    re.IGNORECASE,
+)
+
+
+def names_one_concept(sentence: str, finder: MentionFinder) -> bool:
+    """Whether the sentence gives a mention of one of ``finder``'s concepts as another name of a
+    mention of another, right before it (module docstring).
+
+    >>> from agents.text import lexicon
+    >>> finder = MentionFinder(lexicon([("sr", ["speech recognition"]),
+    ...                                 ("asr", ["automatic speech recognition", "ASR"])]))
+    >>> names_one_concept("Speech recognition, also known as automatic speech recognition (ASR), "
+    ...                   "is a task.", finder)
+    True
+    >>> names_one_concept("Speech recognition and automatic speech recognition differ.", finder)
+    False
+    """
+    found = sorted(finder.find(sentence))
+    for (_, end, first), (start, _, second) in pairwise(found):
+        if first != second and end <= start and _GAP.match(sentence[end:start]):
+            return True
+    return False
+
+
+def stating_one(texts: Iterable[str], finder: MentionFinder) -> str:
+    """The first of the sentences that gives two of ``finder``'s concepts as one (empty if none)."""
+    return next((text for text in texts if names_one_concept(text, finder)), "")
+
+
+def abbreviates(short: str, long: str) -> bool:
+    """Whether the name ``short`` abbreviates ``long``: the same head (last word), and before it a
+    single word that is either written in capitals and the initials of ``long``'s words before the
+    head ("FC layer", "fully-connected layer"), or a clipping, the first three letters or more of
+    ``long``'s one word before the head ("Conv layer", "convolutional layer"; "max pooling",
+    "maximum pooling"). Names compared as :func:`agents.text.normalize_name` keys.
+
+    >>> abbreviates("FC layer", "fully-connected layer"), abbreviates("Conv layer", "convolutional layer")
+    (True, True)
+    >>> abbreviates("fc layer", "fully-connected layer"), abbreviates("linear layer", "long linear layer")
+    (False, False)
+    >>> abbreviates("co layer", "convolutional layer"), abbreviates("pooling layer", "max pooling layer")
+    (False, False)
+    """
+    written = short.split()
+    first, second = normalize_name(short).split(), normalize_name(long).split()
+    if len(first) != 2 or len(second) < 2 or first[-1] != second[-1] or len(written) != 2:
+        return False
+    word, before = first[0], second[:-1]
+    if written[0].isupper() and len(word) == len(before) >= 2:
+        return all(w.startswith(letter) for letter, w in zip(word, before, strict=True))
+    return len(before) == 1 and len(word) >= 3 and before[0].startswith(word) and before[0] != word
+
+
+def abbreviation_between(first: Iterable[str], second: Iterable[str]) -> tuple[str, str] | None:
+    """A name of one list and a name of the other that abbreviates it (:func:`abbreviates`), the
+    short one first; None when no name abbreviates one of the other list."""
+    ones, others = list(first), list(second)
+    for a in ones:
+        for b in others:
+            if abbreviates(a, b):
+                return a, b
+            if abbreviates(b, a):
+                return b, a
+    return None
