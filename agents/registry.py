@@ -149,15 +149,16 @@ class Registry:
         its abbreviation: "LoRA (Low-Rank Adaptation)" makes "Low-Rank Adaptation" the concept
         "LoRA" the course already knows. Only an alias of one word that abbreviates the whole name
         (:func:`agents.offline.acronyms.spells`) and is a known concept's own name counts: the
-        initials of a longer name (:meth:`resolve`) are a guess, a lesson's definition is not."""
+        initials of a longer name (:meth:`resolve`) are a guess, a lesson's definition is not.
+        So does one that is a known concept's alias, when that concept's name is the new name
+        spelled another way, word for word (:func:`_spelled_alike`): "automated speech
+        recognition (ASR)" is the "automatic speech recognition" whose abbreviation "ASR" is."""
         for alias in sorted(aliases):
             found = self.keys.get(normalize_name(alias))
-            if (
-                found is not None
-                and " " not in alias.strip()
-                and normalize_name(self.concepts[found].name) == normalize_name(alias)
-                and spells(alias.strip(), name)
-            ):
+            if found is None or " " in alias.strip() or not spells(alias.strip(), name):
+                continue
+            known = self.concepts[found].name
+            if normalize_name(known) == normalize_name(alias) or _spelled_alike(known, name):
                 return found
         return None
 
@@ -297,3 +298,25 @@ class Registry:
 
     def names(self, concept_id: str) -> list[str]:
         return sorted(self.forms.get(concept_id, {concept_id}))
+
+
+def _spelled_alike(first: str, second: str) -> bool:
+    """Whether two names are one name spelled two ways: as many words, each the same or sharing
+    its first five letters or more, all but the last three of the shorter ("automated",
+    "automatic"; "normalising", "normalizing"), never two names alike in every word.
+
+    >>> _spelled_alike("automatic speech recognition", "Automated speech recognition")
+    True
+    >>> _spelled_alike("convolutional network", "convolution network"), _spelled_alike("ab", "ab")
+    (True, False)
+    >>> _spelled_alike("contrastive learning", "contractive learning")
+    False
+    """
+    words, others = normalize_name(first).split(), normalize_name(second).split()
+    if len(words) != len(others) or words == others:
+        return False
+    for a, b in zip(words, others, strict=True):
+        shared = next((n for n, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+        if a != b and (shared < 5 or shared < min(len(a), len(b)) - 3):
+            return False
+    return True

@@ -467,6 +467,25 @@ def test_a_lesson_that_spells_out_a_known_abbreviation_names_that_concept() -> N
     assert registry.resolve("cross-entropy loss") not in (None, registry.resolve("CLS"))
 
 
+def test_a_known_abbreviation_defined_by_its_name_spelled_another_way_names_that_concept() -> None:
+    # The Hugging Face audio course wrote "automatic speech recognition (ASR)", then, chapters on,
+    # "automated speech recognition (ASR)": one task, its name spelled two ways. Another name the
+    # same letters abbreviate is another concept ("continual learning", "curriculum learning").
+    texts = {
+        "a.md": "# Speech\n\n**Automatic speech recognition (ASR)** turns audio into text. ASR models "
+        "transcribe speech.\n",
+        "b.md": "# Datasets\n\nAutomated speech recognition (ASR) datasets are noisy. Automated "
+        "speech recognition needs transcripts.\n",
+    }
+    registry = _course_registry(texts)
+    asr = registry.resolve("automatic speech recognition")
+    assert asr is not None and registry.resolve("automated speech recognition") == asr
+    assert "automated-speech-recognition" not in registry.concepts
+    registry.add(ConceptInfo("continual-learning", "continual learning", "concept", ""))
+    registry.add_alias("CL", "continual-learning")
+    assert registry.defined_by("curriculum learning", ["CL"]) is None
+
+
 def test_a_list_that_shares_its_head_names_each_whole_concept() -> None:
     # "covariate, label, or concept shift" names covariate shift, not the concept "covariates".
     registry = Registry([], {})
