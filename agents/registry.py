@@ -303,7 +303,7 @@ class Registry:
 def _spelled_alike(first: str, second: str) -> bool:
     """Whether two names are one name spelled two ways: as many words, each the same or sharing
     its first five letters or more, all but the last three of the shorter ("automated",
-    "automatic"; "normalising", "normalizing"), never two names alike in every word.
+    "automatic"; "convolution", "convolutional"), never two names alike in every word.
 
     >>> _spelled_alike("automatic speech recognition", "Automated speech recognition")
     True
