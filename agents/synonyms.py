@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from itertools import pairwise
 
 from agents.text import MentionFinder, normalize_name
 
@@ -30,17 +29,21 @@ _MARKER = (
     r"(?:also\s+(?:known\s+as|called|termed|referred\s+to\s+as)|otherwise\s+known\s+as"
     r"|a\.k\.a\.?|aka|or\s+simply)"
 )
-_GAP = re.compile(
-    r"^[*_\"'”’)]*\s*(?:\([^()\n]{1,20}\)\s*)?"  # the first name's emphasis closed, its acronym
-    rf"(?:,|\()\s*{_MARKER}"  # ", also known as" or "(also known as"
-    r"\s+(?:(?:the|an?)\s+)?[*_\"'“‘]*$",  # an article, the second name's emphasis opened
-    re.IGNORECASE,
-)
+_MARKED = re.compile(rf"(?:,|\()\s*{_MARKER}\s+", re.IGNORECASE)
+"""An apposition's opening: ", also known as", "(also known as"."""
+_CLOSED = re.compile(r"[*_\"'”’)]*\s*(?:\([^()\n]{1,20}\)\s*)?")
+"""After a name, before the apposition: its emphasis closed, its acronym."""
+_LEAD = re.compile(r"(?:(?:the|an?)\s+)?[*_\"'“‘]*", re.IGNORECASE)
+"""Before a name: an article, its emphasis opened."""
+_JOIN = re.compile(r",?\s+or\s+", re.IGNORECASE)
+"""Between two other names of one apposition: "Y (ACR) or Z"."""
 
 
 def names_one_concept(sentence: str, finder: MentionFinder) -> bool:
-    """Whether the sentence gives a mention of one of ``finder``'s concepts as another name of a
-    mention of another, right before it (module docstring).
+    """Whether the sentence gives mentions of two of ``finder``'s concepts as names of one: the name
+    right before an apposition and the names in it, joined by "or" (module docstring): "Speech
+    recognition, also known as automatic speech recognition (ASR) or speech-to-text (STT)" gives
+    three.
 
     >>> from agents.text import lexicon
     >>> finder = MentionFinder(lexicon([("sr", ["speech recognition"]),
@@ -51,11 +54,49 @@ def names_one_concept(sentence: str, finder: MentionFinder) -> bool:
     >>> names_one_concept("Speech recognition and automatic speech recognition differ.", finder)
     False
     """
-    found = sorted(finder.find(sentence))
-    for (_, end, first), (start, _, second) in pairwise(found):
-        if first != second and end <= start and _GAP.match(sentence[end:start]):
+    found = finder.find(sentence)
+    starts = {start: concept for start, _, concept in found}
+    for marked in _MARKED.finditer(sentence):
+        named = {starts[start] for start in _names_from(sentence, marked.end()) if start in starts}
+        named |= {
+            concept
+            for _, end, concept in found
+            if end <= marked.start() and _CLOSED.fullmatch(sentence, end, marked.start())
+        }
+        if len(named) > 1:
             return True
     return False
+
+
+def _names_from(sentence: str, at: int) -> list[int]:
+    """Where the names of an apposition that starts at ``at`` begin: there, and after each "or"
+    outside parentheses, up to the apposition's end (a comma, a stop, or the parenthesis it is in
+    closing)."""
+    begins = [_lead(sentence, at)]
+    depth, index = 0, at
+    while index < len(sentence):
+        char = sentence[index]
+        joined = _JOIN.match(sentence, index) if depth == 0 and char in ", \t\n" else None
+        if joined is not None:
+            begins.append(_lead(sentence, joined.end()))
+            index = joined.end()
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and char in ",.;:":
+            break
+        index += 1
+    return begins
+
+
+def _lead(sentence: str, at: int) -> int:
+    """Where the name that follows ``at`` begins, past its article and emphasis."""
+    found = _LEAD.match(sentence, at)
+    return found.end() if found is not None else at
 
 
 def stating_one(texts: Iterable[str], finder: MentionFinder) -> str:

@@ -52,6 +52,23 @@ def test_a_sentence_naming_both_otherwise_gives_no_synonym(sentence: str) -> Non
     assert not names_one_concept(sentence, finder(SPEECH))
 
 
+def test_the_names_an_apposition_joins_by_or_are_all_names_of_the_first() -> None:
+    names = [
+        ("sr", ["speech recognition"]),
+        ("asr", ["automatic speech recognition", "ASR"]),
+        ("stt", ["speech-to-text", "STT"]),
+    ]
+    sentence = (
+        "Speech recognition, also known as automatic speech recognition (ASR) or speech-to-text (STT), "
+        "is a task."
+    )
+    assert names_one_concept(sentence, finder([names[0], names[2]]))
+    assert names_one_concept(sentence, finder([names[1], names[2]]))  # two other names of one thing
+    assert not names_one_concept(
+        "Speech-to-text or speech recognition are both tasks.", finder([names[0], names[2]])
+    )
+
+
 def test_a_bare_or_and_a_bare_known_as_name_two_things() -> None:
     chips = finder([("cpu", ["CPU"]), ("gpu", ["GPU"])])
     assert not names_one_concept("We cannot move matrices quickly enough to the CPU (or GPU).", chips)
