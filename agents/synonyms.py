@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from agents.text import MentionFinder, normalize_name
+from agents.text import MentionFinder, acronym_of, normalize_name
 
 __all__ = ["abbreviates", "abbreviation_between", "names_one_concept", "stating_one"]
 
@@ -123,8 +123,8 @@ def abbreviates(short: str, long: str) -> bool:
     if len(first) != 2 or len(second) < 2 or first[-1] != second[-1] or len(written) != 2:
         return False
     word, before = first[0], second[:-1]
-    if written[0].isupper() and len(word) == len(before) >= 2:
-        return all(w.startswith(letter) for letter, w in zip(word, before, strict=True))
+    if acronym_of(written[0]) == "".join(w[0] for w in before):
+        return True
     return len(before) == 1 and len(word) >= 3 and before[0].startswith(word) and before[0] != word
 
 
