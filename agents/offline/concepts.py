@@ -6,8 +6,10 @@ Candidates come from:
 
 - acronym definitions, "long form (ACR)": the long form, defined, with the acronym as its alias;
 - emphasis: a bold (``**X**``) or italic (``*X*``) noun phrase of at most five words; defined
-  when the sentence defines it ("called *X*", "**X** is ...", :func:`defining`), and then taught
-  with the sentence as description; "X of Y" only when defined; a Title Case phrase that the chunk
+  when the sentence defines it ("called *X*", "**X** is ...", :func:`defining`), or when it is
+  the term of a glossary entry ("- **X**: Partial description of ...",
+  :func:`agents.offline.glossary.entry`) that the chunk writes again, and then taught with the
+  sentence (the entry's line) as description; "X of Y" only when defined; a Title Case phrase that the chunk
   does not write again is a label ("**Invoice File**"), not a term; quoted lines (``>``) skipped;
 - copular definitions: a sentence that opens by saying what a noun phrase is ("Fine-tuning is a
   common practice ...", "Embeddings are a set of models ...") defines it, and teaches it with the
@@ -60,6 +62,7 @@ from pathlib import Path
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.cues import cue_statements
 from agents.offline.acronyms import acronym_pairs
+from agents.offline.glossary import entry
 from agents.offline.headings import HeadingTopics, forms_written, instruction, topical
 from agents.offline.terms import is_term
 from agents.payload import as_list
@@ -268,6 +271,11 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             continue  # the rest of a word the prose view blanked: "$K$*-fold cross-validation*"
         term = _clean(match.group("term"))
         defined = defining(sentence, match.start(), match.end())
+        # A glossary entry defines its term when the chunk writes the term again: a list item's
+        # label said once ("**Takeaway:** ...", "**Scalability:** ...") is no topic of the chunk.
+        glossary = entry(sentence, match.start(), match.end())
+        glossary = glossary if glossary and len(forms_written(term, clean)) >= 2 else None
+        defined = defined or glossary is not None
         if not noun_phrase(term, joined=defined) or not is_term(term, "defined" if defined else "emphasised"):
             continue
         if not defined and _title_case(term) and _standalone(term, clean) < 2:
@@ -277,7 +285,7 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         if alias and is_term(alias, "defined"):
             found.aliases.setdefault(normalize_name(term), set()).add(alias)
         if defined or match.group("mark") == "**":
-            description = quote if defined else ""
+            description = (quote[slice(*glossary)].strip() if glossary else quote) if defined else ""
             found.add(_Offer(term, "teaches", quote, 0.9 if defined else 0.6, "emphasis", description))
         else:
             found.add(_Offer(term, "mentions", quote, 0.6, "emphasis"))
