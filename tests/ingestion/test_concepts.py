@@ -85,17 +85,19 @@ GLOSSARY = """# Glossary
 
 - **Replay memory:** A buffer that stores the agent's past transitions for training.
 - **Target network**: Copy of the Q-network whose weights are updated every C steps.
+- **Experience replay** - a way to reuse past transitions many times.
 - **Sampling**: we perform actions and store the observed transitions.
 - **Takeaway:** Removing duplicates is part of almost every project.
 
 The replay memory breaks the correlation between consecutive transitions, and the target network
-keeps the regression target fixed between updates. Sampling fills the replay memory.
+keeps the regression target fixed between updates. Sampling fills the replay memory for
+experience replay.
 """
 
 
 def test_a_glossary_entry_defines_a_term_the_lesson_writes_again_and_a_label_or_a_step_does_not() -> None:
     by_name = {normalize_name(c.name): c for c in extract_concepts_offline(GLOSSARY, [], NODE_TYPES).concepts}
-    for term in ("replay memory", "target network"):
+    for term in ("replay memory", "target network", "experience replay"):
         assert by_name[term].role == "teaches", term
         assert by_name[term].description.startswith(f"- **{term.capitalize()}"), term
     # A step ("we perform ...") glosses nothing, though the lesson writes "Sampling" again; a label
