@@ -9,8 +9,9 @@ Candidates come from:
   when the sentence defines it ("called *X*", "**X** is ...", :func:`defining`), or when it is
   the term of a glossary entry ("- **X**: Partial description of ...",
   :func:`agents.offline.glossary.entry`) that the chunk writes again, and then taught with the
-  sentence (the entry's line) as description; "X of Y" only when defined; a Title Case phrase that the chunk
-  does not write again is a label ("**Invoice File**"), not a term; quoted lines (``>``) skipped;
+  sentence (the entry's line) as description; "X of Y" only when defined; a Title Case phrase
+  that the chunk does not write again is a label ("**Invoice File**"), not a term; quoted lines
+  (``>``) skipped;
 - copular definitions: a sentence that opens by saying what a noun phrase is ("Fine-tuning is a
   common practice ...", "Embeddings are a set of models ...") defines it, and teaches it with the
   sentence as description, when the chunk writes the phrase again (a phrase said once, "The main
@@ -273,9 +274,9 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         defined = defining(sentence, match.start(), match.end())
         # A glossary entry defines its term when the chunk writes the term again: a list item's
         # label said once ("**Takeaway:** ...", "**Scalability:** ...") is no topic of the chunk.
-        glossary = entry(sentence, match.start(), match.end())
-        glossary = glossary if glossary and len(forms_written(term, clean)) >= 2 else None
-        defined = defined or glossary is not None
+        gloss = entry(sentence, match.start(), match.end())
+        gloss = gloss if gloss is not None and len(forms_written(term, clean)) >= 2 else None
+        defined = defined or gloss is not None
         if not noun_phrase(term, joined=defined) or not is_term(term, "defined" if defined else "emphasised"):
             continue
         if not defined and _title_case(term) and _standalone(term, clean) < 2:
@@ -285,7 +286,7 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         if alias and is_term(alias, "defined"):
             found.aliases.setdefault(normalize_name(term), set()).add(alias)
         if defined or match.group("mark") == "**":
-            description = (quote[slice(*glossary)].strip() if glossary else quote) if defined else ""
+            description = (quote[slice(*gloss)].strip() if gloss else quote) if defined else ""
             found.add(_Offer(term, "teaches", quote, 0.9 if defined else 0.6, "emphasis", description))
         else:
             found.add(_Offer(term, "mentions", quote, 0.6, "emphasis"))
