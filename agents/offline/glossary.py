@@ -10,6 +10,10 @@ on an article, or on a word that can be a noun or an adjective and is none of th
 a clause (a pronoun, an auxiliary, a preposition, an adverb, a conjunction, a determiner). The
 offline concept extractor also asks that the chunk write the term again
 (:mod:`agents.offline.concepts`), as it asks of a copular definition.
+
+The definition reader of "What is X?" (:mod:`agents.definitions`) reads the same shape for a name
+it already knows, and more leniently ("**X**: This is the process of ..."): there a gloss is only
+quoted as an answer, here it makes a concept.
 """
 
 from __future__ import annotations
