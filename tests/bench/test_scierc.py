@@ -18,6 +18,7 @@ from agents.schema_verifier import (
     sentence_context,
     triple_features,
 )
+from benchmarks.scierc_bars import main as bars_main
 from benchmarks.scierc_headroom import main as headroom_main
 from governance.evaluation.scierc import load_split, parse_document
 from governance.evaluation.scierc_bench import schema_policy
@@ -188,6 +189,27 @@ def test_the_headroom_of_a_filter_is_bounded_by_a_perfect_one(
     assert f1["flat"] <= f1["verifier_best_threshold_oracle"] <= f1["perfect_filter"]
     assert f1["verifier_at_operating_point"] <= f1["verifier_best_threshold_oracle"]
     assert f1["perfect_filter"] == round(2 * dev["right"] / (dev["right"] + dev["gold"]), 4)
+
+
+def test_the_bars_are_chosen_by_governed_f1_on_train_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = [{**GOOD, "doc_key": f"D{i}"} for i in range(1, 5)]
+    triples = [{**t, "doc_key": f"D{i}"} for i in range(1, 5) for t in TRIPLES]
+    write_split(tmp_path, "train", docs, triples)  # no dev or test split: only train is read
+    out = tmp_path / "b.json"
+    bars = ["--mention-bars", "0.9", "0.2", "--propose-bars", "0.5", "0.01"]
+    bars_main(["--data", str(tmp_path), *bars, "--out", str(out)])
+    assert "best governed F1 out of fold" in capsys.readouterr().out
+    figures = json.loads(out.read_text("utf-8"))
+    grid = {(row["mention_at"], row["propose_at"]): row for row in figures["grid"]}
+    assert len(grid) == 4
+    # a lower bar proposes a superset: never fewer proposals, never fewer right ones
+    for high, low in (((0.9, 0.5), (0.2, 0.5)), ((0.9, 0.5), (0.9, 0.01)), ((0.2, 0.5), (0.2, 0.01))):
+        assert grid[low]["proposals"] >= grid[high]["proposals"]
+        assert grid[low]["right"] >= grid[high]["right"]
+    best = grid[(figures["best"]["mention_at"], figures["best"]["propose_at"])]
+    assert best["f1_at_admit_at"] == max(row.get("f1_at_admit_at") or 0.0 for row in grid.values())
 
 
 def test_magg_bench_scierc_refuses_a_bad_split_and_a_missing_folder(tmp_path: Path) -> None:
