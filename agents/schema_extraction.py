@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -128,6 +128,9 @@ class SchemaRoles:
     verifier: Verifier
     schema: GraphSchema
     propose_at: float
+    mention_at: float = MENTION_AT
+    """The extractor's mention bar (the verifier reads a claim at the bars it was trained at,
+    :attr:`agents.schema_verifier.Verifier.bars`, whatever the extractor's are)."""
     contexts: dict[tuple[tuple[str, ...], tuple[Mention, ...]], SentenceContext] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -156,13 +159,17 @@ class SchemaRoles:
             propose_at,
         )
 
+    def with_bars(self, mention_at: float, propose_at: float) -> SchemaRoles:
+        """The same models, extracting at other bars (the verifier is unchanged)."""
+        return replace(self, mention_at=mention_at, propose_at=propose_at, contexts={})
+
     def extract(self, prompt: Prompt) -> dict[str, object]:
-        """The extractor's reply: mentions at :data:`MENTION_AT`, relations at ``propose_at``."""
+        """The extractor's reply: mentions at ``mention_at``, relations at ``propose_at``."""
         sentences = prompt.payload.get("sentences")
         found: list[dict[str, object]] = []
         for index, tokens in enumerate(sentences if isinstance(sentences, list) else []):
             words = [str(t) for t in tokens] if isinstance(tokens, list) else []
-            mentions = self.spans.mentions(words, MENTION_AT)
+            mentions = self.spans.mentions(words, self.mention_at)
             for h, label, t, p in self.relations.relations(words, mentions, self.propose_at):
                 head, tail = mentions[h], mentions[t]
                 found.append(
@@ -208,8 +215,8 @@ class SchemaRoles:
                     self.spans,
                     self.relations,
                     tokens,
-                    mention_at=MENTION_AT,
-                    propose_at=self.propose_at,
+                    mention_at=self.verifier.bars[0],
+                    propose_at=self.verifier.bars[1],
                     also=(head, tail),
                 )
             value = self.verifier.probability(self.verifier.features(self.contexts[key], head, tail, label))

@@ -247,6 +247,9 @@ class Verifier:
     types: tuple[str, ...]
     admit_at: float
     """The probability at or above which admitting gave the best out-of-fold F1 on training data."""
+    bars: tuple[float, float]
+    """The extractor's mention and relation bars it was trained at: a claim's sentence is read at
+    the same bars (:func:`sentence_context`), so that its features mean what they meant in training."""
     report: Mapping[str, float | int | None] = field(default_factory=dict)
     prior: float = 0.0
 
@@ -265,6 +268,7 @@ class Verifier:
         calibration (module docstring)."""
         rows: list[_Proposal] = []
         gold = 0
+        bars = (mention_at, propose_at)
         labels: tuple[str, ...] = ()
         folds = max(2, min(folds, len(documents)))
         for fold in range(folds):
@@ -289,7 +293,7 @@ class Verifier:
         prior = float(y.mean()) if len(rows) else 0.0
         if len(set(y.tolist())) < 2 or len({r.fold for r in rows}) < 2:
             constant = IsotonicRegression(out_of_bounds="clip").fit([0.0, 1.0], [prior, prior])
-            return cls(None, constant, labels, tuple(types), 0.0, report, round(prior, 4))
+            return cls(None, constant, labels, tuple(types), 0.0, bars, report, round(prior, 4))
         x = np.array([r.features for r in rows])
         cut = np.array([r.fold for r in rows])
         scores = np.full(len(rows), prior)
@@ -313,7 +317,7 @@ class Verifier:
         )
         calibration = IsotonicRegression(out_of_bounds="clip").fit(scores, y)
         model = _booster(len(rows)).fit(x, y)
-        return cls(model, calibration, labels, tuple(types), admit_at, report, round(prior, 4))
+        return cls(model, calibration, labels, tuple(types), admit_at, bars, report, round(prior, 4))
 
     def probability(self, features: Sequence[float]) -> float:
         """The calibrated probability that the claim with these features is right."""
