@@ -197,7 +197,7 @@ def test_the_headroom_of_a_filter_is_bounded_by_a_perfect_one(
     assert f1["perfect_filter"] == round(2 * dev["right"] / (dev["right"] + dev["gold"]), 4)
 
 
-def test_the_bars_are_chosen_by_governed_f1_on_train_alone(
+def test_the_bars_best_for_governed_and_for_flat_are_chosen_on_train_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     docs = [{**GOOD, "doc_key": f"D{i}"} for i in range(1, 5)]
