@@ -142,7 +142,7 @@ class SchemaRoles:
     ) -> SchemaRoles:
         """The extractor's models on every sentence of ``documents`` (each a list of sentences),
         and the verifier on the extractor's out-of-fold proposals."""
-        symmetric = frozenset(name for name, t in schema.edge_types.items() if t.symmetric)
+        symmetric = schema.symmetric_types()
         sentences = [s for doc in documents for s in doc]
         verifier = Verifier.train(
             documents,

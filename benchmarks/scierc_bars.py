@@ -53,7 +53,7 @@ def measure(
     documents: Sequence[Sequence[Annotated]], mention_at: float, propose_at: float
 ) -> dict[str, object]:
     """The out-of-fold figures of one pair of bars on ``documents`` (the ``train`` split's)."""
-    symmetric = frozenset(name for name, t in SCIERC.edge_types.items() if t.symmetric)
+    symmetric = SCIERC.symmetric_types()
     verifier = Verifier.train(
         documents, symmetric, sorted(SCIERC.node_types), mention_at=mention_at, propose_at=propose_at
     )

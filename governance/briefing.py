@@ -56,7 +56,7 @@ def owner_payload(
         },
         "card": {"facts": facts, "claims": claims},
         "edge_types": {name: t.description for name, t in schema.edge_types.items()},
-        "symmetric": sorted(name for name, t in schema.edge_types.items() if t.symmetric),
+        "symmetric": sorted(schema.symmetric_types()),
     }
 
 

@@ -84,6 +84,14 @@ class GraphSchema:
             return dst, type_, src
         return src, type_, dst
 
+    def symmetric_types(self) -> frozenset[str]:
+        """The edge types whose direction means nothing (stored canonically).
+
+        >>> sorted(CURRICULUM.symmetric_types())
+        ['contrasts_with', 'related']
+        """
+        return frozenset(name for name, t in self.edge_types.items() if t.symmetric)
+
     def order_types(self) -> dict[str, Literal["src", "dst"]]:
         """The edge types that state a learning order, and which endpoint comes first."""
         return {name: t.precedes for name, t in self.edge_types.items() if t.precedes is not None}

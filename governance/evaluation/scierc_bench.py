@@ -295,7 +295,7 @@ def scierc_report(
     verifier: Verifier | None = None,
 ) -> dict[str, object]:
     """The benchmark as JSON-ready data: per configuration, the scores, proposals and usage."""
-    symmetric = frozenset(name for name, t in SCIERC.edge_types.items() if t.symmetric)
+    symmetric = SCIERC.symmetric_types()
     gold = {d.key: [(g.head, g.label, g.tail) for g in d.gold] for d in docs}
     configurations: dict[str, object] = {}
     for name, chosen in runs.items():
