@@ -50,19 +50,19 @@ DEFAULT_DATA = ROOT.parent / "shared" / "data" / "metacademy"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "replay_split.json"
 
 
-def part_index(tag: str, parts: int) -> int:
-    """The part a concept falls in: a hash of its tag, the same on every machine."""
-    return int(hashlib.sha256(tag.encode("utf-8")).hexdigest()[:8], 16) % parts
+def part_index(tag: str, parts: int, salt: str = "") -> int:
+    """The part a concept falls in: a hash of ``salt`` and its tag, the same on every machine."""
+    return int(hashlib.sha256(f"{salt}{tag}".encode()).hexdigest()[:8], 16) % parts
 
 
-def split_folder(source: Path, out: Path, keep: set[int], parts: int) -> int:
+def split_folder(source: Path, out: Path, keep: set[int], parts: int, salt: str = "") -> int:
     """Writes into ``out`` the Metacademy-layout folder of the concepts in the parts ``keep``: their
     lines of ``concepts.jsonl``, the rows of ``edges.csv`` between two of them or from one of them
     to a tag that is no concept, and the resource catalogue; returns how many concepts it holds."""
     out.mkdir(parents=True, exist_ok=True)
     lines = [line for line in (source / "concepts.jsonl").read_text("utf-8").splitlines() if line.strip()]
     tagged = [(str(json.loads(line)["tag"]).strip(), line) for line in lines]
-    kept = [(tag, line) for tag, line in tagged if part_index(tag, parts) in keep]
+    kept = [(tag, line) for tag, line in tagged if part_index(tag, parts, salt) in keep]
     (out / "concepts.jsonl").write_text("".join(f"{line}\n" for _, line in kept), "utf-8")
     tags = {tag for tag, _ in kept}
     with (source / "edges.csv").open(newline="", encoding="utf-8") as handle:
@@ -127,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a Metacademy-layout folder")
     parser.add_argument("--parts", type=int, default=2, help="how many parts to cut the concepts into")
+    parser.add_argument(
+        "--salt", default="", help="cut the concepts another way: the hash reads this text before the tag"
+    )
     parser.add_argument("--seeds", type=int, nargs="+", default=[7, 101, 202], help="candidate-set seeds")
     parser.add_argument(
         "--labels", type=Path, nargs="*", help="labelled lesson claims (default: the shipped)"
@@ -144,8 +147,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for part in range(args.parts):
             others = set(range(args.parts)) - {part}
-            tested = split_folder(args.data, Path(scratch, f"test{part}"), {part}, args.parts)
-            split_folder(args.data, Path(scratch, f"train{part}"), others, args.parts)
+            tested = split_folder(args.data, Path(scratch, f"test{part}"), {part}, args.parts, args.salt)
+            split_folder(args.data, Path(scratch, f"train{part}"), others, args.parts, args.salt)
             try:
                 trained, _ = train(Path(scratch, f"train{part}"), labelled)
                 load_dataset(Path(scratch, f"test{part}"))
@@ -175,6 +178,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         {
             "data": str(args.data),
             "parts": args.parts,
+            "salt": args.salt,
             "machine": machine(),
             "runs": runs,
             "medians": medians,

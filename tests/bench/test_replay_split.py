@@ -49,6 +49,15 @@ def test_the_parts_cut_the_concepts_and_keep_no_edge_across_the_cut(data_dir: Pa
     assert load_dataset(parts[0]).gold  # a part with prerequisites is a data set the replay reads
 
 
+def test_a_salt_cuts_the_concepts_another_way(data_dir: Path, tmp_path: Path) -> None:
+    every = sorted(_tags(data_dir))
+    plain = [part_index(tag, 2) for tag in every]
+    salted = {salt: [part_index(tag, 2, salt) for tag in every] for salt in ("x", "y", "z")}
+    assert any(cut != plain for cut in salted.values())
+    split_folder(data_dir, tmp_path / "x", {0}, 2, "x")
+    assert _tags(tmp_path / "x") == {tag for tag, part in zip(every, salted["x"], strict=True) if part == 0}
+
+
 def _model(intercept: float) -> JudgmentModel:
     return JudgmentModel(LinearModel((), (), intercept, 1.0, 0.0, "test"))
 
