@@ -14,9 +14,10 @@ Sources:
 - for the reference model, the same claims drawn inside halves of the concepts (:data:`HALVES`):
   a graph the model judges is often smaller than the development folder (a held-out portion of a
   data set, a new course), and the graph's features (degrees, paths, established neighbours) read
-  differently in a smaller graph. Trained on the whole folder alone, the model learned the whole folder's
-  sizes: out of sample, its recall fell with the graph's size more than with the concepts being
-  unseen. The names model is left without them: on AL-CPL and LectureBank they lowered its recall;
+  differently in a smaller graph. Trained on the whole folder alone, the model learned them at
+  the whole folder's size: out of sample, its recall fell with the graph's size more than with
+  the concepts being unseen. The names model is left without them: on AL-CPL and LectureBank they
+  lowered its recall;
 - for the names model, the same claims with the concepts' summaries, the edges' and links'
   sentences and the textbooks left out (:func:`names_only`): claims between bare names, as data
   sets of titles alone give them (AL-CPL, LectureBank);
