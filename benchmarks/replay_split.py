@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import hashlib
 import json
 import shutil
 import statistics
@@ -32,6 +31,7 @@ from pathlib import Path
 from agents.offline.handlers import offline_handlers
 from agents.offline.model import JudgmentModel, judgment_model
 from benchmarks.lesson_size import machine, write_figures
+from governance.claim_examples import concept_part
 from governance.evaluation.ablation import run_configuration
 from governance.evaluation.replay import build_candidates, load_dataset
 from governance.evaluation.scorecard import score_run
@@ -43,16 +43,11 @@ from magg_kg.clock import StepClock
 from magg_kg.config import Config
 from magg_kg.errors import InputError
 
-__all__ = ["main", "part_index", "replay_part", "split_folder"]
+__all__ = ["main", "replay_part", "split_folder"]
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "metacademy"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "replay_split.json"
-
-
-def part_index(tag: str, parts: int, salt: str = "") -> int:
-    """The part a concept falls in: a hash of ``salt`` and its tag, the same on every machine."""
-    return int(hashlib.sha256(f"{salt}{tag}".encode()).hexdigest()[:8], 16) % parts
 
 
 def split_folder(source: Path, out: Path, keep: set[int], parts: int, salt: str = "") -> int:
@@ -62,7 +57,7 @@ def split_folder(source: Path, out: Path, keep: set[int], parts: int, salt: str 
     out.mkdir(parents=True, exist_ok=True)
     lines = [line for line in (source / "concepts.jsonl").read_text("utf-8").splitlines() if line.strip()]
     tagged = [(str(json.loads(line)["tag"]).strip(), line) for line in lines]
-    kept = [(tag, line) for tag, line in tagged if part_index(tag, parts, salt) in keep]
+    kept = [(tag, line) for tag, line in tagged if concept_part(tag, parts, salt) in keep]
     (out / "concepts.jsonl").write_text("".join(f"{line}\n" for _, line in kept), "utf-8")
     tags = {tag for tag, _ in kept}
     with (source / "edges.csv").open(newline="", encoding="utf-8") as handle:

@@ -50,6 +50,7 @@ __all__ = [
     "REJECT_BELOW",
     "SEEDS",
     "ClaimExample",
+    "concept_part",
     "lesson_examples",
     "metacademy_examples",
     "names_examples",
@@ -131,6 +132,12 @@ def _dataset_examples(dataset: Dataset, seeds: Sequence[int], number: int = 0) -
     return examples + _link_examples(dataset, concepts, min(seeds), number + len(examples))
 
 
+def concept_part(tag: str, parts: int, salt: str = "") -> int:
+    """The part of ``parts`` a concept falls in: a hash of ``salt`` and its tag, the same on every
+    machine (the folds of concept-disjoint validation, the training halves, the replay's parts)."""
+    return int(hashlib.sha256(f"{salt}{tag}".encode()).hexdigest()[:8], 16) % parts
+
+
 def _halves(dataset: Dataset) -> list[Dataset]:
     """``dataset`` cut in halves by each salt of :data:`HALVES`; each half keeps its concepts, the
     edges and links between two of them, its links to tags that are no concept and the textbooks'
@@ -138,11 +145,7 @@ def _halves(dataset: Dataset) -> list[Dataset]:
     halves = []
     for salt in HALVES:
         for side in (0, 1):
-            tags = {
-                tag
-                for tag in dataset.concepts
-                if int(hashlib.sha256(f"{salt}{tag}".encode()).hexdigest()[:8], 16) % 2 == side
-            }
+            tags = {tag for tag in dataset.concepts if concept_part(tag, 2, salt) == side}
             gold = tuple(edge for edge in dataset.gold if edge.src in tags and edge.dst in tags)
             if len(gold) < 2:
                 continue

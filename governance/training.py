@@ -16,7 +16,6 @@ reliability table (predicted probability against observed frequency, per bin).
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -33,6 +32,7 @@ from governance.claim_examples import (
     COMMIT_AT,
     REJECT_BELOW,
     ClaimExample,
+    concept_part,
     metacademy_examples,
     names_examples,
 )
@@ -95,10 +95,6 @@ class TrainingReport:
             "reliability": self.reliability,
             "by_kind": self.by_kind,
         }
-
-
-def _fold(concept: str, folds: int) -> int:
-    return int(hashlib.sha256(concept.encode("utf-8")).hexdigest()[:8], 16) % folds
 
 
 def _vocabulary(
@@ -178,8 +174,8 @@ def fit(
     names = _vocabulary(examples, lexical, dense)
     x, y = _matrix(examples, names), np.array([e.label for e in examples])
     margins = np.full(len(examples), np.nan)
-    src_fold = np.array([_fold(e.src, folds) for e in examples])
-    dst_fold = np.array([_fold(e.dst, folds) for e in examples])
+    src_fold = np.array([concept_part(e.src, folds) for e in examples])
+    dst_fold = np.array([concept_part(e.dst, folds) for e in examples])
     for k in range(folds):
         train = (src_fold != k) & (dst_fold != k)
         test = src_fold == k

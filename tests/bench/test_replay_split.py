@@ -10,7 +10,8 @@ from pathlib import Path
 from agents import judge
 from agents.offline.handlers import offline_handlers
 from agents.offline.model import JudgmentModel, LinearModel
-from benchmarks.replay_split import part_index, replay_part, split_folder
+from benchmarks.replay_split import replay_part, split_folder
+from governance.claim_examples import concept_part
 from governance.evaluation.replay import load_dataset
 from magg_kg.config import Config
 from magg_kg.llm.port import Prompt
@@ -34,7 +35,7 @@ def test_the_parts_cut_the_concepts_and_keep_no_edge_across_the_cut(data_dir: Pa
     assert counts == [len(t) for t in tags] and all(counts)  # this data set falls in both parts
     assert tags[0].isdisjoint(tags[1]) and tags[0] | tags[1] == every
     for n, folder in enumerate(parts):
-        assert all(part_index(tag, 2) == n for tag in tags[n])
+        assert all(concept_part(tag, 2) == n for tag in tags[n])
         for row in _rows(folder):
             assert row["source"] in tags[n]
             assert row["target"] in tags[n] or row["both_ends_are_concepts"] == "0"
@@ -43,7 +44,7 @@ def test_the_parts_cut_the_concepts_and_keep_no_edge_across_the_cut(data_dir: Pa
         row
         for row in _rows(data_dir)
         if row["both_ends_are_concepts"] == "1"
-        and part_index(row["source"], 2) != part_index(row["target"], 2)
+        and concept_part(row["source"], 2) != concept_part(row["target"], 2)
     ]
     assert kept == len(_rows(data_dir)) - len(across)
     assert load_dataset(parts[0]).gold  # a part with prerequisites is a data set the replay reads
@@ -51,8 +52,8 @@ def test_the_parts_cut_the_concepts_and_keep_no_edge_across_the_cut(data_dir: Pa
 
 def test_a_salt_cuts_the_concepts_another_way(data_dir: Path, tmp_path: Path) -> None:
     every = sorted(_tags(data_dir))
-    plain = [part_index(tag, 2) for tag in every]
-    salted = {salt: [part_index(tag, 2, salt) for tag in every] for salt in ("x", "y", "z")}
+    plain = [concept_part(tag, 2) for tag in every]
+    salted = {salt: [concept_part(tag, 2, salt) for tag in every] for salt in ("x", "y", "z")}
     assert any(cut != plain for cut in salted.values())
     split_folder(data_dir, tmp_path / "x", {0}, 2, "x")
     assert _tags(tmp_path / "x") == {tag for tag, part in zip(every, salted["x"], strict=True) if part == 0}
