@@ -33,6 +33,7 @@ from magg_kg.vocabulary import GraphSchema
 __all__ = [
     "MENTION_AT",
     "PROMPT_VERSION",
+    "PROPOSE_AT",
     "TASK",
     "Found",
     "SchemaExtraction",
@@ -48,6 +49,12 @@ the extractor generates candidates and governance decides: many of SciERC's rela
 the model finds less likely an entity than not, and on ``train``, out of fold, the
 verifier's F1 is best with mentions at 0.2 and relations at 0.02
 (``python -m benchmarks.scierc_bars``; neither ``dev`` nor ``test`` is read)."""
+PROPOSE_AT = 0.02
+"""A pair of mentions is proposed when its best label reaches this probability; chosen with
+:data:`MENTION_AT` as the pair of bars whose out-of-fold verifier F1 on ``train`` is best. Flat
+admission of everything proposed is the ablation of governance for this same extractor, so the
+low bars cost flat precision: on ``train``, out of fold, flat F1 is 0.128 at these bars and 0.200
+at the pair best for flat (:data:`governance.evaluation.scierc_bench.FLAT_BARS`)."""
 
 SYSTEM = """Extract the relations of a closed schema from a scientific abstract. For each sentence,
 find entity mentions (token spans, end exclusive) of the given entity types and the relations
@@ -138,17 +145,22 @@ class SchemaRoles:
 
     @classmethod
     def train(
-        cls, documents: Sequence[Sequence[Annotated]], schema: GraphSchema, propose_at: float
+        cls,
+        documents: Sequence[Sequence[Annotated]],
+        schema: GraphSchema,
+        *,
+        mention_at: float = MENTION_AT,
+        propose_at: float = PROPOSE_AT,
     ) -> SchemaRoles:
         """The extractor's models on every sentence of ``documents`` (each a list of sentences),
-        and the verifier on the extractor's out-of-fold proposals."""
+        and the verifier on the extractor's out-of-fold proposals at these bars."""
         symmetric = schema.symmetric_types()
         sentences = [s for doc in documents for s in doc]
         verifier = Verifier.train(
             documents,
             symmetric,
             sorted(schema.node_types),
-            mention_at=MENTION_AT,
+            mention_at=mention_at,
             propose_at=propose_at,
         )
         return cls(
@@ -157,6 +169,7 @@ class SchemaRoles:
             verifier,
             schema,
             propose_at,
+            mention_at,
         )
 
     def with_bars(self, mention_at: float, propose_at: float) -> SchemaRoles:

@@ -9,7 +9,7 @@ governance would reach on the ``train`` split by itself: the verifier trained on
 out-of-fold proposals (:meth:`agents.schema_verifier.Verifier.train`), its out-of-fold AUC and the
 F1 of admitting what it scores at or above its operating point, beside the F1 of admitting every
 proposal (flat). The pair with the best out-of-fold governed F1 is the one the extractor uses
-(:data:`agents.schema_extraction.MENTION_AT`, :data:`governance.evaluation.scierc_bench.PROPOSE_AT`);
+(:data:`agents.schema_extraction.MENTION_AT` and ``PROPOSE_AT``);
 the pair with the best flat F1 is the one ``magg bench scierc``'s ``flat-best`` uses
 (:data:`governance.evaluation.scierc_bench.FLAT_BARS`). Neither ``dev`` nor ``test`` is read.
 

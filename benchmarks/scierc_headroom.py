@@ -5,8 +5,8 @@ its strict F1 is bounded by a *perfect filter* (every right proposal kept, every
 dropped), and a verifier that ranks the proposals is bounded by its best threshold. This
 benchmark trains the extractor and the verifier on ``train`` (as ``magg bench scierc`` does, in
 memory, nothing written), proposes on each evaluated split sentence by sentence
-(:func:`agents.schema_verifier.strict_proposals`: mentions at the extractor's bar, relations at
-``PROPOSE_AT``, each strictly right or not) and prints, against the split's gold relations:
+(:func:`agents.schema_verifier.strict_proposals`: mentions and relations at the extractor's
+bars, each strictly right or not) and prints, against the split's gold relations:
 
 - flat: every proposal admitted;
 - the verifier at its operating point (chosen on train, what governance uses);
@@ -32,11 +32,10 @@ from pathlib import Path
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-from agents.schema_extraction import MENTION_AT, SchemaRoles
+from agents.schema_extraction import SchemaRoles
 from agents.schema_verifier import strict_proposals
 from benchmarks.lesson_size import machine, write_figures
 from governance.evaluation.scierc import load_split
-from governance.evaluation.scierc_bench import PROPOSE_AT
 from governance.evaluation.triple_score import prf
 from magg_kg.vocabulary import SCIERC
 
@@ -87,8 +86,8 @@ def headroom(roles: SchemaRoles, data: Path, split: str) -> Headroom:
                 roles.spans,
                 roles.relations,
                 sentence,
-                mention_at=MENTION_AT,
-                propose_at=PROPOSE_AT,
+                mention_at=roles.mention_at,
+                propose_at=roles.propose_at,
                 types=roles.verifier.types,
             ):
                 verifier.append(roles.verifier.probability(features))
@@ -119,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     train = load_split(args.data, "train")
-    roles = SchemaRoles.train([doc.annotated for doc in train], SCIERC, PROPOSE_AT)
+    roles = SchemaRoles.train([doc.annotated for doc in train], SCIERC)
     splits: dict[str, object] = {}
     print(f"{'split':6} {'setting':32} {'strict F1':>9} {'x flat':>7}")
     for split in args.splits:

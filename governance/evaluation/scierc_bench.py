@@ -39,7 +39,14 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from agents.schema_extraction import MENTION_AT, Found, SchemaExtraction, SchemaRoles, extraction_prompt
+from agents.schema_extraction import (
+    MENTION_AT,
+    PROPOSE_AT,
+    Found,
+    SchemaExtraction,
+    SchemaRoles,
+    extraction_prompt,
+)
 from agents.schema_verifier import Verifier
 from governance.admission import AdmissionContext, admit
 from governance.domains import card, compute_layout, layout_ops, weighted_graph
@@ -65,7 +72,6 @@ __all__ = [
     "CONFIGURATIONS",
     "FLAT",
     "FLAT_BARS",
-    "PROPOSE_AT",
     "DocumentRun",
     "run_document",
     "run_split",
@@ -76,14 +82,6 @@ __all__ = [
 CONFIGURATIONS = ("flat", "flat-best", "governed")
 FLAT = frozenset({"flat", "flat-best"})
 """The configurations that admit without governance."""
-PROPOSE_AT = 0.02
-"""The extractor proposes a relation whose best label reaches this probability. The extractor
-generates candidates and governance decides, so the floor is low: with the mention bar
-(:data:`agents.schema_extraction.MENTION_AT`) it is the pair of bars whose out-of-fold verifier F1
-on ``train`` is best (``python -m benchmarks.scierc_bars``). Flat admission of everything
-proposed is the ablation of governance for this same extractor, so the low bars cost flat
-precision: on ``train``, out of fold, flat F1 is 0.128 at these bars and 0.200 at the pair best
-for flat (:data:`FLAT_BARS`)."""
 FLAT_BARS = (0.2, 0.3)
 """The extractor's mention and relation bars for ``flat-best``: the pair whose out-of-fold F1 of
 admitting every proposal is best on ``train`` (``python -m benchmarks.scierc_bars``)."""

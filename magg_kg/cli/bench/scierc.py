@@ -148,7 +148,7 @@ def scierc(
     from agents.offline.handlers import offline_handlers
     from agents.schema_extraction import SchemaRoles
     from governance.evaluation.scierc import load_split
-    from governance.evaluation.scierc_bench import PROPOSE_AT, run_split, scierc_report
+    from governance.evaluation.scierc_bench import run_split, scierc_report
     from magg_kg.vocabulary import SCIERC
 
     check_out(out)
@@ -163,7 +163,7 @@ def scierc(
     err = err_console()
     started = time.perf_counter()
     with err.status("scierc: training the extractor on train") as status:
-        roles = SchemaRoles.train([d.annotated for d in train], SCIERC, PROPOSE_AT)
+        roles = SchemaRoles.train([d.annotated for d in train], SCIERC)
         trained = time.perf_counter() - started
         runs = run_split(
             docs,
