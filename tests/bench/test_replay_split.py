@@ -7,10 +7,12 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
+
 from agents import judge
 from agents.offline.handlers import offline_handlers
 from agents.offline.model import JudgmentModel, LinearModel
-from benchmarks.replay_split import replay_part, split_folder
+from benchmarks.replay_split import MODELS, _summary, main, replay_part, split_folder
 from governance.claim_examples import concept_part
 from governance.evaluation.replay import load_dataset
 from magg_kg.config import Config
@@ -78,3 +80,43 @@ def test_a_replay_by_a_model_that_believes_everything_admits_more(data_dir: Path
     believing, doubting = (replay_part(data_dir, _model(z), 7, Config()) for z in (8.0, -8.0))
     assert doubting["admitted"] == 0
     assert isinstance(believing["admitted"], int) and believing["admitted"] > 0
+
+
+def _run(parts: int, salt: str, model: str, hits: int, admitted: int, positives: int) -> dict[str, object]:
+    return {
+        "parts": parts,
+        "salt": salt,
+        "model": model,
+        "true_positives": hits,
+        "admitted": admitted,
+        "positives": positives,
+        "precision": hits / admitted,
+        "recall": hits / positives,
+    }
+
+
+def test_the_figure_to_quote_is_the_median_over_cuts_of_each_cut_pooled() -> None:
+    inside, outside = MODELS[1], MODELS[0]
+    runs = [
+        _run(2, "", outside, 8, 10, 20),  # cut (2, ""): 8 + 1 of 10 + 2 admitted, of 20 + 10 gold
+        _run(2, "", outside, 1, 2, 10),
+        _run(2, "x", outside, 9, 10, 10),
+        _run(4, "", outside, 6, 10, 12),
+        _run(2, "", inside, 10, 10, 20),
+        _run(2, "x", inside, 10, 10, 10),
+        _run(4, "", inside, 12, 12, 12),
+    ]
+    summary = _summary(runs, [(2, ""), (2, "x"), (4, "")])
+    out = summary[outside]
+    assert isinstance(out, dict)
+    assert [(cut["precision"], cut["recall"]) for cut in out["cuts"]] == [(0.75, 0.3), (0.9, 0.9), (0.6, 0.5)]
+    assert out["median_over_cuts"] == {"precision": 0.75, "recall": 0.5}
+    assert out["pooled"] == {"precision": round(24 / 32, 4), "recall": round(24 / 52, 4)}
+    assert summary[inside]["median_over_cuts"] == {"precision": 1.0, "recall": 1.0}  # type: ignore[index]
+
+
+def test_a_cut_into_one_part_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--parts", "2", "1"])
+    assert stopped.value.code == 2
+    assert "--parts: at least 2" in capsys.readouterr().err
