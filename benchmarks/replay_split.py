@@ -130,13 +130,13 @@ def _pooled(rows: list[dict[str, object]]) -> dict[str, float | None]:
 def replay_cut(
     data: Path, parts: int, salt: str, seeds: Sequence[int], labelled: Sequence[ClaimExample], scratch: Path
 ) -> list[dict[str, object]]:
-    """One cut of the concepts into ``parts`` parts (hashed with ``salt``): each part replayed by
-    the model trained on the others (out of sample) and by the shipped one (in sample), for each
-    seed; one row per run, printed as it comes."""
+    """One cut of the concepts into ``parts`` parts (hashed with ``salt``), its folders written in
+    ``scratch``: each part replayed by the model trained on the others (out of sample) and by the
+    shipped one (in sample), for each seed; one row per run, printed as it comes."""
     config, shipped = Config(), judgment_model()  # the offline provider: its judgment is measured
     runs: list[dict[str, object]] = []
     for part in range(parts):
-        test, rest = scratch / f"test{parts}{salt}{part}", scratch / f"train{parts}{salt}{part}"
+        test, rest = scratch / f"test{part}", scratch / f"train{part}"
         tested = split_folder(data, test, {part}, parts, salt)
         split_folder(data, rest, set(range(parts)) - {part}, parts, salt)
         try:
@@ -145,7 +145,7 @@ def replay_cut(
         except InputError as error:
             raise SystemExit(f"part {part} of {parts} (salt {salt!r}): {error}") from None
         for seed in seeds:
-            for name, model in (("out of sample", trained), ("in sample", shipped)):
+            for name, model in zip(MODELS, (trained, shipped), strict=True):
                 row = {"parts": parts, "salt": salt, "part": part, "concepts": tested, "seed": seed}
                 row |= {"model": name} | replay_part(test, model, seed, config)
                 runs.append(row)
@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--salt",
         nargs="+",
         default=[""],
-        help="cut the concepts other ways: the hash reads this text before the tag (a cut per salt, parts)",
+        help="cut the concepts other ways (the hash reads the salt before the tag); a cut per salt and parts",
     )
     parser.add_argument("--seeds", type=int, nargs="+", default=[7, 101, 202], help="candidate-set seeds")
     parser.add_argument(
@@ -199,15 +199,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     started = time.perf_counter()
     labels = args.labels if args.labels is not None else default_labels()
     labelled = lesson_labels(labels)
-    cuts = [(parts, salt) for parts in args.parts for salt in args.salt]
+    cuts = list(dict.fromkeys((parts, salt) for parts in args.parts for salt in args.salt))
     print(
         f"{'parts':>5} {'salt':>6} {'part':>4} {'concepts':>8} {'seed':>5} {'model':14} {'admitted':>8} "
         f"{'precision':>9} {'recall':>7}"
     )
     runs: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as scratch:
-        for parts, salt in cuts:
-            runs += replay_cut(args.data, parts, salt, args.seeds, labelled, Path(scratch))
+        for number, (parts, salt) in enumerate(cuts):
+            runs += replay_cut(args.data, parts, salt, args.seeds, labelled, Path(scratch, f"cut{number}"))
     summary = _summary(runs, cuts)
     for name in MODELS:
         figures = cast(dict[str, Any], summary[name])

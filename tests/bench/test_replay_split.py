@@ -112,7 +112,8 @@ def test_the_figure_to_quote_is_the_median_over_cuts_of_each_cut_pooled() -> Non
     assert [(cut["precision"], cut["recall"]) for cut in out["cuts"]] == [(0.75, 0.3), (0.9, 0.9), (0.6, 0.5)]
     assert out["median_over_cuts"] == {"precision": 0.75, "recall": 0.5}
     assert out["pooled"] == {"precision": round(24 / 32, 4), "recall": round(24 / 52, 4)}
-    assert summary[inside]["median_over_cuts"] == {"precision": 1.0, "recall": 1.0}  # type: ignore[index]
+    within = summary[inside]
+    assert isinstance(within, dict) and within["median_over_cuts"] == {"precision": 1.0, "recall": 1.0}
 
 
 def test_a_cut_into_one_part_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
