@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from magg_kg.errors import InputError
 from magg_kg.export import export_graph
 from magg_kg.sqlite import SQLiteStore
 
@@ -211,9 +212,19 @@ class Injection:
 
 
 def load_injections(path: Path = DEFAULT_DATA) -> list[Injection]:
-    """The held-out texts, in file order."""
-    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-    return [Injection(str(row["id"]), str(row["text"]), str(row["style"])) for row in rows]
+    """The held-out texts, in file order; :class:`InputError` names a missing file or a bad line."""
+    if not path.is_file():
+        raise InputError(f"{path} not found: --data must name the injection texts (JSON lines)")
+    found = []
+    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            found.append(Injection(str(row["id"]), str(row["text"]), str(row["style"])))
+        except (ValueError, TypeError, KeyError) as error:
+            raise InputError(f"{path}:{number}: not an injection text (id, text, style): {error!r}") from None
+    return found
 
 
 def _flat(text: str) -> str:
@@ -438,7 +449,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="ingestions run at once")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
-    report = run(load_injections(args.data)[: args.limit], args.jobs)
+    try:
+        texts = load_injections(args.data)
+    except InputError as error:
+        raise SystemExit(f"error: {error}") from None
+    report = run(texts[: args.limit], args.jobs)
     _print(report)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

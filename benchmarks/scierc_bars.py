@@ -27,6 +27,7 @@ from agents.schema_models import Annotated
 from agents.schema_verifier import Verifier
 from benchmarks.lesson_size import machine, write_figures
 from governance.evaluation.scierc import load_split
+from magg_kg.errors import InputError
 from magg_kg.vocabulary import SCIERC
 
 __all__ = ["main", "measure"]
@@ -69,7 +70,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--propose-bars", type=float, nargs="+", default=PROPOSE_BARS)
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    documents = [doc.annotated for doc in load_split(args.data, "train")]
+    try:
+        documents = [doc.annotated for doc in load_split(args.data, "train")]
+    except InputError as error:
+        raise SystemExit(f"error: {error}") from None
     rows = []
     print(" ".join(f"{name:>17}" for name in COLUMNS))
     for mention_at in args.mention_bars:

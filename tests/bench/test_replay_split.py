@@ -121,3 +121,10 @@ def test_a_cut_into_one_part_is_refused(capsys: pytest.CaptureFixture[str]) -> N
         main(["--parts", "2", "1"])
     assert stopped.value.code == 2
     assert "--parts: at least 2" in capsys.readouterr().err
+
+
+def test_a_folder_that_is_no_data_set_is_refused_with_a_message(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--data", str(tmp_path / "nowhere"), "--out", str(tmp_path / "figures.json")])
+    assert "concepts.jsonl" in str(stopped.value.code) and "not found" in str(stopped.value.code)
+    assert not (tmp_path / "figures.json").exists()
