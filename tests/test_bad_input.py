@@ -51,6 +51,16 @@ def _lessons_in(db: Path) -> int:
         return int(connection.execute("SELECT COUNT(*) FROM lessons").fetchone()[0])
 
 
+def test_an_empty_lesson_path_is_refused_not_read_as_this_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(_lesson(tmp_path))  # a folder of lessons, which "" would have ingested whole
+    db = tmp_path / "g.sqlite"
+    code, _, err = magg(["ingest", "", "--db", str(db)], capsys)
+    assert code == 2 and "an empty lesson path names no lesson" in err and "Traceback" not in err
+    assert not db.exists()
+
+
 @pytest.mark.parametrize(
     ("option", "value", "said"),
     [

@@ -23,6 +23,7 @@ from governance.ingest_report import IngestReport
 from magg_kg.cli.context import DbOption, JsonOption, one_line, open_context, print_json
 from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.coverage import coverage_report
+from magg_kg.errors import UserError
 from magg_kg.lessons import DEFAULT_MAX_BYTES, find_lessons
 
 __all__ = ["demo", "domains", "ingest_command", "ingest_report_json", "init", "register"]
@@ -239,7 +240,7 @@ def _refusals(report: IngestReport, err: Console) -> int:
 
 
 PathsArgument = Annotated[
-    list[Path],
+    list[str],
     typer.Argument(help="Lessons (Markdown, MDX or HTML) or folders of them.", show_default=False),
 ]
 MaxCalls = Annotated[
@@ -283,12 +284,15 @@ def ingest_command(
     moved: Moved = False,
 ) -> None:
     """Ingest lessons (Markdown, MDX or HTML; files or folders) through governed admission."""
+    if any(not path.strip() for path in paths):  # a Path of "" would be this folder, read whole
+        raise UserError("an empty lesson path names no lesson: pass a file or a folder (`.` for this one)")
+    lessons = [Path(path) for path in paths]
     patterns = tuple(skip or ())
-    find_lessons(paths, patterns)  # a mistyped lesson path is refused before a database is created
+    find_lessons(lessons, patterns)  # a mistyped lesson path is refused before a database is created
     with open_context(db, create=True) as ctx:
         report = run_ingest(
             ctx,
-            paths,
+            lessons,
             show_progress=not json_ and sys.stderr.isatty(),
             flat=flat,
             max_calls=max_calls,
