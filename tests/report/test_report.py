@@ -18,6 +18,7 @@ from magg_kg.journal import journaled
 from magg_kg.operations import Batch
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
+from magg_kg.views.documents import report_markdown
 from tests.cli import magg
 from tests.gates.world import CONCEPTS, invalidated, own, seed
 
@@ -180,6 +181,19 @@ def test_export_as_of_shows_no_invalidation_recorded_later(
     [reason] = timeline_now["invalidation_reasons"]
     assert (reason["version_id"], reason["stage"]) == (version, "recheck")
     assert reason["reason"] == "re-judged at 0.20, below the reject bar"
+
+
+def test_a_time_with_invalidations_and_no_admission_reads_zero_admitted(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    full = report(["--db", str(db)], capsys)
+    overall = full["overall"]
+    assert isinstance(overall, dict)
+    timeline = overall["timeline"]
+    timeline["invalidations"] = [{"at": "2999-01-01T00:00", "count": 2}]  # later than every admission
+    text = report_markdown(full)  # the template failed here: no admission to take the first of
+    assert "| 2999-01-01T00:00 | 0 | 2 |" in text
+    assert all(f"| {row['at']} | {row['count']} | 0 |" in text for row in timeline["admissions"])
 
 
 # Bad input: one line on stderr, exit 2, nothing written.
