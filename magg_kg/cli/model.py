@@ -241,6 +241,7 @@ def label(
     claims_file: Annotated[Path, typer.Argument(help="PREFIX.claims.jsonl written by `magg model claims`.")],
     labels_file: Annotated[Path, typer.Argument(help="The reader's labels: JSON lines with id and verdict.")],
     out: Annotated[Path, typer.Option("--out", help="The labelled claims file to write.")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite --out if it exists.")] = False,
 ) -> None:
     """Join exported claims with a reader's labels into a training file."""
     from governance.labelled import labelled_claims
@@ -250,6 +251,8 @@ def label(
             raise UserError(f"{path}: no such file")
         if out.resolve() == path.resolve():
             raise UserError(f"--out {out} is one of the files read; write the labelled claims elsewhere")
+    if out.exists() and not force:  # an earlier labelled file is a reader's work
+        raise UserError(f"{out} already exists: pass --force to overwrite, or another --out")
     check_out(out, "labelled.jsonl")
     written, unused = labelled_claims(claims_file, labels_file, out)
     if unused:

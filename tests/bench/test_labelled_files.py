@@ -164,3 +164,20 @@ def test_claims_refuse_a_folder_an_overwrite_and_an_empty_database(
     assert magg(["init", "--db", str(empty)], capsys)[0] == 0
     code, _, err = magg(["model", "claims", "--db", str(empty), "--out", str(tmp_path / "none")], capsys)
     assert code == 2 and "no proposal" in err and not Path(f"{tmp_path / 'none'}.claims.jsonl").exists()
+
+
+def test_label_refuses_to_overwrite_a_labelled_file_without_force(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims = Path(f"{exported}.claims.jsonl")
+    first = json.loads(claims.read_text("utf-8").splitlines()[0])["id"]
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(json.dumps({"id": first, "verdict": "ACCEPT"}) + "\n", encoding="utf-8")
+    out = tmp_path / "labelled.jsonl"
+    out.write_text("a reader's earlier work\n", encoding="utf-8")
+    code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(out)], capsys)
+    assert code == 2 and "already exists: pass --force" in err
+    assert out.read_text("utf-8") == "a reader's earlier work\n"
+    code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(out), "--force"], capsys)
+    assert code == 0, err
+    assert json.loads(out.read_text("utf-8"))["id"] == first
