@@ -81,8 +81,9 @@ def ask_command(
 ) -> None:
     """Answer a question from the graph, routed to the domains that own its concepts.
 
-    Exit codes: 0 with an answer; 1 when every model call failed (the answer is then the graph's
-    alone) or the server failed; 2 for a usage error or nothing to answer from. With --json, an
+    Exit codes: 0 with an answer, or a plain message when the graph does not cover the question or
+    held no concept at the --as-of time; 1 when every model call failed (the answer is then the
+    graph's alone) or the server failed; 2 for a usage error or an empty database. With --json, an
     error is also written to stdout, as {"error": "..."}.
     """
     try:
