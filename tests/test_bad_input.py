@@ -413,6 +413,23 @@ def test_ask_exits_1_when_every_model_call_failed(
     assert len(gateway.requests) == 2
 
 
+def test_recheck_exits_1_when_every_model_call_failed(
+    ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It exited 0 and said "re-checked 2 edge(s); invalidated 0", every verdict void.
+    db = tmp_path / "g.sqlite"
+    shutil.copyfile(ingested, db)
+    with serve(lambda request: 400) as gateway:
+        _deepseek_at(gateway.base_url, monkeypatch)
+        code, out, err = magg(["recheck", "--limit", "2", "--db", str(db)], capsys)
+    assert code == 1 and "re-checked 2 edge(s); invalidated 0" in out
+    assert "warning: every model call failed (2 of 2" in err and "run `magg recheck` again" in err
+    assert len(gateway.requests) == 2
+    monkeypatch.setenv("MAGG_LLM", "offline")
+    code, _, err = magg(["recheck", "--limit", "2", "--db", str(db)], capsys)
+    assert code == 0 and "warning" not in err
+
+
 def test_ask_exits_0_when_a_model_call_succeeded(
     ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

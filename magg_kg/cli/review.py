@@ -113,6 +113,15 @@ def _states(rows: Sequence[Mapping[str, object]]) -> dict[str, int]:
 def _finish(ctx: Context, command: str, refused: Sequence[str], usage: UsageLog | None) -> None:
     if usage is not None:
         usage.flush(ctx.store, ctx.clock)
+    calls = usage.recorded if usage is not None else []
+    if calls and all(call.outcome not in ("ok", "cached") for call in calls):
+        ctx.err.print(
+            f"warning: every model call failed ({len(calls)} of {len(calls)}, {calls[0].outcome}): "
+            f"nothing was judged; check the model settings and run `magg {command}` again",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(1)
     if refused:
         ctx.err.print(
             f"{len(refused)} batch(es) refused because the graph changed while `magg {command}` ran "
