@@ -98,3 +98,20 @@ def test_labels_too_few_to_cross_validate_are_refused_and_nothing_is_written(
     args = ["--only", "judgment", "--data", str(_data(tmp_path)), "--labels", str(labels)]
     err = _refused(args, tmp_path / "out", capsys)
     assert "too few" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("only", "broken", "text"),
+    [
+        ("terms", "metacademy/concepts.jsonl", "{not json\n"),
+        ("injection", "d2l-lessons/sections.jsonl", '{"no text": 1}\n'),
+        ("terms", "d2l-lessons/sections.jsonl", "\udcff"),
+    ],
+)
+def test_a_malformed_file_of_another_model_is_one_line_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], only: str, broken: str, text: str
+) -> None:
+    data = _data(tmp_path)
+    (data / broken).write_bytes(text.encode("utf-8", "surrogateescape"))
+    err = _refused(["--only", only, "--data", str(data)], tmp_path / "out", capsys)
+    assert str(data) in err and "malformed" in err and "nothing was written" in err

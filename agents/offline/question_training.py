@@ -56,7 +56,7 @@ def build_questions_model(out: Path = MODEL_PATH, train: Path = TRAINING) -> str
     out.write_text(json.dumps(model, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     kept = model["weights"]
     count = len(kept) if isinstance(kept, dict) else 0
-    return f"{len(rows)} questions, {count} features (at least {KEPT} for some type) -> {out}"
+    return f"{len(rows)} questions, {count} features (at least {KEPT} for some type)"
 
 
 def main(argv: Iterable[str] | None = None) -> int:
@@ -64,7 +64,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--train", type=Path, default=TRAINING)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(list(argv) if argv is not None else None)
-    print(build_questions_model(args.out, args.train))
+    print(f"{build_questions_model(args.out, args.train)} -> {args.out}")
     return 0
 
 

@@ -347,7 +347,6 @@ def build_terms_model(data: Path, out: Path) -> None:
         "trained_on": dict(sorted(counts.items())),
     }
     out.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {out}")
 
 
 def build_vocabulary(data: Path, out: Path) -> None:
@@ -369,6 +368,7 @@ def main() -> None:
     parser.add_argument("--vocabulary", type=Path, help="where the Metacademy vocabulary JSON goes")
     args = parser.parse_args()
     build_terms_model(args.data, args.out)
+    print(f"wrote {args.out}")
     if args.vocabulary is not None:
         build_vocabulary(args.data, args.vocabulary)
 

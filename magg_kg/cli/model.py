@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -134,21 +136,33 @@ def build_command(
     # The judgment is trained first, into memory: its lessons model can still find the labels too
     # few to cross-validate, and then nothing is written.
     judgment, reports = train(metacademy, labelled) if "judgment" in built else (None, {})
-    try:
-        place.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UserError(f"--out {place}: cannot create the folder ({error.strerror})") from error
-    if "terms" in built:
-        terms_training.build_terms_model(folder, place / "terms.json")
-    if "injection" in built:
-        typer.echo(injection_training.build_injection_model(folder, place / "injection.json").table())
-    if "questions" in built:
-        typer.echo(question_training.build_questions_model(place / "questions.json"))
+    figures = {part: report.as_dict() for part, report in reports.items()}
+    with tempfile.TemporaryDirectory() as staging:  # every file is built before any reaches --out
+        stage = Path(staging)
+        try:
+            if "terms" in built:
+                terms_training.build_terms_model(folder, stage / "terms.json")
+            if "injection" in built:
+                typer.echo(injection_training.build_injection_model(folder, stage / "injection.json").table())
+            if "questions" in built:
+                typer.echo(question_training.build_questions_model(stage / "questions.json"))
+        except (ValueError, KeyError, TypeError) as error:  # bad JSON or UTF-8, a line without its field
+            raise UserError(
+                f"--data {folder}: a file the models read is malformed ({type(error).__name__}: {error}); "
+                "nothing was written"
+            ) from None
+        if judgment is not None:
+            (stage / "judgment.json").write_text(judgment.to_json(figures) + "\n", encoding="utf-8")
+        try:
+            place.mkdir(parents=True, exist_ok=True)
+            moved = [shutil.move(file, place / file.name) for file in sorted(stage.iterdir())]
+        except OSError as error:
+            raise UserError(f"--out {place}: cannot write the model files ({error.strerror})") from error
+    if not as_json:
+        typer.echo(f"model files written to {place}: {', '.join(Path(file).name for file in moved)}")
     if judgment is None:
         return
     target = place / "judgment.json"
-    figures = {part: report.as_dict() for part, report in reports.items()}
-    target.write_text(judgment.to_json(figures) + "\n", encoding="utf-8")
     if as_json:
         typer.echo(json.dumps(figures, indent=1, sort_keys=True))
         return
