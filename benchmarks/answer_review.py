@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
-from benchmarks.lesson_size import write_figures
+from benchmarks.lesson_size import positive, write_figures
 from governance.qa import answer_routed, bridges_of
 from magg_kg.errors import UserError
 from magg_kg.graph_index import build_graph_index
@@ -61,7 +61,7 @@ def ask(
     """The questions of every form over ``concepts`` concepts (forms with ``{name}``) or over the
     ends of ``edges`` active edges (forms with ``{x}`` and ``{y}``) of the graph in ``db`` drawn at
     random, and ``questions`` as written, answered routed with the offline provider."""
-    store = SQLiteStore.open(str(db))
+    store = SQLiteStore.open(str(db), create=False)  # StoreError (a UserError) for no database
     try:
         graph = build_graph_index(store)
         llm, bridges = OfflineLLM(offline_handlers()), bridges_of(store.domains())
@@ -166,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     steps = parser.add_subparsers(dest="step", required=True)
     asking = steps.add_parser("ask", help="answer the questions with this version")
     asking.add_argument("--db", type=Path, required=True)
-    asking.add_argument("--concepts", type=int, default=80)
+    asking.add_argument("--concepts", type=positive(int), default=80)
     asking.add_argument("--edges", type=int, default=0)
     asking.add_argument("--form", action="append", help="a template: {name}, or {x} and {y}")
     asking.add_argument("--questions", type=Path, help="JSON lines, {question} a line")

@@ -18,11 +18,13 @@ import argparse
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from agents.extraction import extract_lesson
 from agents.offline.handlers import offline_handlers
 from agents.registry import Registry
+from benchmarks.lesson_size import positive
 from magg_kg.lessons import find_lessons, read_lesson
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.vocabulary import CURRICULUM
@@ -71,13 +73,13 @@ def _show(title: str, items: list[str]) -> None:
         print(f"{index:3d}. {item}")
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", type=Path, nargs="+")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--sample", type=int, default=60)
-    parser.add_argument("--top", type=int, default=60)
-    args = parser.parse_args()
+    parser.add_argument("--sample", type=positive(int), default=60)
+    parser.add_argument("--top", type=positive(int), default=60)
+    args = parser.parse_args(argv)
     measure(args.folders, args.seed, args.sample, args.top)
 
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.d2l_lessons import convert
-from benchmarks.lesson_size import machine, write_figures
+from benchmarks.lesson_size import machine, positive, write_figures
 
 __all__ = ["main", "run_once"]
 
@@ -73,8 +73,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lessons", type=Path, help="a folder of lessons (default: the d2l sections)")
     parser.add_argument("--d2l", type=Path, default=D2L, help="the d2l sections (JSON lines)")
-    parser.add_argument("--repeats", type=int, default=3, help="governed and flat runs, alternating")
-    parser.add_argument("--timeout", type=float, default=1800, help="seconds allowed for one ingestion")
+    parser.add_argument(
+        "--repeats", type=positive(int), default=3, help="governed and flat runs, alternating"
+    )
+    parser.add_argument(
+        "--timeout", type=positive(float), default=1800, help="seconds allowed for one ingestion"
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="write the figures as JSON here")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:

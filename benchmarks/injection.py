@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from benchmarks.lesson_size import positive
 from magg_kg.errors import InputError
 from magg_kg.export import export_graph
 from magg_kg.sqlite import SQLiteStore
@@ -445,8 +446,8 @@ def _print(report: Report) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the injection texts (JSON lines)")
-    parser.add_argument("--limit", type=int, help="the first N injection texts only")
-    parser.add_argument("--jobs", type=int, default=2, help="ingestions run at once")
+    parser.add_argument("--limit", type=positive(int), help="the first N injection texts only")
+    parser.add_argument("--jobs", type=positive(int), default=2, help="ingestions run at once")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
     try:

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from magg_kg.lessons import read_parts
@@ -159,6 +159,25 @@ def machine() -> dict[str, object]:
     }
 
 
+def positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+    """An argparse type: a number of ``kind`` above zero (a count, a size, a time), else a usage error.
+
+    >>> positive(int)("3"), positive(float)("0.5")
+    (3, 0.5)
+    """
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text} is not above zero")
+        return value
+
+    return parse
+
+
 def write_figures(path: Path, result: Mapping[str, object]) -> None:
     """Writes a benchmark's figures as JSON to ``path`` (its folder made if needed) and says where."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -168,8 +187,12 @@ def write_figures(path: Path, result: Mapping[str, object]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=float, nargs="+", default=[1, 2, 4, 8], help="lesson sizes in MB")
-    parser.add_argument("--timeout", type=float, default=1200, help="seconds allowed for one ingestion")
+    parser.add_argument(
+        "--sizes", type=positive(float), nargs="+", default=[1, 2, 4, 8], help="lesson sizes in MB"
+    )
+    parser.add_argument(
+        "--timeout", type=positive(float), default=1200, help="seconds allowed for one ingestion"
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="write the figures as JSON here")
     parser.add_argument("--keep", type=Path, help="keep the lessons and databases in this folder")
     parser.add_argument("--d2l", type=Path, default=D2L, help="the d2l sections (JSON lines)")

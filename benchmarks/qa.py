@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
+from benchmarks.lesson_size import positive
 from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import curriculum_folder, run_ingest
@@ -135,7 +136,7 @@ def _demo_store(folder: Path) -> Store:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--db", type=Path, help="an existing database (default: a fresh `magg demo`)")
-    parser.add_argument("--limit", type=int, default=40, help="single questions at most")
+    parser.add_argument("--limit", type=positive(int), default=40, help="single questions at most")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:

@@ -1,5 +1,6 @@
-"""The benchmark commands refuse a path that holds no data with one clear line, write nothing, and
-never create the database they were asked to read."""
+"""The benchmark commands refuse a path that holds no data, or a count, size or time that is not
+above zero, with one clear line; they write nothing, and never create the database they were asked
+to read."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.answer_review import main as review_main
+from benchmarks.concept_sample import main as sample_main
+from benchmarks.ingest_speed import main as speed_main
 from benchmarks.injection import main as injection_main
+from benchmarks.lesson_size import main as size_main
 from benchmarks.qa import main as qa_main
 from benchmarks.scierc_bars import main as bars_main
 from benchmarks.scierc_headroom import main as headroom_main
@@ -46,3 +51,34 @@ def test_the_qa_benchmark_reads_an_existing_database_and_never_makes_one(tmp_pat
         qa_main(["--db", str(missing)])
     assert "no database at" in str(stopped.value.code)
     assert not missing.exists()
+
+
+@pytest.mark.parametrize(
+    ("main", "args"),
+    [
+        (qa_main, ["--limit", "0"]),
+        (qa_main, ["--limit", "-1"]),  # a slice would have dropped the last question
+        (injection_main, ["--jobs", "0"]),
+        (injection_main, ["--limit", "-1"]),
+        (speed_main, ["--repeats", "0"]),
+        (speed_main, ["--timeout", "-1"]),
+        (size_main, ["--sizes", "0"]),
+        (sample_main, ["somewhere", "--sample", "-1"]),
+        (review_main, ["ask", "--db", "graph.db", "--out", "answers.jsonl", "--concepts", "-1"]),
+    ],
+)
+def test_a_count_size_or_time_not_above_zero_is_a_usage_error(
+    main: Main, args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2 and "is not above zero" in capsys.readouterr().err
+
+
+def test_the_answer_review_reads_an_existing_database_and_never_makes_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing, out = tmp_path / "graph.db", tmp_path / "answers.jsonl"
+    assert review_main(["ask", "--db", str(missing), "--out", str(out)]) == 2
+    assert "no database at" in capsys.readouterr().out
+    assert not missing.exists() and not out.exists()
