@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
+from benchmarks.command import run_command
 from benchmarks.lesson_size import positive, write_figures
 from governance.qa import answer_routed, bridges_of
 from magg_kg.errors import UserError
@@ -214,4 +215,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_command(main)

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import httpx
 
+from benchmarks.command import run_command
 from governance.domain_rebuild import rebuild_domains
 from magg_kg.clock import StepClock
 from magg_kg.sqlite import SQLiteStore
@@ -211,4 +212,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_command(main)

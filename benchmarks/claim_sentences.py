@@ -22,6 +22,7 @@ from pathlib import Path
 
 from agents.lesson_index import LessonIndex, lesson_sentences
 from agents.text import MentionFinder, lexicon
+from benchmarks.command import run_command
 from benchmarks.d2l_lessons import convert
 from magg_kg.lessons import find_lessons, read_lesson
 
@@ -78,4 +79,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -24,6 +24,7 @@ from pathlib import Path
 from agents.extraction import extract_lesson
 from agents.offline.handlers import offline_handlers
 from agents.registry import Registry
+from benchmarks.command import run_command
 from benchmarks.lesson_size import positive
 from magg_kg.lessons import find_lessons, read_lesson
 from magg_kg.llm.offline import OfflineLLM
@@ -84,4 +85,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -20,6 +20,8 @@ import json
 import re
 from pathlib import Path
 
+from benchmarks.command import run_command
+
 ATTRIBUTION = (
     "---\n"
     "source: Dive into Deep Learning, section {source} (d2l.ai, https://github.com/d2l-ai/d2l-en)\n"
@@ -56,4 +58,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -24,6 +24,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.command import run_command
 from benchmarks.d2l_lessons import convert
 from benchmarks.lesson_size import machine, positive, write_figures
 
@@ -125,4 +126,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

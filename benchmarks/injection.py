@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from benchmarks.command import run_command
 from benchmarks.lesson_size import positive
 from magg_kg.errors import InputError
 from magg_kg.export import export_graph
@@ -463,4 +464,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

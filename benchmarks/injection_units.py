@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ from agents.offline.injection import (
 )
 from agents.offline.injection_features import text_features
 from agents.offline.lesson_units import sections, units
+from benchmarks.command import run_command
 from benchmarks.injection import (
     CLAIMS,
     DEFAULT_DATA,
@@ -171,4 +171,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
+from benchmarks.command import run_command
 from magg_kg.lessons import read_parts
 
 __all__ = ["build_lesson", "machine", "main", "measure", "sections"]
@@ -228,4 +229,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -22,13 +22,13 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
+from benchmarks.command import run_command
 from benchmarks.lesson_size import positive
 from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
 from magg_kg.cli.context import open_context
@@ -166,4 +166,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

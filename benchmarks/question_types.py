@@ -24,6 +24,7 @@ from rich.table import Table
 
 from agents.question_types import classify
 from agents.text import lexicon, normalize_name
+from benchmarks.command import run_command
 
 __all__ = ["main", "score_file"]
 
@@ -75,4 +76,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_command(main)

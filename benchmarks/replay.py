@@ -14,6 +14,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.command import run_command
 from governance.evaluation.ablation import CONFIGURATIONS
 from magg_kg.cli.bench.replay import print_report, replay_report
 from magg_kg.cli.context import emit_report, read_config, shared_data
@@ -51,4 +52,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -37,6 +37,7 @@ from typing import Any, cast
 
 from agents.offline.handlers import offline_handlers
 from agents.offline.model import JudgmentModel, judgment_model
+from benchmarks.command import run_command
 from benchmarks.lesson_size import machine, write_figures
 from governance.claim_examples import ClaimExample, concept_part
 from governance.evaluation.ablation import run_configuration
@@ -239,4 +240,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from agents.schema_models import Annotated
 from agents.schema_verifier import Verifier
+from benchmarks.command import run_command
 from benchmarks.lesson_size import machine, write_figures
 from governance.evaluation.scierc import load_split
 from magg_kg.errors import InputError
@@ -102,4 +103,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -34,6 +34,7 @@ from sklearn.metrics import roc_auc_score
 
 from agents.schema_extraction import SchemaRoles
 from agents.schema_verifier import strict_proposals
+from benchmarks.command import run_command
 from benchmarks.lesson_size import machine, write_figures
 from governance.evaluation.scierc import load_split
 from governance.evaluation.triple_score import prf
@@ -114,7 +115,13 @@ def headroom(roles: SchemaRoles, data: Path, split: str) -> Headroom:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a SciERC folder (DyGIE layout)")
-    parser.add_argument("--splits", nargs="+", default=["dev", "test"], help="the splits to evaluate")
+    parser.add_argument(
+        "--splits",
+        nargs="+",
+        choices=("train", "dev", "test"),
+        default=["dev", "test"],
+        help="the splits to evaluate",
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="write the figures as JSON here")
     args = parser.parse_args(argv)
     started = time.perf_counter()
@@ -139,4 +146,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

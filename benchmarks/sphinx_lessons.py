@@ -30,6 +30,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.command import run_command
+
 _DROPPED = (
     "currentmodule autosummary plot literalinclude include testcode testsetup testoutput doctest "
     "minigallery toctree autoclass autofunction highlight"
@@ -152,4 +154,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -21,12 +21,12 @@ import json
 import platform
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.command import run_command
 from magg_kg.operations import AddConcept, Batch, CommitEdge, Operation, RecordDecision, SpanData
 from magg_kg.records import canonical_json, edge_id
 from magg_kg.sqlite import SQLiteStore, migrations
@@ -222,4 +222,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
+from benchmarks.command import run_command
 from benchmarks.local_worker import running_worker
 from magg_kg.config import D1Config
 from magg_kg.d1 import D1Store
@@ -257,4 +258,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -4,12 +4,14 @@ to read."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
 from benchmarks.answer_review import main as review_main
+from benchmarks.command import run_command
 from benchmarks.concept_sample import main as sample_main
 from benchmarks.ingest_speed import main as speed_main
 from benchmarks.injection import main as injection_main
@@ -17,6 +19,7 @@ from benchmarks.lesson_size import main as size_main
 from benchmarks.qa import main as qa_main
 from benchmarks.scierc_bars import main as bars_main
 from benchmarks.scierc_headroom import main as headroom_main
+from magg_kg.errors import InputError
 
 Main = Callable[[Sequence[str] | None], object]
 
@@ -82,3 +85,39 @@ def test_the_answer_review_reads_an_existing_database_and_never_makes_one(
     assert review_main(["ask", "--db", str(missing), "--out", str(out)]) == 2
     assert "no database at" in capsys.readouterr().out
     assert not missing.exists() and not out.exists()
+
+
+def _fails(error: Exception) -> Callable[[], object]:
+    def main() -> object:
+        raise error
+
+    return main
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (FileNotFoundError(2, "No such file or directory", "texts.jsonl"), "No such file or directory"),
+        (json.JSONDecodeError("Expecting value", "{bad", 1), "Expecting value"),
+        (InputError("a line without its text"), "a line without its text"),
+    ],
+)
+def test_a_benchmark_run_as_a_command_says_bad_input_in_one_line(
+    error: Exception, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        run_command(_fails(error))
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and err.startswith("error: ") and said in err and err.count("\n") == 1
+
+
+def test_a_benchmark_run_as_a_command_exits_with_what_main_returns() -> None:
+    for returned, code in ((None, 0), (0, 0), (3, 3)):
+        with pytest.raises(SystemExit) as stopped:
+            run_command(lambda returned=returned: returned)
+        assert stopped.value.code == code
+
+
+def test_a_bug_is_not_taken_for_bad_input() -> None:
+    with pytest.raises(ZeroDivisionError):
+        run_command(_fails(ZeroDivisionError("a bug")))

@@ -1,0 +1,37 @@
+"""A benchmark module run as a command (``python -m benchmarks.NAME``): what its ``main`` returns
+is the exit code, and bad input is one line, never a traceback.
+
+A benchmark reads files a person names: a path that does not exist or cannot be read, a file that
+is not UTF-8 or not JSON, or input the project refuses (:class:`magg_kg.errors.UserError`) ends the
+command with ``error: ...`` on stderr and exit 2, as ``magg`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+from magg_kg.errors import UserError
+
+__all__ = ["run_command"]
+
+
+def run_command(main: Callable[[], object]) -> NoReturn:
+    """Runs ``main`` and exits with its code (an int; 0 for anything else).
+
+    >>> def missing() -> None:
+    ...     open("/no/such/file")
+    >>> try:
+    ...     run_command(missing)
+    ... except SystemExit as done:
+    ...     print(done.code)
+    2
+    """
+    try:
+        code = main()
+    except (UserError, OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
