@@ -29,6 +29,7 @@ Sources:
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -282,6 +283,34 @@ def lesson_examples(path: Path) -> list[ClaimExample]:
             or (label not in (0, 1))
         ):
             raise InputError(f"{where}: expected a labelled claim (payload.proposal, data, label 0 or 1)")
+        if problem := _claim_problem(proposal, data):
+            raise InputError(f"{where}: {problem}")
         src, dst = str(proposal.get("src")), str(proposal.get("dst"))
         examples.append(ClaimExample(claim_features(payload, data), int(label), src, dst, "lesson"))
     return examples
+
+
+def _claim_problem(proposal: dict[str, object], data: str) -> str:
+    """What makes a labelled claim unreadable as the judge would read it ("" when nothing): its
+    proposal's ends and type are names, its data the evidence quotes as a judge prompt holds them.
+
+    >>> _claim_problem({"src": "a", "type": "related", "dst": "b"}, '[{"index": 0, "quote": "A and b."}]')
+    ''
+    >>> _claim_problem({"src": 1, "type": "related", "dst": "b"}, "[]")
+    'payload.proposal.src is not a name'
+    >>> _claim_problem({"src": "a", "type": "related", "dst": "b"}, "not json")
+    'data is not JSON: the evidence quotes, as a judge prompt holds them'
+    """
+    for key in ("src", "type", "dst"):
+        value = proposal.get(key)
+        if not isinstance(value, str) or not value.strip():
+            return f"payload.proposal.{key} is not a name"
+    try:
+        quotes = json.loads(data)
+    except ValueError:
+        return "data is not JSON: the evidence quotes, as a judge prompt holds them"
+    if not isinstance(quotes, list) or not all(
+        isinstance(quote, dict) and isinstance(quote.get("quote"), str) for quote in quotes
+    ):
+        return 'data is not a list of quotes ({"index": 0, "quote": "..."})'
+    return ""

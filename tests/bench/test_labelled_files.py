@@ -85,13 +85,20 @@ def test_labels_that_name_a_claim_twice_or_an_output_that_is_an_input_are_refuse
     assert code == 2 and "one of the files read" in err and claims.read_bytes() == before
 
 
+def _row(proposal: dict[str, object], data: str) -> str:
+    return json.dumps({"payload": {"proposal": proposal}, "data": data, "label": 1}) + "\n"
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [
         ('{"payload": {}, "data": "[]", "label": 1}\n', ":1: expected a labelled claim"),
         ("\n\nnot json\n", ":3: not JSON"),
+        (_row({"src": 1, "type": "related", "dst": "b"}, "[]"), ":1: payload.proposal.src is not a name"),
+        (_row({"src": "a", "type": "related", "dst": "b"}, "not json"), ":1: data is not JSON"),
+        (_row({"src": "a", "type": "related", "dst": "b"}, '[{"index": 0}]'), ":1: data is not a list of"),
     ],
-    ids=["no proposal", "not JSON"],
+    ids=["no proposal", "not JSON", "a number for a name", "data not JSON", "a quote without its text"],
 )
 def test_a_malformed_labelled_claims_file_is_named_with_its_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
