@@ -196,9 +196,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="write the figures as JSON here")
     parser.add_argument("--keep", type=Path, help="keep the lessons and databases in this folder")
-    parser.add_argument("--d2l", type=Path, default=D2L, help="the d2l sections (JSON lines)")
+    parser.add_argument(
+        "--d2l", type=Path, help="the d2l sections (JSON lines; default: ../shared's, else the curriculum)"
+    )
     args = parser.parse_args(argv)
-    source, texts = sections(args.d2l)
+    if args.d2l is not None and not args.d2l.is_file():  # named, it is not replaced by the curriculum
+        parser.error(f"--d2l {args.d2l}: no such file")
+    source, texts = sections(args.d2l or D2L)
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
     rows = []

@@ -121,3 +121,14 @@ def test_a_benchmark_run_as_a_command_exits_with_what_main_returns() -> None:
 def test_a_bug_is_not_taken_for_bad_input() -> None:
     with pytest.raises(ZeroDivisionError):
         run_command(_fails(ZeroDivisionError("a bug")))
+
+
+def test_a_named_d2l_file_that_is_missing_is_not_replaced_by_the_curriculum(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "figures.json"
+    with pytest.raises(SystemExit) as stopped:
+        size_main(["--d2l", str(tmp_path / "sections.jsonl"), "--sizes", "1", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "--d2l" in err and "no such file" in err
+    assert not out.exists()
