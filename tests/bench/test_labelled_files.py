@@ -64,19 +64,20 @@ def test_a_malformed_labels_file_is_named_with_its_line_and_nothing_is_written(
     assert not out.exists()
 
 
-def test_labels_that_name_a_claim_twice_or_an_output_that_is_an_input_are_refused(
-    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _labels_of_the_first(exported: Path, tmp_path: Path, *verdicts: str) -> tuple[Path, Path, str]:
+    """(the exported claims, a labels file giving the first claim each verdict in turn, its id)."""
     claims = Path(f"{exported}.claims.jsonl")
     first = json.loads(claims.read_text("utf-8").splitlines()[0])["id"]
     labels = tmp_path / "labels.jsonl"
-    labels.write_text(
-        json.dumps({"id": first, "verdict": "ACCEPT"})
-        + "\n"
-        + json.dumps({"id": first, "verdict": "REJECT"})
-        + "\n",
-        encoding="utf-8",
-    )
+    rows = [{"id": first, "verdict": verdict} for verdict in verdicts]
+    labels.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return claims, labels, first
+
+
+def test_labels_that_name_a_claim_twice_or_an_output_that_is_an_input_are_refused(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims, labels, _ = _labels_of_the_first(exported, tmp_path, "ACCEPT", "REJECT")
     out = tmp_path / "labelled.jsonl"
     code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(out)], capsys)
     assert code == 2 and ":2: id" in err and "labelled twice" in err and not out.exists()
@@ -176,10 +177,7 @@ def test_claims_refuse_a_folder_an_overwrite_and_an_empty_database(
 def test_label_refuses_to_overwrite_a_labelled_file_without_force(
     exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    claims = Path(f"{exported}.claims.jsonl")
-    first = json.loads(claims.read_text("utf-8").splitlines()[0])["id"]
-    labels = tmp_path / "labels.jsonl"
-    labels.write_text(json.dumps({"id": first, "verdict": "ACCEPT"}) + "\n", encoding="utf-8")
+    claims, labels, first = _labels_of_the_first(exported, tmp_path, "ACCEPT")
     out = tmp_path / "labelled.jsonl"
     out.write_text("a reader's earlier work\n", encoding="utf-8")
     code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(out)], capsys)
