@@ -158,8 +158,9 @@ def build_command(
             moved = [shutil.move(file, place / file.name) for file in sorted(stage.iterdir())]
         except OSError as error:
             raise UserError(f"--out {place}: cannot write the model files ({error.strerror})") from error
-    if not as_json:
-        typer.echo(f"model files written to {place}: {', '.join(Path(file).name for file in moved)}")
+    others = [Path(file).name for file in moved if Path(file).name != "judgment.json"]
+    if others:  # the judgment's own line follows, with its figures
+        typer.echo(f"model files written to {place}: {', '.join(others)}")
     if judgment is None:
         return
     target = place / "judgment.json"
