@@ -34,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
-from benchmarks.command import run_command
-from benchmarks.lesson_size import positive, write_figures
+from benchmarks.command import positive, run_command
+from benchmarks.lesson_size import write_figures
 from governance.qa import answer_routed, bridges_of
 from magg_kg.errors import UserError
 from magg_kg.graph_index import build_graph_index

@@ -1,5 +1,6 @@
 """A benchmark module run as a command (``python -m benchmarks.NAME``): what its ``main`` returns
-is the exit code, and bad input is one line, never a traceback.
+is the exit code, and bad input is one line, never a traceback; its counts, sizes and times are
+numbers above zero (:func:`positive`).
 
 A benchmark reads files a person names: a path that does not exist or cannot be read, a file that
 is not UTF-8 or not JSON, or input the project refuses (:class:`magg_kg.errors.UserError`) ends the
@@ -8,6 +9,7 @@ command with ``error: ...`` on stderr and exit 2, as ``magg`` does.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Callable
@@ -15,7 +17,7 @@ from typing import NoReturn
 
 from magg_kg.errors import UserError
 
-__all__ = ["run_command"]
+__all__ = ["positive", "run_command"]
 
 
 def run_command(main: Callable[[], object]) -> NoReturn:
@@ -35,3 +37,22 @@ def run_command(main: Callable[[], object]) -> NoReturn:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+    """An argparse type: a number of ``kind`` above zero (a count, a size, a time), else a usage error.
+
+    >>> positive(int)("3"), positive(float)("0.5")
+    (3, 0.5)
+    """
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text} is not above zero")
+        return value
+
+    return parse

@@ -24,9 +24,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.command import run_command
+from benchmarks.command import positive, run_command
 from benchmarks.d2l_lessons import convert
-from benchmarks.lesson_size import machine, positive, write_figures
+from benchmarks.lesson_size import machine, write_figures
 
 __all__ = ["main", "run_once"]
 

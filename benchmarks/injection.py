@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from benchmarks.command import run_command
-from benchmarks.lesson_size import positive
+from benchmarks.command import positive, run_command
 from magg_kg.errors import InputError
 from magg_kg.export import export_graph
 from magg_kg.sqlite import SQLiteStore

@@ -27,10 +27,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from benchmarks.command import run_command
+from benchmarks.command import positive, run_command
 from magg_kg.lessons import read_parts
 
 __all__ = ["build_lesson", "machine", "main", "measure", "sections"]
@@ -158,25 +158,6 @@ def machine() -> dict[str, object]:
         "cpus": os.cpu_count(),
         "load_average": os.getloadavg(),
     }
-
-
-def positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
-    """An argparse type: a number of ``kind`` above zero (a count, a size, a time), else a usage error.
-
-    >>> positive(int)("3"), positive(float)("0.5")
-    (3, 0.5)
-    """
-
-    def parse(text: str) -> int | float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"{text} is not above zero")
-        return value
-
-    return parse
 
 
 def write_figures(path: Path, result: Mapping[str, object]) -> None:

@@ -28,8 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
-from benchmarks.command import run_command
-from benchmarks.lesson_size import positive
+from benchmarks.command import positive, run_command
 from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import curriculum_folder, run_ingest
