@@ -167,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     steps = parser.add_subparsers(dest="step", required=True)
     asking = steps.add_parser("ask", help="answer the questions with this version")
     asking.add_argument("--db", type=Path, required=True)
-    asking.add_argument("--concepts", type=positive(int), default=80)
+    asking.add_argument("--concepts", type=positive(int, zero=True), default=80)
     asking.add_argument("--edges", type=int, default=0)
     asking.add_argument("--form", action="append", help="a template: {name}, or {x} and {y}")
     asking.add_argument("--questions", type=Path, help="JSON lines, {question} a line")

@@ -39,11 +39,12 @@ def run_command(main: Callable[[], object]) -> NoReturn:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
-    """An argparse type: a number of ``kind`` above zero (a count, a size, a time), else a usage error.
+def positive(kind: type[int] | type[float], *, zero: bool = False) -> Callable[[str], int | float]:
+    """An argparse type: a number of ``kind`` above zero (a count, a size, a time), or not below
+    zero when ``zero`` is allowed (a count that may leave a kind out), else a usage error.
 
-    >>> positive(int)("3"), positive(float)("0.5")
-    (3, 0.5)
+    >>> positive(int)("3"), positive(float)("0.5"), positive(int, zero=True)("0")
+    (3, 0.5, 0)
     """
 
     def parse(text: str) -> int | float:
@@ -51,8 +52,8 @@ def positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"{text} is not above zero")
+        if value < 0 or (value == 0 and not zero):
+            raise argparse.ArgumentTypeError(f"{text} is not {'zero or more' if zero else 'above zero'}")
         return value
 
     return parse
