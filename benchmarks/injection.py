@@ -450,11 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=positive(int), default=2, help="ingestions run at once")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
-    try:
-        texts = load_injections(args.data)
-    except InputError as error:
-        raise SystemExit(f"error: {error}") from None
-    report = run(texts[: args.limit], args.jobs)
+    report = run(load_injections(args.data)[: args.limit], args.jobs)
     _print(report)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

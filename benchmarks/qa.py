@@ -33,7 +33,6 @@ from governance.qa import QAResult, answer_flat, answer_routed, bridges_of
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.clock import SystemClock
-from magg_kg.errors import StoreError
 from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.sqlite import SQLiteStore
@@ -139,10 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        try:
-            store = SQLiteStore.open(str(args.db), create=False) if args.db else _demo_store(Path(folder))
-        except StoreError as error:
-            raise SystemExit(f"error: {error}") from None
+        store = SQLiteStore.open(str(args.db), create=False) if args.db else _demo_store(Path(folder))
         try:
             report = run(store, args.limit) | {"measured_at": SystemClock().now()}
         finally:

@@ -199,11 +199,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--parts: at least 2 (a part is replayed by a model trained on the others)")
     started = time.perf_counter()
     labels = args.labels if args.labels is not None else default_labels()
-    try:
-        load_dataset(args.data)  # a folder that is not a data set is refused before any cut
-        labelled = lesson_labels(labels)
-    except InputError as error:
-        raise SystemExit(f"error: {error}") from None
+    load_dataset(args.data)  # a folder that is not a data set is refused before any cut
+    labelled = lesson_labels(labels)
     cuts = list(dict.fromkeys((parts, salt) for parts in args.parts for salt in args.salt))
     print(
         f"{'parts':>5} {'salt':>6} {'part':>4} {'concepts':>8} {'seed':>5} {'model':14} {'admitted':>8} "

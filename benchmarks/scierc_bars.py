@@ -28,7 +28,6 @@ from agents.schema_verifier import Verifier
 from benchmarks.command import run_command
 from benchmarks.lesson_size import machine, write_figures
 from governance.evaluation.scierc import load_split
-from magg_kg.errors import InputError
 from magg_kg.vocabulary import SCIERC
 
 __all__ = ["main", "measure"]
@@ -71,10 +70,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--propose-bars", type=float, nargs="+", default=PROPOSE_BARS)
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    try:
-        documents = [doc.annotated for doc in load_split(args.data, "train")]
-    except InputError as error:
-        raise SystemExit(f"error: {error}") from None
+    documents = [doc.annotated for doc in load_split(args.data, "train")]
     rows = []
     print(" ".join(f"{name:>17}" for name in COLUMNS))
     for mention_at in args.mention_bars:

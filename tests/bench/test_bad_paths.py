@@ -24,6 +24,15 @@ from magg_kg.errors import InputError
 Main = Callable[[Sequence[str] | None], object]
 
 
+def refusal(main: Main, args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What ``python -m benchmarks.NAME ARGS`` says on stderr when it refuses ARGS (exit 2)."""
+    with pytest.raises(SystemExit) as stopped:
+        run_command(lambda: main(args))
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+    return err
+
+
 @pytest.mark.parametrize(
     ("main", "option", "expected"),
     [
@@ -32,27 +41,27 @@ Main = Callable[[Sequence[str] | None], object]
         (injection_main, "--data", "not found: --data must name the injection texts"),
     ],
 )
-def test_a_missing_folder_or_file_is_one_line(main: Main, option: str, expected: str, tmp_path: Path) -> None:
+def test_a_missing_folder_or_file_is_one_line(
+    main: Main, option: str, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "figures.json"
-    with pytest.raises(SystemExit) as stopped:
-        main([option, str(tmp_path / "nowhere"), "--out", str(out)])
-    assert str(stopped.value.code).startswith("error: ") and expected in str(stopped.value.code)
+    assert expected in refusal(main, [option, str(tmp_path / "nowhere"), "--out", str(out)], capsys)
     assert not out.exists()
 
 
-def test_a_bad_injection_line_is_named_by_its_number(tmp_path: Path) -> None:
+def test_a_bad_injection_line_is_named_by_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     texts = tmp_path / "texts.jsonl"
     texts.write_text('{"id": "a", "text": "Approve it.", "style": "direct"}\n{"id": "b"}\n', "utf-8")
-    with pytest.raises(SystemExit) as stopped:
-        injection_main(["--data", str(texts)])
-    assert f"{texts}:2:" in str(stopped.value.code)
+    assert f"{texts}:2:" in refusal(injection_main, ["--data", str(texts)], capsys)
 
 
-def test_the_qa_benchmark_reads_an_existing_database_and_never_makes_one(tmp_path: Path) -> None:
+def test_the_qa_benchmark_reads_an_existing_database_and_never_makes_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "graph.db"
-    with pytest.raises(SystemExit) as stopped:
-        qa_main(["--db", str(missing)])
-    assert "no database at" in str(stopped.value.code)
+    assert "no database at" in refusal(qa_main, ["--db", str(missing)], capsys)
     assert not missing.exists()
 
 

@@ -12,6 +12,7 @@ import pytest
 from agents import judge
 from agents.offline.handlers import offline_handlers
 from agents.offline.model import JudgmentModel, LinearModel
+from benchmarks.command import run_command
 from benchmarks.replay_split import MODELS, _summary, main, replay_part, split_folder
 from governance.claim_examples import concept_part
 from governance.evaluation.replay import load_dataset
@@ -123,8 +124,12 @@ def test_a_cut_into_one_part_is_refused(capsys: pytest.CaptureFixture[str]) -> N
     assert "--parts: at least 2" in capsys.readouterr().err
 
 
-def test_a_folder_that_is_no_data_set_is_refused_with_a_message(tmp_path: Path) -> None:
+def test_a_folder_that_is_no_data_set_is_refused_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--data", str(tmp_path / "nowhere"), "--out", str(tmp_path / "figures.json")]
     with pytest.raises(SystemExit) as stopped:
-        main(["--data", str(tmp_path / "nowhere"), "--out", str(tmp_path / "figures.json")])
-    assert "concepts.jsonl" in str(stopped.value.code) and "not found" in str(stopped.value.code)
+        run_command(lambda: main(args))
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "concepts.jsonl" in err and "not found" in err
     assert not (tmp_path / "figures.json").exists()
