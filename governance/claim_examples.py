@@ -174,9 +174,9 @@ def _orders_within(courses: Sequence[Mapping[str, int]], tags: set[str]) -> tupl
     orders = []
     for order in courses:
         kept = {tag: at for tag, at in order.items() if tag in tags}
-        ranks = sorted(set(kept.values()))
-        if len(kept) >= 2 and len(ranks) >= 2:
-            orders.append({tag: ranks.index(at) for tag, at in sorted(kept.items())})
+        rank = {at: number for number, at in enumerate(sorted(set(kept.values())))}
+        if len(kept) >= 2 and len(rank) >= 2:
+            orders.append({tag: rank[at] for tag, at in sorted(kept.items())})
     return tuple(orders)
 
 
