@@ -19,14 +19,18 @@ import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from agents.lesson_index import LessonIndex, lesson_sentences
 from agents.text import MentionFinder, lexicon
 from benchmarks.command import run_command
 from benchmarks.d2l_lessons import convert
+from governance.claim_examples import lesson_examples
+from magg_kg.errors import InputError
+from magg_kg.jsonlines import json_objects
 from magg_kg.lessons import find_lessons, read_lesson
 
-__all__ = ["fill", "main"]
+__all__ = ["fill", "main", "read_claims"]
 
 ROOT = Path(__file__).resolve().parent.parent
 D2L = ROOT.parent / "shared" / "data" / "d2l-lessons" / "sections.jsonl"
@@ -61,18 +65,36 @@ def fill(rows: Sequence[dict[str, object]], proses: Mapping[str, str]) -> list[d
     return filled
 
 
-def main() -> None:
+def read_claims(path: Path) -> list[dict[str, object]]:
+    """The labelled claims of ``path``, each checked as the judgment's training reads it
+    (:func:`governance.claim_examples.lesson_examples`) and with the parts :func:`fill` rewrites:
+    :class:`~magg_kg.errors.InputError` names the line of a row without them."""
+    lesson_examples(path)
+    rows = []
+    for where, row in json_objects(path):
+        payload = cast(dict[str, object], row["payload"])
+        proposal = cast(dict[str, object], payload["proposal"])
+        names = [proposal.get("src_names"), proposal.get("dst_names")]
+        if not all(isinstance(n, list) and all(isinstance(x, str) for x in n) for n in names):
+            raise InputError(f"{where}: payload.proposal.src_names and dst_names must be lists of names")
+        if not isinstance(payload.get("subgraph"), dict):
+            raise InputError(f"{where}: payload.subgraph must be an object")
+        rows.append(row)
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("claims", type=Path, nargs="+", help="labelled claims (JSON lines), rewritten")
     parser.add_argument("--lessons", type=Path, help="the converted d2l lessons (default: convert them)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    claims = {path: read_claims(path) for path in args.claims}  # every file checked before one is written
     folder = args.lessons
     if folder is None:
         folder = ROOT / "build" / "d2l-lessons"
         convert(D2L, folder)
     proses = {key: read_lesson(path, key).prose for path, key in find_lessons([folder])}
-    for path in args.claims:
-        rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    for path, rows in claims.items():
         lines = [json.dumps(row, ensure_ascii=False, sort_keys=True) for row in fill(rows, proses)]
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         print(f"{path}: {len(rows)} claims, lesson co-occurrence set")

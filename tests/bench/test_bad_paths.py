@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.answer_review import main as review_main
+from benchmarks.claim_sentences import main as sentences_main
 from benchmarks.command import run_command
 from benchmarks.concept_sample import main as sample_main
 from benchmarks.ingest_speed import main as speed_main
@@ -22,6 +23,7 @@ from benchmarks.scierc_headroom import main as headroom_main
 from magg_kg.errors import InputError
 
 Main = Callable[[Sequence[str] | None], object]
+LABELLED = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "d2l-train.labelled.jsonl"
 
 
 def refusal(main: Main, args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -142,3 +144,20 @@ def test_a_named_d2l_file_that_is_missing_is_not_replaced_by_the_curriculum(
     err = capsys.readouterr().err
     assert stopped.value.code == 2 and "--d2l" in err and "no such file" in err
     assert not out.exists()
+
+
+def test_claim_sentences_refuses_a_row_it_cannot_rewrite_and_writes_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good_row = LABELLED.read_text(encoding="utf-8").splitlines(keepends=True)[0]
+    good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
+    good.write_text(good_row, encoding="utf-8")
+    row = json.loads(good_row)
+    for broken, said in (
+        ({**row, "payload": "not an object"}, "expected a labelled claim"),
+        ({**row, "payload": {**row["payload"], "subgraph": []}}, "payload.subgraph must be an object"),
+    ):
+        bad.write_text(json.dumps(broken) + "\n", encoding="utf-8")
+        err = refusal(sentences_main, [str(good), str(bad), "--lessons", str(tmp_path)], capsys)
+        assert f"{bad}:1: " in err and said in err
+        assert good.read_text(encoding="utf-8") == good_row  # the good file, named first, is not rewritten
