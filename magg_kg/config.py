@@ -180,11 +180,17 @@ def header_safe(secret: SecretStr | None) -> SecretStr | None:
 
 
 def is_http_url(url: str) -> bool:
-    """Whether ``url`` is an http(s) URL with a host and, when it names one, a valid port.
+    """Whether ``url`` is an http(s) URL with a host and, when it names one, a valid port, and
+    without spaces or control characters (which the URL parser strips or keeps, but no request
+    can carry).
 
     >>> is_http_url("http://127.0.0.1:8787"), is_http_url("notaurl"), is_http_url("http://h:99999")
     (True, False, False)
+    >>> is_http_url(" http://127.0.0.1:8787"), is_http_url("http://127.0.0.1:8787/v1\tx")
+    (False, False)
     """
+    if any(c.isspace() or not c.isprintable() for c in url):
+        return False
     try:
         parts = urlsplit(url)  # raises on a bracketed host left open ("http://[::1")
         port = parts.port  # raises on a port out of range or not a number

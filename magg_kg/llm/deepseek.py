@@ -338,9 +338,10 @@ def _connection_problem(error: openai.APIConnectionError) -> str:
 def _retry_after(headers: Mapping[str, str]) -> float | None:
     value = headers.get("retry-after", "")
     try:
-        return float(value) if value else None
+        delay = float(value) if value else None
     except ValueError:
         return None  # an HTTP date: fall back to the exponential backoff
+    return delay if delay is not None and math.isfinite(delay) else None  # "nan", "inf": the backoff
 
 
 def _short(error: Exception, limit: int = 200) -> str:

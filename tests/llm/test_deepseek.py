@@ -174,6 +174,21 @@ def test_retry_after_is_honoured_within_the_backoff_bound(gateway: respx.MockRou
     assert sleeps == [7.0, 20.0]
 
 
+def test_a_retry_after_that_is_no_number_of_seconds_falls_back_to_the_backoff(
+    gateway: respx.MockRouter, sleeps: Sleeps
+) -> None:
+    gateway.post(ENDPOINT).mock(
+        side_effect=[
+            httpx.Response(429, headers={"retry-after": "nan"}),
+            httpx.Response(429, headers={"retry-after": "inf"}),
+            completion(GOOD),
+        ]
+    )
+
+    assert isinstance(provider(sleeps).ask(PROMPT, Score), Answer)
+    assert sleeps == [1.0, 2.0]
+
+
 def test_503_forever_is_bounded(gateway: respx.MockRouter, sleeps: Sleeps) -> None:
     route = gateway.post(ENDPOINT).mock(return_value=httpx.Response(503))
     llm = provider(sleeps)
