@@ -9,7 +9,7 @@ from urllib.parse import parse_qs
 
 from starlette.requests import Request
 
-from governance.review import reviewer_text
+from governance.review import MAX_NOTE, reviewer_text
 
 __all__ = ["decision_lacks", "form_fields", "read_body"]
 
@@ -55,4 +55,6 @@ def decision_lacks(form: Mapping[str, str]) -> str:
         return "the form names no reviewer: fill in your name and decide again; nothing recorded"
     if form.get("action") == "reject" and not reviewer_text(form.get("note", "")):
         return "a rejection needs a reason: fill in the note and decide again; nothing recorded"
+    if len(note := reviewer_text(form.get("note", ""))) > MAX_NOTE:
+        return f"the note is {len(note):,} characters long; at most {MAX_NOTE:,}; nothing recorded"
     return ""

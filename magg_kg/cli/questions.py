@@ -310,7 +310,7 @@ class _Asked:
 
 def _request(body: bytes, clock: Clock) -> _Asked:
     try:
-        asked = json.loads(body.decode("utf-8"))
+        asked = json.loads(body.decode("utf-8-sig"))  # a byte-order mark some clients send is skipped
     except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: bad JSON, an endless number
         raise UserError('the request is not JSON: send {"question": "..."}') from None
     if not isinstance(asked, dict) or not isinstance(asked.get("question"), str):

@@ -32,7 +32,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from governance.report import audit_report, reason_kind
@@ -121,9 +121,7 @@ class _Guard(BaseHTTPMiddleware):
         if token is None and not is_loopback(request.url.hostname or ""):
             # Served without a token, it listens on this machine only (`magg serve` sees to that):
             # another name for it is a page elsewhere that had its name point here (DNS rebinding).
-            return PlainTextResponse(
-                "error: this server answers requests to 127.0.0.1 or localhost only\n", 403, headers=_HEADERS
-            )
+            return _refusal(request, 403, "this server answers requests to 127.0.0.1 or localhost only")
         if token is not None:
             scheme, _, given = request.headers.get("authorization", "").strip().partition(" ")
             given = given.strip() if scheme.lower() == "bearer" else ""  # the scheme's case is free
@@ -138,20 +136,29 @@ class _Guard(BaseHTTPMiddleware):
             if not (
                 (given and same_secret(given, token)) or (cookie and same_secret(cookie, _session(token)))
             ):
-                return PlainTextResponse(
-                    "error: this server needs its token (MAGG_SERVE_TOKEN): open /?token=TOKEN once, "
-                    "or send Authorization: Bearer TOKEN\n",
-                    status_code=401,
-                    headers=_HEADERS,
+                return _refusal(
+                    request,
+                    401,
+                    "this server needs its token (MAGG_SERVE_TOKEN): open /?token=TOKEN once, "
+                    "or send Authorization: Bearer TOKEN",
                 )
         _csrf(request)
         if request.method not in ("GET", "HEAD") and not _same_origin(request):
+            if request.url.path.startswith("/api/"):
+                return _refusal(request, 403, "cross-site request refused: it was not sent by this site")
             return _message(403, "Refused", "cross-site request refused: this form was not sent by this site")
         response = await call_next(request)
         if request.method == "GET" and CSRF_COOKIE not in request.cookies:
             # Pages read the cookie's value from the request state (see _csrf).
             response.set_cookie(CSRF_COOKIE, request.state.csrf, httponly=True, samesite="strict")
         return response
+
+
+def _refusal(request: Request, status: int, message: str) -> Response:
+    """A refusal before any route: ``{"error": ...}`` under ``/api/``, as its routes answer, else text."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
+    return PlainTextResponse(f"error: {message}\n", status, headers=_HEADERS)
 
 
 def _same_origin(request: Request) -> bool:

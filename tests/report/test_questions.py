@@ -148,6 +148,9 @@ def test_bad_requests_get_a_clear_error_and_no_answer(db: Path, tmp_path: Path) 
         streamed = httpx.post(f"{url}/api/ask", content=pieces, timeout=60)
         assert streamed.status_code == 413 and "larger than" in streamed.json()["error"]
         assert httpx.get(f"{url}/api/ask", timeout=60).status_code == 405
+        # A byte-order mark before the JSON, as some clients send, is no bad request (it was).
+        marked = post(url, "\ufeff".encode() + json.dumps({"question": QUESTIONS[0]}).encode())
+        assert marked.status_code == 200 and marked.json()["question"] == QUESTIONS[0]
     questions.close()
     empty = tmp_path / "empty.sqlite"
     SQLiteStore.open(empty).close()
@@ -165,7 +168,10 @@ def test_a_server_with_a_token_answers_only_with_it(
     questions = questions_over(db)
     with serving(db, token=token, questions=questions) as url:
         asked = {"question": QUESTIONS[0]}
-        assert post(url, asked).status_code == 401
+        refused = post(url, asked)
+        assert refused.status_code == 401 and "MAGG_SERVE_TOKEN" in refused.json()["error"]
+        forged = post(url, asked, Authorization=f"Bearer {token}", **{"Sec-Fetch-Site": "cross-site"})
+        assert forged.status_code == 403 and "cross-site" in forged.json()["error"]  # JSON, as /api answers
         allowed = post(url, asked, Authorization=f"Bearer {token}")
         assert allowed.status_code == 200
         monkeypatch.delenv("MAGG_SERVE_TOKEN", raising=False)

@@ -181,7 +181,9 @@ def test_a_second_reviewer_cannot_settle_a_settled_proposal(db: Path, site_url: 
     assert len(decisions(db, proposal)) == count
 
 
-def test_a_decision_form_without_a_reviewer_or_a_reason_is_a_bad_request(db: Path, site_url: str) -> None:
+def test_a_decision_form_without_a_reviewer_or_a_reason_or_with_a_note_too_long_is_a_bad_request(
+    db: Path, site_url: str
+) -> None:
     # Each was a 409, as if the proposal's state forbade it: the form itself is what is wrong.
     proposal = waiting(db)[0]
     before = len(decisions(db, proposal))
@@ -198,9 +200,11 @@ def test_a_decision_form_without_a_reviewer_or_a_reason_is_a_bad_request(db: Pat
             ),
         ]
         unreasoned = decide(client, proposal, "reject", "Ada", "  ")
+        wordy = decide(client, proposal, "approve", "Ada", "x" * 4001)  # was a 409 as well
     assert [r.status_code for r in unnamed] == [400, 400, 400, 400]
     assert all(message(r) == NO_REVIEWER for r in unnamed)
     assert unreasoned.status_code == 400 and message(unreasoned) == NO_REASON
+    assert wordy.status_code == 400 and message(wordy).startswith("the note is 4,001 characters long")
     assert len(decisions(db, proposal)) == before and proposal in waiting(db)
 
 
