@@ -13,7 +13,8 @@ Quotes are found and verified in the prose view (also when their whitespace runs
 model collapses the blanks left by removed code), then stored as the ORIGINAL text at the same
 offsets (``lesson.text[start:end]``, inline code and all), so each is an exact substring of the
 lesson; a quote that spans hidden text (a comment, alt text ...) is never evidence: the relation
-is dropped, the concept keeps no lesson link from it.
+is dropped, the concept keeps no lesson link from it. A concept keeps only the aliases the lesson
+writes and a description that quotes it (:func:`_own_words`).
 """
 
 from __future__ import annotations
@@ -236,9 +237,10 @@ def _organize(
     # Names that end in an acronym last: "GPs" may be the initials of a concept this lesson names
     # first ("Gaussian processes") and of another the course named before; the lesson's own sense
     # wins. And "NVIDIA NIM" is "NVIDIA Inference Microservices" once that is known.
-    for concept, chunk_id, chunk_start in sorted(
+    for offered, chunk_id, chunk_start in sorted(
         found, key=lambda item: (_ends_in_acronym(item[0].name), _order(item[0]))
     ):
+        concept = _own_words(lesson, offered)
         concept_id = registry.resolve(concept.name, named)
         if concept_id is None:
             concept_id = registry.defined_by(concept.name, concept.aliases)
@@ -289,6 +291,24 @@ def _grounded(lesson: LessonText, concept: ExtractedConcept, span: tuple[int, in
         return False
     names = [concept.name, *concept.aliases]
     return bool(_named_at(lesson.prose[span[0] : span[1]], names) or _named_at(lesson.prose, names))
+
+
+def _own_words(lesson: LessonText, concept: ExtractedConcept) -> ExtractedConcept:
+    """``concept`` with only the aliases the lesson writes, and its description only when it is a
+    quote of the lesson: what a model writes there itself (an alias that merges two concepts, a
+    description that addresses the judge) would reach later prompts as the graph's own text.
+    Neither counts when only hidden text holds it."""
+    aliases = [a for a in concept.aliases if _written(lesson, _named_at(lesson.prose, [a]))]
+    span = _locate(lesson.prose, concept.description) if concept.description.strip() else None
+    description = concept.description if span is not None and _written(lesson, [span]) else ""
+    if aliases == concept.aliases and description == concept.description:
+        return concept
+    return concept.model_copy(update={"aliases": aliases, "description": description})
+
+
+def _written(lesson: LessonText, spans: list[tuple[int, int]]) -> bool:
+    """Whether one of ``spans`` of the prose is outside hidden text."""
+    return any(_hidden_in(lesson, start, end) is None for start, end in spans)
 
 
 def _named_at(text: str, names: list[str]) -> list[tuple[int, int]]:
