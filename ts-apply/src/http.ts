@@ -47,8 +47,9 @@ async function same(given: string, token: string | undefined): Promise<boolean> 
 export type Role = "read" | "write";
 
 export async function roleOf(request: Request, writeToken: string, readToken: string | undefined): Promise<Role | null> {
-  const header = request.headers.get("Authorization") ?? "";
-  const given = header.startsWith("Bearer ") ? header.slice("Bearer ".length) : "";
+  const words = (request.headers.get("Authorization") ?? "").trim().split(/\s+/);
+  // The scheme's case is free (RFC 9110 11.1), as `magg serve` reads it; the token is one word.
+  const given = words.length === 2 && words[0]?.toLowerCase() === "bearer" ? (words[1] ?? "") : "";
   // Both comparisons always run, so the time taken does not say which token was close.
   const [writes, reads] = await Promise.all([same(given, writeToken), same(given, readToken)]);
   return writes ? "write" : reads ? "read" : null;

@@ -53,6 +53,23 @@ describe("health and auth", () => {
     expect((await call(request)).status).toBe(401);
   });
 
+  it("reads the Bearer scheme in any case, as magg serve does", async () => {
+    const asked = (authorization: string) =>
+      call(
+        new IncomingRequest("http://worker/v1/query", {
+          method: "POST",
+          headers: { authorization },
+          body: JSON.stringify({ name: "concepts" }),
+        }),
+      );
+    for (const header of ["bearer test-token", "BEARER test-token", "  Bearer   test-token "]) {
+      expect((await asked(header)).status).toBe(200);
+    }
+    for (const header of ["bearer test-token extra", "bearertest-token", "Bearer  "]) {
+      expect((await asked(header)).status).toBe(401);
+    }
+  });
+
   it("answers a Worker without its secret, and any unexpected error, with a JSON 500", async () => {
     const request = () =>
       new IncomingRequest("http://worker/v1/query", {
