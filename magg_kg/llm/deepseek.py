@@ -332,6 +332,8 @@ def _connection_problem(error: openai.APIConnectionError) -> str:
     cause = error.__cause__
     if isinstance(cause, httpx.DecodingError):
         return f"unreadable response (the body could not be decoded: {_short(cause)})"
+    if isinstance(cause, httpx.RemoteProtocolError | httpx.ReadError):
+        return f"the connection closed before a whole response ({_short(cause) or type(cause).__name__})"
     return f"could not connect ({error})"
 
 

@@ -216,6 +216,24 @@ def test_a_refused_connection_still_says_it_could_not_connect(gateway: respx.Moc
     assert "could not connect" in reply.reason
 
 
+@pytest.mark.parametrize(
+    "dropped",
+    [httpx.RemoteProtocolError("Server disconnected without sending a response."), httpx.ReadError("")],
+)
+def test_a_connection_the_gateway_drops_is_not_said_to_be_one_never_made(
+    gateway: respx.MockRouter, dropped: httpx.TransportError
+) -> None:
+    gateway.post(ENDPOINT).mock(side_effect=dropped)
+
+    reply = DeepSeekLLM(config(), sleep=Sleeps()).ask(PROMPT, Score)
+
+    assert isinstance(reply, Failure) and reply.kind == "unavailable"
+    assert (
+        "the connection closed before a whole response" in reply.reason
+        and "could not connect" not in reply.reason
+    )
+
+
 def test_a_proxy_named_in_the_environment_is_still_used(monkeypatch: pytest.MonkeyPatch) -> None:
     # The deadline must not cost users behind a proxy their way out: the openai SDK's own client
     # honours HTTP(S)_PROXY, and so does this one. The gateway's name does not resolve here.
