@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from magg_kg.blind import shorten_quote, wilson_interval
+from magg_kg.blind import shorten_quote
+from magg_kg.blind_scores import wilson_interval
 from magg_kg.clock import StepClock
 from magg_kg.ids import edge_id, make_id
 from magg_kg.journal import journaled

@@ -12,19 +12,15 @@ from typing import Annotated
 import typer
 
 from magg_kg.blind import (
-    DatabaseScore,
-    Rate,
-    Scores,
     draw_sample,
     open_read_only,
     read_key,
     read_labels,
     refuse_overwrite,
     sample_paths,
-    score_labels,
-    wilson_interval,
     write_sample,
 )
+from magg_kg.blind_scores import DatabaseScore, Rate, Scores, score_labels, wilson_interval
 from magg_kg.cli.context import err_console, read_config
 from magg_kg.errors import UserError
 
