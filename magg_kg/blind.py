@@ -1,4 +1,4 @@
-"""Blind review of admitted edges: the sample a reviewer labels, and the files that carry it.
+"""Blind review of admitted (or proposed) edges: the sample a reviewer labels, and its files.
 
 A sample draws N active edges at random from each database (seeded; all of them where a database
 has fewer), mixes and shuffles them, and numbers them ``r-0001``, ``r-0002``... in shuffled order,
@@ -8,6 +8,11 @@ so that a review id says nothing about the database it came from. Three files sh
   dst name, the first evidence quote with its whitespace collapsed, at most 400 characters);
 - ``PREFIX.labels.jsonl``: the template the reviewer fills, one label a line;
 - ``PREFIX.key.json``: review id -> database, edge id and edge version, kept from the reviewer.
+
+A sample of proposals (``magg bench sample --proposals``) draws instead N distinct proposed
+edges of each database, whatever became of them, and its key keeps each one's outcome (admitted,
+open, rejected): scored, it tells what share of the acceptable edges the extractor proposed was
+admitted, the recall of admission on the lessons, beside the acceptance of what was admitted.
 
 Every blind row, every label of the template and the key carry the sample's fingerprint
 (``sample``: the first 12 hex digits of the SHA-256 of the key's other fields), since review ids
@@ -29,21 +34,26 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from magg_kg.errors import UserError
-from magg_kg.ids import digest, numbered_id
+from magg_kg.ids import digest, edge_id, numbered_id
 from magg_kg.jsonlines import text_of
+from magg_kg.records import Proposal
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 
 __all__ = [
+    "OUTCOMES",
     "QUOTE_LIMIT",
     "BlindRow",
     "DatabaseDraw",
     "KeyEntry",
     "Label",
+    "Outcome",
     "Sample",
     "SampleKey",
+    "active_edges",
     "draw_sample",
     "open_read_only",
+    "proposed_edges",
     "read_key",
     "read_labels",
     "refuse_overwrite",
@@ -95,21 +105,31 @@ class Label(_Shape):
         return self
 
 
+Outcome = Literal["admitted", "open", "rejected"]
+OUTCOMES: tuple[Outcome, ...] = ("admitted", "open", "rejected")
+_OPEN = frozenset({"proposed", "abstained", "quarantined"})
+
+
 class KeyEntry(_Shape):
-    """Where one review came from."""
+    """Where one review came from; for a proposed edge, also its first proposal and its outcome
+    (:func:`proposed_edges`), and its version only when it is active."""
 
     db: str
     edge_id: str
     version_id: str
     type: str
+    proposal_id: str | None = None
+    outcome: Outcome | None = None
 
 
 class DatabaseDraw(_Shape):
-    """How many edges one database had, and how many were drawn from it."""
+    """How many edges one database had (active; and proposed, in a sample of proposals), and how
+    many were drawn from it."""
 
     db: str
     active_edges: int
     drawn: int
+    proposed_edges: int | None = None
 
 
 class SampleKey(_Shape):
@@ -118,6 +138,7 @@ class SampleKey(_Shape):
 
     seed: int
     n: int
+    unit: Literal["edges", "proposals"] = "edges"
     databases: tuple[DatabaseDraw, ...]
     reviews: dict[str, KeyEntry]
     sample: str | None = None
@@ -159,8 +180,57 @@ def open_read_only(path: Path) -> Store:
     return SQLiteStore.open(path, read_only=True)
 
 
-def draw_sample(stores: Sequence[tuple[str, Store]], n: int, seed: int) -> Sample:
-    """N active edges drawn from each (name, store), mixed, shuffled and numbered.
+def _row(names: dict[str, str], src: str, type_: str, dst: str, quote: str) -> BlindRow:
+    return BlindRow(
+        review_id="", src=names.get(src, src), type=type_, dst=names.get(dst, dst), quote=shorten_quote(quote)
+    )
+
+
+def active_edges(db: str, store: Store) -> list[tuple[BlindRow, KeyEntry]]:
+    """Each active edge of ``store``, with the first quote of its grounding."""
+    names = {concept.id: concept.name for concept in store.concepts()}
+    return [
+        (
+            _row(names, edge.src, edge.type, edge.dst, edge.grounding.evidence[0].quote),
+            KeyEntry(db=db, edge_id=edge.edge_id, version_id=edge.version_id, type=edge.type),
+        )
+        for edge in sorted(store.edges(), key=lambda edge: edge.version_id)
+    ]
+
+
+def proposed_edges(db: str, store: Store) -> list[tuple[BlindRow, KeyEntry]]:
+    """Each edge proposed in ``store``, once, with what became of it: ``admitted`` (it is active),
+    ``open`` (a proposal of it waits: abstained, quarantined, not judged yet) or ``rejected``
+    (every proposal of it rejected, or its edge invalidated). The reviewer sees the first quote of
+    its first proposal, whatever became of it, so that the quote tells nothing of the outcome."""
+    names = {concept.id: concept.name for concept in store.concepts()}
+    active = {(edge.src, edge.type, edge.dst): edge for edge in store.edges()}
+    first: dict[tuple[str, str, str], Proposal] = {}
+    states: dict[tuple[str, str, str], set[str]] = {}
+    for proposal in sorted(store.proposals(), key=lambda p: (p.created_at, p.id)):
+        triple = (proposal.src, proposal.type, proposal.dst)
+        first.setdefault(triple, proposal)
+        states.setdefault(triple, set()).add(proposal.state)
+    drawn = []
+    for (src, type_, dst), proposal in sorted(first.items()):
+        edge = active.get((src, type_, dst))
+        outcome: Outcome = "admitted" if edge else "open" if states[src, type_, dst] & _OPEN else "rejected"
+        quote = proposal.evidence[0].quote if proposal.evidence else ""
+        entry = KeyEntry(
+            db=db,
+            edge_id=edge_id(src, type_, dst),
+            version_id=edge.version_id if edge else "",
+            type=type_,
+            proposal_id=proposal.id,
+            outcome=outcome,
+        )
+        drawn.append((_row(names, src, type_, dst, quote), entry))
+    return drawn
+
+
+def draw_sample(stores: Sequence[tuple[str, Store]], n: int, seed: int, *, proposals: bool = False) -> Sample:
+    """N active edges (or, with ``proposals``, N proposed edges: :func:`proposed_edges`) drawn
+    from each (name, store), mixed, shuffled and numbered.
 
     The same stores, N and seed give the same sample.
     """
@@ -168,23 +238,15 @@ def draw_sample(stores: Sequence[tuple[str, Store]], n: int, seed: int) -> Sampl
     drawn: list[tuple[BlindRow, KeyEntry]] = []
     draws = []
     for db, store in stores:
-        names = {concept.id: concept.name for concept in store.concepts()}
-        edges = sorted(store.edges(), key=lambda edge: edge.version_id)
-        chosen = rng.sample(edges, n) if len(edges) > n else edges
-        draws.append(DatabaseDraw(db=db, active_edges=len(edges), drawn=len(chosen)))
-        drawn += [
-            (
-                BlindRow(
-                    review_id="",
-                    src=names.get(edge.src, edge.src),
-                    type=edge.type,
-                    dst=names.get(edge.dst, edge.dst),
-                    quote=shorten_quote(edge.grounding.evidence[0].quote),
-                ),
-                KeyEntry(db=db, edge_id=edge.edge_id, version_id=edge.version_id, type=edge.type),
+        pool = proposed_edges(db, store) if proposals else active_edges(db, store)
+        chosen = rng.sample(pool, n) if len(pool) > n else pool
+        active = len(pool) if not proposals else len(store.edges())
+        draws.append(
+            DatabaseDraw(
+                db=db, active_edges=active, drawn=len(chosen), proposed_edges=len(pool) if proposals else None
             )
-            for edge in chosen
-        ]
+        )
+        drawn += chosen
     rng.shuffle(drawn)
     # Numbered after the shuffle, so that an id tells nothing of its database.
     width = len(str(len(drawn)))  # at least the kind's four digits
@@ -192,6 +254,7 @@ def draw_sample(stores: Sequence[tuple[str, Store]], n: int, seed: int) -> Sampl
     key = SampleKey(
         seed=seed,
         n=n,
+        unit="proposals" if proposals else "edges",
         databases=tuple(draws),
         reviews={id_: entry for id_, (_, entry) in zip(ids, drawn, strict=True)},
     ).fingerprinted()
@@ -242,7 +305,10 @@ def write_sample(sample: Sample, prefix: Path, *, force: bool = False) -> tuple[
     blind.write_text(_jsonl(sample.rows), encoding="utf-8")
     template = [Label(review_id=row.review_id, sample=row.sample) for row in sample.rows]
     labels.write_text(_jsonl(template), encoding="utf-8")
-    key_text = json.dumps(sample.key.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    # A field a sample of active edges leaves empty (a proposal's outcome) is not written at all.
+    key_text = (
+        json.dumps(sample.key.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False) + "\n"
+    )
     key.write_text(key_text, encoding="utf-8")
     return paths
 

@@ -5,8 +5,10 @@ Scoring reads the key and the filled labels. Per database, and per edge type wit
 - acceptance rate = labels with verdict ``ACCEPT`` / labelled reviews;
 - genuine-endpoint rate = labels with both ``src_ok`` and ``dst_ok`` true / labelled reviews;
 
-each with its 95% Wilson score interval. A review whose label is missing or left empty (all of
-``src_ok``, ``dst_ok``, ``verdict`` null) is unlabelled: it is reported and left out.
+each with its 95% Wilson score interval. In a sample of proposals, the same per outcome (admitted,
+open, rejected), and the share of the reviews labelled ACCEPT that were admitted. A review whose
+label is missing or left empty (all of ``src_ok``, ``dst_ok``, ``verdict`` null) is unlabelled: it
+is reported and left out.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from magg_kg.blind import Label, SampleKey
+from magg_kg.blind import OUTCOMES, Label, Outcome, SampleKey
 from magg_kg.errors import UserError
 
 __all__ = ["DatabaseScore", "LabelCounts", "Rate", "Scores", "score_labels", "wilson_interval"]
@@ -96,11 +98,33 @@ class LabelCounts:
 
 @dataclass(frozen=True)
 class DatabaseScore:
-    """One database's label counts, overall and per edge type (types sorted)."""
+    """One database's label counts, overall and per edge type (types sorted); in a sample of
+    proposals, also per outcome (admitted, open, rejected, in that order)."""
 
     db: str
     overall: LabelCounts
     by_type: tuple[tuple[str, LabelCounts], ...]
+    by_outcome: tuple[tuple[Outcome, LabelCounts], ...] = ()
+
+    @property
+    def acceptable_admitted(self) -> Rate | None:
+        """Of the reviews labelled ACCEPT, the share admitted: the recall of admission on the
+        edges the extractor proposed (None outside a sample of proposals)."""
+        if not self.by_outcome:
+            return None
+        outcomes = dict(self.by_outcome)
+        admitted = outcomes["admitted"].accepted if "admitted" in outcomes else 0
+        return Rate(admitted, sum(counts.accepted for counts in outcomes.values()))
+
+    def as_json(self) -> dict[str, object]:
+        shown: dict[str, object] = {
+            **self.overall.as_json(),
+            "by_type": {type_: counts.as_json() for type_, counts in self.by_type},
+        }
+        if (recall := self.acceptable_admitted) is not None:
+            shown["by_outcome"] = {outcome: counts.as_json() for outcome, counts in self.by_outcome}
+            shown["acceptable_admitted"] = recall.as_json()
+        return shown
 
 
 @dataclass(frozen=True)
@@ -117,13 +141,7 @@ class Scores:
             "labelled": self.reviews - len(self.unlabelled),
             "unlabelled": list(self.unlabelled),
             "confidence": 0.95,
-            "databases": {
-                score.db: {
-                    **score.overall.as_json(),
-                    "by_type": {type_: counts.as_json() for type_, counts in score.by_type},
-                }
-                for score in self.databases
-            },
+            "databases": {score.db: score.as_json() for score in self.databases},
         }
 
 
@@ -156,11 +174,15 @@ def score_labels(key: SampleKey, labels: Sequence[Label]) -> Scores:
         )
     databases = []
     for draw in key.databases:
-        mine = [
-            (key.reviews[id_].type, label) for id_, label in filled.items() if key.reviews[id_].db == draw.db
+        mine = [(key.reviews[id_], label) for id_, label in filled.items() if key.reviews[id_].db == draw.db]
+        types = sorted({entry.type for entry, _ in mine})
+        by_type = [(t, LabelCounts.of([label for entry, label in mine if entry.type == t])) for t in types]
+        by_outcome = [
+            (outcome, LabelCounts.of([label for entry, label in mine if entry.outcome == outcome]))
+            for outcome in OUTCOMES
+            if key.unit == "proposals"
         ]
-        by_type = {type_: LabelCounts.of([label for t, label in mine if t == type_]) for type_, _ in mine}
         overall = LabelCounts.of([label for _, label in mine])
-        databases.append(DatabaseScore(db=draw.db, overall=overall, by_type=tuple(sorted(by_type.items()))))
+        databases.append(DatabaseScore(draw.db, overall, tuple(by_type), tuple(by_outcome)))
     unlabelled = tuple(sorted(id_ for id_ in key.reviews if id_ not in filled))
     return Scores(reviews=len(key.reviews), unlabelled=unlabelled, databases=tuple(databases))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from magg_kg.blind import shorten_quote
+from magg_kg.blind import OUTCOMES, shorten_quote
 from magg_kg.blind_scores import wilson_interval
 from magg_kg.clock import StepClock
 from magg_kg.ids import edge_id, make_id
@@ -330,3 +330,71 @@ def test_labels_of_another_sample_are_refused_naming_both(
     code, out, err = magg(["bench", "score", str(a), str(unmarked), "--json"], capsys)
     assert code == 0, err
     assert json.loads(out)["labelled"] == len(old["reviews"])
+
+
+CURRICULUM = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
+LESSONS = (
+    "01-math-linear-algebra.md",
+    "02-math-calculus-gradients.md",
+    "05-math-optimization-gradient-descent.md",
+)
+
+
+def test_a_sample_of_proposals_keeps_every_outcome_and_scores_the_share_of_the_acceptable_admitted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, prefix = tmp_path / "governed.sqlite", tmp_path / "p"
+    code, _, err = magg(["ingest", *(str(CURRICULUM / name) for name in LESSONS), "--db", str(db)], capsys)
+    assert code == 0, err
+    code, out, _ = magg(
+        ["bench", "sample", "--proposals", "--n", "1000", "--out", str(prefix), str(db)], capsys
+    )
+    assert code == 0 and " proposed edges (seed 7)" in out
+    store = SQLiteStore.open(db, read_only=True)
+    active = {edge.edge_id: edge.version_id for edge in store.edges()}
+    proposed = {edge_id(p.src, p.type, p.dst) for p in store.proposals()}
+    store.close()
+
+    key = json.loads((tmp_path / "p.key.json").read_text("utf-8"))
+    reviews = key["reviews"]
+    assert key["unit"] == "proposals" and len(reviews) == len(proposed)  # each proposed edge once
+    assert {review["edge_id"] for review in reviews.values()} == proposed
+    for review in reviews.values():
+        assert (review["outcome"] == "admitted") == (review["edge_id"] in active)
+        assert review["version_id"] == active.get(review["edge_id"], "")
+    outcomes = {outcome: [i for i, r in reviews.items() if r["outcome"] == outcome] for outcome in OUTCOMES}
+    assert all(outcomes.values())  # the lessons leave edges of every outcome
+    assert all(
+        set(row) == {"review_id", "src", "type", "dst", "quote", "sample"}
+        for row in lines(prefix.with_name("p.blind.jsonl"))
+    )
+
+    # Every admitted edge acceptable, every other open one, no rejected one.
+    liked = set(outcomes["admitted"]) | set(outcomes["open"][::2])
+    labels = tmp_path / "filled.jsonl"
+    labels.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "review_id": i,
+                    "src_ok": True,
+                    "dst_ok": True,
+                    "verdict": "ACCEPT" if i in liked else "REJECT",
+                    "sample": key["sample"],
+                }
+            )
+            + "\n"
+            for i in reviews
+        ),
+        encoding="utf-8",
+    )
+    code, out, err = magg(["bench", "score", str(prefix), str(labels), "--json"], capsys)
+    assert code == 0 and err == ""
+    scored = json.loads(out)["databases"][str(db)]
+    admitted, open_, rejected = (len(outcomes[o]) for o in OUTCOMES)
+    assert scored["acceptable_admitted"] == rate(admitted, len(liked))
+    assert scored["by_outcome"]["admitted"]["acceptance"] == rate(admitted, admitted)
+    assert scored["by_outcome"]["open"]["acceptance"] == rate(len(outcomes["open"][::2]), open_)
+    assert scored["by_outcome"]["rejected"]["acceptance"] == rate(0, rejected)
+    code, out, _ = magg(["bench", "score", str(prefix), str(labels)], capsys)
+    assert f"  acceptable edges admitted: {admitted}/{len(liked)} " in out

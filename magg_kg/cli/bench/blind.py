@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from magg_kg.blind import (
+    OUTCOMES,
     draw_sample,
     open_read_only,
     read_key,
@@ -44,8 +45,17 @@ def sample(
     ],
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the draw (default: 7).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the three files if they exist.")] = False,
+    proposals: Annotated[
+        bool,
+        typer.Option(
+            "--proposals",
+            help="Draw N proposed edges, whatever became of them (admitted, open, rejected), instead of "
+            "N active ones: scored, the share of the acceptable ones that was admitted.",
+        ),
+    ] = False,
 ) -> None:
-    """Blind review: draw N active edges from each database, mixed and shuffled, for a reviewer."""
+    """Blind review: draw N active (or proposed) edges from each database, mixed and shuffled, for a
+    reviewer."""
     given: dict[Path, str] = {}
     for path in databases:
         if path.resolve() in given:
@@ -59,21 +69,26 @@ def sample(
             store = open_read_only(path)
             opened.callback(store.close)
             stores.append((str(path), store))
-        drawn = draw_sample(stores, n, seed_value)
+        drawn = draw_sample(stores, n, seed_value, proposals=proposals)
+    what = "proposed edges" if proposals else "active edges"
     if not drawn.rows:
-        raise UserError(f"no active edges in {', '.join(given.values())}: nothing to review")
+        raise UserError(f"no {what} in {', '.join(given.values())}: nothing to review")
     err = err_console()
-    for draw in drawn.key.databases:
-        if draw.active_edges < n:
+    pools = [
+        (d.db, d.drawn, d.active_edges if d.proposed_edges is None else d.proposed_edges)
+        for d in drawn.key.databases
+    ]
+    for db, _, pool in pools:
+        if pool < n:
             err.print(
-                f"note: {draw.db} has {draw.active_edges} active edges, fewer than --n {n}: "
-                + (f"all {draw.active_edges} taken" if draw.active_edges else "none taken"),
+                f"note: {db} has {pool} {what}, fewer than --n {n}: "
+                + (f"all {pool} taken" if pool else "none taken"),
                 markup=False,
                 highlight=False,
             )
     blind, labels, key = write_sample(drawn, out, force=force)
-    counts = ", ".join(f"{d.db} {d.drawn} of {d.active_edges}" for d in drawn.key.databases)
-    typer.echo(f"sampled {len(drawn.rows)} active edges (seed {seed_value}): {counts}")
+    counts = ", ".join(f"{db} {taken} of {pool}" for db, taken, pool in pools)
+    typer.echo(f"sampled {len(drawn.rows)} {what} (seed {seed_value}): {counts}")
     typer.echo(f"for the reviewer: {blind}")
     typer.echo(f"to fill in:       {labels}")
     typer.echo(f"keep it hidden:   {key}")
@@ -107,12 +122,22 @@ def score_lines(scores: Scores) -> list[str]:
     table = [("type", "N", "acceptance", "genuine endpoints")]
     table += [row for score in scores.databases for row in rows(score)]
     widths = [max(len(row[i]) for row in table) for i in range(3)]
+    if any(score.by_outcome for score in scores.databases):
+        widths[0] = max(widths[0], len("outcome"), *(len(outcome) for outcome in OUTCOMES))
 
     def line(row: tuple[str, str, str, str]) -> str:
         return f"  {row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}".rstrip()
 
     for score in scores.databases:
         lines += [score.db, line(table[0]), *(line(row) for row in rows(score))]
+        if (recall := score.acceptable_admitted) is not None:
+            outcomes = [(outcome, counts) for outcome, counts in score.by_outcome if counts.labelled]
+            lines += [f"  {'outcome':<{widths[0]}}  {'N':>{widths[1]}}  acceptance"]
+            lines += [
+                f"  {outcome:<{widths[0]}}  {counts.labelled:>{widths[1]}}  {_rate_text(counts.acceptance)}"
+                for outcome, counts in outcomes
+            ]
+            lines.append(f"  acceptable edges admitted: {_rate_text(recall)}")
     return lines
 
 
