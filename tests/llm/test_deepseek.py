@@ -161,32 +161,26 @@ def test_429_and_503_are_retried_with_backoff_within_the_attempt_budget(
     assert sleeps == [1.0, 2.0]
 
 
-def test_retry_after_is_honoured_within_the_backoff_bound(gateway: respx.MockRouter, sleeps: Sleeps) -> None:
-    gateway.post(ENDPOINT).mock(
-        side_effect=[
-            httpx.Response(429, headers={"retry-after": "7"}),
-            httpx.Response(429, headers={"retry-after": "3600"}),
-            completion(GOOD),
-        ]
-    )
-
-    assert isinstance(provider(sleeps).ask(PROMPT, Score), Answer)
-    assert sleeps == [7.0, 20.0]
-
-
-def test_a_retry_after_that_is_no_number_of_seconds_falls_back_to_the_backoff(
-    gateway: respx.MockRouter, sleeps: Sleeps
+@pytest.mark.parametrize(
+    ("first", "second", "slept"),
+    [
+        ("7", "3600", [7.0, 20.0]),  # honoured, within the backoff bound
+        ("nan", "inf", [1.0, 2.0]),  # no number of seconds: the backoff (a NaN crashed the sleep)
+    ],
+)
+def test_retry_after_is_honoured_within_the_backoff_bound(
+    first: str, second: str, slept: list[float], gateway: respx.MockRouter, sleeps: Sleeps
 ) -> None:
     gateway.post(ENDPOINT).mock(
         side_effect=[
-            httpx.Response(429, headers={"retry-after": "nan"}),
-            httpx.Response(429, headers={"retry-after": "inf"}),
+            httpx.Response(429, headers={"retry-after": first}),
+            httpx.Response(429, headers={"retry-after": second}),
             completion(GOOD),
         ]
     )
 
     assert isinstance(provider(sleeps).ask(PROMPT, Score), Answer)
-    assert sleeps == [1.0, 2.0]
+    assert sleeps == slept
 
 
 def test_503_forever_is_bounded(gateway: respx.MockRouter, sleeps: Sleeps) -> None:
