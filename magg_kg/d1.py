@@ -20,7 +20,9 @@ Batches go with the write token (MAGG_D1_TOKEN); named reads with the read token
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 import random
 import re
 import time
@@ -30,11 +32,12 @@ from typing import Literal
 import httpx
 
 from magg_kg.config import D1Config, without_password
-from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
+from magg_kg.errors import BackendUnavailable, BadReply, ConfigError, SchemaError, StoreError
 from magg_kg.operations import BATCH_OPS, Batch
-from magg_kg.store import BatchResult, Param, Row, Store, queries
+from magg_kg.sqlite import SQLiteStore
+from magg_kg.store import SCHEMA_VERSION, BatchResult, Param, Row, Store, queries
 
-__all__ = ["CHAIN_ATTEMPTS", "GROUP_BATCHES", "GROUP_BYTES", "PAGE_SIZE", "D1Store"]
+__all__ = ["CHAIN_ATTEMPTS", "GROUP_BATCHES", "GROUP_BYTES", "MAX_REPLY_BYTES", "PAGE_SIZE", "D1Store"]
 
 PAGE_SIZE = 1000
 """Rows per read request (the Worker's maximum)."""
@@ -49,6 +52,9 @@ GROUP_BYTES = 8 * 1024 * 1024
 """Most bytes in one request body (the Worker's MAX_BODY); a group also carries at most
 ``BATCH_OPS`` operations in all, what one batch may carry."""
 
+MAX_REPLY_BYTES = 128 * 1024 * 1024
+"""The largest reply read: a Worker runs in 128 MB, so a larger one is none of its answers."""
+
 _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
 _CHAIN_HEAD = re.compile(r"^(0:|[1-9][0-9]{0,15}:[0-9a-f]{64})$")
 _FIRST_BACKOFF_S = 0.25
@@ -56,6 +62,34 @@ _MAX_BACKOFF_S = 4.0
 _MAX_RETRY_AFTER_S = 10.0
 
 
+def _replies_checked(cls: type[D1Store]) -> type[D1Store]:
+    """Makes every read that :class:`Store` builds on :meth:`D1Store.query` refuse, with
+    :class:`BadReply`, a row of the right columns that the read cannot take (a null where the
+    schema has none, text where it holds a number): rows of a local database never are such."""
+    for name, read in vars(Store).items():
+        if callable(read) and not name.startswith("_") and name not in _NOT_READS and name not in vars(cls):
+            setattr(cls, name, _checked_read(read))
+    return cls
+
+
+_NOT_READS = frozenset({"apply", "apply_all", "write", "query", "close", "exclusive"})
+
+
+def _checked_read(read: Callable[..., object]) -> Callable[..., object]:
+    @functools.wraps(read)
+    def checked(store: D1Store, *args: object, **kwargs: object) -> object:
+        try:
+            return read(store, *args, **kwargs)
+        except (KeyError, TypeError, ValueError, IndexError) as error:  # pydantic's ValidationError too
+            raise BadReply(
+                f"the D1 Worker at {store.where} sent a row that {read.__name__} cannot read "
+                f"({type(error).__name__}: {' '.join(str(error).split())[:200]}); nothing of it is used"
+            ) from None
+
+    return checked
+
+
+@_replies_checked
 class D1Store(Store):
     """A magg-kg database in Cloudflare D1, reached through the ``ts-apply`` Worker.
 
@@ -85,11 +119,38 @@ class D1Store(Store):
         self._jitter = jitter
         self._owns_client = client is None
         self._client = client or httpx.Client(timeout=httpx.Timeout(config.timeout_s))
+        self._deadline_s = 2 * config.timeout_s  # a whole reply, however it trickles in
         self._write_token = write
         self._read_token = read or write
         self._audit_head: str | None = None  # "seq:hash" from the Worker's last answer: a hint
+        self._shapes: SQLiteStore | None = None  # an empty database of the schema: the rows' columns
+        self._columns: dict[str, frozenset[str]] = {}
+
+    def schema_version(self) -> int:
+        """The schema version of the D1 database; refused when this magg does not know it (a
+        database migrated by a newer magg, or none of its migrations applied)."""
+        rows = self.query("schema_version")
+        version = rows[0]["version"] if len(rows) == 1 else None
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise StoreError(
+                f"the D1 database behind {self._where} has no schema version magg knows ({rows!r:.200}): "
+                "apply the migrations (`wrangler d1 migrations apply` in ts-apply) and re-run"
+            )
+        if version > SCHEMA_VERSION:
+            raise SchemaError(
+                f"the D1 database behind {self._where} was migrated by a newer magg (schema version "
+                f"{version}, this magg knows up to {SCHEMA_VERSION}); upgrade magg to use it"
+            )
+        return version
+
+    @property
+    def where(self) -> str:
+        """The Worker's URL, as messages name it (without a password)."""
+        return self._where
 
     def close(self) -> None:
+        if self._shapes is not None:
+            self._shapes.close()
         if self._owns_client:
             self._client.close()
 
@@ -213,11 +274,44 @@ class D1Store(Store):
                 )
             page = answer.get("rows")
             if not isinstance(page, list):
-                raise StoreError(f"the D1 Worker at {self._where} sent no rows for query {name}")
-            rows.extend(page)
+                raise BadReply(f"the D1 Worker at {self._where} sent no rows for query {name}")
+            rows.extend(self._checked(name, page))
             next_offset = answer.get("next_offset")
-            offset = next_offset if isinstance(next_offset, int) else None
+            if isinstance(next_offset, int) and not isinstance(next_offset, bool):
+                if not page or next_offset <= offset:  # a page that does not move on would never end
+                    raise BadReply(
+                        f"the D1 Worker at {self._where} paged query {name} from offset {offset} "
+                        f"to {next_offset} with {len(page)} rows; nothing of it is used"
+                    )
+                offset = next_offset
+            else:
+                offset = None
         return rows
+
+    def _checked(self, name: str, page: list[object]) -> list[Row]:
+        """The rows of a page, each a JSON object of exactly the query's columns (as SQLite
+        declares them for the same statement) with JSON scalars for values; else :class:`BadReply`."""
+        if self._shapes is None:
+            self._shapes = SQLiteStore.open(":memory:")
+        columns = self._columns.get(name)
+        if columns is None:
+            columns = self._columns[name] = frozenset(self._shapes.columns(name))
+        for row in page:
+            problem = (
+                "is not a JSON object"
+                if not isinstance(row, dict)
+                else f"has columns {sorted(row)}, not {sorted(columns)}"
+                if row.keys() != columns
+                else "holds a value that is no text, number or null"
+                if not all(value is None or type(value) in (str, int, float) for value in row.values())
+                else ""
+            )
+            if problem:
+                raise BadReply(
+                    f"the D1 Worker at {self._where} sent a row for query {name} that {problem}; "
+                    "nothing of it is used (is the Worker of this magg's version?)"
+                )
+        return page  # type: ignore[return-value]
 
     def _post(self, path: str, content: bytes, role: Literal["read", "write"]) -> tuple[httpx.Response, bool]:
         """POSTs ``content`` (JSON), retrying what may pass; returns the answer and whether it was
@@ -232,7 +326,7 @@ class D1Store(Store):
             if attempt:
                 self._sleep(max(wait_s, min(_FIRST_BACKOFF_S * 2 ** (attempt - 1), _MAX_BACKOFF_S)))
             try:
-                response = self._client.post(self._url + path, content=content, headers=headers)
+                response = self._send(path, content, headers)
             except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as error:
                 problem = f"{type(error).__name__}: {error}"
                 wait_s = 0.0
@@ -248,10 +342,14 @@ class D1Store(Store):
                     f"match the Worker's secret; set the same value in the environment and with "
                     f"`wrangler secret put {name}`"
                 )
-            if response.status_code == 403:
+            if response.status_code == 403 and role == "write":
                 raise StoreError(
                     f"the D1 Worker at {self._where} refused to write with MAGG_D1_TOKEN (HTTP 403): "
                     "it is the Worker's read token; set MAGG_D1_TOKEN to its write token"
+                )
+            if response.status_code == 403:
+                raise StoreError(
+                    f"the D1 Worker at {self._where} refused to read (HTTP 403): {response.text[:200]}"
                 )
             return response, attempt > 0
         raise BackendUnavailable(
@@ -260,13 +358,38 @@ class D1Store(Store):
             "`wrangler dev` in ts-apply), then re-run: a batch is applied at most once"
         )
 
+    def _send(self, path: str, content: bytes, headers: dict[str, str]) -> httpx.Response:
+        """One POST, its reply read whole within :attr:`_deadline_s` and :data:`MAX_REPLY_BYTES`:
+        the client's timeout bounds each read of the socket, not a reply that trickles in."""
+        started = time.monotonic()
+        with self._client.stream("POST", self._url + path, content=content, headers=headers) as streamed:
+            body = bytearray()
+            for piece in streamed.iter_bytes():
+                body += piece
+                if len(body) > MAX_REPLY_BYTES:
+                    raise BadReply(
+                        f"the D1 Worker at {self._where} sent more than {MAX_REPLY_BYTES // 2**20} MiB for "
+                        f"{path}, more than a Worker can hold; nothing of it is used"
+                    )
+                if time.monotonic() - started > self._deadline_s:
+                    raise httpx.ReadTimeout(
+                        f"the reply took over {self._deadline_s:.0f} s", request=streamed.request
+                    )
+        # The body is read decoded: the reply it makes carries no content encoding any more.
+        kept = [
+            (k, v) for k, v in streamed.headers.items() if k not in ("content-encoding", "content-length")
+        ]
+        return httpx.Response(
+            streamed.status_code, headers=kept, content=bytes(body), request=streamed.request
+        )
+
     def _json(self, response: httpx.Response) -> dict[str, object]:
         try:
             answer = response.json()
         except ValueError:
             answer = None
         if not isinstance(answer, dict):
-            raise StoreError(
+            raise BadReply(
                 f"the D1 Worker at {self._where} answered HTTP {response.status_code} with something "
                 f"other than a JSON object: {response.text[:200]!r}; is MAGG_D1_URL the Worker's URL?"
             )
@@ -315,4 +438,4 @@ def _retry_after(response: httpx.Response) -> float:
         seconds = float(response.headers.get("Retry-After", "0"))
     except ValueError:
         return 0.0
-    return min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)
+    return 0.0 if math.isnan(seconds) else min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)

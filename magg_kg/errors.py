@@ -11,13 +11,15 @@ The tree::
     └── RunError               the run failed for a reason outside the user's input
         ├── BatchRefused       the store refused a write batch (nothing was written)
         │   └── BatchConflict  ... because another writer changed what it was built on: re-read, retry
-        └── BackendUnavailable the D1 Worker or the model gateway could not be reached
+        ├── BackendUnavailable the D1 Worker or the model gateway could not be reached
+        └── BadReply           the D1 Worker answered what this client cannot read
 """
 
 from __future__ import annotations
 
 __all__ = [
     "BackendUnavailable",
+    "BadReply",
     "BatchConflict",
     "BatchRefused",
     "ConfigError",
@@ -74,3 +76,8 @@ class BatchConflict(BatchRefused):
 
 class BackendUnavailable(RunError):
     pass
+
+
+class BadReply(RunError):
+    """A reply of the D1 Worker that is not what the protocol says (a row of another shape, a page
+    that does not move on): nothing of it is used."""

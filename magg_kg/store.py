@@ -106,14 +106,23 @@ def _spans(text: str | int | float | None) -> tuple[Span, ...]:
     return tuple(Span.model_validate(item) for item in json.loads(str(text or "[]")))
 
 
+def _text(row: Row, column: str) -> str:
+    """A column that is never null, as text; a ValueError for a null (a row no store of this
+    schema holds: a D1 Worker's reply read as a row)."""
+    value = row[column]
+    if value is None:
+        raise ValueError(f"{column} is null")
+    return str(value)
+
+
 def edge_from_row(row: Row) -> EdgeVersion:
     """An edge version from its ``concept_edges`` row."""
     return EdgeVersion(
-        version_id=str(row["version_id"]),
-        edge_id=str(row["edge_id"]),
-        src=str(row["src"]),
-        type=str(row["type"]),
-        dst=str(row["dst"]),
+        version_id=_text(row, "version_id"),
+        edge_id=_text(row, "edge_id"),
+        src=_text(row, "src"),
+        type=_text(row, "type"),
+        dst=_text(row, "dst"),
         status="active" if row["status"] == "active" else "invalidated",
         grounding=Grounding(
             confidence=float(row["confidence"] or 0.0),
@@ -121,11 +130,11 @@ def edge_from_row(row: Row) -> EdgeVersion:
             source=str(row["source"]),
             evidence=_spans(row["evidence"]),
         ),
-        valid_at=str(row["valid_at"]),
+        valid_at=_text(row, "valid_at"),
         invalid_at=None if row["invalid_at"] is None else str(row["invalid_at"]),
-        recorded_at=str(row["recorded_at"]),
+        recorded_at=_text(row, "recorded_at"),
         expired_at=None if row["expired_at"] is None else str(row["expired_at"]),
-        decision_id=str(row["decision_id"]),
+        decision_id=_text(row, "decision_id"),
         invalidated_by=None if row["invalidated_by"] is None else str(row["invalidated_by"]),
         policy_version=str(row["policy_version"]),
         prompt_version=str(row["prompt_version"]),

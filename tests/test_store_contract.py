@@ -520,10 +520,15 @@ def test_query_pages_until_next_offset_is_null() -> None:
         body = json.loads(request.content)
         asked.append(body)
         offset = body["offset"]
-        return httpx.Response(200, json={"rows": [{"n": offset}], "next_offset": None if offset else 1000})
+        return httpx.Response(200, json={"rows": [row(offset)], "next_offset": None if offset else 1000})
+
+    columns = SQLiteStore.open(":memory:").columns("concepts")
+
+    def row(offset: int) -> dict[str, object]:
+        return {column: f"c{offset}" if column == "id" else None for column in columns}
 
     rows = fake_store(handler).query("concepts", {"as_of": None, "ignored": 1})
-    assert rows == [{"n": 0}, {"n": 1000}]
+    assert rows == [row(0), row(1000)]
     assert [(a["name"], a["params"], a["offset"]) for a in asked] == [
         ("concepts", {"as_of": None}, 0),
         ("concepts", {"as_of": None}, 1000),

@@ -22,6 +22,7 @@ from rich.table import Table
 from governance.ingest_report import IngestReport
 from magg_kg.cli.context import DbOption, JsonOption, one_line, open_context, print_json
 from magg_kg.cli.ingestion import curriculum_folder, run_ingest
+from magg_kg.config import without_password
 from magg_kg.coverage import coverage_report
 from magg_kg.errors import UserError
 from magg_kg.lessons import DEFAULT_MAX_BYTES, find_lessons
@@ -41,7 +42,9 @@ def init(db: DbOption = None) -> None:
     """Create (or migrate) the database."""
     with open_context(db, create=True) as ctx:
         version = ctx.store.schema_version()
-        ctx.out.print(f"database ready: {ctx.config.db} (schema version {version})")
+        d1 = ctx.config.store == "d1"
+        where = f"D1 through {without_password(ctx.config.d1.url)}" if d1 else ctx.config.db
+        ctx.out.print(f"database ready: {where} (schema version {version})")
 
 
 def ingest_report_json(report: IngestReport) -> dict[str, object]:
