@@ -34,8 +34,7 @@ import httpx
 from magg_kg.config import D1Config, without_password
 from magg_kg.errors import BackendUnavailable, BadReply, ConfigError, SchemaError, StoreError
 from magg_kg.operations import BATCH_OPS, Batch
-from magg_kg.sqlite import SQLiteStore
-from magg_kg.store import SCHEMA_VERSION, BatchResult, Param, Row, Store, queries
+from magg_kg.store import SCHEMA_VERSION, BatchResult, Param, Row, Store, queries, query_columns
 
 __all__ = ["CHAIN_ATTEMPTS", "GROUP_BATCHES", "GROUP_BYTES", "MAX_REPLY_BYTES", "PAGE_SIZE", "D1Store"]
 
@@ -123,8 +122,6 @@ class D1Store(Store):
         self._write_token = write
         self._read_token = read or write
         self._audit_head: str | None = None  # "seq:hash" from the Worker's last answer: a hint
-        self._shapes: SQLiteStore | None = None  # an empty database of the schema: the rows' columns
-        self._columns: dict[str, frozenset[str]] = {}
 
     def schema_version(self) -> int:
         """The schema version of the D1 database; refused when this magg does not know it (a
@@ -149,8 +146,6 @@ class D1Store(Store):
         return self._where
 
     def close(self) -> None:
-        if self._shapes is not None:
-            self._shapes.close()
         if self._owns_client:
             self._client.close()
 
@@ -291,11 +286,7 @@ class D1Store(Store):
     def _checked(self, name: str, page: list[object]) -> list[Row]:
         """The rows of a page, each a JSON object of exactly the query's columns (as SQLite
         declares them for the same statement) with JSON scalars for values; else :class:`BadReply`."""
-        if self._shapes is None:
-            self._shapes = SQLiteStore.open(":memory:")
-        columns = self._columns.get(name)
-        if columns is None:
-            columns = self._columns[name] = frozenset(self._shapes.columns(name))
+        columns = query_columns()[name]
         for row in page:
             problem = (
                 "is not a JSON object"

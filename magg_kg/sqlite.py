@@ -272,13 +272,6 @@ class SQLiteStore(Store):
                 pass
         self._db.close()
 
-    def columns(self, name: str) -> tuple[str, ...]:
-        """The columns of the named query's rows, as the statement declares them (no row needed)."""
-        spec = queries()[name]
-        blank = [0] * len(spec["params"])  # type: ignore[arg-type]  # 0, not null: "LIMIT ?1" needs a number
-        cursor = self._db.execute(str(spec["sql"]), blank)
-        return tuple(column[0] for column in cursor.description or ())
-
     def query(self, name: str, params: dict[str, Param] | None = None) -> list[Row]:
         spec = queries()[name]
         given = params or {}

@@ -9,6 +9,7 @@ SQLite backend is :mod:`magg_kg.sqlite`; the D1 backend (through the ``ts-apply`
 from __future__ import annotations
 
 import json
+import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from importlib import resources
 from typing import Literal
 
 from magg_kg.errors import BatchConflict, BatchRefused
+from magg_kg.migrations import migrations, split_statements
 from magg_kg.operations import Batch
 from magg_kg.records import (
     AuditEvent,
@@ -64,6 +66,25 @@ def queries() -> dict[str, dict[str, object]]:
         name: spec for name, spec in json.loads(text).items() if not name.startswith("_")
     }
     return loaded
+
+
+@cache
+def query_columns() -> dict[str, frozenset[str]]:
+    """The columns of each named query's rows, as SQLite declares them for the statement on an
+    empty database of the schema (no row needed; each parameter bound to 0, as "LIMIT ?1" needs a
+    number): what a row of any backend must carry."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for _, _, sql in migrations():
+            for statement in split_statements(sql):
+                db.execute(statement)
+        columns = {}
+        for name, spec in queries().items():
+            cursor = db.execute(str(spec["sql"]), [0] * len(spec["params"]))  # type: ignore[arg-type]
+            columns[name] = frozenset(column[0] for column in cursor.description or ())
+        return columns
+    finally:
+        db.close()
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,7 @@ from magg_kg import d1
 from magg_kg.config import D1Config
 from magg_kg.d1 import D1Store
 from magg_kg.errors import BackendUnavailable, BadReply, RunError, SchemaError, StoreError
-from magg_kg.sqlite import SQLiteStore
-from magg_kg.store import SCHEMA_VERSION
+from magg_kg.store import SCHEMA_VERSION, query_columns
 
 Handler = Callable[[httpx.Request], httpx.Response]
 T = "2026-01-01T00:00:00.000000Z"
@@ -29,17 +28,9 @@ def store(handler: Handler, *, sleeps: list[float] | None = None, timeout_s: flo
     return D1Store(config, client=client, sleep=(sleeps if sleeps is not None else []).append)
 
 
-def columns(name: str) -> tuple[str, ...]:
-    shapes = SQLiteStore.open(":memory:")
-    try:
-        return shapes.columns(name)
-    finally:
-        shapes.close()
-
-
 def edge_row(**changed: object) -> dict[str, object]:
     """An ``edges_as_of`` row as a Worker sends it, with ``changed`` columns."""
-    row: dict[str, object] = {column: f"x-{column}" for column in columns("edges_as_of")}
+    row: dict[str, object] = {column: f"x-{column}" for column in query_columns()["edges_as_of"]}
     span = '[{"lesson_id": "l", "start": 0, "end": 1, "quote": "q", "kind": "explicit"}]'
     row.update(status="active", confidence=0.9, evidence=span, invalid_at=None, expired_at=None)
     row.update(invalidated_by=None, valid_at=T, recorded_at=T, **changed)

@@ -44,7 +44,7 @@ from magg_kg.operations import (
 )
 from magg_kg.records import edge_id
 from magg_kg.sqlite import SQLiteStore
-from magg_kg.store import WITHDRAWAL, Store
+from magg_kg.store import WITHDRAWAL, Store, query_columns
 
 T = "2026-02-01T00:00:00.000000Z"
 LATER = "2026-02-01T00:00:05.000000Z"
@@ -522,7 +522,7 @@ def test_query_pages_until_next_offset_is_null() -> None:
         offset = body["offset"]
         return httpx.Response(200, json={"rows": [row(offset)], "next_offset": None if offset else 1000})
 
-    columns = SQLiteStore.open(":memory:").columns("concepts")
+    columns = sorted(query_columns()["concepts"])
 
     def row(offset: int) -> dict[str, object]:
         return {column: f"c{offset}" if column == "id" else None for column in columns}
