@@ -8,9 +8,7 @@ version from it alone.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from magg_kg.ids import make_id
 from magg_kg.operations import (
@@ -22,9 +20,9 @@ from magg_kg.operations import (
     Operation,
     RecordDecision,
 )
-from magg_kg.records import AuditEvent, canonical_json
+from magg_kg.records import AuditEvent, EdgeVersion, Grounding, Span, canonical_json
 
-__all__ = ["ReplayedEdge", "journaled", "replay_edges"]
+__all__ = ["journaled", "replay_edges"]
 
 _AUDITED = (AddLesson, CommitEdge, InvalidateEdge, RecordDecision, EnqueueReview)
 
@@ -71,48 +69,29 @@ def journaled(ops: Sequence[Operation], recorded_at: str) -> list[Operation]:
     return out
 
 
-@dataclass(frozen=True)
-class ReplayedEdge:
-    """An edge version as the journal tells it."""
-
-    version_id: str
-    src: str
-    type: str
-    dst: str
-    status: str
-    confidence: float
-    decision_id: str
-    recorded_at: str
-    expired_at: str | None
-    invalidated_by: str | None
-
-
-def replay_edges(events: Iterable[AuditEvent]) -> dict[str, ReplayedEdge]:
-    """Every edge version rebuilt from the audit log alone, by version id."""
-    edges: dict[str, ReplayedEdge] = {}
+def replay_edges(events: Iterable[AuditEvent]) -> dict[str, EdgeVersion]:
+    """Every edge version rebuilt from the audit log alone, by version id: each field of it, the
+    grounding record and both time axes included, as the store should hold it."""
+    edges: dict[str, EdgeVersion] = {}
     for event in events:
-        body = json.loads(event.payload)
         if event.kind == "commit_edge":
-            edges[body["version_id"]] = ReplayedEdge(
-                version_id=body["version_id"],
-                src=body["src"],
-                type=body["type"],
-                dst=body["dst"],
-                status="active",
-                confidence=float(body["confidence"]),
-                decision_id=body["decision_id"],
-                recorded_at=body["recorded_at"],
-                expired_at=None,
-                invalidated_by=None,
+            op = CommitEdge.model_validate_json(event.payload)
+            grounding = Grounding(
+                confidence=op.confidence,
+                reason=op.reason,
+                source=op.source,
+                evidence=tuple(Span.model_validate(span.model_dump()) for span in op.evidence),
             )
+            fields = op.model_dump(exclude={"op", "confidence", "reason", "source", "evidence"})
+            edges[op.version_id] = EdgeVersion(**fields, status="active", grounding=grounding)
         elif event.kind == "invalidate_edge":
-            before = edges[body["version_id"]]
-            edges[body["version_id"]] = ReplayedEdge(
-                **{
-                    **before.__dict__,
+            closed = InvalidateEdge.model_validate_json(event.payload)
+            edges[closed.version_id] = edges[closed.version_id].model_copy(
+                update={
                     "status": "invalidated",
-                    "expired_at": body["expired_at"],
-                    "invalidated_by": body["decision_id"],
+                    "invalid_at": closed.invalid_at,
+                    "expired_at": closed.expired_at,
+                    "invalidated_by": closed.decision_id,
                 }
             )
     return edges

@@ -31,15 +31,11 @@ def _journal_mismatches(events: list[AuditEvent], versions: list[EdgeVersion]) -
         told = replayed.pop(edge.version_id, None)
         if told is None:
             problems.append(f"edge version {edge.version_id} has no commit in the audit journal")
-        elif (told.src, told.type, told.dst, told.status, told.decision_id, told.expired_at) != (
-            edge.src,
-            edge.type,
-            edge.dst,
-            edge.status,
-            edge.decision_id,
-            edge.expired_at,
-        ):
-            problems.append(f"edge version {edge.version_id} differs from its audit journal entry")
+        elif told != edge:  # every field: the grounding and both time axes as much as the triple
+            fields = [name for name in EdgeVersion.model_fields if getattr(told, name) != getattr(edge, name)]
+            problems.append(
+                f"edge version {edge.version_id} differs from its audit journal entry ({', '.join(fields)})"
+            )
     problems.extend(f"audit journal commits {vid}, which is not in concept_edges" for vid in replayed)
     return problems
 

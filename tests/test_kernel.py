@@ -286,6 +286,28 @@ def test_audit_verify_fails_on_a_broken_invariant(magg: Magg, tmp_path: Path) ->
     assert "broken: edge version v-1: quote not found in lesson lesson-1 at 0-53" in err
 
 
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        ("confidence = 0.5", "grounding"),
+        ("reason = 'forged'", "grounding"),
+        ("valid_at = '2001-01-01T00:00:00.000000Z'", "valid_at"),  # back-dated: as-of answers change
+        ("model = 'someone'", "model"),
+    ],
+)
+def test_audit_verify_finds_any_field_of_an_edge_edited_behind_the_stores_back(
+    edit: str, field: str, magg: Magg, tmp_path: Path
+) -> None:
+    # Only the triple, the status, the decision and the closing time were compared with the journal.
+    path = populated(tmp_path / "a.sqlite")
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TRIGGER concept_edges_close_only")
+        db.execute(f"UPDATE concept_edges SET {edit}")
+    code, _, err = magg("audit", "verify", "--db", str(path))
+    assert code == 1
+    assert f"edge version v-1 differs from its audit journal entry ({field})" in err
+
+
 def test_usage_json(magg: Magg, tmp_path: Path) -> None:
     code, out, _ = magg("usage", "--db", str(populated(tmp_path / "u.sqlite")), "--json")
     report = json.loads(out)

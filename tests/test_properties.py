@@ -22,7 +22,7 @@ from governance.rules import RuleEngine
 from magg_kg.clock import StepClock
 from magg_kg.coverage import ACYCLIC_TYPES
 from magg_kg.ids import digest, edge_id
-from magg_kg.journal import ReplayedEdge, journaled, replay_edges
+from magg_kg.journal import journaled, replay_edges
 from magg_kg.operations import (
     AddAlias,
     AddChunk,
@@ -43,7 +43,7 @@ from magg_kg.operations import (
     SpanData,
     UnassignDomain,
 )
-from magg_kg.records import ProposalState
+from magg_kg.records import EdgeVersion, ProposalState
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 from magg_kg.verification import verify_store
@@ -304,22 +304,9 @@ def test_as_of_reproduces_history(program: list[list[tuple[object, ...]]]) -> No
     store.close()
 
 
-def replayed(store: Store) -> dict[str, ReplayedEdge]:
-    return {
-        edge.version_id: ReplayedEdge(
-            version_id=edge.version_id,
-            src=edge.src,
-            type=edge.type,
-            dst=edge.dst,
-            status=edge.status,
-            confidence=edge.grounding.confidence,
-            decision_id=edge.decision_id,
-            recorded_at=edge.recorded_at,
-            expired_at=edge.expired_at,
-            invalidated_by=edge.invalidated_by,
-        )
-        for edge in store.edge_versions()
-    }
+def replayed(store: Store) -> dict[str, EdgeVersion]:
+    """Every edge version the store holds, each field of it, by version id."""
+    return {edge.version_id: edge for edge in store.edge_versions()}
 
 
 @given(programs)
