@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from magg_kg import cli
+from magg_kg.audit import chain_hash
 from magg_kg.errors import SchemaError, StoreError
 from magg_kg.journal import journaled
 from magg_kg.operations import AddConcept, Batch, CommitEdge, Operation
@@ -267,13 +268,42 @@ def test_audit_verify_reports_a_sound_database(magg: Magg, tmp_path: Path) -> No
     path = populated(tmp_path / "a.sqlite")
     events = len(SQLiteStore.open(path).audit_events())
     assert events == 5  # lesson, two decisions, one commit, one review enqueued
+    head = "{}:{}".format(*SQLiteStore.open(path).audit_head())
     assert magg("audit", "verify", "--db", str(path)) == (
         0,
-        f"ok: {events} audit events chained, all invariants hold\n",
+        f"ok: {events} audit events chained, all invariants hold\n"
+        f"head: {head} (keep it for `magg audit verify --since`)\n",
         "",
     )
     code, out, _ = magg("audit", "verify", "--db", str(path), "--json")
-    assert (code, json.loads(out)) == (0, {"ok": True, "audit_events": events, "problems": []})
+    assert (code, json.loads(out)) == (0, {"ok": True, "audit_events": events, "head": head, "problems": []})
+
+
+def test_a_history_rewritten_and_rehashed_whole_is_caught_by_a_kept_head(magg: Magg, tmp_path: Path) -> None:
+    path = populated(tmp_path / "a.sqlite")
+    kept = "{}:{}".format(*SQLiteStore.open(path).audit_head())
+    with sqlite3.connect(path) as db:  # an attacker edits the review event, rehashes the chain
+        (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'audit_log_no_update'").fetchone()
+        db.execute("DROP TRIGGER audit_log_no_update")
+        rows = db.execute(
+            "SELECT seq, event_id, kind, subject, payload, recorded_at FROM audit_log ORDER BY seq"
+        ).fetchall()
+        previous = ""
+        for seq, event_id, kind, subject, payload, recorded_at in rows:
+            if kind == "enqueue_review":
+                payload = payload.replace('"reason":"', '"reason":"nothing to see: ')
+            digest = chain_hash(previous, seq, event_id, kind, subject, payload, recorded_at)
+            db.execute(
+                "UPDATE audit_log SET payload = ?, prev_hash = ?, hash = ? WHERE seq = ?",
+                (payload, previous, digest, seq),
+            )
+            previous = digest
+        db.execute(trigger)  # and leaves the schema as it was
+    assert magg("audit", "verify", "--db", str(path))[0] == 0  # the chain holds: it was rebuilt
+    code, _, err = magg("audit", "verify", "--db", str(path), "--since", kept)
+    assert code == 1 and f"the audit log no longer holds event {kept.split(':')[0]} with hash" in err
+    code, _, err = magg("audit", "verify", "--db", str(path), "--since", "5:nothex")
+    assert code == 2 and "is no audit head" in err
 
 
 def test_audit_verify_fails_on_a_broken_invariant(magg: Magg, tmp_path: Path) -> None:

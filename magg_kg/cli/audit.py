@@ -30,6 +30,7 @@ from magg_kg.cli.context import (
     write_whole,
 )
 from magg_kg.errors import StoreError, UserError
+from magg_kg.records import AuditEvent
 from magg_kg.store import Row
 
 __all__ = ["Format", "register", "report_command", "usage", "verify_command"]
@@ -44,27 +45,61 @@ def register(app: typer.Typer) -> None:
     app.command("usage")(usage)
 
 
-def verify_command(db: DbOption = None, json_: JsonOption = False) -> None:
+def verify_command(
+    db: DbOption = None,
+    json_: JsonOption = False,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since",
+            metavar="SEQ:HASH",
+            help="A head an earlier verify printed: the log must still hold that event, with that "
+            "hash, so that nothing up to it was rewritten (a chain rehashed whole checks out without it).",
+        ),
+    ] = None,
+) -> None:
     """Check the audit hash chain and every invariant; exit 1 if anything is broken."""
     from magg_kg.verification import file_damage, verify_store  # imported here: networkx, templates
 
+    kept = _head(since) if since is not None else None
     with open_context(db) as ctx:
         problems = file_damage(ctx.config.db) if ctx.config.store == "sqlite" else []
-        events = 0
+        events: list[AuditEvent] = []
         try:
             problems += verify_store(ctx.store)
-            events = len(ctx.store.audit_events())
+            events = ctx.store.audit_events()
         except StoreError as error:  # a damaged file can fail the reads the invariants need
             problems.append(f"the invariants could not be checked: {error}")
+        if kept is not None and not any((e.seq, e.hash) == kept for e in events):
+            problems.append(
+                f"the audit log no longer holds event {kept[0]} with hash {kept[1]}: the history up "
+                "to it was rewritten since that head was kept"
+            )
+        head = f"{events[-1].seq}:{events[-1].hash}" if events else "0:"
         if json_:
-            print_json({"ok": not problems, "audit_events": events, "problems": problems})
+            print_json({"ok": not problems, "audit_events": len(events), "head": head, "problems": problems})
         elif problems:
             for problem in problems:
                 ctx.err.print(f"broken: {problem}", markup=False, highlight=False)
         else:
-            ctx.out.print(f"ok: {events} audit events chained, all invariants hold")
+            ctx.out.print(f"ok: {len(events)} audit events chained, all invariants hold")
+            ctx.out.print(f"head: {head} (keep it for `magg audit verify --since`)")
         if problems:
             raise typer.Exit(1)
+
+
+def _head(text: str) -> tuple[int, str]:
+    """``SEQ:HASH`` as :func:`verify_command` prints it.
+
+    >>> _head("12:" + "ab" * 32)[0]
+    12
+    """
+    seq, _, digest = text.strip().partition(":")
+    if not (
+        seq.isdigit() and int(seq) > 0 and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)
+    ):
+        raise UserError(f"--since {text!r} is no audit head: pass SEQ:HASH as `magg audit verify` printed it")
+    return int(seq), digest
 
 
 def usage(db: DbOption = None, json_: JsonOption = False) -> None:
