@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from magg_kg.config import Config
+from urllib.parse import urlsplit
+
+from magg_kg.config import Config, is_loopback, without_password
 from magg_kg.d1 import D1Store
 from magg_kg.errors import ConfigError
 from magg_kg.sqlite import SQLiteStore
@@ -32,6 +34,13 @@ def open_store(config: Config, *, create: bool = True) -> Store:
                 "MAGG_STORE=d1 needs MAGG_D1_URL and MAGG_D1_TOKEN (the ts-apply Worker's URL and "
                 "bearer token; MAGG_D1_READ_TOKEN alone is enough for reading); see "
                 "ts-apply/README.md, or unset MAGG_STORE to use the SQLite file"
+            )
+        where = urlsplit(config.d1.url)
+        if where.scheme == "http" and not is_loopback(where.hostname or ""):
+            raise ConfigError(
+                f"MAGG_D1_URL {without_password(config.d1.url)!r} is plain http to another machine: the "
+                "bearer token would cross the network in clear; use the Worker's https URL (http is for "
+                "a `wrangler dev` on this machine)"
             )
         return D1Store(config.d1)
     return SQLiteStore.open(config.db, create=create)

@@ -6,6 +6,7 @@ Secrets (the DeepSeek key, the gateway token, the D1 token) come from the enviro
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Literal
@@ -22,6 +23,7 @@ __all__ = [
     "Policy",
     "header_safe",
     "is_http_url",
+    "is_loopback",
     "is_yes",
     "load_config",
     "without_password",
@@ -177,6 +179,20 @@ def header_safe(secret: SecretStr | None) -> SecretStr | None:
     if value and not (value.isascii() and value.isprintable() and value.split() == [value]):
         raise ValueError("must be printable ASCII without spaces (an HTTP header carries it)")
     return secret
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine only.
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "192.168.1.5")]
+    [True, True, True, False, False]
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def is_http_url(url: str) -> bool:

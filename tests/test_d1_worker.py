@@ -264,7 +264,7 @@ def test_the_d1_configuration_reads_both_tokens() -> None:
     assert load_config({}).d1.read_token is None
     with pytest.raises(ConfigError, match="MAGG_D1_READ_TOKEN alone is enough for reading"):
         D1Store(D1Config(url="http://w"))
-    read_only = Config(store="d1", d1=D1Config(url="http://w", read_token=SecretStr("r")))
+    read_only = Config(store="d1", d1=D1Config(url="https://w", read_token=SecretStr("r")))
     assert isinstance(open_store(read_only), D1Store)
     with pytest.raises(ConfigError, match="MAGG_D1_READ_TOKEN alone is enough for reading"):
         open_store(Config(store="d1", d1=D1Config(url="http://w")))

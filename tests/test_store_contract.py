@@ -541,6 +541,18 @@ def test_open_store_picks_the_backend() -> None:
     assert isinstance(open_store(d1), D1Store)
     with pytest.raises(ConfigError, match="MAGG_D1_URL"):
         open_store(Config(store="d1", d1=D1Config(url="http://x")))
+    # The bearer token crosses the network only over https; plain http is for a Worker on this machine.
+    for url in ("http://worker.example.com", "http://192.168.1.5:8787"):
+        with pytest.raises(ConfigError, match="plain http to another machine"):
+            open_store(Config(store="d1", d1=D1Config(url=url, token=SecretStr("t"))))
+    assert isinstance(
+        open_store(Config(store="d1", d1=D1Config(url="http://localhost:8787", token=SecretStr("t")))),
+        D1Store,
+    )
+    assert isinstance(
+        open_store(Config(store="d1", d1=D1Config(url="https://w.example.com", token=SecretStr("t")))),
+        D1Store,
+    )
 
 
 def test_a_lost_answer_from_the_real_worker_is_retried_harmlessly(worker: RunningWorker, prefix: str) -> None:

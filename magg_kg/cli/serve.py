@@ -23,8 +23,8 @@ from magg_kg.backends import open_store
 from magg_kg.cli.context import DbOption, open_context, serve_token
 from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
-from magg_kg.cli.web import is_loopback
 from magg_kg.clock import SystemClock
+from magg_kg.config import is_loopback
 from magg_kg.errors import UserError
 from magg_kg.store import Store
 

@@ -40,9 +40,9 @@ from governance.review import approve, case_of, pending, reject
 from magg_kg.cli.bodies import decision_lacks, form_fields, read_body
 from magg_kg.cli.context import write_batch
 from magg_kg.cli.questions import Questions, question_routes
-from magg_kg.cli.web import is_loopback, return_path, same_secret, seconds_at_least
+from magg_kg.cli.web import return_path, same_secret, seconds_at_least
 from magg_kg.clock import Clock
-from magg_kg.config import Policy
+from magg_kg.config import Policy, is_loopback
 from magg_kg.errors import MaggError, UserError
 from magg_kg.snapshot import read_snapshot
 from magg_kg.store import Store
