@@ -7,6 +7,7 @@ Secrets (the DeepSeek key, the gateway token, the D1 token) come from the enviro
 from __future__ import annotations
 
 import ipaddress
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Literal
@@ -274,6 +275,20 @@ def _optional_int(env: Mapping[str, str], name: str) -> int | None:
         raise ConfigError(f"{name} must be a whole number, got {value!r}") from None
 
 
+def _seconds_or(env: Mapping[str, str], name: str, default: float) -> float:
+    """A setting in seconds, ``default`` when unset; a finite number (its bounds are the field's)."""
+    value = env.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        seconds = float(value) if value.isascii() else math.nan
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds):
+        raise ConfigError(f"{name} must be a number of seconds, got {value!r}")
+    return seconds
+
+
 def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
     """Builds the configuration from an environment mapping (and a --db given on the command line).
 
@@ -290,6 +305,8 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
                 url=env.get("MAGG_D1_URL", ""),
                 token=SecretStr(env["MAGG_D1_TOKEN"]) if env.get("MAGG_D1_TOKEN") else None,
                 read_token=(SecretStr(env["MAGG_D1_READ_TOKEN"]) if env.get("MAGG_D1_READ_TOKEN") else None),
+                timeout_s=_seconds_or(env, "MAGG_D1_TIMEOUT_S", D1Config.model_fields["timeout_s"].default),
+                attempts=_int_or(env, "MAGG_D1_ATTEMPTS", D1Config.model_fields["attempts"].default),
             ),
             llm=LLMConfig(
                 provider=env.get("MAGG_LLM", "offline") or "offline",
@@ -324,6 +341,8 @@ _VARIABLES = {
     "url": "MAGG_D1_URL",
     "token": "MAGG_D1_TOKEN",
     "read_token": "MAGG_D1_READ_TOKEN",
+    "timeout_s": "MAGG_D1_TIMEOUT_S",
+    "attempts": "MAGG_D1_ATTEMPTS",
     "api_key": "DEEPSEEK_API_KEY",
     "gateway_token": "MAGG_LLM_GATEWAY_TOKEN",
     "provider": "MAGG_LLM",

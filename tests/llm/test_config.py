@@ -90,6 +90,10 @@ def test_spend_caps_are_read_from_the_environment() -> None:
         ("MAGG_LLM_BUNDLE_ITEMS", "0", "MAGG_LLM_BUNDLE_ITEMS=0: Input should be greater than or equal to 1"),
         ("MAGG_LLM_BUNDLE_TOKENS", "0", "MAGG_LLM_BUNDLE_TOKENS=0"),
         ("MAGG_LLM_ALLOW_ANY_HOST", "maybe", "MAGG_LLM_ALLOW_ANY_HOST must be 1 or 0"),
+        ("MAGG_D1_TIMEOUT_S", "nan", "MAGG_D1_TIMEOUT_S must be a number of seconds"),
+        ("MAGG_D1_TIMEOUT_S", "0", "MAGG_D1_TIMEOUT_S=0.0: Input should be greater than 0"),
+        ("MAGG_D1_ATTEMPTS", "11", "MAGG_D1_ATTEMPTS=11: Input should be less than or equal to 10"),
+        ("MAGG_D1_ATTEMPTS", "two", "MAGG_D1_ATTEMPTS must be a whole number"),
     ],
 )
 def test_a_malformed_setting_is_refused_by_name(name: str, value: str, said: str) -> None:
@@ -108,3 +112,5 @@ def test_well_formed_settings_are_taken_as_written() -> None:
     assert config.d1.url == worker
     assert config.llm.bundle_items == 1 and config.llm.allow_any_host is False
     assert load_config({"MAGG_LLM_ALLOW_ANY_HOST": "Yes"}).llm.allow_any_host is True
+    d1 = load_config({"MAGG_D1_TIMEOUT_S": "2.5", "MAGG_D1_ATTEMPTS": "2"}).d1  # they were never read
+    assert (d1.timeout_s, d1.attempts) == (2.5, 2)
