@@ -33,7 +33,7 @@ import httpx
 
 from magg_kg.config import D1Config, without_password
 from magg_kg.errors import BackendUnavailable, BadReply, ConfigError, SchemaError, StoreError
-from magg_kg.operations import BATCH_OPS, Batch
+from magg_kg.operations import BATCH_OPS, AppendAudit, Batch
 from magg_kg.store import SCHEMA_VERSION, BatchResult, Param, Row, Store, queries, query_columns
 
 __all__ = ["CHAIN_ATTEMPTS", "GROUP_BATCHES", "GROUP_BYTES", "MAX_REPLY_BYTES", "PAGE_SIZE", "D1Store"]
@@ -164,6 +164,7 @@ class D1Store(Store):
             result = _result(batch.batch_id, answer, retried)
             if response.status_code in (200, 400, 409, 413) and result is not None:
                 if (response.status_code == 200) == (result.status != "refused"):
+                    self._check_chained(answer, [batch] if result.status == "applied" else [])
                     return result
             raise StoreError(
                 f"the D1 Worker at {self._where} answered batch {batch.batch_id} with HTTP "
@@ -216,6 +217,8 @@ class D1Store(Store):
                     )
                 results[index] = result
             if not moved:
+                applied = [group[i][0] for i in range(len(group)) if results[i].status == "applied"]
+                self._check_chained(answer, applied)
                 return [results[index] for index in range(len(group))]
             pending = moved
             self._pause(sending)
@@ -232,6 +235,21 @@ class D1Store(Store):
         """The random pause before sending again batches the chain moved under (none after the last)."""
         if sending < CHAIN_ATTEMPTS:
             self._sleep(self._jitter() * min(_FIRST_BACKOFF_S * 2 ** (sending - 1), _MAX_BACKOFF_S))
+
+    def _check_chained(self, answer: dict[str, object], applied: Sequence[Batch]) -> None:
+        """An answer that says batches with audit events were applied names the chain's head that
+        follows them, as the Worker always does; one that does not (a canned "applied" from
+        something that is not the Worker) is refused: nothing says the batches were written."""
+        events = sum(isinstance(op, AppendAudit) for batch in applied for op in batch.ops)
+        head = answer.get("audit_head")
+        seq = head.get("seq") if isinstance(head, dict) else None
+        if events and not (isinstance(seq, int) and not isinstance(seq, bool) and seq >= events):
+            raise BadReply(
+                f"the D1 Worker at {self._where} answered that {len(applied)} batch(es) with {events} "
+                f"audit event(s) were applied, without the chain's head that follows them "
+                f"(audit_head {head!r:.100}); nothing says they were written: check MAGG_D1_URL and "
+                "`magg audit verify`"
+            )
 
     def _remember(self, answer: dict[str, object]) -> None:
         head = answer.get("audit_head")

@@ -16,6 +16,7 @@ from magg_kg import d1
 from magg_kg.config import D1Config
 from magg_kg.d1 import D1Store
 from magg_kg.errors import BackendUnavailable, BadReply, RunError, SchemaError, StoreError
+from magg_kg.operations import AddConcept, AppendAudit, Batch
 from magg_kg.store import SCHEMA_VERSION, query_columns
 
 Handler = Callable[[httpx.Request], httpx.Response]
@@ -143,3 +144,33 @@ def test_a_schema_version_this_magg_does_not_know_is_refused(
     with pytest.raises(error, match=re.escape(said)):
         store(answering(rows)).schema_version()
     assert store(answering([{"version": SCHEMA_VERSION}])).schema_version() == SCHEMA_VERSION
+
+
+def audited(batch_id: str, events: int) -> Batch:
+    concept = AddConcept(id="a", name="A", type="t", recorded_at=T)
+    audit = [
+        AppendAudit(event_id=f"ev-{n}", kind="note", subject="a", payload="{}", recorded_at=T)
+        for n in range(events)
+    ]
+    return Batch.of(batch_id, T, [concept, *audit])
+
+
+@pytest.mark.parametrize(
+    ("answer", "events", "taken"),
+    [
+        ({"status": "applied"}, 2, False),  # a canned answer: it was believed, and nothing written
+        ({"status": "applied", "audit_head": {"seq": 1, "hash": "0" * 64}}, 2, False),  # behind the batch
+        ({"status": "applied", "audit_head": {"seq": 7, "hash": "0" * 64}}, 2, True),
+        ({"status": "applied"}, 0, True),  # no audit event: no head to name
+    ],
+)
+def test_an_applied_answer_must_name_the_chain_head_its_audit_events_reach(
+    answer: dict[str, object], events: int, taken: bool
+) -> None:
+    d1 = store(lambda request: httpx.Response(200, json=answer))
+    batch = audited("b-1", events)
+    if taken:
+        assert d1.apply(batch).status == "applied"
+    else:
+        with pytest.raises(BadReply, match="without the chain's head that follows them"):
+            d1.apply(batch)
