@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 
 from magg_kg.records import AuditEvent
 
-__all__ = ["chain_hash", "find_break"]
+__all__ = ["CHAIN_HEAD", "chain_hash", "find_break"]
+
+CHAIN_HEAD = re.compile(r"^(0:|[1-9][0-9]{0,15}:[0-9a-f]{64})$")
+"""The chain's head as text, ``SEQ:HASH`` (``0:`` for an empty chain): what the Worker's answers
+carry and what ``magg audit verify`` prints and takes back."""
 
 
 def chain_hash(

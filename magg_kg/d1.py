@@ -24,13 +24,13 @@ import functools
 import json
 import math
 import random
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Literal
 
 import httpx
 
+from magg_kg.audit import CHAIN_HEAD
 from magg_kg.config import D1Config, without_password
 from magg_kg.errors import BackendUnavailable, BadReply, ConfigError, SchemaError, StoreError
 from magg_kg.operations import BATCH_OPS, AppendAudit, Batch
@@ -55,7 +55,6 @@ MAX_REPLY_BYTES = 128 * 1024 * 1024
 """The largest reply read: a Worker runs in 128 MB, so a larger one is none of its answers."""
 
 _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
-_CHAIN_HEAD = re.compile(r"^(0:|[1-9][0-9]{0,15}:[0-9a-f]{64})$")
 _FIRST_BACKOFF_S = 0.25
 _MAX_BACKOFF_S = 4.0
 _MAX_RETRY_AFTER_S = 10.0
@@ -255,7 +254,7 @@ class D1Store(Store):
         head = answer.get("audit_head")
         if isinstance(head, dict):
             hint = f"{head.get('seq')}:{head.get('hash')}"
-            if _CHAIN_HEAD.match(hint):
+            if CHAIN_HEAD.match(hint):
                 self._audit_head = hint
 
     def _chain_unsettled(self, batch_id: str) -> BackendUnavailable:

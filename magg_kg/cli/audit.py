@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from magg_kg.audit import CHAIN_HEAD
 from magg_kg.cli.context import (
     AsOfOption,
     DbOption,
@@ -94,11 +95,10 @@ def _head(text: str) -> tuple[int, str]:
     >>> _head("12:" + "ab" * 32)[0]
     12
     """
-    seq, _, digest = text.strip().partition(":")
-    if not (
-        seq.isdigit() and int(seq) > 0 and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)
-    ):
+    head = text.strip()
+    if not CHAIN_HEAD.match(head) or head == "0:":
         raise UserError(f"--since {text!r} is no audit head: pass SEQ:HASH as `magg audit verify` printed it")
+    seq, _, digest = head.partition(":")
     return int(seq), digest
 
 

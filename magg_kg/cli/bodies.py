@@ -53,8 +53,9 @@ def decision_lacks(form: Mapping[str, str]) -> str:
     """
     if not reviewer_text(form.get("reviewer", "")):
         return "the form names no reviewer: fill in your name and decide again; nothing recorded"
-    if form.get("action") == "reject" and not reviewer_text(form.get("note", "")):
+    note = reviewer_text(form.get("note", ""))
+    if form.get("action") == "reject" and not note:
         return "a rejection needs a reason: fill in the note and decide again; nothing recorded"
-    if len(note := reviewer_text(form.get("note", ""))) > MAX_NOTE:
+    if len(note) > MAX_NOTE:
         return f"the note is {len(note):,} characters long; at most {MAX_NOTE:,}; nothing recorded"
     return ""
