@@ -17,9 +17,9 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from magg_kg.clock import Clock
-from magg_kg.llm.port import LLM, Answer, Failure, Prompt, parse_reply
+from magg_kg.llm.port import LLM, Answer, Failure, Prompt, overlong, parse_reply
 from magg_kg.llm.usage import Outbox
-from magg_kg.operations import LONG_TEXT, PutCache
+from magg_kg.operations import PutCache
 from magg_kg.store import Store
 
 __all__ = ["CachedLLM"]
@@ -76,8 +76,8 @@ class CachedLLM:
         answer = self._inner.ask(prompt, schema)
         if isinstance(answer, Answer) and not answer.cached:
             response = json.dumps(answer.value.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
-            if len(response) > LONG_TEXT:  # no role's reply is that long: a model gone wrong
-                reason = f"a reply of {len(response):,} characters, more than any role needs ({LONG_TEXT:,})"
+            reason = overlong(len(response))  # no role's reply is that long: a model gone wrong
+            if reason:
                 return Failure("invalid", reason, answer.model)
             self._made[key] = _Entry(answer.model, response)
             if entry is None:

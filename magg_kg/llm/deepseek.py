@@ -51,7 +51,7 @@ from pydantic import BaseModel
 from magg_kg.config import LLMConfig
 from magg_kg.errors import ConfigError
 from magg_kg.llm.deadline import DeadlineClient
-from magg_kg.llm.port import Answer, Failure, Prompt, parse_reply
+from magg_kg.llm.port import Answer, Failure, Prompt, overlong, parse_reply
 
 __all__ = ["DATA_CLOSE", "DATA_OPEN", "DATA_RULE", "RENDER_VERSION", "DeepSeekLLM", "render"]
 
@@ -204,6 +204,9 @@ class DeepSeekLLM:
                 return self._spent(self._note(sent), spend)
             self._unavailable_in_row = 0
             text, finish = sent
+            problem = overlong(len(text))
+            if problem:  # a model gone wrong: asking again would pay for another such reply
+                break
             parsed = parse_reply(text, schema)
             if not isinstance(parsed, str):
                 return Answer(

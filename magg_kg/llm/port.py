@@ -13,6 +13,7 @@ from typing import Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from magg_kg.operations import LONG_TEXT
 from magg_kg.records import canonical_json
 
 __all__ = [
@@ -113,6 +114,19 @@ class LLM(Protocol):
     def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
         """Asks one role for a reply that validates against ``schema``."""
         ...
+
+
+def overlong(length: int) -> str:
+    """Why a reply of ``length`` characters is refused, or "" when no role's reply is shorter.
+
+    >>> overlong(12)
+    ''
+    >>> overlong(LONG_TEXT + 1)
+    'a reply of 8,000,001 characters, more than any role needs (8,000,000)'
+    """
+    if length <= LONG_TEXT:
+        return ""
+    return f"a reply of {length:,} characters, more than any role needs ({LONG_TEXT:,})"
 
 
 def parse_reply(text: str, schema: type[T]) -> T | str:

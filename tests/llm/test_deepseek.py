@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from magg_kg.config import LLMConfig
 from magg_kg.llm.deepseek import DATA_CLOSE, DATA_OPEN, DeepSeekLLM
 from magg_kg.llm.port import Answer, Failure, Prompt
+from magg_kg.operations import LONG_TEXT
 
 BASE = "https://gateway.ai.cloudflare.com/v1/acct/gw/deepseek"
 ENDPOINT = "https://gateway.ai.cloudflare.com/v1/acct/gw/deepseek/chat/completions"
@@ -283,6 +284,19 @@ def test_bad_replies_become_invalid_failures(
 
     assert isinstance(reply, Failure) and reply.kind == "invalid"
     assert expected in reply.reason
+
+
+def test_a_reply_longer_than_any_role_needs_is_said_to_be_and_not_asked_again(
+    gateway: respx.MockRouter, sleeps: Sleeps
+) -> None:
+    huge = "x" * (LONG_TEXT + 1)  # a model gone wrong: asking again would pay for another such reply
+    route = gateway.post(ENDPOINT).mock(return_value=completion(huge))
+
+    reply = provider(sleeps, parse_attempts=3).ask(PROMPT, Score)
+
+    assert isinstance(reply, Failure) and reply.kind == "invalid"
+    assert f"{LONG_TEXT + 1:,} characters" in reply.reason and "not JSON" not in reply.reason
+    assert route.call_count == 1
 
 
 def test_rejected_credentials_refuse_this_and_every_later_call(
