@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from agents.judge import Claim, score_band
 from governance.claims import JudgeResult, ask_judge
@@ -47,6 +48,8 @@ class ConsistencyResult:
     problem: str
     model: str
     calls: int
+    decider: ClassVar[str] = "majority"
+    """Who gave the verdict, as reasons name it."""
 
     @property
     def valid(self) -> bool:

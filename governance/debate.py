@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from agents.debate import (
     ADVOCATE,
@@ -74,6 +75,8 @@ class DebateResult:
     prompt_tokens: int
     completion_tokens: int = 0
     rounds: int = field(default=0)
+    decider: ClassVar[str] = "moderator"
+    """Who gave the verdict, as reasons name it."""
 
     @property
     def valid(self) -> bool:

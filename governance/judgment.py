@@ -229,10 +229,10 @@ class Judgment:
         detail: dict[str, object] = {**debate.detail()}
         model = debate.model
         if not debate.valid or debate.score is None:
-            why = f"quarantined: the moderator's verdict is void: {debate.problem}"
+            why = f"quarantined: the {debate.decider}'s verdict is void: {debate.problem}"
             return self._quarantine(proposal, "void", debate.score, why, detail, row, model)
         score = debate.score
-        summary = f"moderator {score:.2f}: {debate.reasoning}"
+        summary = f"{debate.decider} {score:.2f}: {debate.reasoning}"
         if row.action == "review":
             if score < self._policy.reject_below:
                 return [
@@ -268,7 +268,7 @@ class Judgment:
             proposal,
             "quarantine",
             score,
-            f"quarantined: moderator below {self._policy.debate_commit_at:.2f}: {summary}",
+            f"quarantined: {debate.decider} below {self._policy.debate_commit_at:.2f}: {summary}",
             detail,
             row,
             model,

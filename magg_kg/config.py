@@ -8,14 +8,26 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from magg_kg.errors import ConfigError
+from magg_kg.ids import digest
+from magg_kg.records import canonical_json
+from magg_kg.vocabulary import CURRICULUM
 
 __all__ = [
     "Config",
@@ -27,6 +39,7 @@ __all__ = [
     "is_loopback",
     "is_yes",
     "load_config",
+    "read_policy",
     "without_password",
     "yes_no_error",
 ]
@@ -64,6 +77,77 @@ class Policy(_Frozen):
     structural_types: tuple[str, ...] = ("prerequisite",)
     recheck_limit: Annotated[int, Field(ge=1)] = 25
     discover_limit: Annotated[int, Field(ge=1)] = 20
+
+    @model_validator(mode="after")
+    def _bands_in_order(self) -> Policy:
+        if self.reject_below > self.commit_at:
+            raise ValueError(f"reject_below ({self.reject_below:g}) is above commit_at ({self.commit_at:g})")
+        if self.deliberate_from > self.deliberate_below:
+            raise ValueError(
+                f"deliberate_from ({self.deliberate_from:g}) is above deliberate_below "
+                f"({self.deliberate_below:g})"
+            )
+        return self
+
+
+MAX_POLICY_BYTES = 64 * 1024
+"""No policy file (``MAGG_POLICY``) is longer: a larger one is not a policy file."""
+
+
+def changed_version(changes: Mapping[str, object]) -> str:
+    """The version of the default policy with ``changes``: the default's when there are none, else
+    the default's followed by a digest of them, so that an edge admitted under other thresholds
+    never reads as admitted under the defaults.
+
+    >>> changed_version({})
+    'policy-3'
+    >>> changed_version({"commit_at": 0.85})
+    'policy-3+...'
+    >>> changed_version({"commit_at": 0.85}) != changed_version({"commit_at": 0.9})
+    True
+    """
+    base = Policy().version
+    return f"{base}+{digest(canonical_json(dict(changes)), length=8)}" if changes else base
+
+
+def read_policy(path: Path) -> Policy:
+    """The policy a TOML file of :class:`Policy`'s fields sets (``MAGG_POLICY``); a field it leaves
+    out keeps its default, and the version is :func:`changed_version`'s, never the file's."""
+    where = f"MAGG_POLICY={str(path)!r}"
+    try:
+        if not path.is_file():
+            raise ConfigError(f"{where}: no such file (a TOML file of policy settings)")
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ConfigError(f"{where}: cannot be read ({error.strerror})") from None
+    if len(raw) > MAX_POLICY_BYTES:
+        raise ConfigError(
+            f"{where}: {len(raw):,} bytes, more than a policy file holds ({MAX_POLICY_BYTES:,})"
+        )
+    try:
+        settings = tomllib.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{where}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{where}: not TOML ({error})") from None
+    if "version" in settings:
+        raise ConfigError(
+            f"{where}: version is not set by a file: it is {Policy().version}, followed by a digest of "
+            "what the file changes"
+        )
+    try:
+        chosen = Policy.model_validate(settings)
+    except ValidationError as error:
+        first = error.errors()[0]
+        key = ".".join(str(part) for part in first["loc"]) or "(the file)"
+        raise ConfigError(f"{where}: {key}: {str(first['msg']).removeprefix('Value error, ')}") from None
+    unknown = sorted(set(chosen.low_stakes_types + chosen.structural_types) - set(CURRICULUM.edge_types))
+    if unknown:
+        known = ", ".join(CURRICULUM.edge_types)
+        raise ConfigError(f"{where}: not an edge type: {', '.join(unknown)} (the edge types: {known})")
+    default = Policy().model_dump(mode="json")
+    changes = {key: value for key, value in chosen.model_dump(mode="json").items() if value != default[key]}
+    return chosen.model_copy(update={"version": changed_version(changes)})
 
 
 BUNDLE_ITEMS = 16
@@ -322,6 +406,7 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
                 bundle_items=_int_or(env, "MAGG_LLM_BUNDLE_ITEMS", BUNDLE_ITEMS),
                 bundle_tokens=_int_or(env, "MAGG_LLM_BUNDLE_TOKENS", BUNDLE_TOKENS),
             ),
+            policy=read_policy(Path(env["MAGG_POLICY"])) if env.get("MAGG_POLICY", "").strip() else Policy(),
             reports=Path(env.get("MAGG_REPORTS") or "magg-reports"),
         )
     except ValidationError as error:

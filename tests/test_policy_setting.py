@@ -1,0 +1,114 @@
+"""MAGG_POLICY: a person's choice of thresholds and modes, read from a TOML file at the start,
+recorded with every decision under a version that names it, and refused in one line when wrong."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from magg_kg.config import MAX_POLICY_BYTES, Policy, changed_version, load_config, read_policy
+from magg_kg.errors import ConfigError
+from tests.cli import magg
+
+LESSON = Path(__file__).parents[1] / "magg_kg" / "curriculum" / "18-deep-learning-optimizers-adam.md"
+
+
+def policy_file(tmp_path: Path, text: str | bytes) -> Path:
+    path = tmp_path / "policy.toml"
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
+    return path
+
+
+def test_a_file_sets_the_fields_it_names_and_the_others_keep_their_defaults(tmp_path: Path) -> None:
+    path = policy_file(tmp_path, 'contested = "self-consistency"\ncommit_at = 0.85\n')
+
+    policy = load_config({"MAGG_POLICY": str(path)}).policy
+
+    assert (policy.contested, policy.commit_at) == ("self-consistency", 0.85)
+    assert policy.reject_below == Policy().reject_below and policy.debate_scope == Policy().debate_scope
+
+
+def test_the_version_names_what_a_file_changes_and_only_that(tmp_path: Path) -> None:
+    one = read_policy(policy_file(tmp_path, "commit_at = 0.85\ncontested = 'self-consistency'\n"))
+    same = read_policy(policy_file(tmp_path, "contested = 'self-consistency'\ncommit_at = 0.850\n"))
+    other = read_policy(policy_file(tmp_path, "commit_at = 0.9\ncontested = 'self-consistency'\n"))
+    defaults = read_policy(policy_file(tmp_path, "commit_at = 0.8\n# the default, written out\n"))
+
+    assert one.version == same.version != other.version
+    assert one.version.startswith(Policy().version + "+")
+    assert defaults.version == Policy().version == changed_version({})
+    assert load_config({}).policy == Policy() and load_config({"MAGG_POLICY": "  "}).policy == Policy()
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("commit_at = ", "not TOML"),
+        ("comit_at = 0.9", "comit_at: Extra inputs are not permitted"),
+        ("commit_at = 1.5", "commit_at: Input should be less than or equal to 1"),
+        ("commit_at = 'high'", "commit_at: Input should be a valid number"),
+        ("contested = 'vote'", "contested: Input should be 'debate' or 'self-consistency'"),
+        ("debate_rounds = 0", "debate_rounds: Input should be greater than or equal to 1"),
+        ("version = 'mine'", "version is not set by a file"),
+        ("low_stakes_types = ['related', 'similar_to']", "not an edge type: similar_to"),
+        ("reject_below = 0.9", "reject_below (0.9) is above commit_at (0.8)"),
+        ("deliberate_from = 0.75", "deliberate_from (0.75) is above deliberate_below (0.7)"),
+        (b"commit_at = 0.9 # \xff", "not UTF-8"),
+        ("[policy]\ncommit_at = 0.9", "policy: Extra inputs are not permitted"),
+    ],
+)
+def test_a_file_that_cannot_be_a_policy_is_refused_naming_the_file_and_the_key(
+    tmp_path: Path, text: str | bytes, said: str
+) -> None:
+    path = policy_file(tmp_path, text)
+
+    with pytest.raises(ConfigError) as refused:
+        load_config({"MAGG_POLICY": str(path)})
+
+    assert str(path) in str(refused.value) and said in str(refused.value)
+
+
+def test_a_missing_a_folder_or_a_huge_file_is_refused(tmp_path: Path) -> None:
+    huge = policy_file(tmp_path, "# " + "x" * MAX_POLICY_BYTES + "\n")
+    for path, said in ((tmp_path / "none.toml", "no such file"), (tmp_path, "no such file"), (huge, "bytes")):
+        with pytest.raises(ConfigError, match=said):
+            read_policy(path)
+
+
+def test_a_refused_policy_file_stops_the_command_in_one_line_before_anything_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MAGG_POLICY", str(policy_file(tmp_path, "commit_at = 2")))
+    db = tmp_path / "g.sqlite"
+
+    code, out, err = magg(["ingest", "--db", str(db), str(LESSON)], capsys)
+
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "MAGG_POLICY" in err and "commit_at" in err and "Traceback" not in err
+    assert not db.exists()
+
+
+def test_ingest_decides_under_the_file_s_policy_and_records_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = 'contested = "self-consistency"\ndebate_scope = "any"\n'
+    monkeypatch.setenv("MAGG_POLICY", str(policy_file(tmp_path, text)))
+    db = tmp_path / "g.sqlite"
+
+    assert magg(["ingest", "--db", str(db), str(LESSON)], capsys)[0] == 0
+
+    expected = read_policy(tmp_path / "policy.toml").version
+    with sqlite3.connect(db) as con:
+        versions = {row[0] for row in con.execute("SELECT policy_version FROM decisions")}
+        contested = con.execute("SELECT rationale, detail FROM decisions WHERE stage = 'debate'").fetchall()
+    assert versions == {expected}
+    assert contested, "the lesson gave no contested claim: the test shows nothing"
+    for rationale, detail in contested:
+        recorded = json.loads(detail)
+        assert recorded["method"] == "self-consistency" and "transcript" not in recorded
+        assert recorded["policy"]["contested"] == "self-consistency"
+        assert recorded["policy"]["debate_scope"] == "any"
+        assert "moderator" not in rationale and "majority" in rationale
