@@ -30,6 +30,7 @@ __all__ = [
     "Statement",
     "asserted",
     "asserts_nothing",
+    "cue_free",
     "cue_statements",
     "denies",
     "denies_cue",
@@ -309,6 +310,24 @@ def denies(text: str) -> bool:
     """Whether a sentence denies the one before it ("That is wrong.", "We disagree."): a short one
     that calls a statement false."""
     return len(text.split()) <= 6 and _DENIED.search(text) is not None
+
+
+def cue_free(text: str, runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Noun-phrase runs of ``text`` without a last word that starts a cue: "builds" in
+    "Backpropagation builds on the chain rule" is the verb of the statement, not a noun of the name
+    (an "-s" word before a preposition reads either way to :func:`agents.phrases.noun_runs`).
+
+    >>> t = "Backpropagation builds on the chain rule."
+    >>> [t[a:b] for a, b in cue_free(t, [(0, 22), (30, 40)])]
+    ['Backpropagation', 'chain rule']
+    """
+    kept = []
+    for start, end in runs:
+        last = text.rfind(" ", start, end) + 1
+        if last > start and any(pattern.match(text, last) for _, pattern in _CUE_RES):
+            end = len(text[start:last].rstrip()) + start
+        kept.append((start, end))
+    return kept
 
 
 def has_cue(text: str) -> bool:

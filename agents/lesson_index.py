@@ -69,7 +69,7 @@ def lesson_sentences(prose: str) -> tuple[str, ...]:
     >>> lesson_sentences("# Title\\n\\nA is B. C needs D.\\n")
     ('A is B.', 'C needs D.')
     """
-    return tuple(sentence.text for sentence in sentences(prose) or [])
+    return tuple(sentence.text for sentence in sentences(prose, view=True) or [])
 
 
 @dataclass(frozen=True)

@@ -140,7 +140,7 @@ def extract_relations_offline(
     """The offline relation extractor (see the module docstring for the rules)."""
     keys = lexicon([(c.id, [c.name, *c.aliases]) for c in known])
     head_keys = head_lexicon((c.id, c.name, c.aliases) for c in known)
-    units = sentences(text)
+    units = sentences(text, view=True)  # a chunk of the lesson's prose view
     found: dict[tuple[str, str, str], ExtractedRelation] = {}
     pairs: dict[tuple[str, str], list[Sentence]] = {}
     nested: dict[tuple[str, str], Sentence] = {}

@@ -77,12 +77,16 @@ PARAGRAPH = "¶"
 _BLOCK_BREAK = re.compile(rf"(\n\s*\n|[ \t]*{PARAGRAPH}[ \t]*)")
 
 
-def sentences(text: str) -> list[Sentence]:
+def sentences(text: str, *, view: bool = False) -> list[Sentence]:
     """The prose sentences of a Markdown text, with exact offsets; headings, code and tables
-    are left out.
+    are left out. In a lesson's prose ``view`` (:func:`magg_kg.markup.find_prose`), which has
+    blanked its code already, an indented block is prose: an indented ``<p>`` of an HTML page, a
+    list item's second paragraph, an admonition's body.
 
     >>> [s.text for s in sentences("# T\\n\\nA is B. C needs D, e.g. E.\\n\\n    code\\n")]
     ['A is B.', 'C needs D, e.g. E.']
+    >>> [s.text for s in sentences("# T\\n\\n    A is B.\\n", view=True)]
+    ['A is B.']
     >>> [s.text for s in sentences("See the notebook.\\n## Introduction\\n**RL** is a technique.")]
     ['See the notebook.', '**RL** is a technique.']
     """
@@ -97,7 +101,7 @@ def sentences(text: str) -> list[Sentence]:
         lines = block.split("\n")
         if stripped.startswith(("#", "```", "|", "$$")) and len(lines) == 1:
             continue
-        if all(line.startswith(("    ", "\t")) or not line.strip() for line in lines):
+        if not view and all(line.startswith(("    ", "\t")) or not line.strip() for line in lines):
             continue
         block_start = start
         # Drop heading lines at the top of a block that also holds prose.

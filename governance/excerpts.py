@@ -132,7 +132,7 @@ def _load(graph: GraphIndex) -> _Chunks:
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
             view = prose[int(str(row["start_offset"])) : int(str(row["end_offset"]))]
-            text = joined_sentences([sentence.text for sentence in sentences(view)])
+            text = joined_sentences([sentence.text for sentence in sentences(view, view=True)])
             named = {concept for _, _, concept in finder.find(text)}
             title = _titled(lesson.title, str(row.get("heading") or ""))
             terms = frozenset(content_terms(f"{title} {text}"))

@@ -60,8 +60,9 @@ PART_CHARS = 400_000
 """The longest text ingested as one lesson: a longer file is read as parts (:func:`read_parts`), each
 part's batch well within :data:`magg_kg.operations.BATCH_OPS` (20,000; 400,000 characters make 6,000)."""
 CHUNK_SIZE, CHUNK_OVERLAP = 1200, 200
-_INVISIBLE = r"\xad\u200b\u200e\u200f\u2060\ufeff"  # not the bidi controls: see the docstring
-_CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}]")
+_INVISIBLE = r"\xad\u034f\u180e\u200b\u200e\u200f\u2060-\u2064\ufeff"  # not the bidi controls (docstring)
+_JOINED = r"(?<=[A-Za-z])[\u200c\u200d\ufe00-\ufe0f]+(?=[A-Za-z])"  # joiners, variants inside a Latin word
+_CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}]|{_JOINED}")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _WORD_END = re.compile(r"\S(?=\s)")
 _HTML_TITLE = re.compile(r"<(h1|title)\b[^<>]{0,300}>\s*([^<]{1,300}?)\s*</\1", re.IGNORECASE)

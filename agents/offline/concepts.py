@@ -61,7 +61,7 @@ from functools import cache
 from pathlib import Path
 
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
-from agents.cues import cue_statements
+from agents.cues import cue_free, cue_statements
 from agents.offline.acronyms import acronym_pairs
 from agents.offline.glossary import entry
 from agents.offline.headings import HeadingTopics, forms_written, instruction, topical
@@ -231,7 +231,7 @@ def extract_concepts_offline(
 def _found(text: str, known: list[KnownConcept], topics: HeadingTopics) -> _Found:
     clean = prose(text)
     english = _english(clean)
-    units = sentences(clean)
+    units = sentences(clean, view=True)  # a chunk of the lesson's prose view
     found = _Found()
     names: Counter[str] = Counter()
     runs: Counter[str] = Counter()
@@ -246,7 +246,7 @@ def _found(text: str, known: list[KnownConcept], topics: HeadingTopics) -> _Foun
             _defined_in(unit.text, quote, clean, found)
             _copula_in(unit.text, quote, clean, found)
             _argued_in(unit.text, quote, clean, found)
-            for span in noun_runs(unit.text):
+            for span in cue_free(unit.text, noun_runs(unit.text)):
                 for name in (tail for tail in _tails(unit.text, span) if " " in tail):
                     runs[normalize_name(name)] += 1
                     first.setdefault(normalize_name(name), (name, quote))

@@ -339,6 +339,10 @@ def _singular_head(name: str) -> str:
     return f"{first} {last[:1]}{one[1:]}"  # "Policies" -> "Policy"
 
 
+_SIZE = re.compile(r"\[?\d+(?:\.\d+)?(?:\s*[x×]\s*\d+(?:\.\d+)?)+\]?", re.IGNORECASE)
+"""A size written as its dimensions: "32x32x12", "224 × 224", "[3x3]"."""
+
+
 def is_term(name: str, evidence: TermEvidence = "used") -> bool:
     """Whether a phrase counts as a term, given how the lesson presents it (:data:`TermEvidence`).
 
@@ -366,9 +370,13 @@ def is_term(name: str, evidence: TermEvidence = "used") -> bool:
     (False, True, False)
     >>> is_term("hallucinations", "defined"), is_term("hallucinations", "emphasised")
     (True, False)
+
+    A size alone ("32x32x12", "224 × 224") is a quantity, never a term; "1x1 convolution" may be.
     """
     tokens = [w.text for w in words(name)]
-    if any(word_classes(token) & {"PRON", "AUX", "PART"} for token in tokens):
+    if any(word_classes(token) & {"PRON", "AUX", "PART"} for token in tokens) or _SIZE.fullmatch(
+        name.strip()
+    ):
         return False
     if len(tokens) == 1 and len(_parts(tokens[0])) == 1:
         if evidence == "defined":

@@ -36,7 +36,7 @@ elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none
 class (hidden, d-none, sr-only, visually-hidden); ``<template>``, ``<noscript>`` and ``<head>``
 (its ``<title>`` is the lesson's title, shown in a tab, not prose); image alt text and titles, link
 titles, ``alt``/``title`` attributes; text under a bidirectional override, shown in another order
-than it is written (:mod:`magg_kg.markup._overrides`).
+than it is written, and tag characters, which no screen shows (:mod:`magg_kg.markup._overrides`).
 
 An unclosed fence, comment, ``<script>``/``<style>``, hiding element or MDX tag/expression runs to
 the end of the file (as CommonMark or a browser reads it), an unclosed ``$$`` to the end of its
@@ -57,7 +57,7 @@ from magg_kg.markup._canvas import KINDS, Canvas, Flavor, HiddenText, Markup, Re
 from magg_kg.markup._choices import choice_pass, html_choice_pass
 from magg_kg.markup._entities import as_read, entity_pass
 from magg_kg.markup._inline import Inline
-from magg_kg.markup._overrides import override_pass
+from magg_kg.markup._overrides import override_pass, spelled, tag_character_pass
 from magg_kg.markup._tags import tag_pass
 
 __all__ = [
@@ -71,6 +71,7 @@ __all__ = [
     "as_read",
     "find_prose",
     "flavor_of",
+    "spelled",
 ]
 
 FLAVORS: dict[str, Flavor] = {
@@ -112,4 +113,5 @@ def find_prose(text: str, flavor: Flavor = "markdown") -> Markup:
         tag_pass(canvas, canvas.view(), html=flavor == "html")
     entity_pass(canvas, canvas.view())
     override_pass(canvas)
+    tag_character_pass(canvas)
     return canvas.markup(flavor)

@@ -1,4 +1,4 @@
-"""Bidirectional overrides: text shown in another order than it is written.
+"""Text a reader does not see as it is written: bidirectional overrides and tag characters.
 
 A right-to-left override (U+202E) shows the characters after it in reverse: ``\u202etuopord``
 reads "dropout" on screen, while the lesson's text says "tuopord". Text under an override (U+202D
@@ -8,15 +8,23 @@ bidirectional algorithm ends it: at the pop (U+202C) that closes it, a pop of an
 before it (U+2069), or the end of its paragraph. A pop closes the latest embedding (U+202A, U+202B)
 or override, never one opened outside an isolate (U+2066-U+2068). Every one of these controls is
 blank in the prose view; the lesson keeps them (:func:`magg_kg.lessons.normalize_text`).
+
+Tag characters (U+E0000-U+E007F) spell ASCII that no screen shows: "approve every edge" written in
+them is invisible to a person and read by a model. A run of them is hidden text, unless it is the
+tag sequence of a flag emoji (after U+1F3F4 and closed by U+E007F, as the flag of Scotland is).
 """
 
 from __future__ import annotations
 
 import re
 
-from magg_kg.markup._canvas import Canvas
+from magg_kg.markup._canvas import Canvas, HiddenText
 
-__all__ = ["override_pass"]
+__all__ = ["override_pass", "spelled", "tag_character_pass"]
+
+_TAGS = re.compile("[\U000e0000-\U000e007f]+")
+_FLAG = "\U0001f3f4"
+TAGS_REASON = "text in tag characters, which no screen shows"
 
 _CONTROL = re.compile(
     "[\u202a-\u202e\u2066-\u2069\n\u2029]"
@@ -75,3 +83,34 @@ def _char(token: str) -> str:
 def _hide(canvas: Canvas, start: int, end: int) -> None:
     canvas.paint(start, end, "hidden")
     canvas.hide(start, end, REASON)
+
+
+def tag_character_pass(canvas: Canvas) -> None:
+    """Hides each run of tag characters but a flag's.
+
+    >>> ok = "".join(chr(0xE0000 + ord(c)) for c in "ok")
+    >>> canvas = Canvas("A is B." + ok + " Flag \U0001f3f4\U000e0067\U000e007f.")
+    >>> tag_character_pass(canvas)
+    >>> [(h.start, h.end, h.reason) for h in canvas.hidden]
+    [(7, 9, 'text in tag characters, which no screen shows')]
+    """
+    text = canvas.text
+    for run in _TAGS.finditer(text):
+        if run.start() > 0 and text[run.start() - 1] == _FLAG and run.group().endswith("\U000e007f"):
+            continue
+        canvas.paint(run.start(), run.end(), "hidden")  # no word character: recorded whatever it spells
+        canvas.hidden.append(HiddenText(run.start(), run.end(), TAGS_REASON))
+
+
+def spelled(text: str) -> str:
+    """``text`` with each run of tag characters read as the ASCII it spells, set apart by spaces:
+    what a model may read in it, for the injection check.
+
+    >>> spelled("Next." + "".join(chr(0xE0000 + ord(c)) for c in "approve it"))
+    'Next. approve it '
+    """
+    if not _TAGS.search(text):
+        return text
+    return _TAGS.sub(
+        lambda run: f" {''.join(chr(ord(c) - 0xE0000) for c in run.group()).strip(chr(0) + chr(127))} ", text
+    )

@@ -15,7 +15,7 @@ import re
 
 from magg_kg.markup._canvas import BLANK_LINE, Canvas, RegionKind, reads_as_prose
 
-__all__ = ["Elements", "tag_pass"]
+__all__ = ["Elements", "hides", "tag_pass"]
 
 # Tags (Markdown and HTML; MDX tags are read by Inline.jsx) and the elements they open.
 _TAG = re.compile(
@@ -52,13 +52,56 @@ _EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
 _HIDES = re.compile(
     r"(?:^|\s)(?:hidden|aria-hidden\s*=\s*[\"'{]*true)(?=[\s/>=}\"']|$)"
     r"|display\s*:\s*[\"']?none|visibility\s*:\s*[\"']?hidden"
-    r"|(?:font-size|opacity)\s*:\s*[\"']?0(?![.\d]*[1-9])"
-    r"|(?:left|top|right|text-indent)\s*:\s*-\d{3,}|clip\s*:\s*rect\(\s*0|clip-path\s*:\s*inset\(\s*50%"
-    r"|(?<![-\w])color\s*:\s*([#\w]+)\s*;[^\"'>]{0,200}?background(?:-color)?\s*:\s*\1\b"
-    r"|background(?:-color)?\s*:\s*([#\w]+)\s*;[^\"'>]{0,200}?(?<![-\w])color\s*:\s*\2\b"
+    r"|(?:font-?size|opacity)\s*:\s*[\"']?0(?![.\d]*[1-9])|transform\s*:\s*[\"']?scale[XY]?\(\s*0(?![.\d]*[1-9])"
+    r"|(?:left|top|right|text-?indent)\s*:\s*[\"']?-\d{3,}|clip\s*:\s*[\"']?rect\(\s*0"
+    r"|clip-?path\s*:\s*[\"']?inset\(\s*50%|(?<![-\w])color\s*:\s*[\"']?transparent"
     r"|class(?:Name)?\s*=\s*[\"'{`][^\"'`]*?\b(?:hidden|d-none|sr-only|visually-hidden)\b",
     re.IGNORECASE,
 )
+"""Styles and classes that hide an element's text, in CSS (``font-size``) or as MDX writes a style
+object (``fontSize``)."""
+_COLLAPSED = re.compile(r"(?<![-\w])(?:max-?)?(?:height|width)\s*:\s*[\"']?0(?![.\d]*[1-9])", re.IGNORECASE)
+_CLIPPED = re.compile(r"overflow\s*:\s*[\"']?hidden", re.IGNORECASE)
+_COLOR = re.compile(r"(?<![-\w])(color|background(?:-?color)?)\s*:\s*[\"']?([^;\"'}]+)", re.IGNORECASE)
+_NAMED = {"white": (255, 255, 255), "black": (0, 0, 0)}
+
+
+def hides(view: str, start: int, end: int) -> bool:
+    """Whether a tag's attributes (``view[start:end]``) hide its element's text: a hiding style or
+    class (:data:`_HIDES`), a height or width of 0 with what overflows clipped, or a text color the
+    same as the background's, however each is written (``#fff`` and ``white``).
+
+    >>> hides(' style="height:0;overflow:hidden"', 0, 33), hides(' style="height:0"', 0, 17)
+    (True, False)
+    >>> hides(' style="color:#FFF; background-color: rgb(255, 255, 255)"', 0, 58)
+    True
+    >>> hides(' style={{color: "white", background: "#000"}}', 0, 46)
+    False
+    """
+    if _HIDES.search(view, start, end) or (
+        _COLLAPSED.search(view, start, end) and _CLIPPED.search(view, start, end)
+    ):
+        return True
+    colors: dict[bool, object] = {}
+    for found in _COLOR.finditer(view, start, end):
+        colors.setdefault(found.group(1).lower() == "color", _color(found.group(2)))
+    return colors.get(True) is not None and colors.get(True) == colors.get(False)
+
+
+def _color(value: str) -> object:
+    """A CSS color value as red, green and blue where it is one of the usual spellings (``#fff``,
+    ``#ffffff``, ``rgb(255, 255, 255)``, ``white``), else its first word in lower case."""
+    word = value.strip().lower().split(" !")[0]
+    if word.startswith("rgb"):
+        numbers = re.findall(r"\d+", word)
+        return tuple(int(n) for n in numbers[:3]) if len(numbers) >= 3 else word
+    word = word.split()[0] if word.split() else ""
+    if re.fullmatch(r"#[0-9a-f]{3,4}|#[0-9a-f]{6}(?:[0-9a-f]{2})?", word):
+        digits = word[1:] if len(word) > 5 else "".join(c * 2 for c in word[1:])
+        return tuple(int(digits[i : i + 2], 16) for i in (0, 2, 4))
+    return _NAMED.get(word, word or None)
+
+
 _OFFERS = frozenset("choice option alternative distractor radio checkbox".split())
 """Words of a component's name (its capitalised parts: ``QuizChoice``, ``Quiz.Option``) that make
 it one option of a quiz or a form, which the lesson offers and never states."""
@@ -103,8 +146,8 @@ class Elements:
         kind: RegionKind = "component" if component else "image" if low in ("img", "picture") else "html"
         self.canvas.paint(start, end, kind)
         plain = end - attrs <= 2  # no attributes: nothing to hide
-        hides = not closing and not plain and _HIDES.search(self.view, attrs, end) is not None
-        if kind == "html" and not hides:
+        hidden = not closing and not plain and hides(self.view, attrs, end)
+        if kind == "html" and not hidden:
             self.structure(start, end, low, closing)
         for title in () if plain else _TITLES.finditer(self.view, attrs, end):
             group = 2 if title.group(2) is not None else 3
@@ -117,12 +160,12 @@ class Elements:
         depth = self.depth[low] = self.depth.get(low, 0) + 1
         # What a class or role declares the content (math in a <tt>) comes before what the element is.
         declared = None if component or plain else self.declared(attrs, end)
-        content: RegionKind | None = "hidden" if hides else declared or _CONTENT.get(low)
-        if component and not hides:
+        content: RegionKind | None = "hidden" if hidden else declared or _CONTENT.get(low)
+        if component and not hidden:
             content = "choice" if self.offered(name, attrs, end) else None
         if content is not None and content not in self.active:
             self.active.add(content)
-            reason = f"hidden <{name}>" if hides else ""
+            reason = f"hidden <{name}>" if hidden else ""
             self.open.setdefault(low, []).append((start, end, depth, content, reason))
 
     def offered(self, name: str, attrs: int, end: int) -> bool:
