@@ -1,5 +1,8 @@
 """Re-check: re-judge the most recently recorded active edges; invalidate those now below the bar.
 
+An edge a person committed (approved, restored or reinstated: its decision's model is ``human``) is
+never re-judged: a person's decision stands until a person reverses it.
+
 Each edge is judged as if it were proposed today, against its own grounding evidence and the graph
 without it (an edge does not support itself); no owner votes. An edge that now scores below
 ``policy.reject_below`` is invalidated: its version is closed (``invalid_at``, ``expired_at``,

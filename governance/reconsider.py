@@ -34,6 +34,7 @@ from agents.judge import PROMPT_VERSION
 from governance.graph_state import GraphState
 from governance.judgment import Judgment
 from governance.policy import policy_decision
+from governance.review import out_of_course
 from magg_kg.builders import proposal_op, propose
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
@@ -75,11 +76,18 @@ class Reconsidered:
 
 
 def open_cases(store: Store, graph: GraphState) -> list[tuple[Triple, list[Proposal]]]:
-    """The open proposals grounded in lessons (evidence held back as tainted left out), grouped by
-    edge, each group oldest first, the groups in the order of their oldest proposal."""
+    """The open proposals grounded in lessons the course has now (evidence held back as tainted
+    left out, and so are a lesson version a later one replaced and a withdrawn lesson: the course
+    no longer says what they quote), grouped by edge, each group oldest first, the groups in the
+    order of their oldest proposal."""
     cases: dict[Triple, list[Proposal]] = {}
+    stale = store.stale_lessons()
     for proposal in store.proposals_in(("abstained",), without_stage="taint"):
-        if proposal.origin in ORIGINS and proposal.evidence:
+        if (
+            proposal.origin in ORIGINS
+            and proposal.evidence
+            and not out_of_course(store, proposal.evidence, stale)
+        ):
             triple = graph.view.schema.canonical(proposal.src, proposal.type, proposal.dst)
             cases.setdefault(triple, []).append(proposal)
     for group in cases.values():

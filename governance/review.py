@@ -47,6 +47,7 @@ __all__ = [
     "case_of",
     "find_item",
     "grounded",
+    "out_of_course",
     "pending",
     "pending_for",
     "reject",
@@ -264,6 +265,7 @@ def approve(
             f"reject it with `magg review reject {ident} --reviewer NAME --reason TEXT`"
         )
     spans, problem = grounded(store, proposal.evidence)
+    problem = problem or out_of_course(store, proposal.evidence)
     if problem:
         raise UserError(f"cannot approve {ident}: {problem}; reject it instead")
     score = _latest_score(store, proposal)
@@ -285,6 +287,18 @@ def grounded(store: Store, evidence: Sequence[Span]) -> tuple[list[SpanData], st
         return lesson.text if lesson else None
 
     return ground(evidence, lesson_text)
+
+
+def out_of_course(store: Store, evidence: Sequence[Span], stale: set[str] | None = None) -> str:
+    """Why ``evidence`` no longer grounds a commit, "" when it does: every lesson it quotes is a
+    version a later one replaced, or withdrawn (:meth:`~magg_kg.store.Store.stale_lessons`; read
+    once for many proposals), so the course no longer says it."""
+    quoted = {span.lesson_id for span in evidence}
+    if not quoted or quoted - (store.stale_lessons() if stale is None else stale):
+        return ""
+    return (
+        f"the course no longer says it: {', '.join(sorted(quoted))} has a new version since, or was withdrawn"
+    )
 
 
 def twins_settled(

@@ -279,7 +279,8 @@ class Store(ABC):
         return edge_from_row(rows[0]) if rows else None
 
     def recent_edges(self, limit: int) -> list[EdgeVersion]:
-        """The most recently recorded active edge versions, newest first."""
+        """The most recently recorded active edge versions a machine committed, newest first: a
+        person's (approved, restored, reinstated) stands until a person reverses it."""
         return [edge_from_row(row) for row in self.query("recent_active_edges", {"limit": limit})]
 
     def lessons(self, as_of: str | None = None) -> list[Lesson]:

@@ -251,7 +251,8 @@ def recheck_command(
     db: DbOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Re-judge recently recorded active edges; invalidate those now below the reject bar."""
+    """Re-judge recently recorded active edges; invalidate those now below the reject bar (never
+    an edge a person committed)."""
     with open_context(db) as ctx:
         usage = _usage(ctx)
         policy = ctx.config.policy

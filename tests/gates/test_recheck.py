@@ -54,6 +54,23 @@ def world(store: SQLiteStore, clock: StepClock) -> SQLiteStore:
     return store
 
 
+def test_an_edge_a_person_committed_is_never_rechecked(store: SQLiteStore, clock: StepClock) -> None:
+    # A re-check invalidated edges a person had approved or restored, and no command could put
+    # them back (found by a hostile run): a person's decision stands until a person reverses it.
+    seed(store, clock)
+    for edge in GOOD:
+        commit(store, clock, *edge)
+    now = clock.now()
+    store.write(
+        Batch.of(make_id("batch", "person", now), now, journaled(seeded_edge(*BAD, now, "human"), now))
+    )
+
+    verdicts = write_all(store, clock, 3)
+
+    assert verdicts == ["keep neural-network", "keep linear-algebra"]
+    assert ("backpropagation", "calculus") in {(e.src, e.dst) for e in store.edges()}
+
+
 def write_all(store: SQLiteStore, clock: StepClock, limit: int) -> list[str]:
     verdicts = []
     for result in recheck(store, ScriptedLLM(), Policy(), clock, limit):

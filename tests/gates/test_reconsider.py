@@ -28,6 +28,7 @@ from magg_kg.operations import Batch
 from magg_kg.records import Proposal
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
+from tests.cli import magg
 
 from .world import CHAIN, ScriptedLLM, on_disk, proposal, run_magg, seed, span, write
 
@@ -217,3 +218,43 @@ def test_the_command_runs_rounds_while_one_commits_and_leaves_edges_open(
     monkeypatch.setattr(review, "run_reconsider", _rounds(*states))
     run_magg(["reconsider", "--db", db, "--rounds", str(rounds)])
     assert ("run `magg reconsider` again" in capsys.readouterr().out) == hint
+
+
+CURRICULUM = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
+
+
+def test_what_a_replaced_lesson_version_says_is_neither_reconsidered_nor_approved(
+    tmp_path: Path, clock: StepClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Open proposals of a version a new one replaced were reconsidered, and committed on a sentence
+    # the course no longer has; a person could approve one as well (found by a hostile run).
+    folder = tmp_path / "course"
+    folder.mkdir()
+    for lesson in sorted(CURRICULUM.glob("0[1-4]-*.md")):
+        (folder / lesson.name).write_text(lesson.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "g.sqlite"
+    run_magg(["ingest", str(folder), "--db", str(db)])
+    for lesson in folder.iterdir():  # every lesson edited: each gets a new version
+        text = lesson.read_text(encoding="utf-8")
+        lesson.write_text(text.replace(" is a prerequisite for ", " is unlike "), encoding="utf-8")
+    run_magg(["ingest", str(folder), "--db", str(db)])
+    capsys.readouterr()
+    store = SQLiteStore.open(str(db))
+    stale = store.stale_lessons()
+    assert stale and [p for p in store.proposals_in(("abstained",)) if p.lesson_id in stale]
+    queued = [p for p in store.proposals_in(("quarantined",)) if p.lesson_id in stale]
+    store.close()
+
+    assert queued, "no quarantined proposal of a replaced version: the test shows nothing"
+    code, _, err = magg(["review", "approve", queued[0].id, "--reviewer", "ann", "--db", str(db)], capsys)
+    assert code == 2 and "the course no longer says it" in err
+
+    store = SQLiteStore.open(str(db))
+    try:
+        always = ScriptedLLM({"judge": lambda _: {"reasoning": "sure", "score": 0.95, "verdict": "commit"}})
+        for found in reconsider(store, always, POLICY, clock):
+            for ident in found.settled:
+                settled = store.proposal(ident)
+                assert settled is not None and settled.lesson_id not in stale
+    finally:
+        store.close()

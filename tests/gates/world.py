@@ -119,8 +119,9 @@ def seed(store: Store, clock: Clock, edges: Sequence[tuple[str, str, str, str]] 
     store.write(Batch.of(make_id("batch", "seed", now), now, journaled(ops, now)))
 
 
-def seeded_edge(src: str, type_: str, dst: str, quote: str, now: str) -> list[Operation]:
-    """A committing decision and the active edge version it admits (a seeded fact)."""
+def seeded_edge(src: str, type_: str, dst: str, quote: str, now: str, model: str = "none") -> list[Operation]:
+    """A committing decision and the active edge version it admits (a seeded fact; a person's
+    decision with ``model="human"``)."""
     decision = decision_op(
         None,
         "seed",
@@ -131,7 +132,7 @@ def seeded_edge(src: str, type_: str, dst: str, quote: str, now: str) -> list[Op
         detail={},
         policy_version="policy-1",
         prompt_version="seed",
-        model="none",
+        model=model,
         decided_at=now,
     )
     evidence = span_data([span(quote)])
