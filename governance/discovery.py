@@ -162,6 +162,7 @@ def discover(
     graph = GraphState.of_store(store)
     view = graph.view
     proposed = {frozenset((p.src, p.dst)) for p in store.proposals()}
+    stale = store.stale_lessons()  # replaced or withdrawn: the course no longer says what they quote
     gate = Judgment(llm, policy, clock, store, graph=graph)
     vocabulary = {name: t.description for name, t in view.schema.edge_types.items()}
     for candidate in sample_pairs(view, limit, seed, lambda a, c: frozenset((a, c)) in proposed):
@@ -185,7 +186,10 @@ def discover(
             why = "no relation proposed" if said.type == "none" else "proposal names other concepts"
             yield Discovered(candidate, None, "skipped", why, ())
             continue
-        spans = _inferred([s for path in paths for t in path for s in _evidence(store, t)[:2]])
+        spans = _inferred([s for path in paths for t in path for s in _evidence(store, t, stale)[:2]])
+        if not spans:
+            yield Discovered(candidate, None, "skipped", "no current lesson states the path between them", ())
+            continue
         now = clock.now()
         stored = propose(
             said.src,
@@ -243,7 +247,8 @@ def discover(
         yield Discovered(candidate, triple, settled.state, last.rationale, (*ops, *settled.ops))
 
 
-def _evidence(store: Store, triple: Triple) -> tuple[Span, ...]:
-    """The grounding evidence of an active edge, read by its triple (an index lookup)."""
+def _evidence(store: Store, triple: Triple, stale: set[str]) -> tuple[Span, ...]:
+    """The grounding evidence of an active edge, read by its triple (an index lookup), without
+    quotes of the ``stale`` lessons (versions a later one replaced, withdrawn lessons)."""
     edge = store.active_edge(*triple)
-    return edge.grounding.evidence if edge is not None else ()
+    return tuple(s for s in edge.grounding.evidence if s.lesson_id not in stale) if edge is not None else ()

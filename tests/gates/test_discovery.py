@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,7 @@ from magg_kg.records import Concept
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
-from .world import ScriptedLLM, seed
+from .world import ScriptedLLM, run_magg, seed
 
 T = "2026-01-01T00:00:00.000000Z"
 
@@ -138,3 +139,36 @@ def test_discovered_candidates_run_through_rules_judge_and_debate(
     assert verify_store(store) == []
     again = list(discover(store, llm, Policy(), clock, limit=3, seed=7))
     assert not {frozenset((f.candidate.a, f.candidate.c)) for f in again} & pairs  # never proposed twice
+
+
+def test_discovery_never_quotes_a_withdrawn_lesson(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Discover built new edges on quotes of a lesson a person had withdrawn: the path edges that
+    # other lessons state too keep its quotes (found by a hostile run).
+    curriculum = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
+    folder = tmp_path / "course"
+    folder.mkdir()
+    for lesson in sorted(curriculum.glob("*.md")):
+        (folder / lesson.name).write_text(lesson.read_text(encoding="utf-8"), encoding="utf-8")
+    db = str(tmp_path / "g.sqlite")
+    run_magg(["ingest", str(folder), "--db", db])
+    store = SQLiteStore.open(db)
+    lesson = next(s for s in store.current_lessons() if s.lesson_key.startswith("14-"))
+    quoted = [e for e in store.edges() if lesson.id in {s.lesson_id for s in e.grounding.evidence}]
+    store.close()
+    assert quoted, "no edge quotes the lesson: the test shows nothing"
+    run_magg(["review", "withdraw", lesson.lesson_key, "--reviewer", "ann", "--reason", "gone", "--db", db])
+    store = SQLiteStore.open(db)
+    kept = [e for e in store.edges() if lesson.id in {s.lesson_id for s in e.grounding.evidence}]
+    store.close()
+    assert kept, "no edge other lessons state keeps the lesson's quotes: the test shows nothing"
+    run_magg(["discover", "--db", db, "--limit", "200"])
+    capsys.readouterr()
+    store = SQLiteStore.open(db)
+    try:
+        discovered = [p for p in store.proposals() if p.origin == "discover"]
+        assert discovered, "nothing discovered: the test shows nothing"
+        assert not [p for p in discovered if lesson.id in {s.lesson_id for s in p.evidence}]
+    finally:
+        store.close()
