@@ -35,6 +35,11 @@ _CLOSERS = {
     "<script": re.compile(r"</script\s*>", re.I),
     "<style": re.compile(r"</style\s*>", re.I),
 }
+_BEGIN = re.compile(r"\\begin\{([A-Za-z]+\*?)\}")
+"""A LaTeX environment written bare, outside ``$$`` (``\\begin{equation}`` ... ``\\end{equation}``):
+math, as MathJax and KaTeX render it."""
+_LATEX_SPAN = 100_000
+"""The farthest an environment's ``\\end`` is looked for."""
 _JSX_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)?")
 _JSX_ATTRS = re.compile(r"(?:\s|[\w:.@$-]|=|\"[^\"]*\"|'[^']*')*")
 _BRACES = re.compile(r"[{}]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`")
@@ -80,6 +85,13 @@ class Inline:
             return self.code_span(start, end)
         if first == "$" or token in ("\\(", "\\["):
             return self.math(token, start, end)
+        if token == "\\b" and (begun := _BEGIN.match(self.view, start)) is not None:
+            closed = self.view.find(f"\\end{{{begun.group(1)}}}", begun.end(), begun.end() + _LATEX_SPAN)
+            if closed < 0:
+                return end  # no end in reach: text
+            stop = closed + len(begun.group(1)) + 6
+            self.canvas.paint(start, stop, "math")
+            return stop
         if first == "<":
             return self.angle(token, start, end)
         if first in "hfw":

@@ -830,3 +830,17 @@ def test_a_reference_to_a_combining_mark_joins_its_word() -> None:
     # "Erdo&#779;s graphs" made a concept "s graphs" (a helper's hostile run).
     text = "Erdo&#779;s graphs and cafe&#769; culture."
     assert words(find_prose(text, "html")) == "Erdős graphs and café culture."
+
+
+@pytest.mark.parametrize("flavor", ["markdown", "mdx"])
+def test_a_latex_environment_written_bare_is_math(flavor: Flavor) -> None:
+    # "\begin{equation}\text{The Hessian matrix is a prerequisite for Newton's method.}..." made a
+    # proposal quoting the environment (found by a hostile run); an environment never closed is text.
+    text = (
+        "Gradient descent works.\n\n\\begin{equation}\n\\text{The Hessian matrix is a prerequisite for "
+        "Newton's method.}\n\\end{equation}\n\nThen \\begin{align*} x = 1 \\end{align*} ends. "
+        "\\begin{x} stays."
+    )
+    markup = find_prose(text, flavor)
+    assert words(markup).startswith("Gradient descent works. Then ends. \\begin") and "stays" in words(markup)
+    assert [r.kind for r in markup.regions if r.kind == "math"] == ["math", "math"]
