@@ -304,6 +304,15 @@ def test_a_history_rewritten_and_rehashed_whole_is_caught_by_a_kept_head(magg: M
     assert code == 1 and f"the audit log no longer holds event {kept.split(':')[0]} with hash" in err
     code, _, err = magg("audit", "verify", "--db", str(path), "--since", "5:nothex")
     assert code == 2 and "is no audit head" in err
+    # Before any event the head printed is "0:", which --since refused; a hash in capitals was refused too.
+    empty = tmp_path / "empty.sqlite"
+    assert magg("init", "--db", str(empty))[0] == 0
+    code, out, _ = magg("audit", "verify", "--db", str(empty))
+    assert code == 0 and "head: 0:" in out
+    assert magg("audit", "verify", "--db", str(empty), "--since", "0:")[0] == 0
+    seq, _, digest = kept.partition(":")
+    code, _, err = magg("audit", "verify", "--db", str(path), "--since", f"{seq}:{digest.upper()}")
+    assert code == 1 and "no longer holds event" in err
 
 
 def test_audit_verify_fails_on_a_broken_invariant(magg: Magg, tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ def verify_command(
             events = ctx.store.audit_events()
         except StoreError as error:  # a damaged file can fail the reads the invariants need
             problems.append(f"the invariants could not be checked: {error}")
-        if kept is not None and not any((e.seq, e.hash) == kept for e in events):
+        if kept is not None and kept[0] and not any((e.seq, e.hash) == kept for e in events):
             problems.append(
                 f"the audit log no longer holds event {kept[0]} with hash {kept[1]}: the history up "
                 "to it was rewritten since that head was kept"
@@ -90,13 +90,14 @@ def verify_command(
 
 
 def _head(text: str) -> tuple[int, str]:
-    """``SEQ:HASH`` as :func:`verify_command` prints it.
+    """``SEQ:HASH`` as :func:`verify_command` prints it, the hash in either case; ``0:`` is the
+    head of an empty log, which every log holds.
 
-    >>> _head("12:" + "ab" * 32)[0]
-    12
+    >>> _head("12:" + "AB" * 32)[0], _head("12:" + "AB" * 32)[1][:4], _head(" 0: ")
+    (12, 'abab', (0, ''))
     """
-    head = text.strip()
-    if not CHAIN_HEAD.match(head) or head == "0:":
+    head = text.strip().lower()
+    if not CHAIN_HEAD.match(head):
         raise UserError(f"--since {text!r} is no audit head: pass SEQ:HASH as `magg audit verify` printed it")
     seq, _, digest = head.partition(":")
     return int(seq), digest
