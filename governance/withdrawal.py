@@ -31,6 +31,7 @@ already (or, to reinstate, one not withdrawn), or a missing reviewer or reason.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from governance.curation import (
     current_grounding,
@@ -47,7 +48,7 @@ from magg_kg.builders import invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
-from magg_kg.lessons import same_file
+from magg_kg.lessons import lesson_key, same_file
 from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Decision, Lesson, ProposalState
 from magg_kg.store import WITHDRAWAL, Store
@@ -67,6 +68,10 @@ def _named(store: Store, ident: str) -> tuple[Lesson, frozenset[str]]:
     keys = {lesson.lesson_key for lesson in lessons if ident in (lesson.lesson_key, lesson.id)}
     if not keys and ident.strip():
         keys = {lesson.lesson_key for lesson in lessons if same_file(lesson.source_path, ident)}
+    if not keys and ident.strip():  # a file's name as the key it gives: "21-nlp-attention.md"
+        keys = {
+            key for key in current if key in (lesson_key(ident.strip()), lesson_key(Path(ident.strip()).name))
+        }
     if not keys:
         raise UserError(
             f"{ident}: no stored lesson has this key, id or file; `magg export` lists the lessons"

@@ -255,3 +255,17 @@ def test_a_lesson_withdrawn_by_mistake_comes_back_whole(db: Path, capsys: pytest
     assert {e.edge_id for e in store.edges()} == before
     store.close()
     assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
+
+
+def test_a_lesson_is_named_by_its_file_s_name_from_any_folder(
+    db: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "magg review withdraw backprop.md" from outside the course folder found no lesson: the key
+    # drops the suffix (found by a hostile run).
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, _, err = _withdraw(db, capsys, "backprop.md", "--reviewer", "Ann", "--reason", "merged")
+    assert code == 0, err
+    code, _, err = _withdraw(db, capsys, "other/calculus.md", "--reviewer", "Ann", "--reason", "merged")
+    assert code == 0, err
