@@ -178,7 +178,10 @@ def current_grounding(
     version's to make."""
     spans = (stated_now(store, schema) if stated is None else stated).get(triple)
     if not spans:
-        return [], "no current version of a lesson states it (its lessons have new versions since)"
+        return [], (
+            "no current version of a lesson states it (its lessons have new versions since, or were "
+            "withdrawn: `magg review reinstate` brings a withdrawn one back)"
+        )
     return grounded(store, spans)
 
 
