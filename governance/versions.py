@@ -6,7 +6,10 @@ whose every evidence span came from earlier versions, and which the new version 
 is invalidated (closed, never deleted) with a decision that says why; when another lesson's
 proposal states it (a twin refused as a duplicate while the edge was in), it is committed again
 as a new version grounded on that lesson's words (verdict ``regrounded``). An edge the new version
-still supports stays active; its new proposal meets the rule engine's ``no-duplicate``.
+still supports stays active, grounded anew on the new version's words when every span of it came
+from earlier versions (so that no quote of it is one the course no longer has; not when the new
+words are tainted, :mod:`governance.taint`); its new proposal meets the rule engine's
+``no-duplicate``.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.cost import Cost
+from agents.offline.injection import scan
 from governance.admission import AdmissionContext
+from governance.claims import ground
 from governance.curation import current_grounding, regrounded, stated_now
 from governance.ingest_report import GoneLesson, LessonOutcome
+from governance.taint import taint
 from governance.withdrawal import withdrawn_note
 from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
@@ -104,7 +110,20 @@ def rejudge(
     for edge in store.edges():
         sources = {span.lesson_id for span in edge.grounding.evidence}
         triple = (edge.src, edge.type, edge.dst)
-        if not sources <= versions or triple in supported:
+        if not sources <= versions:
+            continue
+        if triple in supported:  # the new version states it: grounded anew on its own words
+            said = next(p for p in proposals if (p.src, p.type, p.dst) == triple)
+            spans = _own_words(lesson, said)
+            if spans:
+                ops += _regrounded(
+                    policy,
+                    edge,
+                    spans,
+                    f"its quotes are of {previous.id}, which {lesson.id} replaced",
+                    at,
+                )
+                outcomes[("rejudge", "reground")] += 1
             continue
         schema = admission.graph.schema
         stated = stated_now(store, schema, frozenset(versions)) if stated is None else stated
@@ -130,12 +149,24 @@ def rejudge(
     return ops
 
 
+def _own_words(lesson: LessonText, said: Proposal) -> list[SpanData]:
+    """The evidence a new version gives an edge, fit to ground it (its quotes found in the text, no
+    instruction in them or near them); none when it is not."""
+    spans, problem = ground(said.evidence, lambda lesson_id: lesson.text if lesson_id == lesson.id else None)
+    found = scan(lesson.text, lesson.flavor)
+    return (
+        []
+        if problem or taint(said.evidence, lambda lesson_id: found if lesson_id == lesson.id else None)
+        else spans
+    )
+
+
 def _regrounded(
     policy: Policy, edge: EdgeVersion, spans: list[SpanData], why: str, at: str
 ) -> list[Operation]:
     lessons = ", ".join(sorted({span.lesson_id for span in spans}))
     detail: dict[str, object] = {"version_id": edge.version_id, "lessons": lessons, "cost": Cost().as_dict()}
-    stated = f"{why}; {lessons} state it"
+    stated = f"edge {edge.version_id}: {why}; {lessons} state it"  # one decision id per edge
     closing = decision(policy, None, "rejudge", "regrounded", "invalidated", stated, at, detail)
     said = f"edge {edge.edge_id} grounded on {lessons}: {why}"
     return regrounded(

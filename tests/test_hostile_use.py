@@ -418,3 +418,36 @@ def test_an_instruction_in_tag_characters_commits_nothing_beside_it(tmp_path: Pa
     _, edges, output = _concepts_and_edges(tmp_path, "tag.md", text)
     assert "text in tag characters" in output
     assert not {edge for edge in edges if "markov" in edge[0] or "markov" in edge[2]}
+
+
+def test_an_edge_a_new_version_states_again_is_grounded_on_its_words(tmp_path: Path) -> None:
+    # An edge the new version of its lesson states again kept the old version's quotes, one of them
+    # a sentence the new version removed (found by a hostile run).
+    from magg_kg.sqlite import SQLiteStore
+
+    folder = tmp_path / "course"
+    folder.mkdir()
+    lesson = folder / "descent.md"
+    first = (
+        "# Gradient descent\n\nGradient descent is an optimization algorithm that follows the negative "
+        "gradient of a loss function. Stochastic gradient descent is a variant of gradient descent that "
+        "uses mini-batches.\n"
+    )
+    lesson.write_text(first, encoding="utf-8")
+    db = tmp_path / "g.sqlite"
+    assert CliRunner().invoke(app, ["ingest", str(folder), "--db", str(db)]).exit_code == 0
+    lesson.write_text(first.replace("that uses mini-batches", "that follows one mini-batch at a time"))
+    done = CliRunner().invoke(app, ["ingest", str(folder), "--db", str(db)])
+    assert done.exit_code == 0, done.output
+    store = SQLiteStore.open(str(db))
+    try:
+        current = set(store.current_lesson_ids())
+        edges = store.edges()
+        assert edges, "no edge: the test shows nothing"
+        for edge in edges:
+            assert {span.lesson_id for span in edge.grounding.evidence} <= current, edge
+            text = {lesson.id: lesson.text for lesson in store.current_lessons()}
+            assert all(text[s.lesson_id][s.start : s.end] == s.quote for s in edge.grounding.evidence)
+    finally:
+        store.close()
+    assert CliRunner().invoke(app, ["audit", "verify", "--db", str(db)]).exit_code == 0
