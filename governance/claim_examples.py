@@ -271,16 +271,24 @@ def _names(dataset: Dataset, tag: str) -> list[str]:
 
 
 def lesson_examples(path: Path) -> list[ClaimExample]:
-    """Labelled lesson claims: JSON lines with ``payload``, ``data`` and ``label`` (0 or 1)."""
+    """Labelled lesson claims: JSON lines with ``payload``, ``data`` and ``label`` (0 or 1); a claim
+    id written twice is refused (the claim would count twice)."""
     examples = []
+    seen: dict[str, str] = {}
     for where, row in json_objects(path):
+        if isinstance(claim := row.get("id"), str):
+            if claim in seen:
+                raise InputError(f"{where}: claim {claim!r} already on line {seen[claim].rsplit(':', 1)[1]}")
+            seen[claim] = where
         payload, data, label = row.get("payload"), row.get("data"), row.get("label")
         proposal = payload.get("proposal") if isinstance(payload, dict) else None
         if (
             not isinstance(payload, dict)
             or not isinstance(proposal, dict)
             or not isinstance(data, str)
-            or (label not in (0, 1))
+            or isinstance(label, bool)
+            or label not in (0, 1)
+            or not isinstance(label, int)
         ):
             raise InputError(f"{where}: expected a labelled claim (payload.proposal, data, label 0 or 1)")
         if problem := _claim_problem(proposal, data):
@@ -313,4 +321,6 @@ def _claim_problem(proposal: dict[str, object], data: str) -> str:
         isinstance(quote, dict) and isinstance(quote.get("quote"), str) for quote in quotes
     ):
         return 'data is not a list of quotes ({"index": 0, "quote": "..."})'
+    if not quotes:
+        return "data holds no evidence quote: a lesson claim is judged on its quotes"
     return ""

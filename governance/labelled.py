@@ -69,11 +69,12 @@ def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]
     return rows
 
 
-def labelled_claims(claims: Path, labels: Path, out: Path) -> tuple[int, list[str]]:
+def labelled_claims(claims: Path, labels: Path, out: Path) -> tuple[int, list[str], int]:
     """Joins exported claims with a reader's labels (``id``, ``verdict`` ACCEPT or REJECT) into the
     training file :func:`governance.claim_examples.lesson_examples` reads; returns the number of labelled
-    claims written, and the label rows not used, each ``PATH:LINE: why`` (no verdict, a verdict
-    that is neither, an id that is no string or not among the claims). Both files are read whole
+    claims written, the label rows not used, each ``PATH:LINE: why`` (no verdict, a verdict
+    that is neither, an id that is no string or not among the claims), and the number of claims
+    left without a label. Both files are read whole
     first: a malformed line, or labels of which no row can be used, raise
     :class:`~magg_kg.errors.InputError` naming the file and line, and nothing is written."""
     rows = {str(row["id"]): row for _, row in _json_lines(claims, ("id", "payload", "data"))}
@@ -105,7 +106,7 @@ def labelled_claims(claims: Path, labels: Path, out: Path) -> tuple[int, list[st
     with out.open("w", encoding="utf-8") as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-    return len(records), unused
+    return len(records), unused, len(rows) - len(records)
 
 
 def lesson_labels(paths: Sequence[Path]) -> list[ClaimExample]:
@@ -139,11 +140,14 @@ def _json_lines(path: Path, required: Sequence[str]) -> list[tuple[str, dict[str
     return rows
 
 
-def evaluate(model: JudgmentModel | LinearModel, examples: Sequence[ClaimExample]) -> list[dict[str, float]]:
+def evaluate(
+    model: JudgmentModel | LinearModel, examples: Sequence[ClaimExample]
+) -> list[dict[str, float | None]]:
     """Precision and admitted share of labelled claims at the gate's thresholds, and the share of
-    true claims overall (what flat admission would be accepted at)."""
+    true claims overall (what flat admission would be accepted at); precision is None at a
+    threshold no claim reaches."""
     scored = [(model.probability(e.values), e.label) for e in examples]
-    rows = [
+    rows: list[dict[str, float | None]] = [
         {"threshold": 0.0, "admitted": float(len(scored)), "precision": _share(label for _, label in scored)}
     ]
     for at in (REJECT_BELOW, 0.7, COMMIT_AT, 0.9):
@@ -152,6 +156,6 @@ def evaluate(model: JudgmentModel | LinearModel, examples: Sequence[ClaimExample
     return rows
 
 
-def _share(labels: Iterable[int]) -> float:
+def _share(labels: Iterable[int]) -> float | None:
     found = list(labels)
-    return round(sum(found) / len(found), 4) if found else 0.0
+    return round(sum(found) / len(found), 4) if found else None

@@ -25,15 +25,16 @@ The labels are scored by :mod:`magg_kg.blind_scores`.
 from __future__ import annotations
 
 import json
+import os
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from magg_kg.errors import UserError
+from magg_kg.errors import StoreError, UserError
 from magg_kg.ids import digest, edge_id, numbered_id
 from magg_kg.jsonlines import text_of
 from magg_kg.records import Proposal
@@ -177,7 +178,11 @@ def open_read_only(path: Path) -> Store:
         raise UserError(
             f"{path} is empty, not a magg database: pass the SQLite files that `magg ingest` wrote"
         )
-    return SQLiteStore.open(path, read_only=True)
+    try:
+        return SQLiteStore.open(path, read_only=True)
+    except StoreError as error:  # its advice names --db; the databases here are arguments
+        advice = "pass the SQLite files that `magg ingest` wrote"
+        raise StoreError(str(error).replace("pass another --db", advice)) from None
 
 
 def _row(names: dict[str, str], src: str, type_: str, dst: str, quote: str) -> BlindRow:
@@ -299,18 +304,36 @@ def refuse_overwrite(prefix: Path, *, force: bool = False) -> tuple[Path, Path, 
 
 
 def write_sample(sample: Sample, prefix: Path, *, force: bool = False) -> tuple[Path, Path, Path]:
-    """Writes the blind rows, the labels template and the key; refuses to overwrite unless ``force``."""
+    """Writes the blind rows, the labels template and the key, all three or none (each to a new file
+    beside it, renamed once all are written); refuses to overwrite unless ``force``."""
     blind, labels, key = paths = refuse_overwrite(prefix, force=force)
     blind.parent.mkdir(parents=True, exist_ok=True)
-    blind.write_text(_jsonl(sample.rows), encoding="utf-8")
     template = [Label(review_id=row.review_id, sample=row.sample) for row in sample.rows]
-    labels.write_text(_jsonl(template), encoding="utf-8")
     # A field a sample of active edges leaves empty (a proposal's outcome) is not written at all.
     key_text = (
         json.dumps(sample.key.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False) + "\n"
     )
-    key.write_text(key_text, encoding="utf-8")
+    _write_together({key: key_text, blind: _jsonl(sample.rows), labels: _jsonl(template)})
     return paths
+
+
+def _write_together(texts: Mapping[Path, str]) -> None:
+    """Writes every file or, when one cannot be written, leaves none of the new ones behind."""
+    parts = {path: path.with_name(f".{path.name}.{os.getpid()}.part") for path in texts}
+    renamed: list[Path] = []
+    try:
+        for path, text in texts.items():
+            parts[path].write_text(text, encoding="utf-8")
+        for path, part in parts.items():
+            os.replace(part, path)
+            renamed.append(path)
+    except BaseException:
+        for path in renamed:
+            path.unlink(missing_ok=True)
+        raise
+    finally:
+        for part in parts.values():
+            part.unlink(missing_ok=True)
 
 
 def _problem(error: ValidationError) -> str:
@@ -320,14 +343,21 @@ def _problem(error: ValidationError) -> str:
 
 
 def read_key(path: Path) -> SampleKey:
-    """The key that `magg bench sample` wrote."""
+    """The key that `magg bench sample` wrote; one edited since (its fields no longer hash to its
+    fingerprint) is refused."""
     if not path.is_file():
         raise UserError(f"no key at {path}: pass the --out prefix given to `magg bench sample`")
     text = text_of(path)
     try:
-        return SampleKey.model_validate_json(text, strict=False)
+        key = SampleKey.model_validate_json(text, strict=False)
     except ValidationError as error:
         raise UserError(f"{path} is not a sample key: {_problem(error)}") from None
+    if key.sample is not None and key.fingerprinted().sample != key.sample:
+        raise UserError(
+            f"{path} was edited after sampling (fingerprint {key.sample}, its fields hash to "
+            f"{key.fingerprinted().sample}): score with the key `magg bench sample` wrote"
+        )
+    return key
 
 
 def read_labels(path: Path) -> tuple[Label, ...]:

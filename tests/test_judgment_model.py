@@ -31,6 +31,7 @@ from magg_kg.records import Concept, Proposal, Span
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
+HELDOUT = ROOT / "benchmarks" / "data" / "d2l-eval.heldout.jsonl"
 
 
 def prompt(src: str, type_: str, dst: str, quote: str, **subgraph: object) -> tuple[dict[str, object], str]:
@@ -365,3 +366,88 @@ def test_evaluate_reports_precision_at_the_thresholds(tmp_path: Path) -> None:
     # 100 stated claims, all true; 100 unstated, of which every fifth (i % 10 == 0) is true anyway.
     assert rows[0.0]["admitted"] == 200 and rows[0.0]["precision"] == 0.6
     assert rows[0.8]["admitted"] == 100 and rows[0.8]["precision"] == 1.0
+
+
+DAMAGED = [
+    (b'{"reference": {"features": ["a", ', "not JSON"),
+    (b"\xff\xfe\x00bad", "not UTF-8 text, byte 0"),
+    (b"{}", ""),
+]
+
+
+@pytest.mark.parametrize(("content", "reason"), DAMAGED)
+@pytest.mark.parametrize("which", ["judgment", "injection", "terms", "questions"])
+def test_a_damaged_model_file_is_one_line_naming_it_and_the_remedy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, which: str, content: bytes, reason: str
+) -> None:
+    from agents.offline import injection, question_model, terms
+    from magg_kg.errors import RunError
+
+    path = tmp_path / f"{which}.json"
+    path.write_bytes(content)
+    loaders: dict[str, Callable[[], object]] = {
+        "judgment": lambda: judgment_model(path),
+        "injection": injection.load_model,
+        "terms": lambda: terms.load(path),
+        "questions": question_model._model,
+    }
+    monkeypatch.setattr(injection, "MODEL_PATH", path)
+    monkeypatch.setattr(question_model, "MODEL_PATH", path)
+    for cached in (injection.load_model, question_model._model):
+        cached.cache_clear()
+    try:
+        with pytest.raises(RunError) as raised:
+            loaders[which]()
+    finally:
+        monkeypatch.undo()
+        for cached in (injection.load_model, question_model._model):
+            cached.cache_clear()
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith(f"{path} is not a readable ")
+    assert reason in message and message.endswith("rebuild it with magg model build or reinstall magg-kg")
+    assert injection.load_model() is injection.load_model()  # the shipped models still load, once
+
+
+def test_magg_model_evaluate_with_a_damaged_judgment_model_fails_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agents.offline import model
+    from magg_kg.errors import RunError
+
+    (tmp_path / "judgment.json").write_text("{}", "utf-8")
+    labelled = tmp_path / "l.jsonl"
+    labelled.write_text(HELDOUT.read_text("utf-8").splitlines()[0] + "\n", "utf-8")
+    monkeypatch.setattr(model.resources, "files", lambda _: tmp_path)
+    model.judgment_model.cache_clear()
+    try:
+        result = CliRunner().invoke(app, ["model", "evaluate", str(labelled)])
+    finally:
+        monkeypatch.undo()
+        model.judgment_model.cache_clear()
+    assert isinstance(result.exception, RunError), result.output
+    assert "judgment.json is not a readable judgment model" in str(result.exception)
+
+
+def test_magg_model_evaluate_refuses_a_claim_twice_and_shows_a_dash_where_no_claim_reaches_the_bar(
+    tmp_path: Path,
+) -> None:
+    from governance.claim_examples import lesson_examples
+    from magg_kg.errors import InputError
+
+    rows = HELDOUT.read_text("utf-8").splitlines()[:20]
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text("\n".join(rows + rows[:1]) + "\n", "utf-8")
+    result = CliRunner().invoke(app, ["model", "evaluate", str(twice)])
+    claim = json.loads(rows[0])["id"]
+    assert isinstance(result.exception, InputError), result.output
+    assert f"twice.jsonl:21: claim {claim!r} already on line 1" in str(result.exception)
+
+    one = tmp_path / "one.jsonl"
+    examples = lesson_examples(HELDOUT)
+    low = next(i for i, e in enumerate(examples) if judgment_model().probability(e.values) < 0.9)
+    one.write_text(HELDOUT.read_text("utf-8").splitlines()[low] + "\n", "utf-8")
+    result = CliRunner().invoke(app, ["model", "evaluate", str(one)])
+    assert result.exit_code == 0, result.output
+    last = result.output.strip().splitlines()[-2]  # the 0.90 row, above the table's bottom edge
+    assert "0.90" in last and "—" in last and "0.000" not in last
+    assert evaluate(judgment_model(), [])[-1] == {"threshold": 0.9, "admitted": 0.0, "precision": None}

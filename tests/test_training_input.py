@@ -115,3 +115,22 @@ def test_a_malformed_file_of_another_model_is_one_line_and_nothing_is_written(
     (data / broken).write_bytes(text.encode("utf-8", "surrogateescape"))
     err = _refused(["--only", only, "--data", str(data)], tmp_path / "out", capsys)
     assert str(data) in err and "malformed" in err and "nothing was written" in err
+
+
+def test_labels_given_to_a_build_without_the_judgment_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nothere.jsonl"
+    args = ["--only", "questions", "--data", str(_data(tmp_path)), "--labels", str(missing)]
+    err = _refused(args, tmp_path / "out", capsys)
+    assert "--labels is read by the judgment model only" in err
+
+
+def test_a_lessons_model_learned_from_few_claims_is_warned_rough(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = _claims(tmp_path, 20, 20)
+    args = ["model", "build", "--only", "judgment", "--data", str(_data(tmp_path)), "--labels", str(labels)]
+    code, _, err = magg([*args, "--out", str(tmp_path / "out")], capsys)
+    assert code == 0, err
+    assert "warning: the lessons model learned from" in err and "its figures below are rough" in err

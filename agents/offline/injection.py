@@ -42,6 +42,7 @@ from typing import NotRequired, TypedDict
 
 from agents.offline.injection_features import DENSE, Features, text_features
 from agents.offline.lesson_units import Span, sections, units
+from agents.offline.model_files import read_model_file
 from agents.offline.scripts import foreign_script
 from magg_kg.markup import Flavor, find_prose, spelled
 
@@ -174,7 +175,7 @@ def model_of(data: ModelData) -> InjectionModel:
 @cache
 def load_model() -> InjectionModel:
     """The shipped model, read once."""
-    return read_injection_model(MODEL_PATH)
+    return read_model_file(MODEL_PATH, "injection", lambda text: model_of(json.loads(text)))
 
 
 def instruction_score(text: str) -> float:

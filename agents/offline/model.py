@@ -36,6 +36,7 @@ from importlib import resources
 from pathlib import Path
 
 from agents.offline.features import FEATURES, LEXICAL
+from agents.offline.model_files import read_model_file
 from agents.payload import as_mapping, as_strings, quotes_of
 from agents.text import normalize_name
 
@@ -243,6 +244,5 @@ def read_judgment_model(text: str) -> JudgmentModel:
 @cache
 def judgment_model(path: Path | None = None) -> JudgmentModel:
     """The shipped judgment model (or the one at ``path``), read once."""
-    if path is not None:
-        return read_judgment_model(path.read_text("utf-8"))
-    return read_judgment_model(resources.files("agents.offline").joinpath(JUDGMENT_FILE).read_text("utf-8"))
+    found = path if path is not None else resources.files("agents.offline").joinpath(JUDGMENT_FILE)
+    return read_model_file(found, "judgment", read_judgment_model)

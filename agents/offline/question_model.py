@@ -31,6 +31,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from agents.offline.model_files import read_model_file
 from agents.text import find_mentions, lexicon
 
 __all__ = ["LEARNED_AT", "MARK", "MODEL_PATH", "TRAINING", "features", "mask", "predict"]
@@ -80,7 +81,11 @@ def features(masked: str, concepts: int) -> dict[str, float]:
 
 @cache
 def _model() -> tuple[list[str], list[float], dict[str, list[float]]]:
-    raw = json.loads(MODEL_PATH.read_text("utf-8"))
+    return read_model_file(MODEL_PATH, "question type", _read)
+
+
+def _read(text: str) -> tuple[list[str], list[float], dict[str, list[float]]]:
+    raw = json.loads(text)
     return list(raw["classes"]), list(raw["intercepts"]), dict(raw["weights"])
 
 

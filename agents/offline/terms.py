@@ -45,6 +45,7 @@ from typing import Literal
 from lemminflect import getAllInflections
 from wordfreq import zipf_frequency
 
+from agents.offline.model_files import read_model_file
 from agents.phrases import lemma_table, word_classes, words
 from agents.text import normalize_name, singular
 
@@ -161,9 +162,13 @@ class TermModel:
 @cache
 def load(path: Path = _PATH) -> TermModel:
     """The shipped model (read once)."""
-    raw = json.loads(path.read_text(encoding="utf-8"))
+    return read_model_file(path, "term", _term_model)
+
+
+def _term_model(text: str) -> TermModel:
+    raw = json.loads(text)
     if tuple(raw["features"]) != FEATURES:
-        raise ValueError(f"{path}: features {raw['features']} differ from FEATURES; rebuild the model")
+        raise ValueError(f"features {raw['features']} differ from FEATURES")
     return TermModel(
         tuple(raw["mean"]),
         tuple(raw["scale"]),

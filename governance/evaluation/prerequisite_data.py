@@ -25,6 +25,7 @@ pairs with no prerequisite path either way (``unrelated``), drawn with the seed.
 from __future__ import annotations
 
 import csv
+import io
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -43,22 +44,37 @@ ESTABLISHED_CONCEPTS = 0.5
 
 def layout_of(folder: Path) -> str:
     """``lecturebank``, ``al-cpl`` or ``metacademy``, by the files the folder holds."""
-    if (folder / "lb2_topics.csv").is_file():
+    if (folder / "lb2_topics.csv").is_file() or (folder / "lb2_prerequisite_edges.csv").is_file():
         return "lecturebank"
-    if any(folder.glob("*_pairs.csv")):
+    if any(folder.glob("*_pairs.csv")) or any(folder.glob("*_concepts.csv")):
         return "al-cpl"
     return "metacademy"
 
 
-def _rows(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:
+def _rows(path: Path, columns: Sequence[str]) -> list[tuple[int, dict[str, str]]]:
+    """Each row of a CSV file with its line number; a UTF-8 BOM (Excel's "CSV UTF-8") is accepted,
+    text that is not UTF-8 is refused naming the file and the first bad byte."""
     if not path.is_file():
         raise InputError(f"{path} not found")
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = set(columns) - set(reader.fieldnames or ())
-        if missing:
-            raise InputError(f"{path}: missing columns {', '.join(sorted(missing))}")
-        return [{k: (v or "").strip() for k, v in row.items() if k} for row in reader]
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path} is not UTF-8 text (byte {error.start}): save it as UTF-8") from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    missing = set(columns) - set(reader.fieldnames or ())
+    if missing:
+        raise InputError(f"{path}: missing columns {', '.join(sorted(missing))}")
+    return [(reader.line_num, {k: (v or "").strip() for k, v in row.items() if k}) for row in reader]
+
+
+def _titles(path: Path) -> set[str]:
+    """An AL-CPL concepts file's titles; an empty title is refused naming its line."""
+    titles = set()
+    for number, row in _rows(path, ("concept_wikipedia_title",)):
+        if not row["concept_wikipedia_title"]:
+            raise InputError(f"{path}:{number}: empty concept_wikipedia_title")
+        titles.add(row["concept_wikipedia_title"])
+    return titles
 
 
 def _concept(tag: str) -> MetaConcept:
@@ -79,43 +95,81 @@ def _dataset(
 
 
 def load_lecturebank(folder: Path) -> tuple[Dataset, list[tuple[str, str, int]]]:
-    """LB2's topics and positive edges (closed world: no labelled negatives)."""
-    topics = _rows(folder / "lb2_topics.csv", ("topic_id", "topic"))
-    names = {row["topic_id"]: row["topic"].replace(" ", "_") for row in topics if row["topic"]}
+    """LB2's topics and positive edges (closed world: no labelled negatives). A topic id written
+    twice, an empty topic name, and an edge whose topic name is not its id's are refused."""
+    names = _topics(folder / "lb2_topics.csv")
     path = folder / "lb2_prerequisite_edges.csv"
     pairs = []
-    for number, row in enumerate(_rows(path, ("source_id", "target_id")), start=2):
+    for number, row in _rows(path, ("source_id", "target_id")):
         for side in ("source_id", "target_id"):
             if row[side] not in names:
                 raise InputError(f"{path}:{number}: {side} {row[side]!r} is not a topic of lb2_topics.csv")
+        for side in ("source", "target"):
+            written, named = row.get(side, ""), names[row[f"{side}_id"]]
+            if written and written.replace(" ", "_") != named:
+                raise InputError(
+                    f"{path}:{number}: {side} {written!r} is not topic {row[f'{side}_id']} "
+                    f"({named.replace('_', ' ')!r} in lb2_topics.csv)"
+                )
         if row["source_id"] != row["target_id"]:
             pairs.append((names[row["source_id"]], names[row["target_id"]], 1))
     return _dataset(folder, set(names.values()), pairs)
 
 
+def _topics(path: Path) -> dict[str, str]:
+    """LB2's topic names by id (spaces made underscores), each id once and each name non-empty."""
+    names: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    for number, row in _rows(path, ("topic_id", "topic")):
+        if not row["topic"]:
+            raise InputError(f"{path}:{number}: topic {row['topic_id']!r} has an empty name")
+        if row["topic_id"] in lines:
+            raise InputError(
+                f"{path}:{number}: topic_id {row['topic_id']!r} already on line {lines[row['topic_id']]}"
+            )
+        names[row["topic_id"]], lines[row["topic_id"]] = row["topic"].replace(" ", "_"), number
+    return names
+
+
 def load_alcpl(folder: Path) -> tuple[Dataset, list[tuple[str, str, int]]]:
-    """Every domain's concepts and labelled pairs; a pair naming an unknown concept is refused."""
+    """Every domain's concepts and labelled pairs; a pair naming an unknown concept, or labelled
+    both 1 and 0, is refused."""
+    if not any(folder.glob("*_pairs.csv")):
+        raise InputError(
+            f"{folder}: no <domain>_pairs.csv: AL-CPL needs one beside each <domain>_concepts.csv"
+        )
     tags: set[str] = set()
     pairs = []
     for path in sorted(folder.glob("*_pairs.csv")):
         domain = path.name.removesuffix("_pairs.csv")
-        known = {
-            r["concept_wikipedia_title"]
-            for r in _rows(folder / f"{domain}_concepts.csv", ("concept_wikipedia_title",))
-        }
+        known = _titles(folder / f"{domain}_concepts.csv")
         tags |= known
-        for number, row in enumerate(
-            _rows(path, ("source_prerequisite", "target", "is_prerequisite")), start=2
-        ):
+        # pair -> (label, line), per domain: AL-CPL's domains label a few shared pairs differently
+        labelled: dict[tuple[str, str], tuple[str, int]] = {}
+        for number, row in _rows(path, ("source_prerequisite", "target", "is_prerequisite")):
             a, b, label = row["source_prerequisite"], row["target"], row["is_prerequisite"]
             for name in (a, b):
                 if name not in known:
                     raise InputError(f"{path}:{number}: {name!r} is not a concept of {domain}_concepts.csv")
             if label not in ("0", "1"):
                 raise InputError(f"{path}:{number}: is_prerequisite must be 0 or 1, got {label!r}")
+            _check_label(labelled, (a, b), path, (label, number))
             if a != b:
                 pairs.append((a, b, int(label)))
     return _dataset(folder, tags, pairs)
+
+
+def _check_label(
+    labelled: dict[tuple[str, str], tuple[str, int]], pair: tuple[str, str], path: Path, at: tuple[str, int]
+) -> None:
+    """Refuses a pair labelled 1 on one line of a file and 0 on another, naming both lines."""
+    label, number = at
+    first, first_number = labelled.setdefault(pair, at)
+    if first != label:
+        raise InputError(
+            f"{path}:{number}: pair {pair[0]} -> {pair[1]} labelled {first} on line {first_number} "
+            f"and {label} here"
+        )
 
 
 def concept_split(dataset: Dataset, pairs: Sequence[tuple[str, str, int]], seed: int) -> CandidateSet:

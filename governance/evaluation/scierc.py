@@ -14,12 +14,14 @@ is an exact quote of the lesson. Labels are mapped to the schema's names (:data:
 Refused with :class:`~magg_kg.errors.InputError`, naming file, line and field: a span out of its
 sentence or the document, two entity spans of a sentence that cross (nesting is allowed: SciERC
 has nested mentions), a relation label or entity type outside the schema, a triple whose text is
-not the text of its span, a triple of an unknown document, and a split with no document.
+not the text of its span, a triple of an unknown document, a ``ner`` or ``relations`` list that
+has not one row (a list) per sentence, a ``doc_key`` used twice, a split with no document or no
+gold triple, and a train split with no entity mention or no relation to learn from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,15 +81,26 @@ class Document:
         return out
 
 
-def _spans(value: object, where: str, what: str, width: int) -> list[list[object]]:
+def _spans(row: Mapping[str, object], where: str, what: str, width: int) -> list[list[object]]:
+    """A per-sentence field (``ner``, ``relations``): one list a sentence; absent means none."""
+    if what not in row:
+        return [[] for _ in range(width)]
+    value = row[what]
     if not isinstance(value, list):
         raise InputError(f"{where}: field {what!r} must be a list")
-    return [row if isinstance(row, list) else [] for row in value][:width]
+    if len(value) != width:
+        raise InputError(f"{where}: {what!r} has {len(value)} rows for {width} sentences")
+    for index, item in enumerate(value):
+        if not isinstance(item, list):
+            raise InputError(f"{where}: {what!r} row {index} must be a list, got {type(item).__name__}")
+    return value
 
 
 def _span(start: object, end: object, low: int, high: int, where: str) -> tuple[int, int]:
     if not isinstance(start, int) or not isinstance(end, int) or isinstance(start, bool):
         raise InputError(f"{where}: span [{start!r}, {end!r}] must be two whole numbers")
+    if start > end:
+        raise InputError(f"{where}: span [{start}, {end}] ends before it starts")
     if not low <= start <= end < high:
         raise InputError(f"{where}: span [{start}, {end}] is out of its sentence (tokens {low}..{high - 1})")
     return start, end + 1
@@ -104,8 +117,8 @@ def parse_document(row: Mapping[str, object], where: str) -> Document:
         or not all(isinstance(s, list) and s and all(isinstance(t, str) and t for t in s) for s in sentences)
     ):
         raise InputError(f"{where}: field 'sentences' must be a non-empty list of token lists")
-    ner = _spans(row.get("ner", []), where, "ner", len(sentences))
-    relations = _spans(row.get("relations", []), where, "relations", len(sentences))
+    ner = _spans(row, where, "ner", len(sentences))
+    relations = _spans(row, where, "relations", len(sentences))
     starts, at = [], 0
     for tokens in sentences:
         starts.append(at)
@@ -115,7 +128,7 @@ def parse_document(row: Mapping[str, object], where: str) -> Document:
         low, high = starts[index], starts[index] + len(tokens)
         here = f"{where}: {key} sentence {index}"
         mentions: list[Mention] = []
-        for item in ner[index] if index < len(ner) else []:
+        for item in ner[index]:
             if not isinstance(item, list) or len(item) != 3:
                 raise InputError(f"{here}: an entity must be [start, end, type], got {item!r}")
             s, e = _span(item[0], item[1], low, high, here)
@@ -128,7 +141,7 @@ def parse_document(row: Mapping[str, object], where: str) -> Document:
             mentions.append(Mention(s - low, e - low, str(item[2])))
         index_of = {(m.start, m.end): i for i, m in enumerate(mentions)}
         rels = []
-        for item in relations[index] if index < len(relations) else []:
+        for item in relations[index]:
             if not isinstance(item, list) or len(item) != 5:
                 raise InputError(f"{here}: a relation must be [h_start, h_end, t_start, t_end, LABEL]")
             head = _span(item[0], item[1], low, high, here)
@@ -174,19 +187,39 @@ def load_split(folder: Path, split: str) -> list[Document]:
     """The documents of one split with their gold triples (from ``{split}_triples.jsonl``)."""
     if split not in SPLITS:
         raise InputError(f"split {split!r} is not one of {', '.join(SPLITS)}")
-    docs = {}
-    for where, row in _lines(folder / f"{split}.jsonl"):
+    path = folder / f"{split}.jsonl"
+    docs: dict[str, Document] = {}
+    lines: dict[str, str] = {}
+    for where, row in _lines(path):
         doc = parse_document(row, where)
-        docs[doc.key] = doc
+        if doc.key in lines:
+            raise InputError(
+                f"{where}: doc_key {doc.key!r} already on line {lines[doc.key].rsplit(':', 1)[1]}"
+            )
+        docs[doc.key], lines[doc.key] = doc, where
     if not docs:
-        raise InputError(f"{folder / f'{split}.jsonl'}: no documents: the {split} split is empty")
+        raise InputError(f"{path}: no documents: the {split} split is empty")
+    if split == "train":
+        _trainable(docs.values(), path)
     gold: dict[str, list[GoldTriple]] = {key: [] for key in docs}
-    for where, row in _lines(folder / f"{split}_triples.jsonl"):
+    triples = folder / f"{split}_triples.jsonl"
+    for where, row in _lines(triples):
         key = row.get("doc_key")
         if not isinstance(key, str) or key not in docs:
             raise InputError(f"{where}: doc_key {key!r} is not a document of {split}.jsonl")
         gold[key].append(_triple(row, where, docs[key]))
+    if not any(gold.values()):
+        raise InputError(f"{triples}: no gold triples for the {split} split")
     return [Document(d.key, d.sentences, d.starts, d.annotated, tuple(gold[d.key])) for d in docs.values()]
+
+
+def _trainable(documents: Iterable[Document], path: Path) -> None:
+    """Refuses a train split the extractor cannot learn from: no entity mention, or no relation."""
+    sentences = [s for doc in documents for s in doc.annotated]
+    if not any(s.mentions for s in sentences):
+        raise InputError(f"{path}: no entity mention to train the extractor on")
+    if not any(s.relations for s in sentences):
+        raise InputError(f"{path}: no relation (between entity mentions) to train the extractor on")
 
 
 def sentences_of(documents: Sequence[Document]) -> list[Annotated]:

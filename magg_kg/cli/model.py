@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["build_command", "claims", "default_labels", "evaluate_command", "label", "register"]
 
 MODELS = ("judgment", "terms", "injection", "questions")
+FEW_LESSON_CLAIMS = 100
+"""Below this many labelled lesson claims, the lessons model's cross-validated figures are warned rough."""
 """The offline models: the judgment (judge and owners), termhood (concepts), the injection detector,
 the question types (``magg ask``)."""
 READS = {
@@ -92,7 +94,11 @@ def build_command(
     ] = None,
     labels: Annotated[
         list[Path] | None,
-        typer.Option("--labels", help="Labelled lesson claims (default: benchmarks/data/*.labelled.jsonl)."),
+        typer.Option(
+            "--labels",
+            help="Labelled lesson claims for the judgment's lessons model, in place of the default files "
+            "(benchmarks/data/*.labelled.jsonl), not added to them; repeat it to give several.",
+        ),
     ] = None,
     out: Annotated[
         Path | None,
@@ -119,6 +125,8 @@ def build_command(
     if as_json and only != "judgment":
         raise UserError("--json reports the judgment model only: add --only judgment")
     built = [model for model in MODELS if only in ("all", model)]
+    if labels is not None and "judgment" not in built:
+        raise UserError(f"--labels is read by the judgment model only, not by --only {only}: drop --labels")
     folder = data or shared_data()
     place = out or repository() / "agents" / "offline"
     # Every input is checked before anything is built or written: --out may be the shipped models.
@@ -137,6 +145,14 @@ def build_command(
     # few to cross-validate, and then nothing is written.
     judgment, reports = train(metacademy, labelled) if "judgment" in built else (None, {})
     figures = {part: report.as_dict() for part, report in reports.items()}
+    lessons = reports.get("lessons")
+    if lessons is not None and lessons.examples < FEW_LESSON_CLAIMS:
+        err_console().print(
+            f"warning: the lessons model learned from {lessons.examples} labelled claims only, about "
+            f"{lessons.examples // lessons.folds} a held-out fold: its figures below are rough",
+            markup=False,
+            highlight=False,
+        )
     with tempfile.TemporaryDirectory() as staging:  # every file is built before any reaches --out
         stage = Path(staging)
         try:
@@ -229,6 +245,7 @@ def claims(
     claims_path, blind_path = Path(f"{out}.claims.jsonl"), Path(f"{out}.blind.jsonl")
     if out.is_dir() or str(out).endswith(("/", os.sep)):
         raise UserError(f"--out {out} is a folder: pass a file prefix such as {out / 'claims'}")
+    check_out(claims_path, "claims")  # a prefix under a file is refused before any work
     if not force and (existing := [str(p) for p in (claims_path, blind_path) if p.exists()]):
         raise UserError(f"{', '.join(existing)} already exist: pass --force to overwrite, or another --out")
     if not db.is_file():
@@ -266,14 +283,20 @@ def label(
             raise UserError(f"{path}: no such file")
         if out.resolve() == path.resolve():
             raise UserError(f"--out {out} is one of the files read; write the labelled claims elsewhere")
+    check_out(out, "labelled.jsonl")  # a folder is said to be one, not to exist already
     if out.exists() and not force:  # an earlier labelled file is a reader's work
         raise UserError(f"{out} already exists: pass --force to overwrite, or another --out")
-    check_out(out, "labelled.jsonl")
-    written, unused = labelled_claims(claims_file, labels_file, out)
+    written, unused, unlabelled = labelled_claims(claims_file, labels_file, out)
     if unused:
         err_console().print(
             f"warning: {len(unused)} label rows not used: {'; '.join(unused[:5])}"
             + (f"; and {len(unused) - 5} more" if len(unused) > 5 else ""),
+            markup=False,
+            highlight=False,
+        )
+    if unlabelled:
+        err_console().print(
+            f"note: {unlabelled} of {written + unlabelled} claims of {claims_file} have no label",
             markup=False,
             highlight=False,
         )
@@ -298,5 +321,7 @@ def evaluate_command(
     for column in ("score at least", "claims", "acceptable"):
         table.add_column(column, justify="right")
     for row in rows:
-        table.add_row(f"{row['threshold']:.2f}", str(int(row["admitted"])), f"{row['precision']:.3f}")
+        precision = row["precision"]
+        shown = "—" if precision is None else f"{precision:.3f}"  # no claim reaches the bar
+        table.add_row(f"{row['threshold']:.2f}", str(int(row["admitted"] or 0)), shown)
     Console().print(table)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -248,6 +251,10 @@ def test_a_mistyped_database_is_refused_and_not_created(
     assert "empty" in refused(
         ["bench", "sample", "--n", "1", "--out", str(tmp_path / "x"), str(empty)], capsys
     )
+    other = tmp_path / "other.sqlite"  # an SQLite file that is not magg's
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
+    err = refused(["bench", "sample", "--n", "1", "--out", str(tmp_path / "x"), str(other)], capsys)
+    assert "not a magg database" in err and "--db" not in err and "magg ingest" in err
 
 
 @pytest.mark.parametrize(
@@ -332,6 +339,42 @@ def test_labels_of_another_sample_are_refused_naming_both(
     assert json.loads(out)["labelled"] == len(old["reviews"])
 
 
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda key: key["reviews"]["r-0001"].update(db="other.sqlite"),
+        lambda key: key.update(databases=key["databases"][:1]),
+        lambda key: key.update(unit="proposals"),
+        lambda key: key.update(n=-3),
+        lambda key: key.update(sample="0" * 12),
+    ],
+)
+def test_a_key_edited_after_sampling_is_refused(
+    sampled: Path, capsys: pytest.CaptureFixture[str], edit: Callable[[dict[str, Any]], None]
+) -> None:
+    key_path, labels = Path(f"{sampled}.key.json"), Path(f"{sampled}.labels.jsonl")
+    filled = [row | {"src_ok": True, "dst_ok": True, "verdict": "ACCEPT"} for row in lines(labels)]
+    labels.write_text("".join(json.dumps(row) + "\n" for row in filled), encoding="utf-8")
+    assert magg(["bench", "score", str(sampled), str(labels)], capsys)[0] == 0  # the key as written
+    key = json.loads(key_path.read_text("utf-8"))
+    edit(key)
+    key_path.write_text(json.dumps(key), encoding="utf-8")
+    err = refused(["bench", "score", str(sampled), str(labels)], capsys)
+    assert f"{key_path} was edited after sampling" in err
+
+
+def test_a_sample_that_cannot_be_written_whole_leaves_no_file(
+    dbs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path(f"{tmp_path / 'hw' / 'p'}.key.json").mkdir(parents=True)  # stands for any failure writing the key
+    code, _, err = magg(
+        ["bench", "sample", "--n", "3", "--force", "--out", str(tmp_path / "hw" / "p"), *map(str, dbs)],
+        capsys,
+    )
+    assert code != 0 and err.startswith("error: ")
+    assert sorted(path.name for path in (tmp_path / "hw").iterdir()) == ["p.key.json"]
+
+
 CURRICULUM = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
 LESSONS = (
     "01-math-linear-algebra.md",
@@ -398,3 +441,15 @@ def test_a_sample_of_proposals_keeps_every_outcome_and_scores_the_share_of_the_a
     assert scored["by_outcome"]["rejected"]["acceptance"] == rate(0, rejected)
     code, out, _ = magg(["bench", "score", str(prefix), str(labels)], capsys)
     assert f"  acceptable edges admitted: {admitted}/{len(liked)} " in out
+
+
+def test_a_database_given_twice_under_a_hard_link_is_refused(
+    dbs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    governed = dbs[0]
+    linked = tmp_path / "linked.sqlite"
+    linked.hardlink_to(governed)
+    err = refused(
+        ["bench", "sample", "--n", "1", "--out", str(tmp_path / "x"), str(governed), str(linked)], capsys
+    )
+    assert f"database {linked} is given twice (as {governed})" in err

@@ -86,6 +86,9 @@ def test_labels_that_name_a_claim_twice_or_an_output_that_is_an_input_are_refuse
     assert code == 2 and "one of the files read" in err and claims.read_bytes() == before
 
 
+QUOTE = '[{"index": 0, "quote": "A and b."}]'
+
+
 def _row(proposal: dict[str, object], data: str) -> str:
     return json.dumps({"payload": {"proposal": proposal}, "data": data, "label": 1}) + "\n"
 
@@ -98,8 +101,26 @@ def _row(proposal: dict[str, object], data: str) -> str:
         (_row({"src": 1, "type": "related", "dst": "b"}, "[]"), ":1: payload.proposal.src is not a name"),
         (_row({"src": "a", "type": "related", "dst": "b"}, "not json"), ":1: data is not JSON"),
         (_row({"src": "a", "type": "related", "dst": "b"}, '[{"index": 0}]'), ":1: data is not a list of"),
+        (_row({"src": "a", "type": "related", "dst": "b"}, "[]"), ":1: data holds no evidence quote"),
+        (
+            _row({"src": "a", "type": "related", "dst": "b"}, QUOTE).replace('"label": 1', '"label": true'),
+            ":1: expected",
+        ),
+        (
+            _row({"src": "a", "type": "related", "dst": "b"}, QUOTE).replace('"label": 1', '"label": 1.0'),
+            ":1: expected",
+        ),
     ],
-    ids=["no proposal", "not JSON", "a number for a name", "data not JSON", "a quote without its text"],
+    ids=[
+        "no proposal",
+        "not JSON",
+        "a number for a name",
+        "data not JSON",
+        "a quote without its text",
+        "no quote",
+        "label true",
+        "label 1.0",
+    ],
 )
 def test_a_malformed_labelled_claims_file_is_named_with_its_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
@@ -186,3 +207,29 @@ def test_label_refuses_to_overwrite_a_labelled_file_without_force(
     code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(out), "--force"], capsys)
     assert code == 0, err
     assert json.loads(out.read_text("utf-8"))["id"] == first
+
+
+def test_an_out_under_a_file_or_a_folder_is_said_to_be_one(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims, labels, _ = _labels_of_the_first(exported, tmp_path, "ACCEPT")
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x\n", encoding="utf-8")
+    args = ["model", "claims", "--db", str(tmp_path / "graph.sqlite"), "--out", str(a_file / "claims")]
+    code, _, err = magg(args, capsys)
+    assert code == 2 and f"{a_file} is a file, not a folder" in err, err
+    folder = tmp_path / "c"
+    folder.mkdir()
+    code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(folder)], capsys)
+    assert code == 2 and f"--out {folder} is a folder" in err, err
+
+
+def test_label_says_how_many_claims_are_left_without_a_label(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims, labels, _ = _labels_of_the_first(exported, tmp_path, "REJECT")
+    total = len(claims.read_text("utf-8").splitlines())
+    assert total >= 2
+    out = tmp_path / "labelled.jsonl"
+    code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(out)], capsys)
+    assert code == 0 and f"note: {total - 1} of {total} claims of {claims} have no label" in err, err

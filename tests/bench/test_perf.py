@@ -42,6 +42,9 @@ def test_run_refuses_what_it_cannot_measure() -> None:
 def test_bad_sizes_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = magg(["bench", "perf", "--sizes", "ten"], capsys)
     assert code == 2 and "--sizes must be whole numbers" in err and "Traceback" not in err
+    for empty in ("", " , "):
+        code, _, err = magg(["bench", "perf", "--sizes", empty], capsys)
+        assert code == 2 and f"--sizes {empty!r} names no size" in err and len(err.splitlines()) == 1
 
 
 def test_options_given_beside_quick_win_over_its_defaults(capsys: pytest.CaptureFixture[str]) -> None:

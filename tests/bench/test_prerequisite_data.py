@@ -101,3 +101,82 @@ def test_bad_folders_are_refused(tmp_path: Path) -> None:
         load_lecturebank(folder)
     with pytest.raises(InputError, match="no prerequisite edges"):
         load_lecturebank(lecturebank(tmp_path / "d", []))
+
+
+def test_a_csv_that_is_not_utf8_is_refused_naming_the_file_and_byte(tmp_path: Path) -> None:
+    folder = alcpl(tmp_path / "al")
+    with (folder / "dm_pairs.csv").open("ab") as handle:
+        handle.write(b"Mean,Caf\xe9,1\n")
+    with pytest.raises(InputError, match=r"dm_pairs.csv is not UTF-8 text \(byte \d+\): save it as UTF-8"):
+        load_alcpl(folder)
+    folder = lecturebank(tmp_path / "lb")
+    with (folder / "lb2_topics.csv").open("ab") as handle:
+        handle.write(b"999,caf\xe9\n")
+    with pytest.raises(InputError, match=r"lb2_topics\.csv is not UTF-8 text"):
+        load_lecturebank(folder)
+
+
+def test_a_csv_with_a_utf8_bom_is_read(tmp_path: Path) -> None:
+    folder = alcpl(tmp_path / "al")
+    plain = load_alcpl(folder)
+    for path in folder.glob("*.csv"):
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert load_alcpl(folder) == plain
+    folder = lecturebank(tmp_path / "lb")
+    plain = load_lecturebank(folder)
+    for path in folder.glob("*.csv"):
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert load_lecturebank(folder) == plain
+
+
+def test_an_empty_concept_title_is_refused_naming_its_line(tmp_path: Path) -> None:
+    folder = alcpl(tmp_path)
+    with (folder / "dm_concepts.csv").open("a", encoding="utf-8") as handle:
+        handle.write('""\n')
+    with pytest.raises(InputError, match=r"dm_concepts.csv:8: empty concept_wikipedia_title"):
+        load_alcpl(folder)
+
+
+def test_a_pair_labelled_both_1_and_0_is_refused_naming_both_lines(tmp_path: Path) -> None:
+    folder = alcpl(tmp_path, [["Mean", "Variance", 0]])  # line 2 labels it 1
+    with pytest.raises(
+        InputError, match=r"dm_pairs.csv:11: pair Mean -> Variance labelled 1 on line 2 and 0 here"
+    ):
+        load_alcpl(folder)
+    load_alcpl(alcpl(tmp_path / "dup", [["Mean", "Variance", 1]]))  # a repeated pair with one label is fine
+
+
+def test_a_folder_missing_one_of_its_files_is_told_by_the_other(tmp_path: Path) -> None:
+    folder = alcpl(tmp_path / "al")
+    (folder / "dm_pairs.csv").unlink()
+    assert layout_of(folder) == "al-cpl"
+    with pytest.raises(InputError, match=r"no <domain>_pairs\.csv"):
+        load_alcpl(folder)
+    folder = lecturebank(tmp_path / "lb")
+    (folder / "lb2_topics.csv").unlink()
+    assert layout_of(folder) == "lecturebank"
+    with pytest.raises(InputError, match=r"lb2_topics\.csv not found"):
+        load_lecturebank(folder)
+
+
+@pytest.mark.parametrize(
+    ("topics", "edges", "message"),
+    [
+        ([[9, ""]], [[9, "", 1, "syntax"]], r"lb2_topics.csv:10: topic '9' has an empty name"),
+        ([[6, "something else"]], [], r"lb2_topics.csv:10: topic_id '6' already on line 7"),
+        (
+            [],
+            [[1, "parsing", 2, "parsing"]],
+            r"lb2_prerequisite_edges.csv:9: source 'parsing' is not topic 1",
+        ),
+    ],
+)
+def test_lecturebank_topics_that_contradict_each_other_are_refused(
+    tmp_path: Path, topics: list[list[object]], edges: list[list[object]], message: str
+) -> None:
+    folder = lecturebank(tmp_path)
+    for name, rows in (("lb2_topics.csv", topics), ("lb2_prerequisite_edges.csv", edges)):
+        with (folder / name).open("a", encoding="utf-8", newline="") as handle:
+            csv.writer(handle).writerows(rows)
+    with pytest.raises(InputError, match=message):
+        load_lecturebank(folder)

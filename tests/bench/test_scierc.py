@@ -92,6 +92,7 @@ def test_a_document_reads_into_sentences_mentions_relations_and_gold(tmp_path: P
     ("change", "message"),
     [
         ({"ner": [[[2, 9, "Method"]], []]}, "out of its sentence"),
+        ({"ner": [[[3, 2, "Method"]], []]}, r"span \[3, 2\] ends before it starts"),
         ({"ner": [[[2, 3, "Method"], [3, 5, "Task"]], []]}, "cross"),
         ({"ner": [[[2, 3, "Gadget"]], []]}, "entity type 'Gadget'"),
         ({"relations": [[[2, 3, 5, 5, "CAUSES"]], []]}, "relation label 'CAUSES'"),
@@ -218,6 +219,46 @@ def test_the_bars_best_for_governed_and_for_flat_are_chosen_on_train_alone(
     for name, column in (("governed", "f1_at_admit_at"), ("flat", "f1_every_proposal")):
         best = grid[(figures["best"][name]["mention_at"], figures["best"][name]["propose_at"])]
         assert best[column] == max(row.get(column) or 0.0 for row in grid.values())
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"ner": [[], [], []]}, r"dev.jsonl:1: 'ner' has 3 rows for 2 sentences"),
+        ({"ner": [[]]}, r"dev.jsonl:1: 'ner' has 1 rows for 2 sentences"),
+        ({"relations": ["oops", []]}, r"dev.jsonl:1: 'relations' row 0 must be a list, got str"),
+    ],
+)
+def test_per_sentence_lists_of_the_wrong_length_or_shape_are_refused(
+    change: dict[str, object], message: str
+) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_document({**GOOD, **change}, "dev.jsonl:1")
+
+
+def test_a_repeated_doc_key_and_an_empty_gold_file_are_refused(tmp_path: Path) -> None:
+    write_split(tmp_path / "a", "dev", [GOOD, {**GOOD, "doc_key": "D2"}, GOOD], TRIPLES)
+    with pytest.raises(InputError, match=r"dev.jsonl:3: doc_key 'D1' already on line 1"):
+        load_split(tmp_path / "a", "dev")
+    write_split(tmp_path / "b", "dev", [GOOD], [])
+    with pytest.raises(InputError, match=r"dev_triples.jsonl: no gold triples for the dev split"):
+        load_split(tmp_path / "b", "dev")
+
+
+@pytest.mark.parametrize(("field", "message"), [("relations", "no relation"), ("ner", "no entity mention")])
+def test_magg_bench_scierc_refuses_a_train_split_with_nothing_to_learn(
+    tmp_path: Path, field: str, message: str
+) -> None:
+    docs = [{**GOOD, "doc_key": f"D{i}", field: [[], []]} for i in range(1, 4)]
+    if field == "ner":
+        for doc in docs:
+            doc["relations"] = [[], []]
+    triples = [{**t, "doc_key": f"D{i}"} for i in range(1, 4) for t in TRIPLES]
+    write_split(tmp_path, "train", docs, triples)
+    write_split(tmp_path, "dev", [GOOD], TRIPLES)
+    result = RUNNER.invoke(app, ["bench", "scierc", "--data", str(tmp_path)])
+    assert isinstance(result.exception, InputError), result.output
+    assert f"train.jsonl: {message}" in str(result.exception)
 
 
 def test_magg_bench_scierc_refuses_a_bad_split_and_a_missing_folder(tmp_path: Path) -> None:

@@ -28,6 +28,16 @@ from magg_kg.errors import UserError
 __all__ = ["register", "sample", "score", "score_lines"]
 
 
+def _identity(path: Path) -> object:
+    """What names one file however it is reached (``./x``, a symlink, a hard link): its device and
+    inode, or its resolved path when it cannot be read (the open refuses it next)."""
+    try:
+        found = path.stat()
+    except OSError:
+        return path.resolve()
+    return (found.st_dev, found.st_ino)
+
+
 def register(bench: typer.Typer) -> None:
     """Adds ``sample`` and ``score`` to the ``magg bench`` group."""
     bench.command("sample")(sample)
@@ -56,11 +66,11 @@ def sample(
 ) -> None:
     """Blind review: draw N active (or proposed) edges from each database, mixed and shuffled, for a
     reviewer."""
-    given: dict[Path, str] = {}
+    given: dict[object, str] = {}
     for path in databases:
-        if path.resolve() in given:
-            raise UserError(f"database {path} is given twice (as {given[path.resolve()]}): pass it once")
-        given[path.resolve()] = str(path)
+        if (same := _identity(path)) in given:
+            raise UserError(f"database {path} is given twice (as {given[same]}): pass it once")
+        given[same] = str(path)
     refuse_overwrite(out, force=force)  # before reading any database
     seed_value = read_config().seed if seed is None else seed
     with ExitStack() as opened:

@@ -53,6 +53,10 @@ def perf(
         counts = None if sizes is None else [int(part) for part in sizes.split(",") if part.strip()]
     except ValueError:
         raise UserError(f"--sizes must be whole numbers separated by commas, got {sizes!r}") from None
+    if counts == []:
+        raise UserError(
+            f"--sizes {sizes!r} names no size: give whole numbers separated by commas, e.g. 100,1000"
+        )
     log = err_console()
     try:
         result = run(
