@@ -188,12 +188,15 @@ def known_outcome(
     rows = store.query("lessons", {"as_of": None})  # no texts
     latest = next(str(row["id"]) for row in reversed(rows) if row["lesson_key"] == known.lesson_key)
     note = ""
-    if latest != known.id:
-        note = (
-            f"not taken: its text is that of version {known.id}, which {latest} replaced; a version "
-            "is stored once, so edit the lesson to make it a new version"
+    if latest != known.id:  # the graph no longer follows the course: refused, so the run says so
+        return LessonOutcome(
+            lesson.source_path,
+            "refused",
+            known.id,
+            f"not ingested: its text is that of version {known.id}, which {latest} replaced; a version "
+            "is stored once, so edit the lesson to make it a new version (the graph keeps the later one)",
         )
-    elif (withdrawal := store.withdrawals().get(known.id)) is not None:
+    if (withdrawal := store.withdrawals().get(known.id)) is not None:
         note = (
             f"not taken: lesson {known.id} was {withdrawn_note(withdrawal)}; `magg review reinstate "
             f"{known.lesson_key}` brings it back as it was, or edit it (a new version)"

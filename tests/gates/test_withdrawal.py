@@ -152,14 +152,15 @@ def test_a_withdrawn_lesson_comes_back_as_a_new_version(
 def test_the_text_of_a_replaced_version_is_not_taken_in_silence(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Reverting an edit was reported as "unchanged": the edited version stayed current, unsaid.
+    # Reverting an edit was reported as "unchanged": the edited version stayed current, unsaid; then
+    # a note, with exit 0, which a scheduled run's log hid (found by a hostile run): it is refused.
     lesson = tmp_path / "course" / "calculus.md"
     edited = LESSONS["calculus.md"] + "\nMomentum is a variant of gradient descent.\n"
     lesson.write_text(edited, encoding="utf-8")
     assert magg(["ingest", str(lesson), "--db", str(db)], capsys)[0] == 0
     lesson.write_text(LESSONS["calculus.md"], encoding="utf-8")
     code, _, err = magg(["ingest", str(lesson), "--db", str(db)], capsys)
-    assert code == 0 and "not taken: its text is that of version calculus@" in err
+    assert code == 1 and "not ingested: its text is that of version calculus@" in err
     store = SQLiteStore.open(db)
     (current,) = [lesson for lesson in store.current_lessons() if lesson.lesson_key == "calculus"]
     assert "Momentum" in current.text
