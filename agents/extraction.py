@@ -215,6 +215,15 @@ def extract_lesson(
     return result
 
 
+def _tag_start(lesson: LessonText, start: int) -> int:
+    """Where a quote that starts on a mark the prose view shows for a tag ("**" for "<b>", drawn
+    on the tag's last characters) starts in the lesson: at the tag, not inside it ("b>Left:")."""
+    if start >= len(lesson.text) or lesson.prose[start] == lesson.text[start]:
+        return start
+    opening = lesson.text.rfind("<", max(0, start - 16), start + 1)
+    return opening if opening >= 0 and ">" not in lesson.text[opening:start] else start
+
+
 def _as_written(lesson: LessonText, candidate: ExtractedEdge) -> ExtractedEdge:
     """A dropped candidate whose quote is the prose view at its offsets, quoting the lesson's text
     there instead (what it reads with its code and markup), as a kept one does; any other quote
@@ -369,7 +378,8 @@ def _verify_and_link(
         if kept is None:
             result.dropped.append((candidate, note))
             continue
-        kept = replace(kept, quote=lesson.text[kept.start : kept.end])
+        start = _tag_start(lesson, kept.start)
+        kept = replace(kept, start=start, quote=lesson.text[start : kept.end])
         hidden = _hidden_in(lesson, kept.start, kept.end)
         if hidden is not None:
             where = f"{hidden.reason} at {hidden.start}-{hidden.end}"

@@ -451,3 +451,22 @@ def test_an_edge_a_new_version_states_again_is_grounded_on_its_words(tmp_path: P
     finally:
         store.close()
     assert CliRunner().invoke(app, ["audit", "verify", "--db", str(db)]).exit_code == 0
+
+
+def test_a_quote_that_starts_with_an_emphasised_word_starts_at_its_tag(tmp_path: Path) -> None:
+    # "b>Left:</b> An example input volume ..." was a stored quote: the prose view draws "**" on the
+    # tag's last characters, and the quote started there (found by a hostile run).
+    lesson = tmp_path / "l.html"
+    lesson.write_text(
+        "<html><body><h1>Backprop</h1><p><b>Backpropagation</b> builds on the chain rule. Gradient descent "
+        "is an optimization algorithm.</p><p><strong>Stochastic gradient descent</strong> is a variant of "
+        "gradient descent.</p></body></html>\n",
+        encoding="utf-8",
+    )
+    db = tmp_path / "g.sqlite"
+    assert CliRunner().invoke(app, ["ingest", str(lesson), "--db", str(db)]).exit_code == 0
+    with sqlite3.connect(db) as raw:
+        quotes = [row[0] for row in raw.execute("SELECT json_extract(evidence, '$[0].quote') FROM proposals")]
+    assert "<b>Backpropagation</b> builds on the chain rule." in quotes
+    assert "<strong>Stochastic gradient descent</strong> is a variant of gradient descent." in quotes
+    assert CliRunner().invoke(app, ["audit", "verify", "--db", str(db)]).exit_code == 0
