@@ -49,7 +49,7 @@ LessonProse = Callable[[str], str | None]
 
 def stored_prose(lesson: Lesson | None) -> str | None:
     """The prose view of a stored lesson (None for none)."""
-    return _prose(lesson.text, flavor_of(lesson.source_path)) if lesson is not None else None
+    return _prose(lesson.text, flavor_of(lesson.source_path, lesson.text)) if lesson is not None else None
 
 
 def prose_reader(store: Store) -> LessonProse:

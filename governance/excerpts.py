@@ -169,7 +169,7 @@ def _quoted(graph: GraphIndex, lesson_id: str) -> tuple[str, str] | None:
     lesson = graph.store.lesson(lesson_id) if graph.store is not None else None
     if lesson is None:
         return None
-    markup = find_prose(lesson.text, flavor_of(lesson.source_path))
+    markup = find_prose(lesson.text, flavor_of(lesson.source_path, lesson.text))
     kept = {KINDS.index(kind) + 1 for kind in QUOTED}
     shown = markup.keeping(lesson.text, QUOTED)
     gone = "".join(

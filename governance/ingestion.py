@@ -268,7 +268,7 @@ def _lookup(store: Store, lesson: LessonText) -> Callable[[str], tuple[str, Flav
         if lesson_id == lesson.id:
             return lesson.text, lesson.flavor
         stored = store.lesson(lesson_id)
-        return (stored.text, flavor_of(stored.source_path)) if stored is not None else None
+        return (stored.text, flavor_of(stored.source_path, stored.text)) if stored is not None else None
 
     return find
 

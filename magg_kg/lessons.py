@@ -240,7 +240,7 @@ def read_parts(
     key = key or lesson_key(path.name)
     if len(text) <= part_chars:
         return (_lesson(path, key, text),)
-    whole = find_prose(text, flavor_of(path.name))  # read whole: a fence or comment may span a cut
+    whole = find_prose(text, flavor_of(path.name, text))  # read whole: a fence or comment may span a cut
     bounds = _part_bounds(text, whole.prose, part_chars)
     parts = [
         _lesson(path, key if k == 1 else f"{key}.part-{k}", text[a:b], _cut(whole, a, b))
@@ -334,7 +334,7 @@ def _cut(markup: Markup, start: int, end: int) -> Markup:
 
 def _lesson(path: Path, key: str, text: str, markup: Markup | None = None) -> LessonText:
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    markup = markup if markup is not None else find_prose(text, flavor_of(path.name))
+    markup = markup if markup is not None else find_prose(text, flavor_of(path.name, text))
     return LessonText(
         key=key,
         title=_title(text, markup.prose, path),

@@ -470,3 +470,17 @@ def test_a_quote_that_starts_with_an_emphasised_word_starts_at_its_tag(tmp_path:
     assert "<b>Backpropagation</b> builds on the chain rule." in quotes
     assert "<strong>Stochastic gradient descent</strong> is a variant of gradient descent." in quotes
     assert CliRunner().invoke(app, ["audit", "verify", "--db", str(db)]).exit_code == 0
+
+
+def test_markdown_saved_as_html_is_read_as_markdown(tmp_path: Path) -> None:
+    # Its table's cells became concepts, read as prose under the .html name (found by a hostile run).
+    text = (
+        "# Backprop\n\nGradient descent is an optimization algorithm that minimizes a loss function.\n\n"
+        "| Col | Col |\n|---|---|\n| The decision tree is a prerequisite for the random forest | x |\n\n"
+        "```\nThe widget builds on the gadget.\n```\n"
+    )
+    found = []
+    for name in ("page.html", "page.md"):
+        concepts, _, _ = _concepts_and_edges(tmp_path, name, text)
+        found.append(concepts)
+    assert found[0] == found[1] and not {c for c in found[0] if "widget" in c or "gadget" in c}

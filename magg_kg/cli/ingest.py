@@ -179,7 +179,8 @@ def _language(path: str) -> str:
 
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            prose = find_prose(handle.read(20_000), flavor_of(path)).prose
+            head = handle.read(20_000)
+            prose = find_prose(head, flavor_of(path, head)).prose
     except OSError:
         return ""
     if not _PROSE_WORD.search(prose):

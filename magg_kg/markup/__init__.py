@@ -50,6 +50,7 @@ a lesson is untrusted input.
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePath
 
 from magg_kg.markup._blocks import block_pass
@@ -83,13 +84,24 @@ FLAVORS: dict[str, Flavor] = {
 }
 
 
-def flavor_of(path: str) -> Flavor:
-    """The flavor a file's suffix names (Markdown for any other suffix).
+def flavor_of(path: str, text: str | None = None) -> Flavor:
+    """The flavor a file's suffix names (Markdown for any other suffix); an ``.html`` file whose
+    ``text`` holds no HTML element is Markdown saved under that name (its fences, code and tables
+    would otherwise be read as prose).
 
     >>> flavor_of("a/lesson.MDX"), flavor_of("b.htm"), flavor_of("c.txt")
     ('mdx', 'html', 'markdown')
+    >>> flavor_of("d.html", "# Title\\n\\n| a | b |\\n"), flavor_of("e.html", "<p>Text</p>")
+    ('markdown', 'html')
     """
-    return FLAVORS.get(PurePath(path).suffix.lower(), "markdown")
+    flavor = FLAVORS.get(PurePath(path).suffix.lower(), "markdown")
+    if flavor == "html" and text is not None and _ELEMENT.search(text) is None:
+        return "markdown"
+    return flavor
+
+
+_ELEMENT = re.compile(r"<(?:!doctype|/?[A-Za-z][A-Za-z0-9-]*[\s/>])", re.IGNORECASE)
+"""An HTML element's tag (or a doctype): what any HTML file holds."""
 
 
 def find_prose(text: str, flavor: Flavor = "markdown") -> Markup:
