@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.cost import Cost
-from agents.offline.injection import scan
+from agents.offline.injection import LessonScan, scan
 from governance.admission import AdmissionContext
 from governance.claims import ground
 from governance.curation import current_grounding, regrounded, stated_now
@@ -107,6 +107,7 @@ def rejudge(
             admission.graph.memory.claims[triple] -= 1
         outcomes[("rejudge", "superseded" if triple in supported else "unsupported")] += 1
     stated: dict[Triple, list[Span]] | None = None  # read once, when an edge needs it
+    found: LessonScan | None = None
     for edge in store.edges():
         sources = {span.lesson_id for span in edge.grounding.evidence}
         triple = (edge.src, edge.type, edge.dst)
@@ -114,7 +115,8 @@ def rejudge(
             continue
         if triple in supported:  # the new version states it: grounded anew on its own words
             said = next(p for p in proposals if (p.src, p.type, p.dst) == triple)
-            spans = _own_words(lesson, said)
+            found = scan(lesson.text, lesson.flavor) if found is None else found  # once per lesson
+            spans = _own_words(lesson, said, found)
             if spans:
                 ops += _regrounded(
                     policy,
@@ -149,11 +151,10 @@ def rejudge(
     return ops
 
 
-def _own_words(lesson: LessonText, said: Proposal) -> list[SpanData]:
+def _own_words(lesson: LessonText, said: Proposal, found: LessonScan) -> list[SpanData]:
     """The evidence a new version gives an edge, fit to ground it (its quotes found in the text, no
-    instruction in them or near them); none when it is not."""
+    instruction in them or near them: ``found``, the lesson's scan); none when it is not."""
     spans, problem = ground(said.evidence, lambda lesson_id: lesson.text if lesson_id == lesson.id else None)
-    found = scan(lesson.text, lesson.flavor)
     return (
         []
         if problem or taint(said.evidence, lambda lesson_id: found if lesson_id == lesson.id else None)
