@@ -78,7 +78,7 @@ from magg_kg.ledger import ProposalLedger
 from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, file_key, find_lessons, read_parts
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
-from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation
+from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation, RecordDecision
 from magg_kg.records import Proposal
 from magg_kg.store import TIME_ORDER, Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -365,9 +365,13 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     ]
     outcomes: Counter[tuple[str, str]] = Counter()
     if previous is not None:
-        ops += rejudge(
+        rejudged = rejudge(
             store, ctx.policy, lesson, previous, proposals, admission, stored_proposals, outcomes, at
         )
+        ops += rejudged
+        closed = {op.proposal_id for op in rejudged if isinstance(op, RecordDecision)}
+        if gate is not None and closed:  # what the earlier versions said joins no new proposal's evidence
+            gate.attach(graph, [p for p in stored_proposals if p.id not in closed])
     batch_id = make_id("batch", "lesson", lesson.sha256)
     result = admit(proposals, admission, batch_id)
     result.outcomes.update(outcomes)

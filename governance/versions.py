@@ -29,7 +29,7 @@ from governance.withdrawal import withdrawn_note
 from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
 from magg_kg.lessons import LessonText, same_file
-from magg_kg.operations import Operation, RecordDecision, SpanData
+from magg_kg.operations import Operation, RecordDecision, SpanData, span_data
 from magg_kg.records import EdgeVersion, Lesson, Proposal, ProposalState, Span, Triple
 from magg_kg.store import Store
 
@@ -76,8 +76,8 @@ def rejudge(
     versions = {stored.id for stored in store.lessons() if stored.lesson_key == lesson.key}
     supported = {(p.src, p.type, p.dst): p.id for p in proposals}
     ops: list[Operation] = []
-    for old in stored_proposals:
-        if old.lesson_id not in versions or old.state != "proposed":
+    for old in stored_proposals:  # standing or open (abstained, quarantined): the course no longer says it
+        if old.lesson_id not in versions or old.state not in ("proposed", "abstained", "quarantined"):
             continue
         triple = (old.src, old.type, old.dst)
         if triple in supported:
@@ -111,12 +111,21 @@ def rejudge(
     for edge in store.edges():
         sources = {span.lesson_id for span in edge.grounding.evidence}
         triple = (edge.src, edge.type, edge.dst)
-        if not sources <= versions:
+        if not sources & versions:
             continue
+        own: list[SpanData] = []
         if triple in supported:  # the new version states it: grounded anew on its own words
             said = next(p for p in proposals if (p.src, p.type, p.dst) == triple)
             found = scan(lesson.text, lesson.flavor) if found is None else found  # once per lesson
-            spans = _own_words(lesson, said, found)
+            own = _own_words(lesson, said, found)
+        if not sources <= versions:  # other lessons' quotes stay, the earlier versions' go
+            others = span_data(span for span in edge.grounding.evidence if span.lesson_id not in versions)
+            why = f"its quotes of {previous.id}, which {lesson.id} replaced, are left out"
+            ops += _regrounded(policy, edge, [*others, *own], why, at)
+            outcomes[("rejudge", "reground")] += 1
+            continue
+        if triple in supported:
+            spans = own
             if spans:
                 ops += _regrounded(
                     policy,

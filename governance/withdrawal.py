@@ -9,7 +9,9 @@ in one batch:
   leaves it out: `magg ask` no longer quotes it, and a restored edge is not grounded on it;
 - for each active edge whose every evidence span came from a version of the lesson, a decision
   (verdict ``withdrawn``, state ``invalidated``) and the edge version closed, never deleted; an
-  edge another lesson's span grounds stays as it is, and one that only another lesson's proposal
+  edge another lesson's span grounds too is closed and committed again on the other lessons'
+  spans alone (verdict ``regrounded``: no edge quotes a lesson the course no longer has), and one
+  that only another lesson's proposal
   states (a twin refused as a duplicate when the edge was in) is closed (verdict ``regrounded``)
   and committed again as a new version, grounded on that lesson's words
   (:func:`governance.curation.current_grounding`);
@@ -49,7 +51,7 @@ from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
 from magg_kg.lessons import lesson_key, same_file
-from magg_kg.operations import Operation, RecordDecision
+from magg_kg.operations import Operation, RecordDecision, span_data
 from magg_kg.records import Decision, Lesson, ProposalState
 from magg_kg.store import WITHDRAWAL, Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -152,10 +154,13 @@ def withdraw(
     stated = stated_now(store, schema, versions)
     for edge in store.edges():
         sources = {span.lesson_id for span in edge.grounding.evidence}
-        if not sources or not sources <= versions:
+        if not sources & versions:
             continue
         triple = (edge.src, edge.type, edge.dst)
-        spans, _ = current_grounding(store, schema, triple, stated)
+        if sources <= versions:
+            spans, _ = current_grounding(store, schema, triple, stated)
+        else:  # another lesson's quotes ground it too: they stay, the withdrawn lesson's go
+            spans = span_data(span for span in edge.grounding.evidence if span.lesson_id not in versions)
         verdict = "regrounded" if spans else "withdrawn"
         closing = decided(None, verdict, "invalidated", edge.version_id, version_id=edge.version_id)
         if not spans:

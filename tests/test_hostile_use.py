@@ -484,3 +484,39 @@ def test_markdown_saved_as_html_is_read_as_markdown(tmp_path: Path) -> None:
         concepts, _, _ = _concepts_and_edges(tmp_path, name, text)
         found.append(concepts)
     assert found[0] == found[1] and not {c for c in found[0] if "widget" in c or "gadget" in c}
+
+
+def test_no_edge_quotes_an_edited_or_withdrawn_lesson_that_another_lesson_states_too(tmp_path: Path) -> None:
+    # An edge two lessons stated kept the quotes of one after an edit removed them, or after the
+    # lesson was withdrawn (found by a hostile run).
+    from magg_kg.sqlite import SQLiteStore
+
+    folder = tmp_path / "course"
+    folder.mkdir()
+    for lesson in (*CURRICULUM.glob("02-*.md"), *CURRICULUM.glob("14-*.md")):
+        (folder / lesson.name).write_text(lesson.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "g.sqlite"
+
+    def quoted_lessons() -> tuple[list[set[str]], set[str]]:
+        store = SQLiteStore.open(str(db))
+        try:
+            edges = [{s.lesson_id for s in e.grounding.evidence} for e in store.edges()]
+            return edges, set(store.current_lesson_ids())
+        finally:
+            store.close()
+
+    assert CliRunner().invoke(app, ["ingest", str(folder), "--db", str(db)]).exit_code == 0
+    edges, _ = quoted_lessons()
+    assert [e for e in edges if len(e) == 2], "no edge of both lessons: the test shows nothing"
+    (calculus,) = folder.glob("02-*.md")
+    calculus.write_text(calculus.read_text(encoding="utf-8").replace("chain rule", "rule"), encoding="utf-8")
+    assert CliRunner().invoke(app, ["ingest", str(folder), "--db", str(db)]).exit_code == 0
+    edges, current = quoted_lessons()
+    assert all(e <= current for e in edges)
+    (backprop,) = folder.glob("14-*.md")
+    args = ["review", "withdraw", backprop.name, "--reviewer", "a", "--reason", "b", "--db", str(db)]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    edges, current = quoted_lessons()
+    assert all(e <= current for e in edges)
+    assert CliRunner().invoke(app, ["audit", "verify", "--db", str(db)]).exit_code == 0

@@ -16,6 +16,7 @@ from agents.judge import score_band
 from governance.ingest_report import IngestReport
 from governance.judgment import Judgment
 from governance.reconsider import Reconsidered, reconsider
+from governance.review import out_of_course
 from magg_kg.builders import proposal_op
 from magg_kg.cli import review
 from magg_kg.cli.ingest import print_ingest_summary
@@ -28,7 +29,6 @@ from magg_kg.operations import Batch
 from magg_kg.records import Proposal
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
-from tests.cli import magg
 
 from .world import CHAIN, ScriptedLLM, on_disk, proposal, run_magg, seed, span, write
 
@@ -226,31 +226,34 @@ CURRICULUM = Path(__file__).resolve().parents[2] / "magg_kg" / "curriculum"
 def test_what_a_replaced_lesson_version_says_is_neither_reconsidered_nor_approved(
     tmp_path: Path, clock: StepClock, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Open proposals of a version a new one replaced were reconsidered, and committed on a sentence
-    # the course no longer has; a person could approve one as well (found by a hostile run).
+    # Open proposals of a version a new one replaced stayed open: reconsider committed them on
+    # sentences the course no longer has, a person could approve them from the queue, and their
+    # evidence joined the new version's proposals (found by a hostile run).
     folder = tmp_path / "course"
     folder.mkdir()
     for lesson in sorted(CURRICULUM.glob("0[1-4]-*.md")):
         (folder / lesson.name).write_text(lesson.read_text(encoding="utf-8"), encoding="utf-8")
     db = tmp_path / "g.sqlite"
     run_magg(["ingest", str(folder), "--db", str(db)])
+    store = SQLiteStore.open(str(db))
+    opened = {p.id for p in store.proposals_in(("abstained", "quarantined"))}
+    store.close()
+    assert opened, "no open proposal: the test shows nothing"
     for lesson in folder.iterdir():  # every lesson edited: each gets a new version
         text = lesson.read_text(encoding="utf-8")
         lesson.write_text(text.replace(" is a prerequisite for ", " is unlike "), encoding="utf-8")
     run_magg(["ingest", str(folder), "--db", str(db)])
     capsys.readouterr()
     store = SQLiteStore.open(str(db))
-    stale = store.stale_lessons()
-    assert stale and [p for p in store.proposals_in(("abstained",)) if p.lesson_id in stale]
-    queued = [p for p in store.proposals_in(("quarantined",)) if p.lesson_id in stale]
-    store.close()
-
-    assert queued, "no quarantined proposal of a replaced version: the test shows nothing"
-    code, _, err = magg(["review", "approve", queued[0].id, "--reviewer", "ann", "--db", str(db)], capsys)
-    assert code == 2 and "the course no longer says it" in err
-
-    store = SQLiteStore.open(str(db))
     try:
+        stale = store.stale_lessons()
+        assert stale and not [
+            p for p in store.proposals_in(("abstained", "quarantined")) if p.lesson_id in stale
+        ]
+        for edge in store.edges():
+            assert not {span.lesson_id for span in edge.grounding.evidence} & stale, edge
+        closed = store.proposal(sorted(opened)[0])
+        assert closed is not None and "the course no longer says it" in out_of_course(store, closed.evidence)
         always = ScriptedLLM({"judge": lambda _: {"reasoning": "sure", "score": 0.95, "verdict": "commit"}})
         for found in reconsider(store, always, POLICY, clock):
             for ident in found.settled:
