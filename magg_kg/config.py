@@ -116,7 +116,8 @@ def read_policy(path: Path) -> Policy:
     where = f"MAGG_POLICY={str(path)!r}"
     try:
         if not path.is_file():
-            raise ConfigError(f"{where}: no such file (a TOML file of policy settings)")
+            what = "not a regular file" if path.exists() else "no such file"
+            raise ConfigError(f"{where}: {what} (a TOML file of policy settings)")
         raw = path.read_bytes()
     except OSError as error:
         raise ConfigError(f"{where}: cannot be read ({error.strerror})") from None
@@ -135,8 +136,14 @@ def read_policy(path: Path) -> Policy:
             f"{where}: version is not set by a file: it is {Policy().version}, followed by a digest of "
             "what the file changes"
         )
+    # Strict: a value of another type (debate_rounds = true, commit_at = "0.9") is refused, not
+    # converted; a list of edge types is a set, in any order and written once.
+    settings = {
+        k: tuple(sorted(set(v))) if isinstance(v, list) and k.endswith("_types") else v
+        for k, v in settings.items()
+    }
     try:
-        chosen = Policy.model_validate(settings)
+        chosen = Policy.model_validate(settings, strict=True)
     except ValidationError as error:
         first = error.errors()[0]
         key = ".".join(str(part) for part in first["loc"]) or "(the file)"
@@ -145,8 +152,11 @@ def read_policy(path: Path) -> Policy:
     if unknown:
         known = ", ".join(CURRICULUM.edge_types)
         raise ConfigError(f"{where}: not an edge type: {', '.join(unknown)} (the edge types: {known})")
-    default = Policy().model_dump(mode="json")
-    changes = {key: value for key, value in chosen.model_dump(mode="json").items() if value != default[key]}
+    default, given = (
+        {k: sorted(v) if isinstance(v, list) else v for k, v in p.model_dump(mode="json").items()}
+        for p in (Policy(), chosen)
+    )
+    changes = {key: value for key, value in given.items() if value != default[key]}
     return chosen.model_copy(update={"version": changed_version(changes)})
 
 

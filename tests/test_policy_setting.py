@@ -40,6 +40,9 @@ def test_the_version_names_what_a_file_changes_and_only_that(tmp_path: Path) -> 
     assert one.version == same.version != other.version
     assert one.version.startswith(Policy().version + "+")
     assert defaults.version == Policy().version == changed_version({})
+    # A list of edge types is a set: in another order or with a type twice, it is the same policy.
+    same_types = read_policy(policy_file(tmp_path, "low_stakes_types = ['applies_to', 'related', 'related']"))
+    assert same_types.version == Policy().version
     assert load_config({}).policy == Policy() and load_config({"MAGG_POLICY": "  "}).policy == Policy()
 
 
@@ -58,6 +61,10 @@ def test_the_version_names_what_a_file_changes_and_only_that(tmp_path: Path) -> 
         ("deliberate_from = 0.75", "deliberate_from (0.75) is above deliberate_below (0.7)"),
         (b"commit_at = 0.9 # \xff", "not UTF-8"),
         ("[policy]\ncommit_at = 0.9", "policy: Extra inputs are not permitted"),
+        # Values of another type were converted (found by a hostile run): a one-round debate.
+        ("debate_rounds = true", "debate_rounds: Input should be a valid integer"),
+        ("debate_rounds = 3.0", "debate_rounds: Input should be a valid integer"),
+        ("commit_at = '0.9'", "commit_at: Input should be a valid number"),
     ],
 )
 def test_a_file_that_cannot_be_a_policy_is_refused_naming_the_file_and_the_key(
@@ -73,7 +80,11 @@ def test_a_file_that_cannot_be_a_policy_is_refused_naming_the_file_and_the_key(
 
 def test_a_missing_a_folder_or_a_huge_file_is_refused(tmp_path: Path) -> None:
     huge = policy_file(tmp_path, "# " + "x" * MAX_POLICY_BYTES + "\n")
-    for path, said in ((tmp_path / "none.toml", "no such file"), (tmp_path, "no such file"), (huge, "bytes")):
+    for path, said in (
+        (tmp_path / "none.toml", "no such file"),
+        (tmp_path, "not a regular file"),
+        (huge, "bytes"),
+    ):
         with pytest.raises(ConfigError, match=said):
             read_policy(path)
 
