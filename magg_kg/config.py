@@ -101,10 +101,8 @@ def changed_version(changes: Mapping[str, object]) -> str:
 
     >>> changed_version({})
     'policy-3'
-    >>> changed_version({"commit_at": 0.85})
-    'policy-3+...'
-    >>> changed_version({"commit_at": 0.85}) != changed_version({"commit_at": 0.9})
-    True
+    >>> changed_version({"commit_at": 0.85}), changed_version({"commit_at": 0.8}) != changed_version({"x": 1})
+    ('policy-3+...', True)
     """
     base = Policy().version
     return f"{base}+{digest(canonical_json(dict(changes)), length=8)}" if changes else base
@@ -138,10 +136,7 @@ def read_policy(path: Path) -> Policy:
         )
     # Strict: a value of another type (debate_rounds = true, commit_at = "0.9") is refused, not
     # converted; a list of edge types is a set, in any order and written once.
-    settings = {
-        k: tuple(sorted(set(v))) if isinstance(v, list) and k.endswith("_types") else v
-        for k, v in settings.items()
-    }
+    settings = {k: _as_set(v) if isinstance(v, list) else v for k, v in settings.items()}
     try:
         chosen = Policy.model_validate(settings, strict=True)
     except ValidationError as error:
@@ -158,6 +153,11 @@ def read_policy(path: Path) -> Policy:
     )
     changes = {key: value for key, value in given.items() if value != default[key]}
     return chosen.model_copy(update={"version": changed_version(changes)})
+
+
+def _as_set(items: list[object]) -> tuple[object, ...]:
+    """A TOML array of names as a set in a fixed order (anything else as it is, for the check)."""
+    return tuple(sorted({str(i) for i in items})) if all(isinstance(i, str) for i in items) else tuple(items)
 
 
 BUNDLE_ITEMS = 16

@@ -123,3 +123,13 @@ def test_ingest_decides_under_the_file_s_policy_and_records_it(
         assert recorded["policy"]["contested"] == "self-consistency"
         assert recorded["policy"]["debate_scope"] == "any"
         assert "moderator" not in rationale and "majority" in rationale
+
+
+def test_a_list_of_anything_but_names_is_refused_in_one_line(tmp_path: Path) -> None:
+    for text in (
+        'low_stakes_types = [1, "related"]',
+        "low_stakes_types = [{a = 1}]",
+        'structural_types = [["x"]]',
+    ):
+        with pytest.raises(ConfigError, match="Input should be a valid string"):
+            read_policy(policy_file(tmp_path, text))
