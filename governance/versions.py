@@ -104,7 +104,8 @@ def rejudge(
                     at,
                 )
             )
-            admission.graph.memory.claims[triple] -= 1
+            if old.state == "proposed":  # the standing claims the owners count
+                admission.graph.memory.claims[triple] -= 1
         outcomes[("rejudge", "superseded" if triple in supported else "unsupported")] += 1
     stated: dict[Triple, list[Span]] | None = None  # read once, when an edge needs it
     found: LessonScan | None = None
