@@ -114,9 +114,17 @@ def restore(
         if ident == edge_id(*triple) or any(ident == d.detail.get("version_id") for d in decisions)
     ]
     if not matched:
+        versions = [v for v in store.edge_versions() if ident in (v.edge_id, v.version_id)]
+        if versions and any(v.status == "active" for v in versions):
+            raise UserError(f"{ident}: the edge is active: there is nothing to restore")
+        closing = versions[-1].invalidated_by if versions else None
+        closed = next((d for d in store.decisions() if d.id == closing), None) if closing else None
+        why = (
+            f"; it was closed at stage {closed.stage}: {closed.rationale[:160]}" if closed is not None else ""
+        )
         raise UserError(
             f"{ident}: no edge a person invalidated has this id (an edge id, or a version id as "
-            "`magg review invalidate` closed it)"
+            f"`magg review invalidate` closed it){why}"
         )
     triple, proposal, decisions = matched[0]
     if decisions[-1].verdict != "invalidate":

@@ -193,9 +193,14 @@ def _queued(store: Store, ident: str) -> Proposal | None:
 def _settled(store: Store, proposal: Proposal) -> str:
     """What became of a proposal that is not quarantined, and who decided it if a person did."""
     said = f"proposal {proposal.id} is {proposal.state}, not quarantined"
-    last = next((d for d in reversed(store.decisions(proposal.id)) if d.stage == "review"), None)
-    reviewer = last.detail.get("reviewer") if last is not None else None
-    return f"{said} ({last.verdict} by {reviewer} at {last.decided_at})" if last and reviewer else said
+    decisions = store.decisions(proposal.id)
+    last = decisions[-1] if decisions else None
+    if last is None:
+        return said
+    reviewer = last.detail.get("reviewer")  # a person's review, withdrawal or restoring
+    if reviewer:
+        return f"{said} ({last.verdict} by {reviewer} at {last.decided_at})"
+    return f"{said} ({last.stage}: {last.rationale[:160]})"  # closed by a new version of its lesson ...
 
 
 def _latest_score(store: Store, proposal: Proposal) -> float:

@@ -270,3 +270,30 @@ def test_a_lesson_is_named_by_its_file_s_name_from_any_folder(
     assert code == 0, err
     code, _, err = _withdraw(db, capsys, "other/calculus.md", "--reviewer", "Ann", "--reason", "merged")
     assert code == 0, err
+
+
+def test_restoring_an_edge_no_person_invalidated_says_what_it_is(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Both were "no edge a person invalidated has this id", for an active edge and for one a
+    # withdrawal closed alike (found by a hostile run).
+    store = SQLiteStore.open(db)
+    active = store.edges()[0].edge_id
+    store.close()
+    restore = ["review", "restore", "--reviewer", "Ann", "--reason", "back", "--db", str(db)]
+    code, _, err = magg([*restore[:2], active, *restore[2:]], capsys)
+    assert code == 2 and "the edge is active" in err
+    assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "merged")[0] == 0
+    store = SQLiteStore.open(db)
+    still = {e.edge_id for e in store.edges()}
+    closed = [v.edge_id for v in store.edge_versions() if v.edge_id not in still]
+    store.close()
+    assert closed, "the withdrawal closed no edge: the test shows nothing"
+    code, _, err = magg([*restore[:2], closed[0], *restore[2:]], capsys)
+    assert code == 2 and "it was closed at stage withdrawal" in err, err
+    store = SQLiteStore.open(db)
+    (backprop,) = [lesson.id for lesson in store.lessons() if lesson.lesson_key == "backprop"]
+    gone = [p.id for p in store.proposals() if p.lesson_id == backprop and p.state == "rejected"]
+    store.close()
+    code, _, err = magg(["review", "approve", gone[-1], "--reviewer", "Bo", "--db", str(db)], capsys)
+    assert code == 2 and "not quarantined (" in err, err  # who or what closed it is said
