@@ -119,7 +119,10 @@ def _rejudge(
         verdict, state, reason = "void", "committed", f"kept: the judge's reply is unusable: {judged.problem}"
     elif judged.score < policy.reject_below:
         verdict, state = "invalidate", "invalidated"
-        reason = f"now scores {judged.score:.2f} < {policy.reject_below:.2f}: {judged.reasoning}"
+        score = (
+            f"{judged.score:.2f}" if round(judged.score, 2) < policy.reject_below else f"{judged.score:.4f}"
+        )
+        reason = f"now scores {score} < {policy.reject_below:.2f}: {judged.reasoning}"
     else:
         verdict, state = "keep", "committed"
         reason = f"still holds at {judged.score:.2f}: {judged.reasoning}"

@@ -110,3 +110,10 @@ def test_the_command(world: SQLiteStore, tmp_path: Path, capsys: pytest.CaptureF
     report = json.loads(capsys.readouterr().out)
     assert report["rechecked"] == 2 and report["counts"]["invalidate"] == 1
     assert all(edge["written"] for edge in report["edges"])
+
+
+def test_a_score_just_below_the_bar_is_not_said_to_equal_it(world: SQLiteStore, clock: StepClock) -> None:
+    # Under reject_below = 1.0 a score of 0.996 read "now scores 1.00 < 1.00" (found by a hostile run).
+    llm = ScriptedLLM({"judge": lambda _: {"reasoning": "nearly", "score": 0.996, "verdict": "reject"}})
+    found = next(recheck(world, llm, Policy(commit_at=1.0, reject_below=1.0), clock, 1))
+    assert found.verdict == "invalidate" and found.reason.startswith("now scores 0.9960 < 1.00")
