@@ -123,8 +123,10 @@ def case_of(store: Store, ident: str) -> dict[str, object]:
         raise UserError(f"no review item or proposal with id {ident}; see `magg review list`")
     decisions = store.decisions(proposal.id)
     votes = [vote for decision in decisions for vote in _votes(decision)]
+    edge = store.active_edge(*CURRICULUM.canonical(proposal.src, proposal.type, proposal.dst))
     return {
         "review_id": item.id if item else None,
+        "edge_active": edge is not None,  # now: a committed proposal's edge may be closed since
         "reason": item.reason if item else None,
         "proposal": {
             "id": proposal.id,

@@ -176,6 +176,8 @@ def _print_case(ctx: Context, case: Mapping[str, object]) -> None:
     assert isinstance(proposal, dict)
     edge = f"{proposal['src']} {proposal['type']} {proposal['dst']}"
     say(f"proposal {proposal['id']}: {edge} [{proposal['state']}]", markup=False)
+    if proposal["state"] == "committed" and not case.get("edge_active"):
+        say("its edge is no longer in the graph (closed since; `magg export --json` shows the graph)")
     if case.get("reason"):
         say(f"why it waits: {case['reason']}", markup=False)
     say("evidence:")

@@ -297,3 +297,11 @@ def test_restoring_an_edge_no_person_invalidated_says_what_it_is(
     store.close()
     code, _, err = magg(["review", "approve", gone[-1], "--reviewer", "Bo", "--db", str(db)], capsys)
     assert code == 2 and "not quarantined (" in err, err  # who or what closed it is said
+    store = SQLiteStore.open(db)
+    committed = [p.id for p in store.proposals() if p.state == "committed" and p.lesson_id == backprop]
+    in_graph = {(e.src, e.type, e.dst) for e in store.edges()}
+    gone_edge = [p for p in store.proposals() if p.id in committed and (p.src, p.type, p.dst) not in in_graph]
+    store.close()
+    assert gone_edge, "no committed proposal whose edge was closed: the test shows nothing"
+    code, out, _ = magg(["review", "show", gone_edge[0].id, "--db", str(db)], capsys)
+    assert code == 0 and "[committed]" in out and "no longer in the graph" in out
