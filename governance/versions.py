@@ -125,16 +125,10 @@ def rejudge(
             ops += _regrounded(policy, edge, [*others, *own], why, at)
             outcomes[("rejudge", "reground")] += 1
             continue
-        if triple in supported:
-            spans = own
-            if spans:
-                ops += _regrounded(
-                    policy,
-                    edge,
-                    spans,
-                    f"its quotes are of {previous.id}, which {lesson.id} replaced",
-                    at,
-                )
+        if triple in supported:  # kept as it is when the new words cannot ground it (tainted)
+            if own:
+                why = f"its quotes are of {previous.id}, which {lesson.id} replaced"
+                ops += _regrounded(policy, edge, own, why, at)
                 outcomes[("rejudge", "reground")] += 1
             continue
         schema = admission.graph.schema

@@ -352,10 +352,11 @@ def read_key(path: Path) -> SampleKey:
         key = SampleKey.model_validate_json(text, strict=False)
     except ValidationError as error:
         raise UserError(f"{path} is not a sample key: {_problem(error)}") from None
-    if key.sample is not None and key.fingerprinted().sample != key.sample:
+    hashed = key.fingerprinted().sample
+    if key.sample is not None and hashed != key.sample:
         raise UserError(
             f"{path} was edited after sampling (fingerprint {key.sample}, its fields hash to "
-            f"{key.fingerprinted().sample}): score with the key `magg bench sample` wrote"
+            f"{hashed}): score with the key `magg bench sample` wrote"
         )
     return key
 

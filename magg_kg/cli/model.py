@@ -40,10 +40,10 @@ if TYPE_CHECKING:
 __all__ = ["build_command", "claims", "default_labels", "evaluate_command", "label", "register"]
 
 MODELS = ("judgment", "terms", "injection", "questions")
-FEW_LESSON_CLAIMS = 100
-"""Below this many labelled lesson claims, the lessons model's cross-validated figures are warned rough."""
 """The offline models: the judgment (judge and owners), termhood (concepts), the injection detector,
 the question types (``magg ask``)."""
+FEW_LESSON_CLAIMS = 100
+"""Below this many labelled lesson claims, the lessons model's cross-validated figures are warned rough."""
 READS = {
     "judgment": ("metacademy/concepts.jsonl", "metacademy/edges.csv"),
     "terms": ("d2l-lessons/sections.jsonl", "metacademy/concepts.jsonl", "metacademy/resource_catalog.jsonl"),
