@@ -7,7 +7,7 @@ self-consistency at equal budget. ``policy.contested`` chooses what settles a co
     :func:`governance.debate.hold_debate`: ``debate_rounds`` rounds of advocate and critic, then
     the moderator (``2 * rounds + 1`` calls: 7 at the default 3 rounds);
 ``self-consistency``
-    the judge asked :func:`samples` times (``consistency_samples``, else as many calls as the
+    the judge asked ``Policy.samples`` times (``consistency_samples``, else as many calls as the
     debate makes), the majority deciding. The score is the lower median of the samples' scores:
     it reaches a threshold exactly when a strict majority of the samples does, so the gate reads
     it as it reads a moderator's score (commit at ``debate_commit_at``, else quarantine; a
@@ -34,7 +34,7 @@ from magg_kg.config import Policy
 from magg_kg.ids import digest
 from magg_kg.llm.port import LLM
 
-__all__ = ["ConsistencyResult", "Contest", "contest", "majority", "resample", "samples"]
+__all__ = ["ConsistencyResult", "Contest", "contest", "majority", "resample"]
 
 
 @dataclass(frozen=True)
@@ -67,15 +67,6 @@ class ConsistencyResult:
 Contest = DebateResult | ConsistencyResult
 
 
-def samples(policy: Policy) -> int:
-    """How many times the judge is asked: as many calls as the debate makes, unless set.
-
-    >>> samples(Policy())
-    7
-    """
-    return policy.consistency_samples or 2 * policy.debate_rounds + 1
-
-
 def majority(scores: list[float]) -> float:
     """The lower median: at or above a threshold exactly when a strict majority is.
 
@@ -98,7 +89,7 @@ def resample(claim: Claim, number: int) -> Claim:
 def _consistency(llm: LLM, claim: Claim, policy: Policy, domain: str) -> ConsistencyResult:
     results: list[JudgeResult] = [
         ask_judge(llm, policy, resample(claim, number), domain=domain, stage="consistency")
-        for number in range(samples(policy))
+        for number in range(policy.samples)
     ]
     usable = [r.score for r in results if not r.problem and r.score is not None]
     scores = tuple(None if r.problem else r.score for r in results)

@@ -1,7 +1,7 @@
 """The decision table: what happens to a proposal after the judge has scored it.
 
 The table is data (:data:`TABLE`): rows checked in order, the first that matches decides. The
-thresholds come from :class:`magg_kg.config.Policy` (the seeds' defaults); both are recorded in
+thresholds come from :class:`magg_kg.policy.Policy` (the seeds' defaults); both are recorded in
 every decision's ``detail`` (:func:`policy_detail`), with a digest of the table, so a decision can
 always be read against the rules it was made under.
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from magg_kg.config import MAX_POLICY_BYTES, Policy, changed_version, load_config, read_policy
+from magg_kg.config import load_config
 from magg_kg.errors import ConfigError
+from magg_kg.policy import MAX_POLICY_BYTES, Policy, changed_version, read_policy
 from tests.cli import magg
 
 LESSON = Path(__file__).parents[1] / "magg_kg" / "curriculum" / "18-deep-learning-optimizers-adam.md"
@@ -46,6 +47,16 @@ def test_the_version_names_what_a_file_changes_and_only_that(tmp_path: Path) -> 
     assert load_config({}).policy == Policy() and load_config({"MAGG_POLICY": "  "}).policy == Policy()
 
 
+def test_samples_as_many_as_the_debate_makes_are_the_default_policy_written_out(tmp_path: Path) -> None:
+    # No consistency_samples means as many judge calls as the debate makes (2 * rounds + 1).
+    assert read_policy(policy_file(tmp_path, "consistency_samples = 7")).version == Policy().version
+    four_rounds = read_policy(policy_file(tmp_path, "debate_rounds = 4")).version
+    nine_of_four = read_policy(policy_file(tmp_path, "debate_rounds = 4\nconsistency_samples = 9"))
+    assert nine_of_four.version == four_rounds
+    seven_of_four = read_policy(policy_file(tmp_path, "debate_rounds = 4\nconsistency_samples = 7"))
+    assert seven_of_four.version not in (four_rounds, Policy().version) and seven_of_four.samples == 7
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [
@@ -65,6 +76,9 @@ def test_the_version_names_what_a_file_changes_and_only_that(tmp_path: Path) -> 
         ("debate_rounds = true", "debate_rounds: Input should be a valid integer"),
         ("debate_rounds = 3.0", "debate_rounds: Input should be a valid integer"),
         ("commit_at = '0.9'", "commit_at: Input should be a valid number"),
+        # TOML has nan and inf; nan passed as "≤ 1" was refused with a message about being above 1.
+        ("commit_at = nan", "commit_at: Input should be a finite number"),
+        ("reject_below = -inf", "reject_below: Input should be a finite number"),
     ],
 )
 def test_a_file_that_cannot_be_a_policy_is_refused_naming_the_file_and_the_key(

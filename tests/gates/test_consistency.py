@@ -12,7 +12,7 @@ from agents.judge import TASK as JUDGE_TASK
 from agents.offline.handlers import offline_handlers
 from agents.support import GraphView
 from governance.claims import build_claim
-from governance.consistency import ConsistencyResult, contest, majority, resample, samples
+from governance.consistency import ConsistencyResult, contest, majority, resample
 from governance.evaluation.ablation import run_configuration
 from governance.evaluation.replay import build_candidates, load_dataset
 from magg_kg.clock import StepClock
@@ -66,8 +66,8 @@ POLICY = Policy(contested="self-consistency")
 
 
 def test_samples_match_the_debate_s_calls_and_the_majority_is_the_lower_median() -> None:
-    assert samples(POLICY) == 2 * POLICY.debate_rounds + 1 == 7
-    assert samples(Policy(consistency_samples=3)) == 3
+    assert POLICY.samples == 2 * POLICY.debate_rounds + 1 == 7
+    assert Policy(consistency_samples=3).samples == 3
     assert majority([0.9, 0.1, 0.85]) == 0.85  # 2 of 3 at or above 0.85
     assert majority([0.9, 0.9, 0.1, 0.1]) == 0.1  # a tie is no majority
 
