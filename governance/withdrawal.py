@@ -22,7 +22,9 @@ A withdrawal is undone by :func:`reinstate` (``magg review reinstate``): a decis
 ``reinstate``) after which the lesson is current again; each edge its withdrawal closed, and no
 writer committed again since, is committed again as a new version on the evidence it had (checked
 against the lesson), when the rules, run on the graph as it is now, still pass (those they refuse
-stay closed, and the command says why); each proposal it closed, and nothing decided since, is
+stay closed, and the command says why); each edge it grounded again on other lessons alone, and
+no writer committed again since, quotes the lesson again as it did (verdict ``regrounded``); each
+proposal it closed, and nothing decided since, is
 back in the state it was in (open, abstained, or quarantined: in the review queue again). An
 edited version of the lesson, ingested later, is a new version: it is admitted as any lesson is.
 The same text is not taken again by `magg ingest` (it says the lesson was withdrawn).
@@ -52,7 +54,7 @@ from magg_kg.config import Policy
 from magg_kg.errors import UserError
 from magg_kg.lessons import lesson_key, same_file
 from magg_kg.operations import Operation, RecordDecision, span_data
-from magg_kg.records import Decision, Lesson, ProposalState
+from magg_kg.records import Decision, EdgeVersion, Lesson, ProposalState
 from magg_kg.store import WITHDRAWAL, Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
 
@@ -214,6 +216,7 @@ def reinstate(
             continue
         again = decided(None, "reinstated", "committed", version.version_id)
         ops += [again, recommitted(version, spans, again)]
+    ops += _quoted_again(store, person, taken, {edge.edge_id: edge for edge in edges})
     for closed in (d for d in taken if d.verdict == "withdrawn"):
         was = next((state for state in STANDING if state == closed.detail.get("was")), None)
         if closed.proposal_id is None or was is None:
@@ -222,6 +225,31 @@ def reinstate(
         if latest and latest[-1].id == closed.id:  # nothing decided it since
             ops.append(decided(closed.proposal_id, "reinstated", was, closed.proposal_id))
     return ops, refused
+
+
+def _quoted_again(
+    store: Store, person: _Person, taken: list[Decision], active: dict[str, EdgeVersion]
+) -> list[Operation]:
+    """Each edge the withdrawal grounded again on other lessons alone, and no writer committed again
+    since, committed again on the evidence it had before (the lesson's quotes with the others'
+    still in the course), when that evidence still matches the lessons."""
+    ops: list[Operation] = []
+    regrounded_by = {d.id for d in taken if d.verdict == "regrounded" and d.state_after == "committed"}
+    stale = store.stale_lessons() - {person.lesson.id}
+    for closed in (d for d in taken if d.verdict == "regrounded" and d.state_after == "invalidated"):
+        before = store.edge_version(str(closed.detail.get("version_id")))
+        now = active.get(before.edge_id) if before is not None else None
+        if before is None or now is None or now.decision_id not in regrounded_by:
+            continue  # closed, or committed again, since
+        spans, problem = grounded(store, [s for s in before.grounding.evidence if s.lesson_id not in stale])
+        if problem or {(s.lesson_id, s.start, s.end) for s in spans} == {
+            (s.lesson_id, s.start, s.end) for s in now.grounding.evidence
+        }:
+            continue
+        closing = person.decided(None, "regrounded", "invalidated", now.version_id, version_id=now.version_id)
+        again = person.decided(None, "regrounded", "committed", before.version_id)
+        ops += [closing, invalidation_op(now.version_id, closing), again, recommitted(before, spans, again)]
+    return ops
 
 
 def withdrawn_note(decision: Decision) -> str:

@@ -113,6 +113,8 @@ def review_reinstate(
         back = decided.count(("reinstated", "committed"))
         reopened = sum(1 for verdict, state in decided if verdict == "reinstated" and state != "committed")
         said = f"reinstated {ident}: {back} edge(s) committed again, {reopened} proposal(s) of it open again"
+        if quoting := decided.count(("regrounded", "committed")):
+            said += f", {quoting} edge(s) another lesson grounds quote it again"
         if kept_out:
             refusals = "; ".join(kept_out[:3])
             said += f"; {len(kept_out)} edge(s) stay closed, as the rules refuse them now: {refusals}"

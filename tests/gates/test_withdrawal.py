@@ -241,19 +241,30 @@ def test_reinstating_a_lesson_undoes_its_withdrawal_where_the_rules_still_pass(
     assert code == 2 and "is not withdrawn" in err
 
 
+def _quotes(store: SQLiteStore) -> dict[str, set[tuple[str, int, int]]]:
+    """Each active edge's evidence: the lesson, start and end of every quote."""
+    return {e.edge_id: {(s.lesson_id, s.start, s.end) for s in e.grounding.evidence} for e in store.edges()}
+
+
 def test_a_lesson_withdrawn_by_mistake_comes_back_whole(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = SQLiteStore.open(db)
     before = {e.edge_id for e in store.edges()}
+    quotes = _quotes(store)
     store.close()
     assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "merged")[0] == 0
     store = SQLiteStore.open(db)
     closed = before - {e.edge_id for e in store.edges()}
+    requoted = [edge_id for edge_id, spans in _quotes(store).items() if spans != quotes[edge_id]]
     store.close()
+    assert requoted  # the course exercises an edge grounded again on the other lesson alone
     reinstate = ["review", "reinstate", "backprop", "--reviewer", "Bo", "--reason", "by mistake"]
     code, out, _ = magg([*reinstate, "--db", str(db)], capsys)
     assert code == 0 and f"{len(closed)} edge(s) committed again" in out and "stay closed" not in out
+    assert f"{len(requoted)} edge(s) another lesson grounds quote it again" in out
     store = SQLiteStore.open(db)
     assert {e.edge_id for e in store.edges()} == before
+    # An edge the withdrawal grounded again on the other lesson alone quotes the lesson again too.
+    assert _quotes(store) == quotes
     store.close()
     assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
 
