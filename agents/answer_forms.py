@@ -239,7 +239,8 @@ def requested_term(question: str) -> str:
 
 
 _MEANING = re.compile(
-    r"\s*(?:what(?:'s|’s|\s+is|\s+are)\s+meant\s+by\s+(?P<meant>.+?)|"
+    r"\s*(?:what(?:'s|’s|\s+is)\s+the\s+(?:meaning|definition)\s+of\s+(?P<of>.+?)|"
+    r"what(?:'s|’s|\s+is|\s+are)\s+meant\s+by\s+(?P<meant>.+?)|"
     r"what\s+(?:does|do)\s+(?P<mean>.+?)\s+mean|what(?:'s|’s)\s+(?P<short>.+?))",
     re.IGNORECASE,
 )
@@ -247,13 +248,15 @@ _MEANING = re.compile(
 
 def as_what_is(question: str) -> str:
     """A question that asks what something is in other words ("What does X mean?", "What is meant
-    by X?", "What's X?") as "What is X?"; "" for any other (what X stands for asks a long form:
-    :mod:`agents.expansions`).
+    by X?", "What's X?", "What is the meaning of X?") as "What is X?"; "" for any other (what X
+    stands for asks a long form: :mod:`agents.expansions`).
 
     >>> as_what_is("What does fine-tuning mean?"), as_what_is("what's a transformer")
     ('What is fine-tuning?', 'What is a transformer?')
     >>> as_what_is("What is meant by overfitting?"), as_what_is("What is overfitting?")
     ('What is overfitting?', '')
+    >>> as_what_is("What is the meaning of life?"), as_what_is("what's the definition of a tensor")
+    ('What is life?', 'What is a tensor?')
     """
     match = _MEANING.fullmatch(" ".join(question.split()).rstrip(" ?.!"))  # no backtracking on "...."
     if match is None:

@@ -74,6 +74,7 @@ from agents.answer_forms import (
 from agents.definitions import definition
 from agents.passages import asks, names_back, passages
 from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
+from agents.relevance import shares_enough
 
 __all__ = ["AnswerSpan", "Excerpt", "best_span"]
 
@@ -228,7 +229,7 @@ def _span(
             if answered > 0:
                 left = frozenset(rest)
                 chains[left] = max(chains.get(left, hop + answered), hop + answered)
-        if direct == 0 and not chains:  # nothing of the question here, nor a chain leading here
+        if not shares_enough(asked, context) and not chains:  # one word of a question is not enough
             continue
         for start, end in answer_candidates(sentence.text, kind):
             words = set(content_terms(sentence.text[start:end]))

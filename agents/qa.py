@@ -36,6 +36,7 @@ from agents.expansions import abbreviation_asked, expansion
 from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
 from agents.question_types import QuestionType, classify, clauses_of
+from agents.relevance import bears_on
 from agents.text import clipped, find_mentions
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
@@ -396,8 +397,10 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
         also = [subject]  # what a term the graph lacks is for: read where the lessons say what it is
     if asks_where_taught(question) and (place := where_taught(excerpts, also)) is not None:
         return taught_answer(*place)  # which lesson covers X: the place, not what X is
+    titles = {excerpt.id: excerpt.title for excerpt in excerpts}
     if asks_maker(question):  # who made a thing is read where it is said, never guessed
         span = maker(question, excerpts)
+        span = span if span is not None and bears_on(question, span.sentence, titles[span.excerpt]) else None
         used = used if span is not None else []
     else:
         # What an abbreviation stands for is its long form; when no excerpt spells it out, what it is.

@@ -86,3 +86,38 @@ def test_an_expert_says_nothing_rather_than_a_name_from_another_sentence() -> No
     )
     reply = LLM_HANDLERS["qa.answer"](prompt)
     assert reply["citations"] == [] and reply["short_answer"] == ""
+
+
+def _answer(question: str, sentence: str, title: str = "Convolutional networks") -> dict[str, object]:
+    prompt = Prompt(
+        task="qa.answer",
+        stage="qa",
+        agent="expert:d",
+        system="",
+        data=f"[c-1] {sentence}",
+        payload={"question": question, "concepts": [], "names": {}, "edges": [], "excerpts": {"c-1": title}},
+        prompt_version="qa-6",
+    )
+    return LLM_HANDLERS["qa.answer"](prompt)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # One word of the question was enough: "Italy", "Leon Bottou" (found by a hostile run).
+        ("What is the capital of France?", 'Such as "Rome" "Italy" "France" "Paris".'),
+        ("Who wrote this book?", "Some ATMs still run the code that Yann LeCun and Leon Bottou wrote."),
+        ("Which optimizer is best?", "In these cases, an MLP may be the best that we can do."),
+        ("What is the meaning of life?", "**Impact of AI/ML**: AI/ML have big impacts on daily life."),
+    ],
+)
+def test_a_sentence_sharing_one_word_of_the_question_answers_nothing(question: str, sentence: str) -> None:
+    reply = _answer(question, sentence)
+    assert reply["citations"] == [] and reply["short_answer"] == ""
+
+
+def test_a_sentence_that_says_what_is_asked_of_the_thing_asked_about_answers() -> None:
+    reply = _answer("Who proposed LeNet?", "LeNet was proposed by Yann LeCun in 1989.")
+    assert reply["short_answer"] == "Yann LeCun" and reply["citations"] == ["c-1"]
+    reply = _answer("When was LeNet proposed?", "LeNet was proposed by Yann LeCun in 1989.")
+    assert reply["short_answer"] == "1989"

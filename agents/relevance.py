@@ -1,0 +1,42 @@
+"""Whether a sentence the offline reader found shares enough of the question to answer it.
+
+The reader (:mod:`agents.answer_spans`) scores candidates by the question's words they share, and
+the best one won however little it shared: one word was enough. "What is the capital of France?"
+was answered "Italy" from a sentence listing "Rome" "Italy" "France" "Paris"; "Who wrote this
+book?" "Leon Bottou" from a sentence on who wrote some code. A question that asks for a name, a
+date or a number is now answered by a sentence that, with its excerpt's title, shares at least two
+of the question's content words (all of them when it has fewer), what is asked about and what is
+asked of it, or that a sentence of another excerpt leads to (a chain of two hops, where that
+sentence shares the rest). Definitions, explanations and yes/no questions are read by rules of
+their own, which already require what they need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set
+
+from agents.answer_forms import content_terms, question_terms
+
+__all__ = ["bears_on", "shares_enough"]
+
+
+def shares_enough(asked: Set[str], said: Set[str]) -> bool:
+    """Whether the terms ``said`` hold at least two of the question's terms ``asked`` (all of them
+    when it has fewer).
+
+    >>> shares_enough({"capit", "franc"}, {"rome", "itali", "franc"}), shares_enough({"dropout"}, {"dropout"})
+    (False, True)
+    """
+    return len(asked & said) >= min(2, len(asked))
+
+
+def bears_on(question: str, sentence: str, title: str = "") -> bool:
+    """Whether ``sentence`` (of an excerpt titled ``title``) shares enough of the question's words.
+
+    >>> bears_on("Who wrote this book?", "Yann LeCun and Leon Bottou wrote the code in the 1990s.")
+    False
+    >>> bears_on("Who invented the perceptron?", "The perceptron was invented by Frank Rosenblatt.")
+    True
+    """
+    said = set(content_terms(sentence)) | set(content_terms(title))
+    return shares_enough(set(question_terms(question)), said)
