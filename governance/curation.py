@@ -139,17 +139,32 @@ def restore(
     if problem:
         raise UserError(f"cannot restore {ident}: {problem}")
     why = f"restored by {reviewer}: {reason}"
-    score = decisions[-1].score if decisions[-1].score is not None else proposal.confidence
+    if proposal is None:  # invalidated as a version grounded anew: the proposal that first committed it
+        proposal = next(
+            (
+                p
+                for p in store.proposals_in(("committed",))
+                if schema.canonical(p.src, p.type, p.dst) == triple
+            ),
+            None,
+        )
+    score = (
+        decisions[-1].score if decisions[-1].score is not None else proposal.confidence if proposal else 1.0
+    )
     decision = policy_decision(
         policy,
         None,
-        proposal.id,
+        proposal.id if proposal is not None else None,
         RETRACTION,
         "restore",
         "committed",
         why,
         score=score,
-        detail={"reviewer": reviewer, "undoes": decisions[-1].id},
+        detail={
+            "reviewer": reviewer,
+            "undoes": decisions[-1].id,
+            "version_id": decisions[-1].detail.get("version_id"),
+        },
         prompt_version=REVIEW_PROMPT,
         model="human",
         decided_at=clock.now(),
@@ -157,7 +172,11 @@ def restore(
     commit = commit_op(
         decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
     )
-    settled = twins_settled(store, proposal, schema, reviewer, policy, decision.decided_at, "restored")
+    settled = (
+        twins_settled(store, proposal, schema, reviewer, policy, decision.decided_at, "restored")
+        if proposal
+        else []
+    )
     return [decision, commit, *settled]
 
 

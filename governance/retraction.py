@@ -1,7 +1,8 @@
 """Retraction: the edges a person invalidated, which admission never commits again.
 
 ``magg review invalidate`` (:func:`governance.curation.invalidate`) records a decision at stage
-:data:`RETRACTION` (verdict ``invalidate``) on the proposal that committed the edge; ``magg review
+:data:`RETRACTION` (verdict ``invalidate``) on the proposal that committed the edge (none, for a
+version grounded anew: the decision names the version); ``magg review
 restore`` (:func:`governance.curation.restore`) records one with verdict ``restore``. Of an edge's
 retraction decisions, on any of its proposals, the latest holds: :func:`retractions` reads them
 back for the rule engine (rule ``not-retracted``).
@@ -23,25 +24,28 @@ RETRACTION = "retraction"
 
 def latest_retractions(
     store: Store, schema: GraphSchema = CURRICULUM
-) -> dict[Triple, tuple[Proposal, list[Decision]]]:
+) -> dict[Triple, tuple[Proposal | None, list[Decision]]]:
     """Each edge (canonical) a person's retraction decided: the proposal of its latest retraction
-    decision, and all of them, oldest first."""
-    decided: dict[Triple, list[tuple[Proposal, Decision]]] = {}
-    for proposal_id in store.proposals_decided_at(RETRACTION):
-        proposal = store.proposal(proposal_id)
+    decision that has one, and all of them, oldest first. A decision on an edge version that no
+    proposal committed (one grounded anew on an edited or withdrawn lesson's neighbours) names
+    the version instead, and counts alike."""
+    decided: dict[Triple, list[Decision]] = {}
+    proposals: dict[Triple, Proposal] = {}
+    for decision in store.decisions_at(RETRACTION):
+        proposal = store.proposal(decision.proposal_id) if decision.proposal_id else None
+        named = proposal or store.edge_version(str(decision.detail.get("version_id", "")))
+        if named is None:
+            continue
+        triple = schema.canonical(named.src, named.type, named.dst)
+        decided.setdefault(triple, []).append(decision)
         if proposal is not None:
-            triple = schema.canonical(proposal.src, proposal.type, proposal.dst)
-            mine = [(proposal, d) for d in store.decisions(proposal_id) if d.stage == RETRACTION]
-            decided.setdefault(triple, []).extend(mine)
-    found: dict[Triple, tuple[Proposal, list[Decision]]] = {}
-    for triple, pairs in decided.items():
-        if pairs:
-            pairs.sort(key=lambda pair: (pair[1].decided_at, pair[1].id))
-            found[triple] = (pairs[-1][0], [decision for _, decision in pairs])
-    return found
+            proposals[triple] = proposal
+    for every in decided.values():
+        every.sort(key=lambda decision: (decision.decided_at, decision.id))
+    return {triple: (proposals.get(triple), every) for triple, every in decided.items()}
 
 
-def in_force(latest: Mapping[Triple, tuple[Proposal, list[Decision]]]) -> dict[Triple, str]:
+def in_force(latest: Mapping[Triple, tuple[Proposal | None, list[Decision]]]) -> dict[Triple, str]:
     """Of :func:`latest_retractions`, the edges invalidated and not restored since, each with the
     invalidation's rationale ("invalidated by NAME: REASON")."""
     return {

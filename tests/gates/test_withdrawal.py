@@ -316,3 +316,37 @@ def test_restoring_an_edge_no_person_invalidated_says_what_it_is(
     assert gone_edge, "no committed proposal whose edge was closed: the test shows nothing"
     code, out, _ = magg(["review", "show", gone_edge[0].id, "--db", str(db)], capsys)
     assert code == 0 and "[committed]" in out and "no longer in the graph" in out
+
+
+def test_a_person_s_invalidation_of_an_edge_grounded_anew_holds_and_can_be_restored(
+    db: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # An edge a withdrawal grounded anew has no proposal of its own: its invalidation was recorded
+    # on none, so the rules never refused it, `restore` said no person had invalidated it, and the
+    # next lesson to state it committed it again (found by a hostile run).
+    store = SQLiteStore.open(db)
+    before = {e.edge_id: e.version_id for e in store.edges()}
+    store.close()
+    assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "merged")[0] == 0
+    store = SQLiteStore.open(db)
+    anew = [e for e in store.edges() if e.edge_id in before and e.version_id != before[e.edge_id]]
+    store.close()
+    assert anew, "the withdrawal grounded no edge anew: the test shows nothing"
+    edge = anew[0]
+    person = ["--reviewer", "Cy", "--db", str(db)]
+    assert magg(["review", "invalidate", edge.edge_id, *person, "--reason", "wrong"], capsys)[0] == 0
+    code, _, err = magg(["review", "restore", edge.edge_id, *person, "--reason", "undo"], capsys)
+    assert code == 0, err
+    store = SQLiteStore.open(db)
+    assert edge.edge_id in {e.edge_id for e in store.edges()}
+    store.close()
+    assert magg(["review", "invalidate", edge.edge_id, *person, "--reason", "wrong again"], capsys)[0] == 0
+    # The lesson that states it, edited, is admitted again: the rules refuse the edge.
+    course = tmp_path / "course"
+    with (course / "calculus.md").open("a", encoding="utf-8") as lesson:
+        lesson.write("\nGradient descent is used to train neural networks.\n")
+    assert magg(["ingest", str(course), "--db", str(db)], capsys)[0] == 0
+    store = SQLiteStore.open(db)
+    assert edge.edge_id not in {e.edge_id for e in store.edges()}
+    store.close()
+    assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
