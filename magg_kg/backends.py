@@ -17,7 +17,8 @@ def open_store(config: Config, *, create: bool = True) -> Store:
     """The store ``config`` names: ``SQLiteStore`` at ``config.db``, or ``D1Store`` (MAGG_STORE=d1).
 
     A SQLite file that does not exist yet is created only if ``create``; otherwise opening it is a
-    :class:`StoreError` and no file is written. (D1 is created by its migrations, never here.)
+    :class:`StoreError` and no file is written. (D1 is created by its migrations, never here; a D1
+    database without them, or migrated by a newer magg, is refused on opening, as a file is.)
 
     >>> from pathlib import Path
     >>> open_store(Config(db=Path(":memory:"))).schema_version()
@@ -42,5 +43,7 @@ def open_store(config: Config, *, create: bool = True) -> Store:
                 "bearer token would cross the network in clear; use the Worker's https URL (http is for "
                 "a `wrangler dev` on this machine)"
             )
-        return D1Store(config.d1)
+        store = D1Store(config.d1)
+        store.schema_version()  # as SQLite refuses a file of a newer magg on opening, or none of magg's
+        return store
     return SQLiteStore.open(config.db, create=create)

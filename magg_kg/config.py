@@ -146,6 +146,8 @@ class D1Config(_Frozen):
     def _http_url(cls, url: str) -> str:
         if url and not is_http_url(url):
             raise ValueError("not an http(s) URL with a host (and a port from 1 to 65535, if any)")
+        if url and urlsplit(url).username is not None:  # httpx would send it in place of the token
+            raise ValueError("holds a user name: the Worker takes MAGG_D1_TOKEN as a bearer token; remove it")
         return url
 
 
@@ -205,6 +207,17 @@ class Config(_Frozen):
     policy: Policy = Policy()
     reports: Path = Path("magg-reports")
     seed: int = 7
+
+    @property
+    def where(self) -> str:
+        """Where the graph is, as messages name it: the SQLite file, or D1 behind the Worker's URL."""
+        return f"D1 at {without_password(self.d1.url)}" if self.store == "d1" else str(self.db)
+
+    @property
+    def db_option(self) -> str:
+        """The ``--db`` that names this graph to another magg command ("" for D1, which the
+        environment names)."""
+        return "" if self.store == "d1" else f" --db {self.db}"
 
 
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")

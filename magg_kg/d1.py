@@ -339,7 +339,7 @@ class D1Store(Store):
                 problem = f"{type(error).__name__}: {error}"
                 wait_s = 0.0
                 continue
-            if response.status_code in _RETRIED_STATUS:
+            if response.status_code in _RETRIED_STATUS and b'"code":"misconfigured"' not in response.content:
                 problem = f"HTTP {response.status_code}: {response.text[:200]}"
                 wait_s = _retry_after(response)
                 continue

@@ -104,6 +104,30 @@ def test_a_damaged_database_file_fails_verification(
     assert code == 1 and "broken: " in err and "Traceback" not in err
 
 
+def test_a_page_that_lost_its_rows_in_silence_is_refused_by_every_command_but_verify(
+    ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `export` printed a graph short of the edges on a damaged page, exit 0, and `reconsider` wrote
+    # into it (found by a hostile run): a page whose cell count reads 0 is read as empty.
+    db = tmp_path / "g.sqlite"
+    shutil.copy(ingested, db)
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM concept_edges").fetchone()[0] > 0
+        (root,) = connection.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'concept_edges'"
+        ).fetchone()
+        size = connection.execute("PRAGMA page_size").fetchone()[0]
+    with db.open("r+b") as file:
+        file.seek((root - 1) * size + 3)  # a leaf page's header: its number of cells
+        file.write(b"\0\0")
+    for command in (["export", "--json"], ["coverage"], ["reconsider"]):
+        code, out, err = magg([*command, "--db", str(db)], capsys)
+        assert code == 2 and out == "" and "is damaged" in err and "magg audit verify" in err, command
+        assert len(err.strip().splitlines()) == 1
+    code, _, err = magg(["audit", "verify", "--db", str(db)], capsys)
+    assert code == 1 and "broken: " in err
+
+
 def test_a_database_that_lost_a_table_or_an_append_only_trigger_fails_verification(
     ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

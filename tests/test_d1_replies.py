@@ -7,17 +7,20 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
+import respx
 from pydantic import SecretStr
 
 from magg_kg import d1
-from magg_kg.config import D1Config
+from magg_kg.config import Config, D1Config, load_config
 from magg_kg.d1 import D1Store
-from magg_kg.errors import BackendUnavailable, BadReply, RunError, SchemaError, StoreError
+from magg_kg.errors import BackendUnavailable, BadReply, ConfigError, RunError, SchemaError, StoreError
 from magg_kg.operations import AddConcept, AppendAudit, Batch
 from magg_kg.store import SCHEMA_VERSION, query_columns
+from tests.cli import magg
 
 Handler = Callable[[httpx.Request], httpx.Response]
 T = "2026-01-01T00:00:00.000000Z"
@@ -174,3 +177,47 @@ def test_an_applied_answer_must_name_the_chain_head_its_audit_events_reach(
     else:
         with pytest.raises(BadReply, match="without the chain's head that follows them"):
             d1.apply(batch)
+
+
+def test_a_database_without_magg_s_migrations_is_said_at_once_not_retried() -> None:
+    # The Worker's answer to "no such table": it was retried 4 times, then blamed the URL.
+    reason = "the D1 database has no magg schema: apply the migrations (`wrangler d1 migrations apply DB`)"
+    body = {"status": "error", "code": "misconfigured", "reason": reason}
+    sleeps: list[float] = []
+    with pytest.raises(StoreError, match="wrangler d1 migrations apply") as refused:
+        store(lambda request: httpx.Response(500, json=body), sleeps=sleeps).schema_version()
+    assert sleeps == [] and "did not answer" not in str(refused.value)
+
+
+@pytest.mark.parametrize(("version", "said"), [(99, "newer magg"), (0, "apply the migrations")])
+def test_a_d1_database_of_another_schema_is_refused_on_opening(version: int, said: str) -> None:
+    # Only `init` and `export` asked: `ingest` wrote into a database a newer magg had migrated.
+    from magg_kg.backends import open_store
+
+    config = Config(store="d1", d1=D1Config(url="http://127.0.0.1:8787", token=SecretStr("secret")))
+    with respx.mock(assert_all_called=True) as routes:
+        routes.post("http://127.0.0.1:8787/v1/query").mock(
+            return_value=httpx.Response(200, json={"rows": [{"version": version}], "next_offset": None})
+        )
+        with pytest.raises(StoreError, match=said):
+            open_store(config)
+
+
+def test_a_db_option_with_the_d1_store_is_refused_not_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `reconsider --db local.db` wrote to D1, and `coverage --db missing.db` printed D1's graph.
+    monkeypatch.setenv("MAGG_STORE", "d1")
+    monkeypatch.setenv("MAGG_D1_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("MAGG_D1_TOKEN", "secret")
+    code, out, err = magg(["coverage", "--db", str(tmp_path / "local.db")], capsys)
+    assert code == 2 and out == "" and "names a SQLite file, but MAGG_STORE=d1" in err
+    assert "D1 at http://127.0.0.1:9" in err and "Traceback" not in err
+
+
+def test_a_user_name_in_the_d1_url_is_refused_without_showing_the_password() -> None:
+    # httpx sent it as Basic auth in place of the bearer token, and the Worker's 401 blamed the token.
+    with pytest.raises(ConfigError, match="holds a user name") as refused:
+        load_config({"MAGG_STORE": "d1", "MAGG_D1_URL": "http://me:hunter2@127.0.0.1:8787"})
+    assert "hunter2" not in str(refused.value)
+    assert Config(store="d1", d1=D1Config(url="https://w.example.dev")).where == "D1 at https://w.example.dev"

@@ -105,7 +105,7 @@ def test_demo_exports_the_same_graph_on_both_backends(request: pytest.FixtureReq
         "MAGG_D1_URL": fresh_worker.url,
         "MAGG_D1_TOKEN": fresh_worker.token,
     }
-    on_d1 = magg("demo", "--db", str(tmp_path / "unused.sqlite"), env=d1_env)
+    on_d1 = magg("demo", env=d1_env)  # a --db with MAGG_STORE=d1 is refused, not ignored
     assert on_d1.returncode == 0, on_d1.stderr
 
     exported_sqlite = magg("export", "--json", "--db", db, env=sqlite_env)

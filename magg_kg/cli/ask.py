@@ -142,14 +142,14 @@ def _ask_here(
     config: Config, store: Store, clock: Clock, err: Console, question: str, flat: bool, when: str | None
 ) -> Mapping[str, object]:
     started = time.monotonic()
-    graph, bridges = read_graph(store, when, f"the graph in {config.db}")
+    graph, bridges = read_graph(store, when, f"the graph in {config.where}")
     took = time.monotonic() - started
     if not graph.concepts:  # only as of a past time (read_graph refuses an empty graph now)
         note_nothing_then(store, err, when)
     elif took >= SLOW_READ_S:
         err.print(
             f"note: reading the graph ({len(graph.concepts):,} concepts, {len(graph.edges):,} edges) took "
-            f"{took:.0f} s; `magg serve --db {config.db}` reads it once and keeps it: ask it with "
+            f"{took:.0f} s; `magg serve{config.db_option}` reads it once and keeps it: ask it with "
             "`magg ask --server http://127.0.0.1:8765 QUESTION`",
             markup=False,
             highlight=False,

@@ -63,7 +63,7 @@ def verify_command(
     from magg_kg.verification import file_damage, verify_store  # imported here: networkx, templates
 
     kept = _head(since) if since is not None else None
-    with open_context(db) as ctx:
+    with open_context(db, sound=False) as ctx:
         problems = file_damage(ctx.config.db) if ctx.config.store == "sqlite" else []
         events: list[AuditEvent] = []
         try:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -25,7 +26,7 @@ from rich.text import Text
 from magg_kg.backends import open_store
 from magg_kg.clock import Clock, OutOfRange, SystemClock, parse_time
 from magg_kg.config import Config, LLMConfig, is_yes, load_config, yes_no_error
-from magg_kg.errors import BatchRefused, UserError
+from magg_kg.errors import BatchRefused, ConfigError, StoreError, UserError
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.llm.port import LLM
@@ -81,8 +82,15 @@ OutOption = Annotated[Path | None, typer.Option("--out", help="Also write the re
 
 
 def read_config(db: Path | None = None) -> Config:
-    """The configuration of this run, from the environment and ``--db``."""
-    return load_config(os.environ, db=None if db is None else str(db))
+    """The configuration of this run, from the environment and ``--db``; a ``--db`` given with
+    ``MAGG_STORE=d1`` is refused, not ignored (a write meant for the file would go to D1)."""
+    config = load_config(os.environ, db=None if db is None else str(db))
+    if db is not None and config.store == "d1":
+        raise ConfigError(
+            f"--db {db} names a SQLite file, but MAGG_STORE=d1 names {config.where}: leave out --db "
+            "to use D1, or unset MAGG_STORE to use the file"
+        )
+    return config
 
 
 def serve_token() -> str | None:
@@ -153,22 +161,42 @@ class Context:
 
 
 @contextmanager
-def open_context(db: Path | None, *, create: bool = False) -> Iterator[Context]:
+def open_context(db: Path | None, *, create: bool = False, sound: bool = True) -> Iterator[Context]:
     """Builds the configuration once and opens the store for one command; when the command ends,
     closes what it opened (:meth:`Context.llm`), then the store.
 
     Only the commands that write a new graph (``init``, ``ingest``, ``demo``) pass ``create``: any
-    other command on a path with no database says so and exits 2, and creates no file.
+    other command on a path with no database says so and exits 2, and creates no file. A SQLite
+    file whose pages SQLite's quick check finds damaged is refused (a read of it could miss rows
+    without an error), but by ``audit verify``, which passes ``sound=False`` to say what is wrong.
     """
     config = read_config(db)
     store = open_store(config, create=create)
     try:
+        if sound and config.store == "sqlite" and (damage := _damage(config.db)):
+            raise StoreError(
+                f"{config.db} is damaged ({damage}): nothing is read or written; restore it from a "
+                "backup (`magg audit verify` lists what is wrong)"
+            )
         clock = SystemClock(history=store.latest_time)  # a clock behind the history writes after it
         ctx = Context(config=config, store=store, clock=clock, out=out_console(), err=err_console())
         with ctx.closing:
             yield ctx
     finally:
         store.close()
+
+
+def _damage(path: Path) -> str:
+    """The first thing SQLite's quick check finds wrong in the file at ``path``; "" when sound."""
+    if str(path) == ":memory:":
+        return ""
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
+            found = connection.execute("PRAGMA quick_check(1)").fetchone()
+    except sqlite3.DatabaseError as error:  # what cannot be read so is said by the store's reads
+        return "" if "malformed" not in str(error) else str(error)
+    said = "" if found is None or found[0] == "ok" else str(found[0])
+    return " ".join(said.replace("*** in database main ***", "").split())  # one line
 
 
 def print_json(value: object) -> None:

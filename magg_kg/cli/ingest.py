@@ -327,7 +327,8 @@ def demo(db: DbOption = None) -> None:
         out = ctx.out
         if report.count("new") + report.count("new-version") == 0:
             out.print(
-                f"nothing to do: the {report.count('skipped')} bundled lessons are already in {ctx.config.db}"
+                f"nothing to do: the {report.count('skipped')} bundled lessons are already in "
+                f"{ctx.config.where}"
             )
         else:
             print_ingest_summary(report, out)
@@ -345,7 +346,7 @@ def demo(db: DbOption = None) -> None:
             "proposals by state now (later evidence can settle earlier ones): "
             + ", ".join(f"{k} {v}" for k, v in sorted(states.items()))
         )
-        out.print(f"database: {ctx.config.db}")
+        out.print(f"database: {ctx.config.where}")
         out.print(
             "next: `magg domains`, `magg coverage`, `magg usage`, `magg audit verify`, "
             "`magg ingest YOUR-LESSONS/`"

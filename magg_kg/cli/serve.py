@@ -72,7 +72,7 @@ def serve(
         listener = _listen(host, port)
         bound = listener.getsockname()[1]
         ctx.out.print(
-            f"serving {config.db} at http://{host}:{bound}/"
+            f"serving {config.where} at http://{host}:{bound}/"
             f"{' (every request needs the token)' if token else ''}; Ctrl-C stops",
             markup=False,
             highlight=False,

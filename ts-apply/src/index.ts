@@ -82,6 +82,11 @@ async function answer(request: Request, env: Env): Promise<Response> {
     if (error instanceof BadJson) return failure(400, "bad_json", error.message);
     // The detail (D1's own text, a stack) goes to the log, never to the caller.
     console.error("ts-apply: unexpected error", error instanceof Error ? (error.stack ?? error.message) : error);
+    if (error instanceof Error && /\bno such table\b/.test(error.message)) {
+      // The likeliest first-deploy mistake: no retry mends it, so it is said, not hidden as internal.
+      const hint = "apply the migrations (`wrangler d1 migrations apply DB` in ts-apply)";
+      return failure(500, "misconfigured", `the D1 database has no magg schema: ${hint}`);
+    }
     return failure(500, "internal", "the Worker failed on this request; its log (wrangler tail) has the detail");
   }
 }

@@ -214,6 +214,21 @@ describe("errors and tokens", () => {
     }
   });
 
+  it("says a database without the schema needs its migrations, on health too", async () => {
+    // Forgetting the migrations was a generic 500 that the client retried, then blamed the URL.
+    const bare = { prepare: () => { throw new Error("D1_ERROR: no such table: schema_version: SQLITE_ERROR"); } } as unknown as D1Database;
+    for (const request of [
+      new IncomingRequest("http://worker/v1/health"),
+      postRequest("/v1/query", { name: "schema_version" }),
+    ]) {
+      const failed = await callWith(request, { DB: bare });
+      expect(failed.status).toBe(500);
+      const answer = await body(failed);
+      expect(answer).toMatchObject({ status: "error", code: "misconfigured" });
+      expect(String(answer.reason)).toContain("wrangler d1 migrations apply");
+    }
+  });
+
   it("lets the read token query but not write, and the write token do both", async () => {
     const batch = conceptBatch("a", "A");
     const refused = await post("/v1/batches", batch, READ_TOKEN);
