@@ -187,3 +187,40 @@ def test_sqlite_names_the_unique_rule_the_conflict_test_relies_on() -> None:
     db.execute("INSERT INTO t VALUES (1, 2)")
     with pytest.raises(sqlite3.IntegrityError, match=r"^UNIQUE constraint failed: t.a, t.b$"):
         db.execute("INSERT INTO t VALUES (1, 2)")
+
+
+@pytest.mark.parametrize(
+    ("command", "runner"),
+    [("discover", "run_discover"), ("reconsider", "run_reconsider"), ("recheck", "run_recheck")],
+)
+def test_a_run_that_judges_then_writes_holds_the_write_lock_while_it_judges(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    runner: str,
+) -> None:
+    # Two runs at once judged the same candidates from the same reads and wrote both: one
+    # candidate queued twice (a reviewer's reject then undone by another's approve), one proposal
+    # decided twice (found by a hostile run). While a run judges, no other writer may write.
+    import magg_kg.cli.review as review
+
+    db = tmp_path / "g.sqlite"
+    assert magg(["init", "--db", str(db)], capsys)[0] == 0
+    tried: list[str] = []
+
+    def judging(*_: object) -> object:
+        other = sqlite3.connect(db, timeout=0)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            tried.append("wrote")
+            other.rollback()
+        except sqlite3.OperationalError as error:
+            tried.append(str(error))
+        finally:
+            other.close()
+        return iter(())
+
+    monkeypatch.setattr(review, runner, judging)
+    assert magg([command, "--db", str(db)], capsys)[0] == 0
+    assert tried == ["database is locked"]
