@@ -9,16 +9,17 @@ never as grounding records.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
-from governance.domains import Layout, compute_layout, domain_cards, layout_ops, weighted_graph
+from governance.domains import Domain, Layout, compute_layout, domain_cards, layout_ops, weighted_graph
 from magg_kg.clock import Clock
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.operations import BATCH_OPS, Batch, Operation
 from magg_kg.store import Store
 
-__all__ = ["Rebuilt", "plan_rebuild", "rebuild_domains"]
+__all__ = ["Rebuilt", "current_cards", "plan_rebuild", "rebuild_domains"]
 
 
 @dataclass(frozen=True)
@@ -43,11 +44,38 @@ def plan_rebuild(store: Store, seed: int, at: str) -> Rebuilt:
             previous.setdefault(domain_id, set()).add(concept)
     graph = weighted_graph(concepts, [(src, dst, 1.0) for src, _, dst in facts], groups.values())
     layout = compute_layout(graph, previous, concepts, seed)
-    open_questions = [
-        (p.id, p.src, p.type, p.dst) for p in store.proposals() if p.state in ("abstained", "quarantined")
-    ]
-    cards = domain_cards(layout, facts, open_questions)
+    cards = domain_cards(layout, facts, _open_questions(store))
     return Rebuilt(layout, tuple(layout_ops(layout, cards, store.domains(), assigned, at)))
+
+
+def _open_questions(store: Store) -> list[tuple[str, str, str, str]]:
+    return [(p.id, p.src, p.type, p.dst) for p in store.proposals_in(("abstained", "quarantined"))]
+
+
+def current_cards(store: Store) -> dict[str, dict[str, object]]:
+    """Each active domain's memory card as the graph stands now. A stored card is as of the last
+    rebuild (the end of an ingest), while ``reconsider``, a person's review and a withdrawal commit
+    and close edges and proposals since: the concepts, bridges and centre are the domain's stored
+    ones, its facts and open questions are read now."""
+    owned: dict[str, list[str]] = {}
+    for concept, domain_ids in store.concept_domains().items():
+        for domain_id in domain_ids:
+            owned.setdefault(domain_id, []).append(concept)
+    stored = {str(row["id"]): (row, json.loads(str(row["card"]))) for row in store.domains()}
+    domains = [
+        Domain(
+            id=domain_id,
+            name=str(row["name"]),
+            owner=str(row["owner"]),
+            concepts=tuple(sorted(owned.get(domain_id, ()))),
+            bridges=tuple(card.get("bridges", ())),
+            central=tuple(card.get("central", ())),
+        )
+        for domain_id, (row, card) in stored.items()
+        if not card.get("retired")
+    ]
+    fresh = domain_cards(Layout(tuple(domains)), store.triples(), _open_questions(store))
+    return {domain_id: {**stored[domain_id][1], **card} for domain_id, card in fresh.items()}
 
 
 def rebuild_domains(store: Store, seed: int, clock: Clock) -> Rebuilt:

@@ -356,12 +356,15 @@ def demo(db: DbOption = None) -> None:
 def domains(db: DbOption = None, json_: JsonOption = False) -> None:
     """List the domains: id, name, owner, concepts, bridge concepts and memory card."""
     # Not the retired ones, which own nothing: their ids are kept in the history, never reused.
+    from governance.domain_rebuild import current_cards  # imported here: networkx
+
     with open_context(db) as ctx:
         owners = ctx.store.concept_domains()
+        cards = current_cards(ctx.store)  # facts and open questions as they are now
         listing = []
         for row in ctx.store.domains():
-            card = json.loads(str(row["card"]))
-            if card.get("retired"):
+            card = cards.get(str(row["id"]))
+            if card is None:  # retired
                 continue
             concepts = sorted(c for c, ids in owners.items() if str(row["id"]) in ids)
             listing.append(

@@ -350,3 +350,24 @@ def test_a_person_s_invalidation_of_an_edge_grounded_anew_holds_and_can_be_resto
     assert edge.edge_id not in {e.edge_id for e in store.edges()}
     store.close()
     assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
+
+
+def test_the_domains_memory_cards_are_the_graph_as_it_stands_after_a_withdrawal(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The cards were as of the last ingest: after a withdrawal they still listed its closed edges
+    # as facts and its closed proposals as open questions (found by a hostile run).
+    assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "merged")[0] == 0
+    code, out, _ = magg(["domains", "--json", "--db", str(db)], capsys)
+    assert code == 0
+    store = SQLiteStore.open(db)
+    active = {f"{e.src} {e.type} {e.dst}" for e in store.edges()}
+    waiting = {p.id for p in store.proposals_in(("abstained", "quarantined"))}
+    closed = {f"{v.src} {v.type} {v.dst}" for v in store.edge_versions()} - active
+    store.close()
+    assert closed, "the withdrawal closed no edge: the test shows nothing"
+    cards = [domain["card"] for domain in json.loads(out)]
+    facts = {fact for card in cards for fact in card["facts"]}
+    asked = {question.split(":")[0] for card in cards for question in card["open_questions"]}
+    assert facts and facts <= active and not facts & closed
+    assert asked <= waiting
