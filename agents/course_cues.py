@@ -20,7 +20,7 @@ from typing import Literal
 
 from agents.phrases import FUNCTION_WORDS
 
-__all__ = ["whole_graph_type"]
+__all__ = ["LEARN_IT", "whole_graph_type"]
 
 _START = re.compile(
     r"\bwhere (?:do|should|can|shall|would) (?:i|we|you|one) (?:start|begin)\b|"
@@ -73,3 +73,11 @@ def whole_graph_type(question: str) -> Literal["prerequisites", "parts"] | None:
     if content and set(content) <= _OVERVIEW_ONLY and _COVERAGE.search(question):
         return "parts"
     return None
+
+
+LEARN_IT = re.compile(
+    r"\b(?:learning|study|studying)\s+(?:path|route|roadmap|road map|plan)\b|\broad ?map\b", re.IGNORECASE
+)
+"""A learning path to one concept ("What is the learning path to X?", "a roadmap for X"): every
+concept before it, in learning order, as "all the prerequisites of X" asks. "How do I learn X?"
+stays open: where the lessons teach X answers it better than what comes before X."""

@@ -30,6 +30,9 @@ decomposer names the type itself.
 >>> found = classify("List the prerequisites of attention in learning order.", {**keys, "learning": "l"})
 >>> found.type, found.full, found.concepts
 ('prerequisites', True, ['att'])
+>>> found = classify("What is the learning path to attention?", {**keys, "learning": "l"})
+>>> found.type, found.full, found.concepts
+('prerequisites', True, ['att'])
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from agents.answer_forms import ASPECT
-from agents.course_cues import whole_graph_type
+from agents.course_cues import LEARN_IT, whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.text import find_mentions, normalize_name
@@ -377,6 +380,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
+    if len(concepts) == 1 and LEARN_IT.search(masked):
+        return Classification("prerequisites", concepts, full=True)
     if ASPECT.search(masked) or abbreviation_asked(text) or _WHY_USE.search(masked):
         return Classification("open", concepts)  # "When should I use X?", "What is ML short for?"
     if len(concepts) == 2 and _YES_NO.match(masked):

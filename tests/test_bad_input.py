@@ -302,6 +302,11 @@ def test_control_characters_of_a_question_reach_neither_the_answer_nor_the_termi
     code, out, err = magg(["ask", "--db", str(db), "what is \x01\x1b[31m gradient descent?"], capsys)
     assert code == 0 and out.strip()
     assert "\x1b" not in out + err and "\x01" not in out + err
+    # A colour's whole escape sequence goes, not only its escape character: "[31m" left in kept
+    # the concept from being recognised (found by a hostile run).
+    code, coloured, _ = magg(["ask", "--db", str(db), "What is \x1b[31mgradient descent\x1b[0m?"], capsys)
+    assert code == 0 and "[31m" not in coloured
+    assert coloured == magg(["ask", "--db", str(db), "What is gradient descent?"], capsys)[1]
 
 
 def test_a_malformed_worker_url_is_a_configuration_error(

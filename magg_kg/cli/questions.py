@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -172,14 +173,21 @@ def question_text(question: str) -> str:
     """A question as prompts and the terminal may hold it: no control character (as a lesson's text),
     and text that is UTF-8 (a lone surrogate, from JSON or from bytes a shell passed, is refused).
 
-    >>> question_text("what is \\x1b[31mdropout?")
-    'what is [31mdropout?'
+    A terminal's escape sequence (a colour, a title) goes whole, not only its escape character:
+    "[31m" left in the question kept its concept from being recognised.
+
+    >>> question_text("what is \\x1b[31mdropout\\x1b[0m?"), question_text("a\\x1b]0;title\\x07b")
+    ('what is dropout?', 'ab')
     """
     try:
         question.encode("utf-8")
     except UnicodeEncodeError:
         raise UserError("the question is not valid text (a lone surrogate, or bytes not UTF-8)") from None
-    return normalize_text(question)
+    return normalize_text(_ESCAPES.sub("", question))
+
+
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+"""ANSI escape sequences: CSI (colours, cursor moves), OSC (titles, links) and the two-byte ones."""
 
 
 def answered(

@@ -204,6 +204,23 @@ def test_a_concept_named_by_a_word_of_a_question_idiom_is_not_read_in_it() -> No
     assert classify("What should I learn before learning?", keys).concepts == ["learning"]
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the learning path to graph theory?",
+        "Give me a study plan for graph theory.",
+        "What's a good roadmap for graph theory?",
+    ],
+)
+def test_a_learning_path_to_one_concept_is_every_concept_before_it_in_order(question: str) -> None:
+    # It was read as an open question and answered with a sentence about the concept (found by a
+    # hostile run); a path from A to B stays a path.
+    keys = lexicon([("learning", ["learning"]), ("gt", ["graph theory"]), ("nlp", ["natural language"])])
+    found = classify(question, keys)
+    assert (found.type, found.full, found.concepts) == ("prerequisites", True, ["gt"])
+    assert classify("How do I learn graph theory?", keys).type == "open"
+
+
 def test_a_letter_joined_to_a_sign_is_no_article() -> None:
     # "A* search" was keyed as "search", so a question about search was answered about A* search.
     keys = lexicon([("search", ["search"]), ("a-star", ["A* search"]), ("ab", ["A/B testing"])])
