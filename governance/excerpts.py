@@ -34,17 +34,17 @@ import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
 from agents.definitions import defines
-from agents.lesson_index import stored_prose
 from agents.locations import asks_where_taught
 from agents.passages import joined_sentences
 from agents.text import MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
-from magg_kg.markup import KINDS, RegionKind, find_prose, flavor_of
-from magg_kg.records import EdgeVersion
+from magg_kg.markup import KINDS, Flavor, RegionKind, find_prose, flavor_of
+from magg_kg.records import EdgeVersion, Lesson
 
 __all__ = [
     "EXCERPTS",
@@ -127,11 +127,12 @@ def _load(graph: GraphIndex) -> _Chunks:
     finder = MentionFinder(graph_lexicon(graph))  # built once: its statistics span the whole lexicon
     chunks: list[LessonChunk] = []
     for lesson in lessons:
-        prose = stored_prose(lesson) or ""  # the lesson's words: no code, tags, URLs or link targets
+        shown = _shown(lesson)  # as a reader reads it: no code block, tag, URL or link target
         lesson_terms = frozenset(content_terms(lesson.title))
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
-            view = prose[int(str(row["start_offset"])) : int(str(row["end_offset"]))]
+            view = _LEFT_OUT.sub("", shown[int(str(row["start_offset"])) : int(str(row["end_offset"]))])
+            view = view.replace("\0", " ")
             text = joined_sentences([sentence.text for sentence in sentences(view, view=True)])
             named = {concept for _, _, concept in finder.find(text)}
             title = _titled(lesson.title, str(row.get("heading") or ""))
@@ -167,16 +168,26 @@ def _quoted(graph: GraphIndex, lesson_id: str) -> tuple[str, str] | None:
     to see where a space is left before a comma (None for a lesson the graph's store does not
     hold). Made once per lesson and graph."""
     lesson = graph.store.lesson(lesson_id) if graph.store is not None else None
-    if lesson is None:
-        return None
-    markup = find_prose(lesson.text, flavor_of(lesson.source_path, lesson.text))
+    return None if lesson is None else (lesson.text, _shown(lesson))
+
+
+def _shown(lesson: Lesson) -> str:
+    """A lesson's text as a reader reads it (same length): the prose view with :data:`QUOTED` kept
+    as written, and what was left out as ``\\0`` where it was blank. Quotes and excerpts alike
+    read it: an excerpt read from the prose view alone quoted "also referred to as ." where the
+    lesson has "also referred to as `nearest neighbor search`."."""
+    return _shown_text(lesson.text, flavor_of(lesson.source_path, lesson.text))
+
+
+@lru_cache(maxsize=256)
+def _shown_text(text: str, flavor: Flavor) -> str:
+    markup = find_prose(text, flavor)
     kept = {KINDS.index(kind) + 1 for kind in QUOTED}
-    shown = markup.keeping(lesson.text, QUOTED)
-    gone = "".join(
-        "\0" if code and code not in kept and char.isspace() else char
+    shown = markup.keeping(text, QUOTED)
+    return "".join(
+        "\0" if code and code not in kept and char.isspace() and char != "\n" else char  # lines stay
         for char, code in zip(shown, markup.kinds, strict=True)
     )
-    return lesson.text, gone
 
 
 def _titled(lesson: str, heading: str) -> str:

@@ -450,3 +450,21 @@ def test_a_lesson_titled_by_the_concept_comes_before_chunks_that_match_alike() -
     unasked = find_excerpts(graph, "What is attention?")  # no concept asked about: lesson order
     assert [chunk.id for chunk in unasked] == ["c-10", "c-14"]
     store.close()
+
+
+def test_an_excerpt_keeps_the_inline_code_and_math_of_its_sentences(tmp_path: Path) -> None:
+    # Read from the prose view alone, the answer quoted "you'll also hear this referred to as ."
+    # and "the likelihood function at all" (found by a hostile run).
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "search.md").write_text(
+        "# Vector search\n\nCosine similarity is a measure of similarity between two vectors, you'll "
+        "also hear this referred to as `nearest neighbor search`.\n\nA GAN never models the likelihood "
+        "$p(x)$ at all.\n\n```python\nscore = cosine(a, b)\n```\n",
+        encoding="utf-8",
+    )
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [tmp_path / "lessons"], show_progress=False)
+        (chunk,) = lesson_chunks(build_graph_index(ctx.store))
+    assert "referred to as `nearest neighbor search`." in chunk.text
+    assert "likelihood $p(x)$ at all." in chunk.text
+    assert "score = cosine" not in chunk.text  # a code block is still no excerpt
