@@ -354,7 +354,8 @@ def audit_report(
     """
     # A domain left with no concept (its concepts moved to others) has nothing to report.
     cards = [snapshot.domain(domain)] if domain is not None else list(snapshot.current_domains)
-    usage = [dict(row) for row in snapshot.usage]
+    # What admission cost: a question `magg ask` answered (stage qa) admits nothing.
+    usage = [dict(row) for row in snapshot.usage if row.get("stage") != "qa"]
     return {
         "schema": REPORT_SCHEMA,
         "as_of": snapshot.as_of,

@@ -205,7 +205,6 @@ class Config(_Frozen):
     d1: D1Config = D1Config()
     llm: LLMConfig = LLMConfig()
     policy: Policy = Policy()
-    reports: Path = Path("magg-reports")
     seed: int = 7
 
     @property
@@ -317,7 +316,6 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
                 bundle_tokens=_int_or(env, "MAGG_LLM_BUNDLE_TOKENS", BUNDLE_TOKENS),
             ),
             policy=read_policy(Path(env["MAGG_POLICY"])) if env.get("MAGG_POLICY", "").strip() else Policy(),
-            reports=Path(env.get("MAGG_REPORTS") or "magg-reports"),
         )
     except ValidationError as error:
         first = error.errors()[0]

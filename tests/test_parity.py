@@ -92,7 +92,6 @@ def test_normalized_ignores_time_and_time_derived_ids() -> None:
 
 def test_demo_exports_the_same_graph_on_both_backends(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     base = {k: v for k, v in os.environ.items() if not k.startswith("MAGG_")}
-    base["MAGG_REPORTS"] = str(tmp_path / "reports")
     sqlite_env = {**base, "MAGG_STORE": "sqlite"}
     db = str(tmp_path / "parity.sqlite")
 

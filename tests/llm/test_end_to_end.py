@@ -54,7 +54,6 @@ def magg(
         MAGG_LLM_BASE_URL=base_url,
         MAGG_LLM_ALLOW_ANY_HOST="1",
         MAGG_DB=str(tmp_path / "magg.sqlite"),
-        MAGG_REPORTS=str(tmp_path / "reports"),
         NO_PROXY="127.0.0.1,localhost",
         **extra,
     )

@@ -343,3 +343,13 @@ def test_the_cost_in_money_follows_the_prices_given(db: Path, capsys: pytest.Cap
         priced = ["--usd-per-mtok-in", price, "--usd-per-mtok-out", "1"]
         code, out, err = magg(["audit", "report", "--db", str(db), *priced], capsys)
         assert code == 2 and out == "" and ("price" in err or "--usd-per-mtok-in" in err)
+
+
+def test_questions_answered_are_no_cost_of_admission(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Each `magg ask` raised "calls per admitted edge" (found by a hostile run).
+    before = report(["--db", str(db)], capsys)["overall"]["cost"]
+    assert magg(["ask", "What is dropout?", "--db", str(db)], capsys)[0] == 0
+    with sqlite3.connect(db) as raw:
+        asked = raw.execute("SELECT COUNT(*) FROM llm_usage WHERE stage = 'qa'").fetchone()[0]
+    assert asked > 0, "the question made no model call: the test shows nothing"
+    assert report(["--db", str(db)], capsys)["overall"]["cost"] == before
