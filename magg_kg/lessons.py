@@ -188,12 +188,13 @@ def _lessons_at(path: Path, skip: Sequence[str]) -> list[tuple[Path, str]]:
         if not path.is_file():  # /dev/zero, a named pipe: no end to read to
             raise InputError(f"{path}: not a regular file (a device, a pipe or a socket); pass a lesson file")
         return [(path, lesson_key(path.name))]
+    globs = [f"/{pattern.removeprefix('/')}" for pattern in skip] + list(skip)  # "*/x/*" takes a top x/
     named = (
         p
         for p in path.rglob("*")
         if p.suffix.lower() in FLAVORS
         and not (p.stem.lower() == "readme" and p.parent == path)
-        and not any(fnmatchcase(p.relative_to(path).as_posix(), pattern) for pattern in skip)
+        and not any(fnmatchcase(f"/{p.relative_to(path).as_posix()}", glob) for glob in globs)
     )
     # A link out of the folder is not one of its lessons: a course's repository could otherwise
     # pull any file of this machine ("s.md -> /etc/shadow") into the graph.

@@ -211,6 +211,15 @@ def test_skip_patterns_leave_lesson_files_out_and_leaving_out_all_is_said(
     code, out, _ = magg(["ingest", str(course), "--skip", "*/translations/*", "--db", db, "--json"], capsys)
     files = [entry["path"] for entry in json.loads(out)["files"]]
     assert code == 0 and files == [str(course / "1-softmax" / "README.md")]
+    # The same pattern leaves out a translations/ folder at the top of the folder given: it was read
+    # (found by a helper following the README).
+    top = tmp_path / "top"
+    (top / "translations").mkdir(parents=True)
+    (top / "softmax.md").write_text((course / "1-softmax" / "README.md").read_text())
+    (top / "translations" / "softmax.de.md").write_text("# Softmax\n\nDie Funktion.\n")
+    ingest = ["ingest", str(top), "--skip", "*/translations/*", "--db", str(tmp_path / "u.sqlite"), "--json"]
+    code, out, _ = magg(ingest, capsys)
+    assert code == 0 and [entry["path"] for entry in json.loads(out)["files"]] == [str(top / "softmax.md")]
     code, _, err = magg(["ingest", str(course), "--skip", "*.md", "--db", str(tmp_path / "t.sqlite")], capsys)
     assert code == 2 and "holds no lesson" in err and "left out by --skip" in err
     assert not (tmp_path / "t.sqlite").exists()  # refused before a database is created
