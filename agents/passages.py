@@ -11,7 +11,8 @@ paragraph that is no sentence is a passage of its own unless it belongs to the o
   unless that sentence names it again ("**Safety System**. A safety system is ..."); last in
   an excerpt, it heads nothing there and is left out;
 - a **list** announced by a colon ("To perform RL, we need:") is read with its announcement: the
-  items after it that are no sentences of their own (no full stop), and the first item that is;
+  items after it that are no sentences of their own (no full stop), and the first item that is,
+  unless :data:`LIST_ITEMS` items came before it (it is then the next paragraph);
 - a paragraph that opens in lower case goes on the one before it, when that one has no full stop:
   it is one sentence that something left out of the lesson's prose (a formula, a figure) cut.
 
@@ -50,6 +51,11 @@ _NAMES_BACK = re.compile(
     r"(?:called|known\s+as|referred\s+to\s+as|termed|dubbed|named))\b",
     re.IGNORECASE,
 )
+
+
+LIST_ITEMS = 3
+"""Items of a list, none a sentence, after which a sentence is no item of it but the next paragraph
+("In this chapter, you will: ... Lifecycle Tooling ¶ Metrification ¶ LLMs are a new tool ...")."""
 
 
 def asks(text: str) -> bool:
@@ -94,6 +100,7 @@ def passages(text: str) -> list[str]:
     found: list[str] = []
     heading = ""
     listing = False  # the last passage announced a list, and its items run on into it
+    items = 0  # the items read into it so far, none a sentence
     for sentence in (s.text for s in sentences(text)):
         if _aside(sentence):
             continue
@@ -103,12 +110,15 @@ def passages(text: str) -> list[str]:
         elif _pseudo_heading(sentence):
             heading = sentence
             continue
-        if listing or (found and _goes_on(found[-1], sentence)):
+        # After a few items that are no sentences (a table of contents, a menu), a sentence is the
+        # next paragraph, not the list's last item.
+        ends = _ends_a_sentence(sentence)
+        if (listing and not (ends and items >= LIST_ITEMS)) or (found and _goes_on(found[-1], sentence)):
             found[-1] = f"{found[-1]} {sentence}"
-            listing = listing and not _ends_a_sentence(sentence)
+            listing, items = listing and not ends, items + 1
             continue
         found.append(sentence)
-        listing = sentence.rstrip(_MARKS).endswith(":")
+        listing, items = sentence.rstrip(_MARKS).endswith(":"), 0
     return found  # a pseudo-heading last heads nothing here: what it heads is in the next excerpt
 
 

@@ -454,3 +454,19 @@ def test_what_a_thing_does_is_answered_with_a_sentence_not_a_name() -> None:
     ]
     span = best_span("What does exponential decay do?", excerpts)
     assert span is not None and span.text.startswith("An exponential decay shrinks the learning rate")
+
+
+def test_a_sentence_after_a_list_of_titles_is_the_next_paragraph_not_its_last_item() -> None:
+    # "What is an LLM?" quoted a lesson's contents run into the sentence after them (found by a
+    # hostile run); a list's first item that is a sentence is still read with its announcement.
+    from agents.passages import passages
+
+    contents = (
+        "In this chapter, you will: ¶ Understand the Paradigm Shift from MLOps to LLMOps ¶ The LLM "
+        "Lifecycle ¶ Lifecycle Tooling ¶ LLMs are a new tool in the artificial intelligence arsenal."
+    )
+    assert passages(contents)[-1] == "LLMs are a new tool in the artificial intelligence arsenal."
+    needs = "To perform RL, we need: ¶ An **environment** that sets the rules. ¶ Rewards come later."
+    assert passages(needs)[0] == "To perform RL, we need: An **environment** that sets the rules."
+    span = best_span("What is an LLM?", [Excerpt("c-1", "LLMOps", contents)], ["LLM"])
+    assert span is not None and span.sentence == "LLMs are a new tool in the artificial intelligence arsenal."
