@@ -136,6 +136,7 @@ def person_decides(
         ops = decided(ctx)
         refused = write_batch(ctx.store, ctx.clock, "review", ident, ops, None)
         if refused:
+            decided(ctx)  # what settled it since (another reviewer, on D1), said as a refusal, if anything
             raise UserError(
                 f"cannot {action} {ident}: the store refused the decision ({refused}); nothing written"
             )

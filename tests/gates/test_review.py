@@ -459,3 +459,29 @@ def test_of_an_edges_retraction_decisions_on_any_of_its_proposals_the_latest_hol
     decided(last, "invalidate", "invalidated by Di: d")
     assert retractions(store) == {("attention", "related", "transformer"): "invalidated by Di: d"}
     store.close()
+
+
+@pytest.mark.parametrize("action", ["approve", "reject"])
+def test_a_decision_another_reviewer_made_first_is_said_not_a_store_error(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
+    # On D1, whose writers hold no lock, the second of two reviewers saw "UNIQUE constraint failed:
+    # concept_edges..." (found by a hostile run). Here the other reviewer's decision lands just
+    # before this one's batch, which the store then refuses.
+    import magg_kg.cli.curation as curation
+    import magg_kg.cli.review as review
+
+    code, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
+    first = json.loads(out)["items"][0]["id"]
+    writers = {"approve": (review, "_write"), "reject": (curation, "write_batch")}
+    module, name = writers[action]
+    write = getattr(module, name)
+
+    def beaten(*args: object) -> str:
+        write(*args)  # the other reviewer's, identical but for the name
+        return "UNIQUE constraint failed: concept_edges.src, concept_edges.type, concept_edges.dst"
+
+    monkeypatch.setattr(module, name, beaten)
+    more = ["--reason", "wrong"] if action == "reject" else []
+    code, _, err = magg(["review", action, first, "--reviewer", "Bo", *more, "--db", str(db)], capsys)
+    assert code == 2 and "not quarantined" in err and "UNIQUE" not in err, err
