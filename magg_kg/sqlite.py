@@ -444,7 +444,7 @@ class SQLiteStore(Store):
 
 def _cannot_write(location: str, error: sqlite3.Error) -> StoreError:
     """A refused write; a read-only one names the folder too (SQLite writes a journal beside the file)."""
-    if "readonly" not in str(error) or location.startswith(":"):
+    if not any(cause in str(error) for cause in ("readonly", "unable to open")) or location.startswith(":"):
         return StoreError(f"cannot write {location} ({error})")
     folder = Path(location).absolute().parent
     return StoreError(f"cannot write {location} ({error}): the file and its folder {folder} must be writable")

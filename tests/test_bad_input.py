@@ -513,6 +513,10 @@ def test_a_write_refused_as_read_only_names_the_file_and_its_folder() -> None:
     readonly = sqlite3.OperationalError("attempt to write a readonly database")
     said = str(_cannot_write("/data/g.sqlite", readonly))
     assert said.endswith("): the file and its folder /data must be writable")
+    # A read-only folder under a writable file: SQLite cannot make its journal there (found by a
+    # hostile run; the hint was missing).
+    unopened = sqlite3.OperationalError("unable to open database file")
+    assert str(_cannot_write("/data/g.sqlite", unopened)).endswith("its folder /data must be writable")
     assert str(_cannot_write("/data/g.sqlite", sqlite3.OperationalError("disk I/O error"))) == (
         "cannot write /data/g.sqlite (disk I/O error)"
     )
