@@ -110,6 +110,15 @@ def _states(rows: Sequence[Mapping[str, object]]) -> dict[str, int]:
     return states
 
 
+def _counts(states: Mapping[str, int]) -> str:
+    """States and their counts as a person reads them.
+
+    >>> _counts({"committed": 20, "open": 207})
+    'committed 20, open 207'
+    """
+    return ", ".join(f"{state} {count}" for state, count in states.items()) or "none"
+
+
 def _finish(ctx: Context, command: str, refused: Sequence[str], usage: UsageLog | None) -> None:
     if usage is not None:
         usage.flush(ctx.store, ctx.clock)
@@ -336,7 +345,7 @@ def reconsider_command(
                 score = "-" if result.score is None else f"{result.score:.2f}"
                 ctx.out.print(f"{result.state:<12} {score}  {' '.join(result.triple)}", markup=False)
             ctx.out.print(
-                f"reconsidered {len(results)} open edge(s) in {ran} round(s): {states}", markup=False
+                f"reconsidered {len(results)} open edge(s) in {ran} round(s): {_counts(states)}", markup=False
             )
             hint = "" if refused else rerun_hint(last)
             if hint:
@@ -394,5 +403,5 @@ def discover_command(
                 triple = row["proposal"]
                 proposal = " ".join(str(x) for x in triple) if isinstance(triple, list) else "-"
                 ctx.out.print(f"{row['state']:<12} {row['a']} ~ {row['c']}: {proposal}", markup=False)
-            ctx.out.print(f"{len(results)} candidate(s): {states}", markup=False)
+            ctx.out.print(f"{len(results)} candidate(s): {_counts(states)}", markup=False)
         _finish(ctx, "discover", refused, usage)

@@ -22,7 +22,7 @@ def perf(
         bool,
         typer.Option(
             "--quick",
-            help="One small graph (300 concepts), two runs, four questions: seconds, for CI. "
+            help="One small graph (300 concepts), three runs, four questions: seconds, for CI. "
             "--sizes, --repeats and --questions given beside it win.",
         ),
     ] = False,
