@@ -354,7 +354,7 @@ def demo(db: DbOption = None) -> None:
 
 
 def domains(db: DbOption = None, json_: JsonOption = False) -> None:
-    """List the domains: id, name, owner, concepts, bridge concepts and memory card."""
+    """List the domains: id, name, concepts, bridge concepts and memory card (and owner, with --json)."""
     # Not the retired ones, which own nothing: their ids are kept in the history, never reused.
     from governance.domain_rebuild import current_cards  # imported here: networkx
 

@@ -218,7 +218,7 @@ def _print_case(ctx: Context, case: Mapping[str, object]) -> None:
 def review_approve(
     ident: Annotated[str, typer.Argument(metavar="ID")],
     reviewer: ReviewerOption,
-    note: Annotated[str, typer.Option("--note", help="Why, for the record.")] = "",
+    note: Annotated[str, typer.Option("--note", "--reason", help="Why, for the record.")] = "",
     db: DbOption = None,
 ) -> None:
     """Approve a quarantined proposal: the rules run again, then the edge is committed."""

@@ -485,3 +485,15 @@ def test_a_decision_another_reviewer_made_first_is_said_not_a_store_error(
     more = ["--reason", "wrong"] if action == "reject" else []
     code, _, err = magg(["review", action, first, "--reviewer", "Bo", *more, "--db", str(db)], capsys)
     assert code == 2 and "not quarantined" in err and "UNIQUE" not in err, err
+
+
+def test_approve_takes_its_note_as_reason_as_every_other_review_command_does(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = magg(["review", "list", "--db", str(db), "--json"], capsys)[1]
+    first = json.loads(out)["items"][0]["id"]
+    approve = ["review", "approve", first, "--reviewer", "Ann", "--reason", "checked the lesson"]
+    assert magg([*approve, "--db", str(db)], capsys)[0] == 0
+    store = SQLiteStore.open(db)
+    assert any(d.rationale == "approved by Ann: checked the lesson" for d in store.decisions())
+    store.close()
