@@ -319,11 +319,14 @@ def ingest_command(
         raise typer.Exit(code)
 
 
-def demo(db: DbOption = None) -> None:
+def demo(db: DbOption = None, json_: JsonOption = False) -> None:
     """Ingest the bundled sample curriculum with the embedded defaults and show what happened."""
     with open_context(db, create=True) as ctx:
-        report = run_ingest(ctx, [curriculum_folder()], show_progress=sys.stderr.isatty())
+        report = run_ingest(ctx, [curriculum_folder()], show_progress=not json_ and sys.stderr.isatty())
         _failures(report, ctx.err)
+        if json_:  # what `magg ingest --json` prints, and the coverage after it
+            print_json({**ingest_report_json(report), "coverage": coverage_report(ctx.store)})
+            return
         out = ctx.out
         if report.count("new") + report.count("new-version") == 0:
             out.print(

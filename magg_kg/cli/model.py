@@ -27,7 +27,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from magg_kg.cli.context import check_out, err_console, repository, shared_data
+from magg_kg.cli.context import JsonOption, check_out, err_console, print_json, repository, shared_data
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
 
@@ -305,6 +305,7 @@ def label(
 
 def evaluate_command(
     labelled: Annotated[Path, typer.Argument(help="Labelled claims (magg model label), never trained on.")],
+    json_: JsonOption = False,
 ) -> None:
     """Precision of the shipped judgment model on labelled claims, at the gate's thresholds."""
     from agents.offline.model import judgment_model
@@ -317,6 +318,10 @@ def evaluate_command(
     if not examples:
         raise UserError(f"{labelled}: holds no labelled claim; write one with `magg model label`")
     rows = evaluate(judgment_model(), examples)
+    if json_:
+        counted = [{**row, "admitted": int(row["admitted"] or 0)} for row in rows]
+        print_json({"labelled": str(labelled), "claims": len(examples), "rows": counted})
+        return
     table = Table(title=f"judgment model on {labelled.name}")
     for column in ("score at least", "claims", "acceptable"):
         table.add_column(column, justify="right")

@@ -353,3 +353,17 @@ def test_questions_answered_are_no_cost_of_admission(db: Path, capsys: pytest.Ca
         asked = raw.execute("SELECT COUNT(*) FROM llm_usage WHERE stage = 'qa'").fetchone()[0]
     assert asked > 0, "the question made no model call: the test shows nothing"
     assert report(["--db", str(db)], capsys)["overall"]["cost"] == before
+
+
+def test_demo_and_model_evaluate_print_json_as_the_readme_says_data_commands_do(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Neither took --json (found by a helper following the README).
+    code, out, _ = magg(["demo", "--json", "--db", str(db)], capsys)
+    shown = json.loads(out)
+    assert code == 0 and shown["coverage"]["overall"]["active_edges"] > 0
+    assert {entry["status"] for entry in shown["files"]} == {"skipped"}  # in the database already
+    labelled = Path(__file__).parents[2] / "benchmarks" / "data" / "genai.heldout.jsonl"
+    code, out, _ = magg(["model", "evaluate", str(labelled), "--json"], capsys)
+    rows = json.loads(out)["rows"]
+    assert code == 0 and rows[0]["threshold"] == 0.0 and rows[0]["admitted"] == json.loads(out)["claims"]
