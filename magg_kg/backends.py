@@ -44,6 +44,10 @@ def open_store(config: Config, *, create: bool = True) -> Store:
                 "a `wrangler dev` on this machine)"
             )
         store = D1Store(config.d1)
-        store.schema_version()  # as SQLite refuses a file of a newer magg on opening, or none of magg's
+        try:
+            store.schema_version()  # as SQLite refuses a file of a newer magg on opening, or none of magg's
+        except BaseException:
+            store.close()  # its HTTP client
+            raise
         return store
     return SQLiteStore.open(config.db, create=create)
