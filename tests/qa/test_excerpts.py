@@ -92,18 +92,24 @@ def test_a_section_is_titled_by_its_heading_and_found_by_any_form_of_a_word(tmp_
         assert "Check it in two steps. Recall at k is measured" in answer
 
 
-def test_a_paragraph_without_a_full_stop_stays_a_sentence_of_its_own(tmp_path: Path) -> None:
-    # The caption was read as the first words of the sentence after it: the answer quoted both.
+def _only_chunk(tmp_path: Path, lesson: str) -> LessonChunk:
+    """The one chunk of ``lesson``, ingested alone."""
     (tmp_path / "lessons").mkdir()
-    (tmp_path / "lessons" / "agentic.md").write_text(
-        "# Agentic retrieval\n\n> _(Click the image above to view the video)_\n\n"
-        "This lesson covers agentic retrieval, where a model plans its own retrieval steps.\n\n"
-        "- Tool use\n- Agentic retrieval\n",
-        encoding="utf-8",
-    )
+    (tmp_path / "lessons" / "lesson.md").write_text(lesson, encoding="utf-8")
     with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
         run_ingest(ctx, [tmp_path / "lessons"], show_progress=False)
         (chunk,) = lesson_chunks(build_graph_index(ctx.store))
+    return chunk
+
+
+def test_a_paragraph_without_a_full_stop_stays_a_sentence_of_its_own(tmp_path: Path) -> None:
+    # The caption was read as the first words of the sentence after it: the answer quoted both.
+    chunk = _only_chunk(
+        tmp_path,
+        "# Agentic retrieval\n\n> _(Click the image above to view the video)_\n\n"
+        "This lesson covers agentic retrieval, where a model plans its own retrieval steps.\n\n"
+        "- Tool use\n- Agentic retrieval\n",
+    )
     assert [s.text for s in sentences(chunk.text)] == [
         "_(Click the image above to view the video)_",
         "This lesson covers agentic retrieval, where a model plans its own retrieval steps.",
@@ -455,16 +461,12 @@ def test_a_lesson_titled_by_the_concept_comes_before_chunks_that_match_alike() -
 def test_an_excerpt_keeps_the_inline_code_and_math_of_its_sentences(tmp_path: Path) -> None:
     # Read from the prose view alone, the answer quoted "you'll also hear this referred to as ."
     # and "the likelihood function at all" (found by a hostile run).
-    (tmp_path / "lessons").mkdir()
-    (tmp_path / "lessons" / "search.md").write_text(
+    chunk = _only_chunk(
+        tmp_path,
         "# Vector search\n\nCosine similarity is a measure of similarity between two vectors, you'll "
         "also hear this referred to as `nearest neighbor search`.\n\nA GAN never models the likelihood "
         "$p(x)$ at all.\n\n```python\nscore = cosine(a, b)\n```\n",
-        encoding="utf-8",
     )
-    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
-        run_ingest(ctx, [tmp_path / "lessons"], show_progress=False)
-        (chunk,) = lesson_chunks(build_graph_index(ctx.store))
     assert "referred to as `nearest neighbor search`." in chunk.text
     assert "likelihood $p(x)$ at all." in chunk.text
     assert "score = cosine" not in chunk.text  # a code block is still no excerpt
