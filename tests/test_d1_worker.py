@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
+import respx
 from pydantic import SecretStr
 
 from benchmarks.local_worker import RunningWorker
@@ -27,6 +28,7 @@ from magg_kg.config import Config, D1Config, load_config
 from magg_kg.d1 import CHAIN_ATTEMPTS, D1Store
 from magg_kg.errors import BackendUnavailable, ConfigError, StoreError
 from magg_kg.operations import AddConcept, AppendAudit, Batch, Operation
+from magg_kg.store import SCHEMA_VERSION
 
 T = "2026-02-01T00:00:00.000000Z"
 MB = 1024 * 1024
@@ -265,7 +267,14 @@ def test_the_d1_configuration_reads_both_tokens() -> None:
     with pytest.raises(ConfigError, match="MAGG_D1_READ_TOKEN alone is enough for reading"):
         D1Store(D1Config(url="http://w"))
     read_only = Config(store="d1", d1=D1Config(url="https://w", read_token=SecretStr("r")))
-    assert isinstance(open_store(read_only), D1Store)
+    with respx.mock(assert_all_called=True) as routes:  # opening reads the schema version
+        routes.post("https://w/v1/query").mock(
+            return_value=httpx.Response(
+                200, json={"rows": [{"version": SCHEMA_VERSION}], "next_offset": None}
+            )
+        )
+        assert isinstance(open_store(read_only), D1Store)
+        assert routes.calls.last.request.headers["Authorization"] == "Bearer r"
     with pytest.raises(ConfigError, match="MAGG_D1_READ_TOKEN alone is enough for reading"):
         open_store(Config(store="d1", d1=D1Config(url="http://w")))
 
