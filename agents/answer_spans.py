@@ -229,7 +229,7 @@ def _span(
             if answered > 0:
                 left = frozenset(rest)
                 chains[left] = max(chains.get(left, hop + answered), hop + answered)
-        if not shares_enough(asked, context) and not chains:  # one word of a question is not enough
+        if not shares_enough(asked, context, subjects) and not chains:  # one word is not enough
             continue
         for start, end in answer_candidates(sentence.text, kind):
             words = set(content_terms(sentence.text[start:end]))

@@ -380,8 +380,6 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
-    if len(concepts) == 1 and LEARN_IT.search(masked):
-        return Classification("prerequisites", concepts, full=True)
     if ASPECT.search(masked) or abbreviation_asked(text) or _WHY_USE.search(masked):
         return Classification("open", concepts)  # "When should I use X?", "What is ML short for?"
     if len(concepts) == 2 and _YES_NO.match(masked):
@@ -415,6 +413,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _one("unlocks", read, full)
     if _NEED.search(masked):
         return _one("prerequisites", read, full)
+    if len(concepts) == 1 and LEARN_IT.search(masked):  # no other cue: "the learning path to X"
+        return _one("prerequisites", read, True)
     return _learned(read, full)
 
 

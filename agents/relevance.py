@@ -6,28 +6,33 @@ was answered "Italy" from a sentence listing "Rome" "Italy" "France" "Paris"; "W
 book?" "Leon Bottou" from a sentence on who wrote some code. A question that asks for a name, a
 date or a number is now answered by a sentence that, with its excerpt's title, shares at least two
 of the question's content words (all of them when it has fewer), what is asked about and what is
-asked of it, or that a sentence of another excerpt leads to (a chain of two hops, where that
-sentence shares the rest). Definitions, explanations and yes/no questions are read by rules of
-their own, which already require what they need.
+asked of it; or that names the concept asked about whole; or that a sentence of another excerpt
+leads to (a chain of two hops, where that sentence shares the rest). Definitions, explanations and
+yes/no questions are read by rules of their own, which already require what they need.
 """
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Iterable, Set
 
 from agents.answer_forms import content_terms, question_terms
 
 __all__ = ["bears_on", "shares_enough"]
 
 
-def shares_enough(asked: Set[str], said: Set[str]) -> bool:
+def shares_enough(asked: Set[str], said: Set[str], subjects: Iterable[Set[str]] = ()) -> bool:
     """Whether the terms ``said`` hold at least two of the question's terms ``asked`` (all of them
-    when it has fewer).
+    when it has fewer), or the whole name of a concept the question is about (``subjects``, each
+    the terms of a name): "When was the transformer introduced?" is answered by "The Transformer
+    was proposed in 2017", which says "introduced" in other words.
 
     >>> shares_enough({"capit", "franc"}, {"rome", "itali", "franc"}), shares_enough({"dropout"}, {"dropout"})
     (False, True)
+    >>> shares_enough({"transform", "introduc"}, {"transform", "propos", "2017"}, [{"transform"}])
+    True
     """
-    return len(asked & said) >= min(2, len(asked))
+    named = any(subject and subject <= said for subject in subjects)
+    return named or len(asked & said) >= min(2, len(asked))
 
 
 def bears_on(question: str, sentence: str, title: str = "") -> bool:

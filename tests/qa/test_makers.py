@@ -88,14 +88,24 @@ def test_an_expert_says_nothing_rather_than_a_name_from_another_sentence() -> No
     assert reply["citations"] == [] and reply["short_answer"] == ""
 
 
-def _answer(question: str, sentence: str, title: str = "Convolutional networks") -> dict[str, object]:
+def _answer(
+    question: str, sentence: str, title: str = "Convolutional networks", names: dict[str, str] | None = None
+) -> dict[str, object]:
+    named = names or {}
+    payload = {
+        "question": question,
+        "concepts": list(named),
+        "names": named,
+        "edges": [],
+        "excerpts": {"c-1": title},
+    }
     prompt = Prompt(
         task="qa.answer",
         stage="qa",
         agent="expert:d",
         system="",
         data=f"[c-1] {sentence}",
-        payload={"question": question, "concepts": [], "names": {}, "edges": [], "excerpts": {"c-1": title}},
+        payload=payload,
         prompt_version="qa-6",
     )
     return LLM_HANDLERS["qa.answer"](prompt)
@@ -121,3 +131,11 @@ def test_a_sentence_that_says_what_is_asked_of_the_thing_asked_about_answers() -
     assert reply["short_answer"] == "Yann LeCun" and reply["citations"] == ["c-1"]
     reply = _answer("When was LeNet proposed?", "LeNet was proposed by Yann LeCun in 1989.")
     assert reply["short_answer"] == "1989"
+
+
+def test_a_sentence_that_names_the_concept_asked_about_answers_in_other_words() -> None:
+    # "introduced" is not in the sentence, but the concept asked about is: the date was lost when
+    # two of the question's words were asked for (found by a second hostile run).
+    sentence = "The Transformer architecture was proposed in 2017 by Vaswani and colleagues."
+    reply = _answer("When was the transformer introduced?", sentence, names={"transformer": "Transformer"})
+    assert reply["short_answer"] == "2017"

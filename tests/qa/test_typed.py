@@ -219,6 +219,8 @@ def test_a_learning_path_to_one_concept_is_every_concept_before_it_in_order(ques
     found = classify(question, keys)
     assert (found.type, found.full, found.concepts) == ("prerequisites", True, ["gt"])
     assert classify("How do I learn graph theory?", keys).type == "open"
+    # Another cue decides first (found by a second hostile run: this listed what comes before).
+    assert classify("What comes after the learning path to graph theory?", keys).type == "unlocks"
 
 
 def test_a_letter_joined_to_a_sign_is_no_article() -> None:
