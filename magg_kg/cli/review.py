@@ -269,14 +269,13 @@ def recheck_command(
         usage = _usage(ctx)
         policy = ctx.config.policy
         results, refused = [], []
-        with ctx.store.exclusive():  # one run at a time: two would judge alike and write twice
-            for result in run_recheck(ctx.store, usage, policy, ctx.clock, limit or policy.recheck_limit):
-                problem = _write(ctx, "recheck", result.version_id, result.ops, usage)
-                row = {**result.summary(), "written": not problem}
-                if problem:
-                    refused.append(f"edge version {result.version_id}: {problem}")
-                    row["refused"] = problem
-                results.append(row)
+        for result in run_recheck(ctx.store, usage, policy, ctx.clock, limit or policy.recheck_limit):
+            problem = _write(ctx, "recheck", result.version_id, result.ops, usage)
+            row = {**result.summary(), "written": not problem}
+            if problem:
+                refused.append(f"edge version {result.version_id}: {problem}")
+                row["refused"] = problem
+            results.append(row)
         if json_:
             counts = {v: sum(r["verdict"] == v for r in results) for v in ("keep", "invalidate", "void")}
             print_json({"rechecked": len(results), "counts": counts, "edges": results})
@@ -325,14 +324,13 @@ def reconsider_command(
         while ran < rounds:
             ran += 1
             found_now: list[dict[str, object]] = []
-            with ctx.store.exclusive():  # one run at a time: two would decide each proposal twice
-                for found in run_reconsider(ctx.store, usage, ctx.config.policy, ctx.clock, limit):
-                    key, what = found.settled[-1], " ".join(found.triple)
-                    row = _record(ctx, "reconsider", key, what, found.summary(), found.ops, usage, refused)
-                    latest[found.triple] = row
-                    found_now.append(row)
-                    if found.state != "open":
-                        changed.append(found)
+            for found in run_reconsider(ctx.store, usage, ctx.config.policy, ctx.clock, limit):
+                key, what = found.settled[-1], " ".join(found.triple)
+                row = _record(ctx, "reconsider", key, what, found.summary(), found.ops, usage, refused)
+                latest[found.triple] = row
+                found_now.append(row)
+                if found.state != "open":
+                    changed.append(found)
             last = _states(found_now)
             if refused or not _another_round(last):
                 break
@@ -387,14 +385,12 @@ def discover_command(
         policy = ctx.config.policy
         results: list[dict[str, object]] = []
         refused: list[str] = []
-        with ctx.store.exclusive():  # one run at a time: two queued each candidate twice
-            for found in run_discover(
-                ctx.store, usage, policy, ctx.clock, limit or policy.discover_limit, ctx.config.seed
-            ):
-                pair = f"{found.candidate.a}|{found.candidate.c}"
-                what = f"{found.candidate.a} / {found.candidate.c}"
-                row = _record(ctx, "discover", pair, what, found.summary(), found.ops, usage, refused)
-                results.append(row)
+        for found in run_discover(
+            ctx.store, usage, policy, ctx.clock, limit or policy.discover_limit, ctx.config.seed
+        ):
+            pair = f"{found.candidate.a}|{found.candidate.c}"
+            what = f"{found.candidate.a} / {found.candidate.c}"
+            results.append(_record(ctx, "discover", pair, what, found.summary(), found.ops, usage, refused))
         states = _states(results)
         if json_:
             print_json({"candidates": len(results), "states": states, "results": results})
