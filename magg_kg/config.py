@@ -210,7 +210,9 @@ class Config(_Frozen):
     @property
     def where(self) -> str:
         """Where the graph is, as messages name it: the SQLite file, or D1 behind the Worker's URL."""
-        return f"D1 at {without_password(self.d1.url)}" if self.store == "d1" else str(self.db)
+        if self.store == "d1":
+            return f"D1 at {without_password(self.d1.url)}" if self.d1.url else "D1 (MAGG_D1_URL is not set)"
+        return str(self.db)
 
     @property
     def db_option(self) -> str:

@@ -14,6 +14,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -126,6 +127,38 @@ def test_a_page_that_lost_its_rows_in_silence_is_refused_by_every_command_but_ve
         assert len(err.strip().splitlines()) == 1
     code, _, err = magg(["audit", "verify", "--db", str(db)], capsys)
     assert code == 1 and "broken: " in err
+
+
+def test_an_index_that_no_longer_matches_its_table_is_refused_and_nothing_is_written(
+    ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The quick check missed it, and `coverage` read 0 active edges where `export` printed them all
+    # (found by a second hostile run). The index is rebuilt for no row, then declared as before.
+    db = tmp_path / "g.sqlite"
+    shutil.copy(ingested, db)
+
+    def declare(old: str, new: str) -> None:  # the index's condition; the schema read anew after
+        connection = sqlite3.connect(db)
+        try:
+            connection.execute("PRAGMA writable_schema = ON")
+            connection.execute(
+                "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE name = 'concept_edges_one_active'",
+                (f"'{old}'", f"'{new}'"),
+            )
+            connection.commit()
+        finally:
+            connection.close()
+
+    declare("active", "none")
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute("REINDEX concept_edges_one_active")  # for no row: none has that status
+        connection.commit()
+    declare("none", "active")
+    before = db.read_bytes()
+    for command in (["coverage"], ["reconsider"]):
+        code, out, err = magg([*command, "--db", str(db)], capsys)
+        assert code == 2 and out == "" and "is damaged" in err and ".recover" in err, command
+    assert db.read_bytes() == before and not Path(f"{db}-wal").exists()  # refused before opening
 
 
 def test_a_database_that_lost_a_table_or_an_append_only_trigger_fails_verification(

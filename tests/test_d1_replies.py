@@ -221,3 +221,4 @@ def test_a_user_name_in_the_d1_url_is_refused_without_showing_the_password() -> 
         load_config({"MAGG_STORE": "d1", "MAGG_D1_URL": "http://me:hunter2@127.0.0.1:8787"})
     assert "hunter2" not in str(refused.value)
     assert Config(store="d1", d1=D1Config(url="https://w.example.dev")).where == "D1 at https://w.example.dev"
+    assert Config(store="d1").where == "D1 (MAGG_D1_URL is not set)"  # was "D1 at :"

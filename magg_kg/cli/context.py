@@ -167,17 +167,19 @@ def open_context(db: Path | None, *, create: bool = False, sound: bool = True) -
 
     Only the commands that write a new graph (``init``, ``ingest``, ``demo``) pass ``create``: any
     other command on a path with no database says so and exits 2, and creates no file. A SQLite
-    file whose pages SQLite's quick check finds damaged is refused (a read of it could miss rows
+    file SQLite's integrity check finds damaged is refused (a read of it could miss rows
     without an error), but by ``audit verify``, which passes ``sound=False`` to say what is wrong.
     """
     config = read_config(db)
+    # Checked before the store opens it: opening may write (a migration, the journal's files).
+    if sound and config.store == "sqlite" and config.db.is_file() and (damage := _damage(config.db)):
+        raise StoreError(
+            f"{config.db} is damaged ({damage}): nothing is read or written; restore it from a backup, "
+            f"or recover what is readable with `sqlite3 {config.db} .recover` (`magg audit verify` lists "
+            "what is wrong)"
+        )
     store = open_store(config, create=create)
     try:
-        if sound and config.store == "sqlite" and (damage := _damage(config.db)):
-            raise StoreError(
-                f"{config.db} is damaged ({damage}): nothing is read or written; restore it from a "
-                "backup (`magg audit verify` lists what is wrong)"
-            )
         clock = SystemClock(history=store.latest_time)  # a clock behind the history writes after it
         ctx = Context(config=config, store=store, clock=clock, out=out_console(), err=err_console())
         with ctx.closing:
@@ -187,12 +189,14 @@ def open_context(db: Path | None, *, create: bool = False, sound: bool = True) -
 
 
 def _damage(path: Path) -> str:
-    """The first thing SQLite's quick check finds wrong in the file at ``path``; "" when sound."""
+    """The first thing SQLite's integrity check finds wrong in the file at ``path``; "" when sound.
+    (The quick check misses an index that no longer matches its table, which made `coverage` and
+    `export` disagree; the whole check takes 0.09 s on the 52 MB d2l graph, against 0.06 s.)"""
     if str(path) == ":memory:":
         return ""
     try:
         with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
-            found = connection.execute("PRAGMA quick_check(1)").fetchone()
+            found = connection.execute("PRAGMA integrity_check(1)").fetchone()
     except sqlite3.DatabaseError as error:  # what cannot be read so is said by the store's reads
         return "" if "malformed" not in str(error) else str(error)
     said = "" if found is None or found[0] == "ok" else str(found[0])
