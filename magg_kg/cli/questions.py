@@ -176,7 +176,7 @@ def question_text(question: str) -> str:
     A terminal's escape sequence (a colour, a title) goes whole, not only its escape character:
     "[31m" left in the question kept its concept from being recognised.
 
-    >>> question_text("what is \\x1b[31mdropout\\x1b[0m?"), question_text("a\\x1b]0;title\\x07b")
+    >>> question_text("what is \\x1b[31mdropout\\x1b[0m?"), question_text("a\\x1b]0;title\\x07b\\x9b1m")
     ('what is dropout?', 'ab')
     """
     try:
@@ -186,8 +186,11 @@ def question_text(question: str) -> str:
     return normalize_text(_ESCAPES.sub("", question))
 
 
-_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
-"""ANSI escape sequences: CSI (colours, cursor moves), OSC (titles, links) and the two-byte ones."""
+_ESCAPES = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
+)
+"""ANSI escape sequences: CSI (colours, cursor moves; also as the one character U+009B), OSC
+(titles, links) and the two-byte ones."""
 
 
 def answered(
