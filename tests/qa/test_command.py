@@ -190,5 +190,5 @@ def test_ask_in_a_read_only_folder_answers_and_notes_the_usage_it_could_not_reco
     assert json.loads(out)["covered"] is True
     assert err == (
         f"note: the usage of this question was not recorded: cannot write {copy} "
-        "(unable to open database file)\n"
+        f"(unable to open database file): the file and its folder {copy.absolute().parent} must be writable\n"
     )
