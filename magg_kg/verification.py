@@ -12,6 +12,7 @@ from pathlib import Path
 from magg_kg.audit import find_break
 from magg_kg.coverage import ACYCLIC_TYPES
 from magg_kg.graph import find_cycle, typed_digraph
+from magg_kg.integrity import integrity_findings, read_only
 from magg_kg.journal import replay_edges
 from magg_kg.migrations import schema_objects
 from magg_kg.records import AuditEvent, EdgeVersion
@@ -123,12 +124,12 @@ def file_damage(path: Path, most: int = 5) -> list[str]:
     ['database file /no/such/folder/magg.sqlite: unable to open database file']
     """
     try:
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
-            rows = connection.execute(f"PRAGMA integrity_check({int(most)})").fetchall()
+        with closing(read_only(path)) as connection:
+            found = integrity_findings(connection, most)
             held = connection.execute("SELECT type, name FROM sqlite_master").fetchall()
     except sqlite3.DatabaseError as error:
         return [f"database file {path}: {error}"]
-    damage = [f"database file {path}: {row[0]}" for row in rows if row[0] != "ok"]
+    damage = [f"database file {path}: {finding}" for finding in found]
     missing = sorted(schema_objects() - {(str(kind), str(name)) for kind, name in held})
     damage += [
         f"database file {path}: {kind} {name} of the schema is missing" for kind, name in missing[:most]

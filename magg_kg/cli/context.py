@@ -28,6 +28,7 @@ from magg_kg.clock import Clock, OutOfRange, SystemClock, parse_time
 from magg_kg.config import Config, LLMConfig, is_yes, load_config, yes_no_error
 from magg_kg.errors import BatchRefused, ConfigError, StoreError, UserError
 from magg_kg.ids import make_id
+from magg_kg.integrity import integrity_findings, read_only
 from magg_kg.journal import journaled
 from magg_kg.llm.port import LLM
 from magg_kg.llm.usage import UsageLog
@@ -195,12 +196,11 @@ def _damage(path: Path) -> str:
     if str(path) == ":memory:":
         return ""
     try:
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
-            found = connection.execute("PRAGMA integrity_check(1)").fetchone()
+        with closing(read_only(path)) as connection:
+            found = integrity_findings(connection, 1)
     except sqlite3.DatabaseError as error:  # what cannot be read so is said by the store's reads
         return "" if "malformed" not in str(error) else str(error)
-    said = "" if found is None or found[0] == "ok" else str(found[0])
-    return " ".join(said.replace("*** in database main ***", "").split())  # one line
+    return " ".join(found[0].replace("*** in database main ***", "").split()) if found else ""  # one line
 
 
 def print_json(value: object) -> None:
