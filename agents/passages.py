@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from agents.answer_forms import content_terms
 from agents.text import EMPHASIS, PARAGRAPH, sentences
 
-__all__ = ["asks", "joined_sentences", "names_back", "passages"]
+__all__ = ["asks", "ends_a_sentence", "joined_sentences", "names_back", "passages"]
 
 HEADING_WORDS = 12
 """The most words of a pseudo-heading (a paragraph wholly in emphasis, without a full stop)."""
@@ -74,7 +74,13 @@ def _core(text: str) -> str:
     return _LEADING.sub("", text.strip())
 
 
-def _ends_a_sentence(text: str) -> bool:
+def ends_a_sentence(text: str) -> bool:
+    """Whether a text ends as a sentence does: a full stop, a question or an exclamation mark, then
+    perhaps the marks that close emphasis, code, a quote or a bracket.
+
+    >>> ends_a_sentence("It is *new*."), ends_a_sentence("gives us the function:")
+    (True, False)
+    """
     return text.rstrip(_MARKS).endswith((".", "!", "?"))
 
 
@@ -92,7 +98,7 @@ def _pseudo_heading(text: str) -> bool:
 def _goes_on(before: str, text: str) -> bool:
     """Whether ``text`` carries on the sentence ``before`` left without a full stop."""
     opening = _core(text).lstrip("*_`")
-    return bool(opening[:1].islower()) and not _ends_a_sentence(before) and not before.endswith(":")
+    return bool(opening[:1].islower()) and not ends_a_sentence(before) and not before.endswith(":")
 
 
 def passages(text: str) -> list[str]:
@@ -112,7 +118,7 @@ def passages(text: str) -> list[str]:
             continue
         # After a few items that are no sentences (a table of contents, a menu), a sentence is the
         # next paragraph, not the list's last item.
-        ends = _ends_a_sentence(sentence)
+        ends = ends_a_sentence(sentence)
         if (listing and not (ends and items >= LIST_ITEMS)) or (found and _goes_on(found[-1], sentence)):
             found[-1] = f"{found[-1]} {sentence}"
             listing, items = listing and not ends, items + 1

@@ -40,8 +40,8 @@ from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
 from agents.definitions import defines
 from agents.locations import asks_where_taught
-from agents.passages import joined_sentences
-from agents.text import MentionFinder, lexicon, sentences
+from agents.passages import ends_a_sentence, joined_sentences
+from agents.text import MentionFinder, Sentence, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
 from magg_kg.markup import KINDS, Flavor, RegionKind, find_prose, flavor_of
 from magg_kg.records import EdgeVersion, Lesson
@@ -60,8 +60,10 @@ __all__ = [
 QUOTED: tuple[RegionKind, ...] = ("math", "inline_code")
 """What a quote keeps of the text that is not prose: its formulas and code are part of what it
 says, where a link's target, a tag or an image is not."""
-_LEFT_OUT = re.compile(r"\s*\0+(?=[.,;:!?])")
-"""Markup left out just before the punctuation that ends a clause ("[processing](url).")."""
+_LEFT_OUT = re.compile(r"\s*\0+(?=[.,;:!?)\]])|\s*\(\0+\)|\s*\[\0+\]")
+"""Markup left out just before the punctuation that ends a clause ("[processing](url)."), and
+brackets that held nothing else ("example (:numref:`sec_poly`) we could"), with the space before
+them."""
 
 EXCERPTS = 4
 """The most excerpts one answering call is shown."""
@@ -133,7 +135,7 @@ def _load(graph: GraphIndex) -> _Chunks:
             chunk_id = str(row["id"])
             view = _LEFT_OUT.sub("", shown[int(str(row["start_offset"])) : int(str(row["end_offset"]))])
             view = view.replace("\0", " ")
-            text = joined_sentences([sentence.text for sentence in sentences(view, view=True)])
+            text = joined_sentences(_with_display_math(view, sentences(view, view=True)))
             named = {concept for _, _, concept in finder.find(text)}
             title = _titled(lesson.title, str(row.get("heading") or ""))
             terms = frozenset(content_terms(f"{title} {text}"))
@@ -145,6 +147,48 @@ def _load(graph: GraphIndex) -> _Chunks:
     counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
     total = len(chunks) + 1
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
+
+
+_DISPLAY_MATH = re.compile(r"\s*(?:\$\$.+\$\$|\\\[.+\\\]|\\begin\{(\w+\*?)\}.+\\end\{\1\})\s*", re.DOTALL)
+"""A paragraph that is one displayed formula (``$$..$$``, ``\\[..\\]``, a LaTeX environment)."""
+_OPEN = re.compile(r"[*_`\"'(\[]*[a-z]")
+"""A sentence that opens in lower case ("where $y$ is the label."): it goes on from the one before."""
+
+
+def _with_display_math(view: str, found: Sequence[Sentence]) -> list[str]:
+    """The texts of a chunk's sentences, each with the formula displayed on its own after it when
+    it does not end there ("... gives us the *softmax* function:" and its ``$$..$$``), and with the
+    sentence that goes on after that formula ("where ..."). The sentences alone would run the text
+    on both sides of the formula together and leave out what the sentence says.
+
+    >>> text = "It is defined as\\n\\n$$y = x^2$$\\n\\nwhere $x$ is the input. It is new. So:\\n\\n$$z$$"
+    >>> _with_display_math(text, sentences(text, view=True))
+    ['It is defined as $$y = x^2$$ where $x$ is the input.', 'It is new.', 'So: $$z$$']
+    >>> ended = "It ends here.\\n\\n$$y$$\\n\\nNext."
+    >>> _with_display_math(ended, sentences(ended, view=True))
+    ['It ends here.', 'Next.']
+    """
+    pieces: list[tuple[str, str]] = []  # each sentence, and each formula between two
+    for at, sentence in enumerate([*found, None]):
+        gap = view[found[at - 1].end if at else 0 : len(view) if sentence is None else sentence.start]
+        if at and _DISPLAY_MATH.fullmatch(gap):
+            pieces.append((" ".join(gap.split()), "between"))
+        if sentence is not None:
+            formula = _DISPLAY_MATH.fullmatch(sentence.text) is not None
+            pieces.append(
+                (" ".join(sentence.text.split()) if formula else sentence.text, formula * "formula")
+            )
+    texts: list[str] = []
+    took = False  # the last text ends in a formula it took in
+    for text, kind in pieces:
+        if texts and kind and not ends_a_sentence(texts[-1]):
+            texts[-1], took = f"{texts[-1]} {text}", True
+        elif texts and took and not kind and _OPEN.match(text):
+            texts[-1], took = f"{texts[-1]} {text}", False
+        elif kind != "between":  # a formula between two sentences, each whole, is left out
+            texts.append(text)
+            took = False
+    return texts
 
 
 def edge_quote(graph: GraphIndex, edge: EdgeVersion) -> str:

@@ -470,3 +470,37 @@ def test_an_excerpt_keeps_the_inline_code_and_math_of_its_sentences(tmp_path: Pa
     assert "referred to as `nearest neighbor search`." in chunk.text
     assert "likelihood $p(x)$ at all." in chunk.text
     assert "score = cosine" not in chunk.text  # a code block is still no excerpt
+
+
+def test_a_formula_displayed_on_its_own_stays_with_the_sentence_that_introduces_it(tmp_path: Path) -> None:
+    # d2l "What is softmax?" quoted "... gives us the *softmax* function: Note that the largest
+    # coordinate ...": the formula was left out and the text on both sides of it read as one sentence.
+    chunk = _only_chunk(
+        tmp_path,
+        "# Softmax\n\nPutting the pieces together gives us the *softmax* function:\n\n"
+        "$$\\hat{y}_i = \\frac{\\exp(o_i)}{\\sum_j \\exp(o_j)}.$$\n\n"
+        "Note that the largest coordinate wins.\n\n"
+        "The loss is the sum\n\n$$\nL = \\sum_i l_i,\n$$\n\nwhere $l_i$ is the loss of example $i$.\n\n"
+        "A formula after a whole sentence is no part of it.\n\n$$z = 1$$\n\nIt ends here.\n",
+    )
+    assert [s.text for s in sentences(chunk.text)] == [
+        "Putting the pieces together gives us the *softmax* function: "
+        "$$\\hat{y}_i = \\frac{\\exp(o_i)}{\\sum_j \\exp(o_j)}.$$",
+        "Note that the largest coordinate wins.",
+        "The loss is the sum $$ L = \\sum_i l_i, $$ where $l_i$ is the loss of example $i$.",
+        "A formula after a whole sentence is no part of it.",
+        "It ends here.",
+    ]
+
+
+def test_brackets_that_held_only_a_reference_go_with_it(tmp_path: Path) -> None:
+    # d2l "What is regularization?" quoted "Recall that in our polynomial regression example () we
+    # could ...": the cross-reference was left out and its brackets were not.
+    chunk = _only_chunk(
+        tmp_path,
+        "# Weight decay\n\nRecall that in our polynomial regression example\n"
+        "(:numref:`subsec_polynomial-curve-fitting`)\nwe could limit the degree of the fitted polynomial.\n"
+        "See the code [here](https://example.org/a) (or [there](https://example.org/b)).\n",
+    )
+    assert "polynomial regression example we could limit" in chunk.text
+    assert "(or there)." in chunk.text
