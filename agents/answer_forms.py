@@ -44,6 +44,7 @@ __all__ = [
     "question_terms",
     "requested_term",
     "term_in_context",
+    "without_aside",
 ]
 
 Kind = Literal["date", "number", "option", "yesno", "definition", "explanation", "name"]
@@ -55,8 +56,11 @@ _STOP = frozenset(
     i you we our your who whom whose what which when where why how whats also not no yes than then
     so if into onto over under about after before between both either neither each other same such
     can could would should will shall may might must one ones s named name called known located
+    e.g i.e eg ie etc cf vs versus viz
     """.split()
 )
+"""Function words, and the abbreviations that introduce an example or an aside ("What is dropout,
+e.g. in MLPs?" is no question about the sentences that say "e.g.")."""
 _CLOSED = frozenset().union(*CLOSED_CLASSES.values())
 """Closed-class words ("While", "However", "Several"): alone at a sentence's start, never a name."""
 _CONNECT = frozenset(
@@ -102,6 +106,8 @@ def content_terms(text: str) -> list[str]:
     ['wrote', 'beatl', 'song']
     >>> content_terms("How is RAG evaluated?"), content_terms("Evaluating a RAG system")
     (['rag', 'evalu'], ['evalu', 'rag', 'system'])
+    >>> content_terms("SGD vs. Adam, e.g. on MLPs")
+    ['sgd', 'adam', 'mlps']
     """
     words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(text)]
     return [_stem(w) for w in words if w not in _STOP and (len(w) > 1 or w.isdigit())]
@@ -236,6 +242,28 @@ def requested_term(question: str) -> str:
     if len(term.split()) > 6 or _WH.search(term) or _JOINED.search(term):
         return ""
     return term
+
+
+_ASIDE = re.compile(
+    r"\s*(?:,|;|\(|\s-+|\s–)\s*(?:e\.\s?g\.?|i\.\s?e\.?|for example|for instance|such as|say)[\s,:].*$",
+    re.IGNORECASE,
+)
+
+
+def without_aside(question: str) -> str:
+    """A question without the aside it ends in, an example or a rewording ("What is dropout, e.g.
+    in MLPs?" asks what dropout is; the words of the aside would find sentences with "e.g." in
+    them); the question as it is when it has none, or when nothing would be left.
+
+    >>> without_aside("What is dropout, e.g. in MLPs?"), without_aside("What is L2 (i.e. weight decay)?")
+    ('What is dropout?', 'What is L2?')
+    >>> without_aside("What is dropout?"), without_aside("For example, what is dropout?")
+    ('What is dropout?', 'For example, what is dropout?')
+    """
+    cut = _ASIDE.sub("", question.rstrip())
+    if cut == question.rstrip() or len(cut.split()) < 2:
+        return question
+    return f"{cut.rstrip(' ,;:')}{question.rstrip()[-1] if question.rstrip()[-1:] in '?.!' else ''}"
 
 
 _MEANING = re.compile(

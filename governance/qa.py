@@ -77,6 +77,7 @@ from governance.graph_answer import uncovered_names
 from governance.question_forms import (
     about_one,
     answered_by_graph,
+    asked_sentence,
     clause_questions,
     defined,
     near_names,
@@ -194,6 +195,7 @@ def answer_routed(
 ) -> QAResult:
     """Answers ``question`` through decomposition, domain routing, experts and synthesis."""
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
+    question = asked_sentence(question, graph_lexicon(graph))
     subs = _bounded(_decompose(llm, graph, question, result), result)
     scopes = domain_scopes(graph, bridges)
     touching = graph.touching()
@@ -317,6 +319,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     (and for each open clause beside typed ones)."""
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
+    question = asked_sentence(question, keys)
     texts = clauses_of(question)  # a question of one clause is read whole, below
     clauses = clause_questions(texts, keys) if len(texts) > 1 else []
     if len(clauses) > 1 and any(is_typed(clause) for clause in clauses):

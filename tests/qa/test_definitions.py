@@ -76,6 +76,8 @@ def test_a_request_about_one_concept_reads_as_what_it_is(graph: GraphIndex) -> N
         "What's dropout?",
         "What is dropout in training?",  # what a term is within a context is what the term is
         "What is dropout in a network?",
+        "What is dropout, e.g. in a network?",  # an aside is no part of what is asked
+        "What is dropout (i.e. noise in training)?",
     ):
         for result in (answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)):
             assert result.sub_questions[0]["text"] == "What is dropout?"
