@@ -14,7 +14,7 @@ sentences.
 A chunk's match with a question (:func:`find_excerpts`) is the sum, over the question's content
 words (their stems) found in the chunk or in its title, of ``log((n + 1) / df) + 0.1`` (``df``: the
 chunks that hold the word, ``n``: all chunks of the graph); the best ``limit`` chunks with a
-match above zero are the excerpts, best first (ties: lesson and chunk order); given concepts
+match above zero, or that teach or define a concept asked about, are the excerpts, best first (ties: lesson and chunk order); given concepts
 (``about``), the chunks that teach one of them come before the others (the chunk a lesson's
 ``teaches`` link cites, where the lesson defines it), and before them the chunks with a sentence
 that says what kind of thing it is ("X is a ..."); then the chunks of a lesson whose title names
@@ -276,8 +276,10 @@ def find_excerpts(
         if not _in_scope(chunk, scope, unowned, graph):
             continue
         match = sum(read.idf.get(term, 0.0) for term in sorted(asked & chunk.terms))  # one order of adding
-        if match > 0:
-            defines_it, teaches_it = chunk.id in defining, not chunk.teaches.isdisjoint(about)
+        defines_it, teaches_it = chunk.id in defining, not chunk.teaches.isdisjoint(about)
+        # A chunk that teaches or defines a concept asked about is about it under whatever name
+        # ("What is a CNN?" and the section "Convolutional Neural Networks (CNNs / ConvNets)").
+        if match > 0 or defines_it or teaches_it:
             first, second = (teaches_it, defines_it) if taught else (defines_it, teaches_it)
             # A lesson titled by it: where it is taught before another lesson's section on it, and
             # otherwise before other chunks that match alike ("Head over to Lesson 14 where we will

@@ -458,6 +458,26 @@ def test_a_lesson_titled_by_the_concept_comes_before_chunks_that_match_alike() -
     store.close()
 
 
+def test_the_chunk_teaching_a_concept_is_found_under_any_of_its_names() -> None:
+    # cs231n "What is a CNN?" quoted a sentence on the "CNN architecture" from a section on layer
+    # sizes: the section teaching it ("Convolutional Neural Networks (CNNs / ConvNets)") shares no
+    # word with the question, and only chunks sharing one were read ("What are CNNs?" found it).
+    store = SQLiteStore.open(":memory:")
+    seed(store, StepClock("2026-01-01T00:00:00.000000Z"))
+    graph = build_graph_index(store)
+    chunks = (
+        LessonChunk("c-sizes", "l-1", "Sizes", "Keep track of the attn shapes.", frozenset({"attention"}),
+                    frozenset({"attn", "shape"})),
+        LessonChunk("c-teach", "l-2", "Attention", "Attention weighs values.", frozenset({"attention"}),
+                    frozenset({"attent", "score"}), teaches=frozenset({"attention"})),
+    )  # fmt: skip
+    graph.kept("lesson chunks", lambda: _Chunks(chunks, {"attn": 1.0, "attent": 1.0}))
+    found = find_excerpts(graph, "What is attn?", about=["attention"])
+    assert [chunk.id for chunk in found] == ["c-teach", "c-sizes"]
+    assert [chunk.id for chunk in find_excerpts(graph, "What is attn?")] == ["c-sizes"]  # none asked about
+    store.close()
+
+
 def test_an_excerpt_keeps_the_inline_code_and_math_of_its_sentences(tmp_path: Path) -> None:
     # Read from the prose view alone, the answer quoted "you'll also hear this referred to as ."
     # and "the likelihood function at all" (found by a hostile run).
