@@ -39,6 +39,8 @@ __all__ = [
     "Batch",
     "CommitEdge",
     "EnqueueReview",
+    "ExpectState",
+    "ExpectUnclaimed",
     "InvalidateEdge",
     "LinkLessonConcept",
     "Operation",
@@ -92,6 +94,27 @@ Evidence = Annotated[list[SpanData], Field(min_length=1, max_length=64)]
 def span_data(spans: Iterable[Span]) -> list[SpanData]:
     """Evidence spans (records) as the span data a write operation carries."""
     return [SpanData.model_validate(span.model_dump()) for span in spans]
+
+
+class ExpectState(_Op):
+    """A precondition: the proposal is still in the state it was read in (its latest decision's
+    ``state_after``; ``proposed`` with none) when the batch is applied. Otherwise the batch is
+    refused, nothing of it written, with a reason that starts with ``settled:`` (another writer
+    decided the proposal since). It writes no row."""
+
+    op: Literal["expect_state"] = "expect_state"
+    proposal_id: ShortText
+    state: ProposalState
+
+
+class ExpectUnclaimed(_Op):
+    """A precondition: no proposal joins these two concepts (either way, of any type) and no
+    active edge does, when the batch is applied; otherwise it is refused as ``settled:``. It
+    writes no row."""
+
+    op: Literal["expect_unclaimed"] = "expect_unclaimed"
+    src: ShortText
+    dst: ShortText
 
 
 class AddLesson(_Op):
@@ -275,7 +298,9 @@ class PutCache(_Op):
 
 
 Operation = Annotated[
-    AddLesson
+    ExpectState
+    | ExpectUnclaimed
+    | AddLesson
     | AddChunk
     | AddConcept
     | AddAlias

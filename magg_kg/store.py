@@ -13,14 +13,12 @@ import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Literal
 
-from magg_kg.errors import BatchConflict, BatchRefused
 from magg_kg.migrations import migrations, split_statements
 from magg_kg.operations import Batch
+from magg_kg.outcomes import SETTLED, TIME_ORDER, BatchResult
 from magg_kg.records import (
     AuditEvent,
     Concept,
@@ -35,6 +33,7 @@ from magg_kg.records import (
 
 __all__ = [
     "SCHEMA_VERSION",
+    "SETTLED",
     "TIME_ORDER",
     "WITHDRAWAL",
     "BatchResult",
@@ -46,10 +45,8 @@ __all__ = [
     "queries",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The newest schema this code knows; a database with a higher version is refused."""
-TIME_ORDER = "time order:"
-"""How a refusal by the store's time order begins (``migrations/0002_time_order.sql``)."""
 WITHDRAWAL = "withdrawal"
 """The stage of the decisions that withdraw a lesson from the course (``magg review withdraw``)."""
 
@@ -85,42 +82,6 @@ def query_columns() -> dict[str, frozenset[str]]:
         return columns
     finally:
         db.close()
-
-
-@dataclass(frozen=True)
-class BatchResult:
-    """What became of a batch: applied, a harmless duplicate, or refused with nothing written."""
-
-    batch_id: str
-    status: Literal["applied", "duplicate", "refused"]
-    code: str = ""
-    reason: str = ""
-
-    @property
-    def conflict(self) -> bool:
-        """Refused because another writer got there first (the same batch id with other content,
-        a uniqueness rule: one active version per edge, one row per domain version; or a time
-        before one another writer recorded: ``time order:``), not because the batch is wrong:
-        built again from a fresh read, at a fresh time, it may well be applied.
-
-        >>> unique = "UNIQUE constraint failed: domains.id, domains.version"
-        >>> BatchResult("b", "refused", "constraint", unique).conflict
-        True
-        >>> BatchResult("b", "refused", "constraint", "time order: a domain version ...").conflict
-        True
-        >>> BatchResult("b", "refused", "constraint", "CHECK constraint failed: src <> dst").conflict
-        False
-        """
-        return self.status == "refused" and (
-            self.code == "conflict" or self.reason.startswith(("UNIQUE constraint failed", TIME_ORDER))
-        )
-
-    def raise_for_refusal(self) -> BatchResult:
-        if self.conflict:
-            raise BatchConflict(self.batch_id, self.code, self.reason)
-        if self.status == "refused":
-            raise BatchRefused(self.batch_id, self.code, self.reason)
-        return self
 
 
 def _spans(text: str | int | float | None) -> tuple[Span, ...]:

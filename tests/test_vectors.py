@@ -18,6 +18,8 @@ from magg_kg.sqlite import SQLiteStore
 
 VECTORS = Path(__file__).parent / "vectors"
 OP_TAGS = {
+    "expect_state",
+    "expect_unclaimed",
     "add_lesson",
     "add_chunk",
     "add_concept",

@@ -33,6 +33,8 @@ from magg_kg.operations import (
     Batch,
     CommitEdge,
     EnqueueReview,
+    ExpectState,
+    ExpectUnclaimed,
     InvalidateEdge,
     LinkLessonConcept,
     Operation,
@@ -444,6 +446,59 @@ def vectors() -> list[dict[str, Any]]:
             status="refused",
             code="conflict",
             reason_contains="different content",
+        ),
+        vector(
+            "expected_state_holds",
+            "Preconditions that hold (the proposal is quarantined, as read; two, so that D1 checks "
+            "them in one INSERT of several rows) write no row of their own; the decision is written.",
+            [
+                batch("setup", 2, *lesson(), *concepts()),
+                batch("b-q", 3, proposal(), decision("dec-q", 3, "quarantined")),
+            ],
+            batch(
+                "b-decide",
+                4,
+                ExpectState(proposal_id="prop-1", state="quarantined"),
+                ExpectState(proposal_id="prop-1", state="quarantined"),
+                decision("dec-c", 4, "committed"),
+            ),
+            status="applied",
+        ),
+        vector(
+            "settled_since_read_refused",
+            "A precondition that no longer holds (the proposal was read quarantined, another writer "
+            "rejected it since), after one that holds, refuses the batch as settled; nothing of it "
+            "is written.",
+            [
+                batch("setup", 2, *lesson(), *concepts()),
+                batch("b-q", 3, proposal(), decision("dec-q", 3, "quarantined")),
+                batch("b-other", 4, decision("dec-r", 4, "rejected")),
+            ],
+            batch(
+                "b-late",
+                5,
+                ExpectState(proposal_id="prop-1", state="rejected"),
+                ExpectState(proposal_id="prop-1", state="quarantined"),
+                decision("dec-c", 5, "committed"),
+            ),
+            status="refused",
+            code="constraint",
+            reason_contains="settled:",
+        ),
+        vector(
+            "claimed_pair_refused",
+            "A new proposal whose pair another writer proposed since it was read (the other way "
+            "round, of another type) is refused as settled; nothing of its batch is written.",
+            [batch("setup", 2, *lesson(), *concepts()), batch("b-first", 3, proposal())],
+            batch(
+                "b-late",
+                4,
+                ExpectUnclaimed(src="gradient-descent", dst="derivative"),
+                proposal(4).model_copy(update={"id": "prop-2", "type": "related"}),
+            ),
+            status="refused",
+            code="constraint",
+            reason_contains="settled:",
         ),
         vector(
             "second_active_version_refused",
