@@ -6,7 +6,9 @@ Sampling never enumerates pairs. Seeds are drawn by degree-weighted sampling (th
 seed makes it reproducible), so high-degree, foundational concepts come first; for each seed the
 two-hop neighborhood is scanned (each neighbor's neighbors, at most :data:`SCAN` of them) and the
 concept reached by the most paths wins (a dense cluster: many shared neighbors). A pair that
-already has an active edge, or any proposal, is skipped. The batch stops at the cap, or after
+already has an active edge, or any proposal, is skipped; each candidate's batch says so
+(:class:`~magg_kg.operations.ExpectUnclaimed`), and the store refuses it as settled if another
+run proposed the pair meanwhile. The batch stops at the cap, or after
 :data:`ATTEMPTS_PER_PAIR` seeds per wanted pair: the work is bounded by the cap, not by the graph.
 """
 
@@ -30,7 +32,7 @@ from magg_kg.builders import proposal_op, propose
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM, Failure
-from magg_kg.operations import Operation, RecordDecision
+from magg_kg.operations import ExpectUnclaimed, Operation, RecordDecision
 from magg_kg.records import Span, Triple
 from magg_kg.store import Store
 
@@ -205,6 +207,8 @@ def discover(
         pid = stored.id
         proposed.add(frozenset((said.src, said.dst)))
         ops: list[Operation] = [
+            # Judged on the pair having no proposal and no edge: another run may propose it meanwhile.
+            ExpectUnclaimed(src=candidate.a, dst=candidate.c),
             proposal_op(stored),
             policy_decision(
                 policy,

@@ -21,6 +21,10 @@ commits edges and leaves others open, :data:`ROUNDS` at most (on the d2l section
 first, the first round committed 63 edges and rejected 88 of 501 open ones, the second 13 and 22 of
 the 350 left). A case that now breaks a rule closes its open proposals as rejected, with the rule.
 
+Each case's batch carries the state its open proposals were read in
+(:class:`~magg_kg.operations.ExpectState`): when another run settled one of them meanwhile, the
+store refuses the batch as settled, and nothing of it is written.
+
 No owner review and no debate: the owners approved each of these proposals when it came in (it
 reached the judge), and reconsideration spends one judge call per edge.
 """
@@ -39,7 +43,7 @@ from magg_kg.builders import proposal_op, propose
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM
-from magg_kg.operations import Operation, RecordDecision
+from magg_kg.operations import ExpectState, Operation, RecordDecision
 from magg_kg.records import Proposal, Triple
 from magg_kg.store import Store
 
@@ -112,11 +116,11 @@ def reconsider(
             why = f"rule {verdict.rule}: {verdict.reason}"
             yield _broken(triple, group, why, verdict.rule, policy, clock)
             continue
-        yield _judged(triple, group, gate, policy, clock)
+        yield _judged(store, triple, group, gate, policy, clock)
 
 
 def _judged(
-    triple: Triple, group: Sequence[Proposal], gate: Judgment, policy: Policy, clock: Clock
+    store: Store, triple: Triple, group: Sequence[Proposal], gate: Judgment, policy: Policy, clock: Clock
 ) -> Reconsidered:
     latest = group[-1]
     now = clock.now()
@@ -151,9 +155,17 @@ def _judged(
         model="none",
         decided_at=now,
     )
-    return Reconsidered(
-        triple, ids, settled.state, last.score, last.rationale, (proposal_op(fresh), opened, *settled.ops)
-    )
+    # The gate may also close other open proposals of the edge (a quarantined one): as they are now.
+    decided = {op.proposal_id for op in settled.ops if isinstance(op, RecordDecision) and op.proposal_id}
+    others = [p for p in map(store.proposal, sorted(decided - {fresh.id, *ids})) if p is not None]
+    ops = (*_still_open([*group, *others]), proposal_op(fresh), opened, *settled.ops)
+    return Reconsidered(triple, ids, settled.state, last.score, last.rationale, ops)
+
+
+def _still_open(group: Sequence[Proposal]) -> tuple[ExpectState, ...]:
+    """The batch's preconditions: each open proposal of the case is still in the state it was read
+    in, or another run settled it meanwhile and the store refuses the batch as settled."""
+    return tuple(ExpectState(proposal_id=p.id, state=p.state) for p in group)
 
 
 def _broken(
@@ -176,4 +188,6 @@ def _broken(
         )
         for proposal in group
     )
-    return Reconsidered(triple, tuple(p.id for p in group), "rejected", None, why, ops)
+    return Reconsidered(
+        triple, tuple(p.id for p in group), "rejected", None, why, (*_still_open(group), *ops)
+    )

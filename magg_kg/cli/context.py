@@ -32,7 +32,7 @@ from magg_kg.integrity import integrity_findings, read_only
 from magg_kg.journal import journaled
 from magg_kg.llm.port import LLM
 from magg_kg.llm.usage import UsageLog
-from magg_kg.operations import Batch, Operation
+from magg_kg.operations import Batch, Operation, PutCache, RecordUsage
 from magg_kg.store import Store
 
 __all__ = [
@@ -364,5 +364,8 @@ def write_batch(
     try:
         store.write(batch)
     except BatchRefused as refused:
+        for op in extra:  # the model calls were made all the same: their rows are written later
+            if isinstance(op, RecordUsage | PutCache) and usage is not None:
+                usage.outbox.add(op)
         return refused.reason
     return ""

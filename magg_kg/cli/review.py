@@ -32,6 +32,7 @@ from magg_kg.cli.curation import (
 from magg_kg.errors import UserError
 from magg_kg.llm.usage import UsageLog
 from magg_kg.operations import InvalidateEdge, Operation
+from magg_kg.store import SETTLED
 
 __all__ = [
     "MAX_LIMIT",
@@ -46,6 +47,8 @@ __all__ = [
     "review_show",
 ]
 
+SKIPPED = "settled by another run first"
+"""Why a result was not written: its batch's precondition failed (:meth:`_record`)."""
 MAX_LIMIT = 1_000_000_000
 """The largest ``--limit``: far above any graph, far below what SQLite's integer holds."""
 
@@ -92,22 +95,43 @@ def _record(
     refused: list[str],
 ) -> dict[str, object]:
     """Writes one result's ops (when it has any) in a batch of its own, and notes in its summary
-    ``row`` whether it was written; a refusal is added to ``refused`` as ``what: why``."""
+    ``row`` whether it was written. A batch whose precondition failed (another run settled what it
+    decides first: :data:`~magg_kg.store.SETTLED`) is ``skipped``, not an error; another refusal
+    is added to ``refused`` as ``what: why``."""
     if ops:
         problem = _write(ctx, kind, key, ops, usage)
         row["written"] = not problem
-        if problem:
+        if problem.startswith(SETTLED):
+            row["skipped"] = SKIPPED
+        elif problem:
             refused.append(f"{what}: {problem}")
             row["refused"] = problem
     return row
 
 
 def _states(rows: Sequence[Mapping[str, object]]) -> dict[str, int]:
-    """How many results ended in each state."""
+    """How many results ended in each state, of those this run wrote or had nothing to write for
+    (open, skipped by discovery): a result it did not write is not counted."""
     states: dict[str, int] = {}
     for row in rows:
-        states[str(row["state"])] = states.get(str(row["state"]), 0) + 1
+        if row.get("written", True) is True:
+            states[str(row["state"])] = states.get(str(row["state"]), 0) + 1
     return states
+
+
+def _skipped(rows: Sequence[Mapping[str, object]]) -> int:
+    """How many results another run settled first (nothing of them written here)."""
+    return sum(1 for row in rows if row.get("skipped"))
+
+
+def _tally(states: Mapping[str, int], skipped: int) -> str:
+    """The states' counts, and what was skipped, as a person reads them.
+
+    >>> _tally({"open": 2}, 3), _tally({}, 3), _tally({}, 0)
+    ('open 2; 3 settled by another run first, skipped', '3 settled by another run first, skipped', 'none')
+    """
+    parts = [_counts(states)] if states or not skipped else []
+    return "; ".join([*parts, *([f"{skipped} {SKIPPED}, skipped"] if skipped else [])])
 
 
 def _counts(states: Mapping[str, int]) -> str:
@@ -329,21 +353,23 @@ def reconsider_command(
                 row = _record(ctx, "reconsider", key, what, found.summary(), found.ops, usage, refused)
                 latest[found.triple] = row
                 found_now.append(row)
-                if found.state != "open":
+                if found.state != "open" and row.get("written") is True:
                     changed.append(found)
             last = _states(found_now)
             if refused or not _another_round(last):
                 break
         results = list(latest.values())
-        states = _states(results)
+        states, skipped = _states(results), _skipped(results)
         if json_:
-            print_json({"reconsidered": len(results), "rounds": ran, "states": states, "results": results})
+            report = {"reconsidered": len(results), "rounds": ran, "states": states, "skipped": skipped}
+            print_json({**report, "results": results})
         else:
             for result in changed:
                 score = "-" if result.score is None else f"{result.score:.2f}"
                 ctx.out.print(f"{result.state:<12} {score}  {' '.join(result.triple)}", markup=False)
             ctx.out.print(
-                f"reconsidered {len(results)} open edge(s) in {ran} round(s): {_counts(states)}", markup=False
+                f"reconsidered {len(results)} open edge(s) in {ran} round(s): {_tally(states, skipped)}",
+                markup=False,
             )
             hint = "" if refused else rerun_hint(last)
             if hint:
@@ -391,13 +417,13 @@ def discover_command(
             pair = f"{found.candidate.a}|{found.candidate.c}"
             what = f"{found.candidate.a} / {found.candidate.c}"
             results.append(_record(ctx, "discover", pair, what, found.summary(), found.ops, usage, refused))
-        states = _states(results)
+        states, skipped = _states(results), _skipped(results)
         if json_:
-            print_json({"candidates": len(results), "states": states, "results": results})
+            print_json({"candidates": len(results), "states": states, "skipped": skipped, "results": results})
         else:
             for row in results:
                 triple = row["proposal"]
                 proposal = " ".join(str(x) for x in triple) if isinstance(triple, list) else "-"
                 ctx.out.print(f"{row['state']:<12} {row['a']} ~ {row['c']}: {proposal}", markup=False)
-            ctx.out.print(f"{len(results)} candidate(s): {_counts(states)}", markup=False)
+            ctx.out.print(f"{len(results)} candidate(s): {_tally(states, skipped)}", markup=False)
         _finish(ctx, "discover", refused, usage)

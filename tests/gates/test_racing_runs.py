@@ -1,0 +1,168 @@
+"""Two runs of ``magg discover`` or ``magg reconsider`` at once on one store.
+
+Each run reads the store, judges, then writes one batch per candidate or edge. Between its read
+and its write another run may settle the same thing: the batch carries what it was judged on (the
+pair has no proposal, the proposal is still open), the store checks it under its write lock, and
+a batch whose ground moved is skipped as settled by another run: nothing of it is written, and it
+is neither counted as written nor reported as an error. Found by two runs at once on one SQLite
+file: a candidate edge queued twice for review (one reviewer's rejection then overridden by
+another's approval of the twin), two rule rejections of one proposal, and the losing run's tally
+counting what it had not written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+
+from governance.discovery import discover
+from governance.judgment import Judgment
+from governance.reconsider import Reconsidered, reconsider
+from magg_kg.builders import proposal_op
+from magg_kg.cli import review
+from magg_kg.clock import StepClock
+from magg_kg.config import Policy
+from magg_kg.ids import make_id
+from magg_kg.journal import journaled
+from magg_kg.operations import Batch, Operation
+from magg_kg.sqlite import SQLiteStore
+from magg_kg.store import BatchResult, Store
+from magg_kg.verification import verify_store
+
+from .test_reconsider import BUILDS, CYCLE, MIDDLE, RELATED, WEAK, by_src
+from .world import CHAIN, ScriptedLLM, on_disk, run_magg, seed, write
+
+POLICY = Policy()
+PATH = [
+    ("linear-algebra", "prerequisite", "neural-network", "Linear algebra is a prerequisite for neural"),
+    ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
+    ("attention", "related", "transformer", "Attention is related to transformers."),
+]
+
+
+def apply(store: Store, clock: StepClock, ops: tuple[Operation, ...]) -> BatchResult:
+    now = clock.now()
+    return store.apply(Batch.of(make_id("batch", "race", now), now, journaled(list(ops), now)))
+
+
+def judged(store: Store, clock: StepClock, scores: Mapping[str, float]) -> list[Reconsidered]:
+    """What one reconsideration judged worth writing, read and judged before anything is written."""
+    return [f for f in reconsider(store, ScriptedLLM({"judge": by_src(scores)}), POLICY, clock) if f.ops]
+
+
+@pytest.fixture
+def open_world(store: SQLiteStore, clock: StepClock) -> SQLiteStore:
+    """The chain, and four proposals a judge left open (abstained), as in test_reconsider."""
+    seed(store, clock, CHAIN)
+    gate = Judgment(ScriptedLLM({"judge": by_src(MIDDLE)}), POLICY, clock, store, escalate=False)
+    for p in (RELATED, BUILDS, WEAK, CYCLE):
+        write(store, clock, [proposal_op(p), *gate.settle(p).ops])
+    return store
+
+
+def test_a_pair_another_run_proposed_since_it_was_read_is_skipped_not_queued_twice(
+    store: SQLiteStore, clock: StepClock
+) -> None:
+    seed(store, clock, PATH)
+    # Both runs read the same store and judge the same candidates before either writes.
+    first = [f for f in discover(store, ScriptedLLM(), POLICY, clock, limit=3, seed=7) if f.ops]
+    second = [f for f in discover(store, ScriptedLLM(), POLICY, clock, limit=3, seed=7) if f.ops]
+    assert first and [f.triple for f in first] == [f.triple for f in second]
+    assert all(apply(store, clock, f.ops).status == "applied" for f in second)
+    late = [apply(store, clock, f.ops) for f in first]
+    assert all(r.status == "refused" and r.settled for r in late), late
+    pairs = Counter(frozenset((p.src, p.dst)) for p in store.proposals() if p.origin == "discover")
+    assert pairs and max(pairs.values()) == 1
+    claims = [store.proposal(str(row["proposal_id"])) for row in store.review_queue()]
+    queued = Counter((p.src, p.type, p.dst) for p in claims if p is not None)
+    assert all(count == 1 for count in queued.values()), queued
+    assert verify_store(store) == []
+
+
+def test_a_proposal_another_run_settled_since_it_was_read_is_not_settled_again(
+    open_world: SQLiteStore, clock: StepClock
+) -> None:
+    scores = {"attention": 0.9, "transformer": 0.6, "k-means": 0.3}
+    first, second = (judged(open_world, clock, scores), judged(open_world, clock, scores))
+    assert len(first) == len(second) == 3  # committed, rejected by the judge, rejected by the rules
+    assert all(apply(open_world, clock, f.ops).status == "applied" for f in second)
+    late = [apply(open_world, clock, f.ops) for f in first]
+    assert all(r.status == "refused" and r.settled for r in late), late
+    assert [d.stage for d in open_world.decisions(CYCLE.id)].count("rules") == 1
+    for p in (RELATED, WEAK):
+        assert [d.stage for d in open_world.decisions(p.id)].count("reevaluation") == 1
+    assert verify_store(open_world) == []
+
+
+def test_a_proposal_still_open_is_settled_as_judged(open_world: SQLiteStore, clock: StepClock) -> None:
+    # The precondition holds when nothing moved: the batch is written as it was before.
+    found = judged(open_world, clock, MIDDLE)
+    assert found and all(apply(open_world, clock, f.ops).status == "applied" for f in found)
+    assert open_world.proposal(CYCLE.id).state == "rejected"  # type: ignore[union-attr]
+
+
+def _beaten_by_another_run(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Makes the command's run judge first, then lets another whole run settle everything, then
+    lets the command write what it judged."""
+    judge = review.run_reconsider
+
+    def raced(store: Store, *args: object, **kwargs: object) -> Iterator[object]:
+        judged = list(judge(store, *args, **kwargs))  # type: ignore[arg-type]
+        other = SQLiteStore.open(db)
+        try:
+            clock = StepClock("2031-01-01T00:00:00.000000Z", step_seconds=0.001)
+            for found in judge(other, ScriptedLLM({"judge": by_src(scores)}), POLICY, clock):
+                if found.ops:
+                    assert apply(other, clock, found.ops).status == "applied"
+        finally:
+            other.close()
+        yield from judged
+
+    monkeypatch.setattr(review, "run_reconsider", raced)
+
+
+scores = {"attention": 0.9, "transformer": 0.9, "k-means": 0.1}
+
+
+def test_the_losing_run_counts_only_what_it_wrote(
+    open_world: SQLiteStore,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    db = on_disk(open_world, tmp_path / "r.sqlite")
+    _beaten_by_another_run(db, monkeypatch)
+    run_magg(["reconsider", "--db", db, "--rounds", "1", "--json"])  # exit 0: not an error
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    skipped = [r for r in report["results"] if r.get("skipped")]
+    # The rules reject the cycle whatever the judge says: the other run did, so this one did not.
+    assert any(r["edge"][1] == "prerequisite" for r in skipped)
+    assert all(r["written"] is False for r in skipped)
+    assert report["skipped"] == len(skipped)
+    written = Counter(r["state"] for r in report["results"] if not r.get("skipped"))
+    assert report["states"] == dict(written)
+    assert "refused" not in captured.err and "UNIQUE" not in captured.err
+    store = SQLiteStore.open(db)
+    try:
+        assert [d.stage for d in store.decisions(CYCLE.id)].count("rules") == 1
+    finally:
+        store.close()
+
+
+def test_the_losing_run_says_what_it_skipped(
+    open_world: SQLiteStore,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    db = on_disk(open_world, tmp_path / "r.sqlite")
+    _beaten_by_another_run(db, monkeypatch)
+    run_magg(["reconsider", "--db", db, "--rounds", "1"])
+    tally = capsys.readouterr().out.splitlines()[-1]
+    # The offline judge settles every edge, and the other run wrote each first: none is this run's.
+    assert tally == "reconsidered 4 open edge(s) in 1 round(s): 4 settled by another run first, skipped"
