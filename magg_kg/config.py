@@ -1,4 +1,5 @@
-"""Configuration: built once at the entry point from the environment, then passed down.
+"""Configuration: built once at the entry point from the environment, then passed down (the
+policy file is read only by the commands that decide under it: :attr:`Config.policy`).
 
 Nothing reads the environment at import time; :func:`load_config` takes the mapping to read.
 Secrets (the DeepSeek key, the gateway token, the D1 token) come from the environment only.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import math
 from collections.abc import Mapping
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
@@ -204,8 +206,16 @@ class Config(_Frozen):
     store: Literal["sqlite", "d1"] = "sqlite"
     d1: D1Config = D1Config()
     llm: LLMConfig = LLMConfig()
-    policy: Policy = Policy()
+    policy_file: Path | None = None
+    """``MAGG_POLICY``: the TOML file of the governance policy; None: the defaults."""
     seed: int = 7
+
+    @cached_property
+    def policy(self) -> Policy:
+        """The governance policy, read from :attr:`policy_file` when first asked for: a command that
+        decides nothing never reads it, so a wrong file stops (in one line, a :class:`ConfigError`)
+        only the commands that would decide under it."""
+        return Policy() if self.policy_file is None else read_policy(self.policy_file)
 
     @property
     def where(self) -> str:
@@ -317,7 +327,7 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
                 bundle_items=_int_or(env, "MAGG_LLM_BUNDLE_ITEMS", BUNDLE_ITEMS),
                 bundle_tokens=_int_or(env, "MAGG_LLM_BUNDLE_TOKENS", BUNDLE_TOKENS),
             ),
-            policy=read_policy(Path(env["MAGG_POLICY"])) if env.get("MAGG_POLICY", "").strip() else Policy(),
+            policy_file=Path(env["MAGG_POLICY"]) if env.get("MAGG_POLICY", "").strip() else None,
         )
     except ValidationError as error:
         first = error.errors()[0]

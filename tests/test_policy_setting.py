@@ -1,5 +1,6 @@
-"""MAGG_POLICY: a person's choice of thresholds and modes, read from a TOML file at the start,
-recorded with every decision under a version that names it, and refused in one line when wrong."""
+"""MAGG_POLICY: a person's choice of thresholds and modes, read from a TOML file at the start of a
+command that decides, recorded with every decision under a version that names it, and refused in
+one line when wrong; a command that decides nothing never reads it."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from magg_kg.clock import StepClock
 from magg_kg.config import load_config
 from magg_kg.errors import ConfigError
 from magg_kg.policy import MAX_POLICY_BYTES, Policy, changed_version, read_policy
+from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
+from tests.gates.world import CHAIN, seed
 
 LESSON = Path(__file__).parents[1] / "magg_kg" / "curriculum" / "18-deep-learning-optimizers-adam.md"
 
@@ -86,8 +90,9 @@ def test_a_file_that_cannot_be_a_policy_is_refused_naming_the_file_and_the_key(
 ) -> None:
     path = policy_file(tmp_path, text)
 
+    config = load_config({"MAGG_POLICY": str(path)})  # read when a command asks for it
     with pytest.raises(ConfigError) as refused:
-        load_config({"MAGG_POLICY": str(path)})
+        config.policy  # noqa: B018
 
     assert str(path) in str(refused.value) and said in str(refused.value)
 
@@ -147,3 +152,88 @@ def test_a_list_of_anything_but_names_is_refused_in_one_line(tmp_path: Path) -> 
     ):
         with pytest.raises(ConfigError, match="Input should be a valid string"):
             read_policy(policy_file(tmp_path, text))
+
+
+@pytest.fixture
+def small_graph(tmp_path: Path) -> Path:
+    """A graph of the test world: its lesson, concepts and a chain of two prerequisites."""
+    path = tmp_path / "small.sqlite"
+    store = SQLiteStore.open(str(path))
+    clock = StepClock("2026-01-01T00:00:00.000000Z")
+    seed(store, clock, CHAIN)
+    store.close()
+    return path
+
+
+REFUSED_FILES = {"missing": None, "out of range": "commit_at = 2"}
+DECIDES_NOTHING = [
+    ["export"],
+    ["coverage"],
+    ["domains"],
+    ["review", "list"],
+    ["review", "show", "p-none"],
+    ["usage"],
+    ["audit", "verify"],
+    ["audit", "report", "--as-of", "2026-06-01T00:00:00Z"],  # reads recorded decisions only
+    ["ask", "What comes before transformers?"],
+]
+
+
+def _refused_policy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str | None) -> None:
+    path = tmp_path / "absent.toml" if text is None else policy_file(tmp_path, text)
+    monkeypatch.setenv("MAGG_POLICY", str(path))
+
+
+@pytest.mark.parametrize("wrong", REFUSED_FILES.values(), ids=REFUSED_FILES.keys())
+@pytest.mark.parametrize("command", DECIDES_NOTHING, ids=" ".join)
+def test_a_command_that_decides_nothing_runs_whatever_the_policy_file(
+    small_graph: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    wrong: str | None,
+) -> None:
+    monkeypatch.delenv("MAGG_POLICY", raising=False)
+    expected = magg([*command, "--db", str(small_graph)], capsys)
+    _refused_policy(tmp_path, monkeypatch, wrong)
+
+    assert magg([*command, "--db", str(small_graph)], capsys) == expected
+    assert "MAGG_POLICY" not in expected[2]
+
+
+DECIDES = [
+    ["recheck"],
+    ["discover"],
+    ["reconsider"],
+    ["review", "approve", "p-none", "--reviewer", "ann"],
+    ["review", "reject", "p-none", "--reviewer", "ann", "--reason", "wrong"],
+    ["review", "invalidate", "e-none", "--reviewer", "ann", "--reason", "wrong"],
+    ["review", "restore", "e-none", "--reviewer", "ann", "--reason", "right"],
+    ["review", "withdraw", "e-none", "--reviewer", "ann", "--reason", "wrong"],
+    ["review", "reinstate", "e-none", "--reviewer", "ann", "--reason", "right"],
+    ["serve", "--port", "0"],
+    ["demo"],
+]
+
+
+@pytest.mark.parametrize("wrong", REFUSED_FILES.values(), ids=REFUSED_FILES.keys())
+@pytest.mark.parametrize("command", DECIDES, ids=" ".join)
+def test_a_command_that_decides_refuses_a_wrong_policy_file_in_one_line_before_it_reads_or_writes(
+    small_graph: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    wrong: str | None,
+) -> None:
+    _refused_policy(tmp_path, monkeypatch, wrong)
+    before = small_graph.read_bytes()
+
+    code, out, err = magg([*command, "--db", str(small_graph)], capsys)
+
+    assert (code, out) == (2, "") and err.startswith("error: MAGG_POLICY=") and err.count("\n") == 1
+    assert small_graph.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["small.sqlite", "policy.toml"][: 2 - (wrong is None)]
+    )

@@ -82,15 +82,21 @@ OutOption = Annotated[Path | None, typer.Option("--out", help="Also write the re
 :func:`check_out` before its run."""
 
 
-def read_config(db: Path | None = None) -> Config:
+def read_config(db: Path | None = None, *, decides: bool = False) -> Config:
     """The configuration of this run, from the environment and ``--db``; a ``--db`` given with
-    ``MAGG_STORE=d1`` is refused, not ignored (a write meant for the file would go to D1)."""
+    ``MAGG_STORE=d1`` is refused, not ignored (a write meant for the file would go to D1).
+
+    A command that ``decides`` (judges, admits, reviews: what records a decision under the policy)
+    reads the policy file (``MAGG_POLICY``) now, so that a wrong one stops it before any work; the
+    others never read it, and run whatever the file holds."""
     config = load_config(os.environ, db=None if db is None else str(db))
     if db is not None and config.store == "d1":
         raise ConfigError(
             f"--db {db} names a SQLite file, but MAGG_STORE=d1 names {config.where}: leave out --db "
             "to use D1, or unset MAGG_STORE to use the file"
         )
+    if decides:
+        config.policy  # noqa: B018  (read and checked now, not halfway through the command)
     return config
 
 
@@ -162,7 +168,9 @@ class Context:
 
 
 @contextmanager
-def open_context(db: Path | None, *, create: bool = False, sound: bool = True) -> Iterator[Context]:
+def open_context(
+    db: Path | None, *, create: bool = False, sound: bool = True, decides: bool = False
+) -> Iterator[Context]:
     """Builds the configuration once and opens the store for one command; when the command ends,
     closes what it opened (:meth:`Context.llm`), then the store.
 
@@ -170,8 +178,9 @@ def open_context(db: Path | None, *, create: bool = False, sound: bool = True) -
     other command on a path with no database says so and exits 2, and creates no file. A SQLite
     file SQLite's integrity check finds damaged is refused (a read of it could miss rows
     without an error), but by ``audit verify``, which passes ``sound=False`` to say what is wrong.
+    A command that ``decides`` reads the policy file first (:func:`read_config`).
     """
-    config = read_config(db)
+    config = read_config(db, decides=decides)
     # Checked before the store opens it: opening may write (a migration, the journal's files).
     if sound and config.store == "sqlite" and config.db.is_file() and (damage := _damage(config.db)):
         raise StoreError(

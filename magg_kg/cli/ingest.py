@@ -293,7 +293,7 @@ def ingest_command(
     lessons = [Path(path) for path in paths]
     patterns = tuple(skip or ())
     find_lessons(lessons, patterns)  # a mistyped lesson path is refused before a database is created
-    with open_context(db, create=True) as ctx:
+    with open_context(db, create=True, decides=True) as ctx:
         report = run_ingest(
             ctx,
             lessons,
@@ -321,7 +321,7 @@ def ingest_command(
 
 def demo(db: DbOption = None, json_: JsonOption = False) -> None:
     """Ingest the bundled sample curriculum with the embedded defaults and show what happened."""
-    with open_context(db, create=True) as ctx:
+    with open_context(db, create=True, decides=True) as ctx:
         report = run_ingest(ctx, [curriculum_folder()], show_progress=not json_ and sys.stderr.isatty())
         _failures(report, ctx.err)
         if json_:  # what `magg ingest --json` prints, and the coverage after it

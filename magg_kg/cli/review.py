@@ -248,7 +248,7 @@ def review_approve(
     """Approve a quarantined proposal: the rules run again, then the edge is committed."""
     # The write lock is held from the read to the write, so that two reviewers settling one
     # proposal at once are served one after the other: the second finds it settled.
-    with open_context(db) as ctx, ctx.store.exclusive():
+    with open_context(db, decides=True) as ctx, ctx.store.exclusive():
         ops = approve(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, note)
         refused = _write(ctx, "review", ident, ops, None)
         if refused:  # on D1, whose writers hold no lock, another reviewer may have settled it since
@@ -289,7 +289,7 @@ def recheck_command(
 ) -> None:
     """Re-judge recently recorded active edges; invalidate those now below the reject bar (never
     an edge a person committed)."""
-    with open_context(db) as ctx:
+    with open_context(db, decides=True) as ctx:
         usage = _usage(ctx)
         policy = ctx.config.policy
         results, refused = [], []
@@ -338,7 +338,7 @@ def reconsider_command(
 ) -> None:
     """Judge open (abstained) proposals again against the graph as it stands now: commit, reject,
     or leave them open. Run it after ingesting a course."""
-    with open_context(db) as ctx:
+    with open_context(db, decides=True) as ctx:
         usage = _usage(ctx)
         latest: dict[tuple[str, str, str], dict[str, object]] = {}  # each edge's last result
         changed: list[Reconsidered] = []
@@ -406,7 +406,7 @@ def discover_command(
     json_: JsonOption = False,
 ) -> None:
     """Propose missing relations between concepts two hops apart, through rules, judge and debate."""
-    with open_context(db) as ctx:
+    with open_context(db, decides=True) as ctx:
         usage = _usage(ctx)
         policy = ctx.config.policy
         results: list[dict[str, object]] = []

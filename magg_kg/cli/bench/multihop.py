@@ -44,7 +44,7 @@ def _item(item: MultiHopItem, folder: Path) -> list[dict[str, object]]:
     for number, (title, text) in enumerate(item.paragraphs):
         (lessons / f"p{number:02d}.md").write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
     rows: list[dict[str, object]] = []
-    with open_context(folder / "graph.sqlite", create=True) as ctx:
+    with open_context(folder / "graph.sqlite", create=True, decides=True) as ctx:
         run_ingest(ctx, [lessons], show_progress=False)
         graph = build_graph_index(ctx.store)
         llm, _ = ctx.llm(ctx.config.llm.checked())
@@ -96,7 +96,7 @@ def _summary(rows: list[dict[str, object]]) -> dict[str, dict[str, float]]:
 
 def run_multihop(limit: int, musique: Path, hotpotqa: Path, err: Console) -> dict[str, object]:
     """The first ``limit`` questions of each sample, ingested and answered; rows and summaries."""
-    read_config().llm.checked()  # a bad configuration fails before any ingestion
+    read_config(decides=True).llm.checked()  # a bad configuration fails before any ingestion
     report: dict[str, object] = {}
     sets = (
         ("musique", load_musique(musique / "musique_ans_dev_sample.jsonl", limit)),

@@ -149,7 +149,7 @@ def replay(
     check_out(out)
     report = replay_report(
         data or shared_data("metacademy"),
-        read_config(),
+        read_config(decides=True),
         candidates=candidates,
         seed=seed,
         limit=limit,

@@ -154,7 +154,7 @@ def scierc(
     check_out(out)
     if split not in ("dev", "test"):
         raise UserError(f"--split {split!r}: evaluate on dev or test (the extractor is trained on train)")
-    config = read_config()
+    config = read_config(decides=True)
     folder = data or shared_data("scierc")
     if not folder.is_dir():
         raise UserError(f"no data folder at {folder}: pass --data DIR (SciERC's DyGIE files)")
