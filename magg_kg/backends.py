@@ -13,12 +13,14 @@ from magg_kg.store import Store
 __all__ = ["open_store"]
 
 
-def open_store(config: Config, *, create: bool = True) -> Store:
+def open_store(config: Config, *, create: bool = True, upgrade: bool = True) -> Store:
     """The store ``config`` names: ``SQLiteStore`` at ``config.db``, or ``D1Store`` (MAGG_STORE=d1).
 
     A SQLite file that does not exist yet is created only if ``create``; otherwise opening it is a
-    :class:`StoreError` and no file is written. (D1 is created by its migrations, never here; a D1
-    database without them, or migrated by a newer magg, is refused on opening, as a file is.)
+    :class:`StoreError` and no file is written; a file of an older schema is migrated only if
+    ``upgrade``, else refused, unchanged, naming ``magg init``. (D1 is created by its migrations,
+    never here; a D1 database without them, or migrated by a newer magg, is refused on opening, as
+    a file is.)
 
     >>> from pathlib import Path
     >>> open_store(Config(db=Path(":memory:"))).schema_version()
@@ -50,4 +52,4 @@ def open_store(config: Config, *, create: bool = True) -> Store:
             store.close()  # its HTTP client
             raise
         return store
-    return SQLiteStore.open(config.db, create=create)
+    return SQLiteStore.open(config.db, create=create, upgrade=upgrade)

@@ -30,8 +30,7 @@ from typing import Any, cast
 
 from magg_kg.audit import chain_hash
 from magg_kg.canonical import Columns, ModelWriter
-from magg_kg.errors import SchemaError, StoreError
-from magg_kg.migrations import migrations, split_statements
+from magg_kg.errors import StoreError
 from magg_kg.operations import (
     JSON_TEXT,
     AppendAudit,
@@ -42,7 +41,8 @@ from magg_kg.operations import (
     op_writer,
     statements,
 )
-from magg_kg.store import SCHEMA_VERSION, BatchResult, Param, Row, Store, queries
+from magg_kg.sqlite_schema import migrate
+from magg_kg.store import BatchResult, Param, Row, Store, queries
 
 __all__ = ["SQLiteStore", "bind"]
 
@@ -148,13 +148,16 @@ class SQLiteStore(Store):
         self._wal = False
 
     @classmethod
-    def open(cls, path: str | Path, *, create: bool = True, read_only: bool = False) -> SQLiteStore:
-        """Opens (and, if needed, migrates) the database at ``path``.
+    def open(
+        cls, path: str | Path, *, create: bool = True, read_only: bool = False, upgrade: bool = True
+    ) -> SQLiteStore:
+        """Opens (and, if needed and ``upgrade``, migrates) the database at ``path``.
 
         A missing or empty file becomes a new database only if ``create``; otherwise opening it is a
-        :class:`StoreError` and nothing is written. ``read_only`` opens an existing database for
-        reading only: every write then fails with a :class:`StoreError` (as it does when the file
-        itself is read-only).
+        :class:`StoreError` and nothing is written. An older schema is migrated only if ``upgrade``,
+        else refused (:func:`~magg_kg.sqlite_schema.migrate`). ``read_only`` opens an existing
+        database for reading only: every write then fails with a :class:`StoreError` (as it does
+        when the file itself is read-only).
         """
         location = str(path)
         create = create and not read_only
@@ -178,80 +181,13 @@ class SQLiteStore(Store):
             connection.execute("PRAGMA busy_timeout = 30000")
             connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             store = cls(connection, location)
-            store._migrate(create)
+            migrate(connection, location, create=create, upgrade=upgrade and not read_only)
             if not read_only and location != ":memory:":
                 store._use_wal()
         except sqlite3.DatabaseError as error:
             hint = next(hint for cue, hint in _OPEN_HINTS if cue in str(error))
             raise StoreError(f"cannot open {location} as a magg database ({error}); {hint}") from None
         return store
-
-    def _current_version(self) -> int:
-        # One statement, so that a schema another process commits in between is seen whole or not at all.
-        tables, exists = self._db.execute(
-            "SELECT COUNT(*), COALESCE(SUM(type = 'table' AND name = 'schema_version'), 0) FROM sqlite_master"
-        ).fetchone()
-        if not exists:
-            if tables:
-                raise StoreError(
-                    f"{self._location} is a SQLite database but not a magg database "
-                    "(it has tables and no schema_version); pass another --db"
-                )
-            return 0
-        return int(self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
-
-    def _migrate(self, create: bool) -> None:
-        """Brings the schema up to date; the version is read again under the write lock.
-
-        Two processes opening a new file at once both see version 0 before either holds the lock:
-        the one that waits must re-read the version once it holds the lock, or it runs the first
-        migration again on a database that already has it.
-        """
-        current = self._current_version()
-        if current == 0 and not create:
-            raise StoreError(
-                f"no database at {self._location} (the file is empty); "
-                f"run `magg init --db {self._location}` first"
-            )
-        self._check_not_newer(current)
-        pending = [entry for entry in migrations() if entry[0] > current]
-        if not pending:
-            return
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            raise self._migration_error(error, pending[0][1]) from None
-        try:
-            current = self._current_version()
-            self._check_not_newer(current)
-            for version, name, sql in pending:
-                if version <= current:
-                    continue
-                try:
-                    for statement in split_statements(sql):
-                        self._db.execute(statement)
-                except sqlite3.OperationalError as error:
-                    raise self._migration_error(error, name) from None
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
-
-    def _check_not_newer(self, current: int) -> None:
-        if current > SCHEMA_VERSION:
-            raise SchemaError(
-                f"{self._location} was written by a newer magg (schema version {current}, "
-                f"this magg knows up to {SCHEMA_VERSION}); upgrade magg to open it"
-            )
-
-    def _migration_error(self, error: sqlite3.OperationalError, name: str) -> Exception:
-        if "readonly" in str(error):
-            return StoreError(
-                f"{self._location} is read-only and needs migration {name}; "
-                "make it writable or pass another --db"
-            )
-        return error
 
     def _use_wal(self) -> None:
         """WAL with ``synchronous = FULL`` (see the module's docstring for why FULL)."""

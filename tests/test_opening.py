@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,48 @@ def test_a_database_of_schema_1_is_migrated_on_opening_and_keeps_its_rows(tmp_pa
     with sqlite3.connect(path) as db:
         triggers = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
     assert "edge_invalidations_in_time" in triggers and "domains_in_order" in triggers
+
+
+def _schema_1_file(path: Path) -> Path:
+    """A database of schema version 1 (the first migration only), with one concept."""
+    [(_, _, first), *_] = migrations()
+    with closing(sqlite3.connect(path)) as db, db:
+        db.executescript(first)
+        row = ("a", "A", "math", "2026-01-01T00:00:00.000000Z")
+        db.execute("INSERT INTO concepts (id, name, type, recorded_at) VALUES (?, ?, ?, ?)", row)
+    return path
+
+
+OLDER_SCHEMA_READS = [
+    *(command for command in READ_COMMANDS if command[0] not in ("recheck", "discover")),
+    ["audit", "report"],
+    ["model", "claims", "--out", "claims.jsonl"],
+]
+
+
+@pytest.mark.parametrize("command", OLDER_SCHEMA_READS, ids=" ".join)
+def test_a_command_that_reads_refuses_an_older_schema_and_leaves_the_file_as_it_was(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = _schema_1_file(tmp_path / "old.sqlite")
+    before = path.read_bytes()
+
+    code, out, err = magg([*command, "--db", str(path)], capsys)
+
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "schema version 1" in err and f"magg init --db {path}" in err
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]
+
+
+def test_init_migrates_an_older_schema_then_reads_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _schema_1_file(tmp_path / "old.sqlite")
+
+    assert magg(["init", "--db", str(path)], capsys)[0] == 0
+
+    assert _schema(path)[1] == [(version, name.removesuffix(".sql")) for version, name, _ in migrations()]
+    code, out, _ = magg(["export", "--db", str(path)], capsys)
+    assert code == 0 and '"a"' in out

@@ -178,7 +178,9 @@ def open_context(
     other command on a path with no database says so and exits 2, and creates no file. A SQLite
     file SQLite's integrity check finds damaged is refused (a read of it could miss rows
     without an error), but by ``audit verify``, which passes ``sound=False`` to say what is wrong.
-    A command that ``decides`` reads the policy file first (:func:`read_config`).
+    A command that ``decides`` reads the policy file first (:func:`read_config`). Only a command
+    that creates a graph or decides (and so writes) migrates a file of an older schema; the others
+    refuse it in one line naming ``magg init``, and leave it as it was.
     """
     config = read_config(db, decides=decides)
     # Checked before the store opens it: opening may write (a migration, the journal's files).
@@ -188,7 +190,7 @@ def open_context(
             f"or recover what is readable with `sqlite3 {config.db} .recover` (`magg audit verify` lists "
             "what is wrong)"
         )
-    store = open_store(config, create=create)
+    store = open_store(config, create=create, upgrade=create or decides)
     try:
         clock = SystemClock(history=store.latest_time)  # a clock behind the history writes after it
         ctx = Context(config=config, store=store, clock=clock, out=out_console(), err=err_console())

@@ -250,7 +250,7 @@ def claims(
         raise UserError(f"{', '.join(existing)} already exist: pass --force to overwrite, or another --out")
     if not db.is_file():
         raise UserError(f"{db}: no such database")
-    store = SQLiteStore.open(str(db), create=False)
+    store = SQLiteStore.open(str(db), create=False, upgrade=False)
     try:
         rows = lesson_claims(store, n, seed)
     finally:
