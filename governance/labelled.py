@@ -69,14 +69,18 @@ def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]
     return rows
 
 
-def labelled_claims(claims: Path, labels: Path, out: Path) -> tuple[int, list[str], int]:
+def labelled_claims(claims: Path, labels: Path) -> tuple[str, int, int]:
     """Joins exported claims with a reader's labels (``id``, ``verdict`` ACCEPT or REJECT) into the
-    training file :func:`governance.claim_examples.lesson_examples` reads; returns the number of labelled
-    claims written, the label rows not used, each ``PATH:LINE: why`` (no verdict, a verdict
-    that is neither, an id that is no string or not among the claims), and the number of claims
-    left without a label. Both files are read whole
-    first: a malformed line, or labels of which no row can be used, raise
-    :class:`~magg_kg.errors.InputError` naming the file and line, and nothing is written."""
+    training file :func:`governance.claim_examples.lesson_examples` reads; returns its text (JSON
+    lines), the number of labelled claims in it, and the number of claims left without a label (a
+    partial labelling).
+
+    Both files are read whole first. Every label row must be used: a malformed line, a row that
+    cannot be (no verdict, a verdict that is neither, an id that is no string or not among the
+    claims, a claim labelled twice), or a file of no label row, raise
+    :class:`~magg_kg.errors.InputError` naming the file and the first lines (a label meant for
+    another export, or a misspelt verdict, is a reader's mistake to fix, not a claim to leave out
+    unsaid); claims with no label row are the partial labelling a reader may well have meant."""
     rows = {str(row["id"]): row for _, row in _json_lines(claims, ("id", "payload", "data"))}
     verdicts: dict[str, int] = {}
     unused: list[str] = []
@@ -94,19 +98,21 @@ def labelled_claims(claims: Path, labels: Path, out: Path) -> tuple[int, list[st
             raise InputError(f"{where}: id {id_!r} is labelled twice; keep one verdict a claim")
         else:
             verdicts[id_] = int(verdict.upper() == "ACCEPT")
+    if unused:
+        more = f"; and {len(unused) - 3} more" if len(unused) > 3 else ""
+        raise InputError(
+            f"{labels}: {len(unused)} of {len(unused) + len(verdicts)} label rows cannot be used "
+            f"(nothing written): {'; '.join(unused[:3])}{more}"
+        )
     if not verdicts:
-        why = f" ({'; '.join(unused[:3])})" if unused else ": the file holds no label"
-        raise InputError(f"{labels}: no label row could be used{why}")
+        raise InputError(f"{labels}: the file holds no label")
     records = [
         {"id": row["id"], "payload": row["payload"], "data": row["data"], "label": verdicts[id_]}
         for id_, row in rows.items()
         if id_ in verdicts
     ]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-    return len(records), unused, len(rows) - len(records)
+    text = "".join(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n" for record in records)
+    return text, len(records), len(rows) - len(records)
 
 
 def lesson_labels(paths: Sequence[Path]) -> list[ClaimExample]:

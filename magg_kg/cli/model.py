@@ -27,7 +27,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from magg_kg.cli.context import JsonOption, check_out, err_console, print_json, repository, shared_data
+from magg_kg.cli.context import (
+    JsonOption,
+    check_out,
+    err_console,
+    print_json,
+    repository,
+    shared_data,
+    write_whole,
+)
 from magg_kg.errors import UserError
 from magg_kg.sqlite import SQLiteStore
 
@@ -286,14 +294,9 @@ def label(
     check_out(out, "labelled.jsonl")  # a folder is said to be one, not to exist already
     if out.exists() and not force:  # an earlier labelled file is a reader's work
         raise UserError(f"{out} already exists: pass --force to overwrite, or another --out")
-    written, unused, unlabelled = labelled_claims(claims_file, labels_file, out)
-    if unused:
-        err_console().print(
-            f"warning: {len(unused)} label rows not used: {'; '.join(unused[:5])}"
-            + (f"; and {len(unused) - 5} more" if len(unused) > 5 else ""),
-            markup=False,
-            highlight=False,
-        )
+    text, written, unlabelled = labelled_claims(claims_file, labels_file)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_whole(out, text)  # whole or not at all: an interrupted run leaves the earlier file
     if unlabelled:
         err_console().print(
             f"note: {unlabelled} of {written + unlabelled} claims of {claims_file} have no label",

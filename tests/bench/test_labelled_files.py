@@ -131,33 +131,50 @@ def test_a_malformed_labelled_claims_file_is_named_with_its_line(
     assert code == 2 and said in err and "Traceback" not in err
 
 
-def test_label_rows_that_cannot_be_used_are_reported_with_their_lines(
+def test_label_rows_that_cannot_be_used_are_refused_with_their_lines_and_nothing_is_written(
     exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     claims = Path(f"{exported}.claims.jsonl")
     ids = [json.loads(line)["id"] for line in claims.read_text("utf-8").splitlines()]
-    assert len(ids) >= 2
+    assert len(ids) >= 3
     labels = tmp_path / "labels.jsonl"
     rows = [
         {"id": ids[0], "verdict": "REJECT"},
         {"id": ids[1], "verdict": "ACCPET"},
         {"id": "p-0000000000000000", "verdict": "ACCEPT"},
         {"id": 7, "verdict": "ACCEPT"},
+        {"id": ids[2]},
     ]
     labels.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     out = tmp_path / "labelled.jsonl"
     code, stdout, err = magg(["model", "label", str(claims), str(labels), "--out", str(out)], capsys)
-    assert code == 0, err
-    assert stdout == f"1 labelled claims written to {out}\n"
-    assert err.startswith("warning: 3 label rows not used:"), err
+    assert (code, stdout) == (2, "") and len(err.splitlines()) == 1, err
+    assert err.startswith(f"error: {labels}: 4 of 5 label rows cannot be used (nothing written):"), err
     for said in (
         f"{labels}:2: verdict 'ACCPET'",
-        f"{labels}:3: id 'p-0000000000000000'",
+        f"{labels}:3: id 'p-0000000000000000' is not among the claims",
         f"{labels}:4: id 7",
     ):
         assert said in err
-    [row] = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
-    assert row["id"] == ids[0] and row["label"] == 0
+    assert f"{labels}:5" not in err and "and 1 more" in err  # the first three, then how many more
+    assert not out.exists()
+
+
+def test_labels_of_another_export_are_refused_naming_the_first_ids(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claims = Path(f"{exported}.claims.jsonl")
+    labels = tmp_path / "labels.jsonl"
+    rows = [{"id": f"p-{n:016x}", "verdict": "ACCEPT"} for n in range(6)]
+    labels.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    out = tmp_path / "labelled.jsonl"
+    out.write_text("a reader's earlier work\n", encoding="utf-8")
+    code, stdout, err = magg(
+        ["model", "label", str(claims), str(labels), "--out", str(out), "--force"], capsys
+    )
+    assert (code, stdout) == (2, "") and len(err.splitlines()) == 1, err
+    assert "6 of 6 label rows cannot be used" in err and "'p-0000000000000000'" in err and "and 3 more" in err
+    assert out.read_text("utf-8") == "a reader's earlier work\n"
 
 
 def test_labels_of_which_no_row_can_be_used_are_refused_and_nothing_is_written(
@@ -168,7 +185,7 @@ def test_labels_of_which_no_row_can_be_used_are_refused_and_nothing_is_written(
     # The claims file given as the labels: every row has an id, none a verdict.
     code, stdout, err = magg(["model", "label", str(claims), str(claims), "--out", str(out)], capsys)
     assert (code, stdout) == (2, "") and len(err.splitlines()) == 1, err
-    assert "no label row could be used" in err and f"{claims}:1: no verdict" in err
+    assert "label rows cannot be used" in err and f"{claims}:1: no verdict" in err
     assert not out.exists()
 
 
