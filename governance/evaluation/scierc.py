@@ -14,9 +14,11 @@ is an exact quote of the lesson. Labels are mapped to the schema's names (:data:
 Refused with :class:`~magg_kg.errors.InputError`, naming file, line and field: a span out of its
 sentence or the document, two entity spans of a sentence that cross (nesting is allowed: SciERC
 has nested mentions), a relation label or entity type outside the schema, a triple whose text is
-not the text of its span, a triple of an unknown document, a ``ner`` or ``relations`` list that
-has not one row (a list) per sentence, a ``doc_key`` used twice, a split with no document or no
-gold triple, and a train split with no entity mention or no relation to learn from.
+not the text of its span, a triple of an unknown document, a triple that is not a relation of its
+document in the documents file or a relation there with no triple (the two files do not match: in
+every split, train too), a ``ner`` or ``relations`` list that has not one row (a list) per
+sentence, a ``doc_key`` used twice, a split with no document or no gold triple, and a train split
+with no entity mention or no relation to learn from.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ LABELS: Mapping[str, str] = {
 SPLITS = ("train", "dev", "test")
 
 
+Relation = tuple[int, int, int, int, int, str]
+"""A relation as both files name it: sentence index, head start and end, tail start and end
+(document-level token indices, end inclusive) and SciERC's label."""
+
+
 @dataclass(frozen=True)
 class GoldTriple:
     """One gold relation: head and tail as text and as document-level token spans (end exclusive)."""
@@ -66,6 +73,8 @@ class Document:
     """The document-level index of each sentence's first token."""
     annotated: tuple[Annotated, ...]
     gold: tuple[GoldTriple, ...]
+    relations: tuple[Relation, ...] = ()
+    """Every relation the documents file gives, as a triples file names it (:data:`Relation`)."""
 
     @property
     def text(self) -> str:
@@ -123,7 +132,7 @@ def parse_document(row: Mapping[str, object], where: str) -> Document:
     for tokens in sentences:
         starts.append(at)
         at += len(tokens)
-    annotated = []
+    annotated, given = [], []
     for index, tokens in enumerate(sentences):
         low, high = starts[index], starts[index] + len(tokens)
         here = f"{where}: {key} sentence {index}"
@@ -149,11 +158,14 @@ def parse_document(row: Mapping[str, object], where: str) -> Document:
             if item[4] not in LABELS:
                 known = ", ".join(LABELS)
                 raise InputError(f"{here}: relation label {item[4]!r} is not in the schema ({known})")
+            given.append((index, head[0], head[1] - 1, tail[0], tail[1] - 1, str(item[4])))
             h, t = index_of.get((head[0] - low, head[1] - low)), index_of.get((tail[0] - low, tail[1] - low))
             if h is not None and t is not None:
                 rels.append((h, LABELS[str(item[4])], t))
         annotated.append(Annotated(tuple(tokens), tuple(mentions), tuple(rels)))
-    return Document(key, tuple(tuple(s) for s in sentences), tuple(starts), tuple(annotated), ())
+    return Document(
+        key, tuple(tuple(s) for s in sentences), tuple(starts), tuple(annotated), (), tuple(given)
+    )
 
 
 def _lines(path: Path) -> list[tuple[str, dict[str, object]]]:
@@ -162,7 +174,7 @@ def _lines(path: Path) -> list[tuple[str, dict[str, object]]]:
     return json_objects(path)
 
 
-def _triple(row: Mapping[str, object], where: str, doc: Document) -> GoldTriple:
+def _triple(row: Mapping[str, object], where: str, doc: Document, split: str) -> GoldTriple:
     label = row.get("relation")
     if label not in LABELS:
         raise InputError(f"{where}: relation label {label!r} is not in the schema ({', '.join(LABELS)})")
@@ -180,6 +192,12 @@ def _triple(row: Mapping[str, object], where: str, doc: Document) -> GoldTriple:
         if row.get(side) != " ".join(words[start:end]):
             raise InputError(f"{where}: {side} {row.get(side)!r} is not the text of its span {span}")
         spans.append((start, end))
+    (hs, he), (ts, te) = spans
+    if (index, hs, he - 1, ts, te - 1, label) not in doc.relations:
+        raise InputError(
+            f"{where}: {row.get('head')!r} {label} {row.get('tail')!r} (sentence {index}) is not a relation "
+            f"of {doc.key} in {split}.jsonl: the two files do not match"
+        )
     return GoldTriple(str(row["head"]), LABELS[str(label)], str(row["tail"]), spans[0], spans[1])
 
 
@@ -207,10 +225,28 @@ def load_split(folder: Path, split: str) -> list[Document]:
         key = row.get("doc_key")
         if not isinstance(key, str) or key not in docs:
             raise InputError(f"{where}: doc_key {key!r} is not a document of {split}.jsonl")
-        gold[key].append(_triple(row, where, docs[key]))
+        gold[key].append(_triple(row, where, docs[key], split))
     if not any(gold.values()):
         raise InputError(f"{triples}: no gold triples for the {split} split")
+    _all_named(docs.values(), gold, path, triples)
     return [Document(d.key, d.sentences, d.starts, d.annotated, tuple(gold[d.key])) for d in docs.values()]
+
+
+def _all_named(
+    documents: Iterable[Document], gold: Mapping[str, list[GoldTriple]], path: Path, triples: Path
+) -> None:
+    """Refuses a documents file with a relation its triples file has no line for (the gold of a split
+    would miss it, or the extractor learn from a relation the gold does not hold)."""
+    for doc in documents:
+        named = {(g.head_span, g.label, g.tail_span) for g in gold[doc.key]}
+        for relation in doc.relations:
+            index, hs, he, ts, te, label = relation
+            if ((hs, he + 1), LABELS[label], (ts, te + 1)) not in named:
+                shown = [hs, he, ts, te, label]
+                raise InputError(
+                    f"{path}: {doc.key} sentence {index}: relation {shown} has no line in {triples.name}: "
+                    "the two files do not match"
+                )
 
 
 def _trainable(documents: Iterable[Document], path: Path) -> None:

@@ -354,3 +354,37 @@ def test_the_governed_policy_meets_at_the_verifiers_operating_point() -> None:
         0.2,
     )
     assert policy.version.endswith("+verifier-0.2") and Policy().commit_at == 0.8
+
+
+@pytest.mark.parametrize("split", ["train", "dev", "test"])
+def test_a_triples_file_that_does_not_match_its_documents_is_refused_for_every_split(
+    tmp_path: Path, split: str
+) -> None:
+    cases = {
+        "missing document": (
+            [{**TRIPLES[0], "doc_key": "D9"}, *TRIPLES[1:]],
+            r"doc_key 'D9' is not a document",
+        ),
+        "span not its text": (
+            [{**TRIPLES[0], "head_span": [3, 3]}, *TRIPLES[1:]],
+            "not the text of its span",
+        ),
+        # Text and spans fit the tokens, but the documents file relates the two otherwise.
+        "another label": (
+            [{**TRIPLES[0], "relation": "PART-OF"}, *TRIPLES[1:]],
+            rf"{split}_triples.jsonl:1: 'neural networks' PART-OF 'parsing' \(sentence 0\) is not a relation "
+            rf"of D1 in {split}.jsonl",
+        ),
+        "a relation without its triple": (
+            TRIPLES[:2],
+            rf"{split}.jsonl: D1 sentence 1: relation \[9, 10, 12, 12, 'CONJUNCTION'\] has no line in "
+            rf"{split}_triples.jsonl",
+        ),
+    }
+    for name, (triples, message) in cases.items():
+        folder = tmp_path / name
+        write_split(folder, split, [GOOD], triples)
+        with pytest.raises(InputError, match=message):
+            load_split(folder, split)
+    write_split(tmp_path / "whole", split, [GOOD], [*TRIPLES, TRIPLES[0]])  # a line twice: one relation
+    assert len(load_split(tmp_path / "whole", split)[0].gold) == 4
