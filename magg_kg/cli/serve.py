@@ -17,18 +17,19 @@ from typing import Annotated
 
 import typer
 import uvicorn
+from starlette.applications import Starlette
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from magg_kg.backends import open_store
 from magg_kg.cli.context import DbOption, open_context, serve_token
 from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
-from magg_kg.clock import SystemClock
-from magg_kg.config import is_loopback
+from magg_kg.clock import Clock, SystemClock
+from magg_kg.config import Config, is_loopback
 from magg_kg.errors import UserError
 from magg_kg.store import Store
 
-__all__ = ["HEADER_TIMEOUT_S", "MAX_CONNECTIONS", "MIN_TOKEN_LENGTH", "register", "serve"]
+__all__ = ["HEADER_TIMEOUT_S", "MAX_CONNECTIONS", "MIN_TOKEN_LENGTH", "register", "serve", "served_site"]
 
 MIN_TOKEN_LENGTH = 16
 HEADER_TIMEOUT_S = 10.0
@@ -78,19 +79,7 @@ def serve(
             highlight=False,
         )
 
-    def opened() -> Store:
-        return open_store(config)
-
-    questions = Questions(open_store=opened, llm=config.llm, clock=clock)
-    site = build_site(
-        Site(
-            open_store=opened,
-            clock=clock,
-            policy=config.policy,
-            token=token,
-            questions=questions,
-        )
-    )
+    site, questions = served_site(config, clock, token)
     server = uvicorn.Server(
         uvicorn.Config(
             site,
@@ -105,6 +94,26 @@ def serve(
     finally:
         questions.close()
         listener.close()
+
+
+def served_site(config: Config, clock: Clock, token: str | None) -> tuple[Starlette, Questions]:
+    """What ``magg serve`` serves over the store ``config`` names: the site, and the questions it
+    answers (whose worker the caller closes, :meth:`Questions.close`)."""
+
+    def opened() -> Store:
+        return open_store(config)
+
+    questions = Questions(open_store=opened, llm=config.llm, clock=clock)
+    site = build_site(
+        Site(
+            open_store=opened,
+            clock=clock,
+            policy=config.policy,
+            token=token,
+            questions=questions,
+        )
+    )
+    return site, questions
 
 
 def _listen(host: str, port: int) -> socket.socket:
