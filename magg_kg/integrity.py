@@ -1,7 +1,8 @@
 """SQLite's own check of a database file: its pages, and its indexes against their tables.
 
 Read by ``magg audit verify`` (:func:`magg_kg.verification.file_damage`, every finding) and by every
-other command before it opens a file (its first finding, :mod:`magg_kg.cli.context`)."""
+other command before it opens a file, and ``magg serve`` when the file changed (its first finding,
+:mod:`magg_kg.cli.damage`)."""
 
 from __future__ import annotations
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, closing, contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -24,11 +23,11 @@ from rich.console import Console
 from rich.text import Text
 
 from magg_kg.backends import open_store
+from magg_kg.cli.damage import first_damage
 from magg_kg.clock import Clock, OutOfRange, SystemClock, parse_time
 from magg_kg.config import Config, LLMConfig, is_yes, load_config, yes_no_error
 from magg_kg.errors import BatchRefused, ConfigError, StoreError, UserError
 from magg_kg.ids import make_id
-from magg_kg.integrity import integrity_findings, read_only
 from magg_kg.journal import journaled
 from magg_kg.llm.port import LLM
 from magg_kg.llm.usage import UsageLog
@@ -184,7 +183,7 @@ def open_context(
     """
     config = read_config(db, decides=decides)
     # Checked before the store opens it: opening may write (a migration, the journal's files).
-    if sound and config.store == "sqlite" and config.db.is_file() and (damage := _damage(config.db)):
+    if sound and config.store == "sqlite" and config.db.is_file() and (damage := first_damage(config.db)):
         raise StoreError(
             f"{config.db} is damaged ({damage}): nothing is read or written; restore it from a backup, "
             f"or recover what is readable with `sqlite3 {config.db} .recover` (`magg audit verify` lists "
@@ -198,20 +197,6 @@ def open_context(
             yield ctx
     finally:
         store.close()
-
-
-def _damage(path: Path) -> str:
-    """The first thing SQLite's integrity check finds wrong in the file at ``path``; "" when sound.
-    (The quick check misses an index that no longer matches its table, which made `coverage` and
-    `export` disagree; the whole check takes 0.09 s on the 52 MB d2l graph, against 0.06 s.)"""
-    if str(path) == ":memory:":
-        return ""
-    try:
-        with closing(read_only(path)) as connection:
-            found = integrity_findings(connection, 1)
-    except sqlite3.DatabaseError as error:  # what cannot be read so is said by the store's reads
-        return "" if "malformed" not in str(error) else str(error)
-    return " ".join(found[0].replace("*** in database main ***", "").split()) if found else ""  # one line
 
 
 def print_json(value: object) -> None:

@@ -11,9 +11,10 @@ last :data:`KEPT_PAST` of them beside the current one.
 
 The request is JSON: ``{"question": "...", "flat": false, "as_of": null}``; the reply is what
 ``magg ask --json`` prints, or ``{"error": "..."}`` with status 400 (a bad request), 409 (nothing
-to answer from) or 500 (the store failed). Questions are answered one at a time, in order of
-arrival, on one worker thread that owns the store connection the kept graph reads its lessons
-from. The model calls are recorded as ``magg ask`` records them.
+to answer from), 500 (the store failed) or 503 (the file was found damaged: :class:`Questions`'s
+``check``). Questions are answered one at a time, in order of arrival, on one worker thread that
+owns the store connection the kept graph reads its lessons from. The model calls are recorded as
+``magg ask`` records them.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from starlette.routing import Route
 
 from magg_kg.cli.bodies import read_body
 from magg_kg.cli.context import as_of_time
+from magg_kg.cli.damage import DamagedFile
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig
 from magg_kg.errors import MaggError, StoreError, UserError
@@ -79,6 +81,8 @@ class Questions:
     open_store: Callable[[], Store]
     llm: LLMConfig
     clock: Clock
+    check: Callable[[], None] = lambda: None
+    """Run before each question: raises :class:`~magg_kg.cli.damage.DamagedFile` for a damaged file."""
     _worker: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="magg-questions")
     )
@@ -105,6 +109,7 @@ class Questions:
     def _answer(self, question: str, flat: bool, as_of: str | None) -> dict[str, object]:
         if not question_text(question).strip():
             raise UserError("the question is empty")
+        self.check()  # the kept graph and connection would read a file damaged since as if whole
         store = self._open()
         kept = self._graph(store, as_of)
         answer, _ = answered(self.llm, store, self.clock, kept.graph, kept.bridges, question, flat)
@@ -301,6 +306,8 @@ def question_routes(questions: Questions) -> list[Route]:
             return _error(409, str(empty))
         except Busy as busy:
             return _error(429, str(busy), {"Retry-After": "5"})
+        except DamagedFile as damaged:
+            return _error(503, str(damaged))
         except StoreError as error:
             return _error(500, f"the store failed: {error}")
         except UserError as error:

@@ -36,9 +36,11 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from governance.report import audit_report, reason_kind
-from governance.review import approve, case_of, pending, reject
+from governance.review import approve, pending, reject
 from magg_kg.cli.bodies import decision_lacks, form_fields, read_body
 from magg_kg.cli.context import write_batch
+from magg_kg.cli.damage import DamagedFile
+from magg_kg.cli.proposal_page import proposal_view
 from magg_kg.cli.questions import Questions, question_routes
 from magg_kg.cli.web import return_path, same_secret, seconds_at_least
 from magg_kg.clock import Clock
@@ -54,7 +56,6 @@ __all__ = ["CSRF_COOKIE", "SESSION_COOKIE", "Site", "build_site"]
 CSRF_COOKIE = "magg_csrf"
 SESSION_COOKIE = "magg_session"
 _MAX_FORM_BYTES = 64 * 1024
-_CONTEXT_CHARS = 320
 _AGES = (("", "any time"), ("3600", "1 hour"), ("86400", "1 day"), ("604800", "7 days"))
 _HEADERS = {
     "Content-Security-Policy": (
@@ -178,111 +179,16 @@ def _csrf(request: Request) -> str:
     return value
 
 
-def _evidence(store: Store, spans: object) -> list[dict[str, object]]:
-    shown = []
-    for span in spans if isinstance(spans, list) else []:
-        lesson = store.lesson(str(span["lesson_id"]))
-        text = lesson.text if lesson else ""
-        start, end = int(span["start"]), int(span["end"])
-        heading = next(
-            (
-                str(c["heading"])
-                for c in store.chunks(str(span["lesson_id"]))
-                if c["id"] == span.get("chunk_id")
-            ),
-            "",
-        )
-        shown.append(
-            {
-                **span,
-                "title": lesson.title if lesson else "(lesson not found)",
-                "heading": heading,
-                "before": text[max(0, start - _CONTEXT_CHARS) : start],
-                "after": text[end : end + _CONTEXT_CHARS],
-                "cut_before": start > _CONTEXT_CHARS,
-                "cut_after": end + _CONTEXT_CHARS < len(text),
-            }
-        )
-    return shown
-
-
-def _detail(decision: Mapping[str, object], key: str) -> dict[str, object]:
-    value = decision.get(key)
-    return value if isinstance(value, dict) else {}
-
-
-def _proposal_view(store: Store, ident: str) -> dict[str, object]:
-    case = case_of(store, ident)
-    proposal = case["proposal"]
-    assert isinstance(proposal, dict)
-    full = store.decisions(str(proposal["id"]))
-    decisions = case["decisions"]
-    assert isinstance(decisions, list)
-    reviews = []
-    for d in full:
-        if d.stage == "review":
-            owner, _, why = d.rationale.partition(": ")
-            if not owner.startswith("owner:"):
-                owner, why = f"reviewer {d.detail.get('reviewer', '?')}", d.rationale
-            reviews.append({"owner": owner, "verdict": d.verdict, "score": d.score, "rationale": why})
-    judges = [
-        {
-            "verdict": d.verdict,
-            "score": d.score,
-            "route": _detail(d.detail, "route").get("row"),
-            "reasoning": _detail(d.detail, "judge").get("reasoning") or d.rationale,
-        }
-        for d in full
-        if d.stage == "judge"
-    ]
-    debates = []
-    for d in full:
-        if d.stage != "debate":
-            continue
-        moderator = _detail(d.detail, "moderator")
-        transcript = d.detail.get("transcript")
-        debates.append(
-            {
-                "verdict": moderator.get("verdict", d.verdict),
-                "score": moderator.get("score", d.score),
-                "cited": moderator.get("cited_concepts") or [],
-                "problem": moderator.get("problem") or "",
-                "reasoning": moderator.get("reasoning") or d.rationale,
-                "transcript": transcript if isinstance(transcript, list) else [],
-            }
-        )
-    ballots = case["votes"]
-    assert isinstance(ballots, list)
-    votes = [
-        {
-            **vote,
-            "owner": vote.get("owner") or f"owner:{vote.get('domain')}",
-            "verdict": vote.get("verdict", "vote"),
-        }
-        for vote in ballots
-    ]
-    return {
-        "p": proposal,
-        "reason": case["reason"],
-        "evidence": _evidence(store, case["evidence"]),
-        "reviews": reviews,
-        "votes": votes,
-        "judges": judges,
-        "debates": debates,
-        "decisions": decisions,
-        "domains": sorted(
-            {d for c in (proposal["src"], proposal["dst"]) for d in store.concept_domains().get(str(c), ())}
-        ),
-    }
-
-
 def build_site(site: Site) -> Starlette:
     """The web application over one database."""
     decide_lock = threading.Lock()  # one decision at a time from this server: no double settlement
 
     def with_store(work: Callable[[Store], Response]) -> Callable[[], Response]:
         def run() -> Response:
-            store = site.open_store()
+            try:
+                store = site.open_store()
+            except DamagedFile as damaged:  # found before anything is read or written
+                return _message(503, "The database is damaged", str(damaged))
             try:
                 return work(store)
             except UserError as error:
@@ -349,7 +255,7 @@ def build_site(site: Site) -> Starlette:
         csrf = _csrf(request)
 
         def work(store: Store) -> Response:
-            return _page("proposal", {"notice": notice, "csrf": csrf, **_proposal_view(store, ident)})
+            return _page("proposal", {"notice": notice, "csrf": csrf, **proposal_view(store, ident)})
 
         return await run_in_threadpool(with_store(work))
 
