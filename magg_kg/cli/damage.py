@@ -31,7 +31,8 @@ def first_damage(path: Path) -> str:
 
 
 class DamagedFile(RunError):
-    """The database file was found damaged while ``magg serve`` runs: nothing is read or written."""
+    """The database file was found damaged (or gone) while ``magg serve`` runs: nothing is read or
+    written."""
 
 
 @dataclass
@@ -48,12 +49,15 @@ class DamageWatch:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def check(self) -> None:
-        """Raises :class:`DamagedFile` when the file is damaged (a file that cannot be looked at is
-        left to the store to say so)."""
+        """Raises :class:`DamagedFile` when the file is damaged, or gone (moved or deleted: the
+        connections still open would read the old one, a new one would be an empty graph)."""
         try:
             stat = self.path.stat()
-        except OSError:
-            return
+        except OSError as error:
+            raise DamagedFile(
+                f"no database file at {self.path.name} any more ({error.strerror}): nothing is read or "
+                "written until it is back"
+            ) from None
         signature = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
         with self._lock:  # requests run in threads: one check at a time, the others wait for it
             if self._seen is None or self._seen[0] != signature:

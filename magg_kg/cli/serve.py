@@ -115,7 +115,7 @@ def served_site(config: Config, clock: Clock, token: str | None) -> Iterator[Sta
 
     def opened() -> Store:
         check()
-        return open_store(config)
+        return open_store(config, create=False)  # a file gone since would be made again, empty
 
     with ExitStack() as held:
         if sqlite:

@@ -188,7 +188,7 @@ def build_site(site: Site) -> Starlette:
             try:
                 store = site.open_store()
             except DamagedFile as damaged:  # found before anything is read or written
-                return _message(503, "The database is damaged", str(damaged))
+                return _message(503, "The database cannot be read", str(damaged))
             try:
                 return work(store)
             except UserError as error:

@@ -67,3 +67,18 @@ def test_a_file_damaged_while_serving_is_refused_before_the_next_answer_or_page(
         form = {"csrf": client.cookies.get(CSRF_COOKIE), "action": "approve", "reviewer": "Ada"}
         decided = client.post("/proposals/p-none/decision", data=form)
         assert decided.status_code == 503 and "damaged" in decided.text
+
+
+def test_a_file_removed_while_serving_is_refused_and_not_made_again(tmp_path: Path) -> None:
+    db = _graph(tmp_path / "g.sqlite")
+    with _served(db) as client:
+        assert client.post("/api/ask", json=QUESTION).status_code == 200
+
+        for path in tmp_path.iterdir():  # moved away, or deleted, with its -wal and -shm files
+            path.unlink()
+
+        refused = client.post("/api/ask", json=QUESTION)
+        assert refused.status_code == 503 and "no database file" in refused.json()["error"]
+        page = client.get("/queue")
+        assert page.status_code == 503 and "no database file" in page.text
+        assert list(tmp_path.iterdir()) == []  # a request made no new, empty database there
