@@ -13,15 +13,14 @@ sentences.
 
 A chunk's match with a question (:func:`find_excerpts`) is the sum, over the question's content
 words (their stems) found in the chunk or in its title, of ``log((n + 1) / df) + 0.1`` (``df``: the
-chunks that hold the word, ``n``: all chunks of the graph); the best ``limit`` chunks with a
-match above zero, or that teach or define a concept asked about, are the excerpts, best first (ties: lesson and chunk order); given concepts
-(``about``), the chunks that teach one of them come before the others (the chunk a lesson's
-``teaches`` link cites, where the lesson defines it), and before them the chunks with a sentence
-that says what kind of thing it is ("X is a ..."); then the chunks of a lesson whose title names
-it (where it is taught is asked: before the teaching chunks of other lessons). A chunk's title is
-its lesson's title and its
-section's heading. The chunks and their words are read once per graph and kept
-(:meth:`~magg_kg.graph_index.GraphIndex.kept`).
+chunks that hold the word, ``n``: all chunks of the graph); the best ``limit`` chunks with a match
+above zero, or that teach or define a concept asked about, are the excerpts, best first (ties:
+lesson and chunk order); given concepts (``about``), the chunks that teach one of them come before
+the others (the chunk a lesson's ``teaches`` link cites, where the lesson defines it), and before
+them the chunks with a sentence that says what kind of thing it is ("X is a ..."); then the chunks
+of a lesson whose title names it (where it is taught is asked: before the teaching chunks of other
+lessons). A chunk's title is its lesson's title and its section's heading. The chunks and their
+words are read once per graph and kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
 of the chunk that matches it best.
 """
