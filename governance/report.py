@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from magg_kg.policy import Policy
 from magg_kg.records import Decision, EdgeVersion, Proposal
 from magg_kg.snapshot import DomainCard, Snapshot
 
@@ -87,6 +88,29 @@ def _ballots(decision: Decision) -> list[float]:
 
 def _owner_review(decision: Decision) -> bool:
     return decision.stage == "review" and decision.model != "human"
+
+
+def _bars(decisions: Iterable[Decision]) -> list[dict[str, object]]:
+    """The gate's bars (reject below, commit at) of the policies recorded with the decisions, each
+    with how many decisions were made under it, the most used first; the default policy's when no
+    decision recorded one (a report under ``MAGG_POLICY`` said "rejects below 0.50" all the same).
+
+    >>> _bars([])
+    [{'reject_below': 0.5, 'commit_at': 0.8, 'decisions': 0}]
+    """
+    counts: Counter[tuple[float, float]] = Counter()
+    for decision in decisions:
+        policy = _mapping(decision.detail.get("policy"))
+        reject, commit = _number(policy.get("reject_below")), _number(policy.get("commit_at"))
+        if reject is not None and commit is not None:
+            counts[(reject, commit)] += 1
+    if not counts:
+        default = Policy()
+        return [{"reject_below": default.reject_below, "commit_at": default.commit_at, "decisions": 0}]
+    return [
+        {"reject_below": reject, "commit_at": commit, "decisions": n}
+        for (reject, commit), n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    ]
 
 
 def _judge_for(decision: Decision) -> bool | None:
@@ -331,6 +355,7 @@ def _section(
         "states": dict(sorted(Counter(p.state for p in proposals).items())),
         "decisions": {stage: dict(sorted(verdicts.items())) for stage, verdicts in sorted(stages.items())},
         "scores": _scores(decisions),
+        "bars": _bars(decisions),
         "debates": _debates(decisions),
         "quarantine": _quarantine(proposals, snapshot),
         "rejections": _rejections(proposals, snapshot),

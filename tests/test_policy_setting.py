@@ -144,6 +144,24 @@ def test_ingest_decides_under_the_file_s_policy_and_records_it(
         assert "moderator" not in rationale and "majority" in rationale
 
 
+def test_the_audit_report_states_the_bars_the_decisions_were_made_under(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The report said "the gate rejects below 0.50 and commits at 0.80" whatever the policy was.
+    monkeypatch.setenv("MAGG_POLICY", str(policy_file(tmp_path, "commit_at = 0.85\nreject_below = 0.4\n")))
+    db = tmp_path / "g.sqlite"
+    assert magg(["ingest", "--db", str(db), str(LESSON)], capsys)[0] == 0
+    monkeypatch.delenv("MAGG_POLICY")
+    code, out, err = magg(["audit", "report", "--db", str(db), "--format", "json"], capsys)
+    assert code == 0, err
+    (bars,) = json.loads(out)["overall"]["bars"]
+    assert (bars["reject_below"], bars["commit_at"]) == (0.4, 0.85) and bars["decisions"] > 0
+    for kind in ("md", "html"):
+        code, out, err = magg(["audit", "report", "--db", str(db), "--format", kind], capsys)
+        assert code == 0 and "rejects below 0.40 and commits at 0.85" in out, err
+        assert "below 0.50" not in out
+
+
 def test_a_list_of_anything_but_names_is_refused_in_one_line(tmp_path: Path) -> None:
     for text in (
         'low_stakes_types = [1, "related"]',

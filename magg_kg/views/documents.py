@@ -18,9 +18,6 @@ from magg_kg.views.charts import decisions_chart, scores_chart, timeline_chart
 
 __all__ = ["age_text", "markdown_cell", "page_html", "report_html", "report_json", "report_markdown"]
 
-_POLICY_BARS = (0.5, 0.8)
-"""The gate's reject and commit bars, drawn on the score histograms."""
-
 
 def age_text(seconds: object) -> str:
     """A duration for a person to read.
@@ -59,6 +56,29 @@ def _rate(value: object) -> str:
     return f"{100 * value:.0f}%" if isinstance(value, int | float) else "–"
 
 
+def bars_text(bars: object) -> str:
+    """The gate's bars as the report says them, under each policy its decisions recorded.
+
+    >>> bars_text([{"reject_below": 0.5, "commit_at": 0.8, "decisions": 12}])
+    'the gate rejects below 0.50 and commits at 0.80'
+    >>> bars_text([{"reject_below": 0.5, "commit_at": 0.8, "decisions": 12},
+    ...            {"reject_below": 0.4, "commit_at": 0.7, "decisions": 3}])
+    'the gate rejected below 0.50 and committed at 0.80 in 12 decisions, below 0.40 and at 0.70 in 3'
+    """
+    assert isinstance(bars, list)
+    if len(bars) == 1:
+        return (
+            f"the gate rejects below {bars[0]['reject_below']:.2f} and commits at {bars[0]['commit_at']:.2f}"
+        )
+    first, *rest = bars
+    said = [
+        f"the gate rejected below {first['reject_below']:.2f} and committed at {first['commit_at']:.2f} "
+        f"in {first['decisions']} decisions",
+        *(f"below {b['reject_below']:.2f} and at {b['commit_at']:.2f} in {b['decisions']}" for b in rest),
+    ]
+    return ", ".join(said)
+
+
 @cache
 def _environment(autoescape: bool) -> Environment:
     environment = Environment(
@@ -69,7 +89,7 @@ def _environment(autoescape: bool) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    environment.filters.update(age=age_text, cell=markdown_cell, score=_score, rate=_rate)
+    environment.filters.update(age=age_text, cell=markdown_cell, score=_score, rate=_rate, bars=bars_text)
     return environment
 
 
@@ -87,12 +107,13 @@ def _charts(section: Mapping[str, object]) -> dict[str, Markup]:
     name = str(section["scope"])
     timeline = section["timeline"]
     assert isinstance(timeline, dict)
-    decisions, scores = section["decisions"], section["scores"]
-    assert isinstance(decisions, dict) and isinstance(scores, dict)
+    decisions, scores, bars = section["decisions"], section["scores"], section["bars"]
+    assert isinstance(decisions, dict) and isinstance(scores, dict) and isinstance(bars, list)
+    drawn = sorted({float(bar[key]) for bar in bars for key in ("reject_below", "commit_at")})
     # The SVG is matplotlib's own output, whose text it escapes: safe to insert as markup.
     return {
         "decisions": Markup(decisions_chart(decisions, name)),
-        "scores": Markup(scores_chart(scores, name, _POLICY_BARS)),
+        "scores": Markup(scores_chart(scores, name, drawn)),
         "timeline": Markup(
             timeline_chart(timeline["admissions"], timeline["invalidations"], name, str(timeline["bucket"]))
         ),

@@ -23,7 +23,7 @@ from tests.cli import magg
 from tests.gates.world import CONCEPTS, invalidated, own, seed
 
 SECTION_KEYS = {
-    "scope", "domain", "concepts", "active_edges", "proposals", "states", "decisions", "scores",
+    "scope", "domain", "concepts", "active_edges", "proposals", "states", "decisions", "scores", "bars",
     "debates", "quarantine", "rejections", "evidence_kinds", "agreement", "cost", "timeline",
 }  # fmt: skip
 
