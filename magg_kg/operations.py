@@ -39,6 +39,7 @@ __all__ = [
     "Batch",
     "CommitEdge",
     "EnqueueReview",
+    "ExpectActive",
     "ExpectState",
     "ExpectUnclaimed",
     "InvalidateEdge",
@@ -115,6 +116,14 @@ class ExpectUnclaimed(_Op):
     op: Literal["expect_unclaimed"] = "expect_unclaimed"
     src: ShortText
     dst: ShortText
+
+
+class ExpectActive(_Op):
+    """A precondition: the edge version is still active (not closed by another writer) when the
+    batch is applied; otherwise it is refused as ``settled:``. It writes no row."""
+
+    op: Literal["expect_active"] = "expect_active"
+    version_id: ShortText
 
 
 class AddLesson(_Op):
@@ -300,6 +309,7 @@ class PutCache(_Op):
 Operation = Annotated[
     ExpectState
     | ExpectUnclaimed
+    | ExpectActive
     | AddLesson
     | AddChunk
     | AddConcept

@@ -13,7 +13,8 @@ TIME_ORDER = "time order:"
 """How a refusal by the store's time order begins (``migrations/0002_time_order.sql``)."""
 SETTLED = "settled:"
 """How a refusal by a batch's precondition begins (an ``expect_`` operation,
-``migrations/0003_preconditions.sql``): another writer decided first what the batch decides."""
+``migrations/0003_preconditions.sql`` and ``0004_active_versions.sql``): another writer decided
+first what the batch decides."""
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ __all__ = [
     "queries",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The newest schema this code knows; a database with a higher version is refused."""
 WITHDRAWAL = "withdrawal"
 """The stage of the decisions that withdraw a lesson from the course (``magg review withdraw``)."""

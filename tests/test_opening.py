@@ -157,7 +157,7 @@ def test_a_database_of_schema_1_is_migrated_on_opening_and_keeps_its_rows(tmp_pa
         db.execute("INSERT INTO concepts (id, name, type, recorded_at) VALUES (?, ?, ?, ?)", row)
     store = SQLiteStore.open(path)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 3
+        assert store.schema_version() == SCHEMA_VERSION == 4
         assert [c.id for c in store.concepts()] == ["a"]
     finally:
         store.close()

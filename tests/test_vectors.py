@@ -20,6 +20,7 @@ VECTORS = Path(__file__).parent / "vectors"
 OP_TAGS = {
     "expect_state",
     "expect_unclaimed",
+    "expect_active",
     "add_lesson",
     "add_chunk",
     "add_concept",

@@ -33,6 +33,7 @@ from magg_kg.operations import (
     Batch,
     CommitEdge,
     EnqueueReview,
+    ExpectActive,
     ExpectState,
     ExpectUnclaimed,
     InvalidateEdge,
@@ -501,6 +502,29 @@ def vectors() -> list[dict[str, Any]]:
             reason_contains="settled:",
         ),
         vector(
+            "active_version_holds",
+            "A re-check's batch that expects the edge version still active (twice, so that D1 checks "
+            "both in one INSERT of several rows) closes it: the precondition writes no row.",
+            [*graph_setup(), edge_batch],
+            batch("b-recheck", 6, *[ExpectActive(version_id="ver-1")] * 2, *invalidated.ops),
+            status="applied",
+        ),
+        vector(
+            "closed_version_refused",
+            "A re-check's keep judged while the edge version was active, sent after another writer "
+            "closed it, is refused as settled; nothing of its batch is written.",
+            [*graph_setup(), edge_batch, invalidated],
+            batch(
+                "b-late",
+                7,
+                ExpectActive(version_id="ver-1"),
+                decision("dec-3", 7, "committed", proposal_id=None),
+            ),
+            status="refused",
+            code="constraint",
+            reason_contains="settled:",
+        ),
+        vector(
             "second_active_version_refused",
             "A second active version of (src, type, dst) is refused, and nothing of its batch is "
             "written: not the concept, alias, audit event or decision before the failing operation.",
@@ -653,6 +677,11 @@ def check(found: list[dict[str, Any]]) -> None:
         assert (event["seq"], event["prev_hash"], event["hash"]) == (seq, prev, expected)
         prev = expected
     assert len(events) == 4
+    holds = by_name["active_version_holds"]["expect"]["rows"]
+    assert [row["status"] for row in holds["concept_edges"]] == ["invalidated"]
+    late = by_name["closed_version_refused"]["expect"]["rows"]
+    assert [row["id"] for row in late["decisions"]] == ["dec-1", "dec-2"]
+    assert [row["batch_id"] for row in late["batches"]] == ["setup-graph", "b-commit", "b-invalidate"]
     refused = by_name["second_active_version_refused"]["expect"]["rows"]
     assert [row["id"] for row in refused["concepts"]] == ["derivative", "gradient-descent"]
     assert refused["audit_log"] == [] and len(refused["concept_edges"]) == 1

@@ -27,7 +27,7 @@ describe("health and auth", () => {
   it("answers health without a token", async () => {
     const response = await call(new IncomingRequest("http://worker/v1/health"));
     expect(response.status).toBe(200);
-    expect(await body(response)).toEqual({ ok: true, schema_version: 3 });
+    expect(await body(response)).toEqual({ ok: true, schema_version: 4 });
   });
 
   it.each([
