@@ -9,7 +9,10 @@ without it (an edge does not support itself); no owner votes. An edge that now s
 ``invalidated_by``), never deleted. Only the edge judged is touched. Every edge judged leaves a
 ``recheck`` decision (keep, invalidate, or void when the judge's reply is unusable, which keeps the
 edge), each in a batch of its own, so a batch refused because another process changed that edge
-meanwhile costs only that edge; running re-check again finishes the work.
+meanwhile costs only that edge; running re-check again finishes the work. Each batch expects the
+edge version still active (:class:`~magg_kg.operations.ExpectActive`): when another writer closed
+it since it was read (another re-check, a person), the store refuses the batch as settled, and
+neither a second closing nor a decision on the closed version is written.
 
 The judge sees the neighbourhood of the edges judged (:mod:`agents.neighbourhood`): their paths,
 neighbours and degrees as in the whole graph, read with indexed queries, so a re-check costs the
@@ -32,7 +35,7 @@ from magg_kg.builders import invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.llm.port import LLM
-from magg_kg.operations import Operation
+from magg_kg.operations import ExpectActive, Operation
 from magg_kg.records import EdgeVersion, Proposal, ProposalState
 from magg_kg.store import Store
 
@@ -141,7 +144,8 @@ def _rejudge(
         model=judged.model or model,
         decided_at=now,
     )
-    ops: list[Operation] = [decision]
+    # Judged on the version being active: another writer may close it meanwhile.
+    ops: list[Operation] = [ExpectActive(version_id=edge.version_id), decision]
     if verdict == "invalidate":
         ops.append(invalidation_op(edge.version_id, decision))
     return Rechecked(

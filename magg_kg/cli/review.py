@@ -4,7 +4,8 @@ admission.
 Each write is one atomic batch, written by :func:`magg_kg.cli.context.write_batch` (audit events,
 and the LLM usage rows of the work it records). A batch refused because another process changed
 the graph meanwhile is reported, the others still land, and the command exits 1: running it again
-finishes the work.
+finishes the work. A batch whose precondition failed (another run settled first what it decides)
+is skipped, not reported as refused.
 """
 
 from __future__ import annotations
@@ -292,25 +293,23 @@ def recheck_command(
     with open_context(db, decides=True) as ctx:
         usage = _usage(ctx)
         policy = ctx.config.policy
-        results, refused = [], []
+        results: list[dict[str, object]] = []
+        refused: list[str] = []
         for result in run_recheck(ctx.store, usage, policy, ctx.clock, limit or policy.recheck_limit):
-            problem = _write(ctx, "recheck", result.version_id, result.ops, usage)
-            row = {**result.summary(), "written": not problem}
-            if problem:
-                refused.append(f"edge version {result.version_id}: {problem}")
-                row["refused"] = problem
-            results.append(row)
+            what, key = f"edge version {result.version_id}", result.version_id
+            results.append(_record(ctx, "recheck", key, what, result.summary(), result.ops, usage, refused))
+        written = [r for r in results if r["written"] is True]
+        counts = {v: sum(r["verdict"] == v for r in written) for v in ("keep", "invalidate", "void")}
+        skipped = _skipped(results)
         if json_:
-            counts = {v: sum(r["verdict"] == v for r in results) for v in ("keep", "invalidate", "void")}
-            print_json({"rechecked": len(results), "counts": counts, "edges": results})
+            print_json({"rechecked": len(results), "counts": counts, "skipped": skipped, "edges": results})
         else:
             for row in results:
                 score = "-" if row["score"] is None else f"{row['score']:.2f}"
-                ctx.out.print(
-                    f"{row['verdict']:<10} {score}  {row['src']} {row['type']} {row['dst']}", markup=False
-                )
-            invalidated = sum(1 for r in results if r["verdict"] == "invalidate" and r["written"] is True)
-            ctx.out.print(f"re-checked {len(results)} edge(s); invalidated {invalidated}", markup=False)
+                verdict = "skipped" if row.get("skipped") else row["verdict"]
+                ctx.out.print(f"{verdict:<10} {score}  {row['src']} {row['type']} {row['dst']}", markup=False)
+            done = f"re-checked {len(results)} edge(s); invalidated {counts['invalidate']}"
+            ctx.out.print(f"{done}{f'; {skipped} {SKIPPED}, skipped' if skipped else ''}", markup=False)
         _finish(ctx, "recheck", refused, usage)
 
 

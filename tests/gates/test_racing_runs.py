@@ -1,4 +1,4 @@
-"""Two runs of ``magg discover`` or ``magg reconsider`` at once on one store.
+"""Two runs of ``magg discover``, ``magg reconsider`` or ``magg recheck`` at once on one store.
 
 Each run reads the store, judges, then writes one batch per candidate or edge. Between its read
 and its write another run may settle the same thing: the batch carries what it was judged on (the
@@ -7,7 +7,10 @@ a batch whose ground moved is skipped as settled by another run: nothing of it i
 is neither counted as written nor reported as an error. Found by two runs at once on one SQLite
 file: a candidate edge queued twice for review (one reviewer's rejection then overridden by
 another's approval of the twin), two rule rejections of one proposal, and the losing run's tally
-counting what it had not written.
+counting what it had not written. Two ``magg recheck`` runs: the one that lost the race to close
+an edge version exited 1 with the store's message ("invalidate_edge: no active edge version with
+this version_id") and advised running it again, and a keep judged before another writer closed
+the edge was recorded for the closed version.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import pytest
 
 from governance.discovery import discover
 from governance.judgment import Judgment
+from governance.recheck import recheck
 from governance.reconsider import Reconsidered, reconsider
 from magg_kg.builders import proposal_op
 from magg_kg.cli import review
@@ -33,8 +37,9 @@ from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import BatchResult, Store
 from magg_kg.verification import verify_store
 
+from .test_recheck import BAD, GOOD, OLD_BAD, commit
 from .test_reconsider import BUILDS, CYCLE, MIDDLE, RELATED, WEAK, by_src
-from .world import CHAIN, ScriptedLLM, on_disk, run_magg, seed, write
+from .world import CHAIN, ScriptedLLM, invalidated, on_disk, run_magg, seed, write
 
 POLICY = Policy()
 PATH = [
@@ -166,3 +171,101 @@ def test_the_losing_run_says_what_it_skipped(
     tally = capsys.readouterr().out.splitlines()[-1]
     # The offline judge settles every edge, and the other run wrote each first: none is this run's.
     assert tally == "reconsidered 4 open edge(s) in 1 round(s): 4 settled by another run first, skipped"
+
+
+@pytest.fixture
+def edges_world(store: SQLiteStore, clock: StepClock) -> SQLiteStore:
+    """Four active edges; of the three most recent, the offline judge keeps two and invalidates one
+    (``BAD``), as in test_recheck."""
+    seed(store, clock)
+    for edge in (OLD_BAD, *GOOD, BAD):
+        commit(store, clock, *edge)
+    return store
+
+
+def rechecked(store: Store, clock: StepClock) -> list[tuple[str, str, tuple[Operation, ...]]]:
+    """What one re-check judged (verdict, edge version, ops), read and judged before anything is
+    written."""
+    return [(r.verdict, r.version_id, r.ops) for r in recheck(store, ScriptedLLM(), POLICY, clock, 3)]
+
+
+def test_an_edge_another_run_invalidated_since_it_was_read_is_not_invalidated_again(
+    edges_world: SQLiteStore, clock: StepClock
+) -> None:
+    first, second = rechecked(edges_world, clock), rechecked(edges_world, clock)
+    assert sorted(v for v, _, _ in first) == ["invalidate", "keep", "keep"]
+    assert all(apply(edges_world, clock, ops).status == "applied" for _, _, ops in second)
+    late = {verdict: apply(edges_world, clock, ops) for verdict, _, ops in first}
+    # The edges kept are still active: their keeps are written. The invalidated one is settled.
+    assert late["keep"].status == "applied"
+    assert late["invalidate"].status == "refused" and late["invalidate"].settled, late
+    (closed,) = [v for verdict, v, _ in first if verdict == "invalidate"]
+    on_closed = [d for d in edges_world.decisions_at("recheck") if d.detail["version_id"] == closed]
+    assert [d.verdict for d in on_closed] == ["invalidate"]
+    assert verify_store(edges_world) == []
+
+
+def test_a_keep_judged_before_another_writer_closed_the_edge_is_not_recorded(
+    edges_world: SQLiteStore, clock: StepClock
+) -> None:
+    judged_first = rechecked(edges_world, clock)
+    kept = [v for verdict, v, _ in judged_first if verdict == "keep"]
+    now = clock.now()  # meanwhile a person invalidates a kept edge (magg review invalidate)
+    assert apply(edges_world, clock, tuple(invalidated(kept[0], "a person: wrong", now))).status == "applied"
+    late = {v: apply(edges_world, clock, ops) for _, v, ops in judged_first}
+    assert late[kept[0]].status == "refused" and late[kept[0]].settled, late
+    assert late[kept[1]].status == "applied"
+    # The person's decision closed it (its detail names no version); no re-check decided on it since.
+    assert not [d for d in edges_world.decisions_at("recheck") if d.detail.get("version_id") == kept[0]]
+    assert verify_store(edges_world) == []
+
+
+def _rechecked_by_another_run(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Makes the command's re-check judge first, then lets another whole re-check write, then lets
+    the command write what it judged."""
+    judge = review.run_recheck
+
+    def raced(store: Store, *args: object, **kwargs: object) -> Iterator[object]:
+        judged = list(judge(store, *args, **kwargs))  # type: ignore[arg-type]
+        other = SQLiteStore.open(db)
+        try:
+            clock = StepClock("2031-01-01T00:00:00.000000Z", step_seconds=0.001)
+            for found in judge(other, ScriptedLLM(), POLICY, clock, 3):
+                assert apply(other, clock, found.ops).status == "applied"
+        finally:
+            other.close()
+        yield from judged
+
+    monkeypatch.setattr(review, "run_recheck", raced)
+
+
+def test_the_losing_recheck_skips_what_the_other_invalidated_and_counts_only_what_it_wrote(
+    edges_world: SQLiteStore,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    db = on_disk(edges_world, tmp_path / "r.sqlite")
+    _rechecked_by_another_run(db, monkeypatch)
+    run_magg(["recheck", "--limit", "3", "--db", db, "--json"])  # exit 0: not an error
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    (skipped,) = [e for e in report["edges"] if e.get("skipped")]
+    assert skipped["verdict"] == "invalidate" and skipped["written"] is False
+    assert report["skipped"] == 1 and report["rechecked"] == 3
+    assert report["counts"] == {"keep": 2, "invalidate": 0, "void": 0}  # what this run wrote
+    assert "refused" not in captured.err and "invalidate_edge" not in captured.err
+
+
+def test_the_losing_recheck_says_what_it_skipped(
+    edges_world: SQLiteStore,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    db = on_disk(edges_world, tmp_path / "r.sqlite")
+    _rechecked_by_another_run(db, monkeypatch)
+    run_magg(["recheck", "--limit", "3", "--db", db])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "re-checked 3 edge(s); invalidated 0; 1 settled by another run first, skipped"
+    assert sum(line.startswith("skipped") for line in lines) == 1
