@@ -245,7 +245,10 @@ def answer_routed(
         result.sub_questions[number]["domains"] = by_sub[number] or result.sub_questions[number]["domains"]
     read = reader.edges_read | read_by_retrieval
     result.edges_read, result.graph_tokens = len(read), graph_tokens(graph, read)
-    result.domains_read = list(reader.consulted)
+    # The domains a typed answer's search read, and those whose experts were asked (an open question's).
+    result.domains_read = list(
+        dict.fromkeys([*reader.consulted, *(e.domain for e in result.experts if e.domain)])
+    )
     answered_by_graph = any(a.covered for a in result.graph_answers)  # where to start names no concept
     if (
         not any(sub.concepts for sub in subs)

@@ -102,6 +102,16 @@ def test_synthesis_merges_retrieval_answers_of_two_domains(graph: GraphIndex) ->
     assert edge_id("calculus", "prerequisite", "backpropagation") in result.citations
 
 
+def test_an_open_question_reports_the_domains_whose_experts_were_asked(graph: GraphIndex) -> None:
+    # read.domains listed the domains a typed question's search read, and nothing for an open one.
+    result = answer_routed(
+        OfflineLLM(offline_handlers()), graph, "Tell me about transformers and what is calculus?", {}
+    )
+    assert [e.domain for e in result.experts] == ["d-models", "d-training"]
+    assert result.domains_read == ["d-models", "d-training"]
+    assert result.as_json(graph)["read"]["domains"] == ["d-models", "d-training"]  # type: ignore[index]
+
+
 def test_every_prompt_of_a_question_is_counted_whole(graph: GraphIndex) -> None:
     recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
     result = answer_routed(recorder, graph, "Tell me about transformers and what is calculus?", {})
