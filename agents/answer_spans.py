@@ -72,7 +72,7 @@ from agents.answer_forms import (
     question_terms,
 )
 from agents.definitions import definition
-from agents.passages import asks, names_back, passages
+from agents.passages import asks, listed_passages, names_back
 from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
 from agents.relevance import shares_enough
 
@@ -111,6 +111,7 @@ class _Sentence:
     terms: frozenset[str]
     title_terms: frozenset[str]
     names: tuple[str, ...]
+    listed: bool = False  # a listing (a table of contents): no definition quotes it whole
 
 
 def _idf(units: Sequence[frozenset[str]]) -> dict[str, float]:
@@ -141,11 +142,11 @@ def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
     read: list[_Sentence] = []
     for number, excerpt in enumerate(excerpts):
         title = frozenset(content_terms(excerpt.title))
-        for passage in passages(excerpt.text):
+        for passage, listed in listed_passages(excerpt.text):
             if asks(passage) and len(WORD.findall(passage)) < LEAD_IN_WORDS:
                 continue
             names = tuple(passage[a:b] for a, b in name_spans(passage))
-            read.append(_Sentence(number, passage, frozenset(content_terms(passage)), title, names))
+            read.append(_Sentence(number, passage, frozenset(content_terms(passage)), title, names, listed))
     return read
 
 
@@ -378,7 +379,8 @@ def _define(
     match = DEFINED.match(asked_part(question))
     if match is None:
         return None
-    found = definition([match.group("term"), *also], [sentence.text for sentence in read], known=bool(also))
+    listings = {position for position, sentence in enumerate(read) if sentence.listed}
+    found = definition([match.group("term"), *also], [s.text for s in read], bool(also), listings)
     if found is None:
         return None
     sentence = read[found.position]

@@ -10,13 +10,14 @@ marks dropped. Without one, the gloss of X as an entry of a list ("**X** - used 
 "**X**: This is the process of ...", X in bold, or opening the sentence) is read to the end of its
 sentence or to the next entry. Else a whole sentence stands for the definition: the first that
 names X ("called X", "known as X"), emphasises it ("*X*") or opens with it; and for a concept the
-graph knows, the first that mentions it (at half the support).
+graph knows, the first that mentions it (at half the support); never a listing (a table of
+contents) that names X among its headings.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -163,9 +164,14 @@ def _clause(said: str) -> str:
     return kept.split(",")[0].replace("\0", ",")
 
 
-def definition(names: Sequence[str], sentences: Sequence[str], known: bool = False) -> Definition | None:
+def definition(
+    names: Sequence[str], sentences: Sequence[str], known: bool = False, listings: Collection[int] = ()
+) -> Definition | None:
     """The definition of X (any of ``names``) that the sentences give, read as the module says;
-    ``known``: X is a concept the graph knows, so a sentence that only mentions it will do.
+    ``known``: X is a concept the graph knows, so a sentence that only mentions it will do;
+    ``listings``: the positions of passages that are listings (a table of contents, a menu:
+    :func:`agents.passages.listed_passages`), never quoted whole for a definition: one that names X
+    among its headings says nothing of what X is (a gloss of X in one is read).
 
     >>> definition(["attention"], ["We use attention.", "**Attention** is a weighting, learned."])
     Definition(position=1, text='a weighting', support=0.5)
@@ -173,6 +179,8 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
     'a classifier'
     >>> definition(["GRU"], ["We train a GRU."]), definition(["GRU"], ["We train a GRU."], known=True).text
     (None, 'We train a GRU.')
+    >>> definition(["GRU"], ["Contents: Overview GRU Pooling", "We train a GRU."], True, {0}).position
+    1
     """
     kept = _kept(names)
     if not kept:
@@ -199,7 +207,9 @@ def definition(names: Sequence[str], sentences: Sequence[str], known: bool = Fal
             return Definition(position, text, 0.5)
     # A sentence that is the name and nothing more (a link's text, a caption) says nothing of it.
     saying = [
-        (position, sentence) for position, sentence in enumerate(sentences) if _more(sentence, mentioning)
+        (position, sentence)
+        for position, sentence in enumerate(sentences)
+        if _more(sentence, mentioning) and position not in listings
     ]
     for pattern in (named, marked, leading):
         for position, sentence in saying:

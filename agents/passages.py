@@ -12,7 +12,9 @@ paragraph that is no sentence is a passage of its own unless it belongs to the o
   an excerpt, it heads nothing there and is left out;
 - a **list** announced by a colon ("To perform RL, we need:") is read with its announcement: the
   items after it that are no sentences of their own (no full stop), and the first item that is,
-  unless :data:`LIST_ITEMS` items came before it (it is then the next paragraph);
+  unless :data:`LIST_ITEMS` items came before it (it is then the next paragraph); a passage of
+  that many items, none a sentence, is a listing (:func:`listed_passages`: a table of contents, a
+  menu), which no definition quotes whole;
 - a paragraph that opens in lower case goes on the one before it, when that one has no full stop:
   it is one sentence that something left out of the lesson's prose (a formula, a figure) cut.
 
@@ -34,7 +36,7 @@ from collections.abc import Sequence
 from agents.answer_forms import content_terms
 from agents.text import EMPHASIS, PARAGRAPH, sentences
 
-__all__ = ["asks", "ends_a_sentence", "joined_sentences", "names_back", "passages"]
+__all__ = ["asks", "ends_a_sentence", "joined_sentences", "listed_passages", "names_back", "passages"]
 
 HEADING_WORDS = 12
 """The most words of a pseudo-heading (a paragraph wholly in emphasis, without a full stop)."""
@@ -103,7 +105,18 @@ def _goes_on(before: str, text: str) -> bool:
 
 def passages(text: str) -> list[str]:
     """The passages of an excerpt's text, in order (see the module docstring)."""
+    return [passage for passage, _ in listed_passages(text)]
+
+
+def listed_passages(text: str) -> list[tuple[str, bool]]:
+    """The passages of an excerpt's text, in order, each with whether it is a listing: its
+    announcement and :data:`LIST_ITEMS` items or more, none a sentence.
+
+    >>> listed_passages("Contents: ¶ Overview ¶ Layers ¶ Pooling ¶ A layer maps inputs.")
+    [('Contents: Overview Layers Pooling', True), ('A layer maps inputs.', False)]
+    """
     found: list[str] = []
+    listings: set[int] = set()
     heading = ""
     listing = False  # the last passage announced a list, and its items run on into it
     items = 0  # the items read into it so far, none a sentence
@@ -122,10 +135,13 @@ def passages(text: str) -> list[str]:
         if (listing and not (ends and items >= LIST_ITEMS)) or (found and _goes_on(found[-1], sentence)):
             found[-1] = f"{found[-1]} {sentence}"
             listing, items = listing and not ends, items + 1
+            if listing and items >= LIST_ITEMS:
+                listings.add(len(found) - 1)
             continue
         found.append(sentence)
         listing, items = sentence.rstrip(_MARKS).endswith(":"), 0
-    return found  # a pseudo-heading last heads nothing here: what it heads is in the next excerpt
+    # A pseudo-heading last heads nothing here: what it heads is in the next excerpt.
+    return [(passage, number in listings) for number, passage in enumerate(found)]
 
 
 def joined_sentences(parts: Sequence[str]) -> str:

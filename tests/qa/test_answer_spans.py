@@ -470,3 +470,43 @@ def test_a_sentence_after_a_list_of_titles_is_the_next_paragraph_not_its_last_it
     assert passages(needs)[0] == "To perform RL, we need: An **environment** that sets the rules."
     span = best_span("What is an LLM?", [Excerpt("c-1", "LLMOps", contents)], ["LLM"])
     assert span is not None and span.sentence == "LLMs are a new tool in the artificial intelligence arsenal."
+
+
+CONTENTS = Excerpt(
+    "c-1",
+    "Convolutional Networks",
+    "Table of Contents: ¶ Architecture Overview ¶ ConvNet Layers ¶ Convolutional Layer ¶ Pooling Layer "
+    "¶ Fully-Connected Layer",
+)
+"""A table of contents: a run of short headings, one of them the concept's name."""
+
+
+def test_a_definition_is_read_from_prose_before_a_table_of_contents_that_names_the_concept() -> None:
+    # cs231n "What is a convolutional layer?" quoted its lesson's table of contents, the first
+    # passage that named it.
+    prose = Excerpt(
+        "c-2",
+        "Layers",
+        "Every ConvNet stacks a convolutional layer after the input, and its neurons see a patch.",
+    )
+    span = best_span("What is a convolutional layer?", [CONTENTS, prose], ["convolutional layer"])
+    assert span is not None and span.excerpt == "c-2"
+    assert span.sentence == prose.text
+
+
+def test_a_table_of_contents_is_no_definition_even_when_no_sentence_names_the_concept() -> None:
+    # The headings say nothing of what X is: the expert answers from its edges instead.
+    other = Excerpt("c-2", "Layers", "Every ConvNet stacks layers after the input.")
+    assert best_span("What is a convolutional layer?", [CONTENTS, other], ["convolutional layer"]) is None
+
+
+def test_a_gloss_in_a_list_is_still_a_definition() -> None:
+    glossary = Excerpt(
+        "c-1",
+        "Terms",
+        "Key terms: ¶ **Pooling layer** - the layer that downsamples its input ¶ **Stride** - the step "
+        "¶ **Padding** - the border",
+    )
+    prose = Excerpt("c-2", "Layers", "Every ConvNet has a pooling layer after a few convolutions.")
+    span = best_span("What is a pooling layer?", [glossary, prose], ["pooling layer"])
+    assert span is not None and span.text == "the layer that downsamples its input"
