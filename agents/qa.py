@@ -37,6 +37,7 @@ from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
 from agents.question_types import QuestionType, classify, clauses_of
 from agents.relevance import bears_on
+from agents.subjects import purpose_subject
 from agents.text import clipped, find_mentions
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
@@ -319,34 +320,6 @@ def _excerpts(prompt: Prompt) -> list[Excerpt]:
     return [Excerpt(chunk, title, lines[chunk]) for chunk, title in titles.items() if chunk in lines]
 
 
-_PURPOSE_OF = re.compile(
-    r"what (?:is|are) (?:an? |the )?(?P<used>[^?,;]{1,60}?) (?:used|good) for\b|"
-    r"what (?:are|is) (?:the |some |its |their )?(?:main |key |biggest )?(?:purpose|role|goal|point) of "
-    r"(?:an? |the )?(?P<of>[^?,;]{1,60}?)\s*\??$",
-    re.IGNORECASE,
-)
-
-
-def purpose_subject(question: str) -> str:
-    """What a question about what something is for asks about ("What is a confusion matrix used
-    for?": "confusion matrix"), up to five words and no question word in them; "" otherwise. Asked
-    of a question that names no concept of the graph, it is the prompt's ``subject``: the reader
-    takes it for the concept's names (where a lesson says what it is says what it is for).
-
-    >>> purpose_subject("What is a confusion matrix used for?")
-    'confusion matrix'
-    >>> purpose_subject("What is the role of a GPU?")
-    'GPU'
-    >>> purpose_subject("What is the model that we trained last week in the lab used for?")
-    ''
-    """
-    found = _PURPOSE_OF.search(" ".join(question.split()))
-    term = (found.group("used") or found.group("of") or "") if found else ""
-    if len(term.split()) > 5 or re.search(r"\b(?:what|which|who|how|when|where|why)\b", term, re.IGNORECASE):
-        return ""
-    return term
-
-
 def compare_offline(prompt: Prompt) -> dict[str, object]:
     """How concepts no edge joins relate, as the lessons say it (the payload's ``compare``: their
     names): what each one is, read where a lesson says so (as "What is X?" is read), each cited."""
@@ -395,8 +368,15 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     also = [names[c] for c in focus if c in names] if about_all else []
     if not focus and (subject := str(prompt.payload.get("subject") or "")):
         also = [subject]  # what a term the graph lacks is for: read where the lessons say what it is
-    if asks_where_taught(question) and (place := where_taught(excerpts, also)) is not None:
-        return taught_answer(*place)  # which lesson covers X: the place, not what X is
+    if asks_where_taught(question):  # which lesson covers X: the place, not what X is
+        place = where_taught(excerpts, also)
+        # An expert that owns none of the concepts asked about is told their names (``about``): the
+        # sentence that answers best of those that name one, though it says no other word asked.
+        about = _strings(prompt.payload.get("about")) if not also and place is None else []
+        if about and (span := best_span(question, excerpts, about)) is not None:
+            place = next((e, span.sentence) for e in excerpts if e.id == span.excerpt)
+        if place is not None:
+            return taught_answer(*place)
     titles = {excerpt.id: excerpt.title for excerpt in excerpts}
     if asks_maker(question):  # who made a thing is read where it is said, never guessed
         span = maker(question, excerpts)

@@ -218,11 +218,14 @@ def ask_expert(
     excerpts: Sequence[LessonChunk] = (),
     subject: str = "",
     compare: Sequence[str] = (),
+    about: Sequence[str] = (),
 ) -> None:
     """One expert's call: shown its edges (and the lesson excerpts of its scope, for an open
     question), it may cite only those; ``subject``: what a question that names no concept asks
     about, when it asks what that is for (:func:`agents.qa.purpose_subject`); ``compare``: the
-    names of concepts no edge joins, whose relation the excerpts are read for. When the call fails
+    names of concepts no edge joins, whose relation the excerpts are read for; ``about``: the names
+    of the concepts a question about where one is taught asks about, when its scope owns none of
+    them (a sentence that names one answers it). When the call fails
     on a graph answer, the report cites the answer's edges, the support of the headline written in
     code, and the failure is recorded."""
     concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
@@ -246,6 +249,7 @@ def ask_expert(
             **({"excerpts": {chunk.id: chunk.title for chunk in excerpts}} if excerpts else {}),
             **({"subject": subject} if subject else {}),
             **({"compare": list(compare)} if compare else {}),
+            **({"about": list(about)} if about else {}),
         },
         prompt_version=qa.PROMPT_VERSION,
     )

@@ -57,6 +57,7 @@ import json
 from collections.abc import Collection, Mapping, Sequence
 
 from agents import qa, synthesis
+from agents.locations import asks_where_taught
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name
 from governance.comparison import compare_in_lessons, unjoined
@@ -238,7 +239,10 @@ def answer_routed(
             result.experts.append(report)
             retrieved.append(report)
             subject = "" if sub.concepts else qa.purpose_subject(text)
-            ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject)
+            # Where a concept is taught, asked of an expert that owns none asked about: their names.
+            about = [graph.concepts[c].name for c in sub.concepts] if not report.concepts else []
+            about = about if asks_where_taught(text) else []
+            ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject, about=about)
         if domains and not any(e.citations for e in retrieved[before:]):
             result.uncovered.append(f'The graph does not cover "{text}".')
     for number in typed:  # the domains whose experts explained each typed sub-question

@@ -154,3 +154,39 @@ def test_what_a_term_the_graph_lacks_is_for_is_read_where_a_lesson_says_what_it_
     # An expert asked about a question that names a concept of another domain has no subject.
     unnamed = _excerpt_prompt(question, data, excerpts)
     assert qa.ExpertAnswer.model_validate(qa.answer_offline(unnamed)).citations == ["c-1"]
+
+
+def _where_taught(about: list[str]) -> dict[str, object]:
+    """A non-owning expert's reply to "Which lesson covers backpropagation?": no concept of the
+    question is in its scope (its focus is empty); ``about``: the names of those it is about."""
+    said = (
+        "**Motivation**. In this section we will develop expertise with an intuitive understanding of "
+        "**backpropagation**, which is a way of computing gradients through the chain rule."
+    )
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:b",
+        system=qa.ANSWER_SYSTEM,
+        data=f"[c-1] {said}",
+        payload={
+            "question": "Which lesson covers backpropagation?",
+            "concepts": [],
+            "names": {},
+            "edges": [],
+            "excerpts": {"c-1": "Backpropagation, Intuitions"},
+            **({"about": about} if about else {}),
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    return qa.answer_offline(prompt)
+
+
+def test_where_a_concept_is_taught_is_read_by_an_expert_that_does_not_own_it() -> None:
+    # The sentence shares one of the question's words ("backpropagation", not "lesson" or "covers"):
+    # an expert without the concept in its focus dropped it; told what the question is about, it
+    # reads the sentence that names it.
+    assert _where_taught([])["citations"] == []
+    reply = _where_taught(["backpropagation"])
+    assert reply["citations"] == ["c-1"] and reply["short_answer"] == "Backpropagation, Intuitions"
+    assert "intuitive understanding of **backpropagation**" in str(reply["answer"])

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+import governance.qa
 from agents import qa, synthesis
 from agents.offline.handlers import offline_handlers
 from governance.qa import answer_flat, answer_routed
@@ -276,3 +277,21 @@ def test_an_answer_that_cites_nothing_it_was_shown_says_nothing_of_its_own(graph
     ):
         assert invented not in result.answer and "QCD" not in result.short_answer
         assert result.dropped == [unknown] and not result.citations
+
+
+def test_an_expert_asked_where_a_concept_it_does_not_own_is_taught_is_told_its_name(
+    graph: GraphIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An open question goes to the scope of the lesson chunk its words match best too: that
+    # domain's expert owns none of its concepts, and is told their names.
+    monkeypatch.setattr(governance.qa, "_open_domains", lambda _g, _t, owning: [*owning, "d-models"])
+    recorder = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    answer_routed(recorder, graph, "Which lesson covers backpropagation?", {})
+    experts = {p.domain: p.payload for p in recorder.calls if p.task == qa.ANSWER_TASK}
+    assert list(experts) == ["d-training", "d-models"]
+    assert "about" not in experts["d-training"] and experts["d-models"]["about"] == [
+        graph.concepts["backpropagation"].name
+    ]
+    other = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    answer_routed(other, graph, "What is backpropagation?", {})  # asked of any other kind of question
+    assert all("about" not in p.payload for p in other.calls if p.task == qa.ANSWER_TASK)
