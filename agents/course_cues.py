@@ -1,5 +1,6 @@
 """Cues of questions about the whole graph, that name no concept: where to start, and what the
-course covers.
+course covers; and of a question about the graph's own make-up, which domain owns a concept
+(:func:`owner_asked`).
 
 Each is asked of no concept in particular, so the question classifier reads it only when a
 question names no concept (:func:`agents.question_types.classify`): where to start is what comes
@@ -20,7 +21,7 @@ from typing import Literal
 
 from agents.phrases import FUNCTION_WORDS
 
-__all__ = ["LEARN_IT", "whole_graph_type"]
+__all__ = ["LEARN_IT", "owner_asked", "whole_graph_type"]
 
 _START = re.compile(
     r"\bwhere (?:do|should|can|shall|would) (?:i|we|you|one) (?:start|begin)\b|"
@@ -81,3 +82,31 @@ LEARN_IT = re.compile(
 """A learning path to one concept ("What is the learning path to X?", "a roadmap for X"): every
 concept before it, in learning order, as "all the prerequisites of X" asks. "How do I learn X?"
 stays open: where the lessons teach X answers it better than what comes before X."""
+
+
+_OWNER = re.compile(
+    r"^\W*(?:(?:which|what)\s+(?:domains?|experts?)\s+(?:owns?|covers?|holds?|handles?|contains?)\s+(?P<own>.+?)|"
+    r"(?:in\s+)?(?:which|what)\s+domains?\s+(?:is|are|does|do)\s+(?P<in>.+?)"
+    r"(?:\s+(?:in|belongs?\s+to|fall\s+(?:under|into|in)|part\s+of))?|"
+    r"(?:which|what)\s+experts?\s+(?:answers?|handles?|takes?)\s+(?:the\s+)?(?:questions?\s+)?"
+    r"(?:about|on)\s+(?P<about>.+?))\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def owner_asked(question: str) -> str | None:
+    """What a question asks the owning domain of ("Which domain owns X?", "What domain is X in?",
+    "Which domain does X belong to?", "Which expert answers questions about X?"): the domains are
+    the graph's communities, and they own its concepts (``magg domains``); None for any other
+    question. The whole question must be one: "What is a domain?" is none.
+
+    >>> owner_asked("Which domain owns backpropagation?"), owner_asked("What domain is the GAN in?")
+    ('backpropagation', 'the GAN')
+    >>> owner_asked("Which domain adaptation method works best?") is None
+    True
+    """
+    found = _OWNER.match(" ".join(question.split()))
+    if found is None:
+        return None
+    asked = (found.group("own") or found.group("in") or found.group("about") or "").strip(" ,;:\"'")
+    return asked or None

@@ -75,6 +75,7 @@ from governance.experts import (
     graph_tokens,
 )
 from governance.graph_answer import uncovered_names
+from governance.ownership import owner_answer
 from governance.question_forms import (
     about_one,
     answered_by_graph,
@@ -195,6 +196,8 @@ def answer_routed(
     top_k: int = 2,
 ) -> QAResult:
     """Answers ``question`` through decomposition, domain routing, experts and synthesis."""
+    if (owned := owner_answer(graph, question, "routed")) is not None:
+        return owned  # which domain owns X: the graph's domains say it
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
     question = asked_sentence(question, graph_lexicon(graph))
     subs = _bounded(_decompose(llm, graph, question, result), result)
@@ -324,6 +327,8 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     """The baseline, no routing: the graph algorithm of each typed clause over the whole graph, one
     call explaining them all; one retrieval over the whole graph and one call for an open question
     (and for each open clause beside typed ones)."""
+    if (owned := owner_answer(graph, question, "flat")) is not None:
+        return owned
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
     question = asked_sentence(question, keys)
