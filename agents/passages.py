@@ -13,8 +13,8 @@ paragraph that is no sentence is a passage of its own unless it belongs to the o
 - a **list** announced by a colon ("To perform RL, we need:") is read with its announcement: the
   items after it that are no sentences of their own (no full stop), and the first item that is,
   unless :data:`LIST_ITEMS` items came before it (it is then the next paragraph); a passage of
-  that many items, none a sentence, is a listing (:func:`listed_passages`: a table of contents, a
-  menu), which no definition quotes whole;
+  that many items, none a sentence and none a gloss ("X = ...", "X - ..."), is a listing
+  (:func:`listed_passages`: a table of contents, a menu), which no definition quotes whole;
 - a paragraph that opens in lower case goes on the one before it, when that one has no full stop:
   it is one sentence that something left out of the lesson's prose (a formula, a figure) cut.
 
@@ -55,6 +55,9 @@ _NAMES_BACK = re.compile(
 )
 
 
+_GLOSS = re.compile(r"\S\s+(?:=|-|–|—|:)\s+\S|\S:\s+\S")
+"""What says an item is a gloss, a term and what it is ("_Tokenization_ = how the model sees the
+prompt", "**RAG** - retrieval, then generation"), not a heading."""
 LIST_ITEMS = 3
 """Items of a list, none a sentence, after which a sentence is no item of it but the next paragraph
 ("In this chapter, you will: ... Lifecycle Tooling ¶ Metrification ¶ LLMs are a new tool ...")."""
@@ -110,13 +113,14 @@ def passages(text: str) -> list[str]:
 
 def listed_passages(text: str) -> list[tuple[str, bool]]:
     """The passages of an excerpt's text, in order, each with whether it is a listing: its
-    announcement and :data:`LIST_ITEMS` items or more, none a sentence.
+    announcement and :data:`LIST_ITEMS` items or more, none a sentence and none a gloss.
 
     >>> listed_passages("Contents: ¶ Overview ¶ Layers ¶ Pooling ¶ A layer maps inputs.")
     [('Contents: Overview Layers Pooling', True), ('A layer maps inputs.', False)]
     """
     found: list[str] = []
     listings: set[int] = set()
+    glossed = False  # an item of the list read says what a term is ("X = ...", "X - ...")
     heading = ""
     listing = False  # the last passage announced a list, and its items run on into it
     items = 0  # the items read into it so far, none a sentence
@@ -135,11 +139,13 @@ def listed_passages(text: str) -> list[tuple[str, bool]]:
         if (listing and not (ends and items >= LIST_ITEMS)) or (found and _goes_on(found[-1], sentence)):
             found[-1] = f"{found[-1]} {sentence}"
             listing, items = listing and not ends, items + 1
-            if listing and items >= LIST_ITEMS:
+            glossed = glossed or _GLOSS.search(sentence) is not None
+            if listing and items >= LIST_ITEMS and not glossed:
                 listings.add(len(found) - 1)
+            listings -= {len(found) - 1} if glossed else set()
             continue
         found.append(sentence)
-        listing, items = sentence.rstrip(_MARKS).endswith(":"), 0
+        listing, items, glossed = sentence.rstrip(_MARKS).endswith(":"), 0, False
     # A pseudo-heading last heads nothing here: what it heads is in the next excerpt.
     return [(passage, number in listings) for number, passage in enumerate(found)]
 

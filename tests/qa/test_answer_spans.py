@@ -510,3 +510,19 @@ def test_a_gloss_in_a_list_is_still_a_definition() -> None:
     prose = Excerpt("c-2", "Layers", "Every ConvNet has a pooling layer after a few convolutions.")
     span = best_span("What is a pooling layer?", [glossary, prose], ["pooling layer"])
     assert span is not None and span.text == "the layer that downsamples its input"
+
+
+def test_a_list_of_glossed_terms_is_no_table_of_contents() -> None:
+    # genai "What is tokenization?" quoted "... three concepts: _Tokenization_ = how the model "sees"
+    # the prompt ...": a list whose items say what each term is, not a list of headings.
+    concepts = Excerpt(
+        "c-1",
+        "Prompts",
+        'We need three concepts: ¶ _Tokenization_ = how the model "sees" the prompt ¶ _Base LLMs_ = how '
+        'the model "processes" a prompt ¶ _Instruction-Tuned LLMs_ = how the model sees "tasks"',
+    )
+    prose = Excerpt(
+        "c-2", "Requests", "The request is in this form, where the _tokenization_ captures context."
+    )
+    span = best_span("What is tokenization?", [concepts, prose], ["tokenization"])
+    assert span is not None and span.excerpt == "c-1"
