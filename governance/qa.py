@@ -46,6 +46,9 @@ included, estimated as characters / 4; by role in ``tokens_by_role``) say how mu
 cost. A part of a question the graph does not cover (an unknown name, nothing of the kind asked
 for) is said in the answer: "The graph does not cover ...".
 
+A question about which domain owns a concept ("Which domain owns X?") is answered from the
+domains themselves (:mod:`governance.ownership`), routed and flat, before any of this.
+
 Every citation is checked in code: an expert may cite only the edges it was shown, synthesis only
 edges some expert was shown; anything else is dropped and reported in ``dropped``. Every call
 goes through the LLM port with stage ``qa``.
