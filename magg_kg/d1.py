@@ -123,14 +123,20 @@ class D1Store(Store):
         self._audit_head: str | None = None  # "seq:hash" from the Worker's last answer: a hint
 
     def schema_version(self) -> int:
-        """The schema version of the D1 database; refused when this magg does not know it (a
-        database migrated by a newer magg, or none of its migrations applied)."""
+        """The schema version of the D1 database; refused unless it is this magg's (a database
+        migrated by a newer magg, or not all of its migrations applied: magg never migrates D1)."""
         rows = self.query("schema_version")
         version = rows[0]["version"] if len(rows) == 1 else None
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise StoreError(
                 f"the D1 database behind {self._where} has no schema version magg knows ({rows!r:.200}): "
                 "apply the migrations (`wrangler d1 migrations apply` in ts-apply) and re-run"
+            )
+        if version < SCHEMA_VERSION:  # magg does not migrate D1: its batches need what is missing
+            raise SchemaError(
+                f"the D1 database behind {self._where} has schema version {version}, older than this "
+                f"magg's ({SCHEMA_VERSION}): apply the migrations (`wrangler d1 migrations apply` in "
+                "ts-apply) and re-run"
             )
         if version > SCHEMA_VERSION:
             raise SchemaError(

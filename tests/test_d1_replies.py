@@ -135,6 +135,8 @@ def test_a_reply_that_trickles_in_is_given_up_at_its_deadline() -> None:
     ("rows", "error", "said"),
     [
         ([{"version": 99}], SchemaError, "migrated by a newer magg (schema version 99"),
+        # magg never migrates D1: a batch with a precondition failed on "no such table" mid-write.
+        ([{"version": SCHEMA_VERSION - 1}], SchemaError, f"older than this magg's ({SCHEMA_VERSION})"),
         ([{"version": 0}], StoreError, "apply the migrations"),
         ([{"version": "abc"}], StoreError, "apply the migrations"),
         ([], StoreError, "apply the migrations"),  # an IndexError before
@@ -189,7 +191,10 @@ def test_a_database_without_magg_s_migrations_is_said_at_once_not_retried() -> N
     assert sleeps == [] and "did not answer" not in str(refused.value)
 
 
-@pytest.mark.parametrize(("version", "said"), [(99, "newer magg"), (0, "apply the migrations")])
+@pytest.mark.parametrize(
+    ("version", "said"),
+    [(99, "newer magg"), (SCHEMA_VERSION - 1, "apply the migrations"), (0, "apply the migrations")],
+)
 def test_a_d1_database_of_another_schema_is_refused_on_opening(version: int, said: str) -> None:
     # Only `init` and `export` asked: `ingest` wrote into a database a newer magg had migrated.
     from magg_kg.backends import open_store
