@@ -36,6 +36,18 @@ DOMAINS = {
 }
 
 
+@pytest.mark.parametrize("command", [["export"], ["ingest"], ["bench", "qa"], ["review", "list"]])
+def test_a_flag_is_not_shown_as_taking_a_value(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # typer 0.29 showed every flag as "--json <bool>", and `--json true` is then refused as an
+    # extra argument; an option that takes a value still shows its kind ("--db <path>").
+    monkeypatch.setenv("COLUMNS", "120")
+    code, out, _ = magg([*command, "--help"], capsys)
+    assert code == 0 and "--json" in out and "<path>" in out
+    assert "<bool>" not in out and "BOOLEAN" not in out
+
+
 def test_help_lists_the_commands_in_the_order_of_use(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
