@@ -104,9 +104,20 @@ def owner_asked(question: str) -> str | None:
     ('backpropagation', 'the GAN')
     >>> owner_asked("Which domain adaptation method works best?") is None
     True
+    >>> owner_asked("What domain is gradient descent used in?") is None
+    True
     """
     found = _OWNER.match(" ".join(question.split()))
     if found is None:
         return None
     asked = (found.group("own") or found.group("in") or found.group("about") or "").strip(" ,;:\"'")
+    if _APPLIED.search(asked):  # "What domain is gradient descent used in?" asks where it applies
+        return None
     return asked or None
+
+
+_APPLIED = re.compile(
+    r"\b(?:used|applied|employed|useful|important|common|popular|found|seen|needed|relevant)\b", re.IGNORECASE
+)
+"""Words that make "which domain" ask where a concept is applied in the world, not which of the
+graph's domains owns it."""

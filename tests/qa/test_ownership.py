@@ -71,6 +71,9 @@ def _ask(graph: GraphIndex, question: str, mode: str) -> QAResult:
         ("What is a domain?", None),
         ("Which domain adaptation method works best?", None),
         ("What is the transformer used in?", None),
+        # Where a concept is applied in the world is no question about the graph's domains.
+        ("What domain is gradient descent used in?", None),
+        ("In which domains is reinforcement learning applied?", None),
     ],
 )
 def test_a_question_about_which_domain_owns_a_concept_is_recognised(question: str, asked: str | None) -> None:
