@@ -27,9 +27,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.command import run_command
+from magg_kg.migrations import migrations
 from magg_kg.operations import AddConcept, Batch, CommitEdge, Operation, RecordDecision, SpanData
 from magg_kg.records import canonical_json, edge_id
-from magg_kg.sqlite import SQLiteStore, migrations
+from magg_kg.sqlite import SQLiteStore
 
 __all__ = ["main", "measure"]
 
