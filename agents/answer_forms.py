@@ -56,11 +56,12 @@ _STOP = frozenset(
     i you we our your who whom whose what which when where why how whats also not no yes than then
     so if into onto over under about after before between both either neither each other same such
     can could would should will shall may might must one ones s named name called known located
-    e.g i.e eg ie etc cf vs versus viz
+    e.g i.e versus
     """.split()
 )
 """Function words, and the abbreviations that introduce an example or an aside ("What is dropout,
-e.g. in MLPs?" is no question about the sentences that say "e.g.")."""
+e.g. in MLPs?" is no question about the sentences that say "e.g."); not those that are also names
+("VS Code", "CF" for collaborative filtering)."""
 _CLOSED = frozenset().union(*CLOSED_CLASSES.values())
 """Closed-class words ("While", "However", "Several"): alone at a sentence's start, never a name."""
 _CONNECT = frozenset(
@@ -106,8 +107,8 @@ def content_terms(text: str) -> list[str]:
     ['wrote', 'beatl', 'song']
     >>> content_terms("How is RAG evaluated?"), content_terms("Evaluating a RAG system")
     (['rag', 'evalu'], ['evalu', 'rag', 'system'])
-    >>> content_terms("SGD vs. Adam, e.g. on MLPs")
-    ['sgd', 'adam', 'mlps']
+    >>> content_terms("SGD versus Adam, e.g. on MLPs"), content_terms("VS Code")
+    (['sgd', 'adam', 'mlps'], ['vs', 'code'])
     """
     words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(text)]
     return [_stem(w) for w in words if w not in _STOP and (len(w) > 1 or w.isdigit())]
@@ -245,7 +246,8 @@ def requested_term(question: str) -> str:
 
 
 _ASIDE = re.compile(
-    r"\s*(?:,|;|\(|\s-+|\s–)\s*(?:e\.\s?g\.?|i\.\s?e\.?|for example|for instance|such as|say)[\s,:].*$",
+    r"\s*(?:,|;|\(|\s-+|\s–)\s*(?:e\.\s?g\.?|i\.\s?e\.?|for example|for instance|such as|say)[\s,:]"
+    r"[^,;()?]*\)?\s*(?P<end>[?.!]*)\s*$",
     re.IGNORECASE,
 )
 
@@ -253,17 +255,20 @@ _ASIDE = re.compile(
 def without_aside(question: str) -> str:
     """A question without the aside it ends in, an example or a rewording ("What is dropout, e.g.
     in MLPs?" asks what dropout is; the words of the aside would find sentences with "e.g." in
-    them); the question as it is when it has none, or when nothing would be left.
+    them); the question as it is when it has none, when the aside goes on into the question ("How
+    does SGD, i.e. stochastic gradient descent, work?"), or when nothing would be left.
 
     >>> without_aside("What is dropout, e.g. in MLPs?"), without_aside("What is L2 (i.e. weight decay)?")
     ('What is dropout?', 'What is L2?')
+    >>> without_aside("How does SGD, i.e. stochastic gradient descent, work?")
+    'How does SGD, i.e. stochastic gradient descent, work?'
     >>> without_aside("What is dropout?"), without_aside("For example, what is dropout?")
     ('What is dropout?', 'For example, what is dropout?')
     """
-    cut = _ASIDE.sub("", question.rstrip())
-    if cut == question.rstrip() or len(cut.split()) < 2:
+    found = _ASIDE.search(question)
+    if found is None or len(question[: found.start()].split()) < 2:
         return question
-    return f"{cut.rstrip(' ,;:')}{question.rstrip()[-1] if question.rstrip()[-1:] in '?.!' else ''}"
+    return f"{question[: found.start()].rstrip(' ,;:')}{found['end'][:1]}"
 
 
 _MEANING = re.compile(

@@ -164,6 +164,18 @@ def _clause(said: str) -> str:
     return kept.split(",")[0].replace("\0", ",")
 
 
+_ANNOUNCES = re.compile(
+    r"\W*(?:in this (?:section|chapter|lesson|part|notebook)|"
+    r"in the (?:next|following) (?:section|chapter|lesson)|"
+    r"(?:next|now|here|first|below|later),? (?:we|let(?:'|’)s|let us|you)|"
+    r"we (?:will|shall|now|go on|turn|begin|start)|let(?:'|’)s|let us)\b",
+    re.IGNORECASE,
+)
+"""A sentence that announces what a section will do ("In this section, we go on to discuss
+*stochastic gradient descent* in greater detail."): it emphasises X where it is taught, but says
+nothing of what X is."""
+
+
 def definition(
     names: Sequence[str], sentences: Sequence[str], known: bool = False, listings: Collection[int] = ()
 ) -> Definition | None:
@@ -181,6 +193,8 @@ def definition(
     (None, 'We train a GRU.')
     >>> definition(["GRU"], ["Contents: Overview GRU Pooling", "We train a GRU."], True, {0}).position
     1
+    >>> definition(["SGD"], ["In this section, we discuss *SGD* in detail.", "SGD reduces the cost."]).text
+    'SGD reduces the cost.'
     """
     kept = _kept(names)
     if not kept:
@@ -213,7 +227,7 @@ def definition(
     ]
     for pattern in (named, marked, leading):
         for position, sentence in saying:
-            if pattern.search(sentence) is not None:
+            if pattern.search(sentence) is not None and _ANNOUNCES.match(sentence) is None:
                 return Definition(position, sentence, 0.5)
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
         for position, sentence in saying:

@@ -14,13 +14,15 @@ sentences.
 A chunk's match with a question (:func:`find_excerpts`) is the sum, over the question's content
 words (their stems) found in the chunk or in its title, of ``log((n + 1) / df) + 0.1`` (``df``: the
 chunks that hold the word, ``n``: all chunks of the graph); the best ``limit`` chunks with a match
-above zero, or that teach or define a concept asked about, are the excerpts, best first (ties:
-lesson and chunk order); given concepts (``about``), the chunks that teach one of them come before
-the others (the chunk a lesson's ``teaches`` link cites, where the lesson defines it), and before
-them the chunks with a sentence that says what kind of thing it is ("X is a ..."); then the chunks
-of a lesson whose title names it (where it is taught is asked: before the teaching chunks of other
-lessons). A chunk's title is its lesson's title and its section's heading. The chunks and their
-words are read once per graph and kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
+above zero, or that teach or define a concept asked about when the question's words are all words of
+its names ("What is a CNN?" and a section on "Convolutional Neural Networks"), are the excerpts,
+best first (ties: lesson and chunk order); given concepts (``about``), the chunks that teach one of
+them come before the others (the chunk a lesson's ``teaches`` link cites, where the lesson defines
+it), and before them the chunks with a sentence that says what kind of thing it is ("X is a ...");
+then the chunks of a lesson whose title names it (where it is taught is asked: before the teaching
+chunks of other lessons). A chunk's title is its lesson's title and its section's heading. The
+chunks and their words are read once per graph and kept
+(:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
 of the chunk that matches it best.
 """
@@ -270,6 +272,11 @@ def find_excerpts(
     defining = frozenset().union(*(_defining(graph, concept) for concept in about))
     taught = asks_where_taught(question)  # which lesson covers X: where it is taught comes first
     titled = [frozenset(content_terms(_name(graph, concept))) for concept in about]
+    # A question that asks of the concepts alone ("What is a CNN?", every word a word of one of
+    # their names) reads the chunks that teach or define them whatever their words; one that says
+    # more ("What is VS Code?", where "VS" names vector search) reads only chunks sharing its words.
+    named_words = {t for concept in about for n in _names(graph, concept) for t in content_terms(n)}
+    alone = bool(asked) and asked <= named_words
     scored: list[tuple[bool, bool, bool, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
@@ -278,7 +285,7 @@ def find_excerpts(
         defines_it, teaches_it = chunk.id in defining, not chunk.teaches.isdisjoint(about)
         # A chunk that teaches or defines a concept asked about is about it under whatever name
         # ("What is a CNN?" and the section "Convolutional Neural Networks (CNNs / ConvNets)").
-        if match > 0 or defines_it or teaches_it:
+        if match > 0 or (alone and (defines_it or teaches_it)):
             first, second = (teaches_it, defines_it) if taught else (defines_it, teaches_it)
             # A lesson titled by it: where it is taught before another lesson's section on it, and
             # otherwise before other chunks that match alike ("Head over to Lesson 14 where we will
@@ -293,6 +300,10 @@ def _name(graph: GraphIndex, concept: str) -> str:
     return graph.concepts[concept].name if concept in graph.concepts else ""
 
 
+def _names(graph: GraphIndex, concept: str) -> list[str]:
+    return [_name(graph, concept), *graph.names.get(concept, ())]
+
+
 def _defining(graph: GraphIndex, concept: str) -> frozenset[str]:
     """The ids of the chunks with a sentence that says what kind of thing the concept is, under
     any of its names (:func:`agents.definitions.defines`), found once per graph and concept."""
@@ -300,7 +311,7 @@ def _defining(graph: GraphIndex, concept: str) -> frozenset[str]:
     def find() -> frozenset[str]:
         if concept not in graph.concepts:
             return frozenset()
-        names = [graph.concepts[concept].name, *graph.names.get(concept, ())]
+        names = _names(graph, concept)
         return frozenset(  # its sentences as the reader splits the chunk's text (agents.answer_spans)
             chunk.id
             for chunk in lesson_chunks(graph)

@@ -39,6 +39,8 @@ def owner_answer(graph: GraphIndex, question: str, mode: str) -> QAResult | None
         rest[start:end] = " " * (end - start)
     words = [w for w in re.findall(r"[\w'-]+", "".join(rest)) if w.lower() not in FUNCTION_WORDS]
     unknown = [asked.removeprefix("the ").strip()] if words else []  # a name the graph lacks
+    if not concepts and not unknown:  # "Which domain owns it?": no name at all, read as any question
+        return None
     result = QAResult(question=question, mode=mode, as_of=graph.as_of)
     owners = {c: list(graph.owners.get(c, ())) for c in concepts}
     result.domains_read = list(dict.fromkeys(d for held in owners.values() for d in held))

@@ -199,10 +199,11 @@ def answer_routed(
     top_k: int = 2,
 ) -> QAResult:
     """Answers ``question`` through decomposition, domain routing, experts and synthesis."""
-    if (owned := owner_answer(graph, question, "routed")) is not None:
-        return owned  # which domain owns X: the graph's domains say it
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
     question = asked_sentence(question, graph_lexicon(graph))
+    if (owned := owner_answer(graph, question, "routed")) is not None:
+        owned.question = result.question
+        return owned  # which domain owns X: the graph's domains say it
     subs = _bounded(_decompose(llm, graph, question, result), result)
     scopes = domain_scopes(graph, bridges)
     touching = graph.touching()
@@ -330,11 +331,12 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     """The baseline, no routing: the graph algorithm of each typed clause over the whole graph, one
     call explaining them all; one retrieval over the whole graph and one call for an open question
     (and for each open clause beside typed ones)."""
-    if (owned := owner_answer(graph, question, "flat")) is not None:
-        return owned
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
     question = asked_sentence(question, keys)
+    if (owned := owner_answer(graph, question, "flat")) is not None:
+        owned.question = result.question
+        return owned
     texts = clauses_of(question)  # a question of one clause is read whole, below
     clauses = clause_questions(texts, keys) if len(texts) > 1 else []
     if len(clauses) > 1 and any(is_typed(clause) for clause in clauses):

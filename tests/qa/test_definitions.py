@@ -88,6 +88,9 @@ def test_a_request_about_one_concept_reads_as_what_it_is(graph: GraphIndex) -> N
     assert asked.rstrip("?") == "Explain dropout and weight decay"
     named = answer_routed(LLM, graph, "What is the trick in network 3?", {}).sub_questions[0]["text"]
     assert named == "What is the trick in network 3?"
+    # An aside that is what is asked stays: without it, nothing would name a concept.
+    point = answer_routed(LLM, graph, "What is better, e.g. dropout or weight decay?", {})
+    assert "e.g. dropout or weight decay" in point.sub_questions[0]["text"]
 
 
 def test_a_question_asked_yes_or_no_quotes_the_sentence_that_bears_on_it(graph: GraphIndex) -> None:

@@ -466,15 +466,21 @@ def test_the_chunk_teaching_a_concept_is_found_under_any_of_its_names() -> None:
     seed(store, StepClock("2026-01-01T00:00:00.000000Z"))
     graph = build_graph_index(store)
     chunks = (
-        LessonChunk("c-sizes", "l-1", "Sizes", "Keep track of the attn shapes.", frozenset({"attention"}),
-                    frozenset({"attn", "shape"})),
-        LessonChunk("c-teach", "l-2", "Attention", "Attention weighs values.", frozenset({"attention"}),
-                    frozenset({"attent", "score"}), teaches=frozenset({"attention"})),
+        LessonChunk("c-sizes", "l-1", "Sizes", "Track the attention shapes.", frozenset({"attention"}),
+                    frozenset({"attent", "shape"})),
+        LessonChunk("c-teach", "l-2", "Weights", "It weighs values.", frozenset({"attention"}),
+                    frozenset({"weigh", "valu"}), teaches=frozenset({"attention"})),
     )  # fmt: skip
-    graph.kept("lesson chunks", lambda: _Chunks(chunks, {"attn": 1.0, "attent": 1.0}))
-    found = find_excerpts(graph, "What is attn?", about=["attention"])
+    graph.kept("lesson chunks", lambda: _Chunks(chunks, {"attent": 1.0, "shape": 1.0, "weigh": 1.0}))
+    found = find_excerpts(graph, "What is attention?", about=["attention"])
     assert [chunk.id for chunk in found] == ["c-teach", "c-sizes"]
-    assert [chunk.id for chunk in find_excerpts(graph, "What is attn?")] == ["c-sizes"]  # none asked about
+    assert [chunk.id for chunk in find_excerpts(graph, "What is attention?")] == [
+        "c-sizes"
+    ]  # none asked about
+    # A question saying more than the concept's name reads only the chunks sharing its words: "What
+    # is VS Code?", where "VS" names vector search, quoted vector search's definition.
+    more = find_excerpts(graph, "What are attention shapes?", about=["attention"])
+    assert [chunk.id for chunk in more] == ["c-sizes"]
     store.close()
 
 

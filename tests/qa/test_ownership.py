@@ -91,6 +91,18 @@ def test_which_domain_owns_a_concept_is_answered_with_the_domains_names(graph: G
     assert result.sub_questions[0]["type"] == "domain" and result.domains_read == ["d-models"]
 
 
+@pytest.mark.parametrize("mode", ["routed", "flat"])
+def test_a_courtesy_around_a_domain_question_is_no_part_of_it(graph: GraphIndex, mode: str) -> None:
+    # "Thanks! Which domain owns X?" was answered "Here": the domain question was recognised before
+    # the courtesy was left out, so it was no domain question at all.
+    for question in ("Thanks! Which domain owns transformers?", "Which domain owns transformers? Thanks."):
+        result = _ask(graph, question, mode)
+        assert result.sub_questions[0]["type"] == "domain" and result.domains_read == ["d-models"]
+        assert result.question == question
+    # "Which domain owns it?" names nothing: no domain answer, whose text was empty.
+    assert _ask(graph, "Which domain owns it?", mode).sub_questions[0]["type"] != "domain"
+
+
 def test_a_concept_two_domains_own_names_both(graph: GraphIndex) -> None:
     result = _ask(graph, "What domain is backpropagation in?", "routed")
     assert result.covered and result.domains_read == ["d-math", "d-models"]

@@ -260,8 +260,12 @@ def test_a_sentence_put_before_a_question_does_not_take_it_over(graph: GraphInde
     def ask(question: str) -> QAResult:
         return routed(graph, question) if mode == "routed" else answer_flat(LLM, graph, question)
 
-    for before in (INSTRUCTION, "Thanks!"):
-        result = ask(f"{before} What should I learn before transformers?")
+    for asked in (f"{INSTRUCTION} ", "Thanks! ", "Be brief. "):
+        result = ask(f"{asked}What should I learn before transformers?")
+        assert result.question_type == "prerequisites"
+        assert set(result.graph_answers[0].found) == {"neural-network", "attention"}
+    for after in (INSTRUCTION, "Thanks!", "Answer in one sentence."):  # a courtesy after it, likewise
+        result = ask(f"What should I learn before transformers? {after}")
         assert result.question_type == "prerequisites"
         assert set(result.graph_answers[0].found) == {"neural-network", "attention"}
     # A question that points back to what a sentence before it named is read with it, and so is one
