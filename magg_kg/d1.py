@@ -127,21 +127,15 @@ class D1Store(Store):
         migrated by a newer magg, or not all of its migrations applied: magg never migrates D1)."""
         rows = self.query("schema_version")
         version = rows[0]["version"] if len(rows) == 1 else None
+        behind = f"the D1 database behind {self._where}"
+        migrate = "apply the migrations (`wrangler d1 migrations apply` in ts-apply) and re-run"
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise StoreError(
-                f"the D1 database behind {self._where} has no schema version magg knows ({rows!r:.200}): "
-                "apply the migrations (`wrangler d1 migrations apply` in ts-apply) and re-run"
-            )
+            raise StoreError(f"{behind} has no schema version magg knows ({rows!r:.200}): {migrate}")
         if version < SCHEMA_VERSION:  # magg does not migrate D1: its batches need what is missing
-            raise SchemaError(
-                f"the D1 database behind {self._where} has schema version {version}, older than this "
-                f"magg's ({SCHEMA_VERSION}): apply the migrations (`wrangler d1 migrations apply` in "
-                "ts-apply) and re-run"
-            )
+            raise SchemaError(f"{behind} has schema version {version}, older than this magg's: {migrate}")
         if version > SCHEMA_VERSION:
             raise SchemaError(
-                f"the D1 database behind {self._where} was migrated by a newer magg (schema version "
-                f"{version}, this magg knows up to {SCHEMA_VERSION}); upgrade magg to use it"
+                f"{behind} was migrated by a newer magg (schema version {version}): upgrade magg"
             )
         return version
 
