@@ -134,3 +134,14 @@ def test_a_lessons_model_learned_from_few_claims_is_warned_rough(
     code, _, err = magg([*args, "--out", str(tmp_path / "out")], capsys)
     assert code == 0, err
     assert "warning: the lessons model learned from" in err and "its figures below are rough" in err
+
+
+def test_an_out_folder_that_cannot_be_written_is_refused_before_any_model_is_trained(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was found only when the files were moved there, after training (minutes for the judgment).
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    code, out, err = magg(["model", "build", "--only", "questions", "--out", str(blocker / "models")], capsys)
+    assert code == 2 and "cannot write there" in err and "nothing was built" in err, err
+    assert out == ""  # no model's figures: nothing was trained

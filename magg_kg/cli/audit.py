@@ -180,6 +180,7 @@ def report_command(
         sys.stdout.write(text)
         return
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)  # as every other --out: its folders are made
         write_whole(out, text)
     except OSError as error:
         raise UserError(

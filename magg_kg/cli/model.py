@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -96,6 +95,20 @@ def _check_data(folder: Path, models: list[str]) -> None:
         )
 
 
+def _writable(place: Path) -> Path:
+    """The nearest folder of ``place`` that exists (where the files are staged), refused, before any
+    model is trained (minutes), when it cannot be written: a file is made there and removed."""
+    folder = place
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".magg-probe-"):
+            pass
+    except OSError as error:
+        raise UserError(f"--out {place}: cannot write there ({error.strerror}); nothing was built") from None
+    return folder
+
+
 def build_command(
     data: Annotated[
         Path | None, typer.Option("--data", help="The development data (default: ../shared/data).")
@@ -141,6 +154,7 @@ def build_command(
     _check_data(folder, built)
     if place.exists() and not place.is_dir():
         raise UserError(f"--out {place} is a file: give the folder to write the model files to")
+    nearest = _writable(place)
     metacademy = folder / "metacademy"
     files = (labels if labels is not None else default_labels()) if "judgment" in built else []
     for path in files:
@@ -161,7 +175,8 @@ def build_command(
             markup=False,
             highlight=False,
         )
-    with tempfile.TemporaryDirectory() as staging:  # every file is built before any reaches --out
+    # Every file is built before any reaches --out, beside it (one file system: each arrives whole).
+    with tempfile.TemporaryDirectory(dir=nearest, prefix=".magg-models-") as staging:
         stage = Path(staging)
         try:
             if "terms" in built:
@@ -177,12 +192,15 @@ def build_command(
             ) from None
         if judgment is not None:
             (stage / "judgment.json").write_text(judgment.to_json(figures) + "\n", encoding="utf-8")
-        try:
+        moved: list[Path] = []
+        try:  # each file replaces the old one whole (os.replace is atomic)
             place.mkdir(parents=True, exist_ok=True)
-            moved = [shutil.move(file, place / file.name) for file in sorted(stage.iterdir())]
+            for file in sorted(stage.iterdir()):
+                os.replace(file, place / file.name)
+                moved.append(place / file.name)
         except OSError as error:
             raise UserError(f"--out {place}: cannot write the model files ({error.strerror})") from error
-    others = [Path(file).name for file in moved if Path(file).name != "judgment.json"]
+    others = [file.name for file in moved if file.name != "judgment.json"]
     if others:  # the judgment's own line follows, with its figures
         typer.echo(f"model files written to {place}: {', '.join(others)}")
     if judgment is None:

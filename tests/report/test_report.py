@@ -367,3 +367,15 @@ def test_demo_and_model_evaluate_print_json_as_the_readme_says_data_commands_do(
     code, out, _ = magg(["model", "evaluate", str(labelled), "--json"], capsys)
     rows = json.loads(out)["rows"]
     assert code == 0 and rows[0]["threshold"] == 0.0 and rows[0]["admitted"] == json.loads(out)["claims"]
+
+
+def test_a_report_path_in_a_folder_not_made_yet_makes_it(
+    demo_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was refused ("No such file or directory"), where every other --out makes its folders.
+    target = tmp_path / "reports" / "june" / "report.md"
+    code, _, err = magg(
+        ["audit", "report", "--format", "md", "--out", str(target), "--db", str(demo_db)], capsys
+    )
+    assert code == 0, err
+    assert target.read_text("utf-8").startswith("#")

@@ -155,7 +155,7 @@ def replay(
         limit=limit,
         configurations=configuration or list(CONFIGURATIONS),
     )
-    emit_report(report, out, json_, print_report)
+    emit_report(report, out, json_, print_report, width=max(160, Console().width))
 
 
 def replay_report(

@@ -185,4 +185,4 @@ def scierc(
         started=started,
         verifier=roles.verifier,
     )
-    emit_report(report, out, json_, print_scierc)
+    emit_report(report, out, json_, print_scierc, width=max(160, Console().width))
