@@ -423,6 +423,7 @@ def discover_command(
             for row in results:
                 triple = row["proposal"]
                 proposal = " ".join(str(x) for x in triple) if isinstance(triple, list) else "-"
-                ctx.out.print(f"{row['state']:<12} {row['a']} ~ {row['c']}: {proposal}", markup=False)
+                state = "skipped" if row.get("skipped") else row["state"]  # another run wrote it first
+                ctx.out.print(f"{state:<12} {row['a']} ~ {row['c']}: {proposal}", markup=False)
             ctx.out.print(f"{len(results)} candidate(s): {_tally(states, skipped)}", markup=False)
         _finish(ctx, "discover", refused, usage)

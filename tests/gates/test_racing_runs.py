@@ -269,3 +269,37 @@ def test_the_losing_recheck_says_what_it_skipped(
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == "re-checked 3 edge(s); invalidated 0; 1 settled by another run first, skipped"
     assert sum(line.startswith("skipped") for line in lines) == 1
+
+
+def test_the_losing_discover_says_skipped_for_each_candidate_it_did_not_write(
+    store: SQLiteStore,
+    clock: StepClock,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Found by two `magg discover` at once: the loser printed "committed ..." / "quarantined ..." for
+    # every candidate the other run had settled first, and wrote none of them.
+    seed(store, clock, PATH)
+    db = on_disk(store, tmp_path / "d.sqlite")
+    find = review.run_discover
+
+    def raced(store: Store, *args: object, **kwargs: object) -> Iterator[object]:
+        found = list(find(store, *args, **kwargs))  # type: ignore[arg-type]
+        other = SQLiteStore.open(db)
+        try:
+            late = StepClock("2031-01-01T00:00:00.000000Z", step_seconds=0.001)
+            for first in find(other, ScriptedLLM(), POLICY, late, limit=3, seed=7):
+                if first.ops:
+                    assert apply(other, late, first.ops).status == "applied"
+        finally:
+            other.close()
+        yield from found
+
+    monkeypatch.setattr(review, "run_discover", raced)
+    run_magg(["discover", "--limit", "3", "--db", db])
+    *lines, tally = capsys.readouterr().out.splitlines()
+    skipped = int(tally.split(": ")[1].split()[0])
+    assert skipped and tally.endswith("settled by another run first, skipped")
+    assert sum(line.startswith("skipped ") for line in lines) == skipped
+    assert not any(line.startswith(("committed", "quarantined", "rejected")) for line in lines)
