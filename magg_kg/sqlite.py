@@ -199,14 +199,33 @@ class SQLiteStore(Store):
         self._db.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
 
     def close(self) -> None:
-        if self._wal:
-            # Only the last connection can leave WAL mode; the others fail at once and leave it to it.
-            try:
-                self._db.execute("PRAGMA busy_timeout = 0")
-                self._db.execute("PRAGMA journal_mode = DELETE")
-            except sqlite3.OperationalError:
-                pass
-        self._db.close()
+        """Closes the connection; the last one to the file puts it back in rollback-journal mode.
+        Another, which cannot, copies the write-ahead log into the file and empties it, if no
+        reader is in the way: the -wal file belongs to the path, and frames left in it would be
+        read with any file later moved or copied there. A file that cannot be read then is no
+        error here: the command's own reads said so (a traceback was printed instead)."""
+        try:
+            if self._wal:
+                self._db.execute("PRAGMA busy_timeout = 0")  # only the last connection can leave WAL mode
+                try:
+                    self._db.execute("PRAGMA journal_mode = DELETE")
+                except sqlite3.OperationalError:  # others are open: they fail at once
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.DatabaseError:
+            pass
+        finally:
+            self._db.close()
+
+    def settle(self) -> None:
+        if not self._wal:
+            return
+        try:
+            self._db.execute("PRAGMA busy_timeout = 0")  # a reader in the way: left to a later one
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.DatabaseError:
+            pass
+        finally:
+            self._db.execute("PRAGMA busy_timeout = 30000")
 
     def query(self, name: str, params: dict[str, Param] | None = None) -> list[Row]:
         spec = queries()[name]

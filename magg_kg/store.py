@@ -156,6 +156,10 @@ class Store(ABC):
     def close(self) -> None:  # noqa: B027 - most backends have nothing to release
         """Releases the backend's resources."""
 
+    def settle(self) -> None:  # noqa: B027 - most backends keep nothing aside
+        """Puts what this store wrote where a reader of the database alone finds it (SQLite: copies
+        its write-ahead log into the file and empties it); nothing for the other backends."""
+
     @contextmanager
     def exclusive(self) -> Iterator[None]:
         """Keeps other writers out while the caller reads the store and writes what it built from

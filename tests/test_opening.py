@@ -209,3 +209,35 @@ def test_init_migrates_an_older_schema_then_reads_work(
     assert _schema(path)[1] == [(version, name.removesuffix(".sql")) for version, name, _ in migrations()]
     code, out, _ = magg(["export", "--db", str(path)], capsys)
     assert code == 0 and '"a"' in out
+
+
+def test_a_store_closed_beside_another_leaves_nothing_in_the_wal_file(tmp_path: Path) -> None:
+    # The -wal file belongs to the path: frames a writer left there while `magg serve` held the
+    # database open were read with a backup copied over it, and written into it when serve stopped.
+    from magg_kg.clock import StepClock
+    from tests.gates.world import CHAIN, seed
+
+    db = tmp_path / "g.sqlite"
+    held = SQLiteStore.open(db)
+    held.schema_version()
+    writer = SQLiteStore.open(db)
+    seed(writer, StepClock("2026-01-01T00:00:00.000000Z"), CHAIN)
+    assert (tmp_path / "g.sqlite-wal").stat().st_size > 0
+    writer.close()
+    assert (tmp_path / "g.sqlite-wal").stat().st_size == 0
+    held.close()
+    with closing(sqlite3.connect(db)) as connection:
+        assert connection.execute("SELECT count(*) FROM concept_edges").fetchone()[0] == len(CHAIN)
+
+
+def test_closing_a_store_whose_file_cannot_be_read_any_more_raises_nothing(tmp_path: Path) -> None:
+    # Leaving WAL mode reads the file: a file overwritten meanwhile ("file is not a database",
+    # "malformed") made the close a traceback, in place of the one line the command's reads gave.
+    db = tmp_path / "g.sqlite"
+    store = SQLiteStore.open(db)
+    store.schema_version()
+    with db.open("r+b") as file:
+        file.write(b"no longer a database".ljust(100, b"!"))
+    store.close()
+    with pytest.raises(sqlite3.ProgrammingError):  # closed all the same
+        store._db.execute("SELECT 1")
