@@ -35,7 +35,7 @@ from starlette.routing import Route
 
 from magg_kg.cli.bodies import read_body
 from magg_kg.cli.context import as_of_time
-from magg_kg.cli.damage import DamagedFile
+from magg_kg.cli.damage import DamagedFile, GoneFile
 from magg_kg.clock import Clock
 from magg_kg.config import LLMConfig
 from magg_kg.errors import MaggError, StoreError, UserError
@@ -81,12 +81,19 @@ class Questions:
     open_store: Callable[[], Store]
     llm: LLMConfig
     clock: Clock
-    check: Callable[[], None] = lambda: None
-    """Run before each question: raises :class:`~magg_kg.cli.damage.DamagedFile` for a damaged file."""
+    check: Callable[[], int] = lambda: 0
+    """Run before each question: raises :class:`~magg_kg.cli.damage.DamagedFile` for a damaged file
+    (:class:`~magg_kg.cli.damage.GoneFile` for one no longer there: the store is closed); returns
+    how many times the file changed by another hand, after which the store is opened again (its
+    cached pages would be read, not the file) and the graphs read again
+    (:meth:`~magg_kg.cli.damage.DamageWatch.check`)."""
+    own: Callable[[Callable[[], None]], None] = lambda write: write()
+    """Runs the worker's own writes to the file (:meth:`~magg_kg.cli.damage.DamageWatch.own`)."""
     _worker: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="magg-questions")
     )
     _store: Store | None = None
+    _changes: int = 0
     _kept: OrderedDict[str | None, _Kept] = field(default_factory=OrderedDict)
     _waiting: int = 0
 
@@ -106,13 +113,26 @@ class Questions:
         """:meth:`ask`, waiting for the answer."""
         return self._worker.submit(self._answer, question, flat, as_of).result()
 
+    def start(self) -> None:
+        """Opens the store now (on the worker), before the first question: while it is open, the
+        file stays in WAL mode (see :func:`~magg_kg.cli.serve.served_site`)."""
+        self._worker.submit(self._held).result()
+
+    def release(self) -> None:
+        """Closes the store and drops the graphs, on the worker, once the questions before are
+        answered: the file is no longer there (:class:`~magg_kg.cli.damage.GoneFile`)."""
+        try:
+            self._worker.submit(self._drop)
+        except RuntimeError:  # stopped already (serve is stopping): closed by close()
+            pass
+
     def _answer(self, question: str, flat: bool, as_of: str | None) -> dict[str, object]:
         if not question_text(question).strip():
             raise UserError("the question is empty")
-        self.check()  # the kept graph and connection would read a file damaged since as if whole
-        store = self._open()
+        store = self._held()  # the kept graph and connection would read a file damaged since as if whole
         kept = self._graph(store, as_of)
         answer, _ = answered(self.llm, store, self.clock, kept.graph, kept.bridges, question, flat)
+        self.own(store.settle)  # its usage rows into the file: none left in the path's -wal file
         # The kept graph is millions of objects at 100k concepts: set aside from the cyclic garbage
         # collector (with the domain indexes this question built), whose full passes over it would
         # otherwise stop a question for seconds.
@@ -121,18 +141,32 @@ class Questions:
 
     def close(self) -> None:
         """Closes the store the worker held (on the worker: the connection is its own) and stops it."""
-        self._worker.submit(self._close_store).result()
+        self._worker.submit(self._drop).result()
         self._worker.shutdown(wait=True)
 
-    def _close_store(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
-
-    def _open(self) -> Store:
-        if self._store is None:
-            self._store = self.open_store()
+    def _held(self) -> Store:
+        """The store, checked (:attr:`check`) and opened again when the file changed by another hand."""
+        try:
+            changes = self.check()
+        except GoneFile:
+            self._drop()  # the connection is to a file no longer there
+            raise
+        if self._store is None or changes != self._changes:
+            self.own(self._reopen)  # closing and opening set the journal mode: the file's header
+            self._changes = changes
+        assert self._store is not None
         return self._store
+
+    def _reopen(self) -> None:
+        self._drop()
+        self._store = self.open_store()
+
+    def _drop(self) -> None:
+        gc.unfreeze()  # what is dropped may be collected again
+        self._kept.clear()
+        if self._store is not None:
+            store, self._store = self._store, None
+            store.close()
 
     def _graph(self, store: Store, as_of: str | None) -> _Kept:
         stamp = store.graph_stamp()

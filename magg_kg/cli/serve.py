@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -24,7 +24,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from magg_kg.backends import open_store
 from magg_kg.cli.context import DbOption, open_context, serve_token
-from magg_kg.cli.damage import DamageWatch
+from magg_kg.cli.damage import DamageWatch, GoneFile
 from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
 from magg_kg.clock import Clock, SystemClock
@@ -104,29 +104,43 @@ def served_site(config: Config, clock: Clock, token: str | None) -> Iterator[Sta
     answers, whose worker is stopped when the block ends.
 
     Each request first checks a SQLite file again if it changed
-    (:class:`~magg_kg.cli.damage.DamageWatch`): a damaged one is refused, 503. One connection is
-    held open while serving, so that the file stays in WAL mode: a request's store, opened and
-    closed, then leaves the file as it was (the last connection to close turns WAL off, which
-    writes to the file and would have it checked again at every request: 0.09 s each on the 52 MB
-    d2l graph)."""
+    (:class:`~magg_kg.cli.damage.DamageWatch`): a damaged one is refused, 503, and so is another
+    file at the path (moved over it, or made after it was deleted) until serve starts again; the
+    connections to the old one are then closed. The question worker's store stays open while
+    serving, so that the file stays in WAL mode: a request's store, opened and closed, then leaves
+    the file as it was (the last connection to close turns WAL off, which writes to the file and
+    would have it checked again at every request: 0.09 s each on the 52 MB d2l graph). What serve
+    writes (model usage, decisions) is copied from the -wal file into the database file at once
+    (:meth:`~magg_kg.store.Store.settle`, and a request's store as it closes): SQLite's -wal and
+    -shm files belong to the path, and frames left there would be read with a file later moved or
+    copied over it, which then read as damaged, or as the graph before a restore."""
     sqlite = config.store == "sqlite"
     watch = DamageWatch(config.db) if sqlite else None
-    check = watch.check if watch is not None else lambda: None
+    check = watch.check if watch is not None else lambda: 0
+
+    def kept() -> Store:  # the worker's, which checks the file itself first
+        store = open_store(config, create=False)
+        store.schema_version()  # a read: only then does the connection hold the file in WAL mode
+        return store
 
     def opened() -> Store:
-        check()
+        try:
+            check()
+        except GoneFile:
+            questions.release()
+            raise
         return open_store(config, create=False)  # a file gone since would be made again, empty
 
-    with ExitStack() as held:
+    own = watch.own if watch is not None else lambda write: write()
+    questions = Questions(open_store=kept, llm=config.llm, clock=clock, check=check, own=own)
+    try:
         if sqlite:
-            keeper = open_store(config)
-            held.callback(keeper.close)
-            keeper.schema_version()  # a read: only then does the connection hold the file in WAL mode
-        questions = Questions(open_store=opened, llm=config.llm, clock=clock, check=check)
-        held.callback(questions.close)
+            questions.start()
         yield build_site(
             Site(open_store=opened, clock=clock, policy=config.policy, token=token, questions=questions)
         )
+    finally:
+        questions.close()
 
 
 def _listen(host: str, port: int) -> socket.socket:
