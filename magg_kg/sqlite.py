@@ -61,6 +61,15 @@ _OPEN_HINTS = (  # "unable to open": the file or its folder refuses (permissions
 )
 
 
+def _identity(location: str) -> tuple[int, int] | None:
+    """The device and inode of the file at ``location``; None when there is none."""
+    try:
+        stat = Path(location).stat()
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino)
+
+
 def bind(value: object) -> Param:
     """An operation field as a SQL parameter: JSON text for lists and objects, 0/1 for booleans."""
     if type(value) is str:  # the common case first: most fields are text
@@ -146,6 +155,7 @@ class SQLiteStore(Store):
         (self._head, self._head_params), self._plans = _plan()
         self._held = False
         self._wal = False
+        self._file: tuple[int, int] | None = None  # (device, inode) of the file it opened in WAL mode
 
     @classmethod
     def open(
@@ -195,6 +205,7 @@ class SQLiteStore(Store):
             self._wal = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
         except sqlite3.OperationalError:
             return  # no room for the -wal file (a read-only folder): reads work, writes fail as before
+        self._file = _identity(self._location)
         self._db.execute("PRAGMA synchronous = FULL")
         self._db.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
 
@@ -203,9 +214,12 @@ class SQLiteStore(Store):
         Another, which cannot, copies the write-ahead log into the file and empties it, if no
         reader is in the way: the -wal file belongs to the path, and frames left in it would be
         read with any file later moved or copied there. A file that cannot be read then is no
-        error here: the command's own reads said so (a traceback was printed instead)."""
+        error here: the command's own reads said so (a traceback was printed instead). Nor does a
+        store whose file is no longer at its path (moved, deleted, replaced) touch the journal: the
+        -wal and -shm files there may be another file's, which leaving WAL mode would delete
+        (SQLite's own close leaves them to it)."""
         try:
-            if self._wal:
+            if self._wal and _identity(self._location) == self._file:
                 self._db.execute("PRAGMA busy_timeout = 0")  # only the last connection can leave WAL mode
                 try:
                     self._db.execute("PRAGMA journal_mode = DELETE")
@@ -217,7 +231,7 @@ class SQLiteStore(Store):
             self._db.close()
 
     def settle(self) -> None:
-        if not self._wal:
+        if not self._wal or _identity(self._location) != self._file:  # another file's log: not ours
             return
         try:
             self._db.execute("PRAGMA busy_timeout = 0")  # a reader in the way: left to a later one

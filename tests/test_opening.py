@@ -241,3 +241,36 @@ def test_closing_a_store_whose_file_cannot_be_read_any_more_raises_nothing(tmp_p
     store.close()
     with pytest.raises(sqlite3.ProgrammingError):  # closed all the same
         store._db.execute("SELECT 1")
+
+
+@pytest.mark.parametrize("done", ["close", "settle"])
+def test_a_store_whose_file_was_replaced_leaves_the_new_ones_log_alone(tmp_path: Path, done: str) -> None:
+    # Leaving WAL mode checkpoints and deletes the -wal file of the path: a store of a file deleted
+    # (or moved away) under it, as `magg serve`'s, took with it what another process had just
+    # written to the new file at the path, which then read as having no table.
+    db = tmp_path / "g.sqlite"
+    old = SQLiteStore.open(db)
+    old.schema_version()
+    db.unlink()
+    holder = "\n".join(
+        [
+            "import sqlite3, sys",
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)",
+            "c.execute('PRAGMA journal_mode = WAL'); c.execute('PRAGMA wal_autocheckpoint = 0')",
+            "c.execute('CREATE TABLE t(x)'); c.execute('INSERT INTO t VALUES (1)')",
+            "print('written', flush=True); sys.stdin.readline()",
+        ]
+    )
+    with subprocess.Popen(
+        [sys.executable, "-c", holder, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as new:
+        assert new.stdout is not None and new.stdin is not None
+        assert new.stdout.readline().strip() == "written"  # in the -wal file, held open
+        getattr(old, done)()  # settle: a checkpoint, which would copy the new file's log into the old
+        read = (
+            "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT x FROM t').fetchall())"
+        )
+        seen = subprocess.run([sys.executable, "-c", read, str(db)], capture_output=True, text=True)
+        new.stdin.write("\n")
+    old.close()
+    assert seen.stdout.strip() == "[(1,)]", seen.stderr
