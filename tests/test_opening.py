@@ -44,6 +44,16 @@ def test_a_command_that_reads_creates_no_database(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_file_of_another_kind_is_said_to_be_no_database_not_damaged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("a note, not a database\n" * 10)
+    code, out, err = magg(["coverage", "--db", str(path)], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "another kind of file" in err and "damaged" not in err and ".recover" not in err
+
+
 @pytest.mark.parametrize(
     "command", [["audit", "verify"], ["export"], ["usage"], ["model", "claims", "--out", "x"]], ids=" ".join
 )

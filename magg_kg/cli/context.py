@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from magg_kg.backends import open_store
-from magg_kg.cli.damage import first_damage
+from magg_kg.cli.damage import NOT_A_DATABASE, first_damage
 from magg_kg.clock import Clock, OutOfRange, SystemClock, parse_time
 from magg_kg.config import Config, LLMConfig, is_yes, load_config, yes_no_error
 from magg_kg.errors import BatchRefused, ConfigError, StoreError, UserError
@@ -183,7 +183,9 @@ def open_context(
     """
     config = read_config(db, decides=decides)
     # Checked before the store opens it: opening may write (a migration, the journal's files).
-    if sound and config.store == "sqlite" and config.db.is_file() and (damage := first_damage(config.db)):
+    # A file that is no SQLite database at all is said so by the store's opening (another kind of file?).
+    damage = first_damage(config.db) if sound and config.store == "sqlite" and config.db.is_file() else ""
+    if damage and damage != NOT_A_DATABASE:
         raise StoreError(
             f"{config.db} is damaged ({damage}): nothing is read or written; restore it from a backup, "
             f"or recover what is readable with `sqlite3 {config.db} .recover` (`magg audit verify` lists "

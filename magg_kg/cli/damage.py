@@ -14,7 +14,7 @@ from pathlib import Path
 from magg_kg.errors import RunError
 from magg_kg.integrity import integrity_findings, read_only
 
-__all__ = ["DamageWatch", "DamagedFile", "GoneFile", "first_damage"]
+__all__ = ["NOT_A_DATABASE", "DamageWatch", "DamagedFile", "GoneFile", "first_damage"]
 
 
 def first_damage(path: Path) -> str:
@@ -36,6 +36,9 @@ def first_damage(path: Path) -> str:
 
 
 _NOT_DAMAGE = ("unable to open", "locked")
+NOT_A_DATABASE = "file is not a database"
+"""What :func:`first_damage` says of a file whose header is not SQLite's: damage to a file that was a
+database (``magg serve``'s), or a file of another kind given to a command."""
 
 
 class DamagedFile(RunError):
