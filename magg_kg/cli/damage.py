@@ -21,9 +21,9 @@ def first_damage(path: Path) -> str:
     """The first thing SQLite's integrity check finds wrong in the file at ``path``; "" when sound.
     (The quick check misses an index that no longer matches its table, which made `coverage` and
     `export` disagree; the whole check takes 0.09 s on the 52 MB d2l graph, against 0.06 s.)
-    A file SQLite cannot read at all ("file is not a database", "disk I/O error") is damaged too;
-    one it could not open or lock ("unable to open", "locked") is not: the store's own opening says
-    why."""
+    A file SQLite cannot read at all ("file is not a database", "disk I/O error") is damaged too
+    (it was read as sound); one it could not open, lock, or roll a journal back in is not: the
+    store's own opening says why."""
     if str(path) == ":memory:":
         return ""
     try:
@@ -31,11 +31,14 @@ def first_damage(path: Path) -> str:
             found = integrity_findings(connection, 1)
     except sqlite3.DatabaseError as error:
         said = str(error)
-        return "" if any(cue in said for cue in _NOT_DAMAGE) else said
+        return said if any(cue in said for cue in _DAMAGE) else ""
     return " ".join(found[0].replace("*** in database main ***", "").split()) if found else ""  # one line
 
 
-_NOT_DAMAGE = ("unable to open", "locked")
+_DAMAGE = ("malformed", "not a database", "disk I/O error")
+"""SQLite's messages for a file it cannot read (SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_IOERR); any
+other failure (it could not open the file, or lock it, or roll back a journal beside it without
+writing) is left to the store's opening."""
 NOT_A_DATABASE = "file is not a database"
 """What :func:`first_damage` says of a file whose header is not SQLite's: damage to a file that was a
 database (``magg serve``'s), or a file of another kind given to a command."""
