@@ -120,7 +120,8 @@ def served_site(config: Config, clock: Clock, token: str | None) -> Iterator[Sta
 
     def kept() -> Store:  # the worker's, which checks the file itself first
         store = open_store(config, create=False)
-        store.schema_version()  # a read: only then does the connection hold the file in WAL mode
+        if sqlite:
+            store.schema_version()  # a read: only then does the connection hold the file in WAL mode
         return store
 
     def opened() -> Store:
