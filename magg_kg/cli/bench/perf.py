@@ -45,7 +45,8 @@ def perf(
     json_: ResultsJsonOption = False,
     out: OutOption = None,
 ) -> None:
-    """Scale: domains, discovery, re-check, ask p95 and coverage on synthetic graphs, against goals."""
+    """Scale: domains, discovery, re-check, ask p95 and coverage on synthetic graphs, against goals
+    (under the default policy: MAGG_POLICY is not read, the goals are set for the default's)."""
     from governance.evaluation.perf import run, show  # imported here: it loads the answering code
 
     check_out(out)
