@@ -82,6 +82,10 @@ def labelled_claims(claims: Path, labels: Path) -> tuple[str, int, int]:
     another export, or a misspelt verdict, is a reader's mistake to fix, not a claim to leave out
     unsaid); claims with no label row are the partial labelling a reader may well have meant."""
     rows = {str(row["id"]): row for _, row in _json_lines(claims, ("id", "payload", "data"))}
+    if not rows:  # every label row would be blamed for the claims file's emptiness
+        raise InputError(
+            f"{claims}: holds no claim; export claims with `magg model claims --db DB --out PREFIX`"
+        )
     verdicts: dict[str, int] = {}
     unused: list[str] = []
     for where, row in _json_lines(labels, ("id",)):

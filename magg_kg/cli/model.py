@@ -306,15 +306,18 @@ def label(
 
     for path in (claims_file, labels_file):
         if not path.is_file():
-            raise UserError(f"{path}: no such file")
+            raise UserError(f"{path}: no such file" if not path.exists() else f"{path} is no regular file")
         if out.resolve() == path.resolve():
             raise UserError(f"--out {out} is one of the files read; write the labelled claims elsewhere")
     check_out(out, "labelled.jsonl")  # a folder is said to be one, not to exist already
     if out.exists() and not force:  # an earlier labelled file is a reader's work
         raise UserError(f"{out} already exists: pass --force to overwrite, or another --out")
     text, written, unlabelled = labelled_claims(claims_file, labels_file)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_whole(out, text)  # whole or not at all: an interrupted run leaves the earlier file
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(out, text)  # whole or not at all: an interrupted run leaves the earlier file
+    except OSError as error:
+        raise UserError(f"--out {out}: cannot write it ({error.strerror or error})") from None
     if unlabelled:
         err_console().print(
             f"note: {unlabelled} of {written + unlabelled} claims of {claims_file} have no label",

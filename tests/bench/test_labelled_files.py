@@ -250,3 +250,19 @@ def test_label_says_how_many_claims_are_left_without_a_label(
     out = tmp_path / "labelled.jsonl"
     code, _, err = magg(["model", "label", str(claims), str(labels), "--out", str(out)], capsys)
     assert code == 0 and f"note: {total - 1} of {total} claims of {claims} have no label" in err, err
+
+
+def test_label_names_what_is_wrong_with_its_files(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A folder given as the labels was "no such file"; an empty claims file blamed every label row.
+    claims, out = Path(f"{exported}.claims.jsonl"), tmp_path / "labelled.jsonl"
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(json.dumps({"id": "p-1", "verdict": "ACCEPT"}) + "\n", encoding="utf-8")
+    code, _, err = magg(["model", "label", str(claims), str(tmp_path), "--out", str(out)], capsys)
+    assert code == 2 and "is no regular file" in err, err
+    empty = tmp_path / "empty.claims.jsonl"
+    empty.write_text("", encoding="utf-8")
+    code, _, err = magg(["model", "label", str(empty), str(labels), "--out", str(out)], capsys)
+    assert code == 2 and "holds no claim" in err and "label rows" not in err, err
+    assert not out.exists()
