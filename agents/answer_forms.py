@@ -59,9 +59,8 @@ _STOP = frozenset(
     e.g i.e versus
     """.split()
 )
-"""Function words, and the abbreviations that introduce an example or an aside ("What is dropout,
-e.g. in MLPs?" is no question about the sentences that say "e.g."); not those that are also names
-("VS Code", "CF" for collaborative filtering)."""
+"""Function words, and "e.g." and "i.e." ("What is dropout, e.g. in MLPs?" is no question about
+sentences with "e.g."); not "vs" nor "cf", also names ("VS Code", "CF": collaborative filtering)."""
 _CLOSED = frozenset().union(*CLOSED_CLASSES.values())
 """Closed-class words ("While", "However", "Several"): alone at a sentence's start, never a name."""
 _CONNECT = frozenset(
@@ -246,8 +245,8 @@ def requested_term(question: str) -> str:
 
 
 _ASIDE = re.compile(
-    r"\s*(?:,|;|\(|\s-+|\s–)\s*(?:e\.\s?g\.?|i\.\s?e\.?|for example|for instance|such as|say)[\s,:]"
-    r"[^,;()?]*\)?\s*(?P<end>[?.!]*)\s*$",
+    r"\s*(?:,|;|\(|\s-+|\s–)\s*(?:(?:e\.\s?g\.?|i\.\s?e\.?|cf\.|for example|for instance|such as|say)[\s,:]"
+    r"[^,;()?]*|etc\.?)\)?\s*(?P<end>[?.!]*)\s*$",
     re.IGNORECASE,
 )
 
@@ -264,6 +263,8 @@ def without_aside(question: str) -> str:
     'How does SGD, i.e. stochastic gradient descent, work?'
     >>> without_aside("What is dropout?"), without_aside("For example, what is dropout?")
     ('What is dropout?', 'For example, what is dropout?')
+    >>> without_aside("What is a ConvNet, etc.?"), without_aside("What is L2, cf. weight decay?")
+    ('What is a ConvNet?', 'What is L2?')
     """
     found = _ASIDE.search(question)
     if found is None or len(question[: found.start()].split()) < 2:

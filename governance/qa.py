@@ -83,6 +83,7 @@ from governance.question_forms import (
     about_one,
     answered_by_graph,
     asked_sentence,
+    asked_without_aside,
     clause_questions,
     defined,
     near_names,
@@ -200,7 +201,7 @@ def answer_routed(
 ) -> QAResult:
     """Answers ``question`` through decomposition, domain routing, experts and synthesis."""
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
-    question = asked_sentence(question, graph_lexicon(graph))
+    question = asked_without_aside(asked_sentence(question, graph_lexicon(graph)), graph_lexicon(graph))
     if (owned := owner_answer(graph, question, "routed")) is not None:
         owned.question = result.question
         return owned  # which domain owns X: the graph's domains say it
@@ -333,7 +334,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     (and for each open clause beside typed ones)."""
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
-    question = asked_sentence(question, keys)
+    question = asked_without_aside(asked_sentence(question, keys), keys)
     if (owned := owner_answer(graph, question, "flat")) is not None:
         owned.question = result.question
         return owned

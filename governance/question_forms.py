@@ -34,6 +34,7 @@ __all__ = [
     "about_one",
     "answered_by_graph",
     "asked_sentence",
+    "asked_without_aside",
     "clause_questions",
     "defined",
     "near_names",
@@ -77,6 +78,21 @@ def asked_sentence(question: str, keys: dict[str, str]) -> str:
         if sentence is not asking[0]
     )
     return asked if aside else question
+
+
+def asked_without_aside(question: str, keys: dict[str, str]) -> str:
+    """The question without the aside it ends in (:func:`agents.answer_forms.without_aside`: "What
+    should I learn before dropout, e.g. for CNNs?" asks of dropout alone), unless what is left names
+    no concept: then the aside is what is asked ("What is better, e.g. zero-shot or few-shot?").
+
+    >>> keys = {"dropout": "dropout"}
+    >>> asked_without_aside("What is dropout, e.g. in MLPs?", keys)
+    'What is dropout?'
+    >>> asked_without_aside("Which is better, e.g. dropout or not?", keys)
+    'Which is better, e.g. dropout or not?'
+    """
+    cut = without_aside(question)
+    return cut if cut != question and find_mentions(cut, keys) else question
 
 
 def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:
@@ -135,12 +151,9 @@ def about_one(graph: GraphIndex, question: str) -> str:
     :func:`agents.answer_forms.as_what_is`) is asked as "What is X?" first, and so is what a term
     is within a context ("What is a token in NLP?", :func:`agents.answer_forms.term_in_context`),
     when the term is a concept's name, or a short one without "the" ("What is the seat in the
-    county?" may ask a name); an aside it ends in ("What is dropout, e.g. in MLPs?",
-    :func:`agents.answer_forms.without_aside`) is left out."""
+    county?" may ask a name)."""
     if abbreviation_asked(question):  # "What does ReLU stand for?" asks a long form, not a definition
         return question
-    cut = without_aside(question)  # not when the aside is what is asked ("What is better, e.g. A or B?")
-    question = cut if find_mentions(cut, graph_lexicon(graph)) else question
     question = as_what_is(question) or question
     term, article, verb, whole = term_in_context(question)
     named = term and not _names_one(graph, whole)  # "Allen Institute for Artificial Intelligence" is one name

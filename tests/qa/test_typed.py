@@ -278,6 +278,16 @@ def test_a_sentence_put_before_a_question_does_not_take_it_over(graph: GraphInde
     )
 
 
+@pytest.mark.parametrize("mode", ["routed", "flat"])
+def test_an_aside_ending_a_typed_question_is_no_part_of_it(graph: GraphIndex, mode: str) -> None:
+    # "What should I learn before dropout, e.g. for CNNs?" answered what comes before CNNs, and
+    # said "The graph does not cover e.g." (found by a hostile run).
+    question = "What should I learn before transformers, e.g. for attention?"
+    result = routed(graph, question) if mode == "routed" else answer_flat(LLM, graph, question)
+    assert result.question_type == "prerequisites" and not result.uncovered
+    assert [answer.concepts for answer in result.graph_answers] == [["transformer"]]
+
+
 def test_a_path_across_domains_goes_to_the_fewest_experts_that_hold_its_steps(graph: GraphIndex) -> None:
     result = routed(graph, "What is the learning path from linear algebra to transformers?")
     assert result.path == ["linear-algebra", "neural-network", "transformer"]
