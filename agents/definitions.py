@@ -74,6 +74,11 @@ _DENIED = re.compile(r"[\W_]*(?:not|never|no longer|neither)\b", re.IGNORECASE)
 """What X is not ("AI red teaming is not all encompassing"): no definition."""
 
 
+_PLURAL = r"(?:e?s)?(?!\w)"
+"""A name's end, its plural's included ("RNNs" names the RNN: "What is an RNN?" missed "*Recurrent
+neural networks* (RNNs) are ...", which "What are RNNs?" read)."""
+
+
 @lru_cache(maxsize=1024)
 def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     """The patterns of a sentence that says what X is (X: any of ``names``): "X is ..." (quotes,
@@ -92,7 +97,7 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
         re.IGNORECASE,
     )
     named = re.compile(
-        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms})(?!\w)",
+        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms}){_PLURAL}",
         re.IGNORECASE,
     )
     marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
@@ -102,8 +107,8 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
         r"\s*(?P<said>[^*_\s](?:(?!(?:\*\*|__)[^\W_]).)*)",
         re.IGNORECASE,
     )
-    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms})(?!\w)", re.IGNORECASE)  # the sentence is about it
-    mentioning = re.compile(rf"(?<!\w)(?:{terms})(?!\w)", re.IGNORECASE)
+    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms}){_PLURAL}", re.IGNORECASE)  # it is what it is about
+    mentioning = re.compile(rf"(?<!\w)(?:{terms}){_PLURAL}", re.IGNORECASE)
     return says, defining, named, marked, glossed, leading, mentioning
 
 
@@ -195,6 +200,8 @@ def definition(
     1
     >>> definition(["SGD"], ["In this section, we discuss *SGD* in detail.", "SGD reduces the cost."]).text
     'SGD reduces the cost.'
+    >>> definition(["RNN"], ["We use it.", "RNNs have hidden states."]).text
+    'RNNs have hidden states.'
     """
     kept = _kept(names)
     if not kept:
