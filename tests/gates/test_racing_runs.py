@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -110,24 +111,34 @@ def test_a_proposal_still_open_is_settled_as_judged(open_world: SQLiteStore, clo
     assert open_world.proposal(CYCLE.id).state == "rejected"  # type: ignore[union-attr]
 
 
-def _beaten_by_another_run(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Makes the command's run judge first, then lets another whole run settle everything, then
-    lets the command write what it judged."""
-    judge = review.run_reconsider
+def _beaten(db: str, monkeypatch: pytest.MonkeyPatch, command: str, other: Callable[..., Any]) -> None:
+    """Makes the command's run (``review.<command>``) judge first, then lets ``other`` (the same
+    run on a store of its own) write everything it finds, then lets the command write what it
+    judged."""
+    judge = getattr(review, command)
 
     def raced(store: Store, *args: object, **kwargs: object) -> Iterator[object]:
-        judged = list(judge(store, *args, **kwargs))  # type: ignore[arg-type]
-        other = SQLiteStore.open(db)
+        judged = list(judge(store, *args, **kwargs))
+        store_of_other = SQLiteStore.open(db)
         try:
             clock = StepClock("2031-01-01T00:00:00.000000Z", step_seconds=0.001)
-            for found in judge(other, ScriptedLLM({"judge": by_src(scores)}), POLICY, clock):
+            for found in other(judge, store_of_other, clock):
                 if found.ops:
-                    assert apply(other, clock, found.ops).status == "applied"
+                    assert apply(store_of_other, clock, found.ops).status == "applied"
         finally:
-            other.close()
+            store_of_other.close()
         yield from judged
 
-    monkeypatch.setattr(review, "run_reconsider", raced)
+    monkeypatch.setattr(review, command, raced)
+
+
+def _beaten_by_another_run(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another whole reconsideration writes between this run's judging and its writing."""
+
+    def other(judge: Callable[..., Any], store: Store, clock: StepClock) -> Any:
+        return judge(store, ScriptedLLM({"judge": by_src(scores)}), POLICY, clock)
+
+    _beaten(db, monkeypatch, "run_reconsider", other)
 
 
 scores = {"attention": 0.9, "transformer": 0.9, "k-means": 0.1}
@@ -221,22 +232,12 @@ def test_a_keep_judged_before_another_writer_closed_the_edge_is_not_recorded(
 
 
 def _rechecked_by_another_run(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Makes the command's re-check judge first, then lets another whole re-check write, then lets
-    the command write what it judged."""
-    judge = review.run_recheck
+    """Another whole re-check writes between this run's judging and its writing."""
 
-    def raced(store: Store, *args: object, **kwargs: object) -> Iterator[object]:
-        judged = list(judge(store, *args, **kwargs))  # type: ignore[arg-type]
-        other = SQLiteStore.open(db)
-        try:
-            clock = StepClock("2031-01-01T00:00:00.000000Z", step_seconds=0.001)
-            for found in judge(other, ScriptedLLM(), POLICY, clock, 3):
-                assert apply(other, clock, found.ops).status == "applied"
-        finally:
-            other.close()
-        yield from judged
+    def other(judge: Callable[..., Any], store: Store, clock: StepClock) -> Any:
+        return judge(store, ScriptedLLM(), POLICY, clock, 3)
 
-    monkeypatch.setattr(review, "run_recheck", raced)
+    _beaten(db, monkeypatch, "run_recheck", other)
 
 
 def test_the_losing_recheck_skips_what_the_other_invalidated_and_counts_only_what_it_wrote(
