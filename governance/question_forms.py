@@ -80,19 +80,33 @@ def asked_sentence(question: str, keys: dict[str, str]) -> str:
     return asked if aside else question
 
 
+_CHOOSING = frozenset(
+    question_terms(
+        "better best worse worst prefer preferred choose pick use differ difference compare recommend"
+    )
+)
+"""The words of a question that asks to choose or compare and names nothing else ("What is
+better?"): the aside after it is what it asks about."""
+
+
 def asked_without_aside(question: str, keys: dict[str, str]) -> str:
     """The question without the aside it ends in (:func:`agents.answer_forms.without_aside`: "What
-    should I learn before dropout, e.g. for CNNs?" asks of dropout alone), unless what is left names
-    no concept: then the aside is what is asked ("What is better, e.g. zero-shot or few-shot?").
+    should I learn before dropout, e.g. for CNNs?" asks of dropout alone), unless what is left
+    asks to choose or compare and names nothing: then the aside is what is asked ("What is better,
+    e.g. zero-shot or few-shot?").
 
     >>> keys = {"dropout": "dropout"}
     >>> asked_without_aside("What is dropout, e.g. in MLPs?", keys)
     'What is dropout?'
     >>> asked_without_aside("Which is better, e.g. dropout or not?", keys)
     'Which is better, e.g. dropout or not?'
+    >>> asked_without_aside("What is momentum, such as Nesterov momentum?", keys)  # a term of its own
+    'What is momentum?'
     """
     cut = without_aside(question)
-    return cut if cut != question and find_mentions(cut, keys) else question
+    if cut == question or find_mentions(cut, keys):
+        return cut
+    return cut if set(question_terms(cut)) - _CHOOSING else question
 
 
 def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:
