@@ -132,26 +132,26 @@ def _beaten(db: str, monkeypatch: pytest.MonkeyPatch, command: str, other: Calla
     monkeypatch.setattr(review, command, raced)
 
 
-def _beaten_by_another_run(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Another whole reconsideration writes between this run's judging and its writing."""
+@pytest.fixture
+def reconsider_raced(open_world: SQLiteStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The open world on disk, where another whole reconsideration writes between the command's
+    judging and its writing."""
+    db = on_disk(open_world, tmp_path / "r.sqlite")
 
     def other(judge: Callable[..., Any], store: Store, clock: StepClock) -> Any:
         return judge(store, ScriptedLLM({"judge": by_src(scores)}), POLICY, clock)
 
     _beaten(db, monkeypatch, "run_reconsider", other)
+    return db
 
 
 scores = {"attention": 0.9, "transformer": 0.9, "k-means": 0.1}
 
 
 def test_the_losing_run_counts_only_what_it_wrote(
-    open_world: SQLiteStore,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    reconsider_raced: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = on_disk(open_world, tmp_path / "r.sqlite")
-    _beaten_by_another_run(db, monkeypatch)
+    db = reconsider_raced
     run_magg(["reconsider", "--db", db, "--rounds", "1", "--json"])  # exit 0: not an error
     captured = capsys.readouterr()
     report = json.loads(captured.out)
@@ -171,13 +171,9 @@ def test_the_losing_run_counts_only_what_it_wrote(
 
 
 def test_the_losing_run_says_what_it_skipped(
-    open_world: SQLiteStore,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    reconsider_raced: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = on_disk(open_world, tmp_path / "r.sqlite")
-    _beaten_by_another_run(db, monkeypatch)
+    db = reconsider_raced
     run_magg(["reconsider", "--db", db, "--rounds", "1"])
     tally = capsys.readouterr().out.splitlines()[-1]
     # The offline judge settles every edge, and the other run wrote each first: none is this run's.
@@ -231,23 +227,23 @@ def test_a_keep_judged_before_another_writer_closed_the_edge_is_not_recorded(
     assert verify_store(edges_world) == []
 
 
-def _rechecked_by_another_run(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Another whole re-check writes between this run's judging and its writing."""
+@pytest.fixture
+def recheck_raced(edges_world: SQLiteStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The edges world on disk, where another whole re-check writes between the command's judging
+    and its writing."""
+    db = on_disk(edges_world, tmp_path / "r.sqlite")
 
     def other(judge: Callable[..., Any], store: Store, clock: StepClock) -> Any:
         return judge(store, ScriptedLLM(), POLICY, clock, 3)
 
     _beaten(db, monkeypatch, "run_recheck", other)
+    return db
 
 
 def test_the_losing_recheck_skips_what_the_other_invalidated_and_counts_only_what_it_wrote(
-    edges_world: SQLiteStore,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    recheck_raced: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = on_disk(edges_world, tmp_path / "r.sqlite")
-    _rechecked_by_another_run(db, monkeypatch)
+    db = recheck_raced
     run_magg(["recheck", "--limit", "3", "--db", db, "--json"])  # exit 0: not an error
     captured = capsys.readouterr()
     report = json.loads(captured.out)
@@ -259,13 +255,9 @@ def test_the_losing_recheck_skips_what_the_other_invalidated_and_counts_only_wha
 
 
 def test_the_losing_recheck_says_what_it_skipped(
-    edges_world: SQLiteStore,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    recheck_raced: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = on_disk(edges_world, tmp_path / "r.sqlite")
-    _rechecked_by_another_run(db, monkeypatch)
+    db = recheck_raced
     run_magg(["recheck", "--limit", "3", "--db", db])
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == "re-checked 3 edge(s); invalidated 0; 1 settled by another run first, skipped"
