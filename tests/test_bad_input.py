@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 from agents.offline.handlers import offline_handlers
 from magg_kg.cli.app import app
 from tests.cli import magg
+from tests.damage import lose_the_edges
 from tests.llm.fake_server import ChatRequest, serve
 from tests.llm.prompts import prompt_of
 
@@ -112,15 +113,7 @@ def test_a_page_that_lost_its_rows_in_silence_is_refused_by_every_command_but_ve
     # into it (found by a hostile run): a page whose cell count reads 0 is read as empty.
     db = tmp_path / "g.sqlite"
     shutil.copy(ingested, db)
-    with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT COUNT(*) FROM concept_edges").fetchone()[0] > 0
-        (root,) = connection.execute(
-            "SELECT rootpage FROM sqlite_master WHERE name = 'concept_edges'"
-        ).fetchone()
-        size = connection.execute("PRAGMA page_size").fetchone()[0]
-    with db.open("r+b") as file:
-        file.seek((root - 1) * size + 3)  # a leaf page's header: its number of cells
-        file.write(b"\0\0")
+    lose_the_edges(db)
     for command in (["export", "--json"], ["coverage"], ["reconsider"]):
         code, out, err = magg([*command, "--db", str(db)], capsys)
         assert code == 2 and out == "" and "is damaged" in err and "magg audit verify" in err, command

@@ -4,11 +4,10 @@ which is then refused (503), not read as if whole."""
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from magg_kg.cli.site import CSRF_COOKIE
 from magg_kg.clock import StepClock, SystemClock
 from magg_kg.config import load_config
 from magg_kg.sqlite import SQLiteStore
+from tests.damage import lose_the_edges
 from tests.gates.world import CHAIN, seed, seeded_edge, write
 
 QUESTION = {"question": "What comes before transformers?"}
@@ -53,19 +53,6 @@ def _wal_frames(path: Path) -> int:
     return wal.stat().st_size if wal.exists() else 0
 
 
-def _lose_the_edges(path: Path) -> None:
-    """The page of the edges reads as holding no row (its cell count written over with 0), as in
-    tests/test_bad_input.py: a read finds no edge and no error; SQLite's integrity check finds it."""
-    with closing(sqlite3.connect(path)) as connection:
-        (root,) = connection.execute(
-            "SELECT rootpage FROM sqlite_master WHERE name = 'concept_edges'"
-        ).fetchone()
-        size = connection.execute("PRAGMA page_size").fetchone()[0]
-    with path.open("r+b") as file:
-        file.seek((root - 1) * size + 3)
-        file.write(b"\0\0")
-
-
 @contextmanager
 def _served(db: Path) -> Iterator[TestClient]:
     with (
@@ -82,7 +69,7 @@ def test_a_file_damaged_while_serving_is_refused_before_the_next_answer_or_page(
         assert answered.status_code == 200, answered.text
         assert client.get("/queue").status_code == 200
 
-        _lose_the_edges(db)
+        lose_the_edges(db)
 
         refused = client.post("/api/ask", json=QUESTION)
         assert refused.status_code == 503, refused.text
