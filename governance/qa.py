@@ -82,12 +82,11 @@ from governance.ownership import owner_answer
 from governance.question_forms import (
     about_one,
     answered_by_graph,
-    asked_sentence,
-    asked_without_aside,
     clause_questions,
     defined,
     near_names,
     typed_clauses,
+    what_is_asked,
 )
 from governance.typed_answers import explain_flat, is_typed, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
@@ -201,7 +200,7 @@ def answer_routed(
 ) -> QAResult:
     """Answers ``question`` through decomposition, domain routing, experts and synthesis."""
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
-    question = asked_without_aside(asked_sentence(question, graph_lexicon(graph)), graph_lexicon(graph))
+    question = what_is_asked(question, graph_lexicon(graph))
     if (owned := owner_answer(graph, question, "routed")) is not None:
         owned.question = result.question
         return owned  # which domain owns X: the graph's domains say it
@@ -334,7 +333,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     (and for each open clause beside typed ones)."""
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
-    question = asked_without_aside(asked_sentence(question, keys), keys)
+    question = what_is_asked(question, keys)
     if (owned := owner_answer(graph, question, "flat")) is not None:
         owned.question = result.question
         return owned

@@ -39,6 +39,7 @@ __all__ = [
     "defined",
     "near_names",
     "typed_clauses",
+    "what_is_asked",
 ]
 
 _BACK = frozenset("it its they them their this that these those both either each former latter".split())
@@ -107,6 +108,12 @@ def asked_without_aside(question: str, keys: dict[str, str]) -> str:
     if cut == question or find_mentions(cut, keys):
         return cut
     return cut if set(question_terms(cut)) - _CHOOSING else question
+
+
+def what_is_asked(question: str, keys: dict[str, str]) -> str:
+    """The question as it is answered: its one question alone (:func:`asked_sentence`), without the
+    aside it ends in (:func:`asked_without_aside`)."""
+    return asked_without_aside(asked_sentence(question, keys), keys)
 
 
 def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:
