@@ -13,12 +13,16 @@ from magg_kg.store import Store
 __all__ = ["open_store"]
 
 
-def open_store(config: Config, *, create: bool = True, upgrade: bool = True) -> Store:
+def open_store(
+    config: Config, *, create: bool = True, upgrade: bool = True, write_late: bool = False
+) -> Store:
     """The store ``config`` names: ``SQLiteStore`` at ``config.db``, or ``D1Store`` (MAGG_STORE=d1).
 
     A SQLite file that does not exist yet is created only if ``create``; otherwise opening it is a
     :class:`StoreError` and no file is written; a file of an older schema is migrated only if
-    ``upgrade``, else refused, unchanged, naming ``magg init``. (D1 is created by its migrations,
+    ``upgrade``, else refused, unchanged, naming ``magg init``; ``write_late``, in the transaction
+    of the store's first write, which is also the first thing it writes to the file
+    (:meth:`SQLiteStore.open`). (D1 is created by its migrations,
     never here; a D1 database without them, with only some of them, or migrated by a newer magg,
     is refused on opening.)
 
@@ -53,4 +57,4 @@ def open_store(config: Config, *, create: bool = True, upgrade: bool = True) -> 
             store.close()  # its HTTP client
             raise
         return store
-    return SQLiteStore.open(config.db, create=create, upgrade=upgrade)
+    return SQLiteStore.open(config.db, create=create, upgrade=upgrade, write_late=write_late)

@@ -6,8 +6,9 @@ fields are written as JSON once (:func:`~magg_kg.operations.op_writer`): those t
 batch's digest, which the store computes itself, and the columns kept as JSON text; consecutive
 operations of one type are one ``executemany``.
 
-Durability: a store that writes keeps its journal in WAL mode with ``synchronous = FULL``. A batch
-is acknowledged only once its commit is on disk (one fsync of the WAL), so an applied batch, and
+Durability: a store opened to write keeps its journal in WAL mode with ``synchronous = FULL`` (one
+opened ``write_late`` keeps the mode it finds: it writes one transaction, and nothing before it).
+A batch is acknowledged only once its commit is on disk (one fsync), so an applied batch, and
 the audit events it appended, survive a power loss as well as a killed process. The audit chain
 is the record of truth: ``synchronous = NORMAL`` would spare the fsync per batch (at most about 5%
 of the time of 100 batches of 1,000 edge versions, measured), but a power loss could then take
@@ -41,7 +42,7 @@ from magg_kg.operations import (
     op_writer,
     statements,
 )
-from magg_kg.sqlite_schema import migrate
+from magg_kg.sqlite_schema import migrate, migrate_held, missing_migrations
 from magg_kg.store import BatchResult, Param, Row, Store, queries
 
 __all__ = ["SQLiteStore", "bind"]
@@ -155,11 +156,18 @@ class SQLiteStore(Store):
         (self._head, self._head_params), self._plans = _plan()
         self._held = False
         self._wal = False
-        self._file: tuple[int, int] | None = None  # (device, inode) of the file it opened in WAL mode
+        self._file: tuple[int, int] | None = None  # (device, inode) of the file it opened
+        self._behind = False  # an older schema, migrated by the first write (``write_late``)
 
     @classmethod
     def open(
-        cls, path: str | Path, *, create: bool = True, read_only: bool = False, upgrade: bool = True
+        cls,
+        path: str | Path,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        upgrade: bool = True,
+        write_late: bool = False,
     ) -> SQLiteStore:
         """Opens (and, if needed and ``upgrade``, migrates) the database at ``path``.
 
@@ -167,7 +175,10 @@ class SQLiteStore(Store):
         :class:`StoreError` and nothing is written. An older schema is migrated only if ``upgrade``,
         else refused (:func:`~magg_kg.sqlite_schema.migrate`). ``read_only`` opens an existing
         database for reading only: every write then fails with a :class:`StoreError` (as it does
-        when the file itself is read-only).
+        when the file itself is read-only). A store opened ``write_late`` writes nothing to the file
+        before its first write: it takes the journal mode as it finds it, and migrates an older
+        schema in the transaction of its first write, so that a command that fails before it
+        writes (an unknown id) leaves the file byte for byte as it was.
         """
         location = str(path)
         create = create and not read_only
@@ -191,18 +202,24 @@ class SQLiteStore(Store):
             connection.execute("PRAGMA busy_timeout = 30000")
             connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             store = cls(connection, location)
-            migrate(connection, location, create=create, upgrade=upgrade and not read_only)
+            upgrade = upgrade and not read_only
+            if write_late and not create:
+                store._behind = bool(missing_migrations(connection, location, create=False, upgrade=upgrade))
+            else:
+                migrate(connection, location, create=create, upgrade=upgrade)
             if not read_only and location != ":memory:":
-                store._use_wal()
+                store._use_wal(switch=not write_late)
         except sqlite3.DatabaseError as error:
             hint = next(hint for cue, hint in _OPEN_HINTS if cue in str(error))
             raise StoreError(f"cannot open {location} as a magg database ({error}); {hint}") from None
         return store
 
-    def _use_wal(self) -> None:
-        """WAL with ``synchronous = FULL`` (see the module's docstring for why FULL)."""
+    def _use_wal(self, switch: bool = True) -> None:
+        """WAL with ``synchronous = FULL`` (see the module's docstring for why FULL); a store that
+        does not ``switch`` keeps the journal mode it finds (WAL when another store set it)."""
         try:
-            self._wal = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
+            mode = self._db.execute("PRAGMA journal_mode = WAL" if switch else "PRAGMA journal_mode")
+            self._wal = mode.fetchone()[0] == "wal"
         except sqlite3.OperationalError:
             return  # no room for the -wal file (a read-only folder): reads work, writes fail as before
         self._file = _identity(self._location)
@@ -219,7 +236,7 @@ class SQLiteStore(Store):
         -wal and -shm files there may be another file's, which leaving WAL mode would delete
         (SQLite's own close leaves them to it)."""
         try:
-            if self._wal and _identity(self._location) == self._file:
+            if self._file is not None and _identity(self._location) == self._file and self._in_wal():
                 self._db.execute("PRAGMA busy_timeout = 0")  # only the last connection can leave WAL mode
                 try:
                     self._db.execute("PRAGMA journal_mode = DELETE")
@@ -229,6 +246,10 @@ class SQLiteStore(Store):
             pass
         finally:
             self._db.close()
+
+    def _in_wal(self) -> bool:
+        """Whether the file is in WAL mode: this store set it, or another has since."""
+        return self._wal or self._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
     def settle(self) -> None:
         if not self._wal or _identity(self._location) != self._file:  # another file's log: not ours
@@ -256,6 +277,8 @@ class SQLiteStore(Store):
         except sqlite3.OperationalError as error:
             raise _cannot_write(self._location, error) from None
         try:
+            if self._behind and not self._held:  # write_late: an older schema migrated in this write
+                migrate_held(self._db, self._location)
             result = self._apply_in_transaction(batch)
         except sqlite3.IntegrityError as error:
             self._rollback()
@@ -275,6 +298,8 @@ class SQLiteStore(Store):
             except sqlite3.OperationalError as error:  # the disk filled up at the commit
                 self._rollback()
                 raise _cannot_write(self._location, error) from None
+            if not self._held:
+                self._behind = False
         else:
             self._rollback()
         return result
@@ -320,6 +345,8 @@ class SQLiteStore(Store):
                     raise _cannot_write(self._location, error) from None
         self._held = True
         try:
+            if self._behind:  # write_late: an older schema migrated in the transaction of the block
+                migrate_held(self._db, self._location)
             yield
         except BaseException:
             self._abandon()
@@ -330,6 +357,7 @@ class SQLiteStore(Store):
             except sqlite3.OperationalError as error:
                 self._abandon()
                 raise _cannot_write(self._location, error) from None
+            self._behind = False
         finally:
             self._held = False
 

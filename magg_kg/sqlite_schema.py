@@ -12,7 +12,7 @@ from magg_kg.errors import SchemaError, StoreError
 from magg_kg.migrations import migrations, split_statements
 from magg_kg.store import SCHEMA_VERSION
 
-__all__ = ["current_version", "migrate"]
+__all__ = ["current_version", "migrate", "migrate_held", "missing_migrations"]
 
 
 def current_version(db: sqlite3.Connection, location: str) -> int:
@@ -31,52 +31,66 @@ def current_version(db: sqlite3.Connection, location: str) -> int:
     return int(db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
 
 
-def migrate(db: sqlite3.Connection, location: str, *, create: bool, upgrade: bool) -> None:
-    """Brings the schema up to date; the version is read again under the write lock.
-
-    A new (empty) file gets the schema only if ``create``; an older schema is migrated only if
-    ``upgrade``, and otherwise refused with a :class:`SchemaError` that names ``magg init``, before
-    anything is written.
-
-    Two processes opening a new file at once both see version 0 before either holds the lock:
-    the one that waits must re-read the version once it holds the lock, or it runs the first
-    migration again on a database that already has it.
-    """
+def missing_migrations(
+    db: sqlite3.Connection, location: str, *, create: bool, upgrade: bool
+) -> list[tuple[int, str, str]]:
+    """The migrations the database lacks (:func:`~magg_kg.migrations.migrations`), once what
+    cannot be opened is refused: an empty file unless ``create``, a newer schema, and an older
+    one unless ``upgrade``, with a :class:`SchemaError` that names ``magg init``. Reads only."""
     current = current_version(db, location)
     if current == 0 and not create:
         raise StoreError(
             f"no database at {location} (the file is empty); run `magg init --db {location}` first"
         )
     _check_not_newer(current, location)
-    pending = [entry for entry in migrations() if entry[0] > current]
-    if not pending:
-        return
-    if current and not upgrade:
+    missing = [entry for entry in migrations() if entry[0] > current]
+    if missing and current and not upgrade:
         raise SchemaError(
             f"{location} has schema version {current}, older than this magg's ({SCHEMA_VERSION}), and a "
             f"read does not change it: run `magg init --db {location}` to migrate it (on a copy, if an "
             "older magg still uses it)"
         )
+    return missing
+
+
+def migrate(db: sqlite3.Connection, location: str, *, create: bool, upgrade: bool) -> None:
+    """Brings the schema up to date in a transaction of its own (what is refused is refused
+    before anything is written: :func:`missing_migrations`).
+
+    Two processes opening a new file at once both see version 0 before either holds the lock:
+    the one that waits must re-read the version once it holds the lock, or it runs the first
+    migration again on a database that already has it.
+    """
+    missing = missing_migrations(db, location, create=create, upgrade=upgrade)
+    if not missing:
+        return
     try:
         db.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as error:
-        raise _migration_error(error, pending[0][1], location) from None
+        raise _migration_error(error, missing[0][1], location) from None
     try:
-        current = current_version(db, location)
-        _check_not_newer(current, location)
-        for version, name, sql in pending:
-            if version <= current:
-                continue
-            try:
-                for statement in split_statements(sql):
-                    db.execute(statement)
-            except sqlite3.OperationalError as error:
-                raise _migration_error(error, name, location) from None
+        migrate_held(db, location)
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
+
+
+def migrate_held(db: sqlite3.Connection, location: str) -> None:
+    """Applies the migrations the database lacks in the transaction the caller holds the write
+    lock in (``BEGIN IMMEDIATE``), the version read again under the lock: they are kept or rolled
+    back with what the caller writes in it."""
+    current = current_version(db, location)
+    _check_not_newer(current, location)
+    for version, name, sql in migrations():
+        if version <= current:
+            continue
+        try:
+            for statement in split_statements(sql):
+                db.execute(statement)
+        except sqlite3.OperationalError as error:
+            raise _migration_error(error, name, location) from None
 
 
 def _check_not_newer(current: int, location: str) -> None:

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -168,7 +168,7 @@ class Context:
 
 @contextmanager
 def open_context(
-    db: Path | None, *, create: bool = False, sound: bool = True, decides: bool = False
+    db: Path | None, *, create: bool = False, sound: bool = True, decides: bool = False, held: bool = False
 ) -> Iterator[Context]:
     """Builds the configuration once and opens the store for one command; when the command ends,
     closes what it opened (:meth:`Context.llm`), then the store.
@@ -180,6 +180,12 @@ def open_context(
     A command that ``decides`` reads the policy file first (:func:`read_config`). Only a command
     that creates a graph or decides (and so writes) migrates a file of an older schema; the others
     refuse it in one line naming ``magg init``, and leave it as it was.
+
+    A command ``held`` (a person's decision on an id) runs under the store's write lock
+    (:meth:`~magg_kg.store.Store.exclusive`) from its first read to its write, so that two people
+    settling one proposal at once are served one after the other. It writes nothing to the file
+    before its decision: an older schema is migrated in the decision's own transaction, so that a
+    decision refused (an unknown id, a proposal already settled) leaves the file as it was.
     """
     config = read_config(db, decides=decides)
     # Checked before the store opens it: opening may write (a migration, the journal's files).
@@ -191,11 +197,11 @@ def open_context(
             f"or recover what is readable with `sqlite3 {config.db} .recover` (`magg audit verify` lists "
             "what is wrong)"
         )
-    store = open_store(config, create=create, upgrade=create or decides)
+    store = open_store(config, create=create, upgrade=create or decides, write_late=held)
     try:
         clock = SystemClock(history=store.latest_time)  # a clock behind the history writes after it
         ctx = Context(config=config, store=store, clock=clock, out=out_console(), err=err_console())
-        with ctx.closing:
+        with ctx.closing, store.exclusive() if held else nullcontext():
             yield ctx
     finally:
         store.close()

@@ -132,7 +132,7 @@ def person_decides(
 ) -> None:
     """Writes a person's decision on ``ident``, the write lock held from the read to the write (as
     in :func:`review_approve`), and says ``done`` (or what it makes of the ops written)."""
-    with open_context(db, decides=True) as ctx, ctx.store.exclusive():
+    with open_context(db, decides=True, held=True) as ctx:
         ops = decided(ctx)
         refused = write_batch(ctx.store, ctx.clock, "review", ident, ops, None)
         if refused:

@@ -247,9 +247,8 @@ def review_approve(
     db: DbOption = None,
 ) -> None:
     """Approve a quarantined proposal: the rules run again, then the edge is committed."""
-    # The write lock is held from the read to the write, so that two reviewers settling one
-    # proposal at once are served one after the other: the second finds it settled.
-    with open_context(db, decides=True) as ctx, ctx.store.exclusive():
+    # The write lock is held from the read to the write: a second reviewer finds it settled.
+    with open_context(db, decides=True, held=True) as ctx:
         ops = approve(ctx.store, ctx.clock, ctx.config.policy, ident, reviewer, note)
         refused = _write(ctx, "review", ident, ops, None)
         if refused:  # on D1, whose writers hold no lock, another reviewer may have settled it since

@@ -111,7 +111,9 @@ def test_a_missing_database_is_not_created(tmp_path: Path) -> None:
     assert not path.exists()
 
 
-def _read_only(config: Config, *, create: bool = False, upgrade: bool = False) -> SQLiteStore:
+def _read_only(
+    config: Config, *, create: bool = False, upgrade: bool = False, write_late: bool = False
+) -> SQLiteStore:
     return SQLiteStore.open(config.db, read_only=True)
 
 
