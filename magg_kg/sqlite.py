@@ -7,7 +7,7 @@ batch's digest, which the store computes itself, and the columns kept as JSON te
 operations of one type are one ``executemany``.
 
 Durability: a store opened to write keeps its journal in WAL mode with ``synchronous = FULL`` (one
-opened ``write_late`` keeps the mode it finds: it writes one transaction, and nothing before it).
+opened ``write_late``, to read or to write one decision, keeps the mode it finds: a read is no write).
 A batch is acknowledged only once its commit is on disk (one fsync), so an applied batch, and
 the audit events it appended, survive a power loss as well as a killed process. The audit chain
 is the record of truth: ``synchronous = NORMAL`` would spare the fsync per batch (at most about 5%

@@ -345,3 +345,49 @@ def test_a_decision_on_an_older_schema_migrates_it_with_the_decision(
     with closing(sqlite3.connect(path)) as db:
         active = db.execute("SELECT count(*) FROM concept_edges WHERE status = 'active'").fetchone()[0]
     assert active == 1
+
+
+def _written(path: Path) -> Path:
+    """A database of this schema that a writer (a store in WAL mode) wrote and closed."""
+    from magg_kg.clock import StepClock
+    from tests.gates.world import CHAIN, seed
+
+    store = SQLiteStore.open(path)
+    seed(store, StepClock("2026-01-01T00:00:00.000000Z"), CHAIN)
+    store.close()
+    return path
+
+
+@pytest.mark.parametrize("command", OLDER_SCHEMA_READS, ids=" ".join)
+def test_a_command_that_reads_leaves_the_file_byte_for_byte_as_it_was(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every store switched the file to WAL mode on opening and back on closing: two writes to the
+    # header (its change counter twice) by a command that only reads.
+    monkeypatch.chdir(tmp_path)
+    path = _written(tmp_path / "g.sqlite")
+    before = path.read_bytes()
+    assert before[18:20] == b"\x01\x01"  # at rest in rollback-journal mode
+
+    code, _, err = magg([*command, "--db", str(path)], capsys)
+
+    nothing_there = command[:2] in (["review", "show"], ["model", "claims"])  # no such proposal here
+    assert code == (2 if nothing_there else 0), err  # it read the graph
+    assert path.read_bytes()[:100] == before[:100]
+    assert path.read_bytes() == before
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("g.sqlite-")]
+
+
+def test_a_store_that_reads_and_closes_last_puts_the_file_back_in_rollback_journal_mode(
+    tmp_path: Path,
+) -> None:
+    path = _written(tmp_path / "g.sqlite")
+    reader = SQLiteStore.open(path, upgrade=False, write_late=True)
+    writer = SQLiteStore.open(path)  # sets WAL mode
+    assert path.read_bytes()[18:20] == b"\x02\x02"
+    assert len(reader.concepts()) == len(writer.concepts()) > 0  # the reader now reads the WAL
+    writer.close()  # cannot leave WAL mode while the reader holds the log
+    assert path.read_bytes()[18:20] == b"\x02\x02"
+    reader.close()
+    assert path.read_bytes()[18:20] == b"\x01\x01"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sqlite"]

@@ -179,7 +179,8 @@ def open_context(
     without an error), but by ``audit verify``, which passes ``sound=False`` to say what is wrong.
     A command that ``decides`` reads the policy file first (:func:`read_config`). Only a command
     that creates a graph or decides (and so writes) migrates a file of an older schema; the others
-    refuse it in one line naming ``magg init``, and leave it as it was.
+    refuse it in one line naming ``magg init``, and leave it as it was: byte for byte, as the
+    store of a command that reads is opened ``write_late`` (it leaves the journal mode as it is).
 
     A command ``held`` (a person's decision on an id) runs under the store's write lock
     (:meth:`~magg_kg.store.Store.exclusive`) from its first read to its write, so that two people
@@ -197,7 +198,8 @@ def open_context(
             f"or recover what is readable with `sqlite3 {config.db} .recover` (`magg audit verify` lists "
             "what is wrong)"
         )
-    store = open_store(config, create=create, upgrade=create or decides, write_late=held)
+    writes = create or decides
+    store = open_store(config, create=create, upgrade=writes, write_late=held or not writes)
     try:
         clock = SystemClock(history=store.latest_time)  # a clock behind the history writes after it
         ctx = Context(config=config, store=store, clock=clock, out=out_console(), err=err_console())

@@ -276,7 +276,7 @@ def claims(
         raise UserError(f"{', '.join(existing)} already exist: pass --force to overwrite, or another --out")
     if not db.is_file():
         raise UserError(f"{db}: no such database")
-    store = SQLiteStore.open(str(db), create=False, upgrade=False)
+    store = SQLiteStore.open(str(db), create=False, upgrade=False, write_late=True)
     try:
         rows = lesson_claims(store, n, seed)
     finally:
