@@ -23,7 +23,8 @@ the 350 left). A case that now breaks a rule closes its open proposals as reject
 
 Each case's batch carries the state its open proposals were read in
 (:class:`~magg_kg.operations.ExpectState`): when another run settled one of them meanwhile, the
-store refuses the batch as settled, and nothing of it is written.
+store refuses the batch as settled, and nothing of it is written. A case left open writes no batch:
+:func:`still_open` reads whether its proposals are open still, for a count of what is.
 
 No owner review and no debate: the owners approved each of these proposals when it came in (it
 reached the judge), and reconsideration spends one judge call per edge.
@@ -47,7 +48,7 @@ from magg_kg.operations import ExpectState, Operation, RecordDecision
 from magg_kg.records import Proposal, Triple
 from magg_kg.store import Store
 
-__all__ = ["ORIGINS", "ROUNDS", "Reconsidered", "open_cases", "reconsider"]
+__all__ = ["ORIGINS", "ROUNDS", "Reconsidered", "open_cases", "reconsider", "still_open"]
 
 ORIGINS = ("ingest", "discover", "recheck")
 """The origins of the proposals reconsidered: those grounded in lessons (not replays or manual ones)."""
@@ -117,6 +118,12 @@ def reconsider(
             yield _broken(triple, group, why, verdict.rule, policy, clock)
             continue
         yield _judged(store, triple, group, gate, policy, clock)
+
+
+def still_open(store: Store, found: Reconsidered) -> bool:
+    """Whether the proposals of an edge judged to stay open are all open still: another writer (a
+    lesson withdrawn, a person's decision, another run) may have settled them since they were read."""
+    return all((p := store.proposal(ident)) is not None and p.state == "abstained" for ident in found.settled)
 
 
 def _judged(

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from governance.discovery import discover as run_discover
 from governance.recheck import recheck as run_recheck
-from governance.reconsider import ROUNDS, Reconsidered
+from governance.reconsider import ROUNDS, Reconsidered, still_open
 from governance.reconsider import reconsider as run_reconsider
 from governance.review import approve, case_of, pending, reject
 from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, print_json, write_batch
@@ -349,6 +349,8 @@ def reconsider_command(
             for found in run_reconsider(ctx.store, usage, ctx.config.policy, ctx.clock, limit):
                 key, what = found.settled[-1], " ".join(found.triple)
                 row = _record(ctx, "reconsider", key, what, found.summary(), found.ops, usage, refused)
+                if found.state == "open" and not still_open(ctx.store, found):  # no batch to refuse
+                    row.update(written=False, skipped=SKIPPED)
                 latest[found.triple] = row
                 found_now.append(row)
                 if found.state != "open" and row.get("written") is True:

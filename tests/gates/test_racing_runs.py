@@ -27,6 +27,7 @@ from governance.discovery import discover
 from governance.judgment import Judgment
 from governance.recheck import recheck
 from governance.reconsider import Reconsidered, reconsider
+from governance.withdrawal import withdraw
 from magg_kg.builders import proposal_op
 from magg_kg.cli import review
 from magg_kg.clock import StepClock
@@ -178,6 +179,49 @@ def test_the_losing_run_says_what_it_skipped(
     tally = capsys.readouterr().out.splitlines()[-1]
     # The offline judge settles every edge, and the other run wrote each first: none is this run's.
     assert tally == "reconsidered 4 open edge(s) in 1 round(s): 4 settled by another run first, skipped"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_edges_judged_open_that_a_withdrawal_closed_meanwhile_are_not_counted_open(
+    as_json: bool,
+    open_world: SQLiteStore,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Found by `magg reconsider` and `magg review withdraw` at once: the edges the judge left open
+    # (nothing to write, so no batch to refuse) were tallied "open 3", though the withdrawal had
+    # closed every proposal of them before the run ended.
+    db = on_disk(open_world, tmp_path / "r.sqlite")
+    find = review.run_reconsider
+
+    def raced(
+        store: Store, llm: object, policy: Policy, clock: StepClock, limit: int | None
+    ) -> Iterator[object]:
+        found = list(find(store, ScriptedLLM({"judge": by_src(MIDDLE)}), policy, clock, limit))
+        assert [f.state for f in found] == ["open", "open", "open", "rejected"]  # the cycle: the rules
+        other = SQLiteStore.open(db)
+        try:
+            late = StepClock("2031-01-01T00:00:00.000000Z", step_seconds=0.001)
+            ops = withdraw(other, late, POLICY, "a", "ann", "the course drops it")
+            assert apply(other, late, tuple(ops)).status == "applied"
+        finally:
+            other.close()
+        yield from found
+
+    monkeypatch.setattr(review, "run_reconsider", raced)
+    run_magg(["reconsider", "--db", db, "--rounds", "1", *(["--json"] if as_json else [])])
+    out = capsys.readouterr().out
+    if as_json:
+        report = json.loads(out)
+        assert (report["states"], report["skipped"]) == ({}, 4)
+        assert all(r["skipped"] and r["written"] is False for r in report["results"])
+    else:
+        tally = "reconsidered 4 open edge(s) in 1 round(s): 4 settled by another run first, skipped"
+        assert out.splitlines()[-1] == tally
+    monkeypatch.setattr(review, "run_reconsider", find)
+    run_magg(["reconsider", "--db", db, "--rounds", "1", "--json"])
+    assert json.loads(capsys.readouterr().out)["reconsidered"] == 0  # none was open indeed
 
 
 @pytest.fixture

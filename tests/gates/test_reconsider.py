@@ -168,12 +168,13 @@ def test_the_ingest_summary_points_to_reconsideration_when_proposals_stay_open(o
 
 
 def _rounds(*states: tuple[tuple[str, str], ...]) -> Callable[..., list[Reconsidered]]:
-    """A reconsideration whose n-th run ends each named edge in the given state, writing nothing."""
+    """A reconsideration whose n-th run ends each named edge in the given state, writing nothing
+    (each edge's proposal one the world has open, as an edge left open is counted only if it is)."""
     runs = iter(states)
 
     def run(*_: object, **__: object) -> list[Reconsidered]:
         return [
-            Reconsidered((e, "related", "x"), (f"p-{e}",), state, 0.5, "scripted", ())
+            Reconsidered((e, "related", "x"), (RELATED.id,), state, 0.5, "scripted", ())
             for e, state in next(runs)
         ]
 
