@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from starlette.applications import Starlette
 from typer.testing import CliRunner
 
 from magg_kg.cli.app import app
@@ -53,6 +54,13 @@ def serving(db: Path, token: str | None = None, questions: Questions | None = No
             questions=questions,
         )
     )
+    with on_loopback(site) as url:
+        yield url
+
+
+@contextmanager
+def on_loopback(site: Starlette) -> Iterator[str]:
+    """``site`` served by uvicorn on a free port of 127.0.0.1, in a thread; yields its base URL."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     port = listener.getsockname()[1]

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
-from starlette.testclient import TestClient
 
 from magg_kg.cli import damage
 from magg_kg.cli.serve import served_site
@@ -21,6 +21,7 @@ from magg_kg.config import load_config
 from magg_kg.sqlite import SQLiteStore
 from tests.damage import lose_the_edges
 from tests.gates.world import CHAIN, seed, seeded_edge, write
+from tests.report.conftest import on_loopback
 
 QUESTION = {"question": "What comes before transformers?"}
 
@@ -54,10 +55,11 @@ def _wal_frames(path: Path) -> int:
 
 
 @contextmanager
-def _served(db: Path) -> Iterator[TestClient]:
+def _served(db: Path) -> Iterator[httpx.Client]:
     with (
         served_site(load_config({}, db=str(db)), SystemClock(), None) as site,
-        TestClient(site, base_url="http://127.0.0.1") as client,
+        on_loopback(site) as url,
+        httpx.Client(base_url=url) as client,
     ):
         yield client
 
