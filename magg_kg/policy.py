@@ -52,16 +52,39 @@ class Policy(BaseModel):
     def samples(self) -> int:
         """How many times self-consistency asks the judge: as many calls as the debate makes, unless
         ``consistency_samples`` says otherwise."""
-        return self.consistency_samples or 2 * self.debate_rounds + 1
+        return self.consistency_samples or self._debate_calls()
+
+    def _debate_calls(self) -> int:
+        """The model calls of a debate: advocate and critic each round, then the moderator."""
+        return 2 * self.debate_rounds + 1
 
     @model_validator(mode="after")
     def _bands_in_order(self) -> Policy:
-        if self.reject_below > self.commit_at:
-            raise ValueError(f"reject_below ({self.reject_below:g}) is above commit_at ({self.commit_at:g})")
-        if self.deliberate_from > self.deliberate_below:
+        # Equal bounds are a policy (no contested band, no vote: the verifier benchmark's); bounds
+        # crossed, a type in both rows of the table or a count that can tie are not. The deliberation
+        # band bounds the owners' score, the others the judge's, so no order holds between the two;
+        # the moderator's bar is read only when there is a contested band to debate.
+        pairs = [("reject_below", "commit_at"), ("deliberate_from", "deliberate_below")]
+        if self.reject_below < self.commit_at:
+            pairs.insert(1, ("reject_below", "debate_commit_at"))
+        for low, high in pairs:
+            if getattr(self, low) > getattr(self, high):
+                raise ValueError(f"{low} ({getattr(self, low):g}) is above {high} ({getattr(self, high):g})")
+        both = sorted(set(self.low_stakes_types) & set(self.structural_types))
+        if both:
             raise ValueError(
-                f"deliberate_from ({self.deliberate_from:g}) is above deliberate_below "
-                f"({self.deliberate_below:g})"
+                f"low_stakes_types and structural_types both name {', '.join(both)}: a contested edge of "
+                "a type is either left open (low-stakes) or sent to a person (structural)"
+            )
+        chosen = self.consistency_samples
+        if chosen not in (None, self._debate_calls()) and self.contested != "self-consistency":
+            raise ValueError(
+                f'consistency_samples ({chosen}) is read only under contested = "self-consistency" '
+                f'(contested is "{self.contested}")'
+            )
+        if chosen is not None and chosen % 2 == 0:
+            raise ValueError(
+                f"consistency_samples ({chosen}) is even: its majority could tie (use an odd number)"
             )
         return self
 
@@ -123,7 +146,7 @@ def read_policy(path: Path) -> Policy:
     if unknown:
         known = ", ".join(CURRICULUM.edge_types)
         raise ConfigError(f"{where}: not an edge type: {', '.join(unknown)} (the edge types: {known})")
-    if chosen.consistency_samples == chosen.model_copy(update={"consistency_samples": None}).samples:
+    if chosen.consistency_samples == chosen._debate_calls():
         # as many as the debate makes, which is what no setting means: the same policy
         chosen = chosen.model_copy(update={"consistency_samples": None})
     default, given = (

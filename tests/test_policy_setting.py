@@ -57,8 +57,10 @@ def test_samples_as_many_as_the_debate_makes_are_the_default_policy_written_out(
     four_rounds = read_policy(policy_file(tmp_path, "debate_rounds = 4")).version
     nine_of_four = read_policy(policy_file(tmp_path, "debate_rounds = 4\nconsistency_samples = 9"))
     assert nine_of_four.version == four_rounds
-    seven_of_four = read_policy(policy_file(tmp_path, "debate_rounds = 4\nconsistency_samples = 7"))
-    assert seven_of_four.version not in (four_rounds, Policy().version) and seven_of_four.samples == 7
+    sampled = 'contested = "self-consistency"\ndebate_rounds = 4\n'
+    seven_of_four = read_policy(policy_file(tmp_path, sampled + "consistency_samples = 7"))
+    assert seven_of_four.version != read_policy(policy_file(tmp_path, sampled)).version
+    assert seven_of_four.version != Policy().version and seven_of_four.samples == 7
 
 
 @pytest.mark.parametrize(
@@ -74,6 +76,13 @@ def test_samples_as_many_as_the_debate_makes_are_the_default_policy_written_out(
         ("low_stakes_types = ['related', 'similar_to']", "not an edge type: similar_to"),
         ("reject_below = 0.9", "reject_below (0.9) is above commit_at (0.8)"),
         ("deliberate_from = 0.75", "deliberate_from (0.75) is above deliberate_below (0.7)"),
+        # Contradictions that were accepted (found by a hostile review): the debate's moderator told
+        # to commit at 0.3 and reject below 0.5; a type both left open and sent to a person; samples
+        # that no debate reads (contested = "self-consistency" forgotten); an even vote that ties.
+        ("debate_commit_at = 0.3", "reject_below (0.5) is above debate_commit_at (0.3)"),
+        ("structural_types = ['related']", "low_stakes_types and structural_types both name related"),
+        ("consistency_samples = 5", 'consistency_samples (5) is read only under contested = "self-'),
+        ("contested = 'self-consistency'\nconsistency_samples = 4", "consistency_samples (4) is even"),
         (b"commit_at = 0.9 # \xff", "not UTF-8"),
         ("[policy]\ncommit_at = 0.9", "policy: Extra inputs are not permitted"),
         # Values of another type were converted (found by a hostile run): a one-round debate.
@@ -95,6 +104,27 @@ def test_a_file_that_cannot_be_a_policy_is_refused_naming_the_file_and_the_key(
         config.policy  # noqa: B018
 
     assert str(path) in str(refused.value) and said in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # No contested band (the judge alone decides) and no vote: the verifier benchmark's policy.
+        "commit_at = 0.6\nreject_below = 0.6\ndeliberate_from = 0.6\ndeliberate_below = 0.6\n",
+        "commit_at = 0.9\nreject_below = 0.9\n",  # no debate: the moderator's bar (0.8) is not read
+        # The owners' band bounds their review score, not the judge's: no order holds between them.
+        "deliberate_from = 0.85\ndeliberate_below = 0.95\n",
+        "deliberate_from = 0.0\ndeliberate_below = 0.2\n",
+        # The moderator commits more easily than the judge; or has no uncertain band.
+        "debate_commit_at = 0.6\n",
+        "debate_commit_at = 0.5\n",
+        'contested = "self-consistency"\nconsistency_samples = 1\n',
+        "consistency_samples = 7  # what no setting means, under any mode\n",
+        "structural_types = []\n",
+    ],
+)
+def test_a_policy_that_is_unusual_but_coherent_is_accepted(tmp_path: Path, text: str) -> None:
+    assert read_policy(policy_file(tmp_path, text)).version.startswith(Policy().version)
 
 
 def test_a_missing_a_folder_or_a_huge_file_is_refused(tmp_path: Path) -> None:
@@ -183,7 +213,11 @@ def small_graph(tmp_path: Path) -> Path:
     return path
 
 
-REFUSED_FILES = {"missing": None, "out of range": "commit_at = 2"}
+REFUSED_FILES = {
+    "missing": None,
+    "out of range": "commit_at = 2",
+    "contradictory": "structural_types = ['related']",
+}
 DECIDES_NOTHING = [
     ["export"],
     ["coverage"],

@@ -67,7 +67,7 @@ POLICY = Policy(contested="self-consistency")
 
 def test_samples_match_the_debate_s_calls_and_the_majority_is_the_lower_median() -> None:
     assert POLICY.samples == 2 * POLICY.debate_rounds + 1 == 7
-    assert Policy(consistency_samples=3).samples == 3
+    assert Policy(contested="self-consistency", consistency_samples=3).samples == 3
     assert majority([0.9, 0.1, 0.85]) == 0.85  # 2 of 3 at or above 0.85
     assert majority([0.9, 0.9, 0.1, 0.1]) == 0.1  # a tie is no majority
 
