@@ -19,6 +19,10 @@ document in the documents file or a relation there with no triple (the two files
 every split, train too), a ``ner`` or ``relations`` list that has not one row (a list) per
 sentence, a ``doc_key`` used twice, a split with no document or no gold triple, and a train split
 with no entity mention or no relation to learn from.
+
+A relation written twice (the same sentence, spans and label: in both files, twice in SciERC's
+own train split) is one relation: it is read once, so that no count of gold relations (recall,
+the verifier's operating point) counts it twice.
 """
 
 from __future__ import annotations
@@ -158,7 +162,10 @@ def parse_document(row: Mapping[str, object], where: str) -> Document:
             if item[4] not in LABELS:
                 known = ", ".join(LABELS)
                 raise InputError(f"{here}: relation label {item[4]!r} is not in the schema ({known})")
-            given.append((index, head[0], head[1] - 1, tail[0], tail[1] - 1, str(item[4])))
+            relation = (index, head[0], head[1] - 1, tail[0], tail[1] - 1, str(item[4]))
+            if relation in given:
+                continue  # written twice: one relation (module docstring)
+            given.append(relation)
             h, t = index_of.get((head[0] - low, head[1] - low)), index_of.get((tail[0] - low, tail[1] - low))
             if h is not None and t is not None:
                 rels.append((h, LABELS[str(item[4])], t))
@@ -225,7 +232,9 @@ def load_split(folder: Path, split: str) -> list[Document]:
         key = row.get("doc_key")
         if not isinstance(key, str) or key not in docs:
             raise InputError(f"{where}: doc_key {key!r} is not a document of {split}.jsonl")
-        gold[key].append(_triple(row, where, docs[key], split))
+        found = _triple(row, where, docs[key], split)
+        if found not in gold[key]:  # a line written twice: one relation (module docstring)
+            gold[key].append(found)
     if not any(gold.values()):
         raise InputError(f"{triples}: no gold triples for the {split} split")
     _all_named(docs.values(), gold, path, triples)
