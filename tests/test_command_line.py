@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from importlib.metadata import version
@@ -41,11 +42,48 @@ def test_a_flag_is_not_shown_as_taking_a_value(
     command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # typer 0.29 showed every flag as "--json <bool>", and `--json true` is then refused as an
-    # extra argument; an option that takes a value still shows its kind ("--db <path>").
+    # extra argument; an option that takes a value still shows what it takes ("--db FILE").
     monkeypatch.setenv("COLUMNS", "120")
     code, out, _ = magg([*command, "--help"], capsys)
-    assert code == 0 and "--json" in out and "<path>" in out
+    assert code == 0 and "--json" in out and re.search(r"--(db|out) +FILE ", out)
     assert "<bool>" not in out and "BOOLEAN" not in out
+
+
+def _command_paths(command: object, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command and group under ``command``, as the words that name it (the app: none)."""
+    below = getattr(command, "commands", {})
+    return [path, *(p for name, sub in sorted(below.items()) for p in _command_paths(sub, (*path, name)))]
+
+
+COMMAND_PATHS = _command_paths(typer.main.get_command(app))
+BARE_TYPE = re.compile(r"<[a-z][a-z ]*>|\b(?:TEXT|INTEGER|FLOAT|BOOLEAN)(?: RANGE)?\b|\{[a-z_]+\}")
+"""A value shown by its type's name (typer 0.28's "<str>", "<int range>", "<path>"; older typers'
+"TEXT", "INTEGER"), or an argument by its parameter's name in the usage line ("{paths}")."""
+
+
+@pytest.mark.parametrize("command", COMMAND_PATHS, ids=lambda path: " ".join(path) or "magg")
+def test_every_help_names_what_a_value_is_not_its_type_and_fits_80_columns(
+    command: tuple[str, ...], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `magg ingest --help` showed "paths  <str>", `bench scierc` "--split <str>" (dev or test only),
+    # `--db <path>`, `--limit <int range>`: a type where a metavar says what to give (PATH...,
+    # <dev|test>, FILE, N).
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = magg([*command, "--help"], capsys)
+    assert code == 0 and "Usage: magg" in out
+    assert BARE_TYPE.findall(out) == []
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_the_help_walk_reaches_every_nested_command() -> None:
+    assert len(COMMAND_PATHS) > 30
+    assert {
+        ("ingest",),
+        ("bench", "scierc"),
+        ("model", "build"),
+        ("review", "approve"),
+        ("audit", "report"),
+    } <= set(COMMAND_PATHS)
 
 
 def test_help_lists_the_commands_in_the_order_of_use(

@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from magg_kg.cli.context import (
+    BY_METAVAR,
     AsOfOption,
     DbOption,
     JsonOption,
@@ -53,7 +54,12 @@ SERVER_TIMEOUT_S = 600.0
 SERVER_REPLY_BYTES = 16 * 1024 * 1024
 """The most bytes of a server's answer ``--server`` reads (an answer is a few kilobytes)."""
 
-QuestionArgument = Annotated[str, typer.Argument(help="The question, in plain words.", show_default=False)]
+QuestionArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="QUESTION", click_type=BY_METAVAR, help="The question, in plain words.", show_default=False
+    ),
+]
 FlatOption = Annotated[
     bool, typer.Option("--flat", help="Ablation: one retrieval over the whole graph, no domain routing.")
 ]
@@ -61,6 +67,7 @@ ServerOption = Annotated[
     str | None,
     typer.Option(
         "--server",
+        metavar="URL",
         help="Ask a running `magg serve` at this URL (e.g. http://127.0.0.1:8765), which keeps the graph.",
         show_default=False,
     ),

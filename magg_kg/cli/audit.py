@@ -131,11 +131,16 @@ class Format(StrEnum):
 
 
 def report_command(
-    domain: Annotated[str | None, typer.Option("--domain", help="Only this domain (its id).")] = None,
+    domain: Annotated[
+        str | None, typer.Option("--domain", metavar="DOMAIN", help="Only this domain (its id).")
+    ] = None,
     as_of: AsOfOption = None,
     format_: Annotated[Format, typer.Option("--format", help="md, html or json.")] = Format.md,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write to this file instead of printing.", show_default=False)
+        Path | None,
+        typer.Option(
+            "--out", metavar="FILE", help="Write to this file instead of printing.", show_default=False
+        ),
     ] = None,
     db: DbOption = None,
     usd_prompt: Annotated[
@@ -143,6 +148,7 @@ def report_command(
         typer.Option(
             "--usd-per-mtok-in",
             min=0.0,
+            metavar="USD",
             help="Price of a million prompt tokens, in US dollars: the report gives the cost in money.",
             show_default=False,
         ),
@@ -152,6 +158,7 @@ def report_command(
         typer.Option(
             "--usd-per-mtok-out",
             min=0.0,
+            metavar="USD",
             help="Price of a million completion tokens, in US dollars (with --usd-per-mtok-in).",
             show_default=False,
         ),

@@ -21,6 +21,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer._click.core import Context as ClickContext
+from typer._click.core import Parameter
+from typer._click.types import StringParamType
 
 from magg_kg.backends import open_store
 from magg_kg.cli.damage import NOT_A_DATABASE, first_damage
@@ -36,6 +39,7 @@ from magg_kg.store import Store
 
 __all__ = [
     "AS_OF_SKEW_S",
+    "BY_METAVAR",
     "AsOfOption",
     "Context",
     "DbOption",
@@ -61,14 +65,33 @@ __all__ = [
     "write_whole",
 ]
 
+
+class _ByMetavar(StringParamType):
+    """Text shown in ``--help`` by the argument's metavar alone. typer prints the type's name beside
+    an argument whatever its metavar (``PATH...  <str>``): only the type can leave it out, and
+    typer's public API has no such type, so this one comes from the click it vendors (0.26 on)."""
+
+    def get_metavar(self, param: Parameter, ctx: ClickContext) -> str:
+        return ""
+
+
+BY_METAVAR = _ByMetavar()
+"""The ``click_type`` of every argument (a ``Path`` one too: typer makes the text a path)."""
 DbOption = Annotated[
     Path | None,
-    typer.Option("--db", help="Database file (default: $MAGG_DB, else ./magg.sqlite).", show_default=False),
+    typer.Option(
+        "--db",
+        metavar="FILE",
+        help="Database file (default: $MAGG_DB, else ./magg.sqlite).",
+        show_default=False,
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 AsOfOption = Annotated[
     str | None,
-    typer.Option("--as-of", help="Read the graph as known at this time (ISO 8601).", show_default=False),
+    typer.Option(
+        "--as-of", metavar="TIME", help="Read the graph as known at this time (ISO 8601).", show_default=False
+    ),
 ]
 AS_OF_SKEW_S = 60.0
 """How far past this machine's clock ``--as-of`` may be: a time stamp taken from another machine
@@ -76,7 +99,9 @@ whose clock runs a little ahead (a server's, a colleague's) still reads as now, 
 Past a minute it is no skew but a time to come, which nothing can be known at."""
 ResultsJsonOption = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
 """``--json`` of a benchmark: its whole report on stdout."""
-OutOption = Annotated[Path | None, typer.Option("--out", help="Also write the results as JSON here.")]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", metavar="FILE", help="Also write the results as JSON here.")
+]
 """``--out`` of a benchmark: its report written as JSON, and still printed; a command passes it to
 :func:`check_out` before its run."""
 

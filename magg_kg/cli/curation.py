@@ -12,7 +12,7 @@ import typer
 
 from governance.curation import invalidate, restore
 from governance.withdrawal import reinstate, withdraw
-from magg_kg.cli.context import Context, DbOption, open_context, write_batch
+from magg_kg.cli.context import BY_METAVAR, Context, DbOption, open_context, write_batch
 from magg_kg.errors import UserError
 from magg_kg.operations import Operation, RecordDecision
 
@@ -25,13 +25,20 @@ __all__ = [
     "review_withdraw",
 ]
 
-ReviewerOption = Annotated[str, typer.Option("--reviewer", help="Your name, recorded with the decision.")]
+ReviewerOption = Annotated[
+    str, typer.Option("--reviewer", metavar="NAME", help="Your name, recorded with the decision.")
+]
 
 
 def review_invalidate(
-    ident: Annotated[str, typer.Argument(metavar="EDGE", help="An active edge's id (e-...) or version id.")],
+    ident: Annotated[
+        str,
+        typer.Argument(
+            metavar="EDGE", click_type=BY_METAVAR, help="An active edge's id (e-...) or version id."
+        ),
+    ],
     reviewer: ReviewerOption,
-    reason: Annotated[str, typer.Option("--reason", help="Why the edge is wrong.")],
+    reason: Annotated[str, typer.Option("--reason", metavar="REASON", help="Why the edge is wrong.")],
     db: DbOption = None,
 ) -> None:
     """Invalidate a committed edge, with the reason; no lesson commits it again unless a person
@@ -47,10 +54,15 @@ def review_invalidate(
 
 def review_restore(
     ident: Annotated[
-        str, typer.Argument(metavar="EDGE", help="The edge's id, or the id of the version invalidated.")
+        str,
+        typer.Argument(
+            metavar="EDGE", click_type=BY_METAVAR, help="The edge's id, or the id of the version invalidated."
+        ),
     ],
     reviewer: ReviewerOption,
-    reason: Annotated[str, typer.Option("--reason", help="Why the invalidation was wrong.")],
+    reason: Annotated[
+        str, typer.Option("--reason", metavar="REASON", help="Why the invalidation was wrong.")
+    ],
     db: DbOption = None,
 ) -> None:
     """Undo a person's invalidation of an edge: the rules run again, then the edge is committed."""
@@ -65,10 +77,15 @@ def review_restore(
 
 def review_withdraw(
     ident: Annotated[
-        str, typer.Argument(metavar="LESSON", help="The lesson's key, a version's id, or its file.")
+        str,
+        typer.Argument(
+            metavar="LESSON", click_type=BY_METAVAR, help="The lesson's key, a version's id, or its file."
+        ),
     ],
     reviewer: ReviewerOption,
-    reason: Annotated[str, typer.Option("--reason", help="Why the lesson leaves the course.")],
+    reason: Annotated[
+        str, typer.Option("--reason", metavar="REASON", help="Why the lesson leaves the course.")
+    ],
     db: DbOption = None,
 ) -> None:
     """Withdraw a lesson from the course: the edges only it grounds are invalidated, its open
@@ -93,10 +110,17 @@ def review_withdraw(
 
 def review_reinstate(
     ident: Annotated[
-        str, typer.Argument(metavar="LESSON", help="The withdrawn lesson's key, a version's id, or its file.")
+        str,
+        typer.Argument(
+            metavar="LESSON",
+            click_type=BY_METAVAR,
+            help="The withdrawn lesson's key, a version's id, or its file.",
+        ),
     ],
     reviewer: ReviewerOption,
-    reason: Annotated[str, typer.Option("--reason", help="Why the lesson is back in the course.")],
+    reason: Annotated[
+        str, typer.Option("--reason", metavar="REASON", help="Why the lesson is back in the course.")
+    ],
     db: DbOption = None,
 ) -> None:
     """Undo a lesson's withdrawal: the edges it closed are committed again where the rules still

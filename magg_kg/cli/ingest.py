@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from governance.ingest_report import IngestReport
-from magg_kg.cli.context import DbOption, JsonOption, one_line, open_context, print_json
+from magg_kg.cli.context import BY_METAVAR, DbOption, JsonOption, one_line, open_context, print_json
 from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.config import without_password
 from magg_kg.coverage import coverage_report
@@ -245,18 +245,25 @@ def _refusals(report: IngestReport, err: Console) -> int:
 
 PathsArgument = Annotated[
     list[str],
-    typer.Argument(help="Lessons (Markdown, MDX or HTML) or folders of them.", show_default=False),
+    typer.Argument(
+        metavar="PATH...",
+        click_type=BY_METAVAR,
+        help="Lessons (Markdown, MDX or HTML) or folders of them.",
+        show_default=False,
+    ),
 ]
 MaxCalls = Annotated[
-    int | None, typer.Option("--max-calls", min=0, help="Stop asking the model after N calls.")
+    int | None, typer.Option("--max-calls", min=0, metavar="N", help="Stop asking the model after N calls.")
 ]
 MaxTokens = Annotated[
-    int | None, typer.Option("--max-tokens", min=0, help="Stop asking the model after N tokens.")
+    int | None, typer.Option("--max-tokens", min=0, metavar="N", help="Stop asking the model after N tokens.")
 ]
 Flat = Annotated[
     bool, typer.Option("--flat", help="Ablation: commit every proposal that passes the schema checks.")
 ]
-MaxBytes = Annotated[int, typer.Option("--max-bytes", min=1, help="Refuse lesson files larger than this.")]
+MaxBytes = Annotated[
+    int, typer.Option("--max-bytes", min=1, metavar="BYTES", help="Refuse lesson files larger than this.")
+]
 Skip = Annotated[
     list[str] | None,
     typer.Option(

@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from magg_kg.cli.context import (
+    BY_METAVAR,
     JsonOption,
     check_out,
     err_console,
@@ -111,24 +112,30 @@ def _writable(place: Path) -> Path:
 
 def build_command(
     data: Annotated[
-        Path | None, typer.Option("--data", help="The development data (default: ../shared/data).")
+        Path | None,
+        typer.Option("--data", metavar="FOLDER", help="The development data (default: ../shared/data)."),
     ] = None,
     labels: Annotated[
         list[Path] | None,
         typer.Option(
             "--labels",
+            metavar="FILE",
             help="Labelled lesson claims for the judgment's lessons model, in place of the default files "
             "(benchmarks/data/*.labelled.jsonl), not added to them; repeat it to give several.",
         ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Folder to write the model files to (default: agents/offline)."),
+        typer.Option(
+            "--out", metavar="FOLDER", help="Folder to write the model files to (default: agents/offline)."
+        ),
     ] = None,
     only: Annotated[
         str,
         typer.Option(
-            "--only", help="Build one model: judgment, terms, injection or questions (default: all four)."
+            "--only",
+            metavar="MODEL",
+            help="Build one model: judgment, terms, injection or questions (default: all four).",
         ),
     ] = "all",
     as_json: Annotated[
@@ -259,10 +266,12 @@ def _print_report(console: Console, part: str, report: TrainingReport) -> None:
 
 
 def claims(
-    db: Annotated[Path, typer.Option("--db", help="An ingested database to sample proposals from.")],
-    out: Annotated[Path, typer.Option("--out", help="Prefix of the files to write.")],
-    n: Annotated[int, typer.Option("--n", min=1, help="How many proposals.")] = 200,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the sample.")] = 7,
+    db: Annotated[
+        Path, typer.Option("--db", metavar="FILE", help="An ingested database to sample proposals from.")
+    ],
+    out: Annotated[Path, typer.Option("--out", metavar="PREFIX", help="Prefix of the files to write.")],
+    n: Annotated[int, typer.Option("--n", min=1, metavar="N", help="How many proposals.")] = 200,
+    seed: Annotated[int, typer.Option("--seed", metavar="SEED", help="Seed of the sample.")] = 7,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the two files if they exist.")] = False,
 ) -> None:
     """Export proposals as judge prompts (PREFIX.claims.jsonl) and a blind file to label."""
@@ -296,9 +305,23 @@ def claims(
 
 
 def label(
-    claims_file: Annotated[Path, typer.Argument(help="PREFIX.claims.jsonl written by `magg model claims`.")],
-    labels_file: Annotated[Path, typer.Argument(help="The reader's labels: JSON lines with id and verdict.")],
-    out: Annotated[Path, typer.Option("--out", help="The labelled claims file to write.")],
+    claims_file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="CLAIMS",
+            click_type=BY_METAVAR,
+            help="PREFIX.claims.jsonl written by `magg model claims`.",
+        ),
+    ],
+    labels_file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="LABELS",
+            click_type=BY_METAVAR,
+            help="The reader's labels: JSON lines with id and verdict.",
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The labelled claims file to write.")],
     force: Annotated[bool, typer.Option("--force", help="Overwrite --out if it exists.")] = False,
 ) -> None:
     """Join exported claims with a reader's labels into a training file."""
@@ -328,7 +351,14 @@ def label(
 
 
 def evaluate_command(
-    labelled: Annotated[Path, typer.Argument(help="Labelled claims (magg model label), never trained on.")],
+    labelled: Annotated[
+        Path,
+        typer.Argument(
+            metavar="LABELLED",
+            click_type=BY_METAVAR,
+            help="Labelled claims (magg model label), never trained on.",
+        ),
+    ],
     json_: JsonOption = False,
 ) -> None:
     """Precision of the shipped judgment model on labelled claims, at the gate's thresholds."""

@@ -21,7 +21,15 @@ from governance.recheck import recheck as run_recheck
 from governance.reconsider import ROUNDS, Reconsidered, still_open
 from governance.reconsider import reconsider as run_reconsider
 from governance.review import approve, case_of, pending, reject
-from magg_kg.cli.context import Context, DbOption, JsonOption, open_context, print_json, write_batch
+from magg_kg.cli.context import (
+    BY_METAVAR,
+    Context,
+    DbOption,
+    JsonOption,
+    open_context,
+    print_json,
+    write_batch,
+)
 from magg_kg.cli.curation import (
     ReviewerOption,
     person_decides,
@@ -189,7 +197,9 @@ def review_list(db: DbOption = None, json_: JsonOption = False) -> None:
 
 
 def review_show(
-    ident: Annotated[str, typer.Argument(metavar="ID")], db: DbOption = None, json_: JsonOption = False
+    ident: Annotated[str, typer.Argument(metavar="ID", click_type=BY_METAVAR)],
+    db: DbOption = None,
+    json_: JsonOption = False,
 ) -> None:
     """A proposal's evidence, the owners' votes, and the judge's and debate's reasoning."""
     with open_context(db) as ctx:
@@ -241,9 +251,11 @@ def _print_case(ctx: Context, case: Mapping[str, object]) -> None:
 
 
 def review_approve(
-    ident: Annotated[str, typer.Argument(metavar="ID")],
+    ident: Annotated[str, typer.Argument(metavar="ID", click_type=BY_METAVAR)],
     reviewer: ReviewerOption,
-    note: Annotated[str, typer.Option("--note", "--reason", help="Why, for the record.")] = "",
+    note: Annotated[
+        str, typer.Option("--note", "--reason", metavar="REASON", help="Why, for the record.")
+    ] = "",
     db: DbOption = None,
 ) -> None:
     """Approve a quarantined proposal: the rules run again, then the edge is committed."""
@@ -265,9 +277,9 @@ def review_approve(
 
 
 def review_reject(
-    ident: Annotated[str, typer.Argument(metavar="ID")],
+    ident: Annotated[str, typer.Argument(metavar="ID", click_type=BY_METAVAR)],
     reviewer: ReviewerOption,
-    reason: Annotated[str, typer.Option("--reason", help="Why the proposal is wrong.")],
+    reason: Annotated[str, typer.Option("--reason", metavar="REASON", help="Why the proposal is wrong.")],
     db: DbOption = None,
 ) -> None:
     """Reject a quarantined proposal, with the reason."""
@@ -282,7 +294,8 @@ def review_reject(
 
 def recheck_command(
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, max=MAX_LIMIT, help="Edges to re-judge (default 25).")
+        int | None,
+        typer.Option("--limit", min=1, max=MAX_LIMIT, metavar="N", help="Edges to re-judge (default 25)."),
     ] = None,
     db: DbOption = None,
     json_: JsonOption = False,
@@ -319,6 +332,7 @@ def reconsider_command(
             "--limit",
             min=1,
             max=MAX_LIMIT,
+            metavar="N",
             help="Open edges to judge again per round, oldest first (default: all). Edges left open "
             "are judged again by the next run, so a limit below the open edges never reaches the newer.",
         ),
@@ -328,6 +342,7 @@ def reconsider_command(
         typer.Option(
             "--rounds",
             min=1,
+            metavar="N",
             help="Rounds at most: while a round commits edges, the next judges those left open against them.",
         ),
     ] = ROUNDS,
@@ -400,7 +415,8 @@ def rerun_hint(states: Mapping[str, int]) -> str:
 
 def discover_command(
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, max=MAX_LIMIT, help="Candidates per batch (default 20).")
+        int | None,
+        typer.Option("--limit", min=1, max=MAX_LIMIT, metavar="N", help="Candidates per batch (default 20)."),
     ] = None,
     db: DbOption = None,
     json_: JsonOption = False,

@@ -47,8 +47,12 @@ def register(app: typer.Typer) -> None:
 
 
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")] = 8765,
+    host: Annotated[
+        str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on.")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on.")
+    ] = 8765,
     db: DbOption = None,
 ) -> None:
     """Serve the review queue, proposals, the audit report and domain graphs in a browser, and

@@ -22,7 +22,7 @@ from magg_kg.blind import (
     write_sample,
 )
 from magg_kg.blind_scores import DatabaseScore, Rate, Scores, score_labels, wilson_interval
-from magg_kg.cli.context import err_console, read_config
+from magg_kg.cli.context import BY_METAVAR, err_console, read_config
 from magg_kg.errors import UserError
 
 __all__ = ["register", "sample", "score", "score_lines"]
@@ -46,14 +46,25 @@ def register(bench: typer.Typer) -> None:
 
 def sample(
     databases: Annotated[
-        list[Path], typer.Argument(help="Databases that `magg ingest` wrote (governed, --flat...).")
+        list[Path],
+        typer.Argument(
+            metavar="DATABASE...",
+            click_type=BY_METAVAR,
+            help="Databases that `magg ingest` wrote (governed, --flat...).",
+        ),
     ],
-    n: Annotated[int, typer.Option("--n", min=1, help="Active edges drawn from each database.")],
+    n: Annotated[int, typer.Option("--n", min=1, metavar="N", help="Active edges drawn from each database.")],
     out: Annotated[
         Path,
-        typer.Option("--out", help="Prefix of PREFIX.blind.jsonl, PREFIX.labels.jsonl and PREFIX.key.json."),
+        typer.Option(
+            "--out",
+            metavar="PREFIX",
+            help="Prefix of PREFIX.blind.jsonl, PREFIX.labels.jsonl and PREFIX.key.json.",
+        ),
     ],
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the draw (default: 7).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="SEED", help="Seed of the draw (default: 7).")
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the three files if they exist.")] = False,
     proposals: Annotated[
         bool,
@@ -152,8 +163,18 @@ def score_lines(scores: Scores) -> list[str]:
 
 
 def score(
-    prefix: Annotated[Path, typer.Argument(help="The --out prefix given to `magg bench sample`.")],
-    labels: Annotated[Path, typer.Argument(help="The labels file the reviewer filled (JSON lines).")],
+    prefix: Annotated[
+        Path,
+        typer.Argument(
+            metavar="PREFIX", click_type=BY_METAVAR, help="The --out prefix given to `magg bench sample`."
+        ),
+    ],
+    labels: Annotated[
+        Path,
+        typer.Argument(
+            metavar="LABELS", click_type=BY_METAVAR, help="The labels file the reviewer filled (JSON lines)."
+        ),
+    ],
     json_: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
 ) -> None:
     """Blind review: acceptance and genuine-endpoint rates per database and edge type, from the labels."""

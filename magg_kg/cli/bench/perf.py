@@ -30,18 +30,22 @@ def perf(
         str | None,
         typer.Option(
             "--sizes",
+            metavar="N,...",
             help="Concept counts, comma-separated, five edges per concept (default: 1000,10000,100000).",
             show_default=False,
         ),
     ] = None,
     repeats: Annotated[
         int | None,
-        typer.Option("--repeats", min=1, help="Runs per figure; medians are reported (default: 3)."),
+        typer.Option(
+            "--repeats", min=1, metavar="N", help="Runs per figure; medians are reported (default: 3)."
+        ),
     ] = None,
     questions: Annotated[
-        int | None, typer.Option("--questions", min=1, help="Questions asked per run (default: 20).")
+        int | None,
+        typer.Option("--questions", min=1, metavar="N", help="Questions asked per run (default: 20)."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="The synthetic graphs' seed.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", metavar="SEED", help="The synthetic graphs' seed.")] = 0,
     json_: ResultsJsonOption = False,
     out: OutOption = None,
 ) -> None:

@@ -140,16 +140,24 @@ def qa(
         Path | None,
         typer.Option(
             "--data",
+            metavar="FOLDER",
             help="A gold graph: a folder in Metacademy's layout (default: ../shared/data/metacademy), "
             "LectureBank's or AL-CPL's.",
         ),
     ] = None,
     demo: Annotated[bool, typer.Option("--demo", help="Also on the graph `magg demo` builds.")] = False,
     multihop: Annotated[
-        int, typer.Option("--multihop", min=0, help="Also the first N MuSiQue and HotpotQA questions.")
+        int,
+        typer.Option(
+            "--multihop", min=0, metavar="N", help="Also the first N MuSiQue and HotpotQA questions."
+        ),
     ] = 0,
-    per_type: Annotated[int, typer.Option("--per-type", min=1, help="Questions of each kind at most.")] = 40,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the questions (default: 7).")] = None,
+    per_type: Annotated[
+        int, typer.Option("--per-type", min=1, metavar="N", help="Questions of each kind at most.")
+    ] = 40,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="SEED", help="Seed of the questions (default: 7).")
+    ] = None,
     out: OutOption = None,
     json_: ResultsJsonOption = False,
 ) -> None:

@@ -125,24 +125,29 @@ def replay(
         Path | None,
         typer.Option(
             "--data",
+            metavar="FOLDER",
             help="Metacademy, LectureBank (LB2) or AL-CPL folder (default: ../shared/data/metacademy).",
         ),
     ] = None,
     candidates: Annotated[
         Path | None,
-        typer.Option("--candidates", help="Labelled candidates (JSON lines) to evaluate instead."),
+        typer.Option(
+            "--candidates", metavar="FILE", help="Labelled candidates (JSON lines) to evaluate instead."
+        ),
     ] = None,
     json_: ResultsJsonOption = False,
     out: OutOption = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the candidate set (default: 7).")
+        int | None, typer.Option("--seed", metavar="SEED", help="Seed of the candidate set (default: 7).")
     ] = None,
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Evaluate the first N candidates.")
+        int | None, typer.Option("--limit", min=1, metavar="N", help="Evaluate the first N candidates.")
     ] = None,
     configuration: Annotated[
         list[str] | None,
-        typer.Option("--configuration", "-c", help=f"Run only these ({', '.join(CONFIGURATIONS)})."),
+        typer.Option(
+            "--configuration", "-c", metavar="NAME", help=f"Run only these ({', '.join(CONFIGURATIONS)})."
+        ),
     ] = None,
 ) -> None:
     """Replay ablation: labelled candidates through flat, rules-only, judge-only and full governance."""

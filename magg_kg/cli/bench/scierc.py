@@ -134,13 +134,16 @@ def print_scierc(report: Mapping[str, object], out: Console) -> None:
 
 def scierc(
     data: Annotated[
-        Path | None, typer.Option("--data", help="SciERC's DyGIE files (default: ../shared/data/scierc).")
+        Path | None,
+        typer.Option(
+            "--data", metavar="FOLDER", help="SciERC's DyGIE files (default: ../shared/data/scierc)."
+        ),
     ] = None,
-    split: Annotated[str, typer.Option("--split", help="The evaluated split: dev or test.")] = "dev",
+    split: Annotated[str, typer.Option("--split", metavar="<dev|test>", help="The evaluated split.")] = "dev",
     json_: ResultsJsonOption = False,
     out: OutOption = None,
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Evaluate the first N abstracts.")
+        int | None, typer.Option("--limit", min=1, metavar="N", help="Evaluate the first N abstracts.")
     ] = None,
 ) -> None:
     """SciERC: each abstract ingested flat and governed; strict and mapped triple F1, per label, calls."""
