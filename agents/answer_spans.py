@@ -287,16 +287,14 @@ def _explain(
     concept it asks about (``subjects``, the words of each concept's name; any sentence when none
     is given); for the latter (``what_of``) the sentence itself also says one of the question's
     other words ("limitations" in "What are the limitations of X?"): a sentence that only names X
-    does not say what is asked of X."""
+    does not say what is asked of X, and a listing (the lesson's contents) says nothing."""
     named = frozenset().union(*subjects)
     about = [
         k
         for k, s in enumerate(read)
-        if not subjects
-        or (
-            any(words <= s.terms | s.title_terms for words in subjects)
-            and (not what_of or not (asked - named).isdisjoint(s.terms))
-        )
+        if not s.listed
+        and (not subjects or any(words <= s.terms | s.title_terms for words in subjects))
+        and (not subjects or not what_of or not (asked - named).isdisjoint(s.terms))
     ]
     if not about:
         return None

@@ -11,7 +11,8 @@ marks dropped. Without one, the gloss of X as an entry of a list ("**X** - used 
 sentence or to the next entry. Else a whole sentence stands for the definition: the first that
 names X ("called X", "known as X"), emphasises it ("*X*") or opens with it; and for a concept the
 graph knows, the first that mentions it (at half the support); never a listing (a table of
-contents) that names X among its headings.
+contents) that names X among its headings, nor a sentence that announces what the lesson or a
+section will do ("This lesson will cover: Why you should prioritize Responsible AI ...").
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.answer_forms import content_terms
+from agents.passages import announces
 
 __all__ = ["Definition", "defines", "definition"]
 
@@ -170,15 +172,19 @@ def _clause(said: str) -> str:
 
 
 _ANNOUNCES = re.compile(
-    r"\W*(?:in this (?:section|chapter|lesson|part|notebook)|"
-    r"in the (?:next|following) (?:section|chapter|lesson)|"
-    r"(?:next|now|here|first|below|later),? (?:we|let(?:'|’)s|let us|you)|"
+    r"\W*(?:\w+(?:\s+\w+){0,3},\s*)?"  # after a few words of a lead ("To get started, let us look at ...")
+    r"(?:(?:next|now|here|first|below|later),? (?:we|let(?:'|’)s|let us|you)|"
     r"we (?:will|shall|now|go on|turn|begin|start)|let(?:'|’)s|let us)\b",
     re.IGNORECASE,
 )
-"""A sentence that announces what a section will do ("In this section, we go on to discuss
-*stochastic gradient descent* in greater detail."): it emphasises X where it is taught, but says
-nothing of what X is."""
+"""A sentence that announces what a section will do ("Next, we go on to discuss *stochastic
+gradient descent* in greater detail."), as one that opens by naming the lesson or the section does
+("In this section, ...": :func:`agents.passages.announces`): it emphasises X where it is taught, or
+lists X among the lesson's contents, but says nothing of what X is."""
+
+
+def _announcing(sentence: str) -> bool:
+    return _ANNOUNCES.match(sentence) is not None or announces(sentence)
 
 
 def definition(
@@ -200,6 +206,8 @@ def definition(
     1
     >>> definition(["SGD"], ["In this section, we discuss *SGD* in detail.", "SGD reduces the cost."]).text
     'SGD reduces the cost.'
+    >>> definition(["RAG"], ["This lesson covers: What RAG is.", "We use RAG."], known=True).text
+    'We use RAG.'
     >>> definition(["RNN"], ["We use it.", "RNNs have hidden states."]).text
     'RNNs have hidden states.'
     """
@@ -234,11 +242,11 @@ def definition(
     ]
     for pattern in (named, marked, leading):
         for position, sentence in saying:
-            if pattern.search(sentence) is not None and _ANNOUNCES.match(sentence) is None:
+            if pattern.search(sentence) is not None and not _announcing(sentence):
                 return Definition(position, sentence, 0.5)
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
         for position, sentence in saying:
-            if mentioning.search(sentence) is not None:
+            if mentioning.search(sentence) is not None and not _announcing(sentence):
                 return Definition(position, sentence, 0.25)
     return None
 

@@ -15,6 +15,12 @@ paragraph that is no sentence is a passage of its own unless it belongs to the o
   unless :data:`LIST_ITEMS` items came before it (it is then the next paragraph); a passage of
   that many items, none a sentence and none a gloss ("X = ...", "X - ..."), is a listing
   (:func:`listed_passages`: a table of contents, a menu), which no definition quotes whole;
+- so is a list that a passage **announces** as what the lesson or a part of it covers
+  (:func:`announces`: "In this lesson we will cover: ...", "This lesson covers: ...", "After
+  completing this lesson, you will be able to: ..."), the lesson's contents: the announcement and
+  each passage after it in the excerpt (items that are sentences run on in an excerpt as one
+  paragraph, with nothing to tell where the list ends), up to a sentence after items that are no
+  sentences;
 - a paragraph that opens in lower case goes on the one before it, when that one has no full stop:
   it is one sentence that something left out of the lesson's prose (a formula, a figure) cut.
 
@@ -36,7 +42,15 @@ from collections.abc import Sequence
 from agents.answer_forms import content_terms
 from agents.text import EMPHASIS, PARAGRAPH, sentences
 
-__all__ = ["asks", "ends_a_sentence", "joined_sentences", "listed_passages", "names_back", "passages"]
+__all__ = [
+    "announces",
+    "asks",
+    "ends_a_sentence",
+    "joined_sentences",
+    "listed_passages",
+    "names_back",
+    "passages",
+]
 
 HEADING_WORDS = 12
 """The most words of a pseudo-heading (a paragraph wholly in emphasis, without a full stop)."""
@@ -58,6 +72,13 @@ _NAMES_BACK = re.compile(
 _GLOSS = re.compile(r"\S\s+(?:=|-|–|—|:)\s+\S|\S:\s+\S")
 """What says an item is a gloss, a term and what it is ("_Tokenization_ = how the model sees the
 prompt", "**RAG** - retrieval, then generation"), not a heading."""
+_TEXT = r"(?:lesson|section|chapter|notebook|tutorial)"
+"""What a lesson calls itself, or a part of itself."""
+_ANNOUNCES = re.compile(
+    rf"\W*(?:(?:in|throughout|by the end of|at the end of|after (?:completing|reading)) this "
+    rf"(?:{_TEXT}|part)|this {_TEXT}|in the (?:next|following) {_TEXT}|you(?: will|(?:'|’)ll) learn)\b",
+    re.IGNORECASE,
+)
 LIST_ITEMS = 3
 """Items of a list, none a sentence, after which a sentence is no item of it but the next paragraph
 ("In this chapter, you will: ... Lifecycle Tooling ¶ Metrification ¶ LLMs are a new tool ...")."""
@@ -67,6 +88,17 @@ def asks(text: str) -> bool:
     """Whether a sentence ends with a question mark (and the quote, bracket or emphasis that closes
     it): a question, which no answer quotes ("Now you might be wondering, what is semantic search?")."""
     return _ASKS.search(text) is not None
+
+
+def announces(text: str) -> bool:
+    """Whether a passage opens by announcing what the lesson or a part of it covers or does ("In
+    this lesson, you will learn about ...", "This lesson covers: ...", "By the end of this section,
+    ..."): its contents, which say nothing of what a concept it names is, or why.
+
+    >>> announces("This lesson will cover: Why prioritize Responsible AI."), announces("This is new.")
+    (True, False)
+    """
+    return _ANNOUNCES.match(text) is not None
 
 
 def names_back(text: str) -> bool:
@@ -113,13 +145,17 @@ def passages(text: str) -> list[str]:
 
 def listed_passages(text: str) -> list[tuple[str, bool]]:
     """The passages of an excerpt's text, in order, each with whether it is a listing: its
-    announcement and :data:`LIST_ITEMS` items or more, none a sentence and none a gloss.
+    announcement and :data:`LIST_ITEMS` items or more, none a sentence and none a gloss; or the
+    lesson's contents, announced (see the module docstring).
 
     >>> listed_passages("Contents: ¶ Overview ¶ Layers ¶ Pooling ¶ A layer maps inputs.")
     [('Contents: Overview Layers Pooling', True), ('A layer maps inputs.', False)]
+    >>> listed_passages("This lesson covers: ¶ Why RAG. How RAG works.")
+    [('This lesson covers: Why RAG.', True), ('How RAG works.', True)]
     """
     found: list[str] = []
     listings: set[int] = set()
+    contents = False  # the passages read are a list of the lesson's contents, announced
     glossed = False  # an item of the list read says what a term is ("X = ...", "X - ...")
     heading = ""
     listing = False  # the last passage announced a list, and its items run on into it
@@ -145,7 +181,11 @@ def listed_passages(text: str) -> list[tuple[str, bool]]:
             listings -= {len(found) - 1} if glossed else set()
             continue
         found.append(sentence)
+        contents = contents and not listing  # a list of items of no sentence ended: the next paragraph
         listing, items, glossed = sentence.rstrip(_MARKS).endswith(":"), 0, False
+        contents = contents or (announces(sentence) and listing)
+        if contents:
+            listings.add(len(found) - 1)
     # A pseudo-heading last heads nothing here: what it heads is in the next excerpt.
     return [(passage, number in listings) for number, passage in enumerate(found)]
 

@@ -250,3 +250,37 @@ def test_an_emphasised_term_glossed_in_a_list_is_defined_by_its_gloss() -> None:
     # A term emphasised inside a sentence, then a colon, is no entry of a list: "we train by *X*: ...".
     inline = "We can then train using *weighted risk minimization*: Alas, we do not know the weights."
     assert definition(["weighted risk minimization"], [inline]) == Definition(0, inline, 0.5)
+
+
+def test_a_list_of_what_a_lesson_covers_is_no_definition_nor_explanation() -> None:
+    # genai: "What is responsible AI?" and "Why should you prioritize responsible AI?" quoted "This
+    # lesson will cover: Why you should prioritize Responsible AI ...", and "What is RAG?" quoted "In
+    # this lesson we will cover the following: An introduction to RAG, what it is ...": the lesson's
+    # contents, whose items are sentences, so that no table of contents was seen.
+    contents = Excerpt(
+        "c-1",
+        "Using Generative AI Responsibly",
+        "This lesson will cover: ¶ Why you should prioritize Responsible AI when building Generative AI "
+        "applications. Core principles of Responsible AI and how they relate to Generative AI.",
+    )
+    prose = Excerpt(
+        "c-2",
+        "Principles",
+        "Teams follow Responsible AI so that their products stay fair, safe and accountable to users.",
+    )
+    for question in ("What is responsible AI?", "Why should you prioritize responsible AI?"):
+        span = best_span(question, [contents, prose], ["Responsible AI"])
+        assert span is not None and span.excerpt == "c-2", question
+    rag = Excerpt(
+        "c-3",
+        "RAG",
+        "In this lesson we will cover the following: ¶ An introduction to RAG, what it is and why it is "
+        "used in AI. A practical example on how to integrate RAG into an application.",
+    )
+    assert best_span("What is RAG?", [rag], ["retrieval augmented generation"]) is None
+    # The contents end where a list of items that are no sentences ends: the next paragraph is prose.
+    titles = Excerpt(
+        "c-4", "RAG", "This lesson covers: ¶ Retrieval ¶ Generation ¶ Indexes ¶ RAG adds documents."
+    )
+    span = best_span("What is RAG?", [titles], ["retrieval augmented generation"])
+    assert span is not None and span.text == "RAG adds documents."

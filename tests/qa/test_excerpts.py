@@ -107,19 +107,20 @@ def test_a_paragraph_without_a_full_stop_stays_a_sentence_of_its_own(tmp_path: P
     chunk = _only_chunk(
         tmp_path,
         "# Agentic retrieval\n\n> _(Click the image above to view the video)_\n\n"
-        "This lesson covers agentic retrieval, where a model plans its own retrieval steps.\n\n"
+        "In agentic retrieval, a model plans its own retrieval steps.\n\n"
         "- Tool use\n- Agentic retrieval\n",
     )
     assert [s.text for s in sentences(chunk.text)] == [
         "_(Click the image above to view the video)_",
-        "This lesson covers agentic retrieval, where a model plans its own retrieval steps.",
+        "In agentic retrieval, a model plans its own retrieval steps.",
         "Tool use",
         "Agentic retrieval",
     ]
-    # A concept the graph knows: a sentence that mentions it will do, but not its name alone.
+    # A concept the graph knows: a sentence that mentions it will do, but not its name alone (nor
+    # one that announces what the lesson covers: "This lesson covers agentic retrieval ...").
     excerpt = Excerpt(chunk.id, chunk.title, chunk.text)
     span = best_span("What is agentic retrieval?", [excerpt], ["agentic retrieval"])
-    assert span is not None and span.sentence.startswith("This lesson covers agentic retrieval")
+    assert span is not None and span.sentence.startswith("In agentic retrieval")
 
 
 def test_an_edited_lesson_is_read_as_it_is_now_and_as_it_was_before(tmp_path: Path) -> None:
