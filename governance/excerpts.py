@@ -20,7 +20,9 @@ best first (ties: lesson and chunk order); given concepts (``about``), the chunk
 them come before the others (the chunk a lesson's ``teaches`` link cites, where the lesson defines
 it), and before them the chunks with a sentence that says what kind of thing it is ("X is a ...");
 then the chunks of a lesson whose title names it (where it is taught is asked: before the teaching
-chunks of other lessons). A chunk's title is its lesson's title and its section's heading. The
+chunks of other lessons, and with the chunks of a section titled by it; a teaching chunk that
+names it only to point to another part of the course, "in the next section we will see X", is then
+no teaching chunk). A chunk's title is its lesson's title and its section's heading. The
 chunks and their words are read once per graph and kept
 (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
@@ -40,7 +42,7 @@ from functools import lru_cache
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
 from agents.definitions import defines
-from agents.locations import asks_where_taught
+from agents.locations import asks_where_taught, names_only_elsewhere
 from agents.passages import ends_a_sentence, joined_sentences
 from agents.text import MentionFinder, Sentence, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
@@ -277,23 +279,27 @@ def find_excerpts(
     # more ("What is VS Code?", where "VS" names vector search) reads only chunks sharing its words.
     named_words = {t for concept in about for n in _names(graph, concept) for t in content_terms(n)}
     alone = bool(asked) and asked <= named_words
-    scored: list[tuple[bool, bool, bool, float, int, LessonChunk]] = []
+    scored: list[tuple[bool, bool, bool, bool, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
         match = sum(read.idf.get(term, 0.0) for term in sorted(asked & chunk.terms))  # one order of adding
         defines_it, teaches_it = chunk.id in defining, not chunk.teaches.isdisjoint(about)
+        if taught and teaches_it:  # where it is taught: not a chunk that names it only to point elsewhere
+            taught_here = [c for c in about if c in chunk.teaches]
+            teaches_it = not all(names_only_elsewhere(chunk.text, _names(graph, c)) for c in taught_here)
         # A chunk that teaches or defines a concept asked about is about it under whatever name
         # ("What is a CNN?" and the section "Convolutional Neural Networks (CNNs / ConvNets)").
         if match > 0 or (alone and (defines_it or teaches_it)):
             first, second = (teaches_it, defines_it) if taught else (defines_it, teaches_it)
             # A lesson titled by it: where it is taught before another lesson's section on it, and
             # otherwise before other chunks that match alike ("Head over to Lesson 14 where we will
-            # look at X" in lesson 10).
+            # look at X" in lesson 10); where it is taught is asked, then a section titled by it.
             named = any(words and words <= chunk.lesson_terms for words in titled)
-            ranks = (not named, not second) if taught else (not second, not named)
+            section = taught and any(words and words <= set(content_terms(chunk.title)) for words in titled)
+            ranks = (not named, not section, not second) if taught else (not second, not named, True)
             scored.append((not first, *ranks, -match, order, chunk))
-    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:5])[:limit]]
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:6])[:limit]]
 
 
 def _name(graph: GraphIndex, concept: str) -> str:

@@ -10,6 +10,7 @@ import pytest
 
 from agents import qa
 from agents.answer_spans import Excerpt, best_span
+from agents.locations import where_taught
 from agents.offline.handlers import offline_handlers
 from agents.text import sentences
 from governance.evaluation.multihop import answer_global, short_answer
@@ -375,6 +376,51 @@ def test_which_lesson_covers_a_concept_is_answered_with_the_lesson_that_teaches_
     (chunk,) = [c for c in lesson_chunks(graph) if taught in c.text]
     assert answer.citations == [chunk.id] and f'"{chunk.title}"' in answer.answer
     assert answer.short_answer == chunk.title
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_which_section_covers_a_concept_is_not_one_that_only_points_ahead_to_it(
+    tmp_path: Path, flat: bool
+) -> None:
+    # d2l: "Which section covers the determinant?" answered "Invertibility", whose "Indeed, in the
+    # next section we will see a quantity called the *determinant*" the lesson's teaching link cites,
+    # and not the next section, "Determinant", which teaches it.
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    filler = " ".join(f"Row {k} of the matrix is scaled by a weight before the sum." for k in range(20))
+    (lessons / "01-geometry.md").write_text(
+        f"# Geometry of linear algebra\n\n## Invertibility\n\nSome matrices cannot be inverted. {filler} "
+        "Indeed, in the next section we will see a quantity called the *determinant*, which tells us "
+        f"when.\n\n## Determinant\n\n{filler} The geometric view gives a way to read a quantity known "
+        "as the *determinant*. This area is referred to as the determinant of the matrix.\n",
+        encoding="utf-8",
+    )  # sections longer than a chunk: one chunk each
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+        graph = build_graph_index(ctx.store)
+        assert "determinant" in graph.concepts
+        ahead = next(c for c in lesson_chunks(graph) if "next section" in c.text)
+        assert "determinant" in ahead.teaches  # the precondition: the link cites the sentence pointing ahead
+        question = "Which section covers the determinant?"
+        answer = answer_flat(LLM, graph, question) if flat else answer_routed(LLM, graph, question, {})
+    assert answer.answer.startswith('It is taught in "Geometry of linear algebra: Determinant"'), (
+        answer.answer
+    )
+
+
+def test_where_a_concept_is_taught_passes_over_an_excerpt_that_only_points_to_another_lesson() -> None:
+    # "Head over to Lesson 11 where we will look at function calling" names it to say where it is
+    # taught; a clause that points ahead beside one that names it here does not ("..., but for now").
+    ahead = Excerpt(
+        "c-1", "Low code: Continue", "Head over to Lesson 11 where we will look at function calling."
+    )
+    here = Excerpt("c-2", "Tools: Calls", "Function calling lets a model ask an app to run a function.")
+    assert where_taught([ahead, here], ["function calling"]) == (here, here.text)
+    assert where_taught([ahead], ["function calling"]) == (ahead, ahead.text)  # nothing else names it
+    now = Excerpt(
+        "c-3", "LLMs", "In the next chapter we compare models, but for now let's look at GPT models."
+    )
+    assert where_taught([now, here], ["GPT"]) == (now, now.text)
 
 
 @pytest.mark.parametrize("holds", [True, False])
