@@ -86,6 +86,7 @@ from governance.question_forms import (
     defined,
     near_names,
     typed_clauses,
+    unnamed_answer,
     what_is_asked,
 )
 from governance.typed_answers import explain_flat, is_typed, typed_flat, typed_routed
@@ -201,9 +202,10 @@ def answer_routed(
     """Answers ``question`` through decomposition, domain routing, experts and synthesis."""
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
     question = what_is_asked(question, graph_lexicon(graph))
-    if (owned := owner_answer(graph, question, "routed")) is not None:
+    owned = owner_answer(graph, question, "routed") or unnamed_answer(graph, question, "routed")
+    if owned is not None:  # which domain owns X: the graph's domains say it; "What is it?": nothing does
         owned.question = result.question
-        return owned  # which domain owns X: the graph's domains say it
+        return owned
     subs = _bounded(_decompose(llm, graph, question, result), result)
     scopes = domain_scopes(graph, bridges)
     touching = graph.touching()
@@ -334,7 +336,8 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
     question = what_is_asked(question, keys)
-    if (owned := owner_answer(graph, question, "flat")) is not None:
+    owned = owner_answer(graph, question, "flat") or unnamed_answer(graph, question, "flat")
+    if owned is not None:
         owned.question = result.question
         return owned
     texts = clauses_of(question)  # a question of one clause is read whole, below

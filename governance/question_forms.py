@@ -6,6 +6,7 @@ contain a name it lacks (:func:`near_names`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from agents import qa
@@ -27,6 +28,7 @@ from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
 from agents.question_types import classify, clauses_of
 from agents.text import clipped, find_mentions, normalize_name, sentences
 from governance.excerpts import graph_lexicon
+from governance.experts import NOT_COVERED, QAResult
 from governance.typed_answers import of_whole_graph
 from magg_kg.graph_index import GraphIndex
 
@@ -38,7 +40,9 @@ __all__ = [
     "clause_questions",
     "defined",
     "near_names",
+    "points_back",
     "typed_clauses",
+    "unnamed_answer",
     "what_is_asked",
 ]
 
@@ -114,6 +118,55 @@ def what_is_asked(question: str, keys: dict[str, str]) -> str:
     """The question as it is answered: its one question alone (:func:`asked_sentence`), without the
     aside it ends in (:func:`asked_without_aside`)."""
     return asked_without_aside(asked_sentence(question, keys), keys)
+
+
+_POINTING = re.compile(
+    r"\b(?:it|its|itself|they|them|their|themselves)\b|\b(?:this|that|these|those)(?=[\s?.!]*$)",
+    re.IGNORECASE,
+)
+"""A pronoun that points back to what was named before it ("What is it used for?", "What is
+this?"; a demonstrative only where nothing follows it: "this course" names the course)."""
+_EXPLETIVE = re.compile(r"\s(?:to\s+\w|that\b)", re.IGNORECASE)
+"""What follows an "it" that points to nothing ("Is it possible to ...", "Is it true that ...")."""
+
+
+def points_back(question: str, keys: Mapping[str, str]) -> str:
+    """The word by which a question that names no concept points back to one named before it
+    ("What is it used for?", "How do they work?"), asked alone, with nothing before it to point
+    to; "" for a question that names a concept, or points to nothing.
+
+    >>> keys = {"dropout": "dropout"}
+    >>> points_back("What is it used for?", keys), points_back("Take dropout. What is it for?", keys)
+    ('it', '')
+    >>> points_back("Is it wise to learn AI fast?", keys), points_back("What does this course cover?", keys)
+    ('', '')
+    """
+    if find_mentions(question, dict(keys)):
+        return ""
+    for found in _POINTING.finditer(question):
+        if found.group(0).lower() != "it" or not _EXPLETIVE.search(question[found.end() :]):
+            return found.group(0)
+    return ""
+
+
+def unnamed_answer(graph: GraphIndex, question: str, mode: str) -> QAResult | None:
+    """The answer to a question that points back to a concept (:func:`points_back`) and names
+    none, with no model call: not covered, as a question naming nothing the graph has is, saying
+    that it names no concept; None for any other question. An expert would otherwise read the
+    pronoun's neighbours as the question ("What problems does it solve?" quoted fine-tuning)."""
+    word = points_back(question, graph_lexicon(graph))
+    if not word:
+        return None
+    result = QAResult(question=question, mode=mode, as_of=graph.as_of, covered=False)
+    result.sub_questions.append(
+        {"text": question, "concepts": [], "domains": [], "type": "open", "unknown": []}
+    )
+    result.answer = (
+        f'The question names no concept: nothing was asked before it for "{word}" to point back to. '
+        f'Ask again with the concept\'s name in place of "{word}".'
+    )
+    result.short_answer = NOT_COVERED
+    return result
 
 
 def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:

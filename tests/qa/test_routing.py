@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 import governance.qa
 from agents import qa, synthesis
 from agents.offline.handlers import offline_handlers
+from governance.experts import NOT_COVERED
 from governance.qa import answer_flat, answer_routed
+from magg_kg.cli.context import open_context
+from magg_kg.cli.ingestion import run_ingest
 from magg_kg.clock import StepClock
 from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.offline import OfflineLLM
@@ -295,3 +299,34 @@ def test_an_expert_asked_where_a_concept_it_does_not_own_is_taught_is_told_its_n
     other = ScriptedLLM(replies=dict(qa.offline_handlers()))
     answer_routed(other, graph, "What is backpropagation?", {})  # asked of any other kind of question
     assert all("about" not in p.payload for p in other.calls if p.task == qa.ANSWER_TASK)
+
+
+@pytest.mark.parametrize("flat", [False, True])
+@pytest.mark.parametrize(
+    "question", ["What problems does it solve?", "How does it work?", "What are its limits?", "What is this?"]
+)
+def test_a_question_that_points_back_to_nothing_says_it_names_no_concept(
+    tmp_path: Path, flat: bool, question: str
+) -> None:
+    # genai: "What problems does it solve?", asked alone, quoted "Fine-tuning is a process that ...
+    # to solve a specific problem.": the pronoun's neighbours were read as the question.
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    (lessons / "01-tuning.md").write_text(
+        "# Fine-tuning\n\nFine-tuning is a process that adapts a model to solve a specific problem. "
+        "It works by training the model again on data of the task, and its limits are cost and data.\n",
+        encoding="utf-8",
+    )
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+        graph = build_graph_index(ctx.store)
+        assert "fine-tuning" in graph.concepts
+        llm = ScriptedLLM(replies=offline_handlers())
+        result = answer_flat(llm, graph, question) if flat else answer_routed(llm, graph, question, {})
+        assert not result.covered and not result.citations and result.short_answer == NOT_COVERED
+        assert result.answer.startswith("The question names no concept:"), result.answer
+        assert not llm.calls  # nothing to ask a model about
+        # Named before it, the pronoun has something to point back to.
+        named = f"Take fine-tuning. {question}"
+        answered = answer_flat(llm, graph, named) if flat else answer_routed(llm, graph, named, {})
+        assert not answered.answer.startswith("The question names no concept")
