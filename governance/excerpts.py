@@ -41,6 +41,7 @@ from functools import lru_cache
 
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
+from agents.cross_references import without_holes
 from agents.definitions import defines
 from agents.locations import asks_where_taught, names_only_elsewhere
 from agents.passages import ends_a_sentence, joined_sentences
@@ -67,6 +68,15 @@ _LEFT_OUT = re.compile(r"\s*\0+(?=[.,;:!?)\]])|\s*\(\0+\)|\s*\[\0+\]")
 """Markup left out just before the punctuation that ends a clause ("[processing](url)."), and
 brackets that held nothing else ("example (:numref:`sec_poly`) we could"), with the space before
 them."""
+
+
+def _as_read(shown: str) -> str:
+    """A stretch of a lesson's text as :func:`_shown` shows it, as a reader reads it: without the
+    words a left-out cross-reference leaves pointing at nothing ("as described in :numref:`x`.",
+    or "as described in ." in a lesson converted without it: :func:`agents.cross_references.without_holes`),
+    without what :data:`_LEFT_OUT` leaves, and with a space for what else was left out."""
+    return _LEFT_OUT.sub("", without_holes(shown)).replace("\0", " ")
+
 
 EXCERPTS = 4
 """The most excerpts one answering call is shown."""
@@ -136,8 +146,7 @@ def _load(graph: GraphIndex) -> _Chunks:
         lesson_terms = frozenset(content_terms(lesson.title))
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
-            view = _LEFT_OUT.sub("", shown[int(str(row["start_offset"])) : int(str(row["end_offset"]))])
-            view = view.replace("\0", " ")
+            view = _as_read(shown[int(str(row["start_offset"])) : int(str(row["end_offset"]))])
             text = joined_sentences(_with_display_math(view, sentences(view, view=True)))
             named = {concept for _, _, concept in finder.find(text)}
             title = _titled(lesson.title, str(row.get("heading") or ""))
@@ -205,7 +214,7 @@ def edge_quote(graph: GraphIndex, edge: EdgeVersion) -> str:
     lesson = graph.kept(("quoted", span.lesson_id), lambda: _quoted(graph, span.lesson_id))
     if lesson is None or lesson[0][span.start : span.end] != span.quote:
         return stored
-    read = " ".join(_LEFT_OUT.sub("", lesson[1][span.start : span.end]).replace("\0", " ").split())
+    read = " ".join(_as_read(lesson[1][span.start : span.end]).split())
     return read or stored
 
 
