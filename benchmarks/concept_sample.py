@@ -9,7 +9,7 @@ genuine-concept rate.
 
 Usage::
 
-    python benchmarks/concept_sample.py /tmp/d2l [--seed 7] [--sample 60] [--top 60]
+    .venv/bin/python -m benchmarks.concept_sample /tmp/d2l [--seed 7] [--sample 60] [--top 60]
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ first).
 
 Usage::
 
-    python benchmarks/d2l_lessons.py ../shared/data/d2l-lessons/sections.jsonl OUT_DIR
+    .venv/bin/python -m benchmarks.d2l_lessons ../shared/data/d2l-lessons/sections.jsonl OUT_DIR
 """
 
 from __future__ import annotations

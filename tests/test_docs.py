@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -48,3 +49,13 @@ def test_pytest_runs_the_doctests_of_every_package() -> None:
     pytest_options = config["tool"]["pytest"]["ini_options"]
     assert packages and "--doctest-modules" in pytest_options["addopts"].split()
     assert set(packages) <= set(pytest_options["testpaths"])
+
+
+def test_benchmark_commands_are_shown_as_modules() -> None:
+    # `python benchmarks/X.py` puts benchmarks/ on sys.path, not the repository root, and fails on its
+    # first `from benchmarks...` import; `python -m benchmarks.X` from the root is what works.
+    texts = {"README.md": (ROOT / "README.md").read_text("utf-8")}
+    texts.update({f"benchmarks/{p.name}": p.read_text("utf-8") for p in (ROOT / "benchmarks").glob("*.py")})
+    assert len(texts) > 10
+    as_paths = [name for name, text in texts.items() if re.search(r"python3? +benchmarks/\w+\.py", text)]
+    assert as_paths == [], f"run a benchmark as `python -m benchmarks.NAME`, not as a path: {as_paths}"
