@@ -28,16 +28,17 @@ from rich.table import Table
 
 from magg_kg.cli.context import (
     BY_METAVAR,
+    DbOption,
     JsonOption,
     check_out,
     err_console,
+    open_context,
     print_json,
     repository,
     shared_data,
     write_whole,
 )
 from magg_kg.errors import UserError
-from magg_kg.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
     from governance.training import TrainingReport
@@ -266,15 +267,14 @@ def _print_report(console: Console, part: str, report: TrainingReport) -> None:
 
 
 def claims(
-    db: Annotated[
-        Path, typer.Option("--db", metavar="FILE", help="An ingested database to sample proposals from.")
-    ],
     out: Annotated[Path, typer.Option("--out", metavar="PREFIX", help="Prefix of the files to write.")],
     n: Annotated[int, typer.Option("--n", min=1, metavar="N", help="How many proposals.")] = 200,
     seed: Annotated[int, typer.Option("--seed", metavar="SEED", help="Seed of the sample.")] = 7,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the two files if they exist.")] = False,
+    db: DbOption = None,
 ) -> None:
-    """Export proposals as judge prompts (PREFIX.claims.jsonl) and a blind file to label."""
+    """Export an ingested graph's proposals as judge prompts (PREFIX.claims.jsonl) and a blind file
+    to label."""
     from governance.labelled import lesson_claims
 
     claims_path, blind_path = Path(f"{out}.claims.jsonl"), Path(f"{out}.blind.jsonl")
@@ -283,15 +283,11 @@ def claims(
     check_out(claims_path, "claims")  # a prefix under a file is refused before any work
     if not force and (existing := [str(p) for p in (claims_path, blind_path) if p.exists()]):
         raise UserError(f"{', '.join(existing)} already exist: pass --force to overwrite, or another --out")
-    if not db.is_file():
-        raise UserError(f"{db}: no such database")
-    store = SQLiteStore.open(str(db), create=False, upgrade=False, write_late=True)
-    try:
-        rows = lesson_claims(store, n, seed)
-    finally:
-        store.close()
+    with open_context(db) as ctx:  # the configured store, as every command that reads a graph
+        rows = lesson_claims(ctx.store, n, seed)
+        where = ctx.config.where
     if not rows:
-        raise UserError(f"{db}: no proposal with lesson evidence to export; nothing written")
+        raise UserError(f"{where}: no proposal with lesson evidence to export; nothing written")
     claims_path.parent.mkdir(parents=True, exist_ok=True)
     with claims_path.open("w", encoding="utf-8") as handle:
         for row in rows:

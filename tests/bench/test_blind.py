@@ -453,3 +453,27 @@ def test_a_database_given_twice_under_a_hard_link_is_refused(
         ["bench", "sample", "--n", "1", "--out", str(tmp_path / "x"), str(governed), str(linked)], capsys
     )
     assert f"database {linked} is given twice (as {governed})" in err
+
+
+def test_sample_under_the_d1_store_says_it_read_the_files_given(
+    dbs: tuple[Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The files are what is compared; with MAGG_STORE=d1 it read them without a word, as if D1 were
+    # ignored (`coverage --db` is refused there).
+    def sample(name: str) -> tuple[int, str, str]:
+        return magg(["bench", "sample", "--n", "2", "--out", str(tmp_path / name), *map(str, dbs)], capsys)
+
+    code, _, err = sample("s")
+    assert code == 0 and "MAGG_STORE" not in err
+    monkeypatch.setenv("MAGG_STORE", "d1")
+    monkeypatch.setenv("MAGG_D1_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("MAGG_D1_TOKEN", "secret")
+    code, out, err = sample("d")
+    assert code == 0 and out.startswith("sampled 4 active edges"), err
+    assert (
+        "note: MAGG_STORE=d1 is not read here: the SQLite files given were sampled, not D1 at "
+        "http://127.0.0.1:9\n" in err
+    )

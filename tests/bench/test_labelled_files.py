@@ -266,3 +266,20 @@ def test_label_names_what_is_wrong_with_its_files(
     code, _, err = magg(["model", "label", str(empty), str(labels), "--out", str(out)], capsys)
     assert code == 2 and "holds no claim" in err and "label rows" not in err, err
     assert not out.exists()
+
+
+def test_claims_read_the_database_every_command_reads(
+    exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `--db` was required (`$MAGG_DB` ignored), and under MAGG_STORE=d1 a `--db` read the local file.
+    db = tmp_path / "graph.sqlite"
+    monkeypatch.setenv("MAGG_DB", str(db))
+    code, out, err = magg(["model", "claims", "--out", str(tmp_path / "env"), "--n", "1"], capsys)
+    assert code == 0 and out.startswith("1 claims:"), err
+    assert Path(f"{tmp_path / 'env'}.claims.jsonl").read_text("utf-8").count("\n") == 1
+    monkeypatch.setenv("MAGG_STORE", "d1")
+    monkeypatch.setenv("MAGG_D1_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("MAGG_D1_TOKEN", "secret")
+    code, out, err = magg(["model", "claims", "--db", str(db), "--out", str(tmp_path / "d1")], capsys)
+    assert (code, out) == (2, "") and "names a SQLite file, but MAGG_STORE=d1" in err, err
+    assert err.count("\n") == 1 and not Path(f"{tmp_path / 'd1'}.claims.jsonl").exists()

@@ -50,7 +50,8 @@ def sample(
         typer.Argument(
             metavar="DATABASE...",
             click_type=BY_METAVAR,
-            help="Databases that `magg ingest` wrote (governed, --flat...).",
+            help="SQLite files that `magg ingest` wrote (governed, --flat...), read as given, "
+            "whatever MAGG_STORE says.",
         ),
     ],
     n: Annotated[int, typer.Option("--n", min=1, metavar="N", help="Active edges drawn from each database.")],
@@ -83,7 +84,8 @@ def sample(
             raise UserError(f"database {path} is given twice (as {given[same]}): pass it once")
         given[same] = str(path)
     refuse_overwrite(out, force=force)  # before reading any database
-    seed_value = read_config().seed if seed is None else seed
+    config = read_config()
+    seed_value = config.seed if seed is None else seed
     with ExitStack() as opened:
         stores = []
         for path in databases:
@@ -95,6 +97,12 @@ def sample(
     if not drawn.rows:
         raise UserError(f"no {what} in {', '.join(given.values())}: nothing to review")
     err = err_console()
+    if config.store == "d1":  # the files are compared as given; the configured graph is not one of them
+        err.print(
+            f"note: MAGG_STORE=d1 is not read here: the SQLite files given were sampled, not {config.where}",
+            markup=False,
+            highlight=False,
+        )
     pools = [
         (d.db, d.drawn, d.active_edges if d.proposed_edges is None else d.proposed_edges)
         for d in drawn.key.databases
