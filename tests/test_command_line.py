@@ -102,6 +102,19 @@ def test_help_lists_the_commands_in_the_order_of_use(
     assert "--version" in out
 
 
+def test_demo_help_says_it_runs_under_the_configured_provider_and_policy(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It said "with the embedded defaults", yet a MAGG_POLICY or MAGG_LLM set is what demo runs under.
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = magg(["demo", "--help"], capsys)
+    said = " ".join(out.split())
+    assert code == 0 and "embedded defaults" not in said
+    assert (
+        "under the configured MAGG_LLM and MAGG_POLICY" in said and "(unset: offline, default policy)" in said
+    )
+
+
 def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert magg(["--version"], capsys) == (0, f"magg-kg {version('magg-kg')}\n", "")
 

@@ -327,7 +327,10 @@ def ingest_command(
 
 
 def demo(db: DbOption = None, json_: JsonOption = False) -> None:
-    """Ingest the bundled sample curriculum with the embedded defaults and show what happened."""
+    """Ingest the bundled sample curriculum into the graph (--db) and show what happened.
+
+    It runs under the configured MAGG_LLM and MAGG_POLICY, as ingest does (unset: offline, default policy).
+    """
     with open_context(db, create=True, decides=True) as ctx:
         report = run_ingest(ctx, [curriculum_folder()], show_progress=not json_ and sys.stderr.isatty())
         _failures(report, ctx.err)
