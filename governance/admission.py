@@ -77,13 +77,12 @@ class AdmissionContext:
 @dataclass
 class Admission:
     ops: list[Operation] = field(default_factory=list)
-    outcomes: Counter[tuple[str, str]] = field(default_factory=Counter)
     states: dict[str, ProposalState] = field(default_factory=dict)
     cost: dict[str, Cost] = field(default_factory=dict)
 
 
 class _Run:
-    """The stages for one batch of proposals; collects operations and outcomes."""
+    """The stages for one batch of proposals; collects operations and the states they leave."""
 
     def __init__(self, ctx: AdmissionContext, batch_id: str) -> None:
         self.ctx = ctx
@@ -121,7 +120,6 @@ class _Run:
             decided_at=at,
         )
         self.out.ops.append(decision)
-        self.out.outcomes[(stage, verdict)] += 1
         self.out.states[proposal.id] = state
         return decision
 
@@ -142,7 +140,6 @@ class _Run:
             if held:  # it outscores an edge it conflicts with: a person settles the conflict
                 self.out.ops.extend(held)
                 self.out.states[proposal.id] = "quarantined"
-                self.out.outcomes[("conflict", "quarantine")] += 1
                 self.ctx.graph.memory.claims[(proposal.src, proposal.type, proposal.dst)] -= 1
                 return
         if not verdict.passed:
@@ -182,7 +179,6 @@ class _Run:
         )
         self.out.ops.extend(settled.ops)
         self.out.states[proposal.id] = settled.state
-        self.out.outcomes[("gate", settled.state)] += 1  # a commit is in the graph state already
 
     def _flat(self, proposal: Proposal, schema_ok: bool, rule: str, reason: str) -> None:
         triple = self.ctx.graph.schema.canonical(proposal.src, proposal.type, proposal.dst)

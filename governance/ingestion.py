@@ -199,7 +199,6 @@ class _Built:
     admission: Admission = field(default_factory=Admission)
     domains: int = 0
     invalidated: int = 0
-    dropped: int = 0
 
 
 def _ingest_lesson(ctx: IngestContext, lesson: LessonText, report: IngestReport) -> None:
@@ -253,9 +252,8 @@ def _account(report: IngestReport, built: _Built, attempt: int) -> None:
     report.concepts += len(extraction.new_concepts)
     report.aliases += len(extraction.new_aliases)
     report.proposals += len(extraction.candidates) + len(extraction.dropped)
-    if built.dropped:
-        report.outcomes[("verification", "drop")] += built.dropped
-    report.outcomes.update(admission.outcomes)
+    # What the batch recorded, as the decisions table holds it (stage and verdict as stored).
+    report.outcomes.update((op.stage, op.verdict) for op in built.batch.ops if isinstance(op, RecordDecision))
     report.states.update(admission.states.values())
     for stage, cost in admission.cost.items():
         report.cost.setdefault(stage, Cost()).add(cost)
@@ -374,7 +372,6 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
             gate.attach(graph, [p for p in stored_proposals if p.id not in closed])
     batch_id = make_id("batch", "lesson", lesson.sha256)
     result = admit(proposals, admission, batch_id)
-    result.outcomes.update(outcomes)
     ops += result.ops
     if refusals:
         ops.append(_retried(ctx.policy, lesson, refusals, at))
@@ -404,7 +401,6 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         result,
         domains=len(layout.domains),
         invalidated=sum(isinstance(op, InvalidateEdge) for op in ops) - outcomes[("rejudge", "reground")],
-        dropped=len(extraction.dropped),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -174,6 +175,24 @@ def test_the_injected_instruction_never_backs_a_surviving_proposal(
     assert {(p.src, p.type, p.dst) for p in again} == triples
     assert all(d.stage != "taint" for p in again for d in control.decisions(p.id))
     control.close()
+
+
+def test_the_summary_counts_the_decisions_the_run_recorded_by_their_stored_stage_and_verdict(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    # The summary showed a stage `gate` (the state the judge left, no stored stage) and left out the
+    # judge's, the debate's, the taint rule's and the re-evaluation's decisions.
+    folder = lessons(tmp_path, "02-math-calculus-gradients.md", "28-llm-apps-agents-tool-use.md")
+    report = ingest([folder], _gated(store, clock))
+    stored = Counter((d.stage, d.verdict) for d in store.decisions())
+    assert {"judge", "taint"} <= {stage for stage, _ in stored}
+    assert report.outcomes == stored
+    path = folder / "02-math-calculus-gradients.md"  # a new version: its earlier proposals re-judged
+    path.write_text(path.read_text("utf-8").split("\n## ")[0] + "\n", encoding="utf-8")
+    again = ingest([folder], _gated(store, clock))
+    assert again.count("new-version") == 1
+    assert again.outcomes == Counter((d.stage, d.verdict) for d in store.decisions()) - stored
+    assert "rejudge" in {stage for stage, _ in again.outcomes}
 
 
 def test_magg_demo_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
