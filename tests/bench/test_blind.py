@@ -477,3 +477,13 @@ def test_sample_under_the_d1_store_says_it_read_the_files_given(
         "note: MAGG_STORE=d1 is not read here: the SQLite files given were sampled, not D1 at "
         "http://127.0.0.1:9\n" in err
     )
+
+
+def test_the_help_of_n_says_what_is_drawn_with_proposals(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "--n: Active edges drawn from each database", also when --proposals draws proposed ones.
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = magg(["bench", "sample", "--help"], capsys)
+    [line] = [line for line in out.splitlines() if "--n " in line]
+    assert code == 0 and "proposed ones with --proposals" in line

@@ -54,7 +54,15 @@ def sample(
             "whatever MAGG_STORE says.",
         ),
     ],
-    n: Annotated[int, typer.Option("--n", min=1, metavar="N", help="Active edges drawn from each database.")],
+    n: Annotated[
+        int,
+        typer.Option(
+            "--n",
+            min=1,
+            metavar="N",
+            help="Edges drawn from each database: active ones, or proposed ones with --proposals.",
+        ),
+    ],
     out: Annotated[
         Path,
         typer.Option(
