@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from magg_kg.errors import StoreError, UserError
 from magg_kg.ids import digest, edge_id, numbered_id
@@ -86,8 +86,11 @@ class Label(_Shape):
     """One line of ``PREFIX.labels.jsonl``; with ``src_ok``, ``dst_ok`` and ``verdict`` null, a blank.
 
     Strict: ``src_ok`` and ``dst_ok`` are JSON ``true``/``false`` (not ``"yes"`` or ``1``), and
-    ``verdict`` is ``"ACCEPT"`` or ``"REJECT"``, in capitals. The three are filled in together or not
-    at all, and ACCEPT needs both endpoints genuine.
+    ``verdict`` is ``"ACCEPT"`` or ``"REJECT"`` (in any case, as ``magg model label`` reads it; held in
+    capitals). The three are filled in together or not at all, and ACCEPT needs both endpoints genuine.
+
+    >>> Label(review_id="r-1", src_ok=True, dst_ok=True, verdict="accept").verdict
+    'ACCEPT'
     """
 
     review_id: str
@@ -96,6 +99,12 @@ class Label(_Shape):
     verdict: Literal["ACCEPT", "REJECT"] | None = None
     why: str = ""
     sample: str | None = None
+
+    @field_validator("verdict", mode="before")
+    @classmethod
+    def _in_capitals(cls, verdict: object) -> object:
+        said = verdict.upper() if isinstance(verdict, str) else verdict
+        return said if said in ("ACCEPT", "REJECT") else verdict  # anything else is refused as written
 
     @model_validator(mode="after")
     def _filled_in_whole(self) -> Label:

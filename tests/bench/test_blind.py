@@ -487,3 +487,26 @@ def test_the_help_of_n_says_what_is_drawn_with_proposals(
     code, out, _ = magg(["bench", "sample", "--help"], capsys)
     [line] = [line for line in out.splitlines() if "--n " in line]
     assert code == 0 and "proposed ones with --proposals" in line
+
+
+def test_score_reads_a_verdict_in_any_case_as_model_label_does(
+    dbs: tuple[Path, Path], sampled: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `magg model label` took "accept"; `bench score` refused it ("Input should be 'ACCEPT' or 'REJECT'").
+    filled = fill(sampled, dbs)
+    code, out, err = magg(["bench", "score", str(sampled), str(filled), "--json"], capsys)
+    assert code == 0, err
+    rows = [json.loads(line) for line in filled.read_text("utf-8").splitlines()]
+    cases = (str.lower, str.title)
+    lowered = filled.with_name("any-case.jsonl")
+    lowered.write_text(
+        "".join(
+            json.dumps({**row, "verdict": cases[n % 2](row["verdict"])}) + "\n" for n, row in enumerate(rows)
+        ),
+        encoding="utf-8",
+    )
+    written = {json.loads(line)["verdict"] for line in lowered.read_text("utf-8").splitlines()}
+    assert written - {"ACCEPT", "REJECT"}  # some verdicts are not in capitals
+    code, again, err = magg(["bench", "score", str(sampled), str(lowered), "--json"], capsys)
+    assert code == 0, err
+    assert json.loads(again)["databases"] == json.loads(out)["databases"]
