@@ -80,7 +80,7 @@ def serve(
         listener = _listen(host, port)
         bound = listener.getsockname()[1]
         ctx.out.print(
-            f"serving {config.where} at http://{host}:{bound}/"
+            f"serving {config.where} at http://{_address(host, bound)}/"
             f"{' (every request needs the token)' if token else ''}; Ctrl-C stops",
             markup=False,
             highlight=False,
@@ -148,6 +148,15 @@ def served_site(config: Config, clock: Clock, token: str | None) -> Iterator[Sta
         questions.close()
 
 
+def _address(host: str, port: int) -> str:
+    """``host:port`` as a URL writes it: an IPv6 address in brackets, since its colons are not the port's.
+
+    >>> _address("127.0.0.1", 8765), _address("::1", 8765), _address("localhost", 80)
+    ('127.0.0.1:8765', '[::1]:8765', 'localhost:80')
+    """
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host``:``port`` and listening; :class:`UserError` when it cannot be."""
     try:
@@ -155,7 +164,9 @@ def _listen(host: str, port: int) -> socket.socket:
         return socket.create_server((host, port), family=family, backlog=2048)
     except (OSError, UnicodeError) as error:
         why = getattr(error, "strerror", None) or error
-        raise UserError(f"cannot listen on {host}:{port} ({why}): choose another --host or --port") from None
+        raise UserError(
+            f"cannot listen on {_address(host, port)} ({why}): choose another --host or --port"
+        ) from None
 
 
 class TimedHeaders(H11Protocol):

@@ -85,3 +85,24 @@ def test_sigterm_stops_serving_as_ctrl_c_does(db: Path) -> None:
         _, err = run.communicate(timeout=60)
     assert run.returncode == 143 and "terminated:" in err and "Traceback" not in err
     assert not Path(f"{db}-wal").exists() and not Path(f"{db}-shm").exists()
+
+
+def _ipv6_loopback() -> bool:
+    try:
+        socket.create_server(("::1", 0), family=socket.AF_INET6).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="needs an IPv6 loopback address")
+def test_an_ipv6_address_is_printed_in_brackets_as_a_url_writes_it(db: Path) -> None:
+    # It printed "at http://::1:PORT/", which no browser or `magg ask --server` reads as a URL.
+    command = [sys.executable, "-m", "magg_kg.cli", "serve", "--db", str(db), "--host", "::1", "--port", "0"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as run:
+        assert run.stdout is not None
+        said = run.stdout.readline()
+        run.send_signal(signal.SIGTERM)
+        run.communicate(timeout=60)
+    assert " at http://[::1]:" in said and "://::1:" not in said, said
