@@ -69,6 +69,8 @@ class Snapshot:
             said = f"domain {domain_id} was retired{when} (it owns no concept)"
         else:
             said = f"no domain {domain_id}{when}"
+        if self.as_of:  # `magg domains` lists today's domains, not those of then
+            raise UserError(f"{said}; known domains then: {known}")
         raise UserError(f"{said}; known domains: {known} (see `magg domains`)")
 
 
