@@ -28,7 +28,8 @@ from benchmarks.d2l_lessons import convert
 from governance.claim_examples import lesson_examples
 from magg_kg.errors import InputError
 from magg_kg.jsonlines import json_objects
-from magg_kg.lessons import find_lessons, read_lesson
+from magg_kg.lesson_files import find_lessons
+from magg_kg.lessons import read_lesson
 
 __all__ = ["fill", "main", "read_claims"]
 

@@ -25,7 +25,8 @@ from agents.extraction import extract_lesson
 from agents.offline.handlers import offline_handlers
 from agents.registry import Registry
 from benchmarks.command import positive, run_command
-from magg_kg.lessons import find_lessons, read_lesson
+from magg_kg.lesson_files import find_lessons
+from magg_kg.lessons import read_lesson
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.vocabulary import CURRICULUM
 

@@ -75,7 +75,8 @@ from magg_kg.errors import BatchConflict, InputError
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.ledger import ProposalLedger
-from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, file_key, find_lessons, read_parts
+from magg_kg.lesson_files import find_lessons
+from magg_kg.lessons import DEFAULT_MAX_BYTES, PART_CHARS, LessonText, file_key, read_parts
 from magg_kg.llm.port import LLM
 from magg_kg.markup import Flavor, flavor_of
 from magg_kg.operations import BATCH_OPS, Batch, InvalidateEdge, Operation, RecordDecision

@@ -28,7 +28,8 @@ from governance.taint import taint
 from governance.withdrawal import withdrawn_note
 from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
-from magg_kg.lessons import LessonText, same_file
+from magg_kg.lesson_files import same_file
+from magg_kg.lessons import LessonText
 from magg_kg.operations import Operation, RecordDecision, SpanData, span_data
 from magg_kg.records import EdgeVersion, Lesson, Proposal, ProposalState, Span, Triple
 from magg_kg.store import Store
@@ -229,7 +230,7 @@ def gone_from(store: Store, paths: Sequence[Path]) -> list[GoneLesson]:
 
 def read_elsewhere(previous: Lesson | None, lesson: LessonText) -> str:
     """The file the latest version of ``lesson``'s key was read from, when that is another file
-    than ``lesson``'s (:func:`magg_kg.lessons.same_file`); "" otherwise."""
+    than ``lesson``'s (:func:`magg_kg.lesson_files.same_file`); "" otherwise."""
     if previous is None or same_file(previous.source_path, lesson.source_path):
         return ""
     return previous.source_path

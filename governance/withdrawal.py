@@ -52,7 +52,7 @@ from magg_kg.builders import invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
-from magg_kg.lessons import lesson_key, same_file
+from magg_kg.lesson_files import lesson_key, same_file
 from magg_kg.operations import Operation, RecordDecision, span_data
 from magg_kg.records import Decision, EdgeVersion, Lesson, ProposalState
 from magg_kg.store import WITHDRAWAL, Store

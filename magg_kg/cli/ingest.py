@@ -25,7 +25,8 @@ from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.config import without_password
 from magg_kg.coverage import coverage_report
 from magg_kg.errors import UserError
-from magg_kg.lessons import DEFAULT_MAX_BYTES, find_lessons
+from magg_kg.lesson_files import find_lessons
+from magg_kg.lessons import DEFAULT_MAX_BYTES
 
 __all__ = ["demo", "domains", "ingest_command", "ingest_report_json", "init", "register"]
 

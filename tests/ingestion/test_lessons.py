@@ -11,7 +11,8 @@ import pytest
 
 from magg_kg import lessons
 from magg_kg.errors import InputError
-from magg_kg.lessons import find_lessons, read_lesson, split_chunks
+from magg_kg.lesson_files import find_lessons
+from magg_kg.lessons import read_lesson, split_chunks
 from magg_kg.operations import AddLesson
 
 
