@@ -149,7 +149,10 @@ def _read(ctx: IngestContext, paths: Sequence[Path], report: IngestReport) -> li
     fresh: list[LessonText] = []
     seen: dict[str, str] = {}
     stale = lru_cache(maxsize=1)(ctx.store.stale_lessons)  # read once, when a stored text is met
-    for path, key in find_lessons(list(paths), ctx.skip):
+    keys = {
+        str(row["lesson_key"]): str(row["source_path"]) for row in ctx.store.query("lessons", {"as_of": None})
+    }
+    for path, key in find_lessons(list(paths), ctx.skip, keys):  # a key given before is kept
         try:
             parts = read_parts(path, key, max_bytes=ctx.max_bytes, part_chars=ctx.part_chars)
         except InputError as error:

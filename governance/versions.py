@@ -239,9 +239,17 @@ def read_elsewhere(previous: Lesson | None, lesson: LessonText) -> str:
 def moved_refusal(lesson: LessonText, elsewhere: str) -> str:
     """Why a file of a known key read from another file is not taken as that lesson's new version
     without ``--moved``: two courses with a file of one path ("intro.md") would replace each other's
-    lessons, and invalidate the edges only the other supported."""
+    lessons, and invalidate the edges only the other supported. While that other file is still
+    there (in this very run, at times: a folder given before as a subfolder), no course moved, and
+    ``--moved`` is not offered: it would make one file a version of another."""
+    said = f"{lesson.source_path}: not ingested: its key {lesson.key!r} is that of a lesson read from "
+    if Path(elsewhere).exists():
+        return (
+            f"{said}{elsewhere}, which is still there: two files of one key; rename this one (or leave it "
+            "out of the run: --skip GLOB in a folder), so that each is a lesson of its own"
+        )
     return (
-        f"{lesson.source_path}: not ingested: its key {lesson.key!r} is that of a lesson read from "
-        f"{elsewhere}; if this is that course moved, run again with --moved (it is then a new version); "
-        "if it is another course, ingest from a folder that holds both, so that their paths in it differ"
+        f"{said}{elsewhere}; if this is that course moved, run again with --moved (it is then a new "
+        "version); if it is another course, ingest from a folder that holds both, so that their paths "
+        "in it differ"
     )

@@ -1,22 +1,26 @@
 """Lesson files: which files a path names as lessons (a folder walked), the key each is stored
 under, and whether a path recorded by an earlier run names a file read now.
 
-A lesson's key is the slug of the file's path relative to the folder it was found in (its name,
-for a file named itself), without the suffix: a file's versions share it, and a lesson's id is
-``<key>@<sha256[:12]>`` (:mod:`magg_kg.lessons`).
+A lesson's key comes from the file's path relative to the folder it was found in (its name, for a
+file named itself), without the suffix, case and punctuation (:func:`lesson_key`): a file's versions
+share it, and a lesson's id is ``<key>@<sha256[:12]>`` (:mod:`magg_kg.lessons`).
 """
 
 from __future__ import annotations
 
+import glob
+import os
 import re
-from collections.abc import Sequence
+import shlex
+import unicodedata
+from collections.abc import Mapping, Sequence
 from fnmatch import fnmatchcase
 from pathlib import Path
 
 from magg_kg.errors import InputError
 from magg_kg.markup import FLAVORS
 
-__all__ = ["find_lessons", "lesson_key", "same_file"]
+__all__ = ["ascii_key", "find_lessons", "lesson_key", "same_file"]
 
 
 def same_file(earlier: str, now: str) -> bool:
@@ -36,16 +40,36 @@ def same_file(earlier: str, now: str) -> bool:
 
 
 def lesson_key(relative: str) -> str:
-    """The lesson key: the slug of a path without its suffix.
+    """The lesson key of a path (relative to the folder given): without its suffix, in NFC and
+    lower case, its letters, marks and digits (of any script) kept, each run of other characters
+    one hyphen, none at either end; ``lesson`` when nothing is left. An ASCII path's key is the
+    one magg has always given it (:func:`ascii_key`): a course ingested before keeps its keys.
 
-    >>> lesson_key("chapter_rnn/LSTM Basics.md")
-    'chapter-rnn-lstm-basics'
+    >>> lesson_key("chapter_rnn/LSTM Basics.md"), lesson_key("机器学习.md"), lesson_key("Été/Café.md")
+    ('chapter-rnn-lstm-basics', '机器学习', 'été-café')
     """
-    stem = relative[: -len(Path(relative).suffix)] if Path(relative).suffix else relative
-    return re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-") or "lesson"
+    text = unicodedata.normalize("NFC", _stem(relative)).lower()
+    kept = "".join(char if unicodedata.category(char)[0] in "LMN" else " " for char in text)
+    return "-".join(kept.split()) or "lesson"
 
 
-def find_lessons(paths: list[Path], skip: Sequence[str] = ()) -> list[tuple[Path, str]]:
+def ascii_key(relative: str) -> str:
+    """The key magg gave a path before 2026-12: its ASCII letters and digits alone (every name in
+    another script was ``lesson``). A lesson stored under it keeps it (:func:`find_lessons`).
+
+    >>> ascii_key("Été/Café.md"), ascii_key("机器学习.md")
+    ('t-caf', 'lesson')
+    """
+    return re.sub(r"[^a-z0-9]+", "-", _stem(relative).lower()).strip("-") or "lesson"
+
+
+def _stem(relative: str) -> str:
+    return relative[: -len(Path(relative).suffix)] if Path(relative).suffix else relative
+
+
+def find_lessons(
+    paths: list[Path], skip: Sequence[str] = (), stored: Mapping[str, str] | None = None
+) -> list[tuple[Path, str]]:
     """The lesson files named by ``paths`` (folders walked, sorted), each with its key.
 
     In a folder, a lesson is a file with a suffix of :data:`magg_kg.markup.FLAVORS` (``.md``,
@@ -54,38 +78,64 @@ def find_lessons(paths: list[Path], skip: Sequence[str] = ()) -> list[tuple[Path
     lesson, its text in the folder's README). A file whose path under the folder matches a
     ``skip`` pattern is left out (:func:`fnmatch.fnmatchcase`, where ``*`` spans folders too:
     ``*/translations/*``, ``*assignment.md``). A file named itself is read whatever its suffix (as
-    Markdown unless it is HTML); a file of a folder that links out of it is left out. Raises
-    :class:`InputError` for a path that does not exist, is no regular file or folder (a device, a
-    pipe), cannot be read (a name too long, a folder that cannot be listed), a folder with no lesson
-    file, or two files of one key (``a/intro.md`` and ``b/intro.md`` passed as the folders ``a`` and ``b``).
+    Markdown unless it is HTML); a file of a folder that links out of it is left out.
+
+    ``stored`` maps each key of a store to the path its latest version was read from: a file whose
+    lesson is stored under the key magg gave it before (:func:`ascii_key`, "caf" for ``Café.md``)
+    keeps that key, so that an edit of it is that lesson's new version.
+
+    Raises :class:`InputError` for a path that does not exist, is no regular file or folder (a
+    device, a pipe), cannot be read (a name too long, a folder that cannot be listed), a folder with
+    no lesson file, or two files of one key (``a/intro.md`` and ``b/intro.md`` passed as the folders
+    ``a`` and ``b``; ``01 Intro.md`` and ``01_intro.md`` in one folder), naming both and what to do.
     """
-    found: list[tuple[Path, str]] = []
+    found: list[tuple[Path, str, Path]] = []  # file, key, the path given that named it
     for path in paths:
         try:
-            found.extend(_lessons_at(path, skip))
+            found.extend((file, key, path) for file, key in _lessons_at(path, skip, stored or {}))
         except OSError as error:  # a name too long for the file system, a folder it cannot list
             raise InputError(f"{path}: cannot be read: {error.strerror or error}") from None
-    first: dict[str, Path] = {}
-    for file, key in found:
-        other = first.setdefault(key, file)
+    first: dict[str, tuple[Path, Path]] = {}
+    for file, key, given in found:
+        other, other_given = first.setdefault(key, (file, given))
         if other.resolve() != file.resolve():
             # One would be read as a new version of the other, and its edges re-judged without it.
             raise InputError(
                 f"{other} and {file} would be one lesson (key {key!r}), the second a new version of the "
-                "first; pass the folder that holds both, so that their paths in it differ, or ingest "
-                "them into separate databases"
+                f"first; {_apart(other, other_given, file, given)}"
             )
-    return found
+    return [(file, key) for file, key, _ in found]
 
 
-def _lessons_at(path: Path, skip: Sequence[str]) -> list[tuple[Path, str]]:
+def _apart(first: Path, first_given: Path, second: Path, given: Path) -> str:
+    """What keeps two lesson files of one key apart: renaming one; leaving the second out with
+    ``--skip``, when both come from one folder; the folder that holds both, when their keys
+    differ there; naming one alone, when one was named itself."""
+    ways = ["rename one of them"]
+    if given == first_given and given.is_dir():
+        pattern = shlex.quote(glob.escape(second.relative_to(given).as_posix()))
+        ways.append(f"leave one out (--skip {pattern})")
+    else:
+        common = Path(os.path.commonpath([first.absolute(), second.absolute()]))
+        if lesson_key(first.absolute().relative_to(common).as_posix()) != lesson_key(
+            second.absolute().relative_to(common).as_posix()
+        ):
+            ways.append(
+                f"pass the folder that holds both ({os.path.relpath(common)}), where their keys differ"
+            )
+    if not (given.is_dir() and first_given.is_dir()):
+        ways.append("name only one of them")
+    return ", or ".join(ways)
+
+
+def _lessons_at(path: Path, skip: Sequence[str], stored: Mapping[str, str]) -> list[tuple[Path, str]]:
     """The lesson files one path names, each with its key (see :func:`find_lessons`)."""
     if not path.exists():
         raise InputError(f"{path}: no such file or folder; check the path")
     if not path.is_dir():
         if not path.is_file():  # /dev/zero, a named pipe: no end to read to
             raise InputError(f"{path}: not a regular file (a device, a pipe or a socket); pass a lesson file")
-        return [(path, lesson_key(path.name))]
+        return [(path, _key(path, path.name, stored))]
     globs = [f"/{pattern.removeprefix('/')}" for pattern in skip] + list(skip)  # "*/x/*" takes a top x/
     named = (
         p
@@ -104,4 +154,13 @@ def _lessons_at(path: Path, skip: Sequence[str]) -> list[tuple[Path, str]]:
             f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm){left}; "
             "pass a folder of lessons"
         )
-    return [(file, lesson_key(file.relative_to(path).as_posix())) for file in files]
+    return [(file, _key(file, file.relative_to(path).as_posix(), stored)) for file in files]
+
+
+def _key(file: Path, relative: str, stored: Mapping[str, str]) -> str:
+    """The file's key: :func:`lesson_key`, or :func:`ascii_key` for a file whose lesson a store
+    holds under it (and none under the new one)."""
+    key, earlier = lesson_key(relative), ascii_key(relative)
+    if key != earlier and key not in stored and earlier in stored and same_file(stored[earlier], str(file)):
+        return earlier
+    return key

@@ -298,15 +298,38 @@ def test_two_lesson_files_of_one_key_are_never_read_as_versions_of_each_other_un
     assert magg(["ingest", str(tmp_path), "--db", str(db)], capsys)[0] == 0  # keys a-intro, b-intro
     # Across runs, another file of a known key was taken as its new version (with a warning, after
     # the earlier course's edges that it did not support were invalidated): it is refused unless
-    # --moved says the course moved.
+    # --moved says the course moved. While the earlier file is still there, no course moved, and
+    # --moved, which would make one file a version of the other, is not offered.
     other = tmp_path / "w.sqlite"
     assert magg(["ingest", str(tmp_path / "a"), "--db", str(other)], capsys)[0] == 0
     before = _edges_of(other)
     code, _, err = magg(["ingest", str(tmp_path / "b"), "--db", str(other)], capsys)
     assert code != 0 and f"its key 'intro' is that of a lesson read from {tmp_path / 'a' / 'intro.md'}" in err
-    assert "run again with --moved" in err and _edges_of(other) == before and _lessons_in(other) == 1
+    assert "which is still there: two files of one key; rename this one" in err and "--moved" not in err
+    assert _edges_of(other) == before and _lessons_in(other) == 1
+    # Once the course is gone from there (it moved), --moved is what the refusal offers.
+    (tmp_path / "a").rename(tmp_path / "a-moved")
+    code, _, err = magg(["ingest", str(tmp_path / "b"), "--db", str(other)], capsys)
+    assert code != 0 and "run again with --moved" in err and _lessons_in(other) == 1
     code, _, err = magg(["ingest", str(tmp_path / "b"), "--db", str(other), "--moved"], capsys)
     assert code == 0 and f"is a new version of the lesson read from {tmp_path / 'a' / 'intro.md'}" in err
+
+
+def test_a_lesson_key_the_run_reads_from_another_file_too_invites_no_move(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The subfolder was ingested first (sub/intro.md: key "intro"), then the folder above it, whose
+    # own intro.md has that key: the refusal said "run again with --moved", which would have made
+    # one lesson a version of the other, though this very run reads both.
+    course = tmp_path / "course"
+    (course / "sub").mkdir(parents=True)
+    shutil.copy(CURRICULUM / LESSON, course / "sub" / "intro.md")
+    (course / "intro.md").write_text("# Intro\n\nThe **softmax** turns scores into probabilities.\n")
+    db = tmp_path / "g.sqlite"
+    assert magg(["ingest", str(course / "sub"), "--db", str(db)], capsys)[0] == 0
+    code, _, err = magg(["ingest", str(course), "--db", str(db)], capsys)
+    assert code == 1 and f"refused: {course / 'intro.md'}: not ingested: its key 'intro'" in err
+    assert "which is still there" in err and "--moved" not in err
 
 
 def _edges_of(db: Path) -> list[tuple[str, str]]:

@@ -278,8 +278,8 @@ Moved = Annotated[
     bool,
     typer.Option(
         "--moved",
-        help="A file whose path names a lesson read from another file is that lesson's new version "
-        "(the course moved); without it such a file is refused, as another course's file of the same path.",
+        help="A file whose key is that of a lesson read from another file is that lesson's new version "
+        "(the course moved); without it such a file is refused, as another course's file of the same key.",
     ),
 ]
 
