@@ -39,11 +39,13 @@ class LessonOutcome:
 
 @dataclass(frozen=True)
 class GoneLesson:
-    """A current lesson whose file is gone from the folder it was read from."""
+    """A current lesson whose file is gone from the folder it was read from, or is there but left
+    out of the folder's walk (``left_out`` says why: a hidden folder, ``node_modules``, ``--skip``)."""
 
     key: str
     lesson_id: str
     path: str
+    left_out: str = ""
 
 
 @dataclass
@@ -61,7 +63,8 @@ class IngestReport:
     conflicts: list[str] = field(default_factory=list)
     """One line per batch refused because another writer changed the graph first (then retried)."""
     gone: list[GoneLesson] = field(default_factory=list)
-    """The current lessons read before from a folder given whose files are gone from it."""
+    """The current lessons read before from a folder given whose files are gone from it, or that its
+    walk now leaves out."""
 
     def count(self, status: Status) -> int:
         return sum(1 for lesson in self.lessons if lesson.status == status)

@@ -182,7 +182,7 @@ def ingest(paths: Sequence[Path], ctx: IngestContext) -> IngestReport:
         ctx = replace(ctx, ledger=ProposalLedger(ctx.store))
     ctx.clock.observe(ctx.store.latest_time())  # a clock behind the recorded history writes after it
     fresh = _read(ctx, paths, report)
-    report.gone = gone_from(ctx.store, paths)
+    report.gone = gone_from(ctx.store, paths, ctx.skip)
     stored = ((row.id, stored_prose(row) or "") for row in ctx.store.lessons())
     ctx = replace(ctx, course=ctx.course or Course.of([*stored, *((f.id, f.prose) for f in fresh)]))
     for index, lesson in enumerate(fresh):

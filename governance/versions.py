@@ -28,7 +28,7 @@ from governance.taint import taint
 from governance.withdrawal import withdrawn_note
 from magg_kg.builders import decision_op, invalidation_op
 from magg_kg.config import Policy
-from magg_kg.lesson_files import same_file
+from magg_kg.lesson_files import same_file, why_left_out
 from magg_kg.lessons import LessonText
 from magg_kg.operations import Operation, RecordDecision, SpanData, span_data
 from magg_kg.records import EdgeVersion, Lesson, Proposal, ProposalState, Span, Triple
@@ -210,21 +210,31 @@ def known_outcome(
     return LessonOutcome(lesson.source_path, "skipped", known.id, why, note=note)
 
 
-def gone_from(store: Store, paths: Sequence[Path]) -> list[GoneLesson]:
+def gone_from(store: Store, paths: Sequence[Path], skip: Sequence[str] = ()) -> list[GoneLesson]:
     """The current lessons read before from a file under one of the folders ``paths`` names, whose
-    file is no longer there: a course that dropped a lesson, which a person may withdraw (a path
-    recorded relative to another directory is looked for from this one)."""
+    file is no longer there (a course that dropped a lesson, which a person may withdraw; a path
+    recorded relative to another directory is looked for from this one), or is there but left out
+    of every such folder's walk (:func:`~magg_kg.lesson_files.why_left_out`: a ``.github`` file an
+    earlier version read, a ``--skip`` pattern), and not named itself: it stays in the graph, and
+    a person may withdraw it."""
     folders = [path.resolve() for path in paths if path.is_dir()]
     if not folders:
         return []
+    named = {path.resolve() for path in paths if not path.is_dir()}
     stale = store.stale_lessons()
     gone = []
     for row in store.query("lessons", {"as_of": None}):  # no texts
         file = Path(str(row["source_path"])).resolve()
-        if str(row["id"]) in stale or not any(file.is_relative_to(folder) for folder in folders):
+        under = [folder for folder in folders if file.is_relative_to(folder)]
+        if str(row["id"]) in stale or not under:
             continue
+        left_out = [why_left_out(file.relative_to(folder).as_posix(), skip) for folder in under]
         if not file.exists():
             gone.append(GoneLesson(str(row["lesson_key"]), str(row["id"]), str(row["source_path"])))
+        elif all(left_out) and file not in named:
+            gone.append(
+                GoneLesson(str(row["lesson_key"]), str(row["id"]), str(row["source_path"]), left_out[0])
+            )
     return gone
 
 

@@ -13,14 +13,14 @@ import os
 import re
 import shlex
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fnmatch import fnmatchcase
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from magg_kg.errors import InputError
 from magg_kg.markup import FLAVORS
 
-__all__ = ["ascii_key", "find_lessons", "lesson_key", "same_file"]
+__all__ = ["ascii_key", "find_lessons", "lesson_key", "same_file", "why_left_out"]
 
 
 def same_file(earlier: str, now: str) -> bool:
@@ -75,10 +75,12 @@ def find_lessons(
     In a folder, a lesson is a file with a suffix of :data:`magg_kg.markup.FLAVORS` (``.md``,
     ``.markdown``, ``.mdx``, ``.html``, ``.htm``), except the README of the folder itself, which
     describes it; a README in a subfolder is a lesson (a course on GitHub is often one folder per
-    lesson, its text in the folder's README). A file whose path under the folder matches a
-    ``skip`` pattern is left out (:func:`fnmatch.fnmatchcase`, where ``*`` spans folders too:
-    ``*/translations/*``, ``*assignment.md``). A file named itself is read whatever its suffix (as
-    Markdown unless it is HTML); a file of a folder that links out of it is left out.
+    lesson, its text in the folder's README). Hidden folders and files (``.git``, ``.github``) and
+    ``node_modules`` are not walked, and a file whose path under the folder matches a ``skip``
+    pattern is left out (:func:`fnmatch.fnmatchcase`, where ``*`` spans folders too:
+    ``*/translations/*``, ``*assignment.md``): :func:`why_left_out`. A file named itself is read
+    whatever its suffix (as Markdown unless it is HTML), hidden or not; a file of a folder that
+    links out of it is left out.
 
     ``stored`` maps each key of a store to the path its latest version was read from: a file whose
     lesson is stored under the key magg gave it before (:func:`ascii_key`, "caf" for ``Café.md``)
@@ -136,13 +138,13 @@ def _lessons_at(path: Path, skip: Sequence[str], stored: Mapping[str, str]) -> l
         if not path.is_file():  # /dev/zero, a named pipe: no end to read to
             raise InputError(f"{path}: not a regular file (a device, a pipe or a socket); pass a lesson file")
         return [(path, _key(path, path.name, stored))]
-    globs = [f"/{pattern.removeprefix('/')}" for pattern in skip] + list(skip)  # "*/x/*" takes a top x/
+    pruned: list[str] = []
     named = (
         p
-        for p in path.rglob("*")
+        for p in _walk(path, pruned)
         if p.suffix.lower() in FLAVORS
         and not (p.stem.lower() == "readme" and p.parent == path)
-        and not any(fnmatchcase(f"/{p.relative_to(path).as_posix()}", glob) for glob in globs)
+        and not _skipped_by(p.relative_to(path).as_posix(), skip)
     )
     # A link out of the folder is not one of its lessons: a course's repository could otherwise
     # pull any file of this machine ("s.md -> /etc/shadow") into the graph.
@@ -150,11 +152,60 @@ def _lessons_at(path: Path, skip: Sequence[str], stored: Mapping[str, str]) -> l
     files = sorted(p for p in named if p.is_file() and p.resolve().is_relative_to(inside))
     if not files:
         left = " or left out by --skip" if skip else ""
+        names = sorted(set(pruned))
+        unwalked = f" ({', '.join(names[:3])}{', ...' if names[3:] else ''} not walked)" if names else ""
         raise InputError(
-            f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm){left}; "
+            f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm){left}{unwalked}; "
             "pass a folder of lessons"
         )
     return [(file, _key(file, file.relative_to(path).as_posix(), stored)) for file in files]
+
+
+def why_left_out(relative: str, skip: Sequence[str] = ()) -> str:
+    """Why a folder's walk leaves out the file at ``relative`` (its path in the folder, whatever its
+    suffix): in a hidden folder or hidden itself (``.git``, ``.github``: a clone's issue templates
+    are no lessons), in ``node_modules`` (its packages' READMEs), or matched by a ``skip`` pattern;
+    "" when the walk reads it.
+
+    >>> why_left_out(".github/ISSUE_TEMPLATE/bug.md"), why_left_out("a/node_modules/x/README.md")
+    ('in the hidden folder .github', 'in node_modules')
+    >>> why_left_out("1-intro/translations/README.es.md", ["*/translations/*"]), why_left_out("1-intro/a.md")
+    ('matched by --skip */translations/*', '')
+    """
+    *folders, name = PurePosixPath(relative).parts
+    if "node_modules" in folders:
+        return "in node_modules"
+    if hidden := next((folder for folder in folders if _hidden(folder)), None):
+        return f"in the hidden folder {hidden}"
+    if _hidden(name):
+        return "hidden (its name starts with a dot)"
+    pattern = _skipped_by(relative, skip)
+    return f"matched by --skip {pattern}" if pattern else ""
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith(".") or name == "node_modules"
+
+
+def _walk(folder: Path, pruned: list[str]) -> Iterator[Path]:
+    """The files under ``folder``, but for the hidden ones and those in hidden folders or
+    ``node_modules`` (:func:`why_left_out`), which are not walked into; their names go to ``pruned``.
+    Links to folders are not followed (``Path.rglob`` did not follow them either)."""
+    for top, folders, files in os.walk(folder):
+        pruned += [name for name in (*folders, *files) if _hidden(name)]
+        folders[:] = sorted(name for name in folders if not _hidden(name))
+        yield from (Path(top, name) for name in files if not _hidden(name))
+
+
+def _skipped_by(relative: str, skip: Sequence[str]) -> str:
+    """The ``skip`` pattern the path (in the folder) matches, "" for none; ``*`` spans folders, and
+    ``*/x/*`` also takes an ``x/`` at the top of the folder."""
+    for pattern in skip:
+        if fnmatchcase(f"/{relative}", f"/{pattern.removeprefix('/')}") or fnmatchcase(
+            f"/{relative}", pattern
+        ):
+            return pattern
+    return ""
 
 
 def _key(file: Path, relative: str, stored: Mapping[str, str]) -> str:

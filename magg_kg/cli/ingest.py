@@ -70,6 +70,17 @@ def ingest_report_json(report: IngestReport) -> dict[str, object]:
         "gone": [
             {"lesson_key": gone.key, "lesson_id": gone.lesson_id, "source_path": gone.path}
             for gone in report.gone
+            if not gone.left_out
+        ],
+        "left_out": [
+            {
+                "lesson_key": gone.key,
+                "lesson_id": gone.lesson_id,
+                "source_path": gone.path,
+                "why": gone.left_out,
+            }
+            for gone in report.gone
+            if gone.left_out
         ],
     }
 
@@ -207,15 +218,19 @@ def _moved(report: IngestReport, err: Console) -> None:
 def _notes(report: IngestReport, err: Console) -> None:
     """One note per file whose text is stored but is not what the course holds now (a withdrawn
     lesson, a version a later one replaced): it was not taken, and why; and one per lesson whose
-    file is gone from a folder ingested (a course that dropped it), with how to withdraw it."""
+    file is gone from a folder ingested (a course that dropped it), or left out of its walk (a
+    hidden folder an earlier version read, ``--skip``), with how to withdraw it."""
     for lesson in report.lessons:
         if lesson.note:
             err.print(f"note: {lesson.path}: {lesson.note}", markup=False, highlight=False)
     for gone in report.gone:
+        if gone.left_out:
+            said = f"which this run left out ({gone.left_out}): it stays in the graph; if it should not"
+        else:
+            said = "which is gone; if the course dropped it"
         err.print(
-            f"note: lesson {gone.key!r} was read from {gone.path}, which is gone; if the "
-            f"course dropped it, `magg review withdraw {gone.key} --reviewer NAME --reason TEXT` "
-            "takes out what only it says",
+            f"note: lesson {gone.key!r} was read from {gone.path}, {said}, `magg review withdraw "
+            f"{gone.key} --reviewer NAME --reason TEXT` takes out what only it says",
             markup=False,
             highlight=False,
         )
@@ -249,7 +264,8 @@ PathsArgument = Annotated[
     typer.Argument(
         metavar="PATH...",
         click_type=BY_METAVAR,
-        help="Lessons (Markdown, MDX or HTML) or folders of them.",
+        help="Lessons (Markdown, MDX or HTML) or folders of them (walked into subfolders, but not "
+        "hidden ones, such as .git and .github, nor node_modules).",
         show_default=False,
     ),
 ]

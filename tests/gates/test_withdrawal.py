@@ -13,7 +13,7 @@ import pytest
 from agents.support import GraphView
 from governance.withdrawal import STANDING
 from magg_kg.clock import StepClock
-from magg_kg.records import EdgeVersion
+from magg_kg.records import EdgeVersion, Lesson
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
 from tests.gates.world import seeded_edge, write
@@ -202,6 +202,48 @@ def test_a_lesson_gone_from_its_folder_is_noted_until_withdrawn(
     assert _withdraw(db, capsys, "backprop", "--reviewer", "Ann", "--reason", "dropped")[0] == 0
     code, _, err = magg(["ingest", str(course), "--db", str(db)], capsys)
     assert code == 0 and "magg review withdraw" not in err
+
+
+def test_a_lesson_a_folder_walk_now_leaves_out_stays_and_is_noted_until_withdrawn(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An earlier version walked into hidden folders: a clone's .github/ISSUE_TEMPLATE/*.md became
+    # lessons. Left out of the walk now, such a lesson is neither withdrawn behind the user's back
+    # nor kept unsaid: each run over the folder names it, with the command that withdraws it.
+    course = tmp_path / "course"
+    (course / ".github").mkdir()
+    template = course / ".github" / "bug.md"
+    template.write_text("# Bug report\n\nDropout is a regularization technique for neural networks.\n")
+    assert magg(["ingest", str(template), "--db", str(db)], capsys)[0] == 0  # named itself: read
+    (bug,) = [lesson.id for lesson in _current(db) if lesson.lesson_key == "bug"]
+    code, out, err = magg(["ingest", str(course), "--db", str(db), "--json"], capsys)
+    assert code == 0 and sorted(Path(entry["path"]).name for entry in json.loads(out)["files"]) == sorted(
+        LESSONS
+    )
+    assert json.loads(out)["left_out"] == [
+        {
+            "lesson_key": "bug",
+            "lesson_id": bug,
+            "source_path": str(template),
+            "why": "in the hidden folder .github",
+        }
+    ]
+    assert "it stays in the graph" in err and "`magg review withdraw bug --reviewer NAME" in err
+    assert bug in {lesson.id for lesson in _current(db)}
+    # A --skip pattern that leaves out a lesson read before says so the same way.
+    code, _, err = magg(["ingest", str(course), "--skip", "calculus.md", "--db", str(db)], capsys)
+    assert code == 0 and "which this run left out (matched by --skip calculus.md)" in err
+    assert _withdraw(db, capsys, "bug", "--reviewer", "Ann", "--reason", "an issue template")[0] == 0
+    code, _, err = magg(["ingest", str(course), "--db", str(db)], capsys)
+    assert code == 0 and "'bug'" not in err
+
+
+def _current(db: Path) -> list[Lesson]:
+    store = SQLiteStore.open(db)
+    try:
+        return store.current_lessons()
+    finally:
+        store.close()
 
 
 def test_reinstating_a_lesson_undoes_its_withdrawal_where_the_rules_still_pass(

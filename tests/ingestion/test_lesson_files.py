@@ -112,3 +112,27 @@ def test_a_lesson_stored_under_the_key_magg_gave_it_before_keeps_it(
     assert code == 0 and files["Café.md"]["status"] == "new-version"
     assert files["Café.md"]["lesson_id"].startswith("caf@")
     assert files["Über.md"]["status"] == "new" and files["Über.md"]["lesson_id"].startswith("über@")
+
+
+def test_hidden_folders_and_files_and_node_modules_are_not_walked(tmp_path: Path) -> None:
+    # A GitHub clone: its issue templates, its git folder and its packages' READMEs were lessons.
+    for relative in (
+        ".github/ISSUE_TEMPLATE/bug.md",
+        ".git/h.md",
+        "node_modules/pkg/README.md",
+        "1-intro/node_modules/x/README.md",
+        "1-intro/.draft.md",
+        "1-intro/README.md",
+        ".hidden-course/README.md",
+    ):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text("# A page\n\nText.\n")
+    assert find_lessons([tmp_path]) == [(tmp_path / "1-intro" / "README.md", "1-intro-readme")]
+    # A file named itself is read, hidden or not, and so is a hidden folder named itself.
+    template = tmp_path / ".github" / "ISSUE_TEMPLATE" / "bug.md"
+    assert find_lessons([template]) == [(template, "bug")]
+    assert find_lessons([tmp_path / ".github"]) == [(template, "issue-template-bug")]
+    with pytest.raises(
+        InputError, match=r"holds no lesson .*\(\.draft\.md, \.git, \.github, \.\.\. not walked\)"
+    ):
+        find_lessons([tmp_path], skip=("1-intro/*",))
