@@ -9,13 +9,17 @@ import sys
 import threading
 from contextlib import closing
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
+from magg_kg.cli import ask
+from magg_kg.clock import StepClock
 from magg_kg.migrations import migrations
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import SCHEMA_VERSION
 from tests.cli import magg
+from tests.gates.world import CHAIN, seed
 
 READ_COMMANDS = [
     ["audit", "verify"],
@@ -207,6 +211,73 @@ def test_a_command_that_reads_refuses_an_older_schema_and_leaves_the_file_as_it_
     assert "schema version 1" in err and f"magg init --db {path}" in err
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]
+
+
+WRONG_MODEL_SETTINGS = {
+    "no key": {"MAGG_LLM": "deepseek"},
+    "off the gateway": {
+        "MAGG_LLM": "deepseek",
+        "DEEPSEEK_API_KEY": "sk-test",
+        "MAGG_LLM_BASE_URL": "https://example.com/v1",
+    },
+}
+ASK_THE_MODEL = [
+    ["ingest", str(Path(__file__).parents[1] / "magg_kg" / "curriculum" / "01-math-linear-algebra.md")],
+    ["demo"],
+    ["recheck"],
+    ["reconsider"],
+    ["discover"],
+    ["serve", "--port", "0"],
+]
+
+
+@pytest.mark.parametrize("settings", WRONG_MODEL_SETTINGS.values(), ids=WRONG_MODEL_SETTINGS.keys())
+@pytest.mark.parametrize("command", ASK_THE_MODEL, ids=" ".join)
+def test_a_command_that_asks_the_model_refuses_a_wrong_setting_before_it_creates_or_migrates_anything(
+    command: list[str],
+    settings: dict[str, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `magg demo` made the database, and `magg ingest` migrated a schema-1 file to schema 4, then
+    # said the key was missing (a wrong MAGG_POLICY already stopped them before).
+    monkeypatch.chdir(tmp_path)
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
+    path = _schema_1_file(tmp_path / "old.sqlite")
+    before = path.read_bytes()
+
+    code, out, err = magg([*command, "--db", str(path)], capsys)
+
+    assert (code, out) == (2, "") and err.count("\n") == 1 and err.startswith("error: MAGG_LLM")
+    assert path.read_bytes() == before
+    new = tmp_path / "new.sqlite"
+    assert magg([*command, "--db", str(new)], capsys)[0] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]
+
+
+def test_ask_refuses_a_wrong_model_setting_before_it_reads_the_graph(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Said 5 to 8 s late on a large graph: after reading it.
+    path = tmp_path / "g.sqlite"
+    store = SQLiteStore.open(path)
+    seed(store, StepClock("2026-01-01T00:00:00.000000Z"), CHAIN)
+    store.close()
+    monkeypatch.setenv("MAGG_LLM", "deepseek")
+    read: list[str] = []
+
+    def read_graph(*args: object) -> NoReturn:
+        read.append("graph")
+        raise AssertionError("the graph was read before the model's settings were checked")
+
+    monkeypatch.setattr(ask, "read_graph", read_graph)
+
+    code, out, err = magg(["ask", "What comes before attention?", "--db", str(path)], capsys)
+
+    assert (code, out) == (2, "") and err.startswith("error: MAGG_LLM=deepseek needs DEEPSEEK_API_KEY")
+    assert read == []
 
 
 def test_init_migrates_an_older_schema_then_reads_work(

@@ -127,7 +127,7 @@ def _answer(
         if db is not None:
             raise UserError("--server answers from the server's database: leave out --db")
         return ask_server(server, question, flat, when)
-    with open_context(db) as ctx:
+    with open_context(db, asks=True) as ctx:  # a model that cannot be asked stops it before the graph is read
         return _ask_here(ctx.config, ctx.store, ctx.clock, ctx.err, question, flat, when)
 
 

@@ -106,13 +106,15 @@ OutOption = Annotated[
 :func:`check_out` before its run."""
 
 
-def read_config(db: Path | None = None, *, decides: bool = False) -> Config:
+def read_config(db: Path | None = None, *, decides: bool = False, asks: bool = False) -> Config:
     """The configuration of this run, from the environment and ``--db``; a ``--db`` given with
     ``MAGG_STORE=d1`` is refused, not ignored (a write meant for the file would go to D1).
 
     A command that ``decides`` (judges, admits, reviews: what records a decision under the policy)
     reads the policy file (``MAGG_POLICY``) now, so that a wrong one stops it before any work; the
-    others never read it, and run whatever the file holds."""
+    others never read it, and run whatever the file holds. A command that ``asks`` the model
+    checks its settings now (:meth:`LLMConfig.checked`: ``MAGG_LLM=deepseek`` without its key, a
+    ``MAGG_LLM_BASE_URL`` off the gateway), before it creates, migrates or reads a database."""
     config = load_config(os.environ, db=None if db is None else str(db))
     if db is not None and config.store == "d1":
         raise ConfigError(
@@ -121,6 +123,8 @@ def read_config(db: Path | None = None, *, decides: bool = False) -> Config:
         )
     if decides:
         config.policy  # noqa: B018  (read and checked now, not halfway through the command)
+    if asks:
+        config.llm.checked()
     return config
 
 
@@ -193,7 +197,13 @@ class Context:
 
 @contextmanager
 def open_context(
-    db: Path | None, *, create: bool = False, sound: bool = True, decides: bool = False, held: bool = False
+    db: Path | None,
+    *,
+    create: bool = False,
+    sound: bool = True,
+    decides: bool = False,
+    held: bool = False,
+    asks: bool = False,
 ) -> Iterator[Context]:
     """Builds the configuration once and opens the store for one command; when the command ends,
     closes what it opened (:meth:`Context.llm`), then the store.
@@ -202,7 +212,8 @@ def open_context(
     other command on a path with no database says so and exits 2, and creates no file. A SQLite
     file SQLite's integrity check finds damaged is refused (a read of it could miss rows
     without an error), but by ``audit verify``, which passes ``sound=False`` to say what is wrong.
-    A command that ``decides`` reads the policy file first (:func:`read_config`). Only a command
+    A command that ``decides`` reads the policy file first, and one that ``asks`` the model checks
+    its settings first (:func:`read_config`). Only a command
     that creates a graph or decides (and so writes) migrates a file of an older schema; the others
     refuse it in one line naming ``magg init``, and leave it as it was: byte for byte, as the
     store of a command that reads is opened ``write_late`` (it leaves the journal mode as it is).
@@ -213,7 +224,7 @@ def open_context(
     before its decision: an older schema is migrated in the decision's own transaction, so that a
     decision refused (an unknown id, a proposal already settled) leaves the file as it was.
     """
-    config = read_config(db, decides=decides)
+    config = read_config(db, decides=decides, asks=asks)
     # Checked before the store opens it: opening may write (a migration, the journal's files).
     # A file that is no SQLite database at all is said so by the store's opening (another kind of file?).
     damage = first_damage(config.db) if sound and config.store == "sqlite" and config.db.is_file() else ""

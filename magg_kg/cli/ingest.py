@@ -317,7 +317,7 @@ def ingest_command(
     lessons = [Path(path) for path in paths]
     patterns = tuple(skip or ())
     find_lessons(lessons, patterns)  # a mistyped lesson path is refused before a database is created
-    with open_context(db, create=True, decides=True) as ctx:
+    with open_context(db, create=True, decides=True, asks=True) as ctx:
         report = run_ingest(
             ctx,
             lessons,
@@ -348,7 +348,7 @@ def demo(db: DbOption = None, json_: JsonOption = False) -> None:
 
     It runs under the configured MAGG_LLM and MAGG_POLICY, as ingest does (unset: offline, default policy).
     """
-    with open_context(db, create=True, decides=True) as ctx:
+    with open_context(db, create=True, decides=True, asks=True) as ctx:
         report = run_ingest(ctx, [curriculum_folder()], show_progress=not json_ and sys.stderr.isatty())
         _failures(report, ctx.err)
         if json_:  # what `magg ingest --json` prints, and the coverage after it

@@ -302,7 +302,7 @@ def recheck_command(
 ) -> None:
     """Re-judge recently recorded active edges; invalidate those now below the reject bar (never
     an edge a person committed)."""
-    with open_context(db, decides=True) as ctx:
+    with open_context(db, decides=True, asks=True) as ctx:
         usage = _usage(ctx)
         policy = ctx.config.policy
         results: list[dict[str, object]] = []
@@ -351,7 +351,7 @@ def reconsider_command(
 ) -> None:
     """Judge open (abstained) proposals again against the graph as it stands now: commit, reject,
     or leave them open. Run it after ingesting a course."""
-    with open_context(db, decides=True) as ctx:
+    with open_context(db, decides=True, asks=True) as ctx:
         usage = _usage(ctx)
         latest: dict[tuple[str, str, str], dict[str, object]] = {}  # each edge's last result
         changed: list[Reconsidered] = []
@@ -422,7 +422,7 @@ def discover_command(
     json_: JsonOption = False,
 ) -> None:
     """Propose missing relations between concepts two hops apart, through rules, judge and debate."""
-    with open_context(db, decides=True) as ctx:
+    with open_context(db, decides=True, asks=True) as ctx:
         usage = _usage(ctx)
         policy = ctx.config.policy
         results: list[dict[str, object]] = []

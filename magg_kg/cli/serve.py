@@ -70,7 +70,9 @@ def serve(
             "MAGG_SERVE_TOKEN must be printable ASCII without spaces (a header and a cookie carry it): "
             "e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`"
         )
-    with open_context(db, decides=True) as ctx:  # refuses a missing database before anything listens
+    with open_context(
+        db, decides=True, asks=True
+    ) as ctx:  # refuses a missing database before anything listens
         config = ctx.config
         # The server's own clock: its requests run in other threads, each with a store of its own,
         # after this one is closed. It observes the recorded history now, and the site again

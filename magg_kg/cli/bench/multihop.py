@@ -44,7 +44,7 @@ def _item(item: MultiHopItem, folder: Path) -> list[dict[str, object]]:
     for number, (title, text) in enumerate(item.paragraphs):
         (lessons / f"p{number:02d}.md").write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
     rows: list[dict[str, object]] = []
-    with open_context(folder / "graph.sqlite", create=True, decides=True) as ctx:
+    with open_context(folder / "graph.sqlite", create=True, decides=True, asks=True) as ctx:
         run_ingest(ctx, [lessons], show_progress=False)
         graph = build_graph_index(ctx.store)
         llm, _ = ctx.llm(ctx.config.llm.checked())

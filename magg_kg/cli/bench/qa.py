@@ -123,7 +123,7 @@ def _demo(per_type: int, seed: int, out: Console) -> dict[str, object]:
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "demo.sqlite"
-        with open_context(path, create=True, decides=True) as ctx:
+        with open_context(path, create=True, decides=True, asks=True) as ctx:
             with out.status("bench qa: building the demo graph"):
                 run_ingest(ctx, [curriculum_folder()], show_progress=False)
             llm, _ = ctx.llm(ctx.config.llm.checked())
