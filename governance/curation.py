@@ -207,7 +207,8 @@ def current_grounding(
     if not spans:
         return [], (
             "no current version of a lesson states it (its lessons have new versions since, or were "
-            "withdrawn: `magg review reinstate` brings a withdrawn one back)"
+            "withdrawn: `magg review reinstate LESSON --reviewer NAME --reason TEXT` brings a withdrawn "
+            "one back)"
         )
     return grounded(store, spans)
 

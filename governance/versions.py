@@ -199,13 +199,15 @@ def known_outcome(
             lesson.source_path,
             "refused",
             known.id,
-            f"not ingested: its text is that of version {known.id}, which {latest} replaced; a version "
+            f"{lesson.source_path}: not ingested: its text is that of version {known.id}, which {latest} "
+            "replaced; a version "
             "is stored once, so edit the lesson to make it a new version (the graph keeps the later one)",
         )
     if (withdrawal := store.withdrawals().get(known.id)) is not None:
         note = (
             f"not taken: lesson {known.id} was {withdrawn_note(withdrawal)}; `magg review reinstate "
-            f"{known.lesson_key}` brings it back as it was, or edit it (a new version)"
+            f"{known.lesson_key} --reviewer NAME --reason TEXT` brings it back as it was, or edit it (a "
+            "new version)"
         )
     return LessonOutcome(lesson.source_path, "skipped", known.id, why, note=note)
 
