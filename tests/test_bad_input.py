@@ -92,6 +92,34 @@ def test_a_lesson_the_spend_cap_cut_short_is_not_recorded_and_the_next_run_reads
     assert _lessons_in(db) == 1
 
 
+def test_calls_the_spend_cap_kept_from_being_made_are_counted_apart_not_as_failures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "warning: 53 model call(s) failed", and "failures 53" in the cost table, when no call was made.
+    folder = _lesson(tmp_path)
+    code, out, err = magg(
+        ["ingest", str(folder), "--db", str(tmp_path / "a.sqlite"), "--max-calls", "0", "--json"], capsys
+    )
+    cost = json.loads(out)["cost"]
+    assert code == 1 and cost["extraction"]["capped"] > 0
+    assert all(stage["calls"] == stage["failures"] == 0 for stage in cost.values())
+    assert "model call(s) not made: the spend cap was reached" in err and "failed" not in err
+    code, out, _ = magg(
+        ["ingest", str(folder), "--db", str(tmp_path / "b.sqlite"), "--max-calls", "0"], capsys
+    )
+    (row,) = [line for line in out.splitlines() if "extraction" in line]
+    # stage, calls, failures, prompt and completion tokens, then the calls not made
+    capped = str(cost["extraction"]["capped"])
+    assert code == 1 and [cell.strip() for cell in row.split("│")[1:-1]] == [
+        "extraction",
+        "0",
+        "0",
+        "0",
+        "0",
+        capped,
+    ]
+
+
 def test_a_damaged_database_file_fails_verification(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

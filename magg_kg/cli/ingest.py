@@ -113,10 +113,20 @@ def print_ingest_summary(report: IngestReport, out: Console) -> None:
             )
     if report.cost:
         cost = Table(title="LLM cost by stage")
+        capped = any(c.capped for c in report.cost.values())  # calls the spend cap kept from being made
         for column in ("stage", "calls", "failures", "prompt tokens", "completion tokens"):
             cost.add_column(column)
+        if capped:
+            cost.add_column("not made (spend cap)")
         for stage, c in sorted(report.cost.items()):
-            cost.add_row(stage, str(c.calls), str(c.failures), str(c.prompt_tokens), str(c.completion_tokens))
+            counts = (
+                c.calls,
+                c.failures,
+                c.prompt_tokens,
+                c.completion_tokens,
+                *((c.capped,) if capped else ()),
+            )
+            cost.add_row(stage, *(str(count) for count in counts))
         out.print(cost)
     if report.domains:
         out.print(f"domains: {report.domains}; edges invalidated by re-judging: {report.invalidated}")
@@ -131,6 +141,17 @@ def print_ingest_summary(report: IngestReport, out: Console) -> None:
 
 
 def _failures(report: IngestReport, err: Console) -> None:
+    """A warning for the model calls that failed, with the first failures, and one for the calls
+    the spend cap kept from being made (no call, so no failure): what either would have decided
+    is left undecided."""
+    capped = sum(cost.capped for cost in report.cost.values())
+    if capped:
+        err.print(
+            f"warning: {capped} model call(s) not made: the spend cap was reached; what they would have "
+            "decided is left undecided (abstained) or missing",
+            markup=False,
+            highlight=False,
+        )
     failed = sum(cost.failures for cost in report.cost.values())
     if not failed:
         return
@@ -140,10 +161,11 @@ def _failures(report: IngestReport, err: Console) -> None:
         markup=False,
         highlight=False,
     )
-    for failure in report.failures[:5]:
+    failures = [failure for failure in report.failures if ": over_budget: " not in failure]
+    for failure in failures[:5]:
         err.print(f"  {failure}", markup=False, highlight=False)
-    if len(report.failures) > 5:
-        err.print(f"  ... and {len(report.failures) - 5} more", markup=False, highlight=False)
+    if len(failures) > 5:
+        err.print(f"  ... and {len(failures) - 5} more", markup=False, highlight=False)
 
 
 _ORDINARY = ("alt text", "title", "title text")

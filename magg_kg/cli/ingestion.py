@@ -98,8 +98,10 @@ def _cost_of(recorded: Sequence[RecordUsage]) -> dict[str, Cost]:
     costs: dict[str, Cost] = {}
     for row in recorded:
         cost = costs.setdefault(row.stage, Cost())
-        cost.calls += 0 if row.outcome == "over_budget" else 1
-        cost.failures += 0 if row.outcome in ("ok", "cached") else 1
+        capped = row.outcome == "over_budget"  # the spend cap kept it from being made
+        cost.calls += 0 if capped else 1
+        cost.capped += capped
+        cost.failures += 0 if capped or row.outcome in ("ok", "cached") else 1
         cost.prompt_tokens += row.prompt_tokens
         cost.completion_tokens += row.completion_tokens
     return costs
