@@ -199,13 +199,17 @@ def role_of(prompt: Prompt) -> str:
 
 
 def ask_counted(llm: LLM, prompt: Prompt, schema: type[R], result: QAResult) -> Answer[R] | Failure:
-    """One question-answering call, counted: a call, and every token its prompt holds."""
+    """One question-answering call, counted: a call, and every token its prompt holds; not a call
+    the spend cap kept from being made (its failure says so)."""
+    reply = llm.ask(prompt, schema)
+    if isinstance(reply, Failure) and reply.kind == "over_budget":
+        return reply
     result.calls += 1
     tokens = prompt.tokens()
     result.context_tokens += tokens
     role = role_of(prompt)
     result.tokens_by_role[role] = result.tokens_by_role.get(role, 0) + tokens
-    return llm.ask(prompt, schema)
+    return reply
 
 
 def ask_expert(

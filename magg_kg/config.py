@@ -28,6 +28,7 @@ from magg_kg.errors import ConfigError
 from magg_kg.policy import Policy, read_policy
 
 __all__ = [
+    "CAP_SETTINGS",
     "Config",
     "D1Config",
     "LLMConfig",
@@ -53,6 +54,8 @@ BUNDLE_ITEMS = 16
 """The most items one model call carries in a bundle (:mod:`magg_kg.llm.bundle`)."""
 BUNDLE_TOKENS = 24_000
 """The most prompt tokens (estimated) one bundle carries."""
+CAP_SETTINGS = ("MAGG_LLM_MAX_CALLS", "MAGG_LLM_MAX_TOKENS")
+"""The settings of the spend cap on calls and on tokens, unless a command's options set them."""
 
 
 class LLMConfig(_Frozen):
@@ -71,6 +74,9 @@ class LLMConfig(_Frozen):
     """The most items one bundle carries (1: every item asked alone)."""
     bundle_tokens: Annotated[int, Field(ge=500, le=100_000)] = BUNDLE_TOKENS
     """The most prompt tokens (estimated) one bundle carries."""
+    cap_settings: tuple[str, str] = CAP_SETTINGS
+    """Where ``max_calls`` and ``max_tokens`` were set, as the spend cap's refusal names them: the
+    environment's variables, or the options of the command that set them (``--max-calls``)."""
 
     @field_validator("api_key", "gateway_token")
     @classmethod

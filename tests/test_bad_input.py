@@ -120,6 +120,33 @@ def test_calls_the_spend_cap_kept_from_being_made_are_counted_apart_not_as_failu
     ]
 
 
+def test_a_spend_cap_names_the_setting_that_set_it_and_ask_does_not_call_it_a_failure(
+    ingested: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `magg ask` under MAGG_LLM_MAX_CALLS=0 named "--max-calls", an option it does not have, and
+    # said "every model call failed (1 of 1) ... check MAGG_LLM and the model's gateway": none was made.
+    db = tmp_path / "g.sqlite"
+    shutil.copy(ingested, db)
+    monkeypatch.setenv("MAGG_LLM_MAX_CALLS", "0")
+    code, out, err = magg(["ask", "What is gradient descent?", "--db", str(db)], capsys)
+    assert (
+        "the spend cap of 0 model calls is reached (MAGG_LLM_MAX_CALLS)" in err and "--max-calls" not in err
+    )
+    assert code == 1 and "model call failed" not in err
+    assert "warning: the spend cap kept every model call from being made (2 of 2)" in err
+    code, out, _ = magg(["ask", "What is gradient descent?", "--db", str(db), "--json"], capsys)
+    answer = json.loads(out)
+    assert code == 1 and answer["calls"] == 0 and len(answer["failures"]) == 2  # the orchestrator, an expert
+    assert all(failure.endswith("is reached (MAGG_LLM_MAX_CALLS)") for failure in answer["failures"])
+    code, _, err = magg(["ingest", str(_lesson(tmp_path)), "--db", str(tmp_path / "n.sqlite")], capsys)
+    assert code == 1 and "(MAGG_LLM_MAX_CALLS)" in err
+    # The option of the command names itself, where it sets the cap.
+    code, _, err = magg(
+        ["ingest", str(_lesson(tmp_path)), "--db", str(tmp_path / "m.sqlite"), "--max-calls", "0"], capsys
+    )
+    assert code == 1 and "(--max-calls)" in err and "MAGG_LLM_MAX_CALLS" not in err
+
+
 def test_a_damaged_database_file_fails_verification(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

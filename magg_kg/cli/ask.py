@@ -90,9 +90,9 @@ def ask_command(
     """Answer a question from the graph, routed to the domains that own its concepts.
 
     Exit codes: 0 with an answer, or a plain message when the graph does not cover the question or
-    held no concept at the --as-of time; 1 when every model call failed (the answer is then the
-    graph's alone) or the server failed; 2 for a usage error or an empty database. With --json, an
-    error is also written to stdout, as {"error": "..."}.
+    held no concept at the --as-of time; 1 when every model call failed, or the spend cap let none
+    be made (the answer is then the graph's alone), or the server failed; 2 for a usage error or an
+    empty database. With --json, an error is also written to stdout, as {"error": "..."}.
     """
     try:
         answer = _answer(question, db, flat, as_of, server)
@@ -110,6 +110,15 @@ def ask_command(
         err.print(
             f"warning: every model call failed ({failed} of {failed}): this answer is from the graph "
             "alone; check MAGG_LLM and the model's gateway",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(1)
+    capped = [failure for failure in _strings(answer.get("failures")) if ": over_budget: " in failure]
+    if capped and answer.get("calls") == 0:  # no call was made: none failed, the cap (named above) kept them
+        err.print(
+            f"warning: the spend cap kept every model call from being made ({len(capped)} of "
+            f"{len(capped)}): this answer is from the graph alone",
             markup=False,
             highlight=False,
         )
@@ -133,17 +142,21 @@ def _answer(
 
 def failed_calls(answer: Mapping[str, object]) -> int:
     """How many model calls an answer (as ``magg ask --json`` prints it) made, when every one of
-    them failed; 0 when one succeeded or none was made (the offline provider never fails).
+    them failed; 0 when one succeeded or none was made (the offline provider never fails; a call
+    the spend cap refused was not made, and did not fail).
 
     >>> failed_calls({"calls": 2, "failures": ["orchestrator: refused", "expert d-1: refused"]})
     2
     >>> failed_calls({"calls": 2, "failures": ["orchestrator: refused"]}), failed_calls({"calls": 0})
     (0, 0)
+    >>> failed_calls({"calls": 1, "failures": ["expert d-1: over_budget: the spend cap ..."]})
+    0
     """
     calls = answer.get("calls")
     if not isinstance(calls, int) or calls <= 0:
         return 0
-    return calls if len(_strings(answer.get("failures"))) >= calls else 0
+    failed = [failure for failure in _strings(answer.get("failures")) if ": over_budget: " not in failure]
+    return calls if len(failed) >= calls else 0
 
 
 def _ask_here(

@@ -45,11 +45,18 @@ def run_ingest(
 ) -> IngestReport:
     """Builds the LLM stack (closed when the command ends) and the ingestion context from a command's
     context and runs ingestion."""
+    calls, tokens = ctx.config.llm.cap_settings  # what --max-calls and --max-tokens set, they name
     llm_config = ctx.config.llm.model_copy(
         update={
             key: value
             for key, value in (("max_calls", max_calls), ("max_tokens", max_tokens))
             if value is not None
+        }
+        | {
+            "cap_settings": (
+                calls if max_calls is None else "--max-calls",
+                tokens if max_tokens is None else "--max-tokens",
+            )
         }
     )
     llm, usage = ctx.llm(llm_config, bundled=BUNDLED)

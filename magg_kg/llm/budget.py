@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from magg_kg.config import CAP_SETTINGS
 from magg_kg.llm.port import LLM, Answer, Failure, Prompt
 
 __all__ = ["SpendCap"]
@@ -22,10 +23,19 @@ T = TypeVar("T", bound=BaseModel)
 class SpendCap:
     """Wraps an :class:`~magg_kg.llm.port.LLM` with a cap on calls and tokens (``None``: no cap)."""
 
-    def __init__(self, inner: LLM, *, max_calls: int | None = None, max_tokens: int | None = None) -> None:
+    def __init__(
+        self,
+        inner: LLM,
+        *,
+        max_calls: int | None = None,
+        max_tokens: int | None = None,
+        settings: tuple[str, str] = CAP_SETTINGS,
+    ) -> None:
         self._inner = inner
         self._max_calls = max_calls
         self._max_tokens = max_tokens
+        self._settings = settings
+        """What set each cap (``MAGG_LLM_MAX_CALLS``, ``--max-calls``), as a refusal names it."""
         self.calls = 0
         self.tokens = 0
 
@@ -36,10 +46,11 @@ class SpendCap:
     def exhausted(self) -> str:
         """Why no further call is allowed, or ``""``."""
         if self._max_calls is not None and self.calls >= self._max_calls:
-            return f"the spend cap of {self._max_calls} model calls is reached (--max-calls)"
+            return f"the spend cap of {self._max_calls} model calls is reached ({self._settings[0]})"
         if self._max_tokens is not None and self.tokens >= self._max_tokens:
             return (
-                f"the spend cap of {self._max_tokens} tokens is reached ({self.tokens} spent; --max-tokens)"
+                f"the spend cap of {self._max_tokens} tokens is reached ({self.tokens} spent; "
+                f"{self._settings[1]})"
             )
         return ""
 

@@ -66,11 +66,16 @@ def build_llm(
         provider = DeepSeekLLM(config.checked(), sleep=sleep, timer=timer)
         if closing is not None:
             closing.callback(provider.close)
-        capped = SpendCap(provider, max_calls=config.max_calls, max_tokens=config.max_tokens)
+        capped = SpendCap(
+            provider, max_calls=config.max_calls, max_tokens=config.max_tokens, settings=config.cap_settings
+        )
         inner = CachedLLM(capped, store, clock, params=provider.params, outbox=outbox)
     else:
         inner = SpendCap(
-            OfflineLLM(offline_handlers), max_calls=config.max_calls, max_tokens=config.max_tokens
+            OfflineLLM(offline_handlers),
+            max_calls=config.max_calls,
+            max_tokens=config.max_tokens,
+            settings=config.cap_settings,
         )
     log = UsageLog(inner, clock, timer, outbox)
     if not bundled or config.bundle_items <= 1:
