@@ -1,4 +1,5 @@
-"""``magg coverage`` and ``magg export``: the graph read as it stands (or as it stood, ``--as-of``)."""
+"""``magg coverage``, ``magg export`` and ``magg domains``: the graph read as it stands (or as it
+stood, ``--as-of``; the domains as they are now)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,14 @@ from magg_kg.cli.context import (
 from magg_kg.coverage import coverage_report
 from magg_kg.export import export_graph
 
-__all__ = ["coverage", "coverage_table", "export", "register"]
+__all__ = ["coverage", "coverage_table", "domains", "domains_table", "export", "register"]
 
 
 def register(app: typer.Typer) -> None:
-    """Adds ``coverage`` and ``export`` to the ``magg`` app."""
+    """Adds ``coverage``, ``export`` and ``domains`` to the ``magg`` app."""
     app.command("coverage")(coverage)
     app.command("export")(export)
+    app.command("domains")(domains)
 
 
 def export(
@@ -79,5 +81,57 @@ def coverage_table(report: Mapping[str, object]) -> Table:
             str(section["active_edges"]),
             str(len(section["orphans"])),
             str(len(section["prerequisite_cycles"])),
+        )
+    return table
+
+
+def domains(db: DbOption = None, json_: JsonOption = False) -> None:
+    """List the domains: id, name, concepts, bridge concepts and memory card (and owner, with --json)."""
+    # Not the retired ones, which own nothing: their ids are kept in the history, never reused.
+    from governance.domain_rebuild import current_cards  # imported here: networkx
+
+    with open_context(db) as ctx:
+        owners = ctx.store.concept_domains()
+        cards = current_cards(ctx.store)  # facts and open questions as they are now
+        listing = []
+        for row in ctx.store.domains():
+            card = cards.get(str(row["id"]))
+            if card is None:  # retired
+                continue
+            concepts = sorted(c for c, ids in owners.items() if str(row["id"]) in ids)
+            listing.append(
+                {
+                    "id": row["id"],
+                    "name": row["name"],
+                    "owner": row["owner"],
+                    "version": row["version"],
+                    "concepts": concepts,
+                    "bridges": card.get("bridges", []),
+                    "card": card,
+                }
+            )
+        if json_:
+            print_json(listing)
+            return
+        ctx.out.print(domains_table(listing))
+
+
+def domains_table(listing: list[dict[str, object]]) -> Table:
+    """One line per domain, whatever the width: a long name is cut with an ellipsis (``--json`` has
+    it whole, and the owner, always the agent ``owner:<id>``, which the table leaves out)."""
+    table = Table(title="domains")
+    table.add_column("id", no_wrap=True)
+    table.add_column("name")
+    for column in ("concepts", "bridges", "facts", "open questions"):
+        table.add_column(column, max_width=max(len(word) for word in column.split()))
+    for item in listing:
+        card = item["card"]
+        concepts = item["concepts"]
+        assert isinstance(card, dict) and isinstance(concepts, list)
+        table.add_row(
+            str(item["id"]),
+            one_line(str(item["name"])),
+            str(len(concepts)),
+            *(str(len(card.get(key, []))) for key in ("bridges", "facts", "open_questions")),
         )
     return table

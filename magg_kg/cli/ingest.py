@@ -1,5 +1,5 @@
-"""``magg init``, ``magg ingest``, ``magg demo`` and ``magg domains``: the graph built by governed
-ingestion, from the command line.
+"""``magg init``, ``magg ingest`` and ``magg demo``: the graph built by governed ingestion, from the
+command line.
 
 Exit codes: 0 when every lesson given was ingested, skipped as unchanged or reported as a
 duplicate; 1 when at least one file was refused (the others are ingested all the same, and each
@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from governance.ingest_report import IngestReport
-from magg_kg.cli.context import BY_METAVAR, DbOption, JsonOption, one_line, open_context, print_json
+from magg_kg.cli.context import BY_METAVAR, DbOption, JsonOption, open_context, print_json
 from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.config import without_password
 from magg_kg.coverage import coverage_report
@@ -28,15 +28,14 @@ from magg_kg.errors import UserError
 from magg_kg.lesson_files import find_lessons
 from magg_kg.lessons import DEFAULT_MAX_BYTES
 
-__all__ = ["demo", "domains", "ingest_command", "ingest_report_json", "init", "register"]
+__all__ = ["demo", "ingest_command", "ingest_report_json", "init", "register"]
 
 
 def register(app: typer.Typer) -> None:
-    """Adds ``init``, ``ingest``, ``demo`` and ``domains`` to the ``magg`` app."""
+    """Adds ``init``, ``ingest`` and ``demo`` to the ``magg`` app."""
     app.command("init")(init)
     app.command("ingest")(ingest_command)
     app.command("demo")(demo)
-    app.command("domains")(domains)
 
 
 def init(db: DbOption = None) -> None:
@@ -403,55 +402,3 @@ def demo(db: DbOption = None, json_: JsonOption = False) -> None:
             "next: `magg domains`, `magg coverage`, `magg usage`, `magg audit verify`, "
             "`magg ingest YOUR-LESSONS/`"
         )
-
-
-def domains(db: DbOption = None, json_: JsonOption = False) -> None:
-    """List the domains: id, name, concepts, bridge concepts and memory card (and owner, with --json)."""
-    # Not the retired ones, which own nothing: their ids are kept in the history, never reused.
-    from governance.domain_rebuild import current_cards  # imported here: networkx
-
-    with open_context(db) as ctx:
-        owners = ctx.store.concept_domains()
-        cards = current_cards(ctx.store)  # facts and open questions as they are now
-        listing = []
-        for row in ctx.store.domains():
-            card = cards.get(str(row["id"]))
-            if card is None:  # retired
-                continue
-            concepts = sorted(c for c, ids in owners.items() if str(row["id"]) in ids)
-            listing.append(
-                {
-                    "id": row["id"],
-                    "name": row["name"],
-                    "owner": row["owner"],
-                    "version": row["version"],
-                    "concepts": concepts,
-                    "bridges": card.get("bridges", []),
-                    "card": card,
-                }
-            )
-        if json_:
-            print_json(listing)
-            return
-        ctx.out.print(domains_table(listing))
-
-
-def domains_table(listing: list[dict[str, object]]) -> Table:
-    """One line per domain, whatever the width: a long name is cut with an ellipsis (``--json`` has
-    it whole, and the owner, always the agent ``owner:<id>``, which the table leaves out)."""
-    table = Table(title="domains")
-    table.add_column("id", no_wrap=True)
-    table.add_column("name")
-    for column in ("concepts", "bridges", "facts", "open questions"):
-        table.add_column(column, max_width=max(len(word) for word in column.split()))
-    for item in listing:
-        card = item["card"]
-        concepts = item["concepts"]
-        assert isinstance(card, dict) and isinstance(concepts, list)
-        table.add_row(
-            str(item["id"]),
-            one_line(str(item["name"])),
-            str(len(concepts)),
-            *(str(len(card.get(key, []))) for key in ("bridges", "facts", "open_questions")),
-        )
-    return table
