@@ -12,22 +12,22 @@ Extractors read the prose view; evidence quotes are cut from the lesson text at 
 
 Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code`` (code
 spans, ``<code>``/``<kbd>``/``<samp>``/``<tt>``, an element of class ``literal``), ``html`` (tags,
-declarations, and character references such as ``&quot;``, each read as the character it stands
-for: :mod:`magg_kg.markup._entities`), ``comment`` (HTML and MDX comments), ``component`` (JSX
-tags and expressions, MDX import/export blocks), ``front_matter`` (YAML or TOML at the top),
-``admonition`` (the marker only: ``:::note``, ``[!NOTE]``, ``!!! warning``), ``table`` (pipes,
-delimiter rows and every cell that does not read as a sentence: four words or more ending in
-``.``, ``!`` or ``?``), ``math`` (``$..$``, ``$$..$$``, ``\\(..\\)``, ``\\[..\\]``, ``<math>``, an
-element whose class says math: ``math``, ``katex``, ``arithmatex``, ``MathJax``), ``image``
-(``![alt](url "title")`` whole, ``<img>``, ``<svg>``), ``url`` (bare URLs, autolinks, link targets
-and the link's brackets; the link text stays prose), ``script`` (``<script>``/``<style>`` with
-their contents), ``reference`` (d2lbook roles such as :numref:`x`, an HTML bibliography's entries:
-``role="doc-biblioentry"``, a footnote's mark ``[^1]``, a line that credits a picture: "Image
-source: ...", "> Sketchnote by ..."), ``marker`` (list bullets and numbers,
-blockquote ``>``, thematic breaks), ``hidden`` and ``choice`` (the options listed under a question,
-in Markdown and MDX: :mod:`magg_kg.markup._choices`). Heading text keeps its ``#`` (the chunker and
-the sentence splitter find headings by it); ``<details>``/``<summary>`` text is prose (it is shown on
-a click).
+declarations, and character references such as ``&quot;``, each read as the character it stands for:
+:mod:`magg_kg.markup._entities`), ``comment`` (HTML and MDX comments), ``component`` (JSX tags and
+expressions, MDX import/export blocks), ``front_matter`` (YAML or TOML at the top), ``admonition``
+(the marker only: ``:::note``, ``[!NOTE]``, ``!!! warning``), ``table`` (pipes, delimiter rows and
+every cell that does not read as a sentence: four words or more ending in ``.``, ``!`` or ``?``; org
+tables, and tables drawn with dashes: Pandoc's grid, simple and multiline tables,
+:mod:`magg_kg.markup._tables`), ``math`` (``$..$``, ``$$..$$``, ``\\(..\\)``, ``\\[..\\]``,
+``<math>``, an element whose class says math: ``math``, ``katex``, ``arithmatex``, ``MathJax``),
+``image`` (``![alt](url "title")`` whole, ``<img>``, ``<svg>``), ``url`` (bare URLs, autolinks, link
+targets and the link's brackets; the link text stays prose), ``script`` (``<script>``/``<style>``
+with their contents), ``reference`` (d2lbook roles such as :numref:`x`, an HTML bibliography's
+entries: ``role="doc-biblioentry"``, a footnote's mark ``[^1]``, a line that credits a picture:
+"Image source: ...", "> Sketchnote by ..."), ``marker`` (list bullets and numbers, blockquote ``>``,
+thematic breaks), ``hidden`` and ``choice`` (the options listed under a question, in Markdown and
+MDX: :mod:`magg_kg.markup._choices`). Heading text keeps its ``#`` (the chunker and the sentence
+splitter find headings by it); ``<details>``/``<summary>`` text is prose (it is shown on a click).
 
 Hidden text is recorded (:class:`HiddenText`) and never used as evidence: HTML and MDX comments;
 elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none``,

@@ -1,11 +1,13 @@
 """Block level of Markdown and MDX, one pass line by line: fences, indented code, front matter,
-tables, MDX import/export blocks, admonition and list markers, a picture's credit line."""
+tables (pipe and org tables here, those drawn with dashes in :mod:`magg_kg.markup._tables`), MDX
+import/export blocks, admonition and list markers, a picture's credit line."""
 
 from __future__ import annotations
 
 import re
 
 from magg_kg.markup._canvas import Canvas, RegionKind, reads_as_prose
+from magg_kg.markup._tables import Tables, paint_table
 
 __all__ = ["block_pass"]
 
@@ -16,7 +18,10 @@ _QUOTE = re.compile(r"(?: {0,3}> ?)*")
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
 _FENCE_END = re.compile(r"(?: {0,3}> ?)*[ \t]*(`{3,}|~{3,})[ \t]*$")
 _ESM = re.compile(r"(?:import|export)[\s{*]")
-_DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:[|+][ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+"""A pipe table's delimiter row (``|---|:--:|``), or an org table's rule (``|----+----|``)."""
+_ORG_RULE = re.compile(r"[ \t]*\|-[-+|]*[ \t]*$")
+"""An org table's rule, which may open the table (``|-----+-----|``)."""
 _CELL = re.compile(r"((?:\\.|[^|\\])+)|\|")
 _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _ADMONITION = re.compile(r"[ \t]*(?::::+[ \t]*[\w-]*|(?:!!!|\?\?\?\+?)[ \t]*[\w-]*|\[![A-Za-z]+\][+-]?)")
@@ -58,12 +63,13 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
     body = _front_matter(canvas)
     lines = text.split("\n")
     fence: tuple[str, int, int] | None = None
-    previous, in_list, start = "blank", False, -1
+    previous, in_list, start, skip = "blank", False, -1, 0
+    tables = Tables(lines)
     for index, line in enumerate(lines):
         start += 1
         line_start, end = start, start + len(line)
         start = end
-        if line_start < body:
+        if line_start < body or index < skip:
             continue
         if fence is not None:
             close = _FENCE_END.match(line)
@@ -97,7 +103,11 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
             previous = "esm"
             continue
         following = lines[index + 1] if index + 1 < len(lines) else ""
-        if "|" in line and "|" in following and _DELIMITER.match(following):
+        if not quote and (table := tables.at(index)) is not None:
+            paint_table(canvas, lines, line_start, table)
+            skip, previous = table.end, "text"
+            continue
+        if ("|" in line and "|" in following and _DELIMITER.match(following)) or _ORG_RULE.match(line):
             _table_row(canvas, line_start, line)
             previous = "table"
             continue

@@ -1,0 +1,199 @@
+"""The prose view of lessons written in other markups than Markdown's own (Pandoc, reStructuredText,
+org, MyST), and of what no markup marks: a bibliography, a code name written bare in a sentence.
+Each case was prose, found by a hostile run on realistic lessons, and gave evidence or concepts."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from governance.ingestion import ingest
+from magg_kg.clock import StepClock
+from magg_kg.markup import Markup, find_prose
+from magg_kg.sqlite import SQLiteStore
+from tests.ingestion.test_ingest import CountingLLM, context
+
+
+def words(markup: Markup) -> str:
+    return " ".join(markup.prose.split())
+
+
+# Tables drawn with dashes: Pandoc's grid, simple and multiline tables, reST's and org's.
+
+GRID = """\
+Optimizers need care.
+
++---------------+---------------------------------------+
+| Method        | Note                                  |
++===============+=======================================+
+| Momentum      | Momentum is a prerequisite for Adam   |
++---------------+---------------------------------------+
+| Clipping      | Clipping is part of stable training   |
++---------------+---------------------------------------+
+| Decay         | Weight decay shrinks every weight.    |
++---------------+---------------------------------------+
+| Averaging     | Averaging weights helps a model that  |
+|               | overfits late in training.            |
++---------------+---------------------------------------+
+
+After the table.
+"""
+
+SIMPLE = """\
+Weeks of the course.
+
+  Week   Topic              Relation
+  ------ ------------------ ---------------------------------------
+  1      Attention          attention builds on recurrent networks
+  2      Transformer        the transformer is part of modern NLP
+  3      Encoders           Encoders read the whole input sequence.
+
+After the table.
+"""
+
+MULTILINE = """\
+Weeks of the course.
+
+------------------------------------------------------
+ Week  Topic          Notes
+------ -------------- --------------------------------
+ 1     Decision       Decision processes are a
+       processes      prerequisite for reinforcement
+                      learning.
+
+ 2     Policy         Policy gradient builds on
+       gradient       value functions.
+------------------------------------------------------
+
+After the table.
+"""
+
+HEADERLESS = """\
+Weeks of the course.
+
+-------     ------  ----------
+  First     Second  Third one
+  12        13      14
+-------     ------  ----------
+
+After the table.
+"""
+
+REST_SIMPLE = """\
+Truth table.
+
+=====  =====  =======
+A      B      A and B
+=====  =====  =======
+False  False  False
+True   True   True
+=====  =====  =======
+
+After the table.
+"""
+
+ORG = """\
+Methods compared.
+
+|-----------------+---------------|
+| Method          | Policy        |
+|-----------------+---------------|
+| Q-learning      | off policy    |
+| SARSA           | on policy     |
+|-----------------+---------------|
+
+After the table.
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "prose"),
+    [
+        # A cell that reads as a sentence, in a row of one line, stays prose, as a pipe table's does;
+        # one wrapped over two lines is blanked (quoted, it would take the other column's words).
+        (GRID, "Optimizers need care. Weight decay shrinks every weight. After the table."),
+        (SIMPLE, "Weeks of the course. Encoders read the whole input sequence. After the table."),
+        (MULTILINE, "Weeks of the course. After the table."),
+        (HEADERLESS, "Weeks of the course. After the table."),
+        (REST_SIMPLE, "Truth table. After the table."),
+        (ORG, "Methods compared. After the table."),
+        (
+            ORG.replace("|-----------------+---------------|\n| Method", "| Method", 1),
+            "Methods compared. After the table.",
+        ),
+    ],
+    ids=["grid", "simple", "multiline", "headerless", "rest-simple", "org", "org-header-first"],
+)
+def test_tables_drawn_with_dashes_are_tables(text: str, prose: str) -> None:
+    markup = find_prose(text)
+    assert words(markup) == prose
+    assert "table" in {r.kind for r in markup.regions}
+    assert len(markup.prose) == len(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Title\n-----\n\nDropout is a regularizer.\n",  # a setext heading
+        "Dropout is a regularizer.\n\n---\n\nBatch norm is a layer.\n",  # a thematic break
+        "Dropout is a regularizer.\n\n- - -\n\nBatch norm is a layer.\n",
+        "Dropout is a regularizer.\n\n=====\n\nBatch norm is a layer.\n",
+        # A stray rule of runs, with prose after it up to a thematic break: no table, as a word
+        # stands between its columns.
+        "Intro.\n\n---- ----\nDropout is a regularizer that drops units.\n\nMore prose here.\n---\n\nEnd.\n",
+        # A header and a rule with no row under them.
+        "Intro.\n\nName   Value\n----   -----\n\nDropout is a regularizer.\n",
+        # A box of one border only.
+        "Intro.\n\n+-----+\n| Dropout is a regularizer. |\n\nEnd.\n",
+    ],
+)
+def test_rules_of_dashes_in_prose_are_no_tables(text: str) -> None:
+    markup = find_prose(text)
+    assert "table" not in {r.kind for r in markup.regions}
+    for sentence in ("Dropout is a regularizer", "Batch norm is a layer", "More prose here"):
+        assert sentence not in text or sentence in markup.prose
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "-- --\n",
+        "\n-- --\nab cd\n",
+        "\n-- --\nab\n\n",
+        "\n---\nA\n-- --\n",
+        "+--+\n",
+        "+--+\n|a\n",
+        "\n== ==\n\n",
+    ],
+)
+def test_rules_of_dashes_repeated_are_read_in_linear_time(piece: str) -> None:
+    text = (piece * (400_000 // len(piece) + 1))[:400_000]
+    started = time.perf_counter()
+    assert len(find_prose(text).prose) == len(text)
+    assert time.perf_counter() - started < 3  # a quadratic scan takes minutes here
+
+
+def test_a_grid_table_gives_no_edge_across_its_rows(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    # Read as prose, the rows ran into one sentence: "Warmup" of one row and the cue "is a
+    # prerequisite for" of the next made "warmup prerequisite gradient-clipping", quoting the table.
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    (folder / "schedules.md").write_text(
+        "# Schedules\n\nLearning rate warmup and gradient clipping keep large-batch training stable.\n\n"
+        "+--------------------+----------------------------------------+\n"
+        "| Technique          | Relation                               |\n"
+        "+====================+========================================+\n"
+        "| Warmup             | Warmup is a prerequisite for LAMB      |\n"
+        "+--------------------+----------------------------------------+\n"
+        "| Gradient clipping  | Gradient clipping is part of LAMB      |\n"
+        "+--------------------+----------------------------------------+\n",
+        encoding="utf-8",
+    )
+    ingest([folder], context(store, clock, CountingLLM()))
+    assert store.concepts()  # the prose was read
+    quotes = [span.quote for p in store.proposals() for span in p.evidence]
+    assert not [q for q in quotes if "+---" in q or "|" in q]
