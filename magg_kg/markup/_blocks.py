@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from magg_kg.markup._canvas import Canvas, RegionKind, reads_as_prose
+from magg_kg.markup._directives import indent, literal_block
 from magg_kg.markup._tables import Tables, paint_table
 
 __all__ = ["block_pass"]
@@ -63,6 +64,7 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
     body = _front_matter(canvas)
     lines = text.split("\n")
     fence: tuple[str, int, int] | None = None
+    literal: tuple[int, RegionKind] | None = None  # a reST literal block's indent, and its kind
     previous, in_list, start, skip = "blank", False, -1, 0
     tables = Tables(lines)
     for index, line in enumerate(lines):
@@ -77,6 +79,13 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
                 paint(fence[2], end, "code")
                 fence = None
             continue
+        if literal is not None and not line.strip():
+            continue
+        if literal is not None and indent(line) > literal[0]:
+            paint(line_start, end, literal[1])
+            previous = "code"
+            continue
+        literal = None
         if not line.strip():
             previous = "blank" if previous != "code" else "code"
             continue
@@ -90,6 +99,12 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
         quote = quoted.end() if quoted else 0
         paint(line_start, line_start + quote, "marker")
         rest, at = line[quote:], line_start + quote
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        literal = None if quote else literal_block(rest, following)
+        if literal is not None and rest.lstrip().startswith(".."):  # a directive's line
+            paint(line_start, end, literal[1])
+            previous = "code"
+            continue
         opening = _FENCE.match(rest)
         if opening and not (opening.group(1)[0] == "`" and "`" in rest[opening.end() :]):
             fence = (opening.group(1)[0], len(opening.group(1)), line_start)
@@ -102,7 +117,6 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
             paint(line_start, end, "component")
             previous = "esm"
             continue
-        following = lines[index + 1] if index + 1 < len(lines) else ""
         if not quote and (table := tables.at(index)) is not None:
             paint_table(canvas, lines, line_start, table)
             skip, previous = table.end, "text"

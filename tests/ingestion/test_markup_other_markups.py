@@ -197,3 +197,73 @@ def test_a_grid_table_gives_no_edge_across_its_rows(
     assert store.concepts()  # the prose was read
     quotes = [span.quote for p in store.proposals() for span in p.evidence]
     assert not [q for q in quotes if "+---" in q or "|" in q]
+
+
+# reStructuredText's literal blocks and code directives.
+
+
+@pytest.mark.parametrize(
+    ("text", "prose", "kind"),
+    [
+        (
+            "Intro.\n\n.. code-block:: python\n\n   # softmax builds on logits\n   loss = f(x)\n\nAfter.\n",
+            "Intro. After.",
+            "code",
+        ),
+        (".. code:: python\n   :linenos:\n\n x = 1\n  y = 2\n\nAfter.\n", "After.", "code"),
+        ("Intro.\n\n.. sourcecode:: bash\n\n    pip install torch\n\nAfter.\n", "Intro. After.", "code"),
+        ("Intro.\n\n.. math::\n\n   F_m(x) = F_{m-1}(x)\n\nAfter.\n", "Intro. After.", "math"),
+        # A paragraph ending in "::" makes the block after it literal, one space deep or more.
+        (
+            "Run the loop::\n\n  for batch in data:\n      step(batch)\n\nAfter.\n",
+            "Run the loop:: After.",
+            "code",
+        ),
+        ("Run the loop: ::\n\n x = 1\n\nAfter.\n", "Run the loop: :: After.", "code"),
+        ("- Run the loop::\n\n     x = 1\n\n- Next item.\n", "Run the loop:: Next item.", "code"),
+    ],
+)
+def test_rest_literal_blocks_and_code_directives_are_code(text: str, prose: str, kind: str) -> None:
+    markup = find_prose(text)
+    assert words(markup) == prose
+    assert kind in {r.kind for r in markup.regions}
+
+
+@pytest.mark.parametrize(
+    ("text", "prose"),
+    [
+        # An admonition's directive ends in "::", but its body is prose.
+        (".. note::\n\n   Dropout is a regularizer.\n", ".. note:: Dropout is a regularizer."),
+        # "::" must end the paragraph before the block, after a blank line.
+        ("Use it::\n  Dropout is a regularizer.\n", "Use it:: Dropout is a regularizer."),
+        ("Use it::\n\nDropout is a regularizer.\n", "Use it:: Dropout is a regularizer."),
+        ("Use it:\n\n   Dropout is a regularizer.\n", "Use it: Dropout is a regularizer."),
+        # A Markdown list item's second paragraph is prose, its indented code is code.
+        ("- Step one.\n\n    Dropout is a regularizer.\n", "Step one. Dropout is a regularizer."),
+        (
+            "Step one.\n\n    x = dropout(y)\n\nDropout is a regularizer.\n",
+            "Step one. Dropout is a regularizer.",
+        ),
+        # The block ends at the first line no deeper than the paragraph.
+        ("Run::\n\n   x = 1\nDropout is a regularizer.\n", "Run:: Dropout is a regularizer."),
+    ],
+)
+def test_what_is_no_literal_block_stays_as_it_was(text: str, prose: str) -> None:
+    assert words(find_prose(text)) == prose
+
+
+def test_a_code_directive_gives_no_evidence(tmp_path: Path, store: SQLiteStore, clock: StepClock) -> None:
+    # Its comment ("cross-entropy loss builds on softmax") was evidence, the code its quote.
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    (folder / "losses.md").write_text(
+        "Classification losses\n=====================\n\n"
+        "The **softmax function** turns logits into probabilities. The **cross-entropy loss** compares "
+        "two distributions.\n\n.. code-block:: python\n\n   for batch in loader:\n"
+        "       probs = softmax(model(batch))  # the cross-entropy loss builds on the softmax function\n"
+        "       loss = cross_entropy(probs, batch.labels)\n\nTraining minimizes the loss.\n",
+        encoding="utf-8",
+    )
+    ingest([folder], context(store, clock, CountingLLM()))
+    assert {"softmax-function", "cross-entropy-loss"} <= {c.id for c in store.concepts()}
+    assert not [span.quote for p in store.proposals() for span in p.evidence if "loader" in span.quote]
