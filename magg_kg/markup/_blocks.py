@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from magg_kg.markup._canvas import Canvas, RegionKind, reads_as_prose
-from magg_kg.markup._directives import indent, literal_block
+from magg_kg.markup._directives import directive_at, indent, is_option, literal_block
 from magg_kg.markup._tables import Tables, paint_table
 
 __all__ = ["block_pass"]
@@ -17,7 +17,7 @@ _FRONT = re.compile(r"(---|\+\+\+)[ \t]*\n")
 _FRONT_END = {"---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M), "+++": re.compile(r"^\+\+\+[ \t]*$", re.M)}
 _QUOTE = re.compile(r"(?: {0,3}> ?)*")
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
-_FENCE_END = re.compile(r"(?: {0,3}> ?)*[ \t]*(`{3,}|~{3,})[ \t]*$")
+_FENCE_END = re.compile(r"(?: {0,3}> ?)*[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*$")
 _ESM = re.compile(r"(?:import|export)[\s{*]")
 _DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:[|+][ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 """A pipe table's delimiter row (``|---|:--:|``), or an org table's rule (``|----+----|``)."""
@@ -63,8 +63,10 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
     text, paint = canvas.text, canvas.paint
     body = _front_matter(canvas)
     lines = text.split("\n")
-    fence: tuple[str, int, int] | None = None
+    fence: tuple[str, int, int, RegionKind] | None = None  # its character, length, start and kind
     literal: tuple[int, RegionKind] | None = None  # a reST literal block's indent, and its kind
+    directives: list[tuple[str, int]] = []  # the MyST directives open, their fence's character and length
+    options, yaml = False, False  # a directive's options may follow; in its block of YAML options
     previous, in_list, start, skip = "blank", False, -1, 0
     tables = Tables(lines)
     for index, line in enumerate(lines):
@@ -76,8 +78,12 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
         if fence is not None:
             close = _FENCE_END.match(line)
             if close and close.group(1)[0] == fence[0] and len(close.group(1)) >= fence[1]:
-                paint(fence[2], end, "code")
+                paint(fence[2], end, fence[3])
                 fence = None
+            continue
+        if yaml or (options and line.strip() == "---"):
+            paint(line_start, end, "admonition")
+            yaml, options = yaml != (line.strip() == "---"), False
             continue
         if literal is not None and not line.strip():
             continue
@@ -87,8 +93,12 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
             continue
         literal = None
         if not line.strip():
-            previous = "blank" if previous != "code" else "code"
+            previous, options = "blank" if previous != "code" else "code", False
             continue
+        if options and is_option(line):
+            paint(line_start, end, "admonition")
+            continue
+        options = False
         if previous == "esm":
             paint(line_start, end, "component")
             continue
@@ -100,14 +110,36 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
         paint(line_start, line_start + quote, "marker")
         rest, at = line[quote:], line_start + quote
         following = lines[index + 1] if index + 1 < len(lines) else ""
-        literal = None if quote else literal_block(rest, following)
-        if literal is not None and rest.lstrip().startswith(".."):  # a directive's line
-            paint(line_start, end, literal[1])
-            previous = "code"
+        closing = _FENCE_END.match(rest) if directives else None
+        if (
+            closing
+            and closing.group(1)[0] == directives[-1][0]
+            and len(closing.group(1)) >= directives[-1][1]
+        ):
+            paint(at, end, "admonition")
+            directives.pop()
+            previous = "blank"
             continue
+        directive = None if quote else directive_at(rest)
+        if directive is not None and directive.body is not None:
+            if directive.fence:
+                fence = (directive.fence[0], len(directive.fence), line_start, directive.body)
+            else:
+                literal = (indent(line), directive.body)
+                paint(line_start, end, directive.body)
+                previous = "code"
+            continue
+        if directive is not None:
+            paint(at, at + directive.prose, "admonition")
+            if directive.fence:
+                directives.append((directive.fence[0], len(directive.fence)))
+            options, in_list, previous = True, True, "blank"  # a reST body is indented, prose
+            continue
+        block = None if quote else literal_block(rest, following)
+        literal = None if block is None else (block, "code")
         opening = _FENCE.match(rest)
         if opening and not (opening.group(1)[0] == "`" and "`" in rest[opening.end() :]):
-            fence = (opening.group(1)[0], len(opening.group(1)), line_start)
+            fence = (opening.group(1)[0], len(opening.group(1)), line_start, "code")
             continue
         if rest.startswith(("    ", "\t")) and previous in ("blank", "code") and not in_list:
             paint(line_start, end, "code")
@@ -140,4 +172,4 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
         elif after_blank and not rest[:1].isspace():
             in_list = False
     if fence is not None:
-        paint(fence[2], len(text), "code")  # an unclosed fence runs to the end of the file
+        paint(fence[2], len(text), fence[3])  # an unclosed fence runs to the end of the file

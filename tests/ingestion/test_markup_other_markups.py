@@ -233,7 +233,7 @@ def test_rest_literal_blocks_and_code_directives_are_code(text: str, prose: str,
     ("text", "prose"),
     [
         # An admonition's directive ends in "::", but its body is prose.
-        (".. note::\n\n   Dropout is a regularizer.\n", ".. note:: Dropout is a regularizer."),
+        (".. note::\n\n   Dropout is a regularizer.\n", "Dropout is a regularizer."),
         # "::" must end the paragraph before the block, after a blank line.
         ("Use it::\n  Dropout is a regularizer.\n", "Use it:: Dropout is a regularizer."),
         ("Use it::\n\nDropout is a regularizer.\n", "Use it:: Dropout is a regularizer."),
@@ -267,3 +267,87 @@ def test_a_code_directive_gives_no_evidence(tmp_path: Path, store: SQLiteStore, 
     ingest([folder], context(store, clock, CountingLLM()))
     assert {"softmax-function", "cross-entropy-loss"} <= {c.id for c in store.concepts()}
     assert not [span.quote for p in store.proposals() for span in p.evidence if "loader" in span.quote]
+
+
+# Directives: a MyST or reST directive's body is prose, unless it is code, math or a table; its
+# line and options are markup.
+
+
+@pytest.mark.parametrize(
+    ("text", "prose"),
+    [
+        (
+            "Intro.\n\n```{note}\nDropout is a regularizer.\n```\n\nAfter.\n",
+            "Intro. Dropout is a regularizer. After.",
+        ),
+        ("```{warning} Mind the logits.\nThey overflow.\n```\n", "Mind the logits. They overflow."),
+        (
+            "```{admonition} Numerical stability\n:class: tip\nSubtract the maximum.\n```\n",
+            "Subtract the maximum.",
+        ),
+        (
+            ":::{tip}\n:class: dropdown\n:name: t1\nDropout is a regularizer.\n:::\n\nAfter.\n",
+            "Dropout is a regularizer. After.",
+        ),
+        ("::::{admonition} Title\n---\nclass: tip\n---\nBody text.\n::::\n", "Body text."),
+        (
+            "```{figure} ../img/a.png\n:width: 50%\nA caption that is prose.\n```\n",
+            "A caption that is prose.",
+        ),
+        # A code fence inside a directive's body stays code; the directive closes after it.
+        (
+            "````{note}\nProse first.\n```python\nx = f(1)\n```\nProse last.\n````\n\nAfter.\n",
+            "Prose first. Prose last. After.",
+        ),
+        # reST: the line and options are markup, the body prose however deep it is indented.
+        (
+            ".. note::\n   :class: tip\n\n    Dropout is a regularizer.\n\nAfter.\n",
+            "Dropout is a regularizer. After.",
+        ),
+        (".. warning:: Mind the logits.\n\nAfter.\n", "Mind the logits. After."),
+        (".. admonition:: Numerical stability\n\n   Subtract the maximum.\n", "Subtract the maximum."),
+        (
+            ".. figure:: img/a.png\n   :width: 50%\n\n   A caption that is prose.\n",
+            "A caption that is prose.",
+        ),
+    ],
+)
+def test_a_directive_body_is_prose_and_its_line_and_options_are_not(text: str, prose: str) -> None:
+    markup = find_prose(text)
+    assert words(markup) == prose
+    assert "admonition" in {r.kind for r in markup.regions}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("```{code-cell} ipython3\nimport torch\nx = torch.ones(3)\n```\n\nAfter.\n", "code"),
+        ("```{code-block} python\n:linenos:\ny = softmax(x)\n```\n\nAfter.\n", "code"),
+        ("```{math}\n:label: eq-kl\nD = \\sum_j p_j \\log q_j\n```\n\nAfter.\n", "math"),
+        ("```{eval-rst}\n.. autofunction:: softmax\n```\n\nAfter.\n", "code"),
+        (":::{code-block} python\ny = softmax(x)\n:::\n\nAfter.\n", "code"),
+        ("```{list-table}\n* - Dropout is a regularizer.\n  - yes\n```\n\nAfter.\n", "table"),
+    ],
+)
+def test_a_code_directive_stays_blanked(text: str, kind: str) -> None:
+    markup = find_prose(text)
+    assert words(markup) == "After."
+    assert kind in {r.kind for r in markup.regions}
+
+
+def test_a_note_gives_evidence_and_an_admonition_no_title_or_option_in_its_quote(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    (folder / "softmax.md").write_text(
+        "# Softmax regression\n\nThe **softmax function** maps logits to probabilities. The **cross-entropy "
+        "loss** compares the prediction with the label.\n\n```{note}\nThe softmax function is a prerequisite "
+        "for the cross-entropy loss.\n```\n\n:::{admonition} Numerical stability\n:class: tip\nThe softmax "
+        "function is part of the cross-entropy loss in most libraries.\n:::\n",
+        encoding="utf-8",
+    )
+    ingest([folder], context(store, clock, CountingLLM()))
+    quotes = [span.quote for p in store.proposals() for span in p.evidence]
+    assert any(q.startswith("The softmax function is a prerequisite") for q in quotes), quotes
+    assert not [q for q in quotes if "{" in q or ":class:" in q or "stability" in q]
