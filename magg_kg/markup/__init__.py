@@ -23,11 +23,13 @@ tables, and tables drawn with dashes: Pandoc's grid, simple and multiline tables
 ``image`` (``![alt](url "title")`` whole, ``<img>``, ``<svg>``), ``url`` (bare URLs, autolinks, link
 targets and the link's brackets; the link text stays prose), ``script`` (``<script>``/``<style>``
 with their contents), ``reference`` (d2lbook roles such as :numref:`x`, an HTML bibliography's
-entries: ``role="doc-biblioentry"``, a footnote's mark ``[^1]``, a line that credits a picture:
-"Image source: ...", "> Sketchnote by ..."), ``marker`` (list bullets and numbers, blockquote ``>``,
-thematic breaks), ``hidden`` and ``choice`` (the options listed under a question, in Markdown and
-MDX: :mod:`magg_kg.markup._choices`). Heading text keeps its ``#`` (the chunker and the sentence
-splitter find headings by it); ``<details>``/``<summary>`` text is prose (it is shown on a click).
+entries: ``role="doc-biblioentry"``, a Markdown one's: the section under a heading "References" and
+an item shaped as a citation, :mod:`magg_kg.markup._references`; a footnote's mark ``[^1]``, a line
+that credits a picture: "Image source: ...", "> Sketchnote by ..."), ``marker`` (list bullets and
+numbers, blockquote ``>``, thematic breaks), ``hidden`` and ``choice`` (the options listed under a
+question, in Markdown and MDX: :mod:`magg_kg.markup._choices`). Heading text keeps its ``#`` (the
+chunker and the sentence splitter find headings by it); ``<details>``/``<summary>`` text is prose
+(it is shown on a click).
 
 Hidden text is recorded (:class:`HiddenText`) and never used as evidence: HTML and MDX comments;
 elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none``,

@@ -1,6 +1,8 @@
 """Block level of Markdown and MDX, one pass line by line: fences, indented code, front matter,
 tables (pipe and org tables here, those drawn with dashes in :mod:`magg_kg.markup._tables`), MDX
-import/export blocks, admonition and list markers, a picture's credit line."""
+import/export blocks, admonition and list markers, a picture's credit line, directives and
+literal blocks (:mod:`magg_kg.markup._directives`), a bibliography
+(:mod:`magg_kg.markup._references`)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import re
 
 from magg_kg.markup._canvas import Canvas, RegionKind, reads_as_prose
 from magg_kg.markup._directives import directive_at, indent, is_option, literal_block
+from magg_kg.markup._references import citation_end, heading_level, is_bibliography
 from magg_kg.markup._tables import Tables, paint_table
 
 __all__ = ["block_pass"]
@@ -67,6 +70,7 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
     literal: tuple[int, RegionKind] | None = None  # a reST literal block's indent, and its kind
     directives: list[tuple[str, int]] = []  # the MyST directives open, their fence's character and length
     options, yaml = False, False  # a directive's options may follow; in its block of YAML options
+    cited: int | None = None  # the level of the bibliography's heading, in its section
     previous, in_list, start, skip = "blank", False, -1, 0
     tables = Tables(lines)
     for index, line in enumerate(lines):
@@ -140,6 +144,17 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
         opening = _FENCE.match(rest)
         if opening and not (opening.group(1)[0] == "`" and "`" in rest[opening.end() :]):
             fence = (opening.group(1)[0], len(opening.group(1)), line_start, "code")
+            continue
+        level = None if quote else heading_level(rest, following)
+        if cited is not None and (level is None or level > cited):
+            paint(line_start, end, "reference")
+            continue
+        if level is not None:
+            cited = level if is_bibliography(rest) else None
+        cited_to = None if quote else citation_end(lines, index)
+        if cited_to is not None:
+            paint(line_start, end + sum(len(lines[i]) + 1 for i in range(index + 1, cited_to)), "reference")
+            skip, previous, in_list = cited_to, "text", True
             continue
         if rest.startswith(("    ", "\t")) and previous in ("blank", "code") and not in_list:
             paint(line_start, end, "code")

@@ -166,9 +166,13 @@ def test_rules_of_dashes_in_prose_are_no_tables(text: str) -> None:
         "+--+\n",
         "+--+\n|a\n",
         "\n== ==\n\n",
+        "- Smith, J. 2001\n  ",
+        "## References\n- a\n",
+        "Run::\n\n  x\n",
+        "```{note}\n:a: b\n",
     ],
 )
-def test_rules_of_dashes_repeated_are_read_in_linear_time(piece: str) -> None:
+def test_repeated_blocks_are_read_in_linear_time(piece: str) -> None:
     text = (piece * (400_000 // len(piece) + 1))[:400_000]
     started = time.perf_counter()
     assert len(find_prose(text).prose) == len(text)
@@ -351,3 +355,111 @@ def test_a_note_gives_evidence_and_an_admonition_no_title_or_option_in_its_quote
     quotes = [span.quote for p in store.proposals() for span in p.evidence]
     assert any(q.startswith("The softmax function is a prerequisite") for q in quotes), quotes
     assert not [q for q in quotes if "{" in q or ":class:" in q or "stability" in q]
+
+
+# A bibliography: the section under a heading that names one, and an item shaped as a citation.
+
+BIBLIOGRAPHY = """\
+# Autoencoders
+
+An autoencoder rebuilds its input.
+
+## References
+
+The papers this lesson draws on.
+
+1. Kingma, D. P., & Welling, M. (2014). Auto-encoding variational Bayes. In *ICLR*.
+2. Doersch, C. (2016). Tutorial on variational autoencoders.
+   arXiv preprint arXiv:1606.05908.
+
+### Surveys
+
+- Bengio, Y. Representation learning: a review. 2013.
+
+## Exercises
+
+Train an autoencoder on digits.
+"""
+
+
+BEFORE, AFTER = (
+    "# Autoencoders An autoencoder rebuilds its input.",
+    "## Exercises Train an autoencoder on digits.",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "prose"),
+    [
+        (BIBLIOGRAPHY, f"{BEFORE} ## References {AFTER}"),
+        (
+            BIBLIOGRAPHY.replace("## References", "## 7. **Bibliography:**"),
+            f"{BEFORE} ## 7. **Bibliography:** {AFTER}",
+        ),
+        (
+            "Intro.\n\nWorks cited\n-----------\n\nDoersch, C. Tutorial on VAEs, 2016.\n\n"
+            "Next\n----\n\nMore.\n",
+            "Intro. Works cited Next More.",
+        ),
+        # Items shaped as citations, anywhere: authors, a year, a mark of a publication.
+        (
+            "- Kingma, D. P., & Ba, J. (2015). Adam: a method for stochastic optimization.\n"
+            "- Adam is an optimizer.\n",
+            "Adam is an optimizer.",
+        ),
+        (
+            "1. A. Vaswani, N. Shazeer et al., Attention is all you need, 2017, pp. 5998-6008.\n\nAfter.\n",
+            "After.",
+        ),
+        (
+            "* [3] Vaswani et al. 2017. Attention is all you need. In Advances in Neural "
+            "Information Processing Systems.\n\nAfter.\n",
+            "After.",
+        ),
+        (
+            "- He, K., Zhang, X. Deep residual learning. CVPR 2016. doi:10.1109/CVPR.2016.90\n\nAfter.\n",
+            "After.",
+        ),
+    ],
+)
+def test_a_bibliography_is_no_prose(text: str, prose: str) -> None:
+    markup = find_prose(text)
+    assert words(markup) == prose
+    assert "reference" in {r.kind for r in markup.regions}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Items that cite a paper in a sentence, with no mark of a publication, are prose.
+        "- Bowman et al. (2016) introduced KL annealing for text autoencoders.\n",
+        "- Kingma and Ba proposed Adam in 2014; it builds on RMSProp.\n",
+        "- Vaswani et al. introduced the transformer in 2017.\n",
+        # A "Further reading" section says what each source teaches: prose.
+        "## Further reading\n\n- The Illustrated Transformer explains attention with pictures.\n",
+        "## Literature review\n\nEarlier work relied on recurrent networks.\n",
+    ],
+)
+def test_what_only_cites_or_reads_stays_prose(text: str) -> None:
+    markup = find_prose(text)
+    assert "reference" not in {r.kind for r in markup.regions}
+
+
+def test_a_reference_gives_no_concept_and_no_evidence(
+    tmp_path: Path, store: SQLiteStore, clock: StepClock
+) -> None:
+    # "arXiv" was a concept, and "Tutorial on variational autoencoders. arXiv preprint ..." evidence.
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    (folder / "vae.md").write_text(
+        "# Variational autoencoders\n\nA **variational autoencoder** is a generative model with a latent "
+        "code. An **autoencoder** compresses its input into a code and rebuilds it.\n\n## References\n\n"
+        "1. Kingma, D. P., & Welling, M. (2014). Auto-encoding variational Bayes. In *International "
+        "Conference on Learning Representations*.\n2. Doersch, C. (2016). Tutorial on variational "
+        "autoencoders. arXiv preprint arXiv:1606.05908.\n",
+        encoding="utf-8",
+    )
+    ingest([folder], context(store, clock, CountingLLM()))
+    concepts = {c.id for c in store.concepts()}
+    assert "variational-autoencoder" in concepts and "arxiv" not in concepts
+    assert not [span.quote for p in store.proposals() for span in p.evidence if "arXiv" in span.quote]
