@@ -11,7 +11,8 @@ tag reads as a paragraph break, a heading's tag as ``#``, an emphasis tag as ``*
 Extractors read the prose view; evidence quotes are cut from the lesson text at the same offsets.
 
 Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code`` (code
-spans, ``<code>``/``<kbd>``/``<samp>``/``<tt>``, an element of class ``literal``), ``html`` (tags,
+spans, ``<code>``/``<kbd>``/``<samp>``/``<tt>``, an element of class ``literal``, a code name
+written bare: ``collate_fn``, ``nn.Module``, :mod:`magg_kg.markup._identifiers`), ``html`` (tags,
 declarations, and character references such as ``&quot;``, each read as the character it stands for:
 :mod:`magg_kg.markup._entities`), ``comment`` (HTML and MDX comments), ``component`` (JSX tags and
 expressions, MDX import/export blocks), ``front_matter`` (YAML or TOML at the top), ``admonition``
@@ -59,6 +60,7 @@ from magg_kg.markup._blocks import block_pass
 from magg_kg.markup._canvas import KINDS, Canvas, Flavor, HiddenText, Markup, Region, RegionKind
 from magg_kg.markup._choices import choice_pass, html_choice_pass
 from magg_kg.markup._entities import as_read, entity_pass
+from magg_kg.markup._identifiers import identifier_pass
 from magg_kg.markup._inline import Inline
 from magg_kg.markup._overrides import override_pass, spelled, tag_character_pass
 from magg_kg.markup._tags import tag_pass
@@ -125,7 +127,9 @@ def find_prose(text: str, flavor: Flavor = "markdown") -> Markup:
     html_choice_pass(canvas)
     if flavor != "mdx":
         tag_pass(canvas, canvas.view(), html=flavor == "html")
-    entity_pass(canvas, canvas.view())
+    view = canvas.view()
+    entity_pass(canvas, view)
+    identifier_pass(canvas, view)  # a character reference is never part of a name: one view for both
     override_pass(canvas)
     tag_character_pass(canvas)
     return canvas.markup(flavor)

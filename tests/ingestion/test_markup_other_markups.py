@@ -170,6 +170,12 @@ def test_rules_of_dashes_in_prose_are_no_tables(text: str) -> None:
         "## References\n- a\n",
         "Run::\n\n  x\n",
         "```{note}\n:a: b\n",
+        "a-",
+        "ab.",
+        "a_",
+        "a::",
+        "aa-b_",
+        "x.y-",
     ],
 )
 def test_repeated_blocks_are_read_in_linear_time(piece: str) -> None:
@@ -463,3 +469,54 @@ def test_a_reference_gives_no_concept_and_no_evidence(
     concepts = {c.id for c in store.concepts()}
     assert "variational-autoencoder" in concepts and "arxiv" not in concepts
     assert not [span.quote for p in store.proposals() for span in p.evidence if "arXiv" in span.quote]
+
+
+# A code name written bare in prose, with no backticks, is code.
+
+
+def test_bare_code_names_are_code() -> None:
+    text = (
+        "A custom collate_fn merges samples; nn.Sequential builds on nn.Module. torch.compile and "
+        "sklearn.ensemble.GradientBoostingClassifier are fast; std::vector holds items; read the .grad "
+        "attribute and the sec_linear-regression label."
+    )
+    markup = find_prose(text)
+    assert (
+        words(markup)
+        == "A custom merges samples; builds on . and are fast; holds items; read the attribute and the label."
+    )
+    assert {r.kind for r in markup.regions} == {"inline_code"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Regularizers, e.g. dropout, i.e. noise, help U.S. and Ph.D. students.",
+        "It costs 3.14 dollars on Python 3.10 with GPT-3.5 and Llama-2.7B.",
+        "We train the model.The loss drops on all datasets.ONNX exports it.",  # no space after a full stop
+        "A _regularizer_ is __often__ simple.",
+        "See Section 3.2.1 and Fig. 4.",
+    ],
+)
+def test_what_only_looks_like_a_code_name_stays_prose(text: str) -> None:
+    markup = find_prose(text)
+    assert markup.prose == text
+
+
+def test_a_bare_code_name_gives_no_concept(tmp_path: Path, store: SQLiteStore, clock: StepClock) -> None:
+    # "fn" (collate_fn), "nn" (nn.Module) and "compile" (torch.compile) were concepts, with edges.
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    (folder / "loading.md").write_text(
+        "# Data loading in PyTorch\n\nA **data loader** batches samples for training. The collate_fn "
+        "argument merges a list of samples into a mini-batch; a custom collate_fn is part of most NLP "
+        "pipelines. A nn.Sequential container chains modules; nn.Sequential builds on nn.Module. "
+        "TorchScript and torch.compile are two ways to speed up a model; torch.compile builds on "
+        "TorchDynamo.\n",
+        encoding="utf-8",
+    )
+    ingest([folder], context(store, clock, CountingLLM()))
+    concepts = {c.id for c in store.concepts()}
+    assert "data-loader" in concepts
+    assert not concepts & {"fn", "nn", "compile"}
+    assert not [p for p in store.proposals() if {p.src, p.dst} & {"fn", "nn", "compile"}]
