@@ -30,6 +30,9 @@ _CELL = re.compile(r"((?:\\.|[^|\\])+)|\|")
 _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _ADMONITION = re.compile(r"[ \t]*(?::::+[ \t]*[\w-]*|(?:!!!|\?\?\?\+?)[ \t]*[\w-]*|\[![A-Za-z]+\][+-]?)")
 _DEFINITION = re.compile(r" {0,3}\[[^\]\n]{1,999}\]:[ \t]*\S")
+_FOOTNOTE = re.compile(r" {0,3}\[\^[^\]\s]{1,99}\]:[ \t]*")
+"""A footnote's label, before its text: prose, shown at the foot of the page (one shaped as a
+citation is a reference: :mod:`magg_kg.markup._references`)."""
 _ROLE_LINE = re.compile(r"[ \t]*:[a-z_]+:(?:`[^`\n]*`)?[ \t]*$")
 _LIST = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX]\])?(?=[ \t]|$)")
 _CREDIT = re.compile(
@@ -174,7 +177,11 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
             continue
         after_blank, previous = previous in ("blank", "code"), "text"
         marker = _RULE.match(rest) or _ADMONITION.match(rest) or _LIST.match(rest)
-        if _DEFINITION.match(rest) or _ROLE_LINE.match(rest):
+        if (footnote := _FOOTNOTE.match(rest)) is not None:
+            paint(at, at + footnote.end(), "reference")
+            canvas.mark(at + len(rest) - len(rest.lstrip()), "\n")  # a block of its own, as an item is
+            in_list = True  # its next paragraphs are indented
+        elif _DEFINITION.match(rest) or _ROLE_LINE.match(rest):
             paint(at, end, "url" if rest.lstrip().startswith("[") else "reference")
         elif _CREDIT.match(rest) and len(rest) <= _CREDIT_CHARS:
             paint(at, end, "reference")

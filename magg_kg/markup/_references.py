@@ -10,12 +10,13 @@ the next heading of its level or a higher one. A "Further reading" or "Resources
 one: its items often say in a sentence what each source teaches, and a sentence is prose; its
 items shaped as citations are blanked one by one.
 
-A list item is a citation when it opens on authors ("Kingma, D. P.", "A. Vaswani", "Bowman et
-al.", after a label such as ``[3]``), holds a year, and has a mark of a publication: an arXiv id
-or a DOI, a venue ("In Proceedings of", "Journal of", "arXiv preprint", "Press"), pages or a
-volume ("pp. 12", "45(1)", "1278–1286"), or a title after the year in parentheses ("(2014).
-Auto-encoding ..."). An item that cites a paper in a sentence ("Bowman et al. (2016) introduced
-KL annealing ...") has no such mark, and stays prose.
+A list item, or a footnote, is a citation when it opens on authors ("Kingma, D. P.", "A. Vaswani",
+"Bowman et al.", after a label such as ``[3]``), holds a year, and has a mark of a publication: an
+arXiv id or a DOI, a venue ("In Proceedings of", "Journal of", "arXiv preprint", "Press"), pages or
+a volume ("pp. 12", "45(1)", "1278–1286"), or a title after the year in parentheses ("(2014).
+Auto-encoding ...", '(2014), "Stochastic ...'). A citation's signal may come first ("See also
+Rezende, Mohamed & Wierstra (2014), ..."). An item that cites a paper in a sentence ("Bowman et al.
+(2016) introduced KL annealing ...") has no such mark, and stays prose.
 """
 
 from __future__ import annotations
@@ -33,24 +34,27 @@ _TITLE = re.compile(
     re.I,
 )
 _DECORATION = re.compile(r"[*_`]+|\{#[^}]*\}")
-_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)]|\[\^[^\]\s]{1,99}\]:)[ \t]+")
+"""A list item's marker, or a footnote's label (``[^3]:``): what opens an entry."""
 _NAME = r"[A-ZÀ-ÖØ-Þ][\w'’-]+"
 _AUTHORS = re.compile(
-    rf"[ \t]*(?:\[[^\]\n]{{1,40}}\][ \t]*)?[*_]{{0,2}}"
+    rf"[ \t]*(?:\[[^\]\n]{{1,40}}\][ \t]*)?(?:(?:See(?:[ \t]+also)?|Cf\.)[ \t]+)?[*_]{{0,2}}"
     rf"(?:{_NAME},[ \t]+(?:[A-Z]\.|[A-Z][a-z]+)|(?:[A-Z]\.[ \t]?){{1,3}}[ \t]*{_NAME}"
     rf"|{_NAME}[ \t]+(?:et[ \t]+al\.|and[ \t]+{_NAME}|&[ \t]+{_NAME}))"
 )
 """A list of authors opens the entry: "Kingma, D. P.", "Doersch, Carl", "A. Vaswani", "Bowman et
-al.", "Rezende and Mohamed", after a label ("[3]", "[Kingma2014]") or emphasis."""
+al.", "Rezende and Mohamed", after a label ("[3]", "[Kingma2014]"), a citation's signal ("See
+also", "Cf.") or emphasis."""
 _YEAR = re.compile(r"\b(?:1[89]|20)\d{2}[a-z]?\b")
 _PUBLISHED = re.compile(
     r"\barXiv:[ \t]?\d{4}\.\d{4,5}|arxiv\.org/(?:abs|pdf)/|\b10\.\d{4,9}/\S|doi\.org/|\bISBN\b"
     r"|\bIn[ \t]+(?:Proceedings|Proc\.|Advances[ \t]+in)\b|\bProceedings[ \t]+of\b|\bpreprint\b"
     r"|\b(?:Conference|Workshop|Symposium)[ \t]+on\b|\bJournal[ \t]+of\b|\bTransactions[ \t]+on\b|\bPress\b"
     r"|\b(?:pp|vol|Vol)\.[ \t]?\d|\b\d{1,4}\(\d{1,4}\)|\b\d{2,5}[ \t]?[–—-][ \t]?\d{2,5}\b"
-    r"|\((?:1[89]|20)\d{2}[a-z]?\)\.[ \t]+\S"
+    r"|\((?:1[89]|20)\d{2}[a-z]?\)(?:\.[ \t]+\S|,?[ \t]+[\"“])"
 )
-"""A mark of a publication: an identifier, a venue, pages or a volume, or a title after "(2014).\""""
+"""A mark of a publication: an identifier, a venue, pages or a volume, or a title after the year
+("(2014). Auto-encoding ...", '(2014), "Stochastic ...')."""
 
 
 def heading_level(line: str, following: str) -> int | None:
@@ -81,8 +85,8 @@ def is_bibliography(line: str) -> bool:
 
 
 def citation_end(lines: Sequence[str], index: int) -> int | None:
-    """The line after the list item that opens at line ``index`` when it is shaped as a citation
-    (its lines to a blank line or the next item), or None.
+    """The line after the list item or footnote that opens at line ``index`` when it is shaped as
+    a citation (its lines to a blank line or the next item), or None.
 
     >>> citation_end(["1. Doersch, C. (2016). Tutorial on VAEs.", "   arXiv preprint arXiv:1606.05908."], 0)
     2

@@ -520,3 +520,28 @@ def test_a_bare_code_name_gives_no_concept(tmp_path: Path, store: SQLiteStore, c
     assert "data-loader" in concepts
     assert not concepts & {"fn", "nn", "compile"}
     assert not [p for p in store.proposals() if {p.src, p.dst} & {"fn", "nn", "compile"}]
+
+
+# Footnotes and roles: a footnote's mark and label are references, its text prose.
+
+
+def test_a_footnote_is_prose_and_its_mark_and_label_are_not() -> None:
+    text = (
+        "Annealing helps[^a] and classes grow :cite:`Bridle.1990`.\n\n"
+        "[^a]: Bowman et al. (2016) introduced KL annealing for text autoencoders.\n"
+        "[^b]: It is part of most sentence autoencoders.\n\n"
+        "    Its second paragraph is prose too.\n\n"
+        "[^c]: Kingma, D. P., & Welling, M. (2014). Auto-encoding variational Bayes. arXiv:1312.6114.\n"
+        '[^d]: See also Rezende, Mohamed & Wierstra (2014), "Stochastic backpropagation".\n'
+        "[link]: https://example.org/x\n"
+    )
+    markup = find_prose(text)
+    assert words(markup) == (
+        "Annealing helps and classes grow . Bowman et al. (2016) introduced KL annealing for text "
+        "autoencoders. It is part of most sentence autoencoders. Its second paragraph is prose too."
+    )
+    references = [text[r.start : r.end] for r in markup.regions if r.kind == "reference"]
+    assert references[:4] == ["[^a]", ":cite:`Bridle.1990`", "[^a]: ", "[^b]: "]
+    assert references[4].startswith("[^c]: Kingma") and references[5].startswith("[^d]: See also")
+    # Each footnote is a block of its own: two never run together into one sentence.
+    assert markup.prose[text.index("[^b]:")] == "\n"
