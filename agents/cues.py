@@ -28,6 +28,7 @@ __all__ = [
     "HEDGE_FACTOR",
     "Cue",
     "Statement",
+    "asked",
     "asserted",
     "asserts_nothing",
     "cue_free",
@@ -275,8 +276,34 @@ def denies_cue(text: str) -> bool:
     return _DENIED.search(text) is not None or (negated and has_cue(text))
 
 
+_PROMPT = re.compile(
+    r"^[\W\d]*(?:(?:question|exercise|problem|quiz|q)\s*\d+[a-z]?\b[\W]*)?(?:\([^()\n]{0,40}\)\s*)?"
+    r"(?:true\s*(?:or|/)\s*false|t\s*/\s*f)\s*[:?.)\u2013\u2014-]",
+    re.IGNORECASE,
+)
+"""A prompt that puts a statement to the reader to judge: "True or false: ...", "T/F: ..." (after a
+numbered stem's label, "**Question 3.** True or False: ..."). The statement is the quiz's, not the
+lesson's: its answer may well be "false"."""
+
+
+def asked(text: str) -> bool:
+    """Whether a sentence asks rather than says: a question (it ends in "?": "Which of the
+    following is a prerequisite for k-fold cross-validation?", "Is X a prerequisite for Y?") or a
+    true-or-false prompt (:data:`_PROMPT`). It states no relation, not even that the concepts it
+    names are related: a quiz pairs a concept with its distractors.
+
+    >>> asked("**Question 3.** True or False: Cross-validation builds on the bias-variance tradeoff.")
+    True
+    >>> asked("Which of the following is a prerequisite for k-fold cross-validation?")
+    True
+    >>> asked("It is true or false depending on the seed."), asked("Dropout is a form of regularization.")
+    (False, False)
+    """
+    return text.rstrip(" \t\n\"'”’)*").endswith("?") or _PROMPT.search(text) is not None
+
+
 def asserts_nothing(text: str) -> bool:
-    """Whether a sentence asserts nothing its cues say: a question ("Is X a prerequisite for Y?"),
+    """Whether a sentence asserts nothing its cues say: a question or a quiz prompt (:func:`asked`),
     or one that calls a statement false (:data:`_DENIED`).
 
     >>> asserts_nothing("Is calculus a prerequisite for backpropagation?")
@@ -286,7 +313,7 @@ def asserts_nothing(text: str) -> bool:
     >>> asserts_nothing("Calculus is a prerequisite for backpropagation; false positives are rare.")
     False
     """
-    return text.rstrip(" \t\n\"'”’)*").endswith("?") or _DENIED.search(text) is not None
+    return asked(text) or _DENIED.search(text) is not None
 
 
 def asserted(text: str) -> tuple[Statement, ...]:

@@ -13,7 +13,8 @@ Review, offline, in this order (the first that applies decides):
    named only in separate quotes the support is inferred: the review goes on with the
    confidence scaled by 0.75 (the evidence linker's inferred factor) and concern ``weak``;
 3. ``revise``: a sentence of the quote joins the two endpoints with a cue phrase of another type
-   or in the other direction; the owner fixes the type or the direction, keeping the original
+   or in the other direction, and asserts it (no question, quiz prompt or denial:
+   :func:`agents.cues.asserted`); the owner fixes the type or the direction, keeping the original
    in the decision record;
 4. ``reject`` (``contradiction``): the card orders the two concepts the other way (a path of
    prerequisite / builds_on facts or claims from dst back to src), or the proposal says two
@@ -42,7 +43,7 @@ from typing import Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.cues import cue_statements
+from agents.cues import asserted
 from agents.names import named_roles
 from agents.offline.injection import instruction_like
 from agents.text import find_mentions, lexicon, sentences
@@ -117,10 +118,12 @@ def _order_graph(edges: list[list[str]]) -> nx.DiGraph:
 
 
 def _stated(quote: str, keys: dict[str, str]) -> list[tuple[str, str, str, str]]:
-    """(src, type, dst, cue) joined by a cue phrase in the quote, for the two endpoints only."""
+    """(src, type, dst, cue) joined by a cue phrase in the quote, for the two endpoints only: cues
+    the quote asserts (:func:`agents.cues.asserted`), not those of a question or a quiz prompt
+    ("Which statement is correct: "X builds on Y" or ...?"), or of a sentence that denies them."""
     said = []
     for sentence in sentences(quote) or []:
-        for statement in cue_statements(sentence.text):
+        for statement in asserted(sentence.text):
             left = [
                 c for _, _, c in find_mentions(sentence.text[statement.left[0] : statement.left[1]], keys)
             ]

@@ -15,12 +15,15 @@ Offline, deterministically, sentence by sentence:
 - a heading that sets two concepts against each other ("### Foundation Models versus LLMs")
   states a ``contrasts_with`` between them, quoting the heading's text; no other cue of a heading
   is read as a statement;
+- a sentence that asks (a question, a "True or false: ..." prompt: :func:`agents.cues.asked`) is
+  evidence of nothing: no cue, names or co-occurrence relation quotes it;
 - "and"/"or" lists on either side give one relation per pair;
 - a pronoun subject ("It builds on ...") stands for the first concept of the previous sentence;
   the quote then spans both sentences and the confidence is multiplied by 0.8;
 - a concept whose name ends in another concept's name ("stochastic gradient descent", "gradient
   descent", :mod:`agents.names`) is a ``prerequisite`` from the shorter to the longer, with
-  confidence 0.50, quoting the first sentence that names the longer, when no cue relates the two;
+  confidence 0.50, quoting the first sentence that names the longer and asks nothing (none when
+  only questions name it), when no cue relates the two;
 - two of the concepts (two to five) named in one sentence that no cue phrase relates are
   ``related`` with confidence 0.30, plus 0.10 for each further sentence of the chunk naming both
   (at most 0.55): co-occurrence alone is weak evidence, repeated co-occurrence a little stronger.
@@ -42,7 +45,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
-from agents.cues import HEDGE_FACTOR, Cue, Statement, asserted, denies, denies_cue
+from agents.cues import HEDGE_FACTOR, Cue, Statement, asked, asserted, denies, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
@@ -169,6 +172,9 @@ def extract_relations_offline(
             rights = _side(sentence.text, statement.right, keys, nearest_last=False, cut=right_cut)
             for relation in _stated(sentence.text, statement, lefts, rights, (quote, start, factor)):
                 add(relation)
+        previous = sentence
+        if asked(sentence.text):  # a question or a quiz prompt is evidence of nothing
+            continue
         mentions = elided(sentence.text, find_mentions(sentence.text, keys), keys)
         for start, end, longer, head, shorter in head_mentions(sentence.text, mentions, head_keys):
             initial = not any(c.isalnum() for c in sentence.text[:start])
@@ -182,7 +188,6 @@ def extract_relations_offline(
                 for left, right in itertools.combinations(mentioned, 2):
                     if frozenset((left, right)) in together:
                         pairs.setdefault(tuple(sorted((left, right))), []).append(sentence)  # type: ignore[arg-type]
-        previous = sentence
 
     for heading in HEADING.finditer(text):
         # A heading that sets two concepts against each other ("### Foundation Models versus LLMs")

@@ -176,12 +176,34 @@ def test_a_claim_called_false_or_only_asked_states_nothing_typed(text: str) -> N
         assert not found
 
 
-def test_a_question_still_says_two_concepts_relate() -> None:
-    found = triples("How does dropout relate to batch normalization?", "dropout", "batch normalization")
-    assert set(found) == {("batch-normalization", "related", "dropout")}
-    # "false positives" is a term, not a denial.
+def test_a_question_or_a_quiz_prompt_is_evidence_of_nothing() -> None:
+    # A quiz asks about pairs it does not hold related: the distractors of a question, a statement
+    # put to the reader to judge (whose answer may be "false"). Before, each of these gave a relation.
+    names = ("dropout", "batch normalization", "random forest", "gradient boosting")
+    for text in (
+        "How does dropout relate to batch normalization?",
+        "True or false: Random forests build on gradient boosting.",
+        "**Question 3.** True or False: Random forests build on gradient boosting.",
+        "T/F: dropout is a part of batch normalization.",
+        'Which is right: "dropout builds on batch normalization" or "batch normalization builds on it"?',
+    ):
+        assert not triples(text, *names), text
+    # "false positives" is a term, not a denial; "true or false" inside a sentence asks nothing.
     said = triples("Precision requires counting false positives.", "precision", "false positives")
     assert ("false-positives", "prerequisite", "precision") in said
+    said = triples("A mask bit is true or false at random: dropout is a part of batch normalization.", *names)
+    assert ("dropout", "part_of", "batch-normalization") in said
+
+
+def test_a_name_ending_in_another_is_quoted_from_a_sentence_that_asks_nothing() -> None:
+    names = ("cross-validation", "k-fold cross-validation")
+    asked = "**Question 6.** Which of the following is a prerequisite for k-fold cross-validation?"
+    assert not triples(asked, *names)  # only a question names it: no quote to give
+    said = "We often use k-fold cross-validation on small data sets."
+    found = relations_of(f"{asked}\n\n{said}", known(*names), EDGE_TYPES).relations
+    assert [(r.src, r.type, r.dst, r.quote) for r in found] == [
+        ("cross-validation", "prerequisite", "k-fold-cross-validation", said)
+    ]
 
 
 def test_co_occurrence_without_a_cue_is_weakly_related() -> None:

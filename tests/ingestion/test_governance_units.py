@@ -149,6 +149,17 @@ def test_an_owner_revises_the_type_the_evidence_states() -> None:
     assert (verdict.src, verdict.type, verdict.dst) == ("cross-validation", "part_of", "model-evaluation")  # type: ignore[attr-defined]
 
 
+def test_an_owner_revises_only_by_a_cue_the_quote_asserts() -> None:
+    # A quiz question, a denial in one word: the cue is no statement to revise the claim into.
+    for quote in (
+        'Which is correct: "cross-validation is part of model evaluation" or the reverse?',
+        "True or false: Cross-validation is part of model evaluation.",
+        "Cross-validation isn't part of model evaluation.",
+    ):
+        verdict = review(quote, "cross-validation", "related", "model-evaluation")
+        assert verdict.verdict != "revise" and verdict.type == "related", quote  # type: ignore[attr-defined]
+
+
 def test_an_owner_rejects_a_reversed_learning_order() -> None:
     claims = [
         ["linear-algebra", "prerequisite", "calculus", "1"],
