@@ -1,4 +1,4 @@
-"""Cue phrases: the words that state a relation between two phrases of a sentence, and hedges.
+"""Cue phrases: the words that state a relation between two phrases of a sentence.
 
 Each :class:`Cue` maps a phrase to an edge type of the curriculum vocabulary, with the direction
 it states and a strength (the extractor confidence of an unhedged explicit statement). "X is a
@@ -11,8 +11,9 @@ A cue whose verb is plural ("are", "require", "build on") may follow a list that
 phrase then spans the list (:func:`_subject_list`), so the extractor and the judge's reading of a
 quote (:mod:`agents.findings`) both see every item.
 
-Hedges ("some argue", "it is claimed", "may", ...) multiply a statement's confidence by
-:data:`HEDGE_FACTOR`.
+Hedges ("some argue", "it is claimed", "may", "people often say that ...":
+:func:`agents.stance.hedged`) multiply a statement's confidence by :data:`HEDGE_FACTOR`; a
+question, a quiz prompt or a statement called false asserts nothing (:func:`asserted`).
 """
 
 from __future__ import annotations
@@ -22,21 +23,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.phrases import CONJUNCTION, word_classes
+from agents.stance import asked, calls_false, hedged
 
 __all__ = [
     "CUES",
     "HEDGE_FACTOR",
     "Cue",
     "Statement",
-    "asked",
     "asserted",
     "asserts_nothing",
     "cue_free",
     "cue_statements",
-    "denies",
     "denies_cue",
     "has_cue",
-    "hedged",
 ]
 
 HEDGE_FACTOR = 0.6
@@ -91,17 +90,6 @@ CUES: tuple[Cue, ...] = (
     Cue(r"(?:versus|vs\.?)", "contrasts_with", True, 0.75),
 )
 
-_HEDGES = re.compile(
-    r"\b(?:some (?:argue|practitioners|authors|people|claim|say)|it is (?:claimed|argued|said)|"
-    r"claims?|allegedly|arguably|may|might|could be argued|in the light sense|perhaps)\b",
-    re.IGNORECASE,
-)
-
-
-def hedged(text: str) -> bool:
-    """Whether a statement is hedged ("some practitioners argue", "it is claimed", "may")."""
-    return _HEDGES.search(text) is not None
-
 
 @dataclass(frozen=True)
 class Statement:
@@ -136,14 +124,6 @@ _RIGHT_STOP = re.compile(
 _NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|isn't|aren't)\b", re.IGNORECASE)
 _CONTRACTED = re.compile(r"\b(?:cannot|\w+n[’']t)\b", re.IGNORECASE)
 """A negation written as one word ("doesn't require", "cannot be used for")."""
-_DENIED = re.compile(
-    r"\b(?:(?:is|are|was|were|that's|that is|this is)\s+(?:simply |just |plainly |completely )?"
-    r"(?:wrong|false|incorrect|untrue|mistaken|a myth|a misconception)|(?:a )?(?:myth|misconception) that|"
-    r"we disagree)\b|^\W*(?:false|wrong|incorrect|myth)\s*[:!.]",
-    re.IGNORECASE,
-)
-"""A sentence that says a statement is false, of itself ("It is a myth that ...", "..., but that is
-wrong") or of the one before it ("That is wrong.", "We disagree."): its own cues state nothing."""
 
 
 @lru_cache(maxsize=4096)  # a pure function of the sentence, which each proposal's reviewers read again
@@ -273,38 +253,13 @@ def denies_cue(text: str) -> bool:
     (True, False)
     """
     negated = _NEGATION.search(text) is not None or _CONTRACTED.search(text) is not None
-    return _DENIED.search(text) is not None or (negated and has_cue(text))
-
-
-_PROMPT = re.compile(
-    r"^[\W\d]*(?:(?:question|exercise|problem|quiz|q)\s*\d+[a-z]?\b[\W]*)?(?:\([^()\n]{0,40}\)\s*)?"
-    r"(?:true\s*(?:or|/)\s*false|t\s*/\s*f)\s*[:?.)\u2013\u2014-]",
-    re.IGNORECASE,
-)
-"""A prompt that puts a statement to the reader to judge: "True or false: ...", "T/F: ..." (after a
-numbered stem's label, "**Question 3.** True or False: ..."). The statement is the quiz's, not the
-lesson's: its answer may well be "false"."""
-
-
-def asked(text: str) -> bool:
-    """Whether a sentence asks rather than says: a question (it ends in "?": "Which of the
-    following is a prerequisite for k-fold cross-validation?", "Is X a prerequisite for Y?") or a
-    true-or-false prompt (:data:`_PROMPT`). It states no relation, not even that the concepts it
-    names are related: a quiz pairs a concept with its distractors.
-
-    >>> asked("**Question 3.** True or False: Cross-validation builds on the bias-variance tradeoff.")
-    True
-    >>> asked("Which of the following is a prerequisite for k-fold cross-validation?")
-    True
-    >>> asked("It is true or false depending on the seed."), asked("Dropout is a form of regularization.")
-    (False, False)
-    """
-    return text.rstrip(" \t\n\"'”’)*").endswith("?") or _PROMPT.search(text) is not None
+    return calls_false(text) or (negated and has_cue(text))
 
 
 def asserts_nothing(text: str) -> bool:
-    """Whether a sentence asserts nothing its cues say: a question or a quiz prompt (:func:`asked`),
-    or one that calls a statement false (:data:`_DENIED`).
+    """Whether a sentence asserts nothing its cues say: a question or a quiz prompt
+    (:func:`agents.stance.asked`),
+    or one that calls a statement false (:func:`agents.stance.calls_false`).
 
     >>> asserts_nothing("Is calculus a prerequisite for backpropagation?")
     True
@@ -313,7 +268,7 @@ def asserts_nothing(text: str) -> bool:
     >>> asserts_nothing("Calculus is a prerequisite for backpropagation; false positives are rare.")
     False
     """
-    return asked(text) or _DENIED.search(text) is not None
+    return asked(text) or calls_false(text)
 
 
 def asserted(text: str) -> tuple[Statement, ...]:
@@ -331,12 +286,6 @@ def asserted(text: str) -> tuple[Statement, ...]:
         return ()
     said = cue_statements(text)
     return tuple(s for s in said if not _CONTRACTED.search(text, s.left[0], s.cue_end))
-
-
-def denies(text: str) -> bool:
-    """Whether a sentence denies the one before it ("That is wrong.", "We disagree."): a short one
-    that calls a statement false."""
-    return len(text.split()) <= 6 and _DENIED.search(text) is not None
 
 
 def cue_free(text: str, runs: list[tuple[int, int]]) -> list[tuple[int, int]]:

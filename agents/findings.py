@@ -17,9 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from agents.cues import cue_statements, hedged
+from agents.cues import cue_statements
 from agents.offline.injection import instruction_like
 from agents.payload import as_list, as_mapping, as_strings, quotes_of
+from agents.stance import hedged
 from agents.text import find_mentions, normalize_name
 
 __all__ = ["BIAS", "Finding", "Reading", "findings", "read_evidence", "read_quote"]

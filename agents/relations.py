@@ -8,8 +8,11 @@ Offline, deterministically, sentence by sentence:
 
 - a cue phrase (:data:`agents.cues.CUES`) between two concept mentions states its edge type and
   direction; confidence = the cue's strength (0.7-0.9), times :data:`agents.cues.HEDGE_FACTOR`
-  (0.6) when the sentence is hedged ("some practitioners argue ..."); a negated cue
-  ("is not a prerequisite") states nothing;
+  (0.6) when the sentence is hedged ("some practitioners argue ...", "people often say that
+  ...": :func:`agents.stance.hedged`); a negated cue ("is not a prerequisite") states nothing,
+  nor does a claim the sentence itself calls false ("...; it isn't.", "..., but this was later
+  shown to be false") or the next sentence of its paragraph does, opening with it ("That is
+  wrong: ...": :func:`agents.stance.denies`);
 - a copula's subject and genus, and the genus and instances of "such as", are the heads of their
   noun phrases (:func:`_cuts`): "The units in each block are layers" says nothing of the block;
 - a heading that sets two concepts against each other ("### Foundation Models versus LLMs")
@@ -45,10 +48,11 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
-from agents.cues import HEDGE_FACTOR, Cue, Statement, asked, asserted, denies, denies_cue
+from agents.cues import HEDGE_FACTOR, Cue, Statement, asserted, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
+from agents.stance import asked, denies
 from agents.text import HEADING, Sentence, elided, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
 
@@ -156,8 +160,9 @@ def extract_relations_offline(
 
     previous: Sentence | None = None
     for index, sentence in enumerate(units):
-        if index + 1 < len(units) and denies(units[index + 1].text):  # "X requires Y. We disagree."
-            previous = sentence
+        following = units[index + 1] if index + 1 < len(units) else None
+        if following is not None and denies(following.text) and _one_paragraph(text, sentence, following):
+            previous = sentence  # "X requires Y. We disagree.", "People say X is Y. That is wrong: ..."
             continue
         said = asserted(sentence.text)
         for statement in said:
@@ -253,6 +258,11 @@ def _stated(
         for left in lefts
         for right in rights
     ]
+
+
+def _one_paragraph(text: str, first: Sentence, second: Sentence) -> bool:
+    """Whether two sentences of ``text`` are in one paragraph (no blank line or heading between)."""
+    return re.search(r"\n\s*\n|^ {0,3}#", text[first.end : second.start], re.MULTILINE) is None
 
 
 _EXAMPLES = re.compile(

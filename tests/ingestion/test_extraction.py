@@ -176,6 +176,54 @@ def test_a_claim_called_false_or_only_asked_states_nothing_typed(text: str) -> N
         assert not found
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A misconception reported, then refuted by a clause or the next sentence pointing back to it.
+        "Some newcomers believe that k-means is a prerequisite for gradient descent; it isn't.",
+        "A survey claimed that k-means builds on gradient descent, but this was later shown to be false.",
+        "Many say that k-means is a kind of gradient descent. That is wrong: k-means is a clustering method.",
+        "K-means requires gradient descent, which is incorrect.",
+        "A forum post says k-means requires gradient descent. Unfortunately, it is not true.",
+        "Folk wisdom has k-means build on gradient descent. It doesn't.",
+    ],
+)
+def test_a_claim_a_later_clause_or_sentence_calls_false_states_nothing(text: str) -> None:
+    assert not triples(text, "k-means", "gradient descent")
+
+
+def test_a_refutation_reaches_back_only_within_its_paragraph_and_only_when_it_ends_its_clause() -> None:
+    names = ("k-means", "gradient descent")
+    key = ("k-means", "builds_on", "gradient-descent")
+    assert key in triples("K-means builds on gradient descent.\n\nThat is wrong, some say.", *names)
+    assert key in triples("K-means builds on gradient descent; it is not the only one.", *names)
+    assert key in triples("K-means builds on gradient descent, which is not the case for PCA.", *names)
+    assert key in triples("K-means builds on gradient descent. It isn't the fastest choice.", *names)
+
+
+def test_a_belief_reported_from_nobody_in_particular_is_hedged() -> None:
+    names = ("k-means", "gradient descent")
+    key = ("k-means", "prerequisite", "gradient-descent")
+    plain = triples("K-means is a prerequisite for gradient descent.", *names)[key]
+    for text in (
+        "People often say that k-means is a prerequisite for gradient descent.",
+        "Some students think that k-means is a prerequisite for gradient descent.",
+        "Many practitioners believe that k-means is a prerequisite for gradient descent.",
+        "It is widely believed that k-means is a prerequisite for gradient descent.",
+    ):
+        assert triples(text, *names)[key] < plain, text
+        # The judge reads the quote as hedged too.
+        reading = read_quote(0, "l", "explicit", text, key, (["k-means"], ["gradient descent"]))
+        assert reading.stated == "forward" and reading.hedged, text
+    # The lesson's own voice, a definite source or a verb that vouches for its clause is no report.
+    for text in (
+        "We can say that k-means is a prerequisite for gradient descent.",
+        "These results show that k-means is a prerequisite for gradient descent.",
+        "Note that k-means is a prerequisite for gradient descent.",
+    ):
+        assert triples(text, *names)[key] == plain, text
+
+
 def test_a_question_or_a_quiz_prompt_is_evidence_of_nothing() -> None:
     # A quiz asks about pairs it does not hold related: the distractors of a question, a statement
     # put to the reader to judge (whose answer may be "false"). Before, each of these gave a relation.
