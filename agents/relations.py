@@ -18,8 +18,11 @@ Offline, deterministically, sentence by sentence:
 - a heading that sets two concepts against each other ("### Foundation Models versus LLMs")
   states a ``contrasts_with`` between them, quoting the heading's text; no other cue of a heading
   is read as a statement;
-- a sentence that asks (a question, a "True or false: ..." prompt: :func:`agents.cues.asked`) is
-  evidence of nothing: no cue, names or co-occurrence relation quotes it;
+- a sentence that asks (a question, a "True or false: ..." prompt: :func:`agents.stance.asked`)
+  states nothing: no cue or names relation quotes it; nor a co-occurrence, unless the lesson
+  answers the question in its paragraph at once (:func:`agents.stance.answered_at_once`: "It is
+  natural to ask, how does X relate to Y? Using the definitions above, ..."): a question left to
+  the reader, a quiz's, pairs a concept with its distractors;
 - "and"/"or" lists on either side give one relation per pair;
 - a pronoun subject ("It builds on ...") stands for the first concept of the previous sentence;
   the quote then spans both sentences and the confidence is multiplied by 0.8;
@@ -52,7 +55,7 @@ from agents.cues import HEDGE_FACTOR, Cue, Statement, asserted, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
-from agents.stance import asked, denies
+from agents.stance import answered_at_once, asked, denies
 from agents.text import HEADING, Sentence, elided, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
 
@@ -178,12 +181,17 @@ def extract_relations_offline(
             for relation in _stated(sentence.text, statement, lefts, rights, (quote, start, factor)):
                 add(relation)
         previous = sentence
-        if asked(sentence.text):  # a question or a quiz prompt is evidence of nothing
-            continue
+        asks = asked(sentence.text)
+        if asks and not (
+            following is not None
+            and _one_paragraph(text, sentence, following)
+            and answered_at_once(sentence.text, following.text)
+        ):
+            continue  # a question left to the reader (a quiz's) is evidence of nothing
         mentions = elided(sentence.text, find_mentions(sentence.text, keys), keys)
         for start, end, longer, head, shorter in head_mentions(sentence.text, mentions, head_keys):
             initial = not any(c.isalnum() for c in sentence.text[:start])
-            if names_a_kind(sentence.text[start:end], head, initial):
+            if not asks and names_a_kind(sentence.text[start:end], head, initial):
                 nested.setdefault((shorter, longer), sentence)
         if not denies_cue(sentence.text):
             standing = [m for m in mentions if not _inside_a_name(sentence.text, m[0], m[1])]

@@ -3,7 +3,9 @@
 The cue phrases of :mod:`agents.cues` say which relation a sentence names; the stance says whether
 the lesson asserts it:
 
-- a sentence that asks (a question, a "True or false: ..." prompt: :func:`asked`) asserts nothing;
+- a sentence that asks (a question, a "True or false: ..." prompt: :func:`asked`) asserts nothing,
+  though a question the lesson answers at once still introduces what it names
+  (:func:`answered_at_once`);
 - a sentence that calls a statement false asserts nothing (:func:`calls_false`): of itself ("It
   is a myth that ...", "...; it isn't.", "..., but this was later shown to be false") or, opening
   with it, of the sentence before (:func:`denies`: "That is wrong: ...", "It isn't."). The
@@ -23,7 +25,7 @@ import re
 
 from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS, singular, word_classes
 
-__all__ = ["asked", "calls_false", "denies", "hedged"]
+__all__ = ["answered_at_once", "asked", "calls_false", "denies", "hedged"]
 
 _HEDGES = re.compile(
     r"\b(?:some (?:argue|practitioners|authors|people|claim|say)|it is (?:claimed|argued|said)|"
@@ -100,6 +102,22 @@ _PROMPT = re.compile(
 """A prompt that puts a statement to the reader to judge: "True or false: ...", "T/F: ..." (after a
 numbered stem's label, "**Question 3.** True or False: ..."). The statement is the quiz's, not the
 lesson's: its answer may well be "false"."""
+
+
+def answered_at_once(question: str, following: str) -> bool:
+    """Whether a question (:func:`asked`) is one its lesson answers at once: no true-or-false prompt,
+    and the sentence after it in its paragraph, ``following``, asks nothing. Such a question is the
+    author's, a way to introduce what follows ("It is natural to ask, how does X relate to Y?
+    Using the definitions above, ..."), not a quiz's.
+
+    >>> answered_at_once("How does X relate to Y?", "Using the definitions, we can write it down.")
+    True
+    >>> answered_at_once("How does X relate to Y?", "Why?")
+    False
+    >>> answered_at_once("True or false: X is Y.", "Explain.")
+    False
+    """
+    return _PROMPT.search(question) is None and not asked(following)
 
 
 def asked(text: str) -> bool:

@@ -236,6 +236,14 @@ def test_a_question_or_a_quiz_prompt_is_evidence_of_nothing() -> None:
         'Which is right: "dropout builds on batch normalization" or "batch normalization builds on it"?',
     ):
         assert not triples(text, *names), text
+    # A question the lesson answers at once, in its paragraph, introduces what it names: related.
+    asking = "How does dropout relate to batch normalization?"
+    found = relations_of(f"{asking} Each acts on activations.", known(*names), EDGE_TYPES).relations
+    assert [(r.src, r.type, r.dst, r.quote) for r in found] == [
+        ("batch-normalization", "related", "dropout", asking)
+    ]
+    for left in (f"{asking}\n\nEach acts on activations.", f"{asking} Why?", f"True or false: {asking[4:]}"):
+        assert not triples(left, *names), left  # left to the reader, or a quiz's prompt
     # "false positives" is a term, not a denial; "true or false" inside a sentence asks nothing.
     said = triples("Precision requires counting false positives.", "precision", "false positives")
     assert ("false-positives", "prerequisite", "precision") in said
