@@ -6,6 +6,9 @@ kind of Y" maps to ``part_of``: the vocabulary has no is-a type, and ``part_of``
 "src is a component or kind of dst". "X requires Y" states that Y is learned first, so it becomes
 ``Y prerequisite X``. "Before studying X, you should understand Y" becomes ``Y prerequisite X``.
 
+A cue that opens a non-restrictive relative clause ("FSDP, which builds on DDP") has the noun
+phrase before the comma as its left phrase (:func:`_antecedent`).
+
 A cue whose verb is plural ("are", "require", "build on") may follow a list that is its subject:
 "Tokenization and word embeddings are prerequisites for the transformer" states both. The left
 phrase then spans the list (:func:`_subject_list`), so the extractor and the judge's reading of a
@@ -22,7 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.phrases import CONJUNCTION, word_classes
+from agents.phrases import CONJUNCTION, last_phrase, word_classes
 from agents.stance import asked, calls_false, hedged
 
 __all__ = [
@@ -156,7 +159,7 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
             # A general cue ("is a") inside a more specific one found first ("is a kind of") says nothing.
             if any(s.cue_start < match.end() and match.start() < s.cue_end for s in found):
                 continue
-            left = _left_phrase(text, match.start())
+            left = _antecedent(text, match.start()) or _left_phrase(text, match.start())
             if left is not None and _PLURAL_VERB.match(text, match.start()):
                 left = (_subject_list(text, left), left[1])
             right = _right_phrase(text, match.end())
@@ -177,6 +180,30 @@ def _left_phrase(text: str, end: int) -> tuple[int, int] | None:
     while end > start and text[end - 1].isspace():
         end -= 1
     return (start, end) if end > start else None
+
+
+_RELATIVE = re.compile(r",\s*(?:which|that)\s+(?P<between>(?:[^\W\d_]+\s+){0,2})$", re.IGNORECASE)
+
+
+def _antecedent(text: str, cue_start: int) -> tuple[int, int] | None:
+    """The noun phrase that a non-restrictive relative clause opening just before a cue is about:
+    "FSDP, which builds on DDP" says that FSDP builds on DDP. It is the last noun phrase before the
+    comma (after its last preposition: "FSDP" of "support for FSDP"); only adverbs may stand
+    between the pronoun and the cue ("which also builds on"). None when no such clause opens there.
+
+    >>> t = "We add support for FSDP, which also builds on DDP."
+    >>> t[slice(*_antecedent(t, t.index("builds")))]
+    'FSDP'
+    >>> t, u = "DDP, which we build on, is fast.", "The model which uses DDP."
+    >>> _antecedent(t, t.index("build")), _antecedent(u, u.index("uses"))
+    (None, None)
+    """
+    found = _RELATIVE.search(text, max(0, cue_start - 40), cue_start)
+    if found is None or any(word_classes(w) != {"ADV"} for w in found.group("between").split()):
+        return None
+    before = _left_phrase(text, found.start())
+    phrase = last_phrase(text, before) if before is not None else None
+    return phrase if phrase is not None and phrase[1] > phrase[0] else None
 
 
 _NEAR = 400

@@ -136,6 +136,27 @@ def test_a_list_that_is_the_subject_of_a_plural_cue_states_each_item() -> None:
     assert reading.stated == "forward"
 
 
+def test_a_relative_clause_after_a_comma_states_its_cue_of_the_noun_phrase_before_it() -> None:
+    names = ("fsdp", "ddp", "logistic regression", "naive bayes", "adam", "optimizer")
+    for text, key in (
+        ("We added support for FSDP, which builds on DDP.", ("fsdp", "builds_on", "ddp")),
+        ("Sharding came with FSDP, which also builds on DDP.", ("fsdp", "builds_on", "ddp")),
+        (
+            "Next we study logistic regression, which contrasts with naive Bayes in what it models.",
+            ("logistic-regression", "contrasts_with", "naive-bayes"),
+        ),
+        ("We train with Adam, which is a kind of optimizer.", ("adam", "part_of", "optimizer")),
+    ):
+        found = triples(text, *names)
+        assert key in found and not {k for k in found if k[1] == "related"}, text  # was only related
+        reading = read_quote(0, "l", "explicit", text, key, ([key[0]], [key[2].replace("-", " ")]))
+        assert reading.stated == "forward", text  # the judge reads it as the extractor does
+    # A clause that is no relative clause of the phrase before the comma states nothing of it.
+    assert not {
+        k for k in triples("DDP, which we build on, is fast, and FSDP too.", *names) if k[1] != "related"
+    }
+
+
 def test_an_en_dash_written_as_two_hyphens_joins_one_word() -> None:
     # TeX sources write an en dash as "--": "encoder--decoder" is one compound, as "encoder-decoder"
     # is, and names no "encoder" (the sentence is about the decoder's training).
