@@ -155,7 +155,10 @@ class D1Config(_Frozen):
         if url and not is_http_url(url):
             raise ValueError("not an http(s) URL with a host (and a port from 1 to 65535, if any)")
         if url and urlsplit(url).username is not None:  # httpx would send it in place of the token
-            raise ValueError("holds a user name: the Worker takes MAGG_D1_TOKEN as a bearer token; remove it")
+            raise ValueError(
+                "holds a user name (left out of the URL shown here, with any password): the Worker "
+                "takes MAGG_D1_TOKEN as a bearer token; remove the user name from MAGG_D1_URL"
+            )
         return url
 
 

@@ -144,6 +144,8 @@ def test_a_password_in_the_d1_url_is_never_said(
     code, _, err = magg(["coverage"], capsys)
     # Refused before any request: httpx would send it as Basic auth in place of the bearer token.
     assert code == 2 and "http://127.0.0.1:1" in err and "holds a user name" in err and "s3cret" not in err
+    # The URL is shown without the user name, and the message says so rather than contradict it.
+    assert "me@" not in err and "left out of the URL shown" in err
 
 
 def test_a_database_another_process_holds_is_not_called_corrupted(
