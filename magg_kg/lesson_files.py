@@ -9,18 +9,50 @@ share it, and a lesson's id is ``<key>@<sha256[:12]>`` (:mod:`magg_kg.lessons`).
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import shlex
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
 from magg_kg.errors import InputError
 from magg_kg.markup import FLAVORS
 
-__all__ = ["ascii_key", "find_lessons", "lesson_key", "same_file", "why_left_out"]
+__all__ = [
+    "ascii_key",
+    "find_lessons",
+    "is_notebook",
+    "lesson_key",
+    "notebooks_in",
+    "same_file",
+    "why_left_out",
+]
+
+
+def is_notebook(name: str, text: str) -> bool:
+    """Whether a file (its name and text) is a Jupyter notebook: an ``.ipynb``, or JSON holding
+    ``cells`` and ``nbformat`` whatever its suffix (a notebook saved as ``.md``). Its JSON is no
+    lesson, and its Markdown cells are JSON strings, escaped: an offset into what they say would not
+    point into the file, where a quote is checked. It is refused; ``jupyter nbconvert --to markdown``
+    makes it a lesson.
+
+    >>> is_notebook("a.md", '{"cells": [], "nbformat": 4}'), is_notebook("b.ipynb", "")
+    (True, True)
+    >>> is_notebook("c.md", '{"cells": "are units of life"}'), is_notebook("d.md", "# Cells {nbformat}")
+    (False, False)
+    """
+    if PurePosixPath(name).suffix.lower() == ".ipynb":
+        return True
+    if not text.lstrip().startswith("{") or '"nbformat"' not in text:
+        return False
+    try:
+        notebook = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(notebook, dict) and isinstance(notebook.get("cells"), list) and "nbformat" in notebook
 
 
 def same_file(earlier: str, now: str) -> bool:
@@ -80,7 +112,8 @@ def find_lessons(
     pattern is left out (:func:`fnmatch.fnmatchcase`, where ``*`` spans folders too:
     ``*/translations/*``, ``*assignment.md``): :func:`why_left_out`. A file named itself is read
     whatever its suffix (as Markdown unless it is HTML), hidden or not; a file of a folder that
-    links out of it is left out.
+    links out of it is left out. A Jupyter notebook is no lesson (:func:`is_notebook`): named itself it is
+    refused when read, and a folder's are not read (:func:`notebooks_in`).
 
     ``stored`` maps each key of a store to the path its latest version was read from: a file whose
     lesson is stored under the key magg gave it before (:func:`ascii_key`, "caf" for ``Café.md``)
@@ -139,12 +172,11 @@ def _lessons_at(path: Path, skip: Sequence[str], stored: Mapping[str, str]) -> l
             raise InputError(f"{path}: not a regular file (a device, a pipe or a socket); pass a lesson file")
         return [(path, _key(path, path.name, stored))]
     pruned: list[str] = []
+    walked = [p for p in _walk(path, pruned) if not _skipped_by(p.relative_to(path).as_posix(), skip)]
     named = (
         p
-        for p in _walk(path, pruned)
-        if p.suffix.lower() in FLAVORS
-        and not (p.stem.lower() == "readme" and p.parent == path)
-        and not _skipped_by(p.relative_to(path).as_posix(), skip)
+        for p in walked
+        if p.suffix.lower() in FLAVORS and not (p.stem.lower() == "readme" and p.parent == path)
     )
     # A link out of the folder is not one of its lessons: a course's repository could otherwise
     # pull any file of this machine ("s.md -> /etc/shadow") into the graph.
@@ -154,11 +186,37 @@ def _lessons_at(path: Path, skip: Sequence[str], stored: Mapping[str, str]) -> l
         left = " or left out by --skip" if skip else ""
         names = sorted(set(pruned))
         unwalked = f" ({', '.join(names[:3])}{', ...' if names[3:] else ''} not walked)" if names else ""
+        notebooks = _notebooks(walked)
+        seen = (
+            f"; it holds {len(notebooks)} Jupyter notebook(s), not read: {_NOTEBOOKS_HINT}"
+            if notebooks
+            else ""
+        )
         raise InputError(
-            f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm){left}{unwalked}; "
+            f"{path}: folder holds no lesson (*.md, *.markdown, *.mdx, *.html, *.htm){left}{unwalked}{seen}; "
             "pass a folder of lessons"
         )
     return [(file, _key(file, file.relative_to(path).as_posix(), stored)) for file in files]
+
+
+def notebooks_in(paths: Sequence[Path], skip: Sequence[str] = ()) -> dict[Path, list[Path]]:
+    """The Jupyter notebooks (``.ipynb``) a walk of each folder of ``paths`` sees and does not read
+    (:func:`find_lessons`), by folder: none of a hidden folder (``.ipynb_checkpoints``), none a
+    ``skip`` pattern leaves out; a folder with none is not a key."""
+    found: dict[Path, list[Path]] = {}
+    for path in paths:
+        if path.is_dir():
+            walked = (p for p in _walk(path, []) if not _skipped_by(p.relative_to(path).as_posix(), skip))
+            if notebooks := _notebooks(walked):
+                found[path] = notebooks
+    return found
+
+
+_NOTEBOOKS_HINT = "convert each with `jupyter nbconvert --to markdown NOTEBOOK` and ingest the .md files"
+
+
+def _notebooks(files: Iterable[Path]) -> list[Path]:
+    return sorted(p for p in files if p.suffix.lower() == ".ipynb" and p.is_file())
 
 
 def why_left_out(relative: str, skip: Sequence[str] = ()) -> str:

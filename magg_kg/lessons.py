@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass, replace
@@ -33,7 +34,7 @@ from pathlib import Path
 
 from magg_kg.errors import InputError
 from magg_kg.ids import lesson_id, make_id
-from magg_kg.lesson_files import lesson_key
+from magg_kg.lesson_files import is_notebook, lesson_key
 from magg_kg.markup import Flavor, HiddenText, Markup, as_read, find_prose, flavor_of
 
 __all__ = [
@@ -221,6 +222,11 @@ def _read_text(path: Path, max_bytes: int) -> str:
             f"{path}: not UTF-8 (invalid byte 0x{raw[error.start]:02x} at offset {error.start}); "
             "save it as UTF-8 and ingest it again"
         ) from None
+    if is_notebook(path.name, decoded):
+        raise InputError(
+            f"{path}: a Jupyter notebook (JSON), not a lesson; convert it with `jupyter nbconvert --to "
+            f"markdown {shlex.quote(str(path))}` and ingest the .md file it writes"
+        )
     control = len(_CONTROL.findall(decoded))
     if control > max(8, len(decoded) // 10):
         raise InputError(f"{path}: mostly control characters ({control}), not a text lesson; leave it out")

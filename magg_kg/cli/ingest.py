@@ -25,7 +25,7 @@ from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.config import without_password
 from magg_kg.coverage import coverage_report
 from magg_kg.errors import UserError
-from magg_kg.lesson_files import find_lessons
+from magg_kg.lesson_files import find_lessons, notebooks_in
 from magg_kg.lessons import DEFAULT_MAX_BYTES
 
 __all__ = ["demo", "ingest_command", "ingest_report_json", "init", "register"]
@@ -257,6 +257,20 @@ def _notes(report: IngestReport, err: Console) -> None:
         )
 
 
+def _notebooks(paths: list[Path], skip: tuple[str, ...], err: Console) -> None:
+    """One note per folder whose walk saw Jupyter notebooks: they are not read (JSON, no lesson)."""
+    for folder, notebooks in notebooks_in(paths, skip).items():
+        names = [notebook.relative_to(folder).as_posix() for notebook in notebooks]
+        shown = ", ".join(names[:3]) + (f", ... {len(names) - 3} more" if len(names) > 3 else "")
+        err.print(
+            f"note: {folder}: {len(names)} Jupyter notebook(s) not read ({shown}): a notebook is JSON, "
+            "not a lesson; convert each with `jupyter nbconvert --to markdown NOTEBOOK` and ingest the .md "
+            "files",
+            markup=False,
+            highlight=False,
+        )
+
+
 def _hidden(report: IngestReport, err: Console) -> None:
     """One warning line per lesson with concealed text (comments, hidden elements): it is
     suspicious and was never evidence."""
@@ -358,6 +372,7 @@ def ingest_command(
         _barren(report, ctx.err, ctx.config.llm.provider)
         _moved(report, ctx.err)
         _notes(report, ctx.err)
+        _notebooks(lessons, patterns, ctx.err)
         _hidden(report, ctx.err)
         code = _refusals(report, ctx.err)
     if code:

@@ -136,3 +136,68 @@ def test_hidden_folders_and_files_and_node_modules_are_not_walked(tmp_path: Path
         InputError, match=r"holds no lesson .*\(\.draft\.md, \.git, \.github, \.\.\. not walked\)"
     ):
         find_lessons([tmp_path], skip=("1-intro/*",))
+
+
+def _notebook(markdown: str) -> str:
+    """A Jupyter notebook's JSON (nbformat 4), its one Markdown cell saying ``markdown``."""
+    cell = {"cell_type": "markdown", "metadata": {}, "source": markdown.splitlines(keepends=True)}
+    return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+def test_a_notebook_is_refused_with_how_to_convert_it_and_the_other_files_are_ingested(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Its JSON was read as Markdown: a committed edge quoted `..."\n   ]\n  },\n  {\n   "cell_type'`
+    # and a concept's description was `{\n "cells": [` (found by a hostile run).
+    said = "# Logistic regression\n\nThe sigmoid function is a prerequisite for logistic regression.\n"
+    (tmp_path / "lr.ipynb").write_text(_notebook(said))
+    (tmp_path / "saved-as.md").write_text(_notebook(said))  # a notebook by its content, whatever its name
+    lesson = tmp_path / "softmax.md"
+    lesson.write_text("# Softmax\n\nThe **softmax** is a function that turns scores into probabilities.\n")
+    db = tmp_path / "g.sqlite"
+    code, out, err = magg(
+        ["ingest", str(tmp_path / "lr.ipynb"), str(lesson), "--db", str(db), "--json"], capsys
+    )
+    files = {entry["path"]: entry["status"] for entry in json.loads(out)["files"]}
+    assert code == 1 and files == {str(tmp_path / "lr.ipynb"): "refused", str(lesson): "new"}
+    refusals = [line for line in err.splitlines() if line.startswith("refused: ")]
+    assert refusals == [
+        f"refused: {tmp_path / 'lr.ipynb'}: a Jupyter notebook (JSON), not a lesson; convert it with "
+        f"`jupyter nbconvert --to markdown {tmp_path / 'lr.ipynb'}` and ingest the .md file it writes"
+    ]
+    code, _, err = magg(["ingest", str(tmp_path / "saved-as.md"), "--db", str(db)], capsys)
+    assert code == 1 and f"refused: {tmp_path / 'saved-as.md'}: a Jupyter notebook (JSON)" in err
+    code, out, _ = magg(["export", "--db", str(db)], capsys)
+    assert code == 0 and "cells" not in out and "sigmoid" not in out.lower()  # nothing of either written
+    # A Markdown lesson that shows notebook JSON in a code block is a lesson.
+    shown = tmp_path / "format.md"
+    shown.write_text('# The format\n\n```json\n{"cells": [], "nbformat": 4}\n```\n\nA notebook is JSON.\n')
+    assert find_lessons([shown]) and lesson_files.is_notebook(shown.name, shown.read_text()) is False
+
+
+def test_a_folder_walk_says_which_notebooks_it_did_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    course = tmp_path / "course"
+    (course / "week-1" / ".ipynb_checkpoints").mkdir(parents=True)
+    (course / "week-1" / "lab.ipynb").write_text(_notebook("# Lab\n\nText.\n"))
+    (course / "week-1" / ".ipynb_checkpoints" / "lab-checkpoint.ipynb").write_text(_notebook("# Lab\n"))
+    (course / "week-1" / "softmax.md").write_text(
+        "# Softmax\n\nThe **softmax** turns scores into probabilities.\n"
+    )
+    code, _, err = magg(["ingest", str(course), "--db", str(tmp_path / "a.sqlite")], capsys)
+    assert code == 0 and "refused" not in err
+    assert (
+        f"note: {course}: 1 Jupyter notebook(s) not read (week-1/lab.ipynb): a notebook is JSON, not a "
+        "lesson; convert each with `jupyter nbconvert --to markdown NOTEBOOK` and ingest the .md files"
+    ) in err
+    code, _, err = magg(
+        ["ingest", str(course), "--skip", "*.ipynb", "--db", str(tmp_path / "b.sqlite")], capsys
+    )
+    assert code == 0 and "notebook" not in err  # one left out by --skip is not said to
+    # A folder of notebooks only holds no lesson, and the refusal says it holds notebooks.
+    (course / "week-1" / "softmax.md").unlink()
+    code, _, err = magg(["ingest", str(course), "--db", str(tmp_path / "c.sqlite")], capsys)
+    assert code == 2 and "folder holds no lesson" in err and "it holds 1 Jupyter notebook(s), not read" in err
+    assert "jupyter nbconvert --to markdown NOTEBOOK" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "c.sqlite").exists()
