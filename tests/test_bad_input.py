@@ -251,6 +251,42 @@ def test_a_lesson_that_gives_nothing_is_said_to(tmp_path: Path, capsys: pytest.C
     assert code == 0 and "it reads as German" in err and "known already" not in err
 
 
+def test_a_lesson_mostly_in_another_language_is_said_to_be_whatever_came_out_of_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One English name in parentheses gave a concept, and the rest of the lesson went unread with no
+    # word said: the warning came only for a lesson that gave nothing (found by a hostile run).
+    spanish = tmp_path / "arboles.md"
+    spanish.write_text(
+        "# Árboles de decisión\n\nUn **árbol de decisión** divide el espacio de características con "
+        "reglas sencillas. Un bosque aleatorio (random forest) es un conjunto de árboles de decisión "
+        "entrenados sobre muestras distintas de los datos.\n\nEl bosque aleatorio reduce la varianza "
+        "de un solo árbol, y por eso es uno de los modelos más usados en la práctica.\n",
+        encoding="utf-8",
+    )
+    code, out, err = magg(["ingest", str(spanish), "--db", str(tmp_path / "es.sqlite"), "--json"], capsys)
+    assert code == 0 and json.loads(out)["concepts_added"] >= 1  # something came out of it
+    (warning,) = [line for line in err.splitlines() if line.startswith("warning: ")]
+    assert warning.startswith("warning: lesson arboles@") and f"({spanish}): most of its prose" in warning
+    assert warning.endswith(
+        "most of its prose reads as Spanish, and the offline provider reads English prose only: "
+        f"{json.loads(out)['concepts_added']} new concept(s) and 0 relation(s) came out of it"
+    )
+    # English prose with a glossary in Chinese and a quote in French is English: no warning.
+    english = tmp_path / "attention.md"
+    english.write_text(
+        "# Attention\n\nAttention lets a model focus on the relevant parts of its input. "
+        "**Self-attention** is attention in which the queries, keys and values all come from the same "
+        "sequence, and multi-head attention runs several attention heads in parallel.\n\nAs the French "
+        "course puts it, « Le mécanisme d'attention est la clé du modèle. »\n\n## Glossary\n\n"
+        "| English | 中文 |\n|---|---|\n| attention | 注意力 |\n| self-attention | 自注意力 |\n\n"
+        "- **注意力 (attention)**: 一种让模型关注输入中相关部分的机制。\n",
+        encoding="utf-8",
+    )
+    code, out, err = magg(["ingest", str(english), "--db", str(tmp_path / "en.sqlite"), "--json"], capsys)
+    assert code == 0 and json.loads(out)["concepts_added"] >= 1 and "warning" not in err
+
+
 def test_a_lesson_of_code_alone_is_said_to_have_no_prose(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

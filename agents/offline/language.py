@@ -15,17 +15,23 @@ conjunctions, auxiliaries), the classic way to identify the language of a short 
 
 A question with no function word at all ("Explain eigenvalues, eigenvectors, Jordan normal form")
 is English: nothing says otherwise.
+
+A lesson is read the same way, a paragraph (a line of a list or a table) at a time
+(:func:`prose_language`): most of its prose reads as a language when the paragraphs that read as it
+hold more than half the letters of the paragraphs that read as any language, English included. A
+glossary in Chinese or a quote in French under English prose keeps the lesson English.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 
-from agents.offline.scripts import foreign_script
+from agents.offline.scripts import foreign_script, letter_script
 from agents.phrases import FUNCTION_WORDS
 
-__all__ = ["LANGUAGES", "question_language"]
+__all__ = ["LANGUAGES", "prose_language", "question_language"]
 
 _WORD = re.compile(r"[^\W\d_]+")
 
@@ -84,10 +90,57 @@ def question_language(question: str, names: Iterable[str] = ()) -> str:
     """
     script = foreign_script(question)
     if script:
-        return f"{script.upper() if len(script) <= 3 else script} script"
+        return _script_name(script)
     text = question.lower()
     for name in sorted({n.lower() for n in names if n.strip()}, key=len, reverse=True):
         text = text.replace(name, " ")
+    language = _by_words(text)
+    return "" if language == _ENGLISH else language
+
+
+def prose_language(prose: str) -> str:
+    """The language most of a lesson's ``prose`` (its prose view) reads as when that is not English,
+    or "" (module docstring): each paragraph reads as the script of its letters when most of them
+    are of a script the offline roles cannot read, else by its function words, or as nothing when
+    it has too few of them (a heading, a list of terms).
+
+    >>> prose_language("El modelo aprende de los datos.\\n\\nLa regresión es un modelo.")
+    'Spanish'
+    >>> english = "Attention lets the model look at all of the input at once, and it is fast."
+    >>> prose_language(f"{english}\\n\\n| 注意力 | attention |\\n\\nLe modèle est la clé de la réussite.")
+    ''
+    >>> prose_language("Как работает обратное распространение ошибки?"), prose_language("")
+    ('Cyrillic script', '')
+    """
+    letters: Counter[str] = Counter()
+    for paragraph in _PARAGRAPH.findall(prose):
+        count = sum(1 for char in paragraph if char.isalpha())
+        others = sum(1 for char in paragraph if char.isalpha() and letter_script(char) not in _READ)
+        script = foreign_script(paragraph) if 2 * others > count else ""
+        language = _script_name(script) if script else _by_words(paragraph.lower())
+        if language:
+            letters[language] += count
+        # a paragraph that reads as no language weighs on no side
+    if not letters:
+        return ""
+    language, most = letters.most_common(1)[0]
+    return language if language != _ENGLISH and 2 * most > letters.total() else ""
+
+
+_ENGLISH = "English"
+_READ = frozenset({"LATIN", "GREEK"})
+_PARAGRAPH = re.compile(r"[^\n]+(?:\n(?![ \t]*(?:\n|[-*+|#]|\d+[.)]))[^\n]+)*")
+"""A paragraph: lines up to a blank line, a list item, a table row or a heading."""
+
+
+def _script_name(script: str) -> str:
+    return f"{script.upper() if len(script) <= 3 else script} script"
+
+
+def _by_words(text: str) -> str:
+    """The language lower-case ``text`` reads as by its function words: another language when it
+    has at least two of that language's and more than of English; else English when it has any of
+    English's, else ""."""
     words = _WORD.findall(text)
     english = sum(1 for word in words if word in FUNCTION_WORDS or word in _ENGLISH_ALSO)
     counts = {
@@ -95,4 +148,4 @@ def question_language(question: str, names: Iterable[str] = ()) -> str:
         for language, listed in LANGUAGES.items()
     }
     language, most = max(counts.items(), key=lambda item: item[1])
-    return language if most >= 2 and most > english else ""
+    return language if most >= 2 and most > english else _ENGLISH if english else ""

@@ -19,13 +19,13 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["foreign_script"]
+__all__ = ["foreign_script", "letter_script"]
 
 _LATIN, _GREEK = "LATIN", "GREEK"
 
 
 @lru_cache(maxsize=4096)
-def _script(letter: str) -> str:
+def letter_script(letter: str) -> str:
     """The script a letter belongs to, as the first word of its Unicode name ("LATIN", "CJK")."""
     return unicodedata.name(letter, "UNKNOWN").split(" ", 1)[0]
 
@@ -44,7 +44,7 @@ def foreign_script(text: str) -> str:
     word: list[str] = []
     for char in (*text, " "):
         if char.isalpha():
-            word.append(_script(char))
+            word.append(letter_script(char))
             continue
         others = [script for script in word if script != _LATIN]
         alone = len(others) == len(word) >= 2  # a word of another script

@@ -173,9 +173,11 @@ _ORDINARY = ("alt text", "title", "title text")
 
 def _barren(report: IngestReport, err: Console, provider: str) -> None:
     """One warning line per lesson that left concepts out (named only beside instruction-like
-    text), and per new lesson that gave nothing: no new concept, no proposal (a lesson in another
+    text), per new lesson that gave nothing: no new concept, no proposal (a lesson in another
     language, or with no prose, is recorded all the same, and skipped when run again; one that
-    names only concepts the graph has already is said to)."""
+    names only concepts the graph has already is said to), and, under the offline provider, per new
+    lesson that gave something but whose prose is mostly in another language (the few English
+    names in it are all that was read)."""
     for lesson in report.lessons:
         if lesson.held:
             err.print(
@@ -184,7 +186,19 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
                 markup=False,
                 highlight=False,
             )
-        elif lesson.status in ("new", "new-version") and not lesson.concepts and not lesson.proposals:
+        if lesson.status not in ("new", "new-version"):
+            continue
+        if lesson.concepts or lesson.proposals:
+            language = _language(lesson.path) if provider == "offline" else ""
+            if language and language != "no prose":
+                err.print(
+                    f"warning: lesson {lesson.lesson_id} ({lesson.path}): most of its prose reads as "
+                    f"{language}, and the offline provider reads English prose only: {lesson.concepts} new "
+                    f"concept(s) and {lesson.proposals} relation(s) came out of it",
+                    markup=False,
+                    highlight=False,
+                )
+        elif not lesson.held:
             language = _language(lesson.path)
             if language == "no prose":
                 hint = ": it has no prose, only code, markup or tables"
@@ -203,11 +217,11 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
 
 
 def _language(path: str) -> str:
-    """What a lesson file reads as when it is not English prose: the language of its prose
-    ("German", "CJK script") from the function words of its first pages, or "no prose" when its
-    first pages are code, markup or tables only; "" for English or a file that cannot be read again.
-    Only the prose view is read: a code block's ``d`` and ``c`` are not French."""
-    from agents.offline.language import question_language
+    """What a lesson file reads as when it is not English prose: the language most of the prose of
+    its first pages reads as ("German", "CJK script": :func:`agents.offline.language.prose_language`),
+    or "no prose" when its first pages are code, markup or tables only; "" for English or a file that
+    cannot be read again. Only the prose view is read: a code block's ``d`` and ``c`` are not French."""
+    from agents.offline.language import prose_language
     from magg_kg.markup import find_prose, flavor_of
 
     try:
@@ -218,7 +232,7 @@ def _language(path: str) -> str:
         return ""
     if not _PROSE_WORD.search(prose):
         return "no prose"
-    return question_language(prose)
+    return prose_language(prose)
 
 
 _PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
