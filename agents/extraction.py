@@ -29,6 +29,7 @@ from agents import evidence as evidence_role
 from agents import relations as relation_role
 from agents.concepts import ConceptReply, ExtractedConcept, guess_type
 from agents.cost import Cost, ask
+from agents.descriptions import described
 from agents.evidence import ExtractedEdge, LinkReply, verify
 from agents.registry import ConceptInfo, Registry
 from agents.relations import RelationReply
@@ -246,10 +247,12 @@ def _organize(
     # Names that end in an acronym last: "GPs" may be the initials of a concept this lesson names
     # first ("Gaussian processes") and of another the course named before; the lesson's own sense
     # wins. And "NVIDIA NIM" is "NVIDIA Inference Microservices" once that is known.
-    for offered, chunk_id, chunk_start in sorted(
-        found, key=lambda item: (_ends_in_acronym(item[0].name), _order(item[0]))
+    # In their own words first: a chunk that describes a concept names it before one whose sentence
+    # was no description ("Linear algebra is a prerequisite for this course.").
+    owned = [(_own_words(lesson, offered), chunk_id, chunk_start) for offered, chunk_id, chunk_start in found]
+    for concept, chunk_id, chunk_start in sorted(
+        owned, key=lambda item: (_ends_in_acronym(item[0].name), _order(item[0]))
     ):
-        concept = _own_words(lesson, offered)
         concept_id = registry.resolve(concept.name, named)
         if concept_id is None:
             concept_id = registry.defined_by(concept.name, concept.aliases)
@@ -306,10 +309,12 @@ def _own_words(lesson: LessonText, concept: ExtractedConcept) -> ExtractedConcep
     """``concept`` with only the aliases the lesson writes, and its description only when it is a
     quote of the lesson: what a model writes there itself (an alias that merges two concepts, a
     description that addresses the judge) would reach later prompts as the graph's own text.
-    Neither counts when only hidden text holds it."""
+    Neither counts when only hidden text holds it. A quote that says no more of the concept than a
+    relation or where the course has it is no description, and one that is, is kept as it reads
+    (:func:`agents.descriptions.described`)."""
     aliases = [a for a in concept.aliases if _written(lesson, _named_at(lesson.prose, [a]))]
     span = _locate(lesson.prose, concept.description) if concept.description.strip() else None
-    description = concept.description if span is not None and _written(lesson, [span]) else ""
+    description = described(concept.description) if span is not None and _written(lesson, [span]) else ""
     if aliases == concept.aliases and description == concept.description:
         return concept
     return concept.model_copy(update={"aliases": aliases, "description": description})

@@ -878,3 +878,40 @@ def test_descriptions_and_aliases_a_model_writes_itself_are_not_taken() -> None:
     assert all("svg" not in key for key, _ in told.new_aliases) and not told.same
     assert sorted(c.id for c in told.new_concepts) == sorted(c.id for c in honest.new_concepts)
     assert len(told.candidates) == len(honest.candidates) > 0
+
+
+def test_a_description_says_what_the_concept_is_as_it_reads(tmp_path: Path) -> None:
+    # Found by a hostile run: "Linear algebra is a prerequisite for this course." was linear
+    # algebra's description, "A *Markov decision process* (MDP) is a tuple                ." (its
+    # tuple blanked as math) the MDP's, and emphasis marks, line breaks and the blanks of HTML tags
+    # stayed in others.
+    (tmp_path / "course.md").write_text(
+        "# Markov decision processes\n\n"
+        "A *Markov decision process* (MDP) is a tuple $(S, A, P, R, \\gamma)$. An MDP has states, actions "
+        "and rewards, and a policy acts in a Markov decision process.\n\n## Before you start\n\n"
+        "Linear algebra is a prerequisite for this course. You should be comfortable with linear algebra: "
+        "vectors, matrices and eigenvalues.\n\n## Ensembles\n\n"
+        "**Gradient boosting** is an ensemble method that builds an additive\nmodel in a forward stage-wise "
+        "fashion. Gradient boosting fits one small tree at a time.\n"
+    )
+    (tmp_path / "trees.html").write_text(
+        "<html><body><article>\n<h1>Decision trees</h1>\n<p>A <b>decision tree</b> is a model that predicts "
+        "a target by learning simple decision rules from the features. A decision tree splits the data at "
+        "each node.</p>\n</article></body></html>\n"
+    )
+    described: dict[str, str] = {}
+    for name in ("course.md", "trees.html"):
+        done = extract_lesson(
+            read_lesson(tmp_path / name), OfflineLLM(offline_handlers()), Registry([], {}), CURRICULUM
+        )
+        described.update({concept.id: concept.description for concept in done.new_concepts})
+    assert {"linear-algebra", "markov-decision-process"} <= described.keys()  # the concepts stay
+    assert described["linear-algebra"] == "" and described["markov-decision-process"] == ""
+    assert described["gradient-boosting"] == (
+        "Gradient boosting is an ensemble method that builds an additive model in a forward stage-wise "
+        "fashion."
+    )
+    assert described["decision-tree"] == (
+        "A decision tree is a model that predicts a target by learning simple decision rules from the "
+        "features."
+    )
