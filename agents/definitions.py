@@ -183,8 +183,29 @@ gradient descent* in greater detail."), as one that opens by naming the lesson o
 lists X among the lesson's contents, but says nothing of what X is."""
 
 
-def _announcing(sentence: str) -> bool:
-    return _ANNOUNCES.match(sentence) is not None or announces(sentence)
+def _announcing(sentence: str, names: Sequence[str] = ()) -> bool:
+    """Whether a sentence announces what a section does, and does not name X (any of ``names``) in
+    apposition to a kind it gives ("In this section, we introduce a nonlinear collaborative
+    filtering model, AutoRec": it says what AutoRec is).
+
+    >>> _announcing("Next, we introduce a collaborative filtering model, AutoRec .", ["AutoRec"])
+    False
+    >>> _announcing("Next, we introduce AutoRec, a collaborative filtering model.", ["AutoRec"])
+    False
+    >>> _announcing("Next, we introduce AutoRec and its training.", ["AutoRec"])
+    True
+    """
+    if _ANNOUNCES.match(sentence) is None and not announces(sentence):
+        return False
+    terms = "|".join(re.escape(name) for name in names)
+    return not terms or re.search(rf"\b{_APPOSED.format(terms=terms)}", sentence, re.IGNORECASE) is None
+
+
+_APPOSED = (
+    r"(?:an? (?:[\w-]+ ){{0,8}}[\w-]+,\s*(?:the )?[\W]*(?:{terms})\b(?!\s*(?:and|or)\b)"
+    r"|(?:{terms})\W*,\s*an? [\w-]+)"
+)
+"""X in apposition to a kind: "a ... model, X" (X not the first item of a list) or "X, a ..."."""
 
 
 def definition(
@@ -242,11 +263,11 @@ def definition(
     ]
     for pattern in (named, marked, leading):
         for position, sentence in saying:
-            if pattern.search(sentence) is not None and not _announcing(sentence):
+            if pattern.search(sentence) is not None and not _announcing(sentence, kept):
                 return Definition(position, sentence, 0.5)
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
         for position, sentence in saying:
-            if mentioning.search(sentence) is not None and not _announcing(sentence):
+            if mentioning.search(sentence) is not None and not _announcing(sentence, kept):
                 return Definition(position, sentence, 0.25)
     return None
 

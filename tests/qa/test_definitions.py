@@ -284,3 +284,25 @@ def test_a_list_of_what_a_lesson_covers_is_no_definition_nor_explanation() -> No
     )
     span = best_span("What is RAG?", [titles], ["retrieval augmented generation"])
     assert span is not None and span.text == "RAG adds documents."
+
+
+def test_an_announcement_that_names_what_x_is_in_apposition_defines_it() -> None:
+    # d2l: "What is AutoRec?" lost "In this section, we introduce a nonlinear neural network
+    # collaborative filtering model, AutoRec." once an announcing sentence was no definition at all:
+    # the sentence announces, but it also gives AutoRec its kind.
+    introduces = (
+        "In this section, we introduce a nonlinear neural network collaborative filtering model, AutoRec ."
+    )
+    later = "On the one hand, AutoRec has the same structure as an autoencoder."
+    found = definition(["AutoRec"], [introduces, later], known=True)
+    assert found is not None and found.position == 0
+    turned = "In this section, we introduce AutoRec, a nonlinear collaborative filtering model."
+    found = definition(["AutoRec"], [turned, later], known=True)
+    assert found is not None and found.position == 0
+    # An announcement that only names X, or lists it first among others, still says nothing of it.
+    for plain in (
+        "In this section, we introduce AutoRec and its training loop.",
+        "In this lesson, we explore a few models, AutoRec and NeuMF among them.",
+    ):
+        found = definition(["AutoRec"], [plain, later], known=True)
+        assert found is not None and found.position == 1, plain
