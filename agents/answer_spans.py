@@ -72,9 +72,10 @@ from agents.answer_forms import (
     question_terms,
 )
 from agents.definitions import definition
-from agents.passages import asks, listed_passages, names_back
+from agents.passages import listed_passages, names_back
 from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
 from agents.relevance import shares_enough
+from agents.stance import asks
 
 __all__ = ["AnswerSpan", "Excerpt", "best_span"]
 

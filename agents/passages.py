@@ -44,7 +44,6 @@ from agents.text import EMPHASIS, PARAGRAPH, sentences
 
 __all__ = [
     "announces",
-    "asks",
     "ends_a_sentence",
     "joined_sentences",
     "listed_passages",
@@ -60,7 +59,6 @@ _LEADING = re.compile(r"^[^\w(*_`\"'“]+")
 """What may open a note before its words: an emoji, a bullet."""
 
 
-_ASKS = re.compile(r"\?[\s\"'”’)\]*_]*$")
 _NAMES_BACK = re.compile(
     r"\W*(?:we\s+(?:call|refer\s+to|term|denote)\s+(?:this|these|it|them|such\s+\w+)|"
     r"(?:this|these|it|they|such\s+\w+)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:also\s+)?"
@@ -82,12 +80,6 @@ _ANNOUNCES = re.compile(
 LIST_ITEMS = 3
 """Items of a list, none a sentence, after which a sentence is no item of it but the next paragraph
 ("In this chapter, you will: ... Lifecycle Tooling ¶ Metrification ¶ LLMs are a new tool ...")."""
-
-
-def asks(text: str) -> bool:
-    """Whether a sentence ends with a question mark (and the quote, bracket or emphasis that closes
-    it): a question, which no answer quotes ("Now you might be wondering, what is semantic search?")."""
-    return _ASKS.search(text) is not None
 
 
 def announces(text: str) -> bool:

@@ -25,7 +25,7 @@ import re
 
 from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS, singular, word_classes
 
-__all__ = ["answered_at_once", "asked", "calls_false", "denies", "hedged"]
+__all__ = ["answered_at_once", "asked", "asks", "calls_false", "denies", "hedged"]
 
 _HEDGES = re.compile(
     r"\b(?:some (?:argue|practitioners|authors|people|claim|say)|it is (?:claimed|argued|said)|"
@@ -133,7 +133,16 @@ def asked(text: str) -> bool:
     >>> asked("It is true or false depending on the seed."), asked("Dropout is a form of regularization.")
     (False, False)
     """
-    return text.rstrip(" \t\n\"'”’)*").endswith("?") or _PROMPT.search(text) is not None
+    return asks(text) or _PROMPT.search(text) is not None
+
+
+_ASKS = re.compile(r"\?[\s\"'”’)\]*_]*$")
+
+
+def asks(text: str) -> bool:
+    """Whether a sentence ends with a question mark (and the quote, bracket or emphasis that closes
+    it): a question, which no answer quotes ("Now you might be wondering, what is semantic search?")."""
+    return _ASKS.search(text) is not None
 
 
 _FALSE = r"(?:wrong|false|incorrect|untrue|mistaken|a myth|a misconception|not true|not the case|not so)"
