@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -58,8 +58,16 @@ CAP_SETTINGS = ("MAGG_LLM_MAX_CALLS", "MAGG_LLM_MAX_TOKENS")
 """The settings of the spend cap on calls and on tokens, unless a command's options set them."""
 
 
+Provider = Literal["offline", "deepseek"]
+PROVIDERS: tuple[Provider, ...] = get_args(Provider)
+"""The values of ``MAGG_LLM``, the default first."""
+StoreKind = Literal["sqlite", "d1"]
+STORES: tuple[StoreKind, ...] = get_args(StoreKind)
+"""The values of ``MAGG_STORE``, the default first."""
+
+
 class LLMConfig(_Frozen):
-    provider: Literal["offline", "deepseek"] = "offline"
+    provider: Provider = "offline"
     model: str = "deepseek-chat"
     base_url: str = ""
     api_key: SecretStr | None = None
@@ -212,7 +220,7 @@ def is_http_url(url: str) -> bool:
 
 class Config(_Frozen):
     db: Path = Path("magg.sqlite")
-    store: Literal["sqlite", "d1"] = "sqlite"
+    store: StoreKind = "sqlite"
     d1: D1Config = D1Config()
     llm: LLMConfig = LLMConfig()
     policy_file: Path | None = None
@@ -271,6 +279,21 @@ def _flag(env: Mapping[str, str], name: str) -> bool:
     return is_yes(env, name)
 
 
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
+    """An enumerated setting, read as a yes/no one is: in any case, blanks around it ignored; the
+    first choice when unset or empty.
+
+    >>> _choice({"X": " D1 "}, "X", ("sqlite", "d1")), _choice({}, "X", ("sqlite", "d1"))
+    ('d1', 'sqlite')
+    """
+    value = env.get(name, "").strip()
+    if value.lower() in choices:
+        return value.lower()
+    if not value:
+        return choices[0]
+    raise ConfigError(f"{name} must be {' or '.join(choices)} (in any case), got {value!r}")
+
+
 def _int_or(env: Mapping[str, str], name: str, default: int) -> int:
     """A whole-number setting, ``default`` when unset (0 is a value, checked like any other)."""
     value = _optional_int(env, name)
@@ -314,7 +337,7 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
     try:
         return Config(
             db=Path(db or env.get("MAGG_DB") or "magg.sqlite"),
-            store=env.get("MAGG_STORE", "sqlite") or "sqlite",
+            store=_choice(env, "MAGG_STORE", STORES),
             d1=D1Config(
                 url=env.get("MAGG_D1_URL", ""),
                 token=SecretStr(env["MAGG_D1_TOKEN"]) if env.get("MAGG_D1_TOKEN") else None,
@@ -323,7 +346,7 @@ def load_config(env: Mapping[str, str], *, db: str | None = None) -> Config:
                 attempts=_int_or(env, "MAGG_D1_ATTEMPTS", D1Config.model_fields["attempts"].default),
             ),
             llm=LLMConfig(
-                provider=env.get("MAGG_LLM", "offline") or "offline",
+                provider=_choice(env, "MAGG_LLM", PROVIDERS),
                 model=env.get("MAGG_LLM_MODEL", "deepseek-chat") or "deepseek-chat",
                 base_url=env.get("MAGG_LLM_BASE_URL", ""),
                 api_key=SecretStr(env["DEEPSEEK_API_KEY"]) if env.get("DEEPSEEK_API_KEY") else None,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from magg_kg.config import LLMConfig, load_config
+from magg_kg.cli.context import debug_setting_error, debugging
+from magg_kg.config import Config, LLMConfig, load_config
 from magg_kg.errors import ConfigError
 
 GATEWAY = "https://gateway.ai.cloudflare.com/v1/acct/gw/deepseek"
@@ -114,3 +117,48 @@ def test_well_formed_settings_are_taken_as_written() -> None:
     assert load_config({"MAGG_LLM_ALLOW_ANY_HOST": "Yes"}).llm.allow_any_host is True
     d1 = load_config({"MAGG_D1_TIMEOUT_S": "2.5", "MAGG_D1_ATTEMPTS": "2"}).d1  # they were never read
     assert (d1.timeout_s, d1.attempts) == (2.5, 2)
+
+
+# An enumerated setting is read as the yes/no ones always were: in any case, blanks around it
+# ignored; `MAGG_STORE=D1` and `MAGG_LLM=DeepSeek` were refused ("Input should be 'sqlite' or 'd1'")
+# while `MAGG_LLM_ALLOW_ANY_HOST=Yes` was read.
+@pytest.mark.parametrize(
+    ("name", "value", "read"),
+    [
+        ("MAGG_STORE", "D1", lambda config: config.store == "d1"),
+        ("MAGG_STORE", " SQLite ", lambda config: config.store == "sqlite"),
+        ("MAGG_LLM", "DeepSeek", lambda config: config.llm.provider == "deepseek"),
+        ("MAGG_LLM", "OFFLINE", lambda config: config.llm.provider == "offline"),
+        ("MAGG_LLM", "Offline\n", lambda config: config.llm.provider == "offline"),
+        ("MAGG_LLM_ALLOW_ANY_HOST", "TRUE", lambda config: config.llm.allow_any_host is True),
+        ("MAGG_LLM_ALLOW_ANY_HOST", " Off ", lambda config: config.llm.allow_any_host is False),
+    ],
+)
+def test_an_enumerated_setting_is_read_in_any_case(
+    name: str, value: str, read: Callable[[Config], bool]
+) -> None:
+    assert read(load_config({name: value}))
+
+
+@pytest.mark.parametrize(("value", "read"), [("YES", True), (" On ", True), ("FALSE", False)])
+def test_magg_debug_is_a_yes_no_setting_in_any_case(
+    value: str, read: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MAGG_DEBUG", value)
+
+    assert debug_setting_error() is None and debugging() is read
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("MAGG_STORE", "SQLite3", "MAGG_STORE must be sqlite or d1 (in any case), got 'SQLite3'"),
+        ("MAGG_LLM", "OpenAI", "MAGG_LLM must be offline or deepseek (in any case), got 'OpenAI'"),
+        ("MAGG_LLM_ALLOW_ANY_HOST", "Maybe", "MAGG_LLM_ALLOW_ANY_HOST must be 1 or 0"),
+    ],
+)
+def test_an_enumerated_setting_refused_names_the_values_it_takes(name: str, value: str, said: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        load_config({name: value})
+
+    assert str(refused.value).startswith(said)
