@@ -3,6 +3,7 @@ fit an 80-column terminal or a pipe, one line per domain."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -73,6 +74,33 @@ def test_every_help_names_what_a_value_is_not_its_type_and_fits_80_columns(
     assert code == 0 and "Usage: magg" in out
     assert BARE_TYPE.findall(out) == []
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def _paragraphs(help_text: str | None) -> list[str]:
+    """A help text's paragraphs, each as one line of single spaces (the text before any ``\\f``)."""
+    text = inspect.cleandoc(help_text or "").partition("\f")[0]
+    return [" ".join(paragraph.split()) for paragraph in text.split("\n\n") if paragraph.strip()]
+
+
+@pytest.mark.parametrize("command", COMMAND_PATHS, ids=lambda path: " ".join(path) or "magg")
+def test_every_help_reflows_its_descriptions_to_the_terminal_width(
+    command: tuple[str, ...], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The descriptions broke where their docstrings were wrapped, whatever the terminal's width:
+    # `magg --help` listed "serve  Serve the review queue, ... in a browser, and" then "answer
+    # questions ...", and `magg ask --help` its exit codes the same. On a terminal wide enough for
+    # every paragraph, each is one line.
+    clicked = typer.main.get_command(app)
+    for name in command:
+        clicked = clicked.commands[name]  # type: ignore[attr-defined]
+    listed = [_paragraphs(sub.help)[0] for sub in getattr(clicked, "commands", {}).values()]
+    expected = [*_paragraphs(clicked.help), *listed]
+    assert expected and max(len(paragraph) for paragraph in expected) < 900  # the precondition
+    monkeypatch.setenv("COLUMNS", "1000")
+    code, out, _ = magg([*command, "--help"], capsys)
+    lines = [" ".join(line.replace("│", " ").split()) for line in out.splitlines()]
+    assert code == 0
+    assert [p for p in expected if not any(p in line for line in lines)] == []
 
 
 def test_the_help_walk_reaches_every_nested_command() -> None:

@@ -7,6 +7,7 @@ unless ``MAGG_DEBUG=1``.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
 import signal
 import sys
@@ -21,7 +22,16 @@ from magg_kg.cli import ask, audit, bench, graph, ingest, model, review, serve
 from magg_kg.cli.context import debug_setting_error, debugging, err_console
 from magg_kg.errors import MaggError, UserError
 
-__all__ = ["COMMANDS", "INTERRUPTED", "USE_ORDER", "InOrderOfUse", "app", "build_app", "main"]
+__all__ = [
+    "COMMANDS",
+    "INTERRUPTED",
+    "USE_ORDER",
+    "InOrderOfUse",
+    "app",
+    "build_app",
+    "main",
+    "one_line_paragraphs",
+]
 
 COMMANDS: tuple[Callable[[typer.Typer], None], ...] = (
     ingest.register,
@@ -81,6 +91,36 @@ def _options(
     """The options of ``magg`` itself, before any command."""
 
 
+def one_line_paragraphs(text: str) -> str:
+    """A help text with each paragraph on one line, for the terminal to wrap at its width: typer
+    keeps a docstring's line breaks in a group's list of commands and in a help's later paragraphs.
+    A paragraph click keeps as written (``\\b``) and what follows a ``\\f`` are left as they are.
+
+    >>> one_line_paragraphs("Serve the queue, and\\n    answer questions.\\n\\n    Exit: 0 when\\n    done.")
+    'Serve the queue, and answer questions.\\n\\nExit: 0 when done.'
+    """
+    shown, cut, hidden = inspect.cleandoc(text).partition("\f")
+    paragraphs = shown.split("\n\n")
+    flowed = [p if p.startswith("\b") else " ".join(p.split()) for p in paragraphs]
+    return "\n\n".join(flowed) + cut + hidden
+
+
+def _reflow_help(typer_app: typer.Typer) -> None:
+    """Gives every help text of ``typer_app``, its commands' and its groups' (theirs too), one line
+    per paragraph (:func:`one_line_paragraphs`), before typer reads them to build the command."""
+    if isinstance(typer_app.info.help, str):
+        typer_app.info.help = one_line_paragraphs(typer_app.info.help)
+    for command in typer_app.registered_commands:
+        text = command.help if command.help is not None else inspect.getdoc(command.callback)
+        if text:
+            command.help = one_line_paragraphs(text)
+    for group in typer_app.registered_groups:
+        if isinstance(group.help, str):
+            group.help = one_line_paragraphs(group.help)
+        if isinstance(group.typer_instance, typer.Typer):
+            _reflow_help(group.typer_instance)
+
+
 def build_app() -> typer.Typer:
     """A new ``magg`` app with every command registered."""
     built = typer.Typer(
@@ -94,6 +134,7 @@ def build_app() -> typer.Typer:
     built.callback()(_options)
     for register in COMMANDS:
         register(built)
+    _reflow_help(built)
     return built
 
 
