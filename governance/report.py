@@ -11,7 +11,8 @@ proposal counts in both). The shape is documented in ``docs/audit-report.md``; t
   verdict (approve or revise: for; reject: against) matches the judge's (at or above the reject
   bar of the policy recorded with the judge's decision: for).
 - *cost*: the calls and tokens recorded with the decisions (across domains: every LLM call,
-  extraction included), per edge admitted.
+  extraction included), per edge admitted; a call the spend cap refused was not made: it is no
+  call, and is counted apart (``capped``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ SCORE_BINS = 10
 _QUARANTINE_PREFIX = re.compile(r"^(quarantined( for a person)?|structural|low-stakes|contested|reject):\s*")
 _OWNER_PREFIX = re.compile(r"^owner:[^:]+:\s*")
 _DEFAULT_REJECT_BELOW = 0.5
+_CAPPED = "over_budget"
+"""The outcome the usage log records for a call the spend cap refused (no request was made)."""
 
 
 def reason_kind(text: str, src: str = "", dst: str = "") -> str:
@@ -229,18 +232,21 @@ def _cost(
     prices: Prices | None,
 ) -> dict[str, object]:
     if usage is not None:
-        calls = len(usage)
-        prompt = sum(int(_number(row.get("prompt_tokens")) or 0) for row in usage)
-        completion = sum(int(_number(row.get("completion_tokens")) or 0) for row in usage)
+        made = [row for row in usage if row.get("outcome") != _CAPPED]
+        calls, capped = len(made), len(usage) - len(made)
+        prompt = sum(int(_number(row.get("prompt_tokens")) or 0) for row in made)
+        completion = sum(int(_number(row.get("completion_tokens")) or 0) for row in made)
     else:
         costs = [_mapping(d.detail.get("cost")) for d in decisions]
         calls = sum(int(_number(c.get("calls")) or 0) for c in costs)
+        capped = sum(int(_number(c.get("capped")) or 0) for c in costs)
         prompt = sum(int(_number(c.get("prompt_tokens")) or 0) for c in costs)
         completion = sum(int(_number(c.get("completion_tokens")) or 0) for c in costs)
     per = (lambda n: round(n / admitted, 6)) if admitted else (lambda n: None)
     usd = prices.usd(prompt, completion) if prices is not None else None
     return {
         "calls": calls,
+        "capped": capped,
         "prompt_tokens": prompt,
         "completion_tokens": completion,
         "admitted_edges": admitted,

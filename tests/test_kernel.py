@@ -353,6 +353,7 @@ def test_usage_json(magg: Magg, tmp_path: Path) -> None:
     assert code == 0
     assert report["total"] == {
         "calls": 1,
+        "capped": 0,
         "cache_hits": 0,
         "attempts": 1,
         "prompt_tokens": 10,

@@ -618,6 +618,38 @@ def test_the_graph_stamp_moves_with_the_graph_and_not_with_usage(backend: Store,
     assert not changed(usage)
 
 
+def test_usage_by_stage_counts_the_calls_made_apart_from_those_the_spend_cap_refused(
+    backend: Store, prefix: str
+) -> None:
+    # `magg usage` (and the audit report) counted a call the spend cap refused as a call made:
+    # 5 calls where 3 were made. Its tokens, attempts and time are the calls made's alone.
+    def used(n: int, outcome: str, tokens: int, attempts: int, latency: float) -> RecordUsage:
+        return RecordUsage(
+            id=f"{prefix}u{n}", stage=prefix + "judge", agent="judge", model="m", prompt_tokens=tokens,
+            completion_tokens=tokens // 2, latency_ms=latency, attempts=attempts, outcome=outcome,
+            cache_hit=outcome == "cached", recorded_at=T,
+        )  # fmt: skip
+
+    calls = [
+        used(1, "ok", 10, 1, 100.0),
+        used(2, "cached", 10, 0, 0.0),
+        used(3, "unavailable", 0, 3, 900.0),
+        used(4, "over_budget", 0, 0, 1.5),  # as the spend cap records a call it refused
+        used(5, "over_budget", 0, 0, 1.5),
+    ]
+    assert backend.apply(batch(prefix, "usage", *calls)).status == "applied"
+    (row,) = [row for row in backend.usage_by_stage() if row["stage"] == prefix + "judge"]
+    assert {key: row[key] for key in row if key != "stage"} == {
+        "calls": 3,
+        "capped": 2,
+        "cache_hits": 1,
+        "attempts": 4,
+        "prompt_tokens": 20,
+        "completion_tokens": 10,
+        "latency_ms": 1000.0,
+    }
+
+
 def test_the_current_lessons_leave_out_replaced_versions_and_withdrawn_lessons(
     backend: Store, prefix: str
 ) -> None:

@@ -103,21 +103,29 @@ def _head(text: str) -> tuple[int, str]:
     return int(seq), digest
 
 
+_HEADINGS = {"capped": "not made (spend cap)"}
+
+
 def usage(db: DbOption = None, json_: JsonOption = False) -> None:
     """LLM calls and tokens by stage."""
     with open_context(db) as ctx:
         rows = ctx.store.usage_by_stage()
         totals = {
             key: sum(int(row[key] or 0) for row in rows)
-            for key in ("calls", "cache_hits", "attempts", "prompt_tokens", "completion_tokens")
+            for key in ("calls", "capped", "cache_hits", "attempts", "prompt_tokens", "completion_tokens")
         }
         if json_:
             print_json({"by_stage": rows, "total": totals})
             return
         table = Table(title="LLM usage by stage")
-        columns = ("stage", "calls", "cache_hits", "attempts", "prompt_tokens", "completion_tokens")
-        for column in columns:
-            table.add_column(column)
+        columns = ["stage", "calls", "cache_hits", "attempts", "prompt_tokens", "completion_tokens"]
+        if totals["capped"]:  # calls the spend cap kept from being made, as `magg ingest` names them
+            columns.append("capped")
+        longest = max((len(str(row["stage"])) for row in rows), default=0)
+        table.add_column("stage", min_width=min(longest, 20))  # a stage's name is not cut
+        for column in columns[1:]:  # headed in words, as `magg ingest`'s cost table is: they wrap, not cut
+            heading = _HEADINGS.get(column, column.replace("_", " "))
+            table.add_column(heading, min_width=max(len(word) for word in heading.split()))
         total: Row = {"stage": "total", **totals}
         for row in [*rows, total]:
             table.add_row(*(str(row.get(column, "")) for column in columns))

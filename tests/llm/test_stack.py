@@ -328,11 +328,41 @@ def test_magg_usage_json_reports_totals_by_stage(tmp_path: Path) -> None:
     assert (by_stage["judge"]["prompt_tokens"], by_stage["judge"]["completion_tokens"]) == (27, 5)
     assert report["total"] == {
         "calls": 4,
+        "capped": 0,
         "cache_hits": 1,
         "attempts": 3,
         "prompt_tokens": 57,
         "completion_tokens": 10,
     }
+
+
+def test_magg_usage_counts_the_calls_the_spend_cap_refused_as_not_made(tmp_path: Path) -> None:
+    # `magg usage` said "judge 3 calls" where the spend cap had let one be made: the two it
+    # refused were counted as calls, as `magg ingest` (which said "not made") did not.
+    db = tmp_path / "magg.sqlite"
+    store = SQLiteStore.open(db)
+    clock = StepClock(T0)
+    inner = ScriptedLLM(ok(tokens=(30, 5)))
+    log = UsageLog(SpendCap(inner, max_calls=1), clock, Ticks())
+    replies = [log.ask(prompt(data, stage="judge"), Score) for data in "abc"]
+    log.flush(store, clock)
+    store.close()
+    assert [getattr(r, "kind", "ok") for r in replies] == ["ok", "over_budget", "over_budget"]
+
+    listed = CliRunner().invoke(app, ["usage", "--db", str(db), "--json"])
+    table = CliRunner().invoke(app, ["usage", "--db", str(db)], env={"COLUMNS": "120"})
+
+    assert listed.exit_code == 0, listed.output
+    report = json.loads(listed.output)
+    (judge,) = report["by_stage"]
+    assert (judge["calls"], judge["capped"], judge["prompt_tokens"]) == (1, 2, 30)
+    assert (report["total"]["calls"], report["total"]["capped"]) == (1, 2)
+    assert table.exit_code == 0 and "not made (spend cap)" in table.output
+    rows = [line.split("│")[1:-1] for line in table.output.splitlines() if line.startswith("│")]
+    assert [[cell.strip() for cell in row] for row in rows] == [
+        ["judge", "1", "0", "1", "30", "5", "2"],
+        ["total", "1", "0", "1", "30", "5", "2"],
+    ]
 
 
 def test_a_reply_longer_than_any_role_needs_is_invalid_and_never_cached(

@@ -346,6 +346,28 @@ def test_the_cost_in_money_follows_the_prices_given(db: Path, capsys: pytest.Cap
         assert code == 2 and out == "" and ("price" in err or "--usd-per-mtok-in" in err)
 
 
+def test_calls_the_spend_cap_refused_are_no_calls_of_the_cost(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The cost section counted every usage row as a call, the ones the spend cap refused (no
+    # request, which `magg ingest` reports as "not made") too.
+    before = report(["--db", str(db)], capsys)["overall"]["cost"]
+    with sqlite3.connect(db) as raw:  # two calls refused, as the spend cap records them
+        for n in range(2):
+            raw.execute(
+                "INSERT INTO llm_usage VALUES (?, 'judge', 'judge', '', 'deepseek-chat', 0, 0, 0.5, 0,"
+                " 'over_budget', 0, '2026-01-01T00:00:00.000000Z')",
+                (f"u-capped-{n}",),
+            )
+    cost = report(["--db", str(db)], capsys)["overall"]["cost"]
+    assert before["calls"] > 0 and before["capped"] == 0
+    assert cost == before | {"capped": 2}
+    code, out, _ = magg(["audit", "report", "--format", "md", "--db", str(db)], capsys)
+    assert code == 0 and f"{before['calls']} call(s) (2 more not made: the spend cap was reached)" in out
+    code, out, _ = magg(["audit", "report", "--format", "html", "--db", str(db)], capsys)
+    assert code == 0 and '<td>not made (spend cap)</td><td class="n">2</td>' in out
+
+
 def test_questions_answered_are_no_cost_of_admission(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Each `magg ask` raised "calls per admitted edge" (found by a hostile run).
     before = report(["--db", str(db)], capsys)["overall"]["cost"]

@@ -231,6 +231,32 @@ describe("named queries", () => {
     await post("/v1/batches", setup);
   });
 
+  it("counts the calls made by stage apart from those the spend cap refused", async () => {
+    // usage_by_stage counted a call the spend cap refused (outcome over_budget, no request) as a
+    // call made: `magg usage` over D1 said 5 calls where 3 were made.
+    const at = "2026-01-01T00:00:00.000000Z";
+    const used = (n: number, outcome: string, tokens: number, attempts: number, latency: number) => ({
+      op: "record_usage", id: `u${n}`, stage: "judge", agent: "judge", domain: "", model: "m",
+      prompt_tokens: tokens, completion_tokens: tokens / 2, latency_ms: latency, attempts, outcome,
+      cache_hit: outcome === "cached", recorded_at: at,
+    });
+    const ops = [
+      used(1, "ok", 10, 1, 100), used(2, "cached", 10, 0, 0), used(3, "unavailable", 0, 3, 900),
+      used(4, "over_budget", 0, 0, 1.5), used(5, "over_budget", 0, 0, 1.5),
+    ];
+    expect(await body(await post("/v1/batches", { batch_id: "usage", sent_at: at, ops }))).toMatchObject({
+      status: "applied",
+    });
+    const answer = await body(await post("/v1/query", { name: "usage_by_stage" }));
+    expect(answer).toEqual({
+      rows: [{
+        stage: "judge", calls: 3, capped: 2, cache_hits: 1, attempts: 4, prompt_tokens: 20,
+        completion_tokens: 10, latency_ms: 1000,
+      }],
+      next_offset: null,
+    });
+  });
+
   it("pages through a query", async () => {
     const first = await body(await post("/v1/query", { name: "concepts", params: { as_of: null }, limit: 1 }));
     expect(first).toMatchObject({ rows: [{ id: "derivative" }], next_offset: 1 });
