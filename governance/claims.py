@@ -59,8 +59,11 @@ class JudgeResult:
     calls: int
     prompt_tokens: int
     completion_tokens: int
+    capped: int = 0
+    """1 when the spend cap refused the call: it was not made (``calls`` is 0)."""
 
     def detail(self) -> dict[str, object]:
+        cost: dict[str, object] = {"calls": self.calls}
         return {
             "judge": {
                 "score": self.score,
@@ -68,11 +71,9 @@ class JudgeResult:
                 "reasoning": self.reasoning,
                 "problem": self.problem,
             },
-            "cost": {
-                "calls": self.calls,
-                "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens,
-            },
+            "cost": cost
+            | ({"capped": self.capped} if self.capped else {})  # as agents.cost.Cost records it
+            | {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens},
         }
 
 
@@ -116,15 +117,17 @@ def ask_judge(
         judge_prompt(claim, policy.commit_at, policy.reject_below, stage=stage, domain=domain), JudgeReply
     )
     if isinstance(reply, Failure):
+        refused = reply.kind == "over_budget"  # the spend cap kept the call from being made
         return JudgeResult(
             None,
             "void",
             "",
             f"judge reply unusable ({reply.kind}): {reply.reason}",
             reply.model or llm.model,
-            1,
+            0 if refused else 1,
             reply.prompt_tokens,
             reply.completion_tokens,
+            capped=int(refused),
         )
     value = reply.value
     expected = score_band(value.score, policy.commit_at, policy.reject_below)

@@ -48,6 +48,8 @@ class ConsistencyResult:
     problem: str
     model: str
     calls: int
+    capped: int = 0
+    """Samples the spend cap refused: not made, so no calls."""
     decider: ClassVar[str] = "majority"
     """Who gave the verdict, as reasons name it."""
 
@@ -60,7 +62,7 @@ class ConsistencyResult:
             "method": "self-consistency",
             "samples": list(self.scores),
             "majority": {"score": self.score, "verdict": self.verdict, "problem": self.problem},
-            "cost": {"calls": self.calls},
+            "cost": {"calls": self.calls} | ({"capped": self.capped} if self.capped else {}),
         }
 
 
@@ -94,13 +96,14 @@ def _consistency(llm: LLM, claim: Claim, policy: Policy, domain: str) -> Consist
     usable = [r.score for r in results if not r.problem and r.score is not None]
     scores = tuple(None if r.problem else r.score for r in results)
     model = next((r.model for r in results if r.model), llm.model)
+    calls, capped = sum(r.calls for r in results), sum(r.capped for r in results)
     if not usable:
-        return ConsistencyResult(scores, None, "void", "", "no usable judge sample", model, len(results))
+        return ConsistencyResult(scores, None, "void", "", "no usable judge sample", model, calls, capped)
     score = majority(usable)
     verdict = score_band(score, policy.debate_commit_at, policy.reject_below)
     commits = sum(s >= policy.debate_commit_at for s in usable)
     why = f"self-consistency: {commits} of {len(usable)} samples at or above {policy.debate_commit_at:.2f}"
-    return ConsistencyResult(scores, score, verdict, why, "", model, len(results))
+    return ConsistencyResult(scores, score, verdict, why, "", model, calls, capped)
 
 
 def contest(

@@ -75,6 +75,8 @@ class DebateResult:
     prompt_tokens: int
     completion_tokens: int = 0
     rounds: int = field(default=0)
+    capped: int = 0
+    """Calls the spend cap refused: not made, so neither calls nor failures."""
     decider: ClassVar[str] = "moderator"
     """Who gave the verdict, as reasons name it."""
 
@@ -93,12 +95,9 @@ class DebateResult:
                 "cited_concepts": list(self.cited),
                 "problem": self.problem,
             },
-            "cost": {
-                "calls": self.calls,
-                "failures": self.failures,
-                "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens,
-            },
+            "cost": {"calls": self.calls, "failures": self.failures}
+            | ({"capped": self.capped} if self.capped else {})  # as agents.cost.Cost records it
+            | {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens},
         }
 
 
@@ -108,8 +107,12 @@ class _Tally:
     failures: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    capped: int = 0
 
     def count(self, reply: Answer[Argument] | Answer[ModeratorReply] | Failure) -> None:
+        if isinstance(reply, Failure) and reply.kind == "over_budget":  # no call was made
+            self.capped += 1
+            return
         self.calls += 1
         self.failures += isinstance(reply, Failure)
         self.prompt_tokens += reply.prompt_tokens
@@ -194,6 +197,7 @@ def hold_debate(
             prompt_tokens=tally.prompt_tokens,
             completion_tokens=tally.completion_tokens,
             rounds=policy.debate_rounds,
+            capped=tally.capped,
         )
 
     if isinstance(moderator, Failure):

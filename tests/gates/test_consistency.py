@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from agents.judge import TASK as JUDGE_TASK
 from agents.offline.handlers import offline_handlers
 from agents.support import GraphView
-from governance.claims import build_claim
+from governance.claims import ask_judge, build_claim
 from governance.consistency import ConsistencyResult, contest, majority, resample
 from governance.evaluation.ablation import run_configuration
 from governance.evaluation.replay import build_candidates, load_dataset
@@ -113,3 +113,36 @@ def test_the_replay_s_full_sc_samples_the_judge_instead_of_debating(tmp_path: Pa
     assert "debate" not in calls["full-sc"] and "consistency" not in calls["full"]
     # The same proposals reach the contested band, at the same number of model calls.
     assert calls["full-sc"].get("consistency", 0) == calls["full"].get("debate", 0)
+
+
+class Refusing:
+    """An LLM behind a spent cap: every call is refused, none is made."""
+
+    @property
+    def model(self) -> str:
+        return "scripted"
+
+    def ask(self, prompt: Prompt, schema: type[T]) -> Answer[T] | Failure:
+        return Failure("over_budget", "the spend cap of 0 model calls is reached (MAGG_LLM_MAX_CALLS)")
+
+
+def test_calls_the_spend_cap_refused_are_recorded_apart_not_as_calls() -> None:
+    # The judge's decision recorded a refused call as `"calls": 1`, the debate's as 7 calls and 7
+    # failures, self-consistency's as 7 calls: the audit report's cost per domain counted them.
+    judged = ask_judge(Refusing(), Policy(), claim())
+    debated = contest(Refusing(), claim(), Policy(), lambda _: True, judge=(0.6, "contested"))
+    sampled = contest(Refusing(), claim(), POLICY, lambda _: True, judge=(0.6, "contested"))
+
+    assert judged.problem and not debated.valid and not sampled.valid  # nothing was decided
+    assert judged.detail()["cost"] == {"calls": 0, "capped": 1, "prompt_tokens": 0, "completion_tokens": 0}
+    assert debated.detail()["cost"] == {
+        "calls": 0,
+        "failures": 0,
+        "capped": 7,
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+    }
+    assert sampled.detail()["cost"] == {"calls": 0, "capped": 7}
+    # A call made is recorded as it always was, without `capped`.
+    made = ask_judge(ScriptedJudge([0.9]), Policy(), claim())
+    assert made.detail()["cost"] == {"calls": 1, "prompt_tokens": 0, "completion_tokens": 0}
