@@ -43,9 +43,15 @@ class Sentence:
     text: str
 
 
-HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(?P<text>.*?))?[ \t#]*$", re.MULTILINE)
-"""A Markdown heading line (``## Teacher Forcing``, up to three spaces before it), its ``text``
-without the closing hashes (None for a bare ``#``)."""
+HEADING = re.compile(
+    r"^(?: {0,3}#{1,6}(?:[ \t]+|(?=[ \t#]*$))|[ \t]*(?=[^\s=-][^\n]*\n[ \t]*(?:=+|-+)[ \t]*$))"
+    r"(?P<text>.*?)[ \t#]*(?:\n[ \t]*(?:=+|-+)[ \t]*)?$",
+    re.MULTILINE,
+)
+"""A Markdown heading (``## Teacher Forcing``, up to three spaces before it), or a line over a line
+of ``=`` or ``-``, as the prose view writes a setext, reST, AsciiDoc or org heading
+(:mod:`magg_kg.markup._headings`); its ``text`` without the closing hashes ("" for a bare ``#``)."""
+_UNDERLINE = re.compile(r"[ \t]*(?:=+|-+)[ \t]*")  # a heading's underline in the prose view
 EMPHASIS = re.compile(
     r"(?<![*\w])(?P<mark>\*\*?|__?)(?P<term>(?:[^*_\n]|\n(?!\s*\n)){1,80}?)(?P=mark)(?![*\w])"
 )
@@ -120,12 +126,15 @@ def _between_headings(lines: list[str], start: int) -> list[tuple[int, str]]:
 
     >>> _between_headings(["A is B.", "## Intro", "C is D."], 10)
     [(10, 'A is B.'), (27, 'C is D.')]
+    >>> _between_headings(["Intro", "=====", "C is D."], 0)
+    [(12, 'C is D.')]
     """
     runs: list[tuple[int, str]] = []
     kept: list[str] = []
     at = run_start = start
-    for line in lines:
-        if HEADING.fullmatch(line):
+    for index, line in enumerate(lines):
+        underlined = index + 1 < len(lines) and _UNDERLINE.fullmatch(lines[index + 1]) and line.strip()
+        if HEADING.fullmatch(line) or _UNDERLINE.fullmatch(line) or underlined:
             if kept:
                 runs.append((run_start, "\n".join(kept)))
             kept = []

@@ -60,7 +60,12 @@ CHUNK_SIZE, CHUNK_OVERLAP = 1200, 200
 _INVISIBLE = r"\xad\u034f\u180e\u200b\u200e\u200f\u2060-\u2064\ufeff"  # not the bidi controls (docstring)
 _JOINED = r"(?<=[A-Za-z])[\u200c\u200d\ufe00-\ufe0f]+(?=[A-Za-z])"  # joiners, variants inside a Latin word
 _CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}]|{_JOINED}")
-_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_HEADING = re.compile(
+    r"^(?:#{1,6}\s+|[ \t]*(?=[^\s=-][^\n]*\n[ \t]*(?:=+|-+)[ \t]*$))(.+?)\s*#*\s*$", re.MULTILINE
+)
+"""A heading of the prose view: a ``#`` line, or a line over a line of ``=`` or ``-`` (an underlined
+heading, :mod:`magg_kg.markup._headings`)."""
+_TITLE_UNDERLINE = re.compile(r"\n[ \t]*=+[ \t]*(?:\n|$)")
 _WORD_END = re.compile(r"\S(?=\s)")
 _HTML_TITLE = re.compile(r"<(h1|title)\b[^<>]{0,300}>\s*([^<]{1,300}?)\s*</\1", re.IGNORECASE)
 
@@ -264,10 +269,12 @@ def _lesson(path: Path, key: str, text: str, markup: Markup | None = None) -> Le
 
 
 def _title(text: str, prose: str, path: Path) -> str:
-    """The first level-1 Markdown heading of the prose (its original text), else the first HTML
-    ``<h1>`` or ``<title>``, else the file name."""
+    """The first heading of the prose when it is of level 1 (its original text): ``# Title``, a title
+    over a line of ``=``, AsciiDoc's ``= Title``, org's ``* Title``; else the first HTML ``<h1>`` or
+    ``<title>``, else the file name."""
     heading, first = _HEADING.search(prose), None
-    if heading is not None and heading.group(0).startswith("# ") and text[heading.start()] == "#":
+    atx = heading is not None and heading.group(0).startswith("# ") and text[heading.start()] in "#=*"
+    if heading is not None and (atx or _TITLE_UNDERLINE.match(prose, heading.end())):
         first = _heading_text(text, prose, heading)
     if first is None and (tag := _HTML_TITLE.search(text)) is not None:
         first = as_read(tag.group(2))

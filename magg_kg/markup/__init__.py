@@ -7,8 +7,11 @@ would lose, each in a character of the markup: the first character of a list ite
 number is a newline, so that each item is a paragraph of its own (an item without a full stop is
 never one sentence with the next, as it would be if the bullet were only blanked); an HTML block
 tag reads as a paragraph break, a heading's tag as ``#``, an emphasis tag as ``*`` (see
-:mod:`magg_kg.markup._tags`), a character reference as the character it stands for.
-Extractors read the prose view; evidence quotes are cut from the lesson text at the same offsets.
+:mod:`magg_kg.markup._tags`), a character reference as the character it stands for; a heading of
+AsciiDoc (``== Title``) or org (``** Title``) reads as Markdown's, its marks as ``#``, and an
+underlined one (reST's, Markdown's setext) as a title over a line of ``=`` or ``-``
+(:mod:`magg_kg.markup._headings`). Extractors read the prose view; evidence
+quotes are cut from the lesson text at the same offsets.
 
 Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code`` (code
 spans, ``<code>``/``<kbd>``/``<samp>``/``<tt>``, an element of class ``literal``, a code name
@@ -27,10 +30,11 @@ with their contents), ``reference`` (d2lbook roles such as :numref:`x`, an HTML 
 entries: ``role="doc-biblioentry"``, a Markdown one's: the section under a heading "References" and
 an item shaped as a citation, :mod:`magg_kg.markup._references`; a footnote's mark ``[^1]``, a line
 that credits a picture: "Image source: ...", "> Sketchnote by ..."), ``marker`` (list bullets and
-numbers, blockquote ``>``, thematic breaks), ``hidden`` and ``choice`` (the options listed under a
-question, in Markdown and MDX: :mod:`magg_kg.markup._choices`). Heading text keeps its ``#`` (the
-chunker and the sentence splitter find headings by it); ``<details>``/``<summary>`` text is prose
-(it is shown on a click).
+numbers, blockquote ``>``, thematic breaks, the marks of a heading, an AsciiDoc block's
+delimiter), ``hidden`` and ``choice`` (the
+options listed under a question, in Markdown and MDX: :mod:`magg_kg.markup._choices`). Heading text
+keeps its ``#`` (the chunker and the sentence splitter find headings by it);
+``<details>``/``<summary>`` text is prose (it is shown on a click).
 
 Hidden text is recorded (:class:`HiddenText`) and never used as evidence: HTML and MDX comments;
 elements with ``hidden``, ``aria-hidden="true"``, a hiding style (``display:none``,

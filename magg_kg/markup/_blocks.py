@@ -10,6 +10,7 @@ import re
 
 from magg_kg.markup._canvas import Canvas, RegionKind, reads_as_prose
 from magg_kg.markup._directives import directive_at, indent, is_option, literal_block
+from magg_kg.markup._headings import admonition_label, heading_at, is_org, lone_underline
 from magg_kg.markup._references import citation_end, heading_level, is_bibliography
 from magg_kg.markup._tables import Tables, paint_table
 
@@ -76,6 +77,7 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
     cited: int | None = None  # the level of the bibliography's heading, in its section
     previous, in_list, start, skip = "blank", False, -1, 0
     tables = Tables(lines)
+    org = is_org(text)
     for index, line in enumerate(lines):
         start += 1
         line_start, end = start, start + len(line)
@@ -148,12 +150,22 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
         if opening and not (opening.group(1)[0] == "`" and "`" in rest[opening.end() :]):
             fence = (opening.group(1)[0], len(opening.group(1)), line_start, "code")
             continue
-        level = None if quote else heading_level(rest, following)
+        after_blank = previous in ("blank", "code")
+        heading = (
+            None if quote else heading_at(canvas, lines, index, line_start, after_blank=after_blank, org=org)
+        )
+        level = heading.level if heading is not None else None if quote else heading_level(rest, following)
         if cited is not None and (level is None or level > cited):
             paint(line_start, end, "reference")
             continue
         if level is not None:
-            cited = level if is_bibliography(rest) else None
+            cited = level if is_bibliography(rest if heading is None else heading.title) else None
+        if heading is not None:
+            skip, previous, in_list = index + heading.lines, "text", False
+            continue
+        if not quote and lone_underline(canvas, line_start, line):
+            previous = "text"  # an AsciiDoc block's delimiter: the line under it opens no title
+            continue
         cited_to = None if quote else citation_end(lines, index)
         if cited_to is not None:
             paint(line_start, end + sum(len(lines[i]) + 1 for i in range(index + 1, cited_to)), "reference")
@@ -175,7 +187,9 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
             _table_row(canvas, line_start, line)
             previous = "table"
             continue
-        after_blank, previous = previous in ("blank", "code"), "text"
+        previous = "text"
+        if after_blank:
+            admonition_label(canvas, at, rest)
         marker = _RULE.match(rest) or _ADMONITION.match(rest) or _LIST.match(rest)
         if (footnote := _FOOTNOTE.match(rest)) is not None:
             paint(at, at + footnote.end(), "reference")

@@ -405,7 +405,7 @@ BEFORE, AFTER = (
         (
             "Intro.\n\nWorks cited\n-----------\n\nDoersch, C. Tutorial on VAEs, 2016.\n\n"
             "Next\n----\n\nMore.\n",
-            "Intro. Works cited Next More.",
+            "Intro. Works cited ----------- Next ---- More.",  # a heading's underline shows as written
         ),
         # Items shaped as citations, anywhere: authors, a year, a mark of a publication.
         (
