@@ -31,7 +31,8 @@ entries: ``role="doc-biblioentry"``, a Markdown one's: the section under a headi
 an item shaped as a citation, :mod:`magg_kg.markup._references`; a footnote's mark ``[^1]``, a line
 that credits a picture: "Image source: ...", "> Sketchnote by ..."), ``marker`` (list bullets and
 numbers, blockquote ``>``, thematic breaks, the marks of a heading, an AsciiDoc block's
-delimiter), ``hidden`` and ``choice`` (the
+delimiter), ``chrome`` (a web page's navigation, footer, reader comments, cookie banner and a
+sidebar's lists: :mod:`magg_kg.markup._tags`), ``hidden`` and ``choice`` (the
 options listed under a question, in Markdown and MDX: :mod:`magg_kg.markup._choices`). Heading text
 keeps its ``#`` (the chunker and the sentence splitter find headings by it);
 ``<details>``/``<summary>`` text is prose (it is shown on a click).

@@ -23,7 +23,7 @@ __all__ = [
 Flavor = Literal["markdown", "mdx", "html"]
 RegionKind = Literal[
     "code", "inline_code", "html", "comment", "component", "front_matter", "admonition", "table",
-    "math", "image", "url", "script", "reference", "marker", "hidden", "choice",
+    "math", "image", "url", "script", "reference", "marker", "hidden", "choice", "chrome",
 ]  # fmt: skip
 KINDS: tuple[RegionKind, ...] = get_args(RegionKind)
 

@@ -7,6 +7,14 @@ opening tag as a paragraph break and ``#`` (``<h2>`` as ``\n\n# ``, ``<h2 id="x"
 ``\n\n## `` and spaces: as many ``#`` as the level, when the tag has room for them); an emphasis
 tag as ``*`` (``<em>``, ``<i>``) or ``**`` (``<strong>``, ``<b>``) against the text it marks.
 Offsets are unchanged: each mark takes a character of the tag.
+
+A web page's chrome is no part of its lesson, and no prose (``chrome``): a ``<nav>``, a
+``<footer>``, an element whose role (class, id) is ``navigation`` or ``contentinfo``, one whose class or id
+names a comments section, a breadcrumb trail or a cookie banner (:data:`_CHROME_NAMES`), and a
+list (``<ul>``, ``<ol>``) in a sidebar (an ``<aside>``, an element whose class or id says
+``sidebar``): the course's other lessons, linked. A sidebar's own paragraphs stay prose (a
+docutils ``.. sidebar::`` is one). Read as prose, a reader's comment ("isn't random forest a
+prerequisite for decision trees?") was evidence, and the sidebar's links were lesson concepts.
 """
 
 from __future__ import annotations
@@ -42,6 +50,15 @@ _ROLES: dict[str, RegionKind] = {"doc-bibliography": "reference", "doc-biblioent
 (docutils' and Sphinx's ``<div class="citation" role="doc-biblioentry">``), whose titles and venues
 are references, as a d2lbook citation is."""
 _DECLARED = re.compile(r"(?:^|\s)(class|role)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+_CHROME_TAGS = frozenset({"nav", "footer"})
+_CHROME_ROLES = frozenset({"navigation", "contentinfo"})
+_CHROME_NAMES = frozenset("comment comments commentlist disqus breadcrumb breadcrumbs cookie cookies".split())
+"""Words of a class or id (split at ``-`` and ``_``) that name page chrome: a reader comments
+section (``comments``, ``comment-list``, ``disqus_thread``), a breadcrumb trail, a cookie banner."""
+_IDENTIFIED = re.compile(
+    r"(?:^|\s)(class|id|role)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'=<>`]+))", re.IGNORECASE
+)
+_NAME_PART = re.compile(r"[^\s_-]+")
 _BLOCKS = frozenset(
     "address article aside blockquote body br dd details dialog div dl dt fieldset figcaption figure "
     "footer form head header hr html li main nav ol p section summary table tbody td tfoot th thead "
@@ -139,6 +156,9 @@ class Elements:
         self.depth: dict[str, int] = {}
         self.open: dict[str, list[tuple[int, int, int, RegionKind, str]]] = {}
         self.active: set[RegionKind] = set()
+        self.sidebars: list[tuple[str, int]] = []
+        """The sidebars open (an ``<aside>``, an element whose class or id says sidebar): their
+        element's name and depth."""
 
     def tag(self, start: int, end: int, name: str, closing: bool, empty: bool, attrs: int) -> None:
         low = name.lower()
@@ -153,14 +173,23 @@ class Elements:
             group = 2 if title.group(2) is not None else 3
             self.canvas.hide(title.start(group), title.end(group), f"{title.group(1).lower()} text")
         if closing:
+            if self.sidebars and self.sidebars[-1] == (low, self.depth.get(low, 0)):
+                self.sidebars.pop()
             self.close(low, start, end)
             return
         if empty or low in _VOID:
             return
         depth = self.depth[low] = self.depth.get(low, 0) + 1
+        names = set() if component or plain else self.names(attrs, end)
+        if low == "aside" or "sidebar" in names:
+            self.sidebars.append((low, depth))
+        chrome = low in _CHROME_TAGS or not names.isdisjoint(_CHROME_NAMES | _CHROME_ROLES)
+        chrome = chrome or (low in ("ul", "ol") and bool(self.sidebars))  # a sidebar's list: navigation
         # What a class or role declares the content (math in a <tt>) comes before what the element is.
         declared = None if component or plain else self.declared(attrs, end)
-        content: RegionKind | None = "hidden" if hidden else declared or _CONTENT.get(low)
+        content: RegionKind | None = (
+            "hidden" if hidden else "chrome" if chrome else declared or _CONTENT.get(low)
+        )
         if component and not hidden:
             content = "choice" if self.offered(name, attrs, end) else None
         if content is not None and content not in self.active:
@@ -174,6 +203,14 @@ class Elements:
         words = {word.lower() for word in re.findall(r"[A-Z]?[a-z]+", name)}
         props = _VALUE.sub('""', self.view[attrs:end])  # a prop's name, never words of its value
         return not words.isdisjoint(_OFFERS) or _MARKED.search(props) is not None
+
+    def names(self, attrs: int, end: int) -> set[str]:
+        """The words of a tag's class, id and role, split at ``-`` and ``_``, in lower case."""
+        words: set[str] = set()
+        for found in _IDENTIFIED.finditer(self.view, attrs, end):
+            value = next(group for group in found.groups()[1:] if group is not None)
+            words.update(part.lower() for part in _NAME_PART.findall(value))
+        return words
 
     def declared(self, attrs: int, end: int) -> RegionKind | None:
         """The content kind a tag's class (:data:`_CLASSES`) or role (:data:`_ROLES`) declares."""
