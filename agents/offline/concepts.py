@@ -63,7 +63,7 @@ from pathlib import Path
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.cues import cue_free, cue_statements
 from agents.offline.acronyms import acronym_pairs
-from agents.offline.glossary import entry
+from agents.offline.glossary import entry, is_label, listed
 from agents.offline.headings import HeadingTopics, forms_written, instruction, topical
 from agents.offline.terms import is_term
 from agents.payload import as_list
@@ -138,7 +138,6 @@ _COPULA = re.compile(
 "Embeddings are a set of models ...", "The Transformer is an instance of ..." (a genus after "is",
 as a glossary writes a definition)."""
 _JOINERS = frozenset("of for to in on over".split())
-_CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
 _NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
 
@@ -233,6 +232,10 @@ def _found(text: str, known: list[KnownConcept], topics: HeadingTopics) -> _Foun
     english = _english(clean)
     units = sentences(clean, view=True)  # a chunk of the lesson's prose view
     found = _Found()
+    for unit in units if english else []:  # a definition list's entries first: each says what its term is
+        term, quote = _clean(listed(unit.text)), text[unit.start : unit.end]
+        if term and noun_phrase(term, joined=True) and is_term(term, "defined"):
+            found.add(_Offer(term, "teaches", quote, 0.9, "definition list", quote))
     names: Counter[str] = Counter()
     runs: Counter[str] = Counter()
     first: dict[str, tuple[str, str]] = {}
@@ -279,8 +282,8 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         defined = defined or gloss is not None
         if not noun_phrase(term, joined=defined) or not is_term(term, "defined" if defined else "emphasised"):
             continue
-        if not defined and _title_case(term) and _standalone(term, clean) < 2:
-            continue  # a label ("**Invoice File**", "**Augmented Generation:**"), not a term
+        if not defined and is_label(term, clean):
+            continue  # "**Invoice File**", "**Augmented Generation:**": no term
         other = _OR_ALSO.match(sentence, match.end())
         alias = _clean((other.group("alias") or (other.group("named") if defined else "")) if other else "")
         if alias and is_term(alias, "defined"):
@@ -397,17 +400,6 @@ def _clean(name: str) -> str:
     name = re.split(r"\s[(\[]", name)[0]
     name = " ".join(name.replace("`", " ").split()).strip(" *_'\"“”‘’:;,.!?-")
     return re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
-
-
-def _title_case(name: str) -> bool:
-    tokens = name.split()
-    return len(tokens) > 1 and all(token[:1].isupper() for token in tokens if token[:1].isalpha())
-
-
-def _standalone(name: str, text: str) -> int:
-    """How often the text writes a name other than as the tail of a longer capitalised one."""
-    starts = [match.start() for match in re.finditer(re.escape(name), text, re.IGNORECASE)]
-    return sum(1 for start in starts if not _CAPITALISED_BEFORE.search(text[max(0, start - 40) : start]))
 
 
 def _latin(name: str) -> bool:

@@ -1,5 +1,6 @@
 """Glossary entries: a list item that opens with an emphasised term, a colon or a dash, and what
-the term is.
+the term is; an entry of a definition list (:func:`listed`); and a label, which is no term
+(:func:`is_label`).
 
 Markdown courses define their terms this way at least as often as in prose ("- **Observation**:
 Partial description of the state of the environment.", "**Tabular Method:** Type of problem in
@@ -22,7 +23,7 @@ import re
 
 from agents.phrases import word_classes
 
-__all__ = ["entry"]
+__all__ = ["entry", "is_label", "listed"]
 
 _ENTRY = re.compile(r"[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*")
 """What may stand before an entry's term on its line: the marker of a list item."""
@@ -34,6 +35,43 @@ _DESCRIBING = frozenset({"NOUN", "PROPN", "ADJ", "X"})
 _CLAUSAL = frozenset({"PRON", "ADP", "AUX", "ADV", "SCONJ", "CCONJ", "PART", "DET"})
 """Word classes that open a clause or a remark rather than a description ("we", "It", "Has",
 "When", "Before")."""
+
+
+_LISTED = re.compile(r"(?P<term>[^\n:]{1,80}?)[ \t]*\n[ \t]{0,3}:[ \t]+\S")
+"""An entry of a definition list as the prose view writes it, Pandoc's way or from HTML's
+``<dt>``/``<dd>``: its term on a line, its definition on the next after a ``:``."""
+_CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
+
+
+def listed(sentence: str) -> str:
+    """The term a sentence of the prose view opens with when it is an entry of a definition list
+    (its term over ``:`` and what the term is), else "". A definition list is a glossary by its
+    markup: its terms are defined, whatever word opens the definition.
+
+    >>> listed("Reparameterization trick\\n:   Writing a sample as a function of noise.")
+    'Reparameterization trick'
+    >>> listed("We train it.\\nThe loss: a number."), listed("Note: see below.")
+    ('', '')
+    """
+    found = _LISTED.match(sentence)
+    return found.group("term").strip() if found else ""
+
+
+def is_label(term: str, text: str) -> bool:
+    """Whether an emphasised phrase is a label rather than a term: in Title Case, and written in
+    ``text`` at most once other than as the tail of a longer capitalised name ("**Invoice File**",
+    "**Augmented Generation:**").
+
+    >>> is_label("Invoice File", "**Invoice File**: send.")
+    True
+    >>> is_label("Invoice File", "Invoice File. Invoice File")
+    False
+    """
+    tokens = term.split()
+    if not (len(tokens) > 1 and all(token[:1].isupper() for token in tokens if token[:1].isalpha())):
+        return False
+    starts = [match.start() for match in re.finditer(re.escape(term), text, re.IGNORECASE)]
+    return sum(1 for start in starts if not _CAPITALISED_BEFORE.search(text[max(0, start - 40) : start])) < 2
 
 
 def entry(text: str, start: int, end: int) -> tuple[int, int] | None:

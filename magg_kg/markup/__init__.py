@@ -10,7 +10,8 @@ tag reads as a paragraph break, a heading's tag as ``#``, an emphasis tag as ``*
 :mod:`magg_kg.markup._tags`), a character reference as the character it stands for; a heading of
 AsciiDoc (``== Title``) or org (``** Title``) reads as Markdown's, its marks as ``#``, and an
 underlined one (reST's, Markdown's setext) as a title over a line of ``=`` or ``-``
-(:mod:`magg_kg.markup._headings`). Extractors read the prose view; evidence
+(:mod:`magg_kg.markup._headings`); an entry of a definition list, Pandoc's or HTML's, as its term
+over a line that opens with ``:`` and its definition. Extractors read the prose view; evidence
 quotes are cut from the lesson text at the same offsets.
 
 Not prose, by region kind: ``code`` (fenced and indented blocks, ``<pre>``), ``inline_code`` (code
@@ -30,9 +31,9 @@ with their contents), ``reference`` (d2lbook roles such as :numref:`x`, an HTML 
 entries: ``role="doc-biblioentry"``, a Markdown one's: the section under a heading "References" and
 an item shaped as a citation, :mod:`magg_kg.markup._references`; a footnote's mark ``[^1]``, a line
 that credits a picture: "Image source: ...", "> Sketchnote by ..."), ``marker`` (list bullets and
-numbers, blockquote ``>``, thematic breaks, the marks of a heading, an AsciiDoc block's
-delimiter), ``chrome`` (a web page's navigation, footer, reader comments, cookie banner and a
-sidebar's lists: :mod:`magg_kg.markup._tags`), ``hidden`` and ``choice`` (the
+numbers, blockquote ``>``, thematic breaks, the marks of a heading and a definition list, an
+AsciiDoc block's delimiter), ``chrome`` (a web page's navigation, footer, reader comments, cookie
+banner and a sidebar's lists: :mod:`magg_kg.markup._tags`), ``hidden`` and ``choice`` (the
 options listed under a question, in Markdown and MDX: :mod:`magg_kg.markup._choices`). Heading text
 keeps its ``#`` (the chunker and the sentence splitter find headings by it);
 ``<details>``/``<summary>`` text is prose (it is shown on a click).

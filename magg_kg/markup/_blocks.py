@@ -34,6 +34,9 @@ _DEFINITION = re.compile(r" {0,3}\[[^\]\n]{1,999}\]:[ \t]*\S")
 _FOOTNOTE = re.compile(r" {0,3}\[\^[^\]\s]{1,99}\]:[ \t]*")
 """A footnote's label, before its text: prose, shown at the foot of the page (one shaped as a
 citation is a reference: :mod:`magg_kg.markup._references`)."""
+_TERM_DEFINITION = re.compile(r" {0,3}([:~])[ \t]+(?=\S)")
+"""The mark of a definition in a Pandoc definition list, on the line under its term ("Term" over
+":   What it is."): a marker, shown as ``:``, its definition's later paragraphs indented prose."""
 _ROLE_LINE = re.compile(r"[ \t]*:[a-z_]+:(?:`[^`\n]*`)?[ \t]*$")
 _LIST = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX]\])?(?=[ \t]|$)")
 _CREDIT = re.compile(
@@ -76,6 +79,7 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
     options, yaml = False, False  # a directive's options may follow; in its block of YAML options
     cited: int | None = None  # the level of the bibliography's heading, in its section
     previous, in_list, start, skip = "blank", False, -1, 0
+    defined = -2  # the last line that gave a term of a definition list its definition
     tables = Tables(lines)
     org = is_org(text)
     for index, line in enumerate(lines):
@@ -191,7 +195,16 @@ def block_pass(canvas: Canvas, *, mdx: bool) -> None:
         if after_blank:
             admonition_label(canvas, at, rest)
         marker = _RULE.match(rest) or _ADMONITION.match(rest) or _LIST.match(rest)
-        if (footnote := _FOOTNOTE.match(rest)) is not None:
+        term = (
+            index >= 1
+            and not after_blank
+            and (defined == index - 1 or (index < 2 or not lines[index - 2].strip()))
+        )
+        if term and (definition := _TERM_DEFINITION.match(rest)) is not None:
+            paint(at + definition.start(1), at + definition.end(1), "marker")
+            canvas.mark(at + definition.start(1), ":")
+            defined, in_list = index, True  # its later paragraphs are indented
+        elif (footnote := _FOOTNOTE.match(rest)) is not None:
             paint(at, at + footnote.end(), "reference")
             canvas.mark(at + len(rest) - len(rest.lstrip()), "\n")  # a block of its own, as an item is
             in_list = True  # its next paragraphs are indented

@@ -5,7 +5,9 @@ it (:meth:`~magg_kg.markup._canvas.Canvas.mark`): a block element's tag (``<p>``
 ``</div>`` ...) reads as a paragraph break, so that blocks are never one sentence; a heading's
 opening tag as a paragraph break and ``#`` (``<h2>`` as ``\n\n# ``, ``<h2 id="x">`` as
 ``\n\n## `` and spaces: as many ``#`` as the level, when the tag has room for them); an emphasis
-tag as ``*`` (``<em>``, ``<i>``) or ``**`` (``<strong>``, ``<b>``) against the text it marks.
+tag as ``*`` (``<em>``, ``<i>``) or ``**`` (``<strong>``, ``<b>``) against the text it marks; a
+definition list's term (``<dt>``) runs on to its definition (``<dd>``), which opens on a line of
+its own with ``:``, as a Pandoc definition list writes it ("Term" over ":   What it is.").
 Offsets are unchanged: each mark takes a character of the tag.
 
 A web page's chrome is no part of its lesson, and no prose (``chrome``): a ``<nav>``, a
@@ -65,6 +67,8 @@ _BLOCKS = frozenset(
     "title tr ul".split()
 )
 _HEADINGS = {f"h{level}": level for level in range(1, 7)}
+_TERM_END = re.compile(r"</dt\s*>([ \t]*\n?[ \t]*)$", re.IGNORECASE)
+"""A term's end tag right before its definition (``<dd>``), on its line or the line before."""
 _EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
 _HIDES = re.compile(
     r"(?:^|\s)(?:hidden|aria-hidden\s*=\s*[\"'{]*true)(?=[\s/>=}\"']|$)"
@@ -226,6 +230,14 @@ class Elements:
         """The marks of a tag's structure (see the module docstring); a tag has three characters
         at least ("<p>")."""
         mark = self.canvas.mark
+        if low == "dt" and closing:
+            return  # a term runs on to its definition, as a Pandoc definition list writes them
+        if low == "dd" and not closing and (term := _TERM_END.search(self.view, max(0, start - 80), start)):
+            if "\n" not in term.group(1):
+                mark(start, "\n")
+                start += 1
+            mark(start, ":")  # "Term" over ":   What it is."
+            return
         if low in _BLOCKS or low in _HEADINGS:
             mark(start, "\n")
             if closing or low not in _HEADINGS:

@@ -1,18 +1,26 @@
 """The prose view of lessons written in other markups than Markdown's own (Pandoc, reStructuredText,
-org, MyST), and of what no markup marks: a bibliography, a code name written bare in a sentence.
+org, MyST, HTML's definition lists), and of what no markup marks: a bibliography, a code name written
+bare in a sentence.
 Each case was prose, found by a hostile run on realistic lessons, and gave evidence or concepts."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 import pytest
 
+from agents.extraction import extract_lesson
+from agents.offline.handlers import offline_handlers
+from agents.registry import Registry
 from governance.ingestion import ingest
 from magg_kg.clock import StepClock
+from magg_kg.lessons import read_lesson
+from magg_kg.llm.offline import OfflineLLM
 from magg_kg.markup import Markup, find_prose
 from magg_kg.sqlite import SQLiteStore
+from magg_kg.vocabulary import CURRICULUM
 from tests.ingestion.test_ingest import CountingLLM, context
 
 
@@ -545,3 +553,60 @@ def test_a_footnote_is_prose_and_its_mark_and_label_are_not() -> None:
     assert references[4].startswith("[^c]: Kingma") and references[5].startswith("[^d]: See also")
     # Each footnote is a block of its own: two never run together into one sentence.
     assert markup.prose[text.index("[^b]:")] == "\n"
+
+
+# Definition lists: Pandoc's ("Term" over ":   What it is.") and HTML's (<dt>/<dd>) are read as one
+# entry, its term over ":" and its definition, whose entry describes the term.
+
+DEFINITIONS = """\
+A variational autoencoder is a generative model. The reparameterization trick is a prerequisite for
+training a VAE with backpropagation.
+
+Reparameterization trick
+:   Writing a sample as a deterministic function of the parameters and independent noise, so that
+    gradients flow through the sampling step.
+
+    Its second paragraph is prose too.
+
+Variational inference
+~   A family of methods that approximate an intractable posterior with a simpler distribution.
+"""
+
+HTML_DEFINITIONS = (
+    "<html><body><article>\n<p>A variational autoencoder is a generative model. The reparameterization "
+    "trick is a prerequisite for training a VAE with backpropagation.</p>\n<dl>\n"
+    "<dt>Reparameterization trick</dt>\n<dd>Writing a sample as a deterministic function of the parameters "
+    "and independent noise, so that gradients flow through the sampling step.</dd>\n"
+    "<dt>Variational inference</dt><dd>A family of methods that approximate an intractable posterior with a "
+    "simpler distribution.</dd>\n</dl>\n</article></body></html>\n"
+)
+
+
+def test_a_definition_lists_entry_is_its_term_over_its_definition() -> None:
+    prose = find_prose(DEFINITIONS).prose
+    assert "Reparameterization trick\n:   Writing a sample" in prose
+    assert "Variational inference\n:   A family" in prose  # Pandoc's other mark, shown as ":"
+    assert "    Its second paragraph is prose too." in prose  # no indented code
+    html = find_prose(HTML_DEFINITIONS, "html").prose
+    assert re.search(r"Reparameterization trick *\n: +Writing a sample", html), html
+    assert re.search(r"Variational inference *\n: +A family", html), html
+    # A line that opens on ":" after a blank line is no definition (d2l writes a table's caption so).
+    caption = "Intro.\n\n: Example configuration space\n"
+    assert find_prose(caption).prose == caption
+
+
+@pytest.mark.parametrize("name", ["course.md", "course.html"])
+def test_a_definition_lists_entry_describes_its_term(tmp_path: Path, name: str) -> None:
+    # Found by a hostile run: "reparameterization trick" was described by "The reparameterization
+    # trick is a prerequisite for training a VAE ..." (a relation, no description now), and the
+    # definition list's entry for it in the same lesson was never read.
+    (tmp_path / name).write_text(DEFINITIONS if name.endswith(".md") else HTML_DEFINITIONS, encoding="utf-8")
+    done = extract_lesson(
+        read_lesson(tmp_path / name), OfflineLLM(offline_handlers()), Registry([], {}), CURRICULUM
+    )
+    described = {concept.id: concept.description for concept in done.new_concepts}
+    assert described["reparameterization-trick"] == (
+        "Reparameterization trick: Writing a sample as a deterministic function of the parameters and "
+        "independent noise, so that gradients flow through the sampling step."
+    )
+    assert described["variational-inference"].startswith("Variational inference: A family of methods")
