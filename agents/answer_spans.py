@@ -379,7 +379,8 @@ def _define(
     if match is None:
         return None
     listings = {position for position, sentence in enumerate(read) if sentence.listed}
-    found = definition([match.group("term"), *also], [s.text for s in read], bool(also), listings)
+    titles = [excerpts[s.excerpt].title for s in read]
+    found = definition([match.group("term"), *also], [s.text for s in read], bool(also), listings, titles)
     if found is None:
         return None
     sentence = read[found.position]

@@ -5,12 +5,14 @@ between commas allowed; "is defined as", "refers to", "means") or "defining X as
 sentences the reader takes the first that emphasises X ("**X** is ...", where a lesson introduces
 a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
 never one that says only how X relates to something else ("a prerequisite for ...", "part of
-..."). What it says is read to the end of its clause, a list of a few words kept whole, emphasis
-marks dropped. Without one, the gloss of X as an entry of a list ("**X** - used for ...",
-"**X**: This is the process of ...", X in bold, or opening the sentence) is read to the end of its
-sentence or to the next entry. Else a whole sentence stands for the definition: the first that
-names X ("called X", "known as X"), emphasises it ("*X*") or opens with it; and for a concept the
-graph knows, the first that mentions it (at half the support); never a listing (a table of
+...", "modified based on ..."). What it says is read to the end of its clause, a list of a few
+words kept whole, emphasis marks dropped. Without one, the gloss of X as an entry of a list
+("**X** - used for ...", "**X**: This is the process of ...", X in bold, or opening the sentence;
+or X's name short of the kind its gloss names, "**Invoice Processing**: This model ..." for the
+Invoice Processing AI Model) is read to the end of its sentence or to the next entry. Else a whole
+sentence stands for the definition: the first that names X ("called X", "known as X"), emphasises
+it ("*X*") or opens with it; and for a concept the graph knows, the first that mentions it (at
+half the support; one in a section headed by X's name first); never a listing (a table of
 contents) that names X among its headings, nor a sentence that announces what the lesson or a
 section will do ("This lesson will cover: Why you should prioritize Responsible AI ...").
 """
@@ -65,11 +67,11 @@ follows must then name X's kind."""
 _RELATED = re.compile(
     r"[\W_]*(?:(?:an?|the|one)\s+)?(?:(?:key|direct|natural|important|useful|common)\s+)?"
     r"(?:prerequisites?|requirements?|related to|relevant to|similar to|needed|necessary|required|"
-    r"part of|parts of|basis|foundation|important)\b",
+    r"part of|parts of|basis|foundation|important|(?:\w+ed\s+)?(?:based|built)\s+(?:up)?on)\b",
     re.IGNORECASE,
 )
 """What says how X relates to something else ("a prerequisite for gradient descent", "related
-to planning", "part of every transformer"), not what X is."""
+to planning", "part of every transformer", "modified based on the faster R-CNN"), not what X is."""
 
 
 _DENIED = re.compile(r"[\W_]*(?:not|never|no longer|neither)\b", re.IGNORECASE)
@@ -79,6 +81,22 @@ _DENIED = re.compile(r"[\W_]*(?:not|never|no longer|neither)\b", re.IGNORECASE)
 _PLURAL = r"(?:e?s)?(?!\w)"
 """A name's end, its plural's included ("RNNs" names the RNN: "What is an RNN?" missed "*Recurrent
 neural networks* (RNNs) are ...", which "What are RNNs?" read)."""
+
+
+_ENTRY = r"(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"
+"""What ends the term of an entry of a list: a colon, or a dash after its emphasis."""
+
+
+def _kinded(names: Sequence[str]) -> str:
+    """The entry of X in a list under its name short of the kind its gloss names ("**Invoice
+    Processing**: This model extracts ..." for the Invoice Processing AI Model): an alternative of
+    the gloss's pattern ("" for names of one word)."""
+    split = [name.split() for name in names]
+    shorts = [" ".join(words[:-k]) for words in split for k in (1, 2) if len(words) > k]
+    if not shorts:
+        return ""
+    heads = "|".join(dict.fromkeys(re.escape(words[-1]) for words in split if len(words) > 1))
+    return rf"|(?:{'|'.join(map(re.escape, shorts))}){_ENTRY}(?=\s*(?:this|the)\s+(?:{heads})\b)"
 
 
 @lru_cache(maxsize=1024)
@@ -104,8 +122,7 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     )
     marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
     glossed = re.compile(  # "**Keyword search** - used for text searches", "**Retrieval:** When ..."
-        rf"(?:(?<![\w*_])(?=\*\*|__)|^[^\w*_]*)(?P<mark>\*\*|__|\*|_)(?:{terms})\w*"
-        r"(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"
+        rf"(?:(?<![\w*_])(?=\*\*|__)|^[^\w*_]*)(?P<mark>\*\*|__|\*|_)(?:(?:{terms})\w*{_ENTRY}{_kinded(names)})"
         r"\s*(?P<said>[^*_\s](?:(?!(?:\*\*|__)[^\W_]).)*)",
         re.IGNORECASE,
     )
@@ -209,13 +226,20 @@ _APPOSED = (
 
 
 def definition(
-    names: Sequence[str], sentences: Sequence[str], known: bool = False, listings: Collection[int] = ()
+    names: Sequence[str],
+    sentences: Sequence[str],
+    known: bool = False,
+    listings: Collection[int] = (),
+    titles: Sequence[str] = (),
 ) -> Definition | None:
     """The definition of X (any of ``names``) that the sentences give, read as the module says;
     ``known``: X is a concept the graph knows, so a sentence that only mentions it will do;
     ``listings``: the positions of passages that are listings (a table of contents, a menu:
     :func:`agents.passages.listed_passages`), never quoted whole for a definition: one that names X
-    among its headings says nothing of what X is (a gloss of X in one is read).
+    among its headings says nothing of what X is (a gloss of X in one is read); ``titles``: the
+    title of each sentence's excerpt: of the sentences that only mention X, one in a section
+    titled by X comes first, where a passing mention elsewhere ("cheaper than Large and NeMo")
+    says nothing of it.
 
     >>> definition(["attention"], ["We use attention.", "**Attention** is a weighting, learned."])
     Definition(position=1, text='a weighting', support=0.5)
@@ -231,6 +255,8 @@ def definition(
     'We use RAG.'
     >>> definition(["RNN"], ["We use it.", "RNNs have hidden states."]).text
     'RNNs have hidden states.'
+    >>> definition(["Invoice Processing AI Model"], ["**Invoice Processing**: This model reads bills."]).text
+    'This model reads bills'
     """
     kept = _kept(names)
     if not kept:
@@ -266,10 +292,28 @@ def definition(
             if pattern.search(sentence) is not None and not _announcing(sentence, kept):
                 return Definition(position, sentence, 0.5)
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
-        for position, sentence in saying:
+        titled = {k for k, title in enumerate(titles) if _titled_by(title, mentioning)}
+        for position, sentence in sorted(saying, key=lambda found: found[0] not in titled):
             if mentioning.search(sentence) is not None and not _announcing(sentence, kept):
                 return Definition(position, sentence, 0.25)
     return None
+
+
+def _titled_by(title: str, mentioning: re.Pattern[str]) -> bool:
+    """Whether an excerpt's title ("Lesson: Heading") heads a section about X: its heading is X's
+    name, or X's after one word that qualifies it ("Mistral NeMo"), not a heading that only names
+    X among other things ("Skip-Gram with Global Corpus Statistics", "Applying Word Vectors").
+
+    >>> nemo = re.compile("(?i)nemo")
+    >>> _titled_by("Mistral Models: Mistral NeMo", nemo), _titled_by("Models: Using NeMo", nemo)
+    (True, False)
+    """
+    heading = re.sub(r"[*_`\[\]]", "", title.rsplit(": ", 1)[-1]).strip()
+    found = list(mentioning.finditer(heading))
+    if not found or heading[found[-1].end() :].strip(" .:!?)"):
+        return False
+    before = heading[: found[-1].start()].split()
+    return not before or (len(before) == 1 and not before[0].lower().endswith("ing"))
 
 
 def _gloss(said: str) -> str:

@@ -306,3 +306,57 @@ def test_an_announcement_that_names_what_x_is_in_apposition_defines_it() -> None
     ):
         found = definition(["AutoRec"], [plain, later], known=True)
         assert found is not None and found.position == 1, plain
+
+
+def test_how_x_was_built_on_something_else_is_not_what_x_is() -> None:
+    # d2l: "What is mask R-CNN?" answered "modified based on the faster R-CNN", once the reference
+    # before it ("As shown in , the mask R-CNN is ...") was left out, rather than the sentence that
+    # emphasises it where it is taught.
+    taught = Excerpt(
+        "c-1",
+        "R-CNNs: Mask R-CNN",
+        "If pixel-level positions are labeled, the *mask R-CNN* can leverage such labels to improve "
+        "detection. The mask R-CNN is modified based on the faster R-CNN.",
+    )
+    span = best_span("What is mask R-CNN?", [taught], ["mask R-CNN"])
+    assert span is not None and span.text.startswith("If pixel-level positions are labeled")
+    built = ["Transformers are built on the attention mechanism.", "Transformers are a model architecture."]
+    found = definition(["transformer"], built)
+    assert found is not None and found.text == "a model architecture"
+
+
+def test_a_passing_mention_is_read_after_one_in_the_section_titled_by_x() -> None:
+    # genai: "What is NeMo?" quoted Mistral Small's advantages ("Cost Saving compared to Mistral
+    # LLMs like Mistral Large and NeMo"), the first sentence to mention NeMo, not the sentence of
+    # the section "Mistral NeMo".
+    small = Excerpt(
+        "c-1",
+        "Mistral Models: Mistral Small",
+        "Mistral Small is cheap. It costs less than Mistral LLMs like Mistral Large and NeMo.",
+    )
+    nemo = Excerpt(
+        "c-2",
+        "Mistral Models: Mistral NeMo",
+        "Unlike the other two, Mistral NeMo is the only free model with an Apache2 License.",
+    )
+    span = best_span("What is NeMo?", [small, nemo], ["NeMo"])
+    assert span is not None and span.excerpt == "c-2"
+    # A heading that names NeMo among other things is no section about it: the first mention stands.
+    using = Excerpt("c-3", "Mistral Models: Using NeMo with Tokenizers", nemo.text)
+    span = best_span("What is NeMo?", [small, using], ["NeMo"])
+    assert span is not None and span.excerpt == "c-1"
+
+
+def test_an_entry_that_names_x_short_of_the_kind_its_gloss_gives_defines_x() -> None:
+    # genai: "What is Invoice Processing AI Model?" had no lesson sentence to quote, though the
+    # list of prebuilt AI models has "**Invoice Processing**: This model extracts information from
+    # invoices."
+    listed = [
+        "Some of the Prebuilt AI Models include: **Object Detection**: This model detects objects.",
+        "**Invoice Processing**: This model extracts information from invoices.",
+    ]
+    found = definition(["Invoice Processing AI Model"], listed, known=True)
+    assert found == Definition(1, "This model extracts information from invoices", 0.5)
+    # The gloss must name X's kind: a shorter name glossed as something else is another thing.
+    other = ["**Invoice Processing**: This flow routes invoices to the finance team."]
+    assert definition(["Invoice Processing AI Model"], other) is None
