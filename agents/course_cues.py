@@ -3,15 +3,15 @@ course covers; and of a question about the graph's own make-up, which domain own
 (:func:`owner_asked`).
 
 Each is asked of no concept in particular, so the question classifier reads it only when a
-question names no concept (:func:`agents.question_types.classify`): where to start is what comes
-before no concept ("prerequisites" of none), what the course covers is what is part of none
-("parts" of none). A question that names something the graph lacks asks about that, not the
-course ("What subjects does Harvard offer?" names Harvard).
+question names no concept (:func:`agents.question_types.classify`): where to start (type
+``start``: what comes before no concept), what the course covers (type ``overview``: its contents,
+not the parts of a concept). A question that names something the graph lacks asks about that, not
+the course ("What subjects does Harvard offer?" names Harvard).
 
 >>> whole_graph_type("Where should I start?"), whole_graph_type("What does this course cover?")
-('prerequisites', 'parts')
+('start', 'overview')
 >>> whole_graph_type("What are the main topics?"), whole_graph_type("What is a topic model?")
-('parts', None)
+('overview', None)
 """
 
 from __future__ import annotations
@@ -59,20 +59,20 @@ _NAME = re.compile(r"(?<=\s)(?!I\b)[A-Z]")
 """A capital after the first word: the question names something (a book, a school, a person)."""
 
 
-def whole_graph_type(question: str) -> Literal["prerequisites", "parts"] | None:
+def whole_graph_type(question: str) -> Literal["start", "overview"] | None:
     """The type of a question that names no concept when it asks about the whole graph (module
     docstring), or None. What the course covers is asked in words for the course and what it
     covers, or in words for its contents alone, naming nothing else."""
     if _START.search(question):
-        return "prerequisites"
+        return "start"
     if _NAME.search(question):
         return None
     if _COURSE.search(question) and _COVERAGE.search(question):
-        return "parts"
+        return "overview"
     words = [w.lower() for w in re.findall(r"[\w'-]+", question)]
     content = [w for w in words if w not in FUNCTION_WORDS and w not in _ASKING]
     if content and set(content) <= _OVERVIEW_ONLY and _COVERAGE.search(question):
-        return "parts"
+        return "overview"
     return None
 
 

@@ -9,6 +9,8 @@ A question type names the graph algorithm that answers it (:mod:`governance.grap
 ``part_of``        what X is part of
 ``parts``          what is part of X
 ``relation``       how A relates to B
+``start``          where to start, naming no concept ("Where should I start?")
+``overview``       what the course covers, naming no concept ("What does this course cover?")
 ``open``           anything else: retrieval and synthesis
 
 The offline classifier reads cue words and where the concepts stand relative to them ("What
@@ -39,7 +41,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import Literal, cast, get_args
 
 from agents.answer_forms import ASPECT
 from agents.course_cues import LEARN_IT, whole_graph_type
@@ -47,21 +49,15 @@ from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.text import find_mentions, normalize_name
 
-__all__ = ["QUESTION_TYPES", "Classification", "QuestionType", "classify", "clauses_of"]
+__all__ = ["QUESTION_TYPES", "WHOLE_GRAPH_TYPES", "Classification", "QuestionType", "classify", "clauses_of"]
 
+_WholeGraph = Literal["start", "overview"]
+"""The types of a question about the whole graph, which names no concept (:mod:`agents.course_cues`)."""
 QuestionType = Literal[
-    "prerequisites", "unlocks", "path", "which_first", "part_of", "parts", "relation", "open"
+    "prerequisites", "unlocks", "path", "which_first", "part_of", "parts", "relation", _WholeGraph, "open"
 ]
-QUESTION_TYPES: tuple[QuestionType, ...] = (
-    "prerequisites",
-    "unlocks",
-    "path",
-    "which_first",
-    "part_of",
-    "parts",
-    "relation",
-    "open",
-)
+QUESTION_TYPES: tuple[QuestionType, ...] = get_args(QuestionType)
+WHOLE_GRAPH_TYPES: frozenset[QuestionType] = frozenset(get_args(_WholeGraph))
 TWO_CONCEPT_TYPES = frozenset({"path", "which_first", "relation"})
 
 _I = re.IGNORECASE

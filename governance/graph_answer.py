@@ -11,8 +11,9 @@ and a headline that says "The graph does not cover ...".
 The algorithms are :mod:`magg_kg.learning_order`'s; which of them a type uses:
 
 ============== =====================================================================
-prerequisites  :func:`~magg_kg.learning_order.steps_into` (``full``: ``steps_before``); of no
-               concept (where to start): :func:`~magg_kg.learning_order.starting_points`
+prerequisites  :func:`~magg_kg.learning_order.steps_into` (``full``: ``steps_before``)
+start          :func:`~magg_kg.learning_order.starting_points` (of no concept)
+overview       :func:`~magg_kg.coverage.central_concepts` (of no concept)
 unlocks        :func:`~magg_kg.learning_order.steps_out_of`
 path           :func:`~magg_kg.learning_order.learning_path` (A to B; the reverse is
                reported when only B to A exists)
@@ -118,7 +119,7 @@ def _one(kind: str, concept: str, full: bool, touching: Touching, names: Names) 
 def _start(touching: Touching, names: Names, every: Sequence[str]) -> GraphAnswer:
     """Where to start: the concepts nothing comes before that lead on to the most, with the steps
     out of each."""
-    answer = GraphAnswer("prerequisites", [])
+    answer = GraphAnswer("start", [])
     chosen = starting_points(touching, every)
     answer.found = [concept for concept, _ in chosen]
     answer.edges = [step.edge_id for _, steps in chosen for step in steps[:2]]  # two that show it
@@ -137,7 +138,7 @@ def _overview(
 ) -> GraphAnswer:
     """What the graph covers: the central concept of each of its largest domains, each with its
     best-supported edge."""
-    answer = GraphAnswer("parts", [])
+    answer = GraphAnswer("overview", [])
     domains, central = central_concepts(touching, every, owners)
     answer.found = [concept for concept, _ in central]
     answer.edges = [edge.edge_id for _, edge in central]
@@ -214,12 +215,12 @@ def answer_by_graph(
     every: Sequence[str] = (),
     owners: Mapping[str, Sequence[str]] | None = None,
 ) -> list[GraphAnswer]:
-    """The graph's answers to a typed sub-question (empty for ``open`` or too few concepts); what
-    comes before no concept in particular is where to start among ``every`` concept, and what is
-    part of none in particular is what the graph covers, by the domains that ``owners`` gives."""
-    if kind == "prerequisites" and not concepts:
+    """The graph's answers to a typed sub-question (empty for ``open`` or too few concepts); where
+    to start is read among ``every`` concept, and what the graph covers by the domains that
+    ``owners`` gives."""
+    if kind == "start":
         return [_start(touching, names, every)]
-    if kind == "parts" and not concepts:
+    if kind == "overview":
         return [_overview(touching, names, every, owners or {})]
     if kind in ("path", "which_first", "relation"):
         if len(concepts) < 2:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agents import qa
+from agents.question_types import WHOLE_GRAPH_TYPES
 from governance.comparison import compare_in_lessons, unjoined
 from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
@@ -108,9 +109,9 @@ def _part(answer: GraphAnswer, edges: Sequence[EdgeVersion]) -> GraphAnswer:
 
 def of_whole_graph(kind: str, concepts: Sequence[str], unknown: Sequence[str]) -> bool:
     """Whether a sub-question asks about the whole graph, naming no concept and no name the graph
-    lacks: where to start, what comes before none in particular ("Where should I start?"), or what
-    the graph covers, what is part of none in particular ("What does this course cover?")."""
-    return kind in ("prerequisites", "parts") and not concepts and not unknown
+    lacks: where to start ("Where should I start?") or what the graph covers ("What does this
+    course cover?")."""
+    return kind in WHOLE_GRAPH_TYPES and not concepts and not unknown
 
 
 def is_typed(sub: qa.SubQuestion) -> bool:

@@ -96,14 +96,14 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("Does the transformer build on attention?", "relation", ["transformer", "attention"]),
         ("Does calculus lead to gradient descent?", "relation", ["calculus", "gradient-descent"]),
         ("What is attention?", "open", ["attention"]),
-        # Where to start, with no concept named: what comes before no concept in particular.
-        ("Where should I start?", "prerequisites", []),
-        ("What should I learn first?", "prerequisites", []),
-        ("Which topics come first?", "prerequisites", []),
-        # What the course covers, with no concept named: what is part of no concept in particular.
-        ("What does this course cover?", "parts", []),
-        ("What are the main topics?", "parts", []),
-        ("Give me an overview.", "parts", []),
+        # Where to start, and what the course covers, with no concept named: types of their own,
+        # not the prerequisites or the parts of a concept ("parts" was reported for the course).
+        ("Where should I start?", "start", []),
+        ("What should I learn first?", "start", []),
+        ("Which topics come first?", "start", []),
+        ("What does this course cover?", "overview", []),
+        ("What are the main topics?", "overview", []),
+        ("Give me an overview.", "overview", []),
         ("What topics does the transformer lesson cover?", "open", ["transformer"]),
         # A cue word in a question that names nothing asks nothing of the graph.
         ("Who was the first delegate of the territory?", "open", []),
@@ -360,6 +360,7 @@ def test_where_to_start_is_the_concepts_nothing_comes_before_that_lead_on_to_the
     (answer,) = result.graph_answers
     assert answer.found == ["calculus", "linear-algebra", "attention"]
     assert answer.headline.startswith("Start with: ")
+    assert result.question_type == answer.type == "start"  # what `ask --json` reports
     assert set(answer.edges) <= set(result.citations) and answer.edges
 
 
@@ -373,6 +374,8 @@ def test_what_the_course_covers_is_the_central_concept_of_each_domain(graph: Gra
     (answer,) = result.graph_answers
     assert answer.found == ["backpropagation", "calculus"]
     assert answer.headline.startswith("The graph covers 2 domains; the central concept of each: ")
+    # What `ask --json` reports: the course's contents, not the parts of a concept.
+    assert result.question_type == answer.type == "overview"
     assert set(answer.edges) <= set(result.citations) and len(answer.edges) == 2
 
 
