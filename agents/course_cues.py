@@ -21,7 +21,7 @@ from typing import Literal
 
 from agents.phrases import FUNCTION_WORDS
 
-__all__ = ["LEARN_IT", "owner_asked", "whole_graph_type"]
+__all__ = ["COURSE", "LEARN_IT", "owner_asked", "whole_graph_type"]
 
 _START = re.compile(
     r"\bwhere (?:do|should|can|shall|would) (?:i|we|you|one) (?:start|begin)\b|"
@@ -32,7 +32,7 @@ _START = re.compile(
 )
 """Where to start ("Where do I start?", "What should I learn first?"): what comes before no
 concept in particular (the graph's starting points)."""
-_COURSE = re.compile(
+COURSE = re.compile(
     r"\b(?:course|class|curricul(?:um|a)|syllabus|lessons|lectures|modules|materials?|program(?:me)?|"
     r"tutorials)\b",
     re.IGNORECASE,
@@ -67,7 +67,7 @@ def whole_graph_type(question: str) -> Literal["start", "overview"] | None:
         return "start"
     if _NAME.search(question):
         return None
-    if _COURSE.search(question) and _COVERAGE.search(question):
+    if COURSE.search(question) and _COVERAGE.search(question):
         return "overview"
     words = [w.lower() for w in re.findall(r"[\w'-]+", question)]
     content = [w for w in words if w not in FUNCTION_WORDS and w not in _ASKING]

@@ -32,10 +32,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.answer_forms import ASPECT, expected_kind
 from agents.answer_spans import Excerpt, best_span
+from agents.clauses import clauses_of, resolved_clauses
 from agents.expansions import abbreviation_asked, expansion
 from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
-from agents.question_types import QuestionType, classify, clauses_of
+from agents.question_types import QuestionType, classify
 from agents.relevance import bears_on
 from agents.subjects import purpose_subject
 from agents.text import clipped, find_mentions
@@ -180,9 +181,12 @@ def decompose_offline(prompt: Prompt) -> dict[str, object]:
     question = prompt.data
     keys = {str(k): str(v) for k, v in _mapping(prompt.payload.get("lexicon")).items()}
     clauses: list[tuple[str, list[str]]] = []
-    for text in clauses_of(question):
+    asked = clauses_of(question)
+    # A clause that points back is asked with the name it points to ("why is it useful": "why is X
+    # useful"), as a sub-question of its own; another that names no concept goes with the one before.
+    for said, text in zip(asked, resolved_clauses(asked, keys), strict=True):
         found = list(dict.fromkeys(concept for _, _, concept in find_mentions(text, keys)))
-        if not found and clauses and not classify(text, keys).unknown:
+        if not found and clauses and text == said and not classify(text, keys).unknown:
             previous, concepts = clauses[-1]
             clauses[-1] = (f"{previous}, {text}", concepts)
             continue

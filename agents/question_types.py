@@ -44,12 +44,13 @@ from dataclasses import dataclass, field
 from typing import Literal, cast, get_args
 
 from agents.answer_forms import ASPECT
-from agents.course_cues import LEARN_IT, whole_graph_type
+from agents.course_cues import COURSE, LEARN_IT, whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
+from agents.phrases import FUNCTION_WORDS
 from agents.text import find_mentions, normalize_name
 
-__all__ = ["QUESTION_TYPES", "WHOLE_GRAPH_TYPES", "Classification", "QuestionType", "classify", "clauses_of"]
+__all__ = ["QUESTION_TYPES", "WHOLE_GRAPH_TYPES", "Classification", "QuestionType", "classify"]
 
 _WholeGraph = Literal["start", "overview"]
 """The types of a question about the whole graph, which names no concept (:mod:`agents.course_cues`)."""
@@ -304,6 +305,25 @@ def _around(read: _Read, cue: re.Pattern[str]) -> tuple[bool, bool]:
     )
 
 
+_FRAME = re.compile(rf"{_YES_NO.pattern}\s+(?:it\s+(?:true|correct|the case)\s+that\s+)?", _I)
+"""What opens a question asked yes or no before its first name ("Is it true that ...")."""
+
+
+def _other_side(read: _Read, cue: re.Pattern[str]) -> str:
+    """The name the graph lacks on the side of the first cue that names no concept, in a question
+    asked yes or no that names one on the other ("LoRA" in "Is it true that LoRA builds on
+    fine-tuning?"); "" when that side names the course, or more than a name: a function word
+    ("retraining the model", "something bigger")."""
+    found, framed = cue.search(read.masked), _FRAME.match(read.masked)
+    if found is None or framed is None:
+        return ""
+    start, end = (framed.end(), found.start()) if _MASK in read.masked[found.end() :] else (found.end(), None)
+    name = "" if _MASK in read.masked[start:end] else _slot_name(read.text[start:end])
+    words = {w.lower() for w in re.findall(r"[\w'-]+", name)}
+    named = 0 < len(words) <= 6 and not words & (FUNCTION_WORDS | _ASKING)
+    return name if named and not COURSE.search(name) else ""
+
+
 def _one(kind: QuestionType, read: _Read, full: bool = False) -> Classification:
     """A one-concept type with the concepts named; when none is, the name it asks about, as
     unknown: the one run of words left once its cues and question words are taken out."""
@@ -378,12 +398,14 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return Classification("path", concepts)
     if ASPECT.search(masked) or abbreviation_asked(text) or _WHY_USE.search(masked):
         return Classification("open", concepts)  # "When should I use X?", "What is ML short for?"
-    if len(concepts) == 2 and _YES_NO.match(masked):
+    if len(concepts) in (1, 2) and _YES_NO.match(masked):
         # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is
-        # part of or builds on.
+        # part of or builds on; so with a name the graph lacks on one side ("Does LoRA build on B?").
         for cue in (_PART_OF, _PARTS, _UNLOCK_CUE, _LEADS_CUE, _BASED_ON):
             if cue.search(masked) and all(_around(read, cue)):
                 return Classification("relation", concepts)
+            if cue.search(masked) and len(concepts) == 1 and (other := _other_side(read, cue)):
+                return Classification("relation", concepts, unknown=[other])
     if _PART_OF.search(masked):
         named_before, named_after = _around(read, _PART_OF)
         return _one("parts" if named_after and not named_before else "part_of", read)
@@ -426,20 +448,3 @@ def _learned(read: _Read, full: bool) -> Classification:
             typed = cast(QuestionType, kind)
             return Classification(typed, concepts[:needed] if needed == 2 else concepts, full=full)
     return Classification("open", concepts)
-
-
-_SPLIT = re.compile(
-    r"\?+\s*|;\s*|,?\s+(?:and|also|plus)\s+(?=(?:what|which|how|why|where|who|when|is|are|does|do|"
-    r"can|should|must)\b)",
-    re.IGNORECASE,
-)
-
-
-def clauses_of(question: str) -> list[str]:
-    """The clauses a question is split into before each is classified: at question marks,
-    semicolons, and "and"/"also"/"plus" before a question word; trimmed, none empty.
-
-    >>> clauses_of("What is RAG, and how is it evaluated? ")
-    ['What is RAG', 'how is it evaluated']
-    """
-    return [text for text in (piece.strip(" ,.") for piece in _SPLIT.split(question)) if text]

@@ -60,8 +60,9 @@ import json
 from collections.abc import Collection, Mapping, Sequence
 
 from agents import qa, synthesis
+from agents.clauses import clauses_of
 from agents.locations import asks_where_taught
-from agents.question_types import classify, clauses_of
+from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name
 from governance.comparison import compare_in_lessons, unjoined
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon

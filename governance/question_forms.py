@@ -6,7 +6,6 @@ contain a name it lacks (:func:`near_names`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from agents import qa
@@ -22,10 +21,11 @@ from agents.answer_forms import (
     term_in_context,
     without_aside,
 )
+from agents.clauses import clauses_of, pointing, resolved_clauses
 from agents.expansions import abbreviation_asked
 from agents.locations import asks_where_taught
 from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
-from agents.question_types import classify, clauses_of
+from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name, sentences
 from governance.excerpts import graph_lexicon
 from governance.experts import NOT_COVERED, QAResult
@@ -120,33 +120,21 @@ def what_is_asked(question: str, keys: dict[str, str]) -> str:
     return asked_without_aside(asked_sentence(question, keys), keys)
 
 
-_POINTING = re.compile(
-    r"\b(?:it|its|itself|they|them|their|themselves)\b|\b(?:this|that|these|those)(?=[\s?.!]*$)",
-    re.IGNORECASE,
-)
-"""A pronoun that points back to what was named before it ("What is it used for?", "What is
-this?"; a demonstrative only where nothing follows it: "this course" names the course)."""
-_EXPLETIVE = re.compile(r"\s(?:to\s+\w|that\b)", re.IGNORECASE)
-"""What follows an "it" that points to nothing ("Is it possible to ...", "Is it true that ...")."""
-
-
 def points_back(question: str, keys: Mapping[str, str]) -> str:
     """The word by which a question that names no concept points back to one named before it
     ("What is it used for?", "How do they work?"), asked alone, with nothing before it to point
-    to; "" for a question that names a concept, or points to nothing.
+    to (:func:`agents.clauses.pointing`); "" for a question that names a concept, or a name the
+    graph lacks before the pronoun ("Attention: how does it work?"), or points to nothing.
 
     >>> keys = {"dropout": "dropout"}
     >>> points_back("What is it used for?", keys), points_back("Take dropout. What is it for?", keys)
     ('it', '')
     >>> points_back("Is it wise to learn AI fast?", keys), points_back("What does this course cover?", keys)
     ('', '')
+    >>> points_back("What is LoRA and why is it useful?", keys)
+    ''
     """
-    if find_mentions(question, dict(keys)):
-        return ""
-    for found in _POINTING.finditer(question):
-        if found.group(0).lower() != "it" or not _EXPLETIVE.search(question[found.end() :]):
-            return found.group(0)
-    return ""
+    return "" if find_mentions(question, dict(keys)) else pointing(question)
 
 
 def unnamed_answer(graph: GraphIndex, question: str, mode: str) -> QAResult | None:
@@ -184,11 +172,12 @@ def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list
 
 
 def clause_questions(clauses: Sequence[str], keys: Mapping[str, str]) -> list[qa.SubQuestion]:
-    """Each clause of a question (:func:`agents.question_types.clauses_of`) as a sub-question, typed
+    """Each clause of a question (:func:`agents.clauses.clauses_of`) as a sub-question, typed
     as the classifier reads it: its type, the concepts it names (of an open clause, every concept
-    it mentions) and the names it lacks."""
+    it mentions) and the names it lacks; a clause that points back to the concept of the clause
+    before it is read with its name (:func:`agents.clauses.resolved_clauses`)."""
     lexicon, subs = dict(keys), []
-    for clause in clauses:
+    for clause in resolved_clauses(clauses, lexicon):
         kind = classify(clause, lexicon)
         if kind.type == "open":
             concepts = list(dict.fromkeys(c for _, _, c in find_mentions(clause, lexicon)))

@@ -155,8 +155,16 @@ def test_one_typed_clause_is_read_without_the_orchestrator_as_flat_reads_it(grap
     both = answer_routed(two, graph, "What comes before transformers? What does calculus unlock?", {})
     assert qa.DECOMPOSE_TASK not in two.tasks()
     assert [s["type"] for s in both.sub_questions] == ["prerequisites", "unlocks"]
+    # A clause that points back is read with the name it points to: "What do transformers unlock?".
+    back = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    pointed = answer_routed(back, graph, "What comes before transformers? What do they unlock?", {})
+    assert qa.DECOMPOSE_TASK not in back.tasks()
+    assert [(s["type"], s["concepts"]) for s in pointed.sub_questions] == [
+        ("prerequisites", ["transformer"]),
+        ("unlocks", ["transformer"]),
+    ]
     # A clause naming no known concept, an open question, or a name the graph lacks: the orchestrator.
-    for other in ("What comes before transformers? What do they unlock?", "Tell me about transformers.",
+    for other in ("What comes before transformers? What does a GPU cost?", "Tell me about transformers.",
                   "What should I learn before quantum annealing?"):  # fmt: skip
         asked = ScriptedLLM(replies=dict(qa.offline_handlers()))
         answer_routed(asked, graph, other, {})

@@ -1,0 +1,170 @@
+"""The clauses of a question, and what a pronoun in one points back to: a name written before it.
+
+A question is split into clauses (:func:`clauses_of`), each classified and answered on its own. It
+may name what it asks about once and point back to it: "What is dropout and why is it useful?",
+"Attention: how does it work?". A clause that names no concept and points back with a pronoun is
+asked with the name it points back to in the pronoun's place (:func:`resolved_clauses`: "why is
+dropout useful"): the one concept the clause before it names, or, when that clause names none, the
+term it asks about ("What is LoRA", "Explain LoRA"); or the topic a clause opens with before a
+colon ("Attention: how does it work?" is "how does Attention work"). A question that points back
+with nothing written before the pronoun's clause that names anything ("What problems does it
+solve?", "Thanks! What is it for?") has nothing to point to (:func:`pointing`). An "it" that points
+to nothing ("Is it true that ...", "Is it possible to ...") is no pronoun here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.answer_forms import DEFINED, WORD, requested_term
+from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS
+from agents.text import find_mentions
+
+__all__ = ["clauses_of", "pointing", "resolved_clauses"]
+
+_ASKS_AGAIN = (
+    r"\s+(?:and|also|plus)\s+(?=(?:what|which|how|why|where|who|when|is|are|does|do|can|should|must)\b)"
+)
+"""A clause that asks a question of its own after another ("..., and how is it evaluated")."""
+_SPLIT = re.compile(rf"\?+\s*|;\s*|,?{_ASKS_AGAIN}", re.IGNORECASE)
+
+_POINTING = re.compile(
+    r"\b(?:it|its|itself|they|them|their|themselves)\b|\b(?:this|that|these|those)(?=[\s?.!]*$)",
+    re.IGNORECASE,
+)
+"""A pronoun that points back to what was named before it ("What is it used for?", "What is
+this?"; a demonstrative only where nothing follows it: "this course" names the course)."""
+_EXPLETIVE = re.compile(r"\s(?:to\s+\w|that\b)", re.IGNORECASE)
+"""What follows an "it" that points to nothing ("Is it possible to ...", "Is it true that ...")."""
+_POSSESSIVE = frozenset({"its", "their"})
+_BOUNDARY = re.compile(rf"[.!?:;](?=\s)|{_ASKS_AGAIN}", re.IGNORECASE)
+"""Where a sentence, or a clause that asks a question of its own, ends before the next one."""
+_NAMING_NOTHING = (
+    FUNCTION_WORDS
+    | CLOSED_CLASSES["ADV"]
+    | CLOSED_CLASSES["QUANT"]
+    | frozenset(
+        """thanks thank ok okay hi hello hey great cool sure please yes no right good nice alright
+        got understood question questions follow next explain tell describe say know want wonder
+        wondering curious me""".split()
+    )
+)
+"""Words that name nothing a pronoun could point back to: function words, adverbs, courtesies and
+the words that ask ("Thanks!", "One more question:")."""
+
+
+def clauses_of(question: str) -> list[str]:
+    """The clauses a question is split into before each is classified: at question marks,
+    semicolons, and "and"/"also"/"plus" before a question word; trimmed, none empty.
+
+    >>> clauses_of("What is RAG, and how is it evaluated? ")
+    ['What is RAG', 'how is it evaluated']
+    """
+    return [text for text in (piece.strip(" ,.") for piece in _SPLIT.split(question)) if text]
+
+
+def pointing(question: str) -> str:
+    """The word by which a question points back to something it names nowhere before the clause
+    of the word (see the module docstring), or "".
+
+    >>> pointing("What is it used for?"), pointing("Thanks! What is it for?")
+    ('it', 'it')
+    >>> pointing("Attention: how does it work?"), pointing("What is RAG and why is it useful?")
+    ('', '')
+    >>> pointing("Is it wise to learn AI fast?"), pointing("What does this course cover?")
+    ('', '')
+    """
+    for found in _POINTING.finditer(question):
+        if found.group(0).lower() == "it" and _EXPLETIVE.search(question[found.end() :]):
+            continue
+        before = question[: max((b.end() for b in _BOUNDARY.finditer(question[: found.start()])), default=0)]
+        if all(word.lower() in _NAMING_NOTHING for word in WORD.findall(before)):
+            return found.group(0)
+        return ""
+    return ""
+
+
+def _in_place(clause: str, name: str) -> str:
+    """The clause with ``name`` in place of each pronoun that points back.
+
+    >>> _in_place("why is it useful", "dropout"), _in_place("what are its limits", "RAG")
+    ('why is dropout useful', "what are RAG's limits")
+    >>> _in_place("what are their limits", "transformers")
+    "what are transformers' limits"
+    """
+
+    def named(found: re.Match[str]) -> str:
+        if found.group(0).lower() == "it" and _EXPLETIVE.search(clause[found.end() :]):
+            return found.group(0)
+        if found.group(0).lower() not in _POSSESSIVE:
+            return name
+        return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+    return _POINTING.sub(named, clause)
+
+
+def _antecedent(clause: str, keys: dict[str, str]) -> str:
+    """The name a pronoun after a clause points back to: the one concept it names, as written, or
+    the term it asks about when it names none; "" for a clause that names two concepts, or asks
+    about no one term.
+
+    >>> keys = {"dropout": "dropout", "attention": "attention"}
+    >>> _antecedent("What is dropout", keys), _antecedent("What is LoRA", keys)
+    ('dropout', 'LoRA')
+    >>> _antecedent("Explain LoRA", keys)
+    'LoRA'
+    >>> _antecedent("Compare dropout and attention", keys), _antecedent("How does LoRA work", keys)
+    ('', '')
+    """
+    named = find_mentions(clause, keys)
+    if named:
+        start, end, _ = named[-1]
+        return clause[start:end] if len({concept for _, _, concept in named}) == 1 else ""
+    asked = " ".join(clause.split()).strip(" ?.!")
+    defined = DEFINED.fullmatch(asked.lower())
+    if defined is not None:
+        return asked[defined.start("term") : defined.end("term")]
+    return requested_term(asked)
+
+
+_TOPIC = re.compile(r"^\W*(?P<topic>[^\W\d_][^:.;!?]{0,60}?)\s*:\s+(?P<rest>\S.*)$", re.DOTALL)
+"""A clause that opens with its topic before a colon ("Attention: how does it work?")."""
+
+
+def _of_topic(clause: str) -> tuple[str, str]:
+    """(the topic a clause opens with before a colon, what it asks of it), when the topic is a name
+    of a few words and nothing more; ("", clause) otherwise.
+
+    >>> _of_topic("Attention: how does it work"), _of_topic("In short: what is it")
+    (('Attention', 'how does it work'), ('', 'In short: what is it'))
+    """
+    found = _TOPIC.match(clause)
+    if found is None:
+        return "", clause
+    words = [word.lower() for word in WORD.findall(found["topic"])]
+    if len(words) > 6 or any(word in _NAMING_NOTHING for word in words):
+        return "", clause
+    return found["topic"], found["rest"]
+
+
+def resolved_clauses(clauses: Sequence[str], keys: dict[str, str]) -> list[str]:
+    """The clauses of a question, each that names no concept and points back with a pronoun asked
+    with the name it points back to in the pronoun's place (see the module docstring); the others
+    as they are (a clause before that names two concepts leaves the pronoun open to either).
+
+    >>> resolved_clauses(["What is dropout", "why is it useful"], {"dropout": "dropout"})
+    ['What is dropout', 'why is dropout useful']
+    >>> resolved_clauses(["Compare A and B", "why is it useful"], {"dropout": "dropout"})
+    ['Compare A and B', 'why is it useful']
+    >>> resolved_clauses(["Attention: how does it work"], {"dropout": "dropout"})
+    ['how does Attention work']
+    """
+    found: list[str] = []
+    for clause in clauses:
+        if _POINTING.search(clause) and not find_mentions(clause, keys):
+            topic, rest = _of_topic(clause)
+            name = topic or (_antecedent(found[-1], keys) if found else "")
+            clause = _in_place(rest, name) if name else clause
+        found.append(clause)
+    return found

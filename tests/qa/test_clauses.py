@@ -1,0 +1,98 @@
+"""A question that names what it asks about once and points back to it with a pronoun."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from agents import qa
+from agents.clauses import pointing, resolved_clauses
+from agents.question_types import classify
+from governance.qa import answer_routed
+from magg_kg.clock import StepClock
+from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.sqlite import SQLiteStore
+from tests.gates.world import ScriptedLLM, own, seed
+
+EDGES = [
+    ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
+    ("transformer", "builds_on", "attention", "Transformers build on attention."),
+]
+KEYS = {"transformer": "transformer", "transformers": "transformer", "attention": "attention"}
+
+
+@pytest.fixture(scope="module")
+def graph() -> Iterator[GraphIndex]:
+    store = SQLiteStore.open(":memory:")
+    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=0.001)
+    seed(store, clock, EDGES)
+    own(store, clock, {"d-models": ("neural-network", "transformer", "attention")})
+    yield build_graph_index(store)
+    store.close()
+
+
+def _subs(graph: GraphIndex, question: str) -> list[tuple[str, list[str]]]:
+    result = answer_routed(ScriptedLLM(replies=dict(qa.offline_handlers())), graph, question, {})
+    assert not result.answer.startswith("The question names no concept"), result.answer
+    return [(str(s["text"]), list(s["concepts"])) for s in result.sub_questions]
+
+
+def test_a_clause_that_points_back_is_asked_with_the_name_it_points_to(graph: GraphIndex) -> None:
+    # "What is dropout and why is it useful?" (d2l) was one sub-question, "What is dropout, why is it
+    # useful?", answered "Tikhonov: the lesson says ...": the span of neither question.
+    assert _subs(graph, "What is attention and why is it useful?") == [
+        ("What is attention?", ["attention"]),
+        ("why is attention useful?", ["attention"]),
+    ]
+    assert _subs(graph, "How do transformers work, and what are their limits?") == [
+        ("How do transformers work?", ["transformer"]),
+        ("what are transformers' limits?", ["transformer"]),
+    ]
+    # A clause before that names two concepts leaves "it" open to either: read with it, as before.
+    assert resolved_clauses(["Compare attention and transformers", "why is it used"], KEYS)[1] == (
+        "why is it used"
+    )
+
+
+def test_a_name_the_graph_lacks_before_the_pronoun_is_what_it_points_to(graph: GraphIndex) -> None:
+    # genai: "What is dropout and why is it useful?" and "Attention: how does it work?" (a graph
+    # without those concepts) said "The question names no concept: nothing was asked before it ...".
+    assert _subs(graph, "What is LoRA and why is it useful?") == [
+        ("What is LoRA?", []),
+        ("why is LoRA useful?", []),
+    ]
+    assert _subs(graph, "LoRA: how does it work?") == [("how does LoRA work?", [])]
+    # Nothing before the pronoun's clause names anything: there is nothing to point back to.
+    for alone in (
+        "What problems does it solve?",
+        "Thanks! What is it used for?",
+        "One more question: why is it?",
+    ):
+        assert pointing(alone) == "it", alone
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is it true that LoRA builds on transformers?",
+        "Does LoRA build on transformers?",
+        "Is LoRA part of transformers?",
+        "Does the transformer build on LoRA?",
+    ],
+)
+def test_a_yes_or_no_question_with_a_name_the_graph_lacks_asks_how_the_two_relate(question: str) -> None:
+    # genai: "Is it true that LoRA builds on fine-tuning?" (no LoRA in the graph) was read as "what
+    # builds on fine-tuning?" and answered "The graph does not cover what builds on fine-tuning."
+    found = classify(question, KEYS)
+    assert (found.type, found.concepts, found.unknown) == ("relation", ["transformer"], ["LoRA"])
+
+
+def test_a_yes_or_no_question_about_the_course_or_something_unnamed_is_read_as_before() -> None:
+    for question, kind in (
+        ("Is the transformer part of the course?", "part_of"),
+        ("Is the transformer a subtopic of something bigger?", "part_of"),
+        ("Does the transformer require retraining the model?", "prerequisites"),
+    ):
+        found = classify(question, KEYS)
+        assert (found.type, found.unknown) == (kind, []), question
