@@ -325,7 +325,7 @@ def _what_it_does(
     answers it; one that merely mentions it does not (a blind review found those off the point)."""
     if not also or not asked or not asked <= {t for name in also for t in content_terms(name)}:
         return None
-    found = definition(also, [sentence.text for sentence in read], known=False)
+    found = definition(also, [sentence.text for sentence in read], known=False, how=True)
     if found is None:
         return None
     said = _said_with_antecedent(read, found.position)

@@ -5,16 +5,17 @@ between commas allowed; "is defined as", "refers to", "means") or "defining X as
 sentences the reader takes the first that emphasises X ("**X** is ...", where a lesson introduces
 a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
 never one that says only how X relates to something else ("a prerequisite for ...", "part of
-...", "modified based on ..."). What it says is read to the end of its clause, a list of a few
-words kept whole, emphasis marks dropped. Without one, the gloss of X as an entry of a list
-("**X** - used for ...", "**X**: This is the process of ...", X in bold, or opening the sentence;
-or X's name short of the kind its gloss names, "**Invoice Processing**: This model ..." for the
-Invoice Processing AI Model) is read to the end of its sentence or to the next entry. Else a whole
-sentence stands for the definition: the first that names X ("called X", "known as X"), emphasises
-it ("*X*") or opens with it; and for a concept the graph knows, the first that mentions it (at
-half the support; one in a section headed by X's name first); never a listing (a table of
-contents) that names X among its headings, nor a sentence that announces what the lesson or a
-section will do ("This lesson will cover: Why you should prioritize Responsible AI ...").
+...", and "modified based on ..." unless how X works is asked). What it says is read to the end
+of its clause, a list of a few words kept whole, emphasis marks dropped. Without one, the gloss of
+X as an entry of a list ("**X** - used for ...", "**X**: This is the process of ...", X in bold,
+or opening the sentence; or X's name short of the kind its gloss names, "**Invoice Processing**:
+This model ..." for the Invoice Processing AI Model) is read to the end of its sentence or to the
+next entry. Else a whole sentence stands for the definition: the first that names X ("called X",
+"known as X"), emphasises it ("*X*") or opens with it; and for a concept the graph knows, the
+first that mentions it (at half the support; one in a section headed by X's name first); never a
+listing (a table of contents) that names X among its headings, nor a sentence that announces what
+the lesson or a section will do ("This lesson will cover: Why you should prioritize Responsible AI
+...").
 """
 
 from __future__ import annotations
@@ -67,11 +68,14 @@ follows must then name X's kind."""
 _RELATED = re.compile(
     r"[\W_]*(?:(?:an?|the|one)\s+)?(?:(?:key|direct|natural|important|useful|common)\s+)?"
     r"(?:prerequisites?|requirements?|related to|relevant to|similar to|needed|necessary|required|"
-    r"part of|parts of|basis|foundation|important|(?:\w+ed\s+)?(?:based|built)\s+(?:up)?on)\b",
+    r"part of|parts of|basis|foundation|important)\b",
     re.IGNORECASE,
 )
 """What says how X relates to something else ("a prerequisite for gradient descent", "related
-to planning", "part of every transformer", "modified based on the faster R-CNN"), not what X is."""
+to planning", "part of every transformer"), not what X is."""
+_BUILT = re.compile(r"[\W_]*(?:\w+ed\s+)?(?:based|built)\s+(?:up)?on\b", re.IGNORECASE)
+"""What says what X was built on ("modified based on the faster R-CNN"): not what X is, but how
+it works, when that is asked."""
 
 
 _DENIED = re.compile(r"[\W_]*(?:not|never|no longer|neither)\b", re.IGNORECASE)
@@ -136,11 +140,15 @@ def _kept(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
 
 
-def _saying(sentence: str, says: re.Pattern[str], defining: re.Pattern[str]) -> re.Match[str] | None:
+def _saying(
+    sentence: str, says: re.Pattern[str], defining: re.Pattern[str], how: bool = False
+) -> re.Match[str] | None:
     """What a sentence says X is ("X is ...", "defining X as ..."), unless it says only how X
-    relates to something else."""
+    relates to something else, or (unless ``how`` it works is asked) what it was built on."""
     said = says.match(sentence) or defining.search(sentence)
     if said is None or _RELATED.match(said["said"]) or _DENIED.match(said["said"]):
+        return None
+    if not how and _BUILT.match(said["said"]):
         return None
     # After a clause, only what names X's kind is a definition ("as X is really a method", not
     # "as X was slow to train").
@@ -231,6 +239,7 @@ def definition(
     known: bool = False,
     listings: Collection[int] = (),
     titles: Sequence[str] = (),
+    how: bool = False,
 ) -> Definition | None:
     """The definition of X (any of ``names``) that the sentences give, read as the module says;
     ``known``: X is a concept the graph knows, so a sentence that only mentions it will do;
@@ -239,7 +248,7 @@ def definition(
     among its headings says nothing of what X is (a gloss of X in one is read); ``titles``: the
     title of each sentence's excerpt: of the sentences that only mention X, one in a section
     titled by X comes first, where a passing mention elsewhere ("cheaper than Large and NeMo")
-    says nothing of it.
+    says nothing of it; ``how``: how X works is asked, which "X is based on Y, ..." answers.
 
     >>> definition(["attention"], ["We use attention.", "**Attention** is a weighting, learned."])
     Definition(position=1, text='a weighting', support=0.5)
@@ -265,7 +274,7 @@ def definition(
     said_of = [
         (position, sentence, said)
         for position, sentence in enumerate(sentences)
-        if (said := _saying(sentence, says, defining)) is not None
+        if (said := _saying(sentence, says, defining, how)) is not None
     ]
     if said_of:  # the first that emphasises X, else the first that names its class, or its kind
         position, _, said = min(

@@ -320,6 +320,16 @@ def test_how_x_was_built_on_something_else_is_not_what_x_is() -> None:
     )
     span = best_span("What is mask R-CNN?", [taught], ["mask R-CNN"])
     assert span is not None and span.text.startswith("If pixel-level positions are labeled")
+    # What it was built on says how it works, when that is asked (genai: "How does Transformer
+    # work?" quotes "Transformers are based on the attention mechanism, enabling the model ...").
+    based = "Transformers are based on attention, which weighs the inputs."
+    architecture = Excerpt(
+        "c-2", "Transformers", f"A new architecture, called *Transformer*, beat RNNs. {based}"
+    )
+    span = best_span("How does the transformer work?", [architecture], ["Transformer"])
+    assert span is not None and span.text == based
+    span = best_span("What is the transformer?", [architecture], ["Transformer"])
+    assert span is not None and span.text == "A new architecture, called *Transformer*, beat RNNs."
     built = ["Transformers are built on the attention mechanism.", "Transformers are a model architecture."]
     found = definition(["transformer"], built)
     assert found is not None and found.text == "a model architecture"
