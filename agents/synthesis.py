@@ -40,6 +40,8 @@ NO_ANSWER = "No answer in the graph."
 """The short answer when no expert found anything that answers the question."""
 _QUOTED = re.compile(r'says "(.+?)" \[(c-[0-9a-f]+)\]')
 """A lesson sentence an expert quotes and the chunk it cites (the offline expert's wording)."""
+_QUOTE = re.compile(r'says:? "(.+?)"')
+"""A lesson sentence quoted, as an excerpt's answer or an edge's gives it."""
 
 
 class Synthesis(BaseModel):
@@ -71,6 +73,7 @@ def synthesize_offline(prompt: Prompt) -> dict[str, object]:
             supports.append(as_number(answer.get("support")))
     heads = [str(h) for h in as_strings(prompt.payload.get("graph_answers")) if str(h)]
     notes = [str(n) for n in as_strings(prompt.payload.get("uncovered")) if str(n)]
+    sentences = _first_quotes(heads, sentences)
     if heads or notes:
         return _typed_synthesis(heads, sentences, notes)
     citations = cited_ids(" ".join(sentences))
@@ -110,6 +113,21 @@ def _compared(question: str, answers: Sequence[Mapping[str, object]]) -> AnswerS
         for sentence, chunk in _QUOTED.findall(str(answer.get("answer", "")))
     ]
     return best_span(question, quoted) if quoted else None
+
+
+def _first_quotes(heads: Sequence[str], sentences: Sequence[str]) -> list[str]:
+    """``sentences`` less each one that only quotes what a headline or an earlier sentence quoted
+    (two sub-questions of one concept, "What is X and why is it useful?", often find one sentence,
+    one as an edge's quote and one as an excerpt): a quote is given once, with its first citation."""
+    quoted = {q for head in heads for q in _QUOTE.findall(head)}
+    kept = []
+    for sentence in sentences:
+        quotes = set(_QUOTE.findall(sentence))
+        if quotes and quotes <= quoted:
+            continue
+        quoted |= quotes
+        kept.append(sentence)
+    return kept
 
 
 def _typed_synthesis(heads: list[str], sentences: list[str], notes: list[str]) -> dict[str, object]:

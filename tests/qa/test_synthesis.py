@@ -69,3 +69,23 @@ def test_answers_that_are_not_options_keep_the_best_supported_short_answer() -> 
     second = _expert("Tom Hale", "Its mayor is Tom Hale.", "c-2") | {"support": 0.6}
     merged = _synthesis("Who founded Acme?", [first, second])
     assert merged["short_answer"] == "Tom Hale" and merged["support"] == 0.6
+
+
+def test_a_sentence_two_sub_questions_found_is_quoted_once() -> None:
+    # "What is X and why is it useful?" is two sub-questions; both may find one lesson sentence,
+    # once as an edge's quote and once as an excerpt. It is given once, with its first citation.
+    quote = "X is a way to do Y."
+    edge = {
+        "sub_question": "What is X?",
+        "domain": "d-1",
+        "answer": f'Y is related to X (the lesson says: "{quote}") [e-1].',
+        "short_answer": "a way to do Y",
+        "support": 0.5,
+        "citations": ["e-1"],
+    }
+    excerpt = _expert("X", quote, "c-1") | {"sub_question": "why is X useful?"}
+    other = _expert("X", "X saves time.", "c-2")
+    merged = _synthesis("What is X and why is it useful?", [edge, excerpt, other])
+    assert str(merged["answer"]).count(quote) == 1
+    assert "X saves time." in str(merged["answer"])
+    assert merged["citations"] == ["e-1", "c-2"]
