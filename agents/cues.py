@@ -165,8 +165,17 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
             right = _right_phrase(text, match.end())
             if left is None or right is None or _NEGATION.search(text[left[0] : match.end()]):
                 continue
+            if _PERSON_SUBJECT.search(text, left[0], left[1]):
+                continue
             found.append(Statement(cue, match.start(), match.end(), left, right, is_hedged))
     return tuple(found)
+
+
+_PERSON_SUBJECT = re.compile(r"(?:\b(?:we|you|I|he|she)|\w\W+they)\Z", re.IGNORECASE)
+"""A phrase before a cue that ends in a person ("Here we use X", "the accuracy we require", "how
+much they use"): the cue's subject is that person, and the noun phrase before it, if any, is what
+the verb acts on, not what it relates. A phrase that is "they" alone stands for concepts ("They
+build on X"): :mod:`agents.relations` reads it as the previous sentence's."""
 
 
 def _left_phrase(text: str, end: int) -> tuple[int, int] | None:

@@ -9,6 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept
+from agents.cues import cue_statements
 from agents.evidence import ExtractedEdge, verify
 from agents.extraction import Extraction, extract_lesson
 from agents.findings import read_quote
@@ -915,3 +916,25 @@ def test_a_description_says_what_the_concept_is_as_it_reads(tmp_path: Path) -> N
         "A decision tree is a model that predicts a target by learning simple decision rules from the "
         "features."
     )
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # A contact relative clause: the accuracy is what we require, it requires nothing.
+        "Each additional digit of accuracy we require should decrease probability of matching.",
+        "Quite frequently the activation functions we use apply dropout elementwise.",
+        "Here we use dropout after every layer.",
+    ],
+)
+def test_a_cue_whose_subject_is_a_person_relates_nothing_before_it(sentence: str) -> None:
+    assert cue_statements(sentence) == ()
+
+
+def test_a_phrase_with_a_person_in_a_clause_of_its_own_is_still_a_subject() -> None:
+    # "They" alone stands for the previous sentence's concepts; a noun phrase whose clause has a
+    # person in it is the subject of the cue after that clause.
+    said = cue_statements("They build on attention.")
+    assert [(s.cue.type, s.left) for s in said] == [("builds_on", (0, 4))]
+    text = "The optimizers you use build on momentum."
+    assert [text[slice(*s.left)] for s in cue_statements(text)] == ["The optimizers you use"]
