@@ -1,18 +1,23 @@
 """The journal: audit events for the writes that change what the graph says, and their replay.
 
-Every fact-changing operation (a decision, an edge committed or invalidated, a review enqueued, a
-lesson registered) travels with an ``append_audit`` event whose payload is the operation itself,
-so the hash-chained audit log is also the decision log: :func:`replay_edges` rebuilds every edge
-version from it alone.
+Every fact-changing operation (a lesson registered, a proposal made, a decision, an edge committed
+or invalidated, a review enqueued) travels with an ``append_audit`` event whose payload is the
+operation itself, so the hash-chained audit log is also the decision log: :func:`replay_edges`
+rebuilds every edge version from it alone, :func:`replay_records` every decision, proposal and
+lesson (its text stood for by its sha256). A database written before proposals were journaled
+(``add_proposal``) holds proposals with no event of their own.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from magg_kg.ids import make_id
 from magg_kg.operations import (
     AddLesson,
+    AddProposal,
     AppendAudit,
     CommitEdge,
     EnqueueReview,
@@ -20,11 +25,20 @@ from magg_kg.operations import (
     Operation,
     RecordDecision,
 )
-from magg_kg.records import AuditEvent, EdgeVersion, Grounding, Span, canonical_json
+from magg_kg.records import (
+    AuditEvent,
+    Decision,
+    EdgeVersion,
+    Grounding,
+    Lesson,
+    Proposal,
+    Span,
+    canonical_json,
+)
 
-__all__ = ["journaled", "replay_edges"]
+__all__ = ["Journal", "journaled", "replay_edges", "replay_records"]
 
-_AUDITED = (AddLesson, CommitEdge, InvalidateEdge, RecordDecision, EnqueueReview)
+_AUDITED = (AddLesson, AddProposal, CommitEdge, InvalidateEdge, RecordDecision, EnqueueReview)
 
 
 def _payload(op: Operation) -> str:
@@ -35,7 +49,7 @@ def _payload(op: Operation) -> str:
 
 
 def _subject(op: Operation) -> str:
-    if isinstance(op, AddLesson | RecordDecision):
+    if isinstance(op, AddLesson | AddProposal | RecordDecision):
         return op.id
     if isinstance(op, CommitEdge | InvalidateEdge):
         return op.version_id
@@ -95,3 +109,44 @@ def replay_edges(events: Iterable[AuditEvent]) -> dict[str, EdgeVersion]:
                 }
             )
     return edges
+
+
+@dataclass
+class Journal:
+    """The decisions, proposals and lessons as the audit log records them, by id (a lesson with no
+    text: its event carries the text's sha256 instead), the decisions in the order recorded, and
+    for each proposal the event of its first decision, and the first ``add_proposal`` event (0
+    when the log journals no proposal)."""
+
+    decisions: dict[str, Decision] = field(default_factory=dict)
+    proposals: dict[str, Proposal] = field(default_factory=dict)
+    lessons: dict[str, Lesson] = field(default_factory=dict)
+    first_decided: dict[str, int] = field(default_factory=dict)
+    proposals_from: int = 0
+
+
+def _body(event: AuditEvent) -> dict[str, object]:
+    body: dict[str, object] = json.loads(event.payload)
+    body.pop("op", None)
+    return body
+
+
+def replay_records(events: Iterable[AuditEvent]) -> Journal:
+    """The decisions, proposals and lessons the audit log records (:class:`Journal`), each read as
+    the store reads its row (a decision without its ``seq``, a proposal in state ``proposed``, a
+    lesson without its text). Raises ValueError for an event that is not its operation's JSON."""
+    journal = Journal()
+    for event in events:
+        if event.kind == "record_decision":
+            decision = Decision.model_validate(_body(event), strict=False)
+            journal.decisions[decision.id] = decision
+            if decision.proposal_id is not None:
+                journal.first_decided.setdefault(decision.proposal_id, event.seq)
+        elif event.kind == "add_proposal":
+            proposal = Proposal.model_validate(_body(event), strict=False)
+            journal.proposals[proposal.id] = proposal
+            journal.proposals_from = journal.proposals_from or event.seq
+        elif event.kind == "add_lesson":
+            lesson = Lesson.model_validate({**_body(event), "text": ""}, strict=False)
+            journal.lessons[lesson.id] = lesson
+    return journal

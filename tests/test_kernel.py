@@ -267,7 +267,7 @@ def test_coverage_json(magg: Magg, tmp_path: Path) -> None:
 def test_audit_verify_reports_a_sound_database(magg: Magg, tmp_path: Path) -> None:
     path = populated(tmp_path / "a.sqlite")
     events = len(SQLiteStore.open(path).audit_events())
-    assert events == 5  # lesson, two decisions, one commit, one review enqueued
+    assert events == 7  # lesson, two proposals, two decisions, one commit, one review enqueued
     head = "{}:{}".format(*SQLiteStore.open(path).audit_head())
     assert magg("audit", "verify", "--db", str(path)) == (
         0,
@@ -276,7 +276,10 @@ def test_audit_verify_reports_a_sound_database(magg: Magg, tmp_path: Path) -> No
         "",
     )
     code, out, _ = magg("audit", "verify", "--db", str(path), "--json")
-    assert (code, json.loads(out)) == (0, {"ok": True, "audit_events": events, "head": head, "problems": []})
+    assert (code, json.loads(out)) == (
+        0,
+        {"ok": True, "audit_events": events, "head": head, "problems": [], "notes": []},
+    )
 
 
 def test_a_history_rewritten_and_rehashed_whole_is_caught_by_a_kept_head(magg: Magg, tmp_path: Path) -> None:

@@ -60,14 +60,17 @@ def verify_command(
     ] = None,
 ) -> None:
     """Check the audit hash chain and every invariant; exit 1 if anything is broken."""
-    from magg_kg.verification import file_damage, verify_store  # imported here: networkx, templates
+    from magg_kg.verification import file_damage, verification  # imported here: networkx, templates
 
     kept = _head(since) if since is not None else None
     with open_context(db, sound=False) as ctx:
         problems = file_damage(ctx.config.db) if ctx.config.store == "sqlite" else []
         events: list[AuditEvent] = []
+        notes: tuple[str, ...] = ()
         try:
-            problems += verify_store(ctx.store)
+            found = verification(ctx.store)
+            problems += found.problems
+            notes = found.notes
             events = ctx.store.audit_events()
         except StoreError as error:  # a damaged file can fail the reads the invariants need
             problems.append(f"the invariants could not be checked: {error}")
@@ -78,13 +81,24 @@ def verify_command(
             )
         head = f"{events[-1].seq}:{events[-1].hash}" if events else "0:"
         if json_:
-            print_json({"ok": not problems, "audit_events": len(events), "head": head, "problems": problems})
+            print_json(
+                {
+                    "ok": not problems,
+                    "audit_events": len(events),
+                    "head": head,
+                    "problems": problems,
+                    "notes": list(notes),
+                }
+            )
         elif problems:
             for problem in problems:
                 ctx.err.print(f"broken: {problem}", markup=False, highlight=False)
         else:
             ctx.out.print(f"ok: {len(events)} audit events chained, all invariants hold")
             ctx.out.print(f"head: {head} (keep it for `magg audit verify --since`)")
+        if notes and not json_:
+            for note in notes:
+                ctx.err.print(f"note: {note}", markup=False, highlight=False)
         if problems:
             raise typer.Exit(1)
 

@@ -3,6 +3,7 @@ a scripted LLM that returns canned replies per task (falling back to the offline
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -104,7 +105,7 @@ def seed(store: Store, clock: Clock, edges: Sequence[tuple[str, str, str, str]] 
             id=LESSON,
             lesson_key="a",
             title="A",
-            sha256="0" * 64,
+            sha256=hashlib.sha256(TEXT.encode("utf-8")).hexdigest(),  # what verify checks the text by
             source_path="a.md",
             text=TEXT,
             ingested_at=now,
