@@ -93,6 +93,20 @@ def _owner_review(decision: Decision) -> bool:
     return decision.stage == "review" and decision.model != "human"
 
 
+def _standing(proposal: Proposal, decisions: Sequence[Decision]) -> str:
+    """What became of a proposal, as the report counts it: its state, except that one closed for a
+    later proposal of the same edge (verdict ``superseded``: re-evaluated with new evidence, its
+    twin approved by a person, its lesson's new version) is ``superseded``, whatever state its
+    decision records (the later proposal's outcome), and one an owner replaced by a revision of it
+    is ``revised``, not a rejection."""
+    last = decisions[-1] if decisions else None
+    if last is not None and last.verdict == "superseded":
+        return "superseded"
+    if last is not None and _owner_review(last) and last.verdict == "revise":
+        return "revised"
+    return proposal.state
+
+
 def _bars(decisions: Iterable[Decision]) -> list[dict[str, object]]:
     """The gate's bars (reject below, commit at) of the policies recorded with the decisions, each
     with how many decisions were made under it, the most used first; the default policy's when no
@@ -301,7 +315,7 @@ def _rejections(proposals: Sequence[Proposal], snapshot: Snapshot) -> dict[str, 
                 by_rule[d.verdict.removeprefix("fail:")] += 1
             elif _owner_review(d) and d.verdict == "reject":
                 by_concern[reason_kind(d.rationale, p.src, p.dst)] += 1
-        if p.state == "rejected" and decisions:
+        if _standing(p, decisions) == "rejected" and decisions:
             by_stage[decisions[-1].stage] += 1
     return {
         "by_stage": dict(by_stage.most_common()),
@@ -358,7 +372,9 @@ def _section(
         "concepts": len(inside) if inside is not None else len(snapshot.concepts),
         "active_edges": len(active),
         "proposals": len(proposals),
-        "states": dict(sorted(Counter(p.state for p in proposals).items())),
+        "states": dict(
+            sorted(Counter(_standing(p, snapshot.decisions.get(p.id, ())) for p in proposals).items())
+        ),
         "decisions": {stage: dict(sorted(verdicts.items())) for stage, verdicts in sorted(stages.items())},
         "scores": _scores(decisions),
         "bars": _bars(decisions),

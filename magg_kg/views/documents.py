@@ -98,9 +98,16 @@ def report_json(report: Mapping[str, object]) -> str:
     return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+ENDED = (
+    "revised: replaced by an owner's revision of it (a new proposal); superseded: closed for a later "
+    "proposal of the same edge, whose outcome is the edge's."
+)
+"""What the report's two states that are no outcome of their own say."""
+
+
 def report_markdown(report: Mapping[str, object]) -> str:
     """The report as Markdown that reads well on a code forge: headings, tables, no HTML."""
-    return _environment(False).get_template("report.md.j2").render(report=report)
+    return _environment(False).get_template("report.md.j2").render(report=report, ended=ENDED)
 
 
 def _charts(section: Mapping[str, object]) -> dict[str, Markup]:
@@ -128,7 +135,8 @@ def report_html(report: Mapping[str, object], *, links: bool = False) -> str:
     overall, domains = report["overall"], report["domains"]
     assert isinstance(overall, dict) and isinstance(domains, list)
     charts = {str(section["scope"]): _charts(section) for section in [overall, *domains]}
-    return _environment(True).get_template("report.html.j2").render(report=report, charts=charts, links=links)
+    template = _environment(True).get_template("report.html.j2")
+    return template.render(report=report, charts=charts, links=links, ended=ENDED)
 
 
 def page_html(template: str, **values: object) -> str:
