@@ -7,9 +7,10 @@ proposal counts in both). The shape is documented in ``docs/audit-report.md``; t
 
 - *owners' votes*: the owners' review verdicts (stage ``review``, not by a person) and their
   deliberation ballots; *judge*: the judge's score; *moderator*: the debate moderator's score.
-- *agreement*: for each owner review of a proposal the judge also scored, whether the owner's
-  verdict (approve or revise: for; reject: against) matches the judge's (at or above the reject
-  bar of the policy recorded with the judge's decision: for).
+- *agreement*: for each owner review of a proposal the judge also scored, whether the owner
+  (approve or revise at or above the reject bar of the policy recorded with the judge's decision:
+  for; reject, or a score below that bar: against) agrees with the judge (at or above that bar:
+  for). The judge scores only what the deliberation passed, so that owners against are few.
 - *cost*: the calls and tokens recorded with the decisions (across domains: every LLM call,
   extraction included), per edge admitted; a call the spend cap refused was not made: it is no
   call, and is counted apart (``capped``).
@@ -130,11 +131,18 @@ def _bars(decisions: Iterable[Decision]) -> list[dict[str, object]]:
     ]
 
 
-def _judge_for(decision: Decision) -> bool | None:
+def _judge_bar(decision: Decision) -> float | None:
+    """The reject bar a judge's decision was taken under (None for no judge's score)."""
     if decision.stage != "judge" or decision.score is None:
         return None
     bar = _number(_mapping(decision.detail.get("policy")).get("reject_below"))
-    return decision.score >= (_DEFAULT_REJECT_BELOW if bar is None else bar)
+    return _DEFAULT_REJECT_BELOW if bar is None else bar
+
+
+def _owner_for(decision: Decision, bar: float) -> bool:
+    """Whether an owner's review is for the proposal: it approves or revises it, and believes it
+    at the bar or above (an approval it scores below the bar is no vote for it)."""
+    return decision.verdict != "reject" and (decision.score is None or decision.score >= bar)
 
 
 def _scores(decisions: Iterable[Decision]) -> dict[str, object]:
@@ -161,14 +169,15 @@ def _agreement(proposals: Sequence[Proposal], snapshot: Snapshot) -> dict[str, o
     pairs = agree = owner_for_judge_against = owner_against_judge_for = 0
     for proposal in proposals:
         decisions = snapshot.decisions.get(proposal.id, ())
-        judged = [verdict for verdict in map(_judge_for, decisions) if verdict is not None]
+        judged = [(d, bar) for d in decisions if (bar := _judge_bar(d)) is not None]
         if not judged:
             continue
-        judge = judged[-1]
+        last, bar = judged[-1]
+        judge = float(last.score or 0.0) >= bar
         for d in decisions:
             if not _owner_review(d) or d.verdict not in ("approve", "revise", "reject"):
                 continue
-            owner = d.verdict != "reject"
+            owner = _owner_for(d, bar)
             pairs += 1
             agree += owner == judge
             owner_for_judge_against += owner and not judge

@@ -13,6 +13,13 @@ descriptions and the supporting subgraph), so that the deliberation band and the
 the thresholds say. A revised proposal keeps the rule-based belief: the subgraph in the prompt was
 drawn for the original direction.
 
+An owner whose belief in a proposal it would approve is below the gate's reject bar says what that
+belief says: it rejects it, concern ``weak`` (no veto; the evidence's check passed), its reasoning
+opening "belief below the reject bar (0.01 < 0.50)". (It approved before, whatever its belief: of
+d2l's 2,998 owner approvals, 1,080 were below 0.5, down to 0.006, each "the evidence supports ...".)
+Every such proposal was rejected by the deliberation all the same, below its bands; every owner
+against it, it is now rejected at review.
+
 The vote is the same probability, capped by the owner's own review score when its review rejected
 the proposal; the review carries it (``vote``), so deliberation need not ask again. Without the
 judge's view in the prompt (no subgraph), both fall back to the rule-based owner, whose vote is
@@ -70,7 +77,7 @@ def review_learned(prompt: Prompt, model: JudgmentModel | None = None) -> dict[s
     review = review_offline(payload, quotes)
     proposal = payload.get("proposal")
     if not isinstance(proposal, dict):
-        return review.model_dump()
+        return _doubted(review, gate_bars(payload)[1]).model_dump()
     kept = ""
     if review.verdict == "revise":
         # Scored as proposed first: a belief at the commit bar keeps the proposal as it is.
@@ -83,7 +90,7 @@ def review_learned(prompt: Prompt, model: JudgmentModel | None = None) -> dict[s
     else:
         claim = _claim_payload(payload, (review.src, review.type, review.dst))
         if claim is None:
-            return review.model_dump()
+            return _doubted(review, gate_bars(payload)[1]).model_dump()
         belief, why = score_claim(claim, _data(quotes), model)
     ballot = _capped(belief, review.verdict, review.score)
     if review.verdict != "approve":
@@ -99,7 +106,20 @@ def review_learned(prompt: Prompt, model: JudgmentModel | None = None) -> dict[s
         score=score,
         vote=ballot,
     )
-    return learned.model_dump()
+    return _doubted(learned, gate_bars(payload)[1]).model_dump()
+
+
+def _doubted(review: OwnerReview, bar: float) -> OwnerReview:
+    """An approval whose belief is below the gate's reject bar, as what it is: the owner against
+    the proposal, for a weak belief (concern ``weak``, no veto), the evidence's check passed all
+    the same. Its vote is at most its belief, as any rejecting owner's (:func:`_capped`)."""
+    if review.verdict != "approve" or review.score >= bar:
+        return review
+    vote = None if review.vote is None else min(review.vote, review.score)
+    reasoning = f"belief below the reject bar ({review.score:.2f} < {bar:.2f}): {review.reasoning}"
+    return review.model_copy(
+        update={"verdict": "reject", "concern": "weak", "reasoning": reasoning[:4000], "vote": vote}
+    )
 
 
 def _capped(belief: float, verdict: object, review_score: object) -> float:

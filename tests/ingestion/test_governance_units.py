@@ -223,7 +223,8 @@ def test_a_learned_owner_keeps_a_claim_whose_belief_reaches_the_bar_despite_a_co
                 agent="owner",
                 system="",
                 data=data,
-                payload={**payload, "policy": {"commit_at": commit_at}},
+                # A policy's reject bar is never above its commit bar (0.50 when not given).
+                payload={**payload, "policy": {"commit_at": commit_at, "reject_below": commit_at}},
                 prompt_version="t",
             )
         )
@@ -232,3 +233,46 @@ def test_a_learned_owner_keeps_a_claim_whose_belief_reaches_the_bar_despite_a_co
     assert (below["verdict"], below["type"]) == ("revise", "builds_on")
     assert (at["verdict"], at["type"], at["score"]) == ("approve", "prerequisite", belief)
     assert "kept as proposed" in str(at["reasoning"])
+
+
+def test_a_learned_owner_whose_belief_is_below_the_reject_bar_votes_against() -> None:
+    # The owner approved whatever its belief: 1,080 of d2l's owner approvals scored below 0.5, down
+    # to 0.006, each reasoned "the evidence supports ...", so the report's owners never disagreed.
+    quote = "Backpropagation and the chain rule are both covered in this chapter."
+    payload: dict[str, object] = {
+        "proposal": {
+            "src": "chain-rule",
+            "type": "related",
+            "dst": "backpropagation",
+            "confidence": 0.8,
+            "src_names": ["chain rule"],
+            "dst_names": ["backpropagation"],
+        },
+        "card": {"facts": [], "claims": []},
+        "symmetric": ["contrasts_with", "related"],
+        "evidence": [{"index": 0, "lesson_id": "l1", "kind": "implicit"}],
+        "subgraph": {},
+        "descriptions": {"src": "", "dst": ""},
+    }
+
+    def asked(reject_below: float) -> dict[str, object]:
+        prompt = Prompt(
+            task="owner.review",
+            stage="review",
+            agent="owner",
+            system="",
+            data=json.dumps([quote]),
+            payload={**payload, "policy": {"commit_at": 0.99, "reject_below": reject_below}},
+            prompt_version="t",
+        )
+        return review_learned(prompt)
+
+    belief = float(asked(0.0)["score"])  # type: ignore[arg-type]
+    assert asked(0.0)["verdict"] == "approve" and 0.0 < belief < 0.99
+    at, above = asked(belief), asked(round(belief + 0.01, 4))
+    assert (at["verdict"], at["score"]) == ("approve", belief)
+    assert (above["verdict"], above["concern"], above["score"]) == ("reject", "weak", belief)
+    assert str(above["reasoning"]).startswith(
+        f"belief below the reject bar ({belief:.2f} < {belief + 0.01:.2f}): "
+    )
+    assert above["vote"] is not None and float(above["vote"]) <= belief  # type: ignore[arg-type]

@@ -1,13 +1,21 @@
-"""What the audit report counts, on a snapshot made by hand: what became of each proposal (found
-by a hostile run on the genai graph: "invalidated 29" where no edge was invalidated)."""
+"""What the audit report counts, on a snapshot made by hand: each proposal's end, the owners'
+agreement with the judge, and the owners' concerns (found by a hostile run on the genai and d2l
+graphs: "invalidated 29" where no edge was invalidated, agreement 100% where owners approved what
+they scored 0.006)."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
 
 from governance.report import audit_report
 from magg_kg.records import Decision, Proposal, ProposalState
 from magg_kg.snapshot import Snapshot
+from tests.cli import magg
 
 AT = "2026-01-01T00:00:00.000000Z"
 POLICY = {"policy": {"reject_below": 0.5, "commit_at": 0.8}}
@@ -90,3 +98,56 @@ def test_proposals_closed_for_a_later_one_or_revised_by_an_owner_are_counted_apa
     assert isinstance(overall, dict)
     assert overall["states"] == {"committed": 1, "rejected": 1, "revised": 1, "superseded": 3}
     assert overall["rejections"]["by_stage"] == {"deliberation": 1}
+
+
+def test_agreement_reads_an_owners_score_against_the_judges_bar() -> None:
+    # An owner that approved at 0.2 counted "for", against a judge at 0.3: a disagreement, though
+    # both were below the bar of 0.5; and the owner approving at 0.9 a judge scored 0.3 for.
+    report = audit_report(
+        snapshot(
+            {
+                "p-low": [
+                    decided("p-low", "review", "approve", "proposed", 0.2),
+                    decided("p-low", "judge", "reject", "rejected", 0.3),
+                ],
+                "p-high": [
+                    decided("p-high", "review", "approve", "proposed", 0.9),
+                    decided("p-high", "judge", "reject", "rejected", 0.3),
+                ],
+                "p-against": [
+                    decided(
+                        "p-against", "review", "reject", "rejected", 0.1, "owner:d: belief below the bar"
+                    ),
+                    decided("p-against", "judge", "commit", "committed", 0.85),
+                ],
+            }
+        )
+    )
+    overall = report["overall"]
+    assert isinstance(overall, dict)
+    assert overall["agreement"] == {
+        "pairs": 3,
+        "agree": 1,
+        "rate": 0.3333,
+        "owner_for_judge_against": 1,
+        "owner_against_judge_for": 1,
+    }
+
+
+def test_owners_of_the_bundled_course_vote_as_they_believe(
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every owner review below the bar was an approval ("the evidence supports ..."), so the report
+    # found no owner concern and no owner against the judge.
+    with sqlite3.connect(demo_db) as db:
+        reviews = db.execute(
+            "SELECT verdict, score, rationale FROM decisions WHERE stage = 'review' AND model != 'human'"
+        ).fetchall()
+    low = [verdict for verdict, score, _ in reviews if score is not None and score < 0.5]
+    doubted = sum(
+        1 for verdict, _, why in reviews if verdict == "reject" and "belief below the reject bar" in why
+    )
+    assert "approve" not in low and doubted > 0
+    code, out, _ = magg(["audit", "report", "--format", "json", "--db", str(demo_db)], capsys)
+    concerns = json.loads(out)["overall"]["rejections"]["by_owner_concern"]
+    assert code == 0 and concerns["belief below the reject bar"] == doubted
