@@ -403,8 +403,9 @@ def _section(
 def audit_report(
     snapshot: Snapshot, domain: str | None = None, prices: Prices | None = None
 ) -> dict[str, object]:
-    """The report across domains and for each domain that owns concepts (only ``domain``, if given);
-    the model's cost in dollars when ``prices`` are given.
+    """The report across domains and for each domain that owns concepts (only the one ``domain``
+    names, if given: :meth:`~magg_kg.snapshot.Snapshot.domain`); the model's cost in dollars when
+    ``prices`` are given.
 
     Raises :class:`~magg_kg.errors.UserError` for a domain that is unknown or retired.
     """
@@ -418,7 +419,7 @@ def audit_report(
         "taken_at": snapshot.taken_at,
         "lessons": snapshot.lessons,
         "first_ingested_at": snapshot.first_ingested_at,
-        "domain_filter": domain,
+        "domain_filter": cards[0].id if domain is not None else None,
         "overall": _section(snapshot, None, usage, prices),
         "domains": [_section(snapshot, card, None, prices) for card in cards],
     }

@@ -8,13 +8,14 @@ the store as it is now.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from magg_kg.errors import UserError
 from magg_kg.records import Concept, Decision, EdgeVersion, Proposal
 from magg_kg.store import Row, Store
 
-__all__ = ["DomainCard", "Snapshot", "read_snapshot"]
+__all__ = ["DomainCard", "Snapshot", "domain_refusal", "named_domains", "read_snapshot"]
 
 
 @dataclass(frozen=True)
@@ -57,21 +58,68 @@ class Snapshot:
         lists it)."""
         return tuple(card for card in self.domains if card.concepts)
 
-    def domain(self, domain_id: str) -> DomainCard:
-        """The current domain with this id; a :class:`UserError` naming the current ones otherwise
-        (and saying so of a retired one)."""
-        for card in self.current_domains:
-            if card.id == domain_id:
-                return card
-        when = f" as of {self.as_of}" if self.as_of else ""
-        known = ", ".join(card.id for card in self.current_domains) or "none"
-        if any(card.id == domain_id for card in self.domains):
-            said = f"domain {domain_id} was retired{when} (it owns no concept)"
-        else:
-            said = f"no domain {domain_id}{when}"
-        if self.as_of:  # `magg domains` lists today's domains, not those of then
-            raise UserError(f"{said}; known domains then: {known}")
-        raise UserError(f"{said}; known domains: {known} (see `magg domains`)")
+    def domain(self, wanted: str) -> DomainCard:
+        """The current domain ``wanted`` names (:func:`named_domains`: its id or its name as
+        ``magg domains`` shows it, or the start of one); a :class:`UserError` otherwise
+        (:func:`domain_refusal`)."""
+        cards = self.current_domains
+        known = [(card.id, card.name) for card in cards]
+        chosen = named_domains(wanted, known)
+        if len(chosen) == 1:
+            return next(card for card in cards if card.id == chosen[0])
+        retired = any(card.id.casefold() == wanted.strip().casefold() for card in self.domains)
+        raise UserError(domain_refusal(wanted, chosen, known, self.as_of, retired=retired))
+
+
+def domain_refusal(
+    wanted: str,
+    chosen: Sequence[str],
+    known: Sequence[tuple[str, str]],
+    as_of: str | None = None,
+    *,
+    retired: bool = False,
+) -> str:
+    """Why ``wanted`` names no one domain: the candidates when it names several, else the known
+    domains (as of ``as_of``; a retired one said to be), each by id and name.
+
+    >>> known = [("dom-1", "a / b"), ("dom-2", "c / d")]
+    >>> domain_refusal("x", (), known)
+    'no domain x; known domains: dom-1  a / b; dom-2  c / d (see `magg domains`)'
+    >>> domain_refusal("dom", ("dom-1", "dom-2"), known)
+    "domain 'dom' names 2 domains: dom-1  a / b; dom-2  c / d; give one's id"
+    """
+    when = f" as of {as_of}" if as_of else ""
+    if chosen:
+        named = "; ".join(f"{ident}  {name}" for ident, name in known if ident in chosen)
+        return f"domain {wanted!r} names {len(chosen)} domains{when}: {named}; give one's id"
+    listing = "; ".join(f"{ident}  {name}" for ident, name in known) or "none"
+    said = (
+        f"domain {wanted} was retired{when} (it owns no concept)" if retired else f"no domain {wanted}{when}"
+    )
+    if as_of:  # `magg domains` lists today's domains, not those of then
+        return f"{said}; known domains then: {listing}"
+    return f"{said}; known domains: {listing} (see `magg domains`)"
+
+
+def named_domains(wanted: str, known: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """The ids of the domains ``wanted`` names among ``known`` (id, name) pairs: the one whose id
+    or name it is, in any case and blanks aside; failing that, every one whose id or name starts
+    with it. More than one id: ambiguous (the caller says which); none: unknown.
+
+    >>> known = [("dom-aa58", "embedding / RAG / retrieval"), ("dom-3c93", "Prompt Engineering / API")]
+    >>> [named_domains(text, known) for text in ("DOM-AA58", "embedding", "prompt  eng")]
+    [('dom-aa58',), ('dom-aa58',), ('dom-3c93',)]
+    >>> named_domains("dom-", known), named_domains("  ", known)
+    (('dom-aa58', 'dom-3c93'), ())
+    """
+    key = " ".join(wanted.split()).casefold()
+    if not key:
+        return ()
+    keys = [(ident, (ident.casefold(), " ".join(name.split()).casefold())) for ident, name in known]
+    exact = tuple(dict.fromkeys(ident for ident, texts in keys if key in texts))
+    if exact:
+        return exact
+    return tuple(dict.fromkeys(ident for ident, texts in keys if any(t.startswith(key) for t in texts)))
 
 
 def _known(stamp: str | None, as_of: str | None) -> bool:

@@ -154,7 +154,13 @@ class Format(StrEnum):
 
 def report_command(
     domain: Annotated[
-        str | None, typer.Option("--domain", metavar="DOMAIN", help="Only this domain (its id).")
+        str | None,
+        typer.Option(
+            "--domain",
+            metavar="DOMAIN",
+            help="Only this domain: its id or its name as `magg domains` shows it, in any case, or the "
+            "start of one that no other domain's starts with.",
+        ),
     ] = None,
     as_of: AsOfOption = None,
     format_: Annotated[Format, typer.Option("--format", help="md, html or json.")] = Format.md,

@@ -46,7 +46,7 @@ from magg_kg.cli.web import return_path, same_secret, seconds_at_least
 from magg_kg.clock import Clock
 from magg_kg.config import Policy, is_loopback
 from magg_kg.errors import MaggError, UserError
-from magg_kg.snapshot import read_snapshot
+from magg_kg.snapshot import domain_refusal, named_domains, read_snapshot
 from magg_kg.store import Store
 from magg_kg.views.charts import domain_graph_chart
 from magg_kg.views.documents import page_html, report_html
@@ -224,6 +224,12 @@ def build_site(site: Site) -> Starlette:
                 )
                 for item in pending(store)
             ]
+            current = [(str(r["id"]), str(r["name"])) for r in store.domains() if str(r["id"]) in owning]
+            if chosen["domain"]:  # an id or a name as `magg domains` shows it, as `--domain` takes it
+                picked = named_domains(chosen["domain"], current)
+                if len(picked) != 1:
+                    raise UserError(domain_refusal(chosen["domain"], picked, current))
+                chosen["domain"] = picked[0]
             minimum = seconds_at_least(chosen["age"])
             shown = [
                 row
@@ -235,11 +241,7 @@ def build_site(site: Site) -> Starlette:
             values = {
                 "items": shown,
                 "total": len(rows),
-                "domains": [
-                    {"id": str(r["id"]), "name": str(r["name"])}
-                    for r in store.domains()
-                    if str(r["id"]) in owning
-                ],
+                "domains": [{"id": ident, "name": name} for ident, name in current],
                 "reasons": sorted({row.reason_kind for row in rows}),
                 "ages": _AGES,
                 "chosen": chosen,

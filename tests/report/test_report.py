@@ -200,8 +200,32 @@ def test_a_time_with_invalidations_and_no_admission_reads_zero_admitted(
 
 
 def test_an_unknown_domain_names_the_known_ones(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The known ones were listed by id alone, which says nothing of what each is.
+    listing = json.loads(magg(["domains", "--json", "--db", str(demo_db)], capsys)[1])
+    pairs = "; ".join(f"{d['id']}  {d['name']}" for d in listing)
     err = one_line_error(magg(["audit", "report", "--domain", "d-nope", "--db", str(demo_db)], capsys))
-    assert "no domain d-nope; known domains: dom-" in err
+    assert err == f"error: no domain d-nope; known domains: {pairs} (see `magg domains`)\n"
+
+
+def test_a_domain_is_named_by_its_id_or_name_in_any_case_or_by_their_start(
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Only the exact id was taken: the name `magg domains` shows, the id in capitals and the
+    # name's first concept were each "no domain ...".
+    listing = json.loads(magg(["domains", "--json", "--db", str(demo_db)], capsys)[1])
+    assert len(listing) > 1
+    ident, name = str(listing[0]["id"]), str(listing[0]["name"])
+    head = next(
+        name[:n]
+        for n in range(1, len(name) + 1)
+        if not any(str(d["name"]).casefold().startswith(name[:n].casefold()) for d in listing[1:])
+    )
+    for given in (ident.upper(), name, f"  {name.upper()} ", head.lower(), ident[:-2]):
+        assert report(["--db", str(demo_db), "--domain", given], capsys)["domain_filter"] == ident, given
+    # The start of several is refused, naming the candidates by id and name.
+    err = one_line_error(magg(["audit", "report", "--domain", "DOM-", "--db", str(demo_db)], capsys))
+    pairs = "; ".join(f"{d['id']}  {d['name']}" for d in listing)
+    assert err == f"error: domain 'DOM-' names {len(listing)} domains: {pairs}; give one's id\n"
 
 
 def reclustered(path: Path) -> tuple[str, str]:
@@ -233,9 +257,9 @@ def test_an_unknown_domain_names_only_the_current_domains(
     code, out, _ = magg(["domains", "--json", "--db", str(db)], capsys)
     assert code == 0 and [d["id"] for d in json.loads(out)] == ["d-kept"]
     err = one_line_error(magg(["audit", "report", "--domain", "d-nope", "--db", str(db)], capsys))
-    assert "no domain d-nope; known domains: d-kept (see `magg domains`)" in err
+    assert "no domain d-nope; known domains: d-kept  kept (see `magg domains`)" in err
     err = one_line_error(magg(["audit", "report", "--domain", "d-gone", "--db", str(db)], capsys))
-    assert "domain d-gone was retired" in err and "known domains: d-kept (see" in err
+    assert "domain d-gone was retired" in err and "known domains: d-kept  kept (see" in err
     # Before the re-clustering both were current, and both may be asked for.
     then = report(["--db", str(db), "--as-of", before, "--domain", "d-gone"], capsys)
     assert [s["scope"] for s in then["domains"]] == ["d-gone"]
@@ -243,7 +267,7 @@ def test_an_unknown_domain_names_only_the_current_domains(
         magg(["audit", "report", "--domain", "d-x", "--as-of", before, "--db", str(db)], capsys)
     )
     # Not "(see `magg domains`)", which lists today's domains (d-kept alone).
-    assert err.endswith(f"no domain d-x as of {before}; known domains then: d-gone, d-kept\n")
+    assert err.endswith(f"no domain d-x as of {before}; known domains then: d-gone  d-gone; d-kept  d-kept\n")
 
 
 def test_as_of_before_the_first_ingestion_is_the_empty_graphs_report(

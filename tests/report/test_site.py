@@ -263,6 +263,33 @@ def test_an_unknown_proposal_or_domain_is_a_404_with_one_message(site_url: str) 
     assert settle.status_code == 403  # no form token: refused before anything is looked up
 
 
+def test_the_queue_and_the_report_take_a_domains_name(db: Path, site_url: str) -> None:
+    # /queue?domain= took the exact id alone, and showed "0 shown" for anything else, a name too.
+    store = SQLiteStore.open(db)
+    try:
+        owners = store.concept_domains()
+        counts: dict[str, int] = {}
+        for item in pending(store):
+            for domain in {*owners.get(item.proposal.src, ()), *owners.get(item.proposal.dst, ())}:
+                counts[domain] = counts.get(domain, 0) + 1
+        names = {str(row["id"]): str(row["name"]) for row in store.domains()}
+    finally:
+        store.close()
+    ident = max(counts, key=lambda d: (counts[d], d))
+    with httpx.Client(base_url=site_url) as client:
+        by_id = client.get("/queue", params={"domain": ident})
+        by_name = client.get("/queue", params={"domain": names[ident].upper()})
+        report = client.get("/report", params={"domain": names[ident]})
+        bogus = client.get("/queue", params={"domain": "no such domain"})
+    shown = re.findall(r'<a href="/proposals/([^"]+)">', by_id.text)
+    assert len(shown) == counts[ident] and re.findall(r'<a href="/proposals/([^"]+)">', by_name.text) == shown
+    assert f'<option value="{ident}" selected' in by_name.text
+    assert report.status_code == 200 and f"({ident})</span>" in report.text
+    assert bogus.status_code == 404 and message(bogus).startswith(
+        "no domain no such domain; known domains: dom-"
+    )
+
+
 def test_a_form_over_its_bound_is_refused_unread(site_url: str) -> None:
     form = {"action": "approve", "note": "x" * (64 * 1024)}
     pieces = iter([b"action=approve&note=", b"x" * (40 * 1024), b"x" * (40 * 1024)])
