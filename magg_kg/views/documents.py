@@ -16,7 +16,16 @@ from markupsafe import Markup
 
 from magg_kg.views.charts import decisions_chart, scores_chart, timeline_chart
 
-__all__ = ["age_text", "markdown_cell", "page_html", "report_html", "report_json", "report_markdown"]
+__all__ = [
+    "age_text",
+    "amount_text",
+    "dollars_text",
+    "markdown_cell",
+    "page_html",
+    "report_html",
+    "report_json",
+    "report_markdown",
+]
 
 
 def age_text(seconds: object) -> str:
@@ -50,6 +59,33 @@ def markdown_cell(value: object) -> str:
 
 def _score(value: object) -> str:
     return f"{value:.2f}" if isinstance(value, int | float) and not isinstance(value, bool) else "–"
+
+
+def amount_text(value: object) -> str:
+    """A count or an amount per edge for a person to read: whole above 100, with one decimal from
+    10, three significant digits below ("–" for none).
+
+    >>> [amount_text(v) for v in (33942.243243, 15.432432, 2.5, 0.139544, 0, None)]
+    ['33,942', '15.4', '2.5', '0.14', '0', '–']
+    """
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return "–"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    if abs(value) >= 10:
+        return f"{value:.1f}"
+    return f"{value:.3g}"
+
+
+def dollars_text(value: object) -> str:
+    """US dollars: cents from a dollar up, three significant digits below.
+
+    >>> [dollars_text(v) for v in (5.163137, 0.139544, None)]
+    ['$5.16', '$0.14', '–']
+    """
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return "–"
+    return f"${value:,.2f}" if abs(value) >= 1 else f"${value:.3g}"
 
 
 def _rate(value: object) -> str:
@@ -89,7 +125,15 @@ def _environment(autoescape: bool) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    environment.filters.update(age=age_text, cell=markdown_cell, score=_score, rate=_rate, bars=bars_text)
+    environment.filters.update(
+        age=age_text,
+        cell=markdown_cell,
+        score=_score,
+        rate=_rate,
+        bars=bars_text,
+        amount=amount_text,
+        dollars=dollars_text,
+    )
     return environment
 
 

@@ -3,6 +3,7 @@ and every bad input answered with one line and exit 2."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -18,7 +19,7 @@ from magg_kg.journal import journaled
 from magg_kg.operations import Batch
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
-from magg_kg.views.documents import report_markdown
+from magg_kg.views.documents import amount_text, dollars_text, report_markdown
 from tests.cli import magg
 from tests.gates.world import CONCEPTS, invalidated, own, seed
 
@@ -362,12 +363,29 @@ def test_the_cost_in_money_follows_the_prices_given(db: Path, capsys: pytest.Cap
         ],
         capsys,
     )
-    assert code == 0 and f"Cost: ${cost['usd']}" in out
+    assert code == 0 and f"Cost: {dollars_text(cost['usd'])}, " in out
     one_line_error(magg(["audit", "report", "--db", str(db), "--usd-per-mtok-in", "0.5"], capsys))
     for price in ("inf", "nan", "1e400"):  # JSON has no Infinity: the report would not be JSON
         priced = ["--usd-per-mtok-in", price, "--usd-per-mtok-out", "1"]
         code, out, err = magg(["audit", "report", "--db", str(db), *priced], capsys)
         assert code == 2 and out == "" and ("price" in err or "--usd-per-mtok-in" in err)
+
+
+def test_the_markdown_report_rounds_its_amounts_and_sets_every_heading_apart(
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "15.432432 calls and 33942.243243 tokens per admitted edge", and the next heading glued to it.
+    cost = report(["--db", str(demo_db)], capsys)["overall"]["cost"]
+    assert isinstance(cost, dict) and cost["admitted_edges"]
+    code, out, _ = magg(["audit", "report", "--format", "md", "--db", str(demo_db)], capsys)
+    calls, tokens = cost["calls_per_admitted_edge"], cost["tokens_per_admitted_edge"]
+    assert f"{amount_text(calls)} calls and {amount_text(tokens)} tokens per admitted edge." in out
+    assert f"{tokens:,.0f} tokens per admitted edge" in out and not re.search(
+        r"\d\.\d{3,} (calls|tokens)", out
+    )
+    lines = out.splitlines()
+    glued = [line for before, line in itertools.pairwise(lines) if line.startswith("#") and before]
+    assert code == 0 and glued == []
 
 
 def test_calls_the_spend_cap_refused_are_no_calls_of_the_cost(
