@@ -20,7 +20,7 @@ from magg_kg.clock import StepClock
 from magg_kg.operations import AssignDomain, SetDomain
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
-from tests.gates.world import CONCEPTS, seed, write
+from tests.gates.world import CONCEPTS, LESSON, seed, write
 
 ORDER_OF_USE = "init ingest demo domains ask review recheck discover coverage export audit usage bench"
 """The order of use, as issue 14 gives it; the others (serve, model) stand beside their closest kin."""
@@ -210,6 +210,20 @@ def test_tables_fit_80_columns_in_a_pipe_with_one_line_per_domain(domains_db: Pa
             assert shown == name, row
     long = [row for row in rows if "dom-eb66beac" in row]
     assert long[0].count("…") == 1  # the one name wider than the column is cut, not wrapped
+
+
+def test_coverage_names_the_lessons_without_concepts_and_each_table_says_what_it_counts(
+    domains_db: Path,
+) -> None:
+    # "lessons without concepts: 1" named none; and `magg domains` "facts" (12) and `magg coverage`
+    # "active edges" (14) of one domain differed, without a word of what each counts.
+    coverage = _piped(["coverage", "--db", str(domains_db), "--json"])
+    assert json.loads(coverage)["overall"]["lessons_without_concepts"] == [LESSON]  # the seeded lesson
+    said = " ".join(_piped(["coverage", "--db", str(domains_db)]).split())
+    assert f"lessons without concepts: 1 {LESSON}" in said
+    assert "a domain's active edges: one end in it or both (`magg domains` facts: both)" in said
+    said = " ".join(_piped(["domains", "--db", str(domains_db)]).split())
+    assert "facts: its active edges with both ends in it (`magg coverage`: one or both)" in said
 
 
 STOPPED_WHILE_LOADING = """

@@ -22,7 +22,15 @@ from magg_kg.cli.context import (
 from magg_kg.coverage import coverage_report
 from magg_kg.export import export_graph
 
-__all__ = ["coverage", "coverage_table", "domains", "domains_table", "export", "register"]
+__all__ = [
+    "coverage",
+    "coverage_table",
+    "domains",
+    "domains_table",
+    "export",
+    "lessons_without_concepts",
+    "register",
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -60,13 +68,37 @@ def coverage(db: DbOption = None, as_of: AsOfOption = None, json_: JsonOption = 
         assert isinstance(overall, dict)
         ctx.out.print(coverage_table(report))
         ctx.out.print(f"edge types: {overall['edge_types']}")
-        ctx.out.print(f"lessons without concepts: {len(overall['lessons_without_concepts'])}")
+        ctx.out.print(
+            lessons_without_concepts(overall["lessons_without_concepts"]), markup=False, highlight=False
+        )
+
+
+def lessons_without_concepts(lessons: object, most: int = 10) -> str:
+    """The lines that name the lessons no concept was found in, one a line (the first ``most``;
+    ``--json`` has them all).
+
+    >>> lessons_without_concepts([])
+    'lessons without concepts: 0'
+    >>> print(lessons_without_concepts(["045-bptt@ab12", "l1", "l2"], most=2))
+    lessons without concepts: 3
+      045-bptt@ab12
+      l1
+      and 1 more (--json lists them all)
+    """
+    assert isinstance(lessons, list)
+    lines = [f"lessons without concepts: {len(lessons)}", *(f"  {lesson}" for lesson in lessons[:most])]
+    if len(lessons) > most:
+        lines.append(f"  and {len(lessons) - most} more (--json lists them all)")
+    return "\n".join(lines)
 
 
 def coverage_table(report: Mapping[str, object]) -> Table:
     """One line per scope (overall, then each domain: its id and name, cut with an ellipsis when
     the width runs out)."""
-    table = Table(title=f"coverage{' as of ' + str(report['as_of']) if report['as_of'] else ''}")
+    table = Table(
+        title=f"coverage{' as of ' + str(report['as_of']) if report['as_of'] else ''}",
+        caption="a domain's active edges: one end in it or both (`magg domains` facts: both)",
+    )
     table.add_column("scope")
     for column in ("concepts", "active edges", "orphans", "prerequisite cycles"):
         table.add_column(column, max_width=max(len(word) for word in column.split()))
@@ -119,7 +151,11 @@ def domains(db: DbOption = None, json_: JsonOption = False) -> None:
 def domains_table(listing: list[dict[str, object]]) -> Table:
     """One line per domain, whatever the width: a long name is cut with an ellipsis (``--json`` has
     it whole, and the owner, always the agent ``owner:<id>``, which the table leaves out)."""
-    table = Table(title="domains")
+    table = Table(
+        title="domains",
+        caption="facts: its active edges with both ends in it (`magg coverage`: one or both)\n"
+        "open questions: the abstained and quarantined proposals touching it",
+    )
     table.add_column("id", no_wrap=True)
     table.add_column("name")
     for column in ("concepts", "bridges", "facts", "open questions"):
