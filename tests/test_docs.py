@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer.main
 
+from governance.qa import UNOWNED
 from magg_kg.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,3 +60,11 @@ def test_benchmark_commands_are_shown_as_modules() -> None:
     assert len(texts) > 10
     as_paths = [name for name, text in texts.items() if re.search(r"python3? +benchmarks/\w+\.py", text)]
     assert as_paths == [], f"run a benchmark as `python -m benchmarks.NAME`, not as a path: {as_paths}"
+
+
+def test_the_readme_says_what_unowned_stands_for_in_the_answers_json() -> None:
+    # `magg ask --json` gave `"domains": ["unowned"]` for a question about what no domain owns, which
+    # is no domain id, and nothing said what it was (found by a hostile run).
+    readme = (ROOT / "README.md").read_text("utf-8")
+    said = readme[readme.index("`read.domains` (the domains read") :][:600]
+    assert f"`{UNOWNED}`" in said and "`sub_questions[].domains`" in said and "no domain owns" in said
