@@ -59,13 +59,10 @@ def invalidate(
     decision on the proposal that committed it, and the version closed."""
     reviewer = reviewer_name(reviewer)
     reason = reason_given(reason, "an invalidation")
-    edge = next((e for e in store.edges() if ident in (e.edge_id, e.version_id)), None)
+    active = store.edges()
+    edge = next((e for e in active if ident in (e.edge_id, e.version_id)), None)
     if edge is None:
-        known = any(ident in (v.edge_id, v.version_id) for v in store.edge_versions())
-        raise UserError(
-            f"{ident}: {'not an active edge (invalidated already)' if known else 'no such edge'}; "
-            "`magg export` lists the active edges with their ids"
-        )
+        raise UserError(_not_active(store, active, ident))
     committed = next(
         (
             p
@@ -91,6 +88,20 @@ def invalidate(
         decided_at=clock.now(),
     )
     return [decision, invalidation_op(edge.version_id, decision)]
+
+
+def _not_active(store: Store, active: Sequence[EdgeVersion], ident: str) -> str:
+    """Why ``ident`` names no active edge to invalidate: no edge at all, an edge closed already,
+    or an earlier version of an edge that is active under another version (restored, regrounded)."""
+    known = next((v for v in store.edge_versions() if ident in (v.edge_id, v.version_id)), None)
+    current = next((e for e in active if known is not None and e.edge_id == known.edge_id), None)
+    if current is not None:
+        return (
+            f"{ident}: an earlier version of edge {current.edge_id}, which is active as version "
+            f"{current.version_id}: `magg review invalidate {current.edge_id}` closes it"
+        )
+    why = "not an active edge (invalidated already)" if known is not None else "no such edge"
+    return f"{ident}: {why}; `magg export` lists the active edges with their ids"
 
 
 def restore(

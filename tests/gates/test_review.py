@@ -403,6 +403,31 @@ def test_a_person_invalidates_a_committed_edge_and_no_proposal_commits_it_again(
     assert magg(["audit", "verify", "--db", str(db)], capsys)[0] == 0
 
 
+def test_invalidating_an_earlier_version_of_a_restored_edge_names_the_active_one(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It said "not an active edge (invalidated already)" of an edge active under a newer version.
+    _, edge = approved(db, capsys)
+    for action, who in (("invalidate", "Bo"), ("restore", "Cy")):
+        args = ["review", action, edge.edge_id, "--reviewer", who, "--reason", "x", "--db", str(db)]
+        assert magg(args, capsys)[0] == 0
+    store = SQLiteStore.open(db)
+    back = next(e for e in store.edges() if e.edge_id == edge.edge_id)
+    before = len(store.audit_events())
+    store.close()
+    assert back.version_id != edge.version_id
+    code, _, err = magg(
+        ["review", "invalidate", edge.version_id, "--reviewer", "Bo", "--reason", "x", "--db", str(db)],
+        capsys,
+    )
+    assert code == 2 and "invalidated already" not in err
+    assert f"{edge.version_id}: an earlier version of edge {edge.edge_id}, which is active" in err
+    assert f"as version {back.version_id}" in err
+    store = SQLiteStore.open(db)
+    assert len(store.audit_events()) == before  # nothing written by the refusal
+    store.close()
+
+
 def test_restoring_an_edge_the_graph_now_contradicts_is_refused(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
