@@ -30,7 +30,7 @@ from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
 from magg_kg.errors import UserError
-from magg_kg.ids import make_id
+from magg_kg.ids import edge_id, make_id
 from magg_kg.lessons import normalize_text
 from magg_kg.operations import Operation, RecordDecision, SpanData
 from magg_kg.records import Decision, Proposal, ProposalState, Span
@@ -69,6 +69,9 @@ class ReviewItem:
     proposal: Proposal
     reason: str
     enqueued_at: str
+    duplicates: str = ""
+    """The id of the active edge this proposal's edge is, "" when none: an approval would be refused
+    (rule ``no-duplicate``) for as long as that edge is active, so a person can only reject it."""
 
     def summary(self) -> dict[str, object]:
         p = self.proposal
@@ -82,17 +85,25 @@ class ReviewItem:
             "lesson_id": p.lesson_id,
             "reason": self.reason,
             "enqueued_at": self.enqueued_at,
+            "duplicates": self.duplicates or None,
         }
 
 
-def pending(store: Store) -> list[ReviewItem]:
-    """The open review items (their proposal is still quarantined), oldest first; one per proposal."""
+def pending(store: Store, schema: GraphSchema = CURRICULUM) -> list[ReviewItem]:
+    """The open review items (their proposal is still quarantined), oldest first; one per proposal,
+    each with the active edge it duplicates, if any (:attr:`ReviewItem.duplicates`)."""
+    active = set(store.triples())
     items: dict[str, ReviewItem] = {}
     for row in store.review_queue():
         proposal = store.proposal(str(row["proposal_id"]))
         if proposal is not None:
+            triple = schema.canonical(proposal.src, proposal.type, proposal.dst)
             items[proposal.id] = ReviewItem(
-                str(row["id"]), proposal, str(row["reason"]), str(row["enqueued_at"])
+                str(row["id"]),
+                proposal,
+                str(row["reason"]),
+                str(row["enqueued_at"]),
+                edge_id(*triple) if triple in active else "",
             )
     return sorted(items.values(), key=lambda item: (item.enqueued_at, item.id))
 

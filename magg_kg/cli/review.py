@@ -189,10 +189,11 @@ def review_list(db: DbOption = None, json_: JsonOption = False) -> None:
         table.add_column("review id", overflow="fold", min_width=18)  # ids are typed back: never cut
         table.add_column("proposal", overflow="fold", min_width=18)
         table.add_column("edge")
-        table.add_column("reason")
+        table.add_column("reason", overflow="fold")  # an edge id in it is typed back too
         for item in items:
-            edge = f"{item['src']} {item['type']} {item['dst']}"
-            table.add_row(str(item["id"]), str(item["proposal_id"]), edge, str(item["reason"])[:90])
+            edge, dup = f"{item['src']} {item['type']} {item['dst']}", item["duplicates"]
+            why = f"cannot be approved (duplicates active edge {dup}): reject it; " if dup else ""
+            table.add_row(str(item["id"]), str(item["proposal_id"]), edge, why + str(item["reason"])[:90])
         ctx.out.print(table)
 
 

@@ -89,6 +89,8 @@ class _QueueRow:
     domains: tuple[str, ...]
     reason_kind: str
     age_seconds: float
+    duplicates: str
+    """The active edge the proposal's edge is (it cannot be approved), "" when none."""
 
 
 def _seconds(start: str, end: str) -> float:
@@ -221,6 +223,7 @@ def build_site(site: Site) -> Starlette:
                     ),
                     reason_kind=reason_kind(item.reason, item.proposal.src, item.proposal.dst),
                     age_seconds=_seconds(item.enqueued_at, now),
+                    duplicates=item.duplicates,
                 )
                 for item in pending(store)
             ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx
 import pytest
 
 from agents.judge import score_band
@@ -14,9 +15,11 @@ from governance.review import pending_for
 from magg_kg.builders import proposal_op
 from magg_kg.clock import StepClock
 from magg_kg.config import Policy
+from magg_kg.ids import edge_id
 from magg_kg.records import EdgeVersion, Proposal, ProposalState
 from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
+from tests.report.conftest import serving
 
 from .world import ScriptedLLM, proposal, seed, seeded_edge, span, write
 
@@ -159,6 +162,37 @@ def pending_id(db: Path) -> str:
         return pending_for(store, "transformer", "builds_on", "attention")[0].id
     finally:
         store.close()
+
+
+def test_a_queued_proposal_of_an_edge_already_active_is_listed_as_one_no_one_can_approve(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It was listed as any other, and approving it failed with "now breaks rule no-duplicate".
+    store = SQLiteStore.open(db)
+    clock = StepClock("2026-02-01T00:00:00.000000Z")
+    write(
+        store,
+        clock,
+        seeded_edge("transformer", "builds_on", "attention", "Transformers build on attention.", clock.now()),
+    )
+    store.close()
+    duplicate = edge_id("transformer", "builds_on", "attention")
+    code, out, _ = magg(["review", "list", "--db", str(db), "--json"], capsys)
+    listed = {item["src"]: item for item in json.loads(out)["items"]}
+    assert code == 0 and listed["transformer"]["duplicates"] == duplicate
+    assert listed["calculus"]["duplicates"] is None
+    monkeypatch.setenv("COLUMNS", "300")  # each row on one line
+    code, out, _ = magg(["review", "list", "--db", str(db)], capsys)
+    rows = [line for line in out.splitlines() if "cannot be approved" in line]
+    assert code == 0 and len(rows) == 1 and "transformer" in rows[0]
+    assert f"cannot be approved (duplicates active edge {duplicate}): reject it" in rows[0]
+    with serving(db) as url:
+        page = httpx.get(f"{url}/queue", timeout=60).text
+    assert page.count("cannot be approved") == 1 and f"duplicates active edge {duplicate}" in page
+    code, _, err = magg(
+        ["review", "approve", listed["transformer"]["id"], "--reviewer", "Ann", "--db", str(db)], capsys
+    )
+    assert code == 2 and "no-duplicate" in err  # what the list said up front
 
 
 def test_two_reviewers_settling_one_proposal_at_once_leave_one_decision(db: Path) -> None:
