@@ -87,6 +87,29 @@ def test_sigterm_stops_serving_as_ctrl_c_does(db: Path) -> None:
     assert not Path(f"{db}-wal").exists() and not Path(f"{db}-shm").exists()
 
 
+def test_a_client_that_leaves_mid_body_costs_no_traceback_in_the_log(db: Path) -> None:
+    # Each one logged a ~50-line traceback (starlette.requests.ClientDisconnect): any client could
+    # flood the log.
+    port_finder = socket.create_server(("127.0.0.1", 0))
+    port = port_finder.getsockname()[1]
+    port_finder.close()
+    command = [sys.executable, "-m", "magg_kg.cli", "serve", "--db", str(db), "--port", str(port)]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as run:
+        assert run.stdout is not None and "serving" in run.stdout.readline()
+        for path in ("/api/ask", "/proposals/p-1/decision") * 2:
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+                head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n"
+                client.sendall(head.encode() + b'{"question": "what is')  # and leaves
+                time.sleep(0.2)
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            client.sendall(b"GET /queue HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            assert client.recv(100).startswith(b"HTTP/1.1 200")  # served on, after them
+        run.send_signal(signal.SIGTERM)
+        _, err = run.communicate(timeout=60)
+    assert "Traceback" not in err and "ClientDisconnect" not in err and "ERROR" not in err, err
+
+
 def _ipv6_loopback() -> bool:
     try:
         socket.create_server(("::1", 0), family=socket.AF_INET6).close()
