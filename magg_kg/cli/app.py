@@ -19,7 +19,7 @@ import typer
 from typer.core import TyperGroup
 
 from magg_kg.cli import ask, audit, bench, graph, ingest, model, review, serve
-from magg_kg.cli.context import debug_setting_error, debugging, err_console
+from magg_kg.cli.context import Stopped, debug_setting_error, debugging, err_console
 from magg_kg.errors import MaggError, UserError
 
 __all__ = [
@@ -145,6 +145,10 @@ INTERRUPTED = 130
 """The exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 TERMINATED = 143
 """The exit code of a command stopped by SIGTERM (128 + 15)."""
+BATCHES_WHOLE = (
+    "every batch written is whole (the one being written was rolled back); run the command again to finish"
+)
+"""What a stopped command left, unless it says so itself (:class:`~magg_kg.cli.context.Stopped`)."""
 
 
 def _drop_stdout() -> None:
@@ -215,6 +219,8 @@ def _run(terminated: list[int]) -> None:
             said = plain_message(error.format_message())
             err_console().print(f"error: {said}", markup=False, highlight=False)
         sys.exit(error.exit_code)
+    except Stopped as stopped:
+        _interrupted(bool(terminated), str(stopped))
     except typer.Abort:
         if terminated:
             _interrupted(True)
@@ -238,10 +244,6 @@ def _run(terminated: list[int]) -> None:
         sys.exit(code)
 
 
-def _interrupted(terminated: bool = False) -> None:
-    err_console().print(
-        f"{'terminated' if terminated else 'interrupted'}: every batch written is whole (the one "
-        "being written was rolled back); run the command again to finish",
-        markup=False,
-    )
+def _interrupted(terminated: bool = False, said: str = BATCHES_WHOLE) -> None:
+    err_console().print(f"{'terminated' if terminated else 'interrupted'}: {said}", markup=False)
     sys.exit(TERMINATED if terminated else INTERRUPTED)

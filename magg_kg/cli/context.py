@@ -46,6 +46,7 @@ __all__ = [
     "JsonOption",
     "OutOption",
     "ResultsJsonOption",
+    "Stopped",
     "as_of_time",
     "check_out",
     "debugging",
@@ -126,6 +127,12 @@ def read_config(db: Path | None = None, *, decides: bool = False, asks: bool = F
     if asks:
         config.llm.checked()
     return config
+
+
+class Stopped(Exception):
+    """Ctrl-C or SIGTERM stopped a command that says itself what that left (``magg serve``, which
+    has no batch to finish): :func:`magg_kg.cli.app.main` prints the message after "interrupted:"
+    or "terminated:" and exits as for any stop; other commands get its words on batches."""
 
 
 def serve_token() -> str | None:

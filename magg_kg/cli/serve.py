@@ -23,7 +23,7 @@ from starlette.applications import Starlette
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from magg_kg.backends import open_store
-from magg_kg.cli.context import DbOption, open_context, serve_token
+from magg_kg.cli.context import DbOption, Stopped, open_context, serve_token
 from magg_kg.cli.damage import DamageWatch, GoneFile
 from magg_kg.cli.questions import Questions
 from magg_kg.cli.site import Site, build_site
@@ -80,15 +80,14 @@ def serve(
         clock = SystemClock()
         clock.observe(ctx.store.latest_time())
         listener = _listen(host, port)
-        bound = listener.getsockname()[1]
-        ctx.out.print(
-            f"serving {config.where} at http://{_address(host, bound)}/"
+        out = ctx.out
+    try:  # from here on, a stop leaves nothing to finish: what the server writes, it writes whole
+        out.print(
+            f"serving {config.where} at http://{_address(host, listener.getsockname()[1])}/"
             f"{' (every request needs the token)' if token else ''}; Ctrl-C stops",
             markup=False,
             highlight=False,
         )
-
-    try:
         with served_site(config, clock, token) as site:
             server = uvicorn.Server(
                 uvicorn.Config(
@@ -100,6 +99,10 @@ def serve(
                 )
             )
             server.run(sockets=[listener])
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM, raised again by uvicorn once it has shut down
+        raise Stopped(
+            "magg serve stopped; what it recorded is whole (each decision is written at once or not at all)"
+        ) from None
     finally:
         listener.close()
 
