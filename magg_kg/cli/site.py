@@ -38,7 +38,7 @@ from starlette.routing import Route
 from governance.report import audit_report, reason_kind
 from governance.review import approve, pending, reject
 from magg_kg.cli.bodies import decision_lacks, form_fields, read_body
-from magg_kg.cli.context import write_batch
+from magg_kg.cli.context import as_of_time, write_batch
 from magg_kg.cli.damage import DamagedFile
 from magg_kg.cli.proposal_page import proposal_view
 from magg_kg.cli.questions import Questions, question_routes
@@ -207,6 +207,10 @@ def build_site(site: Site) -> Starlette:
 
     async def queue(request: Request) -> Response:
         chosen = {key: request.query_params.get(key, "") for key in ("domain", "reason", "age")}
+        try:
+            minimum = seconds_at_least(chosen["age"])
+        except UserError as error:
+            return _message(400, "Bad request", str(error))
 
         def work(store: Store) -> Response:
             now = site.clock.now()
@@ -233,7 +237,6 @@ def build_site(site: Site) -> Starlette:
                 if len(picked) != 1:
                     raise UserError(domain_refusal(chosen["domain"], picked, current))
                 chosen["domain"] = picked[0]
-            minimum = seconds_at_least(chosen["age"])
             shown = [
                 row
                 for row in rows
@@ -241,13 +244,21 @@ def build_site(site: Site) -> Starlette:
                 and (not chosen["reason"] or row.reason_kind == chosen["reason"])
                 and row.age_seconds >= minimum
             ]
+            reasons = sorted({row.reason_kind for row in rows})
+            unknown = chosen["reason"] and chosen["reason"] not in reasons  # a kind is free text: no 400
             values = {
                 "items": shown,
                 "total": len(rows),
                 "domains": [{"id": ident, "name": name} for ident, name in current],
-                "reasons": sorted({row.reason_kind for row in rows}),
+                "reasons": reasons,
                 "ages": _AGES,
                 "chosen": chosen,
+                "filter_note": (
+                    f'No proposal waiting has the reason "{chosen["reason"][:200]}": the reasons of '
+                    "those waiting are the choices under Reason"
+                )
+                if unknown
+                else "",
             }
             return _page("queue", values)
 
@@ -317,9 +328,13 @@ def build_site(site: Site) -> Starlette:
 
     async def report(request: Request) -> Response:
         domain = request.query_params.get("domain") or None
+        try:
+            as_of = as_of_time(request.query_params.get("as_of") or None, site.clock, name="as_of")
+        except UserError as error:
+            return _message(400, "Bad request", str(error))
 
         def work(store: Store) -> Response:
-            snapshot = read_snapshot(store, None, site.clock.now())
+            snapshot = read_snapshot(store, as_of, site.clock.now())
             return HTMLResponse(report_html(audit_report(snapshot, domain), links=True), headers=_HEADERS)
 
         return await run_in_threadpool(with_store(work))

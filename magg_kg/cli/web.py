@@ -8,6 +8,8 @@ import hmac
 
 from starlette.datastructures import URL
 
+from magg_kg.errors import UserError
+
 __all__ = ["return_path", "same_secret", "seconds_at_least"]
 
 
@@ -17,16 +19,27 @@ def same_secret(given: str, secret: str) -> bool:
 
 
 def seconds_at_least(text: str) -> float:
-    """The queue's age filter in seconds; anything but a plain non-negative number filters nothing.
+    """The queue's age filter in seconds (none, "", is 0); :class:`UserError` for anything but a
+    plain non-negative number, as the page says it.
 
-    >>> [seconds_at_least(text) for text in ("3600", "\u00b2", "-5", "nan")]
-    [3600.0, 0.0, 0.0, 0.0]
+    >>> seconds_at_least("3600"), seconds_at_least("")
+    (3600.0, 0.0)
+    >>> seconds_at_least("nan")
+    Traceback (most recent call last):
+    magg_kg.errors.UserError: the age filter 'nan' is not a number of seconds: ...
     """
-    try:
-        value = float(text) if text.isascii() else 0.0
-    except ValueError:
+    if not text:
         return 0.0
-    return value if 0.0 <= value < float("inf") else 0.0
+    try:
+        value = float(text) if text.isascii() else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value < float("inf"):  # nan too
+        raise UserError(
+            f"the age filter {text[:40]!r} is not a number of seconds: choose one of the list "
+            "(3600 is an hour), or any time"
+        )
+    return value
 
 
 def return_path(url: URL) -> str:
