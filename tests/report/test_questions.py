@@ -6,6 +6,8 @@ from __future__ import annotations
 import http.server
 import json
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -204,6 +206,41 @@ def test_a_graph_slow_to_read_gets_a_note_that_a_server_keeps_it(
     code, out, err = magg(["ask", QUESTIONS[0], "--db", str(db), "--json"], capsys)
     assert code == 0 and json.loads(out)["question"] == QUESTIONS[0]
     assert err.startswith("note: reading the graph (") and f"magg serve --db {db}" in err
+
+
+WATCHED_READ = """
+import json, sys
+import magg_kg.cli.ask as ask
+from magg_kg.cli import main
+read, loaded = ask.read_graph, []
+def watched(*args, **kwargs):
+    before = set(sys.modules)
+    try:
+        return read(*args, **kwargs)
+    finally:
+        loaded.extend(sorted(set(sys.modules) - before))
+ask.read_graph = watched
+sys.argv = ["magg", "ask", "--db", sys.argv[1], "What is attention?"]
+try:
+    main()
+finally:
+    print("loaded while reading:", json.dumps(loaded), file=sys.stderr)
+"""
+
+
+def test_the_time_a_slow_read_is_noted_for_is_reading_not_importing(db: Path) -> None:
+    # "reading the graph (161 concepts, 37 edges) took 7 s" was mostly the import of llama_index and
+    # scikit-learn (by magg_kg.embedding), which the read started: a server would not have helped.
+    done = subprocess.run(
+        [sys.executable, "-c", WATCHED_READ, str(db)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if line.startswith("loaded while reading: ")]
+    assert said and json.loads(said[0].removeprefix("loaded while reading: ")) == []
 
 
 def test_ask_server_exits_1_when_every_model_call_of_the_server_failed(
