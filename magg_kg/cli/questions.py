@@ -9,12 +9,12 @@ counts of the tables that say what the graph is, about 20 ms at 100k concepts) a
 again only when that moved. Graphs as of a past time (``as_of``) are kept the same way, the
 last :data:`KEPT_PAST` of them beside the current one.
 
-The request is JSON: ``{"question": "...", "flat": false, "as_of": null}``; the reply is what
-``magg ask --json`` prints, or ``{"error": "..."}`` with status 400 (a bad request), 409 (nothing
-to answer from), 500 (the store failed) or 503 (the file was found damaged: :class:`Questions`'s
-``check``). Questions are answered one at a time, in order of arrival, on one worker thread that
-owns the store connection the kept graph reads its lessons from. The model calls are recorded as
-``magg ask`` records them.
+The request is JSON, sent as ``Content-Type: application/json``: ``{"question": "...", "flat":
+false, "as_of": null}``; the reply is what ``magg ask --json`` prints, or ``{"error": "..."}`` with
+status 400 (a bad request), 409 (nothing to answer from), 415 (not sent as JSON), 500 (the store
+failed) or 503 (the file was found damaged: :class:`Questions`'s ``check``). Questions are
+answered one at a time, in order of arrival, on one worker thread that owns the store connection
+the kept graph reads its lessons from. The model calls are recorded as ``magg ask`` records them.
 """
 
 from __future__ import annotations
@@ -330,6 +330,10 @@ def question_routes(questions: Questions) -> list[Route]:
     """``POST /api/ask`` over ``questions``."""
 
     async def ask(request: Request) -> Response:
+        sent = request.headers.get("content-type", "")
+        if sent.partition(";")[0].strip().lower() != "application/json":  # before its body is read
+            shown = f"Content-Type {sent[:100]!r}" if sent else "no Content-Type"
+            return _error(415, f"send the question as JSON (Content-Type: application/json), not {shown}")
         body = await read_body(request, MAX_QUESTION_BYTES)
         if body is None:
             return _error(413, f"the request is larger than {MAX_QUESTION_BYTES // 1024} KiB")

@@ -111,7 +111,25 @@ def test_the_graph_is_read_once_and_again_only_when_it_changes(
 
 def post(url: str, body: bytes | dict[str, object], **headers: str) -> httpx.Response:
     content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", **headers}
     return httpx.post(f"{url}/api/ask", content=content, headers=headers, timeout=60)
+
+
+def test_a_question_not_sent_as_json_is_refused(db: Path) -> None:
+    # Sent as text/plain, as a form, or with no type at all, it was answered as JSON.
+    questions = questions_over(db)
+    asked = json.dumps({"question": QUESTIONS[0]}).encode()
+    with serving(db, questions=questions) as url:
+        for sent in ("text/plain", "application/x-www-form-urlencoded", "application/jsonp", None):
+            headers = {"Content-Type": sent} if sent else {}
+            reply = httpx.post(f"{url}/api/ask", content=asked, headers=headers, timeout=60)
+            assert reply.status_code == 415, sent
+            said = reply.json()["error"]
+            assert said.startswith("send the question as JSON (Content-Type: application/json)"), said
+        for sent in ("application/json", "application/json; charset=utf-8", "Application/JSON"):
+            reply = httpx.post(f"{url}/api/ask", content=asked, headers={"Content-Type": sent}, timeout=60)
+            assert reply.status_code == 200 and reply.json()["question"] == QUESTIONS[0]
+    questions.close()
 
 
 def test_bad_requests_get_a_clear_error_and_no_answer(db: Path, tmp_path: Path) -> None:
@@ -147,7 +165,9 @@ def test_bad_requests_get_a_clear_error_and_no_answer(db: Path, tmp_path: Path) 
             assert said in reply.json()["error"]
         # Sent in pieces with no declared length, a body is read only up to the bound.
         pieces = iter([b"x" * (MAX_QUESTION_BYTES // 2)] * 3)
-        streamed = httpx.post(f"{url}/api/ask", content=pieces, timeout=60)
+        streamed = httpx.post(
+            f"{url}/api/ask", content=pieces, headers={"Content-Type": "application/json"}, timeout=60
+        )
         assert streamed.status_code == 413 and "larger than" in streamed.json()["error"]
         assert httpx.get(f"{url}/api/ask", timeout=60).status_code == 405
         # A byte-order mark before the JSON, as some clients send, is no bad request (it was).

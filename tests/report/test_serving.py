@@ -120,7 +120,10 @@ def test_a_client_that_leaves_mid_body_costs_no_traceback_in_the_log(db: Path) -
         assert run.stdout is not None and "serving" in run.stdout.readline()
         for path in ("/api/ask", "/proposals/p-1/decision") * 2:
             with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
-                head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n"
+                head = (
+                    f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    "Content-Length: 1000\r\n\r\n"
+                )
                 client.sendall(head.encode() + b'{"question": "what is')  # and leaves
                 time.sleep(0.2)
         with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
