@@ -211,18 +211,23 @@ def read_graph(store: Store, as_of: str | None, named: str) -> tuple[GraphIndex,
 def question_text(question: str) -> str:
     """A question as prompts and the terminal may hold it: no control character (as a lesson's text),
     and text that is UTF-8 (a lone surrogate, from JSON or from bytes a shell passed, is refused).
+    ``magg ask`` and ``POST /api/ask`` read every question through it, alike.
 
     A terminal's escape sequence (a colour, a title) goes whole, not only its escape character:
-    "[31m" left in the question kept its concept from being recognised.
+    "[31m" left in the question kept its concept from being recognised. Any other control character
+    (NUL, DEL, C1) separates words as a space does: removed, it joined them ("dropout?\\x00DROP" read
+    as "dropout?DROP", and was answered as another question).
 
     >>> question_text("what is \\x1b[31mdropout\\x1b[0m?"), question_text("a\\x1b]0;title\\x07b\\x9b1m")
     ('what is dropout?', 'ab')
+    >>> question_text("What is dropout?\\x00DROP TABLE")
+    'What is dropout? DROP TABLE'
     """
     try:
         question.encode("utf-8")
     except UnicodeEncodeError:
         raise UserError("the question is not valid text (a lone surrogate, or bytes not UTF-8)") from None
-    return normalize_text(_ESCAPES.sub("", question))
+    return normalize_text(_CONTROLS.sub(" ", _ESCAPES.sub("", question)))
 
 
 _ESCAPES = re.compile(
@@ -230,6 +235,8 @@ _ESCAPES = re.compile(
 )
 """ANSI escape sequences: CSI (colours, cursor moves; also as the one character U+009B), OSC
 (titles, links) and the two-byte ones."""
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+"""The control characters of C0 and C1 but tab and line ends (which normalizing keeps or joins)."""
 
 
 def answered(

@@ -183,6 +183,27 @@ def test_bad_requests_get_a_clear_error_and_no_answer(db: Path, tmp_path: Path) 
     nothing.close()
 
 
+def test_a_control_character_separates_words_as_a_space_does_in_magg_ask_and_the_server(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "What is dropout?\u0000DROP TABLE" lost the NUL and was read as "What is dropout?DROP TABLE":
+    # "Related: Regularization, ..." instead of what dropout is.
+    spaced = "What is dropout? DROP TABLE"
+    code, said, err = magg(["ask", spaced, "--db", str(db), "--json"], capsys)
+    assert code == 0, err
+    expected = json.loads(said)
+    assert str(expected["short_answer"]).startswith("a regularization technique")
+    questions = questions_over(db)
+    with serving(db, questions=questions) as url:
+        for control in ("\x00", "\x01", "\x7f", "\x85"):
+            asked = spaced.replace(" DROP", f"{control}DROP")
+            code, here, err = magg(["ask", asked, "--db", str(db), "--json"], capsys)
+            assert code == 0 and json.loads(here) == expected, (control, here)
+            there = post(url, {"question": asked})
+            assert there.status_code == 200 and there.json() == expected, control
+    questions.close()
+
+
 def test_a_server_with_a_token_answers_only_with_it(
     db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
