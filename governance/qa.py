@@ -56,7 +56,6 @@ goes through the LLM port with stage ``qa``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 
 from agents import qa, synthesis
@@ -85,11 +84,14 @@ from governance.question_forms import (
     answered_by_graph,
     clause_questions,
     defined,
+    lacked_said,
+    lacked_term,
     near_names,
     typed_clauses,
     unnamed_answer,
     what_is_asked,
 )
+from governance.scopes import bridges_of, domain_scopes
 from governance.typed_answers import explain_flat, is_typed, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
 from magg_kg.graph_reader import DomainReader, domain_members
@@ -105,26 +107,6 @@ __all__ = [
     "domain_scopes",
     "mentioned",
 ]
-
-
-def domain_scopes(graph: GraphIndex, bridges: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
-    """Domain id -> the concepts its expert may see: its own and its bridge concepts (built once
-    per graph and bridges)."""
-    key = ("scopes", tuple(sorted((domain, tuple(extra)) for domain, extra in bridges.items())))
-    return graph.kept(key, lambda: _scopes(graph, bridges))
-
-
-def _scopes(graph: GraphIndex, bridges: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
-    scopes: dict[str, set[str]] = {}
-    for concept, owners in graph.owners.items():
-        for owner in owners:
-            scopes.setdefault(owner, set()).add(concept)
-    for domain, extra in bridges.items():
-        scopes.setdefault(domain, set()).update(c for c in extra if c in graph.concepts)
-    unowned = {c for c in graph.concepts if not graph.owners.get(c)}
-    if unowned:
-        scopes[UNOWNED] = unowned
-    return {domain: frozenset(members) for domain, members in scopes.items()}
 
 
 def mentioned(keys: Mapping[str, str], question: str) -> dict[str, str]:
@@ -232,29 +214,32 @@ def answer_routed(
         if sub.type != "open" and sub.unknown:
             continue
         text = about_one(graph, sub.text)
-        domains = _open_domains(graph, text, domains)
+        # "What is backpropagation through time?": a term the graph lacks, read in the lessons alone.
+        term, parts = lacked_term(graph, text)
+        concepts = [] if term else sub.concepts
+        domains = _open_domains(graph, text, [] if term else domains)
         result.sub_questions[-1] |= {"text": text, "domains": domains}
+        result.sub_questions[-1] |= {"unknown": [term]} if term else {}
         before = len(retrieved)
         for domain in domains:
             scope = scopes.get(domain, frozenset())
-            edges = (
-                retrieve(graph, text, seeds=sub.concepts, scope=scope, top_k=top_k) if sub.concepts else []
-            )
+            edges = retrieve(graph, text, seeds=concepts, scope=scope, top_k=top_k) if concepts else []
             excerpts = find_excerpts(
-                graph, text, scope=scope, unowned=True, about=defined(graph, text, sub.concepts)
+                graph, text, scope=scope, unowned=True, about=defined(graph, text, concepts)
             )
-            report = ExpertReport(domain, text, [c for c in sub.concepts if c in scope], [])
+            report = ExpertReport(domain, text, [c for c in concepts if c in scope], [])
             report.edges_seen = [edge.edge_id for edge in edges]
             read_by_retrieval.update(report.edges_seen)
             result.experts.append(report)
             retrieved.append(report)
-            subject = "" if sub.concepts else qa.purpose_subject(text)
+            # A term the graph lacks is said by a sentence that defines it, not one that mentions it.
+            subject = "" if concepts or term else qa.purpose_subject(text)
             # Where a concept is taught, asked of an expert that owns none asked about: their names.
-            about = [graph.concepts[c].name for c in sub.concepts] if not report.concepts else []
+            about = [graph.concepts[c].name for c in concepts] if not report.concepts else []
             about = about if asks_where_taught(text) else []
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject, about=about)
-        if domains and not any(e.citations for e in retrieved[before:]):
-            result.uncovered.append(f'The graph does not cover "{text}".')
+        if not any(e.citations for e in retrieved[before:]) and (domains or term):
+            result.uncovered.append(lacked_said(graph, term, parts) or f'The graph does not cover "{text}".')
     for number in typed:  # the domains whose experts explained each typed sub-question
         result.sub_questions[number]["domains"] = by_sub[number] or result.sub_questions[number]["domains"]
     read = reader.edges_read | read_by_retrieval
@@ -372,7 +357,12 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
         return _uncovered(result)
     asked = about_one(graph, question)
     result.sub_questions[-1]["text"] = asked
-    report = _retrieved(llm, graph, asked, found, result, top_k)
+    term, parts = lacked_term(graph, asked)  # a term the graph lacks is read in the lessons alone
+    if term:
+        found, result.sub_questions[-1]["unknown"] = [], [term]
+    report = _retrieved(llm, graph, asked, found, result, top_k, lacked=bool(term))
+    if term and (report is None or not report.citations):
+        result.uncovered.append(lacked_said(graph, term, parts))
     if report is None:
         return _uncovered(result)
     result.edges_read, result.graph_tokens = len(report.edges_seen), graph_tokens(graph, report.edges_seen)
@@ -422,6 +412,7 @@ def _retrieved(
     result: QAResult,
     top_k: int,
     explained: Collection[str] = (),
+    lacked: bool = False,
 ) -> ExpertReport | None:
     """One open question (or clause), flat: the edges around the concepts it names (but those a
     typed clause's answer explains already) and the best excerpts of all the lessons, in one call
@@ -433,17 +424,8 @@ def _retrieved(
     edges = [edge for edge in edges if edge.edge_id not in explained]
     report = ExpertReport("", text, list(found), [edge.edge_id for edge in edges])
     result.experts.append(report)
-    subject = "" if found else qa.purpose_subject(text)
+    subject = "" if found or lacked else qa.purpose_subject(text)
     ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject)
     if not report.citations and found:
         result.uncovered.append(f'The graph does not cover "{text}".')
     return report
-
-
-def bridges_of(rows: Sequence[Mapping[str, object]]) -> dict[str, list[str]]:
-    """Domain id -> its card's bridge concepts, from ``store.domains()`` rows."""
-    found: dict[str, list[str]] = {}
-    for row in rows:
-        card = json.loads(str(row.get("card") or "{}"))
-        found[str(row["id"])] = [str(c) for c in card.get("bridges", [])]
-    return found

@@ -6,13 +6,16 @@ contain a name it lacks (:func:`near_names`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from agents import qa
 from agents.answer_forms import (
+    DEFINED,
     PURPOSE,
     WORD,
     as_what_is,
+    asked_part,
     asks_about,
     content_terms,
     expected_kind,
@@ -29,6 +32,7 @@ from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name, sentences
 from governance.excerpts import graph_lexicon
 from governance.experts import NOT_COVERED, QAResult
+from governance.graph_answer import uncovered_names
 from governance.typed_answers import of_whole_graph
 from magg_kg.graph_index import GraphIndex
 
@@ -39,6 +43,8 @@ __all__ = [
     "asked_without_aside",
     "clause_questions",
     "defined",
+    "lacked_said",
+    "lacked_term",
     "near_names",
     "points_back",
     "typed_clauses",
@@ -226,10 +232,55 @@ def about_one(graph: GraphIndex, question: str) -> str:
     if not found:  # a name the graph lacks may still be one a lesson defines ("Explain word2vec")
         term = requested_term(question)
         return f"What is {term}?" if term else question
-    if len(found) != 1 or not asks_about(question, found[0][0], found[0][1]):
+    if len(found) != 1:
         return question
-    start, end, _ = found[0]
-    return f"What is {question[start:end]}?"
+    start, end, concept = found[0]
+    what_is = _WHAT_IS.fullmatch(question[:start]) and not question[end:].strip(" ?")
+    if (what_is and DEFINED.match(asked_part(question))) or not (what_is or asks_about(question, start, end)):
+        return question
+    # A name with "of" in it ("chain of thought") would be read as asking for a name ("the capital
+    # of France"): it is asked by a name of the concept that reads as one term ("chain-of-thought").
+    names = [question[start:end], *graph.names.get(concept, ())]
+    return next((f"What is {n}?" for n in names if DEFINED.match(f"what is {n.lower()}?")), question)
+
+
+_WHAT_IS = re.compile(r"\s*what (?:is|are) (?:(?:an?|the) )?", re.IGNORECASE)
+"""What opens a question asking what one thing is, before its name."""
+
+
+_GENERIC = frozenset(
+    question_terms("model method function algorithm technique approach concept idea process")
+)
+"""Head words that name no new thing after a concept's name ("the softmax function" is softmax)."""
+
+
+def lacked_term(graph: GraphIndex, question: str) -> tuple[str, list[str]]:
+    """The term a "What is X?" question asks about, when the graph has no concept of that name
+    but has concepts named by some of its words, and the concepts those words name: ("backpropagation
+    through time", ["backpropagation"]); ("", []) for any other question. Such a question asks about
+    another thing than the concept its words name: backpropagation's definition is no answer to
+    it, a lesson sentence that says what the whole term is may be."""
+    asked = " ".join(question.split())
+    match = DEFINED.match(asked.lower())
+    if match is None or not asked.lower().startswith(("what ", "who ")):
+        return "", []
+    term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
+    found = find_mentions(term, graph_lexicon(graph))
+    if not found or _names_one(graph, term):
+        return "", []
+    rest = term
+    for start, end, _ in reversed(found):
+        rest = f"{rest[:start]} {rest[end:]}"
+    if not set(question_terms(rest)) - _GENERIC:
+        return "", []
+    return term, list(dict.fromkeys(concept for _, _, concept in found))
+
+
+def lacked_said(graph: GraphIndex, term: str, parts: Sequence[str]) -> str:
+    """What the graph does not cover of a "What is X?" question whose term it lacks, with the
+    concepts it has that some of the term's words name ("" for no such term)."""
+    near = [graph.concepts[c].name for c in parts]
+    return uncovered_names([f'"{term}"'], near) if term else ""
 
 
 def _names_one(graph: GraphIndex, text: str) -> bool:

@@ -1,0 +1,85 @@
+"""A "What is X?" question whose term the graph lacks, though some of its words name a concept the
+graph has ("What is backpropagation through time?" where the graph has backpropagation): the
+lesson sentence that says what the whole term is, else "not covered" with the concepts it has,
+never the definition of the concept its words name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agents.offline.handlers import offline_handlers
+from governance.qa import answer_flat, answer_routed
+from magg_kg.cli.context import open_context
+from magg_kg.cli.ingestion import run_ingest
+from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.sqlite import SQLiteStore
+
+LLM = OfflineLLM(offline_handlers())
+BACKPROP = "*Backpropagation* refers to the method of calculating the gradient of network parameters."
+THROUGH_TIME = "Applying backpropagation in RNNs is called *backpropagation through time*."
+COT = "**Chain-of-thought** is a technique that takes the model through a series of steps."
+LESSONS = {
+    "01-backprop.md": f"# Backpropagation\n\n{BACKPROP} Backpropagation uses the chain rule.\n",
+    "02-rnn.md": f"# Recurrent networks\n\nRNNs read sequences. {THROUGH_TIME} It unrolls the network.\n",
+    "03-gradient.md": "# Gradient\n\nThe *gradient* is the vector of partial derivatives. "
+    "Backpropagation computes the gradient.\n",
+    "04-prompts.md": f"# Prompting\n\n{COT} **Supply Chain Vulnerabilities**: components can be "
+    "compromised.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
+    folder: Path = tmp_path_factory.mktemp("lacked")
+    lessons = folder / "lessons"
+    lessons.mkdir()
+    for name, text in LESSONS.items():
+        (lessons / name).write_text(text, encoding="utf-8")
+    with open_context(folder / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+    store = SQLiteStore.open(str(folder / "magg.sqlite"))
+    yield build_graph_index(store)
+    store.close()
+
+
+def _both(graph: GraphIndex, question: str) -> list[object]:
+    return [answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)]
+
+
+def test_the_graph_is_as_the_tests_read_it(graph: GraphIndex) -> None:
+    names = {name.lower() for names in graph.names.values() for name in names}
+    assert {"backpropagation", "gradient", "chain of thought"} <= names
+    assert "backpropagation through time" not in names and "vanishing gradient problem" not in names
+
+
+def test_a_sentence_that_says_what_the_whole_term_is_answers_it(graph: GraphIndex) -> None:
+    for result in (
+        answer_routed(LLM, graph, "What is backpropagation through time?", {}),
+        answer_flat(LLM, graph, "What is backpropagation through time?"),
+    ):
+        assert THROUGH_TIME in result.answer and BACKPROP not in result.answer
+        assert result.sub_questions[0]["unknown"] == ["backpropagation through time"]
+
+
+def test_a_term_no_sentence_defines_is_not_covered_with_the_concepts_the_graph_has(graph: GraphIndex) -> None:
+    for result in (
+        answer_routed(LLM, graph, "What is the vanishing gradient problem?", {}),
+        answer_flat(LLM, graph, "What is the vanishing gradient problem?"),
+    ):
+        assert not result.covered and "partial derivatives" not in result.answer
+        assert 'The graph does not cover "vanishing gradient problem"; it has' in result.answer
+    routed = answer_routed(LLM, graph, "What is the vanishing gradient problem?", {})
+    assert routed.short_answer.startswith('The graph does not cover "vanishing gradient problem"; it has')
+
+
+def test_a_concept_named_with_of_is_asked_what_it_is_not_for_a_name(graph: GraphIndex) -> None:
+    for result in (
+        answer_routed(LLM, graph, "What is chain of thought?", {}),
+        answer_flat(LLM, graph, "What is chain of thought?"),
+    ):
+        assert "Supply Chain" not in result.short_answer
+        assert "series of steps" in result.short_answer
