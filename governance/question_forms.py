@@ -249,7 +249,10 @@ _WHAT_IS = re.compile(r"\s*what (?:is|are) (?:(?:an?|the) )?", re.IGNORECASE)
 
 
 _GENERIC = frozenset(
-    question_terms("model method function algorithm technique approach concept idea process")
+    question_terms(
+        "model method function algorithm technique approach concept idea process prompting mechanism "
+        "architecture framework library tool network layer operation"
+    )
 )
 """Head words that name no new thing after a concept's name ("the softmax function" is softmax)."""
 

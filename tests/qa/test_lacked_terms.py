@@ -83,3 +83,11 @@ def test_a_concept_named_with_of_is_asked_what_it_is_not_for_a_name(graph: Graph
     ):
         assert "Supply Chain" not in result.short_answer
         assert "series of steps" in result.short_answer
+
+
+def test_a_generic_head_word_after_a_concepts_name_asks_about_the_concept(graph: GraphIndex) -> None:
+    for result in (
+        answer_routed(LLM, graph, "What is chain-of-thought prompting?", {}),
+        answer_flat(LLM, graph, "What is chain-of-thought prompting?"),
+    ):
+        assert result.covered and "series of steps" in result.short_answer
