@@ -174,14 +174,14 @@ PURPOSE = re.compile(
 normalization solve?"): what it is often says, when no sentence says it in the question's words."""
 ASPECT = re.compile(
     r"\bwhen (?:should|would|could|might|to|do (?:i|we|you) (?:use|need|choose|apply|prefer))\b|"
-    r"\bwhen is it (?:better|best|worth|wise|useful)\b|"
-    r"\bwhen (?:is|are) .{1,60}? (?:better|worse|preferable|preferred|more useful|a better choice)\b|"
+    r"\bwhen is it (?:better|best|worth|wise|useful)\b|\bwhen (?:is|are) .{1,60}? (?:better|worse|preferable|"
+    r"preferred|more useful|a better choice)\b|"
     r"\bwhat (?:are|is) (?:the |some |its |their )?(?:main |key |biggest )?(?:advantages?|disadvantages?|"
-    r"benefits?|drawbacks?|downsides?|limitations?|pros|cons|strengths?|weaknesses?|trade-?offs?) of\b|"
-    + PURPOSE.pattern,
+    r"benefits?|drawbacks?|downsides?|limitations?|pros|cons|strengths?|weaknesses?|trade-?offs?|risks?|"
+    r"dangers?|pitfalls?) of\b|" + PURPOSE.pattern,
     re.IGNORECASE,
 )
-"""A question about when to use something, its strengths and weaknesses, or what it is for
+"""A question about when to use something, its strengths, weaknesses and risks, or what it is for
 (:data:`PURPOSE`; "When should I use dropout?", "What are the limitations of fine-tuning?"): no
 relation of the graph answers it, and no name or date does; a sentence does."""
 _EXPLAIN = re.compile(

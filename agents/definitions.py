@@ -87,6 +87,11 @@ _PLURAL = r"(?:e?s)?(?!\w)"
 neural networks* (RNNs) are ...", which "What are RNNs?" read)."""
 
 
+_WHOLE = r"(?![ \t]+(?-i:[A-Z][a-z]))"
+"""X's name not followed by a capitalized word that goes on with it: "LangChain Agents is an
+implementation ..." is about LangChain Agents, not LangChain ("What is LangChain?")."""
+
+
 _ENTRY = r"(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"
 """What ends the term of an entry of a list: a colon, or a dash after its emphasis."""
 
@@ -121,7 +126,8 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
         re.IGNORECASE,
     )
     named = re.compile(
-        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms}){_PLURAL}",
+        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms}){_PLURAL}"
+        + _WHOLE,
         re.IGNORECASE,
     )
     marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
@@ -130,8 +136,8 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
         r"\s*(?P<said>[^*_\s](?:(?!(?:\*\*|__)[^\W_]).)*)",
         re.IGNORECASE,
     )
-    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms}){_PLURAL}", re.IGNORECASE)  # it is what it is about
-    mentioning = re.compile(rf"(?<!\w)(?:{terms}){_PLURAL}", re.IGNORECASE)
+    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms}){_PLURAL}{_WHOLE}", re.IGNORECASE)  # it is about X
+    mentioning = re.compile(rf"(?<!\w)(?:{terms}){_PLURAL}{_WHOLE}", re.IGNORECASE)
     return says, defining, named, marked, glossed, leading, mentioning
 
 

@@ -146,7 +146,8 @@ def _load(graph: GraphIndex) -> _Chunks:
         lesson_terms = frozenset(content_terms(lesson.title))
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
-            view = _as_read(shown[int(str(row["start_offset"])) : int(str(row["end_offset"]))])
+            start = sentence_start(shown, int(str(row["start_offset"])))
+            view = _as_read(shown[start : int(str(row["end_offset"]))])
             text = joined_sentences(_with_display_math(view, sentences(view, view=True)))
             named = {concept for _, _, concept in finder.find(text)}
             title = _titled(lesson.title, str(row.get("heading") or ""))
@@ -159,6 +160,31 @@ def _load(graph: GraphIndex) -> _Chunks:
     counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
     total = len(chunks) + 1
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
+
+
+_BOUNDARY = re.compile(r"(?:[.!?]['\")\]*_`]*|:)[\s\0]+(?=[^\s\0])|\n[\s\0]*\n[\s\0]*|^[\s\0]*")
+_BACK = 400
+"""The most characters a chunk's start is moved back, to the start of the sentence it cuts."""
+
+
+def sentence_start(shown: str, start: int) -> int:
+    """Where the sentence a chunk starting at ``start`` opens in begins: a chunk cut inside a
+    sentence is read from that sentence's start, so that no reader quotes its tail as a sentence
+    ("temperature value the more random the output will be." of "The higher the temperature value
+    the more random the output will be."); ``start`` itself when no sentence ends in the
+    :data:`_BACK` characters before it.
+
+    >>> text = "A is B. The higher the value the more random it is."
+    >>> text[sentence_start(text, text.index("value")) :]
+    'The higher the value the more random it is.'
+    >>> sentence_start(text, 0), sentence_start(text, text.index("The"))
+    (0, 8)
+    """
+    window = max(0, start - _BACK)
+    ends = [match.end() for match in _BOUNDARY.finditer(shown, window, start + 1) if match.end() <= start]
+    if not ends or (window > 0 and ends == [window]):
+        return start
+    return ends[-1]
 
 
 _DISPLAY_MATH = re.compile(r"\s*(?:\$\$.+\$\$|\\\[.+\\\]|\\begin\{(\w+\*?)\}.+\\end\{\1\})\s*", re.DOTALL)

@@ -27,8 +27,8 @@ Routed (:func:`answer_routed`):
 Flat (:func:`answer_flat`), the ablation baseline: one retrieval over the whole graph (the
 question's concepts and the concepts nearest it, one hop, no scope; the best excerpts of all the
 lessons) and one answering call. Flat does not decompose: it reads the question's clauses as the
-classifier reads them (:func:`governance.question_forms.clause_questions`), and a clause beside a
-typed one is answered by a retrieval and a call of its own, not left out.
+classifier reads them (:func:`governance.question_forms.clause_questions`), and an open clause
+(beside a typed one or another open one) is answered by a retrieval and a call of its own.
 
 A typed sub-question (a learning path, which comes first, prerequisites, what X unlocks, parts,
 how two concepts relate: :mod:`agents.question_types`) is answered by its graph algorithm
@@ -328,7 +328,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
         return owned
     texts = clauses_of(question)  # a question of one clause is read whole, below
     clauses = clause_questions(texts, keys) if len(texts) > 1 else []
-    if len(clauses) > 1 and any(is_typed(clause) for clause in clauses):
+    if len(clauses) > 1:  # each clause apart: "What is X and when should I use it?" read whole asks a name
         clauses = _bounded(clauses, result)
         if not all(answered_by_graph(clause) for clause in clauses):
             return _flat_clauses(llm, graph, clauses, result, top_k)
