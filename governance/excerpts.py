@@ -332,7 +332,11 @@ def find_excerpts(
             # look at X" in lesson 10); where it is taught is asked, then a section titled by it.
             named = any(words and words <= chunk.lesson_terms for words in titled)
             section = taught and any(words and words <= set(content_terms(chunk.title)) for words in titled)
-            ranks = (not named, not section, not second) if taught else (not second, not named, True)
+            # What it is: a section headed by its name before the lesson's outline ("RAGs operate as
+            # follows" under "How RAGs work", not "In this lesson we will cover: An introduction to RAG").
+            heading = set(content_terms(chunk.title.rsplit(": ", 1)[1])) if ": " in chunk.title else set()
+            headed = any(words and words <= heading for words in titled)
+            ranks = (not named, not section, not second) if taught else (not second, not named, not headed)
             scored.append((not first, *ranks, -match, order, chunk))
     return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:6])[:limit]]
 

@@ -56,3 +56,30 @@ def test_flat_reads_each_clause_of_an_open_question_on_its_own(tmp_path: Path) -
     finally:
         store.close()
 
+
+def test_what_x_is_is_read_in_the_section_headed_by_it_before_the_lessons_outline(tmp_path: Path) -> None:
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    outline = "".join(
+        f"- Part {k}: more about Retrieval Augmented Generation (RAG), item {k}.\n" for k in range(200)
+    )
+    text = (
+        "# Retrieval Augmented Generation (RAG) and Vector Databases\n\n"
+        f"In this lesson we will cover the following:\n\n{outline}\n"
+        "## How RAGs (Retrieval Augmented Generation) work\n\n"
+        "RAGs operate as follows: they retrieve documents from a knowledge base and then generate text.\n"
+    )
+    (lessons / "15-rag.md").write_text(text, encoding="utf-8")
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+    store = SQLiteStore.open(str(tmp_path / "magg.sqlite"))
+    try:
+        graph = build_graph_index(store)
+        llm = OfflineLLM(offline_handlers())
+        for result in (
+            answer_routed(llm, graph, "What is RAG?", {}),
+            answer_flat(llm, graph, "What is RAG?"),
+        ):
+            assert "retrieve documents from a knowledge base" in result.answer
+    finally:
+        store.close()
