@@ -186,7 +186,9 @@ def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) 
     if kind == "which_first":
         answer.found = [answer.first] if answer.first else []
         if answer.first is None:
-            answer.headline = f"Neither comes first: the graph holds no learning path between {a} and {b}."
+            answer.headline = (
+                f"The graph does not say which comes first: it holds no learning path between {a} and {b}."
+            )
         else:
             answer.headline = f"{names(answer.first)} comes first: {chain}."
         return answer

@@ -22,6 +22,7 @@ from agents.question_types import WHOLE_GRAPH_TYPES
 from governance.comparison import compare_in_lessons, unjoined
 from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
+from governance.teaching_order import taught_first
 from magg_kg.graph_index import GraphIndex
 from magg_kg.graph_reader import DomainReader, WholeGraphReader
 from magg_kg.learning_order import Touching
@@ -71,7 +72,11 @@ def _answered(
         answer_by_graph(sub.type, sub.concepts, sub.full, touching, names, every, graph.owners)
         for sub in subs
     ]
-    for answers in per_sub:
+    for sub, answers in zip(subs, per_sub, strict=True):
+        for answer in answers:  # no path: the graph cannot say, the lessons' order may
+            if answer.type == "which_first" and answer.first is None and len(sub.concepts) == 2:
+                taught = taught_first(graph, sub.concepts[0], sub.concepts[1])
+                answer.headline = f"{answer.headline} {taught}".strip()
         result.graph_answers += answers
         result.uncovered += [answer.headline for answer in answers if not answer.covered]
     return per_sub
