@@ -48,6 +48,7 @@ from agents.course_cues import COURSE, LEARN_IT, whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.phrases import FUNCTION_WORDS
+from agents.question_slots import coordinated
 from agents.text import find_mentions, normalize_name
 
 __all__ = ["QUESTION_TYPES", "WHOLE_GRAPH_TYPES", "Classification", "QuestionType", "classify"]
@@ -83,7 +84,7 @@ written."""
 _FIRST = re.compile(r"\b(?:first|earlier|sooner|precedes?|order)\b", _I)
 _NEEDED_FOR = re.compile(
     r"^\s*(?:do|does|will|would|should|must)\s+(?:i|you|we|one|they)\s+(?:really\s+)?(?:need|have)\s+"
-    r"(?:to\s+(?:know|learn|study|understand|master)\s+)?[^?]*?\s+"
+    r"(?:to\s+(?:know|learn|study|understand|master)\s+)?(?P<a>[^?]*?)\s+"
     r"(?:for|to\s+(?:learn|understand|study|master|do|use))\s+",
     _I,
 )
@@ -188,7 +189,6 @@ _ASKING = frozenset(
 without them and its cues is the name it asks about."""
 _JOINS = {"and": "+", "or": "+", ",": "+", "&": "+"}
 """The words that join two names of one question ("X and Y"): the other side of one is asked too."""
-_WH = frozenset("why when where how whom whose which what".split())
 _ASKS_BASE = re.compile(r"\b(?:what|which)\s+(?:does|do|did|is|are)\b", _I)
 """A cue like "build on" after "what does": the question asks for what comes before."""
 
@@ -348,28 +348,12 @@ def _one(kind: QuestionType, read: _Read, full: bool = False) -> Classification:
                 runs.append(("w", []))
             runs[-1][1].append(word)
     if concepts:
-        return Classification(kind, concepts, full=full, unknown=_coordinated(runs))
+        return Classification(kind, concepts, full=full, unknown=coordinated(runs))
     named = [words for mark, words in runs if mark == "w"]
     # Only a question that is its cues, question words and one name: any other is read as open.
     unknown = [" ".join(named[0])] if len(named) == 1 and len(named[0]) <= 6 else []
     # Nothing named at all ("the first delegate of which territory?"): no graph algorithm answers it.
     return Classification(kind if unknown else "open", [], full=full, unknown=unknown)
-
-
-def _coordinated(runs: list[tuple[str, list[str]]]) -> list[str]:
-    """The names joined to a concept by "and", "or" or a comma ("before quantum chromodynamics and
-    gradient descent"): asked about as the concept is, and unknown to the graph."""
-    marks = [mark for mark, _ in runs]
-    found = []
-    for i, (mark, words) in enumerate(runs):
-        if mark != "w" or len(words) > 6 or {word.lower() for word in words} <= _WH:
-            continue
-        if any(
-            0 <= i + 2 * step < len(marks) and marks[i + step] == "+" and marks[i + 2 * step] == "@"
-            for step in (-1, 1)
-        ):
-            found.append(" ".join(words))
-    return found
 
 
 def classify(text: str, keys: dict[str, str]) -> Classification:
@@ -386,6 +370,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
     first, then = (read.concepts(0, needed.end()), read.concepts(needed.end())) if needed else ([], [])
     if first and then:  # "Do I need A for B?"
         return Classification("which_first", [first[-1], then[0]])
+    if needed and then and (name := _slot_name(text[needed.start("a") : needed.end("a")])):  # A: unknown
+        return Classification("which_first", then[:1], unknown=[name])
     if len(concepts) >= 2 and (_FIRST.search(masked) or (before_cue and after_cue)):
         return _two("which_first", read, _OR_SLOTS)
     if _FIRST.search(masked) and re.search(r"\bor\b", masked, _I):
