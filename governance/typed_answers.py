@@ -23,6 +23,7 @@ from governance.comparison import compare_in_lessons, unjoined
 from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
 from governance.teaching_order import taught_first
+from governance.yes_no import unsettled
 from magg_kg.graph_index import GraphIndex
 from magg_kg.graph_reader import DomainReader, WholeGraphReader
 from magg_kg.learning_order import Touching
@@ -77,6 +78,8 @@ def _answered(
             if answer.type == "which_first" and answer.first is None and len(sub.concepts) == 2:
                 taught = taught_first(graph, sub.concepts[0], sub.concepts[1])
                 answer.headline = f"{answer.headline} {taught}".strip()
+            if answer.type == "relation" and (said := unsettled(graph, sub.text, sub.concepts, answer.edges)):
+                answer.headline = f"{said} {answer.headline}" if answer.covered else said
         result.graph_answers += answers
         result.uncovered += [answer.headline for answer in answers if not answer.covered]
     return per_sub

@@ -612,3 +612,18 @@ def test_a_part_asked_twice_is_answered_once_and_at_most_eight_parts_are(graph: 
     result = routed(graph, many)
     assert len(result.sub_questions) == MAX_SUB_QUESTIONS
     assert f"The question has 10 parts; the first {MAX_SUB_QUESTIONS} were answered" in result.answer
+
+
+def test_a_yes_or_no_relation_no_edge_settles_says_the_graph_cannot_say(graph: GraphIndex) -> None:
+    # "Is gradient descent part of backpropagation?": a prerequisite edge joins them, no part_of
+    # edge; said alone, "gradient descent is a prerequisite for backpropagation" would read as yes.
+    for result in (
+        routed(graph, "Is gradient descent part of backpropagation?"),
+        answer_flat(LLM, graph, "Is gradient descent part of backpropagation?"),
+    ):
+        assert result.short_answer.startswith(
+            "The graph cannot say yes or no: no edge says that gradient descent is part of Backpropagation."
+        )
+        assert "is a prerequisite for" in result.short_answer
+    settled = routed(graph, "Is attention part of transformers?")
+    assert "cannot say" not in settled.answer
