@@ -44,7 +44,7 @@ from agents.answer_spans import Excerpt
 from agents.cross_references import without_holes
 from agents.definitions import defines
 from agents.locations import asks_where_taught, names_only_elsewhere
-from agents.passages import ends_a_sentence, joined_sentences
+from agents.passages import announces, ends_a_sentence, joined_sentences
 from agents.text import MentionFinder, Sentence, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
 from magg_kg.markup import KINDS, Flavor, RegionKind, find_prose, flavor_of
@@ -332,11 +332,10 @@ def find_excerpts(
             # look at X" in lesson 10); where it is taught is asked, then a section titled by it.
             named = any(words and words <= chunk.lesson_terms for words in titled)
             section = taught and any(words and words <= set(content_terms(chunk.title)) for words in titled)
-            # What it is: a section headed by its name before the lesson's outline ("RAGs operate as
-            # follows" under "How RAGs work", not "In this lesson we will cover: An introduction to RAG").
-            heading = set(content_terms(chunk.title.rsplit(": ", 1)[1])) if ": " in chunk.title else set()
-            headed = any(words and words <= heading for words in titled)
-            ranks = (not named, not section, not second) if taught else (not second, not named, not headed)
+            # What it is: not read in the lesson's outline ("In this lesson we will cover: ... RAG")
+            # while other chunks of the rank may say it.
+            outline = not taught and any(announces(s.text) for s in sentences(chunk.text))
+            ranks = (not named, not section, not second) if taught else (not second, not named, outline)
             scored.append((not first, *ranks, -match, order, chunk))
     return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:6])[:limit]]
 
