@@ -92,6 +92,7 @@ from governance.question_forms import (
     what_is_asked,
 )
 from governance.scopes import bridges_of, domain_scopes
+from governance.spelling import noted, respelled
 from governance.typed_answers import explain_flat, is_typed, typed_flat, typed_routed
 from magg_kg.graph_index import GraphIndex, retrieve
 from magg_kg.graph_reader import DomainReader, domain_members
@@ -182,7 +183,15 @@ def answer_routed(
     *,
     top_k: int = 2,
 ) -> QAResult:
-    """Answers ``question`` through decomposition, domain routing, experts and synthesis."""
+    """Answers ``question`` through decomposition, domain routing, experts and synthesis (a name
+    misspelled in it read as the concept's, and said: :mod:`governance.spelling`)."""
+    asked, note = respelled(graph, question)
+    return noted(_routed(llm, graph, asked, bridges, top_k), question, note)
+
+
+def _routed(
+    llm: LLM, graph: GraphIndex, question: str, bridges: Mapping[str, Sequence[str]], top_k: int
+) -> QAResult:
     result = QAResult(question=question, mode="routed", as_of=graph.as_of)
     question = what_is_asked(question, graph_lexicon(graph))
     owned = owner_answer(graph, question, "routed") or unnamed_answer(graph, question, "routed")
@@ -319,6 +328,11 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     """The baseline, no routing: the graph algorithm of each typed clause over the whole graph, one
     call explaining them all; one retrieval over the whole graph and one call for an open question
     (and for each open clause beside typed ones)."""
+    asked, note = respelled(graph, question)
+    return noted(_flat(llm, graph, asked, top_k), question, note)
+
+
+def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     result = QAResult(question=question, mode="flat", as_of=graph.as_of)
     keys = graph_lexicon(graph)
     question = what_is_asked(question, keys)

@@ -1,0 +1,92 @@
+"""A name misspelled in a question ("promt enginering", "dropuot"), read as the concept's name it
+is one or two edits from, and said: "Taking "dropuot" to mean "dropout"." Conservative: only a
+run of words the lessons never use, of five letters or more, one edit from a name (two for a name
+of nine letters or more, a swap of two letters one edit), and only when one name is nearest."""
+
+from __future__ import annotations
+
+from agents.answer_forms import WORD, content_terms
+from agents.text import find_mentions, normalize_name
+from governance.excerpts import graph_lexicon, lesson_chunks
+from governance.experts import QAResult
+from magg_kg.graph_index import GraphIndex
+
+__all__ = ["edits", "noted", "respelled"]
+
+
+def edits(a: str, b: str, most: int) -> int:
+    """The edits (insert, delete, replace, swap of two neighbours) from ``a`` to ``b``; ``most`` + 1
+    when more than ``most``.
+
+    >>> edits("dropuot", "dropout", 2), edits("promt enginering", "prompt engineering", 2)
+    (1, 2)
+    >>> edits("attention", "retention", 1)
+    2
+    """
+    if abs(len(a) - len(b)) > most:
+        return most + 1
+    before, row = None, list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        now = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(row[j] + 1, now[j - 1] + 1, row[j - 1] + (x != y))
+            if before is not None and i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, before[j - 2] + 1)
+            now.append(cost)
+        before, row = row, now
+        if min(row) > most:
+            return most + 1
+    return min(row[-1], most + 1)
+
+
+def _vocabulary(graph: GraphIndex) -> frozenset[str]:
+    return graph.kept(
+        "lesson vocabulary", lambda: frozenset().union(*(c.terms for c in lesson_chunks(graph)))
+    )
+
+
+def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
+    """The question with each misspelled name in it read as the concept's name, and what is said of
+    it ("" when nothing was misspelled)."""
+    said: list[str] = []
+    while (found := _first(graph, question)) is not None:
+        start, end, key = found
+        said.append(
+            f'Taking "{question[start:end]}" to mean "{graph.concepts[graph_lexicon(graph)[key]].name}".'
+        )
+        question = f"{question[:start]}{key}{question[end:]}"
+    return question, " ".join(said)
+
+
+def _first(graph: GraphIndex, question: str) -> tuple[int, int, str] | None:
+    """The first misspelled name of the question (longest runs of words first): its span and the
+    lexicon key it is read as."""
+    keys, vocabulary = graph_lexicon(graph), _vocabulary(graph)
+    words = list(WORD.finditer(question))
+    taken = [(s, e) for s, e, _ in find_mentions(question, keys)]
+    for size in (3, 2, 1):
+        for i in range(len(words) - size + 1):
+            start, end = words[i].start(), words[i + size - 1].end()
+            text = question[start:end]
+            terms = content_terms(text)
+            if any(s < end and start < e for s, e in taken) or len(text) < 5 or len(terms) != size:
+                continue
+            if all(term in vocabulary for term in terms):  # words the lessons use are no misspelling
+                continue
+            asked = normalize_name(text)
+            most = 2 if len(asked) >= 9 else 1
+            near = sorted(
+                (edits(asked, key, most), key) for key in keys if abs(len(key) - len(asked)) <= most
+            )
+            near = [found for found in near if 0 < found[0] <= most]
+            if near and (len(near) == 1 or near[1][0] > near[0][0]):
+                return start, end, near[0][1]
+    return None
+
+
+def noted(result: QAResult, question: str, note: str) -> QAResult:
+    """The answer to the question as asked (``question``), what was read in its words said first."""
+    result.question = question
+    if note:
+        result.answer = f"{note} {result.answer}"
+    return result
