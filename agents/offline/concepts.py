@@ -63,7 +63,7 @@ from pathlib import Path
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.cues import cue_free, cue_statements
 from agents.offline.acronyms import acronym_pairs
-from agents.offline.glossary import entry, is_label, listed
+from agents.offline.glossary import entry, listed, run_in, title_case, written_alone
 from agents.offline.headings import HeadingTopics, forms_written, instruction, topical
 from agents.offline.terms import is_term
 from agents.payload import as_list
@@ -275,15 +275,17 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             continue  # the rest of a word the prose view blanked: "$K$*-fold cross-validation*"
         term = _clean(match.group("term"))
         defined = defining(sentence, match.start(), match.end())
-        # A glossary entry defines its term when the chunk writes the term again: a list item's
-        # label said once ("**Takeaway:** ...", "**Scalability:** ...") is no topic of the chunk.
-        gloss = entry(sentence, match.start(), match.end())
-        gloss = gloss if gloss is not None and len(forms_written(term, clean)) >= 2 else None
+        # A glossary entry defines its term when the chunk writes the term again: a label that opens
+        # its sentence, said once ("**Takeaway:** ...", "> **Pro tip:** ..."), is no topic of the chunk.
+        again = len(forms_written(term, clean)) >= 2
+        gloss = entry(sentence, match.start(), match.end()) if again else None
+        if not (defined or again) and run_in(sentence, match.start(), match.end()):
+            continue
         defined = defined or gloss is not None
         if not noun_phrase(term, joined=defined) or not is_term(term, "defined" if defined else "emphasised"):
             continue
-        if not defined and is_label(term, clean):
-            continue  # "**Invoice File**", "**Augmented Generation:**": no term
+        if not defined and title_case(term) and written_alone(term, clean) < 2:
+            continue  # a label ("**Invoice File**", "**Augmented Generation:**"), not a term
         other = _OR_ALSO.match(sentence, match.end())
         alias = _clean((other.group("alias") or (other.group("named") if defined else "")) if other else "")
         if alias and is_term(alias, "defined"):

@@ -1,6 +1,5 @@
 """Glossary entries: a list item that opens with an emphasised term, a colon or a dash, and what
-the term is; an entry of a definition list (:func:`listed`); and a label, which is no term
-(:func:`is_label`).
+the term is; an entry of a definition list (:func:`listed`); and the labels that share their shape.
 
 Markdown courses define their terms this way at least as often as in prose ("- **Observation**:
 Partial description of the state of the environment.", "**Tabular Method:** Type of problem in
@@ -23,7 +22,7 @@ import re
 
 from agents.phrases import word_classes
 
-__all__ = ["entry", "is_label", "listed"]
+__all__ = ["entry", "listed", "run_in", "title_case", "written_alone"]
 
 _ENTRY = re.compile(r"[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*")
 """What may stand before an entry's term on its line: the marker of a list item."""
@@ -31,6 +30,7 @@ _COLON = re.compile(r"(?:[*_]*:[*_]*|[*_]*[ \t]+[-–—])[ \t]+(?P<word>[A-Za-z
 """The term's colon, inside or after its emphasis marks, or a dash after them, and the first word
 of the gloss."""
 _ARTICLES = frozenset({"a", "an", "the"})
+_CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
 _DESCRIBING = frozenset({"NOUN", "PROPN", "ADJ", "X"})
 _CLAUSAL = frozenset({"PRON", "ADP", "AUX", "ADV", "SCONJ", "CCONJ", "PART", "DET"})
 """Word classes that open a clause or a remark rather than a description ("we", "It", "Has",
@@ -40,7 +40,6 @@ _CLAUSAL = frozenset({"PRON", "ADP", "AUX", "ADV", "SCONJ", "CCONJ", "PART", "DE
 _LISTED = re.compile(r"(?P<term>[^\n:]{1,80}?)[ \t]*\n[ \t]{0,3}:[ \t]+\S")
 """An entry of a definition list as the prose view writes it, Pandoc's way or from HTML's
 ``<dt>``/``<dd>``: its term on a line, its definition on the next after a ``:``."""
-_CAPITALISED_BEFORE = re.compile(r"[A-Z][\w-]*[\s*_]+$")
 
 
 def listed(sentence: str) -> str:
@@ -55,23 +54,6 @@ def listed(sentence: str) -> str:
     """
     found = _LISTED.match(sentence)
     return found.group("term").strip() if found else ""
-
-
-def is_label(term: str, text: str) -> bool:
-    """Whether an emphasised phrase is a label rather than a term: in Title Case, and written in
-    ``text`` at most once other than as the tail of a longer capitalised name ("**Invoice File**",
-    "**Augmented Generation:**").
-
-    >>> is_label("Invoice File", "**Invoice File**: send.")
-    True
-    >>> is_label("Invoice File", "Invoice File. Invoice File")
-    False
-    """
-    tokens = term.split()
-    if not (len(tokens) > 1 and all(token[:1].isupper() for token in tokens if token[:1].isalpha())):
-        return False
-    starts = [match.start() for match in re.finditer(re.escape(term), text, re.IGNORECASE)]
-    return sum(1 for start in starts if not _CAPITALISED_BEFORE.search(text[max(0, start - 40) : start])) < 2
 
 
 def entry(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -106,3 +88,32 @@ def entry(text: str, start: int, end: int) -> tuple[int, int] | None:
         return None
     stop = text.find("\n", end)
     return line, len(text) if stop < 0 else stop
+
+
+def run_in(text: str, start: int, end: int) -> bool:
+    """Whether the emphasised phrase at ``text[start:end]`` (its marks included) is a run-in label:
+    it opens its sentence (only a list item's marker, a quote's or a symbol before it) and a colon
+    closes it, inside its marks or right after them. A glossary entry has this shape too; the
+    offline concept extractor takes a label for a term only when the chunk writes it again.
+
+    >>> t = "> 💡 **Pro tip:** Always look at your data."
+    >>> run_in(t, 5, 17), run_in("*Note*: see above.", 0, 6), run_in("- **Sampling**: we act.", 2, 14)
+    (True, True, True)
+    >>> run_in("Use **dropout**: it helps.", 4, 15), run_in("**Dropout** helps.", 0, 11)
+    (False, False)
+    """
+    if any(ch.isalnum() for ch in text[:start]):
+        return False
+    return text[start:end].rstrip("*_ \t").endswith(":") or text[end:].lstrip(" \t").startswith(":")
+
+
+def title_case(name: str) -> bool:
+    """Whether a name of several words writes each of them with a capital ("Invoice File")."""
+    tokens = name.split()
+    return len(tokens) > 1 and all(token[:1].isupper() for token in tokens if token[:1].isalpha())
+
+
+def written_alone(name: str, text: str) -> int:
+    """How often the text writes a name other than as the tail of a longer capitalised one."""
+    starts = [match.start() for match in re.finditer(re.escape(name), text, re.IGNORECASE)]
+    return sum(1 for start in starts if not _CAPITALISED_BEFORE.search(text[max(0, start - 40) : start]))

@@ -106,6 +106,20 @@ def test_a_glossary_entry_defines_a_term_the_lesson_writes_again_and_a_label_or_
     assert "takeaway" not in by_name
 
 
+def test_a_label_that_opens_its_sentence_said_once_is_no_concept() -> None:
+    # A tutorial's "> 💡 **Pro tip:** ..." and an HTML callout's "<em>Pro tip:</em> ..." made "Pro
+    # tip" a concept; a run-in label names the remark that follows, not a term.
+    text = (
+        "We clean the text first.\n\n💡 **Pro tip:** Always look at your data before you train.\n\n"
+        "**Label smoothing**: we soften the targets, and label "
+        "smoothing keeps the model from overconfidence. Use **weight decay**: it regularizes the network.\n"
+    )
+    found = {normalize_name(c.name) for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
+    assert "pro tip" not in found
+    # A label the chunk writes again is its topic; emphasis inside a sentence is no label.
+    assert {"label smoothing", "weight decay"} <= found
+
+
 @pytest.mark.parametrize(
     "phrase",
     ["residual connection", "softmax regression", "embedding matrix", "PCIe", "BERT", "softmax", "dropout"],
