@@ -64,7 +64,7 @@ from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_
 from agents.cues import cue_free, cue_statements
 from agents.offline.acronyms import acronym_pairs
 from agents.offline.glossary import entry, listed, run_in, title_case, written_alone
-from agents.offline.headings import HeadingTopics, forms_written, instruction, topical
+from agents.offline.headings import HeadingTopics, forms_written, forms_written_alone, instruction, topical
 from agents.offline.terms import is_term
 from agents.payload import as_list
 from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
@@ -322,11 +322,12 @@ def _headed_in(text: str, clean: str, found: _Found, topics: HeadingTopics) -> N
         for term in (_spelled_out(t) for t in heading_terms(match.group("text") or "")):
             if not term or not noun_phrase(term):
                 continue
-            # The prose must write it too ("## Study Buddy" over an app's description is a label), and
-            # names it: in lower case when it writes it so ("## Teacher Forcing": "teacher forcing").
+            # The prose must write it too, as itself ("## Study Buddy" over an app's description is a
+            # label, "# Changelog" over "based on Keep a Changelog" a document's genre), and names it:
+            # in lower case when it writes it so ("## Teacher Forcing": "teacher forcing").
             if instruction(term, outside):
                 continue  # "### Implement ARIMA" over "It's time to implement ARIMA!"
-            written = forms_written(term, outside)
+            written = forms_written_alone(term, outside)
             lesson, lesson_form, concentration = topics.counts.get(normalize_name(term), (0, term, None))
             name = None
             if written and is_term(term, "emphasised"):

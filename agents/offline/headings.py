@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from wordfreq import zipf_frequency
 
 from agents.payload import as_list, as_mapping, as_number
-from agents.phrases import CLOSED_CLASSES, word_classes, words
+from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS, word_classes, words
 from agents.text import normalize_name, singular
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "TOPIC_WRITTEN",
     "HeadingTopics",
     "forms_written",
+    "forms_written_alone",
     "instruction",
     "topical",
 ]
@@ -88,6 +89,35 @@ def forms_written(name: str, clean: str) -> list[str]:
     """How a text writes a name, each time it does (whole words, any case, its last word in the
     singular or the plural: "## Gated Recurrent Units" over "The gated recurrent unit (GRU) ...")."""
     return [m.group(0) for m in _writings(name, clean)]
+
+
+def forms_written_alone(name: str, clean: str) -> list[str]:
+    """How a text writes a name as itself (:func:`forms_written`), leaving out a writing in capitals
+    that is a word of a longer name in capitals running into the sentence ("The format follows Keep
+    a Changelog"), a title or a name of something else; a sentence's first capital is the
+    sentence's, and a name in lower case after a name in capitals ("CIFAR-10 image classification")
+    is the name itself.
+
+    >>> forms_written_alone("changelog", "The format is based on Keep a Changelog, and semver.")
+    []
+    >>> forms_written_alone("changelog", "The changelog lists them. Changelog entries are short.")
+    ['changelog', 'Changelog']
+    >>> forms_written_alone("custom models", "Two types: Prebuilt Models and Custom Models.")
+    ['Custom Models']
+    """
+    return [m.group(0) for m in _writings(name, clean) if not _in_a_name(clean, m.start())]
+
+
+_NAME_BEFORE = re.compile(r"[\w,;)]\s+(?P<word>[A-Z][\w-]*)(?:\s+(?:a|an|the|of|for|to|in|on|with))?\s+$")
+"""A word in capitals right before, not the sentence's first (a word or a comma before it), maybe
+with a title's short word between: "... based on Keep a Changelog"."""
+
+
+def _in_a_name(text: str, start: int) -> bool:
+    if not text[start : start + 1].isupper():
+        return False
+    before = _NAME_BEFORE.search(text, max(0, start - 60), start)
+    return before is not None and before.group("word").lower() not in FUNCTION_WORDS
 
 
 def _writings(name: str, clean: str) -> list[re.Match[str]]:

@@ -427,6 +427,19 @@ def test_a_heading_that_names_a_term_is_taught_and_a_label_is_not() -> None:
     assert not any("tokenization" in name for name in by_name)  # the prose never writes the heading
 
 
+def test_a_heading_the_prose_writes_only_inside_a_longer_name_is_no_concept() -> None:
+    # A changelog's "# Changelog" over "The format is based on Keep a Changelog" made "Changelog" a
+    # concept: the prose names another thing, a document's genre, not what the lesson teaches.
+    text = (
+        "# Changelog\n\nAll notable changes are listed here. The format is based on Keep a Changelog, "
+        "and releases follow Semantic Versioning.\n\n## Gradient Clipping\n\nGradient clipping caps "
+        "the norm. We add gradient clipping to the loop.\n"
+    )
+    found = {normalize_name(c.name) for c in extract_concepts_offline(text, [], NODE_TYPES).concepts}
+    assert "changelog" not in found
+    assert "gradient clipping" in found  # a sentence's first capital is the sentence's
+
+
 def test_a_heading_that_says_what_to_do_is_no_concept_and_one_that_names_a_term_is() -> None:
     text = (
         "### Implement ARIMA\n\nIt's time to implement ARIMA! The ARIMA model fits the series.\n\n"
