@@ -43,6 +43,7 @@ __all__ = [
     "conjuncts",
     "gerund_only",
     "lemma_table",
+    "named_alone",
     "noun_runs",
     "pronoun",
     "singular",
@@ -376,6 +377,32 @@ def leads(text: str, mention_end: int, phrase_end: int) -> bool:
     """
     rest = words(text, mention_end, phrase_end)
     return not rest or (len(rest) == 1 and _GENERIC_HEAD.fullmatch(rest[0].text) is not None)
+
+
+def named_alone(text: str, start: int, end: int) -> bool:
+    """Whether the words at ``text[start:end]`` name a thing as themselves, not as a modifier in a
+    longer compound: no noun heads them ("the negative gradient of", "gradients flow": a plural
+    modifies nothing), or a generic head noun does, which names the thing as a model, a method or a
+    problem ("a linear logistic regression model", "the vanishing gradient problem"). Another noun
+    after them makes them a modifier ("gradient clipping", "Gradient Boosting"); a name in capitals
+    or with inner capitals stays itself ("BERT embeddings").
+
+    >>> t = "It solves the vanishing gradient problem; gradient clipping rescales the gradient."
+    >>> [named_alone(t, t.index(w), t.index(w) + 8) for w in ("gradient p", "gradient c", "gradient.")]
+    [True, False, True]
+    >>> t = "Gradients multiply; the gradient flows back, and HPO algorithms or BERT embeddings help."
+    >>> [named_alone(t, t.index(w), t.index(w) + len(w)) for w in ("Gradients", "gradient", "HPO", "BERT")]
+    [True, True, True, True]
+    """
+    named = words(text, start, end)
+    if not named or _CAPITALS.search(text[start:end]) or _s_form(named[-1].text):
+        return True
+    after = words(text, end, end + 40)[:1]
+    if not after or not _joined(text, named[-1], after[0]) or not _nominal(after[0].text):
+        return True
+    if _s_form(after[0].text) and "VERB" in word_classes(after[0].text):
+        return True  # "the gradient flows back"
+    return _GENERIC_HEAD.fullmatch(after[0].text) is not None
 
 
 _NO_SINGULAR = ("ss", "us", "is", "ics", "series", "species", "news", "axes", "means", "bayes")

@@ -67,7 +67,7 @@ from agents.offline.glossary import entry, listed, run_in, title_case, written_a
 from agents.offline.headings import HeadingTopics, forms_written, forms_written_alone, instruction, topical
 from agents.offline.terms import is_term
 from agents.payload import as_list
-from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, noun_runs, word_classes, words
+from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, named_alone, noun_runs, word_classes, words
 from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences
 from agents.topics import heading_terms, lesson_topics, without_headings
 from magg_kg.llm.port import Prompt
@@ -378,7 +378,9 @@ def _named_in(text: str, units: list[Sentence], known: list[KnownConcept], found
     quotes: dict[str, str] = {}
     finder = MentionFinder(keys)
     for unit in units:
-        for _, _, concept in finder.find(unit.text):
+        for start, end, concept in finder.find(unit.text):
+            if concept.startswith("v:") and not named_alone(unit.text, start, end):
+                continue  # a word of a longer name makes no concept: "the vanishing gradient problem"
             counts[concept] += 1
             quotes.setdefault(concept, text[unit.start : unit.end])
     for concept, count in sorted(counts.items()):

@@ -309,6 +309,24 @@ def test_known_concepts_are_reused_and_junk_known_ones_are_not() -> None:
     assert "dropout" in found and "us" not in found
 
 
+def test_a_vocabulary_name_makes_a_concept_where_named_as_itself_not_as_a_word_of_a_longer_one() -> None:
+    # "gradient" became a concept, with edges, of a lesson that wrote only "Gradient clipping helps
+    # too" and "Gradient accumulation no longer skips ...": a vocabulary name that modifies another
+    # noun names the compound, not itself.
+    inside = "Gradient clipping helps too, and gradient accumulation saves memory.\n"
+    assert "gradient" in vocabulary()
+    assert "gradient" not in names(extract_concepts_offline(inside, [], NODE_TYPES))
+    for alone in (
+        "The tree is fitted to the negative gradient of the loss.\n",
+        "In an RNN, gradients flow back through time.\n",
+        "LSTM solves the vanishing gradient problem.\n",  # a generic head: the problem is the gradient's
+    ):
+        assert "gradient" in names(extract_concepts_offline(alone, [], NODE_TYPES)), alone
+    # A concept the course has already is linked as before: what a lesson names with it is its own.
+    known = [KnownConcept(id="gradient", name="gradient", type="math")]
+    assert "gradient" in names(extract_concepts_offline(inside, known, NODE_TYPES))
+
+
 def test_the_shipped_files_are_small_attributed_and_consistent() -> None:
     folder = Path(terms.__file__).parent
     model = json.loads((folder / "terms.json").read_text(encoding="utf-8"))

@@ -201,7 +201,8 @@ def test_a_grid_table_gives_no_edge_across_its_rows(
     folder = tmp_path / "lessons"
     folder.mkdir()
     (folder / "schedules.md").write_text(
-        "# Schedules\n\nLearning rate warmup and gradient clipping keep large-batch training stable.\n\n"
+        "# Schedules\n\nLearning rate warmup and gradient clipping keep large-batch training stable: "
+        "clipping bounds the norm of the gradient.\n\n"
         "+--------------------+----------------------------------------+\n"
         "| Technique          | Relation                               |\n"
         "+====================+========================================+\n"
