@@ -65,9 +65,10 @@ from agents.cues import cue_free, cue_statements
 from agents.offline.acronyms import acronym_pairs
 from agents.offline.glossary import entry, listed, run_in, title_case, written_alone
 from agents.offline.headings import HeadingTopics, forms_written, forms_written_alone, instruction, topical
-from agents.offline.terms import is_term
+from agents.offline.tails import narrowed, tails
+from agents.offline.terms import TermEvidence, is_term
 from agents.payload import as_list
-from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, named_alone, noun_runs, word_classes, words
+from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, named_alone, noun_runs, words
 from agents.text import EMPHASIS, HEADING, MentionFinder, Sentence, normalize_name, sentences
 from agents.topics import heading_terms, lesson_topics, without_headings
 from magg_kg.llm.port import Prompt
@@ -138,7 +139,6 @@ _COPULA = re.compile(
 "Embeddings are a set of models ...", "The Transformer is an instance of ..." (a genus after "is",
 as a glossary writes a definition)."""
 _JOINERS = frozenset("of for to in on over".split())
-_NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
 
 def prose(text: str) -> str:
@@ -250,7 +250,7 @@ def _found(text: str, known: list[KnownConcept], topics: HeadingTopics) -> _Foun
             _copula_in(unit.text, quote, clean, found)
             _argued_in(unit.text, quote, clean, found)
             for span in cue_free(unit.text, noun_runs(unit.text)):
-                for name in (tail for tail in _tails(unit.text, span) if " " in tail):
+                for name in (tail for tail in tails(unit.text, span) if " " in tail):
                     runs[normalize_name(name)] += 1
                     first.setdefault(normalize_name(name), (name, quote))
     for name, count in sorted(names.items()):
@@ -355,15 +355,20 @@ def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         for side, nearest in ((statement.left, -1), (statement.right, 0)):
             for part in conjuncts(sentence, side):
                 runs = noun_runs(sentence, *part)
-                tails = _tails(sentence, runs[nearest]) if runs else []
-                name = next(
-                    (tail for tail in tails if is_term(tail, "defined" if explicit else "used")), None
-                )
+                found_tails = tails(sentence, runs[nearest]) if runs else []
+                # Under a quantifier, a leading adjective said once only narrows a set ("part of every
+                # serious softmax implementation"): it stays when its words make a term (tails module).
+                narrow = explicit and bool(runs) and narrowed(sentence, runs[nearest][0])
+                kept = [
+                    t for t in found_tails[:-1] if not narrow or is_term(t, "emphasised") or _again(t, clean)
+                ]
+                bar: TermEvidence = "defined" if explicit else "used"
+                name = next((t for t in (*kept, *found_tails[-1:]) if is_term(t, bar)), None)
                 # Beside a cue that states no curriculum relation, a phrase the chunk writes once is
                 # no topic of it: the genus of a bare "X is a Y" describes X ("Miniconda is a
                 # lightweight installer"), and a run across a missing comma is a fragment ("due to
                 # its efficacy momentum is a ...", "when to use nonzero paddings").
-                if name is not None and (explicit or len(forms_written(name, clean)) >= 2):
+                if name is not None and (explicit or _again(name, clean)):
                     found.add(_Offer(name, "uses", quote, 0.75, "cue"))
 
 
@@ -390,21 +395,14 @@ def _named_in(text: str, units: list[Sentence], known: list[KnownConcept], found
             found.add(_Offer(name, role, quotes[concept], 0.7, "known" if concept in names else "vocabulary"))
 
 
-def _tails(text: str, span: tuple[int, int]) -> list[str]:
-    # Only a leading adjective or participle may be dropped ("tight synchronization"); dropping a
-    # leading noun would break a compound ("support vector machines" -> "vector machines").
-    parts = text[span[0] : span[1]].split()[-5:]
-    found = [" ".join(parts)]
-    while len(parts) > 1 and not word_classes(parts[0]) & _NOMINAL:
-        parts = parts[1:]
-        found.append(" ".join(parts))
-    return found
-
-
 def _clean(name: str) -> str:
     name = re.split(r"\s[(\[]", name)[0]
     name = " ".join(name.replace("`", " ").split()).strip(" *_'\"“”‘’:;,.!?-")
     return re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
+
+
+def _again(name: str, clean: str) -> bool:
+    return len(forms_written(name, clean)) >= 2
 
 
 def _latin(name: str) -> bool:

@@ -327,6 +327,30 @@ def test_a_vocabulary_name_makes_a_concept_where_named_as_itself_not_as_a_word_o
     assert "gradient" in names(extract_concepts_offline(inside, known, NODE_TYPES))
 
 
+def test_an_adjective_said_once_that_narrows_a_quantified_phrase_is_no_part_of_its_name() -> None:
+    # "it is part of every serious softmax implementation" made "serious softmax implementation"
+    # a concept: the cue's phrase counts as defined, and the longest tail passed the bar for that.
+    text = (
+        "Subtracting the maximum avoids overflow. This is known as the log-sum-exp trick, and it is "
+        "part of every serious softmax implementation.\n"
+    )
+    found = names(extract_concepts_offline(text, [], NODE_TYPES))
+    assert "serious softmax implementation" not in found
+    assert "softmax implementation" in found
+    # Outside a quantifier the adjective stays ("Indirect prompt injection is a kind of ..."), and
+    # under one, when its words make a term or the chunk writes the phrase again.
+    found = names(
+        extract_concepts_offline(
+            "Indirect prompt injection is a kind of prompt injection. Every linear regression builds "
+            "on least squares. Instruction tuning is part of every large language model, and large "
+            "language models need it.\n",
+            [],
+            NODE_TYPES,
+        )
+    )
+    assert {"indirect prompt injection", "linear regression", "large language model"} <= found
+
+
 def test_the_shipped_files_are_small_attributed_and_consistent() -> None:
     folder = Path(terms.__file__).parent
     model = json.loads((folder / "terms.json").read_text(encoding="utf-8"))
