@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agents.names import headed_by
+from agents.phrases import FUNCTION_WORDS, word_classes, words
 from agents.synonyms import stating_one
 from agents.text import EMPHASIS, HEADING, MentionFinder, lexicon, normalize_name, sentences
 from magg_kg.lessons import file_key
@@ -40,6 +42,7 @@ __all__ = [
     "lesson_sentences",
     "prose_reader",
     "sentences_naming",
+    "short_name",
     "stored_prose",
 ]
 
@@ -106,6 +109,8 @@ class Cooccurrence:
     """A lesson emphasises one of the two (a span of emphasis that is one of its names)."""
     one: str = ""
     """A sentence that gives the two as names of one concept (:mod:`agents.synonyms`), if any."""
+    short: str = ""
+    """Why one of the two is the other's short name (:func:`short_name`), if it is."""
 
 
 def _headed(headings: Sequence[str], finder: MentionFinder) -> bool:
@@ -176,6 +181,58 @@ def _probed(prose: str, probes: Mapping[str, set[str]]) -> list[str]:
     return [every[i] for i in sorted(passed or ())]
 
 
+def short_name(proses: Iterable[str], short: Sequence[str], long: Sequence[str]) -> str:
+    """Why a concept named ``short`` is the short name of one named ``long`` (whose name ends in
+    ``short``'s), in the lessons given, which are all the lessons that name ``short``: each of them
+    that writes it alone names the longer before, in its prose (a title names the lesson's subject
+    before the prose introduces its parts: "# Deep Factorization Machines" over "Factorization
+    machines model ..."), and no other name that ends in it ("learning rate warmup ... ## Warmup");
+    empty when one writes it first, or as the end of another longer name ("linear warmup"), or none
+    writes it alone. The short name of one concept is no concept the longer builds on, whatever the
+    names say (:mod:`agents.names`). A name with a hyphen is one word there, and so its spelling
+    without the hyphen ("encoder decoder" for "encoder-decoder") is no longer name of "decoder".
+
+    >>> short_name(["Use learning rate warmup.\\n\\n## Warmup\\n\\nWarmup helps."], ["warmup"],
+    ...            ["learning rate warmup"])
+    "'warmup' is written alone only after 'learning rate warmup': 'Warmup'"
+    >>> short_name(["Take the derivative. A partial derivative fixes the others."], ["derivative"],
+    ...            ["partial derivative"])
+    ''
+    >>> short_name(["An L1 cache and an L2 cache: the cache is fast."], ["cache"], ["L1 cache"])
+    ''
+    >>> short_name(["# Deep FMs\\n\\nAn FM is linear; a deep FM is not."], ["FM"], ["deep FM"])
+    ''
+    """
+    hyphened = {normalize_name(name.replace("-", " ")) for name in long if "-" in name}
+    long = [name for name in long if "-" in name or normalize_name(name) not in hyphened]
+    keys = lexicon([("short", list(short)), ("long", list(long))])
+    if len(set(keys.values())) < 2 or not headed_by(long, short):
+        return ""
+    finder, found = MentionFinder(keys), ""
+    for prose in proses:
+        mentions, headings = finder.find(prose), [m.span() for m in HEADING.finditer(prose)]
+        first = next((m for m in mentions if m[2] == "short"), None)
+        if first is None:
+            continue
+        before = words(prose, max(0, first[0] - 40), first[0])[-1:]
+        kind = bool(before) and prose[before[0].end : first[0]] in (" ", "\n") and _modifies(before[0].text)
+        introduced = any(
+            m[2] == "long" and m[1] <= first[0] and not any(a <= m[0] < b for a, b in headings)
+            for m in mentions
+        )
+        if kind or not introduced:
+            return ""
+        found = found or prose[first[0] : first[1]]
+    return f"{short[0]!r} is written alone only after {long[0]!r}: {found!r}" if found else ""
+
+
+def _modifies(word: str) -> bool:
+    """Whether a word right before a name makes a longer name of it ("linear" warmup, "L2" cache)."""
+    return word.lower() not in FUNCTION_WORDS and bool(
+        word_classes(word) & {"NOUN", "PROPN", "X", "ADJ", "NUM"}
+    )
+
+
 class LessonIndex:
     """The lessons that link each concept, and the sentences of those lessons."""
 
@@ -234,11 +291,16 @@ class LessonIndex:
         marked = {normalize_name(name) for name in (*first, *second)} - {""}
         probes = _probes(keys)  # the sentences that pass the first test, from each lesson's sets
         probed = [_probed(prose, probes) for prose in proses]
+        short = ""
+        for shorter, names_ in ((a, (first, second)), (b, (second, first))):
+            if self._members.get(shorter, set()) <= shared:
+                short = short or short_name(proses, *names_)
         return Cooccurrence(
             sentences=sentences_naming(probed, first, second),
             headed=finder is not None and any(_headed(o.headings, finder) for o in outlines),
             marked=any(o.marked & marked for o in outlines),
             one=stating_one((s for group in probed for s in group), finder) if finder is not None else "",
+            short=short,
         )
 
     def _read(self, lesson_id: str) -> str | None:

@@ -93,9 +93,11 @@ class Support:
     """Whether each endpoint relates to the rest of the curriculum (see :meth:`GraphView.anchored`)."""
     named_as_one: str = ""
     """A sentence of such a lesson that gives the two as names of one concept (:mod:`agents.synonyms`)."""
+    short_name: str = ""
+    """Why one is the other's short name in the lessons (:func:`agents.lesson_index.short_name`)."""
 
     def payload(self) -> dict[str, object]:
-        """The subgraph as JSON-ready data for a prompt (``named_as_one`` only when there is one)."""
+        """The subgraph as JSON-ready data for a prompt (``named_as_one``, ``short_name`` when given)."""
         return {
             "src_known": self.src_known,
             "dst_known": self.dst_known,
@@ -117,7 +119,11 @@ class Support:
             "together": list(self.together),
             "sentences": self.sentences,
             "presented": list(self.presented),
-        } | ({"named_as_one": self.named_as_one} if self.named_as_one else {})
+        } | {
+            key: value
+            for key, value in (("named_as_one", self.named_as_one), ("short_name", self.short_name))
+            if value
+        }
 
 
 class GraphView:
@@ -355,6 +361,7 @@ class GraphView:
             sentences=both.sentences,
             presented=(both.headed, both.marked),
             named_as_one=both.one,
+            short_name=both.short,
         )
 
     def anchored(self, concept_id: str) -> bool:

@@ -6,10 +6,12 @@ the features that moved the score most, with their log-odds, so that a person ca
 The verdict is the band of the score under the prompt's policy.
 
 One objection no feature weighs, as no labelled claim shows it: the two concepts are names of one,
-as a lesson sentence says (the subgraph's ``named_as_one``) or as their names say, one abbreviating
-the other before the same head ("FC layer", "fully-connected layer"; :mod:`agents.synonyms`). Two
-names of one thing stand in no relation to each other, so such a claim scores at most
-:data:`ONE_CONCEPT`.
+as a lesson sentence says (the subgraph's ``named_as_one``), as the lessons use them (one written
+alone only after the other, whose name ends in it, as its short name: ``short_name``,
+:func:`agents.lesson_index.short_name`; unless a quote states the claim: "The VAE builds on the
+autoencoder" says they are two) or as their names say, one abbreviating the other before the same
+head ("FC layer", "fully-connected layer"; :mod:`agents.synonyms`). Two names of one thing stand
+in no relation to each other, so such a claim scores at most :data:`ONE_CONCEPT`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Mapping
 from agents.judge import score_band
 from agents.offline.features import claim_features, describe
 from agents.offline.model import JudgmentModel, LinearModel, is_bare_claim, judgment_model
-from agents.payload import as_mapping, as_strings
+from agents.payload import as_list, as_mapping, as_strings
 from agents.synonyms import abbreviation_between
 from magg_kg.llm.port import Prompt
 
@@ -46,9 +48,12 @@ def score_claim(
 def _one_concept(payload: Mapping[str, object]) -> str:
     """Why the claim's two concepts are names of one (module docstring); empty when nothing says so."""
     subgraph, proposal = as_mapping(payload.get("subgraph")), as_mapping(payload.get("proposal"))
-    stated = subgraph.get("named_as_one")
+    stated, short = subgraph.get("named_as_one"), subgraph.get("short_name")
     if isinstance(stated, str) and stated:
         return f"a lesson gives both as names of one concept: {stated[:200]!r}"
+    stating = any(as_mapping(span).get("kind") == "explicit" for span in as_list(payload.get("evidence")))
+    if isinstance(short, str) and short and not stating:
+        return f"the lessons use one as the other's short name: {short[:200]}"
     src, dst = (
         [str(proposal.get(end, "")), *as_strings(proposal.get(f"{end}_names"))] for end in ("src", "dst")
     )

@@ -4,16 +4,19 @@ whichever lesson made them two concepts and whichever quotes a claim between the
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from agents.lesson_index import LessonIndex
+from agents.lesson_index import LessonIndex, short_name
 from agents.offline.judging import ONE_CONCEPT, score_claim
 from agents.support import GraphView
 from agents.synonyms import names_one_concept, stating_one
 from agents.text import MentionFinder, lexicon
 from governance.graph_state import GraphState
 from magg_kg.records import Concept
+from magg_kg.sqlite import SQLiteStore
+from tests.gates.world import run_magg
 
 AT = "2026-01-01T00:00:00.000000Z"
 SPEECH = [("sr", ["speech recognition"]), ("asr", ["automatic speech recognition", "ASR"])]
@@ -135,3 +138,96 @@ def test_a_name_that_abbreviates_the_other_before_the_same_head_makes_them_one_c
     assert score <= ONE_CONCEPT and "'Conv layer' abbreviates 'convolutional layer'" in why
     score, why = score_claim(claim(["FC layer"], ["convolutional layer"]), data)
     assert "abbreviates" not in why
+
+
+SCHEDULES = """# Learning rate schedules
+
+A *learning rate schedule* changes the step size of gradient descent during training. Step decay
+and cosine annealing are two common learning rate schedules.
+
+*Learning rate warmup* raises the learning rate linearly over the first few thousand steps,
+before the schedule takes over. Learning rate warmup builds on the learning rate schedule.
+
+## Warmup
+
+Warmup keeps the first updates small, while the optimizer's statistics are still noisy. Without
+warmup, large transformers often diverge in the first hundred steps. Warmup is cheap: it needs one
+more hyperparameter, the number of warmup steps.
+"""
+TRANSFORMERS = """# Training transformers
+
+Large transformers are trained with Adam and learning rate warmup. The learning rate schedule after
+warmup is usually a cosine decay.
+"""
+
+
+def test_a_name_the_lessons_write_alone_only_after_the_longer_name_ending_in_it_is_its_short_name() -> None:
+    # "warmup prerequisite learning-rate-warmup" was committed from the names alone: a lesson that
+    # introduces "learning rate warmup" and goes on under "## Warmup" uses the head as its short name.
+    warmup = (["warmup"], ["learning rate warmup"])
+    assert "'warmup' is written alone only after 'learning rate warmup'" in short_name(
+        [SCHEDULES, TRANSFORMERS], *warmup
+    )
+    assert short_name([TRANSFORMERS, "Warmup first, then learning rate warmup."], *warmup) == ""
+    # A base concept the lessons name first, or one ending other longer names, is no short name.
+    taught = "The derivative measures change. A partial derivative holds the other inputs fixed."
+    assert short_name([taught], ["derivative"], ["partial derivative"]) == ""
+    assert (
+        short_name(
+            ["An L1 cache is small, an L2 cache larger; a cache hit is cheap."], ["cache"], ["L1 cache"]
+        )
+        == ""
+    )
+    # A title names the lesson's subject before its prose introduces the parts (d2l's "# Deep
+    # Factorization Machines" over "Factorization machines model ..."), and a hyphenated name is
+    # one word, also spelt without its hyphen ("encoder decoder" is no kind of decoder).
+    titled = "# Deep Factorization Machines\n\nFactorization machines are linear. Deep ones add an MLP."
+    assert short_name([titled], ["factorization machine"], ["deep factorization machine"]) == ""
+    assert (
+        short_name(["An encoder-decoder has a decoder."], ["decoder"], ["encoder-decoder", "encoder decoder"])
+        == ""
+    )
+    concepts = [
+        Concept(id="warmup", name="warmup", type="method", recorded_at=AT),
+        Concept(id="lr-warmup", name="learning rate warmup", type="method", recorded_at=AT),
+    ]
+    state = GraphState(GraphView(concepts, []))
+    state.add_lesson("l1", ["warmup", "lr-warmup"], prose=SCHEDULES)
+    payload = state.view.support("warmup", "prerequisite", "lr-warmup").payload()
+    assert "'warmup' is written alone only after" in str(payload["short_name"])
+    # A lesson that names the short one apart from the longer makes it a concept of its own.
+    state.add_lesson("l2", ["warmup"], prose="A warmup lap loosens the muscles before a race.")
+    assert "short_name" not in state.view.support("warmup", "prerequisite", "lr-warmup").payload()
+
+
+def test_a_short_name_caps_a_claim_no_quote_states_and_leaves_a_stated_one_to_the_model() -> None:
+    # "The VAE builds on the autoencoder" says the two are two concepts, whatever order a lesson
+    # names them in; a prerequisite read from the names alone says nothing of the kind.
+    def claim(kind: str) -> dict[str, object]:
+        return {
+            "proposal": {"src": "vae", "type": "builds_on", "dst": "autoencoder", "origin": "ingest"},
+            "evidence": [{"index": 0, "lesson_id": "l1", "kind": kind}],
+            "subgraph": {"short_name": "'autoencoder' is written alone only after 'variational autoencoder'"},
+        }
+
+    data = json.dumps([{"index": 0, "quote": "The VAE builds on the autoencoder."}])
+    score, why = score_claim(claim("inferred"), data)
+    assert score <= ONE_CONCEPT and "short name" in why
+    score, why = score_claim(claim("explicit"), data)
+    assert "short name" not in why and score > ONE_CONCEPT
+
+
+def test_a_prerequisite_from_names_is_not_committed_between_a_name_and_its_short_name(tmp_path: Path) -> None:
+    db = str(tmp_path / "g.db")
+    run_magg(["init", "--db", db])
+    for name, text in (("01-schedules.md", SCHEDULES), ("02-transformers.md", TRANSFORMERS)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        run_magg(["ingest", "--db", db, str(tmp_path / name)])
+    store = SQLiteStore.open(db, create=False)
+    try:
+        assert {"warmup", "learning-rate-warmup"} <= {c.id for c in store.concepts()}
+        active = store.triples()
+        assert ("learning-rate-warmup", "builds_on", "learning-rate-schedule") in active
+        assert not [t for t in active if {t[0], t[2]} == {"warmup", "learning-rate-warmup"}]
+    finally:
+        store.close()
