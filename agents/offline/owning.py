@@ -13,12 +13,13 @@ descriptions and the supporting subgraph), so that the deliberation band and the
 the thresholds say. A revised proposal keeps the rule-based belief: the subgraph in the prompt was
 drawn for the original direction.
 
-An owner whose belief in a proposal it would approve is below the gate's reject bar says what that
-belief says: it rejects it, concern ``weak`` (no veto; the evidence's check passed), its reasoning
-opening "belief below the reject bar (0.01 < 0.50)". (It approved before, whatever its belief: of
-d2l's 2,998 owner approvals, 1,080 were below 0.5, down to 0.006, each "the evidence supports ...".)
-Every such proposal was rejected by the deliberation all the same, below its bands; every owner
-against it, it is now rejected at review.
+An owner whose belief in a proposal it approves (the evidence's check passed) is below the gate's
+reject bar says so: its reasoning opens "belief below the reject bar (0.01 < 0.50)", and its vote
+is that belief, so the deliberation weighs it as the doubt it is. (Its reasoning said only "the
+evidence supports ..." before: of d2l's 2,998 owner approvals, 1,080 were below 0.5, down to
+0.006.) The verdict stays an approval: all owners' rejecting a proposal rejects it at review, and
+read so, such doubts cut the Metacademy replay's recall from 0.653 to 0.383. The audit report reads
+an owner's score against the judge's bar, so a doubting approval counts as an owner against.
 
 The vote is the same probability, capped by the owner's own review score when its review rejected
 the proposal; the review carries it (``vote``), so deliberation need not ask again. Without the
@@ -110,16 +111,13 @@ def review_learned(prompt: Prompt, model: JudgmentModel | None = None) -> dict[s
 
 
 def _doubted(review: OwnerReview, bar: float) -> OwnerReview:
-    """An approval whose belief is below the gate's reject bar, as what it is: the owner against
-    the proposal, for a weak belief (concern ``weak``, no veto), the evidence's check passed all
-    the same. Its vote is at most its belief, as any rejecting owner's (:func:`_capped`)."""
+    """An approval whose belief is below the gate's reject bar, said as such: its reasoning opens
+    with the belief and the bar. The verdict and the vote are as they were (see the module's
+    docstring)."""
     if review.verdict != "approve" or review.score >= bar:
         return review
-    vote = None if review.vote is None else min(review.vote, review.score)
     reasoning = f"belief below the reject bar ({review.score:.2f} < {bar:.2f}): {review.reasoning}"
-    return review.model_copy(
-        update={"verdict": "reject", "concern": "weak", "reasoning": reasoning[:4000], "vote": vote}
-    )
+    return review.model_copy(update={"reasoning": reasoning[:4000]})
 
 
 def _capped(belief: float, verdict: object, review_score: object) -> float:

@@ -5,17 +5,13 @@ they scored 0.006)."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-import pytest
-
 from governance.report import audit_report
 from magg_kg.records import Decision, Proposal, ProposalState
 from magg_kg.snapshot import Snapshot
-from tests.cli import magg
 
 AT = "2026-01-01T00:00:00.000000Z"
 POLICY = {"policy": {"reject_below": 0.5, "commit_at": 0.8}}
@@ -134,20 +130,15 @@ def test_agreement_reads_an_owners_score_against_the_judges_bar() -> None:
     }
 
 
-def test_owners_of_the_bundled_course_vote_as_they_believe(
-    demo_db: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # Every owner review below the bar was an approval ("the evidence supports ..."), so the report
-    # found no owner concern and no owner against the judge.
+def test_owners_of_the_bundled_course_say_when_they_doubt_what_they_approve(demo_db: Path) -> None:
+    # Every owner review below the bar was an approval reasoned "the evidence supports ...", and the
+    # report found no owner against the judge. The approval stays (the gate reads it) and its
+    # reasoning says the belief; the report's agreement reads the score (the test above).
     with sqlite3.connect(demo_db) as db:
         reviews = db.execute(
             "SELECT verdict, score, rationale FROM decisions WHERE stage = 'review' AND model != 'human'"
         ).fetchall()
-    low = [verdict for verdict, score, _ in reviews if score is not None and score < 0.5]
-    doubted = sum(
-        1 for verdict, _, why in reviews if verdict == "reject" and "belief below the reject bar" in why
-    )
-    assert "approve" not in low and doubted > 0
-    code, out, _ = magg(["audit", "report", "--format", "json", "--db", str(demo_db)], capsys)
-    concerns = json.loads(out)["overall"]["rejections"]["by_owner_concern"]
-    assert code == 0 and concerns["belief below the reject bar"] == doubted
+    low = [
+        why for verdict, score, why in reviews if verdict == "approve" and score is not None and score < 0.5
+    ]
+    assert low and all("belief below the reject bar" in why for why in low)
