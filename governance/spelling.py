@@ -39,6 +39,30 @@ def edits(a: str, b: str, most: int) -> int:
     return min(row[-1], most + 1)
 
 
+def _letters(text: str) -> int:
+    """The characters of a text as bits (each one's code modulo 64). A name ``n`` edits from another
+    differs from it in at most ``2n`` characters (a replacement takes one out and puts one in; a
+    swap none), so in at most ``2n`` of these bits: a test that rules out most names before the
+    edits are counted (:func:`edits`), and never one within reach."""
+    bits = 0
+    for character in text:
+        bits |= 1 << (ord(character) % 64)
+    return bits
+
+
+def _by_length(graph: GraphIndex) -> dict[int, list[tuple[int, str]]]:
+    """The graph's lexicon keys by their length, each with its :func:`_letters`, built once per
+    graph: a question asks for the names a few characters longer or shorter than a run of it."""
+
+    def build() -> dict[int, list[tuple[int, str]]]:
+        found: dict[int, list[tuple[int, str]]] = {}
+        for key in graph_lexicon(graph):
+            found.setdefault(len(key), []).append((_letters(key), key))
+        return found
+
+    return graph.kept("lexicon by length", build)
+
+
 def _vocabulary(graph: GraphIndex) -> frozenset[str]:
     return graph.kept(
         "lesson vocabulary", lambda: frozenset().union(*(c.terms for c in lesson_chunks(graph)))
@@ -61,7 +85,7 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
 def _first(graph: GraphIndex, question: str) -> tuple[int, int, str] | None:
     """The first misspelled name of the question (longest runs of words first): its span and the
     lexicon key it is read as."""
-    keys, vocabulary = graph_lexicon(graph), _vocabulary(graph)
+    keys, vocabulary, by_length = graph_lexicon(graph), _vocabulary(graph), _by_length(graph)
     words = list(WORD.finditer(question))
     taken = [(s, e) for s, e, _ in find_mentions(question, keys)]
     for size in (3, 2, 1):
@@ -75,8 +99,12 @@ def _first(graph: GraphIndex, question: str) -> tuple[int, int, str] | None:
                 continue
             asked = normalize_name(text)
             most = 2 if len(asked) >= 9 else 1
+            letters = _letters(asked)
             near = sorted(
-                (edits(asked, key, most), key) for key in keys if abs(len(key) - len(asked)) <= most
+                (edits(asked, key, most), key)
+                for length in range(len(asked) - most, len(asked) + most + 1)
+                for bits, key in by_length.get(length, ())
+                if (bits ^ letters).bit_count() <= 2 * most
             )
             near = [found for found in near if 0 < found[0] <= most]
             if near and (len(near) == 1 or near[1][0] > near[0][0]):
