@@ -85,7 +85,7 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
 def _first(graph: GraphIndex, question: str) -> tuple[int, int, str] | None:
     """The first misspelled name of the question (longest runs of words first): its span and the
     lexicon key it is read as."""
-    keys, vocabulary, by_length = graph_lexicon(graph), _vocabulary(graph), _by_length(graph)
+    keys, by_length = graph_lexicon(graph), _by_length(graph)
     words = list(WORD.finditer(question))
     taken = [(s, e) for s, e, _ in find_mentions(question, keys)]
     for size in (3, 2, 1):
@@ -94,8 +94,6 @@ def _first(graph: GraphIndex, question: str) -> tuple[int, int, str] | None:
             text = question[start:end]
             terms = content_terms(text)
             if any(s < end and start < e for s, e in taken) or len(text) < 5 or len(terms) != size:
-                continue
-            if all(term in vocabulary for term in terms):  # words the lessons use are no misspelling
                 continue
             asked = normalize_name(text)
             most = 2 if len(asked) >= 9 else 1
@@ -107,7 +105,11 @@ def _first(graph: GraphIndex, question: str) -> tuple[int, int, str] | None:
                 if (bits ^ letters).bit_count() <= 2 * most
             )
             near = [found for found in near if 0 < found[0] <= most]
-            if near and (len(near) == 1 or near[1][0] > near[0][0]):
+            if not near or (len(near) > 1 and near[1][0] == near[0][0]):
+                continue
+            # Words the lessons use are no misspelling. Asked last: reading every lesson's words
+            # is the dearest test, and a question with no name within reach never needs it.
+            if not all(term in _vocabulary(graph) for term in terms):
                 return start, end, near[0][1]
     return None
 
