@@ -261,6 +261,13 @@ def _shown(lesson: Lesson) -> str:
     return _shown_text(lesson.text, flavor_of(lesson.source_path, lesson.text))
 
 
+@lru_cache(maxsize=4096)  # a pure function of a chunk's text, asked of each chunk a question matches
+def _outlines(text: str) -> bool:
+    """Whether a chunk's text announces what its lesson covers ("In this lesson we will cover: ..."):
+    no place to read what a concept is while other chunks may say it."""
+    return any(announces(sentence.text) for sentence in sentences(text))
+
+
 @lru_cache(maxsize=256)
 def _shown_text(text: str, flavor: Flavor) -> str:
     markup = find_prose(text, flavor)
@@ -334,7 +341,7 @@ def find_excerpts(
             section = taught and any(words and words <= set(content_terms(chunk.title)) for words in titled)
             # What it is: not read in the lesson's outline ("In this lesson we will cover: ... RAG")
             # while other chunks of the rank may say it.
-            outline = not taught and any(announces(s.text) for s in sentences(chunk.text))
+            outline = not taught and _outlines(chunk.text)
             ranks = (not named, not section, not second) if taught else (not second, not named, outline)
             scored.append((not first, *ranks, -match, order, chunk))
     return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:6])[:limit]]
