@@ -1,7 +1,9 @@
-"""Shared fixtures: an in-memory store and a deterministic clock."""
+"""Shared fixtures: an in-memory store and a deterministic clock; every test leaves the process's
+Ctrl-C and SIGTERM handling as it found it."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -10,6 +12,17 @@ from magg_kg.clock import StepClock
 from magg_kg.sqlite import SQLiteStore
 
 T0 = "2026-01-01T00:00:00.000000Z"
+
+
+@pytest.fixture(autouse=True)
+def _signals_kept() -> Iterator[None]:
+    """``magg``'s ``main`` run in this process ignores SIGINT and SIGTERM as it ends (a signal then
+    would only turn its exit into a traceback): put back what the test process had, so that it can
+    still be stopped and the commands it starts later do not inherit the ignoring."""
+    kept = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for number, handler in kept.items():
+        signal.signal(number, handler)
 
 
 @pytest.fixture
