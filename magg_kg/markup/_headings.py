@@ -9,8 +9,9 @@ preemption``, and org's "** Value functions" opened the quote of the sentence un
 
 - AsciiDoc: ``= Title``, ``== Section`` ... (one to six ``=``, a blank, a title that opens on a
   letter or digit), at the top, after a blank line or under a block's attribute line
-  (``[appendix]``, markup too): the ``=`` read as ``#``. The attribute entries under the
-  document's title (``:toc: left``) are markup, as front matter is.
+  (``[appendix]``, markup too): the ``=`` read as ``#``. A document's title (one ``=``) is its
+  first line that is not blank, so that an equation's line (``= 0``) further down is prose. The
+  attribute entries under the document's title (``:toc: left``) are markup, as front matter is.
 - Org: ``* Heading``, ``** Heading`` ... in a lesson that writes an org keyword or block line
   (``#+TITLE:``, ``#+BEGIN_SRC``; without one, ``* item`` is a Markdown list item): the stars read
   as ``#``; a TODO or DONE keyword, a priority (``[#A]``), a statistics cookie (``[2/3]``) and tags
@@ -108,7 +109,9 @@ def heading_at(
         index and _ATTRIBUTE_LINE.match(lines[index - 1]) and _blank(lines, index - 2)
     ):
         return None
-    if (found := _ASCIIDOC.match(line)) is not None:
+    if (found := _ASCIIDOC.match(line)) is not None and (
+        len(found.group("marks")) > 1 or not any(above.strip() for above in lines[:index])
+    ):
         _paint_marks(canvas, start, found.group("marks"))
         canvas.paint(start + found.end("title"), start + len(line), "marker")  # a closing "=="
         if index and _ATTRIBUTE_LINE.match(lines[index - 1]):

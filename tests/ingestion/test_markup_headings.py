@@ -148,6 +148,7 @@ def test_a_lessons_title_is_its_first_heading_in_any_markup(tmp_path: Path) -> N
         "Run this:\n~~~\nls -l\n~~~\n",  # a code fence under a line of prose
         "Thanks for reading the whole chapter!\n***\n\nMore.\n",  # a rule shorter than the line
         "$$\na\n= b + c\n$$\n",  # an equation's line
+        "The gradient vanishes at the minimum:\n\n= 0\n\nso the update stops.\n",  # one below a blank
         "Dropout is a regularizer.\n\n=====\n\nBatch norm is a layer.\n",  # a rule of "="
         "Some text\nthat goes on.\n\nNOTE that NOTE: only opens a paragraph.\n",
     ],
