@@ -344,8 +344,18 @@ def _singular_head(name: str) -> str:
     return f"{first} {last[:1]}{one[1:]}"  # "Policies" -> "Policy"
 
 
-_SIZE = re.compile(r"\[?\d+(?:\.\d+)?(?:\s*[x×]\s*\d+(?:\.\d+)?)+\]?", re.IGNORECASE)
-"""A size written as its dimensions: "32x32x12", "224 × 224", "[3x3]"."""
+_SIZE = re.compile(
+    r"\[?\d+(?:\.\d+)?(?:\s*[x×]\s*\d+(?:\.\d+)?)+\]?|\d+(?:\.\d+)?\s?[kmbt]\+?", re.IGNORECASE
+)
+"""A quantity: a size written as its dimensions ("32x32x12", "224 × 224", "[3x3]"), or a count
+with its magnitude ("100k", "7B", "1.5M")."""
+_DRAWN = re.compile(
+    r"(?:dotted|dashed|solid|shaded|colou?red|red|green|blue|yellow|orange|purple|gr[ae]y)(?:-\w+)?\s+"
+    r"(?:\w+\s+)?(?:box|line|arrow|circle|rectangle|square|dot|curve|area|border|outline)(?:e?s)?",
+    re.IGNORECASE,
+)
+"""How a figure draws something: "the dotted-line box", "the red arrows", "a shaded area"; the
+drawing, never the concept it stands for ("black box" is no drawing)."""
 
 
 def is_term(name: str, evidence: TermEvidence = "used") -> bool:
@@ -376,11 +386,15 @@ def is_term(name: str, evidence: TermEvidence = "used") -> bool:
     >>> is_term("hallucinations", "defined"), is_term("hallucinations", "emphasised")
     (True, False)
 
-    A size alone ("32x32x12", "224 × 224") is a quantity, never a term; "1x1 convolution" may be.
+    A quantity alone ("32x32x12", "224 × 224", "100k") is never a term; "1x1 convolution" may be.
+    Nor is a figure's drawing ("dotted-line box", "blue arrows").
+
+    >>> is_term("100k", "defined"), is_term("dotted-line box", "defined"), is_term("bounding box", "defined")
+    (False, False, True)
     """
     tokens = [w.text for w in words(name)]
-    if any(word_classes(token) & {"PRON", "AUX", "PART"} for token in tokens) or _SIZE.fullmatch(
-        name.strip()
+    if any(word_classes(token) & {"PRON", "AUX", "PART"} for token in tokens) or any(
+        pattern.fullmatch(name.strip()) for pattern in (_SIZE, _DRAWN)
     ):
         return False
     if len(tokens) == 1 and len(_parts(tokens[0])) == 1:
