@@ -63,8 +63,8 @@ from pathlib import Path
 from agents.concepts import ConceptReply, ExtractedConcept, KnownConcept, guess_type
 from agents.cues import cue_free, cue_statements
 from agents.offline.acronyms import acronym_pairs
-from agents.offline.glossary import entry, listed, run_in, title_case, written_alone
-from agents.offline.headings import HeadingTopics, forms_written, forms_written_alone, instruction, topical
+from agents.offline.glossary import control, entry, listed, quotations, run_in, title_case, written_alone
+from agents.offline.headings import HeadingTopics, forms_written, forms_written_alone, heading_label, topical
 from agents.offline.tails import narrowed, tails
 from agents.offline.terms import TermEvidence, is_term
 from agents.payload import as_list
@@ -132,12 +132,13 @@ or code begins ("$K$-fold", "`numpy`-based"), and such a rest left where the les
 blanked the math already (" -fold"): a fragment, never a name."""
 _COPULA = re.compile(
     r"^[-+*\s]*(?:(?:a|an|the)\s+)?(?P<term>[^\W\d_][\w\- ]{0,60}?)\s+(?:is|are)\s+"
-    r"(?:a|an|the|one of)\s",
+    r"(?:a|an|the|one of)\s(?!(?:[\w-]+\s+){0,3}?(?:channel|podcast|blog|website|newsletter|book|show)s?\b)",
     re.IGNORECASE,
 )
 """A sentence that opens by saying what a noun phrase is: "Fine-tuning is a common practice ...",
 "Embeddings are a set of models ...", "The Transformer is an instance of ..." (a genus after "is",
-as a glossary writes a definition)."""
+as a glossary writes a definition); not when the genus is a channel, a book or another resource
+("The AI Show is a YouTube channel ..."): a resource is no concept."""
 _JOINERS = frozenset("of for to in on over".split())
 
 
@@ -240,9 +241,12 @@ def _found(text: str, known: list[KnownConcept], topics: HeadingTopics) -> _Foun
     runs: Counter[str] = Counter()
     first: dict[str, tuple[str, str]] = {}
     for unit in units:
-        quote = text[unit.start : unit.end]
+        quote, quoted = text[unit.start : unit.end], quotations(unit.text)
         for word in words(unit.text):
-            if _NAME.fullmatch(word.text) and not _ROMAN.fullmatch(word.text) and len(word.text) > 2:
+            # A name in quotes is mentioned, not used: a column "MSZoning", a tag "NNP".
+            if any(a <= word.start < b for a, b in quoted) or len(word.text) <= 2:
+                continue
+            if _NAME.fullmatch(word.text) and not _ROMAN.fullmatch(word.text):
                 names[word.text] += 1
                 first.setdefault(word.text, (word.text, quote))
         if english:
@@ -279,8 +283,9 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         # its sentence, said once ("**Takeaway:** ...", "> **Pro tip:** ..."), is no topic of the chunk.
         again = len(forms_written(term, clean)) >= 2
         gloss = entry(sentence, match.start(), match.end()) if again else None
-        if not (defined or again) and run_in(sentence, match.start(), match.end()):
-            continue
+        labelled = not (defined or again) and run_in(sentence, match.start(), match.end())
+        if labelled or control(sentence, match.start(), match.end()):
+            continue  # a label, or a control's: "Click on **Show advanced options**"
         defined = defined or gloss is not None
         if not noun_phrase(term, joined=defined) or not is_term(term, "defined" if defined else "emphasised"):
             continue
@@ -325,8 +330,8 @@ def _headed_in(text: str, clean: str, found: _Found, topics: HeadingTopics) -> N
             # The prose must write it too, as itself ("## Study Buddy" over an app's description is a
             # label, "# Changelog" over "based on Keep a Changelog" a document's genre), and names it:
             # in lower case when it writes it so ("## Teacher Forcing": "teacher forcing").
-            if instruction(term, outside):
-                continue  # "### Implement ARIMA" over "It's time to implement ARIMA!"
+            if heading_label(term, outside):
+                continue  # "### Implement ARIMA" over "It's time to implement ARIMA!"; "## Setup Steps"
             written = forms_written_alone(term, outside)
             lesson, lesson_form, concentration = topics.counts.get(normalize_name(term), (0, term, None))
             name = None

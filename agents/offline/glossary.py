@@ -22,7 +22,7 @@ import re
 
 from agents.phrases import word_classes
 
-__all__ = ["entry", "listed", "run_in", "title_case", "written_alone"]
+__all__ = ["control", "entry", "listed", "quotations", "run_in", "title_case", "written_alone"]
 
 _ENTRY = re.compile(r"[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*")
 """What may stand before an entry's term on its line: the marker of a list item."""
@@ -105,6 +105,36 @@ def run_in(text: str, start: int, end: int) -> bool:
     if any(ch.isalnum() for ch in text[:start]):
         return False
     return text[start:end].rstrip("*_ \t").endswith(":") or text[end:].lstrip(" \t").startswith(":")
+
+
+_CONTROL_BEFORE = re.compile(
+    r"\b(?:click(?:ing)?|press(?:ing)?|tap|toggle|select(?:ing)?)(?:\s+on)?(?:\s+the)?\s*$", re.I
+)
+_CONTROL_AFTER = re.compile(r"\s+(?:button|tab|menu|icon|checkbox|dropdown|toggle)s?\b", re.IGNORECASE)
+_QUOTED = re.compile(r'"[^"\n]{1,200}"|“[^”\n]{1,200}”')
+
+
+def control(text: str, start: int, end: int) -> bool:
+    """Whether the emphasised phrase at ``text[start:end]`` (its marks included) labels a control of
+    a user interface: what the reader clicks, presses or selects, or a button, tab or menu.
+
+    >>> t = "Click on **Show advanced options** and set it."
+    >>> control(t, 9, 34), control("Open the **Settings** tab.", 9, 21), control("Use **ReLU** here.", 4, 12)
+    (True, True, False)
+    """
+    return _CONTROL_BEFORE.search(text, max(0, start - 30), start) is not None or bool(
+        _CONTROL_AFTER.match(text, end)
+    )
+
+
+def quotations(text: str) -> list[tuple[int, int]]:
+    """The spans of the text in double quotes: a value, a column's name or a tag the lesson
+    mentions ('features such as "MSZoning"', '"NNP (noun, proper singular)"'), not a name it uses.
+
+    >>> quotations('a column "MSZoning" and "RL".')
+    [(9, 19), (24, 28)]
+    """
+    return [match.span() for match in _QUOTED.finditer(text)]
 
 
 def title_case(name: str) -> bool:

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from wordfreq import zipf_frequency
 
+from agents.offline.terms import ANCHOR_ZIPF
 from agents.payload import as_list, as_mapping, as_number
-from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS, word_classes, words
+from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS, gerund_only, lemma_table, word_classes, words
 from agents.text import normalize_name, singular
 
 __all__ = [
@@ -23,9 +24,12 @@ __all__ = [
     "TOPIC_RATE",
     "TOPIC_WRITTEN",
     "HeadingTopics",
+    "activity",
     "forms_written",
     "forms_written_alone",
+    "heading_label",
     "instruction",
+    "section",
     "topical",
 ]
 
@@ -70,14 +74,15 @@ def topical(term: str, written: int, words: int, concentration: float | None = N
     (its "weirdness", Ahmad et al. 1999), and, when the course around the lesson is known, at least
     :data:`TOPIC_CONCENTRATION` times as often as the course's other lessons (``concentration``):
     "momentum" in a lesson on momentum; not "training", which general English writes often, nor
-    "dataset", which every lesson of a course on deep learning does.
+    "dataset", which every lesson of a course on deep learning does, nor an everyday activity
+    (:func:`activity`: "comparing").
 
     >>> topical("momentum", 19, 2400), topical("training", 11, 2400), topical("momentum", 2, 2400)
     (True, False, False)
     >>> topical("momentum", 19, 2400, 35.0), topical("dataset", 20, 2400, 4.2)
     (True, False)
     """
-    if written < TOPIC_WRITTEN or words <= 0:
+    if written < TOPIC_WRITTEN or words <= 0 or activity(term):
         return False
     if concentration is not None and concentration < TOPIC_CONCENTRATION:
         return False
@@ -149,3 +154,47 @@ def instruction(term: str, clean: str) -> bool:
     places = _writings(term, clean)
     before = [words(clean, max(0, m.start() - 40), m.start())[-1:] for m in places]
     return bool(places) and all(w and w[0].text.lower() in _VERB_LEADS for w in before)
+
+
+_SECTION_HEADS = frozenset(
+    "guide step overview summary tip checklist walkthrough roadmap resource note exercise takeaway "
+    "introduction recap tutorial".split()
+)
+"""Nouns that name a part of a document or a resource, not what it teaches."""
+
+
+def section(term: str) -> bool:
+    """Whether a heading's term names a part of the document or a resource, by its head noun
+    ("## Setup Steps", "## Illustrated Guide", "## Next Steps"), not a concept.
+
+    >>> section("Setup Steps"), section("Illustrated Guide"), section("Teacher Forcing")
+    (True, True, False)
+    """
+    tokens = words(term)
+    return bool(tokens) and singular(tokens[-1].text.lower()) in _SECTION_HEADS
+
+
+def activity(term: str) -> bool:
+    """Whether a heading's term is an everyday activity: one gerund of a verb that is no noun or
+    adjective ("compare"), itself an everyday word (Zipf :data:`agents.offline.terms.ANCHOR_ZIPF`
+    or more): "### Comparing", a step of a model, is no concept; "### Pooling", "### Padding" and
+    "### Prompting" name techniques by nouns ("pool", "pad", "prompt"), and "annealing" is rare.
+
+    >>> activity("Comparing"), activity("Pooling"), activity("Prompting"), activity("Annealing")
+    (True, False, False, False)
+    """
+    lower = term.lower()
+    verbs = lemma_table(lower).get("VERB", ())
+    return (
+        " " not in lower
+        and gerund_only(lower)
+        and bool(verbs)
+        and all(word_classes(verb) == {"VERB"} for verb in verbs)
+        and zipf_frequency(lower, "en") >= ANCHOR_ZIPF
+    )
+
+
+def heading_label(term: str, clean: str) -> bool:
+    """Whether a heading's term labels its section rather than naming a concept: an instruction
+    (:func:`instruction`) or a part of the document (:func:`section`)."""
+    return instruction(term, clean) or section(term)
