@@ -59,6 +59,7 @@ __all__ = [
     "find_excerpts",
     "graph_lexicon",
     "lesson_chunks",
+    "lesson_terms",
 ]
 
 QUOTED: tuple[RegionKind, ...] = ("math", "inline_code")
@@ -117,6 +118,12 @@ def lesson_chunks(graph: GraphIndex) -> Sequence[LessonChunk]:
     """The chunks of the graph's lessons as of its time, in lesson and chunk order (none when the
     graph was not read from a store)."""
     return _read(graph).chunks
+
+
+def lesson_terms(graph: GraphIndex) -> Collection[str]:
+    """The content words of every lesson chunk of the graph, its titles included (none when the
+    graph was not read from a store): what a question's word must be one of for a lesson to say it."""
+    return _read(graph).idf.keys()
 
 
 def _read(graph: GraphIndex) -> _Chunks:

@@ -113,6 +113,15 @@ class QAResult:
         """The concepts of the first path the graph answers hold, if any."""
         return next((a.path for a in self.graph_answers if a.path), [])
 
+    def not_covered(self) -> QAResult:
+        """This result as the answer to a question the graph does not cover: what it does not
+        cover, said."""
+        self.covered = False
+        named = " ".join(self.uncovered)
+        self.answer = named or "The graph does not cover the concepts this question asks about."
+        self.short_answer = NOT_COVERED
+        return self
+
     def as_json(self, graph: GraphIndex) -> dict[str, object]:
         chunks = {chunk.id: chunk for chunk in lesson_chunks(graph)} if self.context_excerpts else {}
         return {

@@ -66,7 +66,6 @@ from agents.text import clipped, find_mentions, normalize_name
 from governance.comparison import compare_in_lessons, unjoined
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
-    NOT_COVERED,
     STAGE,
     UNOWNED,
     ExpertReport,
@@ -89,6 +88,7 @@ from governance.question_forms import (
     near_names,
     typed_clauses,
     unnamed_answer,
+    unread_said,
     what_is_asked,
 )
 from governance.scopes import bridges_of, domain_scopes
@@ -167,14 +167,6 @@ def _bounded(subs: list[qa.SubQuestion], result: QAResult) -> list[qa.SubQuestio
     return distinct[:MAX_SUB_QUESTIONS]
 
 
-def _uncovered(result: QAResult) -> QAResult:
-    result.covered = False
-    named = " ".join(result.uncovered)
-    result.answer = named or "The graph does not cover the concepts this question asks about."
-    result.short_answer = NOT_COVERED
-    return result
-
-
 def answer_routed(
     llm: LLM,
     graph: GraphIndex,
@@ -225,6 +217,10 @@ def _routed(
         text = about_one(graph, sub.text)
         # "What is backpropagation through time?": a term the graph lacks, read in the lessons alone.
         term, parts = lacked_term(graph, text)
+        # "How do I deploy a model to Kubernetes?": no lesson says "Kubernetes", what it asks about.
+        if not (term or sub.concepts) and (unread := unread_said(graph, text)):
+            result.uncovered.append(unread)
+            continue
         concepts = [] if term else sub.concepts
         domains = _open_domains(graph, text, [] if term else domains)
         result.sub_questions[-1] |= {"text": text, "domains": domains}
@@ -263,7 +259,7 @@ def _routed(
         and not any(e.citations for e in retrieved)
         and not answered_by_graph
     ):
-        return _uncovered(result)
+        return result.not_covered()
     answered = [e for e in retrieved if e.citations]
     if len(answered) > 1 or (answered and (result.graph_answers or result.uncovered)):
         _synthesize(llm, question, result)
@@ -368,21 +364,24 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     if is_typed(sub):
         return typed_flat(llm, graph, [sub], result)
     if sub.type != "open" and sub.unknown:
-        return _uncovered(result)
+        return result.not_covered()
     asked = about_one(graph, question)
     result.sub_questions[-1]["text"] = asked
     term, parts = lacked_term(graph, asked)  # a term the graph lacks is read in the lessons alone
+    if not (term or found) and (unread := unread_said(graph, asked)):  # what it asks of, no lesson says
+        result.uncovered.append(unread)
+        return result.not_covered()
     if term:
         found, result.sub_questions[-1]["unknown"] = [], [term]
     report = _retrieved(llm, graph, asked, found, result, top_k, lacked=bool(term))
     if term and (report is None or not report.citations):
         result.uncovered.append(lacked_said(graph, term, parts))
     if report is None:
-        return _uncovered(result)
+        return result.not_covered()
     result.edges_read, result.graph_tokens = len(report.edges_seen), graph_tokens(graph, report.edges_seen)
     result.citations, result.dropped = list(report.citations), list(report.dropped)
     if not report.citations:  # nothing it was shown answers (or what it cited was refused)
-        return _uncovered(result)
+        return result.not_covered()
     result.answer, result.short_answer = report.answer, report.short_answer
     return result
 
@@ -411,7 +410,9 @@ def _flat_clauses(
     for number, clause in enumerate(clauses):
         if not is_typed(clause) and (clause.type == "open" or not clause.unknown):
             text = str(result.sub_questions[number]["text"])
-            if _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) is None:
+            if not clause.concepts and (unread := unread_said(graph, text)):
+                result.uncovered.append(unread)
+            elif _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) is None:
                 result.uncovered.append(f'The graph does not cover "{text}".')
     _assemble(result)
     result.covered = bool(result.citations) or any(answer.covered for answer in answers)

@@ -30,7 +30,7 @@ from agents.locations import asks_where_taught
 from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
 from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name, sentences
-from governance.excerpts import graph_lexicon
+from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import NOT_COVERED, QAResult
 from governance.graph_answer import uncovered_names
 from governance.typed_answers import of_whole_graph
@@ -49,6 +49,7 @@ __all__ = [
     "points_back",
     "typed_clauses",
     "unnamed_answer",
+    "unread_said",
     "what_is_asked",
 ]
 
@@ -284,6 +285,40 @@ def lacked_said(graph: GraphIndex, term: str, parts: Sequence[str]) -> str:
     concepts it has that some of the term's words name ("" for no such term)."""
     near = [graph.concepts[c].name for c in parts]
     return uncovered_names([f'"{term}"'], near) if term else ""
+
+
+def unread_said(graph: GraphIndex, question: str) -> str:
+    """What the graph does not cover of a question that names no concept, when some of the words it
+    asks about are in no lesson and in no concept's name ("How do I deploy a model to Kubernetes?"):
+    those words are what it asks about, and a sentence that shares only its other words ("deploy",
+    "model") does not answer it. Words written together are named together ("quantum
+    chromodynamics"). "" when every word it asks about is read somewhere (or the graph holds no
+    lesson to read: then nothing can be said of its words)."""
+    read = lesson_terms(graph)
+    if not read:
+        return ""
+    named = graph.kept(
+        "name terms", lambda: frozenset(t for key in graph_lexicon(graph) for t in content_terms(key))
+    )
+    asked = set(question_terms(question))
+    unread: list[str] = []
+    joined_to = -1  # where the last unread word ends: the next one right after it is one name with it
+    for match in WORD.finditer(question):
+        word, terms = match.group(0), content_terms(match.group(0))
+        if not terms or any(c.isdigit() for c in word) or not set(terms) <= asked:
+            continue
+        if any(t in read or t in named for t in terms):
+            continue
+        if unread and not question[joined_to : match.start()].strip():
+            unread[-1] = f"{unread[-1]} {word}"
+        else:
+            unread.append(word)
+        joined_to = match.end()
+    if not unread:
+        return ""
+    quoted = [f'"{words}"' for words in dict.fromkeys(unread)]
+    listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return f"The graph does not cover {listed}: no lesson mentions {'it' if len(quoted) == 1 else 'them'}."
 
 
 def _names_one(graph: GraphIndex, text: str) -> bool:

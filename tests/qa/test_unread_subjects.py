@@ -1,0 +1,73 @@
+"""A question that names no concept and asks about something no lesson mentions ("How do I deploy
+a model to Kubernetes?" of a course that never says "Kubernetes"): not covered, naming what it
+lacks, never a lesson sentence that shares only the question's other words ("deployment",
+"models") quoted as its answer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agents.offline.handlers import offline_handlers
+from governance.experts import NOT_COVERED
+from governance.qa import answer_flat, answer_routed
+from magg_kg.cli.context import open_context
+from magg_kg.cli.ingestion import run_ingest
+from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.sqlite import SQLiteStore
+
+LLM = OfflineLLM(offline_handlers())
+SHIFT = (
+    "Sometimes models appear to perform marvelously as measured by test set accuracy but fail "
+    "catastrophically in deployment when the distribution of data suddenly shifts."
+)
+LESSONS = {
+    "01-shift.md": f"# Distribution shift\n\n{SHIFT} Such a shift is called *covariate shift*.\n",
+    "02-dropout.md": "# Dropout\n\n*Dropout* is a regularization method that zeros out some nodes. "
+    "Dropout is applied in training only.\n",
+}
+QUESTION = "How do I deploy a model to Kubernetes?"
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
+    folder: Path = tmp_path_factory.mktemp("unread")
+    lessons = folder / "lessons"
+    lessons.mkdir()
+    for name, text in LESSONS.items():
+        (lessons / name).write_text(text, encoding="utf-8")
+    with open_context(folder / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+    store = SQLiteStore.open(str(folder / "magg.sqlite"))
+    yield build_graph_index(store)
+    store.close()
+
+
+def test_the_question_names_no_concept_and_its_other_words_are_in_a_lesson(graph: GraphIndex) -> None:
+    names = {name.lower() for names in graph.names.values() for name in names}
+    assert "dropout" in names and not {"model", "deploy", "deployment", "kubernetes"} & names
+    # Without the word no lesson says, the same question is answered by the shift sentence: the
+    # refusal below is about "Kubernetes", not about a question nothing matches.
+    for result in (
+        answer_routed(LLM, graph, "How do I deploy a model?", {}),
+        answer_flat(LLM, graph, "How do I deploy a model?"),
+    ):
+        assert result.covered and SHIFT in result.answer
+
+
+def test_a_subject_no_lesson_mentions_is_not_covered_and_named(graph: GraphIndex) -> None:
+    for result in (answer_routed(LLM, graph, QUESTION, {}), answer_flat(LLM, graph, QUESTION)):
+        assert result.sub_questions and result.sub_questions[0]["concepts"] == []
+        assert not result.covered and result.citations == []
+        assert result.answer == 'The graph does not cover "Kubernetes": no lesson mentions it.'
+        assert result.short_answer == NOT_COVERED and "marvelously" not in result.answer
+
+
+def test_a_clause_asking_about_what_no_lesson_mentions_is_said_beside_the_others(graph: GraphIndex) -> None:
+    result = answer_flat(LLM, graph, "What is dropout? How do I deploy a model to Kubernetes?")
+    assert "zeros out some nodes" in result.answer
+    assert 'The graph does not cover "Kubernetes": no lesson mentions it.' in result.answer
+    assert "marvelously" not in result.answer
