@@ -4,7 +4,8 @@ Its task name, system prompt, reply schema and offline handler (:func:`synthesiz
 experts' answers merged in sub-question order without repeated sentences, the short answers
 joined, the citations collected; the graph answers' headlines (``graph_answers``) lead, and what
 the graph does not cover is said, never left out. Answers read from excerpts are spans: the best
-supported one is the short answer, and options that experts of different domains named are
+supported one is the short answer (of whole sentences, the one a reading of them all finds answers
+best: :func:`_read_together`), and options that experts of different domains named are
 compared on the sentences they quote. The other roles are :mod:`agents.qa`'s.
 """
 
@@ -88,6 +89,7 @@ def synthesize_offline(prompt: Prompt) -> dict[str, object]:
     # two spans would be neither); otherwise the short answers are joined. Options that experts of
     # different domains named (each saw its own) are compared on the sentences they quote.
     best = max(range(len(shorts)), key=lambda k: (supports[k], -k)) if shorts else 0
+    best = _read_together(str(prompt.data), answers, shorts, best)
     compared = _compared(str(prompt.data), answers) if len(shorts) > 1 else None
     if compared is not None and compared.text in shorts:
         best = shorts.index(compared.text)
@@ -99,6 +101,25 @@ def synthesize_offline(prompt: Prompt) -> dict[str, object]:
         "citations": citations,
         "support": supports[best] if shorts else 0.0,
     }
+
+
+def _read_together(
+    question: str, answers: Sequence[Mapping[str, object]], shorts: list[str], best: int
+) -> int:
+    """The short answer that one reading of all of them finds answers the question best, when each
+    is a whole sentence an expert quotes: each expert's support weighs the question's words by how
+    rare they are among its own excerpts, so two experts' supports are on two scales (a sentence
+    that names "learning rate schedules" in passing, among excerpts that never name them, outscored
+    the one that says what a learning rate scheduler does). Of sentences read alike, the first the
+    answer gives. ``best`` (the best supported) when they are not all quoted sentences, or when
+    the reading finds none."""
+    quoted = {
+        sentence for answer in answers for sentence, _ in _QUOTED.findall(str(answer.get("answer", "")))
+    }
+    if len(shorts) < 2 or not set(shorts) <= quoted:
+        return best
+    span = best_span(question, [Excerpt(str(k), "", short) for k, short in enumerate(shorts)])
+    return int(span.excerpt) if span is not None else best
 
 
 def _compared(question: str, answers: Sequence[Mapping[str, object]]) -> AnswerSpan | None:

@@ -89,3 +89,43 @@ def test_a_sentence_two_sub_questions_found_is_quoted_once() -> None:
     assert str(merged["answer"]).count(quote) == 1
     assert "X saves time." in str(merged["answer"])
     assert merged["citations"] == ["e-1", "c-2"]
+
+
+SCHEDULER = (
+    "In the current chapter we will review the effects that different schedules have on accuracy and "
+    "also show how this can be managed efficiently via a *learning rate scheduler*."
+)
+IN_PASSING = (
+    "While plenty of new methodological innovations made their way into most practitioner's toolkits---"
+    "ReLU activations, residual layers, batch normalization, dropout, and adaptive learning rate schedules "
+    "come to mind---the core underlying architectures were clearly recognizable as scaled-up "
+    "implementations of classic ideas."
+)
+
+
+def _quoting(sentence: str, chunk: str, support: float) -> dict[str, object]:
+    """An expert's answer that quotes a whole lesson sentence, as the offline expert writes it."""
+    said = f'The lesson says "{sentence}" [{chunk}].'
+    return {
+        "sub_question": "",
+        "domain": f"d-{chunk}",
+        "answer": said,
+        "short_answer": sentence,
+        "support": support,
+        "citations": [chunk],
+    }
+
+
+def test_whole_sentences_of_several_experts_are_compared_on_one_reading_not_on_their_supports() -> None:
+    # Routed, "What does the learning rate scheduler do?": the expert of the domain that owns the
+    # concept quotes the sentence about it; an expert routed by the question's words alone quotes a
+    # sentence naming "learning rate schedules" in passing, with a higher support (its own excerpts
+    # never name them). The short answer is the sentence the answer leads with, as flat's is.
+    owner, passing = _quoting(SCHEDULER, "c-1", 0.2818), _quoting(IN_PASSING, "c-2", 0.8622)
+    merged = _synthesis("What does the learning rate scheduler do?", [owner, passing])
+    assert str(merged["answer"]).startswith(f'The lesson says "{SCHEDULER}"')
+    assert merged["short_answer"] == SCHEDULER
+    # Not the first sentence whatever it says: the one that says more of what is asked.
+    other = _quoting("Dropout zeros out some nodes in training.", "c-3", 0.1)
+    merged = _synthesis("How does dropout work in training?", [_quoting(IN_PASSING, "c-2", 0.9), other])
+    assert merged["short_answer"] == "Dropout zeros out some nodes in training."
