@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from wordfreq import zipf_frequency
+
 from agents import qa
 from agents.answer_forms import (
     DEFINED,
@@ -28,6 +30,7 @@ from agents.clauses import clauses_of, pointing, resolved_clauses
 from agents.expansions import abbreviation_asked
 from agents.locations import asks_where_taught
 from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
+from agents.offline.terms import ANCHOR_ZIPF
 from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name, sentences
 from governance.excerpts import graph_lexicon, lesson_terms
@@ -293,7 +296,9 @@ def unread_said(graph: GraphIndex, question: str) -> str:
     those words are what it asks about, and a sentence that shares only its other words ("deploy",
     "model") does not answer it. Words written together are named together ("quantum
     chromodynamics"). "" when every word it asks about is read somewhere (or the graph holds no
-    lesson to read: then nothing can be said of its words)."""
+    lesson to read: then nothing can be said of its words), and when each word unread is an
+    everyday one (Zipf :data:`agents.offline.terms.ANCHOR_ZIPF` or more: "How can I make prompts
+    better nowadays?" asks about prompts, not about "nowadays")."""
     read = lesson_terms(graph)
     if not read:
         return ""
@@ -314,8 +319,8 @@ def unread_said(graph: GraphIndex, question: str) -> str:
         else:
             unread.append(word)
         joined_to = match.end()
-    if not unread:
-        return ""
+    if not any(zipf_frequency(word, "en") < ANCHOR_ZIPF for name in unread for word in name.split()):
+        return ""  # an everyday word ("nowadays", "France") names no subject a course would teach
     quoted = [f'"{words}"' for words in dict.fromkeys(unread)]
     listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
     return f"The graph does not cover {listed}: no lesson mentions {'it' if len(quoted) == 1 else 'them'}."

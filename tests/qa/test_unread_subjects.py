@@ -71,3 +71,13 @@ def test_a_clause_asking_about_what_no_lesson_mentions_is_said_beside_the_others
     assert "zeros out some nodes" in result.answer
     assert 'The graph does not cover "Kubernetes": no lesson mentions it.' in result.answer
     assert "marvelously" not in result.answer
+
+
+def test_an_everyday_word_no_lesson_writes_does_not_refuse_the_question(graph: GraphIndex) -> None:
+    # "nowadays" is in no lesson, but it is no subject a course teaches: the question asks how models
+    # are deployed, which the shift sentence speaks to, and it was refused as not covering "nowadays".
+    for result in (
+        answer_routed(LLM, graph, "How do I deploy a model nowadays?", {}),
+        answer_flat(LLM, graph, "How do I deploy a model nowadays?"),
+    ):
+        assert result.covered and SHIFT in result.answer, result.answer
