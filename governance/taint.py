@@ -2,8 +2,8 @@
 
 A proposal is *tainted* when one of its evidence spans lies near instruction-like text of its
 lesson (prose, code, comments, admonitions and alt text alike; :func:`agents.offline.injection.scan`:
-within a few sentences of a suspicious unit, in the section, heading to heading, of one at the
-instruction bar), or overlaps the lesson's hidden text. Evidence whose lesson
+within a few sentences, and at most two blocks, of a suspicious unit, in the section, heading to
+heading, of one at the instruction bar), or overlaps the lesson's hidden text. Evidence whose lesson
 text is not at hand, or whose quote is not found at its offsets (the replay's external evidence),
 is checked by its own text: the quote is its section.
 
