@@ -19,6 +19,7 @@ from magg_kg.cli.ingestion import run_ingest
 from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.sqlite import SQLiteStore
+from tests.qa.courses import course_graph
 
 DEFINED = "Their idea, called *dropout*, involves injecting noise into each layer during training."
 MENTIONS = EXCERPTS + 1
@@ -40,12 +41,8 @@ def _lessons(folder: Path, dropout: str) -> Path:
 @pytest.fixture(scope="module")
 def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
     folder: Path = tmp_path_factory.mktemp("definitions")
-    lessons = _lessons(folder, "9-dropout.md")
-    with open_context(folder / "magg.sqlite", create=True) as ctx:
-        run_ingest(ctx, [lessons], show_progress=False)
-    store = SQLiteStore.open(str(folder / "magg.sqlite"))
-    yield build_graph_index(store)
-    store.close()
+    with course_graph(folder, _lessons(folder, "9-dropout.md")) as graph:
+        yield graph
 
 
 def test_the_chunk_that_teaches_a_concept_is_read_before_those_that_mention_it(graph: GraphIndex) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -14,11 +13,9 @@ from agents.offline.handlers import offline_handlers
 from governance.evaluation.multihop import short_answer
 from governance.excerpts import lesson_chunks
 from governance.qa import answer_flat, answer_routed
-from magg_kg.cli.context import open_context
-from magg_kg.cli.ingestion import run_ingest
-from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.offline import OfflineLLM
-from magg_kg.sqlite import SQLiteStore
+from tests.qa.courses import course_graph
 
 LLM = OfflineLLM(offline_handlers())
 FORMS = (
@@ -89,22 +86,13 @@ def test_a_closed_class_word_alone_at_a_sentences_start_is_no_name() -> None:
 
 @pytest.fixture(scope="module")
 def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
-    folder: Path = tmp_path_factory.mktemp("expansions")
-    lessons = folder / "lessons"
-    lessons.mkdir()
-    (lessons / "1-lstm.md").write_text(
-        "# LSTM\n\nA *long short-term memory* (LSTM) network adds a memory cell to a recurrent network.\n"
-        "The LSTM keeps a cell state across time steps.\n",
-        encoding="utf-8",
-    )
-    (lessons / "2-gru.md").write_text(
-        "# GRU\n\nThe GRU simplifies the LSTM and merges its gates.\n", encoding="utf-8"
-    )
-    with open_context(folder / "magg.sqlite", create=True) as ctx:
-        run_ingest(ctx, [lessons], show_progress=False)
-    store = SQLiteStore.open(str(folder / "magg.sqlite"))
-    yield build_graph_index(store)
-    store.close()
+    lessons = {
+        "1-lstm.md": "# LSTM\n\nA *long short-term memory* (LSTM) network adds a memory cell to a recurrent "
+        "network.\nThe LSTM keeps a cell state across time steps.\n",
+        "2-gru.md": "# GRU\n\nThe GRU simplifies the LSTM and merges its gates.\n",
+    }
+    with course_graph(tmp_path_factory.mktemp("expansions"), lessons) as graph:
+        yield graph
 
 
 @pytest.mark.parametrize("form", FORMS)

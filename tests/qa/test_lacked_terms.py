@@ -6,17 +6,14 @@ never the definition of the concept its words name."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from agents.offline.handlers import offline_handlers
 from governance.qa import answer_flat, answer_routed
-from magg_kg.cli.context import open_context
-from magg_kg.cli.ingestion import run_ingest
-from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.offline import OfflineLLM
-from magg_kg.sqlite import SQLiteStore
+from tests.qa.courses import course_graph
 
 LLM = OfflineLLM(offline_handlers())
 BACKPROP = "*Backpropagation* refers to the method of calculating the gradient of network parameters."
@@ -34,16 +31,8 @@ LESSONS = {
 
 @pytest.fixture(scope="module")
 def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
-    folder: Path = tmp_path_factory.mktemp("lacked")
-    lessons = folder / "lessons"
-    lessons.mkdir()
-    for name, text in LESSONS.items():
-        (lessons / name).write_text(text, encoding="utf-8")
-    with open_context(folder / "magg.sqlite", create=True) as ctx:
-        run_ingest(ctx, [lessons], show_progress=False)
-    store = SQLiteStore.open(str(folder / "magg.sqlite"))
-    yield build_graph_index(store)
-    store.close()
+    with course_graph(tmp_path_factory.mktemp("lacked"), LESSONS) as graph:
+        yield graph
 
 
 def _both(graph: GraphIndex, question: str) -> list[object]:

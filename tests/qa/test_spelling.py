@@ -4,33 +4,24 @@ mean "dropout"."; a word the lessons use, or one that is not near one name alone
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from agents.offline.handlers import offline_handlers
 from governance.qa import answer_flat, answer_routed
 from governance.spelling import respelled
-from magg_kg.cli.context import open_context
-from magg_kg.cli.ingestion import run_ingest
-from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.offline import OfflineLLM
-from magg_kg.sqlite import SQLiteStore
+from tests.qa.courses import course_graph
 
 DEFINED = "Their idea, called *dropout*, injects noise into each layer during training."
 
 
 @pytest.fixture(scope="module")
 def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
-    folder: Path = tmp_path_factory.mktemp("spelling")
-    lessons = folder / "lessons"
-    lessons.mkdir()
-    (lessons / "01-dropout.md").write_text(f"# Dropout\n\n{DEFINED} Dropout helps.\n", encoding="utf-8")
-    with open_context(folder / "magg.sqlite", create=True) as ctx:
-        run_ingest(ctx, [lessons], show_progress=False)
-    store = SQLiteStore.open(str(folder / "magg.sqlite"))
-    yield build_graph_index(store)
-    store.close()
+    lessons = {"01-dropout.md": f"# Dropout\n\n{DEFINED} Dropout helps.\n"}
+    with course_graph(tmp_path_factory.mktemp("spelling"), lessons) as graph:
+        yield graph
 
 
 def test_a_misspelled_name_is_read_as_the_concepts_and_said(graph: GraphIndex) -> None:

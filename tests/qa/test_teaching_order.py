@@ -8,11 +8,8 @@ from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
 from governance.qa import answer_flat, answer_routed
-from magg_kg.cli.context import open_context
-from magg_kg.cli.ingestion import run_ingest
-from magg_kg.graph_index import build_graph_index
 from magg_kg.llm.offline import OfflineLLM
-from magg_kg.sqlite import SQLiteStore
+from tests.qa.courses import course_graph
 
 LESSONS = {
     "01-dropout.md": "# Dropout\n\n**Dropout** is a regularization technique that zeroes units.\n",
@@ -21,15 +18,7 @@ LESSONS = {
 
 
 def test_the_graph_does_not_say_which_comes_first_and_the_lessons_order_is_labelled(tmp_path: Path) -> None:
-    lessons = tmp_path / "lessons"
-    lessons.mkdir()
-    for name, text in LESSONS.items():
-        (lessons / name).write_text(text, encoding="utf-8")
-    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
-        run_ingest(ctx, [lessons], show_progress=False)
-    store = SQLiteStore.open(str(tmp_path / "magg.sqlite"))
-    try:
-        graph = build_graph_index(store)
+    with course_graph(tmp_path, LESSONS) as graph:
         llm = OfflineLLM(offline_handlers())
         question = "Which comes first, gradient or dropout?"
         for result in (answer_routed(llm, graph, question, {}), answer_flat(llm, graph, question)):
@@ -38,5 +27,3 @@ def test_the_graph_does_not_say_which_comes_first_and_the_lessons_order_is_label
             assert result.answer.startswith("The graph does not say which comes first")
             assert 'The lessons teach Dropout first ("Dropout"), gradient later ("Momentum")' in result.answer
             assert "the order of the lessons, not a learning path of the graph" in result.answer
-    finally:
-        store.close()
