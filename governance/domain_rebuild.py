@@ -2,9 +2,9 @@
 
 Ingestion recomputes the domains lesson by lesson, inside the lesson's batch. A rebuild does the same
 from the store alone (active edges weigh 1.0, lessons add their co-occurrence weights, the stored
-domains give the ids), then writes the layout in batches of at most ``BATCH_OPS`` operations: the
-domain versions first, then the moves of concepts between domains. It reads the graph as triples,
-never as grounding records.
+domains and their anchors give the ids), then writes the layout in batches of at most ``BATCH_OPS``
+operations: the domain versions first, then the moves of concepts between domains. It reads the graph
+as triples, never as grounding records.
 """
 
 from __future__ import annotations
@@ -12,7 +12,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from governance.domains import Domain, Layout, compute_layout, domain_cards, layout_ops, weighted_graph
+from governance.domains import (
+    Domain,
+    Layout,
+    compute_layout,
+    domain_cards,
+    layout_ops,
+    stored_anchors,
+    weighted_graph,
+)
 from magg_kg.clock import Clock
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
@@ -43,9 +51,10 @@ def plan_rebuild(store: Store, seed: int, at: str) -> Rebuilt:
         for domain_id in domain_ids:
             previous.setdefault(domain_id, set()).add(concept)
     graph = weighted_graph(concepts, [(src, dst, 1.0) for src, _, dst in facts], groups.values())
-    layout = compute_layout(graph, previous, concepts, seed)
+    stored = store.domains()
+    layout = compute_layout(graph, previous, concepts, seed, stored_anchors(stored))
     cards = domain_cards(layout, facts, _open_questions(store))
-    return Rebuilt(layout, tuple(layout_ops(layout, cards, store.domains(), assigned, at)))
+    return Rebuilt(layout, tuple(layout_ops(layout, cards, stored, assigned, at)))
 
 
 def _open_questions(store: Store) -> list[tuple[str, str, str, str]]:
@@ -70,6 +79,7 @@ def current_cards(store: Store) -> dict[str, dict[str, object]]:
             concepts=tuple(sorted(owned.get(domain_id, ()))),
             bridges=tuple(card.get("bridges", ())),
             central=tuple(card.get("central", ())),
+            anchor=tuple(card.get("anchor", ())),
         )
         for domain_id, (row, card) in stored.items()
         if not card.get("retired")

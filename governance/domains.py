@@ -10,11 +10,20 @@ the layout once per lesson: on the 134 d2l sections 16 CPU s against 2, with the
 admitted. Communities smaller than :data:`MIN_SIZE` join the community they are most tied to
 (isolated concepts join a "general" domain).
 
-Ids are stable as the graph grows: each new community takes the id of the previous domain it
-overlaps most (Jaccard >= :data:`MATCH_AT`, best pairs first); otherwise a new id is derived from
-its most central concept. A concept with at least :data:`BRIDGE_SHARE` of its weight tied into
-another community is a bridge and is owned by both. Each domain has a name (its three most
-central concepts), an owner agent ``owner:<domain id>`` and a memory card.
+Ids name stable topics. A domain's *anchor* is its three most central concepts when its id was made,
+kept in its card for good (a retired domain's too). A new community holds an anchor when it has at
+least half of its concepts; each community takes the id of a domain whose anchor it holds, live or
+retired, best pairs first (the anchor concepts held weighing most in the graph, then the larger
+Jaccard overlap with the domain's last concepts), one id per community. A live domain whose anchor no
+community holds is retired, and a community holding the anchor of a retired one gets its id back (a
+new version). A stored domain with no anchor (written before anchors) still takes the community it
+overlaps most (Jaccard >= :data:`MATCH_AT`) and is anchored from then on. Any other community gets a
+new id, derived from its most central concept and never one used before, anchored on its central
+concepts. Only the ids depend on the earlier domains: the communities, bridges and names do not.
+
+A concept with at least :data:`BRIDGE_SHARE` of its weight tied into another community is a bridge
+and is owned by both. Each domain has a name (its three most central concepts), an owner agent
+``owner:<domain id>`` and a memory card.
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ __all__ = [
     "domain_cards",
     "layout_ops",
     "louvain_communities",
+    "stored_anchors",
     "weighted_graph",
 ]
 
@@ -55,7 +65,8 @@ MATCH_AT = 0.2
 BRIDGE_SHARE = 1 / 3
 CARD_LIMIT = 300
 RETIRED = "(retired)"
-"""The name prefix of a domain that no longer owns anything (its id is kept, never reused)."""
+"""The name prefix of a domain that no longer owns anything (its id is kept, given back only to a
+community holding its anchor)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,7 @@ class Domain:
     concepts: tuple[str, ...]
     bridges: tuple[str, ...]
     central: tuple[str, ...]
+    anchor: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -211,31 +223,17 @@ def _communities(graph: WeightedGraph, seed: int) -> list[set[str]]:
 
 
 def compute_layout(
-    graph: WeightedGraph, previous: Mapping[str, set[str]], names: Mapping[str, str], seed: int
+    graph: WeightedGraph,
+    previous: Mapping[str, set[str]],
+    names: Mapping[str, str],
+    seed: int,
+    anchors: Mapping[str, Sequence[str]] | None = None,
 ) -> Layout:
-    """Domains of the graph, matched to the ``previous`` domains (id -> concepts) by overlap."""
+    """Domains of the graph, with the ids of the ``previous`` domains (id -> concepts) and of the
+    ``anchors`` (id -> anchor, of every stored domain, retired ones too) by the module's rule."""
     if not len(graph):
         return Layout(())
     communities = _communities(graph, seed)
-    was: dict[str, list[str]] = {}
-    for old_id, old in previous.items():
-        for concept in old:
-            was.setdefault(concept, []).append(old_id)
-    pairs = []
-    for index, c in enumerate(communities):
-        shared: dict[str, int] = {}
-        for concept in c:
-            for old_id in was.get(concept, ()):
-                shared[old_id] = shared.get(old_id, 0) + 1
-        # Jaccard overlap, only with the previous domains it shares a concept with.
-        pairs += [(-n / (len(c) + len(previous[old_id]) - n), index, old_id) for old_id, n in shared.items()]
-    pairs.sort()
-    assigned: dict[int, str] = {}
-    taken: set[str] = set()
-    for negative, index, old_id in pairs:
-        if -negative >= MATCH_AT and index not in assigned and old_id not in taken:
-            assigned[index] = old_id
-            taken.add(old_id)
     membership = {node: index for index, c in enumerate(communities) for node in c}
     bridges: dict[int, set[str]] = {}
     degree: dict[str, float] = {}
@@ -250,10 +248,13 @@ def compute_layout(
         for index, weight in by_community.items():
             if index != membership[node] and weight / total >= BRIDGE_SHARE:
                 bridges.setdefault(index, set()).add(node)
+    assigned = _match(communities, previous, anchors or {}, degree)
     domains = []
+    taken = {*previous, *(anchors or {}), *assigned.values()}  # an id is never given to another topic
     for index, members in enumerate(communities):
         central = tuple(sorted(members, key=lambda n: (-degree.get(n, 0.0), n))[:3])
         domain_id = assigned.get(index)
+        anchor = tuple((anchors or {}).get(domain_id, ())) if domain_id else ()
         if domain_id is None:
             domain_id = make_id("domain", central[0])
             while domain_id in taken:
@@ -267,9 +268,70 @@ def compute_layout(
                 concepts=tuple(sorted(members)),
                 bridges=tuple(sorted(bridges.get(index, set()))),
                 central=central,
+                anchor=anchor or central,
             )
         )
     return Layout(tuple(sorted(domains, key=lambda d: d.id)))
+
+
+def _match(
+    communities: Sequence[set[str]],
+    previous: Mapping[str, set[str]],
+    anchors: Mapping[str, Sequence[str]],
+    degree: Mapping[str, float],
+) -> dict[int, str]:
+    """Community index -> the id it keeps (the module's rule): by anchor, then by overlap for a
+    domain stored without an anchor."""
+    where = {node: index for index, c in enumerate(communities) for node in c}
+    by_anchor = []
+    for old_id, anchor in anchors.items():
+        held: dict[int, list[str]] = {}
+        for concept in anchor:
+            if concept in where:
+                held.setdefault(where[concept], []).append(concept)
+        old = previous.get(old_id, set())
+        for index, concepts in held.items():
+            if 2 * len(concepts) >= len(anchor):
+                shared = len(old & communities[index])
+                overlap = shared / (len(old) + len(communities[index]) - shared)
+                weight = sum(degree.get(c, 0.0) for c in concepts)
+                by_anchor.append((-weight, -overlap, index, old_id))
+    was: dict[str, list[str]] = {}
+    for old_id, old in previous.items():
+        if old_id not in anchors:
+            for concept in old:
+                was.setdefault(concept, []).append(old_id)
+    by_overlap = []
+    for index, c in enumerate(communities):
+        shared_with: dict[str, int] = {}
+        for concept in c:
+            for old_id in was.get(concept, ()):
+                shared_with[old_id] = shared_with.get(old_id, 0) + 1
+        # Jaccard overlap, only with the previous domains it shares a concept with.
+        by_overlap += [
+            (-n / (len(c) + len(previous[old_id]) - n), index, old_id)
+            for old_id, n in shared_with.items()
+            if n / (len(c) + len(previous[old_id]) - n) >= MATCH_AT
+        ]
+    assigned: dict[int, str] = {}
+    taken: set[str] = set()
+    for pairs in (sorted(by_anchor), [(a, 0.0, i, d) for a, i, d in sorted(by_overlap)]):
+        for _, _, index, old_id in pairs:
+            if index not in assigned and old_id not in taken:
+                assigned[index] = old_id
+                taken.add(old_id)
+    return assigned
+
+
+def stored_anchors(stored: Iterable[Mapping[str, object]]) -> dict[str, list[str]]:
+    """Domain id -> its anchor, from the stored domains (rows with a card), retired ones too; a
+    domain stored before anchors has none."""
+    anchors = {}
+    for row in stored:
+        anchor = json.loads(str(row["card"])).get("anchor")
+        if anchor:
+            anchors[str(row["id"])] = [str(c) for c in anchor]
+    return anchors
 
 
 def domain_cards(
@@ -302,6 +364,7 @@ def card(
         "concepts": list(domain.concepts[:CARD_LIMIT]),
         "bridges": list(domain.bridges),
         "central": list(domain.central),
+        "anchor": list(domain.anchor or domain.central),
         "facts": sorted(f"{s} {t} {d}" for s, t, d in facts if s in inside and d in inside)[:CARD_LIMIT],
         "open_questions": sorted(
             f"{p}: {s} {t} {d}" for p, s, t, d in open_questions if s in inside or d in inside
@@ -358,15 +421,19 @@ def layout_ops(
             )
     ops += moves
     live = {d.id for d in layout.domains}
+    anchors = stored_anchors(stored)
     for domain_id, (version, _, name) in sorted(versions.items()):
         if domain_id not in live and not name.startswith(RETIRED):
+            retired: dict[str, object] = {"concepts": [], "retired": True}
+            if domain_id in anchors:  # kept, so that a community holding it gets the id back
+                retired["anchor"] = anchors[domain_id]
             ops.append(
                 SetDomain(
                     id=domain_id,
                     version=version + 1,
                     name=f"{RETIRED} {name}"[:4000],
                     owner=f"owner:{domain_id}",
-                    card={"concepts": [], "retired": True},
+                    card=retired,
                     recorded_at=at,
                 )
             )

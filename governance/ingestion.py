@@ -62,7 +62,7 @@ from agents.registry import Registry
 from agents.topics import Course
 from governance.admission import Admission, AdmissionContext, admit
 from governance.conflict import contest_for
-from governance.domains import card, compute_layout, layout_ops, weighted_graph
+from governance.domains import card, compute_layout, layout_ops, stored_anchors, weighted_graph
 from governance.graph_state import GraphState
 from governance.ingest_report import IngestReport, LessonOutcome
 from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, lesson_proposal
@@ -335,6 +335,7 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
         _members(assigned),
         {cid: info.name for cid, info in concepts.items()},
         ctx.seed,
+        stored_anchors(stored_domains),
     )
     open_questions = [
         (p.id, p.src, p.type, p.dst) for p in stored_proposals if p.state in ("abstained", "quarantined")

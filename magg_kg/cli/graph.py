@@ -119,7 +119,8 @@ def coverage_table(report: Mapping[str, object]) -> Table:
 
 def domains(db: DbOption = None, json_: JsonOption = False) -> None:
     """List the domains: id, name, concepts, bridge concepts and memory card (and owner, with --json)."""
-    # Not the retired ones, which own nothing: their ids are kept in the history, never reused.
+    # Not the retired ones, which own nothing: their ids are kept in the history (see
+    # governance.domains: given back only to a community holding the same anchor).
     from governance.domain_rebuild import current_cards  # imported here: networkx
 
     with open_context(db) as ctx:

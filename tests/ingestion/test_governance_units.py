@@ -13,9 +13,19 @@ from agents.offline.owning import review_learned
 from agents.owner import review_offline
 from blackboard.tally import tally
 from governance.deliberation import confidence_band
-from governance.domains import compute_layout, weighted_graph
+from governance.domains import (
+    RETIRED,
+    Domain,
+    Layout,
+    card,
+    compute_layout,
+    layout_ops,
+    stored_anchors,
+    weighted_graph,
+)
 from magg_kg.config import Policy
 from magg_kg.llm.port import Prompt
+from magg_kg.operations import SetDomain
 
 
 def clique(prefix: str, size: int) -> list[tuple[str, str, float]]:
@@ -41,6 +51,60 @@ def test_domain_ids_stay_stable_when_the_graph_grows() -> None:
         weighted_graph({n for e in grown_edges for n in e[:2]}, grown_edges, []), previous, {}, seed=7
     )
     assert again == grown  # seeded: reproducible
+
+
+def _relaid(edges: list[tuple[str, str, float]], before: list[Domain], stored: list[Domain]) -> list[Domain]:
+    """The next layout, given the live domains ``before`` and every domain ever ``stored`` (their
+    anchors, as the cards keep them)."""
+    graph = weighted_graph({n for e in edges for n in e[:2]}, edges, [])
+    anchors = {d.id: card(d, [], [])["anchor"] for d in stored}
+    previous = {d.id: set(d.concepts) for d in before}
+    return list(compute_layout(graph, previous, {}, 7, anchors).domains)  # type: ignore[arg-type]
+
+
+def test_a_domain_id_names_its_topic_while_the_communities_drift() -> None:
+    """An id is kept while a community holds its anchor: once no community does, it is retired, not
+    handed to whatever overlaps its last concepts, and a community holding the anchor again gets it
+    back."""
+    # 1. Two topics: "a" (a0-a4, anchored on a0 a1 a2) and "b" (b0-b4).
+    edges = clique("a", 5) + clique("b", 5) + [("a0", "b0", 0.1)]
+    first = _relaid(edges, [], [])
+    stored = list(first)
+    a_id = next(d.id for d in first if "a0" in d.concepts)
+    b_id = next(d.id for d in first if "b0" in d.concepts)
+    assert next(d for d in first if d.id == a_id).anchor == ("a0", "a1", "a2")
+    # 2. a0-a2 are absorbed by b (whose anchor weighs more there), a3 and a4 join new concepts y0-y3:
+    # the y community overlaps a's last concepts (Jaccard 2/9 >= MATCH_AT) but holds no anchor.
+    heavy_b = [(x, y, 2.0) for x, y, _ in clique("b", 5)]
+    absorbed = [(f"a{i}", f"b{j}", 1.0) for i in range(3) for j in range(5)] + clique("a", 3)
+    y_group = (
+        clique("y", 4) + [(f"a{i}", f"y{j}", 1.0) for i in (3, 4) for j in range(4)] + [("a3", "a4", 1.0)]
+    )
+    second = _relaid(heavy_b + absorbed + y_group, first, stored)
+    stored += second
+    by_member = {c: d.id for d in second for c in d.concepts}
+    assert sorted(sorted(d.concepts) for d in second) == [
+        ["a0", "a1", "a2", "b0", "b1", "b2", "b3", "b4"],
+        ["a3", "a4", "y0", "y1", "y2", "y3"],
+    ]
+    assert by_member["b0"] == b_id
+    assert by_member["y0"] not in {a_id, b_id}  # a is retired, not followed by its leftovers
+    y_id = by_member["y0"]
+    # 3. a0-a2 form their own community again: it gets a's id back; b and y keep theirs.
+    edges = clique("a", 3) + clique("b", 5) + y_group + [("a0", "b0", 0.1)]
+    third = _relaid(edges, second, stored)
+    by_member = {c: d.id for d in third for c in d.concepts}
+    assert (by_member["a0"], by_member["b0"], by_member["y0"]) == (a_id, b_id, y_id)
+
+
+def test_a_retired_domain_keeps_its_anchor_so_that_its_id_can_come_back() -> None:
+    card_text = json.dumps({"concepts": ["a"], "central": ["a"], "anchor": ["a", "b", "c"]})
+    stored = [{"id": "d-1", "version": 2, "name": "a / b", "card": card_text}]
+    ops = layout_ops(Layout(()), {}, stored, {"a": ("d-1",)}, "2026-03-01T00:00:00.000000Z")
+    (retired,) = [op for op in ops if isinstance(op, SetDomain)]
+    assert (retired.version, retired.name) == (3, f"{RETIRED} a / b")
+    assert retired.card == {"concepts": [], "retired": True, "anchor": ["a", "b", "c"]}
+    assert stored_anchors([{"id": "d-1", "card": json.dumps(retired.card)}]) == {"d-1": ["a", "b", "c"]}
 
 
 def test_a_bridge_concept_has_two_owners() -> None:
