@@ -1,7 +1,8 @@
 """What a lesson sentence says a term is: the definition reader of "What is X?".
 
-A sentence defines X (any of its names) when it says "X is ..." (quotes, an aside in brackets or
-between commas allowed; "is defined as", "refers to", "means") or "defining X as ...". Of such
+A sentence defines X (any of its names, or an acronym that one of them spells: "LLMs" for "large
+language model") when it says "X is ..." (quotes, an aside in brackets or between commas allowed;
+"is defined as", "refers to", "means") or "defining X as ...". Of such
 sentences the reader takes the first that emphasises X ("**X** is ...", where a lesson introduces
 a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
 never one that says only how X relates to something else ("a prerequisite for ...", "part of
@@ -26,7 +27,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.answer_forms import content_terms
+from agents.offline.acronyms import spells
 from agents.passages import announces
+from agents.text import acronym_of
 
 __all__ = ["Definition", "defines", "definition"]
 
@@ -144,6 +147,28 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 def _kept(names: Sequence[str]) -> tuple[str, ...]:
     """The names, stripped, blank ones left out, each once, in order (the key of their patterns)."""
     return tuple(dict.fromkeys(n.strip() for n in names if n.strip()))
+
+
+_ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,6}s?(?![\w-])")
+"""A word that may be an acronym ("LLMs"): :func:`agents.text.acronym_of` reads its letters."""
+
+
+def _with_acronyms(names: Sequence[str], sentences: Sequence[str]) -> list[str]:
+    """The names, and the acronyms the sentences write that one of them of two words or more
+    spells whole ("LLM" for "large language model"): a lesson says what "LLMs are" under the
+    acronym as often as under the name the question asks.
+
+    >>> _with_acronyms(["large language model"], ["LLMs are models.", "An LM or an ML model."])
+    ['large language model', 'LLM']
+    """
+    long = [name for name in names if len(name.split()) > 1]
+    found = {
+        word.removesuffix("s") if word[:-1].isupper() else word
+        for sentence in sentences
+        for word in _ACRONYM.findall(sentence)
+        if long and acronym_of(word) is not None
+    }
+    return [*names, *sorted(word for word in found if any(spells(word, name) for name in long))]
 
 
 def _saying(
@@ -273,7 +298,7 @@ def definition(
     >>> definition(["Invoice Processing AI Model"], ["**Invoice Processing**: This model reads bills."]).text
     'This model reads bills'
     """
-    kept = _kept(names)
+    kept = _kept(_with_acronyms(names, sentences))
     if not kept:
         return None
     says, defining, named, marked, glossed, leading, mentioning = _patterns(kept)

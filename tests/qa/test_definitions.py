@@ -367,3 +367,21 @@ def test_an_entry_that_names_x_short_of_the_kind_its_gloss_gives_defines_x() -> 
     # The gloss must name X's kind: a shorter name glossed as something else is another thing.
     other = ["**Invoice Processing**: This flow routes invoices to the finance team."]
     assert definition(["Invoice Processing AI Model"], other) is None
+
+
+def test_what_x_is_is_read_under_the_acronym_its_name_spells(tmp_path: Path) -> None:
+    """What a large language model is, where the lessons say what "LLMs" are: the acronym the name
+    spells is X's name too (it answered "Related: ..." from the edges)."""
+    lessons = {
+        "01-llms.md": "# Large Language Models\n\n"
+        "This course builds apps with Large Language Models (LLMs) and prompts. "
+        "LLMs are statistical models that predict the next token of a text.\n",
+        "02-prompts.md": "# Prompts\n\nA prompt is the text sent to Large Language Models.\n",
+    }
+    with course_graph(tmp_path, lessons) as graph:
+        assert "llm" in {name.lower() for name in graph.names["large-language-model"]}
+        for result in (
+            answer_routed(LLM, graph, "What is a large language model?", {}),
+            answer_flat(LLM, graph, "What is a large language model?"),
+        ):
+            assert short_answer(result) == "statistical models that predict the next token of a text"
