@@ -1,7 +1,7 @@
 """What a lesson sentence says a term is: the definition reader of "What is X?".
 
-A sentence defines X (any of its names, or an acronym that one of them spells: "LLMs" for "large
-language model") when it says "X is ..." (quotes, an aside in brackets or between commas allowed;
+A sentence defines X (any of its names, or an acronym of one's initials: "LLMs" for "large language
+model") when it says "X is ..." (quotes, an aside in brackets or between commas allowed;
 "is defined as", "refers to", "means") or "defining X as ...". Of such
 sentences the reader takes the first that emphasises X ("**X** is ...", where a lesson introduces
 a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.answer_forms import content_terms
-from agents.offline.acronyms import spells
 from agents.passages import announces
 from agents.text import acronym_of
 
@@ -153,22 +152,24 @@ _ACRONYM = re.compile(r"(?<![\w-])[A-Z]{2,6}s?(?![\w-])")
 """A word that may be an acronym ("LLMs"): :func:`agents.text.acronym_of` reads its letters."""
 
 
-def _with_acronyms(names: Sequence[str], sentences: Sequence[str]) -> list[str]:
-    """The names, and the acronyms the sentences write that one of them of two words or more
-    spells whole ("LLM" for "large language model"): a lesson says what "LLMs are" under the
-    acronym as often as under the name the question asks.
+def _acronyms(names: Sequence[str], sentences: Sequence[str]) -> tuple[str, ...]:
+    """The acronyms the sentences write that are the initials of a name of two words or more
+    ("LLM" for "large language model"): a lesson says what "LLMs are" under the acronym as often as
+    under the name the question asks. Initials only: "BERT" is no acronym of "BERT representation".
 
-    >>> _with_acronyms(["large language model"], ["LLMs are models.", "An LM or an ML model."])
-    ['large language model', 'LLM']
+    >>> _acronyms(["large language model"], ["LLMs are models.", "An LM or an ML model."])
+    ('LLM',)
+    >>> _acronyms(["BERT representation"], ["BERT does more."])
+    ()
     """
-    long = [name for name in names if len(name.split()) > 1]
+    initials = {"".join(word[0] for word in name.lower().split()) for name in names if len(name.split()) > 1}
     found = {
         word.removesuffix("s") if word[:-1].isupper() else word
         for sentence in sentences
         for word in _ACRONYM.findall(sentence)
-        if long and acronym_of(word) is not None
+        if acronym_of(word) in initials
     }
-    return [*names, *sorted(word for word in found if any(spells(word, name) for name in long))]
+    return tuple(sorted(found))
 
 
 def _saying(
@@ -298,10 +299,12 @@ def definition(
     >>> definition(["Invoice Processing AI Model"], ["**Invoice Processing**: This model reads bills."]).text
     'This model reads bills'
     """
-    kept = _kept(_with_acronyms(names, sentences))
+    kept = _kept(names)
     if not kept:
         return None
     says, defining, named, marked, glossed, leading, mentioning = _patterns(kept)
+    if acronyms := _acronyms(kept, sentences):  # "LLMs are ..." says what it is; nothing else read so
+        says, defining = _patterns((*kept, *acronyms))[:2]
     said_of = [
         (position, sentence, said)
         for position, sentence in enumerate(sentences)

@@ -385,3 +385,17 @@ def test_what_x_is_is_read_under_the_acronym_its_name_spells(tmp_path: Path) -> 
             answer_flat(LLM, graph, "What is a large language model?"),
         ):
             assert short_answer(result) == "statistical models that predict the next token of a text"
+
+
+def test_an_acronym_is_read_only_as_initials_and_only_in_what_x_is() -> None:
+    # The acronym reading first took any word whose letters a name holds in order ("BERT" for "BERT
+    # representation") and read the acronym as the name everywhere: "BERT does more than sentiment
+    # analysis." and "NIM is part of NVIDIA AI Enterprise ..." became what those concepts are.
+    nim = [
+        "NVIDIA NIM (NVIDIA Inference Microservices) helps developers deploy models.",
+        "NIM is part of NVIDIA AI Enterprise, which simplifies deployment.",
+    ]
+    assert definition(["NVIDIA Inference Microservices"], nim) is None
+    assert definition(["BERT representation"], ["BERT does more than sentiment analysis."]) is None
+    said = definition(["Large Language Models"], ["We use LLMs.", "LLMs are models that predict tokens."])
+    assert said is not None and said.text == "models that predict tokens"
