@@ -303,13 +303,22 @@ def definition(
     if not kept:
         return None
     says, defining, named, marked, glossed, leading, mentioning = _patterns(kept)
-    if acronyms := _acronyms(kept, sentences):  # "LLMs are ..." says what it is; nothing else read so
-        says, defining = _patterns((*kept, *acronyms))[:2]
     said_of = [
         (position, sentence, said)
         for position, sentence in enumerate(sentences)
         if (said := _saying(sentence, says, defining, how)) is not None
     ]
+    if acronyms := _acronyms(kept, sentences):  # a sentence opening "LLMs are ..." says what it is
+        found = {position for position, _, _ in said_of}
+        wide_says, wide_defining = _patterns((*kept, *acronyms))[:2]
+        said_of += [
+            (position, sentence, said)
+            for position, sentence in enumerate(sentences)
+            if position not in found
+            and (said := _saying(sentence, wide_says, wide_defining, how)) is not None
+            and not said.groupdict().get("lead")  # not "..., as AI is a fast evolving field"
+        ]
+        said_of.sort(key=lambda found: found[0])
     if said_of:  # the first that emphasises X, else the first that names its class, or its kind
         position, _, said = min(
             said_of,

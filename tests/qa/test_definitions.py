@@ -399,3 +399,6 @@ def test_an_acronym_is_read_only_as_initials_and_only_in_what_x_is() -> None:
     assert definition(["BERT representation"], ["BERT does more than sentiment analysis."]) is None
     said = definition(["Large Language Models"], ["We use LLMs.", "LLMs are models that predict tokens."])
     assert said is not None and said.text == "models that predict tokens"
+    # Nor after a clause: "as AI is a fast evolving field" is no definition of artificial intelligence.
+    aside = "An important question is the relevance of AI features, as AI is a fast evolving field."
+    assert definition(["Artificial Intelligence"], [aside]) is None
