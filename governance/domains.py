@@ -292,8 +292,7 @@ def _match(
         old = previous.get(old_id, set())
         for index, concepts in held.items():
             if 2 * len(concepts) >= len(anchor):
-                shared = len(old & communities[index])
-                overlap = shared / (len(old) + len(communities[index]) - shared)
+                overlap = _jaccard(len(old & communities[index]), old, communities[index])
                 weight = sum(degree.get(c, 0.0) for c in concepts)
                 by_anchor.append((-weight, -overlap, index, old_id))
     was: dict[str, list[str]] = {}
@@ -309,18 +308,23 @@ def _match(
                 shared_with[old_id] = shared_with.get(old_id, 0) + 1
         # Jaccard overlap, only with the previous domains it shares a concept with.
         by_overlap += [
-            (-n / (len(c) + len(previous[old_id]) - n), index, old_id)
+            (-overlap, 0.0, index, old_id)
             for old_id, n in shared_with.items()
-            if n / (len(c) + len(previous[old_id]) - n) >= MATCH_AT
+            if (overlap := _jaccard(n, c, previous[old_id])) >= MATCH_AT
         ]
     assigned: dict[int, str] = {}
     taken: set[str] = set()
-    for pairs in (sorted(by_anchor), [(a, 0.0, i, d) for a, i, d in sorted(by_overlap)]):
+    for pairs in (sorted(by_anchor), sorted(by_overlap)):
         for _, _, index, old_id in pairs:
             if index not in assigned and old_id not in taken:
                 assigned[index] = old_id
                 taken.add(old_id)
     return assigned
+
+
+def _jaccard(shared: int, a: set[str], b: set[str]) -> float:
+    """The Jaccard overlap of two sets that share ``shared`` members."""
+    return shared / (len(a) + len(b) - shared)
 
 
 def stored_anchors(stored: Iterable[Mapping[str, object]]) -> dict[str, list[str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from agents.answer_forms import WORD, content_terms
 from agents.text import find_mentions, normalize_name
-from governance.excerpts import graph_lexicon, lesson_chunks
+from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import QAResult
 from magg_kg.graph_index import GraphIndex
 
@@ -63,12 +63,6 @@ def _by_length(graph: GraphIndex) -> dict[int, list[tuple[int, str]]]:
     return graph.kept("lexicon by length", build)
 
 
-def _vocabulary(graph: GraphIndex) -> frozenset[str]:
-    return graph.kept(
-        "lesson vocabulary", lambda: frozenset().union(*(c.terms for c in lesson_chunks(graph)))
-    )
-
-
 def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
     """The question with each misspelled name in it read as the concept's name, and what is said of
     it ("" when nothing was misspelled)."""
@@ -109,7 +103,7 @@ def _first(graph: GraphIndex, question: str) -> tuple[int, int, str] | None:
                 continue
             # Words the lessons use are no misspelling. Asked last: reading every lesson's words
             # is the dearest test, and a question with no name within reach never needs it.
-            if not all(term in _vocabulary(graph) for term in terms):
+            if not all(term in lesson_terms(graph) for term in terms):
                 return start, end, near[0][1]
     return None
 
