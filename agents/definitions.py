@@ -2,7 +2,8 @@
 
 A sentence defines X (any of its names, or an acronym of one's initials: "LLMs" for "large language
 model") when it says "X is ..." (quotes, an aside in brackets or between commas allowed;
-"is defined as", "refers to", "means") or "defining X as ...". Of such
+"is defined as", "refers to", "means") or "defining X as ...", or names
+its class beside it ("through RAG, a technique that ...", not an item of a list). Of such
 sentences the reader takes the first that emphasises X ("**X** is ...", where a lesson introduces
 a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
 never one that says only how X relates to something else ("a prerequisite for ...", "part of
@@ -12,7 +13,8 @@ X as an entry of a list ("**X** - used for ...", "**X**: This is the process of 
 or opening the sentence; or X's name short of the kind its gloss names, "**Invoice Processing**:
 This model ..." for the Invoice Processing AI Model) is read to the end of its sentence or to the
 next entry. Else a whole sentence stands for the definition: the first that names X ("called X",
-"known as X"), emphasises it ("*X*") or opens with it; and for a concept the graph knows, the
+"known as X", "known with the name of X"), spells out its acronym beside it ("GPT ("Generative
+Pre-trained Transformer")"), emphasises it ("*X*") or opens with it; and for a concept the graph knows, the
 first that mentions it (at half the support; one in a section headed by X's name first); never a
 listing (a table of contents) that names X among its headings, nor a sentence that announces what
 the lesson or a section will do ("This lesson will cover: Why you should prioritize Responsible AI
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.answer_forms import content_terms
-from agents.passages import announces
+from agents.passages import announces, titled_by
 from agents.text import acronym_of
 
 __all__ = ["Definition", "defines", "definition"]
@@ -128,8 +130,8 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
         re.IGNORECASE,
     )
     named = re.compile(
-        rf"\b(?:called|termed|known as|referred to as|dubbed)\s+[*_\"“]*(?:an? |the )?(?:{terms}){_PLURAL}"
-        + _WHOLE,
+        r"\b(?:called|termed|known (?:as|(?:with|by|under) the names? of)|referred to as|dubbed)\s+"
+        rf"[*_\"“]*(?:an? |the )?(?:{terms}){_PLURAL}" + _WHOLE,
         re.IGNORECASE,
     )
     marked = re.compile(rf"(?<![\w*_])([*_]{{1,2}})(?:{terms})\w*\1(?![\w*_])", re.IGNORECASE)
@@ -140,7 +142,14 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     )
     leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms}){_PLURAL}{_WHOLE}", re.IGNORECASE)  # it is about X
     mentioning = re.compile(rf"(?<!\w)(?:{terms}){_PLURAL}{_WHOLE}", re.IGNORECASE)
-    return says, defining, named, marked, glossed, leading, mentioning
+    apposed = re.compile(  # "... through RAG, a technique that augments prompts with external data"
+        rf"(?<![\w-])[*_\"“]*(?:{terms}){_PLURAL}[*_\"”]*(?:\s*\([^()]*\))?\s*,\s*(?={_CLASS}){_SAID}",
+        re.IGNORECASE,
+    )
+    spelled = re.compile(  # "OpenAI's GPT ("Generative Pre-trained Transformer") series ..."
+        rf"(?<![\w-])(?:{terms}){_PLURAL}\s*\(\W*(?P<long>[A-Za-z][\w -]*?)\W*\)", re.IGNORECASE
+    )
+    return says, defining, named, marked, glossed, leading, mentioning, apposed, spelled
 
 
 def _kept(names: Sequence[str]) -> tuple[str, ...]:
@@ -193,6 +202,40 @@ def _names_kind(said: str) -> bool:
     return _KIND.match(said) is not None or _GENUS.match(said) is not None
 
 
+def _apposing(sentence: str, apposed: re.Pattern[str]) -> re.Match[str] | None:
+    """What a sentence says X is by naming its class beside it ("RAG, a technique that augments
+    prompts ..."), unless X or the phrase is an item of a list ("a database, an API, an app or
+    another LLM"), X an example ("such as X, a ...") or the end of an opening clause ("To build X,
+    a model ... served"), or the phrase says only how X relates to something else.
+
+    >>> apposed = _patterns(("RAG",))[-2]
+    >>> _apposing("We use RAG, a technique that adds data, at last.", apposed)["said"]
+    'a technique that adds data, at last'
+    >>> [_apposing(s, apposed) for s in ("RAG, a store, and a model.", "To use RAG, a store is needed.")]
+    [None, None]
+    """
+    for said in apposed.finditer(sentence):
+        phrase, before = _clause(said["said"]), sentence[: said.start()]
+        rest = said["said"][len(phrase) :]
+        if (
+            re.match(r",\s*(?:and|or|an?|the)\s", rest)
+            or re.search(r"\b(?:and|or)\s+(?:even\s+)?(?:an?|another|the)\s", phrase)
+            or _OPENING.search(before)
+            or ("," not in before and _SUBORDINATE.match(before))
+            or _RELATED.match(phrase)
+            or _DENIED.match(phrase)
+        ):
+            continue
+        return said
+    return None
+
+
+_OPENING = re.compile(r"(?:,|\b(?:such as|like|including|e\.g\.,?|i\.e\.,?))\s*(?:an?\s+|the\s+)?\W*$", re.I)
+"""What before X makes it a list's item or an example, not the thing an apposition names."""
+_SUBORDINATE = re.compile(r"\W*(?:to|when|if|after|before|while|since|because|although|once|as|for)\s", re.I)
+"""An opening clause ("To build ChatGPT, a model ... served"): its comma is no apposition's."""
+
+
 def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:
     """Whether one of the sentences says what kind of thing X is (any of ``names``): "X is a ...",
     "X, unlike Y, is the ...", "defining X as the ...".
@@ -209,9 +252,10 @@ def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:
     kept = _kept(names)
     if not kept:
         return False
-    says, defining, *_ = _patterns(kept)
+    says, defining, *_, apposed, _ = _patterns(kept)
     return any(
-        (said := _saying(sentence, says, defining)) is not None and _names_kind(said["said"])
+        ((said := _saying(sentence, says, defining)) is not None and _names_kind(said["said"]))
+        or _apposing(sentence, apposed) is not None
         for sentence in sentences
     )
 
@@ -302,20 +346,21 @@ def definition(
     kept = _kept(names)
     if not kept:
         return None
-    says, defining, named, marked, glossed, leading, mentioning = _patterns(kept)
+    says, defining, named, marked, glossed, leading, mentioning, apposed, spelled = _patterns(kept)
     said_of = [
         (position, sentence, said)
         for position, sentence in enumerate(sentences)
-        if (said := _saying(sentence, says, defining, how)) is not None
+        if (said := _saying(sentence, says, defining, how) or _apposing(sentence, apposed)) is not None
     ]
     if acronyms := _acronyms(kept, sentences):  # a sentence opening "LLMs are ..." says what it is
         found = {position for position, _, _ in said_of}
-        wide_says, wide_defining = _patterns((*kept, *acronyms))[:2]
+        wide = _patterns((*kept, *acronyms))
         said_of += [
             (position, sentence, said)
             for position, sentence in enumerate(sentences)
             if position not in found
-            and (said := _saying(sentence, wide_says, wide_defining, how)) is not None
+            and (said := _saying(sentence, wide[0], wide[1], how) or _apposing(sentence, wide[-2]))
+            is not None
             and not said.groupdict().get("lead")  # not "..., as AI is a fast evolving field"
         ]
         said_of.sort(key=lambda found: found[0])
@@ -339,33 +384,38 @@ def definition(
         for position, sentence in enumerate(sentences)
         if _more(sentence, mentioning) and position not in listings
     ]
-    for pattern in (named, marked, leading):
+    for pattern in (named, spelled, marked, leading):
         for position, sentence in saying:
+            if pattern is spelled and not _spells_out(sentence, spelled):
+                continue
             if pattern.search(sentence) is not None and not _announcing(sentence, kept):
                 return Definition(position, sentence, 0.5)
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
-        titled = {k for k, title in enumerate(titles) if _titled_by(title, mentioning)}
+        titled = {k for k, title in enumerate(titles) if titled_by(title, mentioning)}
         for position, sentence in sorted(saying, key=lambda found: found[0] not in titled):
             if mentioning.search(sentence) is not None and not _announcing(sentence, kept):
                 return Definition(position, sentence, 0.25)
     return None
 
 
-def _titled_by(title: str, mentioning: re.Pattern[str]) -> bool:
-    """Whether an excerpt's title ("Lesson: Heading") heads a section about X: its heading is X's
-    name, or X's after one word that qualifies it ("Mistral NeMo"), not a heading that only names
-    X among other things ("Skip-Gram with Global Corpus Statistics", "Applying Word Vectors").
+def _spells_out(sentence: str, spelled: re.Pattern[str]) -> bool:
+    """Whether a sentence spells out X's acronym in brackets after it ("GPT ("Generative
+    Pre-trained Transformer") models"): it names X.
 
-    >>> nemo = re.compile("(?i)nemo")
-    >>> _titled_by("Mistral Models: Mistral NeMo", nemo), _titled_by("Models: Using NeMo", nemo)
-    (True, False)
+    >>> spelled = _patterns(("GPT",))[-1]
+    >>> _spells_out('We use GPT ("Generative Pre-trained Transformer") models.', spelled)
+    True
+    >>> _spells_out("We use GPT (see below) models.", spelled)
+    False
     """
-    heading = re.sub(r"[*_`\[\]]", "", title.rsplit(": ", 1)[-1]).strip()
-    found = list(mentioning.finditer(heading))
-    if not found or heading[found[-1].end() :].strip(" .:!?)"):
-        return False
-    before = heading[: found[-1].start()].split()
-    return not before or (len(before) == 1 and not before[0].lower().endswith("ing"))
+    for found in spelled.finditer(sentence):
+        initials = {  # "Pre-trained" one word or two
+            "".join(word[0] for word in re.split(split, found["long"]) if word).lower()
+            for split in (r"\s+", r"[\s-]+")
+        }
+        if acronym_of(found.group(0).split("(")[0].strip()) in initials:
+            return True
+    return False
 
 
 def _gloss(said: str) -> str:

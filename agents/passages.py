@@ -49,6 +49,7 @@ __all__ = [
     "listed_passages",
     "names_back",
     "passages",
+    "titled_by",
 ]
 
 HEADING_WORDS = 12
@@ -204,3 +205,20 @@ def joined_sentences(parts: Sequence[str]) -> str:
             line += " " if apart else f" {PARAGRAPH} "
         line, last = line + part, part
     return line
+
+
+def titled_by(title: str, mentioning: re.Pattern[str]) -> bool:
+    """Whether an excerpt's title ("Lesson: Heading") heads a section about X: its heading is X's
+    name, or X's after one word that qualifies it ("Mistral NeMo"), not a heading that only names
+    X among other things ("Skip-Gram with Global Corpus Statistics", "Applying Word Vectors").
+
+    >>> nemo = re.compile("(?i)nemo")
+    >>> titled_by("Mistral Models: Mistral NeMo", nemo), titled_by("Models: Using NeMo", nemo)
+    (True, False)
+    """
+    heading = re.sub(r"[*_`\[\]]", "", title.rsplit(": ", 1)[-1]).strip()
+    found = list(mentioning.finditer(heading))
+    if not found or heading[found[-1].end() :].strip(" .:!?)"):
+        return False
+    before = heading[: found[-1].start()].split()
+    return not before or (len(before) == 1 and not before[0].lower().endswith("ing"))

@@ -243,12 +243,14 @@ def test_without_x_is_a_sentence_that_names_x_defines_it() -> None:
 def test_without_x_is_or_a_name_the_sentence_that_emphasises_x_defines_it() -> None:
     excerpts = [
         Excerpt("c-1", "Tricks", "We apply batch normalization to layers."),
-        Excerpt(
-            "c-2", "Normalization", "We describe **batch normalization**, a technique that speeds training."
-        ),
+        Excerpt("c-2", "Normalization", "We describe **batch normalization**, which speeds training."),
     ]
     span = best_span("What is batch normalization?", excerpts)
     assert span is not None and span.excerpt == "c-2" and span.text.startswith("We describe")
+    # Beside the class it is one of, what that says X is is the answer, in the sentence quoted.
+    apposed = "We describe **batch normalization**, a technique that speeds training."
+    span = best_span("What is batch normalization?", [excerpts[0], Excerpt("c-2", "Normalization", apposed)])
+    assert span is not None and (span.text, span.sentence) == ("a technique that speeds training", apposed)
 
 
 def test_an_option_alone_in_the_excerpts_is_reported_with_the_sentence_that_gives_its_year() -> None:

@@ -1,0 +1,100 @@
+"""How a lesson states what a thing is, beside "X is ...": an apposition ("RAG, a technique that
+..."), a name given ("known with the name of X"), an acronym spelled out ("GPT ("Generative
+Pre-trained Transformer")"): each read as what X is, under any of X's names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents.definitions import defines, definition
+from agents.offline.handlers import offline_handlers
+from governance.evaluation.multihop import short_answer
+from governance.qa import answer_flat, answer_routed
+from magg_kg.llm.offline import OfflineLLM
+from tests.qa.courses import course_graph
+
+LLM = OfflineLLM(offline_handlers())
+APPOSED = (
+    "This can be overcome through RAG, a technique that augments prompts with external data, "
+    "considering prompt length limits."
+)
+
+
+def test_x_beside_the_class_it_is_one_of_says_what_x_is() -> None:
+    # genai: "What is Retrieval Augmented Generation?" answered "Related: vector database, ..."
+    # and "What is RAG?" quoted "RAGs operate as follows: ...", though lesson 02 says what it is.
+    mention = "RAGs operate as follows: documents are split into chunks."
+    for names in (["RAG"], ["Retrieval Augmented Generation"], ["Retrieval Augmented Generation", "RAG"]):
+        found = definition(names, [mention, APPOSED], known=True)
+        assert found is not None and found.text == "a technique that augments prompts with external data"
+    assert defines([APPOSED], ["RAG"])  # the chunk that says it is read first (under X's aliases too)
+    # An item of a list is no apposition, nor is how X relates to something else.
+    for listed in (
+        "We combine RAG, a vector store, and a model.",
+        "We add RAG, a part of every chatbot, to it.",
+    ):
+        assert definition(["RAG"], [listed]) is None and not defines([listed], ["RAG"])
+    # Nor is X an item of a list, an example, or the end of an opening clause (genai: "What is
+    # ChatGPT?" answered "a model called GPT-3"; d2l: "What is sentiment analysis?" answered "a
+    # varying-length text sequence will be transformed ...").
+    for passing, name in (
+        ("Tools can be a database, an API, an external application or even another LLM!", "API"),
+        ("To build the first ChatGPT, a model called GPT-3.5 served as the foundation model.", "ChatGPT"),
+        (
+            "In text tasks, such as sentiment analysis, a text sequence will be transformed.",
+            "sentiment analysis",
+        ),
+    ):
+        assert definition([name], [passing]) is None and not defines([passing], [name]), passing
+
+
+def test_an_apposition_that_names_x_kind_comes_before_what_x_does() -> None:
+    # d2l: "What is batch normalization?" answered "applied to individual layers".
+    sentences = [
+        "Batch normalization is applied to individual layers, or optionally, to all of them.",
+        "In this section, we describe *batch normalization*, a popular and effective technique that "
+        "accelerates the convergence of deep networks.",
+    ]
+    found = definition(["batch normalization"], sentences, known=True)
+    assert found is not None and found.position == 1
+    assert found.text == "a popular and effective technique that accelerates the convergence of deep networks"
+
+
+def test_a_name_given_to_x_names_it() -> None:
+    # genai: "What is machine learning?" quoted a product's UI sentence ending in a colon.
+    learning = [
+        "The Machine Learning studio offers a graphical user interface and enables the user to:",
+        "This led to new algorithms – known with the name of machine learning - able to learn patterns.",
+    ]
+    found = definition(["Machine Learning"], learning, known=True)
+    assert found is not None and found.position == 1
+
+
+def test_an_acronym_spelled_out_beside_it_names_x() -> None:
+    # genai: "What is GPT?" quoted a sentence that only uses a GPT model.
+    gpt = [
+        "Bing Chat also uses a GPT model for the web search Bing conversations.",
+        'It uses models like OpenAI\'s GPT ("Generative Pre-trained Transformer") series trained on code.',
+    ]
+    found = definition(["GPT", "Generative Pre-trained Transformer"], gpt, known=True)
+    assert found is not None and found.position == 1
+    # Brackets that spell out something else name nothing.
+    other = ["Bing Chat uses a GPT model.", "It uses GPT (see the next lesson) for search."]
+    found = definition(["GPT"], other, known=True)
+    assert found is not None and found.position == 0
+
+
+def test_every_name_of_x_reads_the_same_definition(tmp_path: Path) -> None:
+    lessons = {
+        "01-rag.md": "# Retrieval Augmented Generation (RAG)\n\n"
+        "RAGs operate as follows: documents are split into chunks and stored in a database. "
+        "Retrieval Augmented Generation (RAG) needs a vector database.\n",
+        "02-limits.md": f"# Limits of models\n\nModels forget recent facts. {APPOSED}\n",
+    }
+    with course_graph(tmp_path, lessons) as graph:
+        assert "rag" in {name.lower() for name in graph.names["retrieval-augmented-generation"]}
+        for question in ("What is RAG?", "What is Retrieval Augmented Generation?"):
+            for result in (answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)):
+                assert short_answer(result) == "a technique that augments prompts with external data", (
+                    question
+                )
