@@ -87,6 +87,7 @@ from governance.question_forms import (
     lacked_term,
     near_names,
     typed_clauses,
+    unanswered_said,
     unnamed_answer,
     unread_said,
     what_is_asked,
@@ -244,7 +245,7 @@ def _routed(
             about = about if asks_where_taught(text) else []
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject, about=about)
         if not any(e.citations for e in retrieved[before:]) and (domains or term):
-            result.uncovered.append(lacked_said(graph, term, parts) or f'The graph does not cover "{text}".')
+            result.uncovered.append(lacked_said(graph, term, parts) or unanswered_said(graph, text, concepts))
     for number in typed:  # the domains whose experts explained each typed sub-question
         result.sub_questions[number]["domains"] = by_sub[number] or result.sub_questions[number]["domains"]
     read = reader.edges_read | read_by_retrieval
@@ -381,6 +382,7 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     result.edges_read, result.graph_tokens = len(report.edges_seen), graph_tokens(graph, report.edges_seen)
     result.citations, result.dropped = list(report.citations), list(report.dropped)
     if not report.citations:  # nothing it was shown answers (or what it cited was refused)
+        result.uncovered += [] if found or term else [unanswered_said(graph, asked, found)]
         return result.not_covered()
     result.answer, result.short_answer = report.answer, report.short_answer
     return result

@@ -290,6 +290,20 @@ def lacked_said(graph: GraphIndex, term: str, parts: Sequence[str]) -> str:
     return uncovered_names([f'"{term}"'], near) if term else ""
 
 
+def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -> str:
+    """What the graph does not cover of an open question that nothing shown answers: of "What is X?"
+    naming no concept, X (not the whole question), with the concepts named by X's words in another
+    form ("tokenization" for "tokenizer"), or else that contain X; of any other, the question."""
+    asked = " ".join(question.split())
+    match = DEFINED.match(asked.lower())
+    if match is None or concepts:
+        return f'The graph does not cover "{question}".'
+    term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
+    terms = content_terms(term)
+    formed = [c.name for c in graph.concepts.values() if terms and content_terms(c.name) == terms]
+    return uncovered_names([f'"{term}"'], sorted(formed)[:3] or near_names(graph, [term]))
+
+
 def unread_said(graph: GraphIndex, question: str) -> str:
     """What the graph does not cover of a question that names no concept, when some of the words it
     asks about are in no lesson and in no concept's name ("How do I deploy a model to Kubernetes?"):

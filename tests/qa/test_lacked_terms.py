@@ -80,3 +80,24 @@ def test_a_generic_head_word_after_a_concepts_name_asks_about_the_concept(graph:
         answer_flat(LLM, graph, "What is chain-of-thought prompting?"),
     ):
         assert result.covered and "series of steps" in result.short_answer
+
+
+def test_a_term_named_by_no_concept_is_said_with_the_concepts_its_words_name_in_another_form(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # genai: "What is a tokenizer?" answered 'The graph does not cover "What is a tokenizer?".' (the
+    # whole question), routed, and "... the concepts this question asks about." flat, though the graph
+    # has tokenization.
+    lessons = {
+        "01-tokens.md": "# Tokenization\n\n*Tokenization* is the splitting of a text into tokens. "
+        "Every input is processed by a tokenizer before the core model reads it.\n",
+        "02-models.md": "# Models\n\nA *model* predicts the next token of a text.\n",
+    }
+    with course_graph(tmp_path_factory.mktemp("forms"), lessons) as graph:
+        assert "tokenization" in graph.concepts and "tokenizer" not in graph.names
+        said = f'The graph does not cover "tokenizer"; it has {graph.concepts["tokenization"].name}.'
+        for result in (
+            answer_routed(LLM, graph, "What is a tokenizer?", {}),
+            answer_flat(LLM, graph, "What is a tokenizer?"),
+        ):
+            assert result.answer == said and not result.covered
