@@ -2,7 +2,7 @@
 
 A sentence defines X (any of its names, or an acronym of one's initials: "LLMs" for "large language
 model") when it says "X is ..." (quotes, an aside in brackets or between commas allowed;
-"is defined as", "refers to", "means") or "defining X as ...", or names
+"is defined as", "refers to", "means"), "defining X as ..." or "X's main task is ...", or names
 its class beside it ("through RAG, a technique that ...", not an item of a list). Of such
 sentences the reader takes the first that emphasises X ("**X** is ...", where a lesson introduces
 a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
@@ -125,8 +125,10 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
         rf"{_SAID}",
         re.IGNORECASE,
     )
-    defining = re.compile(  # "We started by defining **Prompt Engineering** as the process of ..."
-        rf"\bdefin(?:e|es|ed|ing)\s+[*_\"“]*(?:an? |the )?(?:{terms})\w*[*_\"”]*\s+as\s+{_SAID}",
+    defining = re.compile(  # "We started by defining **Prompt Engineering** as ...", "X's main task is ..."
+        rf"(?:\bdefin(?:e|es|ed|ing)\s+[*_\"“]*(?:an? |the )?(?:{terms})\w*[*_\"”]*\s+as"
+        rf"|(?<![\w-])(?:{terms})['’]s\s+(?:(?:main|primary|chief|only|sole)\s+)?"
+        rf"(?:task|job|role|purpose|function)\s+is(?:\s+to)?)\s+{_SAID}",
         re.IGNORECASE,
     )
     named = re.compile(

@@ -98,3 +98,12 @@ def test_every_name_of_x_reads_the_same_definition(tmp_path: Path) -> None:
                 assert short_answer(result) == "a technique that augments prompts with external data", (
                     question
                 )
+
+
+def test_what_x_main_task_is_says_what_x_is() -> None:
+    # genai: "What is a tokenizer?" was not covered, though lesson 01 says "so the tokenizer's main
+    # task is splitting the input into an array of tokens".
+    said = "A token is a chunk of text, so the tokenizer's main task is splitting the input into tokens."
+    found = definition(["tokenizer"], ["Every input is processed by a tokenizer.", said])
+    assert found is not None and (found.position, found.text) == (1, "splitting the input into tokens")
+    assert definition(["tokenizer"], ["We read the tokenizer's vocabulary."]) is None
