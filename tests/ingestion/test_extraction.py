@@ -167,6 +167,21 @@ def test_an_en_dash_written_as_two_hyphens_joins_one_word() -> None:
     assert normalize_name("Nadaraya--Watson estimators") == normalize_name("Nadaraya–Watson estimator")
 
 
+def test_requires_that_states_a_condition_not_a_prerequisite() -> None:
+    # d2l: "This requires that the RNN encoder and the RNN decoder have the same number of layers."
+    found = triples(
+        "The hidden state initializes the decoder. This requires that the RNN encoder and the decoder "
+        "have the same number of layers.",
+        "hidden state",
+        "rnn encoder",
+        "decoder",
+    )
+    assert not [key for key in found if key[1] == "prerequisite"]
+    assert ("chain-rule", "prerequisite", "backpropagation") in triples(
+        "Backpropagation requires the chain rule.", "backpropagation", "chain rule"
+    )
+
+
 def test_hedges_lower_and_negations_remove() -> None:
     plain = triples("K-means is a prerequisite for gradient descent.", "k-means", "gradient descent")
     hedged = triples(
