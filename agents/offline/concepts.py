@@ -65,7 +65,7 @@ from agents.cues import cue_free, cue_statements
 from agents.offline.acronyms import acronym_pairs
 from agents.offline.glossary import control, entry, listed, quotations, run_in, title_case, written_alone
 from agents.offline.headings import HeadingTopics, forms_written, forms_written_alone, heading_label, topical
-from agents.offline.tails import narrowed, tails
+from agents.offline.tails import longer, narrowed, tails
 from agents.offline.terms import TermEvidence, is_term
 from agents.payload import as_list
 from agents.phrases import FUNCTION_WORDS, conjuncts, gerund_only, named_alone, noun_runs, words
@@ -361,12 +361,10 @@ def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             for part in conjuncts(sentence, side):
                 runs = noun_runs(sentence, *part)
                 found_tails = tails(sentence, runs[nearest]) if runs else []
-                # Under a quantifier, a leading adjective said once only narrows a set ("part of every
-                # serious softmax implementation"): it stays when its words make a term (tails module).
+                # Under a quantifier, or judging what the chunk names again, a leading adjective said once
+                # only narrows a set or judges ("useful experiment tracking"): the tails module says.
                 narrow = explicit and bool(runs) and narrowed(sentence, runs[nearest][0])
-                kept = [
-                    t for t in found_tails[:-1] if not narrow or is_term(t, "emphasised") or _again(t, clean)
-                ]
+                kept = longer(found_tails, narrow, lambda t: _again(t, clean))
                 bar: TermEvidence = "defined" if explicit else "used"
                 name = next((t for t in (*kept, *found_tails[-1:]) if is_term(t, bar)), None)
                 # Beside a cue that states no curriculum relation, a phrase the chunk writes once is

@@ -9,13 +9,22 @@ A quantifier before a run ("every", "any", "all" ...) makes it a set of things, 
 may narrow without naming anything: "it is part of every serious softmax implementation" speaks of
 softmax implementations, the serious ones. Under a quantifier, a leading adjective stays in the name
 only when the phrase is a term by its own words or the lesson writes it again (:func:`narrowed`).
+
+So too for an adjective that judges a thing the lesson names anyway: "Model evaluation is a
+prerequisite for useful experiment tracking" in a lesson that writes "experiment tracking" again
+speaks of experiment tracking, judged useful, no kind of it (:func:`judged`); "stochastic gradient
+descent" and "large language model" are kinds, and stay whole.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+
+from agents.offline.terms import is_term, judging
 from agents.phrases import word_classes, words
 
-__all__ = ["narrowed", "tails"]
+__all__ = ["judged", "longer", "narrowed", "tails"]
 
 _NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 _QUANTIFIERS = frozenset("every each any all most many no".split())
@@ -46,3 +55,31 @@ def narrowed(text: str, start: int) -> bool:
     """
     before = words(text, max(0, start - 20), start)[-1:]
     return bool(before) and before[0].text.lower() in _QUANTIFIERS
+
+
+def judged(name: str) -> bool:
+    """Whether a name opens with an adjective that judges the rest (:func:`agents.offline.terms.judging`).
+
+    >>> judged("useful experiment tracking"), judged("stochastic gradient descent"), judged("tracking")
+    (True, False, False)
+    """
+    parts = name.split()
+    return len(parts) > 1 and judging(parts[0])
+
+
+def longer(found: list[str], narrow: bool, again: Callable[[str], bool]) -> list[str]:
+    """The tails of ``found`` (:func:`tails`) but the last that may name the concept: a tail after a
+    quantifier (``narrow``), or one that opens with a judging adjective before a rest the lesson
+    writes again (``again``), only when the lesson writes it again or its words make a term.
+
+    >>> named = {"experiment tracking"}.__contains__
+    >>> longer(["useful experiment tracking", "experiment tracking"], False, named)
+    []
+    >>> longer(["stochastic gradient descent", "gradient descent"], False, lambda t: True)
+    ['stochastic gradient descent']
+    """
+    return [
+        t
+        for t, rest in itertools.pairwise(found)
+        if not (narrow or (judged(t) and again(rest))) or again(t) or is_term(t, "emphasised")
+    ]

@@ -59,6 +59,7 @@ __all__ = [
     "TermModel",
     "cues",
     "is_term",
+    "judging",
     "load",
     "term_features",
     "termhood",
@@ -321,6 +322,21 @@ def termhood(name: str) -> float:
     plain = model.probability(term_features(name), cues(name))
     head = _singular_head(name)
     return plain if head == name else max(plain, model.probability(term_features(head), cues(head)))
+
+
+def judging(word: str) -> bool:
+    """Whether an adjective judges what it modifies ("useful", "proper", "reliable") rather than naming
+    a kind of it ("large", "stochastic", "random"): an adjective only, that the model's training set
+    saw open more non-terms than terms (a negative modifier weight, :func:`cues`), or, for a modifier
+    it saw too seldom to weigh, one with an evaluative ending ("-ful", "-able", "-ent").
+
+    >>> [judging(w) for w in ("useful", "effective", "reliable", "large", "random", "batch", "deep")]
+    [True, True, True, False, False, False, False]
+    """
+    if word_classes(word) != {"ADJ"}:
+        return False
+    weight = load().cue_weights.get(f"mod:{word.lower()}")
+    return bool(_EVALUATIVE.search(word.lower())) if weight is None else weight < 0
 
 
 def _singular_head(name: str) -> str:

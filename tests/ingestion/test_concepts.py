@@ -351,6 +351,32 @@ def test_an_adjective_said_once_that_narrows_a_quantified_phrase_is_no_part_of_i
     assert {"indirect prompt injection", "linear regression", "large language model"} <= found
 
 
+def test_an_adjective_that_judges_a_concept_the_chunk_names_again_is_no_part_of_its_name() -> None:
+    # The demo's "Model evaluation is a prerequisite for useful experiment tracking" made "useful
+    # experiment tracking" a concept, with two edges into it: "useful" judges experiment tracking,
+    # which the lesson names again and again, and names no kind of it.
+    text = (
+        "Experiment tracking records every run. Model evaluation is a prerequisite for useful experiment "
+        "tracking, since logging the wrong metric is still logging the wrong metric. Experiment tracking "
+        "keeps runs comparable.\n"
+    )
+    found = names(extract_concepts_offline(text, [], NODE_TYPES))
+    assert "useful experiment tracking" not in found
+    assert "experiment tracking" in found
+    # A kind stays whole even when the chunk names its rest again: its words make a term, or its
+    # adjective classifies ("large", "stochastic") rather than judges.
+    found = names(
+        extract_concepts_offline(
+            "Gradient descent follows the gradient. Gradient descent is a prerequisite for stochastic "
+            "gradient descent. A language model predicts tokens. Every language model is a prerequisite "
+            "for the large language model too.\n",
+            [],
+            NODE_TYPES,
+        )
+    )
+    assert {"stochastic gradient descent", "large language model"} <= found
+
+
 def test_the_shipped_files_are_small_attributed_and_consistent() -> None:
     folder = Path(terms.__file__).parent
     model = json.loads((folder / "terms.json").read_text(encoding="utf-8"))
