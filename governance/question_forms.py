@@ -40,6 +40,7 @@ from governance.typed_answers import of_whole_graph
 from magg_kg.graph_index import GraphIndex
 
 __all__ = [
+    "GENERIC",
     "about_one",
     "answered_by_graph",
     "asked_sentence",
@@ -252,7 +253,7 @@ _WHAT_IS = re.compile(r"\s*what (?:is|are) (?:(?:an?|the) )?", re.IGNORECASE)
 """What opens a question asking what one thing is, before its name."""
 
 
-_GENERIC = frozenset(
+GENERIC = frozenset(
     question_terms(
         "model method function algorithm technique approach concept idea process prompting mechanism "
         "architecture framework library tool network layer operation"
@@ -278,7 +279,7 @@ def lacked_term(graph: GraphIndex, question: str) -> tuple[str, list[str]]:
     rest = term
     for start, end, _ in reversed(found):
         rest = f"{rest[:start]} {rest[end:]}"
-    if not set(question_terms(rest)) - _GENERIC:
+    if not set(question_terms(rest)) - GENERIC:
         return "", []
     return term, list(dict.fromkeys(concept for _, _, concept in found))
 

@@ -1,14 +1,27 @@
 """A name misspelled in a question ("promt enginering", "dropuot"), read as the concept's name it
 is one or two edits from, and said: "Taking "dropuot" to mean "dropout"." Conservative: only a
 run of words the lessons never use, of five letters or more, one edit from a name (two for a name
-of nine letters or more, a swap of two letters one edit), and only when one name is nearest."""
+of nine letters or more, a swap of two letters one edit), and only when one name is nearest.
+
+So too a name a typed question asks about that the graph lacks ("What should I learn before
+attention?": the classifier's unknown slot, :mod:`agents.question_types`), but that is a concept's
+name without its generic head word (:data:`governance.question_forms.GENERIC`: "attention" for
+"Attention mechanisms", as "softmax" is the softmax function): read as that concept's name when
+exactly one concept's name shortens to it, no concept is named so, and what is left still ends in
+a noun. A word that is only a part of several names ("attention" in "self-attention" and
+"attention pooling") names none of them."""
 
 from __future__ import annotations
 
-from agents.answer_forms import WORD, content_terms
+import re
+
+from agents.answer_forms import WORD, content_terms, question_terms
+from agents.phrases import word_classes
+from agents.question_types import classify
 from agents.text import find_mentions, normalize_name
 from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import QAResult
+from governance.question_forms import GENERIC
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["edits", "noted", "respelled"]
@@ -73,7 +86,32 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             f'Taking "{question[start:end]}" to mean "{graph.concepts[graph_lexicon(graph)[key]].name}".'
         )
         question = f"{question[:start]}{key}{question[end:]}"
+    for asked in classify(question, graph_lexicon(graph)).unknown:
+        concept = _shortened(graph).get(normalize_name(asked))
+        where = re.search(rf"(?<![\w-]){re.escape(asked)}(?![\w-])", question, re.IGNORECASE)
+        if concept is not None and where is not None:
+            name = graph.concepts[concept].name
+            said.append(f'Taking "{asked}" to mean "{name}".')
+            question = f"{question[: where.start()]}{name}{question[where.end() :]}"
     return question, " ".join(said)
+
+
+def _shortened(graph: GraphIndex) -> dict[str, str]:
+    """The names of the graph's concepts without their generic head word, each with the one concept
+    it shortens (module docstring), built once per graph."""
+
+    def build() -> dict[str, str]:
+        keys, found = graph_lexicon(graph), dict[str, set[str]]()
+        for concept, names in graph.names.items():
+            for name in names:
+                parts = normalize_name(name).split()
+                if len(parts) > 1 and set(question_terms(parts[-1])) & GENERIC:
+                    rest = " ".join(parts[:-1])
+                    if rest not in keys and word_classes(parts[-2]) & {"NOUN", "PROPN", "X"}:
+                        found.setdefault(rest, set()).add(concept)
+        return {rest: next(iter(ids)) for rest, ids in found.items() if len(ids) == 1}
+
+    return graph.kept("shortened names", build)
 
 
 def _first(graph: GraphIndex, question: str) -> tuple[int, int, str] | None:
