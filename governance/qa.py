@@ -219,7 +219,7 @@ def _routed(
         # "What is backpropagation through time?": a term the graph lacks, read in the lessons alone.
         term, parts = lacked_term(graph, text)
         # "How do I deploy a model to Kubernetes?": no lesson says "Kubernetes", what it asks about.
-        if not (term or sub.concepts) and (unread := unread_said(graph, text)):
+        if not term and (unread := unread_said(graph, text, bool(sub.concepts))):
             result.uncovered.append(unread)
             continue
         concepts = [] if term else sub.concepts
@@ -369,7 +369,7 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     asked = about_one(graph, question)
     result.sub_questions[-1]["text"] = asked
     term, parts = lacked_term(graph, asked)  # a term the graph lacks is read in the lessons alone
-    if not (term or found) and (unread := unread_said(graph, asked)):  # what it asks of, no lesson says
+    if not term and (unread := unread_said(graph, asked, bool(found))):  # what it asks of, no lesson says
         result.uncovered.append(unread)
         return result.not_covered()
     if term:
@@ -412,7 +412,7 @@ def _flat_clauses(
     for number, clause in enumerate(clauses):
         if not is_typed(clause) and (clause.type == "open" or not clause.unknown):
             text = str(result.sub_questions[number]["text"])
-            if not clause.concepts and (unread := unread_said(graph, text)):
+            if unread := unread_said(graph, text, bool(clause.concepts)):
                 result.uncovered.append(unread)
             elif _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) is None:
                 result.uncovered.append(f'The graph does not cover "{text}".')

@@ -305,7 +305,11 @@ def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -
     return uncovered_names([f'"{term}"'], sorted(formed)[:3] or near_names(graph, [term]))
 
 
-def unread_said(graph: GraphIndex, question: str) -> str:
+_WITH = re.compile(r"\b(?:with|using|via)\s+(?P<object>(?:[\w.+#-]+\s*){1,3}?)\s*[?.!]*\s*$", re.IGNORECASE)
+"""What a question asks to do something with, closing it: "How do I run a GPU cluster with Slurm?"."""
+
+
+def unread_said(graph: GraphIndex, question: str, naming: bool = False) -> str:
     """What the graph does not cover of a question that names no concept, when some of the words it
     asks about are in no lesson and in no concept's name ("How do I deploy a model to Kubernetes?"):
     those words are what it asks about, and a sentence that shares only its other words ("deploy",
@@ -313,7 +317,14 @@ def unread_said(graph: GraphIndex, question: str) -> str:
     chromodynamics"). "" when every word it asks about is read somewhere (or the graph holds no
     lesson to read: then nothing can be said of its words), and when each word unread is an
     everyday one (Zipf :data:`agents.offline.terms.ANCHOR_ZIPF` or more: "How can I make prompts
-    better nowadays?" asks about prompts, not about "nowadays")."""
+    better nowadays?" asks about prompts, not about "nowadays"). Of a question that names a concept
+    (``naming``), only what it closes by asking to do it with counts (:data:`_WITH`): "How do I run
+    a GPU cluster with Slurm?" asks about Slurm, and a lesson on GPU clusters does not answer it."""
+    if naming:
+        match = _WITH.search(question)
+        if match is None:
+            return ""
+        question = match.group("object")
     read = lesson_terms(graph)
     if not read:
         return ""

@@ -70,3 +70,22 @@ def test_an_everyday_word_no_lesson_writes_does_not_refuse_the_question(graph: G
         answer_flat(LLM, graph, "How do I deploy a model nowadays?"),
     ):
         assert result.covered and SHIFT in result.answer, result.answer
+
+
+def test_what_a_question_naming_a_concept_asks_to_do_it_with_is_not_covered_when_no_lesson_says_it(
+    graph: GraphIndex,
+) -> None:
+    # genai: "How do I run a GPU cluster with Slurm?" named a concept (GPU), so no word of it was
+    # checked, and it quoted a lesson sentence on GPU clusters that says nothing of Slurm.
+    asked = "How do I apply dropout with Slurm?"
+    for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
+        assert result.sub_questions and result.sub_questions[0]["concepts"] == ["dropout"]
+        assert not result.covered and result.citations == []
+        assert result.answer == 'The graph does not cover "Slurm": no lesson mentions it.'
+    # An everyday word after "with", or a rare one elsewhere in the question, refuses nothing.
+    for asked in (
+        "How do I apply dropout with care?",
+        "Is dropout applied in training only, as Goodfellow says?",
+    ):
+        for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
+            assert result.covered and "does not cover" not in result.answer, (asked, result.answer)
