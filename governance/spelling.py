@@ -7,9 +7,10 @@ So too a name a typed question asks about that the graph lacks ("What should I l
 attention?": the classifier's unknown slot, :mod:`agents.question_types`), but that is a concept's
 name without its generic head word (:data:`governance.question_forms.GENERIC`: "attention" for
 "Attention mechanisms", as "softmax" is the softmax function): read as that concept's name when
-exactly one concept's name shortens to it, no concept is named so, and what is left still ends in
-a noun. A word that is only a part of several names ("attention" in "self-attention" and
-"attention pooling") names none of them."""
+exactly one concept's name shortens to it, no concept is named so, and what is left ends in a
+noun (a single word, one that is only a noun: "custom" of "custom layer" is an adjective too). A
+word that is only a part of several names ("attention" in "self-attention" and "attention
+pooling") names none of them."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from governance.question_forms import GENERIC
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["edits", "noted", "respelled"]
+
+_NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
 
 def edits(a: str, b: str, most: int) -> int:
@@ -107,7 +110,10 @@ def _shortened(graph: GraphIndex) -> dict[str, str]:
                 parts = normalize_name(name).split()
                 if len(parts) > 1 and set(question_terms(parts[-1])) & GENERIC:
                     rest = " ".join(parts[:-1])
-                    if rest not in keys and word_classes(parts[-2]) & {"NOUN", "PROPN", "X"}:
+                    # A word alone that may be a verb or an adjective too ("custom", "training",
+                    # "mean") is as often the modifier of other things as this concept's name.
+                    classes = word_classes(parts[-2])
+                    if rest not in keys and classes & _NOMINAL and (len(parts) > 2 or classes <= _NOMINAL):
                         found.setdefault(rest, set()).add(concept)
         return {rest: next(iter(ids)) for rest, ids in found.items() if len(ids) == 1}
 

@@ -70,6 +70,11 @@ def test_a_name_without_its_generic_head_word_is_read_as_the_one_concept_it_shor
         _named("attention mechanism", "attention model"),
         _named("attention", "attention mechanism"),
         _named("convolutional layers"),
+        _named("custom layer"),
     ):
-        for asked in (question, "What should I learn before convolutional?"):
+        for asked in (
+            question,
+            "What should I learn before convolutional?",
+            "What should I learn before custom?",
+        ):
             assert respelled(graph, asked) == (asked, "")
