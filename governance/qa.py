@@ -220,8 +220,9 @@ def _routed(
         term, parts = lacked_term(graph, text)
         # "How do I deploy a model to Kubernetes?": no lesson says "Kubernetes", what it asks about.
         if not term and (unread := unread_said(graph, text, bool(sub.concepts))):
-            result.uncovered.append(unread)
-            continue
+            result.uncovered.append(unread)  # said; what the lessons say of the concepts named is read
+            if not sub.concepts:
+                continue
         concepts = [] if term else sub.concepts
         domains = _open_domains(graph, text, [] if term else domains)
         result.sub_questions[-1] |= {"text": text, "domains": domains}
@@ -369,8 +370,9 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     asked = about_one(graph, question)
     result.sub_questions[-1]["text"] = asked
     term, parts = lacked_term(graph, asked)  # a term the graph lacks is read in the lessons alone
-    if not term and (unread := unread_said(graph, asked, bool(found))):  # what it asks of, no lesson says
-        result.uncovered.append(unread)
+    unread = "" if term else unread_said(graph, asked, bool(found))  # what it asks of, no lesson says
+    result.uncovered += [unread] if unread else []
+    if unread and not found:
         return result.not_covered()
     if term:
         found, result.sub_questions[-1]["unknown"] = [], [term]
@@ -384,7 +386,7 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     if not report.citations:  # nothing it was shown answers (or what it cited was refused)
         result.uncovered += [] if found or term else [unanswered_said(graph, asked, found)]
         return result.not_covered()
-    result.answer, result.short_answer = report.answer, report.short_answer
+    result.answer, result.short_answer = f"{report.answer} {unread}".strip(), unread or report.short_answer
     return result
 
 
@@ -414,7 +416,9 @@ def _flat_clauses(
             text = str(result.sub_questions[number]["text"])
             if unread := unread_said(graph, text, bool(clause.concepts)):
                 result.uncovered.append(unread)
-            elif _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) is None:
+            if (clause.concepts or not unread) and _retrieved(
+                llm, graph, text, clause.concepts, result, top_k, explained
+            ) is None:
                 result.uncovered.append(f'The graph does not cover "{text}".')
     _assemble(result)
     result.covered = bool(result.citations) or any(answer.covered for answer in answers)

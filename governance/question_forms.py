@@ -319,7 +319,8 @@ def unread_said(graph: GraphIndex, question: str, naming: bool = False) -> str:
     everyday one (Zipf :data:`agents.offline.terms.ANCHOR_ZIPF` or more: "How can I make prompts
     better nowadays?" asks about prompts, not about "nowadays"). Of a question that names a concept
     (``naming``), only what it closes by asking to do it with counts (:data:`_WITH`): "How do I run
-    a GPU cluster with Slurm?" asks about Slurm, and a lesson on GPU clusters does not answer it."""
+    a GPU cluster with Slurm?" asks about Slurm, which a lesson on GPU clusters does not answer
+    (what the lessons say of the concepts it names is still read, after the gap is said)."""
     if naming:
         match = _WITH.search(question)
         if match is None:
