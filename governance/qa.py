@@ -44,10 +44,9 @@ given to search), ``context_edges`` (the edges the experts were shown) and ``con
 (every token of every prompt of the question - orchestrator, experts, synthesis - instructions
 included, estimated as characters / 4; by role in ``tokens_by_role``) say how much a question
 cost. A part of a question the graph does not cover (an unknown name, nothing of the kind asked
-for) is said in the answer: "The graph does not cover ...".
-
-A question about which domain owns a concept ("Which domain owns X?") is answered from the
-domains themselves (:mod:`governance.ownership`), routed and flat, before any of this.
+for) is said in the answer: "The graph does not cover ...". A question about which domain owns a
+concept ("Which domain owns X?") is answered from the domains themselves
+(:mod:`governance.ownership`), routed and flat, before any of this.
 
 Every citation is checked in code: an expert may cite only the edges it was shown, synthesis only
 edges some expert was shown; anything else is dropped and reported in ``dropped``. Every call
@@ -416,9 +415,8 @@ def _flat_clauses(
             text = str(result.sub_questions[number]["text"])
             if unread := unread_said(graph, text, bool(clause.concepts)):
                 result.uncovered.append(unread)
-            if (clause.concepts or not unread) and _retrieved(
-                llm, graph, text, clause.concepts, result, top_k, explained
-            ) is None:
+            read = clause.concepts or not unread  # a question of a word no lesson holds is not read
+            if read and _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) is None:
                 result.uncovered.append(f'The graph does not cover "{text}".')
     _assemble(result)
     result.covered = bool(result.citations) or any(answer.covered for answer in answers)
