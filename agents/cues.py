@@ -4,7 +4,8 @@ Each :class:`Cue` maps a phrase to an edge type of the curriculum vocabulary, wi
 it states and a strength (the extractor confidence of an unhedged explicit statement). "X is a
 kind of Y" maps to ``part_of``: the vocabulary has no is-a type, and ``part_of`` is defined as
 "src is a component or kind of dst". "X requires Y" states that Y is learned first, so it becomes
-``Y prerequisite X``; "X requires that ..." states a condition on X, no concept learned first.
+``Y prerequisite X``, as does "X requires that we know Y"; any other "X requires that ..." states a
+condition on X, no concept learned first.
 "Before studying X, you should understand Y" becomes ``Y prerequisite X``.
 
 A cue that opens a non-restrictive relative clause ("FSDP, which builds on DDP") has the noun
@@ -70,7 +71,13 @@ CUES: tuple[Cue, ...] = (
         0.9,
     ),
     Cue(r"(?:is|are) (?:needed|required) (?:for|before)", "prerequisite", True, 0.75),
-    Cue(r"(?:requires|require)(?!\s+that\b)", "prerequisite", False, 0.75),  # "requires that": a condition
+    Cue(  # "requires that we know X" states X first; any other "requires that ..." a condition
+        r"(?:requires|require)(?:\s+that\s+(?:we|you|one|readers?|learners?|students?)\s+"
+        r"(?:know|understand|learn|master|be familiar with))?(?!\s+that\b)",
+        "prerequisite",
+        False,
+        0.75,
+    ),
     Cue(r"(?:builds|build) (?:directly )?(?:up)?on", "builds_on", True, 0.85),
     Cue(r"(?:extends|extend)", "builds_on", True, 0.8),
     Cue(r"(?:is|are) (?:a |an )?(?:special case|generalization|refinement) of", "builds_on", True, 0.7),

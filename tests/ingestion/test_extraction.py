@@ -180,6 +180,12 @@ def test_requires_that_states_a_condition_not_a_prerequisite() -> None:
     assert ("chain-rule", "prerequisite", "backpropagation") in triples(
         "Backpropagation requires the chain rule.", "backpropagation", "chain rule"
     )
+    # d2l: "... implementing the Value Iteration algorithm requires that we know the Markov decision process"
+    assert ("markov-decision-process", "prerequisite", "value-iteration") in triples(
+        "Value iteration requires that we know the Markov decision process completely.",
+        "value iteration",
+        "markov decision process",
+    )
 
 
 def test_hedges_lower_and_negations_remove() -> None:
