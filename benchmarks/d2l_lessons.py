@@ -6,7 +6,8 @@ attribution in its front matter, and the d2lbook cross-reference markup (``:numr
 is stripped as noise. A file's name starts with the section's position in the data (``007-``), which
 lists the book's chapters in the book's order: ``magg ingest`` reads a folder's files sorted by name,
 so that order is the teaching order the judge reads (named by section alone, the appendix would come
-first).
+first). Within a chapter the data lists the sections by name, not as the book does ("gru" before
+"lstm"), and holds no table of contents to restore the book's order from.
 
 Usage::
 
