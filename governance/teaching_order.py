@@ -3,27 +3,32 @@ graph cannot settle (no learning path joins the two), as the lessons' order, nev
 
 from __future__ import annotations
 
-from governance.excerpts import lesson_chunks
+from governance.excerpts import LessonChunk, lesson_chunks
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["taught_first"]
+__all__ = ["first_chunk", "taught_first"]
 
 
-def _first_chunk(graph: GraphIndex, concept: str) -> tuple[int, str] | None:
-    """The position and title of the first chunk that teaches the concept, else of the first that
-    names it (None when no chunk does)."""
+def first_chunk(graph: GraphIndex, concept: str, named: bool = True) -> tuple[int, LessonChunk] | None:
+    """The position and the chunk of the first chunk that teaches the concept, else (``named``) of
+    the first that names it (None when no chunk does)."""
     chunks = lesson_chunks(graph)
-    for taught in (True, False):
+    for taught in (True, False) if named else (True,):
         for position, chunk in enumerate(chunks):
             if concept in (chunk.teaches if taught else chunk.concepts):
-                return position, chunk.title
+                return position, chunk
     return None
+
+
+def _where(graph: GraphIndex, concept: str) -> tuple[int, str] | None:
+    found = first_chunk(graph, concept)
+    return None if found is None else (found[0], found[1].title)
 
 
 def taught_first(graph: GraphIndex, first: str, second: str) -> str:
     """The sentence that says which of two concepts the lessons teach first, labelled as the
     lessons' order; "" when the lessons do not teach both, or teach them in the same section."""
-    found = [(_first_chunk(graph, concept), concept) for concept in (first, second)]
+    found = [(_where(graph, concept), concept) for concept in (first, second)]
     if any(where is None for where, _ in found):
         return ""
     (early, earlier), (late, later) = sorted(

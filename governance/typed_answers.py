@@ -22,6 +22,7 @@ from agents.question_types import WHOLE_GRAPH_TYPES
 from governance.comparison import compare_in_lessons, unjoined
 from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
+from governance.prior_relations import related_before
 from governance.teaching_order import taught_first
 from governance.yes_no import unsettled
 from magg_kg.graph_index import GraphIndex
@@ -78,6 +79,8 @@ def _answered(
             if answer.type == "which_first" and answer.first is None and len(sub.concepts) == 2:
                 taught = taught_first(graph, sub.concepts[0], sub.concepts[1])
                 answer.headline = f"{answer.headline} {taught}".strip()
+            if answer.type == "prerequisites" and not answer.covered:  # related ones the lessons teach first
+                answer.headline = related_before(graph, answer.concepts[0], touching) or answer.headline
             if answer.type == "relation" and (said := unsettled(graph, sub.text, sub.concepts, answer.edges)):
                 answer.headline = f"{said} {answer.headline}" if answer.covered else said
         result.graph_answers += answers

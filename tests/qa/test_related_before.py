@@ -1,0 +1,63 @@
+"""What comes before X, when the graph states no prerequisite of X: it says so, then names the
+concepts the graph relates to X that the lessons teach before X, labelled as related (never as
+prerequisites), with the edges cited; nothing more when none is taught before X."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents.offline.handlers import offline_handlers
+from governance.qa import answer_flat, answer_routed
+from magg_kg.graph_index import GraphIndex
+from magg_kg.llm.offline import OfflineLLM
+from tests.qa.courses import course_graph
+
+LESSONS = {
+    "01-rnn.md": "# Recurrent networks\n\nA **recurrent neural network** is a network that keeps a "
+    "**hidden state** across time steps.\n\n"
+    "The **hidden state** is a vector that summarizes the past inputs.\n",
+    "02-dropout.md": "# Dropout\n\n**Dropout** is a regularization technique that zeroes units.\n",
+    "03-lstm.md": "# Long short-term memory\n\nAn **LSTM** is a recurrent neural network with a memory cell. "
+    "The LSTM is related to the hidden state and to the recurrent neural network.\n",
+    "04-gru.md": "# Gated units\n\nA **GRU** is a gated network. The GRU is related to the LSTM.\n",
+}
+
+
+def _edge(graph: GraphIndex, src: str, type_: str, dst: str) -> str:
+    found = [e.edge_id for e in graph.edges.values() if (e.src, e.type, e.dst) == (src, type_, dst)]
+    assert len(found) == 1, f"the course no longer yields {src} {type_} {dst}"
+    return found[0]
+
+
+def _answers(graph: GraphIndex, question: str) -> list[str]:
+    llm = OfflineLLM(offline_handlers())
+    results = (answer_routed(llm, graph, question, {}), answer_flat(llm, graph, question))
+    return [result.answer for result in results]
+
+
+def test_related_concepts_taught_before_are_named_as_related_with_their_edges(tmp_path: Path) -> None:
+    with course_graph(tmp_path, LESSONS) as graph:
+        assert not any(e.type in ("prerequisite", "builds_on") for e in graph.edges.values())
+        part = _edge(graph, "lstm", "part_of", "recurrent-neural-network")
+        related = _edge(graph, "hidden-state", "related", "lstm")
+        assert graph.edges[part].grounding.confidence > graph.edges[related].grounding.confidence
+        for answer in _answers(graph, "What should I learn before LSTM?"):
+            assert answer == (
+                "The graph states no prerequisite of LSTM. Related concepts the lessons teach before it: "
+                f'recurrent neural network ("Recurrent networks") [{part}], '
+                f'hidden state ("Recurrent networks") [{related}].'
+            )
+
+
+def test_a_related_concept_the_lessons_teach_later_is_left_out(tmp_path: Path) -> None:
+    with course_graph(tmp_path, LESSONS) as graph:
+        later = _edge(graph, "gru", "related", "lstm")
+        for answer in _answers(graph, "What do I need to know before learning GRU?"):
+            assert answer == (
+                "The graph states no prerequisite of GRU. Related concepts the lessons teach before it: "
+                f'LSTM ("Long short-term memory") [{later}].'
+            )
+        # hidden state: related to LSTM (taught later) and to the RNN (taught in the same lesson)
+        assert _edge(graph, "hidden-state", "related", "recurrent-neural-network")
+        for answer in _answers(graph, "What should I learn before hidden state?"):
+            assert answer == "The graph does not cover what comes before hidden state."
