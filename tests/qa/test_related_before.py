@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
+from governance.prior_relations import related_before
 from governance.qa import answer_flat, answer_routed
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.offline import OfflineLLM
@@ -61,3 +62,15 @@ def test_a_related_concept_the_lessons_teach_later_is_left_out(tmp_path: Path) -
         assert _edge(graph, "hidden-state", "related", "recurrent-neural-network")
         for answer in _answers(graph, "What should I learn before hidden state?"):
             assert answer == "The graph does not cover what comes before hidden state."
+
+
+def test_an_edge_that_puts_the_concept_first_is_never_listed(tmp_path: Path) -> None:
+    with course_graph(tmp_path, LESSONS) as graph:
+        touching = graph.touching()
+        related = graph.edges[_edge(graph, "hidden-state", "related", "lstm")]
+        # the same edge turned into "LSTM is a prerequisite for hidden state": LSTM first
+        first = related.model_copy(update={"src": "lstm", "type": "prerequisite", "dst": "hidden-state"})
+        said = related_before(graph, "lstm", lambda c: [first if e is related else e for e in touching[c]])
+        assert "recurrent neural network" in said
+        assert "hidden state" not in said
+        assert "hidden state" in related_before(graph, "lstm", lambda c: touching[c])
