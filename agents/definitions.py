@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.answer_forms import content_terms
+from agents.appositions import CLASS as _CLASS
+from agents.appositions import apposed_to
 from agents.passages import announces, titled_by
 from agents.text import acronym_of
 
@@ -59,7 +61,6 @@ _SAID = r"(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)"
 _KIND = re.compile(r"[\W_]*(?:an?|the|one of)\s", re.IGNORECASE)
 """A definition that says what kind of thing X is ("a weighting ...", "the process of ..."), not
 only how it is ("currently more art than science")."""
-_CLASS = r"(?:an?|one of)\s"
 _GENUS = re.compile(rf"[\W_]*(?:[a-z]+ly\s+)?{_CLASS}", re.IGNORECASE)
 """A definition that names the class X is one of ("a weighting ...", "really a classification
 method"), preferred to one with "the", which may only relate X to something ("the opposite")."""
@@ -206,9 +207,8 @@ def _names_kind(said: str) -> bool:
 
 def _apposing(sentence: str, apposed: re.Pattern[str]) -> re.Match[str] | None:
     """What a sentence says X is by naming its class beside it ("RAG, a technique that augments
-    prompts ..."), unless X or the phrase is an item of a list ("a database, an API, an app or
-    another LLM"), X an example ("such as X, a ...") or the end of an opening clause ("To build X,
-    a model ... served"), or the phrase says only how X relates to something else.
+    prompts ..."), when the phrase is an apposition (:func:`agents.appositions.apposed_to`) that
+    says more than how X relates to something else.
 
     >>> apposed = _patterns(("RAG",))[-2]
     >>> _apposing("We use RAG, a technique that adds data, at last.", apposed)["said"]
@@ -219,23 +219,10 @@ def _apposing(sentence: str, apposed: re.Pattern[str]) -> re.Match[str] | None:
     for said in apposed.finditer(sentence):
         phrase, before = _clause(said["said"]), sentence[: said.start()]
         rest = said["said"][len(phrase) :]
-        if (
-            re.match(r",\s*(?:and|or|an?|the)\s", rest)
-            or re.search(r"\b(?:and|or)\s+(?:even\s+)?(?:an?|another|the)\s", phrase)
-            or _OPENING.search(before)
-            or ("," not in before and _SUBORDINATE.match(before))
-            or _RELATED.match(phrase)
-            or _DENIED.match(phrase)
-        ):
+        if not apposed_to(before, phrase, rest) or _RELATED.match(phrase) or _DENIED.match(phrase):
             continue
         return said
     return None
-
-
-_OPENING = re.compile(r"(?:,|\b(?:such as|like|including|e\.g\.,?|i\.e\.,?))\s*(?:an?\s+|the\s+)?\W*$", re.I)
-"""What before X makes it a list's item or an example, not the thing an apposition names."""
-_SUBORDINATE = re.compile(r"\W*(?:to|when|if|after|before|while|since|because|although|once|as|for)\s", re.I)
-"""An opening clause ("To build ChatGPT, a model ... served"): its comma is no apposition's."""
 
 
 def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:

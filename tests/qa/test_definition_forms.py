@@ -48,6 +48,26 @@ def test_x_beside_the_class_it_is_one_of_says_what_x_is() -> None:
         assert definition([name], [passing]) is None and not defines([passing], [name]), passing
 
 
+def test_a_phrase_beside_x_that_opens_a_clause_or_names_another_thing_is_no_apposition() -> None:
+    # d2l, found by a blind review: "What is value iteration?" answered "an algorithm called
+    # Q-Learning", and "In optimization, a loss function is ..." was read as saying what
+    # optimization is, so "Why is optimization important?" lost its on-point sentence.
+    for passing, name in (
+        (
+            "Using the more general version of Value Iteration, an algorithm called Q-Learning, "
+            "we will be able to take appropriate actions.",
+            "value iteration",
+        ),
+        (
+            "In optimization, a loss function is often referred to as the objective function.",
+            "optimization",
+        ),
+        ("Beyond RAG, a chatbot can call tools.", "RAG"),
+    ):
+        assert definition([name], [passing]) is None and not defines([passing], [name]), passing
+    assert defines([APPOSED], ["RAG"])  # "through RAG, a technique that ..." still says what it is
+
+
 def test_an_apposition_that_names_x_kind_comes_before_what_x_does() -> None:
     # d2l: "What is batch normalization?" answered "applied to individual layers".
     sentences = [
