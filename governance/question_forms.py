@@ -7,6 +7,7 @@ contain a name it lacks (:func:`near_names`)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from wordfreq import zipf_frequency
@@ -33,7 +34,7 @@ from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
 from agents.offline.terms import ANCHOR_ZIPF
 from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name, sentences
-from governance.excerpts import graph_lexicon, lesson_terms
+from governance.excerpts import graph_lexicon, lesson_chunks, lesson_terms
 from governance.experts import NOT_COVERED, QAResult
 from governance.graph_answer import uncovered_names
 from governance.typed_answers import of_whole_graph
@@ -170,16 +171,30 @@ def unnamed_answer(graph: GraphIndex, question: str, mode: str) -> QAResult | No
 
 def near_names(graph: GraphIndex, unknown: Sequence[str], most: int = 3) -> list[str]:
     """The names of at most ``most`` concepts whose names contain a name the graph lacks, word for
-    word ("attention" in "attention pooling"): the most connected first, then the shorter."""
+    word ("attention" in "attention pooling"), the one a learner most likely means first
+    (:func:`_likeliest`)."""
     wanted = [f" {normalize_name(name)} " for name in unknown if normalize_name(name)]
-    touching = graph.touching()
     found = [
-        concept
+        concept.id
         for concept in graph.concepts.values()
         if any(w in f" {normalize_name(concept.name)} " for w in wanted)
     ]
-    found.sort(key=lambda c: (-len(touching.get(c.id, ())), len(c.name), c.name))
-    return [c.name for c in found[:most]]
+    return [graph.concepts[c].name for c in _likeliest(graph, found)[:most]]
+
+
+def _likeliest(graph: GraphIndex, concepts: Sequence[str]) -> list[str]:
+    """The concepts, the one a learner most likely means first: the one named in the most lesson
+    chunks (what the lessons teach most about: d2l's "word embedding", a section of its own and no
+    edge), then the most connected, then the shorter name."""
+    named = graph.kept(
+        "chunks naming", lambda: Counter(c for chunk in lesson_chunks(graph) for c in chunk.concepts)
+    )
+    touching = graph.touching()
+    order = {
+        c: (-named[c], -len(touching.get(c, ())), len(graph.concepts[c].name), graph.concepts[c].name)
+        for c in concepts
+    }
+    return sorted(concepts, key=order.__getitem__)
 
 
 def clause_questions(clauses: Sequence[str], keys: Mapping[str, str]) -> list[qa.SubQuestion]:
@@ -301,8 +316,9 @@ def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -
         return f'The graph does not cover "{question}".'
     term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
     terms = content_terms(term)
-    formed = [c.name for c in graph.concepts.values() if terms and content_terms(c.name) == terms]
-    return uncovered_names([f'"{term}"'], sorted(formed)[:3] or near_names(graph, [term]))
+    formed = [c.id for c in graph.concepts.values() if terms and content_terms(c.name) == terms]
+    near = [graph.concepts[c].name for c in _likeliest(graph, formed)[:3]]
+    return uncovered_names([f'"{term}"'], near or near_names(graph, [term]))
 
 
 _WITH = re.compile(r"\b(?:with|using|via)\s+(?P<object>(?:[\w.+#-]+\s*){1,3}?)\s*[?.!]*\s*$", re.IGNORECASE)
