@@ -10,7 +10,8 @@ name without its generic head word (:data:`governance.question_forms.GENERIC`: "
 exactly one concept's name shortens to it, no concept is named so, and what is left ends in a
 noun (a single word, one that is only a noun: "custom" of "custom layer" is an adjective too). A
 word that is only a part of several names ("attention" in "self-attention" and "attention
-pooling") names none of them."""
+pooling") names none of them. And a "What is X model?" question that names no concept, read as
+"What is X?" where the lessons hold X (:mod:`governance.head_words`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from agents.question_types import classify
 from agents.text import find_mentions, normalize_name
 from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import QAResult
+from governance.head_words import headless
 from governance.question_forms import GENERIC
 from magg_kg.graph_index import GraphIndex
 
@@ -96,7 +98,8 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             name = graph.concepts[concept].name
             said.append(f'Taking "{asked}" to mean "{name}".')
             question = f"{question[: where.start()]}{name}{question[where.end() :]}"
-    return question, " ".join(said)
+    question, head = headless(graph, question)
+    return question, " ".join([*said, head] if head else said)
 
 
 def _shortened(graph: GraphIndex) -> dict[str, str]:

@@ -1,0 +1,80 @@
+"""A "What is X model?" question whose term the graph lacks, read without its generic head word
+(:data:`governance.question_forms.GENERIC`): "What is a word2vec model?" as "What is word2vec?",
+and said: "Taking "word2vec model" to mean "word2vec".". The head word names no new thing after
+X, as "the softmax function" is softmax, so the lessons' sentences about X answer it.
+
+Conservative: only when the question names no concept of the graph (a concept's name before the
+head word is read as that concept's: :func:`governance.question_forms.lacked_term`), no lesson
+sentence says what the whole term is (then that sentence answers it as asked), and X is a name the
+lessons hold: words written together in a lesson, ending in a noun (one word alone only a noun:
+"linear" of "linear model" is an adjective), with a word rarer than an everyday one (Zipf below
+:data:`agents.offline.terms.ANCHOR_ZIPF`: "What is a banana model?" asks of no subject a course
+teaches)."""
+
+from __future__ import annotations
+
+import re
+
+from wordfreq import zipf_frequency
+
+from agents.answer_forms import DEFINED, WORD, as_what_is, content_terms, question_terms
+from agents.definitions import defines
+from agents.offline.terms import ANCHOR_ZIPF
+from agents.phrases import word_classes
+from agents.text import find_mentions, sentences
+from governance.excerpts import graph_lexicon, lesson_chunks, lesson_terms
+from governance.question_forms import GENERIC
+from magg_kg.graph_index import GraphIndex
+
+__all__ = ["headless"]
+
+_NOMINAL = frozenset({"NOUN", "PROPN", "X"})
+
+
+def headless(graph: GraphIndex, question: str) -> tuple[str, str]:
+    """The question "What is X G?" (G a generic head word) as "What is X?", and what is said of
+    it, when it is read so (module docstring); else the question as it is and ""."""
+    asked = " ".join((as_what_is(question) or question).split())
+    match = DEFINED.match(asked.lower())
+    if match is None or not asked.lower().startswith("what "):
+        return question, ""
+    term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
+    words = term.split()
+    head = set(question_terms(words[-1])) if len(words) > 1 else set()
+    if not head or not head <= GENERIC or find_mentions(term, graph_lexicon(graph)):
+        return question, ""
+    rest = " ".join(words[:-1])
+    if not _held(graph, rest) or _defined(graph, term):
+        return question, ""
+    return f"What is {rest}?", f'Taking "{term}" to mean "{rest}".'
+
+
+def _held(graph: GraphIndex, name: str) -> bool:
+    """Whether ``name`` is one the lessons hold (module docstring)."""
+    words = WORD.findall(name)
+    classes = word_classes(words[-1]) if words else frozenset()
+    if not classes & _NOMINAL or (len(words) == 1 and not classes <= _NOMINAL):
+        return False
+    if all(zipf_frequency(word, "en") >= ANCHOR_ZIPF for word in words):
+        return False
+    if not set(content_terms(name)) <= set(lesson_terms(graph)):
+        return False  # a word no lesson has: no lesson writes the name (asked before reading them all)
+    return any(_written(name).search(chunk.text) for chunk in lesson_chunks(graph))
+
+
+def _defined(graph: GraphIndex, term: str) -> bool:
+    """Whether a lesson sentence says what kind of thing the whole ``term`` is
+    (:func:`agents.definitions.defines`)."""
+    written = _written(term)
+    return any(
+        defines([s.text for s in sentences(chunk.text)], [term])
+        for chunk in lesson_chunks(graph)
+        if written.search(chunk.text)
+    )
+
+
+def _written(name: str) -> re.Pattern[str]:
+    """The words of ``name`` as a lesson writes them together (any space between them)."""
+    return re.compile(
+        r"(?<![\w-])" + r"\s+".join(re.escape(word) for word in name.split()) + r"(?![\w-])", re.IGNORECASE
+    )
