@@ -9,7 +9,8 @@ sentence says what the whole term is (then that sentence answers it as asked), a
 lessons hold: words written together in a lesson, ending in a noun (one word alone only a noun:
 "linear" of "linear model" is an adjective), with a word rarer than an everyday one (Zipf below
 :data:`agents.offline.terms.ANCHOR_ZIPF`: "What is a banana model?" asks of no subject a course
-teaches)."""
+teaches), of which a lesson sentence says something "What is X?" reads (not "Jupyter", named only
+in passing: the question would be rewritten into one the lessons cannot answer either)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import re
 from wordfreq import zipf_frequency
 
 from agents.answer_forms import DEFINED, WORD, as_what_is, content_terms, question_terms
-from agents.definitions import defines
+from agents.definitions import defines, definition
 from agents.offline.terms import ANCHOR_ZIPF
 from agents.phrases import word_classes
 from agents.text import find_mentions, sentences
@@ -44,7 +45,7 @@ def headless(graph: GraphIndex, question: str) -> tuple[str, str]:
     if not head or not head <= GENERIC or find_mentions(term, graph_lexicon(graph)):
         return question, ""
     rest = " ".join(words[:-1])
-    if not _held(graph, rest) or _defined(graph, term):
+    if not _held(graph, rest) or _defined(graph, term) or not _said(graph, rest):
         return question, ""
     return f"What is {rest}?", f'Taking "{term}" to mean "{rest}".'
 
@@ -60,6 +61,19 @@ def _held(graph: GraphIndex, name: str) -> bool:
     if not set(content_terms(name)) <= set(lesson_terms(graph)):
         return False  # a word no lesson has: no lesson writes the name (asked before reading them all)
     return any(_written(name).search(chunk.text) for chunk in lesson_chunks(graph))
+
+
+def _said(graph: GraphIndex, name: str) -> bool:
+    """Whether a lesson sentence says something of ``name`` that "What is X?" reads
+    (:func:`agents.definitions.definition`: it defines, names, emphasises X or opens with it); a
+    name only mentioned in passing ("run it in a Jupyter notebook") is not read, so the question
+    is not rewritten into one the lessons cannot answer either."""
+    written = _written(name)
+    return any(
+        definition([name], [s.text for s in sentences(chunk.text)]) is not None
+        for chunk in lesson_chunks(graph)
+        if written.search(chunk.text)
+    )
 
 
 def _defined(graph: GraphIndex, term: str) -> bool:
