@@ -309,12 +309,15 @@ def lacked_said(graph: GraphIndex, term: str, parts: Sequence[str]) -> str:
 def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -> str:
     """What the graph does not cover of an open question that nothing shown answers: of "What is X?"
     naming no concept, X (not the whole question), with the concepts named by X's words in another
-    form ("tokenization" for "tokenizer"), or else that contain X; of any other, the question."""
+    form ("tokenization" for "tokenizer"), or else that contain X; of one naming a concept, what X
+    is; of any other, the question."""
     asked = " ".join(question.split())
     match = DEFINED.match(asked.lower())
-    if match is None or concepts:
+    if match is None:
         return f'The graph does not cover "{question}".'
     term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
+    if concepts:  # a concept of the graph, and nothing shown says what it is
+        return f'The graph does not cover what "{term}" is.'
     terms = content_terms(term)
     formed = [c.id for c in graph.concepts.values() if terms and content_terms(c.name) == terms]
     near = [graph.concepts[c].name for c in _likeliest(graph, formed)[:3]]

@@ -11,6 +11,7 @@ import pytest
 
 from agents.offline.handlers import offline_handlers
 from governance.qa import answer_flat, answer_routed
+from governance.question_forms import unanswered_said
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.offline import OfflineLLM
 from tests.qa.courses import course_graph
@@ -101,3 +102,18 @@ def test_a_term_named_by_no_concept_is_said_with_the_concepts_its_words_name_in_
             answer_flat(LLM, graph, "What is a tokenizer?"),
         ):
             assert result.answer == said and not result.covered
+
+
+def test_a_concept_nothing_says_what_it_is_is_said_by_its_name_not_the_whole_question(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # genai: "What is Generative AI Application Lifecycle?" (a lesson's title, a concept, that no
+    # sentence shown says what it is) answered 'The graph does not cover "What is Generative AI
+    # Application Lifecycle?".', the whole question.
+    lessons = {"01-decoding.md": "# Speculative Decoding\n\n*Speculative decoding* speeds up inference.\n"}
+    with course_graph(tmp_path_factory.mktemp("named"), lessons) as graph:
+        assert "speculative-decoding" in graph.concepts
+        said = unanswered_said(graph, "What is Speculative Decoding?", ["speculative-decoding"])
+        assert said == 'The graph does not cover what "Speculative Decoding" is.'
+        other = unanswered_said(graph, "How fast is it?", ["speculative-decoding"])
+        assert other == 'The graph does not cover "How fast is it?".'
