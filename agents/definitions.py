@@ -27,6 +27,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
@@ -113,8 +114,20 @@ def _kinded(names: Sequence[str]) -> str:
     return rf"|(?:{'|'.join(map(re.escape, shorts))}){_ENTRY}(?=\s*(?:this|the)\s+(?:{heads})\b)"
 
 
+class _Patterns(NamedTuple):
+    says: re.Pattern[str]
+    defining: re.Pattern[str]
+    named: re.Pattern[str]
+    marked: re.Pattern[str]
+    glossed: re.Pattern[str]
+    leading: re.Pattern[str]
+    mentioning: re.Pattern[str]
+    apposed: re.Pattern[str]
+    spelled: re.Pattern[str]
+
+
 @lru_cache(maxsize=1024)
-def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+def _patterns(names: tuple[str, ...]) -> _Patterns:
     """The patterns of a sentence that says what X is (X: any of ``names``): "X is ..." (quotes,
     an aside in brackets or between commas allowed), "defining X as ...", "... called X", "*X*",
     a sentence that opens with X, and one that mentions it."""
@@ -152,7 +165,7 @@ def _patterns(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     spelled = re.compile(  # "OpenAI's GPT ("Generative Pre-trained Transformer") series ..."
         rf"(?<![\w-])(?:{terms}){_PLURAL}\s*\(\W*(?P<long>[A-Za-z][\w -]*?)\W*\)", re.IGNORECASE
     )
-    return says, defining, named, marked, glossed, leading, mentioning, apposed, spelled
+    return _Patterns(says, defining, named, marked, glossed, leading, mentioning, apposed, spelled)
 
 
 def _kept(names: Sequence[str]) -> tuple[str, ...]:
@@ -210,7 +223,7 @@ def _apposing(sentence: str, apposed: re.Pattern[str]) -> re.Match[str] | None:
     prompts ..."), when the phrase is an apposition (:func:`agents.appositions.apposed_to`) that
     says more than how X relates to something else.
 
-    >>> apposed = _patterns(("RAG",))[-2]
+    >>> apposed = _patterns(("RAG",)).apposed
     >>> _apposing("We use RAG, a technique that adds data, at last.", apposed)["said"]
     'a technique that adds data, at last'
     >>> [_apposing(s, apposed) for s in ("RAG, a store, and a model.", "To use RAG, a store is needed.")]
@@ -223,6 +236,11 @@ def _apposing(sentence: str, apposed: re.Pattern[str]) -> re.Match[str] | None:
             continue
         return said
     return None
+
+
+def _said(sentence: str, found: _Patterns, how: bool = False) -> re.Match[str] | None:
+    """What a sentence says X is: "X is ..." (:func:`_saying`), else an apposition (:func:`_apposing`)."""
+    return _saying(sentence, found.says, found.defining, how) or _apposing(sentence, found.apposed)
 
 
 def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:
@@ -241,10 +259,10 @@ def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:
     kept = _kept(names)
     if not kept:
         return False
-    says, defining, *_, apposed, _ = _patterns(kept)
+    found = _patterns(kept)
     return any(
-        ((said := _saying(sentence, says, defining)) is not None and _names_kind(said["said"]))
-        or _apposing(sentence, apposed) is not None
+        ((said := _saying(sentence, found.says, found.defining)) is not None and _names_kind(said["said"]))
+        or _apposing(sentence, found.apposed) is not None
         for sentence in sentences
     )
 
@@ -335,11 +353,11 @@ def definition(
     kept = _kept(names)
     if not kept:
         return None
-    says, defining, named, marked, glossed, leading, mentioning, apposed, spelled = _patterns(kept)
+    _, _, named, marked, glossed, leading, mentioning, _, spelled = _patterns(kept)
     said_of = [
         (position, sentence, said)
         for position, sentence in enumerate(sentences)
-        if (said := _saying(sentence, says, defining, how) or _apposing(sentence, apposed)) is not None
+        if (said := _said(sentence, _patterns(kept), how)) is not None
     ]
     if acronyms := _acronyms(kept, sentences):  # a sentence opening "LLMs are ..." says what it is
         found = {position for position, _, _ in said_of}
@@ -348,8 +366,7 @@ def definition(
             (position, sentence, said)
             for position, sentence in enumerate(sentences)
             if position not in found
-            and (said := _saying(sentence, wide[0], wide[1], how) or _apposing(sentence, wide[-2]))
-            is not None
+            and (said := _said(sentence, wide, how)) is not None
             and not said.groupdict().get("lead")  # not "..., as AI is a fast evolving field"
         ]
         said_of.sort(key=lambda found: found[0])
@@ -391,7 +408,7 @@ def _spells_out(sentence: str, spelled: re.Pattern[str]) -> bool:
     """Whether a sentence spells out X's acronym in brackets after it ("GPT ("Generative
     Pre-trained Transformer") models"): it names X.
 
-    >>> spelled = _patterns(("GPT",))[-1]
+    >>> spelled = _patterns(("GPT",)).spelled
     >>> _spells_out('We use GPT ("Generative Pre-trained Transformer") models.', spelled)
     True
     >>> _spells_out("We use GPT (see below) models.", spelled)
