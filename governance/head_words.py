@@ -21,15 +21,12 @@ from wordfreq import zipf_frequency
 from agents.answer_forms import DEFINED, WORD, as_what_is, content_terms, question_terms
 from agents.definitions import defines, definition
 from agents.offline.terms import ANCHOR_ZIPF
-from agents.phrases import word_classes
 from agents.text import find_mentions, sentences
 from governance.excerpts import graph_lexicon, lesson_chunks, lesson_terms
-from governance.question_forms import GENERIC
+from governance.question_forms import GENERIC, noun_ended
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["headless"]
-
-_NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
 
 def headless(graph: GraphIndex, question: str) -> tuple[str, str]:
@@ -53,8 +50,7 @@ def headless(graph: GraphIndex, question: str) -> tuple[str, str]:
 def _held(graph: GraphIndex, name: str) -> bool:
     """Whether ``name`` is one the lessons hold (module docstring)."""
     words = WORD.findall(name)
-    classes = word_classes(words[-1]) if words else frozenset()
-    if not classes & _NOMINAL or (len(words) == 1 and not classes <= _NOMINAL):
+    if not noun_ended(words):
         return False
     if all(zipf_frequency(word, "en") >= ANCHOR_ZIPF for word in words):
         return False

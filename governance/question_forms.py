@@ -32,6 +32,7 @@ from agents.expansions import abbreviation_asked
 from agents.locations import asks_where_taught
 from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
 from agents.offline.terms import ANCHOR_ZIPF
+from agents.phrases import word_classes
 from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name, sentences
 from governance.excerpts import graph_lexicon, lesson_chunks, lesson_terms
@@ -51,6 +52,7 @@ __all__ = [
     "lacked_said",
     "lacked_term",
     "near_names",
+    "noun_ended",
     "points_back",
     "typed_clauses",
     "unnamed_answer",
@@ -275,6 +277,20 @@ GENERIC = frozenset(
     )
 )
 """Head words that name no new thing after a concept's name ("the softmax function" is softmax)."""
+
+
+def noun_ended(words: Sequence[str]) -> bool:
+    """Whether words may name a thing on their own: they end in a noun, and a word alone is only a
+    noun ("custom", "training" and "linear" are as often modifiers of other things).
+
+    >>> noun_ended(["word2vec"]), noun_ended(["attention"]), noun_ended(["custom"]), noun_ended([])
+    (True, True, False, False)
+    """
+    classes = word_classes(words[-1]) if words else frozenset()
+    return bool(classes & _NOMINAL) and (len(words) > 1 or classes <= _NOMINAL)
+
+
+_NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
 
 def lacked_term(graph: GraphIndex, question: str) -> tuple[str, list[str]]:

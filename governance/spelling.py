@@ -18,18 +18,15 @@ from __future__ import annotations
 import re
 
 from agents.answer_forms import WORD, content_terms, question_terms
-from agents.phrases import word_classes
 from agents.question_types import classify
 from agents.text import find_mentions, normalize_name
 from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import QAResult
 from governance.head_words import headless
-from governance.question_forms import GENERIC
+from governance.question_forms import GENERIC, noun_ended
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["edits", "noted", "respelled"]
-
-_NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
 
 def edits(a: str, b: str, most: int) -> int:
@@ -115,8 +112,7 @@ def _shortened(graph: GraphIndex) -> dict[str, str]:
                     rest = " ".join(parts[:-1])
                     # A word alone that may be a verb or an adjective too ("custom", "training",
                     # "mean") is as often the modifier of other things as this concept's name.
-                    classes = word_classes(parts[-2])
-                    if rest not in keys and classes & _NOMINAL and (len(parts) > 2 or classes <= _NOMINAL):
+                    if rest not in keys and noun_ended(parts[:-1]):
                         found.setdefault(rest, set()).add(concept)
         return {rest: next(iter(ids)) for rest, ids in found.items() if len(ids) == 1}
 
