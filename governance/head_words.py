@@ -15,6 +15,7 @@ in passing: the question would be rewritten into one the lessons cannot answer e
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from wordfreq import zipf_frequency
 
@@ -48,15 +49,15 @@ def headless(graph: GraphIndex, question: str) -> tuple[str, str]:
 
 
 def _held(graph: GraphIndex, name: str) -> bool:
-    """Whether ``name`` is one the lessons hold (module docstring)."""
+    """Whether ``name`` may be one the lessons hold, by its words (module docstring): a noun at its
+    end, a word rarer than an everyday one, each word in some lesson (cheap, asked before the
+    lessons' sentences are read for it: :func:`_said`)."""
     words = WORD.findall(name)
     if not noun_ended(words):
         return False
     if all(zipf_frequency(word, "en") >= ANCHOR_ZIPF for word in words):
         return False
-    if not set(content_terms(name)) <= set(lesson_terms(graph)):
-        return False  # a word no lesson has: no lesson writes the name (asked before reading them all)
-    return any(_written(name).search(chunk.text) for chunk in lesson_chunks(graph))
+    return set(content_terms(name)) <= set(lesson_terms(graph))
 
 
 def _said(graph: GraphIndex, name: str) -> bool:
@@ -64,27 +65,21 @@ def _said(graph: GraphIndex, name: str) -> bool:
     (:func:`agents.definitions.definition`: it defines, names, emphasises X or opens with it); a
     name only mentioned in passing ("run it in a Jupyter notebook") is not read, so the question
     is not rewritten into one the lessons cannot answer either."""
-    written = _written(name)
-    return any(
-        definition([name], [s.text for s in sentences(chunk.text)]) is not None
-        for chunk in lesson_chunks(graph)
-        if written.search(chunk.text)
-    )
+    return any(definition([name], found) is not None for found in _writing(graph, name))
 
 
 def _defined(graph: GraphIndex, term: str) -> bool:
     """Whether a lesson sentence says what kind of thing the whole ``term`` is
     (:func:`agents.definitions.defines`)."""
-    written = _written(term)
-    return any(
-        defines([s.text for s in sentences(chunk.text)], [term])
-        for chunk in lesson_chunks(graph)
-        if written.search(chunk.text)
-    )
+    return any(defines(found, [term]) for found in _writing(graph, term))
 
 
-def _written(name: str) -> re.Pattern[str]:
-    """The words of ``name`` as a lesson writes them together (any space between them)."""
-    return re.compile(
+def _writing(graph: GraphIndex, name: str) -> Iterator[list[str]]:
+    """The sentences of each lesson chunk that writes the words of ``name`` together (any space
+    between them)."""
+    written = re.compile(
         r"(?<![\w-])" + r"\s+".join(re.escape(word) for word in name.split()) + r"(?![\w-])", re.IGNORECASE
     )
+    for chunk in lesson_chunks(graph):
+        if written.search(chunk.text):
+            yield [s.text for s in sentences(chunk.text)]
