@@ -4,7 +4,9 @@ prerequisites), with the edges cited; nothing more when none is taught before X.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Iterator
+
+import pytest
 
 from agents.offline.handlers import offline_handlers
 from governance.prior_relations import related_before
@@ -24,6 +26,12 @@ LESSONS = {
 }
 
 
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
+    with course_graph(tmp_path_factory.mktemp("before"), LESSONS) as built:
+        yield built
+
+
 def _edge(graph: GraphIndex, src: str, type_: str, dst: str) -> str:
     found = [e.edge_id for e in graph.edges.values() if (e.src, e.type, e.dst) == (src, type_, dst)]
     assert len(found) == 1, f"the course no longer yields {src} {type_} {dst}"
@@ -36,41 +44,38 @@ def _answers(graph: GraphIndex, question: str) -> list[str]:
     return [result.answer for result in results]
 
 
-def test_related_concepts_taught_before_are_named_as_related_with_their_edges(tmp_path: Path) -> None:
-    with course_graph(tmp_path, LESSONS) as graph:
-        assert not any(e.type in ("prerequisite", "builds_on") for e in graph.edges.values())
-        part = _edge(graph, "lstm", "part_of", "recurrent-neural-network")
-        related = _edge(graph, "hidden-state", "related", "lstm")
-        assert graph.edges[part].grounding.confidence > graph.edges[related].grounding.confidence
-        for answer in _answers(graph, "What should I learn before LSTM?"):
-            assert answer == (
-                "The graph states no prerequisite of LSTM. Related concepts the lessons teach before it: "
-                f'recurrent neural network ("Recurrent networks") [{part}], '
-                f'hidden state ("Recurrent networks") [{related}].'
-            )
+def test_related_concepts_taught_before_are_named_as_related_with_their_edges(graph: GraphIndex) -> None:
+    assert not any(e.type in ("prerequisite", "builds_on") for e in graph.edges.values())
+    part = _edge(graph, "lstm", "part_of", "recurrent-neural-network")
+    related = _edge(graph, "hidden-state", "related", "lstm")
+    assert graph.edges[part].grounding.confidence > graph.edges[related].grounding.confidence
+    for answer in _answers(graph, "What should I learn before LSTM?"):
+        assert answer == (
+            "The graph states no prerequisite of LSTM. Related concepts the lessons teach before it: "
+            f'recurrent neural network ("Recurrent networks") [{part}], '
+            f'hidden state ("Recurrent networks") [{related}].'
+        )
 
 
-def test_a_related_concept_the_lessons_teach_later_is_left_out(tmp_path: Path) -> None:
-    with course_graph(tmp_path, LESSONS) as graph:
-        later = _edge(graph, "gru", "related", "lstm")
-        for answer in _answers(graph, "What do I need to know before learning GRU?"):
-            assert answer == (
-                "The graph states no prerequisite of GRU. Related concepts the lessons teach before it: "
-                f'LSTM ("Long short-term memory") [{later}].'
-            )
-        # hidden state: related to LSTM (taught later) and to the RNN (taught in the same lesson)
-        assert _edge(graph, "hidden-state", "related", "recurrent-neural-network")
-        for answer in _answers(graph, "What should I learn before hidden state?"):
-            assert answer == "The graph does not cover what comes before hidden state."
+def test_a_related_concept_the_lessons_teach_later_is_left_out(graph: GraphIndex) -> None:
+    later = _edge(graph, "gru", "related", "lstm")
+    for answer in _answers(graph, "What do I need to know before learning GRU?"):
+        assert answer == (
+            "The graph states no prerequisite of GRU. Related concepts the lessons teach before it: "
+            f'LSTM ("Long short-term memory") [{later}].'
+        )
+    # hidden state: related to LSTM (taught later) and to the RNN (taught in the same lesson)
+    assert _edge(graph, "hidden-state", "related", "recurrent-neural-network")
+    for answer in _answers(graph, "What should I learn before hidden state?"):
+        assert answer == "The graph does not cover what comes before hidden state."
 
 
-def test_an_edge_that_puts_the_concept_first_is_never_listed(tmp_path: Path) -> None:
-    with course_graph(tmp_path, LESSONS) as graph:
-        touching = graph.touching()
-        related = graph.edges[_edge(graph, "hidden-state", "related", "lstm")]
-        # the same edge turned into "LSTM is a prerequisite for hidden state": LSTM first
-        first = related.model_copy(update={"src": "lstm", "type": "prerequisite", "dst": "hidden-state"})
-        said = related_before(graph, "lstm", lambda c: [first if e is related else e for e in touching[c]])
-        assert "recurrent neural network" in said
-        assert "hidden state" not in said
-        assert "hidden state" in related_before(graph, "lstm", lambda c: touching[c])
+def test_an_edge_that_puts_the_concept_first_is_never_listed(graph: GraphIndex) -> None:
+    touching = graph.touching()
+    related = graph.edges[_edge(graph, "hidden-state", "related", "lstm")]
+    # the same edge turned into "LSTM is a prerequisite for hidden state": LSTM first
+    first = related.model_copy(update={"src": "lstm", "type": "prerequisite", "dst": "hidden-state"})
+    said = related_before(graph, "lstm", lambda c: [first if e is related else e for e in touching[c]])
+    assert "recurrent neural network" in said
+    assert "hidden state" not in said
+    assert "hidden state" in related_before(graph, "lstm", lambda c: touching[c])
