@@ -122,6 +122,17 @@ class QAResult:
         self.short_answer = NOT_COVERED
         return self
 
+    def cite_headlines(self) -> QAResult:
+        """This result with the edges its graph answers' headlines cite (``GraphAnswer.cited``: the
+        related concepts of an uncovered answer) among its citations, those its answer shows, and
+        not among those dropped (synthesis, shown the headline, keeps its ids). Added once the answer
+        is written and ``covered`` settled: they say what the graph holds beside an answer, they
+        answer nothing."""
+        shown = [edge for answer in self.graph_answers for edge in answer.cited if edge in self.answer]
+        self.citations = list(dict.fromkeys([*self.citations, *shown]))
+        self.dropped = [cited for cited in self.dropped if cited not in shown]
+        return self
+
     def as_json(self, graph: GraphIndex) -> dict[str, object]:
         chunks = {chunk.id: chunk for chunk in lesson_chunks(graph)} if self.context_excerpts else {}
         return {

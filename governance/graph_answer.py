@@ -59,6 +59,10 @@ class GraphAnswer:
     edges: list[str] = field(default_factory=list)
     headline: str = ""
     covered: bool = True
+    cited: list[str] = field(default_factory=list)
+    """Edges the headline cites that the answer is not made of (an uncovered answer's related
+    concepts, :mod:`governance.prior_relations`): the answer's citations, never sent to an expert,
+    and they leave it uncovered."""
 
     def as_json(self) -> dict[str, object]:
         return {

@@ -48,9 +48,9 @@ for) is said in the answer: "The graph does not cover ...". A question about whi
 concept ("Which domain owns X?") is answered from the domains themselves
 (:mod:`governance.ownership`), routed and flat, before any of this.
 
-Every citation is checked in code: an expert may cite only the edges it was shown, synthesis only
-edges some expert was shown; anything else is dropped and reported in ``dropped``. Every call
-goes through the LLM port with stage ``qa``.
+Every citation is checked in code: an expert may cite only the edges it was shown, synthesis only edges
+some expert was shown or a headline cites (cited in code, covering nothing: ``QAResult.cite_headlines``);
+anything else is dropped and reported in ``dropped``. Every call goes through the LLM port, stage ``qa``.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def answer_routed(
     """Answers ``question`` through decomposition, domain routing, experts and synthesis (a name
     misspelled in it read as the concept's, and said: :mod:`governance.spelling`)."""
     asked, note = respelled(graph, question)
-    return noted(_routed(llm, graph, asked, bridges, top_k), question, note)
+    return noted(_routed(llm, graph, asked, bridges, top_k).cite_headlines(), question, note)
 
 
 def _routed(
@@ -326,7 +326,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     call explaining them all; one retrieval over the whole graph and one call for an open question
     (and for each open clause beside typed ones)."""
     asked, note = respelled(graph, question)
-    return noted(_flat(llm, graph, asked, top_k), question, note)
+    return noted(_flat(llm, graph, asked, top_k).cite_headlines(), question, note)
 
 
 def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:

@@ -80,7 +80,8 @@ def _answered(
                 taught = taught_first(graph, sub.concepts[0], sub.concepts[1])
                 answer.headline = f"{answer.headline} {taught}".strip()
             if answer.type == "prerequisites" and not answer.covered:  # related ones the lessons teach first
-                answer.headline = related_before(graph, answer.concepts[0], touching) or answer.headline
+                said, cited = related_before(graph, answer.concepts[0], touching)
+                answer.headline, answer.cited = said or answer.headline, cited
             if answer.type == "relation" and (said := unsettled(graph, sub.text, sub.concepts, answer.edges)):
                 answer.headline = f"{said} {answer.headline}" if answer.covered else said
         result.graph_answers += answers

@@ -261,6 +261,8 @@ def _print(answer: Mapping[str, object], out: Console, err: Console) -> None:
         _print_covered(answer, out, err)
     else:
         out.print(str(answer.get("answer", "")), markup=False, highlight=False)
+        if _items(answer.get("citations")) or _items(answer.get("excerpts_cited")):
+            _print_cited(answer, out)  # what the graph holds beside what it does not cover, cited
     for failure in _strings(answer.get("failures")):
         err.print(f"warning: {failure}", markup=False, highlight=False)
 
@@ -280,9 +282,7 @@ def _print_covered(answer: Mapping[str, object], out: Console, err: Console) -> 
             markup=False,
             highlight=False,
         )
-    edges, excerpts = len(_items(answer.get("citations"))), len(_items(answer.get("excerpts_cited")))
-    cited = f"{edges} edge(s)" + (f" and {excerpts} excerpt(s)" if excerpts else "")
-    out.print(f"{cited} cited; {answer.get('calls', 0)} model call(s) ({answer.get('mode', '')})")
+    _print_cited(answer, out)
     dropped = _strings(answer.get("dropped_citations"))
     if dropped:
         err.print(
@@ -291,6 +291,12 @@ def _print_covered(answer: Mapping[str, object], out: Console, err: Console) -> 
             markup=False,
             highlight=False,
         )
+
+
+def _print_cited(answer: Mapping[str, object], out: Console) -> None:
+    edges, excerpts = len(_items(answer.get("citations"))), len(_items(answer.get("excerpts_cited")))
+    cited = f"{edges} edge(s)" + (f" and {excerpts} excerpt(s)" if excerpts else "")
+    out.print(f"{cited} cited; {answer.get('calls', 0)} model call(s) ({answer.get('mode', '')})")
 
 
 def _items(value: object) -> list[Mapping[str, object]]:
