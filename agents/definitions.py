@@ -12,13 +12,13 @@ of its clause, a list of a few words kept whole, emphasis marks dropped. Without
 X as an entry of a list ("**X** - used for ...", "**X**: This is the process of ...", X in bold,
 or opening the sentence; or X's name short of the kind its gloss names, "**Invoice Processing**:
 This model ..." for the Invoice Processing AI Model) is read to the end of its sentence or to the
-next entry. Else a whole sentence stands for the definition: the first that names X ("called X",
-"known as X", "known with the name of X"), spells out its acronym beside it ("GPT ("Generative
-Pre-trained Transformer")"), emphasises it ("*X*") or opens with it; and for a concept the graph knows, the
-first that mentions it (at half the support; one in a section headed by X's name first); never a
-listing (a table of contents) that names X among its headings, nor a sentence that announces what
-the lesson or a section will do ("This lesson will cover: Why you should prioritize Responsible AI
-...").
+next entry. Else a whole sentence stands for the definition: the first that names X ("called X", "known as
+X", "known with the name of X"), spells out its acronym beside it ("GPT ("Generative Pre-trained
+Transformer")"), emphasises it ("*X*") or opens with it; and for a concept the graph knows, the first that
+mentions it (at half the support; one in a section headed by X's name first); of each kind, one that stands
+on its own before one that leans on the text before it ("... the above issue"); never a listing (a table of
+contents) that names X among its headings, nor a sentence that announces what the lesson or a section will
+do ("This lesson will cover: Why you should prioritize Responsible AI ...").
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import NamedTuple
 from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
 from agents.appositions import apposed_to
-from agents.passages import announces, titled_by
+from agents.passages import announces, leans_back, names_back, titled_by
 from agents.text import acronym_of
 
 __all__ = ["Definition", "defines", "definition"]
@@ -390,6 +390,8 @@ def definition(
         for position, sentence in enumerate(sentences)
         if _more(sentence, mentioning) and position not in listings
     ]
+    # Of a kind, one that stands alone first ("This is called X." is quoted after what it names).
+    saying.sort(key=lambda found: not names_back(found[1]) and leans_back(found[1], mentioning))
     for pattern in (named, spelled, marked, leading):
         for position, sentence in saying:
             if pattern is spelled and not _spells_out(sentence, spelled):

@@ -46,6 +46,7 @@ __all__ = [
     "announces",
     "ends_a_sentence",
     "joined_sentences",
+    "leans_back",
     "listed_passages",
     "names_back",
     "passages",
@@ -83,6 +84,30 @@ LIST_ITEMS = 3
 ("In this chapter, you will: ... Lifecycle Tooling ¶ Metrification ¶ LLMs are a new tool ...")."""
 
 
+_REPORTED = r"(?:mentioned|discussed|described|noted|introduced|explained|shown|seen|saw|defined|stated)"
+_POINTS_BACK = re.compile(
+    rf"\b(?:the\s+(?:above|former|latter)|above[- ]mentioned|aforementioned"
+    rf"|{_REPORTED}\s+(?:above|earlier|previously|before(?!\s+\w))"
+    rf"|as\s+(?:we\s+)?(?:have\s+)?(?:already\s+|previously\s+|just\s+)?{_REPORTED}(?!\s+by))\b",
+    re.IGNORECASE,
+)
+"""What points back to text before the sentence ("the above issue", "as mentioned", "described
+earlier", "the latter"), not to a source ("as described by ...")."""
+_OWN = r"(?:part|book|course|page|document|article|paper|post|repo|repository)"
+"""What else a text calls itself ("this book", "this repository")."""
+_DEMONSTRATIVE = re.compile(
+    rf"(?<![\w-])(?:(?:this|these)(?!\s+(?:(?:entire|whole)\s+)?(?:{_TEXT}|{_OWN})s?\b)"
+    r"|such(?!\s+(?:as|that)\b))\b",
+    re.IGNORECASE,
+)
+"""A demonstrative ("this issue", "these models", "such a model"; not "such as", nor the text
+pointing at itself: "In this section, we introduce ..."): in a sentence's first clause, before what
+it names, it stands for something the text before the sentence said (after a colon or a semicolon,
+"...: this is done by X", for something the sentence said)."""
+_CLAUSE = re.compile(r"[:;—]|\s[-–]\s")
+"""What ends a sentence's first clause."""
+
+
 def announces(text: str) -> bool:
     """Whether a passage opens by announcing what the lesson or a part of it covers or does ("In
     this lesson, you will learn about ...", "This lesson covers: ...", "By the end of this section,
@@ -98,6 +123,27 @@ def names_back(text: str) -> bool:
     """Whether a sentence names what the sentence before it says ("We call this the backwards pass.",
     "This is called distribution shift."): quoted alone, it says nothing of what it names."""
     return _NAMES_BACK.match(text) is not None
+
+
+def leans_back(text: str, about: re.Pattern[str] | None = None) -> bool:
+    """Whether a sentence leans on the text before it for what it says: it points back ("the above
+    issue", "as mentioned"), or a demonstrative in its first clause comes before it names what
+    ``about`` matches (all of it, without ``about``): "To address this issue, X ...". Quoted alone,
+    it says less of what it names than a sentence that stands on its own.
+
+    >>> leans_back("The word2vec tool was proposed to address the above issue.")
+    True
+    >>> tool = re.compile("(?i)word2vec")
+    >>> leans_back("To address this, word2vec was proposed.", tool), leans_back("Word2vec maps these.", tool)
+    (True, False)
+    >>> leans_back("Word2vec, as described by Mikolov, maps words to vectors such as these.", tool)
+    False
+    >>> leans_back("Each word gets a vector: this is done by word2vec.", tool)
+    False
+    """
+    named = about.search(text) if about is not None else None
+    opening = _CLAUSE.split(text[: named.start()] if named is not None else text, maxsplit=1)[0]
+    return _POINTS_BACK.search(text) is not None or _DEMONSTRATIVE.search(opening) is not None
 
 
 def _core(text: str) -> str:

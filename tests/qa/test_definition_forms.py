@@ -127,3 +127,49 @@ def test_what_x_main_task_is_says_what_x_is() -> None:
     found = definition(["tokenizer"], ["Every input is processed by a tokenizer.", said])
     assert found is not None and (found.position, found.text) == (1, "splitting the input into tokens")
     assert definition(["tokenizer"], ["We read the tokenizer's vocabulary."]) is None
+
+
+LEANING = "The quillmap tool was proposed to address the above issue."
+STANDING = "The quillmap tool contains two models, namely skip-gram and continuous bag of words."
+
+
+def test_a_sentence_that_stands_on_its_own_says_what_x_is_before_one_that_leans_on_the_text_before() -> None:
+    # d2l: "What is word2vec?" answered "The word2vec tool was proposed to address the above issue."
+    # though the lesson says what the tool contains two sentences on.
+    for leaning in (
+        LEANING,
+        "As mentioned earlier, the quillmap tool was proposed by a team at a search company.",
+        "To fix this issue, the quillmap tool was proposed.",
+        "The quillmap tool, described above, was the first of its kind.",
+    ):
+        for known in (False, True):
+            found = definition(["quillmap"], [leaning, "Words are sparse.", STANDING], known=known)
+            assert found is not None and (found.position, found.text) == (2, STANDING), (leaning, known)
+    # Of sentences that only mention X (a concept the graph knows), one that stands on its own too.
+    mentions = ["These vectors come from quillmap in the end.", "We train quillmap on a large corpus."]
+    found = definition(["quillmap"], mentions, known=True)
+    assert found is not None and found.position == 1
+    # A demonstrative after X's name may point inside the sentence; and one that names what the
+    # sentence before it says is quoted after it ("This is called X."), still first.
+    found = definition(["quillmap"], ["The quillmap tool maps these words to vectors.", STANDING])
+    assert found is not None and found.position == 0
+    named = [
+        "Each word gets a vector.",
+        "Such vectors are called quillmap.",
+        "Other tools are called quillmap too.",
+    ]
+    found = definition(["quillmap"], named)
+    assert found is not None and found.position == 1
+
+
+def test_what_x_is_is_read_in_a_sentence_that_stands_on_its_own(tmp_path: Path) -> None:
+    lessons = {
+        "01-vectors.md": "# Word vectors\n\nOne-hot vectors cannot express the similarity between words. "
+        f"{LEANING} It maps each word to a fixed-length vector. {STANDING}\n",
+    }
+    with course_graph(tmp_path, lessons) as graph:
+        for result in (
+            answer_routed(LLM, graph, "What is quillmap?", {}),
+            answer_flat(LLM, graph, "What is quillmap?"),
+        ):
+            assert result.covered and short_answer(result) == STANDING, result.answer
