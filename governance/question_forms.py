@@ -45,6 +45,7 @@ __all__ = [
     "GENERIC",
     "about_one",
     "answered_by_graph",
+    "as_named_in_context",
     "asked_sentence",
     "asked_without_aside",
     "clause_questions",
@@ -130,8 +131,39 @@ def asked_without_aside(question: str, keys: dict[str, str]) -> str:
 
 def what_is_asked(question: str, keys: dict[str, str]) -> str:
     """The question as it is answered: its one question alone (:func:`asked_sentence`), without the
-    aside it ends in (:func:`asked_without_aside`)."""
-    return asked_without_aside(asked_sentence(question, keys), keys)
+    aside it ends in (:func:`asked_without_aside`), a term in a context asked by the name the
+    context gives it (:func:`as_named_in_context`)."""
+    return as_named_in_context(asked_without_aside(asked_sentence(question, keys), keys), keys)
+
+
+_CONTEXT = re.compile(
+    r"\s+(?:in|within|inside|for)\s+(?:(?:an?|the)\s+)?(?P<context>[^?,;]+)$", re.IGNORECASE
+)
+
+
+def as_named_in_context(question: str, keys: dict[str, str]) -> str:
+    """ "What is X in M H?" asked as "What is M X?", when the graph names a concept so and not "X in
+    M H": English names the kind of X that belongs to a context by the context's modifiers ("What
+    is regression in text pair classification?" asks of text pair regression); the question as it
+    is otherwise (a context of one word, "regression in statistics", names no such kind).
+
+    >>> keys = {"text pair regression": "tpr", "regression": "r", "text pair classification": "tpc"}
+    >>> as_named_in_context("What is regression in text pair classification?", keys)
+    'What is text pair regression?'
+    >>> as_named_in_context("What is regression in statistics?", keys)
+    'What is regression in statistics?'
+    """
+    term, _, verb, whole = term_in_context(question)
+    context = _CONTEXT.match(whole, len(term)) if term and not _one_name(whole, keys) else None
+    words = context["context"].split() if context is not None else []
+    named = " ".join([*words[:-1], term])
+    return f"What {verb} {named}?" if len(words) > 1 and _one_name(named, keys) else question
+
+
+def _one_name(text: str, keys: dict[str, str]) -> bool:
+    """Whether the whole of ``text`` is one name of ``keys`` (normalized name -> concept id)."""
+    found = find_mentions(text, keys)
+    return len(found) == 1 and found[0][:2] == (0, len(text))
 
 
 def points_back(question: str, keys: Mapping[str, str]) -> str:
@@ -390,8 +422,7 @@ def unread_said(graph: GraphIndex, question: str, naming: bool = False) -> str:
 
 def _names_one(graph: GraphIndex, text: str) -> bool:
     """Whether the whole of ``text`` is one name of a concept of the graph."""
-    found = find_mentions(text, graph_lexicon(graph))
-    return len(found) == 1 and found[0][:2] == (0, len(text))
+    return _one_name(text, graph_lexicon(graph))
 
 
 def defined(graph: GraphIndex, question: str, concepts: Sequence[str]) -> Sequence[str]:

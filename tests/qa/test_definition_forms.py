@@ -173,3 +173,30 @@ def test_what_x_is_is_read_in_a_sentence_that_stands_on_its_own(tmp_path: Path) 
             answer_flat(LLM, graph, "What is quillmap?"),
         ):
             assert result.covered and short_answer(result) == STANDING, result.answer
+
+
+def test_a_term_in_a_context_is_asked_by_the_name_the_context_gives_it(tmp_path: Path) -> None:
+    # d2l: "What is regression in text pair classification?" answered what regression is ("the
+    # hammer we reach for ..."), though the lessons teach text pair regression.
+    lessons = {
+        "01-regression.md": "# Regression\n\nRegression is the tool we reach for when we want to answer "
+        "how much questions. We fit a line to the data.\n",
+        "02-pairs.md": "# Text pair classification\n\nText pair classification is a type of application "
+        "classifying a pair of text. Natural language inference is a text pair classification task.\n\n"
+        "## Text pair regression\n\nTaking a pair of text as input but outputting a continuous value, "
+        "semantic textual similarity is a popular text pair regression task. Text pair regression uses "
+        "the squared loss, as regression does.\n",
+    }
+    with course_graph(tmp_path, lessons) as graph:
+        assert {"text pair regression", "text pair classification"} <= {
+            c.name.lower() for c in graph.concepts.values()
+        }
+        asked = "What is regression in text pair classification?"
+        for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
+            assert result.sub_questions[0]["text"] == "What is text pair regression?"
+            assert short_answer(result) == "Text pair regression uses the squared loss, as regression does."
+        # A context whose words name no such concept leaves the question as it is.
+        other = "What is regression in deep learning models?"
+        assert (
+            answer_routed(LLM, graph, other, {}).sub_questions[0]["text"] != "What is text pair regression?"
+        )
