@@ -11,19 +11,20 @@ exactly one concept's name shortens to it, no concept is named so, and what is l
 noun (a single word, one that is only a noun: "custom" of "custom layer" is an adjective too). A
 word that is only a part of several names ("attention" in "self-attention" and "attention
 pooling") names none of them. And a "What is X model?" question that names no concept, read as
-"What is X?" where the lessons hold X (:mod:`governance.head_words`)."""
+"What is X?" where the lessons hold X (:mod:`governance.head_words`), and "What is regression in text
+pair classification?" as "What is text pair regression?" where the graph names that kind of X."""
 
 from __future__ import annotations
 
 import re
 
-from agents.answer_forms import WORD, content_terms, question_terms
+from agents.answer_forms import WORD, content_terms, question_terms, term_in_context
 from agents.question_types import classify
 from agents.text import find_mentions, normalize_name
 from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import QAResult
 from governance.head_words import headless
-from governance.question_forms import GENERIC, noun_ended
+from governance.question_forms import GENERIC, as_named_in_context, noun_ended
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["edits", "noted", "respelled"]
@@ -96,7 +97,18 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             said.append(f'Taking "{asked}" to mean "{name}".')
             question = f"{question[: where.start()]}{name}{question[where.end() :]}"
     question, head = headless(graph, question)
-    return question, " ".join([*said, head] if head else said)
+    question, context = _in_context(graph, question)
+    return question, " ".join(note for note in [*said, head, context] if note)
+
+
+def _in_context(graph: GraphIndex, question: str) -> tuple[str, str]:
+    """ "What is X in M H?" asked as "What is M X?" where the graph names that kind of X
+    (:func:`governance.question_forms.as_named_in_context`), and what is said of it."""
+    named = as_named_in_context(question, graph_lexicon(graph))
+    if named == question:
+        return question, ""
+    term = named.split(maxsplit=2)[-1].rstrip("?")
+    return named, f'Taking "{term_in_context(question)[3]}" to mean "{term}".'
 
 
 def _shortened(graph: GraphIndex) -> dict[str, str]:

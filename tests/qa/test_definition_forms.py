@@ -195,6 +195,9 @@ def test_a_term_in_a_context_is_asked_by_the_name_the_context_gives_it(tmp_path:
         for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
             assert result.sub_questions[0]["text"] == "What is text pair regression?"
             assert short_answer(result) == "Text pair regression uses the squared loss, as regression does."
+            # ... and the answer says how it read the question.
+            said = 'Taking "regression in text pair classification" to mean "text pair regression".'
+            assert said in result.answer, result.answer
         # A context whose words name no such concept leaves the question as it is.
         other = "What is regression in deep learning models?"
         assert (
