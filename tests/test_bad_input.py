@@ -302,6 +302,25 @@ def test_a_lesson_of_code_alone_is_said_to_have_no_prose(
         assert "reads as" not in err
 
 
+def test_a_lesson_of_headings_over_code_is_said_to_have_no_prose_under_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A heading over code blocks counted as prose: the lesson was said to be read for English
+    # prose it does not have ("the offline provider reads English prose only").
+    lesson = tmp_path / "loop.md"
+    lesson.write_text(
+        "# Training loop\n\n```python\nfor epoch in range(10):\n    loss = model(x)\n    loss.backward()\n"
+        "```\n\nSetup\n-----\n\n```python\nimport torch\nnet = torch.nn.Linear(2, 1)\n```\n",
+        encoding="utf-8",
+    )
+    code, _, err = magg(["ingest", str(lesson), "--db", str(tmp_path / "g.sqlite")], capsys)
+    (warning,) = [line for line in err.splitlines() if line.startswith("warning: ")]
+    assert code == 0 and warning.endswith(
+        "no new concept and no relation came out of it: it has no prose under its headings, only code, "
+        "markup or tables"
+    )
+
+
 def test_an_english_lesson_on_known_concepts_alone_is_not_called_foreign(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

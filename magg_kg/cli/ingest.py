@@ -190,7 +190,7 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
             continue
         if lesson.concepts or lesson.proposals:
             language = _language(lesson.path) if provider == "offline" else ""
-            if language and language != "no prose":
+            if language and language not in _NO_PROSE:
                 err.print(
                     f"warning: lesson {lesson.lesson_id} ({lesson.path}): most of its prose reads as "
                     f"{language}, and the offline provider reads English prose only: {lesson.concepts} new "
@@ -200,8 +200,8 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
                 )
         elif not lesson.held:
             language = _language(lesson.path)
-            if language == "no prose":
-                hint = ": it has no prose, only code, markup or tables"
+            if language in _NO_PROSE:
+                hint = f": it has {language}, only code, markup or tables"
             elif language and provider == "offline":  # German naming one known concept is still German
                 hint = f": it reads as {language}, and the offline provider reads English prose only"
             elif lesson.named:  # an English lesson on what the graph has already
@@ -219,9 +219,12 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
 def _language(path: str) -> str:
     """What a lesson file reads as when it is not English prose: the language most of the prose of
     its first pages reads as ("German", "CJK script": :func:`agents.offline.language.prose_language`),
-    or "no prose" when its first pages are code, markup or tables only; "" for English or a file that
-    cannot be read again. Only the prose view is read: a code block's ``d`` and ``c`` are not French."""
+    "no prose" when its first pages are code, markup or tables only, "no prose under its headings"
+    when they are that and headings (a heading names what the text under it says, and says nothing);
+    "" for English or a file that cannot be read again. Only the prose view is read: a code block's
+    ``d`` and ``c`` are not French."""
     from agents.offline.language import prose_language
+    from agents.topics import without_headings
     from magg_kg.markup import find_prose, flavor_of
 
     try:
@@ -232,10 +235,13 @@ def _language(path: str) -> str:
         return ""
     if not _PROSE_WORD.search(prose):
         return "no prose"
+    if not _PROSE_WORD.search(without_headings(prose)):
+        return "no prose under its headings"
     return prose_language(prose)
 
 
 _PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
+_NO_PROSE = ("no prose", "no prose under its headings")
 
 
 def _moved(report: IngestReport, err: Console) -> None:
