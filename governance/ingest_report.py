@@ -30,6 +30,11 @@ class LessonOutcome:
     """New concepts the lesson names only beside instruction-like text, left out."""
     named: int = 0
     """The concepts the lesson names, new or known."""
+    instructed: int = 0
+    """Of a new lesson that gave nothing (no new concept, no proposal), under governance: how many of
+    its sentences read as instructions to the reviewing system (:func:`governance.taint.instructions`)."""
+    sentences: int = 0
+    """Of such a lesson: how many sentences its prose writes, headings left out."""
     elsewhere: str = ""
     """The file the version it supersedes was read from, when that is another file."""
     note: str = ""

@@ -67,7 +67,7 @@ from governance.graph_state import GraphState
 from governance.ingest_report import IngestReport, LessonOutcome
 from governance.lesson_batch import concept_ops, concepts_of, dropped_ops, lesson_ops, lesson_proposal
 from governance.stages import Gate
-from governance.taint import Quarantine
+from governance.taint import Quarantine, instructions
 from governance.versions import decision, gone_from, known_outcome, moved_refusal, read_elsewhere, rejudge
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
@@ -383,6 +383,8 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
     if ctx.usage is not None:
         usage += ctx.usage.drain()
     ops += usage
+    barren = not (extraction.new_concepts or proposals)  # then say how much of it addresses the reviewer
+    instructed, sentences = instructions(scan, lesson.prose) if scan is not None and barren else (0, 0)
     if len(ops) > BATCH_OPS:
         raise InputError(
             f"{lesson.source_path}: not ingested: it makes {len(ops):,} operations and one lesson is "
@@ -399,6 +401,8 @@ def _build(ctx: IngestContext, lesson: LessonText, refusals: list[str], usage: l
             tuple(f"{h.reason} at {h.start}-{h.end}" for h in lesson.hidden),
             held=len(held),
             named=len({link.concept_id for link in extraction.links}),
+            instructed=instructed,
+            sentences=sentences,
             elsewhere=elsewhere,
         ),
         Batch.of(batch_id, at, journaled(ops, at)),

@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from governance.ingest_report import IngestReport
+from governance.ingest_report import IngestReport, LessonOutcome
 from magg_kg.cli.context import BY_METAVAR, DbOption, JsonOption, open_context, print_json
 from magg_kg.cli.ingestion import curriculum_folder, run_ingest
 from magg_kg.config import without_password
@@ -204,10 +204,8 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
                 hint = f": it has {language}, only code, markup or tables"
             elif language and provider == "offline":  # German naming one known concept is still German
                 hint = f": it reads as {language}, and the offline provider reads English prose only"
-            elif lesson.named:  # an English lesson on what the graph has already
-                hint = f": the {lesson.named} concept(s) it names were known already"
             else:
-                hint = "; the offline provider reads English prose only" if provider == "offline" else ""
+                hint = _english(lesson, provider)
             err.print(
                 f"warning: lesson {lesson.lesson_id} ({lesson.path}): no new concept and no relation "
                 f"came out of it{hint}",
@@ -216,13 +214,26 @@ def _barren(report: IngestReport, err: Console, provider: str) -> None:
             )
 
 
+def _english(lesson: LessonOutcome, provider: str) -> str:
+    """Why a lesson of English prose gave nothing: what of it reads as instructions to the reviewer
+    (evidence of nothing), and that the rest names only known concepts, or nothing offline reads."""
+    said = ""
+    if lesson.instructed:
+        said = f": {lesson.instructed} of its {lesson.sentences} sentence(s) read as instructions to the "
+        said += "reviewer, which are never evidence"
+    if lesson.instructed and lesson.instructed == lesson.sentences:
+        return said
+    if lesson.named:  # an English lesson on what the graph has already
+        return f"{said}{';' if said else ':'} the {lesson.named} concept(s) it names were known already"
+    return said + ("; the offline provider reads English prose only" if provider == "offline" else "")
+
+
 def _language(path: str) -> str:
     """What a lesson file reads as when it is not English prose: the language most of the prose of
     its first pages reads as ("German", "CJK script": :func:`agents.offline.language.prose_language`),
-    "no prose" when its first pages are code, markup or tables only, "no prose under its headings"
-    when they are that and headings (a heading names what the text under it says, and says nothing);
-    "" for English or a file that cannot be read again. Only the prose view is read: a code block's
-    ``d`` and ``c`` are not French."""
+    "no prose" when they are code, markup or tables only, "no prose under its headings" when they are
+    that and headings; "" for English or a file that cannot be read again. Only the prose view is
+    read: a code block's ``d`` and ``c`` are not French."""
     from agents.offline.language import prose_language
     from agents.topics import without_headings
     from magg_kg.markup import find_prose, flavor_of
