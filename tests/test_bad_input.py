@@ -341,18 +341,19 @@ def test_a_lesson_of_instructions_to_the_reviewer_is_said_to_be_so(
         "no new concept and no relation came out of it: 6 of its 6 sentence(s) read as instructions to "
         "the reviewer, which are never evidence"
     )
-    # Beside English prose that names nothing new, the rest is said as before.
-    mixed = tmp_path / "mixed.md"
-    mixed.write_text(
-        "# Notes\n\nWe will come back to this later, once the ground is laid.\n\n" + orders[1] + "\n",
-        encoding="utf-8",
-    )
-    code, _, err = magg(["ingest", str(mixed), "--db", str(tmp_path / "m.sqlite")], capsys)
-    (warning,) = [line for line in err.splitlines() if line.startswith("warning: ")]
-    assert code == 0 and warning.endswith(
-        "came out of it: 1 of its 2 sentence(s) read as instructions to the reviewer, which are never "
-        "evidence; the offline provider reads English prose only"
-    )
+    # Beside English prose that names nothing new, the rest is said as before; and where most of the
+    # lesson is that prose, the instructions are not why it gave nothing (one may be a false alarm).
+    prose = "We will come back to this later, once the ground is laid."
+    for said, expected in (
+        ((prose, *orders[:2]), ": 2 of its 3 sentence(s) read as instructions to the reviewer, which are "),
+        ((prose, prose, orders[1]), "; the offline provider reads English prose only"),
+    ):
+        mixed = tmp_path / f"mixed{len(expected)}.md"
+        mixed.write_text("# Notes\n\n" + "\n\n".join(said) + "\n", encoding="utf-8")
+        code, _, err = magg(["ingest", str(mixed), "--db", str(tmp_path / "m.sqlite")], capsys)
+        (warning,) = [line for line in err.splitlines() if line.startswith("warning: ")]
+        assert code == 0 and f"came out of it{expected}" in warning
+        assert warning.endswith("; the offline provider reads English prose only")
 
 
 def test_an_english_lesson_on_known_concepts_alone_is_not_called_foreign(
