@@ -8,7 +8,8 @@ sentences the reader takes the first that emphasises X ("**X** is ...", where a 
 a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
 never one that says only how X relates to something else ("a prerequisite for ...", "part of
 ...", and "modified based on ..." unless how X works is asked). What it says is read to the end
-of its clause, a list of a few words kept whole, emphasis marks dropped. Without one, the gloss of
+of its clause (a ., ? or ! inside emphasis or a quote ends none: "to answer *how much?* or *how
+many?* questions"), a list of a few words kept whole, emphasis marks dropped. Without one, the gloss of
 X as an entry of a list ("**X** - used for ...", "**X**: This is the process of ...", X in bold,
 or opening the sentence; or X's name short of the kind its gloss names, "**Invoice Processing**:
 This model ..." for the Invoice Processing AI Model) is read to the end of its sentence or to the
@@ -32,6 +33,7 @@ from typing import NamedTuple
 from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
 from agents.appositions import apposed_to
+from agents.glosses import DENIED, GOES_ON, RELATED, UNMARKED, gloss
 from agents.passages import announces, leans_back, names_back, titled_by
 from agents.text import acronym_of
 
@@ -48,17 +50,13 @@ class Definition:
     support: float
 
 
-_UNMARKED = re.compile(
-    r"(?<![\w*_])(?P<mark>\*\*|\*|__|_)(?P<text>[^\s*_](?:[^*_]*?[^\s*_])?)(?P=mark)(?![\w*_])"
-)
-"""Emphasis in a definition's phrase ("of an **agent** in some *environment*", "of _designing_
-prompts"), read without the marks."""
 _LISTED = re.compile(r",(?=(?:\s+\w+){1,2},?\s+(?:and|or)\s)")
 """A comma inside a list of a few words ("to store, manage and search"): no end of the phrase."""
 
 
-_SAID = r"(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[^.;:!?])+)"
-"""What a definition says X is: up to the end of its clause (an abbreviation's full stop kept)."""
+_SAID = rf"(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[.!?](?={GOES_ON})|[^.;:!?])+)"
+"""What a definition says X is: up to the end of its clause (an abbreviation's full stop kept, and
+a stop inside emphasis or a quote: :data:`GOES_ON`)."""
 _KIND = re.compile(r"[\W_]*(?:an?|the|one of)\s", re.IGNORECASE)
 """A definition that says what kind of thing X is ("a weighting ...", "the process of ..."), not
 only how it is ("currently more art than science")."""
@@ -71,21 +69,9 @@ _LEAD = r"[^.;:!?]{0,80}?(?:,\s*|\s)(?:(?<!such\s)(?<!well\s)as|since|because|wh
 """A clause before the one that says what X is ("Only for convenience, as X is really a ..."):
 skipped, up to a subordinating word that opens X's clause (not the "as" of "such as X"); what
 follows must then name X's kind."""
-_RELATED = re.compile(
-    r"[\W_]*(?:(?:an?|the|one)\s+)?(?:(?:key|direct|natural|important|useful|common)\s+)?"
-    r"(?:prerequisites?|requirements?|related to|relevant to|similar to|needed|necessary|required|"
-    r"part of|parts of|basis|foundation|important)\b",
-    re.IGNORECASE,
-)
-"""What says how X relates to something else ("a prerequisite for gradient descent", "related
-to planning", "part of every transformer"), not what X is."""
 _BUILT = re.compile(r"[\W_]*(?:\w+ed\s+)?(?:based|built)\s+(?:up)?on\b", re.IGNORECASE)
 """What says what X was built on ("modified based on the faster R-CNN"): not what X is, but how
 it works, when that is asked."""
-
-
-_DENIED = re.compile(r"[\W_]*(?:not|never|no longer|neither)\b", re.IGNORECASE)
-"""What X is not ("AI red teaming is not all encompassing"): no definition."""
 
 
 _PLURAL = r"(?:e?s)?(?!\w)"
@@ -203,7 +189,7 @@ def _saying(
     """What a sentence says X is ("X is ...", "defining X as ..."), unless it says only how X
     relates to something else, or (unless ``how`` it works is asked) what it was built on."""
     said = says.match(sentence) or defining.search(sentence)
-    if said is None or _RELATED.match(said["said"]) or _DENIED.match(said["said"]):
+    if said is None or RELATED.match(said["said"]) or DENIED.match(said["said"]):
         return None
     if not how and _BUILT.match(said["said"]):
         return None
@@ -232,7 +218,7 @@ def _apposing(sentence: str, apposed: re.Pattern[str]) -> re.Match[str] | None:
     for said in apposed.finditer(sentence):
         phrase, before = _clause(said["said"]), sentence[: said.start()]
         rest = said["said"][len(phrase) :]
-        if not apposed_to(before, phrase, rest) or _RELATED.match(phrase) or _DENIED.match(phrase):
+        if not apposed_to(before, phrase, rest) or RELATED.match(phrase) or DENIED.match(phrase):
             continue
         return said
     return None
@@ -379,10 +365,10 @@ def definition(
                 _KIND.match(found[2]["said"]) is None,
             ),
         )
-        text = _UNMARKED.sub(r"\g<text>", _clause(said["said"])).strip(" *_`")
+        text = UNMARKED.sub(r"\g<text>", _clause(said["said"])).strip(" *_`")
         return Definition(position, _ADVERB.sub("", text), 0.5)
     for position, sentence in enumerate(sentences):  # an entry of a glossary-like list
-        if (gloss := glossed.search(sentence)) is not None and (text := _gloss(gloss["said"])):
+        if (entry := glossed.search(sentence)) is not None and (text := gloss(entry["said"])):
             return Definition(position, text, 0.5)
     # A sentence that is the name and nothing more (a link's text, a caption) says nothing of it.
     saying = [
@@ -424,20 +410,6 @@ def _spells_out(sentence: str, spelled: re.Pattern[str]) -> bool:
         if acronym_of(found.group(0).split("(")[0].strip()) in initials:
             return True
     return False
-
-
-def _gloss(said: str) -> str:
-    """What an emphasised term's gloss says it is, to the end of its sentence ("" when it says how
-    it relates to something else, or what it is not).
-
-    >>> _gloss("used for text searches "), _gloss("This is the process of removing data. It helps.")
-    ('used for text searches', 'the process of removing data')
-    """
-    said = re.sub(r"^(?:this|it|these|they)\s+(?:is|are)\s+", "", said.strip(), flags=re.IGNORECASE)
-    if _RELATED.match(said) or _DENIED.match(said):
-        return ""
-    sentence = re.split(r"(?<!\b[ei]\.[eg])[.;!?](?:\s|$)", said, maxsplit=1)[0]
-    return _UNMARKED.sub(r"\g<text>", sentence).strip(" *_`")
 
 
 def _more(sentence: str, mentioning: re.Pattern[str]) -> bool:

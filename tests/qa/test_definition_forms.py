@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agents.answer_spans import Excerpt, best_span
 from agents.definitions import defines, definition
 from agents.offline.handlers import offline_handlers
 from governance.evaluation.multihop import short_answer
@@ -203,3 +204,32 @@ def test_a_term_in_a_context_is_asked_by_the_name_the_context_gives_it(tmp_path:
         assert (
             answer_routed(LLM, graph, other, {}).sub_questions[0]["text"] != "What is text pair regression?"
         )
+
+
+def test_a_question_mark_inside_emphasis_ends_no_definition() -> None:
+    # d2l: "What is regression?" answered "the hammer we reach for when we want to answer *how much",
+    # cut at the "?" of "*how much?*", though the sentence goes on after it.
+    hammer = (
+        "Regression is the hammer we reach for when we want to answer *how much?* or *how many?* questions."
+    )
+    found = definition(["regression"], [hammer])
+    assert (
+        found is not None
+        and found.text == "the hammer we reach for when we want to answer how much? or how many? questions"
+    )
+    for sentence, said in (  # a quote, a bracket, emphasis inside: a stop there goes on, too
+        ('Ranking is the "what next?" problem of search.', 'the "what next?" problem of search'),
+        ("Tagging is a task (a hard one!) of labels.", "a task (a hard one!) of labels"),
+        ("Triage is the *who first? or who later?* question.", "the who first? or who later? question"),
+    ):
+        found = definition([sentence.split()[0]], [sentence])
+        assert found is not None and found.text == said
+    # A stop that ends a sentence still ends the definition: "Is it fast? Yes." is two sentences.
+    for sentence, said in (
+        ("Caching is fast? Yes. It is.", "fast"),
+        ("Caching is a store. It is fast.", "a store"),
+    ):
+        found = definition(["caching"], [sentence])
+        assert found is not None and found.text == said
+    span = best_span("What is regression?", [Excerpt("c-1", "Regression", hammer)])
+    assert span is not None and span.text.endswith("how many? questions")
