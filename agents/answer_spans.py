@@ -113,6 +113,7 @@ class _Sentence:
     title_terms: frozenset[str]
     names: tuple[str, ...]
     listed: bool = False  # a listing (a table of contents): no definition quotes it whole
+    items: tuple[str, ...] = ()  # the items of the list it announces (:class:`agents.passages.Passage`)
 
 
 def _idf(units: Sequence[frozenset[str]]) -> dict[str, float]:
@@ -143,11 +144,11 @@ def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
     read: list[_Sentence] = []
     for number, excerpt in enumerate(excerpts):
         title = frozenset(content_terms(excerpt.title))
-        for passage, listed in listed_passages(excerpt.text):
-            if asks(passage) and len(WORD.findall(passage)) < LEAD_IN_WORDS:
+        for text, listed, items in listed_passages(excerpt.text):
+            if asks(text) and len(WORD.findall(text)) < LEAD_IN_WORDS:
                 continue
-            names = tuple(passage[a:b] for a, b in name_spans(passage))
-            read.append(_Sentence(number, passage, frozenset(content_terms(passage)), title, names, listed))
+            names = tuple(text[a:b] for a, b in name_spans(text))
+            read.append(_Sentence(number, text, frozenset(content_terms(text)), title, names, listed, items))
     return read
 
 
@@ -375,19 +376,18 @@ def _define(
     >>> _define("What is RL?", marked, _read(marked)).text
     'learning by an agent in an environment'
     """
-    match = DEFINED.match(asked_part(question))
-    if match is None:
+    if (match := DEFINED.match(asked_part(question))) is None:
         return None
-    listings = {position for position, sentence in enumerate(read) if sentence.listed}
-    titles = [excerpts[s.excerpt].title for s in read]
-    found = definition([match.group("term"), *also], [s.text for s in read], bool(also), listings, titles)
+    listed = {position for position, sentence in enumerate(read) if sentence.listed}
+    titles, items = [excerpts[s.excerpt].title for s in read], [s.items for s in read]
+    found = definition([match["term"], *also], [s.text for s in read], bool(also), listed, titles, items)
     if found is None:
         return None
     sentence = read[found.position]
     if found.text == sentence.text:  # the whole sentence stands for the definition
         said = _said_with_antecedent(read, found.position)
         return AnswerSpan(said, excerpts[sentence.excerpt].id, said, found.support)
-    return AnswerSpan(found.text, excerpts[sentence.excerpt].id, sentence.text, found.support)
+    return AnswerSpan(found.text, excerpts[sentence.excerpt].id, found.quote or sentence.text, found.support)
 
 
 def _choose(

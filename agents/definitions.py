@@ -13,13 +13,16 @@ many?* questions"), a list of a few words kept whole, emphasis marks dropped. Wi
 X as an entry of a list ("**X** - used for ...", "**X**: This is the process of ...", X in bold,
 or opening the sentence; or X's name short of the kind its gloss names, "**Invoice Processing**:
 This model ..." for the Invoice Processing AI Model) is read to the end of its sentence or to the
-next entry. Else a whole sentence stands for the definition: the first that names X ("called X", "known as
-X", "known with the name of X"), spells out its acronym beside it ("GPT ("Generative Pre-trained
-Transformer")"), emphasises it ("*X*") or opens with it; and for a concept the graph knows, the first that
-mentions it (at half the support; one in a section headed by X's name first); of each kind, one that stands
-on its own before one that leans on the text before it ("... the above issue"); never a listing (a table of
-contents) that names X among its headings, nor a sentence that announces what the lesson or a section will
-do ("This lesson will cover: Why you should prioritize Responsible AI ...").
+next entry; an item of a list a sentence announces ("concepts: _Tokenization_ = how the model "sees"
+the prompt", "X: ...", X emphasised or not) is read alone and quoted alone, unless the list is a
+listing or the gloss is no words ("x = 3", "f(x) + 1"). Else a whole sentence stands for the
+definition: the first that names X ("called X", "known as X", "known with the name of X"), spells
+out its acronym beside it ("GPT ("Generative Pre-trained Transformer")"), emphasises it ("*X*") or
+opens with it; and for a concept the graph knows, the first that mentions it (at half the support;
+one in a section headed by X's name first); of each kind, one that stands on its own before one that
+leans on the text before it ("... the above issue"); never a listing (a table of contents) that names X
+among its headings, nor a sentence that announces what the lesson or a section will do ("This
+lesson will cover: Why you should prioritize Responsible AI ...").
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import NamedTuple
 from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
 from agents.appositions import apposed_to
-from agents.glosses import DENIED, GOES_ON, RELATED, UNMARKED, gloss
+from agents.glosses import DENIED, GOES_ON, RELATED, UNMARKED, entry_gloss, gloss
 from agents.passages import announces, leans_back, names_back, titled_by
 from agents.text import acronym_of
 
@@ -48,6 +51,8 @@ class Definition:
     position: int
     text: str
     support: float
+    quote: str = ""
+    """The item of a list it is read from, which an answer quotes, not the whole sentence: "_X_ = ..."."""
 
 
 _LISTED = re.compile(r",(?=(?:\s+\w+){1,2},?\s+(?:and|or)\s)")
@@ -110,6 +115,7 @@ class _Patterns(NamedTuple):
     mentioning: re.Pattern[str]
     apposed: re.Pattern[str]
     spelled: re.Pattern[str]
+    entry: re.Pattern[str]
 
 
 @lru_cache(maxsize=1024)
@@ -151,7 +157,12 @@ def _patterns(names: tuple[str, ...]) -> _Patterns:
     spelled = re.compile(  # "OpenAI's GPT ("Generative Pre-trained Transformer") series ..."
         rf"(?<![\w-])(?:{terms}){_PLURAL}\s*\(\W*(?P<long>[A-Za-z][\w -]*?)\W*\)", re.IGNORECASE
     )
-    return _Patterns(says, defining, named, marked, glossed, leading, mentioning, apposed, spelled)
+    entry = re.compile(  # an item of a list: "_Tokenization_ = how ...", "**RAG**: ...", "Embedding: a ..."
+        rf"[^\w*_]*(?:(?P<mark>\*\*|__|\*|_)(?:{terms})(?:e?s)?(?::(?P=mark)|(?P=mark)\s*(?:[:=]|[-–—]\s))"
+        rf"|(?:{terms}){_PLURAL}\s*[:=])\s*(?P<said>\S.*)",
+        re.IGNORECASE,
+    )
+    return _Patterns(says, defining, named, marked, glossed, leading, mentioning, apposed, spelled, entry)
 
 
 def _kept(names: Sequence[str]) -> tuple[str, ...]:
@@ -308,6 +319,7 @@ def definition(
     known: bool = False,
     listings: Collection[int] = (),
     titles: Sequence[str] = (),
+    items: Sequence[Sequence[str]] = (),
     how: bool = False,
 ) -> Definition | None:
     """The definition of X (any of ``names``) that the sentences give, read as the module says;
@@ -317,10 +329,12 @@ def definition(
     among its headings says nothing of what X is (a gloss of X in one is read); ``titles``: the
     title of each sentence's excerpt: of the sentences that only mention X, one in a section
     titled by X comes first, where a passing mention elsewhere ("cheaper than Large and NeMo")
-    says nothing of it; ``how``: how X works is asked, which "X is based on Y, ..." answers.
+    says nothing of it; ``items``: the items of the list each sentence announces, read with it
+    (:class:`agents.passages.Passage`), an entry of X among them quoted alone; ``how``: how X works
+    is asked, which "X is based on Y, ..." answers.
 
     >>> definition(["attention"], ["We use attention.", "**Attention** is a weighting, learned."])
-    Definition(position=1, text='a weighting', support=0.5)
+    Definition(position=1, text='a weighting', support=0.5, quote='')
     >>> definition(["LR"], ["LR is the opposite - no order.", "LR is really a classifier."]).text
     'a classifier'
     >>> definition(["GRU"], ["We train a GRU."]), definition(["GRU"], ["We train a GRU."], known=True).text
@@ -339,7 +353,7 @@ def definition(
     kept = _kept(names)
     if not kept:
         return None
-    _, _, named, marked, glossed, leading, mentioning, _, spelled = _patterns(kept)
+    _, _, named, marked, glossed, leading, mentioning, _, spelled, entry = _patterns(kept)
     said_of = [
         (position, sentence, said)
         for position, sentence in enumerate(sentences)
@@ -368,7 +382,11 @@ def definition(
         text = UNMARKED.sub(r"\g<text>", _clause(said["said"])).strip(" *_`")
         return Definition(position, _ADVERB.sub("", text), 0.5)
     for position, sentence in enumerate(sentences):  # an entry of a glossary-like list
-        if (entry := glossed.search(sentence)) is not None and (text := gloss(entry["said"])):
+        # An item of the list the sentence announces ("_X_ = ..."), quoted alone; not of a listing.
+        for item in items[position] if position < len(items) and position not in listings else ():
+            if text := entry_gloss(entry, item):
+                return Definition(position, text, 0.5, item)
+        if (glossing := glossed.search(sentence)) is not None and (text := gloss(glossing["said"])):
             return Definition(position, text, 0.5)
     # A sentence that is the name and nothing more (a link's text, a caption) says nothing of it.
     saying = [

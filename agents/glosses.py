@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DENIED", "GOES_ON", "RELATED", "UNMARKED", "gloss"]
+__all__ = ["DENIED", "GOES_ON", "RELATED", "UNMARKED", "entry_gloss", "gloss"]
 
 
 UNMARKED = re.compile(
@@ -45,3 +45,24 @@ def gloss(said: str) -> str:
         return ""
     sentence = re.split(rf"(?<!\b[ei]\.[eg])(?:;|[.!?](?!{GOES_ON}))(?:\s|$)", said, maxsplit=1)[0]
     return UNMARKED.sub(r"\g<text>", sentence).strip(" *_`")
+
+
+_PROSE = re.compile(r"(?=.*[^\W\d_]{2})(?![\W_]*[\d+\-−])(?!.*(?:=|\w\())")
+"""A gloss in words: a word of two letters or more, no number or sign first, no "=" and no call:
+not "3" of "x = 3", nor "f(x) + 1" of "loss = f(x) + 1"."""
+
+
+def entry_gloss(entry: re.Pattern[str], item: str) -> str:
+    """What an item of a list that is an entry of X says X is (``entry``: its pattern, a term and
+    "=" or ":", or a dash after the term's emphasis, before a group ``said``), read by :func:`gloss`
+    when it is in words; "" for any other item.
+
+    >>> entry = re.compile(r"_?(?:x|tokenization)_? ?[:=] (?P<said>.+)", re.IGNORECASE)
+    >>> entry_gloss(entry, '_Tokenization_ = how the model "sees" the prompt')
+    'how the model "sees" the prompt'
+    >>> entry_gloss(entry, "x = 3"), entry_gloss(entry, "x = f(y) + 1"), entry_gloss(entry, "We use x.")
+    ('', '', '')
+    """
+    found = entry.match(item)
+    said = gloss(found["said"]) if found is not None else ""
+    return said if _PROSE.match(said) else ""

@@ -38,11 +38,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from agents.answer_forms import content_terms
 from agents.text import EMPHASIS, PARAGRAPH, sentences
 
 __all__ = [
+    "Passage",
     "announces",
     "ends_a_sentence",
     "joined_sentences",
@@ -106,6 +108,16 @@ it names, it stands for something the text before the sentence said (after a col
 "...: this is done by X", for something the sentence said)."""
 _CLAUSE = re.compile(r"[:;—]|\s[-–]\s")
 """What ends a sentence's first clause."""
+
+
+class Passage(NamedTuple):
+    """A passage of an excerpt: its text, whether it is a listing, and the items of the list its
+    colon announces that it was read with, each as written ("_Tokenization_ = how the model sees
+    the prompt"): where one item ends and the next begins, which its text no longer shows."""
+
+    text: str
+    listed: bool
+    items: tuple[str, ...] = ()
 
 
 def announces(text: str) -> bool:
@@ -179,20 +191,23 @@ def _goes_on(before: str, text: str) -> bool:
 
 def passages(text: str) -> list[str]:
     """The passages of an excerpt's text, in order (see the module docstring)."""
-    return [passage for passage, _ in listed_passages(text)]
+    return [passage.text for passage in listed_passages(text)]
 
 
-def listed_passages(text: str) -> list[tuple[str, bool]]:
+def listed_passages(text: str) -> list[Passage]:
     """The passages of an excerpt's text, in order, each with whether it is a listing: its
     announcement and :data:`LIST_ITEMS` items or more, none a sentence and none a gloss; or the
-    lesson's contents, announced (see the module docstring).
+    lesson's contents, announced (see the module docstring); and the items of the list it announces.
 
-    >>> listed_passages("Contents: ¶ Overview ¶ Layers ¶ Pooling ¶ A layer maps inputs.")
-    [('Contents: Overview Layers Pooling', True), ('A layer maps inputs.', False)]
-    >>> listed_passages("This lesson covers: ¶ Why RAG. How RAG works.")
+    >>> [(p.text, p.listed) for p in listed_passages("Contents: ¶ Overview ¶ Layers ¶ Pooling ¶ A map.")]
+    [('Contents: Overview Layers Pooling', True), ('A map.', False)]
+    >>> [(p.text, p.listed) for p in listed_passages("This lesson covers: ¶ Why RAG. How RAG works.")]
     [('This lesson covers: Why RAG.', True), ('How RAG works.', True)]
+    >>> listed_passages("We need: ¶ _X_ = an input ¶ _Y_ = an output")[0].items
+    ('_X_ = an input', '_Y_ = an output')
     """
     found: list[str] = []
+    items_of: dict[int, list[str]] = {}  # passage -> the items of the list it announces
     listings: set[int] = set()
     contents = False  # the passages read are a list of the lesson's contents, announced
     glossed = False  # an item of the list read says what a term is ("X = ...", "X - ...")
@@ -213,6 +228,8 @@ def listed_passages(text: str) -> list[tuple[str, bool]]:
         ends = ends_a_sentence(sentence)
         if (listing and not (ends and items >= LIST_ITEMS)) or (found and _goes_on(found[-1], sentence)):
             found[-1] = f"{found[-1]} {sentence}"
+            if listing:
+                items_of.setdefault(len(found) - 1, []).append(sentence)
             listing, items = listing and not ends, items + 1
             glossed = glossed or _GLOSS.search(sentence) is not None
             if listing and items >= LIST_ITEMS and not glossed:
@@ -226,7 +243,10 @@ def listed_passages(text: str) -> list[tuple[str, bool]]:
         if contents:
             listings.add(len(found) - 1)
     # A pseudo-heading last heads nothing here: what it heads is in the next excerpt.
-    return [(passage, number in listings) for number, passage in enumerate(found)]
+    return [
+        Passage(passage, number in listings, tuple(items_of.get(number, ())))
+        for number, passage in enumerate(found)
+    ]
 
 
 def joined_sentences(parts: Sequence[str]) -> str:

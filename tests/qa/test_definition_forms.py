@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.answer_spans import Excerpt, best_span
-from agents.definitions import defines, definition
+from agents.definitions import Definition, defines, definition
 from agents.offline.handlers import offline_handlers
 from governance.evaluation.multihop import short_answer
 from governance.qa import answer_flat, answer_routed
@@ -233,3 +233,67 @@ def test_a_question_mark_inside_emphasis_ends_no_definition() -> None:
         assert found is not None and found.text == said
     span = best_span("What is regression?", [Excerpt("c-1", "Regression", hammer)])
     assert span is not None and span.text.endswith("how many? questions")
+
+
+CONCEPTS = (  # genai lesson 04, as its chunk reads it: the list's items after the colon, one a paragraph
+    "To answer that question, we first need to understand three concepts: ¶ "
+    '_Tokenization_ = how the model "sees" the prompt ¶ '
+    '_Base LLMs_ = how the foundation model "processes" a prompt ¶ '
+    '_Instruction-Tuned LLMs_ = how the model can now see "tasks"'
+)
+
+
+def test_an_entry_of_a_list_says_what_its_term_is_and_is_quoted_alone() -> None:
+    # genai: "What is tokenization?" answered with the whole sentence "To answer that question, we
+    # first need to understand three concepts: _Tokenization_ = how the model "sees" the prompt
+    # _Base LLMs_ = ...", the list's items run on into its announcement.
+    span = best_span("What is tokenization?", [Excerpt("c-1", "Prompt Engineering", CONCEPTS)])
+    assert span is not None
+    assert (span.text, span.sentence) == (
+        'how the model "sees" the prompt',
+        '_Tokenization_ = how the model "sees" the prompt',
+    )
+    span = best_span("What is a base LLM?", [Excerpt("c-1", "Prompt Engineering", CONCEPTS)])
+    assert span is not None and span.text == 'how the foundation model "processes" a prompt'
+    announced = "We need three things:"
+    for item, name, said in (  # "=" or ":", the term emphasised or not
+        ("**RAG**: retrieval, then generation", "RAG", "retrieval, then generation"),
+        ("**RAG:** retrieval, then generation", "RAG", "retrieval, then generation"),
+        ("Embedding: a vector that stands for a text", "embedding", "a vector that stands for a text"),
+        ("Tokenizer = what splits a text into tokens", "tokenizer", "what splits a text into tokens"),
+    ):
+        found = definition([name], [f"{announced} {item} Other: more"], items=[[item, "Other: more"]])
+        assert found is not None and (found.text, found.quote) == (said, item)
+
+
+def test_an_assignment_or_a_sentence_with_equals_is_no_entry() -> None:
+    # "x = 3" in a list, or code-like text, says nothing of what x is; nor is prose that is no item
+    # of a list read as one.
+    for item in ("x = 3", "x = f(y) + 1", "x = -1 for all inputs", "x: 0.5"):
+        assert definition(["x"], [f"We set: {item}"], items=[[item]]) is None, item
+    prose = "Tokenization = how the model sees the prompt, as we said."  # at most the whole sentence
+    assert definition(["tokenization"], [prose]) == Definition(0, prose, 0.5)
+    # Nor is an item of a listing, the lesson's contents.
+    covers = "This lesson covers: RAG: how it works Search: how it is done"
+    found = definition(
+        ["RAG"], [covers], listings={0}, items=[["RAG: how it works", "Search: how it is done"]]
+    )
+    assert found is None
+    # The item is read from the list's items, not from the sentence they run on in.
+    assert definition(["x"], ["We set: x = the input"], items=[]) is None
+
+
+def test_what_is_x_of_a_lesson_that_lists_x_with_its_gloss(tmp_path: Path) -> None:
+    lesson = (
+        "# Prompt Engineering\n\nPrompt engineering is a trial-and-error process. So why is it important? "
+        "To answer that question, we first need to understand three concepts:\n\n"
+        '- _Tokenization_ = how the model "sees" the prompt\n'
+        '- _Base LLMs_ = how the foundation model "processes" a prompt\n\n'
+        "## Tokenization\n\nAn LLM sees prompts as a _sequence of tokens_. Models tokenize prompts in ways.\n"
+    )
+    with course_graph(tmp_path, {"04-prompts.md": lesson}) as graph:
+        question = "What is tokenization?"
+        for result in (answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)):
+            assert short_answer(result) == 'how the model "sees" the prompt'
+            assert 'the lesson says "_Tokenization_ = how the model "sees" the prompt" [' in result.answer
+            assert "Base LLMs" not in result.answer
