@@ -169,7 +169,12 @@ def _load(graph: GraphIndex) -> _Chunks:
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
 
 
-_BOUNDARY = re.compile(r"(?:[.!?]['\")\]*_`]*|:)[\s\0]+(?=[^\s\0])|\n[\s\0]*\n[\s\0]*|^[\s\0]*")
+_BOUNDARY = re.compile(
+    r"[.!?]['\")\]*_`]*[\s\0]+(?=[^\s\0a-z])|:[\s\0]+(?=[^\s\0])|\n[\s\0]*\n[\s\0]*|^[\s\0]*"
+)
+"""Where a sentence starts: after a stop (and the marks that close emphasis, a quote or a bracket)
+not followed by a word in lower case, which goes on with the sentence ("to answer *how much?* or
+*how many?* questions", "e.g. the"); after a colon; at a paragraph's start."""
 _BACK = 400
 """The most characters a chunk's start is moved back, to the start of the sentence it cuts."""
 
@@ -186,6 +191,9 @@ def sentence_start(shown: str, start: int) -> int:
     'The higher the value the more random it is.'
     >>> sentence_start(text, 0), sentence_start(text, text.index("The"))
     (0, 8)
+    >>> asked = "A is B. We answer *how much?* or *how many?* questions."
+    >>> asked[sentence_start(asked, asked.index("questions")) :]
+    'We answer *how much?* or *how many?* questions.'
     """
     window = max(0, start - _BACK)
     ends = [match.end() for match in _BOUNDARY.finditer(shown, window, start + 1) if match.end() <= start]

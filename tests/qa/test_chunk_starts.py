@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
-from governance.excerpts import lesson_chunks
+from governance.excerpts import lesson_chunks, sentence_start
 from governance.qa import answer_flat, answer_routed
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
@@ -37,3 +37,17 @@ def test_a_chunk_cut_inside_a_sentence_is_read_from_its_start(tmp_path: Path) ->
             assert not result.short_answer.startswith(("temperature value", "value", "will be"))
     finally:
         store.close()
+
+
+def test_a_stop_inside_emphasis_or_a_quote_starts_no_sentence() -> None:
+    # A chunk cut after "*how much?* or *how many?* " was read from "questions.", a stop followed by
+    # the marks that close emphasis taken for a sentence's end though the sentence goes on.
+    hammer = "A is B. Regression is the hammer we reach for to answer *how much?* or *how many?* questions."
+    assert hammer[sentence_start(hammer, hammer.index("questions")) :].startswith("Regression is")
+    quoted = 'A is B. It asks "why?" and then it stops, e.g. the model stops.'
+    for cut in ("and then", "the model"):
+        assert quoted[sentence_start(quoted, quoted.index(cut)) :].startswith("It asks")
+    # A stop before a capital still ends a sentence.
+    fast = "Is it fast? Yes. It is *fast!* Really."
+    assert fast[sentence_start(fast, fast.index("Yes") + 1) :] == "Yes. It is *fast!* Really."
+    assert fast[sentence_start(fast, fast.index("Really") + 2) :] == "Really."
