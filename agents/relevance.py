@@ -13,11 +13,11 @@ yes/no questions are read by rules of their own, which already require what they
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+from collections.abc import Iterable, Sequence, Set
 
 from agents.answer_forms import content_terms, question_terms
 
-__all__ = ["bears_on", "shares_enough"]
+__all__ = ["bears_on", "in_a_row", "shares_enough"]
 
 
 def shares_enough(asked: Set[str], said: Set[str], subjects: Iterable[Set[str]] = ()) -> bool:
@@ -45,3 +45,13 @@ def bears_on(question: str, sentence: str, title: str = "") -> bool:
     """
     said = set(content_terms(sentence)) | set(content_terms(title))
     return shares_enough(set(question_terms(question)), said)
+
+
+def in_a_row(name: Sequence[str], words: Sequence[str]) -> bool:
+    """Whether the terms of a name are among ``words`` in a row.
+
+    >>> name = ["posit", "encod"]
+    >>> in_a_row(name, ["ad", "posit", "encod"]), in_a_row(name, ["encod", "posit"])
+    (True, False)
+    """
+    return any(list(words[at : at + len(name)]) == list(name) for at in range(len(words) - len(name) + 1))

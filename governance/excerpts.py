@@ -22,7 +22,10 @@ it), and before them the chunks with a sentence that says what kind of thing it 
 then the chunks of a lesson whose title names it (where it is taught is asked: before the teaching
 chunks of other lessons, and with the chunks of a section titled by it; a teaching chunk that
 names it only to point to another part of the course, "in the next section we will see X", is then
-no teaching chunk). A chunk's title is its lesson's title and its section's heading. The
+no teaching chunk). A why or how question reads first the chunks that name more of the concepts
+it names (:func:`_naming`: in their text or their title, "Self-Attention and Positional Encoding"),
+then those that match it better: a rarer word of the question ("need") said of something else
+does not outweigh its concepts. A chunk's title is its lesson's title and its section's heading. The
 chunks and their words are read once per graph and kept
 (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
@@ -39,12 +42,13 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.answer_forms import content_terms, question_terms
+from agents.answer_forms import content_terms, expected_kind, question_terms
 from agents.answer_spans import Excerpt
 from agents.cross_references import without_holes
 from agents.definitions import defines
 from agents.locations import asks_where_taught, names_only_elsewhere
 from agents.passages import announces, ends_a_sentence, joined_sentences
+from agents.relevance import in_a_row
 from agents.text import MentionFinder, Sentence, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
 from magg_kg.markup import KINDS, Flavor, RegionKind, find_prose, flavor_of
@@ -96,6 +100,8 @@ class LessonChunk:
     teaches: frozenset[str] = frozenset()
     lesson_terms: frozenset[str] = frozenset()
     """The content words of its lesson's title."""
+    title_concepts: frozenset[str] = frozenset()
+    """The concepts its title names."""
 
     def excerpt(self) -> Excerpt:
         return Excerpt(self.id, self.title, self.text)
@@ -112,6 +118,12 @@ def graph_lexicon(graph: GraphIndex) -> dict[str, str]:
     return graph.kept(
         "lexicon", lambda: lexicon([(cid, list(names)) for cid, names in sorted(graph.names.items())])
     )
+
+
+def mention_finder(graph: GraphIndex) -> MentionFinder:
+    """The finder of the graph's lexicon in a text, built once per graph: its statistics span the
+    whole lexicon."""
+    return graph.kept("mention finder", lambda: MentionFinder(graph_lexicon(graph)))
 
 
 def lesson_chunks(graph: GraphIndex) -> Sequence[LessonChunk]:
@@ -146,7 +158,7 @@ def _load(graph: GraphIndex) -> _Chunks:
                 cited.setdefault(str(span.get("chunk_id", "")), set()).add(concept)
                 if row.get("role") == "teaches":
                     taught.setdefault(str(span.get("chunk_id", "")), set()).add(concept)
-    finder = MentionFinder(graph_lexicon(graph))  # built once: its statistics span the whole lexicon
+    finder = mention_finder(graph)
     chunks: list[LessonChunk] = []
     for lesson in lessons:
         shown = _shown(lesson)  # as a reader reads it: no code block, tag, URL or link target
@@ -161,8 +173,9 @@ def _load(graph: GraphIndex) -> _Chunks:
             terms = frozenset(content_terms(f"{title} {text}"))
             concepts = frozenset(named | cited.get(chunk_id, set()))
             teaches = frozenset(taught.get(chunk_id, set()))
+            headed = frozenset(concept for _, _, concept in finder.find(title))
             chunks.append(
-                LessonChunk(chunk_id, lesson.id, title, text, concepts, terms, teaches, lesson_terms)
+                LessonChunk(chunk_id, lesson.id, title, text, concepts, terms, teaches, lesson_terms, headed)
             )
     counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
     total = len(chunks) + 1
@@ -336,7 +349,9 @@ def find_excerpts(
     # more ("What is VS Code?", where "VS" names vector search) reads only chunks sharing its words.
     named_words = {t for concept in about for n in _names(graph, concept) for t in content_terms(n)}
     alone = bool(asked) and asked <= named_words
-    scored: list[tuple[bool, bool, bool, bool, float, int, LessonChunk]] = []
+    # Why or how of concepts: a chunk on them all before one that shares only their other words.
+    explained = _explained(graph, question)
+    scored: list[tuple[bool, bool, bool, bool, int, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
@@ -358,8 +373,39 @@ def find_excerpts(
             # while other chunks of the rank may say it.
             outline = not taught and _outlines(chunk.text)
             ranks = (not named, not section, not second) if taught else (not second, not named, outline)
-            scored.append((not first, *ranks, -match, order, chunk))
-    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:6])[:limit]]
+            said = sum(_naming(chunk, concept, words) for concept, words in explained.items())
+            scored.append((not first, *ranks, -said, -match, order, chunk))
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:7])[:limit]]
+
+
+def _explained(graph: GraphIndex, question: str) -> dict[str, list[tuple[str, ...]]]:
+    """The concepts an explanation question ("Why does the transformer need positional encoding?")
+    names, each with the words of its names: the chunks that name more of them answer it before
+    those that share more of its other words ("we need more data manipulations"); none for any
+    other question."""
+    if expected_kind(question) != "explanation":
+        return {}
+    found = [concept for _, _, concept in mention_finder(graph).find(question)]
+    return {concept: [tuple(content_terms(name)) for name in _names(graph, concept)] for concept in found}
+
+
+def _naming(chunk: LessonChunk, concept: str, names: Sequence[tuple[str, ...]]) -> bool:
+    """Whether a chunk names a concept: its text or its title does (the graph's lexicon), a link
+    of its lesson to the concept cites it, or its text or its title says the words of one of its
+    names in a row, as the question's words match them ("Model token costs ..." names
+    tokenization; "residual blocks" under the title "Densely Connected Networks" names no
+    residual connection)."""
+    if concept in chunk.concepts or concept in chunk.title_concepts:
+        return True
+    if not any(name and set(name) <= chunk.terms for name in names):
+        return False
+    said = (_words(chunk.text), _words(chunk.title))
+    return any(name and in_a_row(name, words) for name in names for words in said)
+
+
+@lru_cache(maxsize=8192)  # a pure function of a chunk's text, asked of the chunks a question matches
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(content_terms(text))
 
 
 def _name(graph: GraphIndex, concept: str) -> str:
