@@ -28,11 +28,11 @@ rare each word is among the excerpts given (``idf``), and the rules below.
 5. **Definitions** ("What is X?"): what a sentence says X is, read by :mod:`agents.definitions`;
    a whole sentence that only names what the one before it says ("We call this the backwards
    pass.") is quoted after that one, here and for explanations.
-6. **Explanations** ("Why ...?", "How does ...?"): the whole sentence that shares the most of the
-   question's words (two at least, the words that frame the question left out; of sentences that
-   share them alike, one that says them itself before one that has them only from its excerpt's
-   title), and the sentences after it when it is a lead-in of a few words; for a question about
-   one concept alone, the sentence that says what it is.
+6. **Explanations** ("Why ...?", "How does ...?"): of the sentences that are no series and name
+   the most of the concepts the question names (:func:`agents.relevance.explains_first`), the whole
+   one that shares the most of its words (two at least, the words that frame it left out; one that
+   says them itself before one that has them only from its excerpt's title), and the sentences
+   after it when it is a lead-in of a few words; for one concept alone, the sentence saying what it is.
 
 The best candidate wins (ties: the earlier excerpt, the earlier position); its support is
 ``score / (1 + score)``, in [0, 1).
@@ -74,7 +74,7 @@ from agents.answer_forms import (
 from agents.definitions import definition
 from agents.passages import listed_passages, names_back
 from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
-from agents.relevance import shares_enough
+from agents.relevance import explains_first, shares_enough
 from agents.stance import asks
 
 __all__ = ["AnswerSpan", "Excerpt", "best_span"]
@@ -209,7 +209,8 @@ def _span(
         said = _explain(asked, excerpts, read, idf, subjects, what_of=True)
         return said or (_what_it_is(excerpts, read, also) if PURPOSE.search(question) else None)
     if kind == "explanation":
-        return _explain(asked, excerpts, read, idf) or _what_it_does(asked, excerpts, read, also)
+        said = _explain(asked, excerpts, read, idf, concepts=also)  # also: the concepts it names
+        return said or _what_it_does(asked, excerpts, read, also)
     initial = _initial_words(read)
     best: tuple[float, int, int, str, int] | None = None
     hops = [(_overlap(asked, s.terms | s.title_terms, idf), asked - s.terms - s.title_terms) for s in read]
@@ -252,12 +253,9 @@ def _span(
     if best is None:
         return None
     score, _, _, text, position = best
-    chosen = read[position]
+    chosen, support = read[position], max(score, 0.0)
     return AnswerSpan(
-        text.strip(),
-        excerpts[chosen.excerpt].id,
-        chosen.text,
-        round(max(score, 0.0) / (1.0 + max(score, 0.0)), 4),
+        text.strip(), excerpts[chosen.excerpt].id, chosen.text, round(support / (1.0 + support), 4)
     )
 
 
@@ -282,9 +280,11 @@ def _explain(
     subjects: Sequence[frozenset[str]] = (),
     *,
     what_of: bool = False,
+    concepts: Sequence[str] = (),
 ) -> AnswerSpan | None:
     """The sentence that shares the most of the question's words (idf-weighted, its excerpt's title
-    counted), when it shares more than one: a why or how question is answered by a sentence, and
+    counted), of those that share more than one, are no series and name the most of ``concepts``
+    (:func:`agents.relevance.explains_first`): a why or how question is answered by a sentence, and
     so is a question asked yes or no, or what a concept is good or bad at, by one that names a
     concept it asks about (``subjects``, the words of each concept's name; any sentence when none
     is given); for the latter (``what_of``) the sentence itself also says one of the question's
@@ -301,9 +301,9 @@ def _explain(
     if not about:
         return None
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
-    # Ties: the sentence that says the words itself, not only through its excerpt's title, then
-    # the earlier one.
-    best = max(about, key=lambda k: (scores[k], _overlap(asked, read[k].terms, idf), -k))
+    first = {k: explains_first(asked, read[k].text, excerpts[read[k].excerpt].title, concepts) for k in about}
+    # Ties: the sentence that says the words itself, not only through its title; the earlier one.
+    best = max(about, key=lambda k: (*first[k], scores[k], _overlap(asked, read[k].terms, idf), -k))
     sentence = read[best]
     if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None
@@ -324,7 +324,7 @@ def _what_it_does(
     attention important?"; ``also``: the concept's names) shares one word with every sentence about
     it: the whole sentence that says what it is, names or emphasises it (:mod:`agents.definitions`)
     answers it; one that merely mentions it does not (a blind review found those off the point)."""
-    if not also or not asked or not asked <= {t for name in also for t in content_terms(name)}:
+    if len(also) != 1 or not asked or not asked <= {t for name in also for t in content_terms(name)}:
         return None
     found = definition(also, [sentence.text for sentence in read], known=False, how=True)
     if found is None:

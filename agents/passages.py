@@ -52,6 +52,7 @@ __all__ = [
     "listed_passages",
     "names_back",
     "passages",
+    "series",
     "titled_by",
 ]
 
@@ -247,6 +248,22 @@ def listed_passages(text: str) -> list[Passage]:
         Passage(passage, number in listings, tuple(items_of.get(number, ())))
         for number, passage in enumerate(found)
     ]
+
+
+SERIES_ITEMS = 4
+"""The fewest items, set apart by semicolons, of a sentence that is a series."""
+
+
+def series(sentence: str) -> bool:
+    """Whether a sentence is a series of :data:`SERIES_ITEMS` items or more set apart by semicolons,
+    as English writes a list whose items have commas of their own ("We begin our tour with AlexNet,
+    the first ...; the VGG network, which ...; NiN ...; and DenseNet ..."): it names many things
+    and explains none of them.
+
+    >>> series("We meet A, the first; B, the second; C; and D."), series("A is slow; B is fast.")
+    (True, False)
+    """
+    return sentence.count(";") >= SERIES_ITEMS - 1
 
 
 def joined_sentences(parts: Sequence[str]) -> str:

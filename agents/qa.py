@@ -366,9 +366,10 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     excerpts = _excerpts(prompt)
     # What one concept is may be said under its name, not the word asked ("RNN": "recurrent neural network").
     # A question asked yes or no, or about what a concept is good or bad at, is answered by a
-    # sentence about a concept it names.
+    # sentence about a concept it names; a why or how question, by one that names the most of them.
     yes_no = expected_kind(question) == "yesno"
-    about_all = len(focus) == 1 or yes_no or ASPECT.search(question) is not None
+    explained = expected_kind(question) == "explanation"
+    about_all = len(focus) == 1 or yes_no or explained or ASPECT.search(question) is not None
     also = [names[c] for c in focus if c in names] if about_all else []
     if not focus and (subject := str(prompt.payload.get("subject") or "")):
         also = [subject]  # what a term the graph lacks is for: read where the lessons say what it is

@@ -9,6 +9,11 @@ of the question's content words (all of them when it has fewer), what is asked a
 asked of it; or that names the concept asked about whole; or that a sentence of another excerpt
 leads to (a chain of two hops, where that sentence shares the rest). Definitions, explanations and
 yes/no questions are read by rules of their own, which already require what they need.
+
+Of the sentences that may answer a why or how question, those that name more of the concepts it
+names come first (:func:`explains_first`), so that a rarer word of the question said of something
+else ("need" in "we need more data manipulations") does not outweigh them; a name is said when its
+words are in a row, in the sentence or in its excerpt's title (:func:`names_said`).
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence, Set
 
 from agents.answer_forms import content_terms, question_terms
+from agents.passages import series
 
-__all__ = ["bears_on", "in_a_row", "shares_enough"]
+__all__ = ["bears_on", "explains_first", "in_a_row", "names_said", "shares_enough"]
 
 
 def shares_enough(asked: Set[str], said: Set[str], subjects: Iterable[Set[str]] = ()) -> bool:
@@ -45,6 +51,49 @@ def bears_on(question: str, sentence: str, title: str = "") -> bool:
     """
     said = set(content_terms(sentence)) | set(content_terms(title))
     return shares_enough(set(question_terms(question)), said)
+
+
+def explains_first(
+    asked: Set[str], sentence: str, title: str, names: Sequence[str]
+) -> tuple[bool, bool, int, bool]:
+    """What puts a sentence (of an excerpt titled ``title``) first among those that may answer a why
+    or how question (the question's terms ``asked``; ``names``: those of the concepts it names):
+    that it shares two of its terms or more, that it is no series (:func:`agents.passages.series`:
+    "We begin our tour of modern CNNs with AlexNet, ...; the residual network (ResNet), ...; and
+    DenseNet ..." names them all and explains none), the concepts it names (:func:`names_said`),
+    and that it says two of the terms itself, not only in its title. "Why does the transformer need
+    positional encoding?" is answered by a sentence on positional encodings in a section on the
+    Transformer before one that says "need" of something else ("To visualize the decoder ... we need
+    more data manipulations."); "How do I pick a learning rate schedule?" by a sentence on the
+    learning rate before one in a section on it that says "pick" of something else ("For that we
+    pick a modernized version of LeNet.").
+
+    >>> asked = {"transform", "need", "posit", "encod"}
+    >>> names = ["Transformer", "positional encoding"]
+    >>> explains_first(asked, "To visualize the encoder weights, we need more data.", "Transformer", names)
+    (True, True, 1, True)
+    >>> explains_first(asked, "Embeddings are added with positional encoding.", "Transformer", names)
+    (True, True, 2, True)
+    """
+    words = set(content_terms(sentence))
+    shared = len(asked & (words | set(content_terms(title))))
+    return (shared > 1, not series(sentence), names_said(names, sentence, title), len(asked & words) > 1)
+
+
+def names_said(names: Sequence[str], sentence: str, title: str = "") -> int:
+    """How many of ``names`` (a concept's name each) a sentence of an excerpt titled ``title`` says
+    whole, itself or in its title: a name's words in a row, not its words apart ("the encoder
+    outputs a vector for each position" does not say "positional encoding").
+
+    >>> names = ["Transformer", "positional encoding"]
+    >>> names_said(names, "The Transformer encoder outputs a vector for each position.")
+    1
+    >>> names_said(names, "Embeddings are added with positional encodings.", "The Transformer")
+    2
+    """
+    words, headed = content_terms(sentence), content_terms(title)
+    whole = [name for name in (content_terms(name) for name in names) if name]
+    return sum(in_a_row(name, words) or in_a_row(name, headed) for name in whole)
 
 
 def in_a_row(name: Sequence[str], words: Sequence[str]) -> bool:

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agents.answer_spans import Excerpt, best_span
+from agents.offline.handlers import offline_handlers
 from governance.excerpts import LessonChunk, _Chunks, find_excerpts, lesson_chunks
+from governance.qa import answer_flat
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
 from magg_kg.embedding import HashingEmbedding
 from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.llm.offline import OfflineLLM
 from magg_kg.records import Concept
 from magg_kg.sqlite import SQLiteStore
 
@@ -55,6 +59,41 @@ def test_the_excerpt_naming_both_concepts_comes_before_one_sharing_a_rarer_word(
     # "What ... ?" is no explanation: its excerpts are ranked by the words it shares, as before.
     what = find_excerpts(graph, "What does the transformer need encoding for?")
     assert [chunk.id for chunk in what] == ["c-train", "c-model"]
+
+
+def test_the_sentence_naming_both_concepts_answers_before_one_sharing_a_rarer_word() -> None:
+    excerpts = [
+        Excerpt("c-train", "The Transformer: Training", TRAINING),
+        Excerpt("c-model", "The Transformer: Model", MODEL),
+    ]
+    # Without the concepts' names the rarer word wins: the case the names are given for.
+    assert best_span(ASKED, excerpts).sentence == TRAINING  # type: ignore[union-attr]
+    span = best_span(ASKED, excerpts, ["Transformer", "positional encoding"])
+    assert span is not None and span.excerpt == "c-model"
+    assert span.sentence.startswith("Embeddings are added with positional encoding")
+
+
+def test_a_why_question_is_answered_from_the_concepts_it_names_end_to_end() -> None:
+    result = answer_flat(OfflineLLM(offline_handlers()), _course(), ASKED)
+    assert "c-model" in result.citations and "c-train" not in result.citations
+    assert "added with positional encoding" in result.answer
+    assert "data manipulations" not in result.answer
+
+
+def test_a_series_that_names_the_concepts_among_many_is_no_explanation() -> None:
+    tour = (
+        "We begin our tour with AlexNet, the first large network; VGG, which repeats blocks; NiN, which "
+        "convolves networks; the residual network (ResNet), which uses residual connections; and DenseNet, "
+        "which connects every layer."
+    )
+    summary = "Residual connections let added layers pass their input through to the output."
+    excerpts = [Excerpt("c-tour", "Modern CNNs", tour), Excerpt("c-resnet", "ResNet: Summary", summary)]
+    question = "Why do ResNets use residual connections?"
+    span = best_span(question, excerpts, ["ResNet", "residual connection"])
+    assert span is not None and span.sentence == summary
+    # The series alone still answers: a series is read last, not never.
+    alone = best_span(question, excerpts[:1], ["ResNet", "residual connection"])
+    assert alone is not None and alone.sentence == tour
 
 
 def test_a_chunk_is_read_with_the_concepts_its_heading_names(tmp_path: Path) -> None:
