@@ -140,7 +140,14 @@ _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|would|should
 """A question to be answered yes or no: with two concepts and a one-concept cue between them ("Is
 A part of B?"), it asks how the two are related."""
 _WHAT_CONTAINS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:contains?|includes?)\b", _I)
-_UNLOCK_CUE = re.compile(r"\b(?:builds? on|build upon|depends? on|rel(?:y|ies) on|requires?|uses?)\b", _I)
+_UNLOCK_CUE = re.compile(
+    r"\b(?:builds? on|build upon|depends? on|rel(?:y|ies) on|requires?|uses|"
+    r"(?<!\bi )(?<!\byou )(?<!\bwe )(?<!\bto )use)\b",
+    _I,
+)
+"""Cues that one concept builds on another ("What uses attention?", "What does BERT use?"); "use"
+said of the one asking ("How do I use X to ...?", "Can I use X instead of Y?", "how to use X") is
+no cue: it asks how to do something, or whether X will do, not what X unlocks."""
 _WHY_USE = re.compile(r"^\W*why\b[^?]*\buse\b", _I)
 """Why one would use X, or why X uses Y ("Why use open source models?", "Why does BERT use
 attention?"): a reason, which no list of what builds on X gives."""

@@ -157,6 +157,14 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
         ("Why use attention?", "open", ["attention"]),
         ("Why would I use transformers?", "open", ["transformer"]),
         ("What uses attention?", "unlocks", ["attention"]),
+        ("What does the transformer use?", "prerequisites", ["transformer"]),
+        # "use" said of the one asking: how to do something with it, or whether it will do instead
+        # of another ("How do I use LoRA to fine-tune a language model?" was read as what builds on
+        # language models, "Can I use X instead of Y?" as what builds on X and Y).
+        ("How do I use attention to build a transformer?", "open", ["attention", "transformer"]),
+        ("How to use attention?", "open", ["attention"]),
+        ("Can I use k-means instead of linear algebra?", "open", ["k-means", "linear-algebra"]),
+        ("What do I need to know to use transformers?", "prerequisites", ["transformer"]),
     ],
 )
 def test_the_classifier_names_the_type_and_reads_the_concepts_in_order(
