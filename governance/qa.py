@@ -88,12 +88,12 @@ from governance.question_forms import (
     typed_clauses,
     unanswered_said,
     unnamed_answer,
-    unread_said,
     what_is_asked,
 )
 from governance.scopes import bridges_of, domain_scopes
 from governance.spelling import noted, respelled
 from governance.typed_answers import explain_flat, is_typed, typed_flat, typed_routed
+from governance.unread_words import unread_said
 from magg_kg.graph_index import GraphIndex, retrieve
 from magg_kg.graph_reader import DomainReader, domain_members
 from magg_kg.llm.port import LLM, Answer, Prompt

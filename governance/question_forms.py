@@ -10,8 +10,6 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from wordfreq import zipf_frequency
-
 from agents import qa
 from agents.answer_forms import (
     DEFINED,
@@ -31,11 +29,10 @@ from agents.clauses import clauses_of, pointing, resolved_clauses
 from agents.expansions import abbreviation_asked
 from agents.locations import asks_where_taught
 from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
-from agents.offline.terms import ANCHOR_ZIPF
 from agents.phrases import word_classes
 from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name, sentences
-from governance.excerpts import graph_lexicon, lesson_chunks, lesson_terms
+from governance.excerpts import graph_lexicon, lesson_chunks
 from governance.experts import NOT_COVERED, QAResult
 from governance.graph_answer import uncovered_names
 from governance.typed_answers import of_whole_graph
@@ -57,7 +54,6 @@ __all__ = [
     "points_back",
     "typed_clauses",
     "unnamed_answer",
-    "unread_said",
     "what_is_asked",
 ]
 
@@ -370,54 +366,6 @@ def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -
     formed = [c.id for c in graph.concepts.values() if terms and content_terms(c.name) == terms]
     near = [graph.concepts[c].name for c in _likeliest(graph, formed)[:3]]
     return uncovered_names([f'"{term}"'], near or near_names(graph, [term]))
-
-
-_WITH = re.compile(r"\b(?:with|using|via)\s+(?P<object>(?:[\w.+#-]+\s*){1,3}?)\s*[?.!]*\s*$", re.IGNORECASE)
-"""What a question asks to do something with, closing it: "How do I run a GPU cluster with Slurm?"."""
-
-
-def unread_said(graph: GraphIndex, question: str, naming: bool = False) -> str:
-    """What the graph does not cover of a question that names no concept, when some of the words it
-    asks about are in no lesson and in no concept's name ("How do I deploy a model to Kubernetes?"):
-    those words are what it asks about, and a sentence that shares only its other words ("deploy",
-    "model") does not answer it. Words written together are named together ("quantum
-    chromodynamics"). "" when every word it asks about is read somewhere (or the graph holds no
-    lesson to read: then nothing can be said of its words), and when each word unread is an
-    everyday one (Zipf :data:`agents.offline.terms.ANCHOR_ZIPF` or more: "How can I make prompts
-    better nowadays?" asks about prompts, not about "nowadays"). Of a question that names a concept
-    (``naming``), only what it closes by asking to do it with counts (:data:`_WITH`): "How do I run
-    a GPU cluster with Slurm?" asks about Slurm, which a lesson on GPU clusters does not answer
-    (what the lessons say of the concepts it names is still read, after the gap is said)."""
-    if naming:
-        match = _WITH.search(question)
-        if match is None:
-            return ""
-        question = match.group("object")
-    read = lesson_terms(graph)
-    if not read:
-        return ""
-    named = graph.kept(
-        "name terms", lambda: frozenset(t for key in graph_lexicon(graph) for t in content_terms(key))
-    )
-    asked = set(question_terms(question))
-    unread: list[str] = []
-    joined_to = -1  # where the last unread word ends: the next one right after it is one name with it
-    for match in WORD.finditer(question):
-        word, terms = match.group(0), content_terms(match.group(0))
-        if not terms or any(c.isdigit() for c in word) or not set(terms) <= asked:
-            continue
-        if any(t in read or t in named for t in terms):
-            continue
-        if unread and not question[joined_to : match.start()].strip():
-            unread[-1] = f"{unread[-1]} {word}"
-        else:
-            unread.append(word)
-        joined_to = match.end()
-    if not any(zipf_frequency(word, "en") < ANCHOR_ZIPF for name in unread for word in name.split()):
-        return ""  # an everyday word ("nowadays", "France") names no subject a course would teach
-    quoted = [f'"{words}"' for words in dict.fromkeys(unread)]
-    listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
-    return f"The graph does not cover {listed}: no lesson mentions {'it' if len(quoted) == 1 else 'them'}."
 
 
 def _names_one(graph: GraphIndex, text: str) -> bool:

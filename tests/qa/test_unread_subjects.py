@@ -91,3 +91,22 @@ def test_what_a_question_naming_a_concept_asks_to_do_it_with_is_not_covered_when
     ):
         for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
             assert result.covered and "does not cover" not in result.answer, (asked, result.answer)
+
+
+def test_what_a_question_naming_a_concept_asks_to_use_is_not_covered_when_no_lesson_says_it(
+    graph: GraphIndex,
+) -> None:
+    # d2l: "How do I use LoRA to fine-tune a large language model on a single GPU?" was read as what
+    # builds on language models; read as a how-to, LoRA is what it asks about, and no lesson says it.
+    asked = "How do I use Slurm to apply dropout?"
+    unread = 'The graph does not cover "Slurm": no lesson mentions it.'
+    for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
+        assert result.sub_questions and result.sub_questions[0]["type"] == "open"
+        assert result.sub_questions[0]["concepts"] == ["dropout"]
+        assert result.short_answer == unread and result.uncovered == [unread]
+        assert "Dropout is applied in training only." in result.answer
+    # What a lesson says, used, or an owner named before it, refuses nothing.
+    for asked in ("How do I use dropout to regularize a model?", "Can I use Slurm's dropout in training?"):
+        for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
+            assert result.covered and "does not cover" not in result.answer, (asked, result.answer)
+            assert "zeros out some nodes" in result.answer or "applied in training only" in result.answer
