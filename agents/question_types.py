@@ -189,7 +189,7 @@ _CUE_WORDS = re.compile(r"^(?:the|a|an|learning|learn|study|studying|of|about|on
 _ASKING = frozenset(
     """what which who whom how whats do does did is are was were be should must can could would will
     shall may might i we you me my our your need needs needed to learn learning study studying know
-    understand take the a an of on in for it its come comes coming go there that this any anything
+    understand use take the a an of on in for it its come comes coming go there that this any anything
     everything something list tell give show please about into with and or""".split()
 )
 """The words of a question that ask rather than name: what is left of a one-concept question

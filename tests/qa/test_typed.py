@@ -433,6 +433,8 @@ def test_one_unknown_and_one_known_concept_says_what_is_not_covered(graph: Graph
         ("What can I learn after quantum gravity?", "unlocks"),
         ("What is quantum gravity part of?", "part_of"),
         ("What are the parts of quantum gravity?", "parts"),
+        # "use" said of the one asking names nothing: the name is what follows it.
+        ("What do I need to know to use quantum gravity?", "prerequisites"),
     ],
 )
 def test_a_one_concept_question_about_an_unknown_name_says_it_is_not_covered(
