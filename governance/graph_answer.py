@@ -19,7 +19,8 @@ path           :func:`~magg_kg.learning_order.learning_path` (A to B; the revers
                reported when only B to A exists)
 which_first    ``learning_path`` both ways: the start of the path that exists, else neither
 part_of/parts  :func:`~magg_kg.learning_order.wholes_and_parts`
-relation       :func:`~magg_kg.learning_order.connection`
+relation       :func:`~magg_kg.learning_order.connection` (a chain of more than
+               :data:`CHAIN_STEPS` steps only when every step orders or contains)
 ============== =====================================================================
 """
 
@@ -43,6 +44,7 @@ from magg_kg.learning_order import (
     wholes_and_parts,
 )
 from magg_kg.records import Concept
+from magg_kg.vocabulary import CURRICULUM
 
 __all__ = ["GraphAnswer", "Names", "answer_by_graph", "domains_of_edges", "names_from", "uncovered_names"]
 
@@ -79,6 +81,13 @@ class GraphAnswer:
 
 Names = Callable[[str], str]
 
+CHAIN_STEPS = 2
+"""The most steps a chain of edges of any type may take and still say how two concepts relate: a
+longer chain says it only when every step orders or contains (:data:`TELLING_TYPES`); "A is related
+to C, C to D, D to B" says nothing of how A and B relate."""
+TELLING_TYPES = frozenset({*CURRICULUM.order_types(), "part_of"})
+"""The edge types a chain of any length may be made of: which is learned first, what is part of what."""
+
 
 def _listed(names: Names, concepts: Sequence[str]) -> str:
     return ", ".join(names(c) for c in concepts)
@@ -86,6 +95,12 @@ def _listed(names: Names, concepts: Sequence[str]) -> str:
 
 def _chain(names: Names, steps: Sequence[Step]) -> list[str]:
     return [steps[0].src, *(s.dst for s in steps)] if steps else []
+
+
+def _types(touching: Touching, steps: Sequence[Step]) -> set[str]:
+    """The types of the edges of a chain."""
+    ids = {step.edge_id for step in steps}
+    return {edge.type for step in steps for edge in touching(step.src) if edge.edge_id in ids}
 
 
 def _one(kind: str, concept: str, full: bool, touching: Touching, names: Names) -> GraphAnswer:
@@ -176,8 +191,14 @@ def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) 
             types = {edge.edge_id: edge.type for edge in touching(first)}
             said = (edge_in_words(types[s.edge_id], names(s.src), names(s.dst)) for s in joined)
             answer.headline = f"{'; '.join(dict.fromkeys(said))}."
-        else:
+        elif len(joined) <= CHAIN_STEPS or _types(touching, joined) <= TELLING_TYPES:
             answer.headline = f"{a} relates to {b} through: {' → '.join(names(c) for c in answer.path)}."
+        else:  # a walk through loosely related concepts: what the lessons say of the two is asked
+            answer.covered, answer.edges, answer.path = False, [], []
+            answer.headline = (
+                f"The graph does not cover how {a} relates to {b}: no edge joins them, only a chain of "
+                f"{len(joined)} steps through other concepts."
+            )
         return answer
     forward = learning_path(touching, first, second)
     backward = None if forward is not None else learning_path(touching, second, first)
