@@ -40,6 +40,7 @@ from agents.question_types import QuestionType, classify
 from agents.relevance import bears_on
 from agents.subjects import purpose_subject
 from agents.text import clipped, find_mentions
+from agents.together import said_together
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 
@@ -326,28 +327,35 @@ def _excerpts(prompt: Prompt) -> list[Excerpt]:
 
 def compare_offline(prompt: Prompt) -> dict[str, object]:
     """How concepts no edge joins relate, as the lessons say it (the payload's ``compare``: their
-    names): what each one is, read where a lesson says so (as "What is X?" is read), each cited."""
+    names): a sentence that names them all first (:func:`said_together`), then what each one is,
+    read where a lesson says so (as "What is X?" is read), each cited."""
     excerpts = _excerpts(prompt)
-    found = [
-        (name, best_span(f"What is {name}?", excerpts, [name]))
-        for name in _strings(prompt.payload["compare"])
-    ]
+    names = _strings(prompt.payload["compare"])
+    question = str(prompt.payload.get("question") or "")
+    together = said_together(question, excerpts, names) if len(names) > 1 else None
+    found = [(name, best_span(f"What is {name}?", excerpts, [name])) for name in names]
     said = [(name, span) for name, span in found if span is not None]
-    if not said:
+    if not said and together is None:
         return {
             "reasoning": f"no excerpt of {len(excerpts)} says what {', '.join(n for n, _ in found)} is",
             "answer": "The lessons shown do not say what these concepts are.",
             "short_answer": "",
             "citations": [],
         }
+    both = [f'{" and ".join(names)}: the lesson says "{together[1]}" [{together[0]}].'] if together else []
     return {
-        "reasoning": f"what {len(said)} concept(s) are, read in {len(excerpts)} excerpt(s)",
+        "reasoning": f"{len(both)} sentence naming them all, what {len(said)} concept(s) are, "
+        f"read in {len(excerpts)} excerpt(s)",
         "answer": " ".join(
-            f'{name}: the lesson says "{span.sentence}" [{span.excerpt}].' for name, span in said
+            [*both, *(f'{name}: the lesson says "{span.sentence}" [{span.excerpt}].' for name, span in said)]
         ),
-        "short_answer": "; ".join(f"{name}: {span.text}" for name, span in said)[:1000],
-        "citations": list(dict.fromkeys(span.excerpt for _, span in said)),
-        "support": min(span.support for _, span in said),
+        "short_answer": (
+            together[1] if together else "; ".join(f"{name}: {span.text}" for name, span in said)
+        )[:1000],
+        "citations": list(
+            dict.fromkeys([*(together[:1] if together else ()), *(span.excerpt for _, span in said)])
+        ),
+        **({"support": min(span.support for _, span in said)} if said else {}),
     }
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from agents import qa
+from agents.together import said_together
 from governance.excerpts import find_excerpts
 from governance.experts import ExpertReport, QAResult, ask_expert
 from magg_kg.graph_index import GraphIndex
@@ -39,11 +40,21 @@ def compare_in_lessons(
 ) -> None:
     """Asks the experts what the lessons say of ``sub``'s concepts (module docstring): one per
     domain that owns one of them, each reading its scope (``scopes``; concepts no domain owns go to
-    ``unowned``'s scope), or one over the whole graph (``scopes`` None)."""
+    ``unowned``'s scope), or one over the whole graph (``scopes`` None); routed, the expert of the
+    first concept reads them all when a sentence of its scope names them all
+    (:func:`agents.together.said_together`: how a lesson puts them together, which neither expert alone
+    would be shown)."""
     groups: dict[str, list[str]] = {}
     for concept in sub.concepts:
         owners = (graph.owners.get(concept) or (unowned,)) if scopes is not None else ("",)
         groups.setdefault(owners[0], []).append(concept)
+    if scopes is not None and len(groups) > 1:  # a sentence of the first one's scope names them all
+        first, names = next(iter(groups)), [graph.concepts[c].name for c in sub.concepts]
+        read = find_excerpts(
+            graph, sub.text, scope=scopes.get(first, frozenset()), unowned=True, about=sub.concepts
+        )
+        if said_together(sub.text, [chunk.excerpt() for chunk in read], names) is not None:
+            groups = {first: list(sub.concepts)}
     for domain, concepts in groups.items():
         scope = None if scopes is None else scopes.get(domain, frozenset())
         excerpts = find_excerpts(graph, sub.text, scope=scope, unowned=scopes is not None, about=concepts)

@@ -5,17 +5,22 @@ lessons are read instead."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from agents.offline.handlers import offline_handlers
 from governance.graph_answer import answer_by_graph, names_from
 from governance.qa import answer_flat, answer_routed
+from magg_kg.cli.context import open_context
+from magg_kg.cli.ingestion import run_ingest
 from magg_kg.clock import StepClock
 from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.offline import OfflineLLM
+from magg_kg.operations import UnassignDomain
 from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import own, seed
+from tests.gates.world import own, seed, write
+from tests.qa.courses import course_graph, write_lessons
 
 QUOTE = "Attention is related to transformers."
 EDGES = [  # calculus - k-means - gradient descent - attention: related, related, related
@@ -71,3 +76,45 @@ def test_the_answer_to_a_long_related_chain_cites_none_of_it(graph: GraphIndex) 
         assert result.graph_answers and not result.graph_answers[0].edges
         assert "through:" not in result.answer and "k-means" not in result.answer
         assert "The graph does not cover how Calculus relates to Attention" in result.answer
+
+
+ZERO = "**Zero-shot prompting** is a prompt that gives the model no example."
+FEW = "**Few-shot prompting** is a prompt that gives the model a few examples."
+TOGETHER = "Unlike zero-shot prompting, few-shot prompting shows the model how to answer first."
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_a_sentence_that_names_both_leads_what_the_lessons_say(tmp_path: Path, flat: bool) -> None:
+    lessons = {
+        "zero.md": f"# Zero-shot prompting\n\n{ZERO}\n",
+        "few.md": f"# Few-shot prompting\n\n{FEW}\n\nSome tasks need more. {TOGETHER}\n",
+    }
+    with course_graph(tmp_path, lessons) as graph:
+        pair = {"zero-shot-prompting", "few-shot-prompting"}
+        assert pair <= set(graph.concepts) and not any({e.src, e.dst} == pair for e in graph.edges.values())
+        question = "How does zero-shot prompting relate to few-shot prompting?"
+        answer = answer_flat(LLM, graph, question) if flat else answer_routed(LLM, graph, question, {})
+    assert answer.covered and "no edge" in answer.answer
+    lead = f'zero-shot prompting and few-shot prompting: the lesson says "{TOGETHER}"'
+    assert answer.answer.lower().startswith(lead.lower()), answer.answer
+    assert f'the lesson says "{FEW}"' in answer.answer
+
+
+def test_routed_the_first_concepts_expert_reads_both_when_a_sentence_names_both(tmp_path: Path) -> None:
+    lessons = {
+        "zero.md": f"# Zero-shot prompting\n\n{ZERO}\n",
+        "few.md": f"# Few-shot prompting\n\n{FEW}\n\nSome tasks need more. {TOGETHER}\n",
+    }
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [write_lessons(tmp_path, lessons)], show_progress=False)
+        clock = StepClock("2027-01-01T00:00:00.000000Z", step_seconds=1.0)
+        given = build_graph_index(ctx.store).owners  # the course's one domain, owning both
+        write(ctx.store, clock, [UnassignDomain(concept_id=c, domain_id=d, expired_at=clock.now())
+                                 for c, ds in given.items() for d in ds])  # fmt: skip
+        own(ctx.store, clock, {"d-zero": ("zero-shot-prompting",), "d-few": ("few-shot-prompting",)})
+        graph = build_graph_index(ctx.store)
+        question = "How does zero-shot prompting relate to few-shot prompting?"
+        answer = answer_routed(LLM, graph, question, {})
+    assert graph.owners["zero-shot-prompting"] != graph.owners["few-shot-prompting"]
+    assert [report.domain for report in answer.experts] == ["d-zero"]
+    assert f'the lesson says "{TOGETHER}"' in answer.answer
