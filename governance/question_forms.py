@@ -127,9 +127,8 @@ def asked_without_aside(question: str, keys: dict[str, str]) -> str:
 
 def what_is_asked(question: str, keys: dict[str, str]) -> str:
     """The question as it is answered: its one question alone (:func:`asked_sentence`), without the
-    aside it ends in (:func:`asked_without_aside`), a term in a context asked by the name the
-    context gives it (:func:`as_named_in_context`)."""
-    return as_named_in_context(asked_without_aside(asked_sentence(question, keys), keys), keys)
+    aside it ends in (:func:`asked_without_aside`)."""
+    return asked_without_aside(asked_sentence(question, keys), keys)
 
 
 _CONTEXT = re.compile(
@@ -141,17 +140,22 @@ def as_named_in_context(question: str, keys: dict[str, str]) -> str:
     """ "What is X in M H?" asked as "What is M X?", when the graph names a concept so and not "X in
     M H": English names the kind of X that belongs to a context by the context's modifiers ("What
     is regression in text pair classification?" asks of text pair regression); the question as it
-    is otherwise (a context of one word, "regression in statistics", names no such kind).
+    is otherwise (a context of one word, "regression in statistics", names no such kind; a context
+    that is itself a kind of X, "a transformer in an autoregressive transformer", asks of X).
 
     >>> keys = {"text pair regression": "tpr", "regression": "r", "text pair classification": "tpc"}
     >>> as_named_in_context("What is regression in text pair classification?", keys)
     'What is text pair regression?'
     >>> as_named_in_context("What is regression in statistics?", keys)
     'What is regression in statistics?'
+    >>> as_named_in_context("What is regression in text pair regression?", keys)
+    'What is regression in text pair regression?'
     """
     term, _, verb, whole = term_in_context(question)
     context = _CONTEXT.match(whole, len(term)) if term and not _one_name(whole, keys) else None
     words = context["context"].split() if context is not None else []
+    if set(content_terms(term)) <= set(content_terms(" ".join(words))):
+        return question
     named = " ".join([*words[:-1], term])
     return f"What {verb} {named}?" if len(words) > 1 and _one_name(named, keys) else question
 

@@ -12,11 +12,13 @@ noun (a single word, one that is only a noun: "custom" of "custom layer" is an a
 word that is only a part of several names ("attention" in "self-attention" and "attention
 pooling") names none of them. And a "What is X model?" question that names no concept, read as
 "What is X?" where the lessons hold X (:mod:`governance.head_words`), and "What is regression in text
-pair classification?" as "What is text pair regression?" where the graph names that kind of X."""
+pair classification?" as "What is text pair regression?" where the graph names that kind of X and
+the lessons answer it (:func:`answered`)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from agents.answer_forms import WORD, content_terms, question_terms, term_in_context
 from agents.question_types import classify
@@ -27,7 +29,7 @@ from governance.head_words import headless
 from governance.question_forms import GENERIC, as_named_in_context, noun_ended
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["edits", "noted", "respelled"]
+__all__ = ["answered", "edits", "noted", "respelled"]
 
 
 def edits(a: str, b: str, most: int) -> int:
@@ -97,18 +99,24 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             said.append(f'Taking "{asked}" to mean "{name}".')
             question = f"{question[: where.start()]}{name}{question[where.end() :]}"
     question, head = headless(graph, question)
-    question, context = _in_context(graph, question)
-    return question, " ".join(note for note in [*said, head, context] if note)
+    return question, " ".join([*said, head] if head else said)
 
 
-def _in_context(graph: GraphIndex, question: str) -> tuple[str, str]:
-    """ "What is X in M H?" asked as "What is M X?" where the graph names that kind of X
-    (:func:`governance.question_forms.as_named_in_context`), and what is said of it."""
-    named = as_named_in_context(question, graph_lexicon(graph))
-    if named == question:
-        return question, ""
-    term = named.split(maxsplit=2)[-1].rstrip("?")
-    return named, f'Taking "{term_in_context(question)[3]}" to mean "{term}".'
+def answered(graph: GraphIndex, question: str, answer: Callable[[str], QAResult]) -> QAResult:
+    """``answer`` to the question as read (:func:`respelled`), what was read in it said first. A
+    term in a context is asked by the name the context gives it, and said: "What is regression in
+    text pair classification?" as "What is text pair regression?"
+    (:func:`governance.question_forms.as_named_in_context`); when that answer covers nothing ("What
+    is Copilot in AI assistant?" read as "What is AI Copilot?", which no lesson says), the question
+    is answered as asked."""
+    asked, note = respelled(graph, question)
+    named = as_named_in_context(asked, graph_lexicon(graph))
+    if named != asked and (result := answer(named)).covered:
+        term = named.split(maxsplit=2)[-1].rstrip("?")
+        return noted(
+            result, question, f'{note} Taking "{term_in_context(asked)[3]}" to mean "{term}".'.strip()
+        )
+    return noted(answer(asked), question, note)
 
 
 def _shortened(graph: GraphIndex) -> dict[str, str]:

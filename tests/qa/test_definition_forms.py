@@ -10,7 +10,9 @@ from agents.answer_spans import Excerpt, best_span
 from agents.definitions import Definition, defines, definition
 from agents.offline.handlers import offline_handlers
 from governance.evaluation.multihop import short_answer
+from governance.experts import QAResult
 from governance.qa import answer_flat, answer_routed
+from governance.spelling import answered
 from magg_kg.llm.offline import OfflineLLM
 from tests.qa.courses import course_graph
 
@@ -204,6 +206,22 @@ def test_a_term_in_a_context_is_asked_by_the_name_the_context_gives_it(tmp_path:
         assert (
             answer_routed(LLM, graph, other, {}).sub_questions[0]["text"] != "What is text pair regression?"
         )
+        # A reading whose answer covers nothing is not taken: the question is answered as asked.
+        asked: list[str] = []
+
+        def uncovered_unless_as_asked(question: str) -> QAResult:
+            asked.append(question)
+            return QAResult(
+                question,
+                "flat",
+                None,
+                covered=question == "What is regression in text pair classification?",
+                answer="as asked",
+            )
+
+        result = answered(graph, "What is regression in text pair classification?", uncovered_unless_as_asked)
+        assert asked == ["What is text pair regression?", "What is regression in text pair classification?"]
+        assert result.answer == "as asked"  # no "Taking ... to mean ..." note: the reading was dropped
 
 
 def test_a_question_mark_inside_emphasis_ends_no_definition() -> None:
