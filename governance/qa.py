@@ -91,7 +91,7 @@ from governance.question_forms import (
     what_is_asked,
 )
 from governance.scopes import bridges_of, domain_scopes
-from governance.spelling import answered
+from governance.spelling import answer_as_read
 from governance.typed_answers import explain_flat, is_typed, typed_flat, typed_routed
 from governance.unread_words import unread_said
 from magg_kg.graph_index import GraphIndex, retrieve
@@ -177,7 +177,7 @@ def answer_routed(
 ) -> QAResult:
     """Answers ``question`` through decomposition, domain routing, experts and synthesis (a name
     misspelled in it read as the concept's, and said: :mod:`governance.spelling`)."""
-    return answered(
+    return answer_as_read(
         graph, question, lambda asked: _routed(llm, graph, asked, bridges, top_k).cite_headlines()
     )
 
@@ -326,7 +326,7 @@ def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -
     """The baseline, no routing: the graph algorithm of each typed clause over the whole graph, one
     call explaining them all; one retrieval over the whole graph and one call for an open question
     (and for each open clause beside typed ones)."""
-    return answered(graph, question, lambda asked: _flat(llm, graph, asked, top_k).cite_headlines())
+    return answer_as_read(graph, question, lambda asked: _flat(llm, graph, asked, top_k).cite_headlines())
 
 
 def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:

@@ -13,7 +13,7 @@ word that is only a part of several names ("attention" in "self-attention" and "
 pooling") names none of them. And a "What is X model?" question that names no concept, read as
 "What is X?" where the lessons hold X (:mod:`governance.head_words`), and "What is regression in text
 pair classification?" as "What is text pair regression?" where the graph names that kind of X and
-the lessons answer it (:func:`answered`)."""
+the lessons answer it (:func:`answer_as_read`)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from governance.head_words import headless
 from governance.question_forms import GENERIC, as_named_in_context, noun_ended
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["answered", "edits", "noted", "respelled"]
+__all__ = ["answer_as_read", "edits", "noted", "respelled"]
 
 
 def edits(a: str, b: str, most: int) -> int:
@@ -102,7 +102,7 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
     return question, " ".join([*said, head] if head else said)
 
 
-def answered(graph: GraphIndex, question: str, answer: Callable[[str], QAResult]) -> QAResult:
+def answer_as_read(graph: GraphIndex, question: str, answer: Callable[[str], QAResult]) -> QAResult:
     """``answer`` to the question as read (:func:`respelled`), what was read in it said first. A
     term in a context is asked by the name the context gives it, and said: "What is regression in
     text pair classification?" as "What is text pair regression?"

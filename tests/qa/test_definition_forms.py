@@ -12,7 +12,7 @@ from agents.offline.handlers import offline_handlers
 from governance.evaluation.multihop import short_answer
 from governance.experts import QAResult
 from governance.qa import answer_flat, answer_routed
-from governance.spelling import answered
+from governance.spelling import answer_as_read
 from magg_kg.llm.offline import OfflineLLM
 from tests.qa.courses import course_graph
 
@@ -219,7 +219,9 @@ def test_a_term_in_a_context_is_asked_by_the_name_the_context_gives_it(tmp_path:
                 answer="as asked",
             )
 
-        result = answered(graph, "What is regression in text pair classification?", uncovered_unless_as_asked)
+        result = answer_as_read(
+            graph, "What is regression in text pair classification?", uncovered_unless_as_asked
+        )
         assert asked == ["What is text pair regression?", "What is regression in text pair classification?"]
         assert result.answer == "as asked"  # no "Taking ... to mean ..." note: the reading was dropped
 
