@@ -8,20 +8,26 @@ the concepts first, :func:`governance.excerpts.find_excerpts`) and asked, with t
 :func:`agents.qa.compare_offline`). Routed, each domain's expert reads its own scope for the
 concepts it owns; flat, one expert reads the whole graph's lessons for both. The graph's "not
 covered" stays in the answer beside what the lessons say.
+
+A side the graph holds no concept of ("What's the difference between MLOps and LLMOps?", no concept
+MLOps) is read the same way when a lesson writes its name (:func:`compare_lacked`): the chunks that
+write it are shown beside those of the other side, and the answer says the graph lacks the concept
+(and that the lessons mention it), not that the graph does not cover it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from agents import qa
+from agents.text import find_mentions, lexicon
 from agents.together import said_together
-from governance.excerpts import find_excerpts
-from governance.experts import ExpertReport, QAResult, ask_expert
+from governance.excerpts import EXCERPTS, LessonChunk, find_excerpts, lesson_chunks
+from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM
 
-__all__ = ["compare_in_lessons", "unjoined"]
+__all__ = ["compare_in_lessons", "compare_lacked", "lacked_answer", "unjoined"]
 
 
 def unjoined(sub: qa.SubQuestion, explained_by: Sequence[str]) -> bool:
@@ -44,23 +50,136 @@ def compare_in_lessons(
     first concept reads them all when a sentence of its scope names them all
     (:func:`agents.together.said_together`: how a lesson puts them together, which neither expert alone
     would be shown)."""
-    groups: dict[str, list[str]] = {}
-    for concept in sub.concepts:
-        owners = (graph.owners.get(concept) or (unowned,)) if scopes is not None else ("",)
-        groups.setdefault(owners[0], []).append(concept)
-    if scopes is not None and len(groups) > 1:  # a sentence of the first one's scope names them all
-        first, names = next(iter(groups)), [graph.concepts[c].name for c in sub.concepts]
-        read = find_excerpts(
-            graph, sub.text, scope=scopes.get(first, frozenset()), unowned=True, about=sub.concepts
+    _compare(llm, graph, sub, list(sub.concepts), result, scopes, unowned)
+
+
+def compare_lacked(
+    llm: LLM,
+    graph: GraphIndex,
+    sub: qa.SubQuestion,
+    result: QAResult,
+    scopes: Mapping[str, frozenset[str]] | None = None,
+    unowned: str = "",
+) -> bool:
+    """Reads a relation sub-question whose one side is a concept and whose other is a name the graph
+    lacks (``sub.unknown``) in the lessons, as :func:`compare_in_lessons` reads two concepts, when a
+    lesson writes that name; and says what is missing: the concept, not the lessons' word on it (and,
+    when no answer cited says anything of the name, that the excerpts read do not say how it relates).
+    False when the question is of another form or no lesson writes the name (nothing read or said)."""
+    if sub.type != "relation" or len(sub.concepts) != 1 or len(sub.unknown) != 1:
+        return False
+    term, other = sub.unknown[0], graph.concepts[sub.concepts[0]].name
+    if not _writing(graph, sub.text, term, None, False):
+        return False
+    before = len(result.experts)
+    _compare(llm, graph, sub, [*sub.concepts, term], result, scopes, unowned)
+    keys, lacks = lexicon([(term, [term])]), f'The graph holds no concept "{term}"'
+    if any(r.citations and find_mentions(r.answer, keys) for r in result.experts[before:]):  # said of it
+        result.uncovered.append(f"{lacks} and no edge relating it to {other}; the lessons mention it.")
+    else:
+        result.uncovered.append(
+            f"{lacks}; a lesson mentions it, but the excerpts read do not say how it relates to {other}."
         )
+    return True
+
+
+def lacked_answer(result: QAResult) -> QAResult:
+    """The answer, flat, to a typed question naming something the graph lacks: what the experts
+    :func:`compare_lacked` asked cited, then what the graph lacks; not covered when they cited nothing."""
+    answered = [report for report in result.experts if report.citations]
+    if not answered:
+        return result.not_covered()
+    result.answer = " ".join(dict.fromkeys([*(r.answer for r in answered), *result.uncovered]))
+    result.short_answer = " ".join(r.short_answer for r in answered if r.short_answer) or NOT_COVERED
+    result.citations = list(dict.fromkeys(c for report in answered for c in report.citations))
+    result.covered = True
+    return result
+
+
+def _compare(
+    llm: LLM,
+    graph: GraphIndex,
+    sub: qa.SubQuestion,
+    sides: Sequence[str],
+    result: QAResult,
+    scopes: Mapping[str, frozenset[str]] | None,
+    unowned: str,
+) -> None:
+    """:func:`compare_in_lessons` of ``sides``: concepts, and names the graph lacks that lessons write."""
+    groups: dict[str, list[str]] = {}
+    for side in sides:
+        groups.setdefault(_domain(graph, sub.text, side, sides, scopes, unowned), []).append(side)
+    if scopes is not None and len(groups) > 1:  # a sentence of the first one's scope names them all
+        first, names = next(iter(groups)), [_name(graph, side) for side in sides]
+        read = _shown(graph, sub.text, sides, scopes.get(first, frozenset()), True)
         if said_together(sub.text, [chunk.excerpt() for chunk in read], names) is not None:
-            groups = {first: list(sub.concepts)}
-    for domain, concepts in groups.items():
+            groups = {first: list(sides)}
+    for domain, group in groups.items():
         scope = None if scopes is None else scopes.get(domain, frozenset())
-        excerpts = find_excerpts(graph, sub.text, scope=scope, unowned=scopes is not None, about=concepts)
+        excerpts = _shown(graph, sub.text, group, scope, scopes is not None)
         if not excerpts:
             continue
-        report = ExpertReport(domain, sub.text, concepts, [])
+        report = ExpertReport(domain, sub.text, [side for side in group if side in graph.concepts], [])
         result.experts.append(report)
-        names = [graph.concepts[c].name for c in concepts]
+        names = [_name(graph, side) for side in group]
         ask_expert(llm, graph, report, [], result, excerpts=excerpts, compare=names)
+
+
+def _name(graph: GraphIndex, side: str) -> str:
+    return graph.concepts[side].name if side in graph.concepts else side
+
+
+def _domain(
+    graph: GraphIndex,
+    question: str,
+    side: str,
+    sides: Sequence[str],
+    scopes: Mapping[str, frozenset[str]] | None,
+    unowned: str,
+) -> str:
+    """Whose expert reads a side: the first domain that owns the concept; for a name the graph lacks,
+    the first of the domains of the chunk that writes it shown first (:func:`_writing`)."""
+    if scopes is None:
+        return ""
+    if side in graph.concepts:
+        return (graph.owners.get(side) or (unowned,))[0]
+    written = _writing(graph, question, side, None, False, [c for c in sides if c in graph.concepts])
+    owners = sorted({d for c in written[0].concepts for d in graph.owners.get(c, ())}) if written else []
+    return owners[0] if owners else unowned
+
+
+def _shown(
+    graph: GraphIndex, question: str, sides: Sequence[str], scope: Collection[str] | None, unowned: bool
+) -> list[LessonChunk]:
+    """The excerpts an expert is shown of ``sides``: the chunks that write each name the graph lacks
+    (:data:`_WRITING` of each), then those :func:`find_excerpts` finds for the concepts."""
+    concepts = [side for side in sides if side in graph.concepts]
+    lacked = [side for side in sides if side not in graph.concepts]
+    written = [
+        chunk for term in lacked for chunk in _writing(graph, question, term, scope, unowned, concepts)
+    ]
+    found = find_excerpts(graph, question, scope=scope, unowned=unowned, about=concepts)
+    return list({chunk.id: chunk for chunk in [*written, *found]}.values())[:EXCERPTS]
+
+
+_WRITING = 2
+"""The most chunks that write a name the graph lacks shown for it: the rest of what an expert is
+shown says what the other side is."""
+
+
+def _writing(
+    graph: GraphIndex,
+    question: str,
+    term: str,
+    scope: Collection[str] | None,
+    unowned: bool,
+    beside: Collection[str] = (),
+) -> list[LessonChunk]:
+    """The chunks (of a scope) that write ``term`` as a name (in any of its forms: "decoder-only
+    model" for "decoder-only models"), at most :data:`_WRITING`: those linked to every concept
+    ``beside`` it first (where a lesson puts the two together), then those that match the question best."""
+    keys = lexicon([(term, [term])])
+    every = len(lesson_chunks(graph))
+    found = find_excerpts(graph, question, scope=scope, unowned=unowned, limit=every)
+    written = [chunk for chunk in found if find_mentions(chunk.text, keys)]
+    return sorted(written, key=lambda chunk: not chunk.concepts >= set(beside))[:_WRITING]

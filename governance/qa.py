@@ -62,7 +62,7 @@ from agents.clauses import clauses_of
 from agents.locations import asks_where_taught
 from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name
-from governance.comparison import compare_in_lessons, unjoined
+from governance.comparison import compare_in_lessons, compare_lacked, lacked_answer, unjoined
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
     STAGE,
@@ -204,7 +204,7 @@ def _routed(
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
         result.sub_questions.append(entry | {"type": sub.type, "unknown": sub.unknown})
-        if sub.unknown:
+        if sub.unknown and not compare_lacked(llm, graph, sub, result, scopes, UNOWNED):  # lessons may say
             result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
         if typed and number == typed[0]:  # the typed sub-questions together, each expert asked once
             explained = typed_routed(llm, graph, [subs[n] for n in typed], reader, result)
@@ -360,12 +360,12 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     result.sub_questions.append(
         {"text": question, "concepts": sub.concepts, "domains": [], "type": sub.type, "unknown": sub.unknown}
     )
-    if sub.unknown:
+    if sub.unknown and not compare_lacked(llm, graph, sub, result):  # a name the graph lacks, lessons write
         result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
     if is_typed(sub):
         return typed_flat(llm, graph, [sub], result)
     if sub.type != "open" and sub.unknown:
-        return result.not_covered()
+        return lacked_answer(result)
     asked = about_one(graph, question)
     result.sub_questions[-1]["text"] = asked
     term, parts = lacked_term(graph, asked)  # a term the graph lacks is read in the lessons alone

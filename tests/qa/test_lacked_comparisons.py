@@ -1,0 +1,63 @@
+"""A comparison one side of which is a name the graph holds no concept of ("What's the difference
+between MLOps and LLMOps?" with no concept MLOps): when a lesson writes that name, what the lessons
+say of both sides is read, and the answer says the graph lacks the concept, not that it does not
+cover it; when no lesson writes the name, the graph does not cover it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from agents.offline.handlers import offline_handlers
+from governance.experts import QAResult
+from governance.qa import answer_flat, answer_routed
+from magg_kg.graph_index import GraphIndex
+from magg_kg.llm.offline import OfflineLLM
+from tests.qa.courses import course_graph
+
+LLM = OfflineLLM(offline_handlers())
+COMPARED = "Unlike MLOps, LLMOps evaluates prompts instead of retraining models."
+DECODER_ONLY = "GPT uses a decoder-only model, while T5 keeps the encoder-decoder design."
+LESSONS = {
+    "01-ops.md": "# Operations\n\n**LLMOps** is the practice of running applications built on language "
+    f"models. {COMPARED}\n",
+    "02-models.md": "# Architectures\n\nAn **encoder-decoder** is an architecture that maps an input "
+    f"sequence to an output sequence. {DECODER_ONLY}\n",
+    "03-tokens.md": "# Tokens\n\nA **tokenizer** is a program that splits text into tokens.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
+    with course_graph(tmp_path_factory.mktemp("lacked-comparisons"), LESSONS) as graph:
+        yield graph
+
+
+def _both(graph: GraphIndex, question: str) -> list[QAResult]:
+    return [answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)]
+
+
+def test_the_graph_is_as_the_tests_read_it(graph: GraphIndex) -> None:
+    names = {name.lower() for names in graph.names.values() for name in names}
+    assert {"llmops", "encoder-decoder"} <= names
+    assert not {"mlops", "decoder-only model", "decoder-only models", "devops"} & names
+
+
+def test_a_side_the_graph_lacks_is_read_where_a_lesson_writes_it(graph: GraphIndex) -> None:
+    for result in _both(graph, "What's the difference between MLOps and LLMOps?"):
+        assert result.covered and COMPARED in result.answer
+        assert 'The graph holds no concept "MLOps"' in result.answer
+        assert "does not cover MLOps" not in result.answer
+
+
+def test_a_lacked_side_is_found_in_any_form_the_lessons_write_it(graph: GraphIndex) -> None:
+    for result in _both(graph, "What is the difference between encoder-decoder and decoder-only models?"):
+        assert result.covered and DECODER_ONLY in result.answer
+        assert 'The graph holds no concept "decoder-only models"' in result.answer
+
+
+def test_a_side_no_lesson_writes_is_not_covered(graph: GraphIndex) -> None:
+    for result in _both(graph, "What's the difference between DevOps and LLMOps?"):
+        assert not result.covered and COMPARED not in result.answer
+        assert result.answer == "The graph does not cover DevOps."
