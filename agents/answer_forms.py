@@ -174,8 +174,8 @@ PURPOSE = re.compile(
 normalization solve?"): what it is often says, when no sentence says it in the question's words."""
 ASPECT = re.compile(
     r"\bwhen (?:should|would|could|might|to|do (?:i|we|you) (?:use|need|choose|apply|prefer))\b|"
-    r"\bwhen is it (?:better|best|worth|wise|useful)\b|\bwhen (?:is|are) .{1,60}? (?:better|worse|preferable|"
-    r"preferred|more useful|a better choice)\b|"
+    r"\bwhen is it (?:\w+ly )?(?:better|best|worth|wise|useful)\b|"  # "actually worth", "really better"
+    r"\bwhen (?:is|are) .{1,60}? (?:better|worse|preferable|preferred|more useful|a better choice)\b|"
     r"\bwhat (?:are|is) (?:the |some |its |their )?(?:main |key |biggest )?(?:advantages?|disadvantages?|"
     r"benefits?|drawbacks?|downsides?|limitations?|pros|cons|strengths?|weaknesses?|trade-?offs?|risks?|"
     r"dangers?|pitfalls?) of\b|" + PURPOSE.pattern,

@@ -1,0 +1,49 @@
+"""A question that a lesson's section heading asks is answered from that section.
+
+genai: "When is it actually worth fine-tuning a model instead of just getting better at prompting?"
+was not covered (a "When ...?" read as asking for a date), and "When should I fine-tune a model?"
+quoted lesson 01 on foundation models, though lesson 18 has the section "When and why should we
+fine-tune models?": its everyday words ("actually", "just", "getting better", "instead") are rarer
+in the course than "fine-tuning" and "model", and matched other lessons better.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents.answer_forms import expected_kind
+from agents.offline.handlers import offline_handlers
+from governance.qa import answer_flat, answer_routed
+from magg_kg.llm.offline import OfflineLLM
+from tests.qa.courses import course_graph
+
+LLM = OfflineLLM(offline_handlers())
+ASKED = "When is it actually worth fine-tuning a model instead of just getting better at prompting?"
+WHEN = "Fine-tune a model when prompt engineering no longer improves the answers it gives."
+JOB = "A training job reads the examples in rounds and saves the weights it ends with. " * 12
+COST = "Each round of training is billed by the number of tokens it reads. " * 12
+TRIES = "Each prompt you write teaches you what the model reads into your words. " * 12
+LESSONS = {
+    "01-fine-tuning.md": "# Fine-Tuning\n\nFine-tuning is the retraining of a pre-trained model on new data."
+    "\n\n"
+    f"## How can we fine-tune a pre-trained model?\n\nWe upload training data and start a job. {JOB}\n\n"
+    f"## When and why should we fine-tune models?\n\n{WHEN} {COST}\n",
+    "02-prompting.md": "# Prompt Engineering\n\nPrompt engineering is the writing of prompts for a model.\n\n"
+    "## Good practices\n\nYou actually get better at prompting just by trying instead of reading. "
+    f"{TRIES}\n\n"
+    "## Worth it\n\nInstead of one answer, just ask again and get better ones. It is worth it.\n",
+}
+
+
+def test_when_it_is_worth_doing_something_asks_for_a_reason_not_a_date() -> None:
+    # An adverb between "it" and "worth" ("actually", "really") leaves the question what it was.
+    for question in (ASKED, "When is it really better to use dropout?", "When is it worth fine-tuning?"):
+        assert expected_kind(question) == "explanation", question
+    assert expected_kind("When is it due?") == "date"
+    assert expected_kind("When is it usually released?") == "date"
+
+
+def test_a_when_to_question_is_answered_from_the_lessons(tmp_path: Path) -> None:
+    with course_graph(tmp_path, LESSONS) as graph:
+        for result in (answer_routed(LLM, graph, ASKED, {}), answer_flat(LLM, graph, ASKED)):
+            assert result.citations and "does not cover" not in result.answer, result.answer
