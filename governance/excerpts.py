@@ -25,8 +25,10 @@ names it only to point to another part of the course, "in the next section we wi
 no teaching chunk). A why or how question reads first the chunks that name more of the concepts
 it names (:func:`_naming`: in their text or their title, "Self-Attention and Positional Encoding"),
 then those that match it better: a rarer word of the question ("need") said of something else
-does not outweigh its concepts. A chunk's title is its lesson's title and its section's heading. The
-chunks and their words are read once per graph and kept
+does not outweigh its concepts. Before all of these, in lesson order, come the chunks whose title asks
+the question alike (:func:`agents.headings.asks_alike`: "When and why should we fine-tune models?"
+for "When is it worth fine-tuning a model?"). A chunk's title is its lesson's title and its section's
+heading. The chunks and their words are read once per graph and kept
 (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
 of the chunk that matches it best.
@@ -46,6 +48,7 @@ from agents.answer_forms import content_terms, expected_kind, question_terms
 from agents.answer_spans import Excerpt
 from agents.cross_references import without_holes
 from agents.definitions import defines
+from agents.headings import asks_alike
 from agents.locations import asks_where_taught, names_only_elsewhere
 from agents.passages import announces, ends_a_sentence, joined_sentences
 from agents.relevance import in_a_row
@@ -351,7 +354,7 @@ def find_excerpts(
     alone = bool(asked) and asked <= named_words
     # Why or how of concepts: a chunk on them all before one that shares only their other words.
     explained = _explained(graph, question)
-    scored: list[tuple[bool, bool, bool, bool, int, float, int, LessonChunk]] = []
+    scored: list[tuple[bool, int, bool, bool, bool, bool, int, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
@@ -374,8 +377,9 @@ def find_excerpts(
             outline = not taught and _outlines(chunk.text)
             ranks = (not named, not section, not second) if taught else (not second, not named, outline)
             said = sum(_naming(chunk, concept, words) for concept, words in explained.items())
-            scored.append((not first, *ranks, -said, -match, order, chunk))
-    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:7])[:limit]]
+            heading = asks_alike(question, chunk.title)  # its section asks the question: read first, in order
+            scored.append((not heading, heading * order, not first, *ranks, -said, -match, order, chunk))
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:9])[:limit]]
 
 
 def _explained(graph: GraphIndex, question: str) -> dict[str, list[tuple[str, ...]]]:

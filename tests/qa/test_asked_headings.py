@@ -13,6 +13,7 @@ from pathlib import Path
 
 from agents.answer_forms import expected_kind
 from agents.offline.handlers import offline_handlers
+from governance.excerpts import find_excerpts
 from governance.qa import answer_flat, answer_routed
 from magg_kg.llm.offline import OfflineLLM
 from tests.qa.courses import course_graph
@@ -47,3 +48,16 @@ def test_a_when_to_question_is_answered_from_the_lessons(tmp_path: Path) -> None
     with course_graph(tmp_path, LESSONS) as graph:
         for result in (answer_routed(LLM, graph, ASKED, {}), answer_flat(LLM, graph, ASKED)):
             assert result.citations and "does not cover" not in result.answer, result.answer
+
+
+def test_the_section_whose_heading_asks_the_question_is_read_first(tmp_path: Path) -> None:
+    with course_graph(tmp_path, LESSONS) as graph:
+        for question in (ASKED, "When should I fine-tune a model?", "Why fine-tune a model?"):
+            found = find_excerpts(graph, question)
+            assert found and found[0].title.endswith("When and why should we fine-tune models?"), question
+            for result in (answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)):
+                assert found[0].id in result.citations, (question, result.answer)
+        # The same words asked with another question word, or fewer of the heading's words: no such section.
+        for question in ("How should I fine-tune a model?", "When should I fine-tune?"):
+            found = find_excerpts(graph, question)
+            assert found and not found[0].title.endswith("When and why should we fine-tune models?"), question
