@@ -7,7 +7,8 @@ should we fine-tune models?") asks a question alike when its last part is a ques
 words (those it opens with, "when and why") hold the question's own, and every content word of it
 is a word of the question (by stem: "fine-tune models" and "fine-tuning a model"). The question
 may say more ("actually", "instead of prompting"); the title may not: "How can we fine-tune a
-pre-trained model?" does not ask "How does fine-tuning work?".
+pre-trained model?" does not ask "How does fine-tuning work?". Such a section answers a why, how or
+when-to question from its start: the offline reader quotes its first sentences (:func:`opening`).
 
 >>> asked = "When is it actually worth fine-tuning a model instead of just getting better at prompting?"
 >>> asks_alike(asked, "Fine-Tuning Your LLM: When and why should we fine-tune models?")
@@ -27,11 +28,15 @@ False
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
-from agents.answer_forms import asked_part, content_terms
+from agents.answer_forms import WORD, asked_part, content_terms, expected_kind
+from agents.answer_spans import LEAD_IN_WORDS, AnswerSpan, Excerpt
+from agents.passages import announces, listed_passages
+from agents.stance import asks
 
-__all__ = ["asks_alike"]
+__all__ = ["asks_alike", "opening"]
 
 _QUESTION_WORD = r"(?:when|where|who|whom|whose|what|which|how|why)\b"
 _OPENING = re.compile(rf"\s*({_QUESTION_WORD}(?:\s*(?:,|and\b|or\b|&|/)\s*{_QUESTION_WORD})*)")
@@ -53,8 +58,56 @@ def _heading_asks(title: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """The question words a title's last part opens with and its content words, when that part is
     a question with some content word (None for any other title)."""
     heading = title.rsplit(": ", 1)[-1].strip()
-    opening = _OPENING.match(heading.lower())
+    opened = _OPENING.match(heading.lower())
     terms = frozenset(content_terms(heading))
-    if not heading.endswith("?") or opening is None or not terms:
+    if not heading.endswith("?") or opened is None or not terms:
         return None
-    return frozenset(re.findall(_QUESTION_WORD, opening.group(1))), terms
+    return frozenset(re.findall(_QUESTION_WORD, opened.group(1))), terms
+
+
+def opening(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
+    """The first sentences of the first excerpt whose title asks a why, how or when-to question
+    alike (:func:`asks_alike`): its first sentence, and the ones after it while they have fewer than
+    :data:`~agents.answer_spans.LEAD_IN_WORDS` words in all, leaving out a listing, a question the
+    lesson asks, and, before the first one quoted, a sentence that announces what follows ("In the
+    next chapter we ...") or asks the title's question again ("let's talk about _why_ we need prompt
+    engineering"). Its support is ``n / (1 + n)`` for the title's ``n`` content words. None when no
+    excerpt's title asks it, or for another kind of question.
+
+    >>> asked = "When should I fine-tune a model?"
+    >>> section = Excerpt("c-2", "LLMs: When should we fine-tune models?", "Why? Fine-tune late. It costs.")
+    >>> span = opening(asked, [Excerpt("c-1", "LLMs", "Fine-tuning is costly."), section])
+    >>> span.excerpt, span.text, span.support
+    ('c-2', 'Fine-tune late. It costs.', 0.6667)
+    >>> opening("What is fine-tuning?", [section]) is None
+    True
+    >>> again = "Let's see _when_ we fine-tune models. Fine-tune models late, when prompts fail to help."
+    >>> opening(asked, [Excerpt("c-3", "When should we fine-tune models?", again)]).text
+    'Fine-tune models late, when prompts fail to help.'
+    """
+    if expected_kind(question) != "explanation":
+        return None
+    for excerpt in excerpts:
+        if (heading := _heading_asks(excerpt.title)) is None or not asks_alike(question, excerpt.title):
+            continue
+        words, terms = heading
+        said: list[str] = []
+        for passage in listed_passages(excerpt.text):
+            if passage.listed or asks(passage.text) or (not said and _leads_in(passage.text, words, terms)):
+                continue
+            said.append(passage.text)
+            if len(WORD.findall(" ".join(said))) >= LEAD_IN_WORDS:
+                break
+        if said:
+            text = " ".join(said)
+            return AnswerSpan(text, excerpt.id, text, round(len(terms) / (1 + len(terms)), 4))
+    return None
+
+
+def _leads_in(sentence: str, words: frozenset[str], terms: frozenset[str]) -> bool:
+    """Whether a section's sentence only leads to what it says: it announces it, or it asks the
+    heading's question again, one of its question words followed by every content word of it ("let's
+    talk about _why_ we need prompt engineering"; not "Fine-tune a model when prompts fail")."""
+    said = sentence.lower()  # a question word may be emphasised: "_why_"
+    found = [m.end() for word in words if (m := re.search(rf"(?<![a-z]){word}(?![a-z])", said))]
+    return announces(sentence) or (bool(found) and terms <= set(content_terms(said[min(found) :])))

@@ -34,6 +34,7 @@ from agents.answer_forms import ASPECT, expected_kind
 from agents.answer_spans import Excerpt, best_span
 from agents.clauses import clauses_of, resolved_clauses
 from agents.expansions import abbreviation_asked, expansion
+from agents.headings import opening
 from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
 from agents.question_types import QuestionType, classify
@@ -399,7 +400,9 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
         # What an abbreviation stands for is its long form; when no excerpt spells it out, what it is.
         abbreviation = abbreviation_asked(question)
         asked = f"What is {abbreviation}?" if abbreviation else question
-        span = (expansion(question, excerpts, also) or best_span(asked, excerpts, also)) if excerpts else None
+        # A why, how or when-to question that a section's heading asks is answered by its first sentences.
+        headed = opening(question, excerpts) or expansion(question, excerpts, also)
+        span = (headed or best_span(asked, excerpts, also)) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:
         said_as = "The lesson says" if span.text == span.sentence else f"{span.text}: the lesson says"

@@ -21,6 +21,8 @@ from tests.qa.courses import course_graph
 LLM = OfflineLLM(offline_handlers())
 ASKED = "When is it actually worth fine-tuning a model instead of just getting better at prompting?"
 WHEN = "Fine-tune a model when prompt engineering no longer improves the answers it gives."
+AGAIN = "Let's talk about _when_ and _why_ we fine-tune models."
+LURE = "Just getting better at prompting is actually worth more, instead of fine-tuning the model too early."
 JOB = "A training job reads the examples in rounds and saves the weights it ends with. " * 12
 COST = "Each round of training is billed by the number of tokens it reads. " * 12
 TRIES = "Each prompt you write teaches you what the model reads into your words. " * 12
@@ -28,7 +30,7 @@ LESSONS = {
     "01-fine-tuning.md": "# Fine-Tuning\n\nFine-tuning is the retraining of a pre-trained model on new data."
     "\n\n"
     f"## How can we fine-tune a pre-trained model?\n\nWe upload training data and start a job. {JOB}\n\n"
-    f"## When and why should we fine-tune models?\n\n{WHEN} {COST}\n",
+    f"## When and why should we fine-tune models?\n\n{AGAIN} {WHEN} {LURE} {COST}\n",
     "02-prompting.md": "# Prompt Engineering\n\nPrompt engineering is the writing of prompts for a model.\n\n"
     "## Good practices\n\nYou actually get better at prompting just by trying instead of reading. "
     f"{TRIES}\n\n"
@@ -61,3 +63,14 @@ def test_the_section_whose_heading_asks_the_question_is_read_first(tmp_path: Pat
         for question in ("How should I fine-tune a model?", "When should I fine-tune?"):
             found = find_excerpts(graph, question)
             assert found and not found[0].title.endswith("When and why should we fine-tune models?"), question
+
+
+def test_a_section_whose_heading_asks_the_question_is_quoted_from_its_start(tmp_path: Path) -> None:
+    # Its first sentence, not the one that shares the most of the question's words further on, and
+    # not a first sentence that asks the heading's question again.
+    with course_graph(tmp_path, LESSONS) as graph:
+        for question in (ASKED, "When should I fine-tune a model?", "Why fine-tune a model?"):
+            for result in (answer_routed(LLM, graph, question, {}), answer_flat(LLM, graph, question)):
+                assert f'"{WHEN}"' in result.answer, (question, result.answer)
+        # Another kind of question is read as before: "What ...?" by what says what a thing is.
+        assert WHEN not in answer_routed(LLM, graph, "What is fine-tuning?", {}).answer
