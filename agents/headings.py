@@ -7,7 +7,10 @@ should we fine-tune models?") asks a question alike when its last part is a ques
 words (those it opens with, "when and why") hold the question's own, and every content word of it
 is a word of the question (by stem: "fine-tune models" and "fine-tuning a model"). The question
 may say more ("actually", "instead of prompting"); the title may not: "How can we fine-tune a
-pre-trained model?" does not ask "How does fine-tuning work?". Such a section answers a why, how or
+pre-trained model?" does not ask "How does fine-tuning work?", nor "How do large language models
+work?" "How can our startup leverage large language models?"; and a title whose only words frame a
+why or how question ("How does it work?": :func:`agents.answer_forms.question_terms`) names nothing
+it asks about. Such a section answers a why, how or
 when-to question from its start: the offline reader quotes its first sentences (:func:`opening`).
 
 >>> asked = "When is it actually worth fine-tuning a model instead of just getting better at prompting?"
@@ -23,6 +26,10 @@ False
 False
 >>> asks_alike("When should we fine-tune models?", "Fine-Tuning Your LLM: Fine-tune models")
 False
+>>> asks_alike("How does function calling work?", "Function calling: How does it work?")
+False
+>>> asks_alike("How can our startup use LLMs?", "LLMs: How do LLMs work?")
+False
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from agents.answer_forms import WORD, asked_part, content_terms, expected_kind
+from agents.answer_forms import WORD, asked_part, content_terms, expected_kind, question_terms
 from agents.answer_spans import LEAD_IN_WORDS, AnswerSpan, Excerpt
 from agents.passages import announces, listed_passages
 from agents.stance import asks
@@ -60,7 +67,8 @@ def _heading_asks(title: str) -> tuple[frozenset[str], frozenset[str]] | None:
     heading = title.rsplit(": ", 1)[-1].strip()
     opened = _OPENING.match(heading.lower())
     terms = frozenset(content_terms(heading))
-    if not heading.endswith("?") or opened is None or not terms:
+    # "How does it work?" names nothing it asks about: its one word frames it (question_terms).
+    if not heading.endswith("?") or opened is None or not question_terms(heading):
         return None
     return frozenset(re.findall(_QUESTION_WORD, opened.group(1))), terms
 
@@ -72,7 +80,8 @@ def opening(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
     lesson asks, and, before the first one quoted, a sentence that announces what follows ("In the
     next chapter we ...") or asks the title's question again ("let's talk about _why_ we need prompt
     engineering"). Its support is ``n / (1 + n)`` for the title's ``n`` content words. None when no
-    excerpt's title asks it, or for another kind of question.
+    excerpt's title asks it, when that excerpt opens with a list (its first sentences are a list no
+    quote holds), or for another kind of question.
 
     >>> asked = "When should I fine-tune a model?"
     >>> section = Excerpt("c-2", "LLMs: When should we fine-tune models?", "Why? Fine-tune late. It costs.")
@@ -80,6 +89,9 @@ def opening(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
     >>> span.excerpt, span.text, span.support
     ('c-2', 'Fine-tune late. It costs.', 0.6667)
     >>> opening("What is fine-tuning?", [section]) is None
+    True
+    >>> listed = "To fine-tune, you need: ¶ a model ¶ a dataset ¶ a job ¶ Tutorials walk you through it."
+    >>> opening(asked, [Excerpt("c-4", "When should we fine-tune models?", listed)]) is None
     True
     >>> again = "Let's see _when_ we fine-tune models. Fine-tune models late, when prompts fail to help."
     >>> opening(asked, [Excerpt("c-3", "When should we fine-tune models?", again)]).text
@@ -93,6 +105,8 @@ def opening(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
         words, terms = heading
         said: list[str] = []
         for passage in listed_passages(excerpt.text):
+            if passage.listed and not said:  # it opens with a list, which no quote holds: read as before
+                return None
             if passage.listed or asks(passage.text) or (not said and _leads_in(passage.text, words, terms)):
                 continue
             said.append(passage.text)
