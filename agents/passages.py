@@ -52,6 +52,7 @@ __all__ = [
     "listed_passages",
     "names_back",
     "passages",
+    "sentence_start",
     "series",
     "titled_by",
 ]
@@ -305,3 +306,36 @@ def titled_by(title: str, mentioning: re.Pattern[str]) -> bool:
         return False
     before = heading[: found[-1].start()].split()
     return not before or (len(before) == 1 and not before[0].lower().endswith("ing"))
+
+
+_BOUNDARY = re.compile(
+    r"[.!?]['\")\]*_`]*[\s\0]+(?=[^\s\0a-z])|:[\s\0]+(?=[^\s\0])|\n[\s\0]*\n[\s\0]*|^[\s\0]*"
+)
+"""Where a sentence starts: after a stop (and the marks that close emphasis, a quote or a bracket)
+not followed by a word in lower case, which goes on with the sentence ("to answer *how much?* or
+*how many?* questions", "e.g. the"); after a colon; at a paragraph's start."""
+_BACK = 400
+"""The most characters a chunk's start is moved back, to the start of the sentence it cuts."""
+
+
+def sentence_start(shown: str, start: int) -> int:
+    """Where the sentence a chunk starting at ``start`` opens in begins: a chunk cut inside a
+    sentence is read from that sentence's start, so that no reader quotes its tail as a sentence
+    ("temperature value the more random the output will be." of "The higher the temperature value
+    the more random the output will be."); ``start`` itself when no sentence ends in the
+    :data:`_BACK` characters before it.
+
+    >>> text = "A is B. The higher the value the more random it is."
+    >>> text[sentence_start(text, text.index("value")) :]
+    'The higher the value the more random it is.'
+    >>> sentence_start(text, 0), sentence_start(text, text.index("The"))
+    (0, 8)
+    >>> asked = "A is B. We answer *how much?* or *how many?* questions."
+    >>> asked[sentence_start(asked, asked.index("questions")) :]
+    'We answer *how much?* or *how many?* questions.'
+    """
+    window = max(0, start - _BACK)
+    ends = [match.end() for match in _BOUNDARY.finditer(shown, window, start + 1) if match.end() <= start]
+    if not ends or (window > 0 and ends == [window]):
+        return start
+    return ends[-1]

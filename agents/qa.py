@@ -401,7 +401,10 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
         abbreviation = abbreviation_asked(question)
         asked = f"What is {abbreviation}?" if abbreviation else question
         # A why, how or when-to question that a section's heading asks is answered by its first sentences.
-        headed = opening(question, excerpts) or expansion(question, excerpts, also)
+        going = set(_strings(prompt.payload.get("continued")))  # not where a section starts
+        headed = opening(question, [e for e in excerpts if e.id not in going]) or expansion(
+            question, excerpts, also
+        )
         span = (headed or best_span(asked, excerpts, also)) if excerpts else None
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:

@@ -27,7 +27,8 @@ it names (:func:`_naming`: in their text or their title, "Self-Attention and Pos
 then those that match it better: a rarer word of the question ("need") said of something else
 does not outweigh its concepts. Before all of these, in lesson order, come the chunks whose title asks
 the question alike (:func:`agents.headings.asks_alike`: "When and why should we fine-tune models?"
-for "When is it worth fine-tuning a model?"). A chunk's title is its lesson's title and its section's
+for "When is it worth fine-tuning a model?"), where the section starts, not one that goes on with
+it (:func:`continuing`). A chunk's title is its lesson's title and its section's
 heading. The chunks and their words are read once per graph and kept
 (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
@@ -43,6 +44,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from agents.answer_forms import content_terms, expected_kind, question_terms
 from agents.answer_spans import Excerpt
@@ -50,7 +52,7 @@ from agents.cross_references import without_holes
 from agents.definitions import defines
 from agents.headings import asks_alike
 from agents.locations import asks_where_taught, names_only_elsewhere
-from agents.passages import announces, ends_a_sentence, joined_sentences
+from agents.passages import announces, ends_a_sentence, joined_sentences, sentence_start
 from agents.relevance import in_a_row
 from agents.text import MentionFinder, Sentence, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
@@ -61,6 +63,7 @@ __all__ = [
     "EXCERPTS",
     "QUOTED",
     "LessonChunk",
+    "continuing",
     "edge_quote",
     "excerpt_scopes",
     "find_excerpts",
@@ -141,6 +144,20 @@ def lesson_terms(graph: GraphIndex) -> Collection[str]:
     return _read(graph).idf.keys()
 
 
+def continuing(graph: GraphIndex) -> frozenset[str]:
+    """The lesson chunks that go on with the section of the chunk before them (the same lesson and
+    title): a section's answer does not start there ("Use them to create a baseline for
+    comparison.", halfway through genai's "When and why should we fine-tune models?")."""
+
+    def build() -> frozenset[str]:
+        chunks = lesson_chunks(graph)
+        return frozenset(
+            b.id for a, b in pairwise(chunks) if (a.lesson_id, a.title) == (b.lesson_id, b.title)
+        )
+
+    return graph.kept("continuing chunks", build)
+
+
 def _read(graph: GraphIndex) -> _Chunks:
     return graph.kept("lesson chunks", lambda: _load(graph))
 
@@ -183,39 +200,6 @@ def _load(graph: GraphIndex) -> _Chunks:
     counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
     total = len(chunks) + 1
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
-
-
-_BOUNDARY = re.compile(
-    r"[.!?]['\")\]*_`]*[\s\0]+(?=[^\s\0a-z])|:[\s\0]+(?=[^\s\0])|\n[\s\0]*\n[\s\0]*|^[\s\0]*"
-)
-"""Where a sentence starts: after a stop (and the marks that close emphasis, a quote or a bracket)
-not followed by a word in lower case, which goes on with the sentence ("to answer *how much?* or
-*how many?* questions", "e.g. the"); after a colon; at a paragraph's start."""
-_BACK = 400
-"""The most characters a chunk's start is moved back, to the start of the sentence it cuts."""
-
-
-def sentence_start(shown: str, start: int) -> int:
-    """Where the sentence a chunk starting at ``start`` opens in begins: a chunk cut inside a
-    sentence is read from that sentence's start, so that no reader quotes its tail as a sentence
-    ("temperature value the more random the output will be." of "The higher the temperature value
-    the more random the output will be."); ``start`` itself when no sentence ends in the
-    :data:`_BACK` characters before it.
-
-    >>> text = "A is B. The higher the value the more random it is."
-    >>> text[sentence_start(text, text.index("value")) :]
-    'The higher the value the more random it is.'
-    >>> sentence_start(text, 0), sentence_start(text, text.index("The"))
-    (0, 8)
-    >>> asked = "A is B. We answer *how much?* or *how many?* questions."
-    >>> asked[sentence_start(asked, asked.index("questions")) :]
-    'We answer *how much?* or *how many?* questions.'
-    """
-    window = max(0, start - _BACK)
-    ends = [match.end() for match in _BOUNDARY.finditer(shown, window, start + 1) if match.end() <= start]
-    if not ends or (window > 0 and ends == [window]):
-        return start
-    return ends[-1]
 
 
 _DISPLAY_MATH = re.compile(r"\s*(?:\$\$.+\$\$|\\\[.+\\\]|\\begin\{(\w+\*?)\}.+\\end\{\1\})\s*", re.DOTALL)
@@ -377,7 +361,8 @@ def find_excerpts(
             outline = not taught and _outlines(chunk.text)
             ranks = (not named, not section, not second) if taught else (not second, not named, outline)
             said = sum(_naming(chunk, concept, words) for concept, words in explained.items())
-            heading = asks_alike(question, chunk.title)  # its section asks the question: read first, in order
+            # Its section asks the question: read first, in order, from where the section starts.
+            heading = asks_alike(question, chunk.title) and chunk.id not in continuing(graph)
             scored.append((not heading, heading * order, not first, *ranks, -said, -match, order, chunk))
     return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:9])[:limit]]
 

@@ -27,7 +27,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from agents import qa
-from governance.excerpts import LessonChunk, edge_quote, lesson_chunks
+from governance.excerpts import LessonChunk, continuing, edge_quote, lesson_chunks
 from governance.graph_answer import GraphAnswer
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM, Answer, Failure, Prompt
@@ -271,6 +271,11 @@ def ask_expert(
             "edges": edge_payload(edges),
             **({"graph_answer": found} if found else {}),
             **({"excerpts": {chunk.id: chunk.title for chunk in excerpts}} if excerpts else {}),
+            **(
+                {"continued": going}
+                if (going := [c.id for c in excerpts if c.id in continuing(graph)])
+                else {}
+            ),
             **({"subject": subject} if subject else {}),
             **({"compare": list(compare)} if compare else {}),
             **({"about": list(about)} if about else {}),

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agents import qa
 from agents.answer_forms import expected_kind
 from agents.offline.handlers import offline_handlers
-from governance.excerpts import find_excerpts
+from governance.excerpts import continuing, find_excerpts, lesson_chunks
 from governance.qa import answer_flat, answer_routed
 from magg_kg.llm.offline import OfflineLLM
+from magg_kg.llm.port import Prompt
 from tests.qa.courses import course_graph
 
 LLM = OfflineLLM(offline_handlers())
@@ -74,3 +76,50 @@ def test_a_section_whose_heading_asks_the_question_is_quoted_from_its_start(tmp_
                 assert f'"{WHEN}"' in result.answer, (question, result.answer)
         # Another kind of question is read as before: "What ...?" by what says what a thing is.
         assert WHEN not in answer_routed(LLM, graph, "What is fine-tuning?", {}).answer
+
+
+def test_a_chunk_that_goes_on_with_a_section_is_not_read_as_its_start(tmp_path: Path) -> None:
+    # genai: routed, an expert shown only the second chunk of "When and why should we fine-tune
+    # models?" quoted its first sentence, "Use them to create a baseline for comparison.", as if it
+    # opened the section ("Why is Fine-tuned model important?").
+    title = "Fine-Tuning: When and why should we fine-tune models?"
+    later = (
+        "Use them to create a baseline for comparison. A fine-tuned model costs more to serve than a prompt."
+    )
+
+    def prompt(continued: bool) -> Prompt:
+        payload: dict[str, object] = {
+            "question": "Why should we fine-tune models?",
+            "concepts": [],
+            "names": {},
+        }
+        payload |= {"edges": [], "excerpts": {"c-2": title}} | ({"continued": ["c-2"]} if continued else {})
+        return Prompt(
+            task=qa.ANSWER_TASK,
+            stage="qa",
+            agent="expert:flat",
+            system="",
+            data=f"[c-2] {later}",
+            payload=payload,
+            prompt_version=qa.PROMPT_VERSION,
+        )
+
+    assert "Use them to create a baseline" in str(qa.answer_offline(prompt(False))["answer"])
+    assert "Use them to create a baseline" not in str(qa.answer_offline(prompt(True))["answer"])
+    # The chunks after a section's first are known as such, and do not come first for its question.
+    MIDDLE = "A reader who comes here from the middle of the section has missed its start. "
+    long = {
+        "01-fine-tuning.md": f"# Fine-Tuning\n\nFine-tuning is the retraining of a pre-trained model. {JOB}"
+        f"\n\n## When and why should we fine-tune models?\n\n{WHEN} {COST} {MIDDLE * 20}\n"
+    }
+    with course_graph(tmp_path, long) as graph:
+        section = [
+            c for c in lesson_chunks(graph) if c.title.endswith("When and why should we fine-tune models?")
+        ]
+        assert len(section) > 1 and continuing(graph) >= {c.id for c in section[1:]}
+        assert section[0].id not in continuing(graph)
+        assert find_excerpts(graph, ASKED)[0].id == section[0].id
+        later_first = [c.id for c in find_excerpts(graph, ASKED, limit=len(section) + 2)][: len(section)]
+        assert later_first[1:] != [c.id for c in section[1:]], (
+            later_first
+        )  # not ahead of other chunks as such

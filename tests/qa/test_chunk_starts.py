@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.offline.handlers import offline_handlers
-from governance.excerpts import lesson_chunks, sentence_start
+from agents.passages import sentence_start
+from governance.excerpts import lesson_chunks
 from governance.qa import answer_flat, answer_routed
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
