@@ -23,7 +23,7 @@ from agents import qa
 from agents.text import find_mentions, lexicon
 from agents.together import said_together
 from governance.excerpts import EXCERPTS, LessonChunk, find_excerpts, lesson_chunks
-from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert
+from governance.experts import ExpertReport, QAResult, ask_expert
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM
 
@@ -85,13 +85,10 @@ def compare_lacked(
 
 def lacked_answer(result: QAResult) -> QAResult:
     """The answer, flat, to a typed question naming something the graph lacks: what the experts
-    :func:`compare_lacked` asked cited, then what the graph lacks; not covered when they cited nothing."""
-    answered = [report for report in result.experts if report.citations]
-    if not answered:
+    :func:`compare_lacked` asked cited, then what the graph lacks (:meth:`QAResult.assemble`); not
+    covered when they cited nothing."""
+    if not result.assemble().citations:
         return result.not_covered()
-    result.answer = " ".join(dict.fromkeys([*(r.answer for r in answered), *result.uncovered]))
-    result.short_answer = " ".join(r.short_answer for r in answered if r.short_answer) or NOT_COVERED
-    result.citations = list(dict.fromkeys(c for report in answered for c in report.citations))
     result.covered = True
     return result
 

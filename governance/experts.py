@@ -122,6 +122,19 @@ class QAResult:
         self.short_answer = NOT_COVERED
         return self
 
+    def assemble(self) -> QAResult:
+        """This result with its answer written in code, when there is nothing for synthesis to merge:
+        the graph answers' headlines, then the experts' answers in order (a path's steps in the order
+        of the path), then what the graph does not cover."""
+        heads = [a.headline for a in self.graph_answers if a.covered]
+        said = [*heads, *(e.answer for e in self.experts if e.citations and e.answer), *self.uncovered]
+        self.answer = " ".join(dict.fromkeys(said))
+        shorts = heads or [e.short_answer for e in self.experts if e.citations and e.short_answer]
+        self.short_answer = " ".join(dict.fromkeys(shorts or self.uncovered))
+        self.citations = list(dict.fromkeys(c for e in self.experts for c in e.citations))
+        self.dropped = list(dict.fromkeys(d for e in self.experts for d in e.dropped))
+        return self
+
     def cite_headlines(self) -> QAResult:
         """This result with the edges its graph answers' headlines cite (``GraphAnswer.cited``: the
         related concepts of an uncovered answer) among its citations, those its answer shows, and

@@ -266,7 +266,7 @@ def _routed(
     if len(answered) > 1 or (answered and (result.graph_answers or result.uncovered)):
         _synthesize(llm, question, result)
     else:
-        _assemble(result)
+        result.assemble()
     result.covered = bool(result.citations) or any(a.covered for a in result.graph_answers)
     return result
 
@@ -280,19 +280,6 @@ def _open_domains(graph: GraphIndex, text: str, owning: Sequence[str]) -> list[s
     if owning and (UNOWNED in by_text or not set(by_text).isdisjoint(owning)):
         return list(owning)
     return [*owning, *(d for d in by_text if d not in owning)]
-
-
-def _assemble(result: QAResult) -> None:
-    """The answer written in code, when there is nothing for synthesis to merge: the graph answers'
-    headlines, then the experts' answers in order (a path's steps in the order of the path), then
-    what the graph does not cover."""
-    heads = [a.headline for a in result.graph_answers if a.covered]
-    said = [*heads, *(e.answer for e in result.experts if e.citations and e.answer), *result.uncovered]
-    result.answer = " ".join(dict.fromkeys(said))
-    shorts = heads or [e.short_answer for e in result.experts if e.citations and e.short_answer]
-    result.short_answer = " ".join(dict.fromkeys(shorts or result.uncovered))
-    result.citations = list(dict.fromkeys(c for e in result.experts for c in e.citations))
-    result.dropped = list(dict.fromkeys(d for e in result.experts for d in e.dropped))
 
 
 def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
@@ -314,7 +301,7 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
     reply = ask_counted(llm, prompt, synthesis.Synthesis, result)
     if not isinstance(reply, Answer):
         result.failures.append(f"synthesis: {reply.kind}: {reply.reason}")
-        _assemble(result)
+        result.assemble()
         return
     shown = {cited for e in result.experts for cited in (*e.edges_seen, *e.excerpts_seen)}
     result.answer, result.short_answer = reply.value.answer, reply.value.short_answer
@@ -418,7 +405,7 @@ def _flat_clauses(
             read = clause.concepts or not unread  # a question of a word no lesson holds is not read
             if read and _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) is None:
                 result.uncovered.append(f'The graph does not cover "{text}".')
-    _assemble(result)
+    result.assemble()
     result.covered = bool(result.citations) or any(answer.covered for answer in answers)
     return result
 
