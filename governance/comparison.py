@@ -69,11 +69,11 @@ def compare_lacked(
     if sub.type != "relation" or len(sub.concepts) != 1 or len(sub.unknown) != 1:
         return False
     term, other = sub.unknown[0], graph.concepts[sub.concepts[0]].name
-    if not _writing(graph, sub.text, term, None, False):
+    keys, lacks = lexicon([(term, [term])]), f'The graph holds no concept "{term}"'
+    if not any(find_mentions(chunk.text, keys) for chunk in lesson_chunks(graph)):  # no lesson writes it
         return False
     before = len(result.experts)
     _compare(llm, graph, sub, [*sub.concepts, term], result, scopes, unowned)
-    keys, lacks = lexicon([(term, [term])]), f'The graph holds no concept "{term}"'
     if any(r.citations and find_mentions(r.answer, keys) for r in result.experts[before:]):  # said of it
         result.uncovered.append(f"{lacks} and no edge relating it to {other}; the lessons mention it.")
     else:
