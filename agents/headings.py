@@ -13,6 +13,17 @@ why or how question ("How does it work?": :func:`agents.answer_forms.question_te
 it asks about. Such a section answers a why, how or
 when-to question from its start: the offline reader quotes its first sentences (:func:`opening`).
 
+A section's heading that names doing what a question asks how to do, not as a question ("Designing
+AI Applications for Trust and Transparency" for "How do I design my AI app's UI so users actually
+trust its answers?"), answers it alike (:func:`names_alike`): it opens with the question's verb as a
+gerund ("Designing" for "How do I design"; not "Vanishing and Exploding Gradients" for "Why do
+gradients vanish?", nor a concept's name, "Minibatch Stochastic Gradient Descent", whose section
+opens on what leads to it); three of its content words or more are the question's, all of them but
+one; and one of them is no word of its lesson's title (the part before the last ": "; a title with
+none is a lesson's, no section's), which every section of the lesson shares. A word is the
+question's by its stem, or clipped ("app" of "application": one of the two words opens the other,
+three letters or more). A heading that shares one or two words, however common, names no question.
+
 >>> asked = "When is it actually worth fine-tuning a model instead of just getting better at prompting?"
 >>> asks_alike(asked, "Fine-Tuning Your LLM: When and why should we fine-tune models?")
 True
@@ -43,7 +54,7 @@ from agents.answer_spans import LEAD_IN_WORDS, AnswerSpan, Excerpt
 from agents.passages import announces, listed_passages
 from agents.stance import asks
 
-__all__ = ["asks_alike", "opening"]
+__all__ = ["asks_alike", "names_alike", "opening"]
 
 _QUESTION_WORD = r"(?:when|where|who|whom|whose|what|which|how|why)\b"
 _OPENING = re.compile(rf"\s*({_QUESTION_WORD}(?:\s*(?:,|and\b|or\b|&|/)\s*{_QUESTION_WORD})*)")
@@ -58,6 +69,56 @@ def asks_alike(question: str, title: str) -> bool:
         return False
     words, terms = heading
     return asked.group(0) in words and terms <= set(content_terms(question))
+
+
+def names_alike(question: str, title: str) -> int:
+    """How many content words of a section's heading (the last part of ``title``) a question that
+    asks how to do something holds when the heading names doing it (see the module docstring); 0
+    otherwise.
+
+    >>> asked = "How do I design my AI app's UI so users actually trust its answers?"
+    >>> lesson = "Designing UX for AI Applications"
+    >>> names_alike(asked, f"{lesson}: Designing AI Applications for Trust and Transparency")
+    4
+    >>> names_alike(asked, f"{lesson}: Designing AI Applications for Collaboration")
+    0
+    >>> names_alike(asked, "Securing AI Applications: Security"), names_alike(asked, lesson)
+    (0, 0)
+    >>> names_alike("What is trust in AI app design?", "UX: Designing AI Applications for Trust")
+    0
+    >>> names_alike("Why do gradients vanish or explode?", "Stability: Vanishing and Exploding Gradients")
+    0
+    """
+    lesson = title.rpartition(": ")[0]
+    if not lesson or _heading_asks(title) is not None:
+        return 0
+    # It names doing what is asked how to do: it opens with the question's verb as a gerund.
+    verb = _HOW_TO.match(question)
+    doing = re.match(r"[\W\d]*([a-z]+ing)\b", title.rsplit(": ", 1)[-1].lower())
+    if verb is None or doing is None or content_terms(doing.group(1)) != content_terms(verb.group(1)):
+        return 0
+    asked = set(question_terms(question))
+    terms = _heading_terms(title)
+    shared = {term for term in terms if any(_alike(term, word) for word in asked)}
+    beyond = shared - set(content_terms(lesson))
+    return len(shared) if len(shared) >= 3 and len(terms - shared) <= 1 and beyond else 0
+
+
+_HOW_TO = re.compile(
+    r"\W*how\s+(?:to|(?:do|can|could|should|would|might|must|shall)\s+(?:i|we|you|one))\s+([a-z]+)",
+    re.IGNORECASE,
+)
+"""A question that asks how to do something ("How do I design ...?", "How to store ...?"), and its verb."""
+
+
+def _heading_terms(title: str) -> frozenset[str]:
+    return frozenset(content_terms(title.rsplit(": ", 1)[-1]))
+
+
+def _alike(term: str, word: str) -> bool:
+    """Whether two content words are one, by stem or clipped ("app", "applic")."""
+    short, long = sorted((term, word), key=len)
+    return short == long or (len(short) >= 3 and long.startswith(short))
 
 
 @lru_cache(maxsize=4096)  # a pure function of a title, asked of each chunk a question matches
@@ -75,7 +136,8 @@ def _heading_asks(title: str) -> tuple[frozenset[str], frozenset[str]] | None:
 
 def opening(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
     """The first sentences of the first excerpt whose title asks a why, how or when-to question
-    alike (:func:`asks_alike`): its first sentence, and the ones after it while they have fewer than
+    alike (:func:`asks_alike`), or else names doing what it asks how to do (:func:`names_alike`,
+    the one that names the most first): its first sentence, and the ones after it while they have fewer than
     :data:`~agents.answer_spans.LEAD_IN_WORDS` words in all, leaving out a listing, a question the
     lesson asks, and, before the first one quoted, a sentence that announces what follows ("In the
     next chapter we ...") or asks the title's question again ("let's talk about _why_ we need prompt
@@ -96,13 +158,19 @@ def opening(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
     >>> again = "Let's see _when_ we fine-tune models. Fine-tune models late, when prompts fail to help."
     >>> opening(asked, [Excerpt("c-3", "When should we fine-tune models?", again)]).text
     'Fine-tune models late, when prompts fail to help.'
+    >>> named = Excerpt("c-5", "Training: Picking a Learning Rate Schedule", "Start high, decay slowly.")
+    >>> opening("How do I pick a learning rate schedule?", [Excerpt("c-1", "Training", "Rates."), named]).text
+    'Start high, decay slowly.'
     """
     if expected_kind(question) != "explanation":
         return None
-    for excerpt in excerpts:
-        if (heading := _heading_asks(excerpt.title)) is None or not asks_alike(question, excerpt.title):
-            continue
-        words, terms = heading
+    asked = [e for e in excerpts if asks_alike(question, e.title)]
+    named = sorted(
+        (e for e in excerpts if names_alike(question, e.title)), key=lambda e: -names_alike(question, e.title)
+    )
+    for excerpt in [*asked, *named]:
+        # A heading that names it asks no question a sentence could ask again: no question word.
+        words, terms = _heading_asks(excerpt.title) or (frozenset(), _heading_terms(excerpt.title))
         said: list[str] = []
         for passage in listed_passages(excerpt.text):
             if passage.listed and not said:  # it opens with a list, which no quote holds: read as before

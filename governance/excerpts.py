@@ -28,9 +28,10 @@ then those that match it better: a rarer word of the question ("need") said of s
 does not outweigh its concepts. Before all of these, in lesson order, come the chunks whose title asks
 the question alike (:func:`agents.headings.asks_alike`: "When and why should we fine-tune models?"
 for "When is it worth fine-tuning a model?"), where the section starts, not one that goes on with
-it (:func:`continuing`). A chunk's title is its lesson's title and its section's
-heading. The chunks and their words are read once per graph and kept
-(:meth:`~magg_kg.graph_index.GraphIndex.kept`).
+it (:func:`continuing`); then those whose section heading names doing what a question asks how to
+do (:func:`agents.headings.names_alike`: "Designing AI Applications for Trust and Transparency"),
+the one naming the most first. A chunk's title is its lesson's title and its section's heading. The
+chunks and their words are read once per graph and kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
 of the chunk that matches it best.
 """
@@ -50,7 +51,7 @@ from agents.answer_forms import content_terms, expected_kind, question_terms
 from agents.answer_spans import Excerpt
 from agents.cross_references import without_holes
 from agents.definitions import defines
-from agents.headings import asks_alike
+from agents.headings import asks_alike, names_alike
 from agents.locations import asks_where_taught, names_only_elsewhere
 from agents.passages import announces, ends_a_sentence, joined_sentences, sentence_start
 from agents.relevance import in_a_row
@@ -338,7 +339,7 @@ def find_excerpts(
     alone = bool(asked) and asked <= named_words
     # Why or how of concepts: a chunk on them all before one that shares only their other words.
     explained = _explained(graph, question)
-    scored: list[tuple[bool, int, bool, bool, bool, bool, int, float, int, LessonChunk]] = []
+    scored: list[tuple[bool, int, int, bool, bool, bool, bool, int, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
@@ -363,8 +364,11 @@ def find_excerpts(
             said = sum(_naming(chunk, concept, words) for concept, words in explained.items())
             # Its section asks the question: read first, in order, from where the section starts.
             heading = asks_alike(question, chunk.title) and chunk.id not in continuing(graph)
-            scored.append((not heading, heading * order, not first, *ranks, -said, -match, order, chunk))
-    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:9])[:limit]]
+            # Then a section whose heading names doing what it asks how to do, naming the most first.
+            names = 0 if chunk.id in continuing(graph) else names_alike(question, chunk.title)
+            key = (not heading, heading * order, -names, not first, *ranks, -said, -match, order)
+            scored.append((*key, chunk))
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:10])[:limit]]
 
 
 def _explained(graph: GraphIndex, question: str) -> dict[str, list[tuple[str, ...]]]:
