@@ -5,10 +5,9 @@ The kind is read from the question's first question word: a date ("when", "what 
 birthday), a number ("how many", "what percentage"), a choice between two options the question
 names ("Who was born earlier, A or B?"), a yes/no question, what something is ("What is
 attention?": a definition), why or how something happens (an explanation: a sentence), otherwise a
-name. The spans of a sentence: dates and numbers for those
-kinds; for a name, runs of capitalized words (with "of", "de", "von" ... inside, at most six
-words, no possessive "'s"; not a capitalized adjective before a lower-case word, "an American
-actor", nor a month with its day) and quoted titles.
+name. The spans of a sentence: dates and numbers for those kinds; for a name, runs of capitalized
+words (with "of", "de", "von" ... inside, at most six words, no possessive "'s"; not a capitalized
+adjective before a lower-case word, "an American actor", nor a month with its day) and quoted titles.
 """
 
 from __future__ import annotations
@@ -50,13 +49,13 @@ __all__ = [
 Kind = Literal["date", "number", "option", "yesno", "definition", "explanation", "name"]
 
 WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+_EN_DASH = re.compile(r"(?<=[^\W_])(?:--|–)(?=[^\W_])")  # joins a compound as "-" does; "---" parts
 _STOP = frozenset(
     """a an the of in on at to for from by with and or but as is are was were be been being am do does
     did has have had having it its it's this that these those there their them they he she his her him
     i you we our your who whom whose what which when where why how whats also not no yes than then
     so if into onto over under about after before between both either neither each other same such
-    can could would should will shall may might must one ones s named name called known located
-    e.g i.e versus
+    can could would should will shall may might must one ones s named name called known located e.g i.e versus
     """.split()
 )
 """Function words, and "e.g." and "i.e." ("What is dropout, e.g. in MLPs?" is no question about
@@ -108,8 +107,10 @@ def content_terms(text: str) -> list[str]:
     (['rag', 'evalu'], ['evalu', 'rag', 'system'])
     >>> content_terms("SGD versus Adam, e.g. on MLPs"), content_terms("VS Code")
     (['sgd', 'adam', 'mlps'], ['vs', 'code'])
+    >>> content_terms("d2l's encoder--decoder (LaTeX's en dash), an encoder–decoder, fast---slow")
+    ['d2l', 'encoder-decod', 'latex', 'en', 'dash', 'encoder-decod', 'fast', 'slow']
     """
-    words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(text)]
+    words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(_EN_DASH.sub("-", text))]
     return [_stem(w) for w in words if w not in _STOP and (len(w) > 1 or w.isdigit())]
 
 
@@ -152,7 +153,6 @@ _WHY_USE = re.compile(
     re.IGNORECASE,
 )
 """A question that asks why one would use X: its "use" frames the question, as "work" does."""
-
 
 DEFINED = re.compile(
     r"(?:what|who) (?:is|are|was|were) (?:an? |the )?(?P<term>(?:(?!(?<![\w-])"

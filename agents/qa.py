@@ -406,6 +406,9 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
             question, excerpts, also
         )
         span = (headed or best_span(asked, excerpts, also)) if excerpts else None
+    if span is not None:  # an edge's quote that the answer quotes already is not said again after it
+        quoted = " ".join(span.sentence.split())
+        quotes = {edge: quote for edge, quote in quotes.items() if " ".join(quote.split()) not in quoted}
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:
         said_as = "The lesson says" if span.text == span.sentence else f"{span.text}: the lesson says"

@@ -1,0 +1,65 @@
+"""A compound written with LaTeX's en dash: d2l writes "encoder--decoder" (two hyphens), a learner
+asks "What is Encoder-Decoder?". The question's word and the lessons' were two different terms, so
+no excerpt matched it and the answer was "Related: encoder-only, encoder, decoder." alone; and the
+sentence an answer quotes was quoted again as an edge's evidence right after it.
+"""
+
+from __future__ import annotations
+
+from agents import qa
+from agents.answer_forms import content_terms
+from governance.excerpts import LessonChunk, _Chunks, find_excerpts
+from magg_kg.embedding import HashingEmbedding
+from magg_kg.graph_index import GraphIndex
+from magg_kg.llm.port import Prompt
+from magg_kg.records import Concept
+
+AT = "2026-01-01T00:00:00.000000Z"
+TITLE = "Large-Scale Pretraining with Transformers: Encoder--Decoder"
+SAID = (
+    "As originally proposed for machine translation, the Transformer can be outfitted with a decoder, "
+    "and encoder--decoder cross-attention allows target tokens to attend to all input tokens."
+)
+OTHER = "Since a Transformer encoder converts input tokens into as many representations, it cannot generate."
+
+
+def test_a_compound_asked_with_a_hyphen_matches_the_lessons_that_write_it_with_two() -> None:
+    assert content_terms("Encoder-Decoder") == content_terms("encoder--decoder") == ["encoder-decod"]
+    concept = Concept(id="encoder-decoder", name="encoder--decoder", type="concept", recorded_at=AT)
+    graph = GraphIndex(HashingEmbedding(), {concept.id: concept}, {concept.id: (concept.name,)}, {}, {})
+    chunks = tuple(
+        LessonChunk(cid, "l-1", TITLE, text, frozenset(), frozenset(content_terms(f"{TITLE} {text}")))
+        for cid, text in (("c-encoder", OTHER), ("c-both", SAID))
+    )
+    graph.kept("lesson chunks", lambda: _Chunks(chunks, {"encoder-decod": 2.0, "transform": 0.5}))
+    assert [chunk.id for chunk in find_excerpts(graph, "What is Encoder-Decoder?")] == ["c-encoder", "c-both"]
+
+
+def test_the_sentence_an_answer_quotes_is_not_quoted_again_as_an_edges_evidence() -> None:
+    edges = [
+        {"edge_id": "e-1", "src": "encoder", "type": "related_to", "dst": "encoder-decoder"},
+        {"edge_id": "e-2", "src": "encoder-only", "type": "related_to", "dst": "encoder-decoder"},
+    ]
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:flat",
+        system="",
+        data=f"[c-both] {SAID}\n[e-1] {SAID}\n[e-2] Transformers run as encoder-only or encoder--decoder.",
+        payload={
+            "question": "What is Encoder-Decoder?",
+            "concepts": ["encoder-decoder"],
+            "names": {
+                "encoder-decoder": "encoder--decoder",
+                "encoder": "encoder",
+                "encoder-only": "encoder-only",
+            },
+            "edges": edges,
+            "excerpts": {"c-both": TITLE},
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    reply = qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
+    assert reply.citations[0] == "c-both" and "e-1" in reply.citations  # the edge is still said and cited
+    assert reply.answer.count("allows target tokens to attend") == 1
+    assert "run as encoder-only or encoder--decoder" in reply.answer  # another edge's quote stays
