@@ -13,11 +13,9 @@ adjective before a lower-case word, "an American actor", nor a month with its da
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Literal
 
-import snowballstemmer
-
+from agents.frames import FRAME, WORD, predicate, stem, without_predicate
 from agents.phrases import CLOSED_CLASSES
 
 __all__ = [
@@ -44,11 +42,11 @@ __all__ = [
     "requested_term",
     "term_in_context",
     "without_aside",
+    "without_setting",
 ]
 
 Kind = Literal["date", "number", "option", "yesno", "definition", "explanation", "name"]
 
-WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 _EN_DASH = re.compile(r"(?<=[^\W_])(?:--|–)(?=[^\W_])")  # joins a compound as "-" does; "---" parts
 _STOP = frozenset(
     """a an the of in on at to for from by with and or but as is are was were be been being am do does
@@ -111,22 +109,7 @@ def content_terms(text: str) -> list[str]:
     ['d2l', 'encoder-decod', 'latex', 'en', 'dash', 'encoder-decod', 'fast', 'slow']
     """
     words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(_EN_DASH.sub("-", text))]
-    return [_stem(w) for w in words if w not in _STOP and (len(w) > 1 or w.isdigit())]
-
-
-@lru_cache(maxsize=1 << 16)  # a pure function of the word
-def _stem(word: str) -> str:
-    # A stemmer of its own: one keeps its word while it works, so it is not shared between threads.
-    return str(snowballstemmer.stemmer("english").stemWord(word))
-
-
-_FRAME_WORDS = (
-    "work function operate happen help matter important useful good need necessary"  # and their forms
-)
-_FRAME = frozenset(_stem(word) for word in _FRAME_WORDS.split())
-"""The stems of the generic predicates that frame a why or how question ("How does X work?", "Why
-is X important?"): they ask for an explanation and are not what one says; by their stems they
-would match "working", "importance" and the verb "import"."""
+    return [stem(w) for w in words if w not in _STOP and (len(w) > 1 or w.isdigit())]
 
 
 def question_terms(question: str) -> list[str]:
@@ -137,14 +120,30 @@ def question_terms(question: str) -> list[str]:
     (['dropout'], ['work'])
     >>> question_terms("How does function calling work?"), question_terms("Why would I use dropout?")
     (['function', 'call'], ['dropout'])
+    >>> question_terms("How does attention work in the transformer?")
+    ['attent', 'transform']
     """
-    terms = content_terms(question)
-    if expected_kind(question) == "explanation":
-        while terms and terms[-1] in _FRAME:  # the predicate ends the question; "function calling" is content
+    explained = expected_kind(question) == "explanation"
+    terms = content_terms(without_predicate(question) if explained else question)
+    if explained:
+        while terms and terms[-1] in FRAME:  # the predicate ends the question; "function calling" is content
             terms.pop()
         if terms and terms[0] == "use" and _WHY_USE.match(question):  # "Why would I use X?": a reason for X
             terms.pop(0)
     return terms
+
+
+def without_setting(question: str) -> str:
+    """A why or how question without the setting it asks in (:func:`agents.frames.predicate`):
+    "How does X work in Y?" asks how X works, and Y says where; any other question as it is.
+
+    >>> without_setting("How does backpropagation work in an MLP?"), without_setting("How does X work?")
+    ('How does backpropagation work?', 'How does X work?')
+    >>> without_setting("Who did the work for the film?")
+    'Who did the work for the film?'
+    """
+    found = predicate(question) if expected_kind(question) == "explanation" else None
+    return question if found is None else f"{question[: found[1]]}?"
 
 
 _WHY_USE = re.compile(

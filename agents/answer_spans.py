@@ -70,6 +70,7 @@ from agents.answer_forms import (
     focus_of,
     name_spans,
     question_terms,
+    without_setting,
 )
 from agents.definitions import definition
 from agents.passages import listed_passages, names_back
@@ -163,9 +164,7 @@ def _said_with_antecedent(read: Sequence[_Sentence], position: int) -> str:
 
 def _mentions(sentence: str, title: str) -> bool:
     name = title.strip()
-    return (
-        len(name) > 2 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence, re.IGNORECASE) is not None
-    )
+    return len(name) > 2 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence, re.I) is not None
 
 
 def _links(sentence: _Sentence, title: str, asked: set[str]) -> bool:
@@ -210,7 +209,7 @@ def _span(
         return said or (_what_it_is(excerpts, read, also) if PURPOSE.search(question) else None)
     if kind == "explanation":
         said = _explain(asked, excerpts, read, idf, concepts=also)  # also: the concepts it names
-        return said or _what_it_does(asked, excerpts, read, also)
+        return said or _what_it_does(set(question_terms(without_setting(question))), excerpts, read, also)
     initial = _initial_words(read)
     best: tuple[float, int, int, str, int] | None = None
     hops = [(_overlap(asked, s.terms | s.title_terms, idf), asked - s.terms - s.title_terms) for s in read]
@@ -320,13 +319,14 @@ def _explain(
 def _what_it_does(
     asked: set[str], excerpts: Sequence[Excerpt], read: Sequence[_Sentence], also: Sequence[str]
 ) -> AnswerSpan | None:
-    """A why or how question about one concept and nothing more ("How does dropout work?", "Why is
-    attention important?"; ``also``: the concept's names) shares one word with every sentence about
-    it: the whole sentence that says what it is, names or emphasises it (:mod:`agents.definitions`)
+    """A why or how question about one concept and nothing more, its setting aside ("How does dropout
+    work in an MLP?"; ``also``: the names of the concepts it names) shares one word with every sentence
+    about it: the whole sentence that says what it is, names or emphasises it (:mod:`agents.definitions`)
     answers it; one that merely mentions it does not (a blind review found those off the point)."""
-    if len(also) != 1 or not asked or not asked <= {t for name in also for t in content_terms(name)}:
+    named = [name for name in also if asked and asked <= set(content_terms(name))]  # the setting's aside
+    if len(named) != 1:
         return None
-    found = definition(also, [sentence.text for sentence in read], known=False, how=True)
+    found = definition(named, [sentence.text for sentence in read], known=False, how=True)
     if found is None:
         return None
     said = _said_with_antecedent(read, found.position)

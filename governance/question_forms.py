@@ -24,6 +24,7 @@ from agents.answer_forms import (
     requested_term,
     term_in_context,
     without_aside,
+    without_setting,
 )
 from agents.clauses import clauses_of, pointing, resolved_clauses
 from agents.expansions import abbreviation_asked
@@ -388,7 +389,10 @@ def defined(graph: GraphIndex, question: str, concepts: Sequence[str]) -> Sequen
     what = expected_kind(question) == "definition" or PURPOSE.search(question)
     if what or abbreviation_asked(question) or asks_where_taught(question):
         return concepts
-    return concepts if len(concepts) == 1 and _asks_only(graph, question, concepts[0]) else ()
+    # "How does backpropagation work in an MLP?" asks how backpropagation works; the MLP is where.
+    thing = without_setting(question)
+    only = [concept for concept in concepts if _asks_only(graph, thing, concept)]
+    return only if len(only) == 1 and (len(concepts) == 1 or thing != question) else ()
 
 
 def _asks_only(graph: GraphIndex, question: str, concept: str) -> bool:
