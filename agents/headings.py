@@ -50,11 +50,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from agents.answer_forms import WORD, asked_part, content_terms, expected_kind, question_terms
-from agents.answer_spans import LEAD_IN_WORDS, AnswerSpan, Excerpt
+from agents.answer_spans import LEAD_IN_WORDS, AnswerSpan, Excerpt, best_span
 from agents.passages import announces, listed_passages
 from agents.stance import asks
 
-__all__ = ["asks_alike", "names_alike", "opening"]
+__all__ = ["asks_alike", "names_alike", "opening", "what_it_is"]
 
 _QUESTION_WORD = r"(?:when|where|who|whom|whose|what|which|how|why)\b"
 _OPENING = re.compile(rf"\s*({_QUESTION_WORD}(?:\s*(?:,|and\b|or\b|&|/)\s*{_QUESTION_WORD})*)")
@@ -193,3 +193,27 @@ def _leads_in(sentence: str, words: frozenset[str], terms: frozenset[str]) -> bo
     said = sentence.lower()  # a question word may be emphasised: "_why_"
     found = [m.end() for word in words if (m := re.search(rf"(?<![a-z]){word}(?![a-z])", said))]
     return announces(sentence) or (bool(found) and terms <= set(content_terms(said[min(found) :])))
+
+
+def what_it_is(
+    question: str, headed: AnswerSpan | None, excerpts: Sequence[Excerpt], also: Sequence[str]
+) -> AnswerSpan | None:
+    """The sentence of another excerpt that explains the one concept a why or how question asks of,
+    and of nothing more ("How does Small Language Model work?"; ``also``: its name), quoted before
+    the opening of the section whose heading asks it (``headed``): that section may open with a side
+    fact ("SLMs are trained on vast amounts of text data."), and what the concept is comes first.
+    None when no section is headed so, or the question says more than the name.
+
+    >>> asked, name = "How does a small language model work?", ["small language model"]
+    >>> section = Excerpt("c-2", "SLMs: How do small language models work?", "They are trained on text.")
+    >>> said = Excerpt("c-1", "SLMs", "A small language model is a scaled-down large language model.")
+    >>> headed = opening(asked, [section])
+    >>> what_it_is(asked, headed, [section, said], name).sentence
+    'A small language model is a scaled-down large language model.'
+    >>> what_it_is("How does a small language model work on phones?", headed, [section, said], name) is None
+    True
+    """
+    asked = set(question_terms(question))
+    if headed is None or len(also) != 1 or not asked or not asked <= set(content_terms(also[0])):
+        return None
+    return best_span(question, [excerpt for excerpt in excerpts if excerpt.id != headed.excerpt], also)

@@ -34,7 +34,7 @@ from agents.answer_forms import ASPECT, expected_kind
 from agents.answer_spans import Excerpt, best_span
 from agents.clauses import clauses_of, resolved_clauses
 from agents.expansions import abbreviation_asked, expansion
-from agents.headings import opening
+from agents.headings import opening, what_it_is
 from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
 from agents.question_types import QuestionType, classify
@@ -391,7 +391,7 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
             place = next((e, span.sentence) for e in excerpts if e.id == span.excerpt)
         if place is not None:
             return taught_answer(*place)
-    titles = {excerpt.id: excerpt.title for excerpt in excerpts}
+    titles, lead = {excerpt.id: excerpt.title for excerpt in excerpts}, None
     if asks_maker(question):  # who made a thing is read where it is said, never guessed
         span = maker(question, excerpts)
         span = span if span is not None and bears_on(question, span.sentence, titles[span.excerpt]) else None
@@ -406,20 +406,22 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
             question, excerpts, also
         )
         span = (headed or best_span(asked, excerpts, also)) if excerpts else None
+        lead = what_it_is(question, headed, excerpts, also)  # "How does X work?": what X is, first
     if span is not None:  # an edge's quote that the answer quotes already is not said again after it
-        quoted = " ".join(span.sentence.split())
+        quoted = " ".join(f"{span.sentence} {lead.sentence if lead else ''}".split())
         quotes = {edge: quote for edge, quote in quotes.items() if " ".join(quote.split()) not in quoted}
     said = _said([edge for edge, _ in used], names, quotes)
     if span is not None:
         said_as = "The lesson says" if span.text == span.sentence else f"{span.text}: the lesson says"
         read = f'{said_as} "{span.sentence}" [{span.excerpt}].'
+        read = f'The lesson says "{lead.sentence}" [{lead.excerpt}]. {read}' if lead else read
         return {
             "reasoning": f"the span of {len(excerpts)} excerpt(s) that answers the question best "
             f"(support {span.support}), and {len(used)} edge(s)",
             "answer": f"{read} {said}".strip(),
             # No short answer says yes or no for the reader: the sentence it quotes bears on it.
-            "short_answer": "" if yes_no else span.text[:1000],
-            "citations": [span.excerpt, *(str(edge["edge_id"]) for edge, _ in used)],
+            "short_answer": "" if yes_no else (lead or span).text[:1000],
+            "citations": [*(x.excerpt for x in (lead, span) if x), *(str(e["edge_id"]) for e, _ in used)],
             "support": span.support,
         }
     if not used:

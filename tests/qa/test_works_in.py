@@ -5,6 +5,9 @@ and answered with two definitions and "The graph does not cover how backpropagat
 multilayer perceptron"; "How does attention work in the transformer?" quoted "This will come in
 handy later on when we want to visualize the workings that are to design Transformers.": its
 "work" (the predicate that frames the question, before the setting) matched "workings".
+genai: "How does Small Language Model work?" quoted only the first sentence of the section "How Do
+Small Language Models Work?", "SLMs are trained on vast amounts of text data.", a side fact; what an
+SLM is leads now.
 """
 
 from __future__ import annotations
@@ -93,3 +96,19 @@ def test_how_x_works_in_y_is_answered_by_a_sentence_on_both_first() -> None:
         assert [sub["type"] for sub in result.sub_questions] == ["open"]
         assert result.answer.startswith(f'The lesson says "{BOTH}"'), result.answer
         assert "relates" not in result.answer
+
+
+def test_what_a_thing_is_leads_the_section_whose_heading_asks_how_it_works() -> None:
+    what = "A small language model is a scaled-down variant of a large language model."
+    opens = "SLMs are trained on vast amounts of text data."
+    names = {"slm": ("small language model", "SLM")}
+    concepts = {"slm": Concept(id="slm", name="small language model", type="concept", recorded_at=AT)}
+    graph = GraphIndex(HashingEmbedding(), concepts, names, {}, {})
+    chunks = (
+        _chunk("c-what", "Small Language Models", f"{what} It needs far less memory.", {"slm"}, {"slm"}),
+        _chunk("c-how", "Small Language Models: How Do Small Language Models Work?", opens, {"slm"}, {"slm"}),
+    )
+    graph.kept("lesson chunks", lambda: _Chunks(chunks, {t: 1.0 for c in chunks for t in c.terms}))
+    result = answer_flat(OfflineLLM(offline_handlers()), graph, "How does small language model work?")
+    assert result.answer.startswith(f'The lesson says "{what}" [c-what]. The lesson says "{opens}" [c-how].')
+    assert result.short_answer == what
