@@ -12,7 +12,9 @@ covered" stays in the answer beside what the lessons say.
 A side the graph holds no concept of ("What's the difference between MLOps and LLMOps?", no concept
 MLOps) is read the same way when a lesson writes its name (:func:`compare_lacked`): the chunks that
 write it are shown beside those of the other side, and the answer says the graph lacks the concept
-(and that the lessons mention it), not that the graph does not cover it.
+(and that the lessons mention it), not that the graph does not cover it. So are both sides when
+the graph holds neither ("What's the difference between AdaGrad and Adam?"): the answer says it holds
+neither concept; a name no lesson writes is not covered.
 """
 
 from __future__ import annotations
@@ -60,27 +62,45 @@ def compare_lacked(
     result: QAResult,
     scopes: Mapping[str, frozenset[str]] | None = None,
     unowned: str = "",
-) -> bool:
-    """Reads a relation sub-question whose one side is a concept and whose other is a name the graph
-    lacks (``sub.unknown``) in the lessons, as :func:`compare_in_lessons` reads two concepts, when a
-    lesson writes that name; and says what is missing: the concept, not the lessons' word on it (and,
-    when no answer cited says anything of the name, that the excerpts read do not say how it relates).
-    False when the question is of another form or no lesson writes the name (nothing read or said)."""
-    if sub.type != "relation" or len(sub.concepts) != 1 or len(sub.unknown) != 1:
-        return False
-    term, other = sub.unknown[0], graph.concepts[sub.concepts[0]].name
-    keys, lacks = lexicon([(term, [term])]), f'The graph holds no concept "{term}"'
-    if not any(find_mentions(chunk.text, keys) for chunk in lesson_chunks(graph)):  # no lesson writes it
-        return False
+) -> list[str]:
+    """Reads a relation sub-question of two sides, one or both of them names the graph lacks
+    (``sub.unknown``; the other a concept), in the lessons, as :func:`compare_in_lessons` reads two
+    concepts, when a lesson writes a lacked name (as a whole word: "exploration" does not write
+    "LoRA"); and says what is missing: the concept, not the lessons' word on it (:func:`_lacks`).
+    The lacked names it did not read, which the graph does not cover: each no lesson writes (all
+    of them, nothing read or said, when none is written or the question is of another form)."""
+    if sub.type != "relation" or not sub.unknown or len(sub.concepts) + len(sub.unknown) != 2:
+        return list(sub.unknown)
+    keys = {term: lexicon([(term, [term])]) for term in sub.unknown}
+    chunks = lesson_chunks(graph)
+    written = [term for term in sub.unknown if any(find_mentions(c.text, keys[term]) for c in chunks)]
+    if not written:
+        return list(sub.unknown)
     before = len(result.experts)
-    _compare(llm, graph, sub, [*sub.concepts, term], result, scopes, unowned)
-    if any(r.citations and find_mentions(r.answer, keys) for r in result.experts[before:]):  # said of it
-        result.uncovered.append(f"{lacks} and no edge relating it to {other}; the lessons mention it.")
-    else:
-        result.uncovered.append(
-            f"{lacks}; a lesson mentions it, but the excerpts read do not say how it relates to {other}."
-        )
-    return True
+    _compare(llm, graph, sub, [*sub.concepts, *written], result, scopes, unowned)
+    cited = [r.answer for r in result.experts[before:] if r.citations]
+    said = [term for term in written if any(find_mentions(answer, keys[term]) for answer in cited)]
+    result.uncovered.append(_lacks(graph, sub, written, said))
+    return [term for term in sub.unknown if term not in written]
+
+
+def _lacks(graph: GraphIndex, sub: qa.SubQuestion, written: Sequence[str], said: Sequence[str]) -> str:
+    """What the graph lacks of a comparison :func:`compare_lacked` read: the concept of each lacked
+    name, and whether the lessons mention it (``written``) and the answers read say anything of
+    it (``said``)."""
+    if sub.concepts:
+        term, other = sub.unknown[0], graph.concepts[sub.concepts[0]].name
+        lacks = f'The graph holds no concept "{term}"'
+        if said:
+            return f"{lacks} and no edge relating it to {other}; the lessons mention it."
+        return f"{lacks}; a lesson mentions it, but the excerpts read do not say how it relates to {other}."
+    if len(written) == 1:  # the other name no lesson writes: the caller says it is not covered
+        return f'The graph holds no concept "{written[0]}"; a lesson mentions it.'
+    first, second = sub.unknown
+    lacks = f'The graph holds neither "{first}" nor "{second}" as a concept'
+    if said:
+        return f"{lacks}, nor an edge relating them; the lessons mention both."
+    return f"{lacks}; lessons mention both, but the excerpts read do not say how they relate."
 
 
 def lacked_answer(result: QAResult) -> QAResult:

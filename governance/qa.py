@@ -204,8 +204,8 @@ def _routed(
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
         result.sub_questions.append(entry | {"type": sub.type, "unknown": sub.unknown})
-        if sub.unknown and not compare_lacked(llm, graph, sub, result, scopes, UNOWNED):  # lessons may say
-            result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
+        if sub.unknown and (unwritten := compare_lacked(llm, graph, sub, result, scopes, UNOWNED)):
+            result.uncovered.append(uncovered_names(unwritten, near_names(graph, unwritten)))
         if typed and number == typed[0]:  # the typed sub-questions together, each expert asked once
             explained = typed_routed(llm, graph, [subs[n] for n in typed], reader, result)
             by_sub = dict(zip(typed, explained, strict=True))
@@ -258,7 +258,7 @@ def _routed(
     answered_by_graph = any(a.covered for a in result.graph_answers)  # where to start names no concept
     if (
         not any(sub.concepts for sub in subs)
-        and not any(e.citations for e in retrieved)
+        and not any(e.citations for e in result.experts)  # names it lacks may be read (compare_lacked)
         and not answered_by_graph
     ):
         return result.not_covered()
@@ -347,8 +347,8 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     result.sub_questions.append(
         {"text": question, "concepts": sub.concepts, "domains": [], "type": sub.type, "unknown": sub.unknown}
     )
-    if sub.unknown and not compare_lacked(llm, graph, sub, result):  # a name the graph lacks, lessons write
-        result.uncovered.append(uncovered_names(sub.unknown, near_names(graph, sub.unknown)))
+    if sub.unknown and (unwritten := compare_lacked(llm, graph, sub, result)):  # names no lesson writes
+        result.uncovered.append(uncovered_names(unwritten, near_names(graph, unwritten)))
     if is_typed(sub):
         return typed_flat(llm, graph, [sub], result)
     if sub.type != "open" and sub.unknown:

@@ -19,12 +19,16 @@ from tests.qa.courses import course_graph
 LLM = OfflineLLM(offline_handlers())
 COMPARED = "Unlike MLOps, LLMOps evaluates prompts instead of retraining models."
 DECODER_ONLY = "GPT uses a decoder-only model, while T5 keeps the encoder-decoder design."
+SOLVERS = "Adaptive solvers such as AdaGrad and Yogi scale each step by the gradients seen before."
 LESSONS = {
     "01-ops.md": "# Operations\n\n**LLMOps** is the practice of running applications built on language "
     f"models. {COMPARED}\n",
     "02-models.md": "# Architectures\n\nAn **encoder-decoder** is an architecture that maps an input "
     f"sequence to an output sequence. {DECODER_ONLY}\n",
-    "03-tokens.md": "# Tokens\n\nA **tokenizer** is a program that splits text into tokens.\n",
+    "03-tokens.md": "# Tokens\n\nA **tokenizer** is a program that splits text into tokens. Its vocabulary "
+    "is left to exploration.\n",
+    "04-optimizers.md": "# Optimizers\n\nAn **optimizer** is an algorithm that updates the weights of a "
+    f"model. {SOLVERS}\n",
 }
 
 
@@ -42,6 +46,7 @@ def test_the_graph_is_as_the_tests_read_it(graph: GraphIndex) -> None:
     names = {name.lower() for names in graph.names.values() for name in names}
     assert {"llmops", "encoder-decoder"} <= names
     assert not {"mlops", "decoder-only model", "decoder-only models", "devops"} & names
+    assert not {"adagrad", "yogi", "shampoo", "lora", "qlora"} & names
 
 
 def test_a_side_the_graph_lacks_is_read_where_a_lesson_writes_it(graph: GraphIndex) -> None:
@@ -61,3 +66,24 @@ def test_a_side_no_lesson_writes_is_not_covered(graph: GraphIndex) -> None:
     for result in _both(graph, "What's the difference between DevOps and LLMOps?"):
         assert not result.covered and COMPARED not in result.answer
         assert result.answer == "The graph does not cover DevOps."
+
+
+def test_a_comparison_of_two_names_the_graph_lacks_is_read_where_lessons_write_them(
+    graph: GraphIndex,
+) -> None:
+    for result in _both(graph, "What's the difference between AdaGrad and Yogi?"):
+        assert result.covered and SOLVERS in result.answer
+        assert 'The graph holds neither "AdaGrad" nor "Yogi" as a concept' in result.answer
+        assert "does not cover" not in result.answer
+
+
+def test_of_two_names_the_graph_lacks_the_one_no_lesson_writes_is_not_covered(graph: GraphIndex) -> None:
+    for result in _both(graph, "What's the difference between Shampoo and Yogi?"):
+        assert result.covered and SOLVERS in result.answer
+        assert 'The graph holds no concept "Yogi"; a lesson mentions it.' in result.answer
+        assert "The graph does not cover Shampoo." in result.answer
+
+
+def test_a_name_is_written_only_as_a_whole_word(graph: GraphIndex) -> None:
+    for result in _both(graph, "What's the difference between LoRA and QLoRA?"):  # "exploration" is not LoRA
+        assert not result.covered and result.answer == "The graph does not cover LoRA or QLoRA."
