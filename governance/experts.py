@@ -135,6 +135,15 @@ class QAResult:
         self.dropped = list(dict.fromkeys(d for e in self.experts for d in e.dropped))
         return self
 
+    def gap_first(self, gap: str) -> QAResult:
+        """This result with ``gap`` said first in its answer: what the graph does not cover of the
+        question's own subject ("LoRA" in "How do I use LoRA to fine-tune a model on a GPU?") comes
+        before what the lessons say of its other words, not after it."""
+        if gap and self.answer and not self.answer.startswith(gap):
+            rest = self.answer.replace(f" {gap}", "").replace(gap, "").strip()
+            self.answer = f"{gap} {rest}".strip()
+        return self
+
     def cite_headlines(self) -> QAResult:
         """This result with the edges its graph answers' headlines cite (``GraphAnswer.cited``: the
         related concepts of an uncovered answer) among its citations, those its answer shows, and

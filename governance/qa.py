@@ -197,6 +197,7 @@ def _routed(
     members = graph.kept(("members", UNOWNED), lambda: domain_members(touching, graph.owners, UNOWNED))
     reader = DomainReader(graph.edges.values(), graph.owners, UNOWNED, touching=touching, members=members)
     read_by_retrieval: set[str] = set()
+    subject_gap = ""
     retrieved: list[ExpertReport] = []
     typed = [number for number, sub in enumerate(subs) if is_typed(sub)]
     by_sub: dict[int, list[str]] = {}
@@ -221,6 +222,7 @@ def _routed(
         # "How do I deploy a model to Kubernetes?": no lesson says "Kubernetes", what it asks about.
         if not term and (unread := unread_said(graph, text, bool(sub.concepts))):
             result.uncovered.append(unread)  # said; what the lessons say of the concepts named is read
+            subject_gap = unread if len(subs) == 1 else ""  # the question's own subject: said first
             if not sub.concepts:
                 continue
         concepts = [] if term else sub.concepts
@@ -267,6 +269,7 @@ def _routed(
         _synthesize(llm, question, result)
     else:
         result.assemble()
+    result.gap_first(subject_gap)
     result.covered = bool(result.citations) or any(a.covered for a in result.graph_answers)
     return result
 
@@ -372,7 +375,7 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     if not report.citations:  # nothing it was shown answers (or what it cited was refused)
         result.uncovered += [] if found or term else [unanswered_said(graph, asked, found)]
         return result.not_covered()
-    result.answer, result.short_answer = f"{report.answer} {unread}".strip(), unread or report.short_answer
+    result.answer, result.short_answer = f"{unread} {report.answer}".strip(), unread or report.short_answer
     return result
 
 

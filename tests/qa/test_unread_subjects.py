@@ -77,13 +77,15 @@ def test_what_a_question_naming_a_concept_asks_to_do_it_with_is_not_covered_when
 ) -> None:
     # genai: "How do I run a GPU cluster with Slurm?" named a concept (GPU), so no word of it was
     # checked, and it quoted a lesson sentence on GPU clusters as if it answered how to use Slurm.
-    # The gap is now the short answer, and what the lessons say of the concept named follows it.
+    # The gap is now the short answer and the long answer's first words (it was said last, after
+    # the quotes on GPUs), and what the lessons say of the concept named follows it.
     asked = "How do I apply dropout with Slurm?"
     unread = 'The graph does not cover "Slurm": no lesson mentions it.'
     for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
         assert result.sub_questions and result.sub_questions[0]["concepts"] == ["dropout"]
         assert result.short_answer == unread and result.uncovered == [unread]
-        assert result.answer.endswith(unread) and "Dropout is applied in training only." in result.answer
+        assert result.answer.startswith(unread) and "Dropout is applied in training only." in result.answer
+        assert result.answer.count(unread) == 1
     # An everyday word after "with", or a rare one elsewhere in the question, refuses nothing.
     for asked in (
         "How do I apply dropout with care?",
@@ -104,6 +106,7 @@ def test_what_a_question_naming_a_concept_asks_to_use_is_not_covered_when_no_les
         assert result.sub_questions and result.sub_questions[0]["type"] == "open"
         assert result.sub_questions[0]["concepts"] == ["dropout"]
         assert result.short_answer == unread and result.uncovered == [unread]
+        assert result.answer.startswith(unread) and result.answer.count(unread) == 1
         assert "Dropout is applied in training only." in result.answer
     # What a lesson says, used, or an owner named before it, refuses nothing.
     for asked in ("How do I use dropout to regularize a model?", "Can I use Slurm's dropout in training?"):
