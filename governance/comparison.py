@@ -19,7 +19,7 @@ neither concept; a name no lesson writes is not covered.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from agents import qa
 from agents.text import find_mentions, lexicon
@@ -62,13 +62,16 @@ def compare_lacked(
     result: QAResult,
     scopes: Mapping[str, frozenset[str]] | None = None,
     unowned: str = "",
+    near: Callable[[Sequence[str]], Sequence[str]] = lambda names: (),
 ) -> list[str]:
     """Reads a relation sub-question of two sides, one or both of them names the graph lacks
     (``sub.unknown``; the other a concept), in the lessons, as :func:`compare_in_lessons` reads two
     concepts, when a lesson writes a lacked name (as a whole word: "exploration" does not write
     "LoRA"); and says what is missing: the concept, not the lessons' word on it (:func:`_lacks`).
     The lacked names it did not read, which the graph does not cover: each no lesson writes (all
-    of them, nothing read or said, when none is written or the question is of another form)."""
+    of them, nothing read or said, when none is written or the question is of another form).
+    ``near``: the names of the concepts the graph has whose names contain names read, said after
+    what it lacks (:func:`governance.question_forms.near_names`)."""
     if sub.type != "relation" or not sub.unknown or len(sub.concepts) + len(sub.unknown) != 2:
         return list(sub.unknown)
     keys = {term: lexicon([(term, [term])]) for term in sub.unknown}
@@ -80,7 +83,9 @@ def compare_lacked(
     _compare(llm, graph, sub, [*sub.concepts, *written], result, scopes, unowned)
     cited = [r.answer for r in result.experts[before:] if r.citations]
     said = [term for term in written if any(find_mentions(answer, keys[term]) for answer in cited)]
-    result.uncovered.append(_lacks(graph, sub, written, said))
+    has = list(near(written))
+    listed = ", ".join(has[:-1]) + f" and {has[-1]}" if len(has) > 1 else "".join(has)
+    result.uncovered.append(_lacks(graph, sub, written, said) + (f" It has {listed}." if has else ""))
     return [term for term in sub.unknown if term not in written]
 
 

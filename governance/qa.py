@@ -56,6 +56,7 @@ anything else is dropped and reported in ``dropped``. Every call goes through th
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from functools import partial
 
 from agents import qa, synthesis
 from agents.clauses import clauses_of
@@ -205,7 +206,8 @@ def _routed(
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
         result.sub_questions.append(entry | {"type": sub.type, "unknown": sub.unknown})
-        if sub.unknown and (unwritten := compare_lacked(llm, graph, sub, result, scopes, UNOWNED)):
+        near = partial(near_names, graph)  # of the names read in the lessons, the concepts that contain them
+        if sub.unknown and (unwritten := compare_lacked(llm, graph, sub, result, scopes, UNOWNED, near)):
             result.uncovered.append(uncovered_names(unwritten, near_names(graph, unwritten)))
         if typed and number == typed[0]:  # the typed sub-questions together, each expert asked once
             explained = typed_routed(llm, graph, [subs[n] for n in typed], reader, result)
@@ -350,7 +352,8 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     result.sub_questions.append(
         {"text": question, "concepts": sub.concepts, "domains": [], "type": sub.type, "unknown": sub.unknown}
     )
-    if sub.unknown and (unwritten := compare_lacked(llm, graph, sub, result)):  # names no lesson writes
+    near = partial(near_names, graph)  # of the names read in the lessons, the concepts that contain them
+    if sub.unknown and (unwritten := compare_lacked(llm, graph, sub, result, near=near)):  # none writes
         result.uncovered.append(uncovered_names(unwritten, near_names(graph, unwritten)))
     if is_typed(sub):
         return typed_flat(llm, graph, [sub], result)

@@ -20,6 +20,7 @@ LLM = OfflineLLM(offline_handlers())
 COMPARED = "Unlike MLOps, LLMOps evaluates prompts instead of retraining models."
 DECODER_ONLY = "GPT uses a decoder-only model, while T5 keeps the encoder-decoder design."
 SOLVERS = "Adaptive solvers such as AdaGrad and Yogi scale each step by the gradients seen before."
+LAPTOP = "Models like Llama and Mistral run on a laptop."
 LESSONS = {
     "01-ops.md": "# Operations\n\n**LLMOps** is the practice of running applications built on language "
     f"models. {COMPARED}\n",
@@ -29,6 +30,7 @@ LESSONS = {
     "is left to exploration.\n",
     "04-optimizers.md": "# Optimizers\n\nAn **optimizer** is an algorithm that updates the weights of a "
     f"model. {SOLVERS}\n",
+    "05-laptops.md": f"# Laptops\n\n**Mistral 7B** is a model that answers questions. {LAPTOP}\n",
 }
 
 
@@ -46,7 +48,7 @@ def test_the_graph_is_as_the_tests_read_it(graph: GraphIndex) -> None:
     names = {name.lower() for names in graph.names.values() for name in names}
     assert {"llmops", "encoder-decoder"} <= names
     assert not {"mlops", "decoder-only model", "decoder-only models", "devops"} & names
-    assert not {"adagrad", "yogi", "shampoo", "lora", "qlora"} & names
+    assert not {"adagrad", "yogi", "shampoo", "lora", "qlora", "llama", "mistral"} & names
 
 
 def test_a_side_the_graph_lacks_is_read_where_a_lesson_writes_it(graph: GraphIndex) -> None:
@@ -87,3 +89,14 @@ def test_of_two_names_the_graph_lacks_the_one_no_lesson_writes_is_not_covered(gr
 def test_a_name_is_written_only_as_a_whole_word(graph: GraphIndex) -> None:
     for result in _both(graph, "What's the difference between LoRA and QLoRA?"):  # "exploration" is not LoRA
         assert not result.covered and result.answer == "The graph does not cover LoRA or QLoRA."
+
+
+def test_a_lacked_name_read_in_the_lessons_names_the_concepts_that_contain_it(graph: GraphIndex) -> None:
+    # genai: "How does LLaMA compare to Mistral?" said "it has Mistral NeMo, Mistral Small and Mistral
+    # 7B" while not covered; read in the lessons, it still says so.
+    for result in _both(graph, "What's the difference between Llama and Mistral?"):
+        assert result.covered and LAPTOP in result.answer
+        assert result.answer.endswith(
+            'The graph holds neither "Llama" nor "Mistral" as a concept, nor an edge relating them; the '
+            "lessons mention both. It has Mistral 7B."
+        )
