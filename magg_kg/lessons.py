@@ -18,7 +18,8 @@ at blank lines), a block longer than the chunk size is cut at sentence ends, and
 into chunks of about ``size`` characters (at most ``size + overlap``); a heading starts a new chunk
 once the current one is a quarter full, and each chunk repeats the trailing blocks of the previous
 one, up to ``overlap`` characters (unless more than ``overlap`` characters of non-prose lie
-between them).
+between them). A chunk's heading is the one in force where its own text starts, after what it
+repeats: a repeated tail that reaches back over a heading does not title it by the section before.
 A chunk's id is a hash of the lesson's sha256 and its offsets, so it is stable across runs.
 """
 
@@ -308,7 +309,8 @@ def split_chunks(
     sha256: str, text: str, size: int = CHUNK_SIZE, overlap: int = CHUNK_OVERLAP, *, prose: str | None = None
 ) -> tuple[Chunk, ...]:
     """Markdown-aware overlapping chunks covering the prose of the text (all of it without
-    ``prose``); a chunk's heading is the original text of the last heading before it.
+    ``prose``); a chunk's heading is the original text of the last heading at or before its own
+    text (what it does not repeat of the chunk before).
 
     >>> text = "# A\\n\\n" + "word " * 400
     >>> chunks = split_chunks("0" * 64, text, size=600, overlap=100)
@@ -319,14 +321,15 @@ def split_chunks(
     """
     view = text if prose is None else prose
     blocks = _blocks(view, size)
-    groups: list[list[tuple[int, int, bool]]] = []
+    groups: list[tuple[list[tuple[int, int, bool]], int]] = []  # each chunk's blocks, how many it repeats
     current: list[tuple[int, int, bool]] = []
+    repeated = 0
     for block in blocks:
         length = block[1] - current[0][0] if current else 0
         new_section = block[2] and length >= size // 4
         only_headings = all(item[2] and item[1] - item[0] < 200 for item in current)
         if current and not only_headings and (block[1] - current[0][0] > size or new_section):
-            groups.append(current)
+            groups.append((current, repeated))
             carried: list[tuple[int, int, bool]] = []
             if not new_section and block[0] - current[-1][1] <= overlap:  # no overlap across code
                 for previous in reversed(current):
@@ -336,16 +339,16 @@ def split_chunks(
                 if not carried and overlap:
                     tail = _tail_start(view, current[-1], overlap)
                     carried = [(tail, current[-1][1], False)] if tail is not None else []
-            current = carried
+            current, repeated = carried, len(carried)
         current.append(block)
     if current:
-        groups.append(current)
+        groups.append((current, repeated))
     headings = list(_HEADING.finditer(view))  # once: a lookup per chunk is a bisection, not a scan
     starts = [heading.start() for heading in headings]
     chunks = []
-    for ordinal, group in enumerate(groups):
+    for ordinal, (group, repeated) in enumerate(groups):
         start, end = group[0][0], group[-1][1]
-        before = bisect_right(starts, start)  # the headings that start at or before the chunk
+        before = bisect_right(starts, group[repeated][0])  # the headings at or before its own text
         chunks.append(
             Chunk(
                 id=make_id("chunk", sha256, str(start), str(end)),

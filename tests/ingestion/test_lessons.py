@@ -59,6 +59,26 @@ def test_chunks_cover_the_text_overlap_and_are_stable(tmp_path: Path) -> None:
     assert any(c.heading.startswith("Part") for c in chunks)
 
 
+def test_a_chunk_is_titled_by_the_section_of_its_own_text_not_of_its_overlap(tmp_path: Path) -> None:
+    # d2l's pandas lesson: a short section ends a chunk with the next heading, and the chunk after it
+    # repeats both; it was titled by the short section though all it adds is the next one's text.
+    body = (
+        "# Lesson\n\n" + "An opening sentence. " * 30 + "\n\n## Tensors\n\nTensors hold the data.\n\n"
+        "## Discussion\n\n" + "We now load data into tensors. " * 60
+    )
+    lesson = read_lesson(write(tmp_path / "pandas.md", body.encode()))
+    discussion = lesson.text.index("## Discussion")
+    crossing = [
+        after
+        for before, after in itertools.pairwise(lesson.chunks)
+        if after.start < discussion < before.end <= discussion + len("## Discussion\n\n")
+    ]
+    assert len(crossing) == 1 and lesson.text[crossing[0].start :].startswith("## Tensors")  # the overlap
+    assert crossing[0].end > discussion + 1000  # nearly all of it is the Discussion's text
+    assert crossing[0].heading == "Discussion"
+    assert [c.heading for c in lesson.chunks] == ["Lesson", "Tensors", "Discussion", "Discussion"]
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
