@@ -22,7 +22,10 @@ paragraph that is no sentence is a passage of its own unless it belongs to the o
   paragraph, with nothing to tell where the list ends), up to a sentence after items that are no
   sentences;
 - a paragraph that opens in lower case goes on the one before it, when that one has no full stop:
-  it is one sentence that something left out of the lesson's prose (a formula, a figure) cut.
+  it is one sentence that something left out of the lesson's prose (a formula, a figure) cut;
+- a **displayed formula** that ends a sentence ("... gives us the *softmax* function:" and its
+  ``$$..$$``) is read with it, and with the sentence that goes on after it ("where ..."):
+  :func:`with_display_math`.
 
 >>> passages("We need: ¶ An **environment** that sets the rules. ¶ **Memory Example** ¶ It stores facts.")
 ['We need: An **environment** that sets the rules.', '**Memory Example** It stores facts.']
@@ -41,7 +44,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from agents.answer_forms import content_terms
-from agents.text import EMPHASIS, PARAGRAPH, sentences
+from agents.text import EMPHASIS, PARAGRAPH, Sentence, sentences
 
 __all__ = [
     "Passage",
@@ -55,6 +58,7 @@ __all__ = [
     "sentence_start",
     "series",
     "titled_by",
+    "with_display_math",
 ]
 
 HEADING_WORDS = 12
@@ -339,3 +343,45 @@ def sentence_start(shown: str, start: int) -> int:
     if not ends or (window > 0 and ends == [window]):
         return start
     return ends[-1]
+
+
+_DISPLAY_MATH = re.compile(r"\s*(?:\$\$.+\$\$|\\\[.+\\\]|\\begin\{(\w+\*?)\}.+\\end\{\1\})\s*", re.DOTALL)
+"""A paragraph that is one displayed formula (``$$..$$``, ``\\[..\\]``, a LaTeX environment)."""
+_OPEN = re.compile(r"[*_`\"'(\[]*[a-z]")
+"""A sentence that opens in lower case ("where $y$ is the label."): it goes on from the one before."""
+
+
+def with_display_math(view: str, found: Sequence[Sentence]) -> list[str]:
+    """The texts of a chunk's sentences, each with the formula displayed on its own after it when
+    it does not end there ("... gives us the *softmax* function:" and its ``$$..$$``), and with the
+    sentence that goes on after that formula ("where ..."). The sentences alone would run the text
+    on both sides of the formula together and leave out what the sentence says.
+
+    >>> text = "It is defined as\\n\\n$$y = x^2$$\\n\\nwhere $x$ is the input. It is new. So:\\n\\n$$z$$"
+    >>> with_display_math(text, sentences(text, view=True))
+    ['It is defined as $$y = x^2$$ where $x$ is the input.', 'It is new.', 'So: $$z$$']
+    >>> ended = "It ends here.\\n\\n$$y$$\\n\\nNext."
+    >>> with_display_math(ended, sentences(ended, view=True))
+    ['It ends here.', 'Next.']
+    """
+    pieces: list[tuple[str, str]] = []  # each sentence, and each formula between two
+    for at, sentence in enumerate([*found, None]):
+        gap = view[found[at - 1].end if at else 0 : len(view) if sentence is None else sentence.start]
+        if at and _DISPLAY_MATH.fullmatch(gap):
+            pieces.append((" ".join(gap.split()), "between"))
+        if sentence is not None:
+            formula = _DISPLAY_MATH.fullmatch(sentence.text) is not None
+            pieces.append(
+                (" ".join(sentence.text.split()) if formula else sentence.text, formula * "formula")
+            )
+    texts: list[str] = []
+    took = False  # the last text ends in a formula it took in
+    for text, kind in pieces:
+        if texts and kind and not ends_a_sentence(texts[-1]):
+            texts[-1], took = f"{texts[-1]} {text}", True
+        elif texts and took and not kind and _OPEN.match(text):
+            texts[-1], took = f"{texts[-1]} {text}", False
+        elif kind != "between":  # a formula between two sentences, each whole, is left out
+            texts.append(text)
+            took = False
+    return texts

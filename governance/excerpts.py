@@ -32,8 +32,9 @@ should we fine-tune models?" for "When is it worth fine-tuning a model?"), where
 starts, not one that goes on with it (:func:`continuing`); then those whose section heading names
 doing what a question asks how to do (:func:`agents.headings.names_alike`: "Designing AI
 Applications for Trust and Transparency"), the one naming the most first. A chunk's title is its
-lesson's title and its section's heading. The chunks and their words are read once per graph and
-kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
+lesson's title and its section's heading; a chunk is read from that heading when what it repeats of
+the chunk before holds it. The chunks and their words are read once per graph and kept
+(:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
 of the chunk that matches it best.
 """
@@ -55,9 +56,9 @@ from agents.cross_references import without_holes
 from agents.definitions import defines
 from agents.headings import asks_alike, names_alike
 from agents.locations import asks_where_taught, names_only_elsewhere
-from agents.passages import announces, ends_a_sentence, joined_sentences, sentence_start
+from agents.passages import announces, joined_sentences, sentence_start, with_display_math
 from agents.relevance import in_a_row
-from agents.text import MentionFinder, Sentence, lexicon, sentences
+from agents.text import HEADING, MentionFinder, lexicon, sentences
 from magg_kg.graph_index import GraphIndex
 from magg_kg.markup import KINDS, Flavor, RegionKind, find_prose, flavor_of
 from magg_kg.records import EdgeVersion, Lesson
@@ -186,11 +187,13 @@ def _load(graph: GraphIndex) -> _Chunks:
     for lesson in lessons:
         shown = _shown(lesson)  # as a reader reads it: no code block, tag, URL or link target
         lesson_terms = frozenset(content_terms(lesson.title))
+        repeated = 0  # the end of the chunk before: a chunk repeats its text up to there
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
-            start = sentence_start(shown, int(str(row["start_offset"])))
+            start = sentence_start(shown, _section_start(shown, int(str(row["start_offset"])), repeated))
+            repeated = int(str(row["end_offset"]))
             view = _as_read(shown[start : int(str(row["end_offset"]))])
-            text = joined_sentences(_with_display_math(view, sentences(view, view=True)))
+            text = joined_sentences(with_display_math(view, sentences(view, view=True)))
             named = {concept for _, _, concept in finder.find(text)}
             title = _titled(lesson.title, str(row.get("heading") or ""))
             terms = frozenset(content_terms(f"{title} {text}"))
@@ -203,48 +206,6 @@ def _load(graph: GraphIndex) -> _Chunks:
     counts: Counter[str] = Counter(term for chunk in chunks for term in chunk.terms)
     total = len(chunks) + 1
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
-
-
-_DISPLAY_MATH = re.compile(r"\s*(?:\$\$.+\$\$|\\\[.+\\\]|\\begin\{(\w+\*?)\}.+\\end\{\1\})\s*", re.DOTALL)
-"""A paragraph that is one displayed formula (``$$..$$``, ``\\[..\\]``, a LaTeX environment)."""
-_OPEN = re.compile(r"[*_`\"'(\[]*[a-z]")
-"""A sentence that opens in lower case ("where $y$ is the label."): it goes on from the one before."""
-
-
-def _with_display_math(view: str, found: Sequence[Sentence]) -> list[str]:
-    """The texts of a chunk's sentences, each with the formula displayed on its own after it when
-    it does not end there ("... gives us the *softmax* function:" and its ``$$..$$``), and with the
-    sentence that goes on after that formula ("where ..."). The sentences alone would run the text
-    on both sides of the formula together and leave out what the sentence says.
-
-    >>> text = "It is defined as\\n\\n$$y = x^2$$\\n\\nwhere $x$ is the input. It is new. So:\\n\\n$$z$$"
-    >>> _with_display_math(text, sentences(text, view=True))
-    ['It is defined as $$y = x^2$$ where $x$ is the input.', 'It is new.', 'So: $$z$$']
-    >>> ended = "It ends here.\\n\\n$$y$$\\n\\nNext."
-    >>> _with_display_math(ended, sentences(ended, view=True))
-    ['It ends here.', 'Next.']
-    """
-    pieces: list[tuple[str, str]] = []  # each sentence, and each formula between two
-    for at, sentence in enumerate([*found, None]):
-        gap = view[found[at - 1].end if at else 0 : len(view) if sentence is None else sentence.start]
-        if at and _DISPLAY_MATH.fullmatch(gap):
-            pieces.append((" ".join(gap.split()), "between"))
-        if sentence is not None:
-            formula = _DISPLAY_MATH.fullmatch(sentence.text) is not None
-            pieces.append(
-                (" ".join(sentence.text.split()) if formula else sentence.text, formula * "formula")
-            )
-    texts: list[str] = []
-    took = False  # the last text ends in a formula it took in
-    for text, kind in pieces:
-        if texts and kind and not ends_a_sentence(texts[-1]):
-            texts[-1], took = f"{texts[-1]} {text}", True
-        elif texts and took and not kind and _OPEN.match(text):
-            texts[-1], took = f"{texts[-1]} {text}", False
-        elif kind != "between":  # a formula between two sentences, each whole, is left out
-            texts.append(text)
-            took = False
-    return texts
 
 
 def edge_quote(graph: GraphIndex, edge: EdgeVersion) -> str:
@@ -295,6 +256,14 @@ def _shown_text(text: str, flavor: Flavor) -> str:
         "\0" if code and code not in kept and char.isspace() and char != "\n" else char  # lines stay
         for char, code in zip(shown, markup.kinds, strict=True)
     )
+
+
+def _section_start(shown: str, start: int, repeated: int) -> int:
+    """Where a chunk starting at ``start`` is read from: the last heading in what it repeats of the
+    chunk before (up to ``repeated``), which titles it (:func:`magg_kg.lessons.split_chunks`), else
+    ``start``: a chunk read under a heading reads no sentence of the section before it."""
+    headings = [match.start() for match in HEADING.finditer(shown, start, repeated) if match.start() > start]
+    return headings[-1] if headings else start
 
 
 def _titled(lesson: str, heading: str) -> str:

@@ -16,6 +16,7 @@ from agents.answer_forms import expected_kind
 from agents.offline.handlers import offline_handlers
 from governance.excerpts import continuing, find_excerpts, lesson_chunks
 from governance.qa import answer_flat, answer_routed
+from magg_kg.lessons import split_chunks
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.llm.port import Prompt
 from tests.qa.courses import course_graph
@@ -123,3 +124,29 @@ def test_a_chunk_that_goes_on_with_a_section_is_not_read_as_its_start(tmp_path: 
         assert later_first[1:] != [c.id for c in section[1:]], (
             later_first
         )  # not ahead of other chunks as such
+
+
+def test_a_section_whose_start_a_chunk_repeats_is_quoted_from_its_heading(tmp_path: Path) -> None:
+    # A short section ends a chunk with the next heading, which the chunk after it repeats, with the
+    # short section's last sentence, before all of the next section's text (d2l's "Data
+    # Preprocessing" before "## Discussion"): that chunk is where the section starts, read from its
+    # heading; it was titled by the short section, and the section quoted from a later chunk.
+    rounds = " ".join(
+        f"Round {i} of a training job reads the examples and saves the weights." for i in range(30)
+    )
+    lessons = {
+        "01-fine-tuning.md": f"# Fine-Tuning\n\n{JOB[:480]}\n\n## Costs\n\nTraining is billed by the tokens."
+        f"\n\n## When and why should we fine-tune models?\n\n{WHEN} {rounds}\n"
+    }
+    text = lessons["01-fine-tuning.md"]
+    costs, repeating = split_chunks("0" * 64, text)[1:3]
+    assert repeating.start < text.index("## When") < costs.end  # it repeats the heading, and more
+    with course_graph(tmp_path, lessons) as graph:
+        chunks = lesson_chunks(graph)
+        start = next(c for c in chunks if WHEN in c.text)
+        assert [c.title.split(": ")[-1] for c in chunks[1:3]] == ["Costs", start.title.split(": ")[-1]]
+        assert start.title.endswith("fine-tune models?") and start.id not in continuing(graph)
+        assert start.text.startswith(WHEN)  # not "Training is billed by the tokens.", which it repeats
+        asked = "When should I fine-tune a model?"
+        for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
+            assert f'"{WHEN}" [{start.id}]' in result.answer, result.answer
