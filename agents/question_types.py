@@ -48,6 +48,7 @@ from agents.course_cues import COURSE, LEARN_IT, whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.phrases import FUNCTION_WORDS
+from agents.question_frames import of_doing, sequence_next
 from agents.question_slots import coordinated
 from agents.text import find_mentions, normalize_name
 
@@ -101,14 +102,15 @@ _BEFORE_WORD = re.compile(
     _I,
 )
 _RELATION = re.compile(
-    r"\b(?:relat\w*|connect\w*|link\w*|associat\w*|differ\w*|compar\w*|versus|vs\.?|between|contrast\w*)\b",
+    r"\b(?:relat\w*|connect\w*|link\w*|associat\w*|differ\w*|compar\w*|versus|vs\.?|between|contrast\w*|"
+    r"each other|one another|the other)\b",
     _I,
 )
 _RELATION_SLOTS = (
     re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)" + _END, _I),
     re.compile(
         r"^\s*(?:how|in what way)?\s*(?:is|are|were|was|do|does)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+"
-        r"(?:related|connected|linked|associated|different|similar|alike)\b",
+        r"(?:related|connected|linked|associated|different|similar|alike|(?:the )?same)\b",
         _I,
     ),
     re.compile(
@@ -405,6 +407,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
                 return Classification("relation", concepts)
             if cue.search(masked) and len(concepts) == 1 and (other := _other_side(read, cue)):
                 return Classification("relation", concepts, unknown=[other])
+    if of_doing(masked):  # a cue in a question of why or how X does something says when, or of what
+        return _learned(read, bool(_FULL.search(masked)))
     if _PART_OF.search(masked):
         named_before, named_after = _around(read, _PART_OF)
         return _one("parts" if named_after and not named_before else "part_of", read)
@@ -426,7 +430,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _one("prerequisites", read, full)
     if _BEFORE.search(masked):
         return _one("prerequisites", read, full)
-    if _UNLOCKS.search(masked):
+    if _UNLOCKS.search(sequence_next(masked)):  # "predicting the next word" asks nothing after
         return _one("unlocks", read, full)
     if _NEED.search(masked):
         return _one("prerequisites", read, full)
