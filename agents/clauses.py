@@ -38,6 +38,11 @@ this?"; a demonstrative only where nothing follows it: "this course" names the c
 _EXPLETIVE = re.compile(r"\s(?:to\s+\w|that\b)", re.IGNORECASE)
 """What follows an "it" that points to nothing ("Is it possible to ...", "Is it true that ...")."""
 _POSSESSIVE = frozenset({"its", "their"})
+_SUBJECT_NAMED = re.compile(
+    r"\b(?:do|does|did|can|could|will|would|should|must|may|might)\s+(?:\S+\s+)*?(?:the|an?)\s+[\w-]", re.I
+)
+"""A subject with a noun of its own after the question's auxiliary ("How does asking the model to
+think help it?"): a pronoun after it points back to that noun, in the question itself."""
 _BOUNDARY = re.compile(rf"[.!?:;](?=\s)|{_ASKS_AGAIN}", re.IGNORECASE)
 """Where a sentence, or a clause that asks a question of its own, ends before the next one."""
 _NAMING_NOTHING = (
@@ -74,11 +79,16 @@ def pointing(question: str) -> str:
     ('', '')
     >>> pointing("Is it wise to learn AI fast?"), pointing("What does this course cover?")
     ('', '')
+    >>> pointing("How does asking the model to think help it?"), pointing("What problems does it solve?")
+    ('', 'it')
     """
     for found in _POINTING.finditer(question):
         if found.group(0).lower() == "it" and _EXPLETIVE.search(question[found.end() :]):
             continue
-        before = question[: max((b.end() for b in _BOUNDARY.finditer(question[: found.start()])), default=0)]
+        start = max((b.end() for b in _BOUNDARY.finditer(question[: found.start()])), default=0)
+        before = question[:start]
+        if _SUBJECT_NAMED.search(question[start : found.start()]):
+            return ""
         if all(word.lower() in _NAMING_NOTHING for word in WORD.findall(before)):
             return found.group(0)
         return ""

@@ -1,14 +1,25 @@
-"""Open questions that a cue word inside them does not make relation questions (learners' questions
-on the genai and d2l courses)."""
+"""Open questions that a cue word inside them does not make relation questions, and a pronoun whose
+noun is in the question itself (learners' questions on the genai and d2l courses)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from agents import qa
 from agents.question_types import classify
 from agents.text import lexicon
-from tests.gates.world import CONCEPTS
+from governance.qa import answer_routed
+from magg_kg.clock import StepClock
+from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.sqlite import SQLiteStore
+from tests.gates.world import CONCEPTS, ScriptedLLM, own, seed
 
+EDGES = [
+    ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
+    ("transformer", "builds_on", "attention", "Transformers build on attention."),
+]
 KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
 
 
@@ -51,3 +62,23 @@ def test_a_cue_word_in_a_question_of_doing_asks_no_relation(
 ) -> None:
     found = classify(question, KEYS)
     assert (found.type, found.concepts) == (kind, concepts)
+
+
+@pytest.fixture(scope="module")
+def graph() -> Iterator[GraphIndex]:
+    store = SQLiteStore.open(":memory:")
+    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=0.001)
+    seed(store, clock, EDGES)
+    own(store, clock, {"d-models": ("neural-network", "transformer", "attention")})
+    yield build_graph_index(store)
+    store.close()
+
+
+def test_a_pronoun_whose_noun_is_in_the_question_needs_no_question_before_it(graph: GraphIndex) -> None:
+    # genai: 'How does asking the model to "think step by step" help it get arithmetic questions
+    # right?' said "The question names no concept: nothing was asked before it for "it" to point back to."
+    asked = 'How does asking the model to "think step by step" help it answer?'
+    result = answer_routed(ScriptedLLM(replies=dict(qa.offline_handlers())), graph, asked, {})
+    assert "names no concept" not in result.answer
+    alone = answer_routed(ScriptedLLM(replies=dict(qa.offline_handlers())), graph, "How does it help?", {})
+    assert alone.answer.startswith('The question names no concept: nothing was asked before it for "it"')
