@@ -60,6 +60,8 @@ __all__ = [
 
 _BACK = frozenset("it its they them their this that these those both either each former latter".split())
 """Words that point back to something a sentence before named: a question with one needs it."""
+_ASKED_END = re.compile(r"(?<=\?)\s+")
+"""Where a question mark ends a sentence, whatever the case of the word after it."""
 
 
 def asked_sentence(question: str, keys: dict[str, str]) -> str:
@@ -78,19 +80,23 @@ def asked_sentence(question: str, keys: dict[str, str]) -> str:
     ('What is A? What is dropout?', 'Dropout. Explain it.')
     >>> asked_sentence("What is dropout? Be brief.", keys)
     'What is dropout?'
+    >>> asked_sentence("what is dropout?? never heard that word", keys)  # typed in lower case
+    'what is dropout??'
     """
-    found = sentences(question)
-    asking = [sentence for sentence in found if sentence.text.endswith("?")]
-    if len(found) < 2 or len(asking) != 1 or any("?" in s.text for s in found if s is not asking[0]):
+    # A question mark ends a sentence whatever the case of the next word: "never heard that word
+    # before" after "what is X??" is a remark of its own.
+    found = [text for sentence in sentences(question) for text in _ASKED_END.split(sentence.text)]
+    asking = [sentence for sentence in found if sentence.endswith("?")]
+    if len(found) < 2 or len(asking) != 1 or any("?" in s for s in found if s is not asking[0]):
         return question
-    asked = asking[0].text
+    asked = asking[0]
     words = {word.lower() for word in WORD.findall(asked)}
     if words & _BACK or not find_mentions(asked, keys):
         return question
     # A sentence that names a concept may say where the learner stands ("I'm at logistic regression
     # now. How do I reach neural networks?"): it is left out only when it reads as an instruction.
     aside = all(
-        not find_mentions(sentence.text, keys) or instruction_score(sentence.text) >= SUSPICION_THRESHOLD
+        not find_mentions(sentence, keys) or instruction_score(sentence) >= SUSPICION_THRESHOLD
         for sentence in found
         if sentence is not asking[0]
     )

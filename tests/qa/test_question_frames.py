@@ -1,5 +1,6 @@
-"""Open questions that a cue word inside them does not make relation questions, and a pronoun whose
-noun is in the question itself (learners' questions on the genai and d2l courses)."""
+"""Open questions that a cue word inside them does not make relation questions, a pronoun whose noun
+is in the question itself, and a remark typed after a question (learners' questions on the genai and
+d2l courses)."""
 
 from __future__ import annotations
 
@@ -82,3 +83,14 @@ def test_a_pronoun_whose_noun_is_in_the_question_needs_no_question_before_it(gra
     assert "names no concept" not in result.answer
     alone = answer_routed(ScriptedLLM(replies=dict(qa.offline_handlers())), graph, "How does it help?", {})
     assert alone.answer.startswith('The question names no concept: nothing was asked before it for "it"')
+
+
+def test_a_remark_typed_after_the_question_is_no_part_of_it(graph: GraphIndex) -> None:
+    # genai "what is maieutic prompting?? never heard that word before" said "The graph does not
+    # cover never heard. The graph does not cover what comes before Maieutic prompting."
+    llm = ScriptedLLM(replies=dict(qa.offline_handlers()))
+    result = answer_routed(llm, graph, "what is attention?? never heard that word before", {})
+    assert [(s["text"], s["type"], s["unknown"]) for s in result.sub_questions] == [
+        ("what is attention?", "open", [])
+    ]
+    assert "never heard" not in result.answer and result.question.endswith("word before")
