@@ -7,14 +7,24 @@ concept in a question of what to learn ("What comes before X?", "What should I l
 "What builds on X?"). Inside a clause about doing something it says when, or of what: "Why do we
 split documents into chunks before making embeddings?" asks a reason, "What does re-ranking do after
 the vector search?" what re-ranking does, "How does X tell me if two pieces of text ...?" how X does it.
+Why one would use X, and how one thing works (:data:`EXPLAINS`), are open questions before any cue.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["of_doing", "sequence_next"]
+__all__ = ["EXPLAINS", "of_doing", "sequence_next"]
 
+EXPLAINS = re.compile(
+    r"^\W*(?:why\b[^?]*\buse|how\s+(?:does|do|did|can|could|would|will|might)\s+(?:(?!\b(?:and|or)\b)[^?])+?\s+"
+    r"(?:work|operate))\b",
+    re.IGNORECASE,
+)
+"""Why one would use X, or why X uses Y ("Why use open source models?", "Why does BERT use
+attention?"): a reason, which no list of what builds on X gives; or how one thing works, in a
+setting or not ("How does backpropagation work in an MLP?"), which no relation does (how two relate
+is a cue; "How do A and B work?" asks of two, read as before)."""
 _LEARNER = r"(?!(?:i|we|you|one)\b)"
 """Not the one asking: "How do I prepare for X?" and "What do I do after X?" ask what to learn."""
 _DOING = re.compile(

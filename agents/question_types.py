@@ -48,7 +48,7 @@ from agents.course_cues import COURSE, LEARN_IT, whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.phrases import FUNCTION_WORDS
-from agents.question_frames import of_doing, sequence_next
+from agents.question_frames import EXPLAINS, of_doing, sequence_next
 from agents.question_slots import coordinated
 from agents.text import find_mentions, normalize_name
 
@@ -150,15 +150,6 @@ _UNLOCK_CUE = re.compile(
 """Cues that one concept builds on another ("What uses attention?", "What does BERT use?"); "use"
 said of the one asking ("How do I use X to ...?", "Can I use X instead of Y?", "how to use X") is
 no cue: it asks how to do something, or whether X will do, not what X unlocks."""
-_EXPLAINS = re.compile(
-    r"^\W*(?:why\b[^?]*\buse|how\s+(?:does|do|did|can|could|would|will|might)\s+(?:(?!\b(?:and|or)\b)[^?])+?\s+"
-    r"(?:work|operate))\b",
-    _I,
-)
-"""Why one would use X, or why X uses Y ("Why use open source models?", "Why does BERT use
-attention?"): a reason, which no list of what builds on X gives; or how one thing works, in a
-setting or not ("How does backpropagation work in an MLP?"), which no relation does (how two relate
-is a cue; "How do A and B work?" asks of two, read as before)."""
 _BASED_ON = re.compile(r"\b(?:based on|extends?|an extension of)\b", _I)
 """What a yes-or-no question asks between two concepts besides the other cues ("Is A based on B?");
 in any other question it is no cue ("a film based on a novel by what author?")."""
@@ -397,7 +388,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
-    if ASPECT.search(masked) or abbreviation_asked(text) or _EXPLAINS.search(masked):
+    if ASPECT.search(masked) or abbreviation_asked(text) or EXPLAINS.search(masked):
         return Classification("open", concepts)  # "When should I use X?", "What is ML short for?"
     if len(concepts) in (1, 2) and _YES_NO.match(masked):
         # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is
