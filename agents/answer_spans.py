@@ -76,6 +76,7 @@ from agents.definitions import definition
 from agents.passages import listed_passages, names_back
 from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
 from agents.relevance import explains_first, shares_enough
+from agents.short_answers import answer_like, asks_short, initial_words
 from agents.stance import asks
 
 __all__ = ["AnswerSpan", "Excerpt", "best_span"]
@@ -210,7 +211,10 @@ def _span(
     if kind == "explanation":
         said = _explain(asked, excerpts, read, idf, concepts=also)  # also: the concepts it names
         return said or _what_it_does(set(question_terms(without_setting(question))), excerpts, read, also)
-    initial = _initial_words(read)
+    described = kind == "name" and not asks_short(question)  # a description is asked: a sentence answers
+    if described and (said := _explain(asked, excerpts, read, idf, concepts=also)) is not None:
+        return said
+    initial = initial_words([s.text for s in read], [s.names for s in read])
     best: tuple[float, int, int, str, int] | None = None
     hops = [(_overlap(asked, s.terms | s.title_terms, idf), asked - s.terms - s.title_terms) for s in read]
     leading: dict[int, list[tuple[float, set[str]]]] = {}  # excerpt -> the hops of sentences leading to it
@@ -238,6 +242,8 @@ def _span(
             words = set(content_terms(sentence.text[start:end]))
             if not words or words <= asked or sentence.text[start:end] in initial.get(position, ()):
                 continue
+            if not answer_like(sentence.text, start, end):
+                continue
             form = (
                 1.0 if kind in ("date", "number") or DATE.fullmatch(sentence.text[start:end]) is None else 0.0
             )
@@ -253,22 +259,8 @@ def _span(
         return None
     score, _, _, text, position = best
     chosen, support = read[position], max(score, 0.0)
-    return AnswerSpan(
-        text.strip(), excerpts[chosen.excerpt].id, chosen.text, round(support / (1.0 + support), 4)
-    )
-
-
-def _initial_words(read: Sequence[_Sentence]) -> dict[int, tuple[str, ...]]:
-    """Sentence position -> its first word, when it is capitalized only there: a sentence's first
-    word is a name only if the excerpts also write it capitalized inside a sentence."""
-    inside = {name for s in read for name in s.names if not s.text.startswith(name)}
-    found: dict[int, tuple[str, ...]] = {}
-    for position, sentence in enumerate(read):
-        first = WORD.search(sentence.text)
-        if first is not None and first.group(0) not in inside:
-            # A name span leaves out a possessive "'s": "Let's" opens a sentence as "Let".
-            found[position] = (first.group(0), re.sub(r"['’]s$", "", first.group(0)))
-    return found
+    text = chosen.text if described else text.strip()  # the sentence that has the best name, whole
+    return AnswerSpan(text, excerpts[chosen.excerpt].id, chosen.text, round(support / (1.0 + support), 4))
 
 
 def _explain(

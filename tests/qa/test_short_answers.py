@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from agents.answer_forms import expected_kind
 from agents.answer_spans import Excerpt, best_span
 from agents.definitions import definition
@@ -83,5 +85,114 @@ def test_what_x_is_is_read_past_the_lessons_outline(tmp_path: Path) -> None:
         assert any(chunk.text.startswith("RAGs operate as follows") for chunk in read[:2])
         flat = answer_flat(OfflineLLM(offline_handlers()), graph, "What is RAG?")
         assert "retrieve documents from a knowledge base" in flat.answer
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "junk"),
+    [
+        (
+            "What does the temperature setting do, and what value makes sense for a recipe generator?",
+            "Let's change our code and set the temperature to 0, like so: Now when you run this code, "
+            "you get two images that resemble each other.",
+            "Now",
+        ),
+        (
+            "What does instruction tuning add on top of a base model?",
+            "Instruction tuning of the base model improves the support of languages (Arabic, Chinese, Czech, "
+            "Danish, Turkish).",
+            "Turkish",
+        ),
+        (
+            "What causes vanishing and exploding gradients in deep networks?",
+            "In deep networks, the gradient is the product of $L-l$ matrices that vanish or explode.",
+            "L-l",
+        ),
+        (
+            "What should I put in a system message to control how my chat assistant behaves?",
+            'A system message for the chat assistant can say "Answer in short sentences and be polite".',
+            "Answer in short sentences and be polite",
+        ),
+        (
+            "What is a vector database and do I really need one for a small side project?",
+            "Azure AI lets you manage a vector database for your project.",
+            "Azure AI",
+        ),
+    ],
+)
+def test_a_question_that_asks_a_description_is_answered_by_the_sentence_not_a_name_in_it(
+    question: str, sentence: str, junk: str
+) -> None:
+    span = best_span(question, [Excerpt("c-1", "Lesson", sentence)])
+    assert span is not None and span.text == span.sentence and junk in span.sentence
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "junk"),
+    [
+        (
+            "Who changed the temperature?",
+            "The temperature was changed by the user: Now we run the code again.",
+            "Now",
+        ),
+        (
+            "Which language did Jane Roe add?",
+            "Jane Roe added Turkish, Arabic, Chinese, Czech and Danish.",
+            "Turkish",
+        ),
+        ("Which matrices did Jane Roe multiply?", "Jane Roe multiplied $L-l$ matrices by Hand.", "L-l"),
+        (
+            "Who asked the chatbot?",
+            'A student asked the chatbot "Send email to my instructor".',
+            "Send email",
+        ),
+    ],
+)
+def test_an_adverb_an_item_of_a_long_series_math_or_someones_words_is_no_short_answer(
+    question: str, sentence: str, junk: str
+) -> None:
+    span = best_span(question, [Excerpt("c-1", "Lesson", sentence)])
+    assert span is None or junk not in span.text
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "name"),
+    [
+        ("Who founded Acme?", "Acme was founded by Jane Roe in 1901.", "Jane Roe"),
+        ("What city was Jane Roe born in?", "Jane Roe was born in Springfield in 1901.", "Springfield"),
+        ("What is the capital of Freedonia?", "The capital of Freedonia is Fredville.", "Fredville"),
+        ("What company owns Acme?", "Acme is owned by Roe Industries since 1950.", "Roe Industries"),
+        (
+            "Which film did Jane Roe star in?",
+            'Jane Roe starred in "The Long Night" in 1950.',
+            "The Long Night",
+        ),
+    ],
+)
+def test_a_question_that_asks_a_short_thing_is_still_answered_by_a_name(
+    question: str, sentence: str, name: str
+) -> None:
+    span = best_span(question, [Excerpt("c-1", "Lesson", sentence)])
+    assert span is not None and span.text == name
+
+
+def test_an_open_question_asked_of_a_course_shows_no_label_that_answers_nothing(tmp_path: Path) -> None:
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    text = (
+        "# Sampling\n\n**Temperature** is a setting of the sampler. Let's therefore change our code and set "
+        "the temperature to 0, like so: Now when you run this code, you get the same text each time.\n"
+    )
+    (lessons / "01-sampling.md").write_text(text, encoding="utf-8")
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+    store = SQLiteStore.open(str(tmp_path / "magg.sqlite"))
+    try:
+        graph = build_graph_index(store)
+        question = "What should I set the temperature to when I run this code?"
+        routed = answer_routed(OfflineLLM(offline_handlers()), graph, question, {})
+        assert routed.short_answer and not routed.short_answer.startswith("Now")
+        assert "Now:" not in routed.answer
     finally:
         store.close()
