@@ -27,6 +27,8 @@ These are rules of how English is written, not lists of any course's words.
 False
 >>> asks_short("What causes vanishing gradients?"), asks_short("What is the seat of the county?")
 (False, True)
+>>> asks_short("Given this model's size, what is a good batch size and do I need one?")
+False
 >>> answer_like("the product of $L-l$ matrices", 16, 19), answer_like("Now we run it.", 0, 3)
 (False, False)
 """
@@ -66,8 +68,7 @@ def asks_short(question: str) -> bool:
     if second in _DO:  # "What does X add?", "What should I put ...?": what one does, a description
         return False
     if second in _BE:  # "What is the capital of X?", "What was X's first film?" ask a name
-        rest = question.lower()[question.lower().find(second) :]
-        return third == "the" or re.search(r"\w['’]s\b", rest) is not None
+        return third == "the" or re.search(r"\w['’]s\b", asked_part(question)[4:]) is not None
     # "What city was ...?" asks a name; "What causes the ...?", "What makes a ...?" a description.
     return not (_VERB_S.fullmatch(second) and (third in _OBJECT or third.endswith("ing")))
 
