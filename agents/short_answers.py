@@ -27,6 +27,8 @@ These are rules of how English is written, not lists of any course's words.
 False
 >>> asks_short("What causes vanishing gradients?"), asks_short("What is the seat of the county?")
 (False, True)
+>>> asks_short("What does MoE mean in Phi-3.5-MoE?"), asks_short("What does broadcasting mean here?")
+(True, False)
 >>> asks_short("Given this model's size, what is a good batch size and do I need one?")
 False
 >>> answer_like("the product of $L-l$ matrices", 16, 19), answer_like("Now we run it.", 0, 3)
@@ -49,6 +51,8 @@ _DO = CLOSED_CLASSES["AUX"] - _BE
 _OBJECT = CLOSED_CLASSES["DET"] | CLOSED_CLASSES["PRON"]
 _VERB_S = re.compile(r"[a-z]+[^su]s")
 """A verb's third person ("causes", "makes"): a word ending in "s" but not in "ss" or "us"."""
+_SPELLED = re.compile(r"\bwhat (?:does|do|did) (?P<short>[^\s,?]+) (?:mean|stand for)\b", re.IGNORECASE)
+"""What an abbreviation means ("What does MoE mean in Phi-3.5-MoE?"): its long form, a name."""
 
 
 def asks_short(question: str) -> bool:
@@ -66,7 +70,8 @@ def asks_short(question: str) -> bool:
         return False
     second, third = words[1], words[2] if len(words) > 2 else ""
     if second in _DO:  # "What does X add?", "What should I put ...?": what one does, a description
-        return False
+        spelled = _SPELLED.search(question)  # unless what an abbreviation (two capitals or more) means
+        return spelled is not None and sum(c.isupper() for c in spelled["short"]) > 1
     if second in _BE:  # "What is the capital of X?", "What was X's first film?" ask a name
         return third == "the" or re.search(r"\w['’]s\b", asked_part(question)[4:]) is not None
     # "What city was ...?" asks a name; "What causes the ...?", "What makes a ...?" a description.

@@ -162,6 +162,11 @@ def test_an_adverb_an_item_of_a_long_series_math_or_someones_words_is_no_short_a
         ("Who founded Acme?", "Acme was founded by Jane Roe in 1901.", "Jane Roe"),
         ("What city was Jane Roe born in?", "Jane Roe was born in Springfield in 1901.", "Springfield"),
         ("What is the capital of Freedonia?", "The capital of Freedonia is Fredville.", "Fredville"),
+        (
+            "What does MoE mean, and why is it faster?",
+            "The Mixture of Experts (MoE) design makes a model faster.",
+            "Mixture of Experts",
+        ),
         ("What company owns Acme?", "Acme is owned by Roe Industries since 1950.", "Roe Industries"),
         (
             "Which film did Jane Roe star in?",
