@@ -79,9 +79,11 @@ def asks_short(question: str) -> bool:
 
 
 _MATH = re.compile(r"\$[^$]+\$|\\\(.+?\\\)")
-_ITEM = r"[^\W\d_][\w&.+-]*(?: [^\W\d_][\w&.+-]*){0,2}"
+_CLAUSE_WORD = r"(?i:and|or|but|nor|which|that|who|whom|whose|where|when|while|as|if|so)\b"
+_ITEM = rf"(?!{_CLAUSE_WORD})[^\W\d_][\w&.+-]*(?: [^\W\d_][\w&.+-]*){{0,2}}"
 _SERIES = re.compile(rf"(?:{_ITEM} ?, ?){{3,}}(?:and |or )?{_ITEM}")
-"""A series of four items or more, of three words at most each ("Arabic, Chinese, Czech, Danish")."""
+"""A series of four items or more, of three words at most each ("Arabic, Chinese, Czech, Danish"); a
+conjunction or a relative word opens a clause, not an item ("..., and ROC curves, which are used")."""
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 
 

@@ -167,6 +167,11 @@ def test_an_adverb_an_item_of_a_long_series_math_or_someones_words_is_no_short_a
             "The Mixture of Experts (MoE) design makes a model faster.",
             "Mixture of Experts",
         ),
+        (
+            "Which curves does the lesson cover?",
+            "The lesson covers precision, recall, and ROC curves, which are used in evaluating a model.",
+            "ROC",
+        ),
         ("What company owns Acme?", "Acme is owned by Roe Industries since 1950.", "Roe Industries"),
         (
             "Which film did Jane Roe star in?",
