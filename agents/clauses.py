@@ -2,14 +2,16 @@
 
 A question is split into clauses (:func:`clauses_of`), each classified and answered on its own. It
 may name what it asks about once and point back to it: "What is dropout and why is it useful?",
-"Attention: how does it work?". A clause that names no concept and points back with a pronoun is
-asked with the name it points back to in the pronoun's place (:func:`resolved_clauses`: "why is
-dropout useful"): the one concept the clause before it names, or, when that clause names none, the
-term it asks about ("What is LoRA", "Explain LoRA"); or the topic a clause opens with before a
-colon ("Attention: how does it work?" is "how does Attention work"). A question that points back
-with nothing written before the pronoun's clause that names anything ("What problems does it
-solve?", "Thanks! What is it for?") has nothing to point to (:func:`pointing`). An "it" that points
-to nothing ("Is it true that ...", "Is it possible to ...") is no pronoun here.
+"Attention: how does it work?". A clause that points back with a pronoun before any concept it names
+("does it hurt accuracy?") is asked with the name it points back to in the pronoun's place
+(:func:`resolved_clauses`: "why is dropout useful"): the one concept the clause before it names, or,
+when that clause names none, the term it asks about ("What is LoRA", "Explain LoRA"); a subject
+"one" stands for a name written with "a" ("What's a small language model and can one run on a
+phone?"); or the topic a clause opens with before a colon ("Attention: how does it work?" is "how
+does Attention work"). A question that points back with nothing written before the pronoun's clause
+that names anything ("What problems does it solve?", "Thanks! What is it for?") has nothing to point
+to (:func:`pointing`). An "it" that points to nothing ("Is it true that ...", "Is it possible to
+...") is no pronoun here.
 """
 
 from __future__ import annotations
@@ -158,13 +160,51 @@ def _of_topic(clause: str) -> tuple[str, str]:
     return found["topic"], found["rest"]
 
 
+_ONE = re.compile(
+    r"^(?:(?:how|why|when|where|what|which)\s+)?(?:do|does|can|could|will|would|should|must|may|might)\s+"
+    r"(?P<one>one)\s+(?=[a-z])",
+    re.IGNORECASE,
+)
+"""A clause whose subject is "one" ("can one run on a phone"): after a clause that asks of "a
+small language model", "one" stands for one of them, as "it" would for a name without "a"."""
+
+
+def _points_back(clause: str, keys: dict[str, str]) -> re.Match[str] | None:
+    """The pronoun by which a clause points back to what was named before it ("does it hurt
+    accuracy": a pronoun before the names of a clause points back past them, not to them; one after
+    a name of its own may point to it), or None."""
+    pronoun = _POINTING.search(clause) or _ONE.search(clause)
+    named = find_mentions(clause, keys)
+    return pronoun if pronoun is not None and not (named and named[0][0] < pronoun.start()) else None
+
+
+def _indefinite(clause: str, name: str) -> str:
+    """The name with the indefinite article it is written with in the clause ("a small language
+    model"), or "" when it has none.
+
+    >>> _indefinite("What's a small language model", "small language model")
+    'a small language model'
+    >>> _indefinite("What is RAG", "RAG")
+    ''
+    """
+    found = re.search(rf"\b(?:an?)\s+{re.escape(name)}(?![\w-])", clause, re.IGNORECASE)
+    return found.group(0) if found is not None else ""
+
+
 def resolved_clauses(clauses: Sequence[str], keys: dict[str, str]) -> list[str]:
-    """The clauses of a question, each that names no concept and points back with a pronoun asked
-    with the name it points back to in the pronoun's place (see the module docstring); the others
-    as they are (a clause before that names two concepts leaves the pronoun open to either).
+    """The clauses of a question, each that points back with a pronoun before any name of its own
+    asked with the name it points back to in the pronoun's place (see the module docstring); the
+    others as they are (a clause before that names two concepts leaves the pronoun open to either).
+    A subject "one" points back to a name written with "a" or "an" ("can one run on a phone": "can a
+    small language model run on a phone"), in a clause with no other pronoun ("how can one train
+    it" asks of anyone).
 
     >>> resolved_clauses(["What is dropout", "why is it useful"], {"dropout": "dropout"})
     ['What is dropout', 'why is dropout useful']
+    >>> resolved_clauses(["What is LoRA", "does it hurt accuracy"], {"accuracy": "accuracy"})
+    ['What is LoRA', 'does LoRA hurt accuracy']
+    >>> resolved_clauses(["What is an SLM", "can one run on a phone"], {})
+    ['What is an SLM', 'can an SLM run on a phone']
     >>> resolved_clauses(["Compare A and B", "why is it useful"], {"dropout": "dropout"})
     ['Compare A and B', 'why is it useful']
     >>> resolved_clauses(["Attention: how does it work"], {"dropout": "dropout"})
@@ -172,9 +212,14 @@ def resolved_clauses(clauses: Sequence[str], keys: dict[str, str]) -> list[str]:
     """
     found: list[str] = []
     for clause in clauses:
-        if _POINTING.search(clause) and not find_mentions(clause, keys):
+        pronoun = _points_back(clause, keys)
+        if pronoun is not None and pronoun.re is not _ONE:
             topic, rest = _of_topic(clause)
             name = topic or (_antecedent(found[-1], keys) if found else "")
             clause = _in_place(rest, name) if name else clause
+        elif pronoun is not None and found:
+            name = _indefinite(found[-1], _antecedent(found[-1], keys))
+            if name:
+                clause = f"{clause[: pronoun.start('one')]}{name}{clause[pronoun.end('one') :]}"
         found.append(clause)
     return found

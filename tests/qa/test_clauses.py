@@ -72,6 +72,39 @@ def test_a_name_the_graph_lacks_before_the_pronoun_is_what_it_points_to(graph: G
         assert pointing(alone) == "it", alone
 
 
+def test_a_pronoun_before_a_name_of_its_clause_points_back_past_it(graph: GraphIndex) -> None:
+    # d2l: "What is mixed precision training and does it hurt accuracy?" asked "does it hurt
+    # accuracy?" of the lessons on accuracy, and said the graph does not cover "does it hurt accuracy?".
+    assert _subs(graph, "What is LoRA and does it slow down attention?")[1] == (
+        "does LoRA slow down attention?",
+        ["attention"],
+    )
+    assert _subs(graph, "What is attention and how is it used in transformers?")[1] == (
+        "how is attention used in transformers?",
+        ["attention", "transformer"],
+    )
+    # A pronoun after a name of its own clause may point to it: read as written.
+    assert resolved_clauses(["What is attention", "how do transformers use it"], KEYS)[1] == (
+        "how do transformers use it"
+    )
+
+
+def test_one_as_a_subject_points_back_to_a_name_written_with_a(graph: GraphIndex) -> None:
+    # genai: "What's a small language model and can one run on a phone or edge device?" was one
+    # sub-question, "What is a small language model, can one run on ...", that no lesson answers.
+    assert _subs(graph, "What's a transformer and can one run on a phone?") == [
+        ("What is a transformer?", ["transformer"]),
+        ("can a transformer run on a phone?", ["transformer"]),
+    ]
+    # "one" beside a pronoun that points back is anyone: the pronoun is the name.
+    assert resolved_clauses(["What is a transformer", "how can one train it"], KEYS)[1] == (
+        "how can one train transformer"
+    )
+    assert resolved_clauses(["What is attention", "can one learn it fast"], KEYS)[1] == (
+        "can one learn attention fast"
+    )
+
+
 @pytest.mark.parametrize(
     "question",
     [
