@@ -77,6 +77,10 @@ class ExpertReport:
     support: float = 0.0
 
 
+_QUOTED = re.compile(r'"([^"]+)"')
+"""A name or a question quoted in what the graph does not cover."""
+
+
 @dataclass
 class QAResult:
     """What one question got: the answer, its checked citations and how it was reached."""
@@ -112,6 +116,23 @@ class QAResult:
     def path(self) -> list[str]:
         """The concepts of the first path the graph answers hold, if any."""
         return next((a.path for a in self.graph_answers if a.path), [])
+
+    def lacks(self, said: str) -> None:
+        """``said``, what the graph does not cover of one part of the question, added to what the
+        answer says, unless the part is a question about a name the answer says already it does not
+        cover: "What is mixed precision training and does it hurt accuracy?" says so of "mixed
+        precision training" once, not again of "does mixed precision training hurt accuracy?".
+
+        >>> result = QAResult("", "flat", None, uncovered=['The graph does not cover "LoRA".'])
+        >>> result.lacks('The graph does not cover "does LoRA hurt accuracy?".')
+        >>> result.lacks('The graph does not cover "does dropout hurt accuracy?".')
+        >>> result.uncovered[1:]
+        ['The graph does not cover "does dropout hurt accuracy?".']
+        """
+        names = [name for line in self.uncovered for name in _QUOTED.findall(line) if not name.endswith("?")]
+        asked = [part for part in _QUOTED.findall(said) if part.endswith("?")]
+        if not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", a, re.I) for n in names for a in asked):
+            self.uncovered.append(said)
 
     def not_covered(self) -> QAResult:
         """This result as the answer to a question the graph does not cover: what it does not

@@ -250,7 +250,7 @@ def _routed(
             about = about if asks_where_taught(text) else []
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject, about=about)
         if not any(e.citations for e in retrieved[before:]) and (domains or term):
-            result.uncovered.append(lacked_said(graph, term, parts) or unanswered_said(graph, text, concepts))
+            result.lacks(lacked_said(graph, term, parts) or unanswered_said(graph, text, concepts))
     for number in typed:  # the domains whose experts explained each typed sub-question
         result.sub_questions[number]["domains"] = by_sub[number] or result.sub_questions[number]["domains"]
     read = reader.edges_read | read_by_retrieval
@@ -410,7 +410,7 @@ def _flat_clauses(
                 result.uncovered.append(unread)
             read = clause.concepts or not unread  # a question of a word no lesson holds is not read
             if read and _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) is None:
-                result.uncovered.append(f'The graph does not cover "{text}".')
+                result.lacks(f'The graph does not cover "{text}".')
     result.assemble()
     result.covered = bool(result.citations) or any(answer.covered for answer in answers)
     return result
@@ -439,5 +439,5 @@ def _retrieved(
     subject = "" if found or lacked else qa.purpose_subject(text)
     ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject)
     if not report.citations and found:
-        result.uncovered.append(f'The graph does not cover "{text}".')
+        result.lacks(f'The graph does not cover "{text}".')
     return report
