@@ -409,8 +409,11 @@ def _flat_clauses(
             if unread := unread_said(graph, text, bool(clause.concepts)):
                 result.uncovered.append(unread)
             read = clause.concepts or not unread  # a question of a word no lesson holds is not read
-            if read and _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) is None:
+            report = _retrieved(llm, graph, text, clause.concepts, result, top_k, explained) if read else None
+            if read and report is None:
                 result.lacks(f'The graph does not cover "{text}".')
+            elif report is not None and not (report.citations or clause.concepts):  # said as routed says it
+                result.lacks(unanswered_said(graph, text, clause.concepts))
     result.assemble()
     result.covered = bool(result.citations) or any(answer.covered for answer in answers)
     return result

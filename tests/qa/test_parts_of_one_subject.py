@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from agents.qa import offline_handlers
-from governance.qa import answer_routed
+from governance.qa import answer_flat, answer_routed
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.offline import OfflineLLM
 from tests.qa.courses import course_graph
@@ -36,5 +36,13 @@ def test_a_part_about_a_subject_the_graph_does_not_cover_is_not_quoted_back(grap
         "What is mixed precision training?",
         "does mixed precision training hurt accuracy?",
     ]
+    assert not result.covered
+    assert result.answer == 'The graph does not cover "mixed precision training".'
+
+
+def test_flat_says_what_the_graph_does_not_cover_of_the_first_part_as_routed_does(graph: GraphIndex) -> None:
+    # Flat said nothing of the first part, and quoted the second back: 'The graph does not cover
+    # "does it hurt accuracy?".'
+    result = answer_flat(LLM, graph, "What is mixed precision training and does it hurt accuracy?")
     assert not result.covered
     assert result.answer == 'The graph does not cover "mixed precision training".'
