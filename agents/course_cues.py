@@ -21,7 +21,7 @@ from typing import Literal
 
 from agents.phrases import FUNCTION_WORDS
 
-__all__ = ["COURSE", "LEARN_IT", "owner_asked", "whole_graph_type"]
+__all__ = ["COURSE", "LEARN_IT", "owner_asked", "starts_course", "whole_graph_type"]
 
 _START = re.compile(
     r"\bwhere (?:do|should|can|shall|would) (?:i|we|you|one) (?:start|begin)\b|"
@@ -32,6 +32,30 @@ _START = re.compile(
 )
 """Where to start ("Where do I start?", "What should I learn first?"): what comes before no
 concept in particular (the graph's starting points)."""
+_BEFORE_COURSE = re.compile(
+    r"\b(?:before|prior to)\s+(?:\w{2,}ing\s+)?(?:this|the|our|my)\s+"
+    r"(?:book|textbook|course|class|curriculum|syllabus|program(?:me)?|tutorial)\b",
+    re.IGNORECASE,
+)
+
+
+def starts_course(question: str) -> bool:
+    """Whether a question asks what to know before the course itself ("How much calculus do I need
+    before starting this book?"): where to start, whatever concepts it names, for what the course
+    assumes is what comes before its starting points.
+
+    >>> starts_course("How much calculus do I need before starting this book?")
+    True
+    >>> starts_course("What should I learn before starting the linear regression chapter?")
+    False
+    >>> whole_graph_type("How much calculus do I need before starting this book?")
+    'start'
+    >>> whole_graph_type("Do I need Python before this course?") is None
+    True
+    """
+    return _BEFORE_COURSE.search(question) is not None
+
+
 COURSE = re.compile(
     r"\b(?:course|class|curricul(?:um|a)|syllabus|lessons|lectures|modules|materials?|program(?:me)?|"
     r"tutorials)\b",
@@ -67,6 +91,8 @@ def whole_graph_type(question: str) -> Literal["start", "overview"] | None:
         return "start"
     if _NAME.search(question):
         return None
+    if starts_course(question):  # not "Do I need Python before this course?": what it says of Python
+        return "start"
     if COURSE.search(question) and _COVERAGE.search(question):
         return "overview"
     words = [w.lower() for w in re.findall(r"[\w'-]+", question)]
