@@ -1,6 +1,8 @@
 """The frames of a question in which a cue word of :mod:`agents.question_types` asks nothing of the
 graph: a question of why, of how something does what it does, or of what it does (:func:`of_doing`),
-and "next" said of a thing in a sequence, not of what to learn (:func:`sequence_next`).
+"next" said of a thing in a sequence, not of what to learn (:func:`sequence_next`), "before" said of
+an act (:func:`when_acting`), a choice between options (:func:`chooses`), and whether the one asking
+can do something (:func:`of_act`).
 
 A cue word asks what comes before or after a concept, or what it is part of, when it governs the
 concept in a question of what to learn ("What comes before X?", "What should I learn after X?",
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EXPLAINS", "of_doing", "sequence_next"]
+__all__ = ["EXPLAINS", "chooses", "of_act", "of_doing", "sequence_next", "when_acting"]
 
 EXPLAINS = re.compile(
     r"^\W*(?:why\b[^?]*\buse|how\s+(?:does|do|did|can|could|would|will|might)\s+(?:(?!\b(?:and|or)\b)[^?])+?\s+"
@@ -67,3 +69,82 @@ def sequence_next(question: str) -> str:
     ('What is the next topic?', 'What should I learn next?')
     """
     return _NEXT_THING.sub(lambda found: found.group(0)[:-4] + " " * 4, question)
+
+
+_DECIDING = re.compile(
+    r"\b(?:before|after|prior to)(?=\s+\w{2,}ing\s+(?:to|whether|if|on|how|what|which)\b)", re.I
+)
+""""Before" or "after" an act that takes a clause ("before deciding to fine-tune X", "after choosing
+whether to use X"): it says when, of the act, not what comes before a concept."""
+
+
+def when_acting(question: str) -> str:
+    """The question with each "before" or "after" said of an act that takes a clause blanked out, as
+    long as it was: no cue of what to learn before or after the concept the clause names.
+
+    >>> when_acting("What should I figure out before deciding to fine-tune an LLM?")
+    'What should I figure out        deciding to fine-tune an LLM?'
+    >>> when_acting("What should I learn before starting transformers?")
+    'What should I learn before starting transformers?'
+    """
+    return _DECIDING.sub(lambda found: " " * len(found.group(0)), question)
+
+
+_OBJECT = r"(?:a|an|the|my|your|our|their|its|this|that|these|those|some|one's)"
+_CHOICE = re.compile(
+    r"\b(?:learn|study|use|pick|choose|select|try|go with|adopt|prefer)\s+"
+    r"(?:(?!\b(?:before|after|prior|then|next|first)\b)[^?,;:])+?\s+or\s+"
+    r"(?![^?,;:]*\b(?:first|earlier|sooner)\b)\S|"
+    rf"\b(?:vs\.?|versus|or|instead of|rather than)\s+\w{{2,}}ing\s+{_OBJECT}\b|"
+    rf"\b\w{{2,}}ing\s+{_OBJECT}\s+[^?,;:]*?\b(?:vs\.?|versus)\s",
+    re.I,
+)
+"""A choice between options: what to learn or use, "A or B" ("Should I learn PyTorch or JAX?"), or
+one act against another ("using X vs training a custom one": a verb in -ing with its object)."""
+
+
+def chooses(question: str) -> bool:
+    """Whether a question asks to choose between options, not which comes first nor how two
+    concepts are related: what the lessons write of each answers it.
+
+    >>> chooses("Should I learn PyTorch or JAX for deep learning?")
+    True
+    >>> chooses("When would I use a prebuilt model vs training a custom one?")
+    True
+    >>> chooses("Should I learn PyTorch or JAX first?"), chooses("What should I learn before A or B?")
+    (False, False)
+    >>> chooses("What is the difference between prompting vs fine-tuning?")
+    False
+    >>> chooses("Is it better to start with naive Bayes or with Gaussian mixture models?")
+    False
+    """
+    return _CHOICE.search(" ".join(question.split())) is not None
+
+
+_ACT = re.compile(  # not "you": "Could you give us a curriculum ...?" asks the course, not of an act
+    r"^\W*(?:can|could|may|might|shall|should|will|would|must|do|did)\s+(?:i|we|one)\s+"
+    r"(?!(?:learn|study|know|understand|master|read|start|begin|skip|take|tackle|go|move|need|have|"
+    r"complete|finish|review|revise|practi[cs]e|cover|brush|focus|prepare|work|"
+    r"really|first|still|then|also|just)\b)\w+",
+    re.I,
+)
+
+
+def of_act(question: str) -> bool:
+    """Whether a question asks, yes or no, whether the one asking can or should do something other
+    than learn ("Can I fine-tune X on a single GPU?"), or what to do before or after an act
+    (:func:`when_acting`): of the act, not what to learn before or after a concept.
+
+    >>> of_act("Can I fine-tune a Llama model with LoRA on a single consumer GPU?")
+    True
+    >>> of_act("What should I figure out before deciding to fine-tune an LLM?")
+    True
+    >>> of_act("Should I learn calculus?"), of_act("What can I build with GPUs?")
+    (False, False)
+    >>> of_act("Could you give us a curriculum that takes us from algebra to CNNs?")
+    False
+    >>> of_act("What should I learn before starting transformers?")
+    False
+    """
+    said = " ".join(question.split())
+    return _ACT.match(said) is not None or _DECIDING.search(said) is not None

@@ -48,7 +48,7 @@ from agents.course_cues import COURSE, LEARN_IT, starts_course, whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.phrases import FUNCTION_WORDS
-from agents.question_frames import EXPLAINS, of_doing, sequence_next
+from agents.question_frames import EXPLAINS, chooses, of_act, of_doing, sequence_next, when_acting
 from agents.question_slots import coordinated
 from agents.text import find_mentions, normalize_name
 
@@ -248,7 +248,7 @@ def _read(text: str, keys: dict[str, str]) -> _Read:
     masked = list(text)
     for start, end, _ in mentions:
         masked[start:end] = _MASK * (end - start)
-    return _Read(text, "".join(masked), mentions, keys)
+    return _Read(text, when_acting("".join(masked)), mentions, keys)  # "before deciding to ...": no cue
 
 
 def _slot_name(text: str) -> str:
@@ -384,6 +384,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         slots = _slots(read, _OR_SLOTS[:2])
         if slots is not None and len(slots.concepts) + len(slots.unknown) == 2:
             return Classification("which_first", slots.concepts, unknown=slots.unknown)
+    if chooses(text):  # "Should I learn A or B?", "using A vs training B": what the lessons say of each
+        return Classification("open", concepts)
     if _RELATION.search(masked) and (len(concepts) >= 2 or _slots(read, _RELATION_SLOTS)):
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
@@ -398,7 +400,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
                 return Classification("relation", concepts)
             if cue.search(masked) and len(concepts) == 1 and (other := _other_side(read, cue)):
                 return Classification("relation", concepts, unknown=[other])
-    if of_doing(masked):  # a cue in a question of why or how X does something says when, or of what
+    if of_doing(masked) or of_act(text):  # a cue in a question of why, how X does it or of an act: when
         return _learned(read, bool(_FULL.search(masked)))
     if _PART_OF.search(masked):
         named_before, named_after = _around(read, _PART_OF)
@@ -435,7 +437,7 @@ def _learned(read: _Read, full: bool) -> Classification:
     its type when the model is sure enough and the question names the concepts the type needs,
     else open."""
     concepts = read.concepts()
-    if concepts:
+    if concepts and not of_act(read.text):  # "Can I fine-tune X on a GPU?": whether it can be done
         kind, probability = predict(read.masked, len(concepts))
         needed = 2 if kind in TWO_CONCEPT_TYPES else 1
         if kind != "open" and probability >= LEARNED_AT and len(concepts) >= needed:
