@@ -11,13 +11,12 @@ decomposition (``qa.decompose``)
     Each clause gets its question type, its concepts in the order the type reads them and the
     names it asks about that the lexicon lacks (:func:`agents.question_types.classify`).
 expert answer (``qa.answer``)
-    a typed sub-question (the payload has ``graph_answer``) is answered with the edges a graph
-    algorithm chose, one sentence each in the order given, under the graph answer's headline;
-    otherwise from the retrieved edges of its domain only: the question's intent (:func:`intent_of`) picks
-    the edges that answer it ("before X": edges ``Y prerequisite X`` and ``X builds_on Y``;
-    "after X": the same read the other way; "part of X"; otherwise every edge touching X); each
-    becomes one sentence from its type and its grounding quote, ending with its edge id in
-    brackets. The short answer names the concepts found.
+    a typed sub-question (the payload has ``graph_answer``) is answered with the edges a graph algorithm
+    chose, one sentence each in the order given, under the graph answer's headline; otherwise from the
+    retrieved edges of its domain only: the question's intent (:func:`intent_of`) picks the edges that answer
+    it ("before X": edges ``Y prerequisite X`` and ``X builds_on Y``; "after X": the same read the other way;
+    "part of X"; otherwise every edge touching X); each becomes one sentence from its type and its grounding
+    quote, ending with its edge id in brackets. The short answer names the concepts found.
 
 Synthesis, the third role, is :mod:`agents.synthesis`.
 """
@@ -38,7 +37,7 @@ from agents.headings import opening, what_it_is
 from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
 from agents.question_types import QuestionType, classify
-from agents.relevance import bears_on
+from agents.relevance import bears_on, on_topic
 from agents.subjects import purpose_subject
 from agents.text import clipped, find_mentions
 from agents.together import said_together
@@ -406,6 +405,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
             question, excerpts, also
         )
         span = (headed or best_span(asked, excerpts, also)) if excerpts else None
+        quoting = (span.sentence, titles[span.excerpt]) if span and span != headed else None  # not a heading
+        span = None if quoting and not on_topic(question, *quoting, also) else span  # bears on what is asked
         lead = what_it_is(question, headed, excerpts, also)  # "How does X work?": what X is, first
     if span is not None:  # an edge's quote that the answer quotes already is not said again after it
         quoted = " ".join(f"{span.sentence} {lead.sentence if lead else ''}".split())

@@ -17,16 +17,28 @@ words are in a row, in the sentence or in its excerpt's title (:func:`names_said
 words are all one concept's name has no other word to lose to, and a sentence that says them apart
 ("a representation via hidden layers") may explain it better than one that names it in a notation
 ("we denote by $\\mathbf{H}$ ... *hidden representations*"): there, the words shared decide.
+
+A sentence answers an open question only when it bears on what the question is about
+(:func:`on_topic`): it names a concept the question names, or says one of its topic words, those
+rarer in English than an everyday word ("quantization", "dataset", "saliency"). Sharing only
+everyday words ("makes", "answers", "class") is no answer: "What is model quantization and does it
+make the answers noticeably worse?" is not answered by "... not only makes the user feel understood,
+but it also helps their pursuit of finding specific answers ...".
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence, Set
 
-from agents.answer_forms import content_terms, question_terms
-from agents.passages import series
+from wordfreq import zipf_frequency
 
-__all__ = ["bears_on", "explains_first", "in_a_row", "names_said", "shares_enough"]
+from agents.answer_forms import WORD, content_terms, expected_kind, question_terms
+from agents.offline.terms import ANCHOR_ZIPF
+from agents.passages import series
+from agents.short_answers import asks_short
+
+__all__ = ["bears_on", "explains_first", "in_a_row", "names_said", "on_topic", "shares_enough", "topic_terms"]
 
 
 def shares_enough(asked: Set[str], said: Set[str], subjects: Iterable[Set[str]] = ()) -> bool:
@@ -54,6 +66,54 @@ def bears_on(question: str, sentence: str, title: str = "") -> bool:
     """
     said = set(content_terms(sentence)) | set(content_terms(title))
     return shares_enough(set(question_terms(question)), said)
+
+
+def topic_terms(question: str) -> frozenset[str]:
+    """The terms of the question's topic words: those rarer in English than an everyday word (Zipf
+    below :data:`agents.offline.terms.ANCHOR_ZIPF`), numbers aside; none when every word it asks
+    about is an everyday one ("How do I pick a learning rate?").
+
+    >>> sorted(topic_terms("What is model quantization and does it make the answers noticeably worse?"))
+    ['notic', 'quantiz']
+    >>> topic_terms("How do I pick a learning rate?")
+    frozenset()
+    """
+    asked = set(question_terms(question))
+    found: set[str] = set()
+    for match in WORD.finditer(question):
+        word = re.sub(r"['’]s?$", "", match.group(0).lower())
+        if not word.isdigit() and zipf_frequency(word, "en") < ANCHOR_ZIPF:
+            found.update(term for term in content_terms(word) if term in asked)
+    return frozenset(found)
+
+
+def on_topic(question: str, sentence: str, title: str = "", names: Sequence[str] = ()) -> bool:
+    """Whether a sentence (of an excerpt titled ``title``) bears on what an open question (a why,
+    how or yes/no question, or a what question that asks a description) is about:
+    it names one of ``names`` whole (the concepts the question names, :func:`names_said`), or it
+    says one of the question's topic words (:func:`topic_terms`), itself or in its title (a part of
+    a compound counts: "Multi-Head Attention" says "heads"; "LLM" says "LLMs"). A question with no
+    topic word has nothing more to miss.
+
+    >>> question = "What is model quantization and does it make the answers noticeably worse?"
+    >>> on_topic(question, "Features like profiles make the user find specific answers faster.")
+    False
+    >>> on_topic(question, "Quantization stores the weights in fewer bits.")
+    True
+    >>> on_topic("Why do LLMs make stuff up?", "An LLM predicts likely words."), on_topic("How?", "Any.")
+    (True, True)
+    >>> on_topic("Who is the mayor of the city where Acme is?", "Tom Hale is the mayor of Springfield.")
+    True
+    """
+    kind = expected_kind(question)
+    if kind not in ("explanation", "yesno", "name") or (kind == "name" and asks_short(question)):
+        return True  # a name, date or number asked: :func:`shares_enough` and its reading decide
+    topic = {term.removesuffix("s") for term in topic_terms(question)}  # "LLMs" says "LLM" too
+    if not topic or names_said(names, sentence, title):
+        return True
+    text = f"{title} {sentence}"
+    said = [*content_terms(text), *content_terms(text.replace("-", " "))]
+    return not topic.isdisjoint(term.removesuffix("s") for term in said)
 
 
 def explains_first(

@@ -1,0 +1,106 @@
+"""An open question answered with a sentence that does not bear on it: when no lesson sentence
+shown says what the question is about, the reader quoted the best-scoring one anyway, which shared
+only everyday words with it. genai: "What is model quantization and does it make the answers
+noticeably worse?" quoted "... not only makes the user feel understood, but it also helps their
+pursuit of finding specific answers ..."; d2l: "How do I handle a dataset where one class is way
+more common than the others?" quoted a sentence on a "parameter class instance". A sentence now
+answers only when it names a concept the question names or says one of its topic words (those
+rarer in English than an everyday word); otherwise the graph does not cover the question, said.
+"""
+
+from __future__ import annotations
+
+from agents import qa
+from agents.answer_forms import content_terms
+from agents.offline.handlers import offline_handlers
+from agents.relevance import on_topic, topic_terms
+from governance.excerpts import LessonChunk, _Chunks
+from governance.qa import answer_flat
+from magg_kg.embedding import HashingEmbedding
+from magg_kg.graph_index import GraphIndex
+from magg_kg.llm.offline import OfflineLLM
+from magg_kg.llm.port import Prompt
+
+QUANTIZED = "Does model quantization make the answers noticeably worse?"
+PROFILES = (
+    "Features like user profiles not only make the user feel understood, but they also help them find "
+    "specific answers faster."
+)
+IMBALANCED = "How do I handle a dataset where one class is way more common than the others?"
+PARAMETERS = (
+    "The following code extracts the bias from the second layer, which returns a parameter class "
+    "instance; some are simpler while others are more general."
+)
+
+
+def _reply(
+    question: str, said: dict[str, tuple[str, str]], names: dict[str, str] | None = None
+) -> qa.ExpertAnswer:
+    """The offline expert's answer to ``question`` shown the excerpts ``said`` (id -> title, text)."""
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:flat",
+        system="",
+        data="\n".join(f"[{cid}] {text}" for cid, (_, text) in said.items()),
+        payload={
+            "question": question,
+            "concepts": list(names or {}),
+            "names": names or {},
+            "edges": [],
+            "excerpts": {cid: title for cid, (title, _) in said.items()},
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    return qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
+
+
+def test_the_topic_words_of_a_question_are_its_words_rarer_than_everyday_ones() -> None:
+    assert topic_terms(QUANTIZED) == {"quantiz", "notic"}
+    assert topic_terms(IMBALANCED) == {"dataset"}
+    assert topic_terms("How do I pick a learning rate?") == frozenset()  # all everyday words: no bar
+    assert not on_topic(QUANTIZED, PROFILES, "Chat Applications: User Experience")
+    assert on_topic(QUANTIZED, PROFILES, "Quantization: What It Costs")  # its excerpt's title says it
+    # A concept the question names, named whole, bears on it; a compound's part says the word.
+    assert on_topic("Why use multiple attention heads?", "Each of them pools alone.", "Multi-Head Attention")
+    warmup = "Why does the learning rate need a warmup?"
+    assert not on_topic(warmup, "A small rate at first keeps the updates stable.")
+    assert on_topic(
+        warmup, "A small learning rate at first keeps the updates stable.", names=["learning rate"]
+    )
+
+
+def test_a_sentence_sharing_only_everyday_words_does_not_answer_an_open_question() -> None:
+    reply = _reply(QUANTIZED, {"c-ux": ("Chat Applications: User Experience", PROFILES)})
+    assert reply.citations == [] and PROFILES not in reply.answer
+    reply = _reply(IMBALANCED, {"c-params": ("Parameter Management", PARAMETERS)})
+    assert reply.citations == [] and "parameter class" not in reply.answer
+
+
+def test_a_sentence_that_says_a_topic_word_or_names_the_concept_still_answers() -> None:
+    bits = "Quantization stores the weights in fewer bits, and the answers get slightly worse."
+    reply = _reply(QUANTIZED, {"c-ux": ("User Experience", PROFILES), "c-q": ("Small models", bits)})
+    assert reply.citations == ["c-q"] and bits in reply.answer
+    # "How does backpropagation work?" names the concept: a sentence naming it answers, rare word or none.
+    said = "Backpropagation computes the gradient of the loss layer by layer, from the output back."
+    reply = _reply("How does backpropagation work?", {"c-bp": ("Training", said)}, {"bp": "backpropagation"})
+    assert reply.citations == ["c-bp"]
+
+
+def test_the_graph_says_it_does_not_cover_an_open_question_no_sentence_bears_on() -> None:
+    # The lessons say "dataset" (a lesson the question's excerpts leave out): the word is read
+    # somewhere, so it is no unread word; the one excerpt shown shares only "class" and "others".
+    graph = GraphIndex(HashingEmbedding(), {}, {}, {}, {})
+    chunk = LessonChunk(
+        "c-params",
+        "l-1",
+        "Parameter Management",
+        PARAMETERS,
+        frozenset(),
+        frozenset(content_terms(PARAMETERS)),
+    )
+    idf = {term: 1.0 for term in chunk.terms} | {"dataset": 3.0}
+    graph.kept("lesson chunks", lambda: _Chunks((chunk,), idf))
+    result = answer_flat(OfflineLLM(offline_handlers()), graph, IMBALANCED)
+    assert result.citations == [] and not result.covered
+    assert result.answer == f'The graph does not cover "{IMBALANCED}".'
