@@ -6,7 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -16,7 +17,8 @@ from pydantic import BaseModel
 from agents import debate, discovery, judge
 from magg_kg.builders import commit_op, decision_op, invalidation_op, propose
 from magg_kg.cli import main
-from magg_kg.clock import Clock
+from magg_kg.clock import Clock, StepClock
+from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.ids import edge_id, make_id
 from magg_kg.journal import journaled
 from magg_kg.llm.offline import OfflineLLM
@@ -231,3 +233,18 @@ def own(store: Store, clock: Clock, domains: Mapping[str, Sequence[str]]) -> Non
         for c in members
     ]
     write(store, clock, ops)
+
+
+@contextmanager
+def owned_graph(
+    edges: Sequence[tuple[str, str, str, str]], domains: Mapping[str, Sequence[str]]
+) -> Iterator[GraphIndex]:
+    """The graph of an in-memory store seeded with ``edges``, whose ``domains`` own their concepts."""
+    store = SQLiteStore.open(":memory:")
+    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=0.001)
+    seed(store, clock, edges)
+    own(store, clock, domains)
+    try:
+        yield build_graph_index(store)
+    finally:
+        store.close()

@@ -12,10 +12,8 @@ from agents import qa
 from agents.question_types import classify
 from agents.text import lexicon
 from governance.qa import answer_routed
-from magg_kg.clock import StepClock
-from magg_kg.graph_index import GraphIndex, build_graph_index
-from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import CHAIN, CONCEPTS, ScriptedLLM, own, seed
+from magg_kg.graph_index import GraphIndex
+from tests.gates.world import CHAIN, CONCEPTS, ScriptedLLM, owned_graph
 
 KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
 
@@ -86,12 +84,8 @@ def test_a_question_of_choosing_or_doing_asks_no_learning_order(
 
 @pytest.fixture(scope="module")
 def graph() -> Iterator[GraphIndex]:
-    store = SQLiteStore.open(":memory:")
-    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=0.001)
-    seed(store, clock, CHAIN)
-    own(store, clock, {"d-models": ("linear-algebra", "neural-network", "transformer")})
-    yield build_graph_index(store)
-    store.close()
+    with owned_graph(CHAIN, {"d-models": ("linear-algebra", "neural-network", "transformer")}) as built:
+        yield built
 
 
 def test_what_to_know_before_the_course_is_answered_with_where_to_start(graph: GraphIndex) -> None:

@@ -10,10 +10,8 @@ from agents import qa
 from agents.clauses import pointing, resolved_clauses
 from agents.question_types import classify
 from governance.qa import answer_routed
-from magg_kg.clock import StepClock
-from magg_kg.graph_index import GraphIndex, build_graph_index
-from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import ScriptedLLM, own, seed
+from magg_kg.graph_index import GraphIndex
+from tests.gates.world import ScriptedLLM, owned_graph
 
 EDGES = [
     ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
@@ -24,12 +22,8 @@ KEYS = {"transformer": "transformer", "transformers": "transformer", "attention"
 
 @pytest.fixture(scope="module")
 def graph() -> Iterator[GraphIndex]:
-    store = SQLiteStore.open(":memory:")
-    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=0.001)
-    seed(store, clock, EDGES)
-    own(store, clock, {"d-models": ("neural-network", "transformer", "attention")})
-    yield build_graph_index(store)
-    store.close()
+    with owned_graph(EDGES, {"d-models": ("neural-network", "transformer", "attention")}) as built:
+        yield built
 
 
 def _subs(graph: GraphIndex, question: str) -> list[tuple[str, list[str]]]:

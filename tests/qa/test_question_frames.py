@@ -12,10 +12,8 @@ from agents import qa
 from agents.question_types import classify
 from agents.text import lexicon
 from governance.qa import answer_routed
-from magg_kg.clock import StepClock
-from magg_kg.graph_index import GraphIndex, build_graph_index
-from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import CONCEPTS, ScriptedLLM, own, seed
+from magg_kg.graph_index import GraphIndex
+from tests.gates.world import CONCEPTS, ScriptedLLM, owned_graph
 
 EDGES = [
     ("neural-network", "prerequisite", "transformer", "Neural networks are a prerequisite for transformers."),
@@ -67,12 +65,8 @@ def test_a_cue_word_in_a_question_of_doing_asks_no_relation(
 
 @pytest.fixture(scope="module")
 def graph() -> Iterator[GraphIndex]:
-    store = SQLiteStore.open(":memory:")
-    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=0.001)
-    seed(store, clock, EDGES)
-    own(store, clock, {"d-models": ("neural-network", "transformer", "attention")})
-    yield build_graph_index(store)
-    store.close()
+    with owned_graph(EDGES, {"d-models": ("neural-network", "transformer", "attention")}) as built:
+        yield built
 
 
 def test_a_pronoun_whose_noun_is_in_the_question_needs_no_question_before_it(graph: GraphIndex) -> None:

@@ -14,13 +14,11 @@ from governance.experts import NOT_COVERED
 from governance.qa import answer_flat, answer_routed
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
-from magg_kg.clock import StepClock
 from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.llm.port import Prompt
 from magg_kg.records import edge_id
-from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import ScriptedLLM, own, seed
+from tests.gates.world import ScriptedLLM, owned_graph
 
 EDGES = [
     (
@@ -48,12 +46,8 @@ CROSS = edge_id("backpropagation", "prerequisite", "linear-algebra")
 
 @pytest.fixture(scope="module")
 def graph() -> Iterator[GraphIndex]:
-    store = SQLiteStore.open(":memory:")
-    clock = StepClock("2026-01-01T00:00:00.000000Z", step_seconds=0.001)
-    seed(store, clock, EDGES)
-    own(store, clock, DOMAINS)
-    yield build_graph_index(store)
-    store.close()
+    with owned_graph(EDGES, DOMAINS) as built:
+        yield built
 
 
 def _expert_edges(prompt: Prompt) -> list[tuple[str, str]]:
