@@ -14,6 +14,7 @@ from agents.answer_spans import Excerpt, best_span
 from agents.locations import where_taught
 from agents.offline.handlers import offline_handlers
 from agents.text import sentences
+from agents.together import said_together
 from governance.evaluation.multihop import answer_global, short_answer
 from governance.excerpts import LessonChunk, _Chunks, edge_quote, excerpt_scopes, find_excerpts, lesson_chunks
 from governance.qa import UNOWNED, answer_flat, answer_routed, bridges_of
@@ -349,6 +350,53 @@ def test_how_two_concepts_no_edge_joins_relate_is_read_in_the_lessons(tmp_path: 
     for _, text in said.values():
         assert f'the lesson says "{text}"' in answer.answer
     assert len(answer.citations) == 2 and all(c.startswith("c-") for c in answer.citations)
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_a_comparison_no_edge_joins_leads_with_the_lesson_sentences_that_set_the_two_apart(
+    tmp_path: Path, flat: bool
+) -> None:
+    # genai: "How is semantic search different from keyword search?" said what each one is and "no
+    # edges join them", not the lesson's "Semantic search understands ... The alternative is
+    # `keyword search` which ...": no one sentence names both, the second is set against the first.
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    pair = (
+        "Semantic search understands what the user means and returns relevant results. "
+        "The alternative is keyword search, which matches the literal words and often misses."
+    )
+    (lessons / "search.md").write_text(
+        "# Search\n\n**Semantic search** finds documents by the meaning of a query.\n\n"
+        f"{pair}\n\n## Keywords\n\n**Keyword search** finds documents that contain the words of a query.\n",
+        encoding="utf-8",
+    )
+    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
+        run_ingest(ctx, [lessons], show_progress=False)
+        graph = build_graph_index(ctx.store)
+        assert {"semantic-search", "keyword-search"} <= set(graph.concepts)
+        sides = {"semantic-search", "keyword-search"}
+        assert not [e for e in graph.edges.values() if {e.src, e.dst} == sides]  # no edge joins the two
+        question = "How is semantic search different from keyword search?"
+        answer = answer_flat(LLM, graph, question) if flat else answer_routed(LLM, graph, question, {})
+    assert answer.covered and f'the lesson says "{pair}"' in answer.answer, answer.answer
+    assert answer.answer.index(pair) < answer.answer.index("no edges join them")
+
+
+def test_a_sentence_that_sets_two_concepts_apart_is_read_before_one_that_only_names_them() -> None:
+    # d2l: "The torch tensor and NumPy array will share their underlying memory" says how the two
+    # differ or agree; "Convert a tensor to NumPy first." names both and says neither.
+    lesson = Excerpt(
+        "c-1",
+        "Tensors",
+        "Convert a tensor to NumPy first. The tensor and the NumPy array share their memory.",
+    )
+    names = ["tensor", "NumPy"]
+    assert said_together("How is a tensor different?", [lesson], names) == (
+        "c-1",
+        "The tensor and the NumPy array share their memory.",
+    )
+    apart = Excerpt("c-2", "T", "A tensor lives on a GPU.\n\nThe alternative is NumPy, which does not.")
+    assert said_together("How is a tensor different?", [apart], names) is None  # another paragraph
 
 
 @pytest.mark.parametrize("flat", [False, True])
