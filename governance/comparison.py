@@ -32,10 +32,18 @@ from magg_kg.llm.port import LLM
 __all__ = ["compare_in_lessons", "compare_lacked", "lacked_answer", "unjoined"]
 
 
-def unjoined(sub: qa.SubQuestion, explained_by: Sequence[str]) -> bool:
+def unjoined(graph: GraphIndex, sub: qa.SubQuestion, explained_by: Sequence[str]) -> bool:
     """Whether ``sub`` asks how two known concepts relate and no expert explained an edge of it
-    (``explained_by``: the domains that did)."""
-    return sub.type == "relation" and len(sub.concepts) == 2 and not sub.unknown and not explained_by
+    (``explained_by``: the domains that did), or only edges that say no more than that the two are
+    associated join them (:data:`ASSOCIATED`: "NumPy is related to tensors" says not how they differ)."""
+    if sub.type != "relation" or len(sub.concepts) != 2 or sub.unknown:
+        return False
+    joining = [e.type for e in graph.edges.values() if {e.src, e.dst} == set(sub.concepts)]
+    return not explained_by or (bool(joining) and set(joining) <= {ASSOCIATED})
+
+
+ASSOCIATED = "related"
+"""The edge type that claims only that two concepts are associated (:mod:`magg_kg.vocabulary`)."""
 
 
 def compare_in_lessons(
@@ -181,7 +189,28 @@ def _shown(
         chunk for term in lacked for chunk in _writing(graph, question, term, scope, unowned, concepts)
     ]
     found = find_excerpts(graph, question, scope=scope, unowned=unowned, about=concepts)
-    return list({chunk.id: chunk for chunk in [*written, *found]}.values())[:EXCERPTS]
+    return list(
+        {
+            chunk.id: chunk
+            for chunk in [*_together(graph, question, concepts, scope, unowned), *written, *found]
+        }.values()
+    )[:EXCERPTS]
+
+
+def _together(
+    graph: GraphIndex, question: str, concepts: Sequence[str], scope: Collection[str] | None, unowned: bool
+) -> list[LessonChunk]:
+    """The chunk (of a scope) linked to every one of two or more concepts whose sentence names them
+    all as :func:`agents.together.said_together` prefers it (one that sets them apart first),
+    wherever it ranks for the question's words; none when no such sentence is found."""
+    if len(concepts) < 2:
+        return []
+    every = len(lesson_chunks(graph))
+    found = find_excerpts(graph, question, scope=scope, unowned=unowned, limit=every)
+    linked = [chunk for chunk in found if chunk.concepts >= set(concepts)]
+    names = [_name(graph, concept) for concept in concepts]
+    best = said_together(question, [chunk.excerpt() for chunk in linked], names)
+    return [chunk for chunk in linked if best is not None and chunk.id == best[0]]
 
 
 _WRITING = 2

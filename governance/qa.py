@@ -213,7 +213,7 @@ def _routed(
             explained = typed_routed(llm, graph, [subs[n] for n in typed], reader, result)
             by_sub = dict(zip(typed, explained, strict=True))
         if number in typed:
-            if unjoined(sub, by_sub[number]):  # no edge joins the two: what the lessons say of them
+            if unjoined(graph, sub, by_sub[number]):  # no edge joins the two: what the lessons say of them
                 compare_in_lessons(llm, graph, sub, result, scopes, UNOWNED)
             continue
         if sub.type != "open" and sub.unknown:

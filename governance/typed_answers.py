@@ -161,7 +161,7 @@ def explain_flat(
     result.edges_read, result.graph_tokens = len(reader.edges_read), graph_tokens(graph, reader.edges_read)
     edge_ids = list(dict.fromkeys(e for a in answers for e in a.edges))
     for sub, answered in zip(subs, per_sub, strict=True):
-        if unjoined(sub, [a.type for a in answered if a.edges]):
+        if unjoined(graph, sub, [a.type for a in answered if a.edges]):
             compare_in_lessons(llm, graph, sub, result)  # no edge joins the two: what the lessons say
     if edge_ids:
         text = " ".join(sub.text for sub in subs)

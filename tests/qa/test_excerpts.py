@@ -15,6 +15,7 @@ from agents.locations import where_taught
 from agents.offline.handlers import offline_handlers
 from agents.text import sentences
 from agents.together import said_together
+from governance.comparison import unjoined
 from governance.evaluation.multihop import answer_global, short_answer
 from governance.excerpts import LessonChunk, _Chunks, edge_quote, excerpt_scopes, find_excerpts, lesson_chunks
 from governance.qa import UNOWNED, answer_flat, answer_routed, bridges_of
@@ -25,7 +26,7 @@ from magg_kg.graph_index import GraphIndex, build_graph_index
 from magg_kg.llm.offline import OfflineLLM
 from magg_kg.operations import AddLesson, CommitEdge, Operation
 from magg_kg.sqlite import SQLiteStore
-from tests.gates.world import LESSON, ScriptedLLM, seed, seeded_edge, span, span_data, write
+from tests.gates.world import CHAIN, LESSON, ScriptedLLM, seed, seeded_edge, span, span_data, write
 
 LESSONS = {
     # No sentence says what Acme is ("Acme is a company ..." would define it): a chunk no concept owns.
@@ -652,3 +653,26 @@ def test_a_reference_out_of_brackets_leaves_no_word_pointing_at_nothing(
         "The axioms are simple.",
         "We study generalization in machine learning, and the data we trained on.",  # nothing left out
     ]
+
+
+def test_a_comparison_that_only_an_association_edge_joins_is_read_in_the_lessons_too() -> None:
+    # d2l: "How is a tensor different from a NumPy array?" answered "NumPy is related to tensors."
+    # alone: an edge that says only that the two are associated was taken to explain how they differ.
+    store = SQLiteStore.open(":memory:")
+    seed(store, StepClock("2026-01-01T00:00:00.000000Z"), [
+        ("attention", "related", "transformer", "Attention is related to transformers."),
+        ("transformer", "builds_on", "attention", "Transformers build on attention."),
+        ("neural-network", "prerequisite", "transformer", CHAIN[1][3]),
+        ("k-means", "related", "gradient-descent", "k-means is a prerequisite for gradient descent."),
+    ])  # fmt: skip
+    graph = build_graph_index(store)
+    store.close()
+
+    def sub(a: str, b: str) -> qa.SubQuestion:
+        return qa.SubQuestion(text=f"How is {a} different from {b}?", concepts=[a, b], type="relation")
+
+    assert unjoined(graph, sub("calculus", "k-means"), [])  # no edge, no expert: as before
+    assert unjoined(graph, sub("gradient-descent", "k-means"), [UNOWNED])  # associated, no more
+    assert not unjoined(graph, sub("linear-algebra", "transformer"), [UNOWNED])  # a path explains them
+    assert not unjoined(graph, sub("neural-network", "transformer"), [UNOWNED])  # a prerequisite says more
+    assert not unjoined(graph, sub("transformer", "attention"), [UNOWNED])  # builds on, beside related
