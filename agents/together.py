@@ -3,14 +3,17 @@ no edge joins side by side ("How does A relate to B?" with no edge between them)
 
 A sentence that says how they differ or what they share (a word of contrast or likeness:
 "unlike", "whereas", "instead", "alternative", "both", "share") comes before one that only names
-them. A lesson may name them in two sentences of one paragraph, the second set against the first
-by such a word ("Semantic search understands your intent. The alternative is keyword search,
-which ..."): the two are read as one."""
+them, unless it names them only as items of one list of three or more ("many different flavors of
+RNNs, such as LSTMs, GRUs, or vanilla RNNs": the word is said of the list, not of the two). A
+lesson may name them in two sentences of one paragraph, the second set against the first by such a
+word ("Semantic search understands your intent. The alternative is keyword search, which ..."):
+the two are read as one."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
@@ -25,13 +28,19 @@ CONTRAST = re.compile(
 )
 """English words that set two things against each other or liken them."""
 
+_ITEMS = re.compile(r"\s*,(?:[^,.;:()]{1,40},)*\s*(?:(?:and|or)\s+)?", re.IGNORECASE)
+"""What stands between two items of a list: a comma, other short items, a last "and" or "or"."""
 
-def said_together(question: str, excerpts: Sequence[Excerpt], names: Sequence[str]) -> tuple[str, str] | None:
+
+def said_together(
+    question: str, excerpts: Sequence[Excerpt], names: Sequence[str], apart: bool = False
+) -> tuple[str, str] | None:
     """(excerpt id, sentence): the sentence of the excerpts that names each of ``names`` (under the
-    name or its initials), one that contrasts or likens (:data:`CONTRAST`) first, then the one
-    sharing the most words with the question, the earlier on a tie; or two sentences in a row of
-    one paragraph that name them all between them, the second contrasting (after a single sentence
-    that contrasts alike); None when no sentence names them all.
+    name or its initials), one that contrasts or likens them (:func:`_sets_apart`) first, then the
+    one sharing the most words with the question, the earlier on a tie; or two sentences in a row
+    of one paragraph that name them all between them, the second contrasting (after a single
+    sentence that contrasts alike); None when no sentence names them all (``apart``: none that
+    contrasts or likens them).
 
     >>> lesson = Excerpt("c-1", "T", "An RNN is old. A GRU is an RNN.")
     >>> said_together("How do RNNs and GRUs relate?", [lesson], ["RNN", "GRU"])
@@ -41,13 +50,15 @@ def said_together(question: str, excerpts: Sequence[Excerpt], names: Sequence[st
     ('c-2', 'An RNN reads in order. The alternative is a GRU, which gates.')
     """
     keys, asked = lexicon([(name, [name]) for name in names]), set(question_terms(question))
+    every = set(names)
     best: tuple[tuple[bool, bool, int], str, str] | None = None
     for excerpt in excerpts:
         found = sentences(excerpt.text)
         named = [{c for _, _, c in find_mentions(s.text, keys)} for s in found]
         for at, sentence in enumerate(found):
-            text, whole = sentence.text, named[at] >= set(names)
-            if not whole and at and named[at] and named[at - 1] and named[at - 1] | named[at] >= set(names):
+            text, whole, before = sentence.text, named[at] >= every, named[at - 1] if at else set()
+            # the two sentences name them between them, neither all of them
+            if not whole and named[at] and before and not before >= every and before | named[at] >= every:
                 between = excerpt.text[found[at - 1].end : sentence.start]
                 if "\n\n" not in between and CONTRAST.search(text) is not None:
                     text = f"{found[at - 1].text} {text}"  # the second set against the first
@@ -55,7 +66,34 @@ def said_together(question: str, excerpts: Sequence[Excerpt], names: Sequence[st
             if not whole:
                 continue
             single = text == sentence.text
-            rank = (CONTRAST.search(text) is not None, single, len(asked & set(content_terms(text))))
+            contrasts = _sets_apart(text, keys) if single else True
+            if apart and not contrasts:
+                continue
+            rank = (contrasts, single, len(asked & set(content_terms(text))))
             if best is None or rank > best[0]:
                 best = (rank, excerpt.id, text)
     return None if best is None else (best[1], best[2])
+
+
+def _sets_apart(sentence: str, keys: dict[str, str]) -> bool:
+    """Whether a sentence that names the concepts of ``keys`` has a word of :data:`CONTRAST` and
+    does not name two of them as items of one list of three or more ("kernel, stride, and padding",
+    "LSTMs, GRUs, or RNNs"; "A and B share ..." and "Unlike A, B ..." set them apart).
+
+    >>> keys = {"lstm": "lstm", "gru": "gru"}
+    >>> _sets_apart("There are different RNNs, such as LSTMs, GRUs, or plain RNNs.", keys)
+    False
+    >>> _sets_apart("Unlike an LSTM, a GRU has two gates.", keys)
+    True
+    """
+    if CONTRAST.search(sentence) is None:
+        return False
+    found = sorted(find_mentions(sentence, keys))
+    for (_, end, first), (start, _, second) in pairwise(found):
+        between = sentence[end:start]
+        if first == second or _ITEMS.fullmatch(between) is None:
+            continue
+        more = re.match(r"\s*,", sentence[found[-1][1] :]) or re.search(r",\s*$", sentence[: found[0][0]])
+        if "," in between and (between.count(",") > 1 or re.search(r"\b(?:and|or)\s+$", between) or more):
+            return False
+    return True

@@ -201,7 +201,7 @@ def _together(
     graph: GraphIndex, question: str, concepts: Sequence[str], scope: Collection[str] | None, unowned: bool
 ) -> list[LessonChunk]:
     """The chunk (of a scope) linked to every one of two or more concepts whose sentence names them
-    all as :func:`agents.together.said_together` prefers it (one that sets them apart first),
+    all and sets them apart or likens them, as :func:`agents.together.said_together` prefers it,
     wherever it ranks for the question's words; none when no such sentence is found."""
     if len(concepts) < 2:
         return []
@@ -209,7 +209,7 @@ def _together(
     found = find_excerpts(graph, question, scope=scope, unowned=unowned, limit=every)
     linked = [chunk for chunk in found if chunk.concepts >= set(concepts)]
     names = [_name(graph, concept) for concept in concepts]
-    best = said_together(question, [chunk.excerpt() for chunk in linked], names)
+    best = said_together(question, [chunk.excerpt() for chunk in linked], names, apart=True)
     return [chunk for chunk in linked if best is not None and chunk.id == best[0]]
 
 

@@ -400,6 +400,21 @@ def test_a_sentence_that_sets_two_concepts_apart_is_read_before_one_that_only_na
     assert said_together("How is a tensor different?", [apart], names) is None  # another paragraph
 
 
+def test_a_contrast_word_said_of_a_list_does_not_set_two_of_its_items_apart() -> None:
+    # d2l: "What is the difference between an LSTM and a GRU?" read "There exist many different
+    # flavors of deep RNNs, such as LSTMs, GRUs, or vanilla RNNs." before "Compared with LSTMs, GRUs
+    # achieve similar performance but tend to be lighter computationally."
+    listed = "There exist many different flavors of RNNs, such as LSTMs, GRUs, or vanilla RNNs."
+    compared = "Compared with LSTMs, GRUs achieve similar performance but are lighter."
+    lesson = Excerpt("c-1", "RNNs", f"{listed} {compared}")
+    names, question = ["LSTM", "GRU"], "What is the difference between an LSTM and a GRU?"
+    assert said_together(question, [lesson], names) == ("c-1", compared)
+    assert said_together(question, [Excerpt("c-2", "RNNs", listed)], names, apart=True) is None
+    # A sentence that names both is not joined to the next, which names one of them.
+    both = Excerpt("c-3", "RNNs", "Try an LSTM and a GRU. The same GRU differs in speed.")
+    assert said_together(question, [both], names) == ("c-3", "Try an LSTM and a GRU.")
+
+
 @pytest.mark.parametrize("flat", [False, True])
 def test_which_lesson_covers_a_concept_is_answered_with_the_lesson_that_teaches_it(
     tmp_path: Path, flat: bool
