@@ -43,11 +43,13 @@ _WHERE = re.compile(
 _ELSEWHERE = re.compile(
     r"\b(?:lesson|lecture|chapter|section|module|unit)\s+\d+|"
     rf"\b(?:next|following|later|subsequent|upcoming|coming|future|previous|preceding|earlier|another)\s+{_PLACES}\b|"
-    r"\blater\s+(?:on\b|in\s+(?:this|the)\s+(?:course|book|curriculum)\b)",
+    r"\blater\s+(?:on\b|in\s+(?:this|the)\s+(?:course|book|curriculum)\b)|"
+    rf"\b(?:go|head|turn|jump)\s+(?:back\s+)?to\s+the\b[^.]{{0,80}}?\b{_PLACES}\b",
     re.IGNORECASE,
 )
 """What points to another part of the course: a numbered one ("Lesson 11"), one before or after
-this one ("the next section", "a later chapter"), or a time to come ("explained later on")."""
+this one ("the next section", "a later chapter"), a time to come ("explained later on"), or one
+the reader is sent to ("go to the "Exploring and Comparing Different LLMs" lesson")."""
 
 
 def asks_where_taught(question: str) -> bool:
@@ -62,6 +64,8 @@ def refers_elsewhere(sentence: str) -> bool:
     True
     >>> refers_elsewhere("Now, check Lesson 15 to understand RAG."), refers_elsewhere("RAG is new.")
     (True, False)
+    >>> refers_elsewhere('To compare A to B, go to the "Comparing Models" lesson.')
+    True
     """
     return _ELSEWHERE.search(sentence) is not None
 

@@ -7,7 +7,8 @@ them, unless it names them only as items of one list of three or more ("many dif
 RNNs, such as LSTMs, GRUs, or vanilla RNNs": the word is said of the list, not of the two). A
 lesson may name them in two sentences of one paragraph, the second set against the first by such a
 word ("Semantic search understands your intent. The alternative is keyword search, which ..."):
-the two are read as one."""
+the two are read as one. A sentence that sends the reader to another part of the course ("to
+compare A and B, go to the ... lesson") says nothing of them (:func:`agents.locations.refers_elsewhere`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from itertools import pairwise
 
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
+from agents.locations import refers_elsewhere
 from agents.text import find_mentions, lexicon, sentences
 
 __all__ = ["said_together"]
@@ -63,7 +65,7 @@ def said_together(
                 if "\n\n" not in between and CONTRAST.search(text) is not None:
                     text = f"{found[at - 1].text} {text}"  # the second set against the first
                     whole = True
-            if not whole:
+            if not whole or refers_elsewhere(text):  # one sending the reader elsewhere says nothing of them
                 continue
             single = text == sentence.text
             contrasts = _sets_apart(text, keys) if single else True

@@ -691,3 +691,16 @@ def test_a_comparison_that_only_an_association_edge_joins_is_read_in_the_lessons
     assert not unjoined(graph, sub("linear-algebra", "transformer"), [UNOWNED])  # a path explains them
     assert not unjoined(graph, sub("neural-network", "transformer"), [UNOWNED])  # a prerequisite says more
     assert not unjoined(graph, sub("transformer", "attention"), [UNOWNED])  # builds on, beside related
+
+
+def test_a_sentence_sending_the_reader_to_another_lesson_is_no_comparison() -> None:
+    # genai: "What's the difference between open source and proprietary models?" quoted "If you are
+    # looking for information on how proprietary models compare to open source models, go to the
+    # "Exploring and Comparing Different LLMs" lesson": it names both and says nothing of them.
+    pointer = 'To see how proprietary models compare to open models, go to the "Comparing LLMs" lesson.'
+    said = "Open models can be inspected, and proprietary models cannot."
+    names = ["open models", "proprietary models"]
+    question = "What's the difference between open models and proprietary models?"
+    both = Excerpt("c-1", "Open models", f"{pointer} {said}")
+    assert said_together(question, [both], names) == ("c-1", said)
+    assert said_together(question, [Excerpt("c-2", "Open models", pointer)], names) is None
