@@ -13,10 +13,7 @@ yes/no questions are read by rules of their own, which already require what they
 Of the sentences that may answer a why or how question, those that name more of the concepts it
 names come first (:func:`explains_first`), so that a rarer word of the question said of something
 else ("need" in "we need more data manipulations") does not outweigh them; a name is said when its
-words are in a row, in the sentence or in its excerpt's title (:func:`names_said`). A question whose
-words are all one concept's name has no other word to lose to, and a sentence that says them apart
-("a representation via hidden layers") may explain it better than one that names it in a notation
-("we denote by $\\mathbf{H}$ ... *hidden representations*"): there, the words shared decide.
+words are in a row, in the sentence or in its excerpt's title (:func:`names_said`).
 
 A sentence answers an open question only when it bears on what the question is about
 (:func:`on_topic`): it names a concept the question names, or says one of its topic words, those
@@ -123,14 +120,13 @@ def explains_first(
     or how question (the question's terms ``asked``; ``names``: those of the concepts it names):
     that it shares two of its terms or more, that it is no series (:func:`agents.passages.series`:
     "We begin our tour of modern CNNs with AlexNet, ...; the residual network (ResNet), ...; and
-    DenseNet ..." names them all and explains none), the concepts it names (:func:`names_said`; not
-    when its terms are all one concept's name), and that it says two of the terms itself, not only
-    in its title.
-    "Why does the transformer need positional encoding?" is answered by a sentence on positional
-    encodings in a section on the Transformer before one that says "need" of something else ("To
-    visualize the decoder ... we need more data manipulations."); "How do I pick a learning rate
-    schedule?" by a sentence on the learning rate before one in a section on it that says "pick" of
-    something else ("For that we pick a modernized version of LeNet.").
+    DenseNet ..." names them all and explains none), the concepts it names (:func:`names_said`),
+    and that it says two of the terms itself, not only in its title. "Why does the transformer need
+    positional encoding?" is answered by a sentence on positional encodings in a section on the
+    Transformer before one that says "need" of something else ("To visualize the decoder ... we need
+    more data manipulations."); "How do I pick a learning rate schedule?" by a sentence on the
+    learning rate before one in a section on it that says "pick" of something else ("For that we
+    pick a modernized version of LeNet.").
 
     >>> asked = {"transform", "need", "posit", "encod"}
     >>> names = ["Transformer", "positional encoding"]
@@ -141,10 +137,7 @@ def explains_first(
     """
     words = set(content_terms(sentence))
     shared = len(asked & (words | set(content_terms(title))))
-    # A question of one concept alone ("How does aspect ratio work?"): its words said apart name it too.
-    alone = len(names) < 2 and asked <= {term for name in names for term in content_terms(name)}
-    said = 0 if alone else names_said(names, sentence, title)
-    return (shared > 1, not series(sentence), said, len(asked & words) > 1)
+    return (shared > 1, not series(sentence), names_said(names, sentence, title), len(asked & words) > 1)
 
 
 def names_said(names: Sequence[str], sentence: str, title: str = "") -> int:

@@ -25,16 +25,14 @@ names it only to point to another part of the course, "in the next section we wi
 no teaching chunk). A why or how question reads first the chunks that name more of the concepts it
 names (:func:`_naming`: in their text or their title, "Self-Attention and Positional Encoding"),
 then those that match it better: a rarer word of the question ("need") said of something else does
-not outweigh its concepts; one whose words are all one concept's name, those that match it better
-(a chunk that names it in passing is no better for it). Before all of these, in lesson order, come
-the chunks whose title asks the question alike (:func:`agents.headings.asks_alike`: "When and why
-should we fine-tune models?" for "When is it worth fine-tuning a model?"), where the section
-starts, not one that goes on with it (:func:`continuing`); then those whose section heading names
-doing what a question asks how to do (:func:`agents.headings.names_alike`: "Designing AI
-Applications for Trust and Transparency"), the one naming the most first. A chunk's title is its
-lesson's title and its section's heading; a chunk is read from that heading when what it repeats of
-the chunk before holds it. The chunks and their words are read once per graph and kept
-(:meth:`~magg_kg.graph_index.GraphIndex.kept`).
+not outweigh its concepts. Before all of these, in lesson order, come the chunks whose title asks
+the question alike (:func:`agents.headings.asks_alike`: "When and why should we fine-tune models?"
+for "When is it worth fine-tuning a model?"), where the section starts, not one that goes on with
+it (:func:`continuing`); then those whose section heading names doing what a question asks how to
+do (:func:`agents.headings.names_alike`: "Designing AI Applications for Trust and Transparency"),
+the one naming the most first. A chunk's title is its lesson's title and its section's heading; a
+chunk is read from that heading when what it repeats of the chunk before holds it. The chunks and
+their words are read once per graph and kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
 of the chunk that matches it best.
 """
@@ -310,10 +308,6 @@ def find_excerpts(
     alone = bool(asked) and asked <= named_words
     # Why or how of concepts: a chunk on them all before one that shares only their other words.
     explained = _explained(graph, question)
-    # ... but not a question whose words are all one concept's name ("Why is aspect ratio important?").
-    alone_explained = len(explained) < 2 and asked <= {
-        t for names in explained.values() for n in names for t in n
-    }
     scored: list[tuple[bool, int, int, bool, bool, bool, bool, int, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
@@ -337,7 +331,6 @@ def find_excerpts(
             outline = not taught and _outlines(chunk.text)
             ranks = (not named, not section, not second) if taught else (not second, not named, outline)
             said = sum(_naming(chunk, concept, words) for concept, words in explained.items())
-            said *= not alone_explained  # a chunk naming it in passing is no better
             # Its section asks the question: read first, in order, from where the section starts.
             heading = asks_alike(question, chunk.title) and chunk.id not in continuing(graph)
             # Then a section whose heading names doing what it asks how to do, naming the most first.

@@ -118,38 +118,6 @@ def test_a_chunk_is_read_with_the_concepts_its_heading_names(tmp_path: Path) -> 
     store.close()
 
 
-# One concept asked about: naming it is no mark of explaining it. d2l's "Why is hidden representations
-# important?" was given, before the section on why hidden layers are needed, every chunk that names the
-# concept in passing, and its expert quoted the notation sentence another expert had already quoted.
-ONE = "Why is hidden representations important?"
-PASSING = "The module outputs the logits of its hidden layer."
-WHY = "Deep networks learn a representation via hidden layers and a linear predictor upon it."
-
-
-def test_a_chunk_naming_the_one_concept_asked_in_passing_does_not_come_first() -> None:
-    name = "hidden representation"
-    concept = Concept(id="hidden-representation", name=name, type="concept", recorded_at=AT)
-    graph = GraphIndex(HashingEmbedding(), {concept.id: concept}, {concept.id: (concept.name,)}, {}, {})
-    passing = frozenset({"modul", "output", "logit", "hidden", "layer"})
-    why = frozenset({"deep", "network", "learn", "represent", "via", "hidden", "layer", "linear", "predict"})
-    chunks = (  # the one that names it in passing first in lesson order: only the ranking puts it after
-        LessonChunk("c-code", "l-1", "Modules", PASSING, frozenset({concept.id}), passing),
-        LessonChunk("c-why", "l-2", "Multilayer Perceptrons", WHY, frozenset(), why),
-    )
-    graph.kept("lesson chunks", lambda: _Chunks(chunks, {"hidden": 1.0, "represent": 1.0}))
-    assert [chunk.id for chunk in find_excerpts(graph, ONE)] == ["c-why", "c-code"]
-
-
-def test_a_sentence_naming_the_one_concept_asked_is_not_put_before_one_that_matches_better() -> None:
-    notation = "We denote by $H$ the outputs of the hidden layer, which are *hidden representations*."
-    excerpts = [Excerpt("c-why", "Multilayer Perceptrons", WHY), Excerpt("c-mlp", "MLP", notation)]
-    span = best_span(ONE, excerpts, ["hidden representations"])
-    assert span is not None and span.sentence == WHY
-    # The other expert, given the notation sentence alone, still quotes it: the two quotes differ.
-    alone = best_span(ONE, excerpts[1:], ["hidden representations"])
-    assert alone is not None and alone.sentence == notation
-
-
 def test_a_sentence_naming_the_one_concept_asked_comes_first_when_the_question_says_more() -> None:
     # "How is a tensor different from a NumPy array?": a word besides the concept's name ("array")
     # may be said of something else; the sentence that names NumPy answers it.
