@@ -40,7 +40,7 @@ from agents.question_types import QuestionType, classify
 from agents.relevance import bears_on, on_topic
 from agents.subjects import purpose_subject
 from agents.text import clipped, find_mentions
-from agents.together import said_together
+from agents.together import said_together, unquoted
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 
@@ -334,7 +334,7 @@ def compare_offline(prompt: Prompt) -> dict[str, object]:
     question = str(prompt.payload.get("question") or "")
     together = said_together(question, excerpts, names) if len(names) > 1 else None
     found = [(name, best_span(f"What is {name}?", excerpts, [name])) for name in names]
-    said = [(name, span) for name, span in found if span is not None]
+    said = unquoted([(n, s) for n, s in found if s is not None], together[1] if together else "")
     if not said and together is None:
         return {
             "reasoning": f"no excerpt of {len(excerpts)} says what {', '.join(n for n, _ in found)} is",

@@ -63,3 +63,26 @@ def test_the_sentence_an_answer_quotes_is_not_quoted_again_as_an_edges_evidence(
     assert reply.citations[0] == "c-both" and "e-1" in reply.citations  # the edge is still said and cited
     assert reply.answer.count("allows target tokens to attend") == 1
     assert "run as encoder-only or encoder--decoder" in reply.answer  # another edge's quote stays
+
+
+def test_a_comparison_quotes_the_sentence_naming_both_once() -> None:
+    # d2l: "When should I use momentum vs RMSProp?" led with "RMSProp shares with momentum the leaky
+    # averaging." and then said it again as what momentum is.
+    shared = "RMSProp shares with momentum the leaky averaging."
+    own = "RMSProp scales each coordinate by a leaky average of squared gradients."
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:flat",
+        system="",
+        data=f"[c-1] {own} {shared}",
+        payload={
+            "question": "When should I use momentum vs RMSProp?",
+            "compare": ["momentum", "RMSProp"],
+            "excerpts": {"c-1": "Optimizers: RMSProp"},
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    reply = qa.ExpertAnswer.model_validate(qa.compare_offline(prompt))
+    assert reply.answer.startswith(f'momentum and RMSProp: the lesson says "{shared}"'), reply.answer
+    assert reply.answer.count(shared) == 1, reply.answer
