@@ -116,6 +116,11 @@ def _in_place(clause: str, name: str) -> str:
     return _POINTING.sub(named, clause)
 
 
+_NAME_BEFORE = re.compile(r"(?:^|\s)([A-Z][\w-]*)\s+$")
+"""A capitalized word just before a concept's name: a name that modifies it ("Adam" in "the Adam
+optimizer")."""
+
+
 def _antecedent(clause: str, keys: dict[str, str]) -> str:
     """The name a pronoun after a clause points back to: the one concept it names, as written, or
     the term it asks about when it names none; "" for a clause that names two concepts, or asks
@@ -128,10 +133,15 @@ def _antecedent(clause: str, keys: dict[str, str]) -> str:
     'LoRA'
     >>> _antecedent("Compare dropout and attention", keys), _antecedent("How does LoRA work", keys)
     ('', '')
+    >>> _antecedent("How does the Adam optimizer work", {"optimizer": "optimizer"})
+    'Adam optimizer'
     """
     named = find_mentions(clause, keys)
     if named:
         start, end, _ = named[-1]
+        # with the names written before it, as one noun ("the Adam optimizer"), not the question's word
+        while (before := _NAME_BEFORE.search(clause[:start])) is not None and before.start(1) > 0:
+            start = before.start(1)
         return clause[start:end] if len({concept for _, _, concept in named}) == 1 else ""
     asked = " ".join(clause.split()).strip(" ?.!")
     defined = DEFINED.fullmatch(asked.lower())

@@ -123,3 +123,15 @@ def test_a_yes_or_no_question_about_the_course_or_something_unnamed_is_read_as_b
     ):
         found = classify(question, KEYS)
         assert (found.type, found.unknown) == (kind, []), question
+
+
+def test_a_pronoun_points_back_to_the_name_as_written_with_the_names_before_it() -> None:
+    # d2l: "How does the Adam optimizer work and is it better than RMSProp?" asked its second part as
+    # "is optimizer better than RMSProp?": the concept named is "optimizer", written "the Adam optimizer".
+    keys = {"optimizer": "optimizer", "rmsprop": "rmsprop"}
+    clauses = resolved_clauses(["How does the Adam optimizer work", "is it better than RMSProp"], keys)
+    assert clauses[1] == "is Adam optimizer better than RMSProp"
+    # The question's own first word is no name before it.
+    assert resolved_clauses(["Dropout is what", "why is it useful"], {"dropout": "dropout"})[1] == (
+        "why is Dropout useful"
+    )
