@@ -27,6 +27,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from agents import qa
+from agents.synthesis import first_quotes
 from governance.excerpts import LessonChunk, continuing, edge_quote, lesson_chunks
 from governance.graph_answer import GraphAnswer
 from magg_kg.graph_index import GraphIndex
@@ -146,13 +147,17 @@ class QAResult:
     def assemble(self) -> QAResult:
         """This result with its answer written in code, when there is nothing for synthesis to merge:
         the graph answers' headlines, then the experts' answers in order (a path's steps in the order
-        of the path), then what the graph does not cover."""
+        of the path), each lesson sentence quoted once (:func:`agents.synthesis.first_quotes`), then
+        what the graph does not cover."""
         heads = [a.headline for a in self.graph_answers if a.covered]
-        said = [*heads, *(e.answer for e in self.experts if e.citations and e.answer), *self.uncovered]
-        self.answer = " ".join(dict.fromkeys(said))
+        pieces = [p.strip() for e in self.experts if e.citations for p in _PIECE.split(e.answer) if p.strip()]
+        kept = first_quotes(heads, list(dict.fromkeys(pieces)), claims=True)  # each quote once
+        self.answer = " ".join(dict.fromkeys([*heads, *kept, *self.uncovered]))
         shorts = heads or [e.short_answer for e in self.experts if e.citations and e.short_answer]
         self.short_answer = " ".join(dict.fromkeys(shorts or self.uncovered))
-        self.citations = list(dict.fromkeys(c for e in self.experts for c in e.citations))
+        left_out = " ".join(p for p in pieces if p not in kept)
+        unsaid = set(qa.cited_ids(left_out)) - set(qa.cited_ids(self.answer))
+        self.citations = list(dict.fromkeys(c for e in self.experts for c in e.citations if c not in unsaid))
         self.dropped = list(dict.fromkeys(d for e in self.experts for d in e.dropped))
         return self
 

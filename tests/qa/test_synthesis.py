@@ -129,3 +129,19 @@ def test_whole_sentences_of_several_experts_are_compared_on_one_reading_not_on_t
     other = _quoting("Dropout zeros out some nodes in training.", "c-3", 0.1)
     merged = _synthesis("How does dropout work in training?", [_quoting(IN_PASSING, "c-2", 0.9), other])
     assert merged["short_answer"] == "Dropout zeros out some nodes in training."
+
+
+def test_a_sentence_quoted_inside_a_longer_one_is_quoted_once() -> None:
+    # genai: "What is prompt injection and how do I defend my app against it?" quoted the sentence
+    # that says what prompt injection is, then the sentence of the list that holds it, whole.
+    quote = "**Prompt Injection**: a technique where attackers manipulate a model through crafted inputs."
+    longer = f"The list highlights the risks of threats such as: {quote}"
+    first = _expert("a technique", quote, "c-1")
+    second = _quoting(longer, "c-1", 0.4)
+    merged = _synthesis("What is prompt injection and how do I defend my app against it?", [first, second])
+    assert str(merged["answer"]).count("attackers manipulate") == 1, merged["answer"]
+    assert "The list highlights" not in str(merged["answer"])
+    assert merged["citations"] == ["c-1"]
+    # ...and the other way round: a shorter quote the earlier sentence holds is not said again.
+    merged = _synthesis("What is prompt injection?", [second, first])
+    assert str(merged["answer"]).count("attackers manipulate") == 1, merged["answer"]
