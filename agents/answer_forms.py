@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from agents.frames import FRAME, WORD, predicate, stem, without_predicate
 from agents.phrases import CLOSED_CLASSES
+from agents.question_frames import FRAME, WORD, predicate, stem, without_predicate
 
 __all__ = [
     "ASPECT",
@@ -134,7 +134,7 @@ def question_terms(question: str) -> list[str]:
 
 
 def without_setting(question: str) -> str:
-    """A why or how question without the setting it asks in (:func:`agents.frames.predicate`):
+    """A why or how question without the setting it asks in (:func:`agents.question_frames.predicate`):
     "How does X work in Y?" asks how X works, and Y says where; any other question as it is.
 
     >>> without_setting("How does backpropagation work in an MLP?"), without_setting("How does X work?")

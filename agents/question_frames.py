@@ -10,13 +10,36 @@ concept in a question of what to learn ("What comes before X?", "What should I l
 split documents into chunks before making embeddings?" asks a reason, "What does re-ranking do after
 the vector search?" what re-ranking does, "How does X tell me if two pieces of text ...?" how X does it.
 Why one would use X, and how one thing works (:data:`EXPLAINS`), are open questions before any cue.
+
+A why or how question is also framed by its predicate, and asked in a setting: "How does attention work
+in the transformer?" asks how attention works (its predicate "work" frames it and is not what an
+answer says), and "in the transformer" says where. The offline reader matches sentences by the
+other words (:func:`agents.answer_forms.question_terms`), and reads what explains the thing itself
+when no sentence names it in its setting (:func:`agents.answer_spans.best_span`).
+The words of a question are read by :data:`WORD` and matched by their stems (:func:`stem`).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from itertools import pairwise
 
-__all__ = ["EXPLAINS", "chooses", "of_act", "of_doing", "sequence_next", "when_acting"]
+import snowballstemmer
+
+__all__ = [
+    "EXPLAINS",
+    "FRAME",
+    "WORD",
+    "chooses",
+    "of_act",
+    "of_doing",
+    "predicate",
+    "sequence_next",
+    "stem",
+    "when_acting",
+    "without_predicate",
+]
 
 EXPLAINS = re.compile(
     r"^\W*(?:why\b[^?]*\buse|how\s+(?:does|do|did|can|could|would|will|might)\s+(?:(?!\b(?:and|or)\b)[^?])+?\s+"
@@ -148,3 +171,56 @@ def of_act(question: str) -> bool:
     """
     said = " ".join(question.split())
     return _ACT.match(said) is not None or _DECIDING.search(said) is not None
+
+
+WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+
+
+@lru_cache(maxsize=1 << 16)  # a pure function of the word
+def stem(word: str) -> str:
+    """The English Snowball stem of a word in lower case.
+
+    >>> stem("working"), stem("importance")
+    ('work', 'import')
+    """
+    # A stemmer of its own: one keeps its word while it works, so it is not shared between threads.
+    return str(snowballstemmer.stemmer("english").stemWord(word))
+
+
+_FRAME_WORDS = (
+    "work function operate happen help matter important useful good need necessary"  # and their forms
+)
+FRAME = frozenset(stem(word) for word in _FRAME_WORDS.split())
+"""The stems of the generic predicates that frame a why or how question ("How does X work?", "Why
+is X important?"): they ask for an explanation and are not what one says; by their stems they
+would match "working", "importance" and the verb "import"."""
+
+_SETTING = frozenset("in within inside for with on at under during across when".split())
+"""The words that open the setting a why or how question asks in ("How does X work in Y?")."""
+
+
+def predicate(question: str) -> tuple[int, int] | None:
+    """Where the generic predicate (:data:`FRAME`) of a why or how question stands when the setting
+    it asks in follows it; None when none does ("How does function calling work?": "function" is
+    followed by no setting, and "work" ends the question).
+
+    >>> predicate("How does attention work in the transformer?"), predicate("How does X work?")
+    ((19, 23), None)
+    """
+    for word, after in pairwise(WORD.finditer(question)):
+        if stem(word.group().lower()) in FRAME and after.group().lower() in _SETTING:
+            return word.start(), word.end()
+    return None
+
+
+def without_predicate(question: str) -> str:
+    """A why or how question without the predicate its setting follows (:func:`predicate`): it
+    frames the question as one at the end does, and would match "the workings" of any sentence.
+
+    >>> without_predicate("Why is dropout important for MLPs?")
+    'Why is dropout  for MLPs?'
+    >>> without_predicate("How does the loss function work in PyTorch?")
+    'How does the loss function  in PyTorch?'
+    """
+    found = predicate(question)
+    return question if found is None else question[: found[0]] + question[found[1] :]
