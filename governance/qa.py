@@ -202,13 +202,13 @@ def _routed(
     retrieved: list[ExpertReport] = []
     typed = [number for number, sub in enumerate(subs) if is_typed(sub)]
     by_sub: dict[int, list[str]] = {}
+    near = partial(near_names, graph)  # of the names read in the lessons, the concepts that contain them
     for number, sub in enumerate(subs):
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
         result.sub_questions.append(entry | {"type": sub.type, "unknown": sub.unknown})
-        near = partial(near_names, graph)  # of the names read in the lessons, the concepts that contain them
         if sub.unknown and (unwritten := compare_lacked(llm, graph, sub, result, scopes, UNOWNED, near)):
-            result.uncovered.append(uncovered_names(unwritten, near_names(graph, unwritten)))
+            result.uncovered.append(uncovered_names(unwritten, near(unwritten)))
         if typed and number == typed[0]:  # the typed sub-questions together, each expert asked once
             explained = typed_routed(llm, graph, [subs[n] for n in typed], reader, result)
             by_sub = dict(zip(typed, explained, strict=True))
@@ -354,7 +354,7 @@ def _flat(llm: LLM, graph: GraphIndex, question: str, top_k: int) -> QAResult:
     )
     near = partial(near_names, graph)  # of the names read in the lessons, the concepts that contain them
     if sub.unknown and (unwritten := compare_lacked(llm, graph, sub, result, near=near)):  # none writes
-        result.uncovered.append(uncovered_names(unwritten, near_names(graph, unwritten)))
+        result.uncovered.append(uncovered_names(unwritten, near(unwritten)))
     if is_typed(sub):
         return typed_flat(llm, graph, [sub], result)
     if sub.type != "open" and sub.unknown:
