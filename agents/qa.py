@@ -37,10 +37,11 @@ from agents.headings import opening, what_it_is
 from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
 from agents.question_types import QuestionType, classify
+from agents.quotes import first_quotes
 from agents.relevance import bears_on, on_topic
 from agents.subjects import purpose_subject
 from agents.text import clipped, find_mentions
-from agents.together import said_together, unquoted
+from agents.together import said_together
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 
@@ -334,7 +335,10 @@ def compare_offline(prompt: Prompt) -> dict[str, object]:
     question = str(prompt.payload.get("question") or "")
     together = said_together(question, excerpts, names) if len(names) > 1 else None
     found = [(name, best_span(f"What is {name}?", excerpts, [name])) for name in names]
-    said = unquoted([(n, s) for n, s in found if s is not None], together[1] if together else "")
+    both = [f'{" and ".join(names)}: the lesson says "{together[1]}" [{together[0]}].'] if together else []
+    lines = {n: f'{n}: the lesson says "{s.sentence}" [{s.excerpt}].' for n, s in found if s is not None}
+    kept = first_quotes(both, list(lines.values()))  # a sentence quoted once, the one naming them all first
+    said = [(n, s) for n, s in found if s is not None and lines[n] in kept]
     if not said and together is None:
         return {
             "reasoning": f"no excerpt of {len(excerpts)} says what {', '.join(n for n, _ in found)} is",
@@ -342,19 +346,14 @@ def compare_offline(prompt: Prompt) -> dict[str, object]:
             "short_answer": "",
             "citations": [],
         }
-    both = [f'{" and ".join(names)}: the lesson says "{together[1]}" [{together[0]}].'] if together else []
     return {
         "reasoning": f"{len(both)} sentence naming them all, what {len(said)} concept(s) are, "
         f"read in {len(excerpts)} excerpt(s)",
-        "answer": " ".join(
-            [*both, *(f'{name}: the lesson says "{span.sentence}" [{span.excerpt}].' for name, span in said)]
-        ),
+        "answer": " ".join([*both, *kept]),
         "short_answer": (
             together[1] if together else "; ".join(f"{name}: {span.text}" for name, span in said)
         )[:1000],
-        "citations": list(
-            dict.fromkeys([*(together[:1] if together else ()), *(span.excerpt for _, span in said)])
-        ),
+        "citations": list(dict.fromkeys([*(together or ())[:1], *(s.excerpt for _, s in said)])),
         **({"support": min(span.support for _, span in said)} if said else {}),
     }
 

@@ -20,6 +20,7 @@ from agents.answer_forms import expected_kind
 from agents.answer_spans import AnswerSpan, Excerpt, best_span
 from agents.payload import as_mapping, as_number, as_strings
 from agents.qa import cited_ids
+from agents.quotes import first_quotes
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 
@@ -28,7 +29,6 @@ __all__ = [
     "SYNTHESIS_SYSTEM",
     "SYNTHESIS_TASK",
     "Synthesis",
-    "first_quotes",
     "offline_handlers",
     "synthesize_offline",
 ]
@@ -42,9 +42,6 @@ NO_ANSWER = "No answer in the graph."
 """The short answer when no expert found anything that answers the question."""
 _QUOTED = re.compile(r'says "(.+?)" \[(c-[0-9a-f]+)\]')
 """A lesson sentence an expert quotes and the chunk it cites (the offline expert's wording)."""
-_QUOTE = re.compile(r'says:? "(.+?)"(?=\)? \[|\.?$)')
-"""A lesson sentence quoted, as an excerpt's answer or an edge's gives it: up to the closing mark
-its citation or the sentence's end follows (a quote may hold quotes: 'how the model "sees" it')."""
 
 
 class Synthesis(BaseModel):
@@ -136,42 +133,6 @@ def _compared(question: str, answers: Sequence[Mapping[str, object]]) -> AnswerS
         for sentence, chunk in _QUOTED.findall(str(answer.get("answer", "")))
     ]
     return best_span(question, quoted) if quoted else None
-
-
-def first_quotes(heads: Sequence[str], sentences: Sequence[str], *, claims: bool = False) -> list[str]:
-    """``sentences`` less each one that only quotes what a headline or an earlier sentence quoted
-    (two sub-questions of one concept, "What is X and why is it useful?", often find one sentence,
-    one as an edge's quote and one as an excerpt, or one sentence and a longer one that holds it): a
-    quote is given once, with its first citation. A quote that holds an earlier one, or that an
-    earlier one holds, counts as said. With ``claims`` (one expert's answer, each edge of which it
-    chose to say), an edge's sentence keeps its claim and citation, less the quote.
-
-    >>> first_quotes([], ['X: the lesson says "A b." [c-1].', 'The lesson says "Z. A b." [c-1].'])
-    ['X: the lesson says "A b." [c-1].']
-    >>> said = ['It says "A "b" c." [c-1].', 'X is part of Y (the lesson says: "A "b" c.") [e-1].']
-    >>> first_quotes([], said), first_quotes([], said, claims=True)[1:]
-    (['It says "A "b" c." [c-1].'], ['X is part of Y [e-1].'])
-    """
-    quoted = [q for head in heads for q in _QUOTE.findall(head)]
-    kept = []
-    for sentence in sentences:
-        quotes = _QUOTE.findall(sentence)
-        said = [q for q in quotes if any(_holds(q, earlier) for earlier in quoted)]
-        for quote in said if claims else ():
-            sentence = sentence.replace(f' (the lesson says: "{quote}")', "")
-        left = set(_QUOTE.findall(sentence))
-        if left and left <= set(said):
-            continue
-        quoted += quotes
-        kept.append(sentence)
-    return kept
-
-
-def _holds(quote: str, earlier: str) -> bool:
-    """Whether ``quote`` and ``earlier`` are one quote: equal, or one holds the other (a quote cut to
-    fit, ending in "…", held as its uncut part)."""
-    a, b = quote.rstrip("…").strip(), earlier.rstrip("…").strip()
-    return bool(a and b) and (a in b or b in a)
 
 
 def _typed_synthesis(heads: list[str], sentences: list[str], notes: list[str]) -> dict[str, object]:

@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from agents.answer_forms import content_terms, question_terms
-from agents.answer_spans import AnswerSpan, Excerpt
+from agents.answer_spans import Excerpt
 from agents.locations import refers_elsewhere
 from agents.text import find_mentions, lexicon, sentences
 
-__all__ = ["said_together", "unquoted"]
+__all__ = ["said_together"]
 
 CONTRAST = re.compile(
     r"\b(?:alternatives?|unlike|whereas|instead|rather than|in contrast|contrary|differ(?:s|ent|ence|ences)?|"
@@ -99,21 +99,3 @@ def _sets_apart(sentence: str, keys: dict[str, str]) -> bool:
         if "," in between and (between.count(",") > 1 or re.search(r"\b(?:and|or)\s+$", between) or more):
             return False
     return True
-
-
-def unquoted(said: Sequence[tuple[str, AnswerSpan]], quoted: str) -> list[tuple[str, AnswerSpan]]:
-    """Of each concept's sentence (``said``: name, span), those that neither ``quoted`` (the sentence
-    naming them all, :func:`said_together`) nor an earlier one holds: a comparison quotes a sentence
-    once ("RMSProp shares with momentum the leaky averaging." leads, and is not said again of momentum).
-
-    >>> span = AnswerSpan("an RNN", "c-1", "A GRU is an RNN.", 1.0)
-    >>> [name for name, _ in unquoted([("GRU", span), ("RNN", span)], "")]
-    ['GRU']
-    >>> unquoted([("GRU", span)], "An RNN is old. A GRU is an RNN.")
-    []
-    """
-    kept: list[tuple[str, AnswerSpan]] = []
-    for name, span in said:
-        if not any(span.sentence in text for text in (quoted, *(s.sentence for _, s in kept)) if text):
-            kept.append((name, span))
-    return kept

@@ -27,7 +27,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from agents import qa
-from agents.synthesis import first_quotes
+from agents.quotes import first_quotes
 from governance.excerpts import LessonChunk, continuing, edge_quote, lesson_chunks
 from governance.graph_answer import GraphAnswer
 from magg_kg.graph_index import GraphIndex
@@ -147,7 +147,7 @@ class QAResult:
     def assemble(self) -> QAResult:
         """This result with its answer written in code, when there is nothing for synthesis to merge:
         the graph answers' headlines, then the experts' answers in order (a path's steps in the order
-        of the path), each lesson sentence quoted once (:func:`agents.synthesis.first_quotes`), then
+        of the path), each lesson sentence quoted once (:func:`agents.quotes.first_quotes`), then
         what the graph does not cover."""
         heads = [a.headline for a in self.graph_answers if a.covered]
         pieces = [p.strip() for e in self.experts if e.citations for p in _PIECE.split(e.answer) if p.strip()]
