@@ -135,6 +135,8 @@ def _antecedent(clause: str, keys: dict[str, str]) -> str:
     ('', '')
     >>> _antecedent("How does the Adam optimizer work", {"optimizer": "optimizer"})
     'Adam optimizer'
+    >>> _antecedent("How much training data do I need to fine-tune a model", keys)
+    'training data'
     """
     named = find_mentions(clause, keys)
     if named:
@@ -144,10 +146,19 @@ def _antecedent(clause: str, keys: dict[str, str]) -> str:
             start = before.start(1)
         return clause[start:end] if len({concept for _, _, concept in named}) == 1 else ""
     asked = " ".join(clause.split()).strip(" ?.!")
-    defined = DEFINED.fullmatch(asked.lower())
+    defined = DEFINED.fullmatch(asked.lower()) or _QUANTITY.match(asked)
     if defined is not None:
         return asked[defined.start("term") : defined.end("term")]
     return requested_term(asked)
+
+
+_QUANTITY = re.compile(
+    r"^how\s+(?:much|many)\s+(?P<term>[\w-]+(?:\s+[\w-]+){0,2}?)\s+"
+    r"(?:do|does|did|is|are|was|were|should|must|can|could|will|would)\b",
+    re.IGNORECASE,
+)
+"""A clause that asks how much of a thing, or how many ("How much training data do I need"): the
+thing is what it asks about, and a pronoun after it points back to it."""
 
 
 _TOPIC = re.compile(r"^\W*(?P<topic>[^\W\d_][^:.;!?]{0,60}?)\s*:\s+(?P<rest>\S.*)$", re.DOTALL)

@@ -185,10 +185,11 @@ def decompose_offline(prompt: Prompt) -> dict[str, object]:
     clauses: list[tuple[str, list[str]]] = []
     asked = clauses_of(question)
     # A clause that points back is asked with the name it points to ("why is it useful": "why is X
-    # useful"), as a sub-question of its own; another that names no concept goes with the one before.
+    # useful"), as a sub-question of its own; another that names no concept goes with the one before,
+    # when that one names a concept to read it by (two clauses that name none are two questions).
     for said, text in zip(asked, resolved_clauses(asked, keys), strict=True):
         found = list(dict.fromkeys(concept for _, _, concept in find_mentions(text, keys)))
-        if not found and clauses and text == said and not classify(text, keys).unknown:
+        if not found and clauses and clauses[-1][1] and text == said and not classify(text, keys).unknown:
             previous, concepts = clauses[-1]
             clauses[-1] = (f"{previous}, {text}", concepts)
             continue

@@ -46,6 +46,25 @@ def test_a_clause_without_concepts_is_folded_into_the_one_before() -> None:
     assert len(subs) == 1 and subs[0].concepts == ["attention"]
 
 
+def test_two_clauses_that_name_no_concept_stay_two_sub_questions() -> None:
+    # Folded together, neither has a concept to be read by: the whole was said not covered.
+    subs = _decompose("What does decoder-only mean, and why are most chat models built that way?")
+    assert [s.text for s in subs] == [
+        "What does decoder-only mean?",
+        "why are most chat models built that way?",
+    ]
+
+
+def test_a_pronoun_after_how_much_points_back_to_the_thing_counted() -> None:
+    subs = _decompose(
+        "How much training data do I need to fine-tune a model, and what format should it be in?"
+    )
+    assert [s.text for s in subs] == [
+        "How much training data do I need to fine-tune a model?",
+        "what format should training data be in?",
+    ]
+
+
 def test_the_expert_answers_a_before_question_from_the_edges_into_the_concept() -> None:
     edges = [
         {"edge_id": "e-1", "src": "attention", "type": "prerequisite", "dst": "transformer", "quote": "q1"},
