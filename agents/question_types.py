@@ -114,8 +114,8 @@ _RELATION_SLOTS = (
         _I,
     ),
     re.compile(
-        r"\b(?:is|are|does|do)\s+(?P<a>.+?)\s+(?:relate|related|connected|linked|compare)\w*\s+(?:to|with)\s+(?P<b>.+?)"
-        + _END,
+        r"\b(?:is|are|does|do)\s+(?P<a>.+?)\s+(?:relate|connect|link|compare|differ)\w*\s+(?:to|with|from|than)\s+"
+        r"(?P<b>.+?)" + _END,
         _I,
     ),
     re.compile(

@@ -79,6 +79,20 @@ def test_a_comparison_of_two_names_the_graph_lacks_is_read_where_lessons_write_t
         assert "does not cover" not in result.answer
 
 
+@pytest.mark.parametrize(
+    "question", ["How is AdaGrad different from Yogi?", "How does AdaGrad differ from Yogi?"]
+)
+def test_how_one_name_differs_from_another_is_a_comparison_read_in_the_lessons(
+    graph: GraphIndex, question: str
+) -> None:
+    # genai: "how is prompt template different from a system message?" was an open question that
+    # quoted a sentence naming neither difference nor comparison, and said nothing of the two.
+    for result in _both(graph, question):
+        assert [sub["type"] for sub in result.sub_questions] == ["relation"]
+        assert result.covered and SOLVERS in result.answer
+        assert 'The graph holds neither "AdaGrad" nor "Yogi" as a concept' in result.answer
+
+
 def test_of_two_names_the_graph_lacks_the_one_no_lesson_writes_is_not_covered(graph: GraphIndex) -> None:
     for result in _both(graph, "What's the difference between Shampoo and Yogi?"):
         assert result.covered and SOLVERS in result.answer
