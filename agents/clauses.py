@@ -132,7 +132,7 @@ def _antecedent(clause: str, keys: dict[str, str]) -> str:
     >>> _antecedent("Explain LoRA", keys)
     'LoRA'
     >>> _antecedent("Compare dropout and attention", keys), _antecedent("How does LoRA work", keys)
-    ('', '')
+    ('', 'LoRA')
     >>> _antecedent("How does the Adam optimizer work", {"optimizer": "optimizer"})
     'Adam optimizer'
     >>> _antecedent("How much training data do I need to fine-tune a model", keys)
@@ -146,7 +146,7 @@ def _antecedent(clause: str, keys: dict[str, str]) -> str:
             start = before.start(1)
         return clause[start:end] if len({concept for _, _, concept in named}) == 1 else ""
     asked = " ".join(clause.split()).strip(" ?.!")
-    defined = DEFINED.fullmatch(asked.lower()) or _QUANTITY.match(asked)
+    defined = DEFINED.fullmatch(asked.lower()) or _QUANTITY.match(asked) or _WORKING.fullmatch(asked)
     if defined is not None:
         return asked[defined.start("term") : defined.end("term")]
     return requested_term(asked)
@@ -159,6 +159,9 @@ _QUANTITY = re.compile(
 )
 """A clause that asks how much of a thing, or how many ("How much training data do I need"): the
 thing is what it asks about, and a pronoun after it points back to it."""
+_WORKING = re.compile(r"how\s+(?:does|do|did)\s+(?:the\s+)?(?P<term>[\w-]+(?:\s+[\w-]+){0,3}?)\s+work", re.I)
+"""A clause that asks how one thing works and nothing more ("How does early stopping work"): that
+thing is what it asks about."""
 
 
 _TOPIC = re.compile(r"^\W*(?P<topic>[^\W\d_][^:.;!?]{0,60}?)\s*:\s+(?P<rest>\S.*)$", re.DOTALL)

@@ -182,6 +182,7 @@ _FULL = re.compile(
     r"transitive|chain|sequence|ancestors)\b",
     _I,
 )
+_ARTICLE_ENDING = re.compile(r"\s+(?:the|an?)$", _I)
 _CUE_WORDS = re.compile(r"^(?:the|a|an|learning|learn|study|studying|of|about|on|in|for|to|it|i|me)\s+", _I)
 
 
@@ -252,7 +253,8 @@ def _read(text: str, keys: dict[str, str]) -> _Read:
 
 
 def _slot_name(text: str) -> str:
-    name = text.strip(" ,.;:?!\"'")
+    # An article that ends a slot is the cue's after it ("Is X a kind of Y?"): no name ends in one.
+    name = _ARTICLE_ENDING.sub("", text.strip(" ,.;:?!\"'"))
     while True:
         shorter = _CUE_WORDS.sub("", name)
         if shorter == name:

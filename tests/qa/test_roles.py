@@ -65,6 +65,20 @@ def test_a_pronoun_after_how_much_points_back_to_the_thing_counted() -> None:
     ]
 
 
+def test_is_it_a_kind_of_asks_whether_the_thing_explained_before_is_one() -> None:
+    # d2l: the second part was read as "what is part of regularization", of no "it" at all.
+    subs = _decompose("How does early stopping work, and is it a kind of gradient descent?")
+    assert [s.text for s in subs] == [
+        "How does early stopping work?",
+        "is early stopping a kind of gradient descent?",
+    ]
+    assert (subs[1].type, subs[1].concepts, subs[1].unknown) == (
+        "relation",
+        ["gradient-descent"],
+        ["early stopping"],
+    )
+
+
 def test_the_expert_answers_a_before_question_from_the_edges_into_the_concept() -> None:
     edges = [
         {"edge_id": "e-1", "src": "attention", "type": "prerequisite", "dst": "transformer", "quote": "q1"},
