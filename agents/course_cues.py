@@ -21,7 +21,7 @@ from typing import Literal
 
 from agents.phrases import FUNCTION_WORDS
 
-__all__ = ["COURSE", "LEARN_IT", "owner_asked", "starts_course", "whole_graph_type"]
+__all__ = ["COURSE", "LEARN_IT", "after_course", "owner_asked", "starts_course", "whole_graph_type"]
 
 _START = re.compile(
     r"\bwhere (?:do|should|can|shall|would) (?:i|we|you|one) (?:start|begin)\b|"
@@ -32,11 +32,13 @@ _START = re.compile(
 )
 """Where to start ("Where do I start?", "What should I learn first?"): what comes before no
 concept in particular (the graph's starting points)."""
-_BEFORE_COURSE = re.compile(
-    r"\b(?:before|prior to)\s+(?:\w{2,}ing\s+)?(?:this|the|our|my)\s+"
-    r"(?:book|textbook|course|class|curriculum|syllabus|program(?:me)?|tutorial)\b",
-    re.IGNORECASE,
+_THE_COURSE = (
+    r"(?:\w{2,}ing\s+)?(?:this|the|our|my)\s+"
+    r"(?:book|textbook|course|class|curriculum|syllabus|program(?:me)?|tutorial)\b"
 )
+"""The course itself, as one asking about it names it ("this book", "finishing the course")."""
+_BEFORE_COURSE = re.compile(rf"\b(?:before|prior to)\s+{_THE_COURSE}", re.IGNORECASE)
+_AFTER_COURSE = re.compile(rf"\s*\b(?:after|beyond|past)\s+{_THE_COURSE}", re.IGNORECASE)
 
 
 def starts_course(question: str) -> bool:
@@ -54,6 +56,20 @@ def starts_course(question: str) -> bool:
     True
     """
     return _BEFORE_COURSE.search(question) is not None
+
+
+def after_course(question: str) -> str:
+    """The question without the words that place it after the course itself ("What should I study
+    after this book to get into X?"), or "" when it has none: past the course's end nothing of its
+    order comes next, and what is asked is what the lessons say of the names it goes on to.
+
+    >>> after_course("What should I study after this book to get into GANs?")
+    'What should I study to get into GANs?'
+    >>> after_course("What should I learn after the linear regression chapter?")
+    ''
+    """
+    found = _AFTER_COURSE.search(question)
+    return "" if found is None else question[: found.start()] + question[found.end() :]
 
 
 COURSE = re.compile(

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Literal, cast, get_args
 
 from agents.answer_forms import ASPECT
-from agents.course_cues import COURSE, LEARN_IT, starts_course, whole_graph_type
+from agents.course_cues import COURSE, LEARN_IT, after_course, starts_course, whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.phrases import FUNCTION_WORDS
@@ -370,6 +370,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
     masked, concepts = read.masked, read.concepts()
     if _FROM_TO.search(masked) and _PATH_CUE.search(masked):
         return _two("path", read, (_FROM_TO,))
+    if concepts and (rest := after_course(text)):  # "after this book": of the names it goes on to
+        return Classification("open", concepts, unknown=classify(rest, keys).unknown)
     whole = None if concepts and not starts_course(text) else whole_graph_type(text)  # where to start, ...
     if whole is not None:
         return Classification(whole, [])

@@ -79,6 +79,14 @@ def test_is_it_a_kind_of_asks_whether_the_thing_explained_before_is_one() -> Non
     )
 
 
+def test_after_the_course_itself_asks_what_the_lessons_say_of_the_goals_named() -> None:
+    # d2l: "after this book" was read as after diffusion models ("what builds on diffusion models").
+    subs = _decompose("What should I study after this book if I want to get into k-means and LLM alignment?")
+    assert [(s.type, s.concepts, s.unknown) for s in subs] == [("open", ["k-means"], ["LLM alignment"])]
+    after = _decompose("What should I study after k-means?")  # after a concept: what builds on it
+    assert [(s.type, s.concepts) for s in after] == [("unlocks", ["k-means"])]
+
+
 def test_the_expert_answers_a_before_question_from_the_edges_into_the_concept() -> None:
     edges = [
         {"edge_id": "e-1", "src": "attention", "type": "prerequisite", "dst": "transformer", "quote": "q1"},
