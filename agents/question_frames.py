@@ -31,6 +31,7 @@ __all__ = [
     "EXPLAINS",
     "FRAME",
     "WORD",
+    "alone",
     "chooses",
     "of_act",
     "of_doing",
@@ -80,6 +81,18 @@ def of_doing(question: str) -> bool:
     (False, False)
     """
     return _DOING.match(" ".join(question.split())) is not None
+
+
+def alone(cues: str) -> re.Pattern[str]:
+    """The pattern, in any case, of cue words (alternatives) that stand alone, not joined by a hyphen
+    into a compound ("a code-first agent", "first-order methods", "next-token prediction"), whose
+    meaning is its own; a compound that is itself a cue is written among the cues ("follow-up").
+
+    >>> first = alone("first|follow-up")
+    >>> [bool(first.search(q)) for q in ("Which first?", "a code-first agent", "first-order", "a follow-up")]
+    [True, False, False, True]
+    """
+    return re.compile(rf"(?<!\S-)\b(?:{cues})\b(?!-\S)", re.IGNORECASE)
 
 
 def sequence_next(question: str) -> str:

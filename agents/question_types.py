@@ -48,7 +48,7 @@ from agents.course_cues import COURSE, LEARN_IT, after_course, starts_course, wh
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.phrases import FUNCTION_WORDS
-from agents.question_frames import EXPLAINS, chooses, of_act, of_doing, sequence_next, when_acting
+from agents.question_frames import EXPLAINS, alone, chooses, of_act, of_doing, sequence_next, when_acting
 from agents.question_slots import coordinated
 from agents.text import find_mentions, normalize_name
 
@@ -82,7 +82,7 @@ _DESTINATION = re.compile(
 """A path asked without "from A to B" ("Starting with A, how do I work my way up to B?"): a
 journey word and a destination word before the second concept; the concepts in the order
 written."""
-_FIRST = re.compile(r"\b(?:first|earlier|sooner|precedes?|order)\b", _I)
+_FIRST = alone(r"first|earlier|sooner|precedes?|order")
 _NEEDED_FOR = re.compile(
     r"^\s*(?:do|does|will|would|should|must)\s+(?:i|you|we|one|they)\s+(?:really\s+)?(?:need|have)\s+"
     r"(?:to\s+(?:know|learn|study|understand|master)\s+)?(?P<a>[^?]*?)\s+"
@@ -96,10 +96,8 @@ _OR_SLOTS = (
     re.compile(r"(?:learn|study|take|do|know)\s+(?P<a>.+?)\s+or\s+(?P<b>.+?)\s+first\b", _I),
     re.compile(r"(?:between|of)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)" + _END, _I),
 )
-_BEFORE_WORD = re.compile(
-    r"\b(?:before|after|prior to|ahead of|(?:required|needed|necessary) for|"
-    r"(?:a )?prerequisites? (?:for|of|to))\b",
-    _I,
+_BEFORE_WORD = alone(
+    r"before|after|prior to|ahead of|(?:required|needed|necessary) for|(?:a )?prerequisites? (?:for|of|to)"
 )
 _RELATION = re.compile(
     r"\b(?:relat\w*|connect\w*|link\w*|associat\w*|differ\w*|compar\w*|versus|vs\.?|between|contrast\w*|"
@@ -158,22 +156,16 @@ _LEADS_CUE = re.compile(
 )
 """A cue whose side tells the direction: "What does X unlock?" asks what comes after X, "What
 unlocks X?" what comes before it (the other way round from "builds on")."""
-_BEFORE = re.compile(
-    r"\b(?:before|prior to|ahead of|prerequisites?|prereqs?|foundations?|background|required|needed|"
-    r"lead(?:s|ing)? up to|to (?:learn|understand|study|master|tackle)(?=\s+(?:(?:the|a|an)\s+)?"
-    + MARK
-    + r"))\b",
-    _I,
+_BEFORE = alone(
+    r"before|prior to|ahead of|prerequisites?|prereqs?|foundations?|background|required|needed|"
+    r"lead(?:s|ing)? up to|to (?:learn|understand|study|master|tackle)(?=\s+(?:(?:the|a|an)\s+)?" + MARK + ")"
 )
-_UNLOCKS = re.compile(
-    r"\b(?:after|next|afterwards|then learn|following|follows?|beyond|from here|move on|"
-    r"once (?:i |you |we )?(?:know|learn|understand|master|have learned|have learnt))\b",
-    _I,
+_UNLOCKS = alone(
+    r"after|next|afterwards|then learn|following|follows?|follow-?(?:ups?|ons?)|beyond|from here|move on|"
+    r"once (?:i |you |we )?(?:know|learn|understand|master|have learned|have learnt)"
 )
-_NEED = re.compile(
-    r"\b(?:first|need to (?:know|learn|understand)|do i need|"
-    r"(?:should|must) i (?:know|learn|study|understand))\b",
-    _I,
+_NEED = alone(
+    r"first|need to (?:know|learn|understand)|do i need|(?:should|must) i (?:know|learn|study|understand)"
 )
 """Words about learning with no direction: the question asks for prerequisites unless a direction
 word ("after", "before") says otherwise."""

@@ -63,6 +63,25 @@ def test_a_cue_word_in_a_question_of_doing_asks_no_relation(
     assert (found.type, found.concepts) == (kind, concepts)
 
 
+@pytest.mark.parametrize(
+    ("question", "kind", "concepts"),
+    [
+        # "first" inside a compound: genai "What does TaskWeaver mean by a code-first agent?" said "The
+        # graph does not cover what comes before Taskweaver." A cue that stands alone, or a compound that
+        # is itself one, is read as before.
+        ("What does attention mean by a code-first transformer?", "open", ["attention", "transformer"]),
+        ("What comes first, calculus or attention?", "which_first", ["calculus", "attention"]),
+        ("Which should I learn first, calculus or attention?", "which_first", ["calculus", "attention"]),
+        ("What are the follow-up topics to calculus?", "unlocks", ["calculus"]),
+    ],
+)
+def test_a_cue_word_in_a_clause_a_compound_or_a_choice_asks_no_relation(
+    question: str, kind: str, concepts: list[str]
+) -> None:
+    found = classify(question, KEYS)
+    assert (found.type, found.concepts) == (kind, concepts)
+
+
 @pytest.fixture(scope="module")
 def graph() -> Iterator[GraphIndex]:
     with owned_graph(EDGES, {"d-models": ("neural-network", "transformer", "attention")}) as built:
