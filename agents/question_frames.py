@@ -114,16 +114,31 @@ _DECIDING = re.compile(
 whether to use X"): it says when, of the act, not what comes before a concept."""
 
 
+_OF_THINGS = re.compile(
+    r"\b(?:before|after|until|once)(?=\s+(?:they|he|she|it\s+(?:is|was|has|can|could|will|would|does|did|gets))\b)",
+    re.I,
+)
+""""Before" or "after" that opens a clause of time whose subject is a thing, not the one asking
+("filter prompts before they reach the model"): it says when the clause's act happens; "before I
+start X" still asks what the one asking learns first."""
+
+
 def when_acting(question: str) -> str:
-    """The question with each "before" or "after" said of an act that takes a clause blanked out, as
-    long as it was: no cue of what to learn before or after the concept the clause names.
+    """The question with each "before" or "after" said of an act that takes a clause, or that opens a
+    clause of time whose subject is not the one asking, blanked out, as long as it was: no cue of what
+    to learn before or after the concept the clause names.
 
     >>> when_acting("What should I figure out before deciding to fine-tune an LLM?")
     'What should I figure out        deciding to fine-tune an LLM?'
+    >>> when_acting("Are there libraries that filter prompts before they reach the model?")
+    'Are there libraries that filter prompts        they reach the model?'
     >>> when_acting("What should I learn before starting transformers?")
     'What should I learn before starting transformers?'
+    >>> when_acting("What should I learn before I start RAG?"), when_acting("What comes after it?")
+    ('What should I learn before I start RAG?', 'What comes after it?')
     """
-    return _DECIDING.sub(lambda found: " " * len(found.group(0)), question)
+    blank = _DECIDING.sub(lambda found: " " * len(found.group(0)), question)
+    return _OF_THINGS.sub(lambda found: " " * len(found.group(0)), blank)
 
 
 _OBJECT = r"(?:a|an|the|my|your|our|their|its|this|that|these|those|some|one's)"

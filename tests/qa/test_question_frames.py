@@ -73,6 +73,15 @@ def test_a_cue_word_in_a_question_of_doing_asks_no_relation(
         ("What comes first, calculus or attention?", "which_first", ["calculus", "attention"]),
         ("Which should I learn first, calculus or attention?", "which_first", ["calculus", "attention"]),
         ("What are the follow-up topics to calculus?", "unlocks", ["calculus"]),
+        # "Before" opening a clause of time whose subject is a thing: genai "Are there open source
+        # guardrail libraries that filter prompts and outputs before they reach the model?" said "The
+        # graph does not cover what comes before open source." The one asking as its subject: as before.
+        (
+            "Are there attention libraries that filter prompts before they reach the model?",
+            "open",
+            ["attention"],
+        ),
+        ("What should I learn before I start transformers?", "prerequisites", ["transformer"]),
     ],
 )
 def test_a_cue_word_in_a_clause_a_compound_or_a_choice_asks_no_relation(
