@@ -173,8 +173,8 @@ def chooses(question: str) -> bool:
 
 
 _ACT = re.compile(  # not "you": "Could you give us a curriculum ...?" asks the course, not of an act
-    r"^\W*(?:can|could|may|might|shall|should|will|would|must|do|did)\s+(?:i|we|one)\s+"
-    r"(?!(?:learn|study|know|understand|master|read|start|begin|skip|take|tackle|go|move|need|have|"
+    r"^\W*(?:how\s+)?(?:can|could|may|might|shall|should|will|would|must|do|did)\s+(?:i|we|one)\s+"
+    r"(?!(?:learn|study|know|understand|master|read|start|begin|skip|take|tackle|go|get|move|need|have|"
     r"complete|finish|review|revise|practi[cs]e|cover|brush|focus|prepare|work|"
     r"really|first|still|then|also|just)\b)\w+",
     re.I,
@@ -183,11 +183,16 @@ _ACT = re.compile(  # not "you": "Could you give us a curriculum ...?" asks the 
 
 def of_act(question: str) -> bool:
     """Whether a question asks, yes or no, whether the one asking can or should do something other
-    than learn ("Can I fine-tune X on a single GPU?"), or what to do before or after an act
-    (:func:`when_acting`): of the act, not what to learn before or after a concept.
+    than learn ("Can I fine-tune X on a single GPU?"), or how to do it ("How do I run a model with
+    X?"), or what to do before or after an act (:func:`when_acting`): of the act, not what to learn
+    before or after a concept nor a path between the concepts it names.
 
     >>> of_act("Can I fine-tune a Llama model with LoRA on a single consumer GPU?")
     True
+    >>> of_act("How do I split documents into chunks before creating embeddings?")
+    True
+    >>> of_act("How do I prepare for transformers?"), of_act("How do I get from A to B?")
+    (False, False)
     >>> of_act("What should I figure out before deciding to fine-tune an LLM?")
     True
     >>> of_act("Should I learn calculus?"), of_act("What can I build with GPUs?")

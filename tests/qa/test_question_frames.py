@@ -82,6 +82,16 @@ def test_a_cue_word_in_a_question_of_doing_asks_no_relation(
             ["attention"],
         ),
         ("What should I learn before I start transformers?", "prerequisites", ["transformer"]),
+        # How the one asking does something, before an act: genai "How do I split long documents into
+        # chunks before creating embeddings, ...?" said "The graph does not cover what comes before
+        # embedding."
+        ("How do I split long documents into chunks before training a transformer?", "open", ["transformer"]),
+        # A how-to naming two products: genai "How do I run a model locally with ONNX Runtime GenAI?" said
+        # "The graph does not cover a learning path from ONNX Runtime to Generative AI: none joins them."
+        ("How do I run a model locally with attention transformers?", "open", ["attention", "transformer"]),
+        # Read as before: how to get from one concept to another, how to prepare for one.
+        ("How do I get from calculus to transformers?", "path", ["calculus", "transformer"]),
+        ("How do I prepare for transformers?", "prerequisites", ["transformer"]),
     ],
 )
 def test_a_cue_word_in_a_clause_a_compound_or_a_choice_asks_no_relation(
