@@ -142,16 +142,22 @@ def when_acting(question: str) -> str:
 
 
 _OBJECT = r"(?:a|an|the|my|your|our|their|its|this|that|these|those|some|one's)"
+_CHOOSING = r"\b(?:learn|study|use|pick|choose|select|try|go with|adopt|prefer)\b"
+_NO_ORDER = r"(?:(?!\b(?:before|after|prior|then|next|first)\b)[^?,;:])"
+_OR_NOT_FIRST = r"\s+or\s+(?![^?,;:]*\b(?:first|earlier|sooner)\b)\S"
+_ASKER = r"(?:do|does|did|can|could|should|must|will|would|am|is|are)\s+(?:i|we|one)\b"
 _CHOICE = re.compile(
-    r"\b(?:learn|study|use|pick|choose|select|try|go with|adopt|prefer)\s+"
-    r"(?:(?!\b(?:before|after|prior|then|next|first)\b)[^?,;:])+?\s+or\s+"
-    r"(?![^?,;:]*\b(?:first|earlier|sooner)\b)\S|"
+    rf"{_CHOOSING}\s+{_NO_ORDER}+?{_OR_NOT_FIRST}|"
+    rf"{_CHOOSING}{_NO_ORDER}*[,:]\s*(?:[^?,;:]+,\s*)*[^?,;:]+?,?{_OR_NOT_FIRST}|"
+    rf"^\W*{_ASKER}[^?]*?,?\s+or\s+{_ASKER}|"
     rf"\b(?:vs\.?|versus|or|instead of|rather than)\s+\w{{2,}}ing\s+{_OBJECT}\b|"
     rf"\b\w{{2,}}ing\s+{_OBJECT}\s+[^?,;:]*?\b(?:vs\.?|versus)\s",
     re.I,
 )
 """A choice between options: what to learn or use, "A or B" ("Should I learn PyTorch or JAX?"), or
-one act against another ("using X vs training a custom one": a verb in -ing with its object)."""
+among options listed after the verb ("Which model should I pick, Large, Small or NeMo?"); one act
+of the one asking against another ("Do I need X, or can I just Y?"), or one act against another
+("using X vs training a custom one": a verb in -ing with its object)."""
 
 
 def chooses(question: str) -> bool:
@@ -162,6 +168,12 @@ def chooses(question: str) -> bool:
     True
     >>> chooses("When would I use a prebuilt model vs training a custom one?")
     True
+    >>> chooses("Which Mistral model should I pick, Large, Small or NeMo?")
+    True
+    >>> chooses("Do I need a vector database for RAG, or can I just store embeddings in a database?")
+    True
+    >>> chooses("Which should I learn first, A or B?"), chooses("Do I need A for B or C?")
+    (False, False)
     >>> chooses("Should I learn PyTorch or JAX first?"), chooses("What should I learn before A or B?")
     (False, False)
     >>> chooses("What is the difference between prompting vs fine-tuning?")

@@ -368,7 +368,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
     if whole is not None:
         return Classification(whole, [])
     before_cue, after_cue = _around(read, _BEFORE_WORD)
-    needed = _NEEDED_FOR.match(masked)
+    needed = None if chooses(text) else _NEEDED_FOR.match(masked)  # "Do I need A for B, or can I ...?"
     first, then = (read.concepts(0, needed.end()), read.concepts(needed.end())) if needed else ([], [])
     if first and then:  # "Do I need A for B?"
         return Classification("which_first", [first[-1], then[0]])

@@ -92,6 +92,22 @@ def test_a_cue_word_in_a_question_of_doing_asks_no_relation(
         # Read as before: how to get from one concept to another, how to prepare for one.
         ("How do I get from calculus to transformers?", "path", ["calculus", "transformer"]),
         ("How do I prepare for transformers?", "prerequisites", ["transformer"]),
+        # A choice among options listed after the verb: genai "Which Mistral model should I pick, Large,
+        # Small or NeMo, ...?" said "The graph does not say which comes first: ...".
+        (
+            "Which method should I pick, k-means, backpropagation or gradient descent?",
+            "open",
+            ["k-means", "backpropagation", "gradient-descent"],
+        ),
+        # One act of the one asking or another: genai "Do I need a vector database for RAG, or can I just
+        # store embeddings in a normal database?" said "The graph does not say which comes first ...".
+        # Whether one is needed for another, asked alone, is read as before.
+        (
+            "Do I need k-means for attention, or can I just use transformers?",
+            "open",
+            ["k-means", "attention", "transformer"],
+        ),
+        ("Do I need calculus for gradient descent?", "which_first", ["calculus", "gradient-descent"]),
     ],
 )
 def test_a_cue_word_in_a_clause_a_compound_or_a_choice_asks_no_relation(
