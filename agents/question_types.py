@@ -142,12 +142,12 @@ A part of B?"), it asks how the two are related."""
 _WHAT_CONTAINS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:contains?|includes?)\b", _I)
 _UNLOCK_CUE = re.compile(
     r"\b(?:builds? on|build upon|depends? on|rel(?:y|ies) on|requires?|uses|"
-    r"(?<!\bi )(?<!\byou )(?<!\bwe )(?<!\bto )use)\b",
+    r"(?<!\bi )(?<!\byou )(?<!\bwe )(?<!\bto )(?<!\bwhy )(?<!\bwhy not )use)\b",
     _I,
 )
 """Cues that one concept builds on another ("What uses attention?", "What does BERT use?"); "use"
-said of the one asking ("How do I use X to ...?", "Can I use X instead of Y?", "how to use X") is
-no cue: it asks how to do something, or whether X will do, not what X unlocks."""
+said of the one asking ("How do I use X to ...?", "Can I use X instead of Y?", "how to use X", "why
+use X?") is no cue: it asks how to do something, why, or whether X will do, not what X unlocks."""
 _BASED_ON = re.compile(r"\b(?:based on|extends?|an extension of)\b", _I)
 """What a yes-or-no question asks between two concepts besides the other cues ("Is A based on B?");
 in any other question it is no cue ("a film based on a novel by what author?")."""

@@ -108,6 +108,12 @@ def test_a_cue_word_in_a_question_of_doing_asks_no_relation(
             ["k-means", "attention", "transformer"],
         ),
         ("Do I need calculus for gradient descent?", "which_first", ["calculus", "gradient-descent"]),
+        # "why use", whose missing subject is the one asking: d2l "What is multi-head attention and why use
+        # several heads instead of one big one?" said "The graph does not cover what comes before
+        # multi-head attention." (the clause naming nothing is read with the one before it). What uses
+        # a concept is read as before.
+        ("What is attention, why use several heads instead of one big one?", "open", ["attention"]),
+        ("What uses attention?", "unlocks", ["attention"]),
     ],
 )
 def test_a_cue_word_in_a_clause_a_compound_or_a_choice_asks_no_relation(
