@@ -13,7 +13,8 @@ word that is only a part of several names ("attention" in "self-attention" and "
 pooling") names none of them. And a "What is X model?" question that names no concept, read as
 "What is X?" where the lessons hold X (:mod:`governance.head_words`), and "What is regression in text
 pair classification?" as "What is text pair regression?" where the graph names that kind of X and
-the lessons answer it (:func:`answer_as_read`)."""
+the lessons answer it (:func:`answer_as_read`). A name with later words clipped ("batch norm") is
+read as the one concept's name it clips (:mod:`governance.clippings`)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from agents.answer_forms import WORD, content_terms, question_terms, term_in_context
 from agents.question_types import classify
 from agents.text import find_mentions, normalize_name
+from governance.clippings import clipped_name
 from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import QAResult
 from governance.head_words import headless
@@ -91,6 +93,11 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             f'Taking "{question[start:end]}" to mean "{graph.concepts[graph_lexicon(graph)[key]].name}".'
         )
         question = f"{question[:start]}{key}{question[end:]}"
+    while (clipped := clipped_name(graph, question)) is not None:
+        start, end, meant = clipped
+        full = graph.concepts[meant].name
+        said.append(f'Taking "{question[start:end]}" to mean "{full}".')
+        question = f"{question[:start]}{full}{question[end:]}"
     for asked in classify(question, graph_lexicon(graph)).unknown:
         concept = _shortened(graph).get(normalize_name(asked))
         where = re.search(rf"(?<![\w-]){re.escape(asked)}(?![\w-])", question, re.IGNORECASE)

@@ -78,3 +78,21 @@ def test_a_name_without_its_generic_head_word_is_read_as_the_one_concept_it_shor
             "What should I learn before custom?",
         ):
             assert respelled(graph, asked) == (asked, "")
+
+
+def test_a_name_with_later_words_clipped_is_read_as_the_one_concepts_name() -> None:
+    # d2l: "batch norm and layer norm" matched "norms" (the word "norm") and quoted a stem of RGB images.
+    graph = _named("batch normalization", "layer normalization", "norms", "dataset")
+    question = "What's the difference between batch norm and layer norm?"
+    assert respelled(graph, question) == (
+        "What's the difference between batch normalization and layer normalization?",
+        'Taking "batch norm" to mean "batch normalization". '
+        'Taking "layer norm" to mean "layer normalization".',
+    )
+    # The first word whole, a clipping of 4 letters or more and at most half the word: "norm" alone,
+    # "batch normaliz" (more than half), "batch nor" (3 letters) and "norm batch" are no clipped names.
+    for asked in ("What is a norm?", "What is batch normaliz?", "What is batch nor?", "What is norm batch?"):
+        assert respelled(graph, asked) == (asked, "")
+    # A clipping two names share names neither.
+    shared = _named("batch normalization", "batch normalizer")
+    assert respelled(shared, question) == (question, "")
