@@ -299,8 +299,8 @@ def as_what_is(question: str) -> str:
 
 
 _IN_CONTEXT = re.compile(
-    r"what\s+(?P<verb>is|are)\s+(?P<article>an?\s+|the\s+)?(?P<whole>(?P<term>[^?,;]{1,80}?)\s+"
-    r"(?:in|within|inside|for)\s+[^?,;]{1,160})",
+    r"what\s+(?P<verb>is|are)\s+(?![^?]*\b(?:used|good)\s+for\b)"  # "X good for" asks X's purpose
+    r"(?P<article>an?\s+|the\s+)?(?P<whole>(?P<term>[^?,;]{1,80}?)\s+(?:in|within|inside|for)\s+[^?,;]{1,160})",
     re.IGNORECASE,
 )
 
@@ -314,8 +314,8 @@ def term_in_context(question: str) -> tuple[str, str, str, str]:
 
     >>> term_in_context("What are tokens in NLP?")
     ('tokens', '', 'are', 'tokens in NLP')
-    >>> term_in_context("What is dropout?")
-    ('', '', '', '')
+    >>> term_in_context("What is dropout?"), term_in_context("What is a 1x1 convolution good for in CNNs?")
+    (('', '', '', ''), ('', '', '', ''))
     """
     match = _IN_CONTEXT.fullmatch(" ".join(question.split()).rstrip(" ?.!"))
     if match is None:
