@@ -25,7 +25,7 @@ from agents.offline.acronyms import spells
 from agents.phrases import FUNCTION_WORDS
 from agents.text import sentences
 
-__all__ = ["abbreviation_asked", "expansion"]
+__all__ = ["abbreviation_asked", "expansion", "long_forms", "short_key"]
 
 _STANDS_FOR = re.compile(
     r"\s*(?:what\s+(?:does|do|did)\s+(?:the\s+(?:acronym|abbreviation|initialism)\s+)?(?P<stand>.+?)\s+"
@@ -64,7 +64,7 @@ def abbreviation_asked(question: str) -> str:
     return term.strip(" \"'“”‘’`*")
 
 
-def _key(short: str) -> str:
+def short_key(short: str) -> str:
     """An abbreviation as compared: its letters in lower case, a plural "s" after capitals dropped."""
     letters = re.sub(r"[^\w]", "", short)
     if len(letters) > 2 and letters.endswith("s") and letters[:-1].isupper():
@@ -79,7 +79,7 @@ def _spells_run(letters: str, words: Sequence[str]) -> bool:
     text = "".join(words).lower()
     if not words or text[:1] != letters[:1] or words[0].lower() in FUNCTION_WORDS:
         return False
-    if any(_key(word) == letters for word in words):  # "NVIDIA NIM" does not spell out NVIDIA
+    if any(short_key(word) == letters for word in words):  # "NVIDIA NIM" does not spell out NVIDIA
         return False
     at = 0
     for letter in letters[1:]:
@@ -89,14 +89,14 @@ def _spells_run(letters: str, words: Sequence[str]) -> bool:
     return True
 
 
-def _long_forms(sentence: str, key: str) -> list[str]:
+def long_forms(sentence: str, key: str) -> list[str]:
     """The long forms a sentence writes beside the abbreviation: the fewest words just before it
     ("Natural Language Processing Toolkit (NLTK)", "Retrieval Augmented Generation, RAG") or in
     parentheses just after it ("ReLU (rectified linear unit)") whose letters spell it."""
     found = []
     plain = _MARKS.sub("", sentence)
     for match in WORD.finditer(plain):
-        if _key(match.group(0)) != key:
+        if short_key(match.group(0)) != key:
             continue
         before = plain[max(0, match.start() - _REACH) : match.start()].rstrip()
         joined = next((j for j in _JOINERS if before.endswith(j)), None)
@@ -119,12 +119,12 @@ def expansion(question: str, excerpts: Sequence[Excerpt], names: Sequence[str] =
     """The long form of the abbreviation ``question`` asks about (module docstring); ``names``:
     the names of the concept asked about. None when the question asks something else or nothing
     given says it."""
-    key = _key(abbreviation_asked(question))
+    key = short_key(abbreviation_asked(question))
     if len(key) < 2:
         return None
     read = [(excerpt, sentence.text) for excerpt in excerpts for sentence in sentences(excerpt.text) or []]
     for excerpt, sentence in read:
-        written = _long_forms(sentence, key)
+        written = long_forms(sentence, key)
         if written:
             return AnswerSpan(written[0], excerpt.id, sentence, WRITTEN_TOGETHER)
     for name in names:

@@ -14,7 +14,9 @@ pooling") names none of them. And a "What is X model?" question that names no co
 "What is X?" where the lessons hold X (:mod:`governance.head_words`), and "What is regression in text
 pair classification?" as "What is text pair regression?" where the graph names that kind of X and
 the lessons answer it (:func:`answer_as_read`). A name with later words clipped ("batch norm") is
-read as the one concept's name it clips (:mod:`governance.clippings`)."""
+read as the one concept's name it clips (:mod:`governance.clippings`), and an abbreviation a lesson
+writes for another long form than the concept's, as that long form where the question's other words
+point to it (:mod:`governance.abbreviations`: "SSD" in a question on object detection)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from agents.answer_forms import WORD, content_terms, question_terms, term_in_context
 from agents.question_types import classify
 from agents.text import find_mentions, normalize_name
+from governance.abbreviations import meant_otherwise
 from governance.clippings import clipped_name
 from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import QAResult
@@ -93,6 +96,10 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             f'Taking "{question[start:end]}" to mean "{graph.concepts[graph_lexicon(graph)[key]].name}".'
         )
         question = f"{question[:start]}{key}{question[end:]}"
+    while (other := meant_otherwise(graph, question)) is not None:
+        start, end, form = other
+        said.append(f'Taking "{question[start:end]}" to mean "{form}".')
+        question = f"{question[:start]}{form}{question[end:]}"
     while (clipped := clipped_name(graph, question)) is not None:
         start, end, meant = clipped
         full = graph.concepts[meant].name
