@@ -88,9 +88,9 @@ def on_topic(question: str, sentence: str, title: str = "", names: Sequence[str]
     """Whether a sentence (of an excerpt titled ``title``) bears on what an open question (a why,
     how or yes/no question, or a what question that asks a description) is about:
     it names one of ``names`` whole (the concepts the question names, :func:`names_said`), or it
-    says one of the question's topic words (:func:`topic_terms`), itself or in its title (a part of
-    a compound counts: "Multi-Head Attention" says "heads"; "LLM" says "LLMs"). A question with no
-    topic word has nothing more to miss.
+    says one of the question's topic words (:func:`topic_terms`), itself or, when a pronoun leads it
+    (:data:`_REFERS_BACK`), in its title (a part of a compound counts: "Multi-Head Attention" says
+    "heads"; "LLM" says "LLMs"). A question with no topic word has nothing more to miss.
 
     >>> question = "What is model quantization and does it make the answers noticeably worse?"
     >>> on_topic(question, "Features like profiles make the user find specific answers faster.")
@@ -106,11 +106,21 @@ def on_topic(question: str, sentence: str, title: str = "", names: Sequence[str]
     if kind not in ("explanation", "yesno", "name") or (kind == "name" and asks_short(question)):
         return True  # a name, date or number asked: :func:`shares_enough` and its reading decide
     topic = {term.removesuffix("s") for term in topic_terms(question)}  # "LLMs" says "LLM" too
+    title = title if _REFERS_BACK.match(sentence) else ""  # else the sentence speaks of its own subject
     if not topic or names_said(names, sentence, title):
         return True
     text = f"{title} {sentence}"
     said = [*content_terms(text), *content_terms(text.replace("-", " "))]
     return not topic.isdisjoint(term.removesuffix("s") for term in said)
+
+
+_REFERS_BACK = re.compile(r"(?:[\w-]+,? ){0,2}(?:it|its|they|their|them)\b", re.IGNORECASE)
+"""A sentence led by a personal pronoun (in its first three words), which stands for what its section
+is about ("It stores the weights in fewer bits." under "Quantization", "Each of them pools alone."
+under "Multi-Head Attention"): its title says its subject. Any other sentence names its own ("Once
+trained, we can use a generative model ..." under "Unsupervised and Self-Supervised Learning" speaks
+of generative models, not of self-supervised learning; "This mode will be used in the ... section."
+under "The MovieLens Dataset" of a mode)."""
 
 
 def explains_first(
