@@ -27,6 +27,8 @@ These are rules of how English is written, not lists of any course's words.
 False
 >>> asks_short("What causes vanishing gradients?"), asks_short("What is the seat of the county?")
 (False, True)
+>>> asks_short("What exactly makes something an AI agent versus just a chatbot?")
+False
 >>> asks_short("What does MoE mean in Phi-3.5-MoE?"), asks_short("What does broadcasting mean here?")
 (True, False)
 >>> asks_short("Given this model's size, what is a good batch size and do I need one?")
@@ -66,6 +68,8 @@ def asks_short(question: str) -> bool:
         return True
     if words[0] in ("whats", "what's"):
         words = ["what", "is", *words[1:]]
+    if len(words) > 2 and words[1].endswith("ly") and _VERB_S.fullmatch(words[2]):
+        words = [words[0], *words[2:]]  # "What exactly makes ...?" asks what "What makes ...?" asks
     if words[0] != "what" or len(words) < 2:
         return False
     second, third = words[1], words[2] if len(words) > 2 else ""

@@ -131,3 +131,22 @@ def test_a_title_says_the_topic_only_for_a_sentence_a_pronoun_leads() -> None:
     said = "Self-supervised learning uses the data itself to make up the labels."
     assert on_topic(contrastive, said, "Preliminaries", ["self-supervised learning"])
 
+
+def test_what_a_quality_is_made_of_asks_a_description_with_an_adverb_too() -> None:
+    # genai: "What exactly makes something an AI agent versus just a chatbot?" was read as asking a
+    # name, which skipped the on-topic bar: "Phi-3-small: the lesson says ...". "exactly" changes
+    # nothing of what "What makes ...?" asks: a description, which the bar reads.
+    from agents.short_answers import asks_short
+
+    assert not asks_short("What exactly makes something an AI agent versus just a chatbot?")
+    assert not asks_short("What really causes vanishing gradients?")
+    assert asks_short("What city was she born in?")
+    agent = "What exactly makes something an AI agent versus just a chatbot?"
+    phi = (
+        "**Phi-3-small & medium** With just 7B parameters, Phi-3-small beats GPT-3.5T on a variety of "
+        "language, reasoning, coding, and math benchmarks."
+    )
+    reply = _reply(
+        agent, {"c-phi": ("Introduction to Small Language Models for Generative AI", phi)}, {"cb": "chatbot"}
+    )
+    assert reply.citations == [] and "Phi-3-small" not in reply.answer
