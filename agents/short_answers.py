@@ -8,8 +8,9 @@ must be one:
    city ...?", "What is the capital of X?", "What was X's first film?". A question that asks what
    something does or causes, what one should do, or what a thing is together with more ("What
    does X add ...?", "What causes X?", "What should I put in X?", "What is X and do I need it?",
-   "What are A, B and C in X?"), or that has no question word at all ("batch norm vs layer norm,
-   the difference"), asks a description: the sentence answers it.
+   "What are A, B and C in X?"), several things ("What are the stages of X?", "What metrics should
+   I track?": a plural, which no one name says), or that has no question word at all ("batch norm
+   vs layer norm, the difference"), asks a description: the sentence answers it.
 2. **The span can be an answer** (:func:`answer_like`): not a closed-class word alone ("Now",
    "However" open a clause; they name nothing), not math ("$L-l$"), not an item of a series of
    four or more (one language of a list of twenty answers nothing), and not a quotation of
@@ -33,6 +34,8 @@ False
 (True, False)
 >>> asks_short("Given this model's size, what is a good batch size and do I need one?")
 False
+>>> asks_short("What are the stages of the lifecycle?"), asks_short("What metrics should I track?")
+(False, False)
 >>> answer_like("the product of $L-l$ matrices", 16, 19), answer_like("Now we run it.", 0, 3)
 (False, False)
 """
@@ -49,6 +52,7 @@ __all__ = ["answer_like", "asks_short", "initial_words"]
 
 _CLOSED = frozenset().union(*CLOSED_CLASSES.values())
 _BE = frozenset("is are was were".split())
+_PLURAL_BE = frozenset("are were".split())
 _DO = CLOSED_CLASSES["AUX"] - _BE
 _OBJECT = CLOSED_CLASSES["DET"] | CLOSED_CLASSES["PRON"]
 _VERB_S = re.compile(r"[a-z]+[^su]s")
@@ -77,8 +81,14 @@ def asks_short(question: str) -> bool:
         spelled = _SPELLED.search(question)  # unless what an abbreviation (two capitals or more) means
         return spelled is not None and sum(c.isupper() for c in spelled["short"]) > 1
     if second in _BE:  # "What is the capital of X?", "What was X's first film?" ask a name
-        return third == "the" or re.search(r"\w['’]s\b", asked_part(question)[4:]) is not None
-    # "What city was ...?" asks a name; "What causes the ...?", "What makes a ...?" a description.
+        # "What are the stages of X?" asks several things: no one name says them, a sentence does.
+        return second not in _PLURAL_BE and (
+            third == "the" or re.search(r"\w['’]s\b", asked_part(question)[4:]) is not None
+        )
+    # "What city was ...?" asks a name; "What metrics should I track?" several things, a plural
+    # noun before its verb; "What causes the ...?", "What makes a ...?" a description.
+    if _VERB_S.fullmatch(second) and third in CLOSED_CLASSES["AUX"]:
+        return False
     return not (_VERB_S.fullmatch(second) and (third in _OBJECT or third.endswith("ing")))
 
 

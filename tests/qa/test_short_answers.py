@@ -206,3 +206,27 @@ def test_an_open_question_asked_of_a_course_shows_no_label_that_answers_nothing(
         assert "Now:" not in routed.answer
     finally:
         store.close()
+
+
+def test_what_the_stages_of_x_are_is_said_by_a_sentence_not_a_name() -> None:
+    # "What are the stages of the lifecycle?" was answered "Azure AI Platform", a name in a sentence
+    # on its tooling: several things are asked, which the sentence that names them says.
+    said = Excerpt(
+        "c-1",
+        "The Application Lifecycle",
+        "For tooling, Microsoft provides the Azure AI Platform to make your lifecycle easy. "
+        "The lifecycle is a framework that guides you through the stages of developing, deploying, "
+        "and maintaining an application.",
+    )
+    span = best_span("What are the stages of the application lifecycle?", [said])
+    assert span is not None and span.text.startswith("The lifecycle is a framework")
+
+
+def test_what_plural_things_one_should_do_is_said_by_a_sentence_not_a_name() -> None:
+    said = Excerpt(
+        "c-1",
+        "Chat Applications",
+        "To keep a chat app working well, it is essential to track key metrics such as Uptime and Latency.",
+    )
+    span = best_span("What metrics should I track for my chat app?", [said])
+    assert span is not None and span.text == span.sentence
