@@ -89,8 +89,9 @@ def on_topic(question: str, sentence: str, title: str = "", names: Sequence[str]
     how or yes/no question, or a what question that asks a description) is about:
     it names one of ``names`` whole (the concepts the question names, :func:`names_said`), or it
     says one of the question's topic words (:func:`topic_terms`), itself or, when a pronoun leads it
-    (:data:`_REFERS_BACK`), in its title (a part of a compound counts: "Multi-Head Attention" says
-    "heads"; "LLM" says "LLMs"). A question with no topic word has nothing more to miss.
+    (:data:`_REFERS_BACK`) or it shares two of the question's words, in its title (a part of a
+    compound counts: "Multi-Head Attention" says "heads"; "LLM" says "LLMs"). A question with no topic
+    word has nothing more to miss.
 
     >>> question = "What is model quantization and does it make the answers noticeably worse?"
     >>> on_topic(question, "Features like profiles make the user find specific answers faster.")
@@ -106,13 +107,21 @@ def on_topic(question: str, sentence: str, title: str = "", names: Sequence[str]
     if kind not in ("explanation", "yesno", "name") or (kind == "name" and asks_short(question)):
         return True  # a name, date or number asked: :func:`shares_enough` and its reading decide
     topic = {term.removesuffix("s") for term in topic_terms(question)}  # "LLMs" says "LLM" too
-    title = title if _REFERS_BACK.match(sentence) else ""  # else the sentence speaks of its own subject
+    # The title says the subject of a sentence a pronoun leads, or of one that shares two of the
+    # question's words (not of the most frequent: "use", "make"); any other speaks of its own.
+    shared = set(question_terms(question)) & set(content_terms(sentence))
+    shared = {term for term in shared if zipf_frequency(term, "en") < _COMMONEST_ZIPF}
+    title = title if _REFERS_BACK.match(sentence) or len(shared) >= 2 else ""
     if not topic or names_said(names, sentence, title):
         return True
     text = f"{title} {sentence}"
     said = [*content_terms(text), *content_terms(text.replace("-", " "))]
     return not topic.isdisjoint(term.removesuffix("s") for term in said)
 
+
+_COMMONEST_ZIPF = 5.5
+"""Words this frequent in English (a few hundred: "use", "make", "like", "get") say nothing of what a
+sentence is about: two sentences that share only such words share no subject."""
 
 _REFERS_BACK = re.compile(r"(?:[\w-]+,? ){0,2}(?:it|its|they|their|them)\b", re.IGNORECASE)
 """A sentence led by a personal pronoun (in its first three words), which stands for what its section

@@ -132,6 +132,19 @@ def test_a_title_says_the_topic_only_for_a_sentence_a_pronoun_leads() -> None:
     assert on_topic(contrastive, said, "Preliminaries", ["self-supervised learning"])
 
 
+def test_a_title_says_the_topic_of_a_sentence_that_shares_two_of_the_questions_words() -> None:
+    # d2l: "how does neural style transfer work, ...?" is answered by a sentence of the section
+    # "Neural Style Transfer" that says "style transfer", "content loss" and "style loss", not
+    # "neural": it speaks of what the question asks, and its title says the rest.
+    asked = "how does neural style transfer work, like what are the content and style losses"
+    losses = "The loss function commonly used in style transfer consists of three parts: content loss ..."
+    assert on_topic(asked, losses, "Neural Style Transfer", [])
+    assert not on_topic(asked, losses, "Preliminaries", [])  # the title says the rarer word
+    # Sharing only the commonest words ("used", "like") is sharing no subject.
+    mode = "This mode will be used like the sequence-aware one."
+    assert not on_topic("Can networks be used for recommendations, like on MovieLens?", mode, "MovieLens", [])
+
+
 def test_what_a_quality_is_made_of_asks_a_description_with_an_adverb_too() -> None:
     # genai: "What exactly makes something an AI agent versus just a chatbot?" was read as asking a
     # name, which skipped the on-topic bar: "Phi-3-small: the lesson says ...". "exactly" changes
