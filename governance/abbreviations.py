@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from agents.answer_forms import content_terms
+from agents.answer_forms import WORD, content_terms
 from agents.expansions import long_forms, short_key
 from agents.text import acronym_of, find_mentions, normalize_name, sentences
 from governance.excerpts import graph_lexicon, lesson_chunks
@@ -56,7 +56,20 @@ def _long_forms_written(
             continue
         for sentence in sentences(chunk.text):
             for form in long_forms(sentence.text, key):
-                if normalize_name(form) not in named:
+                if normalize_name(form) not in named and _initialled(key, form):
                     found[form] = max(found.get(form, 0), len(other & chunk.terms))
                     lessons.add(chunk.lesson_id)
     return found, lessons
+
+
+def _initialled(key: str, form: str) -> bool:
+    """Whether each letter of the abbreviation ``key`` starts a word of the long form, in order, the
+    first its first word's: "single shot multibox detection" for "ssd", not "automation" for "ai"
+    (one word whose letters hold "a" and "i"): a name of several words is shortened by its words'
+    initials; one other word is no long form of a different sense.
+
+    >>> _initialled("ssd", "single shot multibox detection"), _initialled("ai", "automation")
+    (True, False)
+    """
+    initials = iter(word[0].lower() for word in WORD.findall(form))
+    return bool(key) and key[0] == next(initials, "") and all(letter in initials for letter in key[1:])
