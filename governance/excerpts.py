@@ -34,7 +34,7 @@ the one naming the most first. A chunk's title is its lesson's title and its sec
 chunk is read from that heading when what it repeats of the chunk before holds it. The chunks and
 their words are read once per graph and kept (:meth:`~magg_kg.graph_index.GraphIndex.kept`).
 A question that names no concept is routed by its text (:func:`excerpt_scopes`): to the scopes
-of the chunk that matches it best.
+of the chunk that matches it best (one that no domain owns: the best chunks of the whole course).
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ Routed (:func:`answer_routed`):
    "What is X?", the chunks that teach X first (where its lesson defines it). An
    open sub-question is also routed by its text (:func:`_open_domains`): to the scopes of the
    chunk that matches it best, when none of its concepts' domains reads that chunk (a name the
-   lexicon lacks; a sub-question that names no concept the graph knows goes there alone);
+   lexicon lacks; a sub-question that names no concept the graph knows goes there alone, and
+   when no domain owns that chunk its expert reads the best chunks of the whole course);
 4. synthesis merges the experts' answers into the final answer and a short answer, in one call,
    when there is something to merge: more than one retrieval answer, or a retrieval answer beside
    graph answers or gaps. Otherwise the answer is written in code, as flat writes its own: the
@@ -235,8 +236,10 @@ def _routed(
         for domain in domains:
             scope = scopes.get(domain, frozenset())
             edges = retrieve(graph, text, seeds=concepts, scope=scope, top_k=top_k) if concepts else []
+            # Naming no concept, its best chunk no domain's: the best chunks of the whole course, not those.
+            course = None if not concepts and domain == UNOWNED else scope
             excerpts = find_excerpts(
-                graph, text, scope=scope, unowned=True, about=defined(graph, text, concepts)
+                graph, text, scope=course, unowned=True, about=defined(graph, text, concepts)
             )
             report = ExpertReport(domain, text, [c for c in concepts if c in scope], [])
             report.edges_seen = [edge.edge_id for edge in edges]

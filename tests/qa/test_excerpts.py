@@ -256,6 +256,19 @@ def test_an_open_question_also_goes_to_the_domain_of_the_chunk_its_words_match_b
     assert routing._open_domains(graph, "q", ["d-1"]) == ["d-1", "d-3"]
 
 
+def test_a_question_naming_no_concept_reads_the_best_chunks_of_the_whole_course(graph: GraphIndex) -> None:
+    # "Why does the same prompt give me different answers each time?" matched best an Assignment that
+    # no domain owns, so only chunks no domain owns were read: never "Using temperature to vary your
+    # output", which names an owned concept. Here Acme, no domain's, matches best; the section on
+    # gradient descent, its domain's, also matches: one expert reads both.
+    question = "Which method was founded in 1901 for optimization?"
+    assert excerpt_scopes(graph, question, UNOWNED) == [UNOWNED]
+    result = answer_routed(LLM, graph, question, {})
+    assert [sub["concepts"] for sub in result.sub_questions] == [[]]
+    assert [expert.domain for expert in result.experts] == [UNOWNED]
+    assert result.experts[0].excerpts_seen == [_chunk(graph, "Acme"), _chunk(graph, "Gradient descent")]
+
+
 def test_a_gap_said_in_the_short_answer_is_not_scored_as_an_answer() -> None:
     # "The graph does not cover Richard Llewellyn." repeats the question's own names: scored as a
     # span it would earn token F1 for echoing the question.
