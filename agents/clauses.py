@@ -41,10 +41,15 @@ _EXPLETIVE = re.compile(r"\s(?:to\s+\w|that\b)", re.IGNORECASE)
 """What follows an "it" that points to nothing ("Is it possible to ...", "Is it true that ...")."""
 _POSSESSIVE = frozenset({"its", "their"})
 _SUBJECT_NAMED = re.compile(
-    r"\b(?:do|does|did|can|could|will|would|should|must|may|might)\s+(?:\S+\s+)*?(?:the|an?)\s+[\w-]", re.I
+    r"\b(?:do|does|did|can|could|will|would|should|must|may|might)\s+(?:"
+    r"(?:\S+\s+)*?(?:the|an?|my|your|our)\s+[\w-]"
+    r"|(?!(?:i|you|we|they|it|he|she|one|this|that|these|those)\b)[a-z][\w-]*\s+[\w-])",
+    re.I,
 )
-"""A subject with a noun of its own after the question's auxiliary ("How does asking the model to
-think help it?"): a pronoun after it points back to that noun, in the question itself."""
+"""A noun of the question's own after its auxiliary: a subject ("How does asking the model to think
+help it?", "Why do deep networks stop learning when they get deep?") or a thing owned or named with
+an article ("How do I stop users from tricking my app into ignoring its instructions?"): a pronoun
+after it points back to that noun, in the question itself."""
 _BOUNDARY = re.compile(rf"[.!?:;](?=\s)|{_ASKS_AGAIN}", re.IGNORECASE)
 """Where a sentence, or a clause that asks a question of its own, ends before the next one."""
 _NAMING_NOTHING = (
@@ -83,6 +88,12 @@ def pointing(question: str) -> str:
     ('', '')
     >>> pointing("How does asking the model to think help it?"), pointing("What problems does it solve?")
     ('', 'it')
+    >>> pointing("Why do deep networks stop learning when they get very deep?")
+    ''
+    >>> pointing("How do I stop users from tricking my app into ignoring its instructions?")
+    ''
+    >>> pointing("Why does it fail?"), pointing("How do they work?"), pointing("Can one use them?")
+    ('it', 'they', 'them')
     """
     for found in _POINTING.finditer(question):
         if found.group(0).lower() == "it" and _EXPLETIVE.search(question[found.end() :]):
