@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.answer_forms import ASPECT, expected_kind
 from agents.answer_spans import Excerpt, best_span
 from agents.clauses import clauses_of, resolved_clauses
+from agents.edge_bearing import bearing_edges
 from agents.expansions import abbreviation_asked, expansion
 from agents.headings import opening, what_it_is
 from agents.locations import asks_where_taught, taught_answer, where_taught
@@ -309,8 +310,7 @@ def _names(prompt: Prompt) -> dict[str, str]:
 
 def _graph_answer_offline(prompt: Prompt, graph_answer: Mapping[object, object]) -> dict[str, object]:
     """The edges a graph algorithm chose, one sentence each, in the order given."""
-    edges = _edges(prompt)
-    names, quotes = _names(prompt), edge_quotes(prompt.data)
+    edges, names, quotes = _edges(prompt), _names(prompt), edge_quotes(prompt.data)
     found = [names.get(c, c) for c in _strings(graph_answer.get("found", graph_answer.get("path")))]
     return {
         "reasoning": f"a {graph_answer.get('type')} answer: {len(edges)} edge(s) a graph algorithm chose",
@@ -370,7 +370,7 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     focus = set(_strings(prompt.payload.get("concepts")))
     names, quotes = _names(prompt), edge_quotes(prompt.data)
     chosen = [(edge, _answers(edge, intent, focus)) for edge in _edges(prompt)]
-    used = [(edge, found) for edge, found in chosen if found is not None]
+    used = bearing_edges(question, [(e, c) for e, c in chosen if c is not None], focus, names, quotes, intent)
     excerpts = _excerpts(prompt)
     # What one concept is may be said under its name, not the word asked ("RNN": "recurrent neural network").
     # A question asked yes or no, or about what a concept is good or bad at, is answered by a
