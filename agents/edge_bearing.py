@@ -24,13 +24,11 @@ from collections.abc import Collection, Mapping, Sequence
 from wordfreq import zipf_frequency
 
 from agents.answer_forms import WORD, content_terms, question_terms
-from agents.relevance import in_a_row
+from agents.relevance import COMMONEST_ZIPF, in_a_row
 from agents.text import acronym_of, initials, normalize_name
 
 __all__ = ["bearing_edges", "name_terms", "predicate_terms"]
 
-_COMMONEST_ZIPF = 5.5
-"""Words this frequent in English ("use", "make", "help", "get") say nothing of what a question asks."""
 _LONGEST_WORD = 40
 """Letters at most in a word: a longer run (a pasted hash, a key held down) asks nothing."""
 
@@ -80,8 +78,8 @@ def predicate_terms(question: str, names: Collection[str]) -> frozenset[str] | N
         short = acronym_of(word)
         if short is not None and short in named:
             named.update(_terms(word))
-        often = zipf_frequency(word.lower(), "en") >= _COMMONEST_ZIPF  # "works": "work" is one too
-        common.update(t for t in _terms(word) if often or zipf_frequency(t, "en") >= _COMMONEST_ZIPF)
+        often = zipf_frequency(word.lower(), "en") >= COMMONEST_ZIPF  # "works": "work" is one too
+        common.update(t for t in _terms(word) if often or zipf_frequency(t, "en") >= COMMONEST_ZIPF)
     rest = {term.removesuffix("s") for term in question_terms(question) if len(term) <= _LONGEST_WORD} - named
     return frozenset(rest - common) if rest else None
 

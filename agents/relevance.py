@@ -35,7 +35,16 @@ from agents.offline.terms import ANCHOR_ZIPF
 from agents.passages import series
 from agents.short_answers import asks_short
 
-__all__ = ["bears_on", "explains_first", "in_a_row", "names_said", "on_topic", "shares_enough", "topic_terms"]
+__all__ = [
+    "COMMONEST_ZIPF",
+    "bears_on",
+    "explains_first",
+    "in_a_row",
+    "names_said",
+    "on_topic",
+    "shares_enough",
+    "topic_terms",
+]
 
 
 def shares_enough(asked: Set[str], said: Set[str], subjects: Iterable[Set[str]] = ()) -> bool:
@@ -110,7 +119,7 @@ def on_topic(question: str, sentence: str, title: str = "", names: Sequence[str]
     # The title says the subject of a sentence a pronoun leads, or of one that shares two of the
     # question's words (not of the most frequent: "use", "make"); any other speaks of its own.
     shared = set(question_terms(question)) & set(content_terms(sentence))
-    shared = {term for term in shared if zipf_frequency(term, "en") < _COMMONEST_ZIPF}
+    shared = {term for term in shared if zipf_frequency(term, "en") < COMMONEST_ZIPF}
     title = title if _REFERS_BACK.match(sentence) or len(shared) >= 2 else ""
     if not topic or names_said(names, sentence, title):
         return True
@@ -119,9 +128,9 @@ def on_topic(question: str, sentence: str, title: str = "", names: Sequence[str]
     return not topic.isdisjoint(term.removesuffix("s") for term in said)
 
 
-_COMMONEST_ZIPF = 5.5
+COMMONEST_ZIPF = 5.5
 """Words this frequent in English (a few hundred: "use", "make", "like", "get") say nothing of what a
-sentence is about: two sentences that share only such words share no subject."""
+sentence or a question is about: two that share only such words share no subject."""
 
 _REFERS_BACK = re.compile(r"(?:[\w-]+,? ){0,2}(?:it|its|they|their|them)\b", re.IGNORECASE)
 """A sentence led by a personal pronoun (in its first three words), which stands for what its section
