@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agents.answer_forms import DEFINED, WORD, requested_term
+from agents.answer_forms import DEFINED, WORD, as_what_is, requested_term
 from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS
 from agents.text import find_mentions
 
@@ -32,13 +32,16 @@ _ASKS_AGAIN = (
 _SPLIT = re.compile(rf"\?+\s*|;\s*|,?{_ASKS_AGAIN}", re.IGNORECASE)
 
 _POINTING = re.compile(
-    r"\b(?:it|its|itself|they|them|their|themselves)\b|\b(?:this|that|these|those)(?=[\s?.!]*$)",
+    r"\b(?:it|its|itself|they|them|their|themselves)\b|\b(?:this|that|these|those)(?:\s+way)?(?=[\s?.!]*$)",
     re.IGNORECASE,
 )
 """A pronoun that points back to what was named before it ("What is it used for?", "What is
-this?"; a demonstrative only where nothing follows it: "this course" names the course)."""
-_EXPLETIVE = re.compile(r"\s(?:to\s+\w|that\b)", re.IGNORECASE)
-"""What follows an "it" that points to nothing ("Is it possible to ...", "Is it true that ...")."""
+this?"; a demonstrative only where nothing follows it: "this course" names the course; "that way"
+and "this way" stand for the manner named before: "why are models built that way?")."""
+_EXPLETIVE = re.compile(r"(?!\s+to\b).*?\s(?:to\s+\w|that\b)", re.IGNORECASE)
+"""What follows an "it" that points to nothing ("Is it possible to ...", "Is it true that ..."):
+words of their own before "to" (an "it" that "to" follows is the object of a verb and points back:
+"can I use it to fine-tune a model")."""
 _POSSESSIVE = frozenset({"its", "their"})
 _SUBJECT_NAMED = re.compile(
     r"\b(?:do|does|did|can|could|will|would|should|must|may|might)\s+(?:"
@@ -96,7 +99,7 @@ def pointing(question: str) -> str:
     ('it', 'they', 'them')
     """
     for found in _POINTING.finditer(question):
-        if found.group(0).lower() == "it" and _EXPLETIVE.search(question[found.end() :]):
+        if found.group(0).lower() == "it" and _EXPLETIVE.match(question[found.end() :]):
             continue
         start = max((b.end() for b in _BOUNDARY.finditer(question[: found.start()])), default=0)
         before = question[:start]
@@ -118,7 +121,7 @@ def _in_place(clause: str, name: str) -> str:
     """
 
     def named(found: re.Match[str]) -> str:
-        if found.group(0).lower() == "it" and _EXPLETIVE.search(clause[found.end() :]):
+        if found.group(0).lower() == "it" and _EXPLETIVE.match(clause[found.end() :]):
             return found.group(0)
         if found.group(0).lower() not in _POSSESSIVE:
             return name
@@ -140,8 +143,8 @@ def _antecedent(clause: str, keys: dict[str, str]) -> str:
     >>> keys = {"dropout": "dropout", "attention": "attention"}
     >>> _antecedent("What is dropout", keys), _antecedent("What is LoRA", keys)
     ('dropout', 'LoRA')
-    >>> _antecedent("Explain LoRA", keys)
-    'LoRA'
+    >>> _antecedent("Explain LoRA", keys), _antecedent("What does decoder-only mean", keys)
+    ('LoRA', 'decoder-only')
     >>> _antecedent("Compare dropout and attention", keys), _antecedent("How does LoRA work", keys)
     ('', 'LoRA')
     >>> _antecedent("How does the Adam optimizer work", {"optimizer": "optimizer"})
@@ -157,6 +160,7 @@ def _antecedent(clause: str, keys: dict[str, str]) -> str:
             start = before.start(1)
         return clause[start:end] if len({concept for _, _, concept in named}) == 1 else ""
     asked = " ".join(clause.split()).strip(" ?.!")
+    asked = (as_what_is(asked) or asked).rstrip("?")  # "What does X mean" asks what X is
     defined = DEFINED.fullmatch(asked.lower()) or _QUANTITY.match(asked) or _WORKING.fullmatch(asked)
     if defined is not None:
         return asked[defined.start("term") : defined.end("term")]
@@ -207,10 +211,12 @@ small language model", "one" stands for one of them, as "it" would for a name wi
 def _points_back(clause: str, keys: dict[str, str]) -> re.Match[str] | None:
     """The pronoun by which a clause points back to what was named before it ("does it hurt
     accuracy": a pronoun before the names of a clause points back past them, not to them; one after
-    a name of its own may point to it), or None."""
+    a name of its own may point to it, but "that way", a manner, points back past them), or None."""
     pronoun = _POINTING.search(clause) or _ONE.search(clause)
     named = find_mentions(clause, keys)
-    return pronoun if pronoun is not None and not (named and named[0][0] < pronoun.start()) else None
+    if pronoun is None or pronoun.group(0).lower().endswith("way"):
+        return pronoun
+    return pronoun if not (named and named[0][0] < pronoun.start()) else None
 
 
 def _indefinite(clause: str, name: str) -> str:
@@ -244,6 +250,10 @@ def resolved_clauses(clauses: Sequence[str], keys: dict[str, str]) -> list[str]:
     ['Compare A and B', 'why is it useful']
     >>> resolved_clauses(["Attention: how does it work"], {"dropout": "dropout"})
     ['how does Attention work']
+    >>> resolved_clauses(["What is LoRA", "can I use it to fine-tune a model"], {})
+    ['What is LoRA', 'can I use LoRA to fine-tune a model']
+    >>> resolved_clauses(["What does decoder-only mean", "why are chat models built that way"], {})
+    ['What does decoder-only mean', 'why are chat models built decoder-only']
     """
     found: list[str] = []
     for clause in clauses:

@@ -47,11 +47,12 @@ def test_a_clause_without_concepts_is_folded_into_the_one_before() -> None:
 
 
 def test_two_clauses_that_name_no_concept_stay_two_sub_questions() -> None:
-    # Folded together, neither has a concept to be read by: the whole was said not covered.
+    # Folded together, neither has a concept to be read by: the whole was said not covered. "that
+    # way" points back to what the first asks the meaning of.
     subs = _decompose("What does decoder-only mean, and why are most chat models built that way?")
     assert [s.text for s in subs] == [
         "What does decoder-only mean?",
-        "why are most chat models built that way?",
+        "why are most chat models built decoder-only?",
     ]
 
 
