@@ -93,14 +93,18 @@ def topic_terms(question: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def on_topic(question: str, sentence: str, title: str = "", names: Sequence[str] = ()) -> bool:
+def on_topic(
+    question: str, sentence: str, title: str = "", names: Sequence[str] = (), required: str = ""
+) -> bool:
     """Whether a sentence (of an excerpt titled ``title``) bears on what an open question (a why,
     how or yes/no question, or a what question that asks a description) is about:
     it names one of ``names`` whole (the concepts the question names, :func:`names_said`), or it
     says one of the question's topic words (:func:`topic_terms`), itself or, when a pronoun leads it
     (:data:`_REFERS_BACK`) or it shares two of the question's words, in its title (a part of a
     compound counts: "Multi-Head Attention" says "heads"; "LLM" says "LLMs"). A question with no topic
-    word has nothing more to miss.
+    word has nothing more to miss. A question about a term the graph lacks (``required``: "LoRA" in
+    "can I use LoRA on a single GPU?") is answered only by a sentence that says it whole, itself or
+    in its title, whatever it asks: one that does not speaks of something else.
 
     >>> question = "What is model quantization and does it make the answers noticeably worse?"
     >>> on_topic(question, "Features like profiles make the user find specific answers faster.")
@@ -111,7 +115,14 @@ def on_topic(question: str, sentence: str, title: str = "", names: Sequence[str]
     (True, True)
     >>> on_topic("Who is the mayor of the city where Acme is?", "Tom Hale is the mayor of Springfield.")
     True
+    >>> asked = "can I use LoRA to fine-tune a model on a single GPU?"
+    >>> on_topic(asked, "Fine-tuning a model requires GPU acceleration.", required="LoRA")
+    False
+    >>> on_topic(asked, "It fine-tunes a model on one GPU.", "LoRA", required="LoRA")
+    True
     """
+    if required and not names_said([required], sentence, title):
+        return False
     kind = expected_kind(question)
     if kind not in ("explanation", "yesno", "name") or (kind == "name" and asks_short(question)):
         return True  # a name, date or number asked: :func:`shares_enough` and its reading decide

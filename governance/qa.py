@@ -78,6 +78,7 @@ from governance.experts import (
     graph_tokens,
 )
 from governance.graph_answer import uncovered_names
+from governance.lacked_subjects import lacked_subjects
 from governance.ownership import owner_answer
 from governance.question_forms import (
     about_one,
@@ -204,6 +205,7 @@ def _routed(
     typed = [number for number, sub in enumerate(subs) if is_typed(sub)]
     by_sub: dict[int, list[str]] = {}
     near = partial(near_names, graph)  # of the names read in the lessons, the concepts that contain them
+    lacked = lacked_subjects(graph, [sub.text for sub in subs])  # "can I use LoRA ...": LoRA, not in it
     for number, sub in enumerate(subs):
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
@@ -228,7 +230,7 @@ def _routed(
             subject_gap = unread if len(subs) == 1 else ""  # the question's own subject: said first
             if not sub.concepts:
                 continue
-        concepts = [] if term else sub.concepts
+        concepts = [] if term or lacked[number] else sub.concepts
         domains = _open_domains(graph, text, [] if term else domains)
         result.sub_questions[-1] |= {"text": text, "domains": domains}
         result.sub_questions[-1] |= {"unknown": [term]} if term else {}
@@ -247,7 +249,7 @@ def _routed(
             result.experts.append(report)
             retrieved.append(report)
             # A term the graph lacks is said by a sentence that defines it, not one that mentions it.
-            subject = "" if concepts or term else qa.purpose_subject(text)
+            subject = lacked[number] or ("" if concepts or term else qa.purpose_subject(text))
             # Where a concept is taught, asked of an expert that owns none asked about: their names.
             about = [graph.concepts[c].name for c in concepts] if not report.concepts else []
             about = about if asks_where_taught(text) else []

@@ -1,0 +1,61 @@
+"""What a part of a question asks about when it is a term the graph lacks that another part asks
+what it is: "What is LoRA and can I use it to fine-tune a model on a single GPU?" asks, in its second
+part (read "can I use LoRA to fine-tune ...", :func:`agents.clauses.resolved_clauses`), about LoRA,
+which the graph has no concept of. A lesson sentence that does not say "LoRA" speaks of something
+else ("This is the most commonly used method, but it also requires GPU acceleration."): the term is
+that part's required subject (:func:`agents.relevance.on_topic`), and it is read in the lessons
+alone, as the "What is X?" part is (:func:`governance.question_forms.lacked_term`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.answer_forms import DEFINED, question_terms
+from agents.relevance import topic_terms
+from agents.text import find_mentions
+from governance.excerpts import graph_lexicon
+from governance.question_forms import GENERIC, about_one, noun_ended
+from magg_kg.graph_index import GraphIndex
+
+__all__ = ["lacked_subjects"]
+
+
+def lacked_subjects(graph: GraphIndex, texts: Sequence[str]) -> list[str]:
+    """For each part of a question (its text, ``texts``), the term the graph lacks that it names
+    and another part asks what it is ("What is X?", "What does X mean?"), or "" (a part that names
+    no such term, or asks what it is itself). A term the graph lacks names no concept whole and
+    says more than a generic head word ("a model" names nothing of its own)."""
+    asked = [_asked_term(about_one(graph, text)) for text in texts]
+    keys = graph_lexicon(graph)
+    lacked = [
+        term
+        for term in dict.fromkeys(asked)
+        if term and not _one_name(term, keys) and set(question_terms(term)) - GENERIC
+    ]
+    return [
+        next((term for term in lacked if term != own and _names(text, term)), "")
+        for text, own in zip(texts, asked, strict=True)
+    ]
+
+
+def _asked_term(question: str) -> str:
+    """The term a "What is X?" question asks about, written without "the", ending in a noun or
+    saying a word rarer than an everyday one ("decoder-only"); "" for any other question."""
+    asked = " ".join(question.split())
+    match = DEFINED.match(asked.lower())
+    if match is None or re.match(r"(?:what|who) (?:is|are|was|were) the ", asked.lower()):
+        return ""
+    term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
+    return term if noun_ended(term.split()) or topic_terms(term) else ""
+
+
+def _one_name(text: str, keys: dict[str, str]) -> bool:
+    """Whether the whole of ``text`` is one name of ``keys``."""
+    found = find_mentions(text, keys)
+    return len(found) == 1 and found[0][:2] == (0, len(text))
+
+
+def _names(text: str, term: str) -> bool:
+    """Whether ``text`` writes ``term``, as a word or words of its own."""
+    return re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, re.IGNORECASE) is not None
