@@ -112,16 +112,22 @@ def pointing(question: str) -> str:
 
 
 def _in_place(clause: str, name: str) -> str:
-    """The clause with ``name`` in place of each pronoun that points back.
+    """The clause with ``name`` in place of each pronoun that points back ("that way" only where
+    no other pronoun does: in "why are they built that way" the name is what "they" stands for).
 
     >>> _in_place("why is it useful", "dropout"), _in_place("what are its limits", "RAG")
     ('why is dropout useful', "what are RAG's limits")
     >>> _in_place("what are their limits", "transformers")
     "what are transformers' limits"
+    >>> _in_place("why are they built that way", "chat models")
+    'why are chat models built that way'
     """
+    manner = len(_POINTING.findall(clause)) == 1
 
     def named(found: re.Match[str]) -> str:
         if found.group(0).lower() == "it" and _EXPLETIVE.match(clause[found.end() :]):
+            return found.group(0)
+        if found.group(0).lower().endswith("way") and not manner:
             return found.group(0)
         if found.group(0).lower() not in _POSSESSIVE:
             return name

@@ -379,8 +379,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
     explained = expected_kind(question) == "explanation"
     about_all = len(focus) == 1 or yes_no or explained or ASPECT.search(question) is not None
     also = [names[c] for c in focus if c in names] if about_all else []
-    subject = "" if focus else str(prompt.payload.get("subject") or "")  # a term the graph lacks
-    also = [subject] if subject else also  # read where the lessons say it; a quote says it (on_topic)
+    lacked = "" if focus else str(prompt.payload.get("lacked") or "")  # a term the graph lacks: said
+    also = [named] if not focus and (named := lacked or str(prompt.payload.get("subject") or "")) else also
     if asks_where_taught(question):  # which lesson covers X: the place, not what X is
         place = where_taught(excerpts, also)
         # An expert that owns none of the concepts asked about is told their names (``about``): the
@@ -405,8 +405,8 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
             question, excerpts, also
         )
         span = (headed or best_span(asked, excerpts, also)) if excerpts else None
-        quoting = (span.sentence, titles[span.excerpt]) if span and (span != headed or subject) else None
-        span = None if quoting and not on_topic(question, *quoting, also, subject) else span  # bears on it
+        quoting = (span.sentence, titles[span.excerpt]) if span and (span != headed or lacked) else None
+        span = None if quoting and not on_topic(question, *quoting, also, lacked) else span  # bears on it
         lead = what_it_is(question, headed, excerpts, also)  # "How does X work?": what X is, first
     if span is not None:  # an edge's quote that the answer quotes already is not said again after it
         quoted = " ".join(f"{span.sentence} {lead.sentence if lead else ''}".split())

@@ -103,8 +103,10 @@ def on_topic(
     (:data:`_REFERS_BACK`) or it shares two of the question's words, in its title (a part of a
     compound counts: "Multi-Head Attention" says "heads"; "LLM" says "LLMs"). A question with no topic
     word has nothing more to miss. A question about a term the graph lacks (``required``: "LoRA" in
-    "can I use LoRA on a single GPU?") is answered only by a sentence that says it whole, itself or
-    in its title, whatever it asks: one that does not speaks of something else.
+    "can I use LoRA on a single GPU?") is answered only by a sentence that says it whole and one
+    more of the question's words, itself or in its title, whatever it asks: one that does not say
+    the term speaks of something else, one that says nothing more only names it ("A token is a
+    chunk of text." does not say why tokens matter for pricing).
 
     >>> question = "What is model quantization and does it make the answers noticeably worse?"
     >>> on_topic(question, "Features like profiles make the user find specific answers faster.")
@@ -120,9 +122,13 @@ def on_topic(
     False
     >>> on_topic(asked, "It fine-tunes a model on one GPU.", "LoRA", required="LoRA")
     True
+    >>> on_topic("why does token matter for pricing?", "A token is a chunk of text.", required="token")
+    False
     """
-    if required and not names_said([required], sentence, title):
-        return False
+    if required:
+        rest = set(question_terms(question)) - set(content_terms(required))
+        read = {*content_terms(sentence), *content_terms(title)}
+        return bool(names_said([required], sentence, title)) and (not rest or not rest.isdisjoint(read))
     kind = expected_kind(question)
     if kind not in ("explanation", "yesno", "name") or (kind == "name" and asks_short(question)):
         return True  # a name, date or number asked: :func:`shares_enough` and its reading decide

@@ -76,6 +76,9 @@ class ExpertReport:
     failure: str = ""
     excerpts_seen: list[str] = field(default_factory=list)
     support: float = 0.0
+    lacked: str = ""
+    """A term the graph lacks that the sub-question asks about (:mod:`governance.lacked_subjects`):
+    a sentence the expert quotes says it."""
 
 
 _QUOTED = re.compile(r'"([^"]+)"')
@@ -325,6 +328,7 @@ def ask_expert(
                 else {}
             ),
             **({"subject": subject} if subject else {}),
+            **({"lacked": report.lacked} if report.lacked else {}),
             **({"compare": list(compare)} if compare else {}),
             **({"about": list(about)} if about else {}),
         },

@@ -205,7 +205,7 @@ def _routed(
     typed = [number for number, sub in enumerate(subs) if is_typed(sub)]
     by_sub: dict[int, list[str]] = {}
     near = partial(near_names, graph)  # of the names read in the lessons, the concepts that contain them
-    lacked = lacked_subjects(graph, [sub.text for sub in subs])  # "can I use LoRA ...": LoRA, not in it
+    lacks = lacked_subjects(graph, [sub.text for sub in subs])  # "can I use LoRA ...": LoRA, not in it
     for number, sub in enumerate(subs):
         domains = sorted({d for c in sub.concepts for d in (graph.owners.get(c) or (UNOWNED,))})
         entry: dict[str, object] = {"text": sub.text, "concepts": sub.concepts, "domains": domains}
@@ -230,7 +230,7 @@ def _routed(
             subject_gap = unread if len(subs) == 1 else ""  # the question's own subject: said first
             if not sub.concepts:
                 continue
-        concepts = [] if term or lacked[number] else sub.concepts
+        concepts = [] if term or lacks[number] else sub.concepts
         domains = _open_domains(graph, text, [] if term else domains)
         result.sub_questions[-1] |= {"text": text, "domains": domains}
         result.sub_questions[-1] |= {"unknown": [term]} if term else {}
@@ -243,13 +243,13 @@ def _routed(
             excerpts = find_excerpts(
                 graph, text, scope=course, unowned=True, about=defined(graph, text, concepts)
             )
-            report = ExpertReport(domain, text, [c for c in concepts if c in scope], [])
+            report = ExpertReport(domain, text, [c for c in concepts if c in scope], [], lacked=lacks[number])
             report.edges_seen = [edge.edge_id for edge in edges]
             read_by_retrieval.update(report.edges_seen)
             result.experts.append(report)
             retrieved.append(report)
             # A term the graph lacks is said by a sentence that defines it, not one that mentions it.
-            subject = lacked[number] or ("" if concepts or term else qa.purpose_subject(text))
+            subject = "" if concepts or term else qa.purpose_subject(text)
             # Where a concept is taught, asked of an expert that owns none asked about: their names.
             about = [graph.concepts[c].name for c in concepts] if not report.concepts else []
             about = about if asks_where_taught(text) else []

@@ -3,12 +3,14 @@ to ...?") asks about that term: a lesson sentence answers it only if it says the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 
 from agents.clauses import resolved_clauses
 from agents.qa import offline_handlers
+from governance.excerpts import graph_lexicon
 from governance.qa import answer_routed
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.offline import OfflineLLM
@@ -21,7 +23,7 @@ LESSONS = {
     "acceleration on a single GPU or more.\n",
     "02-transformers.md": "# Transformers\n\n*Transformers* read text with attention. Transformers "
     "overcame the limits of RNNs and take much longer sequences of text as input, when the "
-    "conversation gets longer.\n",
+    "conversation gets longer. A context window is the number of tokens a transformer reads at once.\n",
     "03-chat-models.md": "# Chat models\n\n*Chat models* answer in turns. Most chat models are built "
     "on a transformer and tuned on conversations, which is why they answer in turns.\n",
 }
@@ -76,6 +78,16 @@ def test_a_part_that_points_back_to_a_term_the_graph_lacks_quotes_only_what_says
     # decoder-only; neither says the term the part asks about.
     result = answer_routed(LLM, graph, question, {})
     assert term in str(result.sub_questions[1]["text"])
-    assert "The lesson says" not in result.answer
-    assert not result.citations
+    assert "longer sequences" not in result.answer and "built on a transformer" not in result.answer
+    assert all(term in quoted.lower() for quoted in re.findall(r'The lesson says "([^"]+)"', result.answer))
     assert "The graph does not cover" in result.answer and term in result.answer
+
+
+def test_a_sentence_that_only_names_the_term_does_not_answer_what_is_asked_of_it(graph: GraphIndex) -> None:
+    # The sentence that says what a context window is says nothing of pricing: it answers the first
+    # part, not the second.
+    question = "What is a context window, and why does it matter for pricing?"
+    assert "context window" not in graph_lexicon(graph)  # a term the graph lacks
+    result = answer_routed(LLM, graph, question, {})
+    assert result.sub_questions[1]["text"] == "why does context window matter for pricing?"
+    assert 'The graph does not cover "why does context window matter for pricing?"' in result.answer
