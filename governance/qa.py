@@ -238,8 +238,7 @@ def _routed(
         for domain in domains:
             scope = scopes.get(domain, frozenset())
             edges = retrieve(graph, text, seeds=concepts, scope=scope, top_k=top_k) if concepts else []
-            # Naming no concept, its best chunk no domain's: the best chunks of the whole course, not those.
-            course = None if not concepts and domain == UNOWNED else scope
+            course = None if not concepts and domain == UNOWNED else scope  # the whole course (docstring, 3.)
             excerpts = find_excerpts(
                 graph, text, scope=course, unowned=True, about=defined(graph, text, concepts)
             )
