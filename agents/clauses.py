@@ -23,7 +23,7 @@ from agents.answer_forms import DEFINED, WORD, as_what_is, requested_term
 from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS
 from agents.text import find_mentions
 
-__all__ = ["clauses_of", "pointing", "resolved_clauses"]
+__all__ = ["clauses_of", "names_its_own", "pointing", "resolved_clauses"]
 
 _ASKS_AGAIN = (
     r"\s+(?:and|also|plus)\s+(?=(?:what|which|how|why|where|who|when|is|are|does|do|can|should|must)\b)"
@@ -77,6 +77,22 @@ def clauses_of(question: str) -> list[str]:
     ['What is RAG', 'how is it evaluated']
     """
     return [text for text in (piece.strip(" ,.") for piece in _SPLIT.split(question)) if text]
+
+
+_OWN_NAME = re.compile(r"(?<=\W)(?!I\b)[A-Z][\w.-]*|\b[A-Za-z]+-?\d")
+"""A word written with a capital after a clause's first word ("I" aside), or one with a number in it."""
+
+
+def names_its_own(clause: str) -> bool:
+    """Whether a clause writes a name of its own (a capitalised word after its first, or a word with a
+    number in it), so that it asks about that name, not about the clause before it.
+
+    >>> names_its_own("can I run Phi-3 on my laptop"), names_its_own("Why is it used by GPT4")
+    (True, True)
+    >>> names_its_own("Can I run it on my laptop")
+    False
+    """
+    return _OWN_NAME.search(clause) is not None
 
 
 def pointing(question: str) -> str:

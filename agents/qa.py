@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.answer_forms import ASPECT, expected_kind
 from agents.answer_spans import Excerpt, best_span
-from agents.clauses import clauses_of, resolved_clauses
+from agents.clauses import clauses_of, names_its_own, resolved_clauses
 from agents.edge_bearing import bearing_edges
 from agents.expansions import abbreviation_asked, expansion
 from agents.headings import opening, what_it_is
@@ -185,12 +185,12 @@ def decompose_offline(prompt: Prompt) -> dict[str, object]:
     keys = {str(k): str(v) for k, v in _mapping(prompt.payload.get("lexicon")).items()}
     clauses: list[tuple[str, list[str]]] = []
     asked = clauses_of(question)
-    # A clause that points back is asked with the name it points to ("why is it useful": "why is X
-    # useful"), as a sub-question of its own; another that names no concept goes with the one before,
-    # when that one names a concept to read it by (two clauses that name none are two questions).
+    # A clause pointing back is asked with the name it points to ("why is it useful": "why is X useful");
+    # one naming no concept nor a name of its own ("Phi-3") goes with the one before, if that names one.
     for said, text in zip(asked, resolved_clauses(asked, keys), strict=True):
         found = list(dict.fromkeys(concept for _, _, concept in find_mentions(text, keys)))
-        if not found and clauses and clauses[-1][1] and text == said and not classify(text, keys).unknown:
+        alone = names_its_own(text) or classify(text, keys).unknown
+        if not found and clauses and clauses[-1][1] and text == said and not alone:
             previous, concepts = clauses[-1]
             clauses[-1] = (f"{previous}, {text}", concepts)
             continue

@@ -56,6 +56,14 @@ def test_two_clauses_that_name_no_concept_stay_two_sub_questions() -> None:
     ]
 
 
+def test_a_clause_that_names_a_thing_of_its_own_is_a_sub_question_of_its_own() -> None:
+    # "Phi-3" is no concept of the graph, but the clause asks of it, not of attention: folded into
+    # "What is attention?", the pair was read as one question and answered by neither part.
+    subs = _decompose("What's attention and can I run Phi-3 on my laptop?")
+    assert [s.text for s in subs] == ["What's attention?", "can I run Phi-3 on my laptop?"]
+    assert _decompose("What's attention and can I run it on my laptop?")[1].concepts == ["attention"]
+
+
 def test_a_pronoun_after_how_much_points_back_to_the_thing_counted() -> None:
     subs = _decompose(
         "How much training data do I need to fine-tune a model, and what format should it be in?"
