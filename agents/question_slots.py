@@ -3,7 +3,9 @@ gradient descent"): read by :mod:`agents.question_types` from a question's runs 
 
 from __future__ import annotations
 
-__all__ = ["WH_WORDS", "coordinated"]
+from agents.phrases import CLOSED_CLASSES
+
+__all__ = ["WH_WORDS", "coordinated", "said_in_clause"]
 
 WH_WORDS = frozenset("why when where how whom whose which what".split())
 """Question words: a run of them alone names nothing."""
@@ -23,3 +25,17 @@ def coordinated(runs: list[tuple[str, list[str]]]) -> list[str]:
         ):
             found.append(" ".join(words))
     return found
+
+
+_POINTERS = CLOSED_CLASSES["DET"] | CLOSED_CLASSES["PRON"]
+
+
+def said_in_clause(slot: str) -> bool:
+    """Whether a slot of a two-name question ("between A and B", "A or B") is said in a clause, not a
+    name: a determiner or pronoun after its first word ("just making the model smaller", "training my
+    own model"), which no name holds.
+
+    >>> said_in_clause("just making the model smaller"), said_in_clause("mixture of experts")
+    (True, False)
+    """
+    return not _POINTERS.isdisjoint(slot.lower().split()[1:])

@@ -49,7 +49,7 @@ from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.phrases import FUNCTION_WORDS
 from agents.question_frames import EXPLAINS, alone, chooses, of_act, of_doing, sequence_next, when_acting
-from agents.question_slots import coordinated
+from agents.question_slots import coordinated, said_in_clause
 from agents.text import find_mentions, normalize_name
 
 __all__ = ["QUESTION_TYPES", "WHOLE_GRAPH_TYPES", "Classification", "QuestionType", "classify"]
@@ -271,7 +271,7 @@ def _slots(read: _Read, patterns: tuple[re.Pattern[str], ...]) -> Classification
                 concepts.append(found[-1] if slot == "a" else found[0])
             elif shared is not None:
                 concepts.append(shared)
-            elif name:
+            elif name and not said_in_clause(name):  # "just making the model smaller" names nothing
                 unknown.append(name)
         return Classification("open", concepts, unknown=unknown)
     return None

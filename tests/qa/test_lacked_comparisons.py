@@ -70,6 +70,13 @@ def test_a_side_no_lesson_writes_is_not_covered(graph: GraphIndex) -> None:
         assert result.answer == "The graph does not cover DevOps."
 
 
+def test_a_side_said_in_a_clause_is_no_name_and_the_named_side_is_read(graph: GraphIndex) -> None:
+    # "just retraining the model" is no name the graph could lack: it was said not covered, alone.
+    for result in _both(graph, "How is LLMOps different from just retraining the model?"):
+        assert result.covered and COMPARED in result.answer
+        assert "does not cover" not in result.answer
+
+
 def test_a_comparison_of_two_names_the_graph_lacks_is_read_where_lessons_write_them(
     graph: GraphIndex,
 ) -> None:
