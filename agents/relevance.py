@@ -102,11 +102,14 @@ def on_topic(
     says one of the question's topic words (:func:`topic_terms`), itself or, when a pronoun leads it
     (:data:`_REFERS_BACK`) or it shares two of the question's words, in its title (a part of a
     compound counts: "Multi-Head Attention" says "heads"; "LLM" says "LLMs"). A question with no topic
-    word has nothing more to miss. A question about a term the graph lacks (``required``: "LoRA" in
-    "can I use LoRA on a single GPU?") is answered only by a sentence that says it whole and one
-    more of the question's words, itself or in its title, whatever it asks: one that does not say
-    the term speaks of something else, one that says nothing more only names it ("A token is a
-    chunk of text." does not say why tokens matter for pricing).
+    word is answered by a sentence that says two of its words (all when it has fewer) outside a
+    clause that opens it to set the scene (:data:`_SETTING`). What goes along with what a question
+    asks of ("along with my prompt", :data:`_ALONG_WITH`) is no topic of it. A question about a term
+    the graph lacks (``required``: "LoRA" in "can I use LoRA on a single GPU?") is answered only by
+    a sentence that says it whole and one more of the question's words, itself or in its title,
+    whatever it asks: one that does not say the term speaks of something else, one that says
+    nothing more only names it ("A token is a chunk of text." does not say why tokens matter for
+    pricing).
 
     >>> question = "What is model quantization and does it make the answers noticeably worse?"
     >>> on_topic(question, "Features like profiles make the user find specific answers faster.")
@@ -132,18 +135,36 @@ def on_topic(
     kind = expected_kind(question)
     if kind not in ("explanation", "yesno", "name") or (kind == "name" and asks_short(question)):
         return True  # a name, date or number asked: :func:`shares_enough` and its reading decide
+    question = _ALONG_WITH.sub("", question)  # "send a picture along with my prompt" sends a picture
     topic = {term.removesuffix("s") for term in topic_terms(question)}  # "LLMs" says "LLM" too
     # The title says the subject of a sentence a pronoun leads, or of one that shares two of the
     # question's words (not of the most frequent: "use", "make"); any other speaks of its own.
     shared = set(question_terms(question)) & set(content_terms(sentence))
     shared = {term for term in shared if zipf_frequency(term, "en") < COMMONEST_ZIPF}
     title = title if _REFERS_BACK.match(sentence) or len(shared) >= 2 else ""
-    if not topic or names_said(names, sentence, title):
+    if names_said(names, sentence, title):
         return True
+    if not topic:  # everyday words only: two of them said, not in a clause that sets the scene
+        said = content_terms(f"{title} {_SETTING.sub('', sentence)}".replace("-", " "))
+        return shares_enough(set(question_terms(question)), set(said))
     text = f"{title} {sentence}"
     said = [*content_terms(text), *content_terms(text.replace("-", " "))]
     return not topic.isdisjoint(term.removesuffix("s") for term in said)
 
+
+_ALONG_WITH = re.compile(
+    r"\s+(?:(?:along|together|combined)\s+with|alongside|as\s+well\s+as|in\s+addition\s+to)\b[^,;:.?!]*",
+    re.IGNORECASE,
+)
+"""What a question asks besides what it asks about: what goes along with it ("how do I send a picture
+along with my prompt" asks how a picture is sent; a sentence on sending the prompt does not answer)."""
+
+_SETTING = re.compile(
+    r"^\W*(?:once|when|whenever|if|after|before|while|since|although|though|because)\b[^,;:.?!]*,\s*",
+    re.IGNORECASE,
+)
+"""A clause that opens a sentence and sets the scene for what it says ("Once you decide to proceed, it's
+time to think about how you can fine tune ..." says what to think about, not how one decides)."""
 
 COMMONEST_ZIPF = 5.5
 """Words this frequent in English (a few hundred: "use", "make", "like", "get") say nothing of what a

@@ -163,3 +163,24 @@ def test_what_a_quality_is_made_of_asks_a_description_with_an_adverb_too() -> No
         agent, {"c-phi": ("Introduction to Small Language Models for Generative AI", phi)}, {"cb": "chatbot"}
     )
     assert reply.citations == [] and "Phi-3-small" not in reply.answer
+
+
+def test_a_question_in_everyday_words_is_answered_by_a_sentence_that_says_most_of_them() -> None:
+    # genai: "How does the model decide which function to call?" quoted a fine-tuning sentence that
+    # shares "decide" (and "model") with it: with no topic word, any sentence passed.
+    question = "How does the model decide which function to call?"
+    chosen = "We let the LLM decide which function should be called based on the user message."
+    proceed = "Once you decide to proceed, it's time to think about how you can fine tune the model."
+    assert topic_terms(question) == frozenset()
+    assert on_topic(question, chosen) and not on_topic(question, proceed)
+    reply = _reply(question, {"c-ft": ("Fine-Tuning", proceed)})
+    assert reply.citations == [] and proceed not in reply.answer
+
+
+def test_what_goes_along_with_what_a_question_asks_of_is_no_topic_of_it() -> None:
+    # genai: "how do i send a picture along with my prompt?" quoted a sentence on sending the prompt.
+    question = "how do i send a picture along with my prompt?"
+    button = "Click on the **Send** button to send the prompt to the AI Copilot."
+    assert not on_topic(question, button)
+    assert on_topic(question, "To send a picture, attach it to the message you send.")
+    assert _reply(question, {"c-ui": ("Low-Code Apps", button)}).citations == []
