@@ -99,8 +99,7 @@ def on_topic(
     """Whether a sentence (of an excerpt titled ``title``) bears on what an open question (a why,
     how or yes/no question, or a what question that asks a description) is about:
     it names one of ``names`` whole (the concepts the question names, :func:`names_said`), or it
-    says one of the question's topic words (:func:`topic_terms`), itself or, when a pronoun leads it
-    (:data:`_REFERS_BACK`) or it shares two of the question's words, in its title (a part of a
+    says one of the question's topic words (:func:`topic_terms`), itself or in its title (a part of a
     compound counts: "Multi-Head Attention" says "heads"; "LLM" says "LLMs"). A question with no topic
     word is answered by a sentence that says two of its words (all when it has fewer) outside a
     clause that opens it to set the scene (:data:`_SETTING`). What goes along with what a question
@@ -137,11 +136,6 @@ def on_topic(
         return True  # a name, date or number asked: :func:`shares_enough` and its reading decide
     question = _ALONG_WITH.sub("", question)  # "send a picture along with my prompt" sends a picture
     topic = {term.removesuffix("s") for term in topic_terms(question)}  # "LLMs" says "LLM" too
-    # The title says the subject of a sentence a pronoun leads, or of one that shares two of the
-    # question's words (not of the most frequent: "use", "make"); any other speaks of its own.
-    shared = set(question_terms(question)) & set(content_terms(sentence))
-    shared = {term for term in shared if zipf_frequency(term, "en") < COMMONEST_ZIPF}
-    title = title if _REFERS_BACK.match(sentence) or len(shared) >= 2 else ""
     if names_said(names, sentence, title):
         return True
     if not topic:  # everyday words only: two of them said, not in a clause that sets the scene
@@ -169,14 +163,6 @@ time to think about how you can fine tune ..." says what to think about, not how
 COMMONEST_ZIPF = 5.5
 """Words this frequent in English (a few hundred: "use", "make", "like", "get") say nothing of what a
 sentence or a question is about: two that share only such words share no subject."""
-
-_REFERS_BACK = re.compile(r"(?:[\w-]+,? ){0,2}(?:it|its|they|their|them)\b", re.IGNORECASE)
-"""A sentence led by a personal pronoun (in its first three words), which stands for what its section
-is about ("It stores the weights in fewer bits." under "Quantization", "Each of them pools alone."
-under "Multi-Head Attention"): its title says its subject. Any other sentence names its own ("Once
-trained, we can use a generative model ..." under "Unsupervised and Self-Supervised Learning" speaks
-of generative models, not of self-supervised learning; "This mode will be used in the ... section."
-under "The MovieLens Dataset" of a mode)."""
 
 
 def explains_first(
