@@ -186,11 +186,11 @@ def decompose_offline(prompt: Prompt) -> dict[str, object]:
     clauses: list[tuple[str, list[str]]] = []
     asked = clauses_of(question)
     # A clause pointing back is asked with the name it points to ("why is it useful": "why is X useful");
-    # one naming no concept nor a name of its own ("Phi-3") goes with the one before, if that names one.
+    # one naming no concept nor a name of its own ("Phi-3") goes with the one before, and is read with it.
     for said, text in zip(asked, resolved_clauses(asked, keys), strict=True):
         found = list(dict.fromkeys(concept for _, _, concept in find_mentions(text, keys)))
         alone = names_its_own(text) or classify(text, keys).unknown
-        if not found and clauses and clauses[-1][1] and text == said and not alone:
+        if not found and clauses and text == said and not alone:
             previous, concepts = clauses[-1]
             clauses[-1] = (f"{previous}, {text}", concepts)
             continue

@@ -46,14 +46,22 @@ def test_a_clause_without_concepts_is_folded_into_the_one_before() -> None:
     assert len(subs) == 1 and subs[0].concepts == ["attention"]
 
 
-def test_two_clauses_that_name_no_concept_stay_two_sub_questions() -> None:
-    # Folded together, neither has a concept to be read by: the whole was said not covered. "that
-    # way" points back to what the first asks the meaning of.
+def test_a_clause_that_points_back_by_that_way_is_a_sub_question_of_its_own() -> None:
+    # Folded together, the whole was said not covered. "that way" points back to what the first
+    # asks the meaning of.
     subs = _decompose("What does decoder-only mean, and why are most chat models built that way?")
     assert [s.text for s in subs] == [
         "What does decoder-only mean?",
         "why are most chat models built decoder-only?",
     ]
+
+
+def test_a_clause_naming_nothing_of_its_own_is_read_with_the_one_before() -> None:
+    # Apart, "why can't the model just read the raw text?" was answered by sentences on other
+    # things; together the two are answered by "Since LLMs are trained on tokens (and not on raw
+    # text), ...".
+    subs = _decompose("What exactly is a token, and why can't the model just read the raw text?")
+    assert [s.text for s in subs] == ["What exactly is a token, why can't the model just read the raw text?"]
 
 
 def test_a_clause_that_names_a_thing_of_its_own_is_a_sub_question_of_its_own() -> None:
