@@ -327,9 +327,8 @@ def find_excerpts(
             named = any(words and words <= chunk.lesson_terms for words in titled)
             section = taught and any(words and words <= set(content_terms(chunk.title)) for words in titled)
             # What it is: not read in the lesson's outline ("In this lesson we will cover: ... RAG")
-            # while other chunks of the rank may say it; a question about no concept ("What metrics
-            # should I track?") reads a section that opens so ("This section outlines the criteria").
-            outline = bool(about) and not taught and _outlines(chunk.text)
+            # while other chunks of the rank may say it.
+            outline = not taught and _outlines(chunk.text)
             ranks = (not named, not section, not second) if taught else (not second, not named, outline)
             said = sum(_naming(chunk, concept, words) for concept, words in explained.items())
             # Its section asks the question: read first, in order, from where the section starts.

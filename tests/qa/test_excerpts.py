@@ -717,25 +717,3 @@ def test_a_sentence_sending_the_reader_to_another_lesson_is_no_comparison() -> N
     both = Excerpt("c-1", "Open models", f"{pointer} {said}")
     assert said_together(question, [both], names) == ("c-1", said)
     assert said_together(question, [Excerpt("c-2", "Open models", pointer)], names) is None
-
-
-def test_a_section_that_says_what_it_outlines_is_read_for_a_question_about_no_concept(tmp_path: Path) -> None:
-    # "This section outlines the criteria ..." put the chunk that answers "What metrics should I track?"
-    # after every other chunk, as if it were the lesson's contents: those are passed over only to
-    # read what a concept asked about is.
-    intro = "Chat applications answer their users in turns, and keep the turns as history. " * 5
-    latency = "Latency is the time the app takes to answer a turn. " * 5  # each section a chunk alone
-    sessions = "Some sites track visitors across pages with cookies, and keep them in a store. " * 5
-    (tmp_path / "lessons").mkdir()
-    (tmp_path / "lessons" / "chat.md").write_text(
-        f"# Chat applications\n\n{intro}\n\n"
-        "## Quality\n\nThis section outlines the criteria for good chat applications. To keep one "
-        f"working well, it is essential to track key metrics such as uptime and latency. {latency}\n\n"
-        f"## Sessions\n\n{sessions}\n",
-        encoding="utf-8",
-    )
-    with open_context(tmp_path / "magg.sqlite", create=True) as ctx:
-        run_ingest(ctx, [tmp_path / "lessons"], show_progress=False)
-        graph = build_graph_index(ctx.store)
-        titles = [chunk.title for chunk in find_excerpts(graph, "What metrics should I track?")]
-        assert titles[:2] == ["Chat applications: Quality", "Chat applications: Sessions"]
