@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from agents.answer_forms import DEFINED, WORD, as_what_is, requested_term
-from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS
+from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS, word_classes
 from agents.text import find_mentions
 
 __all__ = ["clauses_of", "names_its_own", "pointing", "resolved_clauses"]
@@ -75,8 +75,27 @@ def clauses_of(question: str) -> list[str]:
 
     >>> clauses_of("What is RAG, and how is it evaluated? ")
     ['What is RAG', 'how is it evaluated']
+
+    An adverb of emphasis after the question word is dropped: "What exactly is a token" asks what a
+    token is ("What family ...", "What early models ..." keep their words).
+
+    >>> clauses_of("What exactly is a token?"), clauses_of("How precisely does it work?")
+    (['What is a token'], ['How does it work'])
+    >>> clauses_of("What family of models is it?")
+    ['What family of models is it']
     """
-    return [text for text in (piece.strip(" ,.") for piece in _SPLIT.split(question)) if text]
+    pieces = (_EMPHASIS.sub(_unemphasized, piece.strip(" ,.")) for piece in _SPLIT.split(question))
+    return [text for text in pieces if text]
+
+
+_EMPHASIS = re.compile(r"^(\W*(?:what|how|why|who|where|which|when)\s+)(\w+ly)\s+", re.IGNORECASE)
+"""A question word, and the word after it that may be an adverb of emphasis ("exactly", "really")."""
+
+
+def _unemphasized(found: re.Match[str]) -> str:
+    """The question word without the adverb after it, or both as written when the word is not only an
+    adverb ("family", "early")."""
+    return found.group(1) if word_classes(found.group(2)) == {"ADV"} else found.group(0)
 
 
 _OWN_NAME = re.compile(r"(?<=\W)(?!I\b)[A-Z][\w.-]*|\b[A-Za-z]+-?\d")

@@ -61,7 +61,7 @@ def test_a_clause_naming_nothing_of_its_own_is_read_with_the_one_before() -> Non
     # things; together the two are answered by "Since LLMs are trained on tokens (and not on raw
     # text), ...".
     subs = _decompose("What exactly is a token, and why can't the model just read the raw text?")
-    assert [s.text for s in subs] == ["What exactly is a token, why can't the model just read the raw text?"]
+    assert [s.text for s in subs] == ["What is a token, why can't the model just read the raw text?"]
 
 
 def test_a_clause_that_names_a_thing_of_its_own_is_a_sub_question_of_its_own() -> None:
@@ -248,3 +248,12 @@ def test_where_a_concept_is_taught_is_read_by_an_expert_that_does_not_own_it() -
     reply = _where_taught(["backpropagation"])
     assert reply["citations"] == ["c-1"] and reply["short_answer"] == "Backpropagation, Intuitions"
     assert "intuitive understanding of **backpropagation**" in str(reply["answer"])
+
+
+def test_an_adverb_of_emphasis_after_the_question_word_asks_nothing_more() -> None:
+    # "What exactly is a token?" was read as asking a name: the short answer was "Since LLMs", a
+    # stray subject of a sentence. It asks what a token is, as "What is a token?" does.
+    assert [s.text for s in _decompose("What exactly is a token?")] == ["What is a token?"]
+    assert [s.text for s in _decompose("What family of models is BERT?")] == [
+        "What family of models is BERT?"
+    ]
