@@ -13,9 +13,10 @@ from collections.abc import Sequence
 
 from agents.answer_forms import DEFINED, question_terms
 from agents.relevance import topic_terms
-from agents.text import find_mentions
+from agents.text import find_mentions, normalize_name
 from governance.excerpts import graph_lexicon
 from governance.question_forms import GENERIC, about_one, noun_ended
+from governance.spelling import edits
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["lacked_subjects"]
@@ -31,7 +32,10 @@ def lacked_subjects(graph: GraphIndex, texts: Sequence[str]) -> list[str]:
     lacked = [
         term
         for term in dict.fromkeys(asked)
-        if term and not _one_name(term, keys) and set(question_terms(term)) - GENERIC
+        if term
+        and not _one_name(term, keys)
+        and set(question_terms(term)) - GENERIC
+        and not _misspelt(term, keys)
     ]
     return [
         next((term for term in lacked if term != own and _names(text, term)), "")
@@ -48,6 +52,19 @@ def _asked_term(question: str) -> str:
         return ""
     term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
     return term if noun_ended(term.split()) or topic_terms(term) else ""
+
+
+def _misspelt(term: str, keys: dict[str, str]) -> bool:
+    """Whether ``term`` is a name of ``keys`` misspelled, an edit from it (two for a term of nine
+    letters or more): "text embedings" is the graph's "text embeddings", no term it lacks, and a
+    sentence that says "text embeddings" answers what it is asked.
+
+    >>> _misspelt("text embedings", {"text embeddings": "te"}), _misspelt("LoRA", {"lora-x": "l"})
+    (True, False)
+    """
+    written = normalize_name(term)
+    most = 2 if len(written) >= 9 else 1
+    return any(edits(written, name, most) <= most for name in keys)
 
 
 def _one_name(text: str, keys: dict[str, str]) -> bool:
