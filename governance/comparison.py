@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from agents import qa
+from agents.phrases import word_classes
 from agents.text import find_mentions, lexicon
 from agents.together import said_together
 from governance.excerpts import EXCERPTS, LessonChunk, find_excerpts, lesson_chunks
@@ -82,8 +83,9 @@ def compare_lacked(
     what it lacks (:func:`governance.question_forms.near_names`)."""
     if sub.type != "relation" or not sub.unknown or len(sub.concepts) + len(sub.unknown) != 2:
         return list(sub.unknown)
-    keys = {term: lexicon([(term, [term])]) for term in sub.unknown}
     chunks = lesson_chunks(graph)
+    sub = sub.model_copy(update={"unknown": [_as_written(term, chunks) for term in sub.unknown]})
+    keys = {term: lexicon([(term, [term])]) for term in sub.unknown}
     written = [term for term in sub.unknown if any(find_mentions(c.text, keys[term]) for c in chunks)]
     if not written:
         return list(sub.unknown)
@@ -95,6 +97,25 @@ def compare_lacked(
     listed = ", ".join(has[:-1]) + f" and {has[-1]}" if len(has) > 1 else "".join(has)
     result.uncovered.append(_lacks(graph, sub, written, said) + (f" It has {listed}." if has else ""))
     return [term for term in sub.unknown if term not in written]
+
+
+def _as_written(term: str, chunks: Sequence[LessonChunk]) -> str:
+    """A lacked name as the lessons write it, without the adjectives before it that no lesson writes
+    with it ("classic MLOps": "MLOps", where a lesson writes "MLOps" and none "classic MLOps"); the
+    name itself when a lesson writes it or no shorter name is written.
+
+    >>> chunk = LessonChunk("c-1", "l-1", "", "LLMOps is not MLOps.", frozenset(), frozenset())
+    >>> _as_written("classic MLOps", [chunk]), _as_written("classic LoRA", [chunk])
+    ('MLOps', 'classic LoRA')
+    """
+    words = term.split()
+    for start in range(len(words)):
+        if start and "ADJ" not in word_classes(words[start - 1]):
+            break
+        shorter = " ".join(words[start:])
+        if any(find_mentions(chunk.text, lexicon([(shorter, [shorter])])) for chunk in chunks):
+            return shorter
+    return term
 
 
 def _lacks(graph: GraphIndex, sub: qa.SubQuestion, written: Sequence[str], said: Sequence[str]) -> str:
