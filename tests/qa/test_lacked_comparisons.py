@@ -121,3 +121,12 @@ def test_a_lacked_name_read_in_the_lessons_names_the_concepts_that_contain_it(gr
             'The graph holds neither "Llama" nor "Mistral" as a concept, nor an edge relating them; the '
             "lessons mention both. It has Mistral 7B."
         )
+
+
+def test_a_lacked_side_is_read_as_written_without_adjectives_no_lesson_writes_with_it(
+    graph: GraphIndex,
+) -> None:
+    # No lesson writes "classic MLOps"; one writes "MLOps": the comparison is read for that.
+    for result in _both(graph, "How is LLMOps different from classic MLOps?"):
+        assert COMPARED in result.answer and "does not cover classic MLOps" not in result.answer
+        assert 'The graph holds no concept "MLOps"' in result.answer
