@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 from agents import qa
 from agents.phrases import word_classes
+from agents.relevance import topic_terms
 from agents.text import find_mentions, lexicon
 from agents.together import said_together
 from governance.excerpts import EXCERPTS, LessonChunk, find_excerpts, lesson_chunks
@@ -101,18 +102,24 @@ def compare_lacked(
 
 def _as_written(term: str, chunks: Sequence[LessonChunk]) -> str:
     """A lacked name as the lessons write it, without the adjectives before it that no lesson writes
-    with it ("classic MLOps": "MLOps", where a lesson writes "MLOps" and none "classic MLOps"); the
-    name itself when a lesson writes it or no shorter name is written.
+    with it ("classic MLOps": "MLOps", where a lesson writes "MLOps" and none "classic MLOps"), when
+    what is left says a word rarer than everyday English (:func:`agents.relevance.topic_terms`:
+    "early stopping" is no "stopping"); the name itself when a lesson writes it or no shorter name
+    is written so.
 
-    >>> chunk = LessonChunk("c-1", "l-1", "", "LLMOps is not MLOps.", frozenset(), frozenset())
+    >>> chunk = LessonChunk("c-1", "l-1", "", "LLMOps is not MLOps: stopping.", frozenset(), frozenset())
     >>> _as_written("classic MLOps", [chunk]), _as_written("classic LoRA", [chunk])
     ('MLOps', 'classic LoRA')
+    >>> _as_written("early stopping", [chunk])
+    'early stopping'
     """
     words = term.split()
     for start in range(len(words)):
         if start and "ADJ" not in word_classes(words[start - 1]):
             break
         shorter = " ".join(words[start:])
+        if start and not topic_terms(shorter):
+            continue
         if any(find_mentions(chunk.text, lexicon([(shorter, [shorter])])) for chunk in chunks):
             return shorter
     return term
