@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from agents.answer_forms import DEFINED, question_terms
 from agents.relevance import topic_terms
-from agents.text import find_mentions, normalize_name
+from agents.text import normalize_name
 from governance.excerpts import graph_lexicon
-from governance.question_forms import GENERIC, about_one, noun_ended
+from governance.question_forms import GENERIC, about_one, noun_ended, one_name
 from governance.spelling import edits
 from magg_kg.graph_index import GraphIndex
 
@@ -33,7 +33,7 @@ def lacked_subjects(graph: GraphIndex, texts: Sequence[str]) -> list[str]:
         term
         for term in dict.fromkeys(asked)
         if term
-        and not _one_name(term, keys)
+        and not one_name(term, keys)
         and set(question_terms(term)) - GENERIC
         and not _misspelt(term, keys)
     ]
@@ -65,12 +65,6 @@ def _misspelt(term: str, keys: dict[str, str]) -> bool:
     written = normalize_name(term)
     most = 2 if len(written) >= 9 else 1
     return any(edits(written, name, most) <= most for name in keys)
-
-
-def _one_name(text: str, keys: dict[str, str]) -> bool:
-    """Whether the whole of ``text`` is one name of ``keys``."""
-    found = find_mentions(text, keys)
-    return len(found) == 1 and found[0][:2] == (0, len(text))
 
 
 def _names(text: str, term: str) -> bool:

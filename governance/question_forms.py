@@ -52,6 +52,7 @@ __all__ = [
     "lacked_term",
     "near_names",
     "noun_ended",
+    "one_name",
     "points_back",
     "typed_clauses",
     "unnamed_answer",
@@ -159,15 +160,15 @@ def as_named_in_context(question: str, keys: dict[str, str]) -> str:
     'What is regression in text pair regression?'
     """
     term, _, verb, whole = term_in_context(question)
-    context = _CONTEXT.match(whole, len(term)) if term and not _one_name(whole, keys) else None
+    context = _CONTEXT.match(whole, len(term)) if term and not one_name(whole, keys) else None
     words = context["context"].split() if context is not None else []
     if set(content_terms(term)) <= set(content_terms(" ".join(words))):
         return question
     named = " ".join([*words[:-1], term])
-    return f"What {verb} {named}?" if len(words) > 1 and _one_name(named, keys) else question
+    return f"What {verb} {named}?" if len(words) > 1 and one_name(named, keys) else question
 
 
-def _one_name(text: str, keys: dict[str, str]) -> bool:
+def one_name(text: str, keys: dict[str, str]) -> bool:
     """Whether the whole of ``text`` is one name of ``keys`` (normalized name -> concept id)."""
     found = find_mentions(text, keys)
     return len(found) == 1 and found[0][:2] == (0, len(text))
@@ -381,7 +382,7 @@ def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -
 
 def _names_one(graph: GraphIndex, text: str) -> bool:
     """Whether the whole of ``text`` is one name of a concept of the graph."""
-    return _one_name(text, graph_lexicon(graph))
+    return one_name(text, graph_lexicon(graph))
 
 
 def defined(graph: GraphIndex, question: str, concepts: Sequence[str]) -> Sequence[str]:
