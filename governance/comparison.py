@@ -85,11 +85,14 @@ def compare_lacked(
     if sub.type != "relation" or not sub.unknown or len(sub.concepts) + len(sub.unknown) != 2:
         return list(sub.unknown)
     chunks = lesson_chunks(graph)
-    sub = sub.model_copy(update={"unknown": [_as_written(term, chunks) for term in sub.unknown]})
-    keys = {term: lexicon([(term, [term])]) for term in sub.unknown}
-    written = [term for term in sub.unknown if any(find_mentions(c.text, keys[term]) for c in chunks)]
+    forms = [_as_written(term, chunks) for term in sub.unknown]
+    sub = sub.model_copy(
+        update={"unknown": [form or term for form, term in zip(forms, sub.unknown, strict=True)]}
+    )
+    written = [form for form in forms if form]
     if not written:
         return list(sub.unknown)
+    keys = {term: lexicon([(term, [term])]) for term in written}
     before = len(result.experts)
     _compare(llm, graph, sub, [*sub.concepts, *written], result, scopes, unowned)
     cited = [r.answer for r in result.experts[before:] if r.citations]
@@ -100,18 +103,18 @@ def compare_lacked(
     return [term for term in sub.unknown if term not in written]
 
 
-def _as_written(term: str, chunks: Sequence[LessonChunk]) -> str:
-    """A lacked name as the lessons write it, without the adjectives before it that no lesson writes
-    with it ("classic MLOps": "MLOps", where a lesson writes "MLOps" and none "classic MLOps"), when
-    what is left says a word rarer than everyday English (:func:`agents.relevance.topic_terms`:
-    "early stopping" is no "stopping"); the name itself when a lesson writes it or no shorter name
-    is written so.
+def _as_written(term: str, chunks: Sequence[LessonChunk]) -> str | None:
+    """A lacked name as the lessons write it (a whole word: "exploration" does not write "LoRA"): the
+    name itself, or the name without the adjectives before it that no lesson writes with it ("classic
+    MLOps": "MLOps", where a lesson writes "MLOps" and none "classic MLOps"), when what is left says a
+    word rarer than everyday English (:func:`agents.relevance.topic_terms`: "early stopping" is no
+    "stopping"); None when no lesson writes it so.
 
     >>> chunk = LessonChunk("c-1", "l-1", "", "LLMOps is not MLOps: stopping.", frozenset(), frozenset())
     >>> _as_written("classic MLOps", [chunk]), _as_written("classic LoRA", [chunk])
-    ('MLOps', 'classic LoRA')
-    >>> _as_written("early stopping", [chunk])
-    'early stopping'
+    ('MLOps', None)
+    >>> _as_written("early stopping", [chunk]), _as_written("LLMOps", [chunk])
+    (None, 'LLMOps')
     """
     words = term.split()
     for start in range(len(words)):
@@ -122,7 +125,7 @@ def _as_written(term: str, chunks: Sequence[LessonChunk]) -> str:
             continue
         if any(find_mentions(chunk.text, lexicon([(shorter, [shorter])])) for chunk in chunks):
             return shorter
-    return term
+    return None
 
 
 def _lacks(graph: GraphIndex, sub: qa.SubQuestion, written: Sequence[str], said: Sequence[str]) -> str:
