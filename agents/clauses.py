@@ -23,7 +23,7 @@ from agents.answer_forms import DEFINED, WORD, as_what_is, requested_term
 from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS, word_classes
 from agents.text import find_mentions
 
-__all__ = ["clauses_of", "names_its_own", "pointing", "resolved_clauses"]
+__all__ = ["clauses_of", "names_its_own", "pointing", "resolved_clauses", "unemphasized"]
 
 _ASKS_AGAIN = (
     r"\s+(?:and|also|plus)\s+(?=(?:what|which|how|why|where|who|when|is|are|does|do|can|should|must)\b)"
@@ -84,7 +84,7 @@ def clauses_of(question: str) -> list[str]:
     >>> clauses_of("What family of models is it?")
     ['What family of models is it']
     """
-    pieces = (_EMPHASIS.sub(_unemphasized, piece.strip(" ,.")) for piece in _SPLIT.split(question))
+    pieces = (unemphasized(piece.strip(" ,.")) for piece in _SPLIT.split(question))
     return [text for text in pieces if text]
 
 
@@ -92,10 +92,18 @@ _EMPHASIS = re.compile(r"^(\W*(?:what|how|why|who|where|which|when)\s+)(\w+ly)\s
 """A question word, and the word after it that may be an adverb of emphasis ("exactly", "really")."""
 
 
-def _unemphasized(found: re.Match[str]) -> str:
-    """The question word without the adverb after it, or both as written when the word is not only an
-    adverb ("family", "early")."""
-    return found.group(1) if word_classes(found.group(2)) == {"ADV"} else found.group(0)
+def unemphasized(question: str) -> str:
+    """The question without an adverb of emphasis after its question word (a word that is only an
+    adverb: "What exactly makes ...?" asks what "What makes ...?" asks).
+
+    >>> unemphasized("What exactly makes an agent?"), unemphasized("What early models are there?")
+    ('What makes an agent?', 'What early models are there?')
+    """
+
+    def dropped(found: re.Match[str]) -> str:
+        return found.group(1) if word_classes(found.group(2)) == {"ADV"} else found.group(0)
+
+    return _EMPHASIS.sub(dropped, question)
 
 
 _OWN_NAME = re.compile(r"(?<=\W)(?!I\b)[A-Z][\w.-]*|\b[A-Za-z]+-?\d")

@@ -46,6 +46,7 @@ import re
 from collections.abc import Sequence
 
 from agents.answer_forms import WORD, asked_part
+from agents.clauses import unemphasized
 from agents.phrases import CLOSED_CLASSES
 
 __all__ = ["answer_like", "asks_short", "initial_words"]
@@ -65,15 +66,13 @@ def asks_short(question: str) -> bool:
     """Whether a question that asks no date, number, option, definition or explanation
     (:func:`agents.answer_forms.expected_kind` "name") asks for a short thing, a name, that a span
     can be; otherwise it asks a description, which a sentence gives."""
-    words = [word.lower() for word in WORD.findall(asked_part(question))]
+    words = [word.lower() for word in WORD.findall(unemphasized(asked_part(question)))]
     if not words:
         return False  # no question word: a phrase, a request; no name is asked
     if words[0] in ("who", "whom", "whose", "where", "which"):
         return True
     if words[0] in ("whats", "what's"):
         words = ["what", "is", *words[1:]]
-    if len(words) > 2 and words[1].endswith("ly") and _VERB_S.fullmatch(words[2]):
-        words = [words[0], *words[2:]]  # "What exactly makes ...?" asks what "What makes ...?" asks
     if words[0] != "what" or len(words) < 2:
         return False
     second, third = words[1], words[2] if len(words) > 2 else ""
