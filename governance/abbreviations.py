@@ -12,7 +12,7 @@ import re
 from agents.answer_forms import WORD, content_terms
 from agents.expansions import long_forms, short_key
 from agents.text import acronym_of, find_mentions, normalize_name, sentences
-from governance.excerpts import graph_lexicon, lesson_chunks
+from governance.excerpts import LessonChunk, graph_lexicon, lesson_chunks
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["meant_otherwise"]
@@ -50,16 +50,29 @@ def _long_forms_written(
     write them, whose other chunks are about that long form, not the concept (a graph may have
     linked them to it by the abbreviation)."""
     key, found, lessons = short_key(written), dict[str, int](), set[str]()
-    pattern = re.compile(rf"(?<!\w){re.escape(written.rstrip('s'))}s?(?!\w)")
-    for chunk in lesson_chunks(graph):
-        if not pattern.search(chunk.text):
-            continue
-        for sentence in sentences(chunk.text):
-            for form in long_forms(sentence.text, key):
-                if normalize_name(form) not in named and _initialled(key, form):
-                    found[form] = max(found.get(form, 0), len(other & chunk.terms))
-                    lessons.add(chunk.lesson_id)
+    for form, chunk in _written_forms(graph, written):
+        if normalize_name(form) not in named and _initialled(key, form):
+            found[form] = max(found.get(form, 0), len(other & chunk.terms))
+            lessons.add(chunk.lesson_id)
     return found, lessons
+
+
+def _written_forms(graph: GraphIndex, written: str) -> list[tuple[str, LessonChunk]]:
+    """Each long form a lesson writes beside the abbreviation, with the chunk that writes it; read
+    once per graph and abbreviation, not once per question."""
+
+    def build() -> list[tuple[str, LessonChunk]]:
+        key = short_key(written)
+        pattern = re.compile(rf"(?<!\w){re.escape(written.rstrip('s'))}s?(?!\w)")
+        return [
+            (form, chunk)
+            for chunk in lesson_chunks(graph)
+            if pattern.search(chunk.text)
+            for sentence in sentences(chunk.text)
+            for form in long_forms(sentence.text, key)
+        ]
+
+    return graph.kept(("long forms", written), build)
 
 
 def _initialled(key: str, form: str) -> bool:
