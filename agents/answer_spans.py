@@ -77,7 +77,7 @@ from agents.passages import listed_passages, names_back
 from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
 from agents.relevance import explains_first, shares_enough
 from agents.short_answers import answer_like, asks_short, initial_words
-from agents.stance import asks
+from agents.stance import asks, generality
 
 __all__ = ["AnswerSpan", "Excerpt", "best_span"]
 
@@ -200,7 +200,7 @@ def _span(
     idf = _idf([s.terms | s.title_terms for s in read])
     subjects = [frozenset(terms) for name in also if (terms := content_terms(name))]
     if kind == "yesno":  # a span cannot say yes or no: the sentence that bears on the question can
-        return _explain(asked, excerpts, read, idf, subjects)
+        return _explain(asked, excerpts, read, idf, subjects, usual_first=True)
     if kind == "option":
         return _choose(question, excerpts, read, idf)
     if kind == "definition":
@@ -272,6 +272,7 @@ def _explain(
     *,
     what_of: bool = False,
     concepts: Sequence[str] = (),
+    usual_first: bool = False,
 ) -> AnswerSpan | None:
     """The sentence that shares the most of the question's words (idf-weighted, its excerpt's title
     counted), of those that share more than one, are no series and name the most of ``concepts``
@@ -280,7 +281,11 @@ def _explain(
     concept it asks about (``subjects``, the words of each concept's name; any sentence when none
     is given); for the latter (``what_of``) the sentence itself also says one of the question's
     other words ("limitations" in "What are the limitations of X?"): a sentence that only names X
-    does not say what is asked of X, and a listing (the lesson's contents) says nothing."""
+    does not say what is asked of X, and a listing (the lesson's contents) says nothing. Asked yes or
+    no (``usual_first``), a sentence that states the usual case comes before one that states an
+    exception (:func:`agents.stance.generality`): "Is dropout used at test time?" is answered by
+    "Typically, we disable dropout at test time.", not by "However, there are some exceptions: some
+    researchers use dropout at test time ...", though the latter shares more of its words."""
     named = frozenset().union(*subjects)
     about = [
         k
@@ -293,8 +298,9 @@ def _explain(
         return None
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
     first = {k: explains_first(asked, read[k].text, excerpts[read[k].excerpt].title, concepts) for k in about}
+    usual = {k: generality(read[k].text) if usual_first else 0 for k in about}
     # Ties: the sentence that says the words itself, not only through its title; the earlier one.
-    best = max(about, key=lambda k: (*first[k], scores[k], _overlap(asked, read[k].terms, idf), -k))
+    best = max(about, key=lambda k: (*first[k], usual[k], scores[k], _overlap(asked, read[k].terms, idf), -k))
     sentence = read[best]
     if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None

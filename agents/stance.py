@@ -13,7 +13,9 @@ the lesson asserts it:
   wrong, incorrect, untrue, mistaken, a myth, a misconception, not true, not the case or not so,
   or denies with the predicate left out ("it isn't", "they don't");
 - a hedged sentence (:func:`hedged`) asserts with less confidence: "some argue", "may", and a
-  belief reported from an indefinite or generic source ("People often say that ...").
+  belief reported from an indefinite or generic source ("People often say that ...");
+- a sentence states the usual case ("Typically, we disable dropout at test time.") or an exception
+  to it ("However, there are some exceptions: ...") (:func:`generality`).
 
 These are small closed classes of English (pronouns, copulas, verbs of saying), not lists of
 phrases from any course.
@@ -25,7 +27,7 @@ import re
 
 from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS, singular, word_classes
 
-__all__ = ["answered_at_once", "asked", "asks", "calls_false", "denies", "hedged"]
+__all__ = ["answered_at_once", "asked", "asks", "calls_false", "denies", "generality", "hedged"]
 
 _HEDGES = re.compile(
     r"\b(?:some (?:argue|practitioners|authors|people|claim|say)|it is (?:claimed|argued|said)|"
@@ -92,6 +94,37 @@ def hedged(text: str) -> bool:
     """Whether a statement is hedged ("some practitioners argue", "it is claimed", "may"), or
     reported as someone's belief (:func:`_reported`: "People often say that ...")."""
     return _HEDGES.search(text) is not None or _reported(text)
+
+
+_USUAL = re.compile(
+    r"\b(?:typically|usually|generally|normally|ordinarily|in general|as a rule|by default|"
+    r"in most cases|most of the time)\b",
+    re.IGNORECASE,
+)
+"""An adverb that says a statement holds in the usual case."""
+_EXCEPTION = re.compile(
+    r"\bexceptions?\b|\bhowever\b[^.;:]*\bsome\b|\bin (?:some|rare|certain|a few) (?:cases|situations)\b",
+    re.IGNORECASE,
+)
+"""Words that say a statement holds only in some cases: an exception ("there are some exceptions"),
+a contrast with what some do ("however, some ..."), "in rare cases"."""
+
+
+def generality(text: str) -> int:
+    """Whether a sentence states the usual case (1: "typically", "usually", "as a rule"), an
+    exception to it (-1: "exceptions", "however, some ...", "in rare cases"), or neither (0). Asked
+    yes or no ("Is dropout used at test time?"), the rule answers, not the exception.
+
+    >>> generality("Typically, we disable dropout at test time.")
+    1
+    >>> generality("However, there are some exceptions: some researchers use dropout at test time.")
+    -1
+    >>> generality("Dropout is a form of regularization.")
+    0
+    """
+    if _EXCEPTION.search(text):
+        return -1
+    return 1 if _USUAL.search(text) else 0
 
 
 _PROMPT = re.compile(

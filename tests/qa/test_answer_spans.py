@@ -297,6 +297,22 @@ def test_a_question_asked_yes_or_no_is_answered_by_the_sentence_about_its_concep
     assert anything is not None and anything.excerpt == "c-1"
 
 
+def test_a_question_asked_yes_or_no_is_answered_by_the_usual_case_not_by_an_exception() -> None:
+    # The exception shares more of the question's words ("updated"), but the rule answers it.
+    rule = "Typically, we freeze the batch normalization statistics at prediction time."
+    exception = (
+        "However, there are some exceptions: some practitioners keep updating the batch normalization "
+        "statistics at prediction time on new data."
+    )
+    excerpts = [Excerpt("c-1", "Batch Normalization", f"{rule} {exception}")]
+    question = "Are batch normalization statistics updated at prediction time?"
+    span = best_span(question, excerpts, ["batch normalization"])
+    assert span is not None and span.sentence.startswith(rule)
+    # Alone, the exception still answers: it is what the lesson says.
+    alone = best_span(question, [Excerpt("c-1", "Batch Normalization", exception)], ["batch normalization"])
+    assert alone is not None and alone.sentence == exception
+
+
 def test_what_a_concept_is_good_or_bad_at_is_a_sentence_about_it_that_says_what_is_asked() -> None:
     # "What are the limitations of X?": a sentence that names X and nothing asked of it ("limitations")
     # does not answer; one that names X and says it is limited does.
