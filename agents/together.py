@@ -1,14 +1,16 @@
 """Where a lesson names two concepts together: the sentence that says how a lesson puts concepts
 no edge joins side by side ("How does A relate to B?" with no edge between them).
 
-A sentence that says how they differ or what they share (a word of contrast or likeness:
-"unlike", "whereas", "instead", "alternative", "both", "share") comes before one that only names
-them, unless it names them only as items of one list of three or more ("many different flavors of
-RNNs, such as LSTMs, GRUs, or vanilla RNNs": the word is said of the list, not of the two). A
-lesson may name them in two sentences of one paragraph, the second set against the first by such a
-word ("Semantic search understands your intent. The alternative is keyword search, which ..."):
-the two are read as one. A sentence that sends the reader to another part of the course ("to
-compare A and B, go to the ... lesson") says nothing of them (:func:`agents.locations.refers_elsewhere`)."""
+A sentence that asks ("What is the difference between A and B", though no question mark ends it)
+says nothing of them and comes last. A sentence that says how they differ or what they share (a word
+of contrast or likeness: "unlike", "whereas", "instead", "alternative", "both", "share",
+"distinction") comes before one that only names them, unless it names them only as items of one
+list of three or more ("many different flavors of RNNs, such as LSTMs, GRUs, or vanilla RNNs": the
+word is said of the list, not of the two). A lesson may name them in two sentences of one
+paragraph, the second set against the first by such a word ("Semantic search understands your
+intent. The alternative is keyword search, which ..."): the two are read as one. A sentence that
+sends the reader to another part of the course ("to compare A and B, go to the ... lesson") says
+nothing of them (:func:`agents.locations.refers_elsewhere`)."""
 
 from __future__ import annotations
 
@@ -19,13 +21,15 @@ from itertools import pairwise
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
 from agents.locations import refers_elsewhere
+from agents.stance import asks
 from agents.text import find_mentions, lexicon, sentences
 
 __all__ = ["said_together"]
 
 CONTRAST = re.compile(
     r"\b(?:alternatives?|unlike|whereas|instead|rather than|in contrast|contrary|differ(?:s|ent|ence|ences)?|"
-    r"share[sd]?|both|same|similar(?:ly)?|resembles?|compared?|versus|vs)\b",
+    r"share[sd]?|both|same|similar(?:ly)?|resembles?|compared?|versus|vs|distinct(?:ions?)?|"
+    r"distinguish(?:es|ed)?|disparity|alike|likewise|in common)\b",
     re.IGNORECASE,
 )
 """English words that set two things against each other or liken them."""
@@ -53,7 +57,7 @@ def said_together(
     """
     keys, asked = lexicon([(name, [name]) for name in names]), set(question_terms(question))
     every = set(names)
-    best: tuple[tuple[bool, bool, int], str, str] | None = None
+    best: tuple[tuple[bool, bool, bool, int], str, str] | None = None
     for excerpt in excerpts:
         found = sentences(excerpt.text)
         named = [{c for _, _, c in find_mentions(s.text, keys)} for s in found]
@@ -71,10 +75,29 @@ def said_together(
             contrasts = _sets_apart(text, keys) if single else True
             if apart and not contrasts:
                 continue
-            rank = (contrasts, single, len(asked & set(content_terms(text))))
+            rank = (not _asking(text), contrasts, single, len(asked & set(content_terms(text))))
             if best is None or rank > best[0]:
                 best = (rank, excerpt.id, text)
     return None if best is None else (best[1], best[2])
+
+
+_ASKING = re.compile(
+    r"^\W*(?:what|how|why|which|who|when|where)\s+(?:is|are|was|were|do|does|did|can|could|should|would|will)\b",
+    re.IGNORECASE,
+)
+"""A sentence that opens as a question does, though no question mark ends it (a heading or a listed
+question: "What is the difference about SLM and LLM")."""
+
+
+def _asking(sentence: str) -> bool:
+    """Whether a sentence asks (it ends in a question mark, or opens with a question word and a verb
+    that asks: :data:`_ASKING`): it says nothing of how the concepts it names differ, and a sentence
+    that states it comes first.
+
+    >>> _asking("What is the difference between A and B"), _asking("What A adds is a second gate.")
+    (True, False)
+    """
+    return asks(sentence) or _ASKING.match(sentence) is not None
 
 
 def _sets_apart(sentence: str, keys: dict[str, str]) -> bool:

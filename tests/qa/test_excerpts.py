@@ -428,6 +428,19 @@ def test_a_contrast_word_said_of_a_list_does_not_set_two_of_its_items_apart() ->
     assert said_together(question, [both], names) == ("c-3", "Try an LSTM and a GRU.")
 
 
+def test_a_sentence_that_states_how_two_differ_is_read_before_a_question_that_names_them() -> None:
+    # genai: "How is an SLM like Phi-3 different from a big LLM like GPT-4?" quoted the listed
+    # question "What is the difference about SLM and LLM" (no question mark), not the lesson's
+    # "A primary distinction between LLMs and SLMs lies in the scale of the models."
+    asked = "What is the difference about an LSTM and a GRU"
+    stated = "A primary distinction between an LSTM and a GRU lies in the number of gates."
+    lesson = Excerpt("c-1", "RNNs", f"You will learn:\n\n- {asked}\n\n{stated}")
+    names, question = ["LSTM", "GRU"], "How is an LSTM different from a GRU?"
+    assert said_together(question, [lesson], names) == ("c-1", stated)
+    # "distinction" sets the two apart as "difference" does
+    assert said_together(question, [Excerpt("c-2", "RNNs", stated)], names, apart=True) == ("c-2", stated)
+
+
 @pytest.mark.parametrize("flat", [False, True])
 def test_which_lesson_covers_a_concept_is_answered_with_the_lesson_that_teaches_it(
     tmp_path: Path, flat: bool
