@@ -282,10 +282,11 @@ def _explain(
     is given); for the latter (``what_of``) the sentence itself also says one of the question's
     other words ("limitations" in "What are the limitations of X?"): a sentence that only names X
     does not say what is asked of X, and a listing (the lesson's contents) says nothing. Asked yes or
-    no (``usual_first``), a sentence that states the usual case comes before one that states an
-    exception (:func:`agents.stance.generality`): "Is dropout used at test time?" is answered by
-    "Typically, we disable dropout at test time.", not by "However, there are some exceptions: some
-    researchers use dropout at test time ...", though the latter shares more of its words."""
+    no (``usual_first``), where a sentence states an exception, one that states the usual case comes
+    before it and any other (:func:`agents.stance.generality`): "Is dropout used at test time?" is
+    answered by "Typically, we disable dropout at test time.", not by "However, there are some
+    exceptions: some researchers use dropout at test time ...", though the latter shares more of
+    its words; with no exception said, "typically" puts no sentence first."""
     named = frozenset().union(*subjects)
     about = [
         k
@@ -299,6 +300,7 @@ def _explain(
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
     first = {k: explains_first(asked, read[k].text, excerpts[read[k].excerpt].title, concepts) for k in about}
     usual = {k: generality(read[k].text) if usual_first else 0 for k in about}
+    usual = usual if -1 in usual.values() else dict.fromkeys(about, 0)
     # Ties: the sentence that says the words itself, not only through its title; the earlier one.
     best = max(about, key=lambda k: (*first[k], usual[k], scores[k], _overlap(asked, read[k].terms, idf), -k))
     sentence = read[best]

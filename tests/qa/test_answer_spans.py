@@ -311,6 +311,12 @@ def test_a_question_asked_yes_or_no_is_answered_by_the_usual_case_not_by_an_exce
     # Alone, the exception still answers: it is what the lesson says.
     alone = best_span(question, [Excerpt("c-1", "Batch Normalization", exception)], ["batch normalization"])
     assert alone is not None and alone.sentence == exception
+    # With no exception said, "typically" puts no sentence before one that shares more of the words.
+    plain = "The batch normalization statistics are updated at prediction time only in online learning."
+    neither = best_span(
+        question, [Excerpt("c-1", "Batch Normalization", f"{rule} {plain}")], ["batch normalization"]
+    )
+    assert neither is not None and neither.sentence == plain
 
 
 def test_what_a_concept_is_good_or_bad_at_is_a_sentence_about_it_that_says_what_is_asked() -> None:
