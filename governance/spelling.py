@@ -16,7 +16,9 @@ pair classification?" as "What is text pair regression?" where the graph names t
 the lessons answer it (:func:`answer_as_read`). A name with later words clipped ("batch norm") is
 read as the one concept's name it clips (:mod:`governance.clippings`), and an abbreviation a lesson
 writes for another long form than the concept's, as that long form where the question's other words
-point to it (:mod:`governance.abbreviations`: "SSD" in a question on object detection)."""
+point to it (:mod:`governance.abbreviations`: "SSD" in a question on object detection). An everyday
+word misspelled ("diffrence", "teh") is read as that word (:mod:`governance.everyday_words`), not as
+a term the graph lacks."""
 
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from agents.question_types import classify
 from agents.text import find_mentions, normalize_name
 from governance.abbreviations import meant_otherwise
 from governance.clippings import clipped_name
+from governance.everyday_words import misspelled_word
 from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import QAResult
 from governance.head_words import headless
@@ -96,6 +99,10 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             f'Taking "{question[start:end]}" to mean "{graph.concepts[graph_lexicon(graph)[key]].name}".'
         )
         question = f"{question[:start]}{key}{question[end:]}"
+    while (slip := misspelled_word(graph, question)) is not None:
+        start, end, word = slip
+        said.append(f'Taking "{question[start:end]}" to mean "{word}".')
+        question = f"{question[:start]}{word}{question[end:]}"
     while (other := meant_otherwise(graph, question)) is not None:
         start, end, form = other
         said.append(f'Taking "{question[start:end]}" to mean "{form}".')
