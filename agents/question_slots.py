@@ -1,11 +1,16 @@
 """The names a one-concept question joins to its concept ("before quantum chromodynamics and
-gradient descent"): read by :mod:`agents.question_types` from a question's runs of words."""
+gradient descent"), and where a side of a two-name question ends before the setting it is asked in
+("SSD for object detection"): read by :mod:`agents.question_types` from a question's runs of words."""
 
 from __future__ import annotations
 
-from agents.phrases import CLOSED_CLASSES
+import re
 
-__all__ = ["WH_WORDS", "coordinated", "said_in_clause"]
+from agents.offline.question_model import MARK
+from agents.phrases import CLOSED_CLASSES
+from agents.relevance import topic_terms
+
+__all__ = ["WH_WORDS", "coordinated", "said_in_clause", "setting_start"]
 
 WH_WORDS = frozenset("why when where how whom whose which what".split())
 """Question words: a run of them alone names nothing."""
@@ -39,3 +44,27 @@ def said_in_clause(slot: str) -> bool:
     (True, False)
     """
     return not _POINTERS.isdisjoint(slot.lower().split()[1:])
+
+
+_SETTING = re.compile(r"\s+(?:for|in|on)\s+(?=\S)", re.IGNORECASE)
+"""A preposition of purpose or setting after a name ("SSD for object detection", "LoRA in practice")."""
+
+
+def setting_start(slot: str, masked: str = "") -> int | None:
+    """Where a trailing phrase of purpose or setting begins in a side of a comparison ("for object
+    detection" in "SSD for object detection", "in practice" in "full fine-tuning in practice"): the
+    setting of the comparison, not part of the side's name, when the name before it names a concept
+    (``masked``: the slot with each concept's name masked, :data:`MARK`) or says a word rarer than
+    everyday English (:func:`agents.relevance.topic_terms`: the lessons may write "SSD"; "methods for
+    regularization" is no "methods"); None otherwise, or when the slot has no such phrase. A
+    preposition inside a concept's name, masked, sets off nothing.
+
+    >>> slot = "single shot multibox detection for object detection"
+    >>> slot[: setting_start(slot)], setting_start("mixture of experts"), setting_start("methods for CNNs")
+    ('single shot multibox detection', None, None)
+    """
+    found = _SETTING.search(masked or slot)
+    if found is None or not slot[: found.start()].strip():
+        return None
+    named = MARK in (masked or slot)[: found.start()] or topic_terms(slot[: found.start()])
+    return found.start() if named else None

@@ -49,7 +49,7 @@ from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.phrases import FUNCTION_WORDS
 from agents.question_frames import EXPLAINS, alone, chooses, of_act, of_doing, sequence_next, when_acting
-from agents.question_slots import coordinated, said_in_clause
+from agents.question_slots import coordinated, said_in_clause, setting_start
 from agents.text import find_mentions, normalize_name
 
 __all__ = ["QUESTION_TYPES", "WHOLE_GRAPH_TYPES", "Classification", "QuestionType", "classify"]
@@ -264,7 +264,9 @@ def _slots(read: _Read, patterns: tuple[re.Pattern[str], ...]) -> Classification
         unknown: list[str] = []
         second = read.text[match.start("b") : match.end("b")]
         for slot in ("a", "b"):
-            found = read.concepts(match.start(slot), match.end(slot))
+            start, end = match.start(slot), match.end(slot)
+            setting = setting_start(read.text[start:end], read.masked[start:end])  # "SSD for detection"
+            found = read.concepts(start, end if setting is None else start + setting)
             name = _slot_name(read.text[match.start(slot) : match.end(slot)])
             shared = _shared_head(read, name, second) if slot == "a" and not found else None
             if found:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 from agents import qa
 from agents.phrases import word_classes
+from agents.question_slots import setting_start
 from agents.relevance import topic_terms
 from agents.text import find_mentions, lexicon
 from agents.together import said_together
@@ -115,7 +116,21 @@ def _as_written(term: str, chunks: Sequence[LessonChunk]) -> str | None:
     ('MLOps', None)
     >>> _as_written("early stopping", [chunk]), _as_written("LLMOps", [chunk])
     (None, 'LLMOps')
+
+    A trailing phrase of purpose or setting is the comparison's, not the name's, when no lesson
+    writes the name with it (:func:`agents.question_slots.setting_start`: "MLOps for startups" is
+    "MLOps"), and what is left says a word rarer than everyday English ("models for vision" is no
+    "models").
+
+    >>> _as_written("MLOps for startups", [chunk]), _as_written("stopping in practice", [chunk])
+    ('MLOps', None)
     """
+    setting = setting_start(term)
+    return _written_name(term, chunks) or (None if setting is None else _written_name(term[:setting], chunks))
+
+
+def _written_name(term: str, chunks: Sequence[LessonChunk]) -> str | None:
+    """:func:`_as_written` of a name with no phrase of setting cut."""
     words = term.split()
     for start in range(len(words)):
         if start and "ADJ" not in word_classes(words[start - 1]):

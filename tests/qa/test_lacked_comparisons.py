@@ -130,3 +130,15 @@ def test_a_lacked_side_is_read_as_written_without_adjectives_no_lesson_writes_wi
     for result in _both(graph, "How is LLMOps different from classic MLOps?"):
         assert COMPARED in result.answer and "does not cover classic MLOps" not in result.answer
         assert 'The graph holds no concept "MLOps"' in result.answer
+
+
+def test_a_lacked_side_is_read_without_the_setting_it_is_compared_in(graph: GraphIndex) -> None:
+    # d2l: "How does YOLO compare to SSD for object detection?" said the graph did not cover "single
+    # shot multibox detection for object detection", which no lesson writes; a section writes the name.
+    for result in _both(graph, "How does LLMOps compare to MLOps for startups?"):
+        assert result.covered and COMPARED in result.answer
+        assert 'The graph holds no concept "MLOps"' in result.answer and "does not cover" not in result.answer
+    for result in _both(graph, "How does Shampoo compare to Yogi for training?"):
+        assert result.covered and SOLVERS in result.answer
+        assert 'The graph holds no concept "Yogi"; a lesson mentions it.' in result.answer
+        assert result.answer.endswith("The graph does not cover Shampoo.")
