@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from agents import qa
+from agents.definitions import defines
 from agents.phrases import word_classes
 from agents.question_slots import setting_start
 from agents.relevance import topic_terms
-from agents.text import find_mentions, lexicon
+from agents.text import find_mentions, lexicon, sentences
 from agents.together import said_together
 from governance.excerpts import EXCERPTS, LessonChunk, find_excerpts, lesson_chunks
 from governance.experts import ExpertReport, QAResult, ask_expert
@@ -274,9 +275,17 @@ def _writing(
 ) -> list[LessonChunk]:
     """The chunks (of a scope) that write ``term`` as a name (in any of its forms: "decoder-only
     model" for "decoder-only models"), at most :data:`_WRITING`: those linked to every concept
-    ``beside`` it first (where a lesson puts the two together), then those that match the question best."""
+    ``beside`` it first (where a lesson puts the two together), then those with a sentence that says
+    what kind of thing it is (:func:`agents.definitions.defines`: "Single shot multibox detection is a
+    multiscale object detection model."), then those that match the question best."""
     keys = lexicon([(term, [term])])
     every = len(lesson_chunks(graph))
     found = find_excerpts(graph, question, scope=scope, unowned=unowned, limit=every)
     written = [chunk for chunk in found if find_mentions(chunk.text, keys)]
-    return sorted(written, key=lambda chunk: not chunk.concepts >= set(beside))[:_WRITING]
+    return sorted(
+        written,
+        key=lambda chunk: (
+            not chunk.concepts >= set(beside),
+            not defines([s.text for s in sentences(chunk.text)], [term]),
+        ),
+    )[:_WRITING]
