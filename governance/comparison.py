@@ -89,7 +89,7 @@ def compare_lacked(
     chunks = lesson_chunks(graph)
     forms = [_as_written(term, chunks) for term in sub.unknown]
     sub = sub.model_copy(
-        update={"unknown": [form or term for form, term in zip(forms, sub.unknown, strict=True)]}
+        update={"unknown": [form or _unset(term) for form, term in zip(forms, sub.unknown, strict=True)]}
     )
     written = [form for form in forms if form]
     if not written:
@@ -128,6 +128,17 @@ def _as_written(term: str, chunks: Sequence[LessonChunk]) -> str | None:
     """
     setting = setting_start(term)
     return _written_name(term, chunks) or (None if setting is None else _written_name(term[:setting], chunks))
+
+
+def _unset(term: str) -> str:
+    """A lacked name without the phrase of the setting it is compared in ("policy iteration in
+    reinforcement learning": "policy iteration"), as the graph does not cover it.
+
+    >>> _unset("policy iteration in reinforcement learning"), _unset("methods for regularization")
+    ('policy iteration', 'methods for regularization')
+    """
+    setting = setting_start(term)
+    return term if setting is None else term[:setting]
 
 
 def _written_name(term: str, chunks: Sequence[LessonChunk]) -> str | None:

@@ -142,3 +142,10 @@ def test_a_lacked_side_is_read_without_the_setting_it_is_compared_in(graph: Grap
         assert result.covered and SOLVERS in result.answer
         assert 'The graph holds no concept "Yogi"; a lesson mentions it.' in result.answer
         assert result.answer.endswith("The graph does not cover Shampoo.")
+
+
+def test_a_side_no_lesson_writes_is_not_covered_without_its_setting(graph: GraphIndex) -> None:
+    # d2l: "How does value iteration compare to policy iteration in reinforcement learning?" said the
+    # graph did not cover "policy iteration in reinforcement learning"; the setting is no gap.
+    for result in _both(graph, "How does LLMOps compare to DevOps for startups?"):
+        assert not result.covered and result.answer == "The graph does not cover DevOps."
