@@ -75,7 +75,7 @@ from agents.answer_forms import (
 from agents.definitions import definition
 from agents.passages import listed_passages, names_back
 from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
-from agents.relevance import explains_first, shares_enough
+from agents.relevance import asked_of, explains_first, shares_enough
 from agents.short_answers import answer_like, asks_short, initial_words
 from agents.stance import asks, generality
 
@@ -200,7 +200,9 @@ def _span(
     idf = _idf([s.terms | s.title_terms for s in read])
     subjects = [frozenset(terms) for name in also if (terms := content_terms(name))]
     if kind == "yesno":  # a span cannot say yes or no: the sentence that bears on the question can
-        return _explain(asked, excerpts, read, idf, subjects, usual_first=True)
+        return _explain(
+            asked, excerpts, read, idf, subjects, usual_first=True, wanted=asked_of(question, also)
+        )
     if kind == "option":
         return _choose(question, excerpts, read, idf)
     if kind == "definition":
@@ -273,6 +275,7 @@ def _explain(
     what_of: bool = False,
     concepts: Sequence[str] = (),
     usual_first: bool = False,
+    wanted: frozenset[str] = frozenset(),
 ) -> AnswerSpan | None:
     """The sentence that shares the most of the question's words (idf-weighted, its excerpt's title
     counted), of those that share more than one, are no series and name the most of ``concepts``
@@ -286,7 +289,9 @@ def _explain(
     before it and any other (:func:`agents.stance.generality`): "Is dropout used at test time?" is
     answered by "Typically, we disable dropout at test time.", not by "However, there are some
     exceptions: some researchers use dropout at test time ...", though the latter shares more of
-    its words; with no exception said, "typically" puts no sentence first."""
+    its words; with no exception said, "typically" puts no sentence first. Those that say the terms
+    ``wanted`` themselves come first (what a question asked yes or no asks of the concepts it names:
+    :func:`agents.relevance.asked_of`)."""
     named = frozenset().union(*subjects)
     about = [
         k
@@ -298,7 +303,10 @@ def _explain(
     if not about:
         return None
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
-    first = {k: explains_first(asked, read[k].text, excerpts[read[k].excerpt].title, concepts) for k in about}
+    first = {
+        k: explains_first(asked, read[k].text, excerpts[read[k].excerpt].title, concepts, wanted)
+        for k in about
+    }
     usual = {k: generality(read[k].text) if usual_first else 0 for k in about}
     usual = usual if -1 in usual.values() else dict.fromkeys(about, 0)
     # Ties: the sentence that says the words itself, not only through its title; the earlier one.

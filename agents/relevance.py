@@ -37,6 +37,7 @@ from agents.short_answers import asks_short
 
 __all__ = [
     "COMMONEST_ZIPF",
+    "asked_of",
     "bears_on",
     "explains_first",
     "in_a_row",
@@ -98,7 +99,11 @@ def on_topic(
 ) -> bool:
     """Whether a sentence (of an excerpt titled ``title``) bears on what an open question (a why,
     how or yes/no question, or a what question that asks a description) is about:
-    it names one of ``names`` whole (the concepts the question names, :func:`names_said`), or it
+    it names one of ``names`` whole (the concepts the question names, :func:`names_said`), and for a
+    question asked yes or no says its rarest topic word when the names do not (what it asks of them,
+    :func:`asked_of`: "Is the loss function of a neural network convex?" is not answered by a
+    sentence that says "any loss function" of weight decay; "When should I pick fine-tuning over RAG
+    for my chatbot?" may be without "chatbot"), or it
     says one of the question's topic words (:func:`topic_terms`), itself or in its title (a part of a
     compound counts: "Multi-Head Attention" says "heads"; "LLM" says "LLMs"). A question with no topic
     word is answered by a sentence that says two of its words (all when it has fewer) outside a
@@ -117,6 +122,12 @@ def on_topic(
     True
     >>> on_topic("Why do LLMs make stuff up?", "An LLM predicts likely words."), on_topic("How?", "Any.")
     (True, True)
+    >>> convex = "Is the loss function of a neural network convex?"
+    >>> on_topic(convex, "Weight decay is used in neural network optimization with any loss function.",
+    ...          names=["loss functions"])
+    False
+    >>> on_topic(convex, "A convex loss function has one minimum.", names=["loss functions"])
+    True
     >>> on_topic("Who is the mayor of the city where Acme is?", "Tom Hale is the mayor of Springfield.")
     True
     >>> asked = "can I use LoRA to fine-tune a model on a single GPU?"
@@ -136,14 +147,44 @@ def on_topic(
         return True  # a name, date or number asked: :func:`shares_enough` and its reading decide
     question = _ALONG_WITH.sub("", question)  # "send a picture along with my prompt" sends a picture
     topic = {term.removesuffix("s") for term in topic_terms(question)}  # "LLMs" says "LLM" too
-    if names_said(names, sentence, title):
-        return True
+    if names_said(names, sentence, title):  # asked yes or no: and what is asked of them, its rarest word
+        rest = {term.removesuffix("s") for term in asked_of(question, names)} if kind == "yesno" else set()
+        text = f"{title} {sentence}"
+        return not rest or not rest.isdisjoint(term.removesuffix("s") for term in content_terms(text))
     if not topic:  # everyday words only: two of them said, not in a clause that sets the scene
         said = content_terms(f"{title} {_SETTING.sub('', sentence)}".replace("-", " "))
         return shares_enough(set(question_terms(question)), set(said))
     text = f"{title} {sentence}"
     said = [*content_terms(text), *content_terms(text.replace("-", " "))]
     return not topic.isdisjoint(term.removesuffix("s") for term in said)
+
+
+def asked_of(question: str, names: Sequence[str]) -> frozenset[str]:
+    """The terms of the question's rarest topic word in English (:func:`topic_terms`), what it asks
+    of the concepts it names (``names``): of its words after the first it names, as English asks a
+    property of a subject ("Is the loss function ... convex?"); none when their names say it.
+
+    >>> sorted(asked_of("Is the loss function of a neural network convex?", ["loss functions"]))
+    ['convex']
+    >>> asked_of("Is weight decay a regularizer?", ["regularizer"])
+    frozenset()
+    >>> asked_of("Is fine-tuning worth it or is prompt engineering enough?", ["prompt engineering"])
+    frozenset()
+    """
+    topic, found = topic_terms(question), dict[frozenset[str], float]()
+    spelled = [
+        r"\W+".join(re.escape(w[:-1]) + "s?" if w.endswith("s") else re.escape(w) for w in words)
+        for name in names
+        if (words := WORD.findall(name))
+    ]
+    at = [m.end() for name in spelled if (m := re.search(rf"\b{name}\b", question, re.IGNORECASE))]
+    for match in WORD.finditer(question, min(at, default=0)):
+        word = re.sub(r"['’]s?$", "", match.group(0).lower())
+        if terms := frozenset(content_terms(word)) & topic:
+            found.setdefault(terms, zipf_frequency(word, "en"))
+    rarest = min(found, key=found.__getitem__) if found else frozenset()
+    named = {term.removesuffix("s") for name in names for term in content_terms(name)}
+    return frozenset() if {term.removesuffix("s") for term in rarest} & named else rarest
 
 
 _ALONG_WITH = re.compile(
@@ -166,14 +207,17 @@ sentence or a question is about: two that share only such words share no subject
 
 
 def explains_first(
-    asked: Set[str], sentence: str, title: str, names: Sequence[str]
-) -> tuple[bool, bool, int, bool]:
+    asked: Set[str], sentence: str, title: str, names: Sequence[str], wanted: Set[str] = frozenset()
+) -> tuple[bool, bool, int, bool, bool]:
     """What puts a sentence (of an excerpt titled ``title``) first among those that may answer a why
     or how question (the question's terms ``asked``; ``names``: those of the concepts it names):
     that it shares two of its terms or more, that it is no series (:func:`agents.passages.series`:
     "We begin our tour of modern CNNs with AlexNet, ...; the residual network (ResNet), ...; and
     DenseNet ..." names them all and explains none), the concepts it names (:func:`names_said`),
-    and that it says two of the terms itself, not only in its title. "Why does the transformer need
+    that it says the terms ``wanted`` itself (what a question asked yes or no asks of the concepts it
+    names, :func:`asked_of`: "convex" in "Is the loss function of a neural network convex?", before
+    a sentence that says more of its other words), and that it says two of the terms itself, not
+    only in its title. "Why does the transformer need
     positional encoding?" is answered by a sentence on positional encodings in a section on the
     Transformer before one that says "need" of something else ("To visualize the decoder ... we need
     more data manipulations."); "How do I pick a learning rate schedule?" by a sentence on the
@@ -183,13 +227,14 @@ def explains_first(
     >>> asked = {"transform", "need", "posit", "encod"}
     >>> names = ["Transformer", "positional encoding"]
     >>> explains_first(asked, "To visualize the encoder weights, we need more data.", "Transformer", names)
-    (True, True, 1, True)
+    (True, True, 1, True, True)
     >>> explains_first(asked, "Embeddings are added with positional encoding.", "Transformer", names)
-    (True, True, 2, True)
+    (True, True, 2, True, True)
     """
     words = set(content_terms(sentence))
     shared = len(asked & (words | set(content_terms(title))))
-    return (shared > 1, not series(sentence), names_said(names, sentence, title), len(asked & words) > 1)
+    named = names_said(names, sentence, title)
+    return (shared > 1, not series(sentence), named, wanted <= words, len(asked & words) > 1)
 
 
 def names_said(names: Sequence[str], sentence: str, title: str = "") -> int:
