@@ -161,14 +161,17 @@ def on_topic(
 
 def asked_of(question: str, names: Sequence[str]) -> frozenset[str]:
     """The terms of the question's rarest topic word in English (:func:`topic_terms`), what it asks
-    of the concepts it names (``names``): of its words after the first it names, as English asks a
-    property of a subject ("Is the loss function ... convex?"); none when their names say it.
+    of the concepts it names (``names``): of its words after the first it names, in its clause, as
+    English asks a property of a subject ("Is the loss function ... convex?"; not "Goodfellow" in
+    "Is dropout applied in training only, as Goodfellow says?"); none when their names say it.
 
     >>> sorted(asked_of("Is the loss function of a neural network convex?", ["loss functions"]))
     ['convex']
     >>> asked_of("Is weight decay a regularizer?", ["regularizer"])
     frozenset()
     >>> asked_of("Is fine-tuning worth it or is prompt engineering enough?", ["prompt engineering"])
+    frozenset()
+    >>> asked_of("Is dropout applied in training only, as Goodfellow says?", ["dropout"])
     frozenset()
     """
     topic, found = topic_terms(question), dict[frozenset[str], float]()
@@ -178,7 +181,9 @@ def asked_of(question: str, names: Sequence[str]) -> frozenset[str]:
         if (words := WORD.findall(name))
     ]
     at = [m.end() for name in spelled if (m := re.search(rf"\b{name}\b", question, re.IGNORECASE))]
-    for match in WORD.finditer(question, min(at, default=0)):
+    start = min(at, default=0)
+    clause = re.search(r"[,;:()?!]", question[start:])  # an aside after it ("as X says") asks nothing
+    for match in WORD.finditer(question, start, start + clause.start() if clause else len(question)):
         word = re.sub(r"['’]s?$", "", match.group(0).lower())
         if terms := frozenset(content_terms(word)) & topic:
             found.setdefault(terms, zipf_frequency(word, "en"))
