@@ -17,6 +17,7 @@ from typing import Literal
 
 from agents.phrases import CLOSED_CLASSES
 from agents.question_frames import FRAME, WORD, predicate, stem, without_predicate
+from agents.written_forms import one_spelling
 
 __all__ = [
     "ASPECT",
@@ -96,8 +97,8 @@ _AUX = re.compile(
 
 def content_terms(text: str) -> list[str]:
     """Content words, lower case, a possessive ``'s`` dropped, each as its English Snowball stem
-    (so that "evaluated", "evaluating" and "evaluation" are one term); a lone letter is no content
-    word.
+    (so that "evaluated", "evaluating" and "evaluation" are one term; "1×1" and "1x1" are one:
+    :func:`agents.written_forms.one_spelling`); a lone letter is no content word.
 
     >>> content_terms("Who wrote the Beatles' songs, W?")
     ['wrote', 'beatl', 'song']
@@ -108,7 +109,7 @@ def content_terms(text: str) -> list[str]:
     >>> content_terms("d2l's encoder--decoder (LaTeX's en dash), an encoder–decoder, fast---slow")
     ['d2l', 'encoder-decod', 'latex', 'en', 'dash', 'encoder-decod', 'fast', 'slow']
     """
-    words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(_EN_DASH.sub("-", text))]
+    words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(_EN_DASH.sub("-", one_spelling(text)))]
     return [stem(w) for w in words if w not in _STOP and (len(w) > 1 or w.isdigit())]
 
 
