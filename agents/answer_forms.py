@@ -97,8 +97,8 @@ _AUX = re.compile(
 
 def content_terms(text: str) -> list[str]:
     """Content words, lower case, a possessive ``'s`` dropped, each as its English Snowball stem
-    (so that "evaluated", "evaluating" and "evaluation" are one term; "1×1" and "1x1" are one:
-    :func:`agents.written_forms.one_spelling`); a lone letter is no content word.
+    ("evaluated", "evaluating" and "evaluation" are one term; so are "1×1" and "1x1", "re-ranking"
+    and "reranking": :func:`agents.written_forms.one_spelling`); a lone letter is no content word.
 
     >>> content_terms("Who wrote the Beatles' songs, W?")
     ['wrote', 'beatl', 'song']

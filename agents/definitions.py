@@ -39,6 +39,7 @@ from agents.appositions import apposed_to
 from agents.glosses import DENIED, GOES_ON, RELATED, UNMARKED, entry_gloss, gloss
 from agents.passages import announces, leans_back, names_back, titled_by
 from agents.text import acronym_of
+from agents.written_forms import either_way
 
 __all__ = ["Definition", "defines", "definition"]
 
@@ -123,7 +124,7 @@ def _patterns(names: tuple[str, ...]) -> _Patterns:
     """The patterns of a sentence that says what X is (X: any of ``names``): "X is ..." (quotes,
     an aside in brackets or between commas allowed), "defining X as ...", "... called X", "*X*",
     a sentence that opens with X, and one that mentions it."""
-    terms = "|".join(re.escape(name) for name in names)
+    terms = "|".join(either_way(name) for name in names)  # "re-ranking" as a lesson writes it: "reranking"
     says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
         rf"(?P<lead>{_LEAD})?\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?"
         r"(?:\s*\([^()]*\))?(?:\s*,[^,.;:!?]{1,80},)?\s+"
