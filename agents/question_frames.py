@@ -55,7 +55,8 @@ _LEARNER = r"(?!(?:i|we|you|one)\b)"
 """Not the one asking: "How do I prepare for X?" and "What do I do after X?" ask what to learn."""
 _DOING = re.compile(
     rf"^\W*(?:why\b|how (?:do|does|did|is|are|was|were|can|could|would|should) {_LEARNER}|"
-    rf"what (?:do|does|did) {_LEARNER}[^?]*?\bdo\b)",
+    rf"what (?:do|does|did) {_LEARNER}[^?]*?\bdo\b|"
+    r"what(?:'s|’s| is| are) the (?:main |whole )?(?:point|purpose|reason|goal)s? of\b)",  # a why, in words
     re.IGNORECASE,
 )
 _NEXT_THING = re.compile(
@@ -74,6 +75,8 @@ def of_doing(question: str) -> bool:
     >>> of_doing("How does cosine similarity tell me if two pieces of text match?")
     True
     >>> of_doing("What does re-ranking do after the vector search step?")
+    True
+    >>> of_doing("What's the point of splitting documents into chunks before embedding them?")
     True
     >>> of_doing("How do I prepare for transformers?"), of_doing("What do I do after calculus?")
     (False, False)
