@@ -13,7 +13,8 @@ rare each word is among the excerpts given (``idf``), and the rules below.
    (a span cannot say yes).
 2. **Direct score** of a candidate: the question's words found in its sentence and in the
    excerpt's title (idf-weighted), plus closeness to them and to the word the question asks
-   about (each 1 / (1 + words between)), plus one when its form is the kind asked for.
+   about (each 1 / (1 + words between)), plus one when its form is the kind asked for. A number
+   answers "How many X?" or "How much X?" only when its sentence says it of X (:mod:`agents.quantities`).
 3. **Bridge score** (two hops): a sentence A that matches the question leads to another excerpt B
    (A names B's title, or a name in A is part of it); a candidate in B scores the overlap of A
    with the question plus the overlap of its own sentence with the question's words that A did
@@ -74,7 +75,7 @@ from agents.answer_forms import (
 )
 from agents.definitions import definition
 from agents.passages import listed_passages, names_back
-from agents.quantities import COUNT, TIME_COMPARED, counts, number_value
+from agents.quantities import COUNT, TIME_COMPARED, counts, number_value, quantified, quantifies
 from agents.relevance import asked_of, explains_first, shares_enough
 from agents.short_answers import answer_like, asks_short, initial_words
 from agents.stance import asks, generality
@@ -217,6 +218,7 @@ def _span(
     if described and (said := _explain(asked, excerpts, read, idf, concepts=also)) is not None:
         return said
     initial = initial_words([s.text for s in read], [s.names for s in read])
+    amount = quantified(question) if kind == "number" else ""  # "patience": of "how much patience ...?"
     best: tuple[float, int, int, str, int] | None = None
     hops = [(_overlap(asked, s.terms | s.title_terms, idf), asked - s.terms - s.title_terms) for s in read]
     leading: dict[int, list[tuple[float, set[str]]]] = {}  # excerpt -> the hops of sentences leading to it
@@ -245,6 +247,8 @@ def _span(
             if not words or words <= asked or sentence.text[start:end] in initial.get(position, ()):
                 continue
             if not answer_like(sentence.text, start, end):
+                continue
+            if amount and not quantifies(sentence.text, start, end, amount):
                 continue
             form = (
                 1.0 if kind in ("date", "number") or DATE.fullmatch(sentence.text[start:end]) is None else 0.0

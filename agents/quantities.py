@@ -1,8 +1,20 @@
 """The numbers a sentence gives, as the offline reader compares them: counts in digits or words,
-years for a comparison of time (:mod:`agents.answer_spans`, "Which has more species, A or B?").
+years for a comparison of time (:mod:`agents.answer_spans`, "Which has more species, A or B?"); and
+what a number quantifies, for a question that asks how many or how much of a thing.
+
+A number answers "How many X ...?" or "How much X ...?" only when its sentence says it of X: X
+follows it ("152 layers", "a 152-layer model", "16 GB of memory") or comes before it with only
+function words between ("a patience of 12", "the layers are 12", "raise the patience to 12"). A
+number that counts something else ("this will take about 12 minutes") or is part of a name
+("ResNet-152") answers nothing about X, though its sentence shares a word with the question.
 
 >>> number_value("1,200"), number_value("five"), counts("118 species of frogs", {"speci"})
 (1200.0, 5.0, True)
+>>> quantified("How much patience should I give it?"), quantified("How much does it cost?")
+('patienc', '')
+>>> text = "It takes 12 minutes with a patience of 5."
+>>> quantifies(text, 9, 11, "patienc"), quantifies(text, 39, 40, "patienc")
+(False, True)
 """
 
 from __future__ import annotations
@@ -10,8 +22,9 @@ from __future__ import annotations
 import re
 
 from agents.answer_forms import NUMBER, WORD, content_terms
+from agents.phrases import CLOSED_CLASSES
 
-__all__ = ["COUNT", "TIME_COMPARED", "counts", "number_value"]
+__all__ = ["COUNT", "TIME_COMPARED", "counts", "number_value", "quantified", "quantifies"]
 
 TIME_COMPARED = re.compile(
     r"\b(?:earlier|earliest|first|older|oldest|before|sooner|later|latest|last|younger|youngest|after|"
@@ -47,3 +60,66 @@ def number_value(text: str) -> float | None:
         return float(re.sub(r"[^\d.]", "", word.split(" ")[0]))
     except ValueError:  # "1.2.3"
         return None
+
+
+_FUNCTION = frozenset().union(*(words for tag, words in CLOSED_CLASSES.items() if tag != "NUM"))
+"""Function words: they join a thing to its number ("a patience of 12") and end the words that
+name what a number counts ("12 minutes: ...", "152 layers and ...")."""
+_ASKED_AMOUNT = re.compile(r"\bhow\s+(?:many|much)\s+(?P<what>[^?]*)", re.IGNORECASE)
+_JOINED = re.compile(r"[\s=:]*")
+"""What may stand between two words of a phrase that gives a number ("patience = 12", "heads: 8")."""
+
+
+def quantified(question: str) -> str:
+    """The stem of what a "how many" or "how much" question counts or measures: the last of the
+    words after it, up to the first function word ("layer" in "How many layers does it have?",
+    "head" in "how many attention heads ..."); "" when none is named ("How much does it cost?")."""
+    asked = _ASKED_AMOUNT.search(question)
+    if asked is None:
+        return ""
+    named: list[str] = []
+    for word in _phrase(asked.group("what")):
+        if word.lower() in _FUNCTION:
+            break
+        named.append(word)
+    terms = content_terms(named[-1]) if named else []
+    return terms[-1] if terms else ""
+
+
+def quantifies(text: str, start: int, end: int, what: str) -> bool:
+    """Whether the number at ``[start, end)`` of a sentence is said of ``what`` (a stem, from
+    :func:`quantified`): the words right after it name it, through one "of" ("16 GB of memory"),
+    or it is the word before it, but for function words, three at most ("the heads are 8"; not
+    "images representing 10 categories": the word before is a verb)."""
+    after = _phrase(text[end:])
+    named = _named(after)
+    if len(named) < len(after) and after[len(named)].lower() == "of":
+        named += _named(after[len(named) + 1 :])
+    if what in content_terms(" ".join(named)):
+        return True
+    before = _phrase(text[:start], backwards=True)
+    between = next((k for k, word in enumerate(before) if word.lower() not in _FUNCTION), len(before))
+    return between <= 3 and between < len(before) and content_terms(before[between])[-1:] == [what]
+
+
+def _named(words: list[str]) -> list[str]:
+    """The words up to the first function word, three at most: the name of what a number counts."""
+    return words[: next((k for k, word in enumerate(words) if word.lower() in _FUNCTION), len(words))][:3]
+
+
+def _phrase(text: str, *, backwards: bool = False) -> list[str]:
+    """The words of ``text`` from its start (from its end, ``backwards``, nearest first) while only
+    spaces, "=" or ":" stand between them (or a hyphen before the first, forwards: "a 152-layer
+    model"): a comma, a bracket or a full stop ends the phrase."""
+    words = list(WORD.finditer(text))
+    if backwards:
+        words.reverse()
+    found: list[str] = []
+    edge = len(text) if backwards else 0
+    for word in words:
+        gap = text[word.end() : edge] if backwards else text[edge : word.start()]
+        if not _JOINED.fullmatch(gap) and (backwards or found or gap != "-"):  # "152-layer": 152 layers
+            break
+        found.append(word.group(0))
+        edge = word.start() if backwards else word.end()
+    return found

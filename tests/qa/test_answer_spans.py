@@ -550,3 +550,39 @@ def test_a_list_of_glossed_terms_is_no_table_of_contents() -> None:
     )
     span = best_span("What is tokenization?", [concepts, prose], ["tokenization"])
     assert span is not None and span.excerpt == "c-1"
+
+
+def test_a_number_answers_how_many_or_how_much_only_when_it_is_said_of_what_is_asked() -> None:
+    # "12" counts minutes in a sentence that shares "stop" and "early" with the question: it says
+    # nothing of patience, and no other number is given.
+    timed = Excerpt(
+        "c-1",
+        "Tuning",
+        "We can run the search as before (this will take about 12 minutes): trials that "
+        "underperform are stopped early.",
+    )
+    assert best_span("How much patience should I give early stopping?", [timed]) is None
+    # The number that is said of what is asked, after it or before it, though another is nearer.
+    encoder = [Excerpt("c-2", "Encoder", "The encoder uses 12 minutes per epoch and 8 heads.")]
+    span = best_span("How many heads does the encoder use?", encoder)
+    assert span is not None and span.text == "8"
+    patience = [Excerpt("c-3", "Stopping", "Stopping early after 12 minutes with a patience of 5 works.")]
+    span = best_span("How much patience should I give early stopping?", patience)
+    assert span is not None and span.text == "5"
+    # What is asked, written before a number, is said of it only as the word right before it
+    # (function words aside): "images representing 10 categories" counts categories.
+    fashion = [Excerpt("c-7", "Data", "Fashion-MNIST consists of images representing 10 categories.")]
+    assert best_span("How many images are in Fashion-MNIST?", fashion) is None
+    # A number glued to a name ("ResNet-152") is said of nothing; a question that names nothing it
+    # counts ("How much does it cost?") takes the best-scored number, as before.
+    layered = [Excerpt("c-4", "ResNet", "ResNet-152 has 152 layers and takes 3 days to train.")]
+    assert (span := best_span("How many layers does ResNet-152 have?", layered)) is not None
+    assert span.text == "152"
+    assert (span := best_span("How many days does ResNet-152 take to train?", layered)) is not None
+    assert span.text == "3"
+    assert best_span("How many blocks does ResNet-152 have?", layered) is None
+    hyphened = [Excerpt("c-6", "ResNet", "The ResNet-152 model is a deeper 152-layer network.")]
+    assert (span := best_span("How many layers does the ResNet-152 model have?", hyphened)) is not None
+    assert span.text == "152"
+    priced = [Excerpt("c-5", "Cost", "Training it costs $300 and takes 3 days.")]
+    assert (span := best_span("How much does training cost?", priced)) is not None and span.text == "$300"
