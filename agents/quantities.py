@@ -65,6 +65,8 @@ def number_value(text: str) -> float | None:
 _FUNCTION = frozenset().union(*(words for tag, words in CLOSED_CLASSES.items() if tag != "NUM"))
 """Function words: they join a thing to its number ("a patience of 12") and end the words that
 name what a number counts ("12 minutes: ...", "152 layers and ...")."""
+_RANGED = CLOSED_CLASSES["NUM"] | CLOSED_CLASSES["QUANT"]
+"""Words that close a range after a number ("1 or more", "5 or fewer", "two or three")."""
 _ASKED_AMOUNT = re.compile(r"\bhow\s+(?:many|much)\s+(?P<what>[^?]*)", re.IGNORECASE)
 _JOINED = re.compile(r"[\s=:]*")
 """What may stand between two words of a phrase that gives a number ("patience = 12", "heads: 8")."""
@@ -92,6 +94,9 @@ def quantifies(text: str, start: int, end: int, what: str) -> bool:
     or it is the word before it, but for function words, three at most ("the heads are 8"; not
     "images representing 10 categories": the word before is a verb)."""
     after = _phrase(text[end:])
+    ranged = len(after) > 2 and (after[1].lower() in _RANGED or number_value(after[1]) is not None)
+    if ranged and after[0].lower() in ("or", "to", "and"):
+        after = after[2:]  # "1 or more examples", "8 to 16 heads": the range counts what follows it
     named = _named(after)
     if len(named) < len(after) and after[len(named)].lower() == "of":
         named += _named(after[len(named) + 1 :])

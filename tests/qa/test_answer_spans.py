@@ -573,6 +573,10 @@ def test_a_number_answers_how_many_or_how_much_only_when_it_is_said_of_what_is_a
     # (function words aside): "images representing 10 categories" counts categories.
     fashion = [Excerpt("c-7", "Data", "Fashion-MNIST consists of images representing 10 categories.")]
     assert best_span("How many images are in Fashion-MNIST?", fashion) is None
+    # A range counts what follows it.
+    shots = [Excerpt("c-8", "Few-shot", "Few-shot prompting gives the model 1 or more examples.")]
+    assert (span := best_span("How many examples does few-shot prompting give?", shots)) is not None
+    assert span.text == "1"
     # A number glued to a name ("ResNet-152") is said of nothing; a question that names nothing it
     # counts ("How much does it cost?") takes the best-scored number, as before.
     layered = [Excerpt("c-4", "ResNet", "ResNet-152 has 152 layers and takes 3 days to train.")]
