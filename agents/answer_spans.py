@@ -63,7 +63,6 @@ from agents.answer_forms import (
     PURPOSE,
     SMALLEST,
     WORD,
-    YEAR,
     answer_candidates,
     asked_part,
     content_terms,
@@ -75,7 +74,7 @@ from agents.answer_forms import (
 )
 from agents.definitions import definition
 from agents.passages import listed_passages, names_back
-from agents.quantities import COUNT, TIME_COMPARED, counts, number_value, quantified, quantifies
+from agents.quantities import first_value, quantified, quantifies
 from agents.relevance import asked_of, explains_first, shares_enough
 from agents.short_answers import answer_like, asks_short, initial_words
 from agents.stance import asks, generality
@@ -425,7 +424,9 @@ def _choose(
             ((_overlap(counted, s.terms | s.title_terms, idf), s) for s in about), key=lambda p: -p[0]
         )
         overlap, deciding = ranked[0] if ranked else (0.0, None)
-        value, valued = _first_value([s for _, s in ranked], question, counted)
+        sentences = [s for _, s in ranked]
+        value, at = first_value([s.text for s in sentences], question, counted)
+        valued = None if at is None else sentences[at]
         where = valued if comparative and valued is not None else deciding
         facts.append(
             (overlap, value, excerpts[where.excerpt].id if where else "", where.text if where else "")
@@ -440,23 +441,3 @@ def _choose(
         return None
     text, excerpt, sentence = (options[0], e1, s1) if first else (options[1], e2, s2)
     return AnswerSpan(text, excerpt, sentence, 0.5)
-
-
-def _first_value(
-    about: Sequence[_Sentence], question: str, counted: set[str]
-) -> tuple[float | None, _Sentence | None]:
-    """The first year of the sentences when the question compares times (earlier, later, ...);
-    otherwise the first number with a unit, or that counts one of the question's words
-    (``counted``); and the sentence that gives it: what an answer quotes, so that a reader who sees
-    only this option (an expert of one domain) still passes on the fact a comparison needs."""
-    if TIME_COMPARED.search(question):
-        for sentence in about:
-            if (year := YEAR.search(sentence.text)) is not None:
-                return float(year.group(0)), sentence
-        return None, None
-    for sentence in about:
-        for found in COUNT.finditer(sentence.text):
-            if " " in found.group(0) or counts(sentence.text[found.end() :], counted):
-                if (value := number_value(found.group(0))) is not None:
-                    return value, sentence
-    return None, None

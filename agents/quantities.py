@@ -20,11 +20,12 @@ number that counts something else ("this will take about 12 minutes") or is part
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from agents.answer_forms import NUMBER, WORD, content_terms
+from agents.answer_forms import NUMBER, WORD, YEAR, content_terms
 from agents.phrases import CLOSED_CLASSES
 
-__all__ = ["COUNT", "TIME_COMPARED", "counts", "number_value", "quantified", "quantifies"]
+__all__ = ["COUNT", "TIME_COMPARED", "counts", "first_value", "number_value", "quantified", "quantifies"]
 
 TIME_COMPARED = re.compile(
     r"\b(?:earlier|earliest|first|older|oldest|before|sooner|later|latest|last|younger|youngest|after|"
@@ -128,3 +129,28 @@ def _phrase(text: str, *, backwards: bool = False) -> list[str]:
         found.append(word.group(0))
         edge = word.start() if backwards else word.end()
     return found
+
+
+def first_value(about: Sequence[str], question: str, counted: set[str]) -> tuple[float | None, int | None]:
+    """The first year of the sentences ``about`` when the question compares times (earlier, later,
+    ...); otherwise the first number with a unit, or that counts one of the question's words
+    (``counted``); and the position of the sentence that gives it: what an answer quotes, so that a
+    reader who sees only one option (an expert of one domain) still passes on the fact a comparison
+    needs.
+
+    >>> first_value(["Founded long ago.", "It was founded in 1901."], "Which is older, A or B?", set())
+    (1901.0, 1)
+    >>> first_value(["It has 118 species of frogs."], "Which has more species?", {"speci"})
+    (118.0, 0)
+    """
+    if TIME_COMPARED.search(question):
+        for position, sentence in enumerate(about):
+            if (year := YEAR.search(sentence)) is not None:
+                return float(year.group(0)), position
+        return None, None
+    for position, sentence in enumerate(about):
+        for found in COUNT.finditer(sentence):
+            if " " in found.group(0) or counts(sentence[found.end() :], counted):
+                if (value := number_value(found.group(0))) is not None:
+                    return value, position
+    return None, None
