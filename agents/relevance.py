@@ -32,7 +32,7 @@ from wordfreq import zipf_frequency
 
 from agents.answer_forms import WORD, content_terms, expected_kind, question_terms
 from agents.offline.terms import ANCHOR_ZIPF
-from agents.passages import series
+from agents.passages import points_elsewhere, series
 from agents.short_answers import asks_short
 
 __all__ = [
@@ -213,7 +213,7 @@ sentence or a question is about: two that share only such words share no subject
 
 def explains_first(
     asked: Set[str], sentence: str, title: str, names: Sequence[str], wanted: Set[str] = frozenset()
-) -> tuple[bool, bool, int, bool, bool]:
+) -> tuple[bool, bool, int, bool, bool, bool]:
     """What puts a sentence (of an excerpt titled ``title``) first among those that may answer a why
     or how question (the question's terms ``asked``; ``names``: those of the concepts it names):
     that it shares two of its terms or more, that it is no series (:func:`agents.passages.series`:
@@ -221,8 +221,12 @@ def explains_first(
     DenseNet ..." names them all and explains none), the concepts it names (:func:`names_said`),
     that it says the terms ``wanted`` itself (what a question asked yes or no asks of the concepts it
     names, :func:`asked_of`: "convex" in "Is the loss function of a neural network convex?", before
-    a sentence that says more of its other words), and that it says two of the terms itself, not
-    only in its title. "Why does the transformer need
+    a sentence that says more of its other words), that, naming them, it speaks of them, not of the
+    text (:func:`agents.passages.points_elsewhere`: "As we mentioned earlier, batch normalization
+    behaves differently in training mode", "We will revisit this in the next section, when we
+    introduce weight decay" name it where it is explained; of a sentence that names none, nothing
+    tells what else it speaks of), and that it says two of the terms itself, not only in its title.
+    "Why does the transformer need
     positional encoding?" is answered by a sentence on positional encodings in a section on the
     Transformer before one that says "need" of something else ("To visualize the decoder ... we need
     more data manipulations."); "How do I pick a learning rate schedule?" by a sentence on the
@@ -232,14 +236,15 @@ def explains_first(
     >>> asked = {"transform", "need", "posit", "encod"}
     >>> names = ["Transformer", "positional encoding"]
     >>> explains_first(asked, "To visualize the encoder weights, we need more data.", "Transformer", names)
-    (True, True, 1, True, True)
+    (True, True, 1, True, True, True)
     >>> explains_first(asked, "Embeddings are added with positional encoding.", "Transformer", names)
-    (True, True, 2, True, True)
+    (True, True, 2, True, True, True)
     """
     words = set(content_terms(sentence))
     shared = len(asked & (words | set(content_terms(title))))
     named = names_said(names, sentence, title)
-    return (shared > 1, not series(sentence), named, wanted <= words, len(asked & words) > 1)
+    stated = not named or not points_elsewhere(sentence)
+    return (shared > 1, not series(sentence), named, wanted <= words, stated, len(asked & words) > 1)
 
 
 def names_said(names: Sequence[str], sentence: str, title: str = "") -> int:
