@@ -72,7 +72,7 @@ _LEADING = re.compile(r"^[^\w(*_`\"'“]+")
 
 _NAMES_BACK = re.compile(
     r"\W*(?:we\s+(?:call|refer\s+to|term|denote)\s+(?:this|these|it|them|such\s+\w+)|"
-    r"(?:this|these|it|they|such\s+\w+)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:also\s+)?"
+    r"(?:(?:this|these|such)(?:\s+[\w-]+){0,3}?|it|they)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:also\s+)?"
     r"(?:called|known\s+as|referred\s+to\s+as|termed|dubbed|named))\b",
     re.IGNORECASE,
 )
@@ -175,7 +175,12 @@ def points_elsewhere(text: str) -> bool:
 
 def names_back(text: str) -> bool:
     """Whether a sentence names what the sentence before it says ("We call this the backwards pass.",
-    "This is called distribution shift."): quoted alone, it says nothing of what it names."""
+    "This is called distribution shift.", "These bounding boxes are called anchor boxes."): quoted
+    alone, it says nothing of what it names.
+
+    >>> names_back("These bounding boxes are called *anchor boxes*."), names_back("Boxes are called anchors.")
+    (True, False)
+    """
     return _NAMES_BACK.match(text) is not None
 
 

@@ -89,3 +89,20 @@ def test_a_forward_reference_loses_to_the_section_that_explains() -> None:
     span = best_span("whats weight decay in regularization?", excerpts, ["weight decay"])
     assert span is not None
     assert span.excerpt == "c-2"
+
+
+def test_a_sentence_that_only_names_what_the_one_before_says_is_quoted_after_it() -> None:
+    # d2l: "What are anchor boxes?" quoted "These bounding boxes are called *anchor boxes*." alone.
+    excerpts = [
+        Excerpt(
+            "c-1",
+            "Anchor Boxes",
+            "Different models may adopt different region sampling schemes. Here we introduce one of such "
+            "methods: it generates multiple bounding boxes with varying scales and aspect ratios centered "
+            "on each pixel. These bounding boxes are called *anchor boxes*.",
+        )
+    ]
+    span = best_span("What are anchor boxes?", excerpts, ["anchor boxes"])
+    assert span is not None
+    assert "generates multiple bounding boxes" in span.sentence
+    assert span.sentence.endswith("These bounding boxes are called *anchor boxes*.")
