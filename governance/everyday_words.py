@@ -26,13 +26,17 @@ from agents.offline.terms import ANCHOR_ZIPF
 from governance.excerpts import graph_lexicon, lesson_terms
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["RARER", "misspelled_word", "respellings"]
+__all__ = ["LONGEST", "RARER", "misspelled_word", "respellings"]
 
 RARER = 3.0
 """How much rarer (in Zipf, log10 of a word's frequency) a spelling is than the everyday word it is
 a slip of, at least: "diffrence" (1.6) of "difference" (5.0), not "bagging" (3.0) of "begging"
 (3.9) nor "lora" (2.6) of "flora" or "lord"."""
 
+LONGEST = 24
+"""Letters in the longest word read as a slip: everyday English words are shorter, and a word's
+spellings one slip away grow with the square of its length (a question of one 100,000-letter word
+would need gigabytes)."""
 _PLAIN = re.compile(r"[A-Za-z][a-z]+")
 """A word written as words are, not as a name or abbreviation is: letters only, no capital after
 the first."""
@@ -70,7 +74,12 @@ def misspelled_word(graph: GraphIndex, question: str) -> tuple[int, int, str] | 
     for match in WORD.finditer(question):
         written = match.group(0)
         terms = content_terms(written)
-        if not _PLAIN.fullmatch(written) or not terms or any(t in read or t in named for t in terms):
+        if (
+            len(written) > LONGEST
+            or not _PLAIN.fullmatch(written)
+            or not terms
+            or any(t in read or t in named for t in terms)
+        ):
             continue
         word = written.lower()
         least = max(ANCHOR_ZIPF, zipf_frequency(word, "en") + RARER)
