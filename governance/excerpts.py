@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from agents.answer_forms import content_terms, expected_kind, question_terms
+from agents.answer_forms import DEFINED, content_terms, expected_kind, question_terms
 from agents.answer_spans import Excerpt
 from agents.cross_references import without_holes
 from agents.definitions import defines
@@ -308,7 +308,10 @@ def find_excerpts(
     alone = bool(asked) and asked <= named_words
     # Why or how of concepts: a chunk on them all before one that shares only their other words.
     explained = _explained(graph, question)
-    scored: list[tuple[bool, int, int, bool, bool, bool, bool, int, float, int, LessonChunk]] = []
+    # What a name no concept asked about is ("What is single shot multibox detection?"): a chunk
+    # with a sentence that says it, "X is a ...", before the section titled by it.
+    lacked = _asked_name(question) if not about else ""
+    scored: list[tuple[bool, bool, int, int, bool, bool, bool, bool, int, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
@@ -335,9 +338,27 @@ def find_excerpts(
             heading = asks_alike(question, chunk.title) and chunk.id not in continuing(graph)
             # Then a section whose heading names doing what it asks how to do, naming the most first.
             names = 0 if chunk.id in continuing(graph) else names_alike(question, chunk.title)
-            key = (not heading, heading * order, -names, not first, *ranks, -said, -match, order)
+            says = bool(lacked) and _says_what(chunk, lacked)
+            key = (not says, not heading, heading * order, -names, not first, *ranks, -said, -match, order)
             scored.append((*key, chunk))
-    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:10])[:limit]]
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:11])[:limit]]
+
+
+def _asked_name(question: str) -> str:
+    """The term a "What is X?" question asks about ("" for any other question).
+
+    >>> _asked_name("What is single shot multibox detection?"), _asked_name("How does it work?")
+    ('single shot multibox detection', '')
+    """
+    match = DEFINED.match(" ".join(question.split()).lower())
+    return match.group("term").strip(" \"'“”") if match else ""
+
+
+def _says_what(chunk: LessonChunk, term: str) -> bool:
+    """Whether a chunk that says all of a term's words has a sentence saying what kind of thing
+    the term is (:func:`agents.definitions.defines`)."""
+    words = set(content_terms(term))
+    return bool(words) and words <= chunk.terms and defines([s.text for s in sentences(chunk.text)], [term])
 
 
 def _explained(graph: GraphIndex, question: str) -> dict[str, list[tuple[str, ...]]]:
