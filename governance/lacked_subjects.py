@@ -6,17 +6,20 @@ else ("This is the most commonly used method, but it also requires GPU accelerat
 that part's required subject (:func:`agents.relevance.on_topic`), and it is read in the lessons
 alone, as the "What is X?" part is (:func:`governance.question_forms.lacked_term`). So is a part that
 asks what such a term is in the setting of a concept: "What is re-ranking in a RAG pipeline?" asks
-what re-ranking is (:func:`governance.question_forms.about_one`), not what RAG is."""
+what re-ranking is (:func:`governance.question_forms.about_one`), not what RAG is. So is a part's
+own subject when it asks how X works, why or when to use X, and X is a name of more than one word
+that no concept has and no lesson writes ("How does early stopping work?", where a lesson says "we
+do not really stop early"): :func:`_unwritten`."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-from agents.answer_forms import DEFINED, question_terms
-from agents.relevance import topic_terms
+from agents.answer_forms import DEFINED, content_terms, question_terms
+from agents.relevance import in_a_row, topic_terms
 from agents.text import find_mentions, normalize_name
-from governance.excerpts import graph_lexicon
+from governance.excerpts import graph_lexicon, lesson_chunks
 from governance.question_forms import GENERIC, about_one, noun_ended, one_name
 from governance.spelling import edits
 from magg_kg.graph_index import GraphIndex
@@ -29,7 +32,8 @@ def lacked_subjects(graph: GraphIndex, texts: Sequence[str]) -> list[str]:
     and another part asks what it is ("What is X?", "What does X mean?"), or "" (a part that names
     no such term, or asks what it is itself). A term the graph lacks names no concept whole and
     says more than a generic head word ("a model" names nothing of its own). A part's own term is
-    its subject when only the setting it is asked in names a concept ("in a RAG pipeline")."""
+    its subject when only the setting it is asked in names a concept ("in a RAG pipeline"); a part
+    that asks how an unwritten name works, why or when to use it, asks about that name."""
     read = [about_one(graph, text) for text in texts]
     keys = graph_lexicon(graph)
     set_in = [
@@ -44,10 +48,47 @@ def lacked_subjects(graph: GraphIndex, texts: Sequence[str]) -> list[str]:
         and set(question_terms(term)) - GENERIC
         and not _misspelt(term, keys)
     ]
-    return [
+    found = [
         next((term for term in lacked if (term != own or setting) and _names(text, term)), "")
         for text, own, setting in zip(texts, asked, set_in, strict=True)
     ]
+    return [term or _unwritten(graph, _explained(text), keys) for term, text in zip(found, read, strict=True)]
+
+
+_EXPLAINED = re.compile(
+    r"^\W*(?:how (?:does|do|did|can|would) (?P<how>.+?) work"
+    r"|why (?:(?:would|should|do|does|did) (?:i|we|you|one|people) )?use (?P<why>.+?)"
+    r"|when (?:should|would|do|can) (?:i|we|you|one) use (?P<when>.+?))\W*$",
+    re.IGNORECASE,
+)
+"""A part that asks how X works, why one would use X or when to use X: X is its own subject."""
+
+
+def _explained(question: str) -> str:
+    """The subject a part asks how it works, why or when to use it, without "a" or "the" ("" for
+    any other part).
+
+    >>> _explained("How does early stopping work?"), _explained("Why use a learning rate schedule?")
+    ('early stopping', 'learning rate schedule')
+    >>> _explained("How does attention work in the transformer?"), _explained("What is dropout?")
+    ('', '')
+    """
+    match = _EXPLAINED.match(" ".join(question.split()))
+    said = next((group for group in match.groups() if group), "") if match else ""
+    return re.sub(r"^(?:an?|the)\s+", "", said.strip(" \"'“”"), flags=re.IGNORECASE)
+
+
+def _unwritten(graph: GraphIndex, term: str, keys: dict[str, str]) -> str:
+    """``term`` when it is a name of more than one word that names no concept, is no name of the
+    graph misspelled, and that no lesson writes whole ("early stopping", where a lesson says "we do
+    not really stop early"): a sentence that does not say it speaks of something else. "" else."""
+    words = tuple(content_terms(term))
+    if len(term.split()) < 2 or len(words) < 2 or one_name(term, keys) or find_mentions(term, keys):
+        return ""
+    if not set(question_terms(term)) - GENERIC or _misspelt(term, keys):
+        return ""
+    chunks = [chunk for chunk in lesson_chunks(graph) if set(words) <= chunk.terms]
+    return "" if any(in_a_row(words, content_terms(chunk.text)) for chunk in chunks) else term
 
 
 def _asked_term(question: str, own: bool = False) -> str:
