@@ -24,7 +24,7 @@ from governance.question_forms import GENERIC, about_one, noun_ended, one_name
 from governance.spelling import edits
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["lacked_subjects"]
+__all__ = ["lacked_subjects", "own_lack"]
 
 
 def lacked_subjects(graph: GraphIndex, texts: Sequence[str]) -> list[str]:
@@ -62,6 +62,16 @@ _EXPLAINED = re.compile(
     re.IGNORECASE,
 )
 """A part that asks how X works, why one would use X or when to use X: X is its own subject."""
+
+
+def own_lack(question: str, lacked: str) -> str:
+    """``lacked`` (:func:`lacked_subjects` of a part) when it is what the part asks how it works, why
+    or when to use it: what the graph does not cover is that name, not the whole question; "" else.
+
+    >>> own_lack("How does early stopping work?", "early stopping"), own_lack("Why use it?", "LoRA")
+    ('early stopping', '')
+    """
+    return lacked if lacked and _explained(question) == lacked else ""
 
 
 def _explained(question: str) -> str:

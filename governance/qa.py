@@ -78,7 +78,7 @@ from governance.experts import (
     graph_tokens,
 )
 from governance.graph_answer import uncovered_names
-from governance.lacked_subjects import lacked_subjects
+from governance.lacked_subjects import lacked_subjects, own_lack
 from governance.ownership import owner_answer
 from governance.question_forms import (
     about_one,
@@ -222,8 +222,7 @@ def _routed(
         if sub.type != "open" and sub.unknown:
             continue
         text = about_one(graph, sub.text)
-        # "What is backpropagation through time?": a term the graph lacks, read in the lessons alone.
-        term, parts = lacked_term(graph, text)
+        term, parts = lacked_term(graph, text)  # "What is backpropagation through time?": lessons alone
         # "How do I deploy a model to Kubernetes?": no lesson says "Kubernetes", what it asks about.
         if not term and (unread := unread_said(graph, text, bool(sub.concepts))):
             result.uncovered.append(unread)  # said; what the lessons say of the concepts named is read
@@ -254,7 +253,8 @@ def _routed(
             about = about if asks_where_taught(text) else []
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject, about=about)
         if not any(e.citations for e in retrieved[before:]) and (domains or term):
-            result.lacks(lacked_said(graph, term, parts) or unanswered_said(graph, text, concepts))
+            said = lacked_said(graph, term or own_lack(text, lacks[number]), parts)  # "early stopping"
+            result.lacks(said or unanswered_said(graph, text, concepts))
     for number in typed:  # the domains whose experts explained each typed sub-question
         result.sub_questions[number]["domains"] = by_sub[number] or result.sub_questions[number]["domains"]
     read = reader.edges_read | read_by_retrieval

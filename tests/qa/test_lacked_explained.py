@@ -43,7 +43,12 @@ def test_how_an_unwritten_name_works_is_asked_of_that_name(graph: GraphIndex, qu
 def test_a_sentence_that_shares_only_its_words_does_not_answer(graph: GraphIndex) -> None:
     result = answer_routed(LLM, graph, "How does early stopping work?", {})
     assert EARLY not in result.answer and not result.citations
-    assert "does not cover" in result.answer
+    assert result.answer == 'The graph does not cover "early stopping".'
+
+
+def test_the_name_not_covered_is_said_once_for_all_parts(graph: GraphIndex) -> None:
+    asked = "How does early stopping work, and how much patience should I give it?"
+    assert answer_routed(LLM, graph, asked, {}).answer == 'The graph does not cover "early stopping".'
 
 
 def test_a_name_the_graph_has_or_a_lesson_writes_is_read_as_before(graph: GraphIndex) -> None:
