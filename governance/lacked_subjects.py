@@ -91,14 +91,23 @@ def _explained(question: str) -> str:
 def _unwritten(graph: GraphIndex, term: str, keys: dict[str, str]) -> str:
     """``term`` when it is a name of more than one word that names no concept, is no name of the
     graph misspelled, and that no lesson writes whole ("early stopping", where a lesson says "we do
-    not really stop early"): a sentence that does not say it speaks of something else. "" else."""
+    not really stop early"): a sentence that does not say it speaks of something else. Nor is it
+    written without its last word when what is left says a word rarer than everyday English
+    (:func:`agents.relevance.topic_terms`) or is a compound joined by hyphens: a lesson on "few-shot"
+    may answer "few-shot prompting", one on "early" says nothing of "early stopping". "" else."""
     words = tuple(content_terms(term))
     if len(term.split()) < 2 or len(words) < 2 or one_name(term, keys) or find_mentions(term, keys):
         return ""
     if not set(question_terms(term)) - GENERIC or _misspelt(term, keys):
         return ""
-    chunks = [chunk for chunk in lesson_chunks(graph) if set(words) <= chunk.terms]
-    return "" if any(in_a_row(words, content_terms(chunk.text)) for chunk in chunks) else term
+    clipped = " ".join(term.split()[:-1])
+    coined = topic_terms(clipped) or re.search(r"\w-\w", clipped)  # "few-shot", no everyday "early"
+    forms = [words, *([tuple(content_terms(clipped))] if coined else [])]
+    for form in forms:
+        chunks = [chunk for chunk in lesson_chunks(graph) if form and set(form) <= chunk.terms]
+        if any(in_a_row(form, content_terms(chunk.text)) for chunk in chunks):
+            return ""
+    return term
 
 
 def _asked_term(question: str, own: bool = False) -> str:
