@@ -138,11 +138,26 @@ class QAResult:
         if not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", a, re.I) for n in names for a in asked):
             self.uncovered.append(said)
 
+    def gaps(self) -> list[str]:
+        """What the graph does not cover, each said once: two parts that lack one name say it once,
+        whether in quotes or not ('The graph does not cover "early stopping".' and 'The graph does
+        not cover early stopping.' from "How does early stopping work, and is it a kind of
+        regularization?").
+
+        >>> said = ['The graph does not cover "early stopping".', "The graph does not cover early stopping."]
+        >>> QAResult("", "flat", None, uncovered=[*said, "The graph does not cover LoRA.", said[1]]).gaps()
+        ['The graph does not cover "early stopping".', 'The graph does not cover LoRA.']
+        """
+        said: dict[str, str] = {}
+        for line in self.uncovered:
+            said.setdefault(line.replace('"', "").casefold(), line)
+        return list(said.values())
+
     def not_covered(self) -> QAResult:
         """This result as the answer to a question the graph does not cover: what it does not
         cover, said."""
         self.covered = False
-        named = " ".join(self.uncovered)
+        named = " ".join(self.gaps())
         self.answer = named or "The graph does not cover the concepts this question asks about."
         self.short_answer = NOT_COVERED
         return self
@@ -155,9 +170,9 @@ class QAResult:
         heads = [a.headline for a in self.graph_answers if a.covered]
         pieces = [p.strip() for e in self.experts if e.citations for p in _PIECE.split(e.answer) if p.strip()]
         kept = first_quotes(heads, list(dict.fromkeys(pieces)), claims=True)  # each quote once
-        self.answer = " ".join(dict.fromkeys([*heads, *kept, *self.uncovered]))
+        self.answer = " ".join(dict.fromkeys([*heads, *kept, *self.gaps()]))
         shorts = heads or [e.short_answer for e in self.experts if e.citations and e.short_answer]
-        self.short_answer = " ".join(dict.fromkeys(shorts or self.uncovered))
+        self.short_answer = " ".join(dict.fromkeys(shorts or self.gaps()))
         left_out = " ".join(p for p in pieces if p not in kept)
         unsaid = set(qa.cited_ids(left_out)) - set(qa.cited_ids(self.answer))
         self.citations = list(dict.fromkeys(c for e in self.experts for c in e.citations if c not in unsaid))

@@ -303,7 +303,7 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
         payload={
             "answers": expert_answers(result.experts),
             "graph_answers": [a.headline for a in result.graph_answers if a.covered],
-            "uncovered": list(dict.fromkeys(result.uncovered)),
+            "uncovered": result.gaps(),
         },
         prompt_version=qa.PROMPT_VERSION,
     )
