@@ -66,6 +66,7 @@ __all__ = [
     "QUOTED",
     "LessonChunk",
     "continuing",
+    "defining_chunks",
     "edge_quote",
     "excerpt_scopes",
     "find_excerpts",
@@ -298,7 +299,7 @@ def find_excerpts(
     comes before the others (one that teaches it first, for a question asking where it is taught)."""
     read = _read(graph)
     asked = set(question_terms(question))
-    defining = frozenset().union(*(_defining(graph, concept) for concept in about))
+    defining = frozenset().union(*(defining_chunks(graph, concept) for concept in about))
     taught = asks_where_taught(question)  # which lesson covers X: where it is taught comes first
     titled = [frozenset(content_terms(_name(graph, concept))) for concept in about]
     # A question that asks of the concepts alone ("What is a CNN?", every word a word of one of
@@ -399,7 +400,7 @@ def _names(graph: GraphIndex, concept: str) -> list[str]:
     return [_name(graph, concept), *graph.names.get(concept, ())]
 
 
-def _defining(graph: GraphIndex, concept: str) -> frozenset[str]:
+def defining_chunks(graph: GraphIndex, concept: str) -> frozenset[str]:
     """The ids of the chunks with a sentence that says what kind of thing the concept is, under
     any of its names (:func:`agents.definitions.defines`), found once per graph and concept."""
 

@@ -3,7 +3,10 @@ graph cannot settle (no learning path joins the two), as the lessons' order, nev
 
 from __future__ import annotations
 
-from governance.excerpts import LessonChunk, lesson_chunks
+from collections.abc import Callable
+
+from agents.locations import names_only_elsewhere
+from governance.excerpts import LessonChunk, defining_chunks, lesson_chunks
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["first_chunk", "taught_first"]
@@ -11,11 +14,28 @@ __all__ = ["first_chunk", "taught_first"]
 
 def first_chunk(graph: GraphIndex, concept: str, named: bool = True) -> tuple[int, LessonChunk] | None:
     """The position and the chunk of the first chunk that teaches the concept, else (``named``) of
-    the first that names it (None when no chunk does)."""
+    the first that names it (None when no chunk does). A course teaches a subject where a title or
+    a heading names it, or where a sentence says what it is: that chunk comes before one a lesson's
+    link to it cites (an introduction's history, "the chain rule (also known as backpropagation)"),
+    which comes before one that only names it (an overview listing "RAG" among ways to improve
+    results); a sentence that names it only to point to another part of the course ("Later chapters
+    will introduce X, a procedure for ...") teaches it nowhere."""
     chunks = lesson_chunks(graph)
-    for taught in (True, False) if named else (True,):
+    defining = defining_chunks(graph, concept)
+    names = [graph.concepts[concept].name, *graph.names.get(concept, ())] if concept in graph.concepts else []
+
+    def here(chunk: LessonChunk) -> bool:  # not "Later chapters will introduce X, a procedure for ..."
+        return not names_only_elsewhere(chunk.text, names)
+
+    tiers: list[Callable[[LessonChunk], bool]] = [
+        lambda chunk: concept in chunk.title_concepts or (chunk.id in defining and here(chunk)),
+        lambda chunk: concept in chunk.teaches and here(chunk),
+    ]
+    if named:
+        tiers.append(lambda chunk: concept in chunk.concepts)
+    for teaches in tiers:
         for position, chunk in enumerate(chunks):
-            if concept in (chunk.teaches if taught else chunk.concepts):
+            if teaches(chunk):
                 return position, chunk
     return None
 
