@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agents.locations import names_only_elsewhere
-from governance.excerpts import LessonChunk, defining_chunks, lesson_chunks
+from governance.excerpts import LessonChunk, defining_chunks, lesson_chunks, mention_finder
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["first_chunk", "taught_first"]
@@ -15,11 +15,11 @@ __all__ = ["first_chunk", "taught_first"]
 def first_chunk(graph: GraphIndex, concept: str, named: bool = True) -> tuple[int, LessonChunk] | None:
     """The position and the chunk of the first chunk that teaches the concept, else (``named``) of
     the first that names it (None when no chunk does). A course teaches a subject where a title or
-    a heading names it, or where a sentence says what it is: that chunk comes before one a lesson's
-    link to it cites (an introduction's history, "the chain rule (also known as backpropagation)"),
-    which comes before one that only names it (an overview listing "RAG" among ways to improve
-    results); a sentence that names it only to point to another part of the course ("Later chapters
-    will introduce X, a procedure for ...") teaches it nowhere."""
+    a heading is about it (:func:`_headed`), or where a sentence says what it is: that chunk comes
+    before one a lesson's link to it cites (an introduction's history, "the chain rule (also known
+    as backpropagation)"), which comes before one that only names it (an overview listing "RAG"
+    among ways to improve results); a sentence that names it only to point to another part of the
+    course ("Later chapters will introduce X, a procedure for ...") teaches it nowhere."""
     chunks = lesson_chunks(graph)
     defining = defining_chunks(graph, concept)
     names = [graph.concepts[concept].name, *graph.names.get(concept, ())] if concept in graph.concepts else []
@@ -28,7 +28,7 @@ def first_chunk(graph: GraphIndex, concept: str, named: bool = True) -> tuple[in
         return not names_only_elsewhere(chunk.text, names)
 
     tiers: list[Callable[[LessonChunk], bool]] = [
-        lambda chunk: concept in chunk.title_concepts or (chunk.id in defining and here(chunk)),
+        lambda chunk: _headed(graph, chunk, concept) or (chunk.id in defining and here(chunk)),
         lambda chunk: concept in chunk.teaches and here(chunk),
     ]
     if named:
@@ -38,6 +38,22 @@ def first_chunk(graph: GraphIndex, concept: str, named: bool = True) -> tuple[in
             if teaches(chunk):
                 return position, chunk
     return None
+
+
+def _headed(graph: GraphIndex, chunk: LessonChunk, concept: str) -> bool:
+    """Whether its lesson's title or its section's heading is about the concept: opens with its name
+    ("Prompt Engineering with Context", "[**Backpropagation**]"), not with a longer name that holds
+    it ("Batch Normalization" for normalization) nor with another subject it is said of ("Analysis of
+    Gradients in RNNs", "Training without Regularization")."""
+    if concept not in chunk.title_concepts:
+        return False
+    finder = mention_finder(graph)
+    for part in chunk.title.split(": "):
+        opening = part.lstrip("[(*_ ")
+        found = finder.find(opening)
+        if found and found[0][0] == 0 and found[0][2] == concept:
+            return True
+    return False
 
 
 def _where(graph: GraphIndex, concept: str) -> tuple[int, str] | None:

@@ -72,3 +72,23 @@ def test_a_sentence_that_points_to_a_later_lesson_does_not_teach_the_concept(tmp
         answer = answer_routed(llm, graph, "Which comes first, backpropagation or dropout?", {}).answer
         assert 'The lessons teach Dropout first ("Dropout"), backpropagation later' in answer, answer
         assert 'backpropagation later ("Backward Propagation")' in answer, answer
+
+
+FILLER = " ".join(f"Step {n} of the fit changes the weights a little more." for n in range(1, 30))
+SAID_OF_ANOTHER = {  # the lessons are long enough that the section is a chunk of its own
+    "01-weight-decay.md": (
+        f"# Weight Decay\n\n**Weight decay** is a penalty on large weights. {FILLER}\n\n"
+        f"## Training without Regularization\n\nWe first fit the model with no penalty at all. {FILLER}\n"
+    ),
+    "02-dropout.md": "# Dropout\n\n**Dropout** is a technique that zeroes units.\n",
+    "03-regularization.md": "# Regularization\n\n**Regularization** is a way to curb overfitting.\n",
+}
+
+
+def test_a_heading_that_says_the_concept_of_another_subject_does_not_teach_it(tmp_path: Path) -> None:
+    with course_graph(tmp_path, SAID_OF_ANOTHER) as graph:
+        llm = OfflineLLM(offline_handlers())
+        answer = answer_routed(llm, graph, "Which comes first, regularization or dropout?", {}).answer
+        assert 'The lessons teach Dropout first ("Dropout"), Regularization later ("Regularization")' in (
+            answer
+        ), answer
