@@ -26,6 +26,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 import snowballstemmer
+from wordfreq import zipf_frequency
 
 __all__ = [
     "EXPLAINS",
@@ -226,13 +227,38 @@ WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 
 @lru_cache(maxsize=1 << 16)  # a pure function of the word
 def stem(word: str) -> str:
-    """The English Snowball stem of a word in lower case.
+    """The English Snowball stem of a word in lower case, but an agent noun, singular: it names
+    another thing than the word it is made from (:func:`_agent_noun`: a tokenizer is no token, an
+    optimizer no optimization), and the stemmer would make them one term.
 
-    >>> stem("working"), stem("importance")
-    ('work', 'import')
+    >>> stem("working"), stem("importance"), stem("tokenizers"), stem("Transformer"), stem("consider")
+    ('work', 'import', 'tokenizer', 'transformer', 'consid')
     """
     # A stemmer of its own: one keeps its word while it works, so it is not shared between threads.
-    return str(snowballstemmer.stemmer("english").stemWord(word))
+    found = str(snowballstemmer.stemmer("english").stemWord(word))
+    singular = word.lower().removesuffix("s")
+    return singular if found != singular and _agent_noun(singular) else found
+
+
+def _agent_noun(word: str) -> bool:
+    """Whether a word (or the last part of a hyphenated one) is an agent noun in "-er", one who or
+    that does what an English verb says: "-izer" (tokenizer, optimizer), or a verb that English
+    writes often, with "-er" added (transformer, adapter), "-r" after its "e" (encoder, scheduler)
+    or its last consonant doubled (embedder); not a verb in "-er" itself (consider, register).
+
+    >>> [_agent_noun(w) for w in ("tokenizer", "encoder-decoder", "embedder", "consider", "parameter")]
+    [True, True, True, False, False]
+    """
+    last = word.rsplit("-", 1)[-1]
+    if not last.endswith("er") or len(last) < 5:
+        return False
+    verb = [last[:-2], last[:-1], last[:-3] if last[-3] == last[-4] else ""]
+    return last.endswith(("izer", "iser")) or any(v and zipf_frequency(v, "en") >= _VERB_ZIPF for v in verb)
+
+
+_VERB_ZIPF = 2.5
+"""How often English writes the verb an agent noun is made from, at least ("encode" 2.95, "transform"
+4.04): a stem that is no word ("consid" of "consider") is written far less often, if ever."""
 
 
 _FRAME_WORDS = (
