@@ -74,6 +74,7 @@ from agents.answer_forms import (
 )
 from agents.definitions import definition
 from agents.passages import listed_passages, names_back
+from agents.purposes import says_purpose_of
 from agents.quantities import first_value, quantified, quantifies
 from agents.relevance import asked_of, explains_first, shares_enough, subject_of
 from agents.short_answers import answer_like, asks_short, initial_words
@@ -208,8 +209,9 @@ def _span(
     if kind == "definition":
         return _define(question, excerpts, read, also)
     if kind == "explanation" and ASPECT.search(question):  # when to use X, what X is good or bad at
-        said = _explain(asked, excerpts, read, idf, subjects, what_of=True)
-        return said or (_what_it_is(excerpts, read, also) if PURPOSE.search(question) else None)
+        purpose = PURPOSE.search(question) is not None
+        said = _explain(asked, excerpts, read, idf, subjects, what_of=True, purpose=purpose)
+        return said or (_what_it_is(excerpts, read, also) if purpose else None)
     if kind == "explanation":
         said = _explain(asked, excerpts, read, idf, concepts=also, subject=subject)  # also: those named
         return said or _what_it_does(set(question_terms(without_setting(question))), excerpts, read, also)
@@ -277,6 +279,7 @@ def _explain(
     subjects: Sequence[frozenset[str]] = (),
     *,
     what_of: bool = False,
+    purpose: bool = False,
     concepts: Sequence[str] = (),
     usual_first: bool = False,
     wanted: frozenset[str] = frozenset(),
@@ -289,7 +292,8 @@ def _explain(
     concept it asks about (``subjects``, the words of each concept's name; any sentence when none
     is given); for the latter (``what_of``) the sentence itself also says one of the question's
     other words ("limitations" in "What are the limitations of X?"): a sentence that only names X
-    does not say what is asked of X, and a listing (the lesson's contents) says nothing. Asked yes or
+    does not say what is asked of X, and a listing (the lesson's contents) says nothing; what X is
+    for (``purpose``), in words of use by one naming X (:func:`agents.purposes.says_purpose_of`). Asked yes or
     no (``usual_first``), where a sentence states an exception, one that states the usual case comes
     before it and any other (:func:`agents.stance.generality`): "Is dropout used at test time?" is
     answered by "Typically, we disable dropout at test time.", not by "However, there are some
@@ -298,12 +302,13 @@ def _explain(
     ``wanted`` themselves come first (what a question asked yes or no asks of the concepts it names:
     :func:`agents.relevance.asked_of`)."""
     named = frozenset().union(*subjects)
+    told = {k for k, s in enumerate(read) if says_purpose_of(s.text, s.terms, subjects)} if purpose else set()
     about = [
         k
         for k, s in enumerate(read)
         if not s.listed
         and (not subjects or any(words <= s.terms | s.title_terms for words in subjects))
-        and (not subjects or not what_of or not (asked - named).isdisjoint(s.terms))
+        and (not subjects or not what_of or not (asked - named).isdisjoint(s.terms) or k in told)
     ]
     if not about:
         return None

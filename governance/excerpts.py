@@ -48,49 +48,29 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from agents.answer_forms import DEFINED, content_terms, expected_kind, question_terms
+from agents.answer_forms import DEFINED, PURPOSE, content_terms, expected_kind, question_terms
 from agents.answer_spans import Excerpt
-from agents.cross_references import without_holes
 from agents.definitions import defines
 from agents.headings import asks_alike, names_alike
 from agents.locations import asks_where_taught, names_only_elsewhere
 from agents.passages import announces, joined_sentences, sentence_start, with_display_math
+from agents.purposes import says_purpose
 from agents.relevance import in_a_row
 from agents.text import HEADING, MentionFinder, lexicon, sentences
+from governance.reader_view import as_read, reader_view
 from magg_kg.graph_index import GraphIndex
-from magg_kg.markup import KINDS, Flavor, RegionKind, find_prose, flavor_of
-from magg_kg.records import EdgeVersion, Lesson
 
 __all__ = [
     "EXCERPTS",
-    "QUOTED",
     "LessonChunk",
     "continuing",
     "defining_chunks",
-    "edge_quote",
     "excerpt_scopes",
     "find_excerpts",
     "graph_lexicon",
     "lesson_chunks",
     "lesson_terms",
 ]
-
-QUOTED: tuple[RegionKind, ...] = ("math", "inline_code")
-"""What a quote keeps of the text that is not prose: its formulas and code are part of what it
-says, where a link's target, a tag or an image is not."""
-_LEFT_OUT = re.compile(r"\s*\0+(?=[.,;:!?)\]])|\s*\(\0+\)|\s*\[\0+\]")
-"""Markup left out just before the punctuation that ends a clause ("[processing](url)."), and
-brackets that held nothing else ("example (:numref:`sec_poly`) we could"), with the space before
-them."""
-
-
-def _as_read(shown: str) -> str:
-    """A stretch of a lesson's text as :func:`_shown` shows it, as a reader reads it: without the
-    words a left-out cross-reference leaves pointing at nothing ("as described in :numref:`x`.",
-    or "as described in ." in a lesson converted without it: :func:`agents.cross_references.without_holes`),
-    without what :data:`_LEFT_OUT` leaves, and with a space for what else was left out."""
-    return _LEFT_OUT.sub("", without_holes(shown)).replace("\0", " ")
-
 
 EXCERPTS = 4
 """The most excerpts one answering call is shown."""
@@ -184,21 +164,21 @@ def _load(graph: GraphIndex) -> _Chunks:
     finder = mention_finder(graph)
     chunks: list[LessonChunk] = []
     for lesson in lessons:
-        shown = _shown(lesson)  # as a reader reads it: no code block, tag, URL or link target
+        shown = reader_view(lesson)  # as a reader reads it: no code block, tag, URL or link target
         lesson_terms = frozenset(content_terms(lesson.title))
         repeated = 0  # the end of the chunk before: a chunk repeats its text up to there
         for row in store.chunks(lesson.id):
             chunk_id = str(row["id"])
             start = sentence_start(shown, _section_start(shown, int(str(row["start_offset"])), repeated))
             repeated = int(str(row["end_offset"]))
-            view = _as_read(shown[start : int(str(row["end_offset"]))])
+            view = as_read(shown[start : int(str(row["end_offset"]))])
             text = joined_sentences(with_display_math(view, sentences(view, view=True)))
             named = {concept for _, _, concept in finder.find(text)}
             title = _titled(lesson.title, str(row.get("heading") or ""))
             terms = frozenset(content_terms(f"{title} {text}"))
             concepts = frozenset(named | cited.get(chunk_id, set()))
             teaches = frozenset(taught.get(chunk_id, set()))
-            headed = frozenset(concept for _, _, concept in finder.find(title))
+            headed = _title_names(graph, title)
             chunks.append(
                 LessonChunk(chunk_id, lesson.id, title, text, concepts, terms, teaches, lesson_terms, headed)
             )
@@ -207,36 +187,22 @@ def _load(graph: GraphIndex) -> _Chunks:
     return _Chunks(tuple(chunks), {term: math.log(total / n) + 0.1 for term, n in counts.items()})
 
 
-def edge_quote(graph: GraphIndex, edge: EdgeVersion) -> str:
-    """An edge's first grounding quote as a reader reads it, on one line: its lesson's prose view at
-    the quote's offsets, with its math and inline code as written (:data:`QUOTED`): a link's text
-    without its target, no URL, tag or image, and no space where one was left out before a comma
-    or a full stop. The quote as stored, when its lesson is not in the graph's store, when the
-    offsets no longer hold the quote, or when none of it is prose."""
-    span = edge.grounding.evidence[0]
-    stored = " ".join(span.quote.split())
-    lesson = graph.kept(("quoted", span.lesson_id), lambda: _quoted(graph, span.lesson_id))
-    if lesson is None or lesson[0][span.start : span.end] != span.quote:
-        return stored
-    read = " ".join(_as_read(lesson[1][span.start : span.end]).split())
-    return read or stored
-
-
-def _quoted(graph: GraphIndex, lesson_id: str) -> tuple[str, str] | None:
-    """A lesson's text, and the same text as :func:`edge_quote` reads it (same length): the prose
-    view with :data:`QUOTED` kept as written, and what was left out as ``\\0`` where it was blank,
-    to see where a space is left before a comma (None for a lesson the graph's store does not
-    hold). Made once per lesson and graph."""
-    lesson = graph.store.lesson(lesson_id) if graph.store is not None else None
-    return None if lesson is None else (lesson.text, _shown(lesson))
-
-
-def _shown(lesson: Lesson) -> str:
-    """A lesson's text as a reader reads it (same length): the prose view with :data:`QUOTED` kept
-    as written, and what was left out as ``\\0`` where it was blank. Quotes and excerpts alike
-    read it: an excerpt read from the prose view alone quoted "also referred to as ." where the
-    lesson has "also referred to as `nearest neighbor search`."."""
-    return _shown_text(lesson.text, flavor_of(lesson.source_path, lesson.text))
+def _title_names(graph: GraphIndex, title: str) -> frozenset[str]:
+    """The concepts a chunk's title names (the graph's lexicon), also with a name it spells out
+    read as its abbreviation, a name of the same concept whose letters are its words' initials:
+    "Bidirectional Recurrent Neural Networks" names "bidirectional RNNs" where the lessons write
+    "recurrent neural networks (RNNs)"."""
+    finder = mention_finder(graph)
+    found = finder.find(title)
+    named = {concept for *_, concept in found}
+    for start, end, concept in found:
+        words = re.findall(r"[^\W\d_]+", title[start:end])
+        initials = "".join(word[0] for word in words).casefold()
+        for short in {
+            name for name in _names(graph, concept) if len(words) > 1 and name.casefold() == initials
+        }:
+            named |= {other for *_, other in finder.find(f"{title[:start]}{short.upper()}{title[end:]}")}
+    return frozenset(named)
 
 
 @lru_cache(maxsize=4096)  # a pure function of a chunk's text, asked of each chunk a question matches
@@ -244,17 +210,6 @@ def _outlines(text: str) -> bool:
     """Whether a chunk's text announces what its lesson covers ("In this lesson we will cover: ..."):
     no place to read what a concept is while other chunks may say it."""
     return any(announces(sentence.text) for sentence in sentences(text))
-
-
-@lru_cache(maxsize=256)
-def _shown_text(text: str, flavor: Flavor) -> str:
-    markup = find_prose(text, flavor)
-    kept = {KINDS.index(kind) + 1 for kind in QUOTED}
-    shown = markup.keeping(text, QUOTED)
-    return "".join(
-        "\0" if code and code not in kept and char.isspace() and char != "\n" else char  # lines stay
-        for char, code in zip(shown, markup.kinds, strict=True)
-    )
 
 
 def _section_start(shown: str, start: int, repeated: int) -> int:
@@ -307,6 +262,10 @@ def find_excerpts(
     # more ("What is VS Code?", where "VS" names vector search) reads only chunks sharing its words.
     named_words = {t for concept in about for n in _names(graph, concept) for t in content_terms(n)}
     alone = bool(asked) and asked <= named_words
+    if alone and PURPOSE.search(
+        question
+    ):  # what it is for: where a sentence says it, when none says what it is
+        defining |= frozenset().union(*(_purposed(graph, c) for c in about if not defining_chunks(graph, c)))
     # Why or how of concepts: a chunk on them all before one that shares only their other words.
     explained = _explained(graph, question)
     # What a name no concept asked about is ("What is single shot multibox detection?"): a chunk
@@ -415,6 +374,26 @@ def defining_chunks(graph: GraphIndex, concept: str) -> frozenset[str]:
         )
 
     return graph.kept(("defining", concept), find)
+
+
+def _purposed(graph: GraphIndex, concept: str) -> frozenset[str]:
+    """The ids of the chunks with a sentence that names the concept and says what something is
+    for (:func:`agents.purposes.says_purpose`: "Bidirectional RNNs are mostly useful for sequence
+    encoding"), found once per graph and concept."""
+
+    def find() -> frozenset[str]:
+        finder = mention_finder(graph)
+        return frozenset(
+            chunk.id
+            for chunk in lesson_chunks(graph)
+            if concept in chunk.concepts
+            and any(
+                says_purpose(s.text) and any(found == concept for *_, found in finder.find(s.text))
+                for s in sentences(chunk.text)
+            )
+        )
+
+    return graph.kept(("purposed", concept), find)
 
 
 def excerpt_scopes(graph: GraphIndex, question: str, unowned: str) -> list[str]:

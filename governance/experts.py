@@ -28,8 +28,9 @@ from pydantic import BaseModel
 
 from agents import qa
 from agents.quotes import first_quotes
-from governance.excerpts import LessonChunk, continuing, edge_quote, lesson_chunks
+from governance.excerpts import LessonChunk, continuing, lesson_chunks
 from governance.graph_answer import GraphAnswer
+from governance.reader_view import edge_quote
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM, Answer, Failure, Prompt
 from magg_kg.records import EdgeVersion
@@ -275,7 +276,7 @@ def _characters(graph: GraphIndex, edge: EdgeVersion) -> int:
 
 def _line(graph: GraphIndex, edge: EdgeVersion) -> str:
     """An edge as an answering prompt's data holds it: ``[edge id] quote``, on one line, the quote
-    as its lesson reads (:func:`~governance.excerpts.edge_quote`: no link target, URL or code)."""
+    as its lesson reads (:func:`~governance.reader_view.edge_quote`: no link target, URL or code)."""
     return f"[{edge.edge_id}] {edge_quote(graph, edge)}"
 
 

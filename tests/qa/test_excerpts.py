@@ -17,8 +17,9 @@ from agents.text import sentences
 from agents.together import said_together
 from governance.comparison import unjoined
 from governance.evaluation.multihop import answer_global, short_answer
-from governance.excerpts import LessonChunk, _Chunks, edge_quote, excerpt_scopes, find_excerpts, lesson_chunks
+from governance.excerpts import LessonChunk, _Chunks, excerpt_scopes, find_excerpts, lesson_chunks
 from governance.qa import UNOWNED, answer_flat, answer_routed, bridges_of
+from governance.reader_view import edge_quote
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
 from magg_kg.clock import StepClock
