@@ -22,7 +22,10 @@ opens on what leads to it); three of its content words or more are the question'
 one; and one of them is no word of its lesson's title (the part before the last ": "; a title with
 none is a lesson's, no section's), which every section of the lesson shares. A word is the
 question's by its stem, or clipped ("app" of "application": one of the two words opens the other,
-three letters or more). A heading that shares one or two words, however common, names no question.
+three letters or more). A heading that shares one or two words, however common, names no question,
+but for a heading that is one noun derived from a word the question says ("Accessibility" for "How do
+I make my AI app more accessible?", by stem; not that word itself, "Mistral", nor its verb), in a
+lesson whose title says another word of it.
 
 >>> asked = "When is it actually worth fine-tuning a model instead of just getting better at prompting?"
 >>> asks_alike(asked, "Fine-Tuning Your LLM: When and why should we fine-tune models?")
@@ -88,16 +91,28 @@ def names_alike(question: str, title: str) -> int:
     0
     >>> names_alike("Why do gradients vanish or explode?", "Stability: Vanishing and Exploding Gradients")
     0
+    >>> asked = "How do I make my AI app more accessible?"
+    >>> names_alike(asked, f"{lesson}: Accessibility"), names_alike(asked, "Prompting: Accessibility")
+    (1, 0)
+    >>> names_alike("How do I count tokens for Mistral models?", "Building With Mistral Models: Mistral")
+    0
     """
     lesson = title.rpartition(": ")[0]
-    if not lesson or _heading_asks(title) is not None:
-        return 0
-    # It names doing what is asked how to do: it opens with the question's verb as a gerund.
     verb = _HOW_TO.match(question)
-    doing = re.match(r"[\W\d]*([a-z]+ing)\b", title.rsplit(": ", 1)[-1].lower())
-    if verb is None or doing is None or content_terms(doing.group(1)) != content_terms(verb.group(1)):
+    if not lesson or verb is None or _heading_asks(title) is not None:
         return 0
     asked = set(question_terms(question))
+    # One noun of a word it says ("Accessibility": "more accessible"), in a lesson on another of its words.
+    heading = title.rsplit(": ", 1)[-1].strip()
+    said = {word.lower().removesuffix("s") for word in WORD.findall(question)}  # derived: not its own word
+    one = re.fullmatch(r"[^\W\d_]+", heading) and heading.lower().removesuffix("s") not in said
+    noun = set(content_terms(heading)) if one else set()
+    if len(noun) == 1 and noun <= asked - set(content_terms(verb[1])):
+        return int(any(_alike(term, word) for term in content_terms(lesson) for word in asked - noun))
+    # It names doing what is asked how to do: it opens with the question's verb as a gerund.
+    doing = re.match(r"[\W\d]*([a-z]+ing)\b", heading.lower())
+    if doing is None or content_terms(doing.group(1)) != content_terms(verb.group(1)):
+        return 0
     terms = _heading_terms(title)
     shared = {term for term in terms if any(_alike(term, word) for word in asked)}
     beyond = shared - set(content_terms(lesson))

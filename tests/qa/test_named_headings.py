@@ -66,3 +66,31 @@ def test_a_heading_that_shares_few_words_or_only_its_lessons_is_read_as_before(t
         == 0
     )
     assert names_alike(ASKED, f"{lesson}: Designing AI Applications for Trust") == 4
+
+
+ACCESSIBLE = "Being accessible means extending the user experience to users with disabilities."
+UX = {
+    "01-ux.md": "# Designing UX for AI Applications\n\nUser experience is how users feel about an app. "
+    "*Artificial Intelligence* (AI) apps make users more productive.\n\n"
+    f"## Usability\n\n{USERS}\n\n## Accessibility\n\n{ACCESSIBLE} Follow the accessibility guidelines.\n",
+    "02-harms.md": "# Mitigating Harms\n\nHarms are what a model's output may cause.\n\n"
+    f"## Safety\n\n{LURE} A metaprompt sets the rules a model keeps.\n",
+}
+
+
+def test_a_heading_that_is_one_noun_of_a_word_asked_names_the_question(tmp_path: Path) -> None:
+    # genai: "Accessibility" was among the excerpts, but nothing was cited: its heading neither asks
+    # the question nor opens with its verb, though it names what is asked how to do.
+    asked = "How do I make my AI app more accessible to users with disabilities?"
+    with course_graph(tmp_path, UX) as graph:
+        result = answer_routed(LLM, graph, asked, {})
+        assert f'"{ACCESSIBLE}' in result.answer, result.answer
+        found = find_excerpts(graph, asked)
+        assert found and found[0].title.endswith(": Accessibility"), [c.title for c in found]
+        assert found[0].id in result.citations
+    # Its verb's noun, or a noun of a lesson that says no other word of the question, names nothing.
+    assert names_alike("How do I use my AI app?", "Designing UX for AI Applications: Usage") == 0
+    assert names_alike(asked, "Mitigating Harms: Accessibility") == 0
+    assert names_alike(asked, "Designing UX for AI Applications: Accessibility") == 1
+    # A heading that is the question's own word is a name it says, no noun derived from it.
+    assert names_alike("How do I count Mistral model tokens?", "Building With Mistral Models: Mistral") == 0
