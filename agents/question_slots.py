@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 from agents.offline.question_model import MARK
-from agents.phrases import CLOSED_CLASSES
+from agents.phrases import CLOSED_CLASSES, word_classes
 from agents.relevance import topic_terms
 
-__all__ = ["WH_WORDS", "coordinated", "said_in_clause", "setting_start"]
+__all__ = ["WH_WORDS", "clause_start", "coordinated", "said_in_clause", "setting_start"]
 
 WH_WORDS = frozenset("why when where how whom whose which what".split())
 """Question words: a run of them alone names nothing."""
@@ -68,3 +68,35 @@ def setting_start(slot: str, masked: str = "") -> int | None:
         return None
     named = MARK in (masked or slot)[: found.start()] or topic_terms(slot[: found.start()])
     return found.start() if named else None
+
+
+_SUBJECTS = frozenset("i we you they".split())
+"""The pronouns that may be the subject of a clause trailing a name ("the models we use")."""
+
+
+def clause_start(term: str) -> int | None:
+    """Where a clause that says who does something with a term's noun begins, a subject and its
+    verb after it with no "that" ("Microsoft lists" in "responsible AI principles Microsoft lists",
+    "we use" in "the optimizers we use"): the term is the noun before it. The subject is a personal
+    pronoun, with the verb's plain or past form, or a capitalised name, with its "-s" or past form;
+    the noun before it a word that can be a noun (or an unknown one), in lower case. None when the
+    term ends otherwise.
+
+    >>> term = "responsible AI principles Microsoft lists"
+    >>> term[: clause_start(term)], clause_start("Mistral Large model"), clause_start("GPT models")
+    ('responsible AI principles', None, None)
+    >>> term = "optimizers we use"
+    >>> term[: clause_start(term)], clause_start("AI principles Microsoft"), clause_start("gradients we")
+    ('optimizers', None, None)
+    """
+    found = list(re.finditer(r"\S+", term))
+    if len(found) < 3:
+        return None
+    noun, subject, verb = (m.group(0) for m in found[-3:])
+    if not noun.islower() or not word_classes(noun) & {"NOUN", "X"} or not verb.isalpha():
+        return None
+    if not verb.islower() or "VERB" not in word_classes(verb):
+        return None
+    pronoun = subject.lower() in _SUBJECTS and not verb.endswith("s")
+    named = subject[0].isupper() and subject.lower() not in _SUBJECTS and verb.endswith(("s", "ed"))
+    return found[-3].end() if pronoun or named else None

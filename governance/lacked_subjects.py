@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from agents.answer_forms import DEFINED, content_terms, question_terms
+from agents.question_slots import clause_start
 from agents.relevance import in_a_row, topic_terms
 from agents.text import find_mentions, normalize_name
 from governance.excerpts import graph_lexicon, lesson_chunks
@@ -119,6 +120,7 @@ def _asked_term(question: str, own: bool = False) -> str:
     if match is None or re.match(r"(?:what|who) (?:is|are|was|were) the ", asked.lower()):
         return ""
     term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
+    term = term[: clause_start(term)]  # "principles Microsoft lists": the principles
     return term if own or noun_ended(term.split()) or topic_terms(term) else ""
 
 

@@ -31,6 +31,7 @@ from agents.expansions import abbreviation_asked
 from agents.locations import asks_where_taught
 from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
 from agents.phrases import word_classes
+from agents.question_slots import clause_start
 from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name, sentences
 from governance.excerpts import graph_lexicon, lesson_chunks
@@ -344,6 +345,7 @@ def lacked_term(graph: GraphIndex, question: str) -> tuple[str, list[str]]:
     if match is None or not asked.lower().startswith(("what ", "who ")):
         return "", []
     term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
+    term = term[: clause_start(term)]  # "principles Microsoft lists": the principles
     found = find_mentions(term, graph_lexicon(graph))
     if not found or _names_one(graph, term):
         return "", []
@@ -372,6 +374,7 @@ def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -
     if match is None:
         return f'The graph does not cover "{question}".'
     term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
+    term = term[: clause_start(term)]  # "principles Microsoft lists": the principles
     if concepts:  # a concept of the graph, and nothing shown says what it is
         return f'The graph does not cover what "{term}" is.'
     terms = content_terms(term)
