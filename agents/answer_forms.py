@@ -343,10 +343,10 @@ def expected_kind(question: str) -> Kind:
     """
     text = question.strip()
     lower = text.lower()
-    comparative = SMALLEST.search(text) or LARGEST.search(text)
+    asked = asked_part(text)  # "how can I make it shorter or cheaper?" asks how, not which
+    comparative = (SMALLEST.search(text) or LARGEST.search(text)) and asked[:3] not in ("how", "why")
     if OPTIONS.search(text) and (re.match(r"^\s*(?:which|who|what)\b", lower) or comparative):
         return "option"
-    asked = asked_part(text)
     if not asked:
         return "yesno" if _AUX.match(text) else "name"
     if ASPECT.match(asked):
