@@ -37,6 +37,7 @@ __all__ = [
     "of_act",
     "of_doing",
     "predicate",
+    "root",
     "sequence_next",
     "stem",
     "when_acting",
@@ -234,10 +235,22 @@ def stem(word: str) -> str:
     >>> stem("working"), stem("importance"), stem("tokenizers"), stem("Transformer"), stem("consider")
     ('work', 'import', 'tokenizer', 'transformer', 'consid')
     """
-    # A stemmer of its own: one keeps its word while it works, so it is not shared between threads.
-    found = str(snowballstemmer.stemmer("english").stemWord(word))
+    found = root(word)
     singular = word.lower().removesuffix("s")
     return singular if found != singular and _agent_noun(singular) else found
+
+
+@lru_cache(maxsize=1 << 16)  # a pure function of the word
+def root(word: str) -> str:
+    """The English Snowball stem of a word in lower case, an agent noun's too: the word it is made
+    from, which names what it works on ("tokenizer" and "tokenization" are both of "token"), for a
+    name the graph lacks whose words another concept's name says in another form.
+
+    >>> root("tokenizer"), root("tokenization"), stem("tokenizer")
+    ('token', 'token', 'tokenizer')
+    """
+    # A stemmer of its own: one keeps its word while it works, so it is not shared between threads.
+    return str(snowballstemmer.stemmer("english").stemWord(word))
 
 
 def _agent_noun(word: str) -> bool:

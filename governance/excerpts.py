@@ -57,7 +57,7 @@ from agents.passages import announces, joined_sentences, sentence_start, with_di
 from agents.purposes import says_purpose
 from agents.relevance import in_a_row
 from agents.text import HEADING, MentionFinder, lexicon, sentences
-from governance.reader_view import as_read, reader_view
+from governance.reader_view import as_quoted, reader_view
 from magg_kg.graph_index import GraphIndex
 
 __all__ = [
@@ -171,7 +171,7 @@ def _load(graph: GraphIndex) -> _Chunks:
             chunk_id = str(row["id"])
             start = sentence_start(shown, _section_start(shown, int(str(row["start_offset"])), repeated))
             repeated = int(str(row["end_offset"]))
-            view = as_read(shown[start : int(str(row["end_offset"]))])
+            view = as_quoted(shown[start : int(str(row["end_offset"]))])
             text = joined_sentences(with_display_math(view, sentences(view, view=True)))
             named = {concept for _, _, concept in finder.find(text)}
             title = _titled(lesson.title, str(row.get("heading") or ""))

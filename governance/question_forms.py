@@ -31,6 +31,7 @@ from agents.expansions import abbreviation_asked
 from agents.locations import asks_where_taught
 from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
 from agents.phrases import word_classes
+from agents.question_frames import root
 from agents.question_slots import clause_start
 from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name, sentences
@@ -377,8 +378,10 @@ def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -
     term = term[: clause_start(term)]  # "principles Microsoft lists": the principles
     if concepts:  # a concept of the graph, and nothing shown says what it is
         return f'The graph does not cover what "{term}" is.'
-    terms = content_terms(term)
-    formed = [c.id for c in graph.concepts.values() if terms and content_terms(c.name) == terms]
+    roots = [root(t) for t in content_terms(term)]  # "tokenizer" and "tokenization" alike
+    formed = [
+        c.id for c in graph.concepts.values() if roots and [root(t) for t in content_terms(c.name)] == roots
+    ]
     near = [graph.concepts[c].name for c in _likeliest(graph, formed)[:3]]
     return uncovered_names([f'"{term}"'], near or near_names(graph, [term]))
 

@@ -13,7 +13,7 @@ from magg_kg.graph_index import GraphIndex
 from magg_kg.markup import KINDS, Flavor, RegionKind, find_prose, flavor_of
 from magg_kg.records import EdgeVersion, Lesson
 
-__all__ = ["QUOTED", "as_read", "edge_quote", "reader_view"]
+__all__ = ["QUOTED", "as_quoted", "edge_quote", "reader_view"]
 
 QUOTED: tuple[RegionKind, ...] = ("math", "inline_code")
 """What a quote keeps of the text that is not prose: its formulas and code are part of what it
@@ -24,7 +24,7 @@ brackets that held nothing else ("example (:numref:`sec_poly`) we could"), with 
 them."""
 
 
-def as_read(shown: str) -> str:
+def as_quoted(shown: str) -> str:
     """A stretch of a lesson's text as :func:`reader_view` shows it, as a reader reads it: without the
     words a left-out cross-reference leaves pointing at nothing ("as described in :numref:`x`.",
     or "as described in ." in a lesson converted without it: :func:`agents.cross_references.without_holes`),
@@ -43,7 +43,7 @@ def edge_quote(graph: GraphIndex, edge: EdgeVersion) -> str:
     lesson = graph.kept(("quoted", span.lesson_id), lambda: _quoted(graph, span.lesson_id))
     if lesson is None or lesson[0][span.start : span.end] != span.quote:
         return stored
-    read = " ".join(as_read(lesson[1][span.start : span.end]).split())
+    read = " ".join(as_quoted(lesson[1][span.start : span.end]).split())
     return read or stored
 
 
