@@ -76,7 +76,7 @@ from agents.definitions import definition
 from agents.passages import listed_passages, names_back
 from agents.purposes import says_purpose_of
 from agents.quantities import first_value, quantified, quantifies
-from agents.relevance import asked_of, explains_first, shares_enough, subject_of
+from agents.relevance import asked_of, explains_first, shares_enough
 from agents.short_answers import answer_like, asks_short, initial_words
 from agents.stance import asks, generality
 
@@ -197,7 +197,7 @@ def _span(
     if not read:
         return None
     asked = set(question_terms(question))
-    focus, subject = focus_of(question), subject_of(question)
+    focus = focus_of(question)
     idf = _idf([s.terms | s.title_terms for s in read])
     subjects = [frozenset(terms) for name in also if (terms := content_terms(name))]
     if kind == "yesno":  # a span cannot say yes or no: the sentence that bears on the question can
@@ -213,11 +213,10 @@ def _span(
         said = _explain(asked, excerpts, read, idf, subjects, what_of=True, purpose=purpose)
         return said or (_what_it_is(excerpts, read, also) if purpose else None)
     if kind == "explanation":
-        said = _explain(asked, excerpts, read, idf, concepts=also, subject=subject)  # also: those named
+        said = _explain(asked, excerpts, read, idf, concepts=also)  # also: the concepts it names
         return said or _what_it_does(set(question_terms(without_setting(question))), excerpts, read, also)
     described = kind == "name" and not asks_short(question)  # a description is asked: a sentence answers
-    said = _explain(asked, excerpts, read, idf, concepts=also, subject=subject) if described else None
-    if said is not None:
+    if described and (said := _explain(asked, excerpts, read, idf, concepts=also)) is not None:
         return said
     initial = initial_words([s.text for s in read], [s.names for s in read])
     amount = quantified(question) if kind == "number" else ""  # "patience": of "how much patience ...?"
@@ -283,7 +282,6 @@ def _explain(
     concepts: Sequence[str] = (),
     usual_first: bool = False,
     wanted: frozenset[str] = frozenset(),
-    subject: tuple[str, ...] = (),
 ) -> AnswerSpan | None:
     """The sentence that shares the most of the question's words (idf-weighted, its excerpt's title
     counted), of those that share more than one, are no series and name the most of ``concepts``
@@ -314,7 +312,7 @@ def _explain(
         return None
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
     first = {
-        k: explains_first(asked, read[k].text, excerpts[read[k].excerpt].title, concepts, wanted, subject)
+        k: explains_first(asked, read[k].text, excerpts[read[k].excerpt].title, concepts, wanted)
         for k in about
     }
     usual = {k: generality(read[k].text) if usual_first else 0 for k in about}

@@ -33,7 +33,6 @@ from wordfreq import zipf_frequency
 from agents.answer_forms import WORD, content_terms, expected_kind, question_terms
 from agents.offline.terms import ANCHOR_ZIPF
 from agents.passages import points_elsewhere, series
-from agents.phrases import word_classes
 from agents.short_answers import asks_short
 
 __all__ = [
@@ -44,9 +43,7 @@ __all__ = [
     "in_a_row",
     "names_said",
     "on_topic",
-    "opens_with",
     "shares_enough",
-    "subject_of",
     "topic_terms",
 ]
 
@@ -215,47 +212,39 @@ sentence or a question is about: two that share only such words share no subject
 
 
 def explains_first(
-    asked: Set[str],
-    sentence: str,
-    title: str,
-    names: Sequence[str],
-    wanted: Set[str] = frozenset(),
-    subject: Sequence[str] = (),
-) -> tuple[bool, bool, int, bool, bool, bool, bool]:
+    asked: Set[str], sentence: str, title: str, names: Sequence[str], wanted: Set[str] = frozenset()
+) -> tuple[bool, bool, int, bool, bool, bool]:
     """What puts a sentence (of an excerpt titled ``title``) first among those that may answer a why
     or how question (the question's terms ``asked``; ``names``: those of the concepts it names):
     that it shares two of its terms or more, that it is no series (:func:`agents.passages.series`:
     "We begin our tour of modern CNNs with AlexNet, ...; the residual network (ResNet), ...; and
     DenseNet ..." names them all and explains none), the concepts it names (:func:`names_said`),
-    that it says the question's ``subject`` as its own (:func:`opens_with`: "Temperature is a
-    parameter that ..." for "What does the temperature parameter change?", before "there are more
-    parameters you can change, like top-k ..."), that it says the terms ``wanted`` itself (what a
-    question asked yes or no asks of the concepts it names, :func:`asked_of`: "convex" in "Is the
-    loss function of a neural network convex?", before a sentence that says more of its other
-    words), that, naming them, it speaks of them, not of the text
-    (:func:`agents.passages.points_elsewhere`: "As we mentioned earlier, batch normalization
+    that it says the terms ``wanted`` itself (what a question asked yes or no asks of the concepts it
+    names, :func:`asked_of`: "convex" in "Is the loss function of a neural network convex?", before
+    a sentence that says more of its other words), that, naming them, it speaks of them, not of the
+    text (:func:`agents.passages.points_elsewhere`: "As we mentioned earlier, batch normalization
     behaves differently in training mode", "We will revisit this in the next section, when we
     introduce weight decay" name it where it is explained; of a sentence that names none, nothing
     tells what else it speaks of), and that it says two of the terms itself, not only in its title.
-    "Why does the transformer need positional encoding?" is answered by a sentence on positional
-    encodings in a section on the Transformer before one that says "need" of something else ("To
-    visualize the decoder ... we need more data manipulations."); "How do I pick a learning rate
-    schedule?" by a sentence on the learning rate before one in a section on it that says "pick" of
-    something else ("For that we pick a modernized version of LeNet.").
+    "Why does the transformer need
+    positional encoding?" is answered by a sentence on positional encodings in a section on the
+    Transformer before one that says "need" of something else ("To visualize the decoder ... we need
+    more data manipulations."); "How do I pick a learning rate schedule?" by a sentence on the
+    learning rate before one in a section on it that says "pick" of something else ("For that we
+    pick a modernized version of LeNet.").
 
     >>> asked = {"transformer", "need", "posit", "encod"}
     >>> names = ["Transformer", "positional encoding"]
     >>> explains_first(asked, "To visualize the encoder weights, we need more data.", "Transformer", names)
-    (True, True, 1, False, True, True, False)
+    (True, True, 1, True, True, False)
     >>> explains_first(asked, "Embeddings are added with positional encoding.", "Transformer", names)
-    (True, True, 2, False, True, True, True)
+    (True, True, 2, True, True, True)
     """
     words = set(content_terms(sentence))
     shared = len(asked & (words | set(content_terms(title))))
     named = names_said(names, sentence, title)
-    said = opens_with(subject, sentence)  # the question's subject said as its subject
     stated = not named or not points_elsewhere(sentence)
-    return (shared > 1, not series(sentence), named, said, wanted <= words, stated, len(asked & words) > 1)
+    return (shared > 1, not series(sentence), named, wanted <= words, stated, len(asked & words) > 1)
 
 
 def names_said(names: Sequence[str], sentence: str, title: str = "") -> int:
@@ -282,63 +271,3 @@ def in_a_row(name: Sequence[str], words: Sequence[str]) -> bool:
     (True, False)
     """
     return any(list(words[at : at + len(name)]) == list(name) for at in range(len(words) - len(name) + 1))
-
-
-_ASKED_OF = re.compile(
-    r"^\W*(?:what|how|why)\s+(?:does|do|did|is|are|can|could|would|should|will)\s+(?:(?:the|a|an)\s+)?",
-    re.IGNORECASE,
-)
-_NOMINAL = frozenset({"NOUN", "ADJ", "PROPN", "NUM", "X"})
-
-
-def subject_of(question: str) -> tuple[str, ...]:
-    """The words of the grammatical subject of a what, how or why question, its head noun last: the
-    words after its auxiliary that may stand in a noun phrase, up to the first that may not (an
-    adverb, a verb, a function word) and no more than three ("What does the temperature parameter
-    actually change?": "temperature", "parameter"); none for a pronoun, a longer phrase, or one
-    that runs to a clause's end (its verb may be among its words: "How does dropout work?").
-
-    >>> subject_of("What does the temperature parameter actually change, and what value should I use?")
-    ('temperature', 'parameter')
-    >>> subject_of("What does a 1x1 convolution do?"), subject_of("How do I pick a learning rate?")
-    (('1x1', 'convolution'), ())
-    >>> subject_of("How does the learning rate warmup schedule help?"), subject_of("How does dropout work?")
-    ((), ())
-    """
-    said = " ".join(question.split())
-    found, words = _ASKED_OF.match(said), list[str]()
-    for word in WORD.finditer(said, found.end() if found else len(said)):
-        if said[word.start() - 1] != " " or not _NOMINAL & word_classes(word.group()):
-            break  # punctuation before it, or no word of a noun phrase
-        words.append(word.group().lower())
-    else:
-        return ()
-    return tuple(words) if 0 < len(words) <= 3 else ()
-
-
-def opens_with(subject: Sequence[str], sentence: str) -> bool:
-    """Whether a sentence says the question's subject (:func:`subject_of`) as its own grammatical
-    subject: it opens, after a phrase that sets the scene ("Hence, "), with its whole name ("The
-    temperature parameter sets ..."), or with the words before its head noun said to be one
-    ("Temperature is a parameter that ..."; hyphens and spaces alike, singular or plural). Its
-    first word alone is no subject: "Neural networks ..." is not about neural style transfer.
-
-    >>> subject = ("temperature", "parameter")
-    >>> opens_with(subject, "Temperature is a parameter that controls the randomness of the output.")
-    True
-    >>> opens_with(subject, "Note, that there are more parameters you can change, like top-k.")
-    False
-    >>> opens_with(("style", "transfer"), "Style images are ..."), opens_with(("dropout",), "Dropout is ...")
-    (False, True)
-    >>> opens_with(("batch", "normalization"), "Hence, batch normalization behaves differently in training.")
-    True
-    """
-    if not subject:
-        return False
-    words = [rf"{re.escape(word.removesuffix('s'))}s?" for word in subject]
-    name, head = r"[\s-]+".join(words), words[-1]
-    modifier = r"[\s-]+".join(words[:-1])
-    said_one = rf"{modifier}\s+(?:is|are)\s+(?:a|an|the|one)\s+(?:\w+\s+){{0,2}}{head}" if modifier else ""
-    lead = r"(?:[^,.;:!?]{1,40},\s*)?"  # a phrase that sets the scene ("Hence, ", "As we saw, ")
-    opening = rf"^\W*{lead}(?:the\s+)?(?:{name}{'|' + said_one if said_one else ''})\b"
-    return re.match(opening, sentence, re.IGNORECASE) is not None
