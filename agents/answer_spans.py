@@ -159,7 +159,7 @@ def _said_with_antecedent(read: Sequence[_Sentence], position: int) -> str:
     """The sentence at ``position``, after the one before it in its excerpt when it only names what
     that one says ("... from back to front. We call this the *backwards pass*.")."""
     sentence, before = read[position], (read[position - 1] if position else None)
-    if before is None or before.excerpt != sentence.excerpt or not names_back(sentence.text):
+    if before is None or before.excerpt != sentence.excerpt or not names_back(sentence.text, before.text):
         return sentence.text
     return f"{before.text} {sentence.text}"
 

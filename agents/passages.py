@@ -72,7 +72,7 @@ _LEADING = re.compile(r"^[^\w(*_`\"'“]+")
 
 _NAMES_BACK = re.compile(
     r"\W*(?:we\s+(?:call|refer\s+to|term|denote)\s+(?:this|these|it|them|such\s+\w+)|"
-    r"(?:(?:this|these|such)(?:\s+[\w-]+){0,3}?|it|they)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:also\s+)?"
+    r"(?:(?:this|these|such)(?P<noun>(?:\s+[\w-]+){0,3}?)|it|they)\s+(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:also\s+)?"
     r"(?:called|known\s+as|referred\s+to\s+as|termed|dubbed|named))\b",
     re.IGNORECASE,
 )
@@ -105,24 +105,23 @@ earlier", "the latter"), not to a source ("as described by ...")."""
 _PART = r"(?:lesson|lecture|section|chapter|module|unit|notebook|tutorial|part)s?"
 _SIGNPOSTS = re.compile(
     rf"\b(?:(?:next|following|later|subsequent|upcoming|coming|previous|preceding|earlier|last)\s+{_PART}"
-    rf"|(?:lesson|chapter|section)\s+\d|later\s+on\b|^\W*in\s+the\s+following\b"
+    rf"|(?:lesson|chapter|section)\s+\d|^\W*in\s+the\s+following\b"
     rf"|{_REPORTED}\s+(?:above|below|earlier|previously|before\b(?!\s+\w))"
-    r"|we\s+(?:can\s+|now\s+|first\s+|then\s+)?(?:introduce|discuss|describe|present|revisit|review|cover)\b"
     rf"|as\s+(?:we\s+)?(?:have\s+)?(?:already\s+|previously\s+|just\s+)?{_REPORTED}(?!\s+by)"
-    r"|we\s+(?:will|shall|are\s+going\s+to)\b|we(?:'|’)ll\b"
     r"|we\s+(?:have\s+not|haven(?:'|’)t)\s+(?:yet\s+)?\w+(?:ed|en|wn)\b)"
     r"|^\W*(?:in\s+this\s+\w+,?\s+)?we\s+(?:have\s+)?\w+ed(?:\s+and\s+\w+ed)?\b",
     re.IGNORECASE,
 )
+"""What a sentence says of the text rather than of its topic: a part of the text before or after it
+("in the next section", "a later chapter", "Lesson 11"), what was said there ("as we mentioned
+earlier", "described above"), what the text has not done yet ("we have not explained yet"), presents
+next ("In the following, ...") or, opening the sentence, has done ("We implemented and evaluated X",
+"In this section, we introduced X": a summary). What the text will do is no signpost: "In this
+section, we will introduce transposed convolution, ... for reversing downsampling" and "we will need
+to break them down into chunks" say what their topic is or needs."""
 _SUBJECTLESS = re.compile(r"[a-z]+s\s+(?:the|a|an|how|that|this|these|our|its)\b")
 """A sentence that opens with a verb and no subject ("illustrates the CNN-based style transfer method"):
 its subject was a reference to a figure or a section, left out of the prose."""
-"""What a sentence says of the text rather than of its topic: a part of the text before or after it
-("in the next section", "a later chapter", "Lesson 11"), what was said there ("as we mentioned
-earlier", "described above"), what the text will do ("we will", "we'll", "we are going to"), has not
-done yet ("we have not explained yet"), presents ("we now introduce", "we describe", "In the following,
-...") or, opening the sentence, has done ("We implemented and evaluated X", "In this section, we
-introduced X": a summary)."""
 _OWN = r"(?:part|book|course|page|document|article|paper|post|repo|repository)"
 """What else a text calls itself ("this book", "this repository")."""
 _DEMONSTRATIVE = re.compile(
@@ -161,27 +160,36 @@ def announces(text: str) -> bool:
 
 def points_elsewhere(text: str) -> bool:
     """Whether a sentence speaks of the text, not of its topic: it points to where the topic is
-    explained, or says what the text will do or has done (:data:`_SIGNPOSTS`), has lost its subject, a
-    reference to a figure (:data:`_SUBJECTLESS`), or announces what the lesson covers
-    (:func:`announces`). It names the topic and says nothing of what it is or does.
+    explained, or says what the text has done or not yet (:data:`_SIGNPOSTS`), or has lost its
+    subject, a reference to a figure (:data:`_SUBJECTLESS`). It names the topic and says nothing of
+    what it is or does. A sentence that says what this section does ("In this section, we describe
+    batch normalization, a popular and effective technique ...") may say it, and is not told.
 
     >>> points_elsewhere("We will revisit this idea in the next section, when we introduce weight decay.")
     True
     >>> points_elsewhere("As we mentioned earlier, X behaves differently."), points_elsewhere("X adds noise.")
     (True, False)
     """
-    return _SIGNPOSTS.search(text) is not None or _SUBJECTLESS.match(text) is not None or announces(text)
+    return _SIGNPOSTS.search(text) is not None or _SUBJECTLESS.match(text) is not None
 
 
-def names_back(text: str) -> bool:
+def names_back(text: str, before: str | None = None) -> bool:
     """Whether a sentence names what the sentence before it says ("We call this the backwards pass.",
     "This is called distribution shift.", "These bounding boxes are called anchor boxes."): quoted
-    alone, it says nothing of what it names.
+    alone, it says nothing of what it names. Given the sentence ``before`` it, a demonstrative's noun
+    ("bounding boxes") must be one that sentence says: "This problem is typically known as
+    clustering." after "To whet your appetite, we describe a few questions you might ask." names
+    what a sentence further back says, not that one.
 
     >>> names_back("These bounding boxes are called *anchor boxes*."), names_back("Boxes are called anchors.")
     (True, False)
+    >>> names_back("This problem is known as clustering.", "We describe a few questions you might ask.")
+    False
     """
-    return _NAMES_BACK.match(text) is not None
+    found = _NAMES_BACK.match(text)
+    if found is None or before is None or not (noun := set(content_terms(found.group("noun") or ""))):
+        return found is not None
+    return not noun.isdisjoint(content_terms(before))
 
 
 def leans_back(text: str, about: re.Pattern[str] | None = None) -> bool:

@@ -7,7 +7,8 @@ training mode than in prediction mode."; "Explain queries, keys and values" quot
 explained yet where those mysterious queries, keys, and values might arise from."; "How do I fine-tune
 BERT for natural language inference?" quoted "As a concrete empirical case, we will fine-tune BERT for
 natural language inference."; "How does successive halving speed up ..." quoted "We implemented and
-evaluated successive halving, ..." from a summary.
+evaluated successive halving, ..." from a summary. What the text will do ("we will", "we describe") was
+told too at first, and the blind review preferred the old answers where it was: it is no signpost.
 """
 
 from __future__ import annotations
@@ -23,13 +24,10 @@ from agents.passages import points_elsewhere
     [
         "As we mentioned earlier, batch normalization typically behaves differently in training mode.",
         "We have not explained yet where those mysterious queries, keys, and values might arise from.",
-        "As a concrete empirical case, we will fine-tune BERT for natural language inference.",
         "We will revisit this idea in the next section, when we introduce *weight decay*.",
         "We implemented and evaluated successive halving, a simple yet efficient HPO algorithm.",
         "In this section, we introduced the concept of multi-fidelity hyperparameter optimization.",
         "We'll look at how dropout works in a later chapter.",
-        "The next AI Agent framework we will discuss is AutoGen.",
-        "Now that we have characterized overfitting, we can introduce our first *regularization* technique.",
         "In the following, two layers of multi-head attention weights are presented row by row.",
         "Temperature is something we haven't mentioned so far.",
         "illustrates the CNN-based style transfer method with a simplified example.",
@@ -52,6 +50,22 @@ def test_a_sentence_that_points_elsewhere_is_told(sentence: str) -> None:
     ],
 )
 def test_a_sentence_that_states_is_not(sentence: str) -> None:
+    assert not points_elsewhere(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # What the text will do or presents here often says what its topic is or is for: the blind
+        # review of this rule's first version preferred these to what replaced them.
+        "In this section, we will introduce *transposed convolution*, for reversing downsampling operations.",
+        "As you cannot pass the entire embeddings to an LLM, we will need to break them down into chunks.",
+        "To address classification with linear models, we will need as many affine functions as outputs.",
+        "In this section, we describe *batch normalization*, a technique that accelerates convergence.",
+        "The next AI Agent framework we will discuss is AutoGen.",
+    ],
+)
+def test_what_the_text_will_do_or_presents_is_no_signpost(sentence: str) -> None:
     assert not points_elsewhere(sentence)
 
 
