@@ -105,23 +105,25 @@ earlier", "the latter"), not to a source ("as described by ...")."""
 _PART = r"(?:lesson|lecture|section|chapter|module|unit|notebook|tutorial|part)s?"
 _SIGNPOSTS = re.compile(
     rf"\b(?:(?:next|following|later|subsequent|upcoming|coming|previous|preceding|earlier|last)\s+{_PART}"
-    rf"|(?:lesson|chapter|section)\s+\d|^\W*in\s+the\s+following\b"
+    rf"|(?:lesson|chapter|section)\s+\d|later\s+on\b|^\W*in\s+the\s+following\b"
     rf"|{_REPORTED}\s+(?:above|below|earlier|previously|before\b(?!\s+\w))"
+    r"|we\s+(?:can\s+|now\s+|first\s+|then\s+)?(?:introduce|discuss|describe|present|revisit|review|cover)\b"
     rf"|as\s+(?:we\s+)?(?:have\s+)?(?:already\s+|previously\s+|just\s+)?{_REPORTED}(?!\s+by)"
+    r"|we(?:\s+(?:will|shall|are\s+going\s+to)|(?:'|’)ll)\b(?!\s+(?:also\s+)?(?:need|have\s+to)\b)"
     r"|we\s+(?:have\s+not|haven(?:'|’)t)\s+(?:yet\s+)?\w+(?:ed|en|wn)\b)"
     r"|^\W*(?:in\s+this\s+\w+,?\s+)?we\s+(?:have\s+)?\w+ed(?:\s+and\s+\w+ed)?\b",
     re.IGNORECASE,
 )
-"""What a sentence says of the text rather than of its topic: a part of the text before or after it
-("in the next section", "a later chapter", "Lesson 11"), what was said there ("as we mentioned
-earlier", "described above"), what the text has not done yet ("we have not explained yet"), presents
-next ("In the following, ...") or, opening the sentence, has done ("We implemented and evaluated X",
-"In this section, we introduced X": a summary). What the text will do is no signpost: "In this
-section, we will introduce transposed convolution, ... for reversing downsampling" and "we will need
-to break them down into chunks" say what their topic is or needs."""
 _SUBJECTLESS = re.compile(r"[a-z]+s\s+(?:the|a|an|how|that|this|these|our|its)\b")
 """A sentence that opens with a verb and no subject ("illustrates the CNN-based style transfer method"):
 its subject was a reference to a figure or a section, left out of the prose."""
+"""What a sentence says of the text rather than of its topic: a part of the text before or after it
+("in the next section", "a later chapter", "Lesson 11"), what was said there ("as we mentioned
+earlier", "described above"), what the text will do ("we will", "we'll", "we are going to"; not
+what it will need: "we will need as many affine functions as we have outputs" says it), has not
+done yet ("we have not explained yet"), presents ("we now introduce", "we describe", "In the following,
+...") or, opening the sentence, has done ("We implemented and evaluated X", "In this section, we
+introduced X": a summary)."""
 _OWN = r"(?:part|book|course|page|document|article|paper|post|repo|repository)"
 """What else a text calls itself ("this book", "this repository")."""
 _DEMONSTRATIVE = re.compile(
@@ -160,17 +162,16 @@ def announces(text: str) -> bool:
 
 def points_elsewhere(text: str) -> bool:
     """Whether a sentence speaks of the text, not of its topic: it points to where the topic is
-    explained, or says what the text has done or not yet (:data:`_SIGNPOSTS`), or has lost its
-    subject, a reference to a figure (:data:`_SUBJECTLESS`). It names the topic and says nothing of
-    what it is or does. A sentence that says what this section does ("In this section, we describe
-    batch normalization, a popular and effective technique ...") may say it, and is not told.
+    explained, or says what the text will do or has done (:data:`_SIGNPOSTS`), has lost its subject, a
+    reference to a figure (:data:`_SUBJECTLESS`), or announces what the lesson covers
+    (:func:`announces`). It names the topic and says nothing of what it is or does.
 
     >>> points_elsewhere("We will revisit this idea in the next section, when we introduce weight decay.")
     True
     >>> points_elsewhere("As we mentioned earlier, X behaves differently."), points_elsewhere("X adds noise.")
     (True, False)
     """
-    return _SIGNPOSTS.search(text) is not None or _SUBJECTLESS.match(text) is not None
+    return _SIGNPOSTS.search(text) is not None or _SUBJECTLESS.match(text) is not None or announces(text)
 
 
 def names_back(text: str, before: str | None = None) -> bool:

@@ -7,8 +7,7 @@ training mode than in prediction mode."; "Explain queries, keys and values" quot
 explained yet where those mysterious queries, keys, and values might arise from."; "How do I fine-tune
 BERT for natural language inference?" quoted "As a concrete empirical case, we will fine-tune BERT for
 natural language inference."; "How does successive halving speed up ..." quoted "We implemented and
-evaluated successive halving, ..." from a summary. What the text will do ("we will", "we describe") was
-told too at first, and the blind review preferred the old answers where it was: it is no signpost.
+evaluated successive halving, ..." from a summary.
 """
 
 from __future__ import annotations
@@ -24,10 +23,13 @@ from agents.passages import points_elsewhere
     [
         "As we mentioned earlier, batch normalization typically behaves differently in training mode.",
         "We have not explained yet where those mysterious queries, keys, and values might arise from.",
+        "As a concrete empirical case, we will fine-tune BERT for natural language inference.",
         "We will revisit this idea in the next section, when we introduce *weight decay*.",
         "We implemented and evaluated successive halving, a simple yet efficient HPO algorithm.",
         "In this section, we introduced the concept of multi-fidelity hyperparameter optimization.",
         "We'll look at how dropout works in a later chapter.",
+        "The next AI Agent framework we will discuss is AutoGen.",
+        "Now that we have characterized overfitting, we can introduce our first *regularization* technique.",
         "In the following, two layers of multi-head attention weights are presented row by row.",
         "Temperature is something we haven't mentioned so far.",
         "illustrates the CNN-based style transfer method with a simplified example.",
@@ -47,25 +49,12 @@ def test_a_sentence_that_points_elsewhere_is_told(sentence: str) -> None:
         "Each query is compared with every key, and the values are weighted by the scores.",
         "The model will calculate the result on the same GPU.",
         "tokens are the units a model reads.",
+        # what the text will need says what its topic needs: readers preferred it to what replaced it
+        "To address classification with linear models, we will need as many affine functions as outputs.",
+        "As you cannot pass the entire embeddings to an LLM, we will need to break them down into chunks.",
     ],
 )
 def test_a_sentence_that_states_is_not(sentence: str) -> None:
-    assert not points_elsewhere(sentence)
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        # What the text will do or presents here often says what its topic is or is for: the blind
-        # review of this rule's first version preferred these to what replaced them.
-        "In this section, we will introduce *transposed convolution*, for reversing downsampling operations.",
-        "As you cannot pass the entire embeddings to an LLM, we will need to break them down into chunks.",
-        "To address classification with linear models, we will need as many affine functions as outputs.",
-        "In this section, we describe *batch normalization*, a technique that accelerates convergence.",
-        "The next AI Agent framework we will discuss is AutoGen.",
-    ],
-)
-def test_what_the_text_will_do_or_presents_is_no_signpost(sentence: str) -> None:
     assert not points_elsewhere(sentence)
 
 
