@@ -6,9 +6,11 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from agents import qa
 from magg_kg.cli.context import open_context
 from magg_kg.cli.ingestion import run_ingest
 from magg_kg.graph_index import GraphIndex, build_graph_index
+from magg_kg.llm.port import Prompt
 from magg_kg.sqlite import SQLiteStore
 
 
@@ -33,3 +35,26 @@ def course_graph(folder: Path, lessons: Path | Mapping[str, str]) -> Iterator[Gr
         yield build_graph_index(store)
     finally:
         store.close()
+
+
+def expert_reply(
+    question: str, said: Mapping[str, tuple[str, str]], names: Mapping[str, str] | None = None
+) -> qa.ExpertAnswer:
+    """The offline expert's answer to ``question`` shown the excerpts ``said`` (id -> title, text)
+    and the concepts ``names`` (id -> name), as a domain's expert is asked it."""
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:flat",
+        system="",
+        data="\n".join(f"[{cid}] {text}" for cid, (_, text) in said.items()),
+        payload={
+            "question": question,
+            "concepts": list(names or {}),
+            "names": dict(names or {}),
+            "edges": [],
+            "excerpts": {cid: title for cid, (title, _) in said.items()},
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    return qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))

@@ -9,9 +9,8 @@ word, unless the names say it (what the question asks of them).
 
 from __future__ import annotations
 
-from agents import qa
 from agents.relevance import asked_of, on_topic
-from magg_kg.llm.port import Prompt
+from tests.qa.courses import expert_reply
 
 CONVEX = "Is the loss function of a neural network convex?"
 WEIGHT_DECAY = (
@@ -23,26 +22,6 @@ NONCONVEX = (
     "Furthermore, even though the optimization problems in deep learning are generally nonconvex, they "
     "often exhibit some properties of convex ones near local minima."
 )
-
-
-def _answer(question: str, said: dict[str, tuple[str, str]], names: dict[str, str]) -> str:
-    """The offline expert's answer to ``question`` shown the excerpts ``said`` (id -> title, text)."""
-    prompt = Prompt(
-        task=qa.ANSWER_TASK,
-        stage="qa",
-        agent="expert:flat",
-        system="",
-        data="\n".join(f"[{cid}] {text}" for cid, (_, text) in said.items()),
-        payload={
-            "question": question,
-            "concepts": list(names),
-            "names": names,
-            "edges": [],
-            "excerpts": {cid: title for cid, (title, _) in said.items()},
-        },
-        prompt_version=qa.PROMPT_VERSION,
-    )
-    return qa.ExpertAnswer.model_validate(qa.answer_offline(prompt)).answer
 
 
 def test_a_sentence_naming_the_concept_must_say_what_the_question_asks_of_it() -> None:
@@ -64,9 +43,9 @@ def test_the_weight_decay_sentence_no_longer_answers_whether_a_loss_is_convex() 
     names = {"c-loss": "loss functions"}
     excerpts = {"c-1": ("Weight Decay: Concise Implementation", WEIGHT_DECAY)}
     assert "weight decay" in WEIGHT_DECAY and "loss function" in WEIGHT_DECAY  # it shares words with it
-    assert WEIGHT_DECAY not in _answer(CONVEX, excerpts, names)
+    assert WEIGHT_DECAY not in expert_reply(CONVEX, excerpts, names).answer
     said = "The loss functions of deep networks are generally nonconvex, though convex near local minima."
-    assert said in _answer(CONVEX, {**excerpts, "c-2": ("Convexity", said)}, names)
+    assert said in expert_reply(CONVEX, {**excerpts, "c-2": ("Convexity", said)}, names).answer
 
 
 def test_what_a_question_asked_yes_or_no_asks_is_its_rarest_word_after_the_concept_it_names() -> None:

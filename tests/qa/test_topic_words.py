@@ -10,7 +10,6 @@ rarer in English than an everyday word); otherwise the graph does not cover the 
 
 from __future__ import annotations
 
-from agents import qa
 from agents.answer_forms import content_terms
 from agents.offline.handlers import offline_handlers
 from agents.relevance import on_topic, topic_terms
@@ -19,7 +18,7 @@ from governance.qa import answer_flat
 from magg_kg.embedding import HashingEmbedding
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.offline import OfflineLLM
-from magg_kg.llm.port import Prompt
+from tests.qa.courses import expert_reply
 
 QUANTIZED = "Does model quantization make the answers noticeably worse?"
 PROFILES = (
@@ -31,28 +30,6 @@ PARAMETERS = (
     "The following code extracts the bias from the second layer, which returns a parameter class "
     "instance; some are simpler while others are more general."
 )
-
-
-def _reply(
-    question: str, said: dict[str, tuple[str, str]], names: dict[str, str] | None = None
-) -> qa.ExpertAnswer:
-    """The offline expert's answer to ``question`` shown the excerpts ``said`` (id -> title, text)."""
-    prompt = Prompt(
-        task=qa.ANSWER_TASK,
-        stage="qa",
-        agent="expert:flat",
-        system="",
-        data="\n".join(f"[{cid}] {text}" for cid, (_, text) in said.items()),
-        payload={
-            "question": question,
-            "concepts": list(names or {}),
-            "names": names or {},
-            "edges": [],
-            "excerpts": {cid: title for cid, (title, _) in said.items()},
-        },
-        prompt_version=qa.PROMPT_VERSION,
-    )
-    return qa.ExpertAnswer.model_validate(qa.answer_offline(prompt))
 
 
 def test_the_topic_words_of_a_question_are_its_words_rarer_than_everyday_ones() -> None:
@@ -71,19 +48,21 @@ def test_the_topic_words_of_a_question_are_its_words_rarer_than_everyday_ones() 
 
 
 def test_a_sentence_sharing_only_everyday_words_does_not_answer_an_open_question() -> None:
-    reply = _reply(QUANTIZED, {"c-ux": ("Chat Applications: User Experience", PROFILES)})
+    reply = expert_reply(QUANTIZED, {"c-ux": ("Chat Applications: User Experience", PROFILES)})
     assert reply.citations == [] and PROFILES not in reply.answer
-    reply = _reply(IMBALANCED, {"c-params": ("Parameter Management", PARAMETERS)})
+    reply = expert_reply(IMBALANCED, {"c-params": ("Parameter Management", PARAMETERS)})
     assert reply.citations == [] and "parameter class" not in reply.answer
 
 
 def test_a_sentence_that_says_a_topic_word_or_names_the_concept_still_answers() -> None:
     bits = "Quantization stores the weights in fewer bits, and the answers get slightly worse."
-    reply = _reply(QUANTIZED, {"c-ux": ("User Experience", PROFILES), "c-q": ("Small models", bits)})
+    reply = expert_reply(QUANTIZED, {"c-ux": ("User Experience", PROFILES), "c-q": ("Small models", bits)})
     assert reply.citations == ["c-q"] and bits in reply.answer
     # "How does backpropagation work?" names the concept: a sentence naming it answers, rare word or none.
     said = "Backpropagation computes the gradient of the loss layer by layer, from the output back."
-    reply = _reply("How does backpropagation work?", {"c-bp": ("Training", said)}, {"bp": "backpropagation"})
+    reply = expert_reply(
+        "How does backpropagation work?", {"c-bp": ("Training", said)}, {"bp": "backpropagation"}
+    )
     assert reply.citations == ["c-bp"]
 
 
@@ -120,7 +99,7 @@ def test_what_a_quality_is_made_of_asks_a_description_with_an_adverb_too() -> No
         "**Phi-3-small & medium** With just 7B parameters, Phi-3-small beats GPT-3.5T on a variety of "
         "language, reasoning, coding, and math benchmarks."
     )
-    reply = _reply(
+    reply = expert_reply(
         agent, {"c-phi": ("Introduction to Small Language Models for Generative AI", phi)}, {"cb": "chatbot"}
     )
     assert reply.citations == [] and "Phi-3-small" not in reply.answer
@@ -134,7 +113,7 @@ def test_a_question_in_everyday_words_is_answered_by_a_sentence_that_says_most_o
     proceed = "Once you decide to proceed, it's time to think about how you can fine tune the model."
     assert topic_terms(question) == frozenset()
     assert on_topic(question, chosen) and not on_topic(question, proceed)
-    reply = _reply(question, {"c-ft": ("Fine-Tuning", proceed)})
+    reply = expert_reply(question, {"c-ft": ("Fine-Tuning", proceed)})
     assert reply.citations == [] and proceed not in reply.answer
 
 
@@ -144,4 +123,4 @@ def test_what_goes_along_with_what_a_question_asks_of_is_no_topic_of_it() -> Non
     button = "Click on the **Send** button to send the prompt to the AI Copilot."
     assert not on_topic(question, button)
     assert on_topic(question, "To send a picture, attach it to the message you send.")
-    assert _reply(question, {"c-ui": ("Low-Code Apps", button)}).citations == []
+    assert expert_reply(question, {"c-ui": ("Low-Code Apps", button)}).citations == []
