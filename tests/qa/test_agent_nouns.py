@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from agents.answer_forms import content_terms
 from agents.relevance import on_topic, topic_terms
-from tests.qa.test_topic_words import _reply
+from tests.qa.courses import expert_reply
 
 TOKENIZER = "How does a tokenizer turn my prompt into something the model can use?"
 MAX_TOKENS = "For example, if you want to use 100 tokens, you would set max_tokens to 100."
@@ -48,7 +48,7 @@ def test_a_sentence_on_tokens_is_not_on_the_topic_of_a_tokenizer() -> None:
 
 
 def test_the_reader_quotes_the_sentence_on_the_tokenizer() -> None:
-    reply = _reply(
+    reply = expert_reply(
         TOKENIZER,
         {
             "c-1": ("Building Text Generation Applications: Improve your setup", MAX_TOKENS),
