@@ -89,15 +89,22 @@ def _explained(question: str) -> str:
     return re.sub(r"^(?:an?|the)\s+", "", said.strip(" \"'“”"), flags=re.IGNORECASE)
 
 
+_NAME_WORDS = 4
+"""The most content words of a name read as unwritten: "single shot multibox detection" is a name,
+"multiple attention heads instead of just one big one" (in "Why use multiple attention heads instead
+of just one big one?") a phrase, whose words the lessons may say apart."""
+
+
 def _unwritten(graph: GraphIndex, term: str, keys: dict[str, str]) -> str:
-    """``term`` when it is a name of more than one word that names no concept, is no name of the
-    graph misspelled, and that no lesson writes whole ("early stopping", where a lesson says "we do
-    not really stop early"): a sentence that does not say it speaks of something else. Nor is it
-    written without its last word when what is left says a word rarer than everyday English
-    (:func:`agents.relevance.topic_terms`) or is a compound joined by hyphens: a lesson on "few-shot"
-    may answer "few-shot prompting", one on "early" says nothing of "early stopping". "" else."""
+    """``term`` when it is a name of two to four content words (:data:`_NAME_WORDS`) that names no
+    concept, is no name of the graph misspelled, and that no lesson writes whole ("early stopping",
+    where a lesson says "we do not really stop early"): a sentence that does not say it speaks of
+    something else. Nor is it written without its last word when what is left says a word rarer
+    than everyday English (:func:`agents.relevance.topic_terms`) or is a compound joined by hyphens:
+    a lesson on "few-shot" may answer "few-shot prompting", one on "early" says nothing of "early
+    stopping". "" else."""
     words = tuple(content_terms(term))
-    if len(term.split()) < 2 or len(words) < 2 or one_name(term, keys) or find_mentions(term, keys):
+    if not 2 <= len(words) <= _NAME_WORDS or one_name(term, keys) or find_mentions(term, keys):
         return ""
     if not set(question_terms(term)) - GENERIC or _misspelt(term, keys):
         return ""
