@@ -107,7 +107,7 @@ def content_terms(text: str) -> list[str]:
     >>> content_terms("SGD versus Adam, e.g. on MLPs"), content_terms("VS Code")
     (['sgd', 'adam', 'mlps'], ['vs', 'code'])
     >>> content_terms("d2l's encoder--decoder (LaTeX's en dash), an encoder–decoder, fast---slow")
-    ['d2l', 'encoder-decod', 'latex', 'en', 'dash', 'encoder-decod', 'fast', 'slow']
+    ['d2l', 'encoder-decoder', 'latex', 'en', 'dash', 'encoder-decoder', 'fast', 'slow']
     """
     words = [re.sub(r"['’]s?$", "", w.lower()) for w in WORD.findall(_EN_DASH.sub("-", one_spelling(text)))]
     return [stem(w) for w in words if w not in _STOP and (len(w) > 1 or w.isdigit())]
@@ -122,7 +122,7 @@ def question_terms(question: str) -> list[str]:
     >>> question_terms("How does function calling work?"), question_terms("Why would I use dropout?")
     (['function', 'call'], ['dropout'])
     >>> question_terms("How does attention work in the transformer?")
-    ['attent', 'transform']
+    ['attent', 'transformer']
     """
     explained = expected_kind(question) == "explanation"
     terms = content_terms(without_predicate(question) if explained else question)

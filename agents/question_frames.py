@@ -26,6 +26,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 import snowballstemmer
+from wordfreq import zipf_frequency
 
 __all__ = [
     "EXPLAINS",
@@ -229,10 +230,10 @@ WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 def stem(word: str) -> str:
     """The English Snowball stem of a word in lower case, but an agent noun, singular: it names
     another thing than the word it is made from (:func:`_agent_noun`: a tokenizer is no token, an
-    optimizer no optimum), and the stemmer would make them one term.
+    optimizer no optimization), and the stemmer would make them one term.
 
-    >>> stem("working"), stem("importance"), stem("tokenizers"), stem("transformer"), stem("performer")
-    ('work', 'import', 'tokenizer', 'transform', 'perform')
+    >>> stem("working"), stem("importance"), stem("tokenizers"), stem("Transformer"), stem("consider")
+    ('work', 'import', 'tokenizer', 'transformer', 'consid')
     """
     found = root(word)
     singular = word.lower().removesuffix("s")
@@ -253,16 +254,24 @@ def root(word: str) -> str:
 
 
 def _agent_noun(word: str) -> bool:
-    """Whether a word (or the last part of a hyphenated one) is the agent noun of a verb made from a
-    noun with "-ize" (tokenizer, optimizer, vectorizer): the stemmer takes it to that noun ("token"),
-    which names another thing. Other agent nouns keep their verb's stem: "performer" is read with
-    "performed by", "footballer" with "football" (a question of a multi-hop set asks "the performer
-    of Off the Beaten Path" of a passage that says who performed it).
+    """Whether a word (or the last part of a hyphenated one) is an agent noun in "-er", one who or
+    that does what an English verb says: "-izer" (tokenizer, optimizer), or a verb that English
+    writes often, with "-er" added (transformer, adapter), "-r" after its "e" (encoder, scheduler)
+    or its last consonant doubled (embedder); not a verb in "-er" itself (consider, register).
 
-    >>> [_agent_noun(w) for w in ("tokenizer", "word-vectorizers", "performer", "footballer", "consider")]
-    [True, True, False, False, False]
+    >>> [_agent_noun(w) for w in ("tokenizer", "encoder-decoder", "embedder", "consider", "parameter")]
+    [True, True, True, False, False]
     """
-    return word.rsplit("-", 1)[-1].removesuffix("s").endswith(("izer", "iser"))
+    last = word.rsplit("-", 1)[-1]
+    if not last.endswith("er") or len(last) < 5:
+        return False
+    verb = [last[:-2], last[:-1], last[:-3] if last[-3] == last[-4] else ""]
+    return last.endswith(("izer", "iser")) or any(v and zipf_frequency(v, "en") >= _VERB_ZIPF for v in verb)
+
+
+_VERB_ZIPF = 2.5
+"""How often English writes the verb an agent noun is made from, at least ("encode" 2.95, "transform"
+4.04): a stem that is no word ("consid" of "consider") is written far less often, if ever."""
 
 
 _FRAME_WORDS = (

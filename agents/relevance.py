@@ -233,10 +233,10 @@ def explains_first(
     learning rate before one in a section on it that says "pick" of something else ("For that we
     pick a modernized version of LeNet.").
 
-    >>> asked = {"transform", "need", "posit", "encod"}
+    >>> asked = {"transformer", "need", "posit", "encod"}
     >>> names = ["Transformer", "positional encoding"]
     >>> explains_first(asked, "To visualize the encoder weights, we need more data.", "Transformer", names)
-    (True, True, 1, True, True, True)
+    (True, True, 1, True, True, False)
     >>> explains_first(asked, "Embeddings are added with positional encoding.", "Transformer", names)
     (True, True, 2, True, True, True)
     """

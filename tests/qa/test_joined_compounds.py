@@ -24,14 +24,14 @@ OTHER = "Since a Transformer encoder converts input tokens into as many represen
 
 
 def test_a_compound_asked_with_a_hyphen_matches_the_lessons_that_write_it_with_two() -> None:
-    assert content_terms("Encoder-Decoder") == content_terms("encoder--decoder") == ["encoder-decod"]
+    assert content_terms("Encoder-Decoder") == content_terms("encoder--decoder") == ["encoder-decoder"]
     concept = Concept(id="encoder-decoder", name="encoder--decoder", type="concept", recorded_at=AT)
     graph = GraphIndex(HashingEmbedding(), {concept.id: concept}, {concept.id: (concept.name,)}, {}, {})
     chunks = tuple(
         LessonChunk(cid, "l-1", TITLE, text, frozenset(), frozenset(content_terms(f"{TITLE} {text}")))
         for cid, text in (("c-encoder", OTHER), ("c-both", SAID))
     )
-    graph.kept("lesson chunks", lambda: _Chunks(chunks, {"encoder-decod": 2.0, "transform": 0.5}))
+    graph.kept("lesson chunks", lambda: _Chunks(chunks, {"encoder-decoder": 2.0, "transformer": 0.5}))
     assert [chunk.id for chunk in find_excerpts(graph, "What is Encoder-Decoder?")] == ["c-encoder", "c-both"]
 
 

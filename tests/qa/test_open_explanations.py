@@ -26,7 +26,7 @@ from magg_kg.sqlite import SQLiteStore
 
 AT = "2026-01-01T00:00:00.000000Z"
 ASKED = "Why does the transformer need positional encoding?"
-TRAINING = "To visualize the encoder weights, we need more data manipulations."
+TRAINING = "To visualize the encoding weights, we need more data manipulations."  # "encoder" is no "encoding"
 MODEL = (
     "Embeddings are added with positional encoding before the encoder. Each position gets its own encoding."
 )
@@ -40,15 +40,15 @@ def _course() -> GraphIndex:
         for cid, name in (("transformer", "Transformer"), ("positional-encoding", "positional encoding"))
     }
     graph = GraphIndex(HashingEmbedding(), concepts, {c.id: (c.name,) for c in concepts.values()}, {}, {})
-    training = frozenset({"transform", "train", "visual", "encod", "weight", "need", "data", "manipul"})
-    model = frozenset({"transform", "model", "embed", "ad", "posit", "encod", "get", "own"})
+    training = frozenset({"transformer", "train", "visual", "encod", "weight", "need", "data", "manipul"})
+    model = frozenset({"transformer", "model", "embed", "ad", "posit", "encod", "encoder", "get", "own"})
     chunks = (
         LessonChunk(
             "c-train", "l-1", "The Transformer: Training", TRAINING, frozenset({"transformer"}), training
         ),
         LessonChunk("c-model", "l-1", "The Transformer: Model", MODEL, frozenset(concepts), model),
     )
-    idf = {"need": 3.0, "posit": 1.0, "encod": 0.5, "transform": 0.5}
+    idf = {"need": 3.0, "posit": 1.0, "encod": 0.5, "transformer": 0.5}
     graph.kept("lesson chunks", lambda: _Chunks(chunks, idf))
     return graph
 
