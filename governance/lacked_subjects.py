@@ -16,12 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agents.answer_forms import DEFINED, content_terms, question_terms
-from agents.question_slots import clause_start
+from agents.answer_forms import content_terms, question_terms
 from agents.relevance import in_a_row, topic_terms
 from agents.text import find_mentions, normalize_name
 from governance.excerpts import graph_lexicon, lesson_chunks
-from governance.question_forms import GENERIC, about_one, noun_ended, one_name
+from governance.question_forms import GENERIC, about_one, asked_term, noun_ended, one_name
 from governance.spelling import edits
 from magg_kg.graph_index import GraphIndex
 
@@ -122,12 +121,9 @@ def _asked_term(question: str, own: bool = False) -> str:
     """The term a "What is X?" question asks about, written without "the", ending in a noun or
     saying a word rarer than an everyday one ("decoder-only"), or any term asked of itself
     (``own``); "" for any other question."""
-    asked = " ".join(question.split())
-    match = DEFINED.match(asked.lower())
-    if match is None or re.match(r"(?:what|who) (?:is|are|was|were) the ", asked.lower()):
+    asked, term = asked_term(question)
+    if not term or re.match(r"(?:what|who) (?:is|are|was|were) the ", asked.lower()):
         return ""
-    term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
-    term = term[: clause_start(term)]  # "principles Microsoft lists": the principles
     return term if own or noun_ended(term.split()) or topic_terms(term) else ""
 
 

@@ -47,6 +47,7 @@ __all__ = [
     "answered_by_graph",
     "as_named_in_context",
     "asked_sentence",
+    "asked_term",
     "asked_without_aside",
     "clause_questions",
     "defined",
@@ -335,18 +336,34 @@ def noun_ended(words: Sequence[str]) -> bool:
 _NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 
 
+def asked_term(question: str) -> tuple[str, str]:
+    """The question with each run of spaces one space, and the term it asks what it is ("What is
+    X?", :data:`agents.answer_forms.DEFINED`) as written, without quotes and without a clause after
+    it that says who does something with it (:func:`agents.question_slots.clause_start`: "the
+    responsible AI principles Microsoft lists" asks about the principles); "" for another question.
+
+    >>> asked_term("What are the responsible AI principles Microsoft lists?")
+    ('What are the responsible AI principles Microsoft lists?', 'responsible AI principles')
+    >>> asked_term("How does it work?")[1]
+    ''
+    """
+    asked = " ".join(question.split())
+    match = DEFINED.match(asked.lower())
+    if match is None:
+        return asked, ""
+    term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
+    return asked, term[: clause_start(term)]
+
+
 def lacked_term(graph: GraphIndex, question: str) -> tuple[str, list[str]]:
     """The term a "What is X?" question asks about, when the graph has no concept of that name
     but has concepts named by some of its words, and the concepts those words name: ("backpropagation
     through time", ["backpropagation"]); ("", []) for any other question. Such a question asks about
     another thing than the concept its words name: backpropagation's definition is no answer to
     it, a lesson sentence that says what the whole term is may be."""
-    asked = " ".join(question.split())
-    match = DEFINED.match(asked.lower())
-    if match is None or not asked.lower().startswith(("what ", "who ")):
+    asked, term = asked_term(question)
+    if not term or not asked.lower().startswith(("what ", "who ")):
         return "", []
-    term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
-    term = term[: clause_start(term)]  # "principles Microsoft lists": the principles
     found = find_mentions(term, graph_lexicon(graph))
     if not found or _names_one(graph, term):
         return "", []
@@ -370,12 +387,9 @@ def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -
     naming no concept, X (not the whole question), with the concepts named by X's words in another
     form ("tokenization" for "tokenizer"), or else that contain X; of one naming a concept, what X
     is; of any other, the question."""
-    asked = " ".join(question.split())
-    match = DEFINED.match(asked.lower())
-    if match is None:
+    term = asked_term(question)[1]
+    if not term:
         return f'The graph does not cover "{question}".'
-    term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
-    term = term[: clause_start(term)]  # "principles Microsoft lists": the principles
     if concepts:  # a concept of the graph, and nothing shown says what it is
         return f'The graph does not cover what "{term}" is.'
     roots = [root(t) for t in content_terms(term)]  # "tokenizer" and "tokenization" alike
