@@ -114,9 +114,6 @@ _SIGNPOSTS = re.compile(
     r"|^\W*(?:in\s+this\s+\w+,?\s+)?we\s+(?:have\s+)?\w+ed(?:\s+and\s+\w+ed)?\b",
     re.IGNORECASE,
 )
-_SUBJECTLESS = re.compile(r"[a-z]+s\s+(?:the|a|an|how|that|this|these|our|its)\b")
-"""A sentence that opens with a verb and no subject ("illustrates the CNN-based style transfer method"):
-its subject was a reference to a figure or a section, left out of the prose."""
 """What a sentence says of the text rather than of its topic: a part of the text before or after it
 ("in the next section", "a later chapter", "Lesson 11"), what was said there ("as we mentioned
 earlier", "described above"), what the text will do ("we will", "we'll", "we are going to"; not
@@ -124,6 +121,9 @@ what it will need: "we will need as many affine functions as we have outputs" sa
 done yet ("we have not explained yet"), presents ("we now introduce", "we describe", "In the following,
 ...") or, opening the sentence, has done ("We implemented and evaluated X", "In this section, we
 introduced X": a summary)."""
+_SUBJECTLESS = re.compile(r"[a-z]+s\s+(?:the|a|an|how|that|this|these|our|its)\b")
+"""A sentence that opens with a verb and no subject ("illustrates the CNN-based style transfer method"):
+its subject was a reference to a figure or a section, left out of the prose."""
 _OWN = r"(?:part|book|course|page|document|article|paper|post|repo|repository)"
 """What else a text calls itself ("this book", "this repository")."""
 _DEMONSTRATIVE = re.compile(

@@ -103,12 +103,12 @@ def on_topic(
     question asked yes or no says its rarest topic word when the names do not (what it asks of them,
     :func:`asked_of`: "Is the loss function of a neural network convex?" is not answered by a
     sentence that says "any loss function" of weight decay; "When should I pick fine-tuning over RAG
-    for my chatbot?" may be without "chatbot"), or it
-    says one of the question's topic words (:func:`topic_terms`), itself or in its title (a part of a
-    compound counts: "Multi-Head Attention" says "heads"; "LLM" says "LLMs"). A question with no topic
-    word is answered by a sentence that says two of its words (all when it has fewer) outside a
-    clause that opens it to set the scene (:data:`_SETTING`). What goes along with what a question
-    asks of ("along with my prompt", :data:`_ALONG_WITH`) is no topic of it. A question about a term
+    for my chatbot?" may be without "chatbot"), or it says one of the question's topic words
+    (:func:`topic_terms`), itself or in its title (a part of a compound counts: "Multi-Head
+    Attention" says "heads"; "LLM" says "LLMs"). A question with no topic word is answered by a
+    sentence that says two of its words (all when it has fewer) outside a clause that opens it to set
+    the scene (:data:`_SETTING`). What goes along with what a question asks of ("along with my
+    prompt", :data:`_ALONG_WITH`) is no topic of it. A question about a term
     the graph lacks (``required``: "LoRA" in "can I use LoRA on a single GPU?") is answered only by
     a sentence that says it whole and one more of the question's words, itself or in its title,
     whatever it asks: one that does not say the term speaks of something else, one that says
@@ -226,12 +226,11 @@ def explains_first(
     behaves differently in training mode", "We will revisit this in the next section, when we
     introduce weight decay" name it where it is explained; of a sentence that names none, nothing
     tells what else it speaks of), and that it says two of the terms itself, not only in its title.
-    "Why does the transformer need
-    positional encoding?" is answered by a sentence on positional encodings in a section on the
-    Transformer before one that says "need" of something else ("To visualize the decoder ... we need
-    more data manipulations."); "How do I pick a learning rate schedule?" by a sentence on the
-    learning rate before one in a section on it that says "pick" of something else ("For that we
-    pick a modernized version of LeNet.").
+    "Why does the transformer need positional encoding?" is answered by a sentence on positional
+    encodings in a section on the Transformer before one that says "need" of something else ("To
+    visualize the decoder ... we need more data manipulations."); "How do I pick a learning rate
+    schedule?" by a sentence on the learning rate before one in a section on it that says "pick" of
+    something else ("For that we pick a modernized version of LeNet.").
 
     >>> asked = {"transformer", "need", "posit", "encod"}
     >>> names = ["Transformer", "positional encoding"]
