@@ -267,7 +267,7 @@ def _slots(read: _Read, patterns: tuple[re.Pattern[str], ...]) -> Classification
             start, end = match.start(slot), match.end(slot)
             setting = setting_start(read.text[start:end], read.masked[start:end])  # "SSD for detection"
             found = read.concepts(start, end if setting is None else start + setting)
-            name = _slot_name(read.text[match.start(slot) : match.end(slot)])
+            name = _slot_name(read.text[start:end])
             shared = _shared_head(read, name, second) if slot == "a" and not found else None
             if found:
                 concepts.append(found[-1] if slot == "a" else found[0])

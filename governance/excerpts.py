@@ -262,9 +262,8 @@ def find_excerpts(
     # more ("What is VS Code?", where "VS" names vector search) reads only chunks sharing its words.
     named_words = {t for concept in about for n in _names(graph, concept) for t in content_terms(n)}
     alone = bool(asked) and asked <= named_words
-    if alone and PURPOSE.search(
-        question
-    ):  # what it is for: where a sentence says it, when none says what it is
+    # What it is for: where a sentence says it, when none says what it is.
+    if alone and PURPOSE.search(question):
         defining |= frozenset().union(*(_purposed(graph, c) for c in about if not defining_chunks(graph, c)))
     # Why or how of concepts: a chunk on them all before one that shares only their other words.
     explained = _explained(graph, question)
