@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from agents.announcements import describes
 from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
 from agents.appositions import apposed_to
@@ -290,28 +291,20 @@ lists X among the lesson's contents, but says nothing of what X is."""
 
 
 def _announcing(sentence: str, names: Sequence[str] = ()) -> bool:
-    """Whether a sentence announces what a section does, and does not name X (any of ``names``) in
-    apposition to a kind it gives ("In this section, we introduce a nonlinear collaborative
-    filtering model, AutoRec": it says what AutoRec is).
+    """Whether a sentence announces what a section does, and does not go on to say what X (any of
+    ``names``) is (:func:`agents.announcements.describes`: "In this section, we introduce a nonlinear
+    collaborative filtering model, AutoRec", "we introduce X, which is also called ...").
 
     >>> _announcing("Next, we introduce a collaborative filtering model, AutoRec .", ["AutoRec"])
     False
-    >>> _announcing("Next, we introduce AutoRec, a collaborative filtering model.", ["AutoRec"])
+    >>> _announcing("Next, we introduce AutoRec, which filters collaboratively.", ["AutoRec"])
     False
     >>> _announcing("Next, we introduce AutoRec and its training.", ["AutoRec"])
     True
     """
     if _ANNOUNCES.match(sentence) is None and not announces(sentence):
         return False
-    terms = "|".join(re.escape(name) for name in names)
-    return not terms or re.search(rf"\b{_APPOSED.format(terms=terms)}", sentence, re.IGNORECASE) is None
-
-
-_APPOSED = (
-    r"(?:an? (?:[\w-]+ ){{0,8}}[\w-]+,\s*(?:the )?[\W]*(?:{terms})\b(?!\s*(?:and|or)\b)"
-    r"|(?:{terms})\W*,\s*an? [\w-]+)"
-)
-"""X in apposition to a kind: "a ... model, X" (X not the first item of a list) or "X, a ..."."""
+    return not describes(sentence, names)
 
 
 def definition(

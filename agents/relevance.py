@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence, Set
 
 from wordfreq import zipf_frequency
 
+from agents.announcements import describes, elsewhere
 from agents.answer_forms import WORD, content_terms, expected_kind, question_terms
 from agents.offline.terms import ANCHOR_ZIPF
 from agents.passages import points_elsewhere, series
@@ -224,8 +225,10 @@ def explains_first(
     a sentence that says more of its other words), that, naming them, it speaks of them, not of the
     text (:func:`agents.passages.points_elsewhere`: "As we mentioned earlier, batch normalization
     behaves differently in training mode", "We will revisit this in the next section, when we
-    introduce weight decay" name it where it is explained; of a sentence that names none, nothing
-    tells what else it speaks of), and that it says two of the terms itself, not only in its title.
+    introduce weight decay" name it where it is explained, unless, pointing to no other part of the
+    text, they go on to say what it is: :func:`agents.announcements.describes`; of a sentence that
+    names none, nothing tells what else it speaks of), and that it says two of the terms itself,
+    not only in its title.
     "Why does the transformer need positional encoding?" is answered by a sentence on positional
     encodings in a section on the Transformer before one that says "need" of something else ("To
     visualize the decoder ... we need more data manipulations."); "How do I pick a learning rate
@@ -242,7 +245,11 @@ def explains_first(
     words = set(content_terms(sentence))
     shared = len(asked & (words | set(content_terms(title))))
     named = names_said(names, sentence, title)
-    stated = not named or not points_elsewhere(sentence)
+    stated = (
+        not named
+        or not points_elsewhere(sentence)
+        or (describes(sentence, names) and not elsewhere(sentence))
+    )
     return (shared > 1, not series(sentence), named, wanted <= words, stated, len(asked & words) > 1)
 
 
