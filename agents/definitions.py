@@ -19,7 +19,8 @@ listing or the gloss is no words ("x = 3", "f(x) + 1"). Else a whole sentence st
 definition: the first that names X ("called X", "known as X", "known with the name of X"), spells
 out its acronym beside it ("GPT ("Generative Pre-trained Transformer")"), emphasises it ("*X*") or
 opens with it; and for a concept the graph knows, the first that mentions it (at half the support;
-one in a section headed by X's name first); of each kind, one that stands on its own before one that
+one in a section headed by X's name first; not one that names it in passing:
+:func:`agents.mentions.in_passing`); of each kind, one that stands on its own before one that
 leans on the text before it ("... the above issue"); never a listing (a table of contents) that names X
 among its headings, nor a sentence that announces what the lesson or a section will do ("This
 lesson will cover: Why you should prioritize Responsible AI ...").
@@ -38,6 +39,7 @@ from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
 from agents.appositions import apposed_to
 from agents.glosses import DENIED, GOES_ON, RELATED, UNMARKED, entry_gloss, gloss
+from agents.mentions import in_passing
 from agents.passages import announces, leans_back, names_back, titled_by
 from agents.text import acronym_of
 from agents.written_forms import either_way
@@ -400,7 +402,8 @@ def definition(
         titled = {k for k, title in enumerate(titles) if titled_by(title, mentioning)}
         for position, sentence in sorted(saying, key=lambda found: found[0] not in titled):
             if mentioning.search(sentence) is not None and not _announcing(sentence, kept):
-                return Definition(position, sentence, 0.25)
+                if not in_passing(sentence, mentioning):  # not "We define our `SGD` class ..."
+                    return Definition(position, sentence, 0.25)
     return None
 
 
