@@ -106,7 +106,8 @@ _PART = r"(?:lesson|lecture|section|chapter|module|unit|notebook|tutorial|part)s
 _SIGNPOSTS = re.compile(
     rf"\b(?:(?:next|following|later|subsequent|upcoming|coming|previous|preceding|earlier|last)\s+{_PART}"
     rf"|(?:lesson|chapter|section)\s+\d|later\s+on\b|^\W*in\s+the\s+following\b"
-    rf"|{_REPORTED}\s+(?:above|below|earlier|previously|before\b(?!\s+\w))"
+    rf"|(?:^\W*|\b(?:we|you|it|they|is|are|was|were|been|have|has|had)\s+(?:\w+ly\s+)?)"
+    rf"{_REPORTED}\s+(?:above|below|earlier|previously|before\b(?!\s+\w))"
     r"|we\s+(?:can\s+|now\s+|first\s+|then\s+)?(?:introduce|discuss|describe|present|revisit|review|cover)\b"
     rf"|as\s+(?:we\s+)?(?:have\s+)?(?:already\s+|previously\s+|just\s+)?{_REPORTED}(?!\s+by)"
     r"|we(?:\s+(?:will|shall|are\s+going\s+to)|(?:'|’)ll)\b(?!\s+(?:also\s+)?(?:need|have\s+to)\b)"
@@ -116,7 +117,8 @@ _SIGNPOSTS = re.compile(
 )
 """What a sentence says of the text rather than of its topic: a part of the text before or after it
 ("in the next section", "a later chapter", "Lesson 11"), what was said there ("as we mentioned
-earlier", "described above"), what the text will do ("we will", "we'll", "we are going to"; not
+earlier", "it was described above"; not a noun's modifier: "X solves the problem described above"
+says what X does), what the text will do ("we will", "we'll", "we are going to"; not
 what it will need: "we will need as many affine functions as we have outputs" says it), has not
 done yet ("we have not explained yet"), presents ("we now introduce", "we describe", "In the following,
 ...") or, opening the sentence, has done ("We implemented and evaluated X", "In this section, we

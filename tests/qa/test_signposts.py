@@ -109,3 +109,32 @@ def test_a_sentence_that_only_names_what_the_one_before_says_is_quoted_after_it(
     assert span is not None
     assert "generates multiple bounding boxes" in span.sentence
     assert span.sentence.endswith("These bounding boxes are called *anchor boxes*.")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Gradient clipping lets us escape the instability described above.",
+        "Dropout fixes the overfitting problem mentioned earlier in a cheap way.",
+    ],
+)
+def test_a_back_reference_that_only_modifies_a_noun_is_no_signpost(sentence: str) -> None:
+    # d2l: "Why is the momentum method important?" passed over "The momentum method allows us to
+    # solve the gradient descent problem described above." for a line on auxiliary variables: the
+    # reference says where the problem was set out, the sentence says what the method does.
+    assert not points_elsewhere(sentence)
+    assert points_elsewhere("This was described above in more detail.")
+    assert points_elsewhere("Described earlier, clipping is cheap.")
+
+
+def test_why_is_x_important_is_answered_by_what_x_does_for_a_problem_set_out_before() -> None:
+    excerpts = [
+        Excerpt(
+            "c-1",
+            "Gradient Clipping",
+            "Gradient clipping lets us escape the instability described above. Compared with plain "
+            "gradient descent, gradient clipping needs to keep one more threshold.",
+        )
+    ]
+    span = best_span("Why is gradient clipping important?", excerpts, ["gradient clipping"])
+    assert span is not None and span.sentence.startswith("Gradient clipping lets us escape")
