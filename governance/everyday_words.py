@@ -12,11 +12,18 @@ makes a common word of too many names ("tanh" of "tank", "Qwen" of "Owen", "Grad
 so those edits are not read; and what is written as a name or an abbreviation (a capital after the
 first letter: "LoRA", "YOLO"; a digit, a hyphen or an underscore: "GPT-5", "top_p") is never a slip
 of a word. A word of three letters is read only as two of its letters swapped ("teh"): a letter
-more makes too many short words. Of several everyday words in reach, the most frequent."""
+more makes too many short words. Of several everyday words in reach, the most frequent.
+
+A word the lessons write is nearer than any everyday word: a slip of one of the course's words
+(ten times rarer in English at least, :data:`LESSON_RARER`) is read as that word, the one the most
+lesson chunks hold ("promting" as "prompting", not the more frequent "promoting"). And a
+question's first word one slip from a question word is read as that word ("wat is ...", "hwo
+does ..."), whatever its length: that is where a question word stands."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from string import ascii_lowercase
 
 from wordfreq import zipf_frequency
@@ -26,12 +33,18 @@ from agents.offline.terms import ANCHOR_ZIPF
 from governance.excerpts import graph_lexicon, lesson_terms
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["LONGEST", "RARER", "misspelled_word", "respellings"]
+__all__ = ["LESSON_RARER", "LONGEST", "RARER", "misspelled_word", "respellings"]
 
 RARER = 3.0
 """How much rarer (in Zipf, log10 of a word's frequency) a spelling is than the everyday word it is
 a slip of, at least: "diffrence" (1.6) of "difference" (5.0), not "bagging" (3.0) of "begging"
 (3.9) nor "lora" (2.6) of "flora" or "lord"."""
+
+LESSON_RARER = 1.0
+"""How much rarer (in Zipf) a spelling is than a word of the lessons it is a slip of, at least: the
+lessons say what the course's words are, so a slip of one needs less evidence than one of any
+everyday word, but a name written often for its own sake is still left as written."""
+_QUESTION_WORDS = frozenset("what how why when where which who whom whose".split())
 
 LONGEST = 24
 """Letters in the longest word read as a slip: everyday English words are shorter, and a word's
@@ -82,9 +95,45 @@ def misspelled_word(graph: GraphIndex, question: str) -> tuple[int, int, str] | 
         ):
             continue
         word = written.lower()
-        least = max(ANCHOR_ZIPF, zipf_frequency(word, "en") + RARER)
-        near = [(zipf_frequency(other, "en"), other) for other in respellings(word)]
-        meant = max((found for found in near if found[0] >= least), default=None)
+        meant = _asking(word) if match.start() == _first_word(question) else None
+        meant = meant or _lesson_word(word, read) or _everyday_word(word)
         if meant is not None:
-            return match.start(), match.end(), meant[1].capitalize() if written[0].isupper() else meant[1]
+            return match.start(), match.end(), meant.capitalize() if written[0].isupper() else meant
     return None
+
+
+def _first_word(question: str) -> int:
+    found = WORD.search(question)
+    return found.start() if found else -1
+
+
+def _asking(word: str) -> str | None:
+    """The question word a question's first word is a slip of ("wat", "hwo"), if any."""
+    dropped = {
+        other
+        for other in _QUESTION_WORDS
+        if any(other[:i] + other[i + 1 :] == word for i in range(len(other)))
+    }
+    swapped = {other for other in _QUESTION_WORDS if other in respellings(word)}
+    return min(dropped | swapped, default=None)
+
+
+def _lesson_word(word: str, read: Mapping[str, float]) -> str | None:
+    """The word of the lessons (one content word, :data:`LESSON_RARER` rarer in English) that ``word``
+    is a slip of: of several, the one the most lesson chunks hold ("promting" is "prompting" in a
+    course on prompts, though "promoting" is the more frequent English word)."""
+    least = zipf_frequency(word, "en") + LESSON_RARER
+    near = []
+    for other in respellings(word):
+        terms = content_terms(other)
+        if len(terms) == 1 and terms[0] in read and zipf_frequency(other, "en") >= least:
+            near.append((read[terms[0]], -zipf_frequency(other, "en"), other))
+    return min(near)[2] if near else None
+
+
+def _everyday_word(word: str) -> str | None:
+    """The most frequent everyday word that ``word`` is a slip of (module docstring), if any."""
+    least = max(ANCHOR_ZIPF, zipf_frequency(word, "en") + RARER)
+    near = [(zipf_frequency(other, "en"), other) for other in respellings(word)]
+    meant = max((found for found in near if found[0] >= least), default=None)
+    return meant[1] if meant else None

@@ -43,7 +43,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -121,10 +121,11 @@ def lesson_chunks(graph: GraphIndex) -> Sequence[LessonChunk]:
     return _read(graph).chunks
 
 
-def lesson_terms(graph: GraphIndex) -> Collection[str]:
+def lesson_terms(graph: GraphIndex) -> Mapping[str, float]:
     """The content words of every lesson chunk of the graph, its titles included (none when the
-    graph was not read from a store): what a question's word must be one of for a lesson to say it."""
-    return _read(graph).idf.keys()
+    graph was not read from a store): what a question's word must be one of for a lesson to say it;
+    each with its weight (module docstring: the fewer chunks hold it, the more)."""
+    return _read(graph).idf
 
 
 def continuing(graph: GraphIndex) -> frozenset[str]:

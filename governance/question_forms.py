@@ -300,12 +300,15 @@ def about_one(graph: GraphIndex, question: str) -> str:
     if len(found) != 1:
         return question
     start, end, concept = found[0]
-    what_is = _WHAT_IS.fullmatch(question[:start]) and not question[end:].strip(" ?")
+    # What follows the name may be a generic head word ("chain of thought prompting").
+    head = question[end:].strip(" ?")
+    headed = bool(head) and len(head.split()) == 1 and set(question_terms(head)) <= GENERIC
+    what_is = _WHAT_IS.fullmatch(question[:start]) and (not head or headed)
     if (what_is and DEFINED.match(asked_part(question))) or not (what_is or asks_about(question, start, end)):
         return question
     # A name with "of" in it ("chain of thought") would be read as asking for a name ("the capital
     # of France"): it is asked by a name of the concept that reads as one term ("chain-of-thought").
-    names = [question[start:end], *graph.names.get(concept, ())]
+    names = [f"{n} {head}" if headed else n for n in (question[start:end], *graph.names.get(concept, ()))]
     return next((f"What is {n}?" for n in names if DEFINED.match(f"what is {n.lower()}?")), question)
 
 

@@ -21,6 +21,7 @@ LESSONS = {
     "01-dropout.md": "# Dropout\n\n*Dropout* is a regularization method that zeros out some nodes. "
     "Dropout is applied in training only.\n",
     "02-activations.md": "# Activation functions\n\nThe tanh function squashes its input into (-1, 1).\n",
+    "03-prompts.md": "# Prompts\n\nPrompting a model well takes practice. Good prompting gives examples.\n",
 }
 
 
@@ -75,3 +76,14 @@ def test_a_misspelled_word_is_no_subject_the_graph_lacks(graph: GraphIndex) -> N
         assert result.question == question
         assert result.covered and "does not cover" not in result.answer
         assert result.answer.startswith('Taking "simillar" to mean "similar". The lesson says "The tanh')
+
+
+def test_a_slip_of_a_lessons_word_is_read_as_that_word_before_an_everyday_one(graph: GraphIndex) -> None:
+    # genai: "wat is chain of thoght promting" was read as "... promoting", the more frequent English
+    # word, and "wat" left as written, so no "What is X?" was read in it.
+    assert respelled(graph, "wat is good promting?") == (
+        "what is good prompting?",
+        'Taking "wat" to mean "what". Taking "promting" to mean "prompting".',
+    )
+    # Not the first word: "wat" is left as written (too many short words are a letter from it).
+    assert misspelled_word(graph, "Is wat a unit?") is None

@@ -76,11 +76,11 @@ def test_a_concept_named_with_of_is_asked_what_it_is_not_for_a_name(graph: Graph
 
 
 def test_a_generic_head_word_after_a_concepts_name_asks_about_the_concept(graph: GraphIndex) -> None:
-    for result in (
-        answer_routed(LLM, graph, "What is chain-of-thought prompting?", {}),
-        answer_flat(LLM, graph, "What is chain-of-thought prompting?"),
-    ):
-        assert result.covered and "series of steps" in result.short_answer
+    # genai: "what is chain of thought prompting?" was read as asking for a name ("the capital of
+    # France") and quoted "Azure Vector Search"; with a hyphen it was read as asked.
+    for question in ("What is chain-of-thought prompting?", "what is chain of thought prompting?"):
+        for result in _both(graph, question):
+            assert result.covered and "series of steps" in result.short_answer
 
 
 def test_a_term_named_by_no_concept_is_said_with_the_concepts_its_words_name_in_another_form(
