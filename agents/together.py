@@ -1,14 +1,14 @@
 """Where a lesson names two concepts together: the sentence that says how a lesson puts concepts
 no edge joins side by side ("How does A relate to B?" with no edge between them).
 
-A sentence that asks ("What is the difference between A and B", though no question mark ends it)
-says nothing of them and comes last. A sentence that says how they differ or what they share (a word
-of contrast or likeness: "unlike", "whereas", "instead", "alternative", "both", "share",
-"distinction") comes before one that only names them, unless it names them only as items of one
-list of three or more ("many different flavors of RNNs, such as LSTMs, GRUs, or vanilla RNNs": the
-word is said of the list, not of the two). A lesson may name them in two sentences of one
-paragraph, the second set against the first by such a word ("Semantic search understands your
-intent. The alternative is keyword search, which ..."): the two are read as one. A sentence that
+A sentence that asks ("What is the difference between A and B", though no question mark ends it) says nothing
+of them and comes last. A sentence that says how they differ or what they share (a word of contrast or
+likeness: "unlike", "whereas", "instead", "alternative", "both", "share", "distinction", "like" set off by
+commas) comes before one that only names them, unless it names them only as items of one list of three or more
+("many different flavors of RNNs, such as LSTMs, GRUs, or vanilla RNNs": the word is said of the list, not of
+the two). A lesson may name them in two sentences of one paragraph, the second set against the first by such a
+word ("Semantic search understands your intent. The alternative is keyword search, which ..."): the two are
+read as one. A sentence that
 sends the reader to another part of the course ("to compare A and B, go to the ... lesson") says
 nothing of them (:func:`agents.locations.refers_elsewhere`)."""
 
@@ -20,6 +20,7 @@ from itertools import pairwise
 
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
+from agents.head_nouns import name_forms
 from agents.locations import refers_elsewhere
 from agents.stance import asks
 from agents.text import find_mentions, lexicon, sentences
@@ -29,10 +30,12 @@ __all__ = ["said_together"]
 CONTRAST = re.compile(
     r"\b(?:alternatives?|unlike|whereas|instead|rather than|in contrast|contrary|differ(?:s|ent|ence|ences)?|"
     r"share[sd]?|both|same|similar(?:ly)?|resembles?|compared?|versus|vs|distinct(?:ions?)?|"
-    r"distinguish(?:es|ed)?|disparity|alike|likewise|in common)\b",
+    r"distinguish(?:es|ed)?|disparity|alike|likewise|in common)\b"
+    r"|(?:^|,)[\s*_]*(?:just |much )?like\b[^,.;:]{1,60},",
     re.IGNORECASE,
 )
-"""English words that set two things against each other or liken them."""
+"""English words that set two things against each other or liken them; "like" only as an aside set
+off by commas ("A, like B, breaks ...", "Like B, A ..."), not the verb or "such as" before a list."""
 
 _ITEMS = re.compile(r"\s*,(?:[^,.;:()]{1,40},)*\s*(?:(?:and|or)\s+)?", re.IGNORECASE)
 """What stands between two items of a list: a comma, other short items, a last "and" or "or"."""
@@ -41,12 +44,12 @@ _ITEMS = re.compile(r"\s*,(?:[^,.;:()]{1,40},)*\s*(?:(?:and|or)\s+)?", re.IGNORE
 def said_together(
     question: str, excerpts: Sequence[Excerpt], names: Sequence[str], apart: bool = False
 ) -> tuple[str, str] | None:
-    """(excerpt id, sentence): the sentence of the excerpts that names each of ``names`` (under the
-    name or its initials), one that contrasts or likens them (:func:`_sets_apart`) first, then the
-    one sharing the most words with the question, the earlier on a tie; or two sentences in a row
-    of one paragraph that name them all between them, the second contrasting (after a single
-    sentence that contrasts alike); None when no sentence names them all (``apart``: none that
-    contrasts or likens them).
+    """(excerpt id, sentence): the sentence of the excerpts that names each of ``names`` (under the name, its
+    initials, or the name without a generic head noun: :func:`agents.head_nouns.name_forms`), one that
+    contrasts or likens them (:func:`_sets_apart`) first, then the one sharing the most words with the
+    question, the earlier on a tie; or two sentences in a row of one paragraph that name them all between
+    them, the second contrasting (after a single sentence that contrasts alike); None when no sentence names
+    them all (``apart``: none that contrasts or likens them).
 
     >>> lesson = Excerpt("c-1", "T", "An RNN is old. A GRU is an RNN.")
     >>> said_together("How do RNNs and GRUs relate?", [lesson], ["RNN", "GRU"])
@@ -55,7 +58,7 @@ def said_together(
     >>> said_together("How do RNNs and GRUs differ?", [lesson], ["RNN", "GRU"])
     ('c-2', 'An RNN reads in order. The alternative is a GRU, which gates.')
     """
-    keys, asked = lexicon([(name, [name]) for name in names]), set(question_terms(question))
+    keys, asked = lexicon([(name, name_forms(name)) for name in names]), set(question_terms(question))
     every = set(names)
     best: tuple[tuple[bool, bool, bool, int], str, str] | None = None
     for excerpt in excerpts:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 from agents import qa
 from agents.definitions import defines
+from agents.head_nouns import name_forms
 from agents.phrases import word_classes
 from agents.question_slots import setting_start
 from agents.relevance import topic_terms
@@ -284,12 +285,13 @@ def _writing(
     unowned: bool,
     beside: Collection[str] = (),
 ) -> list[LessonChunk]:
-    """The chunks (of a scope) that write ``term`` as a name (in any of its forms: "decoder-only
-    model" for "decoder-only models"), at most :data:`_WRITING`: those linked to every concept
-    ``beside`` it first (where a lesson puts the two together), then those with a sentence that says
-    what kind of thing it is (:func:`agents.definitions.defines`: "Single shot multibox detection is a
-    multiscale object detection model."), then those that match the question best."""
-    keys = lexicon([(term, [term])])
+    """The chunks (of a scope) that write ``term`` as a name (in any of its forms: "decoder-only model" for
+    "decoder-only models"; without a generic head noun, :func:`agents.head_nouns.name_forms`), at most
+    :data:`_WRITING`: those linked to every concept ``beside`` it first (where a lesson puts the two
+    together), then those with a sentence that says what kind of thing it is
+    (:func:`agents.definitions.defines`: "Single shot multibox detection is a multiscale object detection
+    model."), then those that match the question best."""
+    keys = lexicon([(term, name_forms(term))])
     every = len(lesson_chunks(graph))
     found = find_excerpts(graph, question, scope=scope, unowned=unowned, limit=every)
     written = [chunk for chunk in found if find_mentions(chunk.text, keys)]
