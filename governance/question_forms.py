@@ -28,6 +28,7 @@ from agents.answer_forms import (
 )
 from agents.clauses import clauses_of, pointing, resolved_clauses
 from agents.expansions import abbreviation_asked
+from agents.illustrations import asks_example
 from agents.locations import asks_where_taught
 from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
 from agents.phrases import word_classes
@@ -412,12 +413,13 @@ def defined(graph: GraphIndex, question: str, concepts: Sequence[str]) -> Sequen
     """The concepts whose teaching chunks an answer reads first: those a question asks what they
     are ("What is dropout?") or what they are for ("What is dropout good for?", where it is taught
     says), or what they stand for ("What does ReLU stand for?", where it is taught spells it out),
-    or which lesson teaches them ("Which lesson covers dropout?"), or how or why one concept works
-    when the question says nothing but its name ("How does function calling work?": every chunk
-    that names it matches those words alike, the lessons' first mentions would come first);
-    none for any other question, whose excerpts are found by its words."""
+    or which lesson teaches them ("Which lesson covers dropout?"), or an example of them (where it is
+    taught says what it is, then shows it: :func:`agents.illustrations.asks_example`), or how or why
+    one concept works when the question says nothing but its name ("How does function calling
+    work?": every chunk that names it matches those words alike, the lessons' first mentions would
+    come first); none for any other question, whose excerpts are found by its words."""
     what = expected_kind(question) == "definition" or PURPOSE.search(question)
-    if what or abbreviation_asked(question) or asks_where_taught(question):
+    if what or abbreviation_asked(question) or asks_where_taught(question) or asks_example(question):
         return concepts
     # "How does backpropagation work in an MLP?" asks how backpropagation works; the MLP is where.
     thing = without_setting(question)
