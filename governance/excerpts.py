@@ -53,10 +53,11 @@ from agents.answer_spans import Excerpt
 from agents.definitions import defines
 from agents.headings import asks_alike, names_alike
 from agents.locations import asks_where_taught, names_only_elsewhere
+from agents.made_things import made_thing
 from agents.passages import announces, joined_sentences, sentence_start, with_display_math
 from agents.purposes import says_purpose
 from agents.relevance import in_a_row
-from agents.text import HEADING, MentionFinder, lexicon, sentences
+from agents.text import HEADING, MentionFinder, find_mentions, lexicon, sentences
 from governance.reader_view import as_quoted, reader_view
 from magg_kg.graph_index import GraphIndex
 
@@ -271,6 +272,10 @@ def find_excerpts(
     # What a name no concept asked about is ("What is single shot multibox detection?"): a chunk
     # with a sentence that says it, "X is a ...", before the section titled by it.
     lacked = _asked_name(question) if not about else ""
+    # What a how-to question does something to in a setting a concept names ("How do I write a
+    # system message for my chatbot?"): a chunk that writes it before those on the setting's words.
+    made = made_thing(question, graph_lexicon(graph))
+    thing = lexicon([(made, [made])]) if made else {}
     scored: list[tuple[bool, bool, int, int, bool, bool, bool, bool, int, float, int, LessonChunk]] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
@@ -299,6 +304,7 @@ def find_excerpts(
             # Then a section whose heading names doing what it asks how to do, naming the most first.
             names = 0 if chunk.id in continuing(graph) else names_alike(question, chunk.title)
             says = bool(lacked) and _says_what(chunk, lacked)
+            says = says or bool(thing and find_mentions(chunk.text, thing))
             key = (not says, not heading, heading * order, -names, not first, *ranks, -said, -match, order)
             scored.append((*key, chunk))
     return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:11])[:limit]]

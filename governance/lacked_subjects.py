@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from agents.answer_forms import content_terms, question_terms
+from agents.made_things import made_thing
 from agents.relevance import in_a_row, topic_terms
 from agents.text import find_mentions, normalize_name
 from governance.excerpts import graph_lexicon, lesson_chunks
@@ -40,6 +41,9 @@ def lacked_subjects(graph: GraphIndex, texts: Sequence[str]) -> list[str]:
         bool(find_mentions(t, keys)) and not find_mentions(r, keys) for t, r in zip(texts, read, strict=True)
     ]
     asked = [_asked_term(question, setting) for question, setting in zip(read, set_in, strict=True)]
+    for at, text in enumerate(read):  # "How do I write a system message for my chatbot?": the message
+        if not asked[at] and (made := made_thing(text, keys)):
+            asked[at], set_in[at] = made, True
     lacked = [
         term
         for term in dict.fromkeys(asked)

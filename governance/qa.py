@@ -230,7 +230,7 @@ def _routed(
             if not sub.concepts:
                 continue
         concepts = [] if term or lacks[number] else sub.concepts
-        domains = _open_domains(graph, text, [] if term else domains)
+        domains = _open_domains(graph, lacks[number] or text, [] if term or lacks[number] else domains)
         result.sub_questions[-1] |= {"text": text, "domains": domains}
         result.sub_questions[-1] |= {"unknown": [term]} if term else {}
         before = len(retrieved)
