@@ -12,10 +12,16 @@ from agents.text import find_mentions
 
 __all__ = ["made_thing"]
 
+_MODIFIERS = (
+    r"(?:an?|the|my|our|your|their|its|good|better|best|great|effective|useful|clear|proper|right|nice|"
+    r"strong|solid)"
+)
+"""Words before a thing that name no thing: an article or possessive, a word of quality."""
+
 _MADE = re.compile(
     r"^\W*how (?:do|should|can|could|would|might|shall) (?:i|we|you|one) (?:best )?[a-z]+ "
-    r"(?:(?:an?|the|my|our|your|their|its|good|better|best|great|effective|useful|clear|proper|right|nice|strong|solid)\s+)*"
-    r"(?P<term>[\w-]+(?: [\w-]+){1,3}?) (?:for|in|on|to|with|of) (?P<setting>.+?)\W*$",
+    rf"(?:{_MODIFIERS}\s+)*"
+    rf"(?P<term>(?!{_MODIFIERS}\b)[\w-]+(?: [\w-]+){{1,3}}?) (?:for|in|on|to|with|of) (?P<setting>.+?)\W*$",
     re.IGNORECASE,
 )
 """A how-to part that does something to a thing in a setting ("How do I write a good system
@@ -34,6 +40,8 @@ def made_thing(question: str, keys: dict[str, str]) -> str:
     >>> made_thing("How do I use dropout in my network?", keys)
     ''
     >>> made_thing("How do I write a loss for it?", keys)
+    ''
+    >>> made_thing("How do I fit a good loss to dropout?", keys)
     ''
     """
     match = _MADE.match(" ".join(question.split()))

@@ -29,11 +29,13 @@ def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
 
 def test_the_thing_done_in_a_setting_a_concept_names_is_the_subject() -> None:
     keys = {"transformer": "transformer", "dropout": "dropout"}
-    assert made_thing("How should I write a clear commit message for my transformer?", keys) == "commit message"
+    assert made_thing("How do I write a clear commit message for a transformer?", keys) == "commit message"
     assert made_thing("How can we pick the best learning rate for a transformer?", keys) == "learning rate"
     assert made_thing("How do I add dropout to my transformer?", keys) == ""  # the thing is a concept
     assert made_thing("How do I write a commit message for my team?", keys) == ""  # no concept is the setting
     assert made_thing("What is a commit message for a transformer?", keys) == ""
+    # one word after a word of quality is no name: "a good prompt" is a prompt, not a "good prompt"
+    assert made_thing("How do I write a good summary for my transformer?", keys) == ""
 
 
 def test_the_section_that_writes_the_thing_is_read_first(graph: GraphIndex) -> None:
