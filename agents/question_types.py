@@ -438,7 +438,9 @@ def _learned(read: _Read, full: bool) -> Classification:
     if concepts and not of_act(read.text):  # "Can I fine-tune X on a GPU?": whether it can be done
         kind, probability = predict(read.masked, len(concepts))
         needed = 2 if kind in TWO_CONCEPT_TYPES else 1
-        if kind != "open" and probability >= LEARNED_AT and len(concepts) >= needed:
+        # A type of two concepts for a question naming more would leave out those after the second.
+        fits = needed == 1 or len(concepts) == 2
+        if kind != "open" and probability >= LEARNED_AT and fits:
             typed = cast(QuestionType, kind)
             return Classification(typed, concepts[:needed] if needed == 2 else concepts, full=full)
     return Classification("open", concepts)

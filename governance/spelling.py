@@ -16,7 +16,8 @@ pair classification?" as "What is text pair regression?" where the graph names t
 the lessons answer it (:func:`answer_as_read`). A name with later words clipped ("batch norm") is
 read as the one concept's name it clips (:mod:`governance.clippings`), and an abbreviation a lesson
 writes for another long form than the concept's, as that long form where the question's other words
-point to it (:mod:`governance.abbreviations`: "SSD" in a question on object detection). An everyday
+point to it (:mod:`governance.abbreviations`: "SSD" in a question on object detection), and an
+acronym no lesson writes as the name it is the initials of (:mod:`governance.initialisms`). An everyday
 word misspelled ("diffrence", "teh") is read as that word (:mod:`governance.everyday_words`), not as
 a term the graph lacks."""
 
@@ -34,6 +35,7 @@ from governance.everyday_words import misspelled_word
 from governance.excerpts import graph_lexicon, lesson_terms
 from governance.experts import QAResult
 from governance.head_words import headless
+from governance.initialisms import spelled_out
 from governance.question_forms import GENERIC, as_named_in_context, noun_ended
 from magg_kg.graph_index import GraphIndex
 
@@ -107,6 +109,10 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
         start, end, form = other
         said.append(f'Taking "{question[start:end]}" to mean "{form}".')
         question = f"{question[:start]}{form}{question[end:]}"
+    while (initialled := spelled_out(graph, question)) is not None:
+        start, end, name = initialled
+        said.append(f'Taking "{question[start:end]}" to mean "{name}".')
+        question = f"{question[:start]}{name}{question[end:]}"
     while (clipped := clipped_name(graph, question)) is not None:
         start, end, meant = clipped
         full = graph.concepts[meant].name

@@ -637,3 +637,14 @@ def test_a_yes_or_no_relation_no_edge_settles_says_the_graph_cannot_say(graph: G
         assert "is a prerequisite for" in result.short_answer
     settled = routed(graph, "Is attention part of transformers?")
     assert "cannot say" not in settled.answer
+
+
+def test_a_guessed_type_of_two_concepts_does_not_drop_a_third_the_question_names() -> None:
+    # d2l: "How does the Adam optimizer combine momentum and RMSProp?" was read as how the optimizer
+    # relates to momentum, RMSProp left out of the answer.
+    keys = lexicon([("optimizer", ["optimizer"]), ("sgd", ["SGD"]), ("adagrad", ["Adagrad"])])
+    found = classify("How does the new optimizer combine SGD and Adagrad?", keys)
+    assert (found.type, found.concepts) == ("open", ["optimizer", "sgd", "adagrad"])
+    # Two concepts named: the guessed relation between them stands.
+    found = classify("How does the new optimizer combine SGD with a schedule?", keys)
+    assert found.concepts == ["optimizer", "sgd"]
