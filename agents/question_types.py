@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Literal, cast, get_args
 
 from agents.answer_forms import ASPECT
+from agents.asked_heads import NEEDS_OF_LEARNER, PARTS_NOUN, asks_a_value, parts_of_another
 from agents.course_cues import COURSE, LEARN_IT, after_course, starts_course, whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
@@ -132,7 +133,7 @@ _PART_OF = re.compile(
 """Cues of "part or kind of": what stands after the cue is the whole ("What is X part of?",
 "What kinds of X are there?" asks for the parts of X)."""
 _PARTS = re.compile(
-    r"\b(?:parts|components?|consists? of|made (?:up )?of|composed of|contains?|includes?|"
+    rf"\b(?:{PARTS_NOUN}|components?|consists? of|made (?:up )?of|composed of|contains?|includes?|"
     r"sub-?topics?|pieces|inside|break(?:s|ing)? down|goes into|go into)\b",
     _I,
 )
@@ -165,7 +166,8 @@ _UNLOCKS = alone(
     r"once (?:i |you |we )?(?:know|learn|understand|master|have learned|have learnt)"
 )
 _NEED = alone(
-    r"first|need to (?:know|learn|understand)|do i need|(?:should|must) i (?:know|learn|study|understand)"
+    rf"first|{NEEDS_OF_LEARNER}need to (?:know|learn|understand)|do i need|"
+    r"(?:should|must) i (?:know|learn|study|understand)"
 )
 """Words about learning with no direction: the question asks for prerequisites unless a direction
 word ("after", "before") says otherwise."""
@@ -388,7 +390,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
-    if ASPECT.search(masked) or abbreviation_asked(text) or EXPLAINS.search(masked):
+    if ASPECT.search(masked) or abbreviation_asked(text) or EXPLAINS.search(masked) or asks_a_value(masked):
         return Classification("open", concepts)  # "When should I use X?", "What is ML short for?"
     if len(concepts) in (1, 2) and _YES_NO.match(masked):
         # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is
@@ -400,6 +402,8 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
                 return Classification("relation", concepts, unknown=[other])
     if of_doing(masked) or of_act(text):  # a cue in a question of why, how X does it or of an act: when
         return _learned(read, bool(_FULL.search(masked)))
+    if parts_of_another(masked):  # "the parts of the loss in X": not the parts of X
+        return Classification("open", concepts)
     if _PART_OF.search(masked):
         named_before, named_after = _around(read, _PART_OF)
         return _one("parts" if named_after and not named_before else "part_of", read)
