@@ -65,6 +65,7 @@ from agents.locations import asks_where_taught
 from agents.question_types import classify
 from agents.text import clipped, find_mentions, normalize_name
 from governance.comparison import compare_in_lessons, compare_lacked, lacked_answer, unjoined
+from governance.edgeless import answered_gaps, graph_said
 from governance.excerpts import excerpt_scopes, find_excerpts, graph_lexicon
 from governance.experts import (
     STAGE,
@@ -151,8 +152,7 @@ def _decompose(llm: LLM, graph: GraphIndex, question: str, result: QAResult) -> 
 
 
 MAX_SUB_QUESTIONS = 8
-"""The most parts of one question that are answered: each costs model calls, and a question of
-a thousand parts is a request for a thousand answers, not one."""
+"""The most parts of one question that are answered: each costs model calls."""
 
 
 def _bounded(subs: list[qa.SubQuestion], result: QAResult) -> list[qa.SubQuestion]:
@@ -178,8 +178,7 @@ def answer_routed(
     *,
     top_k: int = 2,
 ) -> QAResult:
-    """Answers ``question`` through decomposition, domain routing, experts and synthesis (a name
-    misspelled in it read as the concept's, and said: :mod:`governance.spelling`)."""
+    """Answers ``question`` through decomposition, domain routing, experts and synthesis."""
     return answer_as_read(
         graph, question, lambda asked: _routed(llm, graph, asked, bridges, top_k).cite_headlines()
     )
@@ -218,7 +217,9 @@ def _routed(
         if number in typed:
             if unjoined(graph, sub, by_sub[number]):  # no edge joins the two: what the lessons say of them
                 compare_in_lessons(llm, graph, sub, result, scopes, UNOWNED)
-            continue
+                continue
+            if by_sub[number] or graph_said(result, sub):  # the graph says nothing: read the lessons
+                continue
         if sub.type != "open" and sub.unknown:
             continue
         text = about_one(graph, sub.text)
@@ -252,7 +253,9 @@ def _routed(
             about = [graph.concepts[c].name for c in concepts] if not report.concepts else []
             about = about if asks_where_taught(text) else []
             ask_expert(llm, graph, report, edges, result, excerpts=excerpts, subject=subject, about=about)
-        if not any(e.citations for e in retrieved[before:]) and (domains or term):
+        if number in typed:  # said by the lessons, or by the graph answer's "does not cover"
+            answered_gaps(result, sub, retrieved[before:])
+        elif not any(e.citations for e in retrieved[before:]) and (domains or term):
             said = lacked_said(graph, term or own_lack(text, lacks[number]), parts)  # "early stopping"
             result.lacks(said or unanswered_said(graph, text, concepts))
     for number in typed:  # the domains whose experts explained each typed sub-question
@@ -283,8 +286,7 @@ def _routed(
 def _open_domains(graph: GraphIndex, text: str, owning: Sequence[str]) -> list[str]:
     """The scopes an open sub-question goes to: the domains that own its concepts (``owning``),
     and the scopes of the lesson chunk its words match best when none of those reads that chunk
-    (the question names something the lexicon lacks, or names nothing it has). A chunk that names
-    no owned concept belongs to no domain: every expert reads it, so it adds no scope."""
+    (a chunk that names no owned concept belongs to no domain: it adds no scope)."""
     by_text = excerpt_scopes(graph, text, UNOWNED)
     if owning and (UNOWNED in by_text or not set(by_text).isdisjoint(owning)):
         return list(owning)
@@ -292,8 +294,7 @@ def _open_domains(graph: GraphIndex, text: str, owning: Sequence[str]) -> list[s
 
 
 def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
-    """Merges the experts' answers (more than one retrieval answer, or retrieval beside graph
-    answers or gaps) into the final answer, in one call."""
+    """Merges the experts' answers (several, or one beside graph answers or gaps) in one call."""
     prompt = Prompt(
         task=synthesis.SYNTHESIS_TASK,
         stage=STAGE,
@@ -319,9 +320,8 @@ def _synthesize(llm: LLM, question: str, result: QAResult) -> None:
 
 
 def answer_flat(llm: LLM, graph: GraphIndex, question: str, *, top_k: int = 2) -> QAResult:
-    """The baseline, no routing: the graph algorithm of each typed clause over the whole graph, one
-    call explaining them all; one retrieval over the whole graph and one call for an open question
-    (and for each open clause beside typed ones)."""
+    """The baseline, no routing: each typed clause's algorithm over the whole graph, explained in one
+    call; one retrieval over the whole graph and one call per open question or clause."""
     return answer_as_read(graph, question, lambda asked: _flat(llm, graph, asked, top_k).cite_headlines())
 
 

@@ -1,0 +1,52 @@
+"""A typed sub-question the graph has no edge for, read in the lessons instead.
+
+A sub-question typed parts, prerequisites, which first or how two relate is answered
+by its graph algorithm (:mod:`governance.typed_answers`). When the graph holds no edge for it
+("What kinds of distribution shift are there?" where no edge says a kind of it), the algorithm says
+only that the graph does not cover it (:func:`graph_said`); the lessons may still say it in a
+sentence, so the sub-question is read there as an open one is (:func:`governance.qa.answer_routed`).
+When they answer it, the bare "does not cover" of the graph answer is not said beside their
+sentence (:func:`answered_gaps`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agents import qa
+from governance.experts import ExpertReport, QAResult
+from governance.graph_answer import GraphAnswer
+
+__all__ = ["answered_gaps", "graph_said"]
+
+
+def _own(result: QAResult, sub: qa.SubQuestion) -> list[GraphAnswer]:
+    """The graph answers of ``sub``: of its type, about its concepts."""
+    return [
+        answer
+        for answer in result.graph_answers
+        if answer.type == sub.type and set(answer.concepts) <= set(sub.concepts)
+    ]
+
+
+def graph_said(result: QAResult, sub: qa.SubQuestion) -> bool:
+    """Whether the graph answers of ``sub`` say something: an edge of the answer, or edges they
+    cite beside it (the related concepts taught before X, :mod:`governance.prior_relations`). What
+    comes after X is not read in the lessons: the words it asks by ("next", "after") find
+    signposts ("Next, we create ...") in any lesson, not the lesson that follows X."""
+    return sub.type == "unlocks" or any(answer.edges or answer.cited for answer in _own(result, sub))
+
+
+def answered_gaps(result: QAResult, sub: qa.SubQuestion, reports: Sequence[ExpertReport]) -> None:
+    """Takes out of what ``result`` does not cover the headlines of ``sub``'s graph answers that
+    cover nothing and cite nothing, once the lessons answered it (an expert's ``reports`` cite a
+    sentence). Which comes first keeps its
+    headline: where the graph holds no path, it says the order the lessons teach the two in."""
+    if not any(report.citations for report in reports):
+        return
+    bare = {
+        answer.headline
+        for answer in _own(result, sub)
+        if answer.type != "which_first" and not answer.covered and not answer.cited
+    }
+    result.uncovered = [line for line in result.uncovered if line not in bare]

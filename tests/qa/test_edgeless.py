@@ -1,0 +1,48 @@
+"""A typed question the graph holds no edge for is read in the lessons, as an open one is."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from agents.qa import offline_handlers
+from agents.question_types import classify
+from governance.excerpts import graph_lexicon
+from governance.qa import answer_routed
+from magg_kg.graph_index import GraphIndex
+from magg_kg.llm.offline import OfflineLLM
+from tests.qa.courses import course_graph
+
+LLM = OfflineLLM(offline_handlers())
+LESSONS = {
+    "01-drift.md": "# Sensor drift\n\n*Sensor drift* is a slow change in what a sensor reads. "
+    "There are two kinds of sensor drift: offset drift moves every reading by the same amount, and "
+    "gain drift scales every reading.\n",
+    "02-calibration.md": "# Calibration\n\n*Calibration* is the comparison of a sensor with a "
+    "reference. Calibration removes sensor drift from the readings.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphIndex]:
+    with course_graph(tmp_path_factory.mktemp("edgeless"), LESSONS) as graph:
+        yield graph
+
+
+def test_parts_the_graph_has_no_edge_for_are_quoted_from_the_lesson(graph: GraphIndex) -> None:
+    question = "What kinds of sensor drift are there?"
+    assert classify(question, graph_lexicon(graph)).type == "parts"
+    result = answer_routed(LLM, graph, question, {})
+    assert not any(answer.edges for answer in result.graph_answers)
+    # Which sentence is the expert's pick (agents.answer_spans): the lessons are read, not "not covered".
+    assert result.covered and any(cited.startswith("c-") for cited in result.citations)
+    assert "the lesson says" in result.answer
+    assert "does not cover" not in result.answer
+
+
+def test_what_comes_after_a_concept_is_not_read_in_a_sentence_that_says_next(graph: GraphIndex) -> None:
+    question = "What comes after sensor drift?"
+    assert classify(question, graph_lexicon(graph)).type == "unlocks"
+    result = answer_routed(LLM, graph, question, {})
+    assert not result.citations and "does not cover" in result.answer
