@@ -34,6 +34,7 @@ rare each word is among the excerpts given (``idf``), and the rules below.
    one that shares the most of its words (two at least, the words that frame it left out; one that
    says them itself before one that has them only from its excerpt's title), and the sentences
    after it when it is a lead-in of a few words; for one concept alone, the sentence saying what it is.
+   Asked why, a reason first (:mod:`agents.reasons`); for a list, all of it (:mod:`agents.enumerations`).
 
 The best candidate wins (ties: the earlier excerpt, the earlier position); its support is
 ``score / (1 + score)``, in [0, 1).
@@ -52,7 +53,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agents.answer_forms import (
     ASPECT,
@@ -73,9 +74,11 @@ from agents.answer_forms import (
     without_setting,
 )
 from agents.definitions import definition
+from agents.enumerations import with_items
 from agents.passages import listed_passages, names_back
 from agents.purposes import says_purpose_of
 from agents.quantities import first_value, quantified, quantifies
+from agents.reasons import asks_why, reason_after, reason_first
 from agents.relevance import asked_of, explains_first, shares_enough
 from agents.short_answers import answer_like, asks_short, initial_words
 from agents.stance import asks, generality
@@ -208,16 +211,18 @@ def _span(
         return _choose(question, excerpts, read, idf)
     if kind == "definition":
         return _define(question, excerpts, read, also)
+    why = asks_why(question)
     if kind == "explanation" and ASPECT.search(question):  # when to use X, what X is good or bad at
         purpose = PURPOSE.search(question) is not None
-        said = _explain(asked, excerpts, read, idf, subjects, what_of=True, purpose=purpose)
+        said = _explain(asked, excerpts, read, idf, subjects, what_of=True, purpose=purpose, why=why)
         return said or (_what_it_is(excerpts, read, also) if purpose else None)
     if kind == "explanation":
-        said = _explain(asked, excerpts, read, idf, concepts=also)  # also: the concepts it names
+        said = _explain(asked, excerpts, read, idf, concepts=also, why=why)
         return said or _what_it_does(set(question_terms(without_setting(question))), excerpts, read, also)
     described = kind == "name" and not asks_short(question)  # a description is asked: a sentence answers
     if described and (said := _explain(asked, excerpts, read, idf, concepts=also)) is not None:
-        return said
+        listed = with_items(question, said.text, next(e.text for e in excerpts if e.id == said.excerpt))
+        return replace(said, text=listed, sentence=listed)  # a list asked: all its items
     initial = initial_words([s.text for s in read], [s.names for s in read])
     amount = quantified(question) if kind == "number" else ""  # "patience": of "how much patience ...?"
     best: tuple[float, int, int, str, int] | None = None
@@ -282,23 +287,18 @@ def _explain(
     concepts: Sequence[str] = (),
     usual_first: bool = False,
     wanted: frozenset[str] = frozenset(),
+    why: bool = False,
 ) -> AnswerSpan | None:
-    """The sentence that shares the most of the question's words (idf-weighted, its excerpt's title
-    counted), of those that share more than one, are no series and name the most of ``concepts``
-    (:func:`agents.relevance.explains_first`): a why or how question is answered by a sentence, and
-    so is a question asked yes or no, or what a concept is good or bad at, by one that names a
-    concept it asks about (``subjects``, the words of each concept's name; any sentence when none
-    is given); for the latter (``what_of``) the sentence itself also says one of the question's
-    other words ("limitations" in "What are the limitations of X?"): a sentence that only names X
-    does not say what is asked of X, and a listing (the lesson's contents) says nothing; what X is
-    for (``purpose``), in words of use by one naming X (:func:`agents.purposes.says_purpose_of`). Asked yes or
-    no (``usual_first``), where a sentence states an exception, one that states the usual case comes
-    before it and any other (:func:`agents.stance.generality`): "Is dropout used at test time?" is
-    answered by "Typically, we disable dropout at test time.", not by "However, there are some
-    exceptions: some researchers use dropout at test time ...", though the latter shares more of
-    its words; with no exception said, "typically" puts no sentence first. Those that say the terms
-    ``wanted`` themselves come first (what a question asked yes or no asks of the concepts it names:
-    :func:`agents.relevance.asked_of`)."""
+    """The sentence sharing the most of the question's words (idf-weighted, title counted), of those
+    that share two or more, are no series and name the most of ``concepts``
+    (:func:`agents.relevance.explains_first`): it answers a why or how question; one naming a concept
+    asked of (``subjects``: each one's words) answers one asked yes or no, or what X is good or bad at
+    (``what_of``: it also says another word of the question, "limitations"; no listing does), or
+    for (``purpose``: :func:`agents.purposes.says_purpose_of`). Asked yes or no (``usual_first``), one
+    that states the usual case comes before one stating an exception (:func:`agents.stance.generality`:
+    "Typically, we disable dropout at test time." before "However, there are some exceptions: ...").
+    Those saying the terms ``wanted`` come first (:func:`agents.relevance.asked_of`). Asked ``why``, one
+    giving a reason (:mod:`agents.reasons`), saying half as much, first; the next one if it gives none."""
     named = frozenset().union(*subjects)
     told = {k for k, s in enumerate(read) if says_purpose_of(s.text, s.terms, subjects)} if purpose else set()
     about = [
@@ -317,8 +317,9 @@ def _explain(
     }
     usual = {k: generality(read[k].text) if usual_first else 0 for k in about}
     usual = usual if -1 in usual.values() else dict.fromkeys(about, 0)
-    # Ties: the sentence that says the words itself, not only through its title; the earlier one.
-    best = max(about, key=lambda k: (*first[k], usual[k], scores[k], _overlap(asked, read[k].terms, idf), -k))
+    ranks = {k: (*first[k], usual[k], scores[k], _overlap(asked, read[k].terms, idf), -k) for k in about}
+    order = sorted(about, key=ranks.__getitem__, reverse=True)  # ties: said itself, earlier
+    best = reason_first(order, read, first, asked, concepts) if why else order[0]
     sentence = read[best]
     if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None
@@ -328,7 +329,8 @@ def _explain(
         if after.excerpt != sentence.excerpt or len(WORD.findall(" ".join(passage))) >= LEAD_IN_WORDS:
             break
         passage.append(after.text)
-    text = " ".join(passage)
+    following = [s.text for s in read[best + len(passage) :] if s.excerpt == sentence.excerpt][:why]
+    text = " ".join(passage + reason_after(excerpts[sentence.excerpt].text, passage, following))
     return AnswerSpan(text, excerpts[sentence.excerpt].id, text, support)
 
 

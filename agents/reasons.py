@@ -1,0 +1,116 @@
+"""Sentences that give a reason: the answer to a why question, which a sentence that only names
+what is asked does not give.
+
+English gives a reason or a purpose with a few words: "because", "since", "so that", "in order
+to", "due to", "the reason", "otherwise", "to avoid", "to prevent", and with what a thing allows
+("this allows", "lets us", "enables", "makes it possible"): :func:`gives_reason`. A why question
+(:func:`asks_why`) is answered, among the sentences that name what it asks of, by one that gives
+a reason, and by the sentence after one that only names it when that one gives the reason.
+
+>>> gives_reason("Clay cracks because it dries unevenly."), gives_reason("Clay is a soil.")
+(True, False)
+>>> asks_why("Why does clay crack?"), asks_why("what's the point of glazing if clay holds water?")
+(True, True)
+>>> asks_why("How does clay crack?")
+False
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence, Set
+from typing import Protocol
+
+from agents.answer_forms import content_terms
+from agents.purposes import says_purpose
+from agents.text import PARAGRAPH
+
+__all__ = ["Said", "asks_why", "gives_reason", "reason_after", "reason_first"]
+
+_REASON = re.compile(
+    r"\b(?:because|since|so\s+that|in\s+order\s+to|due\s+to|otherwise|(?:a|the|main|one)\s+reasons?)\b"
+    r"|\breasons?\s+(?:is|are|why|for)\b|\bto\s+(?:avoid|prevent)\b",
+    re.IGNORECASE,
+)
+"""A reason or purpose said in so many words (what a thing allows: :func:`agents.purposes.says_purpose`)."""
+_WHY = re.compile(r"^\W*(?:why\b|what(?:'s|\s+is)\s+the\s+(?:point|reason|use)\b)", re.IGNORECASE)
+"""A question asking why: "Why ...?", "What's the point of ...?", "What is the reason ...?"."""
+
+
+def gives_reason(sentence: str) -> bool:
+    """Whether a sentence gives a reason or a purpose (see the module docstring)."""
+    return _REASON.search(sentence) is not None or says_purpose(sentence)
+
+
+def asks_why(question: str) -> bool:
+    """Whether a question asks why (see :data:`_WHY`)."""
+    return _WHY.match(question) is not None
+
+
+def reason_after(text: str, quoted: Sequence[str], following: Sequence[str]) -> list[str]:
+    """The sentence after a quote (the first of ``following``, the passages after it in the excerpt
+    ``text``) when it gives a reason and the quote gives none, in the same paragraph: "Residual
+    blocks add the input to the output. This lets the layer learn the identity easily." answers
+    why residual blocks help with both; none when a paragraph ends between them.
+
+    >>> said = "Clay shrinks as it dries. ¶ It cracks since the outside dries first. ¶ Fire it slowly."
+    >>> reason_after(said, ["It cracks since the outside dries first."], ["Fire it slowly."])
+    []
+    >>> steam = "This lets the steam escape."
+    >>> reason_after(f"Fire it slowly. {steam}", ["Fire it slowly."], [steam])
+    ['This lets the steam escape.']
+    """
+    if not following or any(gives_reason(said) for said in quoted) or not gives_reason(following[0]):
+        return []
+    at = text.find(following[0])
+    opened = text.rfind(PARAGRAPH, 0, at)
+    return [following[0]] if at >= 0 and text.rfind(quoted[-1][-40:], 0, at) > opened else []
+
+
+class Said(Protocol):
+    """A sentence as the offline reader reads it: its text and its content words."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def terms(self) -> frozenset[str]: ...
+
+
+def reason_first(
+    order: Sequence[int],
+    said: Sequence[Said],
+    first: Mapping[int, tuple[object, ...]],
+    asked: Set[str],
+    concepts: Sequence[str],
+) -> int:
+    """Of the sentences ``order`` (best first, of ``said``), the first that gives a reason, when the best
+    gives none, among those ranked as high by ``first`` (what names the concepts asked of:
+    :func:`agents.relevance.explains_first`) that say as many of the words ``asked`` but one, and
+    every one of the ``concepts`` it names that the best one says itself: a sentence giving a reason
+    for something else does not answer ("We could pick a small learning rate to prevent divergence."
+    for "Why use a learning rate warmup?", where the best sentence names the warmup).
+
+    >>> from types import SimpleNamespace as S
+    >>> said = [S(text="Glaze seals a pot.", terms={"glaze", "seal", "pot"})]
+    >>> said.append(S(text="Pots hold water, since glaze seals them.", terms={"pot", "glaze", "seal"}))
+    >>> said.append(S(text="Clay cracks, since it dries.", terms={"clay", "crack", "dri"}))
+    >>> reason_first([0, 2, 1], said, {0: (1,), 1: (1,), 2: (1,)}, {"glaze", "pot"}, ["glaze"])
+    1
+    """
+    best = order[0]
+    if gives_reason(said[best].text):
+        return best
+    names = [words for name in concepts if (words := set(content_terms(name)))]
+    named = [words for words in names if words <= said[best].terms]
+    return next(
+        (
+            k
+            for k in order
+            if first[k] == first[best]
+            and len(asked & said[k].terms) >= len(asked & said[best].terms) - 1
+            and all(words <= said[k].terms for words in named)
+            and gives_reason(said[k].text)
+        ),
+        best,
+    )
