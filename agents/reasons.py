@@ -3,12 +3,15 @@ what is asked does not give.
 
 English gives a reason or a purpose with a few words: "because", "since", "so that", "in order
 to", "due to", "the reason", "otherwise", "to avoid", "to prevent", and with what a thing allows
-("this allows", "lets us", "enables", "makes it possible"): :func:`gives_reason`. A why question
-(:func:`asks_why`) is answered, among the sentences that name what it asks of, by one that gives
-a reason, and by the sentence after one that only names it when that one gives the reason.
+("this allows", "lets us", "enables", "makes it possible"), not with what it is used or designed
+for: :func:`gives_reason`. A why question (:func:`asks_why`) is answered, among the sentences that
+name what it asks of, by one that gives a reason, and by the sentence after one that only names it
+when that one gives the reason.
 
 >>> gives_reason("Clay cracks because it dries unevenly."), gives_reason("Clay is a soil.")
 (True, False)
+>>> gives_reason("A wheel is used for throwing pots."), gives_reason("A wheel lets us throw round pots.")
+(False, True)
 >>> asks_why("Why does clay crack?"), asks_why("what's the point of glazing if clay holds water?")
 (True, True)
 >>> asks_why("How does clay crack?")
@@ -22,24 +25,24 @@ from collections.abc import Mapping, Sequence, Set
 from typing import Protocol
 
 from agents.answer_forms import content_terms
-from agents.purposes import says_purpose
 from agents.text import PARAGRAPH
 
 __all__ = ["Said", "asks_why", "gives_reason", "reason_after", "reason_first"]
 
 _REASON = re.compile(
-    r"\b(?:because|since|so\s+that|in\s+order\s+to|due\s+to|otherwise|(?:a|the|main|one)\s+reasons?)\b"
-    r"|\breasons?\s+(?:is|are|why|for)\b|\bto\s+(?:avoid|prevent)\b",
+    r"\b(?:because|since|so\s+that|in\s+order\s+to|due\s+to|otherwise|reasons?)\b|\bto\s+(?:avoid|prevent)\b"
+    r"|\b(?:allows?|allowing|enables?|enabling|makes?\s+it\s+possible)\b|\blets?\s+(?:us|you|them|one|the)\b",
     re.IGNORECASE,
 )
-"""A reason or purpose said in so many words (what a thing allows: :func:`agents.purposes.says_purpose`)."""
+"""A reason or purpose said in so many words: what a thing allows, not what it is used for ("It is
+used for text searches." says what, not why)."""
 _WHY = re.compile(r"^\W*(?:why\b|what(?:'s|\s+is)\s+the\s+(?:point|reason|use)\b)", re.IGNORECASE)
 """A question asking why: "Why ...?", "What's the point of ...?", "What is the reason ...?"."""
 
 
 def gives_reason(sentence: str) -> bool:
     """Whether a sentence gives a reason or a purpose (see the module docstring)."""
-    return _REASON.search(sentence) is not None or says_purpose(sentence)
+    return _REASON.search(sentence) is not None
 
 
 def asks_why(question: str) -> bool:
@@ -87,8 +90,9 @@ def reason_first(
     """Of the sentences ``order`` (best first, of ``said``), the first that gives a reason, when the best
     gives none, among those ranked as high by ``first`` (what names the concepts asked of:
     :func:`agents.relevance.explains_first`) that say as many of the words ``asked`` but one, and
-    every one of the ``concepts`` it names that the best one says itself: a sentence giving a reason
-    for something else does not answer ("We could pick a small learning rate to prevent divergence."
+    name one of the ``concepts`` it names, and every one the best one names itself (with none named,
+    nothing tells what the question is about): a sentence giving a reason for something else does
+    not answer ("We could pick a small learning rate to prevent divergence."
     for "Why use a learning rate warmup?", where the best sentence names the warmup).
 
     >>> from types import SimpleNamespace as S
@@ -110,6 +114,7 @@ def reason_first(
             if first[k] == first[best]
             and len(asked & said[k].terms) >= len(asked & said[best].terms) - 1
             and all(words <= said[k].terms for words in named)
+            and any(words <= said[k].terms for words in names)
             and gives_reason(said[k].text)
         ),
         best,
