@@ -303,7 +303,8 @@ def about_one(graph: GraphIndex, question: str) -> str:
     start, end, concept = found[0]
     # What follows the name may be a generic head word ("chain of thought prompting").
     head = question[end:].strip(" ?")
-    headed = bool(head) and len(head.split()) == 1 and set(question_terms(head)) <= GENERIC
+    words = set(question_terms(head))
+    headed = bool(words) and len(head.split()) == 1 and words <= GENERIC
     what_is = _WHAT_IS.fullmatch(question[:start]) and (not head or headed)
     if (what_is and DEFINED.match(asked_part(question))) or not (what_is or asks_about(question, start, end)):
         return question
