@@ -6,7 +6,10 @@ of them and comes last. A sentence that says how they differ or what they share 
 likeness: "unlike", "whereas", "instead", "alternative", "both", "share", "distinction", "like" set off by
 commas) comes before one that only names them, unless it names them only as items of one list of three or more
 ("many different flavors of RNNs, such as LSTMs, GRUs, or vanilla RNNs": the word is said of the list, not of
-the two). A lesson may name them in two sentences of one paragraph, the second set against the first by such a
+the two). Of those, one that states how they differ ("whereas", "but", ", while", a comparative:
+:func:`agents.differences.states_difference`) comes before one that only likens them ("similar") or
+announces a list ("The differences ... are as follows:", read with the items it announces). A lesson may
+name them in two sentences of one paragraph, the second set against the first by such a
 word ("Semantic search understands your intent. The alternative is keyword search, which ..."): the two are
 read as one. A sentence that
 sends the reader to another part of the course ("to compare A and B, go to the ... lesson") says
@@ -20,6 +23,7 @@ from itertools import pairwise
 
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
+from agents.differences import announced, states_difference
 from agents.head_nouns import name_forms
 from agents.locations import refers_elsewhere
 from agents.stance import asks
@@ -60,7 +64,7 @@ def said_together(
     """
     keys, asked = lexicon([(name, name_forms(name)) for name in names]), set(question_terms(question))
     every = set(names)
-    best: tuple[tuple[bool, bool, bool, int], str, str] | None = None
+    best: tuple[tuple[bool, bool, bool, bool, int], str, str] | None = None
     for excerpt in excerpts:
         found = sentences(excerpt.text)
         named = [{c for _, _, c in find_mentions(s.text, keys)} for s in found]
@@ -78,7 +82,9 @@ def said_together(
             contrasts = _sets_apart(text, keys) if single else True
             if apart and not contrasts:
                 continue
-            rank = (not _asking(text), contrasts, single, len(asked & set(content_terms(text))))
+            text = announced(excerpt.text, found, at) if single else text
+            differs = contrasts and states_difference(text)  # says how they differ, not only likens
+            rank = (not _asking(text), contrasts, differs, single, len(asked & set(content_terms(text))))
             if best is None or rank > best[0]:
                 best = (rank, excerpt.id, text)
     return None if best is None else (best[1], best[2])
@@ -104,7 +110,8 @@ def _asking(sentence: str) -> bool:
 
 
 def _sets_apart(sentence: str, keys: dict[str, str]) -> bool:
-    """Whether a sentence that names the concepts of ``keys`` has a word of :data:`CONTRAST` and
+    """Whether a sentence that names the concepts of ``keys`` has a word of :data:`CONTRAST` (or states
+    a difference, :func:`agents.differences.states_difference`: "A is lighter, but B ...") and
     does not name two of them as items of one list of three or more ("kernel, stride, and padding",
     "LSTMs, GRUs, or RNNs"; "A and B share ..." and "Unlike A, B ..." set them apart).
 
@@ -114,7 +121,7 @@ def _sets_apart(sentence: str, keys: dict[str, str]) -> bool:
     >>> _sets_apart("Unlike an LSTM, a GRU has two gates.", keys)
     True
     """
-    if CONTRAST.search(sentence) is None:
+    if CONTRAST.search(sentence) is None and not states_difference(sentence):
         return False
     found = sorted(find_mentions(sentence, keys))
     for (_, end, first), (start, _, second) in pairwise(found):

@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 from agents import qa
 from agents.definitions import defines
+from agents.differences import states_difference
 from agents.head_nouns import name_forms
 from agents.phrases import word_classes
 from agents.question_slots import setting_start
@@ -33,22 +34,37 @@ from governance.excerpts import EXCERPTS, LessonChunk, find_excerpts, lesson_chu
 from governance.experts import ExpertReport, QAResult, ask_expert
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM
+from magg_kg.records import EdgeVersion
 
 __all__ = ["compare_in_lessons", "compare_lacked", "lacked_answer", "unjoined"]
 
 
 def unjoined(graph: GraphIndex, sub: qa.SubQuestion, explained_by: Sequence[str]) -> bool:
     """Whether ``sub`` asks how two known concepts relate and no expert explained an edge of it
-    (``explained_by``: the domains that did), or only edges that say no more than that the two are
-    associated join them (:data:`ASSOCIATED`: "NumPy is related to tensors" says not how they differ)."""
+    (``explained_by``: the domains that did), or the edges that join them say no more than that the
+    two are associated (:func:`_says_more`: "NumPy is related to tensors" says not how they differ, nor
+    a heading "A vs B" quoted)."""
     if sub.type != "relation" or len(sub.concepts) != 2 or sub.unknown:
         return False
-    joining = [e.type for e in graph.edges.values() if {e.src, e.dst} == set(sub.concepts)]
-    return not explained_by or (bool(joining) and set(joining) <= {ASSOCIATED})
+    joining = [e for e in graph.edges.values() if {e.src, e.dst} == set(sub.concepts)]
+    return not explained_by or (bool(joining) and not any(_says_more(edge) for edge in joining))
+
+
+def _says_more(edge: EdgeVersion) -> bool:
+    """Whether an edge says more of the two concepts it joins than that they are associated: its quote
+    is a sentence (not a heading, "A vs B"), and it is of a type that says how they relate ("A builds on
+    B"), or of one that says only that they differ (:data:`CONTRASTED`) and its quote states how."""
+    quote = edge.grounding.evidence[0].quote.strip() if edge.grounding.evidence else ""
+    if edge.type == ASSOCIATED or not quote.endswith((".", "!", "?", ")")):
+        return False
+    return edge.type != CONTRASTED or states_difference(quote)
 
 
 ASSOCIATED = "related"
 """The edge type that claims only that two concepts are associated (:mod:`magg_kg.vocabulary`)."""
+
+CONTRASTED = "contrasts_with"
+"""The edge type that claims that two concepts are alternatives or opposites, not how they differ."""
 
 
 def compare_in_lessons(
@@ -64,8 +80,22 @@ def compare_in_lessons(
     ``unowned``'s scope), or one over the whole graph (``scopes`` None); routed, the expert of the
     first concept reads them all when a sentence of its scope names them all
     (:func:`agents.together.said_together`: how a lesson puts them together, which neither expert alone
-    would be shown)."""
+    would be shown). The answer of an expert whose lesson sentence names them both and states how
+    they differ goes before that of the first expert that explained an edge of them (the edges that
+    join them say less: :func:`unjoined`)."""
+    at = len(result.experts)
     _compare(llm, graph, sub, list(sub.concepts), result, scopes, unowned)
+    names = [_name(graph, concept) for concept in sub.concepts]
+    both = (" and ".join(names), " and ".join(reversed(names)))
+    differ = [
+        r for r in result.experts[at:] if r.answer.startswith(both) and states_difference(r.short_answer)
+    ]
+    explained = [
+        n for n, r in enumerate(result.experts[:at]) if r.edges_seen and set(r.concepts) & set(sub.concepts)
+    ]
+    if differ and explained:
+        rest = [r for r in result.experts[explained[0] :] if r not in differ]
+        result.experts[explained[0] :] = [*differ, *rest]
 
 
 def compare_lacked(

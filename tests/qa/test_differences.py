@@ -1,0 +1,72 @@
+"""In a comparison, a sentence that states how two sides differ answers before one that only likens
+them or announces a list; a sentence ending in ":" is quoted with the list items it announces; an edge
+that quotes a heading, or says only that the two differ and not how, leaves the comparison to the lessons."""
+
+from __future__ import annotations
+
+from agents import qa
+from agents.answer_spans import Excerpt
+from agents.together import said_together
+from governance.comparison import unjoined
+from governance.qa import UNOWNED
+from magg_kg.clock import StepClock
+from magg_kg.graph_index import build_graph_index
+from magg_kg.sqlite import SQLiteStore
+from tests.gates.world import seed
+
+
+def test_a_sentence_that_states_a_difference_beats_one_that_only_likens() -> None:
+    likens = Excerpt("c-1", "Sorting", "Radix sort is similar to bucket sort in many ways.")
+    differs = Excerpt(
+        "c-2",
+        "Summary",
+        "Radix sort reads the keys digit by digit, whereas bucket sort splits them into ranges.",
+    )
+    found = said_together("radix sort vs bucket sort", [likens, differs], ["radix sort", "bucket sort"])
+    assert found == ("c-2", differs.text)
+
+
+def test_an_announcement_is_quoted_with_the_items_it_announces() -> None:
+    text = (
+        "The differences between radix sort and bucket sort are as follows:\n\n"
+        "* Radix sort is stable. It reads digits.\n"
+        "* Bucket sort is faster on uniform keys. It needs ranges.\n\n"
+        "Radix sort is similar to bucket sort."
+    )
+    found = said_together(
+        "radix sort vs bucket sort", [Excerpt("c-1", "Sorting", text)], ["radix sort", "bucket sort"]
+    )
+    assert found is not None
+    assert found[1] == (
+        "The differences between radix sort and bucket sort are as follows: "
+        "Radix sort is stable. Bucket sort is faster on uniform keys."
+    )
+
+
+def test_a_bare_announcement_yields_to_a_sentence_that_states_the_difference() -> None:
+    text = (
+        "The differences between radix sort and bucket sort are as follows:\n\n"
+        "Radix sort is stable, but bucket sort is not."
+    )
+    found = said_together(
+        "radix sort vs bucket sort", [Excerpt("c-1", "S", text)], ["radix sort", "bucket sort"]
+    )
+    assert found == ("c-1", "Radix sort is stable, but bucket sort is not.")
+
+
+def test_an_edge_that_quotes_a_heading_or_says_no_difference_leaves_the_comparison_to_the_lessons() -> None:
+    def joined_by(type_: str, quote: str) -> bool:
+        store = SQLiteStore.open(":memory:")
+        seed(store, StepClock("2026-01-01T00:00:00.000000Z"), [("attention", type_, "transformer", quote)])
+        graph = build_graph_index(store)
+        store.close()
+        sub = qa.SubQuestion(
+            text="attention vs transformer", concepts=["attention", "transformer"], type="relation"
+        )
+        return not unjoined(graph, sub, [UNOWNED])
+
+    assert not joined_by(
+        "contrasts_with", "Attention is related to transformers"
+    )  # heading-like: no sentence
+    assert not joined_by("contrasts_with", "Attention is related to transformers.")  # states no difference
+    assert joined_by("builds_on", "Transformers build on attention.")  # says how they relate
