@@ -42,7 +42,7 @@ from agents.quotes import first_quotes
 from agents.relevance import bears_on, on_topic
 from agents.subjects import purpose_subject
 from agents.text import clipped, find_mentions
-from agents.together import said_together
+from agents.together import said_together, unsaid
 from magg_kg.llm.offline import Handler
 from magg_kg.llm.port import Prompt
 
@@ -335,7 +335,7 @@ def compare_offline(prompt: Prompt) -> dict[str, object]:
     names = _strings(prompt.payload["compare"])
     question = str(prompt.payload.get("question") or "")
     together = said_together(question, excerpts, names) if len(names) > 1 else None
-    found = [(name, best_span(f"What is {name}?", excerpts, [name])) for name in names]
+    found = [(name, best_span(f"What is {name}?", unsaid(excerpts, together), [name])) for name in names]
     both = [f'{" and ".join(names)}: the lesson says "{together[1]}" [{together[0]}].'] if together else []
     lines = {n: f'{n}: the lesson says "{s.sentence}" [{s.excerpt}].' for n, s in found if s is not None}
     kept = first_quotes(both, list(lines.values()))  # a sentence quoted once, the one naming them all first

@@ -29,7 +29,7 @@ from agents.locations import refers_elsewhere
 from agents.stance import asks
 from agents.text import find_mentions, lexicon, sentences
 
-__all__ = ["said_together"]
+__all__ = ["said_together", "unsaid"]
 
 CONTRAST = re.compile(
     r"\b(?:alternatives?|unlike|whereas|instead|rather than|in contrast|contrary|differ(?:s|ent|ence|ences)?|"
@@ -88,6 +88,22 @@ def said_together(
             if best is None or rank > best[0]:
                 best = (rank, excerpt.id, text)
     return None if best is None else (best[1], best[2])
+
+
+def unsaid(excerpts: Sequence[Excerpt], together: tuple[str, str] | None) -> list[Excerpt]:
+    """``excerpts`` less the sentence ``together`` (excerpt id, sentence: :func:`said_together`) that
+    names both sides, quoted already: what each side is, read in them after it, is another sentence
+    ("There are two kinds: A and B." says what neither is).
+
+    >>> unsaid([Excerpt("c-1", "T", "Two kinds: A and B. A is fast.")], ("c-1", "Two kinds: A and B."))
+    [Excerpt(id='c-1', title='T', text=' A is fast.')]
+    """
+    if together is None:
+        return list(excerpts)
+    return [
+        Excerpt(e.id, e.title, e.text.replace(together[1], "")) if e.id == together[0] else e
+        for e in excerpts
+    ]
 
 
 _ASKING = re.compile(

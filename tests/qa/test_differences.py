@@ -11,6 +11,7 @@ from governance.comparison import unjoined
 from governance.qa import UNOWNED
 from magg_kg.clock import StepClock
 from magg_kg.graph_index import build_graph_index
+from magg_kg.llm.port import Prompt
 from magg_kg.sqlite import SQLiteStore
 from tests.gates.world import seed
 
@@ -70,3 +71,24 @@ def test_an_edge_that_quotes_a_heading_or_says_no_difference_leaves_the_comparis
     )  # heading-like: no sentence
     assert not joined_by("contrasts_with", "Attention is related to transformers.")  # states no difference
     assert joined_by("builds_on", "Transformers build on attention.")  # says how they relate
+
+
+def test_each_side_is_said_by_its_own_sentence_not_the_one_naming_both() -> None:
+    both = "The library offers two kinds of sorts: radix sorts and bucket sorts."
+    radix = "Radix sorts read keys digit by digit."
+    bucket = "With bucket sorts you split the keys into ranges of your own choosing."
+    prompt = Prompt(
+        task=qa.ANSWER_TASK,
+        stage="qa",
+        agent="expert:flat",
+        system="",
+        data=f"[c-1] {both} {radix}\n\n[c-2] {bucket}",
+        payload={
+            "question": "radix sorts vs bucket sorts - which do I use",
+            "compare": ["radix sorts", "bucket sorts"],
+            "excerpts": {"c-1": "Sorting", "c-2": "Sorting"},
+        },
+        prompt_version=qa.PROMPT_VERSION,
+    )
+    reply = qa.ExpertAnswer.model_validate(qa.compare_offline(prompt))
+    assert f'bucket sorts: the lesson says "{bucket}" [c-2]' in reply.answer, reply.answer
