@@ -1,20 +1,20 @@
 """What an answer looks like: the kind of answer a question asks for, and the spans of a sentence
 that could be one (the offline reader's vocabulary, :mod:`agents.answer_spans`).
 
-The kind is read from the question's first question word: a date ("when", "what year", a
-birthday), a number ("how many", "what percentage"), a choice between two options the question
-names ("Who was born earlier, A or B?"), a yes/no question, what something is ("What is
-attention?": a definition), why or how something happens (an explanation: a sentence), otherwise a
-name. The spans of a sentence: dates and numbers for those kinds; for a name, runs of capitalized
-words (with "of", "de", "von" ... inside, at most six words, no possessive "'s"; not a capitalized
-adjective before a lower-case word, "an American actor", nor a month with its day) and quoted titles.
-"""
+The kind is read from the question's first question word: a date ("when", "what year", a birthday), a number
+("how many", "what percentage", "what is the batch size"), a choice between two options the question names
+("Who was born earlier, A or B?"), a yes/no question, what something is ("What is attention?": a definition),
+why or how something happens (an explanation: a sentence), otherwise a name. The spans of a sentence: dates
+and numbers for those kinds; for a name, runs of capitalized words (with "of", "de", "von" ... inside, at most
+six words, no possessive "'s"; not a capitalized adjective before a lower-case word, "an American actor", nor
+a month with its day) and quoted titles."""
 
 from __future__ import annotations
 
 import re
 from typing import Literal
 
+from agents.measures import asks_measure
 from agents.phrases import CLOSED_CLASSES
 from agents.question_frames import FRAME, WORD, predicate, stem, without_predicate
 from agents.written_forms import one_spelling
@@ -75,8 +75,8 @@ DATE = re.compile(
 )
 YEAR = re.compile(r"\b(?:1[0-9]|20)\d{2}\b")
 NUMBER = re.compile(
-    r"(?<![\w.])\$?\d+(?:[.,]\d+)*(?:\s(?:million|billion|thousand|hundred|percent|km|miles|metres|meters|"
-    r"feet|kilometres|kilometers))?\b"
+    r"(?<![\w.])\$?\d+(?:[.,]\d+)*(?:[kKMB](?!\w))?(?:\s(?:million|billion|thousand|hundred|percent|km|"
+    r"miles|metres|meters|feet|kilometres|kilometers))?\b"  # "128k", "3.8B": a size with its multiplier
 )
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 OPTIONS = re.compile(r"[,:]?\s+(?P<a>[^,?]+?),?\s+or\s+(?P<b>[^,?]+?)\s*\??\s*$", re.IGNORECASE)
@@ -357,7 +357,7 @@ def expected_kind(question: str) -> Kind:
         return "date"
     if re.match(
         r"how (?:many|much|long|old|tall|far|big|large|high)\b|what (?:percentage|percent|number)\b", asked
-    ):
+    ) or asks_measure(asked):  # "What's the default temperature value?" asks for a value
         return "number"
     if _AUX.match(text) and not lower.startswith(asked) and not re.search(r",\s*(?:what|which|who)", lower):
         return "yesno"

@@ -77,7 +77,7 @@ from agents.definitions import definition
 from agents.enumerations import with_items
 from agents.passages import listed_passages, names_back
 from agents.purposes import says_purpose_of
-from agents.quantities import first_value, quantified, quantifies
+from agents.quantities import first_value, measured, owner, quantified
 from agents.reasons import asks_why, reason_after, reason_first
 from agents.relevance import asked_of, explains_first, shares_enough
 from agents.short_answers import answer_like, asks_short, initial_words
@@ -225,6 +225,7 @@ def _span(
         return replace(said, text=listed, sentence=listed)  # a list asked: all its items
     initial = initial_words([s.text for s in read], [s.names for s in read])
     amount = quantified(question) if kind == "number" else ""  # "patience": of "how much patience ...?"
+    owned = frozenset(content_terms(has)) if re.search(r"[A-Z\d]", has := owner(question)) else None
     best: tuple[float, int, int, str, int] | None = None
     hops = [(_overlap(asked, s.terms | s.title_terms, idf), asked - s.terms - s.title_terms) for s in read]
     leading: dict[int, list[tuple[float, set[str]]]] = {}  # excerpt -> the hops of sentences leading to it
@@ -246,15 +247,15 @@ def _span(
             if answered > 0:
                 left = frozenset(rest)
                 chains[left] = max(chains.get(left, hop + answered), hop + answered)
-        if not shares_enough(asked, context, subjects) and not chains:  # one word is not enough
-            continue
+        if (not shares_enough(asked, context, subjects) and not chains) or (owned and not owned <= context):
+            continue  # one word is not enough; a number of a named thing is said where it is named
         for start, end in answer_candidates(sentence.text, kind):
             words = set(content_terms(sentence.text[start:end]))
             if not words or words <= asked or sentence.text[start:end] in initial.get(position, ()):
                 continue
             if not answer_like(sentence.text, start, end):
                 continue
-            if amount and not quantifies(sentence.text, start, end, amount):
+            if kind == "number" and not measured(sentence.text, start, end, amount):
                 continue
             form = (
                 1.0 if kind in ("date", "number") or DATE.fullmatch(sentence.text[start:end]) is None else 0.0

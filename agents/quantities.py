@@ -23,9 +23,20 @@ import re
 from collections.abc import Sequence
 
 from agents.answer_forms import NUMBER, WORD, YEAR, content_terms
-from agents.phrases import CLOSED_CLASSES
+from agents.phrases import CLOSED_CLASSES, word_classes
 
-__all__ = ["COUNT", "TIME_COMPARED", "counts", "first_value", "number_value", "quantified", "quantifies"]
+__all__ = [
+    "COUNT",
+    "TIME_COMPARED",
+    "counts",
+    "first_value",
+    "in_name",
+    "measured",
+    "number_value",
+    "owner",
+    "quantified",
+    "quantifies",
+]
 
 TIME_COMPARED = re.compile(
     r"\b(?:earlier|earliest|first|older|oldest|before|sooner|later|latest|last|younger|youngest|after|"
@@ -68,20 +79,27 @@ _FUNCTION = frozenset().union(*(words for tag, words in CLOSED_CLASSES.items() i
 name what a number counts ("12 minutes: ...", "152 layers and ...")."""
 _RANGED = CLOSED_CLASSES["NUM"] | CLOSED_CLASSES["QUANT"]
 """Words that close a range after a number ("1 or more", "5 or fewer", "two or three")."""
-_ASKED_AMOUNT = re.compile(r"\bhow\s+(?:many|much)\s+(?P<what>[^?]*)", re.IGNORECASE)
-_JOINED = re.compile(r"[\s=:]*")
-"""What may stand between two words of a phrase that gives a number ("patience = 12", "heads: 8")."""
+_ASKED_AMOUNT = re.compile(
+    r"\bhow\s+(?:(?:many|much)\s+(?P<what>[^?]*)|(?:long|big|large|wide|deep)\s+(?:(?:is|are|was|were)\s+)?"
+    r"(?:an?|the|its|their)\s+(?P<measured>[^?]*))",
+    re.IGNORECASE,
+)
+_JOINED = re.compile(r"[\s=:]*|\s+[-–—]\s+")
+"""What may stand between two words of a phrase that gives a number ("patience = 12", "heads: 8",
+"context window - 128k tokens")."""
 
 
 def quantified(question: str) -> str:
     """The stem of what a "how many" or "how much" question counts or measures: the last of the
     words after it, up to the first function word ("layer" in "How many layers does it have?",
-    "head" in "how many attention heads ..."); "" when none is named ("How much does it cost?")."""
+    "head" in "how many attention heads ..."), or what "how long (is) a/the X" or "how big is the
+    X" measures ("window" in "how big is the context window of ..."); "" when none is named ("How
+    much does it cost?", "How long does training take?")."""
     asked = _ASKED_AMOUNT.search(question)
     if asked is None:
         return ""
     named: list[str] = []
-    for word in _phrase(asked.group("what")):
+    for word in _phrase(asked.group("what") or asked.group("measured") or ""):
         if word.lower() in _FUNCTION:
             break
         named.append(word)
@@ -89,11 +107,30 @@ def quantified(question: str) -> str:
     return terms[-1] if terms else ""
 
 
+_OWNED = re.compile(
+    r"^\W*how\s+(?:much|many)\s+[\w-]+(?:\s+[\w-]+){0,2}?\s+(?:does|did|can|could|will|would)\s+"
+    r"(?P<owner>(?!(?:i|we|you|they|it|he|she|one|this|that)\b)[^?,]+?)\s+(?:have|hold|contain|support|use)\b",
+    re.IGNORECASE,
+)
+
+
+def owner(question: str) -> str:
+    """What has the things a "how many" or "how much" question counts, as written ("Llama 3.1" in
+    "How many parameters does Llama 3.1 have"); "" when the question asks it of a pronoun.
+
+    >>> owner("How many layers does ResNet-50 have?"), owner("How much memory do I need?")
+    ('ResNet-50', '')
+    """
+    found = _OWNED.match(" ".join(question.split()))
+    return found.group("owner") if found is not None else ""
+
+
 def quantifies(text: str, start: int, end: int, what: str) -> bool:
     """Whether the number at ``[start, end)`` of a sentence is said of ``what`` (a stem, from
     :func:`quantified`): the words right after it name it, through one "of" ("16 GB of memory"),
-    or it is the word before it, but for function words, three at most ("the heads are 8"; not
-    "images representing 10 categories": the word before is a verb)."""
+    or it is the word before it or the one before that word, but for function words, three at most
+    ("the heads are 8", "the context window - 128k"; not "images representing 10 categories": the
+    word before is a verb)."""
     after = _phrase(text[end:])
     ranged = len(after) > 2 and (after[1].lower() in _RANGED or number_value(after[1]) is not None)
     if ranged and after[0].lower() in ("or", "to", "and"):
@@ -105,7 +142,41 @@ def quantifies(text: str, start: int, end: int, what: str) -> bool:
         return True
     before = _phrase(text[:start], backwards=True)
     between = next((k for k, word in enumerate(before) if word.lower() not in _FUNCTION), len(before))
-    return between <= 3 and between < len(before) and content_terms(before[between])[-1:] == [what]
+    named = _named(before[between:])[:2]  # nearest first: "context window - 128k", the window's context
+    if between > 3 or not named:
+        return False
+    return content_terms(named[0])[-1:] == [what] or (
+        len(named) == 2 and _head(named[0]) and content_terms(named[1])[-1:] == [what]
+    )
+
+
+def in_name(text: str, start: int) -> bool:
+    """Whether the number at ``start`` of a sentence is part of a name: it follows a capitalized
+    word joined by a space or a hyphen ("Llama 3.1", "Mistral Large 2", "Phi-3", "ResNet-152"), not
+    a function word ("In 2017", "At 405 billion"), nor a sentence's first word that is no noun
+    ("Approximately 60,000 images").
+
+    >>> in_name("It supports Llama 3.1 and Phi-3.", 18), in_name("At 405 billion, it is large.", 3)
+    (True, False)
+    """
+    before = re.search(r"([A-Z][^\W_]*)[ -]$", text[:start])
+    if before is None or before.group(1).lower() in _FUNCTION:
+        return False
+    first = not text[: before.start()].strip()
+    return not first or bool(word_classes(before.group(1)) & {"NOUN", "PROPN", "X"})
+
+
+def measured(text: str, start: int, end: int, what: str) -> bool:
+    """Whether the number at ``[start, end)`` of a sentence may answer a question of numbers: no
+    part of a name (:func:`in_name`), and said of ``what`` when the question names what it asks
+    (:func:`quantified`; any number when ``what`` is "")."""
+    return not in_name(text, start) and (not what or quantifies(text, start, end, what))
+
+
+def _head(word: str) -> bool:
+    """Whether a word may be the head noun of a compound ("window" of "context window"), not a verb's
+    participle ("representing" in "images representing 10 categories", "used")."""
+    return "NOUN" in word_classes(word) and not re.search(r"(?:ing|ed)$", word, re.IGNORECASE)
 
 
 def _named(words: list[str]) -> list[str]:

@@ -30,6 +30,7 @@ from agents.clauses import clauses_of, pointing, resolved_clauses
 from agents.expansions import abbreviation_asked
 from agents.illustrations import asks_example
 from agents.locations import asks_where_taught
+from agents.measures import asks_measure
 from agents.offline.injection import SUSPICION_THRESHOLD, instruction_score
 from agents.phrases import word_classes
 from agents.question_frames import root
@@ -345,7 +346,8 @@ def asked_term(question: str) -> tuple[str, str]:
     """The question with each run of spaces one space, and the term it asks what it is ("What is
     X?", :data:`agents.answer_forms.DEFINED`) as written, without quotes and without a clause after
     it that says who does something with it (:func:`agents.question_slots.clause_start`: "the
-    responsible AI principles Microsoft lists" asks about the principles); "" for another question.
+    responsible AI principles Microsoft lists" asks about the principles); "" for another question,
+    and for one that asks a measure (:func:`agents.measures.asks_measure`).
 
     >>> asked_term("What are the responsible AI principles Microsoft lists?")
     ('What are the responsible AI principles Microsoft lists?', 'responsible AI principles')
@@ -354,7 +356,7 @@ def asked_term(question: str) -> tuple[str, str]:
     """
     asked = " ".join(question.split())
     match = DEFINED.match(asked.lower())
-    if match is None:
+    if match is None or asks_measure(asked):  # "What is the default temperature value?" asks a value
         return asked, ""
     term = asked[match.start("term") : match.end("term")].strip(" \"'“”")
     return asked, term[: clause_start(term)]
