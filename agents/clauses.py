@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from agents.answer_forms import DEFINED, WORD, as_what_is, requested_term
 from agents.phrases import CLOSED_CLASSES, FUNCTION_WORDS, word_classes
+from agents.quantities import owner
 from agents.text import find_mentions
 
 __all__ = ["clauses_of", "names_its_own", "pointing", "resolved_clauses", "unemphasized"]
@@ -200,7 +201,11 @@ def _antecedent(clause: str, keys: dict[str, str]) -> str:
     'Adam optimizer'
     >>> _antecedent("How much training data do I need to fine-tune a model", keys)
     'training data'
+    >>> _antecedent("How many layers does ResNet-50 have", {"layer": "layer"})
+    'ResNet-50'
     """
+    if having := owner(clause):
+        return having  # "How many layers does ResNet have": "it" after it is ResNet, not the layers
     named = find_mentions(clause, keys)
     if named:
         start, end, _ = named[-1]

@@ -135,3 +135,15 @@ def test_a_pronoun_points_back_to_the_name_as_written_with_the_names_before_it()
     assert resolved_clauses(["Dropout is what", "why is it useful"], {"dropout": "dropout"})[1] == (
         "why is Dropout useful"
     )
+
+
+def test_it_after_how_many_of_a_thing_points_to_what_has_them_not_to_what_is_counted() -> None:
+    # genai: "How many parameters does Llama 3.1 have and how long a context can it take?" read its
+    # second part as "how long a context can parameters take?" and quoted "20+ languages".
+    keys = {**KEYS, "heads": "attention"}
+    clauses = ["How many heads does the Falcon 40B model have", "how long a context can it read"]
+    assert resolved_clauses(clauses, keys)[1] == "how long a context can the Falcon 40B model read"
+    # Asked of what I or you need, the counted thing is still what "it" points to.
+    assert resolved_clauses(["How much attention do I need", "why is it used"], KEYS)[1] == (
+        "why is attention used"
+    )
