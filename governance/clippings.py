@@ -5,12 +5,16 @@ whole or cut to an opening of four letters or more and at most half of it ("norm
 "normalization", "conv" of "convolution"; never "mode" of "model", "data" of "dataset" or
 "dimension" of "dimensionality", words of their own that a longer word only begins with), and a
 run of the question is read so only when exactly one concept's name clips to it and no name is
-written so."""
+written so. A name of one word may be clipped too ("backprop" for "backpropagation"), to an
+opening of five letters or more that is no English word ("train" is one, of "training") and no number, and
+leaves three letters or more off, when exactly one concept's one-word name opens so."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from agents.phrases import word_classes
 from agents.question_frames import WORD
 from agents.text import normalize_name
 from governance.excerpts import graph_lexicon
@@ -20,6 +24,8 @@ __all__ = ["clipped_name", "clips"]
 
 _SHORTEST = 4  # letters a clipped word keeps
 _LONGEST = 4  # words of a name read so
+_SHORTEST_WORD = 5  # letters a clipped name of one word keeps
+_CUT = 3  # letters at least that a clipped name of one word leaves off
 
 
 def clips(written: str, word: str) -> bool:
@@ -68,4 +74,20 @@ def clipped_name(graph: GraphIndex, question: str) -> tuple[int, int, str] | Non
             meant = {concept for name, concept in names.get(parts[0], ()) if _clipped_to(parts, name)}
             if len(meant) == 1:
                 return start, end, next(iter(meant))
-    return None
+    return next((clipped for word in words if (clipped := _clipped_word(graph, word)) is not None), None)
+
+
+def _clipped_word(graph: GraphIndex, word: re.Match[str]) -> tuple[int, int, str] | None:
+    """The word's span and the one concept whose one-word name it clips (module docstring), if any."""
+    asked = normalize_name(word.group(0))
+    if len(asked) < _SHORTEST_WORD or not asked.isalpha() or word_classes(asked) != {"X"}:
+        return None
+    keys = graph_lexicon(graph)
+    if asked in keys:
+        return None
+    meant = {
+        c
+        for key, c in keys.items()
+        if " " not in key and len(key) - len(asked) >= _CUT and key.startswith(asked)
+    }
+    return (word.start(), word.end(), next(iter(meant))) if len(meant) == 1 else None
