@@ -393,10 +393,10 @@ def unanswered_said(graph: GraphIndex, question: str, concepts: Sequence[str]) -
     """What the graph does not cover of an open question that nothing shown answers: of "What is X?"
     naming no concept, X (not the whole question), with the concepts named by X's words in another
     form ("tokenization" for "tokenizer"), or else that contain X; of one naming a concept, what X
-    is; of any other, the question."""
+    is; of any other, that the lessons do not answer it: a question is no term the graph lacks."""
     term = asked_term(question)[1]
     if not term:
-        return f'The graph does not cover "{question}".'
+        return f'The lessons do not answer "{question}".'
     if concepts:  # a concept of the graph, and nothing shown says what it is
         return f'The graph does not cover what "{term}" is.'
     roots = [root(t) for t in content_terms(term)]  # "tokenizer" and "tokenization" alike

@@ -80,7 +80,7 @@ def test_a_part_that_points_back_to_a_term_the_graph_lacks_quotes_only_what_says
     assert term in str(result.sub_questions[1]["text"])
     assert "longer sequences" not in result.answer and "built on a transformer" not in result.answer
     assert all(term in quoted.lower() for quoted in re.findall(r'The lesson says "([^"]+)"', result.answer))
-    assert "The graph does not cover" in result.answer and term in result.answer
+    assert term in result.answer and re.search(r"graph does not cover|lessons do not answer", result.answer)
 
 
 def test_a_sentence_that_only_names_the_term_does_not_answer_what_is_asked_of_it(graph: GraphIndex) -> None:
@@ -90,4 +90,4 @@ def test_a_sentence_that_only_names_the_term_does_not_answer_what_is_asked_of_it
     assert "context window" not in graph_lexicon(graph)  # a term the graph lacks
     result = answer_routed(LLM, graph, question, {})
     assert result.sub_questions[1]["text"] == "why does context window matter for pricing?"
-    assert 'The graph does not cover "why does context window matter for pricing?"' in result.answer
+    assert 'The lessons do not answer "why does context window matter for pricing?"' in result.answer

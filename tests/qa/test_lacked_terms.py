@@ -116,4 +116,4 @@ def test_a_concept_nothing_says_what_it_is_is_said_by_its_name_not_the_whole_que
         said = unanswered_said(graph, "What is Speculative Decoding?", ["speculative-decoding"])
         assert said == 'The graph does not cover what "Speculative Decoding" is.'
         other = unanswered_said(graph, "How fast is it?", ["speculative-decoding"])
-        assert other == 'The graph does not cover "How fast is it?".'
+        assert other == 'The lessons do not answer "How fast is it?".'

@@ -5,7 +5,7 @@ noticeably worse?" quoted "... not only makes the user feel understood, but it a
 pursuit of finding specific answers ..."; d2l: "How do I handle a dataset where one class is way
 more common than the others?" quoted a sentence on a "parameter class instance". A sentence now
 answers only when it names a concept the question names or says one of its topic words (those
-rarer in English than an everyday word); otherwise the graph does not cover the question, said.
+rarer in English than an everyday word); otherwise the lessons do not answer the question, said.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def test_the_graph_says_it_does_not_cover_an_open_question_no_sentence_bears_on(
     graph.kept("lesson chunks", lambda: _Chunks((chunk,), idf))
     result = answer_flat(OfflineLLM(offline_handlers()), graph, IMBALANCED)
     assert result.citations == [] and not result.covered
-    assert result.answer == f'The graph does not cover "{IMBALANCED}".'
+    assert result.answer == f'The lessons do not answer "{IMBALANCED}".'
 
 
 def test_what_a_quality_is_made_of_asks_a_description_with_an_adverb_too() -> None:
