@@ -17,7 +17,10 @@ def test_a_measure_asked_as_what_is_x_asks_a_value_not_a_definition() -> None:
     assert expected_kind("What's the usual dropout rate value?") == "number"
     assert expected_kind("What is the batch size of the loader?") == "number"
     assert asked_term("What is the usual dropout rate value?")[1] == ""
-    # A term that is no measure, or "the value of X" alone, is still asked what it is.
+    assert expected_kind("What is the maximum sequence length?") == "number"
+    # A term that is no measure, a measure of one word alone ("the step size" may be a term), or
+    # "the value of X" alone, is still asked what it is.
+    assert expected_kind("What is the step size?") == "definition"
     assert expected_kind("What is the value function?") == "definition"
     assert not asks_measure("What is the value of a policy?")
     assert asked_term("What is the value network?")[1] == "value network"
