@@ -87,9 +87,8 @@ __all__ = ["AnswerSpan", "Excerpt", "best_span"]
 
 
 LEAD_IN_WORDS = 8
-"""A sentence of fewer words is a lead-in, too short to explain anything alone ("Evaluate the two
-halves separately."): an explanation (a why or how question) that starts with one runs on to the
-sentences after it in its excerpt, until it has this many words."""
+"""A sentence of fewer words is a lead-in, too short to explain anything alone ("Evaluate the two halves
+separately."): an explanation that starts with one runs on in its excerpt until it has this many words."""
 
 
 @dataclass(frozen=True)
