@@ -75,6 +75,7 @@ from agents.answer_forms import (
 )
 from agents.definitions import definition
 from agents.enumerations import with_items
+from agents.namings import said_with_naming
 from agents.passages import listed_passages, names_back
 from agents.purposes import says_purpose_of
 from agents.quantities import first_value, measured, owner, quantified
@@ -144,8 +145,7 @@ def _closeness(text: str, start: int, end: int, asked: set[str] | frozenset[str]
 
 
 def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
-    """The excerpts' sentences, but the questions of a few words a lesson asks ("What is semantic
-    search, then?"): no answer ever quotes those."""
+    """The excerpts' sentences, but the short questions a lesson asks ("What is X, then?"): none is quoted."""
     read: list[_Sentence] = []
     for number, excerpt in enumerate(excerpts):
         title = frozenset(content_terms(excerpt.title))
@@ -157,13 +157,15 @@ def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
     return read
 
 
-def _said_with_antecedent(read: Sequence[_Sentence], position: int) -> str:
-    """The sentence at ``position``, after the one before it in its excerpt when it only names what
-    that one says ("... from back to front. We call this the *backwards pass*.")."""
+def _said_whole(read: Sequence[_Sentence], position: int, names: Sequence[str] = (), source: str = "") -> str:
+    """The sentence at ``position``, after the one before it in its excerpt when it only names what that
+    one says ("We call this the *backwards pass*."), before the next one as :mod:`agents.namings` says."""
     sentence, before = read[position], (read[position - 1] if position else None)
+    after = [a.text for a in read[position + 1 : position + 2] if a.excerpt == sentence.excerpt]
+    said = said_with_naming(sentence.text, after, names, source)
     if before is None or before.excerpt != sentence.excerpt or not names_back(sentence.text, before.text):
-        return sentence.text
-    return f"{before.text} {sentence.text}"
+        return said
+    return f"{before.text} {said}"
 
 
 def _mentions(sentence: str, title: str) -> bool:
@@ -324,7 +326,7 @@ def _explain(
     if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None
     support = round(scores[best] / (1 + scores[best]), 4)
-    passage = [_said_with_antecedent(read, best)]
+    passage = [_said_whole(read, best)]
     for after in read[best + 1 :]:
         if after.excerpt != sentence.excerpt or len(WORD.findall(" ".join(passage))) >= LEAD_IN_WORDS:
             break
@@ -347,7 +349,7 @@ def _what_it_does(
     found = definition(named, [sentence.text for sentence in read], known=False, how=True)
     if found is None:
         return None
-    said = _said_with_antecedent(read, found.position)
+    said = _said_whole(read, found.position, named, excerpts[read[found.position].excerpt].text)
     return AnswerSpan(said, excerpts[read[found.position].excerpt].id, said, found.support)
 
 
@@ -364,7 +366,7 @@ def _what_it_is(
         plain = re.sub(r"[*_`]", "", text).rstrip(" .!?:;\"'”)").lower()
         named_only = any(plain.endswith(name.lower()) for name in also) or len(WORD.findall(text)) < 8
         if found.text != text or not named_only:
-            said = _said_with_antecedent(read, found.position)
+            said = _said_whole(read, found.position)
             return AnswerSpan(said, excerpts[read[found.position].excerpt].id, said, found.support)
         texts[found.position] = ""  # names X only: the next one may say more
     return None
@@ -403,7 +405,7 @@ def _define(
         return None
     sentence = read[found.position]
     if found.text == sentence.text:  # the whole sentence stands for the definition
-        said = _said_with_antecedent(read, found.position)
+        said = _said_whole(read, found.position, [match["term"], *also], excerpts[sentence.excerpt].text)
         return AnswerSpan(said, excerpts[sentence.excerpt].id, said, found.support)
     return AnswerSpan(found.text, excerpts[sentence.excerpt].id, found.quote or sentence.text, found.support)
 
