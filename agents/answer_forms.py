@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from agents.hedges import hedged_what_is, unhedged
 from agents.measures import asks_measure
 from agents.phrases import CLOSED_CLASSES
 from agents.question_frames import FRAME, WORD, predicate, stem, without_predicate
@@ -281,9 +282,9 @@ _MEANING = re.compile(
 
 
 def as_what_is(question: str) -> str:
-    """A question that asks what something is in other words ("What does X mean?", "What is meant
-    by X?", "What's X?", "What is the meaning of X?") as "What is X?"; "" for any other (what X
-    stands for asks a long form: :mod:`agents.expansions`).
+    """A question that asks what something is in other words ("What does X mean?", "What is meant by X?",
+    "What's X?", "What is the meaning of X?", hedged: :mod:`agents.hedges`) as "What is X?"; "" for any
+    other (what X stands for asks a long form: :mod:`agents.expansions`).
 
     >>> as_what_is("What does fine-tuning mean?"), as_what_is("what's a transformer")
     ('What is fine-tuning?', 'What is a transformer?')
@@ -292,9 +293,8 @@ def as_what_is(question: str) -> str:
     >>> as_what_is("What is the meaning of life?"), as_what_is("what's the definition of a tensor")
     ('What is life?', 'What is a tensor?')
     """
-    match = _MEANING.fullmatch(" ".join(question.split()).rstrip(" ?.!"))  # no backtracking on "...."
-    if match is None:
-        return ""
+    if (match := _MEANING.fullmatch(" ".join(unhedged(question).split()).rstrip(" ?.!"))) is None:
+        return hedged_what_is(question)  # "what even is X?", "so, what is X?"
     term = next(group for group in match.groups() if group is not None).strip(" \"'“”")
     return f"What is {term}?" if term else ""
 
