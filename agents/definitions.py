@@ -18,7 +18,8 @@ the prompt", "X: ...", X emphasised or not) is read alone and quoted alone, unle
 listing or the gloss is no words ("x = 3", "f(x) + 1"). Else a whole sentence stands for the
 definition: the first that names X ("called X", "known as X", "known with the name of X"), spells
 out its acronym beside it ("GPT ("Generative Pre-trained Transformer")"), emphasises it ("*X*") or
-opens with it; and for a concept the graph knows, the first that mentions it (at half the support;
+opens with it (one that goes on "X is not ..." only when nothing else says anything of X); and for
+a concept the graph knows, the first that mentions it (at half the support;
 one in a section headed by X's name first; not one that names it in passing:
 :func:`agents.mentions.in_passing`); of each kind, one that stands on its own before one that
 leans on the text before it ("... the above issue"); never a listing (a table of contents) that names X
@@ -78,6 +79,10 @@ _LEAD = r"[^.;:!?]{0,80}?(?:,\s*|\s)(?:(?<!such\s)(?<!well\s)as|since|because|wh
 """A clause before the one that says what X is ("Only for convenience, as X is really a ..."):
 skipped, up to a subordinating word that opens X's clause (not the "as" of "such as X"); what
 follows must then name X's kind."""
+_DENYING = re.compile(
+    r"\W*(?:(?:is|are|was|were|do(?:es)?|did)(?:n[’']t|\s+not)|(?:is\s+)?(?:never|no\s+longer))\b", re.I
+)
+"""What X is not or never does, after X's name ("X is not a cure-all", "X never converges")."""
 _BUILT = re.compile(r"[\W_]*(?:\w+ed\s+)?(?:based|built)\s+(?:up)?on\b", re.IGNORECASE)
 """What says what X was built on ("modified based on the faster R-CNN"): not what X is, but how
 it works, when that is asked."""
@@ -392,19 +397,22 @@ def definition(
     ]
     # Of a kind, one that stands alone first ("This is called X." is quoted after what it names).
     saying.sort(key=lambda found: not names_back(found[1]) and leans_back(found[1], mentioning))
+    denied: list[Definition] = []  # "X is not all encompassing" says what X is not: the last resort
     for pattern in (named, spelled, marked, leading):
         for position, sentence in saying:
             if pattern is spelled and not _spells_out(sentence, spelled):
                 continue
             if pattern.search(sentence) is not None and not _announcing(sentence, kept):
-                return Definition(position, sentence, 0.5)
+                if pattern is not leading or not _DENYING.match(leading.sub("", sentence, count=1)):
+                    return Definition(position, sentence, 0.5)
+                denied.append(Definition(position, sentence, 0.5))
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
         titled = {k for k, title in enumerate(titles) if titled_by(title, mentioning)}
         for position, sentence in sorted(saying, key=lambda found: found[0] not in titled):
             if mentioning.search(sentence) is not None and not _announcing(sentence, kept):
                 if not in_passing(sentence, mentioning):  # not "We define our `SGD` class ..."
                     return Definition(position, sentence, 0.25)
-    return None
+    return denied[0] if denied else None
 
 
 def _spells_out(sentence: str, spelled: re.Pattern[str]) -> bool:

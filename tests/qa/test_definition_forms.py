@@ -317,3 +317,14 @@ def test_what_is_x_of_a_lesson_that_lists_x_with_its_gloss(tmp_path: Path) -> No
             assert short_answer(result) == 'how the model "sees" the prompt'
             assert 'the lesson says "_Tokenization_ = how the model "sees" the prompt" [' in result.answer
             assert "Base LLMs" not in result.answer
+
+
+def test_a_sentence_opening_with_x_that_says_what_x_is_not_is_no_definition() -> None:
+    sentences = [
+        "Gradient clipping is not a cure for every unstable run.",
+        "Gradient clipping rescales any gradient whose norm passes a threshold.",
+    ]
+    found = definition(["gradient clipping"], sentences)
+    assert found is not None and found.position == 1
+    alone = definition(["gradient clipping"], ["Gradient clipping isn't free, though."])  # the last resort
+    assert alone is not None and alone.text == "Gradient clipping isn't free, though."
