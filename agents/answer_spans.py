@@ -124,8 +124,7 @@ class _Sentence:
 
 def _idf(units: Sequence[frozenset[str]]) -> dict[str, float]:
     counts: Counter[str] = Counter(term for unit in units for term in unit)
-    total = len(units) + 1
-    return {term: math.log(total / count) + 0.1 for term, count in counts.items()}
+    return {term: math.log((len(units) + 1) / count) + 0.1 for term, count in counts.items()}
 
 
 def _overlap(asked: set[str] | frozenset[str], unit: frozenset[str], idf: dict[str, float]) -> float:
@@ -134,8 +133,7 @@ def _overlap(asked: set[str] | frozenset[str], unit: frozenset[str], idf: dict[s
 
 def _closeness(text: str, start: int, end: int, asked: set[str] | frozenset[str]) -> float:
     """1 / (1 + words between the span and the nearest word of ``asked`` in the sentence)."""
-    found = [m.span() for m in WORD.finditer(text) if set(content_terms(m.group(0))) & asked]
-    if not found:
+    if not (found := [m.span() for m in WORD.finditer(text) if set(content_terms(m.group(0))) & asked]):
         return 0.0
     between = min(
         len(WORD.findall(text[word_end:start] if word_end <= start else text[end:word_start]))
