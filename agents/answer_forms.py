@@ -91,9 +91,7 @@ LARGEST = re.compile(
     r"highest|taller|tallest|longer|longest|greater|greatest|recent|newer|newest)\b",
     re.IGNORECASE,
 )
-_AUX = re.compile(
-    r"^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.IGNORECASE
-)
+_AUX = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I)
 
 
 def content_terms(text: str) -> list[str]:
@@ -351,9 +349,11 @@ def expected_kind(question: str) -> Kind:
         return "yesno" if _AUX.match(text) else "name"
     if ASPECT.match(asked):
         return "explanation"
-    if re.match(r"when\b|(?:what|which) (?:year|date|day|month|decade|century)\b", asked) or re.search(
-        r"\b(?:birthday|birth date|date of birth|born on)\b", asked
-    ):
+    told = re.search(r"\b(?:know|tell|say|remember|wonder)s? (?:me |us )?$", lower[: len(lower) - len(asked)])
+    when = re.match(r"when\b", asked) and (told or not _AUX.match(text))  # "Does X grow when Y?": yes or no
+    dated = r"^(?:what|which) (?:year|date|day|month|decade|century)\b|"
+    dated += r"\b(?:birthday|birth date|date of birth|born on)\b"
+    if when or re.search(dated, asked):
         return "date"
     if re.match(
         r"how (?:many|much|long|old|tall|far|big|large|high)\b|what (?:percentage|percent|number)\b", asked

@@ -276,7 +276,12 @@ def find_excerpts(
     # system message for my chatbot?"): a chunk that writes it before those on the setting's words.
     made = made_thing(question, graph_lexicon(graph))
     thing = lexicon([(made, [made])]) if made else {}
-    scored: list[tuple[bool, bool, int, int, bool, bool, bool, bool, int, float, int, LessonChunk]] = []
+    # Asked yes or no: a chunk on a concept asked about that says the most of what is asked of it
+    # (its other words: "more parameters", "longer") before one that only defines the concept.
+    predicate = asked - named_words if about and expected_kind(question) == "yesno" else set()
+    scored: list[
+        tuple[bool, bool, int, int, float, bool, bool, bool, bool, bool, int, float, int, LessonChunk]
+    ] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
             continue
@@ -305,9 +310,35 @@ def find_excerpts(
             names = 0 if chunk.id in continuing(graph) else names_alike(question, chunk.title)
             says = bool(lacked) and _says_what(chunk, lacked)
             says = says or bool(thing and find_mentions(chunk.text, thing))
-            key = (not says, not heading, heading * order, -names, not first, *ranks, -said, -match, order)
+            on_it = defines_it or teaches_it or any(words and words <= chunk.terms for words in titled)
+            says_it = (
+                -sum(read.idf.get(term, 0.0) for term in sorted(predicate & chunk.terms)) if on_it else 0.0
+            )
+            # Of those alike, one under a title that names it: where it is taught ("RNN": "Recurrent ...").
+            said_of = says_it != 0 and _titled_by(graph, chunk, about)
+            key = (
+                not says,
+                not heading,
+                heading * order,
+                -names,
+                says_it,
+                not said_of,
+                not first,
+                *ranks,
+                -said,
+                -match,
+                order,
+            )
             scored.append((*key, chunk))
-    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:11])[:limit]]
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:13])[:limit]]
+
+
+def _titled_by(graph: GraphIndex, chunk: LessonChunk, about: Collection[str]) -> bool:
+    """Whether the chunk's title (its lesson's and section's) says a name of a concept ``about``."""
+    title = set(content_terms(chunk.title))
+    return any(
+        (words := set(content_terms(name))) and words <= title for c in about for name in _names(graph, c)
+    )
 
 
 def _asked_name(question: str) -> str:

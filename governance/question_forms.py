@@ -416,12 +416,14 @@ def defined(graph: GraphIndex, question: str, concepts: Sequence[str]) -> Sequen
     """The concepts whose teaching chunks an answer reads first: those a question asks what they
     are ("What is dropout?") or what they are for ("What is dropout good for?", where it is taught
     says), or what they stand for ("What does ReLU stand for?", where it is taught spells it out),
-    or which lesson teaches them ("Which lesson covers dropout?"), or an example of them (where it is
-    taught says what it is, then shows it: :func:`agents.illustrations.asks_example`), or how or why
-    one concept works when the question says nothing but its name ("How does function calling
-    work?": every chunk that names it matches those words alike, the lessons' first mentions would
-    come first); none for any other question, whose excerpts are found by its words."""
-    what = expected_kind(question) == "definition" or PURPOSE.search(question)
+    or which lesson teaches them ("Which lesson covers dropout?"), or whether what a question asks
+    yes or no is so of them (where they are taught, what it asks of them first), or an example of
+    them (where it is taught says what it is, then shows it:
+    :func:`agents.illustrations.asks_example`), or how or why one concept works when the question
+    says nothing but its name ("How does function calling work?": every chunk that names it matches
+    those words alike, the lessons' first mentions would come first); none for any other question,
+    whose excerpts are found by its words."""
+    what = expected_kind(question) in ("definition", "yesno") or PURPOSE.search(question)
     if what or abbreviation_asked(question) or asks_where_taught(question) or asks_example(question):
         return concepts
     # "How does backpropagation work in an MLP?" asks how backpropagation works; the MLP is where.
