@@ -60,6 +60,13 @@ from agents.stance import asks
 __all__ = ["asks_alike", "names_alike", "opening", "what_it_is"]
 
 _QUESTION_WORD = r"(?:when|where|who|whom|whose|what|which|how|why)\b"
+# "Keeping your keys safe is important when ...": it says that a thing matters, not how to do it
+# (not "It is important to ...", which tells what to do).
+_MATTERS = re.compile(
+    r"^(?!(?:it|this|that)\b)[^.,;:]*?\b(?:is|are)\s+(?:(?:very|so|especially|particularly|really)\s+)?"
+    r"(?:important|essential|crucial|critical|vital)\b(?!\s+to\b)",
+    re.IGNORECASE,
+)
 _OPENING = re.compile(rf"\s*({_QUESTION_WORD}(?:\s*(?:,|and\b|or\b|&|/)\s*{_QUESTION_WORD})*)")
 """The question words a heading opens with, one or several ("When and why", "How/why")."""
 
@@ -156,7 +163,8 @@ def opening(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
     :data:`~agents.answer_spans.LEAD_IN_WORDS` words in all, leaving out a listing, a question the
     lesson asks, and, before the first one quoted, a sentence that announces what follows ("In the
     next chapter we ...") or asks the title's question again ("let's talk about _why_ we need prompt
-    engineering"). Its support is ``n / (1 + n)`` for the title's ``n`` content words. None when no
+    engineering"), or, asked how, only says that the thing matters ("Keeping X safe is important.").
+    Its support is ``n / (1 + n)`` for the title's ``n`` content words. None when no
     excerpt's title asks it, when that excerpt opens with a list (its first sentences are a list no
     quote holds), or for another kind of question.
 
@@ -186,11 +194,14 @@ def opening(question: str, excerpts: Sequence[Excerpt]) -> AnswerSpan | None:
     for excerpt in [*asked, *named]:
         # A heading that names it asks no question a sentence could ask again: no question word.
         words, terms = _heading_asks(excerpt.title) or (frozenset(), _heading_terms(excerpt.title))
+        how = asked_part(question).startswith("how")
         said: list[str] = []
         for passage in listed_passages(excerpt.text):
             if passage.listed and not said:  # it opens with a list, which no quote holds: read as before
                 return None
             if passage.listed or asks(passage.text) or (not said and _leads_in(passage.text, words, terms)):
+                continue
+            if how and not said and _MATTERS.match(passage.text):  # that it matters is no how
                 continue
             said.append(passage.text)
             if len(WORD.findall(" ".join(said))) >= LEAD_IN_WORDS:
