@@ -77,6 +77,7 @@ from agents.definitions import definition
 from agents.enumerations import with_items
 from agents.namings import said_with_naming
 from agents.passages import listed_passages, names_back
+from agents.predicates import main_predicate
 from agents.purposes import says_purpose_of
 from agents.quantities import first_value, measured, owner, quantified
 from agents.reasons import asks_why, reason_after, reason_first
@@ -203,9 +204,8 @@ def _span(
     idf = _idf([s.terms | s.title_terms for s in read])
     subjects = [frozenset(terms) for name in also if (terms := content_terms(name))]
     if kind == "yesno":  # a span cannot say yes or no: the sentence that bears on the question can
-        return _explain(
-            asked, excerpts, read, idf, subjects, usual_first=True, wanted=asked_of(question, also)
-        )
+        wanted = asked_of(question, also) or main_predicate(question, also)
+        return _explain(asked, excerpts, read, idf, subjects, usual_first=True, wanted=wanted)
     if kind == "option":
         return _choose(question, excerpts, read, idf)
     if kind == "definition":

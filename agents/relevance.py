@@ -34,6 +34,7 @@ from agents.announcements import describes, elsewhere
 from agents.answer_forms import WORD, content_terms, expected_kind, question_terms
 from agents.offline.terms import ANCHOR_ZIPF
 from agents.passages import points_elsewhere, series
+from agents.predicates import CLAUSE_END
 from agents.short_answers import asks_short
 
 __all__ = [
@@ -183,7 +184,8 @@ def asked_of(question: str, names: Sequence[str]) -> frozenset[str]:
     ]
     at = [m.end() for name in spelled if (m := re.search(rf"\b{name}\b", question, re.IGNORECASE))]
     start = min(at, default=0)
-    clause = re.search(r"[,;:()?!]", question[start:])  # an aside after it ("as X says") asks nothing
+    # An aside after it ("as X says") asks nothing, nor does a condition ("when the water gets hotter").
+    clause = CLAUSE_END.search(question[start:])
     for match in WORD.finditer(question, start, start + clause.start() if clause else len(question)):
         word = re.sub(r"['’]s?$", "", match.group(0).lower())
         if terms := frozenset(content_terms(word)) & topic:
