@@ -276,9 +276,10 @@ def find_excerpts(
     # system message for my chatbot?"): a chunk that writes it before those on the setting's words.
     made = made_thing(question, graph_lexicon(graph))
     thing = lexicon([(made, [made])]) if made else {}
-    # Asked yes or no: a chunk on a concept asked about that says the most of what is asked of it
-    # (its other words: "more parameters", "longer") before one that only defines the concept.
-    predicate = asked - named_words if about and expected_kind(question) == "yesno" else set()
+    # Asked yes or no of one concept: a chunk on it that says the most of what is asked of it (its
+    # other words: "more parameters", "longer") before one that only defines it. Of several, what is
+    # asked is how they stand to each other, and the chunks on them all come first as before.
+    predicate = asked - named_words if len(about) == 1 and expected_kind(question) == "yesno" else set()
     scored: list[
         tuple[bool, bool, int, int, float, bool, bool, bool, bool, bool, int, float, int, LessonChunk]
     ] = []
