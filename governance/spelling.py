@@ -101,6 +101,12 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             f'Taking "{question[start:end]}" to mean "{graph.concepts[graph_lexicon(graph)[key]].name}".'
         )
         question = f"{question[:start]}{key}{question[end:]}"
+    # A name written clipped ("tokeniz") before a slip of a word: it is nearer to the name.
+    while (clipped := clipped_name(graph, question)) is not None:
+        start, end, meant = clipped
+        full = graph.concepts[meant].name
+        said.append(f'Taking "{question[start:end]}" to mean "{full}".')
+        question = f"{question[:start]}{full}{question[end:]}"
     while (slip := misspelled_word(graph, question)) is not None:
         start, end, word = slip
         said.append(f'Taking "{question[start:end]}" to mean "{word}".')
@@ -113,11 +119,6 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
         start, end, name = initialled
         said.append(f'Taking "{question[start:end]}" to mean "{name}".')
         question = f"{question[:start]}{name}{question[end:]}"
-    while (clipped := clipped_name(graph, question)) is not None:
-        start, end, meant = clipped
-        full = graph.concepts[meant].name
-        said.append(f'Taking "{question[start:end]}" to mean "{full}".')
-        question = f"{question[:start]}{full}{question[end:]}"
     for asked in classify(question, graph_lexicon(graph)).unknown:
         concept = _shortened(graph).get(normalize_name(asked))
         where = re.search(rf"(?<![\w-]){re.escape(asked)}(?![\w-])", question, re.IGNORECASE)
