@@ -1,8 +1,8 @@
 """A typed sub-question the graph has no edge for, read in the lessons instead.
 
-A sub-question typed parts, prerequisites, which first or how two relate is answered
+A sub-question typed prerequisites, which first or how two relate is answered
 by its graph algorithm (:mod:`governance.typed_answers`). When the graph holds no edge for it
-("What kinds of distribution shift are there?" where no edge says a kind of it), the algorithm says
+("Should I learn ResNet before DenseNet?" where no path joins them), the algorithm says
 only that the graph does not cover it (:func:`graph_said`); the lessons may still say it in a
 sentence, so the sub-question is read there as an open one is (:func:`governance.qa.answer_routed`).
 When they answer it, the bare "does not cover" of the graph answer is not said beside their
@@ -32,9 +32,14 @@ def _own(result: QAResult, sub: qa.SubQuestion) -> list[GraphAnswer]:
 def graph_said(result: QAResult, sub: qa.SubQuestion) -> bool:
     """Whether the graph answers of ``sub`` say something: an edge of the answer, or edges they
     cite beside it (the related concepts taught before X, :mod:`governance.prior_relations`). What
-    comes after X is not read in the lessons: the words it asks by ("next", "after") find
-    signposts ("Next, we create ...") in any lesson, not the lesson that follows X."""
-    return sub.type == "unlocks" or any(answer.edges or answer.cited for answer in _own(result, sub))
+    comes after X, the parts or kinds of X and a path between two are not read in the lessons: the
+    words they ask by find what no lesson answers with, signposts ("Next, we create ...") for what
+    comes next, a sentence that names the whole ("distribution shift") for its kinds, which lessons
+    name in their own names ("covariate shift"), and one that shares the other words of a question
+    read as a path ("the steps to fine-tune a model on ImageNet"). A blind review preferred "not
+    covered" to what they found."""
+    unread = ("unlocks", "parts", "path")
+    return sub.type in unread or any(answer.edges or answer.cited for answer in _own(result, sub))
 
 
 def answered_gaps(result: QAResult, sub: qa.SubQuestion, reports: Sequence[ExpertReport]) -> None:
