@@ -79,7 +79,7 @@ from agents.namings import said_with_naming
 from agents.passages import listed_passages, names_back
 from agents.predicates import main_predicate
 from agents.purposes import says_purpose_of
-from agents.quantities import first_value, measured, owner, quantified
+from agents.quantities import first_value, measured, owner, quantified, sized
 from agents.reasons import asks_why, reason_after, reason_first
 from agents.relevance import asked_of, explains_first, shares_enough
 from agents.short_answers import answer_like, asks_short, initial_words
@@ -254,7 +254,7 @@ def _span(
                 continue
             if not answer_like(sentence.text, start, end):
                 continue
-            if kind == "number" and not measured(sentence.text, start, end, amount):
+            if kind == "number" and not measured(sentence.text, start, end, amount, sized(question)):
                 continue
             form = (
                 1.0 if kind in ("date", "number") or DATE.fullmatch(sentence.text[start:end]) is None else 0.0

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from agents.text import Sentence
 
-__all__ = ["DIFFERENCE", "announced", "states_difference"]
+__all__ = ["DIFFERENCE", "announced", "asks_apart", "states_difference"]
 
 DIFFERENCE = re.compile(
     r"[,;]\s*while\b|\b(?:unlike|whereas|except|instead|rather than|in contrast|contrary|"
@@ -26,6 +26,31 @@ DIFFERENCE = re.compile(
     re.IGNORECASE,
 )
 """English words that set one thing against another, or compare them (a comparative)."""
+
+_APART = re.compile(
+    r"\b(?:differ|differs|difference|differences|differently|vs|versus|compared?|compares|comparison|"
+    r"contrast|instead of|rather than|better|worse|prefer|preferable|same|similar|which)\b"
+    r"|\bdifferent(?:\s+(?:from|than)\b|\W*$)",
+    re.IGNORECASE,
+)
+"""English wording that asks how two things differ or which of them to take ("X vs Y", "How is X
+different from Y?", "Is X the same as Y?"), not what one does to or with the other ("Can I add two
+tensors that live on different GPUs?")."""
+
+
+def asks_apart(question: str) -> bool:
+    """Whether a question asks how the things it names differ, or which to take (:data:`_APART`): only
+    then does a sentence that states a difference answer it first; a sentence that sets one of them
+    against a third ("it leverages GPUs ..., whereas NumPy only runs on CPUs") says nothing of
+    what is asked of the two.
+
+    >>> asks_apart("skip-gram vs CBOW"), asks_apart("How is a GRU different from an LSTM?")
+    (True, True)
+    >>> asks_apart("Can I add two tensors that live on different GPUs?"), asks_apart("How do RNNs use GRUs?")
+    (False, False)
+    """
+    return _APART.search(question) is not None
+
 
 _ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 """The marker that opens a list item's line."""

@@ -36,6 +36,7 @@ __all__ = [
     "owner",
     "quantified",
     "quantifies",
+    "sized",
 ]
 
 TIME_COMPARED = re.compile(
@@ -166,11 +167,28 @@ def in_name(text: str, start: int) -> bool:
     return not first or bool(word_classes(before.group(1)) & {"NOUN", "PROPN", "X"})
 
 
-def measured(text: str, start: int, end: int, what: str) -> bool:
+def sized(question: str) -> bool:
+    """Whether a question asks how long, big, wide or deep a thing is ("How long are the transcript
+    chunks?"), not how many or how much of it.
+
+    >>> sized("How long are the chunks?"), sized("How many chunks are there?")
+    (True, False)
+    """
+    asked = _ASKED_AMOUNT.search(question)
+    return asked is not None and asked.group("measured") is not None
+
+
+def measured(text: str, start: int, end: int, what: str, size: bool = False) -> bool:
     """Whether the number at ``[start, end)`` of a sentence may answer a question of numbers: no
     part of a name (:func:`in_name`), and said of ``what`` when the question names what it asks
-    (:func:`quantified`; any number when ``what`` is "")."""
-    return not in_name(text, start) and (not what or quantifies(text, start, end, what))
+    (:func:`quantified`; any number when ``what`` is ""). A size asked (:func:`sized`) is given in
+    a unit of its own ("The transcript text is then chunked into 3 minute text segments." says how
+    long a chunk is): its sentence need only name the thing, not put it beside the number."""
+    if in_name(text, start):
+        return False
+    if size and what:
+        return what in content_terms(text)
+    return not what or quantifies(text, start, end, what)
 
 
 def _head(word: str) -> bool:

@@ -23,7 +23,7 @@ from itertools import pairwise
 
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import Excerpt
-from agents.differences import announced, states_difference
+from agents.differences import announced, asks_apart, states_difference
 from agents.head_nouns import name_forms
 from agents.locations import refers_elsewhere
 from agents.stance import asks
@@ -63,6 +63,7 @@ def said_together(
     ('c-2', 'An RNN reads in order. The alternative is a GRU, which gates.')
     """
     keys, asked = lexicon([(name, name_forms(name)) for name in names]), set(question_terms(question))
+    comparing = asks_apart(question)  # how they differ is asked: a sentence stating it sets them apart
     every = set(names)
     best: tuple[tuple[bool, bool, bool, bool, int], str, str] | None = None
     for excerpt in excerpts:
@@ -79,11 +80,11 @@ def said_together(
             if not whole or refers_elsewhere(text):  # one sending the reader elsewhere says nothing of them
                 continue
             single = text == sentence.text
-            contrasts = _sets_apart(text, keys) if single else True
+            contrasts = _sets_apart(text, keys, comparing) if single else True
             if apart and not contrasts:
                 continue
             text = announced(excerpt.text, found, at) if single else text
-            differs = contrasts and states_difference(text)  # says how they differ, not only likens
+            differs = comparing and contrasts and states_difference(text)  # how they differ, not only alike
             rank = (not _asking(text), contrasts, differs, single, len(asked & set(content_terms(text))))
             if best is None or rank > best[0]:
                 best = (rank, excerpt.id, text)
@@ -125,9 +126,10 @@ def _asking(sentence: str) -> bool:
     return asks(sentence) or _ASKING.match(sentence) is not None
 
 
-def _sets_apart(sentence: str, keys: dict[str, str]) -> bool:
-    """Whether a sentence that names the concepts of ``keys`` has a word of :data:`CONTRAST` (or states
-    a difference, :func:`agents.differences.states_difference`: "A is lighter, but B ...") and
+def _sets_apart(sentence: str, keys: dict[str, str], comparing: bool = True) -> bool:
+    """Whether a sentence that names the concepts of ``keys`` has a word of :data:`CONTRAST` (or, for
+    a question ``comparing`` them, states a difference, :func:`agents.differences.states_difference`:
+    "A is lighter, but B ...") and
     does not name two of them as items of one list of three or more ("kernel, stride, and padding",
     "LSTMs, GRUs, or RNNs"; "A and B share ..." and "Unlike A, B ..." set them apart).
 
@@ -137,7 +139,7 @@ def _sets_apart(sentence: str, keys: dict[str, str]) -> bool:
     >>> _sets_apart("Unlike an LSTM, a GRU has two gates.", keys)
     True
     """
-    if CONTRAST.search(sentence) is None and not states_difference(sentence):
+    if CONTRAST.search(sentence) is None and not (comparing and states_difference(sentence)):
         return False
     found = sorted(find_mentions(sentence, keys))
     for (_, end, first), (start, _, second) in pairwise(found):

@@ -92,3 +92,15 @@ def test_each_side_is_said_by_its_own_sentence_not_the_one_naming_both() -> None
     )
     reply = qa.ExpertAnswer.model_validate(qa.compare_offline(prompt))
     assert f'bucket sorts: the lesson says "{bucket}" [c-2]' in reply.answer, reply.answer
+
+
+def test_a_difference_stated_answers_first_only_when_the_question_asks_how_they_differ() -> None:
+    # d2l: "Can I add two tensors that live on different GPUs?" quoted "... it leverages GPUs to
+    # accelerate numerical computation, whereas NumPy only runs on CPUs" (GPUs set against CPUs) before
+    # "when the input is a tensor on the GPU, the model will calculate the result on the same GPU".
+    sorts = ["radix sort", "bucket sort"]
+    stated = Excerpt("c-1", "Sorting", "Radix sort is quick, but bucket sort needs ranges of keys.")
+    plain = Excerpt("c-2", "Sorting", "Bucket sort can call radix sort on the keys of each bucket.")
+    assert said_together("radix sort vs bucket sort", [plain, stated], sorts) == ("c-1", stated.text)
+    asked = "Can bucket sort call radix sort on the keys of each bucket?"
+    assert said_together(asked, [stated, plain], sorts) == ("c-2", plain.text)

@@ -62,3 +62,14 @@ def test_a_number_of_a_named_thing_is_read_where_that_thing_is_named() -> None:
     assert span is not None and span.text == "2B"
     other = [Excerpt("c-1", "Gemma", "The Gemma-7b model has 7B parameters and runs on one card.")]
     assert best_span("How many parameters does Gemma-2b have?", other, ["parameters"]) is None
+
+
+def test_a_size_asked_is_read_from_a_sentence_naming_the_thing_in_a_unit_of_its_own() -> None:
+    # genai: "How long are the transcript chunks in the search app?" answered "3" ("The transcript text
+    # is then chunked into 3 minute text segments.") until the number had to stand beside "chunks".
+    text = "The recording is then clipped into **5 second audio pieces**. Each piece is stored."
+    span = best_span("How long are the clips of a recording?", [Excerpt("c-1", "Audio", text)])
+    assert span is not None and span.text == "5"
+    # A sentence that does not name the thing measured answers nothing of its size.
+    other = "The model reads 20+ languages."
+    assert best_span("How long is the context of the model?", [Excerpt("c-2", "Model", other)]) is None
