@@ -34,7 +34,8 @@ rare each word is among the excerpts given (``idf``), and the rules below.
    one that shares the most of its words (two at least, the words that frame it left out; one that
    says them itself before one that has them only from its excerpt's title), and the sentences
    after it when it is a lead-in of a few words; for one concept alone, the sentence saying what it is.
-   Asked why, a reason first (:mod:`agents.reasons`); for a list, all of it (:mod:`agents.enumerations`).
+   Asked why, a reason first (:mod:`agents.reasons`); for a list, all of it (:mod:`agents.enumerations`);
+   asked how to do a thing or how it works, one that says how or what it does (:mod:`agents.instructions`).
 
 The best candidate wins (ties: the earlier excerpt, the earlier position); its support is
 ``score / (1 + score)``, in [0, 1).
@@ -75,6 +76,7 @@ from agents.answer_forms import (
 )
 from agents.definitions import definition
 from agents.enumerations import with_items
+from agents.instructions import tells_way
 from agents.namings import said_with_naming
 from agents.passages import listed_passages, names_back
 from agents.predicates import main_predicate
@@ -136,11 +138,8 @@ def _closeness(text: str, start: int, end: int, asked: set[str] | frozenset[str]
     """1 / (1 + words between the span and the nearest word of ``asked`` in the sentence)."""
     if not (found := [m.span() for m in WORD.finditer(text) if set(content_terms(m.group(0))) & asked]):
         return 0.0
-    between = min(
-        len(WORD.findall(text[word_end:start] if word_end <= start else text[end:word_start]))
-        for word_start, word_end in found
-    )
-    return 1.0 / (1.0 + between)
+    between = [len(WORD.findall(text[e:start] if e <= start else text[end:s])) for s, e in found]
+    return 1.0 / (1.0 + min(between))
 
 
 def _read(excerpts: Sequence[Excerpt]) -> list[_Sentence]:
@@ -216,7 +215,7 @@ def _span(
         said = _explain(asked, excerpts, read, idf, subjects, what_of=True, purpose=purpose, why=why)
         return said or (_what_it_is(excerpts, read, also) if purpose else None)
     if kind == "explanation":
-        said = _explain(asked, excerpts, read, idf, concepts=also, why=why)
+        said = _explain(asked, excerpts, read, idf, concepts=also, why=why, how=question)
         return said or _what_it_does(set(question_terms(without_setting(question))), excerpts, read, also)
     described = kind == "name" and not asks_short(question)  # a description is asked: a sentence answers
     if described and (said := _explain(asked, excerpts, read, idf, concepts=also)) is not None:
@@ -288,6 +287,7 @@ def _explain(
     usual_first: bool = False,
     wanted: frozenset[str] = frozenset(),
     why: bool = False,
+    how: str = "",
 ) -> AnswerSpan | None:
     """The sentence sharing the most of the question's words (idf-weighted, title counted), of those
     that share two or more, are no series and name the most of ``concepts``
@@ -298,7 +298,8 @@ def _explain(
     that states the usual case comes before one stating an exception (:func:`agents.stance.generality`:
     "Typically, we disable dropout at test time." before "However, there are some exceptions: ...").
     Those saying the terms ``wanted`` come first (:func:`agents.relevance.asked_of`). Asked ``why``, one
-    giving a reason (:mod:`agents.reasons`), saying half as much, first; the next one if it gives none."""
+    giving a reason (:mod:`agents.reasons`), saying half as much, first; the next one if it gives none. Asked
+    ``how``, one saying the way asked (:func:`agents.instructions.tells_way`) before others naming as many."""
     named = frozenset().union(*subjects)
     told = {k for k, s in enumerate(read) if says_purpose_of(s.text, s.terms, subjects)} if purpose else set()
     about = [
@@ -311,13 +312,12 @@ def _explain(
     if not about:
         return None
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
-    first = {
-        k: explains_first(asked, read[k].text, excerpts[read[k].excerpt].title, concepts, wanted)
-        for k in about
-    }
+    titles = {k: excerpts[read[k].excerpt].title for k in about}
+    first = {k: explains_first(asked, read[k].text, titles[k], concepts, wanted) for k in about}
     usual = {k: generality(read[k].text) if usual_first else 0 for k in about}
     usual = usual if -1 in usual.values() else dict.fromkeys(about, 0)
-    ranks = {k: (*first[k], usual[k], scores[k], _overlap(asked, read[k].terms, idf), -k) for k in about}
+    ways = {k: (*first[k][:3], tells_way(how, read[k].text, concepts), *first[k][3:]) for k in about}
+    ranks = {k: (*ways[k], usual[k], scores[k], _overlap(asked, read[k].terms, idf), -k) for k in about}
     order = sorted(about, key=ranks.__getitem__, reverse=True)  # ties: said itself, earlier
     best = reason_first(order, read, first, asked, concepts) if why else order[0]
     sentence = read[best]
