@@ -54,15 +54,20 @@ how X keeps ..."): what X does in it is no answer."""
 _STEP = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d+\s*[:.)-])\s+\S", re.IGNORECASE)
 """A numbered step: "1. Create a file", "Step 2: train the head"."""
 
+_IN_TURN = re.compile(r"^\W*(?:first|then|next|finally|afterwards|after\s+that)\b,?\s*", re.IGNORECASE)
+"""A word that puts a step in its turn: "Then we can replace ...", "First, create ..."."""
+
 _BY_DOING = re.compile(r"\bby\s+(?:first\s+|simply\s+|then\s+)?[a-z]{2,}ing\b", re.IGNORECASE)
 """The way a thing is done: "by using environment variables", "by freezing the lower layers"."""
 
 _MAY_DO = re.compile(
-    r"\b(?:you|we|one)\s+(?:can|could|should|must|may|need\s+to|have\s+to|will\s+need\s+to)\s+"
+    r"(?:\b(?:you|one)|^\W*(?:to\s[^,;:.]*,\s*)?we)\s+(?:can|could|should|must|may|need\s+to|have\s+to|will\s+need\s+to)\s+"
     r"(?:also\s+|then\s+|simply\s+|just\s+|first\s+)?(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
-"""What you or we can or should do: "you can store it in a file", "we should freeze the layers"."""
+"""What you can or should do: "you can store it in a file", "To keep it, we should freeze ..."; "we"
+only opening the sentence or after what it is for, since a text that says "In this case, we could
+permute ..." as it reasons says no way to do what a reader asks."""
 
 _SEEING = frozenset(
     "see observe notice note expect think say imagine recall remember conclude check verify tell find show "
@@ -100,20 +105,25 @@ def says_how(sentence: str) -> bool:
     (False, False)
     >>> says_how("Recall that the images were scaled."), says_how("Note that the batch is small.")
     (False, False)
+    >>> says_how("Then we can swap the last layer."), says_how("In this case, we could permute the rows.")
+    (True, False)
+    >>> says_how("This helps, since we can try more."), says_how("Compute - for running the jobs")
+    (False, False)
     """
     if _STEP.match(sentence) or _BY_DOING.search(sentence):
         return True
-    if any(m.group("verb").lower() not in _SEEING for m in _MAY_DO.finditer(sentence)):
+    turned = _IN_TURN.sub("", sentence, count=1)
+    if any(m.group("verb").lower() not in _SEEING for m in _MAY_DO.finditer(turned)):
         return True
-    return _instruction(sentence)
+    return _instruction(turned[:1].upper() + turned[1:] if turned != sentence else turned)
 
 
 def _instruction(sentence: str) -> bool:
     """Whether a sentence opens with a verb's base form that acts on what follows it ("Use the ...")."""
-    found = re.findall(r"[A-Za-z][A-Za-z'’-]*", re.sub(r"^[\W\d_]+", "", sentence))[:2]
-    if len(found) < 2 or not found[0][0].isupper():
+    found = re.match(r"[\W\d_]*([A-Za-z]+)\s+([A-Za-z][A-Za-z'’-]*)", sentence)  # "Compute - for": a label
+    if found is None or not found[1][0].isupper():
         return False
-    first, second = found[0].lower(), found[1].lower()
+    first, second = found[1].lower(), found[2].lower()
     classes = lemma_table(first)
     if first not in classes.get("VERB", ()) or first in _SEEING:
         return False  # "Keeping", "Prompts": no base form of a verb

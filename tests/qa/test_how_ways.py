@@ -5,6 +5,7 @@ a thing works, one in which the thing does something, before one that only names
 from __future__ import annotations
 
 from agents.answer_spans import Excerpt, best_span
+from agents.instructions import says_how
 
 _BREAD = [
     Excerpt(
@@ -61,3 +62,10 @@ def test_a_why_question_is_not_read_as_asking_how() -> None:
     span = best_span("Why keep bread fresh for days?", _BREAD, ["bread"])
     assert span is not None
     assert span.sentence.startswith("Keeping your bread fresh")
+
+
+def test_reasoning_aloud_and_labels_say_no_way() -> None:
+    assert not says_how("In that case, we could swap the two columns of the table.")
+    assert not says_how("Budget - for buying flour and renting an oven")
+    assert says_how("Then we can cover the dough and let it rise.")
+    assert says_how("To keep the crust crisp, we should bake it without a lid.")
