@@ -5,8 +5,10 @@ the steps to ...?", :func:`asks_how_to`) is answered by a sentence that says how
 speak of what it asks about, before one that only shares its words (:func:`says_how`): an
 instruction, whose first word is a verb's base form followed by what it acts on ("Store the key in
 an environment variable", "Copy the weights of ..."), a numbered step ("2. Train the new layer"),
-a sentence that says what you or we can or should do ("To keep it safe, you can use ...", "We
-should lower the rate"), or one that says by doing what ("... is kept secret by storing it ...").
+a step put in its turn ("Then we can swap ..."), a sentence that says what you can or should do
+("You can use ...", "To keep it safe, we should ..."), or one that says by doing what ("... is kept
+secret by storing it ..."); not what we can see ("we can see that ...") or reason aloud ("In this
+case, we could permute ...").
 "Keeping the key safe is important." and "This small dataset holds thousands of images." say no
 way to do anything, whatever words they share with the question.
 
@@ -61,7 +63,8 @@ _BY_DOING = re.compile(r"\bby\s+(?:first\s+|simply\s+|then\s+)?[a-z]{2,}ing\b", 
 """The way a thing is done: "by using environment variables", "by freezing the lower layers"."""
 
 _MAY_DO = re.compile(
-    r"(?:\b(?:you|one)|^\W*(?:to\s[^,;:.]*,\s*)?we)\s+(?:can|could|should|must|may|need\s+to|have\s+to|will\s+need\s+to)\s+"
+    r"(?:\b(?:you|one)|^\W*(?:to\s[^,;:.]*,\s*)?we)\s+"
+    r"(?:can|could|should|must|may|need\s+to|have\s+to|will\s+need\s+to)\s+"
     r"(?:also\s+|then\s+|simply\s+|just\s+|first\s+)?(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
