@@ -23,7 +23,7 @@ from itertools import pairwise
 
 from agents.text import PARAGRAPH, sentences
 
-__all__ = ["ITEMS_WORDS", "asks_for_items", "with_items"]
+__all__ = ["ITEMS_WORDS", "asks_for_items", "listed_after", "with_items"]
 
 ITEMS_WORDS = 90
 """The most words of a quoted list: the items past it are left out (whole items, never half of one)."""
@@ -85,6 +85,24 @@ def _fitting(items: list[str], least: int) -> list[str]:
     return kept
 
 
+def listed_after(quoted: str, text: str) -> str:
+    """The quote ``quoted`` of the excerpt ``text``, when it is an announcement ending in a colon (or
+    a quote of one with its first item), with the items of the paragraph after it; else as it is.
+
+    >>> listed_after("Steps:", "Steps: ¶ Mix it. Bake it.")
+    'Steps: Mix it. Bake it.'
+    """
+    colon = quoted.find(": ")
+    colon = len(quoted.rstrip()) - 1 if colon < 0 and quoted.rstrip().endswith(":") else colon
+    if colon > 0:
+        announcement = quoted[: colon + 1]
+        paragraphs = [part.strip() for part in text.split(PARAGRAPH)]
+        for before, after in pairwise(paragraphs):
+            if before.endswith(announcement) and (items := _items(after)):
+                return " ".join([announcement, *_fitting(items, 1)])
+    return quoted
+
+
 def with_items(question: str, quoted: str, text: str) -> str:
     """The quote ``quoted`` of the excerpt ``text``, for a question that asks for several things, with
     the items of the list it is part of: after an announcement ending in a colon, the paragraph after
@@ -98,12 +116,8 @@ def with_items(question: str, quoted: str, text: str) -> str:
     if not asks_for_items(question):
         return quoted
     paragraphs = [part.strip() for part in text.split(PARAGRAPH)]
-    colon = quoted.find(": ")
-    if colon > 0:
-        announcement = quoted[: colon + 1]
-        for before, after in pairwise(paragraphs):
-            if before.endswith(announcement) and (items := _items(after)):
-                return " ".join([announcement, *_fitting(items, 1)])
+    if (listed := listed_after(quoted, text)) != quoted:
+        return listed
     if _lead(quoted):
         for paragraph in paragraphs:
             items = _items(paragraph)

@@ -35,6 +35,7 @@ from agents.clauses import clauses_of, names_its_own, resolved_clauses
 from agents.edge_bearing import bearing_edges
 from agents.expansions import abbreviation_asked, expansion
 from agents.headings import opening, what_it_is
+from agents.listings import listing
 from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
 from agents.question_types import QuestionType, classify
@@ -400,11 +401,10 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
         abbreviation = abbreviation_asked(question)
         asked = f"What is {abbreviation}?" if abbreviation else question
         # A why, how or when-to question that a section's heading asks is answered by its first sentences.
-        going = set(_strings(prompt.payload.get("continued")))  # not where a section starts
-        headed = opening(question, [e for e in excerpts if e.id not in going]) or expansion(
-            question, excerpts, also
-        )
-        span = (headed or best_span(asked, excerpts, also)) if excerpts else None
+        going = [e for e in excerpts if e.id not in _strings(prompt.payload.get("continued"))]  # starting
+        headed = opening(question, going) or expansion(question, excerpts, also)
+        # "What are the Ns of X?": the sentence that lists them, though it says not what X is.
+        span = headed or listing(question, excerpts) or best_span(asked, excerpts, also)
         quoting = (span.sentence, titles[span.excerpt]) if span and (span != headed or lacked) else None
         span = None if quoting and not on_topic(question, *quoting, also, lacked) else span  # bears on it
         lead = what_it_is(question, headed, excerpts, also)  # "How does X work?": what X is, first
