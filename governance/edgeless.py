@@ -37,7 +37,8 @@ def graph_said(result: QAResult, sub: qa.SubQuestion) -> bool:
     comes next, a sentence that names the whole ("distribution shift") for its kinds, which lessons
     name in their own names ("covariate shift"), and one that shares the other words of a question
     read as a path ("the steps to fine-tune a model on ImageNet"). A blind review preferred "not
-    covered" to what they found."""
+    covered" to what they found. The kinds of X that the lesson teaching X introduces under names
+    ending in X's head noun are said instead (:mod:`governance.namesakes`): quoted, not searched."""
     unread = ("unlocks", "parts", "path")
     return sub.type in unread or any(answer.edges or answer.cited for answer in _own(result, sub))
 

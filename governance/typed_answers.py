@@ -22,6 +22,7 @@ from agents.question_types import WHOLE_GRAPH_TYPES
 from governance.comparison import compare_in_lessons, unjoined
 from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
+from governance.namesakes import kinds_report
 from governance.prior_relations import related_before
 from governance.teaching_order import taught_first
 from governance.yes_no import unsettled
@@ -84,8 +85,12 @@ def _answered(
                 answer.headline, answer.cited = said or answer.headline, cited
             if answer.type == "relation" and (said := unsettled(graph, sub.text, sub.concepts, answer.edges)):
                 answer.headline = f"{said} {answer.headline}" if answer.covered else said
+        # No part of X in the graph, kinds asked: the kinds a lesson teaching X names after it.
+        edgeless = sub.type == "parts" and not any(a.edges for a in answers)
+        named = kinds_report(graph, sub.text, sub.concepts) if edgeless else None
+        result.experts += [named] if named else []
         result.graph_answers += answers
-        result.uncovered += [answer.headline for answer in answers if not answer.covered]
+        result.uncovered += [a.headline for a in answers if not a.covered and not named]
     return per_sub
 
 
