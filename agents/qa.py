@@ -38,6 +38,7 @@ from agents.headings import opening, what_it_is
 from agents.listings import listing
 from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
+from agents.preferences import preferred
 from agents.question_types import QuestionType, classify
 from agents.quotes import first_quotes
 from agents.relevance import bears_on, on_topic
@@ -223,8 +224,7 @@ def _strings(value: object) -> list[str]:
 
 
 def _edges(prompt: Prompt) -> list[Mapping[object, object]]:
-    raw = prompt.payload.get("edges")
-    return [_mapping(edge) for edge in raw] if isinstance(raw, list) else []
+    return [_mapping(edge) for edge in raw] if isinstance(raw := prompt.payload.get("edges"), list) else []
 
 
 def _answers(edge: Mapping[object, object], intent: Intent, focus: set[str]) -> str | None:
@@ -398,15 +398,15 @@ def answer_offline(prompt: Prompt) -> dict[str, object]:
         used = used if span is not None else []
     else:
         # What an abbreviation stands for is its long form; when no excerpt spells it out, what it is.
-        abbreviation = abbreviation_asked(question)
-        asked = f"What is {abbreviation}?" if abbreviation else question
+        asked = f"What is {abbreviation}?" if (abbreviation := abbreviation_asked(question)) else question
         # A why, how or when-to question that a section's heading asks is answered by its first sentences.
         going = [e for e in excerpts if e.id not in _strings(prompt.payload.get("continued"))]  # starting
         headed = opening(question, going) or expansion(question, excerpts, also)
-        # "What are the Ns of X?": the sentence that lists them, though it says not what X is.
-        span = headed or listing(question, excerpts) or best_span(asked, excerpts, also)
+        span = headed or listing(question, excerpts) or best_span(asked, excerpts, also)  # "the Ns of X?"
         quoting = (span.sentence, titles[span.excerpt]) if span and (span != headed or lacked) else None
         span = None if quoting and not on_topic(question, *quoting, also, lacked) else span  # bears on it
+        sides = [names.get(c, c) for c in focus] or also  # which of two to use: a preference, unless headed
+        span = span if span and span == headed else preferred(question, excerpts, quotes, sides) or span
         lead = what_it_is(question, headed, excerpts, also)  # "How does X work?": what X is, first
     if span is not None:  # an edge's quote that the answer quotes already is not said again after it
         quoted = " ".join(f"{span.sentence} {lead.sentence if lead else ''}".split())
