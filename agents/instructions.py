@@ -112,12 +112,15 @@ def says_how(sentence: str) -> bool:
     (True, False)
     >>> says_how("This helps, since we can try more."), says_how("Compute - for running the jobs")
     (False, False)
+    >>> says_how("You can also get more content from the cookbook."), says_how("You can learn more here.")
+    (False, False)
     """
     if _STEP.match(sentence) or _BY_DOING.search(sentence):
         return True
     turned = _IN_TURN.sub("", sentence, count=1)
-    if any(m.group("verb").lower() not in _SEEING for m in _MAY_DO.finditer(turned)):
-        return True
+    for may in _MAY_DO.finditer(turned):  # "you can also get more content from ...": a pointer, no way
+        if may.group("verb").lower() not in _SEEING and not re.match(r"\s+more\b", turned[may.end() :]):
+            return True
     return _instruction(turned[:1].upper() + turned[1:] if turned != sentence else turned)
 
 

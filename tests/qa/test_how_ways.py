@@ -69,3 +69,12 @@ def test_reasoning_aloud_and_labels_say_no_way() -> None:
     assert not says_how("Budget - for buying flour and renting an oven")
     assert says_how("Then we can cover the dough and let it rise.")
     assert says_how("To keep the crust crisp, we should bake it without a lid.")
+
+
+def test_a_pointer_to_more_to_read_says_no_way() -> None:
+    # genai: "How do I fine-tune a model with LoRA adapters on my own GPU?" quoted "... You can also get
+    # more content from Phi-3 Cookbook" as a way, before "Models like Mistral 7B can be trained and run
+    # on local machines equipped with moderate GPU capabilities".
+    assert not says_how("You can also get more recipes from the bakers' almanac.")
+    assert not says_how("You can read more about sourdough in the next chapter.")
+    assert says_how("You can get the dough to rise faster in a warm room.")
