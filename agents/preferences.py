@@ -36,11 +36,13 @@ _CHOOSING = re.compile(
 )
 """Wording that asks for a choice or its condition ("which", "when", "should", "better")."""
 _WHICH_OF = re.compile(
-    rf"\bwhich (?:one |of (?:the two|them|these|those) )?(?:should|to|do|would|is|works|performs)\b|"
+    rf"\bwhich (?:one |of (?:the two|them|these|those) )?(?:should|to|do|would|works|performs)\b|"
+    r"\bwhich (?:one )?is (?:the )?(?:better|best|preferable|preferred|recommended)\b|"
     rf"\bwhich of\b[^?]+\b(?:and|or)\b|\bwhether to {_USE}\b",
     re.IGNORECASE,
 )
-"""A question asking which of two to take ("which should I use", "which of X and Y")."""
+"""A question asking which of two to take ("which should I use", "which of X and Y", "which is
+better"), not which of two is a kind of thing ("Which is a comedy film, X or Y?" asks a fact)."""
 PREFERENCE = re.compile(
     r"\b(?:prefer(?:s|red|able|ably|ence)?|better|best|superior|outperform(?:s|ed|ing)?|recommend(?:s|ed)?|"
     r"advantages?|(?:is|are|was|were|be) (?:\w+ly )?used (?:when|whenever|if|only)|"
@@ -67,6 +69,8 @@ def asks_choice(question: str) -> bool:
     True
     >>> asks_choice("How does a heap differ from a sorted list?")
     False
+    >>> asks_choice("Which is a tree, a heap or a list?"), asks_choice("Heap or list: which is better?")
+    (False, True)
     """
     setting = _SET_AGAINST.search(question) is not None
     return (setting and _CHOOSING.search(question) is not None) or _WHICH_OF.search(question) is not None

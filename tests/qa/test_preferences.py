@@ -78,3 +78,10 @@ def test_a_comparative_answers_only_when_it_names_both() -> None:
     assert found is not None and found.sentence == both
     lesson = Excerpt("c-1", "Heaps", f"{LESSON} {alone}")
     assert preferred("Binary heap vs sorted list, which should I use?", [lesson], {}, SIDES) is None
+
+
+def test_which_of_two_is_a_kind_of_thing_asks_no_choice() -> None:
+    # HotpotQA: "Which is a comedy film, The Million Dollar Duck or Don Quixote?" quoted a sentence
+    # that says Don Quixote is among "the greatest works of fiction" as a preference, and lost its answer.
+    assert not asks_choice("Which is a comedy film, The Heap Book or The List Book?")
+    assert asks_choice("Heaps or sorted lists: which is better for a priority queue?")
