@@ -1,6 +1,6 @@
 """A typed sub-question the graph has no edge for, read in the lessons instead.
 
-A sub-question typed prerequisites, which first or how two relate is answered
+A sub-question typed which first or how two relate is answered
 by its graph algorithm (:mod:`governance.typed_answers`). When the graph holds no edge for it
 ("Should I learn ResNet before DenseNet?" where no path joins them), the algorithm says
 only that the graph does not cover it (:func:`graph_said`); the lessons may still say it in a
@@ -32,14 +32,16 @@ def _own(result: QAResult, sub: qa.SubQuestion) -> list[GraphAnswer]:
 def graph_said(result: QAResult, sub: qa.SubQuestion) -> bool:
     """Whether the graph answers of ``sub`` say something: an edge of the answer, or edges they
     cite beside it (the related concepts taught before X, :mod:`governance.prior_relations`). What
-    comes after X, the parts or kinds of X and a path between two are not read in the lessons: the
-    words they ask by find what no lesson answers with, signposts ("Next, we create ...") for what
-    comes next, a sentence that names the whole ("distribution shift") for its kinds, which lessons
+    comes before or after X, the parts or kinds of X and a path between two are not read in the
+    lessons: the words they ask by find what no lesson answers with, any sentence that shares "learn"
+    or "need" ("What should I learn before Zeta calculus?" quoted one on partial derivatives) for what
+    comes first, signposts ("Next, we create ...") for what comes next, a sentence that names the whole
+    ("distribution shift") for its kinds, which lessons
     name in their own names ("covariate shift"), and one that shares the other words of a question
     read as a path ("the steps to fine-tune a model on ImageNet"). A blind review preferred "not
     covered" to what they found. The kinds of X that the lesson teaching X introduces under names
     ending in X's head noun are said instead (:mod:`governance.namesakes`): quoted, not searched."""
-    unread = ("unlocks", "parts", "path")
+    unread = ("unlocks", "parts", "path", "prerequisites")
     return sub.type in unread or any(answer.edges or answer.cited for answer in _own(result, sub))
 
 

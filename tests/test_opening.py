@@ -30,7 +30,9 @@ READ_COMMANDS = [
     ["review", "show", "p-0"],
     ["domains"],
     ["usage"],
-    ["ask", "What comes before attention?"],
+    # A question the graph answers with no model call: a model call records its usage (`magg usage`),
+    # and a prerequisite question the graph has no edge for is read in the lessons by the experts.
+    ["ask", "What does attention unlock?"],
     ["recheck"],
     ["discover"],
 ]
