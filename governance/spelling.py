@@ -95,30 +95,11 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
     """The question with each misspelled name in it read as the concept's name, and what is said of
     it ("" when nothing was misspelled)."""
     said: list[str] = []
-    while (found := _first(graph, question)) is not None:
-        start, end, key = found
-        said.append(
-            f'Taking "{question[start:end]}" to mean "{graph.concepts[graph_lexicon(graph)[key]].name}".'
-        )
-        question = f"{question[:start]}{key}{question[end:]}"
-    # A name written clipped ("tokeniz") before a slip of a word: it is nearer to the name.
-    while (clipped := clipped_name(graph, question)) is not None:
-        start, end, meant = clipped
-        full = graph.concepts[meant].name
-        said.append(f'Taking "{question[start:end]}" to mean "{full}".')
-        question = f"{question[:start]}{full}{question[end:]}"
-    while (slip := misspelled_word(graph, question)) is not None:
-        start, end, word = slip
-        said.append(f'Taking "{question[start:end]}" to mean "{word}".')
-        question = f"{question[:start]}{word}{question[end:]}"
-    while (other := meant_otherwise(graph, question)) is not None:
-        start, end, form = other
-        said.append(f'Taking "{question[start:end]}" to mean "{form}".')
-        question = f"{question[:start]}{form}{question[end:]}"
-    while (initialled := spelled_out(graph, question)) is not None:
-        start, end, name = initialled
-        said.append(f'Taking "{question[start:end]}" to mean "{name}".')
-        question = f"{question[:start]}{name}{question[end:]}"
+    for reading in _READINGS:  # a name written clipped ("tokeniz") before a slip of a word: nearer the name
+        while (read := reading(graph, question)) is not None:
+            start, end, written, meant = read
+            said.append(f'Taking "{question[start:end]}" to mean "{meant}".')
+            question = f"{question[:start]}{written}{question[end:]}"
     for asked in classify(question, graph_lexicon(graph)).unknown:
         concept = _shortened(graph).get(normalize_name(asked))
         where = re.search(rf"(?<![\w-]){re.escape(asked)}(?![\w-])", question, re.IGNORECASE)
@@ -128,6 +109,44 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             question = f"{question[: where.start()]}{name}{question[where.end() :]}"
     question, head = headless(graph, question)
     return question, " ".join([*said, head] if head else said)
+
+
+_Reading = Callable[[GraphIndex, str], tuple[int, int, str, str] | None]
+"""A way to read a word or words of a question as another: their span, what is written for them
+and the name said ("Taking "dropuot" to mean "dropout"."), or None when there is none."""
+
+
+def _as_name(graph: GraphIndex, question: str) -> tuple[int, int, str, str] | None:
+    found = _first(graph, question)  # written as the lexicon's key, said as the concept's name
+    return None if found is None else (*found, graph.concepts[graph_lexicon(graph)[found[2]]].name)
+
+
+def _as_clipped(graph: GraphIndex, question: str) -> tuple[int, int, str, str] | None:
+    found = clipped_name(graph, question)  # written and said as the concept's name
+    if found is None:
+        return None
+    name = graph.concepts[found[2]].name
+    return found[0], found[1], name, name
+
+
+def _said_as(read: Callable[[GraphIndex, str], tuple[int, int, str] | None]) -> _Reading:
+    """A reading whose word is written as it is said."""
+
+    def reading(graph: GraphIndex, question: str) -> tuple[int, int, str, str] | None:
+        found = read(graph, question)
+        return None if found is None else (*found, found[2])
+
+    return reading
+
+
+_READINGS: tuple[_Reading, ...] = (
+    _as_name,
+    _as_clipped,
+    _said_as(misspelled_word),
+    _said_as(meant_otherwise),
+    _said_as(spelled_out),
+)
+"""The readings of :func:`respelled`, in the order it reads them."""
 
 
 def answer_as_read(graph: GraphIndex, question: str, answer: Callable[[str], QAResult]) -> QAResult:
