@@ -16,12 +16,14 @@ from collections.abc import Sequence
 
 from agents.text import Sentence
 
-__all__ = ["DIFFERENCE", "announced", "asks_apart", "states_difference"]
+__all__ = ["COMPARED", "DIFFERENCE", "announced", "asks_apart", "states_difference"]
 
+COMPARED = r"(?:more|less|fewer)\s+(?!than\b)\w+|\w{3,}er than"
+"""A comparative written with "more" ("more efficient") or "than" ("faster than")."""
 DIFFERENCE = re.compile(
     r"[,;]\s*while\b|\b(?:unlike|whereas|except|instead|rather than|in contrast|contrary|"
     r"differ(?:s|ed|ent|ently|ence|ences)?|distinct(?:ions?)?|distinguish(?:es|ed)?|disparity|but|however|"
-    r"conversely|compared (?:with|to)|(?:more|less|fewer)\s+(?!than\b)\w+|better|worse|\w{3,}er than|"
+    rf"conversely|compared (?:with|to)|{COMPARED}|better|worse|"
     r"(?:light|fast|slow|small|larg|simpl|cheap|easi|hard)er)\b",
     re.IGNORECASE,
 )

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from agents.answer_forms import content_terms, question_terms
 from agents.answer_spans import AnswerSpan, Excerpt
+from agents.differences import COMPARED
 from agents.head_nouns import name_forms
 from agents.passages import listed_passages
 from agents.text import find_mentions, lexicon
@@ -51,7 +52,7 @@ PREFERENCE = re.compile(
 )
 """English wording that states a preference or a condition of use."""
 COMPARATIVE = re.compile(
-    r"\b(?:(?:more|less|fewer)\s+(?!than\b)\w+|\w{3,}er than|comparable|similar|"
+    rf"\b(?:{COMPARED}|comparable|similar|"
     r"(?:light|fast|slow|small|larg|simpl|cheap|easi|strong|weak|quick)er)\b",
     re.IGNORECASE,
 )

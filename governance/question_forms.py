@@ -28,6 +28,7 @@ from agents.answer_forms import (
 )
 from agents.clauses import clauses_of, pointing, resolved_clauses
 from agents.expansions import abbreviation_asked
+from agents.head_nouns import HEAD_NOUNS
 from agents.illustrations import asks_example
 from agents.locations import asks_where_taught
 from agents.measures import asks_measure
@@ -319,13 +320,9 @@ _WHAT_IS = re.compile(r"\s*what (?:is|are) (?:(?:an?|the) )?", re.IGNORECASE)
 """What opens a question asking what one thing is, before its name."""
 
 
-GENERIC = frozenset(
-    question_terms(
-        "model method function algorithm technique approach concept idea process prompting mechanism "
-        "architecture framework library tool network layer operation"
-    )
-)
-"""Head words that name no new thing after a concept's name ("the softmax function" is softmax)."""
+GENERIC = frozenset(question_terms(" ".join(sorted(HEAD_NOUNS))))
+"""Head words that name no new thing after a concept's name ("the softmax function" is softmax): the
+stems of :data:`agents.head_nouns.HEAD_NOUNS`, as a question's words are compared."""
 
 
 def noun_ended(words: Sequence[str]) -> bool:
