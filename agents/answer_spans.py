@@ -222,7 +222,7 @@ def _span(
         listed = with_items(question, said.text, next(e.text for e in excerpts if e.id == said.excerpt))
         return replace(said, text=listed, sentence=listed)  # a list asked: all its items
     initial = initial_words([s.text for s in read], [s.names for s in read])
-    amount = quantified(question) if kind == "number" else ""  # "patience": of "how much patience ...?"
+    amount, size = (quantified(question), sized(question)) if kind == "number" else ("", False)  # "patience"
     owned = frozenset(content_terms(has)) if re.search(r"[A-Z\d]", has := owner(question)) else None
     best: tuple[float, int, int, str, int] | None = None
     hops = [(_overlap(asked, s.terms | s.title_terms, idf), asked - s.terms - s.title_terms) for s in read]
@@ -253,7 +253,7 @@ def _span(
                 continue
             if not answer_like(sentence.text, start, end):
                 continue
-            if kind == "number" and not measured(sentence.text, start, end, amount, sized(question)):
+            if kind == "number" and not measured(sentence.text, start, end, amount, size):
                 continue
             form = (
                 1.0 if kind in ("date", "number") or DATE.fullmatch(sentence.text[start:end]) is None else 0.0
