@@ -23,6 +23,7 @@ from governance.comparison import compare_in_lessons, unjoined
 from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
 from governance.namesakes import kinds_report
+from governance.next_lesson import asks_course_order, names_a_part, taught_next
 from governance.prior_relations import related_before
 from governance.teaching_order import taught_first
 from governance.yes_no import unsettled
@@ -76,6 +77,7 @@ def _answered(
         for sub in subs
     ]
     for sub, answers in zip(subs, per_sub, strict=True):
+        told = False  # what comes next in the course is said once, for the first concept it is known of
         for answer in answers:  # no path: the graph cannot say, the lessons' order may
             if answer.type == "which_first" and answer.first is None and len(sub.concepts) == 2:
                 taught = taught_first(graph, sub.concepts[0], sub.concepts[1])
@@ -83,6 +85,8 @@ def _answered(
             if answer.type == "prerequisites" and not answer.covered:  # related ones the lessons teach first
                 said, cited = related_before(graph, answer.concepts[0], touching)
                 answer.headline, answer.cited = said or answer.headline, cited
+            if answer.type == "unlocks" and not told:
+                told = _course_next(graph, sub, answer)
             if answer.type == "relation" and (said := unsettled(graph, sub.text, sub.concepts, answer.edges)):
                 answer.headline = f"{said} {answer.headline}" if answer.covered else said
         # No part of X in the graph, kinds asked: the kinds a lesson teaching X names after it.
@@ -92,6 +96,23 @@ def _answered(
         result.graph_answers += answers
         result.uncovered += [a.headline for a in answers if not a.covered and not named]
     return per_sub
+
+
+def _course_next(graph: GraphIndex, sub: qa.SubQuestion, answer: GraphAnswer) -> bool:
+    """What comes after X in the course (:mod:`governance.next_lesson`), said in ``answer``'s
+    headline where the graph states nothing that builds on X, or where the question asks after a
+    part of the course ("what comes after the X chapter?"); not where it asks for the next step of a
+    process ("In the app lifecycle, what comes after prototyping?"). Whether it was said."""
+    concept = answer.concepts[0]
+    names = [graph.concepts[concept].name, *graph.names.get(concept, ())] if concept in graph.concepts else []
+    if (answer.covered and not names_a_part(sub.text)) or not asks_course_order(sub.text, names):
+        return False
+    said, cited = taught_next(graph, concept)
+    if not said:
+        return False
+    lead = answer.headline if answer.covered else f"The graph states nothing that builds on {names[0]}."
+    answer.headline, answer.cited = f"{lead} {said}", [*answer.cited, *cited]
+    return True
 
 
 def _joined(subs: Sequence[qa.SubQuestion], per_sub: Sequence[Sequence[GraphAnswer]]) -> GraphAnswer:
