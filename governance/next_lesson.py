@@ -14,7 +14,7 @@ next part: its lesson whose title holds most of the words of the part's name, wh
 The lesson is quoted by its opening sentence that shares a word with its title (what it is about),
 else by its first, an aside left out. A question that asks what comes after a step of a process
 ("In the app lifecycle, what comes after prototyping?", :func:`asks_course_order`) asks for the
-step the lessons name next, not for the course's next lesson: none is said."""
+step the lessons name next (:mod:`governance.process_steps`), not for the course's next lesson."""
 
 from __future__ import annotations
 
@@ -86,7 +86,9 @@ def names_a_part(question: str) -> bool:
 
 
 def _names(name: str, said: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", said) is not None
+    """Whether what is said names the name, its words' stems in a row ("the multilayer perceptrons
+    chapter" names multilayer perceptron)."""
+    return _in_words(name, said)
 
 
 def taught_next(graph: GraphIndex, concept: str) -> tuple[str, list[str]]:

@@ -70,4 +70,5 @@ def test_what_comes_after_a_step_of_a_process_is_no_question_of_the_course_order
     assert not asks_course_order("In the hiring process, what comes after the interview?", ["hiring"])
     assert not asks_course_order("What comes after grading in sorting?", ["sorting"])
     assert asks_course_order("What should I study after sorting?", ["sorting"])
+    assert asks_course_order("What should I learn after the heaps chapter?", ["heap"])
     assert asks_course_order("I finished the sorting chapter, what comes after that?", ["sorting"])
