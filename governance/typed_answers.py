@@ -25,6 +25,7 @@ from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edg
 from governance.namesakes import kinds_report
 from governance.next_lesson import asks_course_order, names_a_part, taught_next
 from governance.prior_relations import related_before
+from governance.process_steps import next_step
 from governance.teaching_order import taught_first
 from governance.yes_no import unsettled
 from magg_kg.graph_index import GraphIndex
@@ -105,7 +106,12 @@ def _course_next(graph: GraphIndex, sub: qa.SubQuestion, answer: GraphAnswer) ->
     process ("In the app lifecycle, what comes after prototyping?"). Whether it was said."""
     concept = answer.concepts[0]
     names = [graph.concepts[concept].name, *graph.names.get(concept, ())] if concept in graph.concepts else []
-    if (answer.covered and not names_a_part(sub.text)) or not asks_course_order(sub.text, names):
+    if not asks_course_order(sub.text, names):  # the next step of a process, if a lesson lays it out
+        step, cited = next_step(graph, sub.text)
+        if step and not answer.covered:
+            answer.headline, answer.cited = step, [*answer.cited, *cited]
+        return bool(step)
+    if answer.covered and not names_a_part(sub.text):
         return False
     said, cited = taught_next(graph, concept)
     if not said:
