@@ -53,4 +53,8 @@ def test_what_comes_after_a_concept_is_not_read_in_a_sentence_that_says_next(gra
     question = "What comes after sensor drift?"
     assert classify(question, graph_lexicon(graph)).type == "unlocks"
     result = answer_routed(LLM, graph, question, {})
-    assert not result.citations and "does not cover" in result.answer
+    # Not read in the lessons: the course's order says which lesson comes next (governance.next_lesson),
+    # labelled as such, citing that lesson's opening only.
+    assert result.answer.startswith("The graph states nothing that builds on Sensor drift.")
+    assert 'the next lesson after the one that teaches Sensor drift is "Calibration"' in result.answer
+    assert "(the course's order, not the graph's)" in result.answer and len(result.citations) == 1
