@@ -7,7 +7,8 @@ its class beside it ("through RAG, a technique that ...", not an item of a list)
 sentences the reader takes the first that emphasises X ("**X** is ...", where a lesson introduces
 a term), else the first that says what kind of thing X is ("a ...", "the ..."), else the first;
 never one that says only how X relates to something else ("a prerequisite for ...", "part of
-...", and "modified based on ..." unless how X works is asked). What it says is read to the end
+...", and "modified based on ..." unless how X works is asked) or only praises it ("a very exciting
+field": :mod:`agents.evaluations`); a label before it ("**Note**: X is ...") skipped. Read to the end
 of its clause (a ., ? or ! inside emphasis or a quote ends none: "to answer *how much?* or *how
 many?* questions"), a list of a few words kept whole, emphasis marks dropped. Without one, the gloss of
 X as an entry of a list ("**X** - used for ...", "**X**: This is the process of ...", X in bold,
@@ -17,7 +18,8 @@ next entry; an item of a list a sentence announces ("concepts: _Tokenization_ = 
 the prompt", "X: ...", X emphasised or not) is read alone and quoted alone, unless the list is a
 listing or the gloss is no words ("x = 3", "f(x) + 1"). Else a whole sentence stands for the
 definition: the first that names X ("called X", "known as X", "known with the name of X"), spells
-out its acronym beside it ("GPT ("Generative Pre-trained Transformer")"), emphasises it ("*X*") or
+out its acronym beside it ("GPT ("Generative Pre-trained Transformer")"), says what X does for
+others ("X allows LLMs to ...": :mod:`agents.abilities`), emphasises it ("*X*") or
 opens with it (one that goes on "X is not ..." only when nothing else says anything of X); and for
 a concept the graph knows, the first that mentions it (at half the support;
 one in a section headed by X's name first; not one that names it in passing:
@@ -35,10 +37,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from agents.abilities import doing
 from agents.announcements import describes
 from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
 from agents.appositions import apposed_to
+from agents.evaluations import evaluative
 from agents.glosses import DENIED, GOES_ON, RELATED, UNMARKED, entry_gloss, gloss
 from agents.mentions import in_passing
 from agents.passages import announces, leans_back, names_back, titled_by
@@ -84,8 +88,7 @@ _DENYING = re.compile(
 )
 """What X is not or never does, after X's name ("X is not a cure-all", "X never converges")."""
 _BUILT = re.compile(r"[\W_]*(?:\w+ed\s+)?(?:based|built)\s+(?:up)?on\b", re.IGNORECASE)
-"""What says what X was built on ("modified based on the faster R-CNN"): not what X is, but how
-it works, when that is asked."""
+"""What X was built on ("modified based on the faster R-CNN"): how it works, when that is asked."""
 
 
 _PLURAL = r"(?:e?s)?(?!\w)"
@@ -100,6 +103,8 @@ implementation ..." is about LangChain Agents, not LangChain ("What is LangChain
 
 _ENTRY = r"(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"
 """What ends the term of an entry of a list: a colon, or a dash after its emphasis."""
+_LABEL = r"(?:[*_]{0,2}[A-Z][a-z]+[*_]{0,2}:[*_]{0,2}\s+)?"
+"""A label before a sentence ("**Important**: X is ..."): not part of what says what X is."""
 
 
 def _kinded(names: Sequence[str]) -> str:
@@ -134,7 +139,7 @@ def _patterns(names: tuple[str, ...]) -> _Patterns:
     a sentence that opens with X, and one that mentions it."""
     terms = "|".join(either_way(name) for name in names)  # "re-ranking" as a lesson writes it: "reranking"
     says = re.compile(  # "A 'confusion matrix' (or 'error matrix') is a table ...": quotes and an aside
-        rf"(?P<lead>{_LEAD})?\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?"
+        rf"{_LABEL}(?P<lead>{_LEAD})?\W*(?:an? |the )?[\W]*?(?:{terms})\w*\W*?"
         r"(?:\s*\([^()]*\))?(?:\s*,[^,.;:!?]{1,80},)?\s+"
         r"(?:(?:is|are|was|were|can be) (?:defined|described) as|is|are|was|were|refers to|means)\s+"
         rf"{_SAID}",
@@ -209,8 +214,8 @@ def _saying(
     """What a sentence says X is ("X is ...", "defining X as ..."), unless it says only how X
     relates to something else, or (unless ``how`` it works is asked) what it was built on."""
     said = says.match(sentence) or defining.search(sentence)
-    if said is None or RELATED.match(said["said"]) or DENIED.match(said["said"]):
-        return None
+    if said is None or RELATED.match(said["said"]) or DENIED.match(said["said"]) or evaluative(said["said"]):
+        return None  # nor what only praises X ("a very exciting field": agents.evaluations)
     if not how and _BUILT.match(said["said"]):
         return None
     # After a clause, only what names X's kind is a definition ("as X is really a method", not
@@ -398,7 +403,7 @@ def definition(
     # Of a kind, one that stands alone first ("This is called X." is quoted after what it names).
     saying.sort(key=lambda found: not names_back(found[1]) and leans_back(found[1], mentioning))
     denied: list[Definition] = []  # "X is not all encompassing" says what X is not: the last resort
-    for pattern in (named, spelled, marked, leading):
+    for pattern in (named, spelled, doing(kept), marked, leading):  # "X allows ...": agents.abilities
         for position, sentence in saying:
             if pattern is spelled and not _spells_out(sentence, spelled):
                 continue
