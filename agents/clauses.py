@@ -39,8 +39,9 @@ _POINTING = re.compile(
 """A pronoun that points back to what was named before it ("What is it used for?", "What is
 this?"; a demonstrative only where nothing follows it: "this course" names the course; "that way"
 and "this way" stand for the manner named before: "why are models built that way?")."""
-_EXPLETIVE = re.compile(r"(?!\s+to\b).*?\s(?:to\s+\w|that\b)", re.IGNORECASE)
-"""What follows an "it" that points to nothing ("Is it possible to ...", "Is it true that ..."):
+_EXPLETIVE = re.compile(r"(?!\s+to\b).*?\s(?:to\s+\w|that\b)|\s+(?:\w+ly\s+)?mean\s+(?:when|if)\b", re.I)
+"""What follows an "it" that points to nothing ("Is it possible to ...", "Is it true that ...",
+"What does it mean when ..."):
 words of their own before "to" (an "it" that "to" follows is the object of a verb and points back:
 "can I use it to fine-tune a model")."""
 _POSSESSIVE = frozenset({"its", "their"})
