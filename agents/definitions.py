@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from agents.abilities import doing
+from agents.abilities import after_colon, doing
 from agents.announcements import describes
 from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
@@ -409,7 +409,7 @@ def definition(
                 continue
             if pattern.search(sentence) is not None and not _announcing(sentence, kept):
                 if pattern is not leading or not _DENYING.match(leading.sub("", sentence, count=1)):
-                    return Definition(position, sentence, 0.5)
+                    return Definition(position, after_colon(pattern, sentence), 0.5)
                 denied.append(Definition(position, sentence, 0.5))
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
         titled = {k for k, title in enumerate(titles) if titled_by(title, mentioning)}

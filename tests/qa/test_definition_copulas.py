@@ -28,6 +28,7 @@ def test_what_x_lets_others_do_describes_x_before_a_praise_or_a_mention() -> Non
     ]
     found = definition(["graph sketch"], sentences, known=True)
     assert found is not None and found.position == 2
+    assert found.text == "graph sketches let a program count paths by keeping a summary"  # after the colon
 
 
 def test_a_label_before_a_definition_does_not_hide_it() -> None:
