@@ -5,37 +5,34 @@ question reads an answer out of them; with DeepSeek the model reads, offline thi
 Nothing here is learned or tuned to a data set: the scores are word overlaps weighted by how
 rare each word is among the excerpts given (``idf``), and the rules below.
 
-1. **What is asked** and **candidates**: the kind of answer and the spans of each sentence that
-   could be one (:mod:`agents.answer_forms`; a sentence as :mod:`agents.passages` reads it, with
-   the pseudo-heading over it or the list its colon announces, asides and the questions a lesson
-   asks left out); a candidate made only of the question's words is no answer, nor a sentence's
-   first word that the excerpts never write capitalized elsewhere. A yes/no question gets no span
-   (a span cannot say yes).
-2. **Direct score** of a candidate: the question's words found in its sentence and in the
-   excerpt's title (idf-weighted), plus closeness to them and to the word the question asks
-   about (each 1 / (1 + words between)), plus one when its form is the kind asked for. A number
-   answers "How many X?" or "How much X?" only when its sentence says it of X (:mod:`agents.quantities`).
-3. **Bridge score** (two hops): a sentence A that matches the question leads to another excerpt B
-   (A names B's title, or a name in A is part of it); a candidate in B scores the overlap of A
-   with the question plus the overlap of its own sentence with the question's words that A did
-   not cover (when there is some). So "the seat of the county where X is" reads X's county in A
-   and the seat in B.
-4. **Options**: with a comparative (earlier, older, later, more, larger ...) each option is given
-   a value from the sentences about it, those that match the rest of the question best first: the
-   first year for a comparative of time, else the first number that has a unit or counts one of
-   the question's words ("118 species", "five species"); the smallest or largest wins. Otherwise
-   the option whose sentences match the rest of the question better wins. The sentence quoted is
-   the one that gave the value, or the best-matching one.
-5. **Definitions** ("What is X?"): what a sentence says X is, read by :mod:`agents.definitions`;
-   a whole sentence that only names what the one before it says ("We call this the backwards
-   pass.") is quoted after that one, here and for explanations.
-6. **Explanations** ("Why ...?", "How does ...?"): of the sentences that are no series and name
-   the most of the concepts the question names (:func:`agents.relevance.explains_first`), the whole
-   one that shares the most of its words (two at least, the words that frame it left out; one that
-   says them itself before one that has them only from its excerpt's title), and the sentences
-   after it when it is a lead-in of a few words; for one concept alone, the sentence saying what it is.
-   Asked why, a reason first (:mod:`agents.reasons`); for a list, all of it (:mod:`agents.enumerations`);
-   asked how to do a thing or how it works, one that says how or what it does (:mod:`agents.instructions`).
+1. **What is asked** and **candidates**: the kind of answer and the spans of each sentence that could be one
+   (:mod:`agents.answer_forms`; a sentence as :mod:`agents.passages` reads it, with the pseudo-heading over it
+   or the list its colon announces, asides and the questions a lesson asks left out); a candidate made only of
+   the question's words is no answer, nor a sentence's first word that the excerpts never write capitalized
+   elsewhere. A yes/no question gets no span.
+2. **Direct score** of a candidate: the question's words found in its sentence and in the excerpt's title
+   (idf-weighted), plus closeness to them and to the word the question asks about (each 1 / (1 + words
+   between)), plus one when its form is the kind asked for. A number answers "How many X?" or "How much X?"
+   only when its sentence says it of X (:mod:`agents.quantities`).
+3. **Bridge score** (two hops): a sentence A that matches the question leads to another excerpt B (A names B's
+   title, or a name in A is part of it); a candidate in B scores the overlap of A with the question plus the
+   overlap of its own sentence with the question's words that A did not cover (when there is some): "the seat
+   of the county where X is" reads X's county in A, its seat in B.
+4. **Options**: with a comparative (earlier, older, later, more, larger ...) each option is given a value from
+   the sentences about it, those that match the rest of the question best first: the first year for a
+   comparative of time, else the first number that has a unit or counts one of the question's words ("118
+   species", "five species"); the smallest or largest wins. Otherwise the option whose sentences match the
+   rest of the question better wins. The sentence quoted is the one that gave the value, or the best match.
+5. **Definitions** ("What is X?"): what a sentence says X is, read by :mod:`agents.definitions`; a whole
+   sentence that only names what the one before it says ("We call this the backwards pass.") is quoted after
+   that one, here and for explanations.
+6. **Explanations** ("Why ...?", "How does ...?"): of the sentences that are no series and name the most of
+   the concepts the question names (:func:`agents.relevance.explains_first`), the whole one that shares the
+   most of its words (two at least, the words that frame it left out; one that says them itself before one
+   with them only in its excerpt's title), and the sentences after it when it is a lead-in of a few words; for
+   one concept alone, the sentence saying what it is. Asked why, a reason first (:mod:`agents.reasons`); a
+   list, all of it (:mod:`agents.enumerations`); how, one saying how, what X does or its steps, and the
+   next steps (:mod:`agents.instructions`, :mod:`agents.mechanisms`); examples, one naming one of them.
 
 The best candidate wins (ties: the earlier excerpt, the earlier position); its support is
 ``score / (1 + score)``, in [0, 1).
@@ -76,7 +73,7 @@ from agents.answer_forms import (
 )
 from agents.definitions import definition
 from agents.enumerations import with_items
-from agents.instructions import tells_way
+from agents.instructions import steps_told, tells_way
 from agents.namings import said_with_naming
 from agents.passages import listed_passages, names_back
 from agents.predicates import main_predicate
@@ -218,7 +215,7 @@ def _span(
         said = _explain(asked, excerpts, read, idf, concepts=also, why=why, how=question)
         return said or _what_it_does(set(question_terms(without_setting(question))), excerpts, read, also)
     described = kind == "name" and not asks_short(question)  # a description is asked: a sentence answers
-    if described and (said := _explain(asked, excerpts, read, idf, concepts=also)) is not None:
+    if described and (said := _explain(asked, excerpts, read, idf, concepts=also, how=question)):
         listed = with_items(question, said.text, next(e.text for e in excerpts if e.id == said.excerpt))
         return replace(said, text=listed, sentence=listed)  # a list asked: all its items
     initial = initial_words([s.text for s in read], [s.names for s in read])
@@ -289,17 +286,18 @@ def _explain(
     why: bool = False,
     how: str = "",
 ) -> AnswerSpan | None:
-    """The sentence sharing the most of the question's words (idf-weighted, title counted), of those
-    that share two or more, are no series and name the most of ``concepts``
-    (:func:`agents.relevance.explains_first`): it answers a why or how question; one naming a concept
-    asked of (``subjects``: each one's words) answers one asked yes or no, or what X is good or bad at
-    (``what_of``: it also says another word of the question, "limitations"; no listing does), or
-    for (``purpose``: :func:`agents.purposes.says_purpose_of`). Asked yes or no (``usual_first``), one
-    that states the usual case comes before one stating an exception (:func:`agents.stance.generality`:
-    "Typically, we disable dropout at test time." before "However, there are some exceptions: ...").
-    Those saying the terms ``wanted`` come first (:func:`agents.relevance.asked_of`). Asked ``why``, one
-    giving a reason (:mod:`agents.reasons`), saying half as much, first; the next one if it gives none. Asked
-    ``how``, one saying the way asked (:func:`agents.instructions.tells_way`) before others naming as many."""
+    """The sentence sharing the most of the question's words (idf-weighted, with the title), of those that
+    share two or more, are no series, name the most of ``concepts`` (:func:`agents.relevance.explains_first`):
+    it answers a why or how question; one naming a concept asked of (``subjects``: each one's words) answers
+    one asked yes or no, or what X is good or bad at (``what_of``: it also says another word of the question,
+    "limitations"; no listing does), or for (``purpose``: :func:`agents.purposes.says_purpose_of`). Asked yes
+    or no (``usual_first``), one that states the usual case comes before one stating an exception
+    (:func:`agents.stance.generality`: "Typically, we disable dropout at test time." before "However, there
+    are some exceptions: ..."). Those saying the terms ``wanted`` come first
+    (:func:`agents.relevance.asked_of`). Asked ``why``, one giving a reason (:mod:`agents.reasons`), saying
+    half as much, first; the next one if it gives none. Asked ``how``, one saying the way asked
+    (:func:`agents.instructions.tells_way`) before others naming as many, its steps after it
+    (:mod:`agents.mechanisms`)."""
     named = frozenset().union(*subjects)
     told = {k for k, s in enumerate(read) if says_purpose_of(s.text, s.terms, subjects)} if purpose else set()
     about = [
@@ -329,7 +327,9 @@ def _explain(
         if after.excerpt != sentence.excerpt or len(WORD.findall(" ".join(passage))) >= LEAD_IN_WORDS:
             break
         passage.append(after.text)
-    following = [s.text for s in read[best + len(passage) :] if s.excerpt == sentence.excerpt][:why]
+    rest = [s.text for s in read[best + len(passage) :] if s.excerpt == sentence.excerpt]
+    before = [s.text for s in read[:best] if s.excerpt == sentence.excerpt]
+    following, passage = rest[:why], steps_told(how, passage, rest, before, concepts)
     text = " ".join(passage + reason_after(excerpts[sentence.excerpt].text, passage, following))
     return AnswerSpan(text, excerpts[sentence.excerpt].id, text, support)
 

@@ -23,9 +23,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from agents.instances import asks_instances, instance_terms, names_instance
+from agents.mechanisms import named_before, says_steps, steps_after
 from agents.phrases import CLOSED_CLASSES, lemma_table
 
-__all__ = ["asks_how_it_works", "asks_how_to", "says_how", "says_what_it_does", "tells_way"]
+__all__ = ["asks_how_it_works", "asks_how_to", "says_how", "says_what_it_does", "steps_told", "tells_way"]
 
 _HOW_TO = re.compile(
     r"\W*(?:how\s+(?:to|(?:do|can|could|should|would|might|must|shall)\s+(?:i|we|you|one)\b)"
@@ -199,8 +201,9 @@ def _acts(verb: str, said: str) -> bool:
 
 def tells_way(question: str, sentence: str, names: Sequence[str]) -> bool:
     """Whether a sentence says the way a question asks of (``names``: the concepts it names): how to
-    do a thing (:func:`says_how`), or what the thing does (:func:`says_what_it_does`); False for a
-    question of another kind.
+    do a thing (:func:`says_how`), or what the thing does (:func:`says_what_it_does`) or its steps
+    (:func:`agents.mechanisms.says_steps`); asked examples of a kind, whether it names one
+    (:func:`agents.instances.names_instance`); False for a question of another kind.
 
     >>> tells_way("How do I use dropout?", "Add a dropout layer after each hidden layer.", ["dropout"])
     True
@@ -211,4 +214,23 @@ def tells_way(question: str, sentence: str, names: Sequence[str]) -> bool:
     """
     if asks_how_to(question):
         return says_how(sentence)
-    return asks_how_it_works(question) and says_what_it_does(sentence, names)
+    if asks_instances(question):
+        return names_instance(sentence, instance_terms(question))
+    return asks_how_it_works(question) and (says_what_it_does(sentence, names) or says_steps(sentence))
+
+
+def steps_told(
+    question: str, passage: list[str], following: Sequence[str], before: Sequence[str], names: Sequence[str]
+) -> list[str]:
+    """Asked how a thing works, the quoted ``passage`` with the sentences of ``following`` that go on
+    with the steps it starts to tell (:func:`agents.mechanisms.steps_after`), after the sentence of
+    ``before`` that names what it tells the steps of (``names``, :func:`agents.mechanisms.named_before`);
+    for another question, the passage as it is.
+
+    >>> told = steps_told("How does baking work?", ["First, we heat it."], ["We then bake it."], [], [])
+    >>> told, steps_told("Why bake?", ["First, we heat it."], ["We then bake it."], [], [])
+    (['First, we heat it.', 'We then bake it.'], ['First, we heat it.'])
+    """
+    if not asks_how_it_works(question):
+        return passage
+    return [*named_before(passage, before, names), *passage, *steps_after(passage, following)]

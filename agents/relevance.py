@@ -32,6 +32,7 @@ from wordfreq import zipf_frequency
 
 from agents.announcements import describes, elsewhere
 from agents.answer_forms import WORD, content_terms, expected_kind, question_terms
+from agents.mechanisms import recounts
 from agents.offline.terms import ANCHOR_ZIPF
 from agents.passages import points_elsewhere, series
 from agents.predicates import CLAUSE_END
@@ -228,7 +229,8 @@ def explains_first(
     text (:func:`agents.passages.points_elsewhere`: "As we mentioned earlier, batch normalization
     behaves differently in training mode", "We will revisit this in the next section, when we
     introduce weight decay" name it where it is explained, unless, pointing to no other part of the
-    text, they go on to say what it is: :func:`agents.announcements.describes`; of a sentence that
+    text, they go on to say what it is: :func:`agents.announcements.describes`, unless they only
+    recount what the text did, :func:`agents.mechanisms.recounts`; of a sentence that
     names none, nothing tells what else it speaks of), and that it says two of the terms itself,
     not only in its title.
     "Why does the transformer need positional encoding?" is answered by a sentence on positional
@@ -250,7 +252,7 @@ def explains_first(
     stated = (
         not named
         or not points_elsewhere(sentence)
-        or (describes(sentence, names) and not elsewhere(sentence))
+        or (describes(sentence, names) and not elsewhere(sentence) and not recounts(sentence))
     )
     return (shared > 1, not series(sentence), named, wanted <= words, stated, len(asked & words) > 1)
 
