@@ -58,19 +58,23 @@ def _kind(terms: Sequence[str]) -> str:
 
 
 def names_instance(sentence: str, terms: Sequence[str]) -> bool:
-    """Whether a sentence names one of the kind whose content terms are ``terms`` (module docstring).
+    """Whether a sentence names one of the kind whose content terms are ``terms`` (module docstring), by
+    the kind's head noun, its last term ("prompt techniques like ..." names a technique; "prompts like
+    ..." names none).
 
     >>> names_instance("Another sorting method is merging.", ["sort", "method"])
     True
     >>> names_instance("We can mix the sorting methods defined above.", ["sort", "method"])
     False
+    >>> names_instance("We sort lists like this one.", ["sort", "method"])
+    False
     """
-    if not (kind := _kind(terms)) or _BACK.search(sentence):
+    if not (kind := _kind(terms)) or not (head := _kind(terms[-1:])) or _BACK.search(sentence):
         return False
-    word = rf"(?:{kind})\w*"
+    word, own = rf"(?:{head})\w*", rf"(?:{kind})\w*"  # the kind's head noun; any of its words
     one_of = (
         rf"\b(?:another|one\s+(?:more|other))\s+(?:[\w-]+\s+){{0,3}}?{word}\s+(?:is|are|was)\b"
         rf"|\bone\s+of\s+(?:the\s+)?(?:[\w-]+\s+){{0,6}}?{word}"
-        rf"|\b{word}\s*,?\s+(?:such\s+as|like|including|includes?|e\.\s?g\.)\s+\W*(?!{word})\w"
+        rf"|\b{word}\s*,?\s+(?:such\s+as|like|including|includes?|e\.\s?g\.)\s+\W*(?!{own})\w"
     )
     return re.search(one_of, sentence, re.IGNORECASE) is not None

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 __all__ = ["STEPS_WORDS", "named_before", "recounts", "says_steps", "steps_after"]
 
 _IDEA = re.compile(
-    r"\b(?:the|our|its|their)\s+(?:(?:basic|main|key|core|central|general|whole|simple)\s+)?idea\s+"
+    r"\b(?:the|our|its|their)\s+(?:basic|main|key|core|central|general|whole|simple)\s+idea\s+"
     r"(?:here\s+)?(?:is|was)\s+to\s+[a-z]"
     r"|^\W*(?:at|in|after|for)\s+(?:each|every)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s*,",
     re.IGNORECASE,
@@ -92,7 +92,7 @@ def named_before(passage: Sequence[str], before: Sequence[str], names: Sequence[
     excerpt), when the passage names none of ``names`` (the concepts asked of) and that sentence
     names one: "The basic idea is to ..." tells the idea of what the sentence before it names.
 
-    >>> named_before(["The idea is to bake twice."], ["Baking is old.", "Rusks are baked."], ["rusk"])
+    >>> named_before(["The key idea is to bake twice."], ["Baking is old.", "Rusks are baked."], ["rusk"])
     ['Rusks are baked.']
     >>> named_before(["Rusks are baked twice."], ["Rusks are old."], ["rusk"])
     []

@@ -55,6 +55,7 @@ def test_a_sentence_that_names_one_of_the_kind_names_an_instance(sentence: str) 
         "For example, when a branch is cut, the tree grows new shoots.",
         "As we have seen in earlier lessons, methods like pruning keep trees healthy.",
         "We need methods like pruning and grafting to keep trees healthy.",
+        "You could have pruning shears like these ones in your shed.",
     ],
 )
 def test_a_sentence_that_points_back_to_them_names_none(sentence: str) -> None:
