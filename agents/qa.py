@@ -39,6 +39,7 @@ from agents.listings import listing
 from agents.locations import asks_where_taught, taught_answer, where_taught
 from agents.makers import asks_maker, maker
 from agents.preferences import preferred
+from agents.properties import said_of
 from agents.question_types import QuestionType, classify
 from agents.quotes import first_quotes
 from agents.relevance import bears_on, on_topic
@@ -244,9 +245,7 @@ def _answers(edge: Mapping[object, object], intent: Intent, focus: set[str]) -> 
         return None
     if intent == "parts":
         return src if type_ == "part_of" and dst in focus else None
-    if src in focus:
-        return dst
-    return src if dst in focus else None
+    return dst if src in focus else src if dst in focus else None
 
 
 _PHRASES = {
@@ -330,18 +329,21 @@ def _excerpts(prompt: Prompt) -> list[Excerpt]:
 
 def compare_offline(prompt: Prompt) -> dict[str, object]:
     """How concepts no edge joins relate, as the lessons say it (the payload's ``compare``: their
-    names): a sentence that names them all first (:func:`said_together`), then what each one is,
-    read where a lesson says so (as "What is X?" is read), each cited."""
+    names): the sentences that say what the question asks of them (:func:`agents.properties.said_of`),
+    a sentence that names them all (:func:`said_together`), then what each one is, read where a
+    lesson says so (as "What is X?" is read), each cited."""
     excerpts = _excerpts(prompt)
     names = _strings(prompt.payload["compare"])
     question = str(prompt.payload.get("question") or "")
     together = said_together(question, excerpts, names) if len(names) > 1 else None
     found = [(name, best_span(f"What is {name}?", unsaid(excerpts, together), [name])) for name in names]
-    both = [f'{" and ".join(names)}: the lesson says "{together[1]}" [{together[0]}].'] if together else []
+    asked = said_of(question, excerpts, names, _strings(prompt.payload.get("sides")))  # what it asks: first
+    pairs = [*asked, *([(*together, names)] if together else [])]  # then a sentence naming them all
+    both = [f'{" and ".join(s)}: the lesson says "{t}" [{c}].' for c, t, s in pairs]
     lines = {n: f'{n}: the lesson says "{s.sentence}" [{s.excerpt}].' for n, s in found if s is not None}
     kept = first_quotes(both, list(lines.values()))  # a sentence quoted once, the one naming them all first
     said = [(n, s) for n, s in found if s is not None and lines[n] in kept]
-    if not said and together is None:
+    if not said and not pairs:
         return {
             "reasoning": f"no excerpt of {len(excerpts)} says what {', '.join(n for n, _ in found)} is",
             "answer": "The lessons shown do not say what these concepts are.",
@@ -352,10 +354,8 @@ def compare_offline(prompt: Prompt) -> dict[str, object]:
         "reasoning": f"{len(both)} sentence naming them all, what {len(said)} concept(s) are, "
         f"read in {len(excerpts)} excerpt(s)",
         "answer": " ".join([*both, *kept]),
-        "short_answer": (
-            together[1] if together else "; ".join(f"{name}: {span.text}" for name, span in said)
-        )[:1000],
-        "citations": list(dict.fromkeys([*(together or ())[:1], *(s.excerpt for _, s in said)])),
+        "short_answer": (pairs[0][1] if pairs else "; ".join(f"{n}: {s.text}" for n, s in said))[:1000],
+        "citations": list(dict.fromkeys([*(c for c, *_ in pairs), *(s.excerpt for _, s in said)])),
         **({"support": min(span.support for _, span in said)} if said else {}),
     }
 

@@ -26,6 +26,7 @@ from agents.definitions import defines
 from agents.differences import states_difference
 from agents.head_nouns import name_forms
 from agents.phrases import word_classes
+from agents.properties import asked_property
 from agents.question_slots import setting_start
 from agents.relevance import topic_terms
 from agents.text import find_mentions, lexicon, sentences
@@ -47,6 +48,8 @@ def unjoined(graph: GraphIndex, sub: qa.SubQuestion, explained_by: Sequence[str]
     if sub.type != "relation" or len(sub.concepts) != 2 or sub.unknown:
         return False
     joining = [e for e in graph.edges.values() if {e.src, e.dst} == set(sub.concepts)]
+    if asked_property(sub.text, [graph.concepts[c].name for c in sub.concepts if c in graph.concepts]):
+        return True  # "which gates do A and B have": what the lessons say of it, whatever edge joins them
     return not explained_by or (bool(joining) and not any(_says_more(edge) for edge in joining))
 
 
@@ -82,14 +85,19 @@ def compare_in_lessons(
     (:func:`agents.together.said_together`: how a lesson puts them together, which neither expert alone
     would be shown). The answer of an expert whose lesson sentence names them both and states how
     they differ goes before that of the first expert that explained an edge of them (the edges that
-    join them say less: :func:`unjoined`)."""
+    join them say less: :func:`unjoined`); so does one that answers what the question asks of them
+    (:func:`agents.properties.asked_property`: "which gates"), before the graph's headlines too."""
     at = len(result.experts)
     _compare(llm, graph, sub, list(sub.concepts), result, scopes, unowned)
     names = [_name(graph, concept) for concept in sub.concepts]
     both = (" and ".join(names), " and ".join(reversed(names)))
+    asked = bool(asked_property(sub.text, names))  # what it asks of them is said first, when said
     differ = [
-        r for r in result.experts[at:] if r.answer.startswith(both) and states_difference(r.short_answer)
+        r
+        for r in result.experts[at:]
+        if (r.answer.startswith(both) and states_difference(r.short_answer)) or (asked and r.citations)
     ]
+    result.lessons_first = result.lessons_first or bool(asked and differ)
     explained = [
         n for n, r in enumerate(result.experts[:at]) if r.edges_seen and set(r.concepts) & set(sub.concepts)
     ]
@@ -240,8 +248,8 @@ def _compare(
             continue
         report = ExpertReport(domain, sub.text, [side for side in group if side in graph.concepts], [])
         result.experts.append(report)
-        names = [_name(graph, side) for side in group]
-        ask_expert(llm, graph, report, [], result, excerpts=excerpts, compare=names)
+        names, every = [_name(graph, side) for side in group], [_name(graph, side) for side in sides]
+        ask_expert(llm, graph, report, [], result, excerpts=excerpts, compare=names, sides=every)
 
 
 def _name(graph: GraphIndex, side: str) -> str:

@@ -111,6 +111,8 @@ class QAResult:
     context_excerpts: int = 0
     context_tokens: int = 0
     tokens_by_role: dict[str, int] = field(default_factory=dict)
+    lessons_first: bool = False
+    """Whether the experts' answers go before the graph answers' headlines (:meth:`assemble`)."""
 
     @property
     def question_type(self) -> str:
@@ -166,13 +168,15 @@ class QAResult:
     def assemble(self) -> QAResult:
         """This result with its answer written in code, when there is nothing for synthesis to merge:
         the graph answers' headlines, then the experts' answers in order (a path's steps in the order
-        of the path), each lesson sentence quoted once (:func:`agents.quotes.first_quotes`), then
-        what the graph does not cover."""
+        of the path; the answers before the headlines with :attr:`lessons_first`), each lesson sentence
+        quoted once (:func:`agents.quotes.first_quotes`), then what the graph does not cover."""
         heads = [a.headline for a in self.graph_answers if a.covered]
         pieces = [p.strip() for e in self.experts if e.citations for p in _PIECE.split(e.answer) if p.strip()]
         kept = first_quotes(heads, list(dict.fromkeys(pieces)), claims=True)  # each quote once
-        self.answer = " ".join(dict.fromkeys([*heads, *kept, *self.gaps()]))
-        shorts = heads or [e.short_answer for e in self.experts if e.citations and e.short_answer]
+        said = [*kept, *heads] if self.lessons_first else [*heads, *kept]  # what a comparison asks first
+        self.answer = " ".join(dict.fromkeys([*said, *self.gaps()]))
+        read = [e.short_answer for e in self.experts if e.citations and e.short_answer]
+        shorts = (read[:1] or heads) if self.lessons_first else (heads or read)
         self.short_answer = " ".join(dict.fromkeys(shorts or self.gaps()))
         left_out = " ".join(p for p in pieces if p not in kept)
         unsaid = set(qa.cited_ids(left_out)) - set(qa.cited_ids(self.answer))
@@ -310,13 +314,15 @@ def ask_expert(
     subject: str = "",
     compare: Sequence[str] = (),
     about: Sequence[str] = (),
+    sides: Sequence[str] = (),
 ) -> None:
     """One expert's call: shown its edges (and the lesson excerpts of its scope, for an open
     question), it may cite only those; ``subject``: what a question that names no concept asks
     about, when it asks what that is for (:func:`agents.qa.purpose_subject`); ``compare``: the
     names of concepts no edge joins, whose relation the excerpts are read for; ``about``: the names
     of the concepts a question about where one is taught asks about, when its scope owns none of
-    them (a sentence that names one answers it). When the call fails
+    them (a sentence that names one answers it); ``sides``: the names of all that a comparison compares,
+    where another expert reads some of them. When the call fails
     on a graph answer, the report cites the answer's edges, the support of the headline written in
     code, and the failure is recorded."""
     concepts = [*report.concepts, *(c for e in edges for c in (e.src, e.dst))]
@@ -346,6 +352,7 @@ def ask_expert(
             **({"subject": subject} if subject else {}),
             **({"lacked": report.lacked} if report.lacked else {}),
             **({"compare": list(compare)} if compare else {}),
+            **({"sides": list(sides)} if sides else {}),
             **({"about": list(about)} if about else {}),
         },
         prompt_version=qa.PROMPT_VERSION,
