@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from agents.answer_forms import content_terms
+from agents.answer_keys import unkeyed
 from agents.text import EMPHASIS, PARAGRAPH, Sentence, sentences
 
 __all__ = [
@@ -241,9 +242,9 @@ def _pseudo_heading(text: str) -> bool:
     return EMPHASIS.fullmatch(core) is not None and len(core.split()) <= HEADING_WORDS
 
 
-def _goes_on(before: str, text: str) -> bool:
-    """Whether ``text`` carries on the sentence ``before`` left without a full stop."""
-    opening = _core(text).lstrip("*_`")
+def _goes_on(found: Sequence[str], text: str) -> bool:
+    """Whether ``text`` carries on the sentence last found, left without a full stop."""
+    opening, before = _core(text).lstrip("*_`"), found[-1] if found else "."
     return bool(opening[:1].islower()) and not ends_a_sentence(before) and not before.endswith(":")
 
 
@@ -272,8 +273,10 @@ def listed_passages(text: str) -> list[Passage]:
     heading = ""
     listing = False  # the last passage announced a list, and its items run on into it
     items = 0  # the items read into it so far, none a sentence
-    for sentence in (s.text for s in sentences(text)):
-        if _aside(sentence):
+    for written in (s.text for s in sentences(text)):
+        sentence = unkeyed(written)  # a quiz's key to options says nothing; what follows it starts a sentence
+        keyed = sentence != written
+        if not sentence or _aside(sentence):
             continue
         if heading:
             named = set(content_terms(heading)) <= set(content_terms(sentence))
@@ -284,7 +287,7 @@ def listed_passages(text: str) -> list[Passage]:
         # After a few items that are no sentences (a table of contents, a menu), a sentence is the
         # next paragraph, not the list's last item.
         ends = ends_a_sentence(sentence)
-        if (listing and not (ends and items >= LIST_ITEMS)) or (found and _goes_on(found[-1], sentence)):
+        if not keyed and ((listing and not (ends and items >= LIST_ITEMS)) or _goes_on(found, sentence)):
             found[-1] = f"{found[-1]} {sentence}"
             if listing:
                 items_of.setdefault(len(found) - 1, []).append(sentence)

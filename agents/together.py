@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from agents.answer_forms import content_terms, question_terms
+from agents.answer_keys import unkeyed
 from agents.answer_spans import Excerpt
 from agents.differences import announced, asks_apart, states_difference
 from agents.head_nouns import name_forms
@@ -70,20 +71,21 @@ def said_together(
         found = sentences(excerpt.text)
         named = [{c for _, _, c in find_mentions(s.text, keys)} for s in found]
         for at, sentence in enumerate(found):
-            text, whole, before = sentence.text, named[at] >= every, named[at - 1] if at else set()
+            text, whole, before = unkeyed(sentence.text), named[at] >= every, named[at - 1] if at else set()
             # the two sentences name them between them, neither all of them
             if not whole and named[at] and before and not before >= every and before | named[at] >= every:
                 between = excerpt.text[found[at - 1].end : sentence.start]
                 if "\n\n" not in between and CONTRAST.search(text) is not None:
                     text = f"{found[at - 1].text} {text}"  # the second set against the first
                     whole = True
-            if not whole or refers_elsewhere(text):  # one sending the reader elsewhere says nothing of them
+            # one that is only a quiz's key, or sends the reader elsewhere, says nothing of them
+            if not whole or not text or refers_elsewhere(text):
                 continue
-            single = text == sentence.text
+            single = text == unkeyed(sentence.text)
             contrasts = _sets_apart(text, keys, comparing) if single else True
             if apart and not contrasts:
                 continue
-            text = announced(excerpt.text, found, at) if single else text
+            text = unkeyed(announced(excerpt.text, found, at)) if single else text
             differs = comparing and contrasts and states_difference(text)  # how they differ, not only alike
             rank = (not _asking(text), contrasts, differs, single, len(asked & set(content_terms(text))))
             if best is None or rank > best[0]:
