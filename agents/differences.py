@@ -31,13 +31,14 @@ DIFFERENCE = re.compile(
 
 _APART = re.compile(
     r"\b(?:differ|differs|difference|differences|differently|vs|versus|compared?|compares|comparison|"
-    r"contrast|instead of|rather than|better|worse|prefer|preferable|same|similar|which)\b"
+    r"contrast|instead of|rather than|better|worse|prefer|preferable|same|similar|which|identical|"
+    r"synonyms?|another name)\b"
     r"|\bdifferent(?:\s+(?:from|than)\b|\W*$)",
     re.IGNORECASE,
 )
 """English wording that asks how two things differ or which of them to take ("X vs Y", "How is X
-different from Y?", "Is X the same as Y?"), not what one does to or with the other ("Can I add two
-tensors that live on different GPUs?")."""
+different from Y?", "Is X the same as Y?", "Is X identical to Y?"), not what one does to or with the
+other ("Can I add two tensors that live on different GPUs?")."""
 
 
 def asks_apart(question: str) -> bool:

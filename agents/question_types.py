@@ -51,6 +51,7 @@ from agents.offline.question_model import LEARNED_AT, MARK, predict
 from agents.phrases import FUNCTION_WORDS
 from agents.question_frames import EXPLAINS, alone, chooses, of_act, of_doing, sequence_next, when_acting
 from agents.question_slots import coordinated, said_in_clause, setting_start
+from agents.sameness import SAME, SAME_SLOTS
 from agents.text import find_mentions, normalize_name
 
 __all__ = ["QUESTION_TYPES", "WHOLE_GRAPH_TYPES", "Classification", "QuestionType", "classify"]
@@ -80,9 +81,8 @@ _DESTINATION = re.compile(
     r"(?:(?:the|a|an)\s+)?" + MARK,
     _I,
 )
-"""A path asked without "from A to B" ("Starting with A, how do I work my way up to B?"): a
-journey word and a destination word before the second concept; the concepts in the order
-written."""
+"""A path asked without "from A to B" ("Starting with A, how do I work my way up to B?"): a journey
+word and a destination word before the second concept; the concepts in the order written."""
 _FIRST = alone(r"first|earlier|sooner|precedes?|order")
 _NEEDED_FOR = re.compile(
     r"^\s*(?:do|does|will|would|should|must)\s+(?:i|you|we|one|they)\s+(?:really\s+)?(?:need|have)\s+"
@@ -102,7 +102,7 @@ _BEFORE_WORD = alone(
 )
 _RELATION = re.compile(
     r"\b(?:relat\w*|connect\w*|link\w*|associat\w*|differ\w*|compar\w*|versus|vs\.?|between|contrast\w*|"
-    r"each other|one another|the other)\b",
+    r"each other|one another|the other)\b|" + SAME.pattern,  # or whether the two are one
     _I,
 )
 _RELATION_SLOTS = (
@@ -123,6 +123,7 @@ _RELATION_SLOTS = (
         _I,
     ),
     re.compile(r"^\s*(?P<a>[^,;:]+?)\s+(?:vs\.?|versus)\s+(?P<b>.+?)" + _END, _I),
+    *SAME_SLOTS,
 )
 _PART_OF = re.compile(
     r"\b(?:part of|belongs? (?:to|in|under)|member of|an? (?:component|element) of|"
@@ -262,8 +263,7 @@ def _slots(read: _Read, patterns: tuple[re.Pattern[str], ...]) -> Classification
         match = pattern.search(read.masked)
         if match is None:
             continue
-        concepts: list[str] = []
-        unknown: list[str] = []
+        concepts, unknown = list[str](), list[str]()
         second = read.text[match.start("b") : match.end("b")]
         for slot in ("a", "b"):
             start, end = match.start(slot), match.end(slot)

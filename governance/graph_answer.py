@@ -172,7 +172,7 @@ def _overview(
     return answer
 
 
-def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) -> GraphAnswer:
+def _pair(kind: str, first: str, second: str, touching: Touching, names: Names, direct: bool) -> GraphAnswer:
     a, b = names(first), names(second)
     answer = GraphAnswer(kind, [first, second])
     if first == second:
@@ -181,6 +181,7 @@ def _pair(kind: str, first: str, second: str, touching: Touching, names: Names) 
         return answer
     if kind == "relation":
         joined = connection(touching, first, second)
+        joined = [] if direct and any({s.src, s.dst} != {first, second} for s in joined) else joined
         answer.edges = [s.edge_id for s in joined]
         answer.path = _chain(names, joined)
         if not joined:
@@ -241,10 +242,12 @@ def answer_by_graph(
     names: Names,
     every: Sequence[str] = (),
     owners: Mapping[str, Sequence[str]] | None = None,
+    direct: bool = False,
 ) -> list[GraphAnswer]:
     """The graph's answers to a typed sub-question (empty for ``open`` or too few concepts); where
     to start is read among ``every`` concept, and what the graph covers by the domains that
-    ``owners`` gives."""
+    ``owners`` gives; ``direct``: only an edge joining the two relates them, no chain (whether they
+    are one thing is asked, :func:`agents.sameness.asks_identity`)."""
     if kind == "start":
         return [_start(touching, names, every)]
     if kind == "overview":
@@ -252,7 +255,7 @@ def answer_by_graph(
     if kind in ("path", "which_first", "relation"):
         if len(concepts) < 2:
             return []
-        return [_pair(kind, concepts[0], concepts[1], touching, names)]
+        return [_pair(kind, concepts[0], concepts[1], touching, names, direct)]
     if kind in ("prerequisites", "unlocks", "part_of", "parts"):
         return [_one(kind, concept, full, touching, names) for concept in dict.fromkeys(concepts)]
     return []

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from agents import qa
 from agents.question_types import WHOLE_GRAPH_TYPES
+from agents.sameness import asks_identity
 from governance.comparison import compare_in_lessons, unjoined
 from governance.experts import NOT_COVERED, ExpertReport, QAResult, ask_expert, graph_tokens
 from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edges, names_from
@@ -74,7 +75,9 @@ def _answered(
     (with the headline of each the graph does not cover among what it does not cover)."""
     names, every = names_from(graph.concepts), list(graph.concepts)
     per_sub = [
-        answer_by_graph(sub.type, sub.concepts, sub.full, touching, names, every, graph.owners)
+        answer_by_graph(
+            sub.type, sub.concepts, sub.full, touching, names, every, graph.owners, asks_identity(sub.text)
+        )
         for sub in subs
     ]
     for sub, answers in zip(subs, per_sub, strict=True):

@@ -47,8 +47,9 @@ KEYS = lexicon([(cid, [name]) for cid, (name, _, _) in CONCEPTS.items()])
             ["attention", "transformer"],
         ),
         ("Do attention and transformers build on each other?", "relation", ["attention", "transformer"]),
-        # Whether one is the same thing as another, asked alone, is read as before: what the lessons say.
-        ("Is attention the same thing as transformers?", "open", ["attention", "transformer"]),
+        # Whether one is the same thing as another, asked alone, asks how the two relate too
+        # (agents.sameness): a sentence naming both, then what each one is.
+        ("Is attention the same thing as transformers?", "relation", ["attention", "transformer"]),
         # Read as before: the one asking prepares or does; the next thing is what is asked.
         ("What do I do after calculus?", "unlocks", ["calculus"]),
         ("What is the next topic after calculus?", "unlocks", ["calculus"]),
