@@ -80,7 +80,7 @@ from agents.predicates import main_predicate
 from agents.purposes import says_purpose_of
 from agents.quantities import first_value, measured, owner, quantified, sized
 from agents.reasons import asks_why, reason_after, reason_first
-from agents.relevance import asked_of, explains_first, shares_enough
+from agents.relevance import asked_of, explains_first, named_as, shares_enough
 from agents.short_answers import answer_like, asks_short, initial_words
 from agents.stance import asks, generality
 
@@ -198,7 +198,7 @@ def _span(
     asked = set(question_terms(question))
     focus = focus_of(question)
     idf = _idf([s.terms | s.title_terms for s in read])
-    subjects = [frozenset(terms) for name in also if (terms := content_terms(name))]
+    subjects = [frozenset(terms) for name in named_as(question, also) if (terms := content_terms(name))]
     if kind == "yesno":  # a span cannot say yes or no: the sentence that bears on the question can
         wanted = asked_of(question, also) or main_predicate(question, also)
         return _explain(asked, excerpts, read, idf, subjects, usual_first=True, wanted=wanted)

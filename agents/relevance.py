@@ -33,6 +33,7 @@ from wordfreq import zipf_frequency
 from agents.announcements import describes, elsewhere
 from agents.answer_forms import WORD, content_terms, expected_kind, question_terms
 from agents.mechanisms import recounts
+from agents.offline.acronyms import spells
 from agents.offline.terms import ANCHOR_ZIPF
 from agents.passages import points_elsewhere, series
 from agents.predicates import CLAUSE_END
@@ -44,6 +45,7 @@ __all__ = [
     "bears_on",
     "explains_first",
     "in_a_row",
+    "named_as",
     "names_said",
     "on_topic",
     "shares_enough",
@@ -162,6 +164,23 @@ def on_topic(
     return not topic.isdisjoint(term.removesuffix("s") for term in said)
 
 
+_INITIALISM = re.compile(r"\b(?P<letters>[A-Z][A-Za-z]*[A-Z])s?\b")
+"""A name written in its initials ("LLM", "LLMs", "RoBERTa"): the concept whose name it spells."""
+
+
+def named_as(question: str, names: Sequence[str]) -> list[str]:
+    """``names`` and the initials that the question writes for one of them ("LLM" for "large language
+    models"), singular and plural: a sentence that says them names the concept too.
+
+    >>> named_as("Is a decision tree a CNN?", ["convolutional neural network"])
+    ['convolutional neural network', 'CNN', 'CNNs']
+    """
+    written = [
+        m["letters"] for m in _INITIALISM.finditer(question) if any(spells(m["letters"], n) for n in names)
+    ]
+    return list(dict.fromkeys([*names, *(form for letters in written for form in (letters, f"{letters}s"))]))
+
+
 def asked_of(question: str, names: Sequence[str]) -> frozenset[str]:
     """The terms of the question's rarest topic word in English (:func:`topic_terms`), what it asks
     of the concepts it names (``names``): of its words after the first it names, in its clause, as
@@ -176,6 +195,8 @@ def asked_of(question: str, names: Sequence[str]) -> frozenset[str]:
     frozenset()
     >>> asked_of("Is dropout applied in training only, as Goodfellow says?", ["dropout"])
     frozenset()
+    >>> asked_of("Is a decision tree a CNN?", ["convolutional neural network"])  # its initials name it
+    frozenset()
     """
     topic, found = topic_terms(question), dict[frozenset[str], float]()
     spelled = [
@@ -184,6 +205,7 @@ def asked_of(question: str, names: Sequence[str]) -> frozenset[str]:
         if (words := WORD.findall(name))
     ]
     at = [m.end() for name in spelled if (m := re.search(rf"\b{name}\b", question, re.IGNORECASE))]
+    at += [m.end() for m in _INITIALISM.finditer(question) if any(spells(m["letters"], n) for n in names)]
     start = min(at, default=0)
     # An aside after it ("as X says") asks nothing, nor does a condition ("when the water gets hotter").
     clause = CLAUSE_END.search(question[start:])
