@@ -43,8 +43,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, cast, get_args
 
+from agents import asked_heads as heads
 from agents.answer_forms import ASPECT
-from agents.asked_heads import NEEDS_OF_LEARNER, PARTS_NOUN, asks_a_value, parts_of_another
 from agents.course_cues import COURSE, LEARN_IT, after_course, starts_course, whole_graph_type
 from agents.expansions import abbreviation_asked
 from agents.offline.question_model import LEARNED_AT, MARK, predict
@@ -134,7 +134,7 @@ _PART_OF = re.compile(
 """Cues of "part or kind of": what stands after the cue is the whole ("What is X part of?",
 "What kinds of X are there?" asks for the parts of X)."""
 _PARTS = re.compile(
-    rf"\b(?:{PARTS_NOUN}|components?|consists? of|made (?:up )?of|composed of|contains?|includes?|"
+    rf"\b(?:{heads.PARTS_NOUN}|components?|consists? of|made (?:up )?of|composed of|contains?|includes?|"
     r"sub-?topics?|pieces|inside|break(?:s|ing)? down|goes into|go into)\b",
     _I,
 )
@@ -143,13 +143,9 @@ _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|would|should
 A part of B?"), it asks how the two are related."""
 _WHAT_CONTAINS = re.compile(r"\b(?:what|which)\s+(?:\w+\s+)?(?:contains?|includes?)\b", _I)
 _UNLOCK_CUE = re.compile(
-    r"\b(?:builds? on|build upon|depends? on|rel(?:y|ies) on|requires?|uses|"
-    r"(?<!\bi )(?<!\byou )(?<!\bwe )(?<!\bto )(?<!\bwhy )(?<!\bwhy not )use)\b",
-    _I,
+    rf"\b(?:builds? on|build upon|depends? on|rel(?:y|ies) on|requires?|{heads.USE_CUE})\b", _I
 )
-"""Cues that one concept builds on another ("What uses attention?", "What does BERT use?"); "use"
-said of the one asking ("How do I use X to ...?", "Can I use X instead of Y?", "how to use X", "why
-use X?") is no cue: it asks how to do something, why, or whether X will do, not what X unlocks."""
+"""Cues that one concept builds on another; "use" as :data:`agents.asked_heads.USE_CUE` reads it."""
 _BASED_ON = re.compile(r"\b(?:based on|extends?|an extension of)\b", _I)
 """What a yes-or-no question asks between two concepts besides the other cues ("Is A based on B?");
 in any other question it is no cue ("a film based on a novel by what author?")."""
@@ -167,7 +163,7 @@ _UNLOCKS = alone(
     r"once (?:i |you |we )?(?:know|learn|understand|master|have learned|have learnt)"
 )
 _NEED = alone(
-    rf"first|{NEEDS_OF_LEARNER}need to (?:know|learn|understand)|do i need|"
+    rf"first|{heads.NEEDS_OF_LEARNER}need to (?:know|learn|understand)|do i need|"
     r"(?:should|must) i (?:know|learn|study|understand)"
 )
 """Words about learning with no direction: the question asks for prerequisites unless a direction
@@ -390,8 +386,10 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
-    if ASPECT.search(masked) or abbreviation_asked(text) or EXPLAINS.search(masked) or asks_a_value(masked):
+    if ASPECT.search(masked) or EXPLAINS.search(masked) or abbreviation_asked(text):
         return Classification("open", concepts)  # "When should I use X?", "What is ML short for?"
+    if heads.asks_a_value(masked):  # "What stride does X use?"
+        return Classification("open", concepts)
     if len(concepts) in (1, 2) and _YES_NO.match(masked):
         # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is
         # part of or builds on; so with a name the graph lacks on one side ("Does LoRA build on B?").
@@ -402,7 +400,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
                 return Classification("relation", concepts, unknown=[other])
     if of_doing(masked) or of_act(text):  # a cue in a question of why, how X does it or of an act: when
         return _learned(read, bool(_FULL.search(masked)))
-    if parts_of_another(masked):  # "the parts of the loss in X": not the parts of X
+    if heads.parts_of_another(masked) or heads.asks_a_procedure(masked):  # "the parts of the loss in X"
         return Classification("open", concepts)
     if _PART_OF.search(masked):
         named_before, named_after = _around(read, _PART_OF)
@@ -427,7 +425,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _one("prerequisites", read, full)
     if _UNLOCKS.search(sequence_next(masked)):  # "predicting the next word" asks nothing after
         return _one("unlocks", read, full)
-    if _NEED.search(masked):
+    if _NEED.search(masked) and not heads.asks_a_quantity(masked):  # "How much padding do I need?"
         return _one("prerequisites", read, full)
     if len(concepts) == 1 and LEARN_IT.search(masked):  # no other cue: "the learning path to X"
         return _one("prerequisites", read, True)
@@ -436,10 +434,10 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
 
 def _learned(read: _Read, full: bool) -> Classification:
     """A question no cue typed, read by the learned model (:mod:`agents.offline.question_model`):
-    its type when the model is sure enough and the question names the concepts the type needs,
-    else open."""
+    its type when the model is sure enough and the question names the concepts the type needs (not
+    only in a setting put in front: "For X, with ..., what are the Y?"), else open."""
     concepts = read.concepts()
-    if concepts and not of_act(read.text):  # "Can I fine-tune X on a GPU?": whether it can be done
+    if concepts and not of_act(read.text) and not heads.set_in_front(read.masked):  # "Can I fine-tune ...?"
         kind, probability = predict(read.masked, len(concepts))
         needed = 2 if kind in TWO_CONCEPT_TYPES else 1
         # A type of two concepts for a question naming more would leave out those after the second.

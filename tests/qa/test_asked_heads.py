@@ -45,3 +45,66 @@ def test_the_parts_of_something_used_in_a_concept_are_not_the_parts_of_the_conce
     assert classify("What are the parts of the reward in policy gradients?", KEYS).type == "open"
     assert classify("What are the parts of a transformer?", KEYS).type == "parts"
     assert classify("What kinds of attention are there?", KEYS).type == "parts"
+
+
+KEYS_MORE = {
+    **KEYS,
+    "batch normalization": "bn",
+    "momentum": "mom",
+    "beam search": "beam",
+    "word embedding": "emb",
+    "fairness": "fair",
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In the batch normalization chapter, why do they use a running mean at test time?",
+        "When people use momentum, what value of beta is typical?",
+        "Which fairness rules does this book use?",
+        "What are the fairness criteria the lessons use?",
+        "Which chapters use beam search?",
+    ],
+)
+def test_use_said_of_people_or_of_the_course_asks_of_usage_not_what_builds_on_what(question: str) -> None:
+    assert classify(question, KEYS_MORE).type == "open"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much momentum do I need so that training stops oscillating?",
+        "How many attention heads do we need to reach a good score?",
+    ],
+)
+def test_how_much_or_how_many_is_needed_asks_a_quantity_not_what_to_learn(question: str) -> None:
+    assert classify(question, KEYS_MORE).type == "open"
+
+
+def test_steps_of_a_method_ask_for_its_procedure_not_its_parts() -> None:
+    assert classify("What are the steps of beam search over a long sentence?", KEYS_MORE).type == "open"
+    assert classify("Which steps are involved in batch normalization?", KEYS_MORE).type == "open"
+
+
+def test_a_concept_named_only_in_a_setting_put_in_front_is_no_subject_of_a_graph_question() -> None:
+    question = "For momentum, with beta 0.9 and a gradient of 1, what are the velocities?"
+    assert classify(question, KEYS_MORE).type == "open"
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What should I learn before attention?", "prerequisites"),
+        ("What is part of a transformer?", "parts"),
+        ("What builds on attention?", "unlocks"),
+        ("What uses attention?", "unlocks"),
+        ("What does the transformer use?", "prerequisites"),
+        ("How much do I need to know before attention?", "prerequisites"),
+        ("How much linear algebra do I need to know for a transformer?", "prerequisites"),
+        ("For a transformer, what should I learn first?", "prerequisites"),
+        ("What are the parts of a transformer?", "parts"),
+    ],
+)
+def test_a_graph_question_keeps_its_type(question: str, kind: str) -> None:
+    assert classify(question, KEYS_MORE).type == kind
