@@ -13,7 +13,8 @@ Read on a masked question (every concept's name written as :data:`MARK` characte
   not its parts (:data:`PARTS_NOUN`).
 - "the parts of the loss in style transfer": the whole "parts of" is said of is "the loss", and
   the concept is only its setting (:func:`parts_of_another`); so in "For X, with ..., what are
-  the Y?", where X is named only in a setting put in front (:func:`set_in_front`).
+  the Y?", where X is named only in a setting put in front (:func:`set_in_front`); a question
+  after such a setting opens where it ends ("In X, why does Y use Z?": :func:`opening`).
 - "Why do they use X?", "the principles this course uses": "use" said by a person or the course
   asks how X is used, not what builds on what (:data:`USE_CUE`); "How much padding do I need?"
   asks a quantity, not what to learn (:func:`asks_a_quantity`); "the steps of X" its procedure,
@@ -41,6 +42,7 @@ __all__ = [
     "asks_a_procedure",
     "asks_a_quantity",
     "asks_a_value",
+    "opening",
     "parts_of_another",
     "set_in_front",
 ]
@@ -79,6 +81,10 @@ _PROCEDURE = re.compile(
     _I,
 )
 _IN_FRONT = re.compile(rf"^\W*(?:for|in|with|within|on|about|using)\s[^,?]*{MARK}[^,?]*,[^{MARK}]*$", _I)
+_SETTING = re.compile(
+    r"^\W*(?:for|in|with|within|on|about|using)\s(?:(?!\b(?:what|which|who|how|why|when|where)\b)[^,?])*,\s*",
+    _I,
+)
 _PARTS_OF_OTHER = re.compile(
     r"\b(?:parts?|components?|pieces|elements?|kinds?|types?|sorts?|forms?)\s+of\s+(?:(?:the|a|an)\s+)?"
     rf"[^\s{MARK}?,;:]+(?:\s+[^\s{MARK}?,;:]+)?\s+(?:in|for|within|used in|inside)\s+"
@@ -115,3 +121,10 @@ def set_in_front(masked: str) -> bool:
     """Whether every concept is named in a setting put in front of the question ("For X, with
     ..., what are the Y?"): what is asked is the Y in that setting, not a relation of X."""
     return bool(_IN_FRONT.search(masked))
+
+
+def opening(masked: str) -> str:
+    """The question after a setting put in front of it ("In the X example, why does Y use Z?"), whose
+    first words say what it asks as they would with no setting; the whole question when it has none."""
+    found = _SETTING.match(masked)
+    return masked[found.end() :] if found else masked

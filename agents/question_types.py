@@ -386,9 +386,10 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
-    if ASPECT.search(masked) or EXPLAINS.search(masked) or abbreviation_asked(text):
+    opens = heads.opening(masked)  # "In the X example, why does Y use Z?" opens with "why"
+    if ASPECT.search(masked) or EXPLAINS.search(opens) or abbreviation_asked(text):
         return Classification("open", concepts)  # "When should I use X?", "What is ML short for?"
-    if heads.asks_a_value(masked):  # "What stride does X use?"
+    if heads.asks_a_value(opens):  # "What stride does X use?"
         return Classification("open", concepts)
     if len(concepts) in (1, 2) and _YES_NO.match(masked):
         # "Is A part of B?", "Does A build on B?": whether an edge joins the two, not what each is
@@ -398,7 +399,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
                 return Classification("relation", concepts)
             if cue.search(masked) and len(concepts) == 1 and (other := _other_side(read, cue)):
                 return Classification("relation", concepts, unknown=[other])
-    if of_doing(masked) or of_act(text):  # a cue in a question of why, how X does it or of an act: when
+    if of_doing(opens) or of_act(text):  # a cue in a question of why, how X does it or of an act: when
         return _learned(read, bool(_FULL.search(masked)))
     if heads.parts_of_another(masked) or heads.asks_a_procedure(masked):  # "the parts of the loss in X"
         return Classification("open", concepts)

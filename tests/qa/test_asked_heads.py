@@ -108,3 +108,15 @@ def test_a_concept_named_only_in_a_setting_put_in_front_is_no_subject_of_a_graph
 )
 def test_a_graph_question_keeps_its_type(question: str, kind: str) -> None:
     assert classify(question, KEYS_MORE).type == kind
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In the momentum example, why does the optimizer use a decaying average?",
+        "In the batch normalization section, which statistics does the layer use?",
+        "In practice, why does dropout use a mask?",
+    ],
+)
+def test_a_question_after_a_setting_put_in_front_is_read_as_it_opens(question: str) -> None:
+    assert classify(question, KEYS_MORE).type == "open"
