@@ -37,6 +37,7 @@ from agents.offline.question_model import MARK
 
 __all__ = [
     "NEEDS_OF_LEARNER",
+    "OF_COURSE",
     "PARTS_NOUN",
     "USE_CUE",
     "asks_a_procedure",
@@ -62,12 +63,10 @@ _COURSE = tuple(
     "course courses class classes book books lesson lessons lecture lectures tutorial tutorials chapter "
     "chapters curriculum".split()
 )
-USE_CUE = (
-    "".join(rf"(?<!\b{w} )" for w in _COURSE)
-    + "uses|"
-    + "".join(rf"(?<!\b{w} )" for w in _USERS + _COURSE)
-    + "use"
-)
+OF_COURSE = "".join(rf"(?<!\b{w} )" for w in _COURSE)
+"""Written before a cue verb: not when the course is its subject ("the principles this course
+follows" asks what the course teaches, not what comes after a concept)."""
+USE_CUE = OF_COURSE + "uses|" + "".join(rf"(?<!\b{w} )" for w in _USERS + _COURSE) + "use"
 """A cue that one concept builds on another ("What uses attention?", "What does BERT use?"); "use"
 said of people ("How do I use X?", "why do they use X?", "how to use X", "why use X?") asks how
 X is used, why, or whether it will do, and what the course uses ("the principles this course

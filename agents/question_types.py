@@ -159,7 +159,8 @@ _BEFORE = alone(
     r"lead(?:s|ing)? up to|to (?:learn|understand|study|master|tackle)(?=\s+(?:(?:the|a|an)\s+)?" + MARK + ")"
 )
 _UNLOCKS = alone(
-    r"after|next|afterwards|then learn|following|follows?|follow-?(?:ups?|ons?)|beyond|from here|move on|"
+    rf"after|next|afterwards|then learn|following|{heads.OF_COURSE}follows?|follow-?(?:ups?|ons?)|beyond|"
+    r"from here|move on|"
     r"once (?:i |you |we )?(?:know|learn|understand|master|have learned|have learnt)"
 )
 _NEED = alone(

@@ -45,7 +45,7 @@ def verbal_noun(verb: str) -> str:
 
 
 def said_doing(question: str) -> str | None:
-    """"What is <the verb's noun>?" for a question asking what saying that a thing does something
+    """The question "What is <the verb's noun>?" for a question asking what saying that a thing does something
     means ("What does it mean when people say an LLM hallucinates?"); None for any other."""
     found = _SAID.fullmatch(question)
     return None if found is None else f"What is {verbal_noun(found['verb'])}?"

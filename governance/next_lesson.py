@@ -43,6 +43,13 @@ _AFTER = re.compile(
 )
 """What a question asks to come after, up to where it places that in something ("after grading in
 sorting": grading, a step of sorting)."""
+_DONE = re.compile(
+    r"\b(?:finish(?:ed)?|done|complet(?:e|ed)|learn(?:ed|t)|studied|read|covered|mastered|went through)\b",
+    re.IGNORECASE,
+)
+"""What the learner has done, which "what comes next?" with no "after X" asks to go on from ("I have
+finished hash tables, what comes next?"); without it, "..., and what comes next?" asks the next step
+of what the question is doing, not the course's next lesson."""
 _PART = re.compile(r"\b(?:chapters?|lessons?|sections?|modules?|units?|lectures?)\b", re.IGNORECASE)
 _BACK = re.compile(r"(?:that|this|it|these|those|them)(?:\s+(?:one|chapter|lesson|section|part))?")
 """What points back to what the question named before ("I finished X, what comes after that?")."""
@@ -60,7 +67,8 @@ _OPENING = 3
 def asks_course_order(question: str, names: Sequence[str]) -> bool:
     """Whether a question about what comes after a concept (known by ``names``) asks for the course's
     order: it places itself in no process, and what it asks to come after (if it says: "after X")
-    is the concept, not something else ("what comes after prototyping", of a step).
+    is the concept, not something else ("what comes after prototyping", of a step); with no "after X",
+    it goes on from what the learner says they have done or from a part of the course.
 
     >>> asks_course_order("What should I learn after decision trees?", ["decision trees"])
     True
@@ -70,9 +78,9 @@ def asks_course_order(question: str, names: Sequence[str]) -> bool:
     if _PROCESS.search(question):
         return False
     spoken = [found.group(1).lower().strip() for found in _AFTER.finditer(question)]
-    return not spoken or any(
-        _BACK.fullmatch(said) or any(_names(name.lower(), said) for name in names) for said in spoken
-    )
+    if not spoken:  # "what comes next?": of what the learner has done, or a part of the course
+        return _DONE.search(question) is not None or names_a_part(question)
+    return any(_BACK.fullmatch(said) or any(_names(name.lower(), said) for name in names) for said in spoken)
 
 
 def names_a_part(question: str) -> bool:

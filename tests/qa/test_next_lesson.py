@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from agents.offline.handlers import offline_handlers
+from agents.question_types import classify
 from governance.next_lesson import asks_course_order, taught_next
 from governance.qa import answer_flat, answer_routed
 from magg_kg.graph_index import GraphIndex
@@ -72,3 +73,18 @@ def test_what_comes_after_a_step_of_a_process_is_no_question_of_the_course_order
     assert asks_course_order("What should I study after sorting?", ["sorting"])
     assert asks_course_order("What should I learn after the heaps chapter?", ["heap"])
     assert asks_course_order("I finished the sorting chapter, what comes after that?", ["sorting"])
+
+
+def test_what_comes_next_with_no_after_asks_the_course_order_only_of_what_the_learner_has_done() -> None:
+    # "..., and what comes next?" after a question about doing something asks the next step of
+    # that, not the lesson after the one on a concept the question happens to name
+    assert not asks_course_order("How do I start a sorting project, and what comes next?", ["sorting"])
+    assert asks_course_order("I have finished hash tables, what comes next?", ["hash tables"])
+    assert asks_course_order("Done with sorting. What next?", ["sorting"])
+    assert asks_course_order("What is the next lesson after the heaps chapter?", ["heap"])
+
+
+def test_a_cue_word_said_of_the_course_asks_no_order() -> None:
+    keys = {"ethics rule": "ethics", "sorting": "sorting"}
+    assert classify("What are the ethics rules this course follows?", keys).type != "unlocks"
+    assert classify("What follows sorting?", keys).type == "unlocks"
