@@ -39,6 +39,7 @@ from typing import NamedTuple
 
 from agents.abilities import after_colon, doing
 from agents.announcements import describes
+from agents.lead_ins import leads_in
 from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
 from agents.appositions import apposed_to
@@ -314,7 +315,7 @@ def _announcing(sentence: str, names: Sequence[str] = ()) -> bool:
     >>> _announcing("Next, we introduce AutoRec and its training.", ["AutoRec"])
     True
     """
-    if _ANNOUNCES.match(sentence) is None and not announces(sentence):
+    if _ANNOUNCES.match(sentence) is None and not announces(sentence) and not leads_in(sentence):
         return False
     return not describes(sentence, names)
 

@@ -35,6 +35,7 @@ from agents.answer_forms import WORD, content_terms, expected_kind, question_ter
 from agents.mechanisms import recounts
 from agents.offline.acronyms import spells
 from agents.offline.terms import ANCHOR_ZIPF
+from agents.lead_ins import leads_in
 from agents.passages import points_elsewhere, series
 from agents.predicates import CLAUSE_END
 from agents.short_answers import asks_short
@@ -242,7 +243,8 @@ def explains_first(
 ) -> tuple[bool, bool, int, bool, bool, bool]:
     """What puts a sentence (of an excerpt titled ``title``) first among those that may answer a why
     or how question (the question's terms ``asked``; ``names``: those of the concepts it names):
-    that it shares two of its terms or more, that it is no series (:func:`agents.passages.series`:
+    that it shares two of its terms or more and is no lead-in (:func:`agents.lead_ins.leads_in`:
+    "To get started, let us look at what X is:" only announces what the sentences after it say), that it is no series (:func:`agents.passages.series`:
     "We begin our tour of modern CNNs with AlexNet, ...; the residual network (ResNet), ...; and
     DenseNet ..." names them all and explains none), the concepts it names (:func:`names_said`),
     that it says the terms ``wanted`` itself (what a question asked yes or no asks of the concepts it
@@ -276,7 +278,8 @@ def explains_first(
         or not points_elsewhere(sentence)
         or (describes(sentence, names) and not elsewhere(sentence) and not recounts(sentence))
     )
-    return (shared > 1, not series(sentence), named, wanted <= words, stated, len(asked & words) > 1)
+    lead = not leads_in(sentence)  # it says something of what it names, not only what comes next
+    return (shared > 1 and lead, not series(sentence), named, wanted <= words, stated, len(asked & words) > 1)
 
 
 def names_said(names: Sequence[str], sentence: str, title: str = "") -> int:

@@ -1,0 +1,61 @@
+"""Lead-ins: sentences whose main clause only announces what comes after them.
+
+A lesson leads into what it is about to say: "To get started, let us look at what X is and how it
+works:", "Let's compare X against Y, which serve distinct roles.", "Here are examples of how X
+affects a model:", "We can look at this in four layers:", "The next framework we will discuss is
+X." Each names X and says nothing of it: what it introduces does. Quoted for a question on X, a
+lead-in answers nothing; a sentence that says something of X comes first (:func:`leads_in`).
+
+A sentence that only opens with such words and then states ("Let us assume that X is ...", "Let's
+say X is ...": a supposition; "Before we start, note that X is fast") is no lead-in, nor a clause
+that only ends in a colon ("X is a feature that overcomes these limitations: ...").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["leads_in"]
+
+_LEAD = r"^\W*(?:[^,.:;!?]{1,60},\s*)?"
+"""A few words before the main clause ("To get started, ", "Before we dive into building X, ")."""
+_LETS = r"(?:let(?:'|’)?s|let\s+us)"
+_SUPPOSES = r"(?:say|assume|suppose|denote|call|write|recall|imagine|pretend)\b"
+"""What "let us" also opens that states something: a supposition, a name given."""
+_LET = re.compile(rf"{_LEAD}{_LETS}\s+(?!{_SUPPOSES})[a-z]", re.IGNORECASE)
+_NEXT = re.compile(
+    r"^\W*the\s+(?:next|first|last|following|other)\b[^.:;]*?\bwe(?:\s+(?:will|shall|are\s+going\s+to)|(?:'|’)ll)"
+    r"\s+\w+\s+(?:is|are)\b",
+    re.IGNORECASE,
+)
+"""A subject that is what the text will do next ("The next framework we will discuss is X.")."""
+_SHOWN = re.compile(
+    r"\W*(?:here(?:'|’)s|here\s+(?:is|are)|below\s+(?:is|are)|the\s+following\s+(?:is|are)"
+    r"|(?:we|you)\s+can\s+(?:now\s+)?(?:look\s+at|see|consider|think\s+(?:of|about)))\b",
+    re.IGNORECASE,
+)
+"""What opens a clause that points at what follows it ("Here are examples of X:", "We can look at
+this in four layers:")."""
+
+
+def leads_in(sentence: str) -> bool:
+    """Whether a sentence (or a passage: a lead-in and the first item of the list its colon
+    announces) only announces what comes after it, as the module says.
+
+    >>> leads_in("To begin, let us see what a hash map is and how it works:")
+    True
+    >>> leads_in("Before we build the parser, let's contrast lexers with parsers, which differ.")
+    True
+    >>> leads_in("Let us assume that the noise is Gaussian."), leads_in("A hash map stores pairs.")
+    (False, False)
+    >>> leads_in("Here are some ways a cache can fail: **Stale data**: the entry is old.")
+    True
+    >>> leads_in("A cache is a store that overcomes two limits: **Speed**. It is fast.")
+    False
+    >>> leads_in("The last parser we will study is Earley."), leads_in("The parser we use is Earley.")
+    (True, False)
+    """
+    if _LET.match(sentence) is not None or _NEXT.match(sentence) is not None:
+        return True
+    opening, colon, _ = sentence.partition(":")
+    return bool(colon) and _SHOWN.match(opening) is not None
