@@ -39,12 +39,12 @@ from typing import NamedTuple
 
 from agents.abilities import after_colon, doing
 from agents.announcements import describes
-from agents.lead_ins import leads_in
 from agents.answer_forms import content_terms
 from agents.appositions import CLASS as _CLASS
 from agents.appositions import apposed_to
 from agents.evaluations import evaluative
 from agents.glosses import DENIED, GOES_ON, RELATED, UNMARKED, entry_gloss, gloss
+from agents.lead_ins import introduced, leads_in
 from agents.mentions import in_passing
 from agents.passages import announces, leans_back, names_back, titled_by
 from agents.text import acronym_of
@@ -415,6 +415,8 @@ def definition(
     if known:  # a concept the graph knows: what the lessons say of it is more than "not covered"
         titled = {k for k, title in enumerate(titles) if titled_by(title, mentioning)}
         for position, sentence in sorted(saying, key=lambda found: found[0] not in titled):
+            if handed := introduced(sentences, position, mentioning):  # "... is X. It is ..."
+                return Definition(position, handed, 0.25, handed)
             if mentioning.search(sentence) is not None and not _announcing(sentence, kept):
                 if not in_passing(sentence, mentioning):  # not "We define our `SGD` class ..."
                     return Definition(position, sentence, 0.25)

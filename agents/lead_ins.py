@@ -9,13 +9,18 @@ lead-in answers nothing; a sentence that says something of X comes first (:func:
 A sentence that only opens with such words and then states ("Let us assume that X is ...", "Let's
 say X is ...": a supposition; "Before we start, note that X is fast") is no lead-in, nor a clause
 that only ends in a colon ("X is a feature that overcomes these limitations: ...").
+
+A lead-in that ends naming X ("The next framework we will explore is X.") hands X on to the sentence
+after it when that one opens with a pronoun for it ("It is known as ... because ..."): the two say
+what X is together, as neither does alone (:func:`introduced`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-__all__ = ["leads_in"]
+__all__ = ["introduced", "leads_in"]
 
 _LEAD = r"^\W*(?:[^,.:;!?]{1,60},\s*)?"
 """A few words before the main clause ("To get started, ", "Before we dive into building X, ")."""
@@ -59,3 +64,27 @@ def leads_in(sentence: str) -> bool:
         return True
     opening, colon, _ = sentence.partition(":")
     return bool(colon) and _SHOWN.match(opening) is not None
+
+
+_PRONOUN = re.compile(
+    r"\W*(?:it|they)\s+(?:(?:is|are|was|were|has|have|can|does|do)\b|[a-z]+s\b)", re.IGNORECASE
+)
+"""A sentence that opens with a pronoun for what was named last ("It is ...", "They allow ...")."""
+
+
+def introduced(sentences: Sequence[str], position: int, naming: re.Pattern[str]) -> str:
+    """The lead-in at ``position`` and the sentence after it, when the lead-in ends naming X (what
+    ``naming`` matches) and the next sentence speaks of X by a pronoun, as the module says; else "".
+
+    >>> x = re.compile("(?i)skip lists?")
+    >>> introduced(["The next structure we will explore is the skip list.", "It links towers."], 0, x)
+    'The next structure we will explore is the skip list. It links towers.'
+    >>> introduced(["The next structure we will explore is the skip list.", "Towers are linked."], 0, x)
+    ''
+    """
+    sentence = sentences[position]
+    named = [found.end() for found in naming.finditer(sentence)]
+    after = sentences[position + 1] if position + 1 < len(sentences) else ""
+    if not named or not leads_in(sentence) or _PRONOUN.match(after) is None:
+        return ""
+    return f"{sentence} {after}" if not re.search(r"\w", sentence[named[-1] :]) else ""

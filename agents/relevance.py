@@ -32,10 +32,10 @@ from wordfreq import zipf_frequency
 
 from agents.announcements import describes, elsewhere
 from agents.answer_forms import WORD, content_terms, expected_kind, question_terms
+from agents.lead_ins import leads_in
 from agents.mechanisms import recounts
 from agents.offline.acronyms import spells
 from agents.offline.terms import ANCHOR_ZIPF
-from agents.lead_ins import leads_in
 from agents.passages import points_elsewhere, series
 from agents.predicates import CLAUSE_END
 from agents.short_answers import asks_short
@@ -244,7 +244,8 @@ def explains_first(
     """What puts a sentence (of an excerpt titled ``title``) first among those that may answer a why
     or how question (the question's terms ``asked``; ``names``: those of the concepts it names):
     that it shares two of its terms or more and is no lead-in (:func:`agents.lead_ins.leads_in`:
-    "To get started, let us look at what X is:" only announces what the sentences after it say), that it is no series (:func:`agents.passages.series`:
+    "To get started, let us look at what X is:" only announces what the sentences after it say),
+    that it is no series (:func:`agents.passages.series`:
     "We begin our tour of modern CNNs with AlexNet, ...; the residual network (ResNet), ...; and
     DenseNet ..." names them all and explains none), the concepts it names (:func:`names_said`),
     that it says the terms ``wanted`` itself (what a question asked yes or no asks of the concepts it

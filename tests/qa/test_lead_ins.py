@@ -58,6 +58,15 @@ def test_a_comparison_is_answered_by_what_is_said_of_a_side_not_by_the_lead_in_t
 
 
 def test_a_lead_in_that_names_x_is_no_definition_of_it() -> None:
-    sentences = ["The next structure we will explore is the skip list.", "The main idea of a skip list is towers."]
+    sentences = [
+        "The next structure we will explore is the skip list.",
+        "The main idea of a skip list is towers.",
+    ]
     found = definition(["skip list"], sentences, known=True)
     assert found is not None and found.position == 1
+
+
+def test_a_lead_in_hands_what_it_names_on_to_the_pronoun_of_the_next_sentence() -> None:
+    sentences = ["The last structure we will explore is the skip list.", "It keeps towers of links."]
+    found = definition(["skip list"], sentences, known=True)
+    assert found is not None and found.text == " ".join(sentences)
