@@ -10,6 +10,11 @@ A sentence that only opens with such words and then states ("Let us assume that 
 say X is ...": a supposition; "Before we start, note that X is fast") is no lead-in, nor a clause
 that only ends in a colon ("X is a feature that overcomes these limitations: ...").
 
+A sentence that ends in a colon with nothing after it, its clause unfinished ("The studio offers a
+view of X and enables the user to:", its list cut off by the excerpt's end), leads into a list that is
+not there and says nothing without it (:func:`dangles`); one whose clause says something before it
+points on ("we keep improving the model as new data comes in, as follows:") still says that.
+
 A lead-in that ends naming X ("The next framework we will explore is X.") hands X on to the sentence
 after it when that one opens with a pronoun for it ("It is known as ... because ..."): the two say
 what X is together, as neither does alone (:func:`introduced`).
@@ -20,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["introduced", "leads_in"]
+__all__ = ["dangles", "introduced", "leads_in"]
 
 _LEAD = r"^\W*(?:[^,.:;!?]{1,60},\s*)?"
 """A few words before the main clause ("To get started, ", "Before we dive into building X, ")."""
@@ -88,3 +93,23 @@ def introduced(sentences: Sequence[str], position: int, naming: re.Pattern[str])
     if not named or not leads_in(sentence) or _PRONOUN.match(after) is None:
         return ""
     return f"{sentence} {after}" if not re.search(r"\w", sentence[named[-1] :]) else ""
+
+
+def dangles(sentence: str) -> bool:
+    """Whether a passage ends in a colon, the list it announces not read with it, as the module says.
+
+    >>> dangles("The console shows the logs and enables the user to:"), dangles("It lets you: *rerun*.")
+    (True, False)
+    >>> dangles("In a loop, we keep improving the model as new data comes in, as follows:")
+    False
+    """
+    return _UNFINISHED.search(sentence.rstrip(" *_`\"')]")) is not None
+
+
+_UNFINISHED = re.compile(
+    r"\b(?:to|of|for|with|by|in|on|at|from|into|the|an?|is|are|was|were|be|includes?|including|like|as"
+    r"|following)\s*:$",
+    re.IGNORECASE,
+)
+"""A clause that its list must finish: it ends before its object ("enables the user to:", "the steps
+are:", "such as:", "the following:"), not one that says something and points on ("..., as follows:")."""

@@ -32,7 +32,7 @@ from wordfreq import zipf_frequency
 
 from agents.announcements import describes, elsewhere
 from agents.answer_forms import WORD, content_terms, expected_kind, question_terms
-from agents.lead_ins import leads_in
+from agents.lead_ins import dangles, leads_in
 from agents.mechanisms import recounts
 from agents.offline.acronyms import spells
 from agents.offline.terms import ANCHOR_ZIPF
@@ -244,7 +244,8 @@ def explains_first(
     """What puts a sentence (of an excerpt titled ``title``) first among those that may answer a why
     or how question (the question's terms ``asked``; ``names``: those of the concepts it names):
     that it shares two of its terms or more and is no lead-in (:func:`agents.lead_ins.leads_in`:
-    "To get started, let us look at what X is:" only announces what the sentences after it say),
+    "To get started, let us look at what X is:" only announces what the sentences after it say; "X
+    lets the user:", its list not read with it, announces a list that is not there),
     that it is no series (:func:`agents.passages.series`:
     "We begin our tour of modern CNNs with AlexNet, ...; the residual network (ResNet), ...; and
     DenseNet ..." names them all and explains none), the concepts it names (:func:`names_said`),
@@ -279,7 +280,7 @@ def explains_first(
         or not points_elsewhere(sentence)
         or (describes(sentence, names) and not elsewhere(sentence) and not recounts(sentence))
     )
-    lead = not leads_in(sentence)  # it says something of what it names, not only what comes next
+    lead = not leads_in(sentence) and not dangles(sentence)  # it says something, not what comes next
     return (shared > 1 and lead, not series(sentence), named, wanted <= words, stated, len(asked & words) > 1)
 
 

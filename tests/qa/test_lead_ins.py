@@ -70,3 +70,12 @@ def test_a_lead_in_hands_what_it_names_on_to_the_pronoun_of_the_next_sentence() 
     sentences = ["The last structure we will explore is the skip list.", "It keeps towers of links."]
     found = definition(["skip list"], sentences, known=True)
     assert found is not None and found.text == " ".join(sentences)
+
+
+def test_a_sentence_whose_colon_announces_a_list_not_there_comes_after_one_that_says_something() -> None:
+    excerpts = [
+        Excerpt("c-1", "Dashboards", "Logs pile up. The dashboard shows the logs and enables the user to:"),
+        Excerpt("c-2", "Monitoring", "The dashboard helps the user spot failing jobs at a glance."),
+    ]
+    span = best_span("Why is the dashboard useful to the user?", excerpts, ["dashboard"])
+    assert span is not None and span.excerpt == "c-2"
