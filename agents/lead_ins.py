@@ -3,8 +3,9 @@
 A lesson leads into what it is about to say: "To get started, let us look at what X is and how it
 works:", "Let's compare X against Y, which serve distinct roles.", "Here are examples of how X
 affects a model:", "We can look at this in four layers:", "The next framework we will discuss is
-X." Each names X and says nothing of it: what it introduces does. Quoted for a question on X, a
-lead-in answers nothing; a sentence that says something of X comes first (:func:`leads_in`).
+X.", "This is where X comes to the rescue." Each names X and says nothing of it: what it
+introduces does. Quoted for a question on X, a lead-in answers nothing; a sentence that says
+something of X comes first (:func:`leads_in`).
 
 A sentence that only opens with such words and then states ("Let us assume that X is ...", "Let's
 say X is ...": a supposition; "Before we start, note that X is fast") is no lead-in, nor a clause
@@ -39,6 +40,11 @@ _NEXT = re.compile(
     re.IGNORECASE,
 )
 """A subject that is what the text will do next ("The next framework we will discuss is X.")."""
+_COMES_IN = re.compile(
+    r"^\W*(?:this|that|here)\s+is\s+where\b[^.:;]*?\b(?:comes?|steps?)\s+(?:in|into\s+play|to\s+the\s+rescue)\b",
+    re.IGNORECASE,
+)
+"""The idiom that brings X on for what the text before said ("This is where X comes in.")."""
 _SHOWN = re.compile(
     r"\W*(?:here(?:'|’)s|here\s+(?:is|are)|below\s+(?:is|are)|the\s+following\s+(?:is|are)"
     r"|(?:we|you)\s+can\s+(?:now\s+)?(?:look\s+at|see|consider|think\s+(?:of|about)))\b",
@@ -64,8 +70,10 @@ def leads_in(sentence: str) -> bool:
     False
     >>> leads_in("The last parser we will study is Earley."), leads_in("The parser we use is Earley.")
     (True, False)
+    >>> leads_in("This is where a parser generator comes in."), leads_in("This is where parsers fail.")
+    (True, False)
     """
-    if _LET.match(sentence) is not None or _NEXT.match(sentence) is not None:
+    if any(lead.match(sentence) is not None for lead in (_LET, _NEXT, _COMES_IN)):
         return True
     opening, colon, _ = sentence.partition(":")
     return bool(colon) and _SHOWN.match(opening) is not None

@@ -24,6 +24,7 @@ from agents.lead_ins import leads_in
         "Here are a few ways a bloom filter can mislead you: **False positives**: it says yes wrongly.",
         "We can look at this in three different parts: Sizing the bit array well.",
         "The next structure we will explore is the skip list.",
+        "That is where a bloom filter steps in.",
     ],
 )
 def test_a_sentence_that_only_announces_what_comes_is_a_lead_in(sentence: str) -> None:
