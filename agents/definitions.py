@@ -88,8 +88,7 @@ _DENYING = re.compile(
     r"\W*(?:(?:is|are|was|were|do(?:es)?|did)(?:n[’']t|\s+not)|(?:is\s+)?(?:never|no\s+longer))\b", re.I
 )
 """What X is not or never does, after X's name ("X is not a cure-all", "X never converges")."""
-_BUILT = re.compile(r"[\W_]*(?:\w+ed\s+)?(?:based|built)\s+(?:up)?on\b", re.IGNORECASE)
-"""What X was built on ("modified based on the faster R-CNN"): how it works, when that is asked."""
+_BUILT = re.compile(r"[\W_]*(?:\w+ed\s+)?(?:based|built)\s+(?:up)?on\b", re.IGNORECASE)  # what X is built on
 
 
 _PLURAL = r"(?:e?s)?(?!\w)"
@@ -102,10 +101,8 @@ _WHOLE = r"(?![ \t]+(?-i:[A-Z][a-z]))"
 implementation ..." is about LangChain Agents, not LangChain ("What is LangChain?")."""
 
 
-_ENTRY = r"(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"
-"""What ends the term of an entry of a list: a colon, or a dash after its emphasis."""
-_LABEL = r"(?:[*_]{0,2}[A-Z][a-z]+[*_]{0,2}:[*_]{0,2}\s+)?"
-"""A label before a sentence ("**Important**: X is ..."): not part of what says what X is."""
+_ENTRY = r"(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"  # ends an entry's term: a colon, or a dash after emphasis
+_LABEL = r"(?:[*_]{0,2}[A-Z][a-z]+[*_]{0,2}:[*_]{0,2}\s+)?"  # a label before it: "**Important**: X is"
 
 
 def _kinded(names: Sequence[str]) -> str:
