@@ -14,7 +14,7 @@ Read on a masked question (every concept's name written as :data:`MARK` characte
 - "the parts of the loss in style transfer": the whole "parts of" is said of is "the loss", and
   the concept is only its setting (:func:`parts_of_another`); so in "For X, with ..., what are
   the Y?", where X is named only in a setting put in front (:func:`set_in_front`); a question
-  after such a setting opens where it ends ("In X, why does Y use Z?": :func:`opening`).
+  after such a setting opens where it ends ("In X, why does Y use Z?": :func:`past_setting`).
 - "Why do they use X?", "the principles this course uses": "use" said by a person or the course
   asks how X is used, not what builds on what (:data:`USE_CUE`); "How much padding do I need?"
   asks a quantity, not what to learn (:func:`asks_a_quantity`); "the steps of X" its procedure,
@@ -43,8 +43,8 @@ __all__ = [
     "asks_a_procedure",
     "asks_a_quantity",
     "asks_a_value",
-    "opening",
     "parts_of_another",
+    "past_setting",
     "set_in_front",
 ]
 
@@ -122,7 +122,7 @@ def set_in_front(masked: str) -> bool:
     return bool(_IN_FRONT.search(masked))
 
 
-def opening(masked: str) -> str:
+def past_setting(masked: str) -> str:
     """The question after a setting put in front of it ("In the X example, why does Y use Z?"), whose
     first words say what it asks as they would with no setting; the whole question when it has none."""
     found = _SETTING.match(masked)

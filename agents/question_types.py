@@ -387,7 +387,7 @@ def classify(text: str, keys: dict[str, str]) -> Classification:
         return _two("relation", read, _RELATION_SLOTS)
     if len(concepts) == 2 and _JOURNEY.search(masked) and _DESTINATION.search(masked):
         return Classification("path", concepts)
-    opens = heads.opening(masked)  # "In the X example, why does Y use Z?" opens with "why"
+    opens = heads.past_setting(masked)  # "In the X example, why does Y use Z?" opens with "why"
     if ASPECT.search(masked) or EXPLAINS.search(opens) or abbreviation_asked(text):
         return Classification("open", concepts)  # "When should I use X?", "What is ML short for?"
     if heads.asks_a_value(opens):  # "What stride does X use?"
