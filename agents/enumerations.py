@@ -112,6 +112,8 @@ def with_items(question: str, quoted: str, text: str) -> str:
     >>> text = "Tools: ¶ **Saw**: cuts wood. **Drill**: bores holes. **Plane**: smooths it."
     >>> with_items("Which tools does a joiner use?", "**Drill**: bores holes.", text)
     '**Saw**: cuts wood. **Drill**: bores holes. **Plane**: smooths it.'
+    >>> with_items("Which tools does a joiner use?", "**Drill**: bores holes. **Plane**: smooths", text)
+    '**Drill**: bores holes. **Plane**: smooths'
     """
     if not asks_for_items(question):
         return quoted
@@ -121,6 +123,7 @@ def with_items(question: str, quoted: str, text: str) -> str:
     if _lead(quoted):
         for paragraph in paragraphs:
             items = _items(paragraph)
-            if quoted in paragraph and len(items) > 1 and any(_lead(item) for item in items):
-                return " ".join(_fitting(items, 1 + next(k for k, i in enumerate(items) if quoted in i)))
+            at = next((k for k, item in enumerate(items) if quoted in item), None)  # None: spans items
+            if at is not None and len(items) > 1 and any(_lead(item) for item in items):
+                return " ".join(_fitting(items, 1 + at))
     return quoted
