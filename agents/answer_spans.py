@@ -72,7 +72,7 @@ from agents.answer_forms import (
     without_setting,
 )
 from agents.definitions import definition
-from agents.enumerations import with_items
+from agents.enumerations import asks_for_items, with_items
 from agents.instructions import steps_told, tells_way
 from agents.namings import said_with_naming
 from agents.passages import listed_passages, names_back
@@ -298,7 +298,7 @@ def _explain(
     half as much, first; the next one if it gives none. Asked ``how``, one saying the way asked
     (:func:`agents.instructions.tells_way`) before others naming as many, its steps after it
     (:mod:`agents.mechanisms`)."""
-    named = frozenset().union(*subjects)
+    named, items = frozenset().union(*subjects), asks_for_items(how)  # items: a lead-in's list answers
     told = {k for k, s in enumerate(read) if says_purpose_of(s.text, s.terms, subjects)} if purpose else set()
     about = [
         k
@@ -311,7 +311,7 @@ def _explain(
         return None
     scores = {k: _overlap(asked, read[k].terms | read[k].title_terms, idf) for k in about}
     titles = {k: excerpts[read[k].excerpt].title for k in about}
-    first = {k: explains_first(asked, read[k].text, titles[k], concepts, wanted) for k in about}
+    first = {k: explains_first(asked, read[k].text, titles[k], concepts, wanted, items) for k in about}
     usual = {k: generality(read[k].text) if usual_first else 0 for k in about}
     usual = usual if -1 in usual.values() else dict.fromkeys(about, 0)
     ways = {k: (*first[k][:3], tells_way(how, read[k].text, concepts), *first[k][3:]) for k in about}

@@ -239,7 +239,12 @@ sentence or a question is about: two that share only such words share no subject
 
 
 def explains_first(
-    asked: Set[str], sentence: str, title: str, names: Sequence[str], wanted: Set[str] = frozenset()
+    asked: Set[str],
+    sentence: str,
+    title: str,
+    names: Sequence[str],
+    wanted: Set[str] = frozenset(),
+    listing: bool = False,
 ) -> tuple[bool, bool, int, bool, bool, bool]:
     """What puts a sentence (of an excerpt titled ``title``) first among those that may answer a why
     or how question (the question's terms ``asked``; ``names``: those of the concepts it names):
@@ -280,7 +285,8 @@ def explains_first(
         or not points_elsewhere(sentence)
         or (describes(sentence, names) and not elsewhere(sentence) and not recounts(sentence))
     )
-    lead = not leads_in(sentence) and not dangles(sentence)  # it says something, not what comes next
+    announced = ":" in sentence and listing  # "... in 4 layers: **Model**. ...": its list asked for
+    lead = (announced or not leads_in(sentence)) and not dangles(sentence)  # it says, not what comes next
     return (shared > 1 and lead, not series(sentence), named, wanted <= words, stated, len(asked & words) > 1)
 
 

@@ -14,6 +14,7 @@ import pytest
 from agents.answer_spans import Excerpt, best_span
 from agents.definitions import definition
 from agents.lead_ins import leads_in
+from agents.relevance import explains_first
 
 
 @pytest.mark.parametrize(
@@ -80,3 +81,14 @@ def test_a_sentence_whose_colon_announces_a_list_not_there_comes_after_one_that_
     ]
     span = best_span("Why is the dashboard useful to the user?", excerpts, ["dashboard"])
     assert span is not None and span.excerpt == "c-2"
+
+
+def test_a_lead_in_with_the_list_it_announces_answers_a_question_asking_for_items() -> None:
+    # "what layers can you use to ...?" asks for the items: the lead-in with its first item ranks as
+    # a sentence that says something, so that its list is quoted whole; else it only announces
+
+    asked = {"layer", "secur", "cach"}
+    lead = "We can look at securing a cache in 3 layers: **Network**. Close the ports."
+    other = "Cache layers differ in how they store secure data."
+    assert explains_first(asked, lead, "", [], listing=True) == explains_first(asked, other, "", [])
+    assert explains_first(asked, lead, "", []) < explains_first(asked, other, "", [])
