@@ -35,12 +35,13 @@ __all__ = ["said_together", "unsaid"]
 CONTRAST = re.compile(
     r"\b(?:alternatives?|unlike|whereas|instead|rather than|in contrast|contrary|differ(?:s|ent|ence|ences)?|"
     r"share[sd]?|both|same|similar(?:ly)?|resembles?|compared?|versus|vs|distinct(?:ions?)?|"
-    r"distinguish(?:es|ed)?|disparity|alike|likewise|in common)\b"
+    r"distinguish(?:es|ed)?|disparity|alike|likewise|in common|equivalen(?:t|ce)|identical|special cases?)\b"
     r"|(?:^|,)[\s*_]*(?:just |much )?like\b[^,.;:]{1,60},",
     re.IGNORECASE,
 )
-"""English words that set two things against each other or liken them; "like" only as an aside set
-off by commas ("A, like B, breaks ...", "Like B, A ..."), not the verb or "such as" before a list."""
+"""English words that set two things against each other, liken them or say one is the other ("is
+equivalent to", "a special case of"); "like" only as an aside set off by commas ("A, like B, breaks
+...", "Like B, A ..."), not the verb or "such as" before a list."""
 
 _ITEMS = re.compile(r"\s*,(?:[^,.;:()]{1,40},)*\s*(?:(?:and|or)\s+)?", re.IGNORECASE)
 """What stands between two items of a list: a comma, other short items, a last "and" or "or"."""

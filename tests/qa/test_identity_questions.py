@@ -88,3 +88,24 @@ def test_an_identity_question_reads_what_the_lessons_say_of_both(graph: GraphInd
 def test_an_identity_question_asks_how_the_two_differ() -> None:
     assert asks_apart("Is a heap identical to a priority queue?")
     assert asks_apart("Is heap just another name for priority queue?")
+
+
+def test_of_two_sentences_naming_both_the_one_saying_they_are_equivalent_comes_first() -> None:
+    # "Is A the same as B?": "minimizing A is equivalent to B" says how they stand, before a sentence
+    # that only uses "the same" of a third thing
+    from agents.answer_spans import Excerpt
+    from agents.together import said_together
+
+    lesson = Excerpt(
+        "c-1",
+        "Losses",
+        "We will rely on hinge loss, the same tool we met when we justified the margin. "
+        "Minimizing the hinge loss is equivalent to maximizing the margin of the classifier.",
+    )
+    said = said_together(
+        "Is minimizing hinge loss the same as maximizing the margin?", [lesson], ["hinge loss", "margin"]
+    )
+    assert said == (
+        "c-1",
+        "Minimizing the hinge loss is equivalent to maximizing the margin of the classifier.",
+    )
