@@ -30,6 +30,7 @@ from agents import qa
 from agents.quotes import first_quotes
 from governance.excerpts import LessonChunk, continuing, lesson_chunks
 from governance.graph_answer import GraphAnswer
+from governance.mentions import mention_said
 from governance.reader_view import edge_quote
 from magg_kg.graph_index import GraphIndex
 from magg_kg.llm.port import LLM, Answer, Failure, Prompt
@@ -136,6 +137,9 @@ class QAResult:
         >>> result.uncovered[1:]
         ['The graph does not cover "does dropout hurt accuracy?".']
         """
+        gaps = " ".join(self.uncovered)
+        if (quoted := _QUOTED.findall(said)) and all(f'explain "{n}"' in gaps for n in quoted):
+            return  # what the lessons only name (governance.mentions) is said once
         names = [name for line in self.uncovered for name in _QUOTED.findall(line) if not name.endswith("?")]
         asked = [part for part in _QUOTED.findall(said) if part.endswith("?")]
         if not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", a, re.I) for n in names for a in asked):
@@ -371,6 +375,11 @@ def ask_expert(
     shown = {edge.edge_id for edge in edges} | set(report.excerpts_seen)
     report.citations, report.dropped = checked(reply.value.citations, reply.value.answer, shown)
     report.answer = supported(reply.value.answer, report.dropped)
+    quotes = set(report.citations) <= set(report.excerpts_seen) and not (compare or sides or graph_answer)
+    if report.citations and quotes and (said := mention_said(report.sub_question, report.answer)):
+        report.citations, report.answer = [], ""  # a sentence that only names what is asked answers nothing
+        if said.split(";")[0] not in "\n".join(result.uncovered):  # said once, of each name
+            result.lacks(said)
     if report.citations:  # an answer that cites nothing it was shown has nothing to stand on
         report.short_answer = reply.value.short_answer
         report.support = reply.value.support
