@@ -16,8 +16,13 @@ from magg_kg.graph_index import GraphIndex
 
 __all__ = ["unread_said"]
 
-_WITH = re.compile(r"\b(?:with|using|via)\s+(?P<object>(?:[\w.+#-]+\s*){1,3}?)\s*[?.!]*\s*$", re.IGNORECASE)
-"""What a question asks to do something with, closing it: "How do I run a GPU cluster with Slurm?"."""
+_WITH = re.compile(
+    r"\b(?:with|using|via)\s+(?P<object>(?:[\w.+#-]+\s*){1,3}?)\s*"
+    r"(?:\b(?:(?:in order |so as )?to|so that)\s+[^,;]*?)?[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""What a question asks to do something with, closing it, or before what for: "How do I run a GPU
+cluster with Slurm?", "How do I train a model with Horovod to use all my GPUs?"."""
 _USED = re.compile(
     r"\b(?:i|you|we|to)\s+use\s+(?:[\w.+#-]+['’]s?\s+)*(?P<object>(?:[\w.+#'-]+\s*){1,3}?)\s*"
     r"(?:\b(?:to|for|in|on|with|instead|rather|as|over)\b|[?.!]*\s*$)",
