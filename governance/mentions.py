@@ -19,7 +19,7 @@ _ASKS = re.compile(
 )
 """A question that asks how, why or what: what it asks about needs more than its name."""
 _CUE = re.compile(
-    r"\b(?:such as|like|includ(?:e|es|ed|ing)|e\.g\.,?|i\.e\.,?|for (?:example|instance)"
+    r"\b(?:such as|like|includ(?:e|es|ed|ing)|e\.g\.,?|for (?:example|instance)"
     r"|(?:development|invention|introduction|advent|rise|emergence|popularity|success) of"
     r"|(?:we|they|you|I) (?:are |were )?us(?:e|ed|ing))\s+",
     re.IGNORECASE,
