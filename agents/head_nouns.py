@@ -11,7 +11,7 @@ __all__ = ["HEAD_NOUNS", "name_forms"]
 
 HEAD_NOUNS = frozenset(
     "model method function algorithm technique approach concept idea process prompting mechanism "
-    "architecture framework library tool network layer operation".split()
+    "architecture framework library tool network layer operation dataset".split()
 )
 """Head nouns (singular, as written) that name no new thing after a name."""
 

@@ -26,13 +26,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from wordfreq import zipf_frequency
+
 from agents.answer_forms import WORD, content_terms, question_terms, term_in_context
+from agents.offline.terms import ANCHOR_ZIPF
 from agents.question_types import classify
 from agents.text import find_mentions, normalize_name
 from governance.abbreviations import meant_otherwise
 from governance.clippings import clipped_name
 from governance.everyday_words import misspelled_word
-from governance.excerpts import graph_lexicon, lesson_terms
+from governance.excerpts import graph_lexicon, lesson_chunks, lesson_terms
 from governance.experts import QAResult
 from governance.head_words import headless
 from governance.initialisms import spelled_out
@@ -100,8 +103,11 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             start, end, written, meant = read
             said.append(f'Taking "{question[start:end]}" to mean "{meant}".')
             question = f"{question[:start]}{written}{question[end:]}"
-    for asked in classify(question, graph_lexicon(graph)).unknown:
-        concept = _shortened(graph).get(normalize_name(asked))
+    unknown = classify(question, graph_lexicon(graph)).unknown
+    for asked, concept in [
+        *((u, _shortened(graph).get(normalize_name(u))) for u in unknown),
+        *_unheaded(graph, question),
+    ]:
         where = re.search(rf"(?<![\w-]){re.escape(asked)}(?![\w-])", question, re.IGNORECASE)
         if concept is not None and where is not None:
             name = graph.concepts[concept].name
@@ -184,6 +190,51 @@ def _shortened(graph: GraphIndex) -> dict[str, str]:
         return {rest: next(iter(ids)) for rest, ids in found.items() if len(ids) == 1}
 
     return graph.kept("shortened names", build)
+
+
+def _unheaded(graph: GraphIndex, question: str) -> list[tuple[str, str]]:
+    """The names of concepts without their generic head word (:func:`_shortened`) that the question
+    writes apart from the names of the graph it writes ("Fashion-MNIST" of the Fashion-MNIST
+    dataset, hyphens or spaces between its words), each as written with the concept it shortens,
+    when the lessons use it so (:func:`_named_so`)."""
+    shortened = _shortened(graph)
+    names = sorted(shortened, key=len, reverse=True)
+
+    def build() -> re.Pattern[str]:
+        either = "|".join(f"(?P<n{n}>{_written(name)})" for n, name in enumerate(names))
+        return re.compile(rf"(?<![\w-])(?:{either})(?![\w-])", re.IGNORECASE)
+
+    if not names:
+        return []
+    taken = [(s, e) for s, e, _ in find_mentions(question, graph_lexicon(graph))]
+    found = [
+        (w.group(), names[int(str(w.lastgroup)[1:])])
+        for w in graph.kept("shortened names written", build).finditer(question)
+        if not any(s < w.end() and w.start() < e for s, e in taken)
+    ]
+    return [
+        (written, shortened[short]) for written, short in found if _named_so(graph, short, shortened[short])
+    ]
+
+
+def _written(name: str) -> str:
+    """A pattern of a name's words with spaces or hyphens between them."""
+    return r"[\s-]+".join(map(re.escape, name.split()))
+
+
+def _named_so(graph: GraphIndex, short: str, concept: str) -> bool:
+    """Whether the lessons use ``short`` as a name of the concept: a word of it rarer than an
+    everyday one ("loss", "attention" are said of much else), and at least a quarter of the lesson
+    chunks that write it write the concept's name ("Fashion-MNIST" beside "the Fashion-MNIST
+    dataset", not "Python" beside a rare "Python function")."""
+    if all(zipf_frequency(word, "en") >= ANCHOR_ZIPF for word in short.split()):
+        return False
+    alone = re.compile(rf"(?<![\w-]){_written(short)}(?![\w-])", re.IGNORECASE)
+    names = {
+        normalize_name(n): concept for n in (graph.concepts[concept].name, *graph.names.get(concept, ()))
+    }
+    writing = [chunk.text for chunk in lesson_chunks(graph) if alone.search(chunk.text)]
+    return bool(writing) and 4 * sum(1 for text in writing if find_mentions(text, names)) >= len(writing)
 
 
 def _first(graph: GraphIndex, question: str) -> tuple[int, int, str] | None:
