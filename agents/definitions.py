@@ -44,6 +44,7 @@ from agents.appositions import CLASS as _CLASS
 from agents.appositions import apposed_to
 from agents.evaluations import evaluative
 from agents.glosses import DENIED, GOES_ON, RELATED, UNMARKED, entry_gloss, gloss
+from agents.labels import topic_label
 from agents.lead_ins import introduced, leads_in
 from agents.mentions import in_passing
 from agents.passages import announces, leans_back, names_back, titled_by
@@ -92,8 +93,7 @@ _BUILT = re.compile(r"[\W_]*(?:\w+ed\s+)?(?:based|built)\s+(?:up)?on\b", re.IGNO
 
 
 _PLURAL = r"(?:e?s)?(?!\w)"
-"""A name's end, its plural's included ("RNNs" names the RNN: "What is an RNN?" missed "*Recurrent
-neural networks* (RNNs) are ...", which "What are RNNs?" read)."""
+"""A name's end, its plural's included ("RNNs" names the RNN: "*Recurrent neural networks* (RNNs) are")."""
 
 
 _WHOLE = r"(?![ \t]+(?-i:[A-Z][a-z]))"
@@ -102,7 +102,7 @@ implementation ..." is about LangChain Agents, not LangChain ("What is LangChain
 
 
 _ENTRY = r"(?::(?P=mark)|(?P=mark)\s*(?::|[-–—]))"  # ends an entry's term: a colon, or a dash after emphasis
-_LABEL = r"(?:[*_]{0,2}[A-Z][a-z]+[*_]{0,2}:[*_]{0,2}\s+)?"  # a label before it: "**Important**: X is"
+_LABEL = r"(?:[*_]{0,2}[A-Z][a-z]+[*_]{0,2}:[*_]{0,2}\s+)?"  # a label before it: "**Note**: X is ..."
 
 
 def _kinded(names: Sequence[str]) -> str:
@@ -160,7 +160,7 @@ def _patterns(names: tuple[str, ...]) -> _Patterns:
         r"\s*(?P<said>[^*_\s](?:(?!(?:\*\*|__)[^\W_]).)*)",
         re.IGNORECASE,
     )
-    leading = re.compile(rf"^\W*(?:the |an? )?(?:{terms}){_PLURAL}{_WHOLE}", re.IGNORECASE)  # it is about X
+    leading = re.compile(rf"^{topic_label(names)}\W*(?:the |an? )?(?:{terms}){_PLURAL}{_WHOLE}", re.I)
     mentioning = re.compile(rf"(?<!\w)(?:{terms}){_PLURAL}{_WHOLE}", re.IGNORECASE)
     apposed = re.compile(  # "... through RAG, a technique that augments prompts with external data"
         rf"(?<![\w-])[*_\"“]*(?:{terms}){_PLURAL}[*_\"”]*(?:\s*\([^()]*\))?\s*,\s*(?={_CLASS}){_SAID}",

@@ -281,7 +281,7 @@ def find_excerpts(
     # asked is how they stand to each other, and the chunks on them all come first as before.
     predicate = asked - named_words if len(about) == 1 and expected_kind(question) == "yesno" else set()
     scored: list[
-        tuple[bool, bool, int, int, float, bool, bool, bool, bool, bool, int, float, int, LessonChunk]
+        tuple[bool, bool, bool, int, int, float, bool, bool, bool, bool, bool, int, float, int, LessonChunk]
     ] = []
     for order, chunk in enumerate(read.chunks):
         if not _in_scope(chunk, scope, unowned, graph):
@@ -311,6 +311,8 @@ def find_excerpts(
             names = 0 if chunk.id in continuing(graph) else names_alike(question, chunk.title)
             says = bool(lacked) and _says_what(chunk, lacked)
             says = says or bool(thing and find_mentions(chunk.text, thing))
+            # Else one that writes its words in a row ("a VGG block consists of"), not apart.
+            writes = bool(lacked) and in_a_row(content_terms(lacked), _words(chunk.text))
             on_it = defines_it or teaches_it or any(words and words <= chunk.terms for words in titled)
             says_it = (
                 -sum(read.idf.get(term, 0.0) for term in sorted(predicate & chunk.terms)) if on_it else 0.0
@@ -319,6 +321,7 @@ def find_excerpts(
             said_of = says_it != 0 and _titled_by(graph, chunk, about)
             key = (
                 not says,
+                not writes,
                 not heading,
                 heading * order,
                 -names,
@@ -331,7 +334,7 @@ def find_excerpts(
                 order,
             )
             scored.append((*key, chunk))
-    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:13])[:limit]]
+    return [chunk for *_, chunk in sorted(scored, key=lambda found: found[:14])[:limit]]
 
 
 def _titled_by(graph: GraphIndex, chunk: LessonChunk, about: Collection[str]) -> bool:
