@@ -51,6 +51,7 @@ __all__ = [
     "on_topic",
     "shares_enough",
     "topic_terms",
+    "versioned",
 ]
 
 
@@ -78,7 +79,24 @@ def bears_on(question: str, sentence: str, title: str = "") -> bool:
     True
     """
     said = set(content_terms(sentence)) | set(content_terms(title))
-    return shares_enough(set(question_terms(question)), said)
+    return shares_enough(versioned(question_terms(question)), versioned(said))
+
+
+def versioned(terms: Iterable[str]) -> set[str]:
+    """The terms, and of each hyphenated name with a version and a size or kind after it, its name
+    and version ("phi-3" of "phi-3-mini"): a question on one model of a family asks what a sentence
+    on another of it ("Phi-3-small has 7B parameters") may say beside.
+
+    >>> sorted(versioned(["phi-3-mini", "llama-2", "fine-tun"]))
+    ['fine-tun', 'llama-2', 'phi-3', 'phi-3-mini']
+    """
+    found = set(terms)
+    for term in list(found):
+        parts = term.split("-")
+        at = next((n for n, part in enumerate(parts) if n and any(ch.isdigit() for ch in part)), 0)
+        if 0 < at < len(parts) - 1:
+            found.add("-".join(parts[: at + 1]))
+    return found
 
 
 def topic_terms(question: str) -> frozenset[str]:
