@@ -103,16 +103,17 @@ def respelled(graph: GraphIndex, question: str) -> tuple[str, str]:
             start, end, written, meant = read
             said.append(f'Taking "{question[start:end]}" to mean "{meant}".')
             question = f"{question[:start]}{written}{question[end:]}"
-    unknown = classify(question, graph_lexicon(graph)).unknown
-    for asked, concept in [
-        *((u, _shortened(graph).get(normalize_name(u))) for u in unknown),
-        *_unheaded(graph, question),
-    ]:
+    for asked in classify(question, graph_lexicon(graph)).unknown:
+        concept = _shortened(graph).get(normalize_name(asked))
         where = re.search(rf"(?<![\w-]){re.escape(asked)}(?![\w-])", question, re.IGNORECASE)
         if concept is not None and where is not None:
             name = graph.concepts[concept].name
             said.append(f'Taking "{asked}" to mean "{name}".')
             question = f"{question[: where.start()]}{name}{question[where.end() :]}"
+    unheaded = _unheaded(graph, question)  # each place, once said; what the lines above read is a name now
+    said += dict.fromkeys(f'Taking "{w}" to mean "{graph.concepts[c].name}".' for _, _, w, c in unheaded)
+    for start, end, _, concept in reversed(unheaded):
+        question = f"{question[:start]}{graph.concepts[concept].name}{question[end:]}"
     question, head = headless(graph, question)
     return question, " ".join([*said, head] if head else said)
 
@@ -192,11 +193,11 @@ def _shortened(graph: GraphIndex) -> dict[str, str]:
     return graph.kept("shortened names", build)
 
 
-def _unheaded(graph: GraphIndex, question: str) -> list[tuple[str, str]]:
+def _unheaded(graph: GraphIndex, question: str) -> list[tuple[int, int, str, str]]:
     """The names of concepts without their generic head word (:func:`_shortened`) that the question
     writes apart from the names of the graph it writes ("Fashion-MNIST" of the Fashion-MNIST
-    dataset, hyphens or spaces between its words), each as written with the concept it shortens,
-    when the lessons use it so (:func:`_named_so`)."""
+    dataset, hyphens or spaces between its words), each with its span, as written, and the concept
+    it shortens, when the lessons use it so (:func:`_named_so`)."""
     shortened = _shortened(graph)
     names = sorted(shortened, key=len, reverse=True)
 
@@ -208,12 +209,12 @@ def _unheaded(graph: GraphIndex, question: str) -> list[tuple[str, str]]:
         return []
     taken = [(s, e) for s, e, _ in find_mentions(question, graph_lexicon(graph))]
     found = [
-        (w.group(), names[int(str(w.lastgroup)[1:])])
+        (w.start(), w.end(), w.group(), names[int(str(w.lastgroup)[1:])])
         for w in graph.kept("shortened names written", build).finditer(question)
         if not any(s < w.end() and w.start() < e for s, e in taken)
     ]
     return [
-        (written, shortened[short]) for written, short in found if _named_so(graph, short, shortened[short])
+        (s, e, w, shortened[short]) for s, e, w, short in found if _named_so(graph, short, shortened[short])
     ]
 
 

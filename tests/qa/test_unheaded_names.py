@@ -55,3 +55,17 @@ def test_a_short_name_the_lessons_use_for_more_or_an_everyday_word_is_left(
     )
     for question in ("How do I install Zorbscript?", "Why does the loss go down?"):
         assert respelled(graph, question) == (question, "")
+
+
+def test_each_place_is_read_once_and_said_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ["The Quokka-Digits dataset holds 9000 small images.", "Quokka-Digits images are grey."]
+    graph = _graph(monkeypatch, ["Quokka-Digits dataset", "kernel trick"], texts)
+    said = 'Taking "Quokka-Digits" to mean "Quokka-Digits dataset".'
+    assert respelled(graph, "Is Quokka-Digits big, and who made Quokka-Digits?") == (
+        "Is Quokka-Digits dataset big, and who made Quokka-Digits dataset?",
+        said,
+    )
+    assert respelled(graph, "What should I learn before Quokka-Digits?") == (
+        "What should I learn before Quokka-Digits dataset?",
+        said,
+    )
