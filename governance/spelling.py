@@ -194,10 +194,11 @@ def _shortened(graph: GraphIndex) -> dict[str, str]:
 
 
 def _unheaded(graph: GraphIndex, question: str) -> list[tuple[int, int, str, str]]:
-    """The names of concepts without their generic head word (:func:`_shortened`) that the question
-    writes apart from the names of the graph it writes ("Fashion-MNIST" of the Fashion-MNIST
-    dataset, hyphens or spaces between its words), each with its span, as written, and the concept
-    it shortens, when the lessons use it so (:func:`_named_so`)."""
+    """The names of concepts without their generic head word (:func:`_shortened`) that a question
+    naming no concept writes ("Fashion-MNIST" of the Fashion-MNIST dataset, hyphens or spaces
+    between its words; "Why does a vision transformer do worse on Fashion-MNIST?" is about ViTs),
+    each with its span, as written, and the concept it shortens, when the lessons use it so
+    (:func:`_named_so`)."""
     shortened = _shortened(graph)
     names = sorted(shortened, key=len, reverse=True)
 
@@ -205,13 +206,11 @@ def _unheaded(graph: GraphIndex, question: str) -> list[tuple[int, int, str, str
         either = "|".join(f"(?P<n{n}>{_written(name)})" for n, name in enumerate(names))
         return re.compile(rf"(?<![\w-])(?:{either})(?![\w-])", re.IGNORECASE)
 
-    if not names:
+    if not names or find_mentions(question, graph_lexicon(graph)):  # its concepts are what it is about
         return []
-    taken = [(s, e) for s, e, _ in find_mentions(question, graph_lexicon(graph))]
     found = [
         (w.start(), w.end(), w.group(), names[int(str(w.lastgroup)[1:])])
         for w in graph.kept("shortened names written", build).finditer(question)
-        if not any(s < w.end() and w.start() < e for s, e in taken)
     ]
     return [
         (s, e, w, shortened[short]) for s, e, w, short in found if _named_so(graph, short, shortened[short])

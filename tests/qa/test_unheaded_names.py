@@ -69,3 +69,10 @@ def test_each_place_is_read_once_and_said_once(monkeypatch: pytest.MonkeyPatch) 
         "What should I learn before Quokka-Digits dataset?",
         said,
     )
+
+
+def test_a_question_naming_a_concept_is_about_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ["The Quokka-Digits dataset holds 9000 small images.", "Quokka-Digits images are grey."]
+    graph = _graph(monkeypatch, ["Quokka-Digits dataset", "kernel trick"], texts)
+    question = "Why does the kernel trick fail on Quokka-Digits?"
+    assert respelled(graph, question) == (question, "")
