@@ -71,6 +71,7 @@ from agents.answer_forms import (
     question_terms,
     without_setting,
 )
+from agents.conclusions import premises
 from agents.definitions import definition
 from agents.enumerations import asks_for_items, with_items
 from agents.instructions import steps_told, tells_way
@@ -252,9 +253,7 @@ def _span(
                 continue
             if kind == "number" and not measured(sentence.text, start, end, amount, size):
                 continue
-            form = (
-                1.0 if kind in ("date", "number") or DATE.fullmatch(sentence.text[start:end]) is None else 0.0
-            )
+            form = float(kind in ("date", "number") or DATE.fullmatch(sentence.text[start:end]) is None)
             near = _closeness(sentence.text, start, end, focus)
             score = direct + _closeness(sentence.text, start, end, asked) + near + form
             for left, base in chains.items():
@@ -293,11 +292,10 @@ def _explain(
     "limitations"; no listing does), or for (``purpose``: :func:`agents.purposes.says_purpose_of`). Asked yes
     or no (``usual_first``), one that states the usual case comes before one stating an exception
     (:func:`agents.stance.generality`: "Typically, we disable dropout at test time." before "However, there
-    are some exceptions: ..."). Those saying the terms ``wanted`` come first
-    (:func:`agents.relevance.asked_of`). Asked ``why``, one giving a reason (:mod:`agents.reasons`), saying
-    half as much, first; the next one if it gives none. Asked ``how``, one saying the way asked
-    (:func:`agents.instructions.tells_way`) before others naming as many, its steps after it
-    (:mod:`agents.mechanisms`)."""
+    are some exceptions: ..."). Those saying the terms ``wanted`` come first (:func:`asked_of`).
+    Asked ``why``, one giving a reason (:mod:`agents.reasons`), saying half as much, first; the next one if it
+    gives none; the ones it concludes from (:mod:`agents.conclusions`). Asked ``how``, one saying the way
+    asked (:func:`agents.instructions.tells_way`) before others naming as many, its steps after it."""
     named, items = frozenset().union(*subjects), asks_for_items(how)  # items: a lead-in's list answers
     told = {k for k, s in enumerate(read) if says_purpose_of(s.text, s.terms, subjects)} if purpose else set()
     about = [
@@ -330,7 +328,9 @@ def _explain(
     rest = [s.text for s in read[best + len(passage) :] if s.excerpt == sentence.excerpt]
     before = [s.text for s in read[:best] if s.excerpt == sentence.excerpt]
     following, passage = rest[:why], steps_told(how, passage, rest, before, concepts)
-    text = " ".join(passage + reason_after(excerpts[sentence.excerpt].text, passage, following))
+    source = excerpts[sentence.excerpt].text
+    concluded = premises(source, passage[0], before) if why else []
+    text = " ".join(concluded + passage + reason_after(source, passage, following))
     return AnswerSpan(text, excerpts[sentence.excerpt].id, text, support)
 
 
