@@ -315,7 +315,7 @@ def _explain(
     ways = {k: (*first[k][:3], tells_way(how, read[k].text, concepts), *first[k][3:]) for k in about}
     ranks = {k: (*ways[k], usual[k], scores[k], _overlap(asked, read[k].terms, idf), -k) for k in about}
     order = sorted(about, key=ranks.__getitem__, reverse=True)  # ties: said itself, earlier
-    best = reason_first(order, read, first, asked, concepts) if why else order[0]
+    best = reason_first(order, read, first, asked, concepts, [e.text for e in excerpts]) if why else order[0]
     sentence = read[best]
     if len(asked & (sentence.terms | sentence.title_terms)) < 2:
         return None

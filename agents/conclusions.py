@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from agents.passages import leans_back
 from agents.text import PARAGRAPH
 
-__all__ = ["concludes", "premises"]
+__all__ = ["concludes", "one_paragraph", "premises"]
 
 _CONCLUDES = re.compile(
     r"^\W*(?:(?:this|that|which|it)(?:'s|\s+is|\s+was)\s+(?:also\s+)?(?:why|the\s+reason\s+(?:why|that))\b"
@@ -37,6 +37,19 @@ def concludes(sentence: str) -> bool:
     return _CONCLUDES.match(sentence) is not None
 
 
+def one_paragraph(text: str, first: str, second: str) -> bool:
+    """Whether two sentences of an excerpt ``text``, ``first`` before ``second`` or after it, are in
+    one paragraph: no paragraph ends between them (where either is not found, they are not).
+
+    >>> one_paragraph("Iron rusts. Pans rust. ¶ Tin shines.", "Pans rust.", "Iron rusts.")
+    True
+    >>> one_paragraph("Iron rusts. Pans rust. ¶ Tin shines.", "Iron rusts.", "Tin shines.")
+    False
+    """
+    at, end = sorted((text.find(first), text.find(second)))
+    return at >= 0 and _BREAK.search(text, at, end) is None
+
+
 def premises(text: str, sentence: str, before: Sequence[str]) -> list[str]:
     """The sentences (of ``before``, those before ``sentence`` in the excerpt ``text``) that a
     concluding ``sentence`` concludes from: the one right before it in its paragraph, and the one
@@ -49,16 +62,10 @@ def premises(text: str, sentence: str, before: Sequence[str]) -> list[str]:
     if not concludes(sentence):
         return []
     taken: list[str] = []
-    end = text.find(sentence)
     for earlier in reversed(before[-_MOST:]):
-        at = text.rfind(earlier, 0, max(end, 0))
-        if (
-            end < 0
-            or at < 0
-            or _BREAK.search(text, at + len(earlier), end)
-            or (taken and not leans_back(taken[0]))
+        if not one_paragraph(text, earlier, taken[0] if taken else sentence) or (
+            taken and not leans_back(taken[0])
         ):
             break
         taken.insert(0, earlier)
-        end = at
     return taken

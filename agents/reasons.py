@@ -6,7 +6,8 @@ to", "due to", "the reason", "otherwise", "to avoid", "to prevent", and with wha
 ("this allows", "lets us", "enables", "makes it possible"), not with what it is used or designed
 for: :func:`gives_reason`. A why question (:func:`asks_why`) is answered, among the sentences that
 name what it asks of, by one that gives a reason, and by the sentence after one that only names it
-when that one gives the reason.
+when that one gives the reason; when none of them does, by one in the best one's paragraph that gives
+a reason or concludes (:mod:`agents.conclusions`), though it names nothing asked of.
 
 >>> gives_reason("Clay cracks because it dries unevenly."), gives_reason("Clay is a soil.")
 (True, False)
@@ -25,17 +26,26 @@ from collections.abc import Mapping, Sequence, Set
 from typing import Protocol
 
 from agents.answer_forms import content_terms
+from agents.conclusions import concludes, one_paragraph
 from agents.text import PARAGRAPH
 
 __all__ = ["Said", "asks_why", "gives_reason", "reason_after", "reason_first"]
 
 _REASON = re.compile(
     r"\b(?:because|since|so\s+that|in\s+order\s+to|due\s+to|otherwise|reasons?)\b|\bto\s+(?:avoid|prevent)\b"
-    r"|\b(?:allows?|allowing|enables?|enabling|makes?\s+it\s+possible)\b|\blets?\s+(?:us|you|them|one|the)\b",
+    r"|\b(?:allows?|allowing|enables?|enabling|makes?\s+it\s+possible)\b|\blets?\s+(?:us|you|them|one|the)\b"
+    r"|\bto\s+(?:ensure|simplify|guarantee|make\s+sure)\b|\bso\s+(?:as\s+(?:not\s+)?to|(?:we|you|they|it|one)\s+"
+    r"(?:do\s+not|don't|does\s+not|doesn't|will\s+not|won't|cannot|can't|can|could|will|need\s+not))\b",
     re.IGNORECASE,
 )
-"""A reason or purpose said in so many words: what a thing allows, not what it is used for ("It is
-used for text searches." says what, not why)."""
+"""A reason or purpose said in so many words: what a thing allows or ensures, what is done so that
+something is or is not ("so we don't ..."), not what it is used for ("It is used for text searches."
+says what, not why)."""
+_CAUSE = re.compile(
+    r"\b(?:because|due\s+to|so\s+that|the\s+reasons?\s+(?:is|are|why|that|for))\b", re.IGNORECASE
+)
+"""A cause said in so many words, not what a thing allows ("otherwise" also says "unless stated
+otherwise"): a sentence naming nothing asked of gives a reason for it this way only."""
 _WHY = re.compile(r"^\W*(?:why\b|what(?:'s|\s+is)\s+the\s+(?:point|reason|use)\b)", re.IGNORECASE)
 """A question asking why: "Why ...?", "What's the point of ...?", "What is the reason ...?"."""
 
@@ -71,7 +81,10 @@ def reason_after(text: str, quoted: Sequence[str], following: Sequence[str]) -> 
 
 
 class Said(Protocol):
-    """A sentence as the offline reader reads it: its text and its content words."""
+    """A sentence as the offline reader reads it: its excerpt (a number), its text and its content words."""
+
+    @property
+    def excerpt(self) -> int: ...
 
     @property
     def text(self) -> str: ...
@@ -86,6 +99,7 @@ def reason_first(
     first: Mapping[int, tuple[object, ...]],
     asked: Set[str],
     concepts: Sequence[str],
+    sources: Sequence[str] = (),
 ) -> int:
     """Of the sentences ``order`` (best first, of ``said``), the first that gives a reason, when the best
     gives none, among those ranked as high by ``first`` (what names the concepts asked of:
@@ -107,7 +121,7 @@ def reason_first(
         return best
     names = [words for name in concepts if (words := set(content_terms(name)))]
     named = [words for words in names if words <= said[best].terms]
-    return next(
+    found = next(
         (
             k
             for k in order
@@ -119,3 +133,35 @@ def reason_first(
         ),
         best,
     )
+    return found if found != best or not sources else _reason_beside(order, said, first, asked, sources)
+
+
+def _reason_beside(
+    order: Sequence[int],
+    said: Sequence[Said],
+    first: Mapping[int, tuple[object, ...]],
+    asked: Set[str],
+    sources: Sequence[str],
+) -> int:
+    """Of the sentences ``order`` (best first), the first next to the best one in its paragraph (of its
+    excerpt's text, one of ``sources``) that concludes from the one before it (the one after the next
+    too, :func:`agents.conclusions.concludes`), else the first right before or after it that says a cause
+    (:data:`_CAUSE`), of those that say two of the words ``asked``, are no
+    series and point nowhere else (``first``, :func:`agents.relevance.explains_first`), named or not:
+    the reason is said of what the paragraph is about ("Inputs propagate faster through the residual
+    connections. As a consequence, we can train much deeper networks." after "We can train
+    a deep network with residual blocks."); the best one when none does."""
+    best = order[0]
+    source = sources[said[best].excerpt]
+    beside = [
+        k
+        for k in order
+        if k - best in (-1, 1, 2)
+        and said[k].excerpt == said[best].excerpt
+        and first[k][:2] == (True, True)
+        and first[k][4:5] != (False,)
+        and len(asked & said[k].terms) > 1
+        and one_paragraph(source, said[best].text, said[k].text)
+    ]
+    concluding = (k for k in beside if concludes(said[k].text))
+    return next(concluding, next((k for k in beside if k - best < 2 and _CAUSE.search(said[k].text)), best))

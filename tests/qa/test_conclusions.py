@@ -44,3 +44,45 @@ def test_premises_stop_at_a_paragraph_and_at_a_sentence_that_stands_alone() -> N
     assert premises(text, "That is why pans rust.", before[::2]) == ["This wet iron oxidises."]
     assert premises(text, "Pans rust.", []) == []
     assert premises("Iron rusts. ¶ Hence pans rust.", "Hence pans rust.", ["Iron rusts."]) == []
+
+
+STOVES = Excerpt(
+    "c-2",
+    "Kitchen: cooking with magnets",
+    "An induction hob heats a pan through a magnetic field. ¶ "
+    "A magnetic field stirs currents in the iron of a pan. "
+    "We can boil water quickly with an induction hob. "
+    "The heat is made in the pan itself, not in the glass. "
+    "As a consequence, water boils much sooner in an iron pan. ¶ "
+    "Since glass stays cool, spills do not burn.",
+)
+
+
+def test_a_reason_next_to_the_sentence_naming_the_concept_comes_before_its_restatement() -> None:
+    span = best_span("Why does an induction hob boil water faster?", [STOVES], ["induction hob"])
+    assert span is not None
+    assert span.text.startswith("The heat is made in the pan itself")
+    assert span.text.endswith("water boils much sooner in an iron pan.")
+    assert "glass stays cool" not in span.text
+
+
+def test_a_purpose_is_a_reason() -> None:
+    from agents.reasons import gives_reason
+
+    assert gives_reason("We sift the flour to ensure no lumps are left.")
+    assert gives_reason("Cooks salt the water so they don't need to salt the pasta later.")
+    assert gives_reason("A baker proves the dough twice to simplify the shaping.")
+    assert not gives_reason("So far we have only boiled water.")
+
+
+def test_what_a_neighbour_allows_or_says_otherwise_is_no_reason_for_what_it_does_not_name() -> None:
+    grills = Excerpt(
+        "c-3",
+        "Kitchen: outdoors",
+        "A charcoal grill sears meat over glowing coals. "
+        "Charcoal is made from wood. "
+        "Unless told otherwise, cooks sear meat over the hottest coals.",
+    )
+    span = best_span("Why does a charcoal grill sear meat?", [grills], ["charcoal grill"])
+    assert span is not None
+    assert span.text == "A charcoal grill sears meat over glowing coals."
