@@ -46,6 +46,8 @@ _CAUSE = re.compile(
 )
 """A cause said in so many words, not what a thing allows ("otherwise" also says "unless stated
 otherwise"): a sentence naming nothing asked of gives a reason for it this way only."""
+_RELATIVE = re.compile(r"\b(?:where|which|who|whom|whose)\b[^,;:()]*$", re.IGNORECASE)
+"""A relative clause open up to a point of a sentence (no comma since)."""
 _WHY = re.compile(r"^\W*(?:why\b|what(?:'s|\s+is)\s+the\s+(?:point|reason|use)\b)", re.IGNORECASE)
 """A question asking why: "Why ...?", "What's the point of ...?", "What is the reason ...?"."""
 
@@ -164,4 +166,15 @@ def _reason_beside(
         and one_paragraph(source, said[best].text, said[k].text)
     ]
     concluding = (k for k in beside if concludes(said[k].text))
-    return next(concluding, next((k for k in beside if k - best < 2 and _CAUSE.search(said[k].text)), best))
+    return next(concluding, next((k for k in beside if k - best < 2 and _says_cause(said[k].text)), best))
+
+
+def _says_cause(sentence: str) -> bool:
+    """Whether a sentence says a cause (:data:`_CAUSE`) of what it says, not in a relative clause, of
+    something it names ("... the rise where dough swells due to steam." says why dough swells).
+
+    >>> _says_cause("Dough rises due to steam."), _says_cause("It is a rise where dough swells due to heat.")
+    (True, False)
+    """
+    found = _CAUSE.search(sentence)
+    return found is not None and _RELATIVE.search(sentence, 0, found.start()) is None

@@ -86,3 +86,15 @@ def test_what_a_neighbour_allows_or_says_otherwise_is_no_reason_for_what_it_does
     span = best_span("Why does a charcoal grill sear meat?", [grills], ["charcoal grill"])
     assert span is not None
     assert span.text == "A charcoal grill sears meat over glowing coals."
+
+
+def test_a_cause_said_in_a_relative_clause_is_no_reason_for_the_sentence_next_to_it() -> None:
+    bakes = Excerpt(
+        "c-4",
+        "Kitchen: baking",
+        "Bakers say oven spring for the rise where dough swells due to steam. "
+        "Some bakers also say it is the bloom of a loaf of bread.",
+    )
+    span = best_span("Why do bakers say bloom?", [bakes], ["bloom"])
+    assert span is not None
+    assert span.text == "Some bakers also say it is the bloom of a loaf of bread."
