@@ -17,7 +17,7 @@ from magg_kg.graph_index import GraphIndex
 __all__ = ["unread_said"]
 
 _WITH = re.compile(
-    r"\b(?:with|using|via)\s+(?P<object>(?:[\w.+#-]+\s*){1,3}?)\s*"
+    r"\b(?:with|using|via)\s+(?P<object>(?:[\w.+#-]+\s*){1,4}?)\s*"
     r"(?:\b(?:(?:in order |so as )?to|so that)\s+[^,;]*?)?[?.!]*\s*$",
     re.IGNORECASE,
 )

@@ -127,3 +127,13 @@ def test_what_a_question_asks_to_do_it_with_before_what_for_is_not_covered(graph
     asked = "How do I apply dropout with care to regularize a model?"
     for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
         assert result.covered and "does not cover" not in result.answer, (asked, result.answer)
+
+
+def test_two_names_and_a_head_word_after_with_are_read_whole(graph: GraphIndex) -> None:
+    # genai: "does the course show how to evaluate my LLM app with BLEU or ROUGE scores" read at most
+    # three words after "with", so the four of "BLEU or ROUGE scores" were never checked, and a
+    # sentence on evaluating the security of an LLM was quoted as if it answered.
+    asked = "How do I apply dropout with Horovod or Petastorm jobs?"
+    unread = 'The graph does not cover "Horovod" or "Petastorm jobs": no lesson mentions them.'
+    for result in (answer_routed(LLM, graph, asked, {}), answer_flat(LLM, graph, asked)):
+        assert result.short_answer == unread and result.answer.startswith(unread)
