@@ -33,7 +33,14 @@ _LEAD = r"^\W*(?:[^,.:;!?]{1,60},\s*)?"
 _LETS = r"(?:let(?:'|’)?s|let\s+us)"
 _SUPPOSES = r"(?:say|assume|suppose|denote|call|write|recall|imagine|pretend)\b"
 """What "let us" also opens that states something: a supposition, a name given."""
-_LET = re.compile(rf"{_LEAD}{_LETS}\s+(?!{_SUPPOSES})[a-z]", re.IGNORECASE)
+_TELLS = (
+    r"(?:(?:first|now|then|briefly|quickly)\s+)?(?:(?:take\s+a\s+)?look|see|explore|discuss|compare|contrast"
+    r"|introduce|dive|delve|start|begin|get\s+started|turn|move|review|examine|consider|talk|go\s+over"
+    r"|walk\s+through|recap|revisit|summari[sz]e|focus|learn|understand|find\s+out|check\s+out|meet)\b"
+)
+"""What "let us" opens that tells what the text will do next (look, compare, introduce ...); "Let's set
+the temperature to 0 and run it again" does something that says what happens, no lead-in."""
+_LET = re.compile(rf"{_LEAD}{_LETS}\s+(?!{_SUPPOSES}){_TELLS}", re.IGNORECASE)
 _NEXT = re.compile(
     r"^\W*the\s+(?:next|first|last|following|other)\b[^.:;]*?\bwe(?:\s+(?:will|shall|are\s+going\s+to)|(?:'|’)ll)"
     r"\s+\w+\s+(?:is|are)\b",
@@ -64,6 +71,8 @@ def leads_in(sentence: str) -> bool:
     True
     >>> leads_in("Let us assume that the noise is Gaussian."), leads_in("A hash map stores pairs.")
     (False, False)
+    >>> leads_in("Let's set the cache size to 0 and run it again: every read now misses.")
+    False
     >>> leads_in("Here are some ways a cache can fail: **Stale data**: the entry is old.")
     True
     >>> leads_in("A cache is a store that overcomes two limits: **Speed**. It is fast.")
