@@ -38,6 +38,11 @@ _HOW_TO = re.compile(
 
 _HOW_IT_WORKS = re.compile(r"\bhow\s+(?:does|do|did)\s+(?!(?:i|we|you|one)\b)", re.IGNORECASE)
 """A question that asks how a thing does what it does."""
+_WORKS = re.compile(
+    r"\b(?:work(?:s|ing)?|operates?|functions?|proceeds?|steps?|step\s+by\s+step)\b", re.IGNORECASE
+)
+"""How a thing works as a whole ("How does X work?"), which its steps tell; asked how it does one
+thing ("How does X predict a rating?"), the sentence that says that comes before a step of another."""
 
 _STATE_VERBS = frozenset(
     "is are was were has have had does do did be being been seems means consists contains includes comprises "
@@ -211,12 +216,21 @@ def tells_way(question: str, sentence: str, names: Sequence[str]) -> bool:
     True
     >>> tells_way("What is dropout?", "Dropout zeroes units.", ["dropout"])
     False
+    >>> step = "Then, we fit the sieve by minimizing the error between predicted and real sizes."
+    >>> tells_way("How does a sieve work?", step, ["sieve"])
+    True
+    >>> tells_way("How does a sieve predict sizes?", step, ["sieve"])
+    False
     """
     if asks_how_to(question):
         return says_how(sentence)
     if asks_instances(question):
         return names_instance(sentence, instance_terms(question))
-    return asks_how_it_works(question) and (says_what_it_does(sentence, names) or says_steps(sentence))
+    if not asks_how_it_works(question):
+        return False
+    return says_what_it_does(sentence, names) or (
+        _WORKS.search(question) is not None and says_steps(sentence)
+    )
 
 
 def steps_told(
