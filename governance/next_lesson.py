@@ -109,10 +109,14 @@ def taught_next(graph: GraphIndex, concept: str) -> tuple[str, list[str]]:
     firsts = _lesson_starts(lesson_chunks(graph))
     order = list(firsts)
     titled = [lesson for lesson in order if concept in firsts[lesson].title_concepts]
-    start = titled[0] if titled else where[1].lesson_id  # a lesson on X, not an overview defining it
     parts = _parts(graph)
     name = graph.concepts[concept].name
     names = [name, *graph.names.get(concept, ())]
+    # a lesson on X, not an overview defining it; in the part named after X, if one is
+    headed = [lesson for lesson in titled if any(_in_words(n, parts.get(lesson, "")) for n in names)]
+    if not headed and len({parts.get(lesson) for lesson in titled}) > 1:
+        return "", []  # lessons on X in several parts, none named after it: which one is X's is unknown
+    start = (headed or titled or [where[1].lesson_id])[0]
     own = parts.get(start)
     later = order[order.index(start) + 1 :]
     if own and any(_in_words(n, own) for n in names):

@@ -5,6 +5,7 @@ the next step of a process a question places itself in."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -88,3 +89,30 @@ def test_a_cue_word_said_of_the_course_asks_no_order() -> None:
     keys = {"ethics rule": "ethics", "sorting": "sorting"}
     assert classify("What are the ethics rules this course follows?", keys).type != "unlocks"
     assert classify("What follows sorting?", keys).type == "unlocks"
+
+
+SPREAD = {
+    "01-chapter_queues--heaps.md": "# Heaps in Queues\n\nA **heap** is a tree with its least item on top.\n",
+    "02-chapter_queues--rings.md": "# Ring Buffers\n\nA **ring buffer** is an array that wraps around.\n",
+    "03-chapter_sorting--heaps.md": "# Sorting with Heaps\n\nA heap sorts a list when its top is taken "
+    "again and again.\n",
+    "04-chapter_sorting--merging.md": "# Merge Sort\n\n**Merge sort** is a sort that merges sorted halves.\n",
+    "05-chapter_graphs--paths.md": "# Shortest Paths\n\nA **shortest path** is a path of least weight.\n",
+}
+
+
+def test_lessons_on_a_concept_in_several_parts_none_named_after_it_say_no_next_lesson(
+    tmp_path: Path,
+) -> None:
+    # d2l: "pretraining" titles a lesson of the attention chapter and the lessons of the chapter named
+    # after it; the first of them was taken as its lesson, and the answer named the attention chapter's
+    # next lesson ("Multi-Head Attention") as what comes after pretraining
+    with course_graph(tmp_path, SPREAD) as spread:
+        said, cited = taught_next(spread, _concept(spread, "heap"))
+        assert (said, cited) == ("", [])
+    named = dict(SPREAD)
+    named["03-chapter_heaps--sorting.md"] = named.pop("03-chapter_sorting--heaps.md")
+    (tmp_path / "named").mkdir()
+    with course_graph(tmp_path / "named", dict(sorted(named.items()))) as headed:
+        said, _ = taught_next(headed, _concept(headed, "heap"))
+        assert said.startswith('In the course, the part after the one on heap is "Merge Sort"'), said
