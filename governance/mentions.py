@@ -25,7 +25,9 @@ _CUE = re.compile(
     re.IGNORECASE,
 )
 """What puts the names after it in a list of examples or a history, or names a tool used for
-something else: the names that follow are named, not explained."""
+something else: the names that follow are named, not explained. "includes" with one object names
+no list ("The lesson includes an index of the transcripts"): it lists only names joined by "and",
+"or" or commas."""
 _END = re.compile(
     r"[;:!?()]|\.(?:\s|$)|,(?!\s*(?:and|or)\b|\s+[A-Z0-9*_])"
     r"|\b(?:which|that|who|whose|where|is|are|was|were|has|have|can|could|will|would|to|by)\b"
@@ -34,6 +36,7 @@ _END = re.compile(
 """Where a list of names ends: a clause after it says something, and of what comes before it; so
 does a preposition ("models such as A across OCR tasks" lists A, not OCR) and a word that gives a
 name ("algorithms called neural networks" says what neural networks are)."""
+_JOINED = re.compile(r",|\b(?:and|or)\b")
 _QUOTE = re.compile(r'"(.+?)"\s*\[(?:c|e)-\w+')
 """A sentence an answer quotes, before the id it cites."""
 
@@ -43,8 +46,11 @@ def _spans(sentence: str) -> list[tuple[int, int]]:
     list ends (:data:`_END`)."""
     spans: list[tuple[int, int]] = []
     for cue in _CUE.finditer(sentence):
-        end = _END.search(sentence, cue.end())
-        spans.append((cue.end(), end.start() if end else len(sentence)))
+        found = _END.search(sentence, cue.end())
+        end = found.start() if found else len(sentence)
+        if cue.group(0).lower().startswith("includes") and not _JOINED.search(sentence, cue.end(), end):
+            continue  # "The lesson includes an index of ...": one object, no list of names
+        spans.append((cue.end(), end))
     return spans
 
 
@@ -77,6 +83,8 @@ def only_named(question: str, sentence: str) -> str:
     >>> only_named("How does latent diffusion work?", "Examples include Imagen and latent diffusion.")
     'latent diffusion'
     >>> only_named("How does latent diffusion work?", "Latent diffusion works like a denoiser.")
+    ''
+    >>> only_named("How was the latent index built?", "The course includes a latent index of the notes.")
     ''
     """
     if not _ASKS.search(question):
