@@ -27,12 +27,12 @@ __all__ = ["asked_property", "said_of"]
 _ASKING = re.compile(
     r"\b(?:each|every)\s+(?:time|other|one)\b|\b(?:vs|versus|compar\w*|contrast\w*|differ\w*|"
     r"distinct\w*|distinguish\w*|similar\w*|alike|same|main|key|major|thing|things|really|overall|"
-    r"relat\w*|connect\w*|link\w*|"
+    r"relat\w*|connect\w*|link\w*|kinds?|types?|sorts?|forms?|examples?|instances?|cases?|special|"
     r"between|better|worse|prefer\w*|choose|pick|when|which|uses?|used|using|more|less|much|many|most)\b",
     re.IGNORECASE,
 )
 """Words that ask for a comparison, how two things relate, or which of them to take, and say nothing
-of a property ("How is A related to B?" asks of none)."""
+of a property ("How is A related to B?", "Is A a kind of B?" ask of none)."""
 
 _SETTING = re.compile(r"^\s+(?:for|in|on|within)\s+[^,;:?!]+[?!.\s]*$", re.IGNORECASE)
 """A phrase of setting that ends a comparison after its last name ("A vs B in C?"): where the two are
@@ -69,6 +69,8 @@ def asked_property(question: str, names: Sequence[str]) -> list[str]:
     ...                ["layer normalization", "batch normalization"])
     []
     >>> asked_property("How is k-means related to clustering?", ["k-means", "clustering"])
+    []
+    >>> asked_property("Is a heap a kind of tree?", ["heap", "tree"])
     []
     """
     found = find_mentions(question, lexicon([(name, name_forms(name)) for name in names]))
