@@ -74,13 +74,11 @@ _SAID = rf"(?P<said>(?:\b(?:e\.g|i\.e|vs|cf)\.|[.!?](?={GOES_ON})|[^.;:!?])+)"
 """What a definition says X is: up to the end of its clause (an abbreviation's full stop kept, and
 a stop inside emphasis or a quote: :data:`GOES_ON`)."""
 _KIND = re.compile(r"[\W_]*(?:an?|the|one of)\s", re.IGNORECASE)
-"""A definition that says what kind of thing X is ("a weighting ...", "the process of ..."), not
-only how it is ("currently more art than science")."""
+"""A definition that says what kind X is ("a weighting", "the process of ..."), not how ("more art")."""
 _GENUS = re.compile(rf"[\W_]*(?:[a-z]+ly\s+)?{_CLASS}", re.IGNORECASE)
 """A definition that names the class X is one of ("a weighting ...", "really a classification
 method"), preferred to one with "the", which may only relate X to something ("the opposite")."""
-_ADVERB = re.compile(rf"^[a-z]+ly\s+(?={_CLASS})", re.IGNORECASE)
-"""An adverb before the class ("really a ..."): the answer starts at the class."""
+_ADVERB = re.compile(rf"^[a-z]+ly\s+(?={_CLASS})", re.IGNORECASE)  # "really a ...": from the class on
 _LEAD = r"[^.;:!?]{0,80}?(?:,\s*|\s)(?:(?<!such\s)(?<!well\s)as|since|because|whereas)\s+"
 """A clause before the one that says what X is ("Only for convenience, as X is really a ..."):
 skipped, up to a subordinating word that opens X's clause (not the "as" of "such as X"); what
@@ -277,12 +275,14 @@ def defines(sentences: Sequence[str], names: Sequence[str]) -> bool:
 
 
 def _clause(said: str) -> str:
-    """What a definition says, to its first comma that is not inside a list of a few words.
+    """What a definition says, to its first comma outside a list of a few words or an aside ", or Y,".
 
     >>> _clause("a weighting, learned"), _clause("the quality, safety, and cost of outputs, in short")
     ('a weighting', 'the quality, safety, and cost of outputs')
+    >>> _clause("a search that uses the sense, or meaning, of words, so to speak")
+    'a search that uses the sense, or meaning, of words'
     """
-    kept = _LISTED.sub("\0", said)
+    kept = _LISTED.sub("\0", re.sub(r",(\s+or\s+[\w-]+(?:\s+[\w-]+){0,2}),", "\0\\1\0", said))
     if "\0" in kept:  # the list's last comma, before its "and" ("safety, and cost")
         kept = re.sub(r"(\0[^,]*),(?=\s+(?:and|or)\s)", "\\1\0", kept)
     return kept.split(",")[0].replace("\0", ",")
