@@ -318,14 +318,15 @@ MARKUP_CHARS = st.sampled_from(
 )
 @example(text="= 0", flavor="markdown")  # an AsciiDoc title, shown "# 0"
 @example(text="0\n=", flavor="markdown")  # a setext underline, shown as itself
+@example(text="0\n~ 0", flavor="markdown")  # a Pandoc definition's "~", shown as ":"
 def test_the_prose_view_keeps_every_offset(text: str, flavor: Flavor) -> None:
     markup = find_prose(text, flavor)
     assert len(markup.prose) == len(text)
     # The exceptions: a list marker or an HTML block tag reads as a line break, an HTML heading's tag
     # as "#", an emphasis tag as "*", a character reference as its character; each in a character
     # of the marker, the tag or the reference. And a heading's marks of another markup (AsciiDoc's
-    # "==", org's "**") read as "#", an underline (reST's, setext's) as a line of "=" or "-", each in
-    # a character of its marker.
+    # "==", org's "**") read as "#", an underline (reST's, setext's) as a line of "=" or "-", and a
+    # definition's mark (Pandoc's "~") as ":", each in a character of its marker.
     markers = {i for r in markup.regions if r.kind == "marker" for i in range(r.start, r.end)}
     tags = {i for r in markup.regions if r.kind == "html" for i in range(r.start, r.end)}
     assert all(
@@ -333,14 +334,14 @@ def test_the_prose_view_keeps_every_offset(text: str, flavor: Flavor) -> None:
         or (p == " " and t != "\n")
         or (p == "\n" and i in markers | tags)
         or (p in "#*" and i in tags)
-        or (p in "#=-" and i in markers)
+        or (p in "#=-:" and i in markers)
         or (t == "&" and i in tags)
         for i, (p, t) in enumerate(zip(markup.prose, text, strict=True))
     )
     blanked = [i for i, (p, t) in enumerate(zip(markup.prose, text, strict=True)) if p != t]
     covered = {i for r in markup.regions for i in range(r.start, r.end)}
     assert set(blanked) <= covered
-    shown = {i for i in markers if markup.prose[i] in "#=-"}  # a heading's marks, an underline
+    shown = {i for i in markers if markup.prose[i] in "#=-:"}  # a heading's marks, an underline, a ":"
     assert all(markup.prose[i] in " \n" for i in covered - tags - shown)
     assert all(0 <= h.start < h.end <= len(text) for h in markup.hidden)
 
