@@ -26,21 +26,16 @@ from agents.answer_forms import content_terms
 from agents.passages import leans_back
 from agents.text import sentences
 from governance.excerpts import LessonChunk, lesson_chunks
+from governance.process_steps import AFTER_WHAT, IN_A, PROCESS_HEADS
 from governance.teaching_order import first_chunk
 from magg_kg.graph_index import GraphIndex
 
 __all__ = ["asks_course_order", "names_a_part", "taught_next"]
 
-_PROCESS = re.compile(
-    r"\b(?:in|of|during|through(?:out)?|within)\s+(?:the|a|an|my|our|this|that|its|their)\s+"
-    r"(?:[\w-]+\s+){0,4}(?:life\s?cycle|process|pipeline|workflow|cycle|loop|procedure|stages?|phases?)\b",
-    re.IGNORECASE,
-)
+_PROCESS = re.compile(rf"{IN_A}(?:{PROCESS_HEADS}|stages?|phases?)\b", re.IGNORECASE)
 """A process the question places itself in ("in the LLM app lifecycle"): what comes after is its
 next step, not the course's next lesson."""
-_AFTER = re.compile(
-    r"\b(?:after|beyond|following)\s+((?:(?!\b(?:in|within|inside|during)\b)[^,.;?!])+)", re.IGNORECASE
-)
+_AFTER = re.compile(rf"\b(?:after|beyond|following){AFTER_WHAT}", re.IGNORECASE)
 """What a question asks to come after, up to where it places that in something ("after grading in
 sorting": grading, a step of sorting)."""
 _DONE = re.compile(
@@ -80,7 +75,9 @@ def asks_course_order(question: str, names: Sequence[str]) -> bool:
     spoken = [found.group(1).lower().strip() for found in _AFTER.finditer(question)]
     if not spoken:  # "what comes next?": of what the learner has done, or a part of the course
         return _DONE.search(question) is not None or names_a_part(question)
-    return any(_BACK.fullmatch(said) or any(_names(name.lower(), said) for name in names) for said in spoken)
+    return any(
+        _BACK.fullmatch(said) or any(_in_words(name.lower(), said) for name in names) for said in spoken
+    )
 
 
 def names_a_part(question: str) -> bool:
@@ -91,12 +88,6 @@ def names_a_part(question: str) -> bool:
     (True, False)
     """
     return _PART.search(question) is not None
-
-
-def _names(name: str, said: str) -> bool:
-    """Whether what is said names the name, its words' stems in a row ("the multilayer perceptrons
-    chapter" names multilayer perceptron)."""
-    return _in_words(name, said)
 
 
 def taught_next(graph: GraphIndex, concept: str) -> tuple[str, list[str]]:
@@ -168,7 +159,8 @@ def _words(text: str) -> list[str]:
 
 
 def _in_words(name: str, part: str) -> bool:
-    """Whether a name's words are among the part's name's words, in a row ("chapter_linear-trees")."""
+    """Whether a name's words' stems are among a text's, in a row: a part's name ("chapter_linear-trees"),
+    what a question asks to come after ("the multilayer perceptrons chapter": multilayer perceptron)."""
     wanted, words = _words(name), _words(part)
     return bool(wanted) and any(words[at : at + len(wanted)] == wanted for at in range(len(words)))
 

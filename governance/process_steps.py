@@ -18,17 +18,19 @@ from agents.text import sentences
 from governance.excerpts import lesson_chunks
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["next_step"]
+__all__ = ["AFTER_WHAT", "IN_A", "PROCESS_HEADS", "next_step"]
 
-_HEADS = r"life\s?cycle|process|pipeline|workflow|cycle|loop|procedure"
-_IN_PROCESS = re.compile(
-    rf"\b(?:in|of|during|through(?:out)?|within)\s+(?:the|a|an|my|our|this|that|its|their)\s+"
-    rf"(?:[\w-]+\s+){{0,4}}({_HEADS})\b",
-    re.IGNORECASE,
+PROCESS_HEADS = r"life\s?cycle|process|pipeline|workflow|cycle|loop|procedure"
+"""The head nouns of a process a question places itself in ("the app lifecycle")."""
+IN_A = (
+    r"\b(?:in|of|during|through(?:out)?|within)\s+(?:the|a|an|my|our|this|that|its|their)\s+"
+    r"(?:[\w-]+\s+){0,4}"
 )
-_AFTER = re.compile(
-    r"\b(?:after|following)\s+((?:(?!\b(?:in|within|inside|during)\b)[^,.;?!])+)", re.IGNORECASE
-)
+"""What places a question in a process, before the process's head noun ("in the LLM app ...")."""
+AFTER_WHAT = r"\s+((?:(?!\b(?:in|within|inside|during)\b)[^,.;?!])+)"
+"""What a question asks to come after, after "after": up to where it places that in something."""
+_IN_PROCESS = re.compile(rf"{IN_A}({PROCESS_HEADS})\b", re.IGNORECASE)
+_AFTER = re.compile(rf"\b(?:after|following){AFTER_WHAT}", re.IGNORECASE)
 _LABEL = re.compile(r"\W*([\w/ -]{2,40}?)\s*[,:]\s")
 """A step's label: a few words opening the sentence, set off by a comma or a colon."""
 
