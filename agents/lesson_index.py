@@ -117,18 +117,24 @@ def _headed(headings: Sequence[str], finder: MentionFinder) -> bool:
     return {role for heading in headings for _, _, role in finder.find(heading)} == {"first", "second"}
 
 
-def sentences_naming(texts: Iterable[Sequence[str]], first: Sequence[str], second: Sequence[str]) -> int:
+def sentences_naming(
+    texts: Iterable[Sequence[str]], first: Sequence[str], second: Sequence[str], wider: Sequence[str] = ()
+) -> int:
     """How many of the sentences (grouped by lesson) name a concept called ``first`` (its names)
-    and one called ``second``, each as a mention of its own.
+    and one called ``second``, each as a mention of its own; a span that writes one of ``wider``
+    (another concept's longer name) names neither.
 
     >>> sentences_naming([("Dropout regularizes networks.", "Networks overfit.")],
     ...     ["dropout"], ["neural network", "network"])
     1
+    >>> sentences_naming([("We tune hyperparameters by hyperparameter optimization.",)],
+    ...     ["hyperparameters"], ["optimization"], ["hyperparameter optimization"])
+    0
     """
     keys = lexicon([("first", list(first)), ("second", list(second))])
     if len(set(keys.values())) < 2:
         return 0
-    finder = MentionFinder(keys)
+    finder = MentionFinder(_widened(keys, wider))
     probes = _probes(keys)
     count = 0
     for group in texts:
@@ -139,6 +145,14 @@ def sentences_naming(texts: Iterable[Sequence[str]], first: Sequence[str], secon
             if {role for _, _, role in finder.find(sentence)} == {"first", "second"}:
                 count += 1
     return count
+
+
+def _widened(keys: Mapping[str, str], wider: Sequence[str]) -> dict[str, str]:
+    """A two-concept lexicon with the wider names keyed to neither (the two keep their own keys)."""
+    widened = dict(keys)
+    for name in wider:
+        widened.setdefault(normalize_name(name), "wider")
+    return widened
 
 
 def _probes(keys: Mapping[str, str]) -> dict[str, set[str]]:
@@ -246,7 +260,9 @@ class LessonIndex:
         self.count = lessons
         self._prose_of = prose_of
         self._prose: dict[str, str | None] = {}
-        self._counted: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], Cooccurrence] = {}
+        self._counted: dict[
+            tuple[str, str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], Cooccurrence
+        ] = {}
         """Counts already made, by the two concepts and their names (the owners' view of a claim
         and the judge's ask the same); a lesson added clears them."""
 
@@ -270,23 +286,28 @@ class LessonIndex:
         """How many lesson files link the concept (the parts and versions of one file are one)."""
         return len({file_key(lesson_id) for lesson_id in self._members.get(concept, ())})
 
-    def cooccurrence(self, a: str, b: str, names: Callable[[str], list[str]]) -> Cooccurrence:
+    def cooccurrence(
+        self, a: str, b: str, names: Callable[[str], list[str]], wider: Sequence[str] = ()
+    ) -> Cooccurrence:
         """How the lessons that link both concepts name them together (``names`` gives each one's
         names): the sentences naming both, and whether a lesson's headings name both or it
-        emphasises either."""
+        emphasises either. A span that writes one of ``wider`` (other concepts' longer names that
+        hold a name of either, :mod:`agents.wider_names`) names that concept, not either."""
         first, second = names(a), names(b)
-        key = (a, b, tuple(first), tuple(second))
+        key = (a, b, tuple(first), tuple(second), tuple(wider))
         if key not in self._counted:
-            self._counted[key] = self._count(a, b, first, second)
+            self._counted[key] = self._count(a, b, first, second, wider)
         return self._counted[key]
 
-    def _count(self, a: str, b: str, first: Sequence[str], second: Sequence[str]) -> Cooccurrence:
+    def _count(
+        self, a: str, b: str, first: Sequence[str], second: Sequence[str], wider: Sequence[str] = ()
+    ) -> Cooccurrence:
         shared = self._members.get(a, set()) & self._members.get(b, set())
         proses = [prose for prose in map(self._read, sorted(shared)) if prose]
         if not proses:
             return Cooccurrence()
         keys = lexicon([("first", list(first)), ("second", list(second))])
-        finder = MentionFinder(keys) if len(set(keys.values())) == 2 else None
+        finder = MentionFinder(_widened(keys, wider)) if len(set(keys.values())) == 2 else None
         outlines = [lesson_outline(prose) for prose in proses]
         marked = {normalize_name(name) for name in (*first, *second)} - {""}
         probes = _probes(keys)  # the sentences that pass the first test, from each lesson's sets
@@ -296,7 +317,7 @@ class LessonIndex:
             if self._members.get(shorter, set()) <= shared:
                 short = short or short_name(proses, *names_)
         return Cooccurrence(
-            sentences=sentences_naming(probed, first, second),
+            sentences=sentences_naming(probed, first, second, wider),
             headed=finder is not None and any(_headed(o.headings, finder) for o in outlines),
             marked=any(o.marked & marked for o in outlines),
             one=stating_one((s for group in probed for s in group), finder) if finder is not None else "",

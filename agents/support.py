@@ -27,6 +27,7 @@ from agents.lesson_index import LessonIndex, LessonProse, prose_reader
 from agents.teaching import TeachingOrder
 from agents.term_weights import TermWeights
 from agents.text import MentionFinder, content_words, lexicon
+from agents.wider_names import WiderNames
 from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
 from magg_kg.vocabulary import CURRICULUM, GraphSchema
@@ -155,6 +156,7 @@ class GraphView:
         self._earlier: dict[str, dict[str, set[Triple]]] = {}  # learning order, later -> first
         self._citations: dict[str, int] | None = None
         self._words: dict[str, set[str]] | None = None
+        self._wider: WiderNames | None = None
         self._whole: dict[str, set[str]] = {}  # part_of, part -> whole
         self._weights: TermWeights | None = None
         for src, type_, dst in edges:
@@ -211,6 +213,7 @@ class GraphView:
             self._weights = None
             self._citations = None
             self._words = None
+            self._wider = None
 
     def add_names(self, aliases: Mapping[str, str]) -> None:
         """Adds aliases (alias -> concept id) not known yet."""
@@ -220,12 +223,19 @@ class GraphView:
                 known.append(alias)
                 self._citations = None
                 self._words = None
+                self._wider = None
 
     def names(self, concept_id: str) -> list[str]:
         """The concept's name and aliases (the id itself when nothing else is known)."""
         concept = self._concepts.get(concept_id)
         found = [concept.name] if concept is not None else [concept_id.replace("-", " ")]
         return found + [name for name in self._names.get(concept_id, []) if name not in found]
+
+    def wider_names(self, a: str, b: str) -> list[str]:
+        """Other concepts' names that hold both (:meth:`agents.wider_names.WiderNames.joining`)."""
+        if self._wider is None:
+            self._wider = WiderNames({cid: self.names(cid) for cid in self._concepts})
+        return self._wider.joining(self.names(a), self.names(b), excluded=(a, b))
 
     def node_type(self, concept_id: str) -> str:
         return self._concepts[concept_id].type
@@ -312,7 +322,7 @@ class GraphView:
         dst_near = self.neighbors(dst) - {src}
         shared = sorted(src_near & dst_near)
         order = self._order_arc(claim)
-        both = self.lessons.cooccurrence(src, dst, self.names)
+        both = self.lessons.cooccurrence(src, dst, self.names, self.wider_names(src, dst))
         if order is not None:
             paths = [p for p in self.order_paths(*order) if len(p) > 2 or _direct(self, p, claim)]
             reverse = self.order_paths(order[1], order[0])

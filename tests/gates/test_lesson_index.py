@@ -153,3 +153,22 @@ def test_the_judge_view_carries_the_presentation_and_the_lessons_model_believes_
     assert (values["headed_together"], values["marked_in_lesson"]) == (1.0, 1.0)
     plain: dict[str, object] = {**payload, "subgraph": {**subgraph, "presented": [False, False]}}
     assert score_claim(payload, data)[0] > score_claim(plain, data)[0]
+
+
+def test_a_name_that_holds_both_names_one_concept_not_both() -> None:
+    """A heading or a sentence that writes another concept's name holding both names ("weight
+    decay tuning" holds "weight decay" and "tuning") names that concept: it neither heads the two
+    together nor counts as a sentence naming both. A name holding one of them only ("careful
+    tuning") leaves the other mentions as they were."""
+    prose = "# Weight Decay Tuning\n\nWeight decay tuning is slow.\n\n## Tuning\n\nCareful tuning of weight decay helps."
+    ids = ("weight-decay", "tuning", "weight-decay-tuning", "careful-tuning")
+    view = GraphView(concepts(*ids), [])
+    view.add_lesson("l1", ids, prose)
+    assert view.wider_names("weight-decay", "tuning") == ["weight decay tuning"]
+    both = view.lessons.cooccurrence(
+        "weight-decay", "tuning", view.names, view.wider_names("weight-decay", "tuning")
+    )
+    assert both.sentences == 1  # "Careful tuning of weight decay": "careful tuning" holds one name only
+    assert not both.headed  # "Weight Decay Tuning" heads one concept; "Tuning" heads the other alone
+    unaware = view.lessons.cooccurrence("weight-decay", "tuning", view.names)
+    assert unaware.sentences == 2 and unaware.headed
