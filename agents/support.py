@@ -18,8 +18,7 @@ roles put in their prompt payloads, so the offline roles compute from the payloa
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -27,6 +26,7 @@ from agents.lesson_index import LessonIndex, LessonProse, prose_reader
 from agents.teaching import TeachingOrder
 from agents.term_weights import TermWeights
 from agents.text import MentionFinder, content_words, lexicon
+from agents.walks import bounded_paths
 from agents.wider_names import WiderNames
 from magg_kg.records import Concept, Triple
 from magg_kg.store import Store
@@ -45,7 +45,6 @@ CONFLICTING_TYPES: frozenset[frozenset[str]] = frozenset(
 towards it, is not its alternative."""
 
 _HOPS = 3
-_VISITS = 5_000
 _SHOWN = 12
 
 
@@ -304,11 +303,11 @@ class GraphView:
 
     def order_paths(self, first: str, later: str, hops: int = _HOPS, limit: int = 3) -> list[tuple[str, ...]]:
         """Up to ``limit`` learning-order paths first -> ... -> later of at most ``hops`` edges."""
-        return _paths(lambda node: self._later.get(node, {}).keys(), first, later, hops, limit)
+        return bounded_paths(lambda node: self._later.get(node, {}).keys(), first, later, hops, limit)
 
     def whole_paths(self, part: str, whole: str, hops: int = _HOPS, limit: int = 3) -> list[tuple[str, ...]]:
         """Up to ``limit`` part_of paths part -> ... -> whole of at most ``hops`` edges."""
-        return _paths(lambda node: self._whole.get(node, set()), part, whole, hops, limit)
+        return bounded_paths(lambda node: self._whole.get(node, set()), part, whole, hops, limit)
 
     def claim_order(self, src: str, type_: str, dst: str) -> tuple[str, str] | None:
         """(first, later) in learning order if the claim states one, else None."""
@@ -431,29 +430,3 @@ def current_positions(store: Store) -> dict[str, int]:
 def _direct(view: GraphView, path: tuple[str, ...], claim: Triple) -> bool:
     """Whether a one-edge order path is stated by an edge other than the claim itself."""
     return any(t != claim for t in view.edges_between(path[0], path[1]) if view.claim_order(*t) is not None)
-
-
-def _paths(
-    step: Callable[[str], Iterable[str]], start: str, goal: str, hops: int, limit: int
-) -> list[tuple[str, ...]]:
-    """Simple paths start -> goal of at most ``hops`` edges, shortest first.
-
-    A breadth-first walk that stops after :data:`_VISITS` expansions, so a hub costs a bounded
-    amount of work (a path it misses is a path the judge does not hear about, never a wrong one).
-    """
-    found: list[tuple[str, ...]] = []
-    queue: deque[tuple[str, ...]] = deque([(start,)])
-    visits = 0
-    while queue and len(found) < limit and visits < _VISITS:
-        path = queue.popleft()
-        visits += 1
-        if len(path) > hops:
-            continue
-        for successor in sorted(step(path[-1])):
-            if successor == goal:
-                found.append((*path, goal))
-                if len(found) >= limit:
-                    break
-            elif successor not in path and len(path) < hops:
-                queue.append((*path, successor))
-    return found
