@@ -7,11 +7,11 @@ Candidates come from:
 - acronym definitions, "long form (ACR)": the long form, defined, with the acronym as its alias;
 - emphasis: a bold (``**X**``) or italic (``*X*``) noun phrase of at most five words; defined
   when the sentence defines it ("called *X*", "**X** is ...", :func:`defining`), or when it is
-  the term of a glossary entry ("- **X**: Partial description of ...",
-  :func:`agents.offline.glossary.entry`) that the chunk writes again, and then taught with the
-  sentence (the entry's line) as description; "X of Y" only when defined; a Title Case phrase
-  that the chunk does not write again is a label ("**Invoice File**"), not a term; quoted lines
-  (``>``) skipped;
+  the term of a glossary entry ("- **X**: Partial description of ...", :func:`agents.offline.glossary.entry`)
+  that the chunk writes again, and then taught with the sentence (the entry's line) as description;
+  "X of Y" only when defined; a modifier alone ("the *spectral* norm") names the whole phrase when
+  defined, else nothing; a Title Case phrase that the chunk does not write again is a label
+  ("**Invoice File**"), not a term; quoted lines (``>``) skipped;
 - copular definitions: a sentence that opens by saying what a noun phrase is ("Fine-tuning is a
   common practice ...", "Embeddings are a set of models ...") defines it, and teaches it with the
   sentence as description, when the chunk writes the phrase again (a phrase said once, "The main
@@ -22,7 +22,8 @@ Candidates come from:
   a curriculum relation (strength :data:`EXPLICIT_CUE` or more: "is a prerequisite for"); beside
   a weaker cue ("is a", "uses", "such as") only when the chunk writes it again: the genus of a
   bare "X is a Y" said once describes X ("Miniconda is a lightweight installer"), and a run said
-  once beside a cue is as often a fragment ("due to its efficacy momentum is a ...");
+  once beside a cue is as often a fragment ("due to its efficacy momentum is a ..."); a participle
+  after an adverb goes with it ("one of the widely used dataset": "dataset", never "used dataset");
 - recurrence: a noun-phrase run of two to five words written :data:`RECURRENCE` times or more;
 - headings: each noun phrase a heading names ("### Teacher Forcing", "## What is cosine
   similarity?", a leading "What is" or article dropped; "## Padding and Stride" names two,
@@ -65,6 +66,7 @@ from agents.cues import cue_free, cue_statements
 from agents.offline.acronyms import acronym_pairs
 from agents.offline.glossary import control, entry, listed, quotations, run_in, title_case, written_alone
 from agents.offline.headings import HeadingTopics, forms_written, forms_written_alone, heading_label, topical
+from agents.offline.modifiers import emphasised_term
 from agents.offline.tails import longer, narrowed, tails
 from agents.offline.terms import TermEvidence, is_term
 from agents.payload import as_list
@@ -275,10 +277,10 @@ def _defined_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
             found.aliases.setdefault(normalize_name(long), set()).add(short)
             found.add(_Offer(long, "uses", quote, 0.7, "acronym"))
     for match in EMPHASIS.finditer("" if sentence.startswith(">") else sentence):
-        if match.group("term").startswith("-"):
+        term, defined = emphasised_term(sentence, match, defining)  # "the *spectral* norm": the phrase
+        term = _clean(term)
+        if match.group("term").startswith("-") or not term:
             continue  # the rest of a word the prose view blanked: "$K$*-fold cross-validation*"
-        term = _clean(match.group("term"))
-        defined = defining(sentence, match.start(), match.end())
         # A glossary entry defines its term when the chunk writes the term again: a label that opens
         # its sentence, said once ("**Takeaway:** ...", "> **Pro tip:** ..."), is no topic of the chunk.
         again = len(forms_written(term, clean)) >= 2
@@ -360,7 +362,7 @@ def _argued_in(sentence: str, quote: str, clean: str, found: _Found) -> None:
         for side, nearest in ((statement.left, -1), (statement.right, 0)):
             for part in conjuncts(sentence, side):
                 runs = noun_runs(sentence, *part)
-                found_tails = tails(sentence, runs[nearest]) if runs else []
+                found_tails = tails(sentence, runs[nearest], beside_cue=True) if runs else []
                 # Under a quantifier, or judging what the chunk names again, a leading adjective said once
                 # only narrows a set or judges ("useful experiment tracking"): the tails module says.
                 narrow = explicit and bool(runs) and narrowed(sentence, runs[nearest][0])

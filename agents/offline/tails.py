@@ -14,6 +14,11 @@ So too for an adjective that judges a thing the lesson names anyway: "Model eval
 prerequisite for useful experiment tracking" in a lesson that writes "experiment tracking" again
 speaks of experiment tracking, judged useful, no kind of it (:func:`judged`); "stochastic gradient
 descent" and "large language model" are kinds, and stay whole.
+
+Beside a cue, a participle that an adverb before the run modifies ("X is one of the widely used
+dataset") goes with its adverb: the genus that opens on it ("used dataset") names nothing, and the
+head stays (:func:`qualified`). Not in a run the chunk merely writes again: "randomly masked
+tokens" are masked tokens, a kind the lesson names.
 """
 
 from __future__ import annotations
@@ -24,26 +29,46 @@ from collections.abc import Callable
 from agents.offline.terms import is_term, judging
 from agents.phrases import word_classes, words
 
-__all__ = ["judged", "longer", "narrowed", "tails"]
+__all__ = ["judged", "longer", "narrowed", "qualified", "tails"]
 
 _NOMINAL = frozenset({"NOUN", "PROPN", "X"})
 _QUANTIFIERS = frozenset("every each any all most many no".split())
 """Determiners that quantify over a set: a universal or generic reading of the phrase after them."""
 
 
-def tails(text: str, span: tuple[int, int]) -> list[str]:
+def tails(text: str, span: tuple[int, int], beside_cue: bool = False) -> list[str]:
     """The run ``text[span]`` (its last five words) and its shorter tails without a leading
-    adjective or participle, longest first.
+    adjective or participle, longest first; for a run ``beside_cue``, without the participle that
+    an adverb before the run modifies (:func:`qualified`).
 
     >>> tails("tight synchronization", (0, 21)), tails("support vector machines", (0, 23))
     (['tight synchronization', 'synchronization'], ['support vector machines'])
+    >>> tails("a widely used dataset", (9, 21), beside_cue=True), tails("randomly masked tokens", (9, 22))
+    (['dataset'], ['masked tokens', 'tokens'])
     """
     parts = text[span[0] : span[1]].split()[-5:]
     found = [" ".join(parts)]
     while len(parts) > 1 and not word_classes(parts[0]) & _NOMINAL:
         parts = parts[1:]
         found.append(" ".join(parts))
-    return found
+    return found[1:] if beside_cue and len(found) > 1 and qualified(text, span[0]) else found
+
+
+def qualified(text: str, start: int) -> bool:
+    """Whether the word at ``start`` is a participle that the adverb right before it modifies:
+    "widely used", "commonly studied". The two describe what follows; the participle alone names no
+    kind of it ("The MNIST dataset is one of the widely used dataset" names no "used dataset").
+
+    >>> t = "the widely used dataset and the hidden layer"
+    >>> qualified(t, t.index("used")), qualified(t, t.index("hidden"))
+    (True, False)
+    """
+    pair = words(text, max(0, start - 30), start + 40)
+    pair = [w for w in pair if w.end <= start][-1:] + [w for w in pair if w.start == start][:1]
+    if len(pair) < 2 or text[pair[0].end : start] != " ":
+        return False
+    tags = word_classes(pair[1].text)
+    return word_classes(pair[0].text) == {"ADV"} and "VERB" in tags and not tags & _NOMINAL
 
 
 def narrowed(text: str, start: int) -> bool:

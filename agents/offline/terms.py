@@ -46,6 +46,7 @@ from lemminflect import getAllInflections
 from wordfreq import zipf_frequency
 
 from agents.offline.model_files import read_model_file
+from agents.offline.modifiers import adjectival
 from agents.phrases import lemma_table, word_classes, words
 from agents.text import normalize_name, singular
 
@@ -403,7 +404,8 @@ def is_term(name: str, evidence: TermEvidence = "used") -> bool:
     (True, False)
 
     A quantity alone ("32x32x12", "224 × 224", "100k") is never a term; "1x1 convolution" may be.
-    Nor is a figure's drawing ("dotted-line box", "blue arrows").
+    Nor is a figure's drawing ("dotted-line box", "blue arrows"), nor a hyphenated adjective alone
+    ("varying-length", "high-dimensional": :func:`agents.offline.modifiers.adjectival`).
 
     >>> is_term("100k", "defined"), is_term("dotted-line box", "defined"), is_term("bounding box", "defined")
     (False, False, True)
@@ -413,6 +415,8 @@ def is_term(name: str, evidence: TermEvidence = "used") -> bool:
         pattern.fullmatch(name.strip()) for pattern in (_SIZE, _DRAWN)
     ):
         return False
+    if len(tokens) == 1 and adjectival(tokens[0]):
+        return False  # an adjective: "varying-length", "pre-trained" (agents.offline.modifiers)
     if len(tokens) == 1 and len(_parts(tokens[0])) == 1:
         if evidence == "defined":
             return max(termhood(name), termhood(singular(name))) >= THRESHOLD

@@ -104,3 +104,56 @@ def test_a_heading_of_an_everyday_activity_is_no_topic_and_a_technique_named_by_
     assert "comparing" not in found(f"### Comparing{body}", topics("Comparing"))
     for term in ("Pooling", "Padding", "Prompting", "Fine-tuning"):
         assert found(f"### {term}{body}", topics(term)).get(normalize_name(term)) == "teaches", term
+
+
+@pytest.mark.parametrize(
+    "word", ["varying-length", "fixed-size", "pre-trained", "self-supervised", "high-dimensional"]
+)
+def test_an_adjective_compound_alone_is_no_term_even_defined(word: str) -> None:
+    # d2l: "a varying-length text sequence" made "varying-length" a concept related to sentiment analysis.
+    assert not is_term(word, "defined")
+
+
+@pytest.mark.parametrize(
+    "word", ["self-attention", "cross-entropy", "fine-tuning", "mini-batch", "max-pooling"]
+)
+def test_a_hyphenated_noun_stays_a_term(word: str) -> None:
+    assert is_term(word, "defined")
+
+
+def test_an_emphasised_modifier_names_the_whole_phrase_it_defines_or_nothing() -> None:
+    # d2l: "what is called the *spectral* norm" made "spectral" a concept; the term is "spectral norm".
+    text = (
+        "Keeping only the entries near the diagonal gives what is known as a *banded* matrix. "
+        "Storing a banded matrix takes little memory. Here we stress that *banded* storage is "
+        "cheap, and that *tridiagonal* systems are solved quickly. When outputs are ranks we call "
+        "this an *ordinal* problem. Sampling gives a *tractable* means of estimating the integral. "
+        "Steps with *oversized* gradient norms are *clipped*. This is called a *geometric* rate of decay. "
+        "The embedding has a *perplexity* hyperparameter.\n"
+    )
+    concepts = found(text)
+    assert concepts.get("banded matrix") == "teaches"
+    assert concepts.get("ordinal") == "teaches"  # a generic head: the emphasis names the thing itself
+    assert "perplexity" in concepts  # a noun before a noun names itself, as the head of a compound does
+    unnamed = {
+        "banded",
+        "tridiagonal",
+        "tractable",
+        "tractable means",
+        "oversized",
+        "geometric",
+        "geometric rate",
+    }
+    assert not unnamed & set(concepts)
+    assert not {"oversized gradient norms", "oversized gradient norm"} & set(concepts)
+
+
+def test_a_genus_after_an_adverb_and_a_participle_keeps_its_head_alone() -> None:
+    # d2l: "The MNIST dataset is one of the widely used dataset" made "used dataset" a concept.
+    text = (
+        "The Iris corpus is one of the commonly studied corpus for clustering. A commonly studied "
+        "corpus helps readers compare methods. The Iris corpus has 150 flowers.\n"
+    )
+    concepts = found(text)
+    assert "iris corpus" in concepts
+    assert "studied corpus" not in concepts
