@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agents.exemplars import genus_before_comma, next_genus_cut
 from agents.phrases import CONJUNCTION, last_phrase, word_classes
 from agents.stance import asked, calls_false, hedged
 
@@ -63,6 +64,12 @@ class Cue:
         return self.pattern.startswith("(?:is|are)")
 
 
+_LIKE = r"(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bwould )(?<!\bjust )(?<!\bmuch )(?<!\bmore )(?<!\bfeel )like"
+""""Like" that gives examples of the noun before it ("retrieval techniques like BM25"): not a verb's
+("would like", "feel like"), a copula's comparison ("is like a map") or "just like", "much like"
+(the noun phrase before a verb that "looks like" follows is no genus: :mod:`agents.relations`
+keeps only a concept that ends its phrase)."""
+
 CUES: tuple[Cue, ...] = (
     Cue(
         r"(?:is|are) (?:a |an |the )?(?:prerequisites?|prerequisite concepts?) (?:for|of|to)",
@@ -91,6 +98,7 @@ CUES: tuple[Cue, ...] = (
     Cue(r"(?:is|are) (?:based|built) (?:up)?on", "builds_on", True, 0.75),
     Cue(r"(?:uses|use|relies on|rely on|employs|employ|leverages|leverage)", "builds_on", True, 0.55),
     Cue(r"such as", "part_of", False, 0.6),
+    Cue(_LIKE, "part_of", False, 0.55),
     Cue(r"(?:is|are) (?:a|an|one of the)", "part_of", True, 0.5),
     Cue(
         r"(?:in contrast to|as opposed to|rather than|instead of|(?:is|are) an alternative to)",
@@ -116,6 +124,8 @@ class Statement:
 
 _CUE_RES = tuple((cue, re.compile(rf"\b{cue.pattern}(?!\w)", re.IGNORECASE)) for cue in CUES)
 """Each cue as a whole word (or ending in a full stop: "vs.")."""
+_EXAMPLE_RES = tuple(pattern for cue, pattern in _CUE_RES if cue.type == "part_of" and not cue.forward)
+"""The cues that give examples of a genus before them ("such as", "like")."""
 _BEFORE = re.compile(
     r"before (?:studying|learning|reading|tackling|using) (?P<later>[^,;]+), (?:you|one|readers?) "
     r"(?:should|must|need to|needs to) (?:first )?(?:understand|know|learn|study|master) (?P<first>[^.;]+)",
@@ -129,7 +139,7 @@ _LEFT_STOP = re.compile(
 _RIGHT_STOP = re.compile(
     r"[,;:.()!?\"]|\s(?:which|because|since|so|where|whose|when|while|whereas|but|that|as well|"
     r"in the sense|in this sense|in practice|covered|taught|from|by|through|via|at|than|rather|"
-    r"instead|is|are|was|were|can|will|has|have|to (?![a-z]+ing\b))\b",
+    r"instead|is|are|was|were|can|could|will|would|may|might|must|should|has|have|to (?![a-z]+ing\b))\b",
     re.IGNORECASE,
 )
 _NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|isn't|aren't)\b", re.IGNORECASE)
@@ -168,9 +178,15 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
             if any(s.cue_start < match.end() and match.start() < s.cue_end for s in found):
                 continue
             left = _antecedent(text, match.start()) or _left_phrase(text, match.start())
+            if left is None and cue.type == "part_of" and not cue.forward:
+                comma = text.rfind(",", 0, match.start())
+                ahead = _left_phrase(text, comma) if comma > 0 else None
+                left = genus_before_comma(text, match.start(), ahead)
             if left is not None and _PLURAL_VERB.match(text, match.start()):
                 left = (_subject_list(text, left), left[1])
             right = _right_phrase(text, match.end())
+            if right is not None and cue.type == "part_of" and not cue.forward:
+                right = next_genus_cut(text, right, _EXAMPLE_RES)
             if left is None or right is None or _NEGATION.search(text[left[0] : match.end()]):
                 continue
             if _PERSON_SUBJECT.search(text, left[0], left[1]):

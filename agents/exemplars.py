@@ -1,0 +1,71 @@
+"""Exemplars: the genus and the instances of a cue that gives examples ("such as", "like").
+
+Two readings of such a cue that a plain left and right phrase get wrong:
+
+- the genus written before a comma ("popular retrieval methods, such as BM25 and TF-IDF"): the
+  phrase right before the cue is empty, and the genus is the last noun phrase before the comma;
+  unless a preposition other than a classifier's "of" heads that noun phrase ("unusual behaviour
+  from the server, such as timeouts": the examples are of the behaviour, not of the server);
+- a second genus among the instances ("language models like GPT-2 and vision models like ViT"):
+  the instances of the first cue end at the conjunction before the second genus.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from agents.phrases import CONJUNCTION, last_phrase
+
+__all__ = ["genus_before_comma", "next_genus_cut"]
+
+_COMMA = re.compile(r",\s*\Z")
+_CLASSIFIER_OF = re.compile(
+    r"\b(?:kinds?|types?|forms?|famil(?:y|ies)|variants?|class(?:es)?|categor(?:y|ies)|sorts?)\s+of\s*\Z",
+    re.IGNORECASE,
+)
+"""A classifier noun and its "of" ("several kinds of"): the noun phrase after it is the genus."""
+
+
+def genus_before_comma(
+    text: str, cue_start: int, phrase_before: tuple[int, int] | None
+) -> tuple[int, int] | None:
+    """The genus of an example cue that follows a comma: the last noun phrase of ``phrase_before``
+    (the raw phrase that ends at the comma), when the cue at ``cue_start`` follows a comma and no
+    preposition but a classifier's "of" heads that noun phrase; None otherwise.
+
+    >>> t = "It offers several retrieval methods, such as BM25."
+    >>> span = genus_before_comma(t, t.index("such"), (0, t.index(",")))
+    >>> t[slice(*span)] if span else None
+    'It offers several retrieval methods'
+    >>> t = "Watch for odd replies from the server, such as timeouts."
+    >>> genus_before_comma(t, t.index("such"), (0, t.index(",")))
+    >>> t = "There are several kinds of regularizers, like dropout."
+    >>> span = genus_before_comma(t, t.index("like"), (0, t.index(",")))
+    >>> t[slice(*span)] if span else None
+    'regularizers'
+    """
+    if phrase_before is None or _COMMA.search(text, 0, cue_start) is None:
+        return None
+    start, end = phrase_before
+    genus = last_phrase(text, (start, end))
+    if genus[0] > start and _CLASSIFIER_OF.search(text, start, genus[0]) is None:
+        return None
+    return genus if genus[1] > genus[0] else None
+
+
+def next_genus_cut(text: str, span: tuple[int, int], cues: Iterable[re.Pattern[str]]) -> tuple[int, int]:
+    """The instances of an example cue, up to the conjunction before a second example cue in
+    ``span`` ("GPT-2 and vision models like ViT": "GPT-2"); ``span`` when no other cue follows.
+
+    >>> t = "language models like GPT-2 and vision models like ViT"
+    >>> span = next_genus_cut(t, (21, len(t)), [re.compile(r"\\blike\\b")])
+    >>> t[slice(*span)]
+    'GPT-2'
+    """
+    start, end = span
+    later = [m.start() for pattern in cues if (m := pattern.search(text, start, end)) is not None]
+    if not later:
+        return span
+    joints = [j.start() for j in CONJUNCTION.finditer(text, start, min(later))]
+    return (start, joints[-1]) if joints and joints[-1] > start else span

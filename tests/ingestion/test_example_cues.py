@@ -1,0 +1,56 @@
+"""Cues that give examples of a genus: "like", and "such as" after a comma (:mod:`agents.exemplars`)."""
+
+from __future__ import annotations
+
+from agents.relations import extract_relations_offline as relations_of
+from tests.ingestion.test_extraction import EDGE_TYPES, known
+
+
+def typed(text: str, *names: str) -> set[tuple[str, str, str]]:
+    found = relations_of(text, known(*names), EDGE_TYPES).relations
+    return {(r.src, r.type, r.dst) for r in found if r.type != "related"}
+
+
+def test_like_after_a_genus_gives_its_examples() -> None:
+    names = ("clustering", "k-means", "dbscan")
+    assert typed("Clustering methods like k-means and DBSCAN are unsupervised.", *names) == {
+        ("k-means", "part_of", "clustering"),
+        ("dbscan", "part_of", "clustering"),
+    }
+
+
+def test_like_after_a_verb_or_a_copula_gives_no_examples() -> None:
+    names = ("k-means", "dbscan", "clustering", "encoder", "compressor")
+    for text in (
+        "K-means behaves like DBSCAN on round clusters.",
+        "K-means looks like clustering done by hand.",
+        "The encoder is like a compressor.",
+        "We would like clustering to be fast, just like k-means.",
+    ):
+        assert not typed(text, *names), text
+
+
+def test_a_second_genus_among_the_examples_takes_its_own() -> None:
+    names = ("optimizer", "adam", "scheduler", "cosine annealing")
+    found = typed("Optimizers like Adam and schedulers like cosine annealing are configurable.", *names)
+    assert found == {("adam", "part_of", "optimizer"), ("cosine-annealing", "part_of", "scheduler")}
+
+
+def test_such_as_after_a_comma_gives_examples_of_the_noun_phrase_before_the_comma() -> None:
+    names = ("optimizer", "adam", "rmsprop", "server", "timeout", "regularizer", "dropout")
+    assert typed("The library ships several optimizers, such as Adam and RMSProp.", *names) == {
+        ("adam", "part_of", "optimizer"),
+        ("rmsprop", "part_of", "optimizer"),
+    }
+    assert typed("There are many kinds of regularizers, such as dropout.", *names) == {
+        ("dropout", "part_of", "regularizer")
+    }
+    # After a preposition, the examples are of the noun it follows, not of its object.
+    assert not typed("Watch for odd replies from the server, such as a timeout.", *names)
+
+
+def test_a_modal_verb_ends_the_phrase_after_a_cue() -> None:
+    names = ("regularization", "dropout", "weight decay")
+    text = "Regularization techniques like dropout and weight decay should reduce overfitting."
+    found = typed(text, *names)
+    assert found == {("dropout", "part_of", "regularization"), ("weight-decay", "part_of", "regularization")}
