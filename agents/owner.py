@@ -46,6 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.cues import asserted
 from agents.names import named_roles
 from agents.offline.injection import instruction_like
+from agents.relations import stated_sides
 from agents.text import find_mentions, lexicon, sentences
 from magg_kg.records import Triple
 
@@ -124,15 +125,10 @@ def _stated(quote: str, keys: dict[str, str]) -> list[tuple[str, str, str, str]]
     said = []
     for sentence in sentences(quote) or []:
         for statement in asserted(sentence.text):
-            left = [
-                c for _, _, c in find_mentions(sentence.text[statement.left[0] : statement.left[1]], keys)
-            ]
-            right = [
-                c for _, _, c in find_mentions(sentence.text[statement.right[0] : statement.right[1]], keys)
-            ]
+            left, right = stated_sides(sentence.text, statement, keys)
             cue = sentence.text[statement.cue_start : statement.cue_end]
-            for a in left[-1:]:
-                for b in right[:1]:
+            for a in left:
+                for b in right:
                     if a != b:
                         src, dst = (a, b) if statement.cue.forward else (b, a)
                         said.append((src, statement.cue.type, dst, cue))

@@ -66,6 +66,7 @@ __all__ = [
     "ExtractedRelation",
     "RelationReply",
     "extract_relations_offline",
+    "stated_sides",
 ]
 
 TASK = "extract.relations"
@@ -144,6 +145,21 @@ def _side(
     return list(dict.fromkeys(found))
 
 
+def stated_sides(text: str, statement: Statement, keys: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The concepts of ``keys`` that the two sides of a cue statement of ``text`` relate, read as
+    the extractor reads them (:func:`_cuts`, :func:`_side`): a reviewer of a quote then finds the
+    relation the extractor found, and no other ("an AI assistant like ChatGPT" says nothing of AI).
+
+    >>> from agents.cues import asserted
+    >>> text = "Use an AI assistant like ChatGPT."
+    >>> stated_sides(text, asserted(text)[0], {"ai": "ai", "chatgpt": "chatgpt"})
+    ([], ['chatgpt'])
+    """
+    left_cut, right_cut = _cuts(statement.cue)
+    lefts = _side(text, statement.left, keys, nearest_last=True, cut=left_cut)
+    return lefts, _side(text, statement.right, keys, nearest_last=False, cut=right_cut)
+
+
 def extract_relations_offline(
     text: str, known: list[KnownConcept], edge_types: frozenset[str]
 ) -> RelationReply:
@@ -169,15 +185,13 @@ def extract_relations_offline(
             continue
         said = asserted(sentence.text)
         for statement in said:
-            left_cut, right_cut = _cuts(statement.cue)
-            lefts = _side(sentence.text, statement.left, keys, nearest_last=True, cut=left_cut)
+            lefts, rights = stated_sides(sentence.text, statement, keys)
             quote, start, factor = sentence.text, sentence.start, 1.0
             if not lefts and pronoun(sentence.text, statement.left) and previous is not None:
                 antecedent = find_mentions(previous.text, keys)
                 if antecedent:
                     lefts = [antecedent[0][2]]
                     quote, start, factor = text[previous.start : sentence.end], previous.start, PRONOUN_FACTOR
-            rights = _side(sentence.text, statement.right, keys, nearest_last=False, cut=right_cut)
             for relation in _stated(sentence.text, statement, lefts, rights, (quote, start, factor)):
                 add(relation)
         previous = sentence

@@ -224,6 +224,20 @@ def test_an_owner_revises_only_by_a_cue_the_quote_asserts() -> None:
         assert verdict.verdict != "revise" and verdict.type == "related", quote  # type: ignore[attr-defined]
 
 
+def test_an_owner_revises_only_by_what_the_cue_says_of_the_two() -> None:
+    # The cue relates the heads of its phrases, as the extractor reads them: the genus of "like" is
+    # "toolkit", not the "vision" that modifies it; the genus of "is a" is "library", not the field
+    # it is a library for.
+    for quote, src, dst in (
+        ("Use a vision toolkit like OpenCV for this.", "vision", "opencv"),
+        ("Keras is a popular library for deep learning.", "deep-learning", "keras"),
+    ):
+        verdict = review(quote, src, "related", dst)
+        assert verdict.verdict != "revise" and verdict.type == "related", quote  # type: ignore[attr-defined]
+    verdict = review("Use a vision library like OpenCV for this.", "vision-library", "related", "opencv")
+    assert (verdict.src, verdict.type, verdict.dst) == ("opencv", "part_of", "vision-library")  # type: ignore[attr-defined]
+
+
 def test_an_owner_rejects_a_reversed_learning_order() -> None:
     claims = [
         ["linear-algebra", "prerequisite", "calculus", "1"],
