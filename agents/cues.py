@@ -61,7 +61,7 @@ class Cue:
     def copular(self) -> bool:
         """Whether the cue is a copula ("is a", "are a kind of", "is used for"): its left phrase is
         the subject of the verb."""
-        return self.pattern.startswith("(?:is|are)")
+        return self.pattern.startswith(("(?:is|are)", _AS_IF_BE))
 
 
 _LIKE = r"(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bwould )(?<!\bjust )(?<!\bmuch )(?<!\bmore )(?<!\bfeel )like"
@@ -69,6 +69,11 @@ _LIKE = r"(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bwould )(?<!\bjust )(?<!\bmuch )(?
 ("would like", "feel like"), a copula's comparison ("is like a map") or "just like", "much like"
 (the noun phrase before a verb that "looks like" follows is no genus: :mod:`agents.relations`
 keeps only a concept that ends its phrase)."""
+
+_AS_IF_BE = r"(?:represents?|(?:is|are|can be) (?:considered|seen as|viewed as|regarded as))"
+"""A verb that says what a thing is as a copula does, before a classifier noun: "represents a
+scaled-down variant of", "can be seen as a subset of" (not "represents" alone: "each row represents
+a sample" says what a row stands for)."""
 
 CUES: tuple[Cue, ...] = (
     Cue(
@@ -88,8 +93,20 @@ CUES: tuple[Cue, ...] = (
     Cue(r"(?:builds|build) (?:directly )?(?:up)?on", "builds_on", True, 0.85),
     Cue(r"(?:extends|extend)", "builds_on", True, 0.8),
     Cue(r"(?:is|are) (?:a |an )?(?:special case|generalization|refinement) of", "builds_on", True, 0.7),
-    Cue(r"(?:is|are) (?:a |an )?(?:part|component|building block)s? of", "part_of", True, 0.85),
+    Cue(r"(?:is|are) (?:a |an )?(?:part|component|building block|feature)s? of", "part_of", True, 0.85),
     Cue(r"(?:is|are) (?:a |an )?(?:kind|type|form|family|variant)s? of", "part_of", True, 0.8),
+    Cue(
+        rf"{_AS_IF_BE} (?:a |an )?(?:[\w-]+ )?(?:kind|type|form|family|subset|class|category)s? of",
+        "part_of",
+        True,
+        0.75,
+    ),
+    Cue(
+        rf"{_AS_IF_BE} (?:a |an )?(?:[\w-]+ )?(?:variant|extension|version|modification|generalization)s? of",
+        "builds_on",
+        True,
+        0.7,
+    ),
     Cue(r"(?:contrasts|contrast) with", "contrasts_with", True, 0.8),
     Cue(r"(?:is|are) (?:often )?(?:used|applied) (?:in|for|to)", "applies_to", True, 0.75),
     Cue(r"(?:applies|apply) to", "applies_to", True, 0.75),

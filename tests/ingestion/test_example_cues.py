@@ -54,3 +54,19 @@ def test_a_modal_verb_ends_the_phrase_after_a_cue() -> None:
     text = "Regularization techniques like dropout and weight decay should reduce overfitting."
     found = typed(text, *names)
     assert found == {("dropout", "part_of", "regularization"), ("weight-decay", "part_of", "regularization")}
+
+
+def test_a_verb_that_says_what_a_thing_is_before_a_classifier_states_the_kind() -> None:
+    names = ("compact encoder", "large encoder", "boosting", "ensemble learning", "early stopping", "trainer")
+    found = typed(
+        "A compact encoder represents a distilled variant of a large encoder. Boosting can be seen "
+        "as a special kind of ensemble learning. Early stopping is a feature of the trainer.",
+        *names,
+    )
+    assert found == {
+        ("compact-encoder", "builds_on", "large-encoder"),
+        ("boosting", "part_of", "ensemble-learning"),
+        ("early-stopping", "part_of", "trainer"),
+    }
+    # "represents" alone says what a thing stands for, not what it is a kind of.
+    assert not typed("Each row represents a sample of the dataset.", "row", "sample", "dataset")
