@@ -58,6 +58,13 @@ class Cue:
     strength: float
 
     @property
+    def verbal(self) -> bool:
+        """Whether the cue is a verb whose subject is the genus ("Common norms include the l1 norm"):
+        the head of the subject's first noun phrase, not of its last ("Frameworks for deep learning
+        include PyTorch" says nothing of deep learning)."""
+        return self.pattern == _INCLUDE
+
+    @property
     def copular(self) -> bool:
         """Whether the cue is a copula ("is a", "are a kind of", "is used for"): its left phrase is
         the subject of the verb."""
@@ -70,6 +77,8 @@ _LIKE = r"(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bwould )(?<!\bjust )(?<!\bmuch )(?
 (the noun phrase before a verb that "looks like" follows is no genus: :mod:`agents.relations`
 keeps only a concept that ends its phrase)."""
 
+_INCLUDE = r"(?:includes|include)"
+"""A genus that includes its instances as the subject of the verb: "Examples of X include Y"."""
 _AS_IF_BE = r"(?:represents?|(?:is|are|can be) (?:considered|seen as|viewed as|regarded as))"
 """A verb that says what a thing is as a copula does, before a classifier noun: "represents a
 scaled-down variant of", "can be seen as a subset of" (not "represents" alone: "each row represents
@@ -116,6 +125,8 @@ CUES: tuple[Cue, ...] = (
     Cue(r"(?:uses|use|relies on|rely on|employs|employ|leverages|leverage)", "builds_on", True, 0.55),
     Cue(r"such as", "part_of", False, 0.6),
     Cue(_LIKE, "part_of", False, 0.55),
+    Cue(r"including", "part_of", False, 0.55),
+    Cue(_INCLUDE, "part_of", False, 0.6),
     Cue(r"(?:is|are) (?:a|an|one of the)", "part_of", True, 0.5),
     Cue(
         r"(?:in contrast to|as opposed to|rather than|instead of|(?:is|are) an alternative to)",
@@ -262,7 +273,7 @@ _MARGIN = 16
 """A stop found within this many characters of where the search began may be one read from the
 middle of a longer stop: the whole sentence is read instead."""
 _PLURAL_VERB = re.compile(
-    r"(?:are|were|require|build|extend|contrast|apply|use|rely|employ|leverage)\b", re.IGNORECASE
+    r"(?:are|were|require|build|extend|contrast|apply|use|rely|employ|leverage|include)\b", re.IGNORECASE
 )
 """The verb forms of the cues that agree with a plural subject."""
 _LEADING = frozenset({"the", "a", "an", "both", "either", "all"})

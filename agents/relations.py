@@ -124,7 +124,7 @@ def _cuts(cue: Cue) -> tuple[Cut | None, Cut | None]:
     if cue.copular:
         return head_phrase, (_genus if cue.type in _KINDS else None)
     if cue.type == "part_of" and not cue.forward:
-        return last_phrase, head_phrase
+        return (_genus if cue.verbal else last_phrase), head_phrase
     return None, None
 
 

@@ -70,3 +70,26 @@ def test_a_verb_that_says_what_a_thing_is_before_a_classifier_states_the_kind() 
     }
     # "represents" alone says what a thing stands for, not what it is a kind of.
     assert not typed("Each row represents a sample of the dataset.", "row", "sample", "dataset")
+
+
+def test_a_genus_that_includes_its_instances_is_the_head_of_the_subject() -> None:
+    names = ("vector norm", "l1 norm", "l2 norm", "optimizer", "adam", "deep learning", "pytorch")
+    found = typed(
+        "Common vector norms include the l1 norm and the l2 norm. Examples of popular optimizers "
+        "include Adam. Popular frameworks for deep learning include PyTorch.",
+        *names,
+    )
+    # Frameworks for deep learning are no kind of deep learning: the genus heads the subject.
+    assert found == {
+        ("l1-norm", "part_of", "vector-norm"),
+        ("l2-norm", "part_of", "vector-norm"),
+        ("adam", "part_of", "optimizer"),
+    }
+
+
+def test_including_after_a_comma_gives_examples_of_the_noun_phrase_before_it() -> None:
+    names = ("optimizer", "adam", "module", "backpropagation")
+    assert typed("The library ships several optimizers, including Adam.", *names) == {
+        ("adam", "part_of", "optimizer")
+    }
+    assert not typed("Modules take care of a lot of housekeeping, including backpropagation.", *names)
