@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.exemplars import genus_before_comma, next_genus_cut
+from agents.exemplars import genus_before_comma, listed_instances, next_genus_cut
 from agents.phrases import CONJUNCTION, last_phrase, word_classes
 from agents.stance import asked, calls_false, hedged
 
@@ -152,6 +152,7 @@ class Statement:
 
 _CUE_RES = tuple((cue, re.compile(rf"\b{cue.pattern}(?!\w)", re.IGNORECASE)) for cue in CUES)
 """Each cue as a whole word (or ending in a full stop: "vs.")."""
+_AFTER_COMMA = re.compile(r",\s*\Z")
 _EXAMPLE_RES = tuple(pattern for cue, pattern in _CUE_RES if cue.type == "part_of" and not cue.forward)
 """The cues that give examples of a genus before them ("such as", "like")."""
 _BEFORE = re.compile(
@@ -214,6 +215,9 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
                 left = (_subject_list(text, left), left[1])
             right = _right_phrase(text, match.end())
             if right is not None and cue.type == "part_of" and not cue.forward:
+                # A genus that is itself an item of a list ("A, B like C, and D") lists no more after C.
+                if left is not None and _AFTER_COMMA.search(text, 0, left[0]) is None:
+                    right = listed_instances(text, right, _plain_noun_phrase)
                 right = next_genus_cut(text, right, _EXAMPLE_RES)
             if left is None or right is None or _NEGATION.search(text[left[0] : match.end()]):
                 continue

@@ -6,6 +6,9 @@ Two readings of such a cue that a plain left and right phrase get wrong:
   phrase right before the cue is empty, and the genus is the last noun phrase before the comma;
   unless a preposition other than a classifier's "of" heads that noun phrase ("unusual behaviour
   from the server, such as timeouts": the examples are of the behaviour, not of the server);
+- instances listed with commas ("such as BM25, TF-IDF and SPLADE"): a comma ends the phrase after a
+  cue, so the instances after the first are read on when they are a list of bare noun phrases that
+  ends in "and" or "or" before its last item (not "such as BERT, use ...");
 - a second genus among the instances ("language models like GPT-2 and vision models like ViT"):
   the instances of the first cue end at the conjunction before the second genus.
 """
@@ -13,11 +16,11 @@ Two readings of such a cue that a plain left and right phrase get wrong:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from agents.phrases import CONJUNCTION, last_phrase
 
-__all__ = ["genus_before_comma", "next_genus_cut"]
+__all__ = ["genus_before_comma", "listed_instances", "next_genus_cut"]
 
 _COMMA = re.compile(r",\s*\Z")
 _CLASSIFIER_OF = re.compile(
@@ -69,3 +72,41 @@ def next_genus_cut(text: str, span: tuple[int, int], cues: Iterable[re.Pattern[s
         return span
     joints = [j.start() for j in CONJUNCTION.finditer(text, start, min(later))]
     return (start, joints[-1]) if joints and joints[-1] > start else span
+
+
+_LISTED = re.compile(r"(?:,\s*[^,;:.()!?\"]+?)*,?\s+(?:and|or)\s+[^,;:.()!?\"]+")
+"""The rest of a comma list after its first item: ", B, C and D", ", B or C"."""
+_VERB_AFTER = re.compile(
+    r"\s(?:is|are|was|were|can|could|will|would|may|might|must|should|has|have|which|that)\b", re.IGNORECASE
+)
+"""A verb or a relative pronoun after the last item: the list ends before it."""
+_ITEM = re.compile(r",\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
+
+
+def listed_instances(text: str, span: tuple[int, int], plain: Callable[[str], bool]) -> tuple[int, int]:
+    """The instances of an example cue read on over a comma list: ``span`` (the phrase up to the
+    first comma) with the rest of the list when each item is a bare noun phrase (``plain``) and
+    the list ends in "and" or "or" before its last item; ``span`` otherwise.
+
+    >>> t = "methods such as BM25, TF-IDF and SPLADE, use the index"
+    >>> span = listed_instances(t, (16, 20), lambda item: "use" not in item)
+    >>> t[slice(*span)]
+    'BM25, TF-IDF and SPLADE'
+    >>> t = "models such as BERT, GPT-2, use attention"
+    >>> listed_instances(t, (15, 19), lambda item: True)
+    (15, 19)
+    """
+    start, end = span
+    rest = _LISTED.match(text, end)
+    if rest is None or not text.startswith(",", end):
+        return span
+    listed = rest.group()
+    verb = _VERB_AFTER.search(listed)
+    listed = listed[: verb.start()] if verb is not None else listed
+    items = [item.strip() for item in _ITEM.split(listed) if item.strip()]
+    if not items or not all(plain(item) for item in items):
+        return span
+    stop = end + len(listed)
+    while stop > end and text[stop - 1].isspace():
+        stop -= 1
+    return start, stop

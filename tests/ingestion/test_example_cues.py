@@ -93,3 +93,25 @@ def test_including_after_a_comma_gives_examples_of_the_noun_phrase_before_it() -
         ("adam", "part_of", "optimizer")
     }
     assert not typed("Modules take care of a lot of housekeeping, including backpropagation.", *names)
+
+
+def test_every_item_of_a_comma_list_of_examples_is_an_instance() -> None:
+    names = ("vector store", "faiss", "milvus", "qdrant", "model", "bert", "gpt", "attention")
+    assert typed("Popular vector stores include FAISS, Milvus, and Qdrant.", *names) == {
+        ("faiss", "part_of", "vector-store"),
+        ("milvus", "part_of", "vector-store"),
+        ("qdrant", "part_of", "vector-store"),
+    }
+    # The list ends at its last item: what follows the next comma is the sentence's verb.
+    assert typed("Some models, such as BERT and GPT, use attention.", *names) == {
+        ("bert", "part_of", "model"),
+        ("gpt", "part_of", "model"),
+    }
+    # No "and" or "or" before a last item: no list to read on.
+    assert typed("Models such as BERT, GPT, attention.", *names) == {("bert", "part_of", "model")}
+
+
+def test_a_genus_that_is_an_item_of_a_list_lists_no_more_than_its_own_examples() -> None:
+    names = ("sparse retriever", "dense retriever", "dpr", "reranker")
+    found = typed("We compare sparse retrievers, dense retrievers like DPR, and rerankers.", *names)
+    assert found == {("dpr", "part_of", "dense-retriever")}
