@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agents.contrasts import unlike
 from agents.exemplars import genus_before_comma, listed_instances, next_genus_cut
 from agents.phrases import CONJUNCTION, last_phrase, word_classes
 from agents.stance import asked, calls_false, hedged
@@ -34,6 +35,7 @@ from agents.stance import asked, calls_false, hedged
 __all__ = [
     "CUES",
     "HEDGE_FACTOR",
+    "UNLIKE",
     "Cue",
     "Statement",
     "asserted",
@@ -199,6 +201,7 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
                 is_hedged,
             )
         )
+    found.extend(_unlike(text, is_hedged))
     for cue, pattern in _CUE_RES:
         for match in pattern.finditer(text):
             if before is not None and before.start() <= match.start() < before.end():
@@ -225,6 +228,16 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
                 continue
             found.append(Statement(cue, match.start(), match.end(), left, right, is_hedged))
     return tuple(found)
+
+
+UNLIKE = Cue("unlike", "contrasts_with", True, 0.7)
+"""The contrast of "Unlike A, B ..." and "B, unlike A, ...": each side is the head of its noun phrase."""
+
+
+def _unlike(text: str, is_hedged: bool) -> list[Statement]:
+    """The contrast "unlike" states (:func:`agents.contrasts.unlike`)."""
+    spans = unlike(text, _right_phrase, _left_phrase)
+    return [] if spans is None else [Statement(UNLIKE, *spans[0], spans[1], spans[2], is_hedged)]
 
 
 _PERSON_SUBJECT = re.compile(r"(?:\b(?:we|you|I|he|she)|\w\W+they)\Z", re.IGNORECASE)

@@ -51,7 +51,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.concepts import KnownConcept
-from agents.cues import HEDGE_FACTOR, Cue, Statement, asserted, denies_cue
+from agents.cues import HEDGE_FACTOR, UNLIKE, Cue, Statement, asserted, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
@@ -121,6 +121,8 @@ def _cuts(cue: Cue) -> tuple[Cut | None, Cut | None]:
     before the cue, :func:`agents.phrases.last_phrase`; the first of each instance). Not "block" in
     "the units in each block are ...", nor "partial derivatives" in "... is a vector of partial
     derivatives", nor "deep learning" in "deep learning frameworks such as MXNet"."""
+    if cue is UNLIKE:
+        return head_phrase, head_phrase
     if cue.copular:
         return head_phrase, (_genus if cue.type in _KINDS else None)
     if cue.type == "part_of" and not cue.forward:
@@ -129,10 +131,17 @@ def _cuts(cue: Cue) -> tuple[Cut | None, Cut | None]:
 
 
 def _side(
-    text: str, span: tuple[int, int], keys: dict[str, str], nearest_last: bool, cut: Cut | None = None
+    text: str,
+    span: tuple[int, int],
+    keys: dict[str, str],
+    nearest_last: bool,
+    cut: Cut | None = None,
+    bare: bool = False,
 ) -> list[str]:
     """The concepts a cue's raw phrase names, one per conjunct: the nearest to the cue; with ``cut``,
-    only the one that heads the noun phrase ``cut`` finds in the conjunct (:func:`_cuts`)."""
+    only the one that heads the noun phrase ``cut`` finds in the conjunct (:func:`_cuts`); ``bare``,
+    only one that ends it, with no generic head after it ("Unlike earlier self-attention models"
+    sets the models, not self-attention, against what follows)."""
     found: list[str] = []
     for part in conjuncts(text, span):
         if cut is not None:
@@ -140,7 +149,8 @@ def _side(
         mentions = find_mentions(text[part[0] : part[1]], keys)
         if mentions:
             _, end, concept = mentions[-1] if nearest_last else mentions[0]
-            if cut is None or leads(text, part[0] + end, part[1]):
+            rest = text[part[0] + end : part[1]].strip(" *_`'\"")
+            if cut is None or (not rest if bare else leads(text, part[0] + end, part[1])):
                 found.append(concept)
     return list(dict.fromkeys(found))
 
@@ -156,8 +166,9 @@ def stated_sides(text: str, statement: Statement, keys: dict[str, str]) -> tuple
     ([], ['chatgpt'])
     """
     left_cut, right_cut = _cuts(statement.cue)
-    lefts = _side(text, statement.left, keys, nearest_last=True, cut=left_cut)
-    return lefts, _side(text, statement.right, keys, nearest_last=False, cut=right_cut)
+    bare = statement.cue is UNLIKE
+    lefts = _side(text, statement.left, keys, nearest_last=True, cut=left_cut, bare=bare)
+    return lefts, _side(text, statement.right, keys, nearest_last=False, cut=right_cut, bare=bare)
 
 
 def extract_relations_offline(
