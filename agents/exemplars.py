@@ -5,7 +5,9 @@ Two readings of such a cue that a plain left and right phrase get wrong:
 - the genus written before a comma ("popular retrieval methods, such as BM25 and TF-IDF"): the
   phrase right before the cue is empty, and the genus is the last noun phrase before the comma;
   unless a preposition other than a classifier's "of" heads that noun phrase ("unusual behaviour
-  from the server, such as timeouts": the examples are of the behaviour, not of the server);
+  from the server, such as timeouts": the examples are of the behaviour, not of the server), also
+  where the phrase read before the comma starts after one ("the same setting as NeuMF, including
+  the learning rate");
 - instances listed with commas ("such as BM25, TF-IDF and SPLADE"): a comma ends the phrase after a
   cue, so the instances after the first are read on when they are a list of bare noun phrases that
   ends in "and" or "or" before its last item (not "such as BERT, use ...");
@@ -23,6 +25,10 @@ from agents.phrases import CONJUNCTION, last_phrase
 __all__ = ["genus_before_comma", "listed_instances", "next_genus_cut"]
 
 _COMMA = re.compile(r",\s*\Z")
+_PREPOSITION_BEFORE = re.compile(
+    r"\b(?:as|than|like|of|for|in|on|with|from|by|to|at|into|about|over|under|between)\s+\Z", re.IGNORECASE
+)
+"""A preposition right before the phrase that ends at the comma: that phrase is its object."""
 _CLASSIFIER_OF = re.compile(
     r"\b(?:kinds?|types?|forms?|famil(?:y|ies)|variants?|class(?:es)?|categor(?:y|ies)|sorts?)\s+of\s*\Z",
     re.IGNORECASE,
@@ -43,6 +49,8 @@ def genus_before_comma(
     'It offers several retrieval methods'
     >>> t = "Watch for odd replies from the server, such as timeouts."
     >>> genus_before_comma(t, t.index("such"), (0, t.index(",")))
+    >>> t = "We keep the same setting as NeuMF, including the optimizer."
+    >>> genus_before_comma(t, t.index("including"), (t.index("NeuMF"), t.index(",")))
     >>> t = "There are several kinds of regularizers, like dropout."
     >>> span = genus_before_comma(t, t.index("like"), (0, t.index(",")))
     >>> t[slice(*span)] if span else None
@@ -51,6 +59,8 @@ def genus_before_comma(
     if phrase_before is None or _COMMA.search(text, 0, cue_start) is None:
         return None
     start, end = phrase_before
+    if _PREPOSITION_BEFORE.search(text, 0, start) is not None:
+        return None  # "the same setting as NeuMF, including ...": the examples are of the setting
     genus = last_phrase(text, (start, end))
     if genus[0] > start and _CLASSIFIER_OF.search(text, start, genus[0]) is None:
         return None

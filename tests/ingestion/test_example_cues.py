@@ -115,3 +115,9 @@ def test_a_genus_that_is_an_item_of_a_list_lists_no_more_than_its_own_examples()
     names = ("sparse retriever", "dense retriever", "dpr", "reranker")
     found = typed("We compare sparse retrievers, dense retrievers like DPR, and rerankers.", *names)
     assert found == {("dpr", "part_of", "dense-retriever")}
+
+
+def test_examples_after_a_comma_are_not_of_the_object_of_a_preposition() -> None:
+    names = ("autoencoder", "learning rate", "optimizer")
+    assert not typed("We keep the same settings as the autoencoder, including the learning rate.", *names)
+    assert not typed("This one is trained like the autoencoder, such as with an optimizer.", *names)
