@@ -160,7 +160,10 @@ def test_a_name_that_holds_both_names_one_concept_not_both() -> None:
     decay tuning" holds "weight decay" and "tuning") names that concept: it neither heads the two
     together nor counts as a sentence naming both. A name holding one of them only ("careful
     tuning") leaves the other mentions as they were."""
-    prose = "# Weight Decay Tuning\n\nWeight decay tuning is slow.\n\n## Tuning\n\nCareful tuning of weight decay helps."
+    prose = (
+        "# Weight Decay Tuning\n\nWeight decay tuning is slow.\n\n"
+        "## Tuning\n\nCareful tuning of weight decay helps."
+    )
     ids = ("weight-decay", "tuning", "weight-decay-tuning", "careful-tuning")
     view = GraphView(concepts(*ids), [])
     view.add_lesson("l1", ids, prose)
