@@ -18,7 +18,7 @@ from agents.text import sentences
 from governance.excerpts import lesson_chunks
 from magg_kg.graph_index import GraphIndex
 
-__all__ = ["AFTER_WHAT", "IN_A", "PROCESS_HEADS", "next_step"]
+__all__ = ["AFTER_WHAT", "IN_A", "PROCESS_HEADS", "asks_after", "next_step"]
 
 PROCESS_HEADS = r"life\s?cycle|process|pipeline|workflow|cycle|loop|procedure"
 """The head nouns of a process a question places itself in ("the app lifecycle")."""
@@ -58,3 +58,20 @@ def next_step(graph: GraphIndex, question: str) -> tuple[str, list[str]]:
                     [chunk.id],
                 )
     return "", []
+
+
+def asks_after(question: str, names: list[str]) -> bool:
+    """Whether the question asks what comes after the concept of one of ``names`` (its words are
+    what it asks to come after), not after a step of a process the concept only qualifies ("In the
+    LLM app lifecycle, what comes after ideating?" asks nothing of LLMs).
+
+    >>> asks_after("In the LLM app lifecycle, what comes after ideating?", ["LLM"])
+    False
+    >>> asks_after("In the training pipeline, what comes after tokenization?", ["tokenization"])
+    True
+    """
+    after = _AFTER.search(question)
+    if after is None:
+        return False
+    asked = set(content_terms(after.group(1)))
+    return any(terms and set(terms) <= asked for terms in (content_terms(name) for name in names))

@@ -26,7 +26,7 @@ from governance.graph_answer import GraphAnswer, answer_by_graph, domains_of_edg
 from governance.namesakes import kinds_report
 from governance.next_lesson import asks_course_order, names_a_part, taught_next
 from governance.prior_relations import related_before
-from governance.process_steps import next_step
+from governance.process_steps import asks_after, next_step
 from governance.teaching_order import taught_first
 from governance.yes_no import unsettled
 from magg_kg.graph_index import GraphIndex
@@ -106,13 +106,15 @@ def _course_next(graph: GraphIndex, sub: qa.SubQuestion, answer: GraphAnswer) ->
     """What comes after X in the course (:mod:`governance.next_lesson`), said in ``answer``'s
     headline where the graph states nothing that builds on X, or where the question asks after a
     part of the course ("what comes after the X chapter?"); not where it asks for the next step of a
-    process ("In the app lifecycle, what comes after prototyping?"). Whether it was said."""
+    process ("In the app lifecycle, what comes after prototyping?"): that step is said first, unless
+    the graph answers what comes after X where X is the step asked after. Whether it was said."""
     concept = answer.concepts[0]
     names = [graph.concepts[concept].name, *graph.names.get(concept, ())] if concept in graph.concepts else []
     if not asks_course_order(sub.text, names):  # the next step of a process, if a lesson lays it out
         step, cited = next_step(graph, sub.text)
-        if step and not answer.covered:
+        if step and not (answer.covered and asks_after(sub.text, names)):
             answer.headline, answer.cited = step, [*answer.cited, *cited]
+            answer.edges, answer.covered = [], False  # what follows X in the graph is not asked
         return bool(step)
     if answer.covered and not names_a_part(sub.text):
         return False

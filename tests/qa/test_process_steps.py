@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from governance.process_steps import next_step
+from governance.process_steps import asks_after, next_step
 from magg_kg.graph_index import GraphIndex
 from tests.qa.courses import course_graph
 
@@ -41,3 +41,11 @@ def test_no_step_is_said_without_a_process_or_a_step_the_lessons_lay_out(graph: 
     assert next_step(graph, "In the sourdough pipeline, what comes after slicing?") == ("", [])
     # a sentence that opens with the word but sets off no step's label lays out no step
     assert next_step(graph, "In the bread pipeline, what comes after storing?") == ("", [])
+
+
+def test_a_concept_that_only_qualifies_the_process_is_not_what_is_asked_after() -> None:
+    # genai: "In the LLM app lifecycle, what comes after ideating and exploring?" was answered with
+    # what builds on LLMs once the graph held an edge from them, not with the step the lesson lays out
+    assert not asks_after("In the bakery's sourdough pipeline, what comes after proofing?", ["sourdough"])
+    assert asks_after("In the bread pipeline, what comes after the sourdough starter?", ["sourdough starter"])
+    assert not asks_after("What is a sourdough starter?", ["sourdough starter"])
