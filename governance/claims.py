@@ -8,6 +8,7 @@ A judge reply is unusable when the model's output does not validate (not JSON, a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass
 
 from agents.findings import read_quote
@@ -26,6 +27,7 @@ __all__ = [
     "anchored",
     "ask_judge",
     "build_claim",
+    "current_spans",
     "ground",
     "hub_comention",
     "merge_evidence",
@@ -214,6 +216,27 @@ def hub_comention(claim: Claim) -> str:
             return ""
     lessons, name = max(hubs)
     return f"{name!r} is named by {lessons} of the {total} lessons, and the quotes only name the two together"
+
+
+def current_spans(spans: Iterable[Span], stale: AbstractSet[str], lesson_id: str | None) -> list[Span]:
+    """The spans that quote no lesson of ``stale`` (versions a later one replaced, withdrawn
+    lessons) and no other version of the claim's own lesson ``lesson_id`` (a version being
+    ingested replaces the stored ones before the store knows it): a proposal an earlier version
+    made, closed before its version was replaced, is no evidence for a proposal of the new one.
+
+    >>> def span(lesson: str) -> Span:
+    ...     return Span(lesson_id=lesson, start=0, end=1, quote="x", kind="implicit")
+    >>> old, new, other = span("intro@aaaaaaaaaaaa"), span("intro@bbbbbbbbbbbb"), span("loops@cccccccccccc")
+    >>> [s.lesson_id for s in current_spans([old, new, other], set(), "intro@bbbbbbbbbbbb")]
+    ['intro@bbbbbbbbbbbb', 'loops@cccccccccccc']
+    """
+    key = lesson_id.rsplit("@", 1)[0] if lesson_id else None
+    return [
+        span
+        for span in spans
+        if span.lesson_id not in stale
+        and (span.lesson_id == lesson_id or span.lesson_id.rsplit("@", 1)[0] != key)
+    ]
 
 
 def merge_evidence(groups: Iterable[Sequence[Span]]) -> list[Span]:

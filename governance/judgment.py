@@ -32,6 +32,7 @@ from governance.claims import (
     JudgeResult,
     ask_judge,
     build_claim,
+    current_spans,
     ground,
     merge_evidence,
     short_reason,
@@ -86,6 +87,7 @@ class Judgment:
         self._pool: dict[Triple, dict[str, tuple[Proposal, ProposalState]]] | None = None
         self._read: Sequence[Proposal] | None = None
         self._lessons: dict[str, str | None] = {}
+        self._stale: set[str] = set()  # lessons replaced or withdrawn, read with the pool
 
     @property
     def graph(self) -> GraphState:
@@ -140,7 +142,8 @@ class Judgment:
             self._sync_concepts()
         triple = self._view.schema.canonical(proposal.src, proposal.type, proposal.dst)
         earlier = [p for p in self._pooled(triple) if p.id != proposal.id]
-        evidence = merge_evidence([proposal.evidence, *(p.evidence for p in earlier)])
+        pooled = merge_evidence([proposal.evidence, *(p.evidence for p in earlier)])
+        evidence = current_spans(pooled, self._stale, proposal.lesson_id)
         claim = build_claim(
             self._view,
             proposal,
@@ -401,6 +404,7 @@ class Judgment:
             else:
                 tainted = self._store.proposals_decided_at("taint")
                 pooled = [p for p in self._read if p.state in _POOLED and p.id not in tainted]
+            self._stale = self._store.stale_lessons()
             for proposal in pooled:
                 key = self._view.schema.canonical(proposal.src, proposal.type, proposal.dst)
                 self._pool.setdefault(key, {})[proposal.id] = (proposal, proposal.state)
