@@ -17,19 +17,24 @@ phrase then spans the list (:func:`_subject_list`), so the extractor and the jud
 quote (:mod:`agents.findings`) both see every item.
 
 Hedges ("some argue", "it is claimed", "may", "people often say that ...":
-:func:`agents.stance.hedged`) multiply a statement's confidence by :data:`HEDGE_FACTOR`; a
-question, a quiz prompt or a statement called false asserts nothing (:func:`asserted`).
+:func:`agents.stance.hedged`) multiply a statement's confidence by :data:`HEDGE_FACTOR`; a hedge
+qualifies the statements it comes before or inside, not one that ends before it: "Techniques like
+metaprompting may reduce fabrications" hedges the reduction, not that metaprompting is a
+technique. A question, a quiz prompt or a statement called false asserts nothing
+(:func:`asserted`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.contrasts import unlike
 from agents.exemplars import genus_before_comma, listed_instances, next_genus_cut
 from agents.phrases import CONJUNCTION, last_phrase, word_classes
+from agents.postmodifiers import participle_start, relational_participle
 from agents.stance import asked, calls_false, hedged
 
 __all__ = [
@@ -58,6 +63,9 @@ class Cue:
     type: str
     forward: bool
     strength: float
+    after_genus: bool = False
+    """A participle after a copula's genus ("X is a model *based on* Y": :mod:`agents.postmodifiers`):
+    its left phrase is the copula's subject."""
 
     @property
     def verbal(self) -> bool:
@@ -70,7 +78,7 @@ class Cue:
     def copular(self) -> bool:
         """Whether the cue is a copula ("is a", "are a kind of", "is used for"): its left phrase is
         the subject of the verb."""
-        return self.pattern.startswith(("(?:is|are)", _AS_IF_BE))
+        return self.after_genus or self.pattern.startswith(("(?:is|are)", _AS_IF_BE))
 
 
 _LIKE = r"(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bwould )(?<!\bjust )(?<!\bmuch )(?<!\bmore )(?<!\bfeel )like"
@@ -187,7 +195,10 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
     [('prerequisite', (0, 8), (31, 46))]
     """
     found: list[Statement] = []
-    is_hedged = hedged(text)
+
+    def is_hedged(*spans: tuple[int, int]) -> bool:
+        return hedged(text[: max(end for _, end in spans)])
+
     before = _BEFORE.search(text)
     if before is not None:
         cue = Cue("before studying", "prerequisite", True, 0.85)
@@ -198,7 +209,7 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
                 before.start("later"),
                 before.span("first"),
                 before.span("later"),
-                is_hedged,
+                is_hedged(before.span("first"), before.span("later")),
             )
         )
     found.extend(_unlike(text, is_hedged))
@@ -226,18 +237,38 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
                 continue
             if _PERSON_SUBJECT.search(text, left[0], left[1]):
                 continue
-            found.append(Statement(cue, match.start(), match.end(), left, right, is_hedged))
+            cut = participle_start(text, *right) if cue.copular and cue.type == "part_of" else None
+            if cut is not None:  # "an LLM created by TII" is the genus "an LLM" and what qualifies it
+                right = (right[0], len(text[:cut].rstrip()))
+            found.append(Statement(cue, match.start(), match.end(), left, right, is_hedged(left, right)))
+            post = relational_participle(text, cut) if cut is not None else None
+            after = _right_phrase(text, post[2]) if post is not None else None
+            if post is not None and after is not None:
+                said = is_hedged(left, after)
+                found.append(Statement(_AFTER_GENUS[post[0]], post[1], post[2], left, after, said))
     return tuple(found)
+
+
+_AFTER_GENUS = {
+    "builds_on": Cue(r"(?:based|built|founded) (?:up)?on", "builds_on", True, 0.7, after_genus=True),
+    "applies_to": Cue(
+        r"(?:used|applied|employed) (?:in|for|to)|designed for", "applies_to", True, 0.7, after_genus=True
+    ),
+}
+"""The relations a participle after a copula's genus states of the copula's subject
+(:func:`agents.postmodifiers.relational_participle`)."""
 
 
 UNLIKE = Cue("unlike", "contrasts_with", True, 0.7)
 """The contrast of "Unlike A, B ..." and "B, unlike A, ...": each side is the head of its noun phrase."""
 
 
-def _unlike(text: str, is_hedged: bool) -> list[Statement]:
+def _unlike(text: str, is_hedged: Callable[..., bool]) -> list[Statement]:
     """The contrast "unlike" states (:func:`agents.contrasts.unlike`)."""
     spans = unlike(text, _right_phrase, _left_phrase)
-    return [] if spans is None else [Statement(UNLIKE, *spans[0], spans[1], spans[2], is_hedged)]
+    if spans is None:
+        return []
+    return [Statement(UNLIKE, *spans[0], spans[1], spans[2], is_hedged(spans[1], spans[2]))]
 
 
 _PERSON_SUBJECT = re.compile(r"(?:\b(?:we|you|I|he|she)|\w\W+they)\Z", re.IGNORECASE)

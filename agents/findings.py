@@ -101,6 +101,7 @@ def read_quote(
     named = _mentions_both(mentions)
     stated: Stated = "none"
     cue_text = ""
+    is_hedged = hedged(quote)
     others: set[str] = set()
     for statement in cue_statements(quote):
         if statement.cue.type != type_:
@@ -111,6 +112,7 @@ def read_quote(
         found = _direction(left, right, statement.cue.forward, type_, named)
         if _rank(found) > _rank(stated):
             stated, cue_text = found, quote[statement.cue_start : statement.cue_end]
+            is_hedged = statement.hedged  # the hedge of the statement read, not of the sentence
     negated = stated == "none" and _NEGATION.search(quote) is not None and _mentions_both(mentions)
     return Reading(
         index=index,
@@ -118,7 +120,7 @@ def read_quote(
         kind=kind,
         stated=stated,
         cue=cue_text,
-        hedged=hedged(quote),
+        hedged=is_hedged,
         negated=negated,
         instruction=instruction_like(quote),
         other_types=tuple(sorted(others - {type_})),

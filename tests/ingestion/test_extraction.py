@@ -267,6 +267,22 @@ def test_a_belief_reported_from_nobody_in_particular_is_hedged() -> None:
         assert triples(text, *names)[key] == plain, text
 
 
+def test_a_hedge_after_a_statement_qualifies_what_follows_not_the_statement() -> None:
+    names = ("k-means", "clustering")
+    key = ("k-means", "part_of", "clustering")
+    plain = triples("Clustering methods like k-means can group the points.", *names)[key]
+    later = "Clustering methods like k-means may group the points badly."
+    assert triples(later, *names)[key] == plain
+    assert not read_quote(0, "l", "explicit", later, key, (["k-means"], ["clustering"])).hedged
+    # A hedge before the statement, or inside it, still qualifies it.
+    for text in (
+        "Perhaps clustering methods like k-means can group the points.",
+        "Some argue that clustering methods like k-means can group the points.",
+    ):
+        assert triples(text, *names)[key] < plain, text
+        assert read_quote(0, "l", "explicit", text, key, (["k-means"], ["clustering"])).hedged, text
+
+
 def test_a_question_or_a_quiz_prompt_is_evidence_of_nothing() -> None:
     # A quiz asks about pairs it does not hold related: the distractors of a question, a statement
     # put to the reader to judge (whose answer may be "false"). Before, each of these gave a relation.

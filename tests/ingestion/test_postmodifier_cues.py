@@ -1,0 +1,60 @@
+"""A participle after a copula's genus: it ends the genus, and what it relates the genus to it relates
+the subject to (:mod:`agents.postmodifiers`)."""
+
+from __future__ import annotations
+
+from agents.relations import extract_relations_offline as relations_of
+from tests.ingestion.test_extraction import EDGE_TYPES, known
+
+
+def typed(text: str, *names: str) -> set[tuple[str, str, str]]:
+    found = relations_of(text, known(*names), EDGE_TYPES).relations
+    return {(r.src, r.type, r.dst) for r in found if r.type != "related"}
+
+
+def test_a_participle_after_the_genus_ends_it() -> None:
+    assert typed("Grok is a chatbot developed by a small lab.", "grok", "chatbot") == {
+        ("grok", "part_of", "chatbot")
+    }
+    assert typed("A U-Net is an encoder trained on medical scans.", "u-net", "encoder") == {
+        ("u-net", "part_of", "encoder")
+    }
+
+
+def test_what_the_genus_is_based_on_or_used_in_the_subject_is() -> None:
+    names = ("lamb", "optimizer", "adam", "spectrograms", "features", "speech recognition")
+    assert typed("LAMB is an optimizer built upon Adam.", *names) == {
+        ("lamb", "part_of", "optimizer"),
+        ("lamb", "builds_on", "adam"),
+    }
+    assert typed("Spectrograms are a kind of features employed in speech recognition.", *names) == {
+        ("spectrograms", "part_of", "features"),
+        ("spectrograms", "applies_to", "speech-recognition"),
+    }
+
+
+def test_a_participle_that_is_part_of_the_name_or_relates_nothing_states_nothing() -> None:
+    # "connected" before a noun is an adjective of the genus, not a post-modifier.
+    names = ("classifier head", "fully connected layer")
+    assert typed("A classifier head is a fully connected layer in the network.", *names) == {
+        ("classifier-head", "part_of", "fully-connected-layer")
+    }
+    # "created by" ends the genus but relates no concept of the vocabulary.
+    assert typed("Falcon is a model created by a lab for research.", "falcon", "research") == set()
+    # A noun ending in "-ed" is no participle: "speed" stays in the phrase.
+    assert typed("Throughput is a measure of speed in serving.", "throughput", "serving") == set()
+
+
+def test_a_denied_or_asked_copula_gives_no_participle_statement() -> None:
+    names = ("lamb", "adam", "dropout", "attention")
+    assert typed("LAMB is not an optimizer based on Adam.", *names) == set()
+    assert typed("Is dropout a technique used in attention?", *names) == set()
+
+
+def test_a_hedged_copula_hedges_its_participle() -> None:
+    found = relations_of(
+        "Some argue that LAMB is an optimizer based on Adam.", known("lamb", "adam"), EDGE_TYPES
+    ).relations
+    plain = relations_of("LAMB is an optimizer based on Adam.", known("lamb", "adam"), EDGE_TYPES).relations
+    confidence = {r.type: r.confidence for r in found}
+    assert confidence["builds_on"] < {r.type: r.confidence for r in plain}["builds_on"]
