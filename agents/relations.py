@@ -55,6 +55,7 @@ from agents.cues import HEDGE_FACTOR, UNLIKE, Cue, Statement, asserted, denies_c
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
 from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
+from agents.specifics import proper, specific
 from agents.stance import answered_at_once, asked, denies
 from agents.text import HEADING, Sentence, elided, find_mentions, lexicon, sentences
 from magg_kg.llm.port import Prompt
@@ -108,6 +109,9 @@ class RelationReply(BaseModel):
 
 Cut = Callable[[str, tuple[int, int]], tuple[int, int]]
 _KINDS = ("part_of", "builds_on")
+_BETWEEN_CONCEPTS = frozenset({"builds_on", "applies_to", "prerequisite"})
+"""The types whose cue relates a concept to another, not to one of its kinds or instances: a side
+that names an instance or a value ("uses a smaller learning rate") names no concept there."""
 
 
 def _genus(text: str, span: tuple[int, int]) -> tuple[int, int]:
@@ -137,18 +141,23 @@ def _side(
     nearest_last: bool,
     cut: Cut | None = None,
     bare: bool = False,
+    instance: bool = False,
 ) -> list[str]:
     """The concepts a cue's raw phrase names, one per conjunct: the nearest to the cue; with ``cut``,
     only the one that heads the noun phrase ``cut`` finds in the conjunct (:func:`_cuts`); ``bare``,
     only one that ends it, with no generic head after it ("Unlike earlier self-attention models"
-    sets the models, not self-attention, against what follows)."""
+    sets the models, not self-attention, against what follows); ``instance``, none whose phrase
+    names one instance or value of it (:func:`agents.specifics.specific`)."""
     found: list[str] = []
     for part in conjuncts(text, span):
         if cut is not None:
             part = cut(text, part)
         mentions = find_mentions(text[part[0] : part[1]], keys)
         if mentions:
-            _, end, concept = mentions[-1] if nearest_last else mentions[0]
+            start, end, concept = mentions[-1] if nearest_last else mentions[0]
+            named = text[part[0] + start : part[0] + end]
+            if instance and not proper(named) and specific(text, part[0], part[0] + start):
+                continue  # "uses a smaller learning rate", "uses these parameters": a value, an instance
             rest = text[part[0] + end : part[1]].strip(" *_`'\"")
             if cut is None or (not rest if bare else leads(text, part[0] + end, part[1])):
                 found.append(concept)
@@ -166,9 +175,12 @@ def stated_sides(text: str, statement: Statement, keys: dict[str, str]) -> tuple
     ([], ['chatgpt'])
     """
     left_cut, right_cut = _cuts(statement.cue)
-    bare = statement.cue is UNLIKE
-    lefts = _side(text, statement.left, keys, nearest_last=True, cut=left_cut, bare=bare)
-    return lefts, _side(text, statement.right, keys, nearest_last=False, cut=right_cut, bare=bare)
+    bare, instance = statement.cue is UNLIKE, statement.cue.type in _BETWEEN_CONCEPTS
+    lefts = _side(text, statement.left, keys, nearest_last=True, cut=left_cut, bare=bare, instance=instance)
+    rights = _side(
+        text, statement.right, keys, nearest_last=False, cut=right_cut, bare=bare, instance=instance
+    )
+    return lefts, rights
 
 
 def extract_relations_offline(
