@@ -271,9 +271,14 @@ def _unlike(text: str, is_hedged: Callable[..., bool]) -> list[Statement]:
     return [Statement(UNLIKE, *spans[0], spans[1], spans[2], is_hedged(spans[1], spans[2]))]
 
 
-_PERSON_SUBJECT = re.compile(r"(?:\b(?:we|you|I|he|she)|\w\W+they)\Z", re.IGNORECASE)
-"""A phrase before a cue that ends in a person ("Here we use X", "the accuracy we require", "how
-much they use"): the cue's subject is that person, and the noun phrase before it, if any, is what
+_PERSON_SUBJECT = re.compile(
+    r"(?:\b(?:we|you|I|he|she)|\w\W+they)(?:\s+(?:will|would|can|could|should|shall|may|might|must|"
+    r"do|does|did|often|also|then|now|just|still|usually|typically|generally|first|always|never|not))*\Z",
+    re.IGNORECASE,
+)
+"""A phrase before a cue that ends in a person, with only auxiliaries and adverbs after it ("Here we
+use X", "the accuracy we require", "how much they use", "every model you will use"): the cue's
+subject is that person, and the noun phrase before it, if any, is what
 the verb acts on, not what it relates. A phrase that is "they" alone stands for concepts ("They
 build on X"): :mod:`agents.relations` reads it as the previous sentence's."""
 

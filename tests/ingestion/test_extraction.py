@@ -968,6 +968,19 @@ def test_a_cue_whose_subject_is_a_person_relates_nothing_before_it(sentence: str
     assert cue_statements(sentence) == ()
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # A modal or an adverb between the person and the verb keeps the person its subject.
+        "Every encoder you will use in this course keeps its weights frozen.",
+        "The optimizer we can use with sparse data decays quickly.",
+        "Each loss they often use in practice sums over the batch.",
+    ],
+)
+def test_a_person_with_an_auxiliary_before_the_cue_is_still_its_subject(sentence: str) -> None:
+    assert not [s for s in cue_statements(sentence) if s.cue.type == "builds_on"]
+
+
 def test_a_phrase_with_a_person_in_a_clause_of_its_own_is_still_a_subject() -> None:
     # "They" alone stands for the previous sentence's concepts; a noun phrase whose clause has a
     # person in it is the subject of the cue after that clause.
