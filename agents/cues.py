@@ -34,7 +34,7 @@ from functools import lru_cache
 from agents.contrasts import unlike
 from agents.exemplars import genus_before_comma, listed_instances, next_genus_cut
 from agents.phrases import CONJUNCTION, last_phrase, word_classes
-from agents.postmodifiers import participle_start, relational_participle
+from agents.postmodifiers import participle_start
 from agents.stance import asked, calls_false, hedged
 
 __all__ = [
@@ -63,9 +63,6 @@ class Cue:
     type: str
     forward: bool
     strength: float
-    after_genus: bool = False
-    """A participle after a copula's genus ("X is a model *based on* Y": :mod:`agents.postmodifiers`):
-    its left phrase is the copula's subject."""
 
     @property
     def verbal(self) -> bool:
@@ -78,7 +75,7 @@ class Cue:
     def copular(self) -> bool:
         """Whether the cue is a copula ("is a", "are a kind of", "is used for"): its left phrase is
         the subject of the verb."""
-        return self.after_genus or self.pattern.startswith(("(?:is|are)", _AS_IF_BE))
+        return self.pattern.startswith(("(?:is|are)", _AS_IF_BE))
 
 
 _LIKE = r"(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bwould )(?<!\bjust )(?<!\bmuch )(?<!\bmore )(?<!\bfeel )like"
@@ -241,22 +238,7 @@ def cue_statements(text: str) -> tuple[Statement, ...]:
             if cut is not None:  # "an LLM created by TII" is the genus "an LLM" and what qualifies it
                 right = (right[0], len(text[:cut].rstrip()))
             found.append(Statement(cue, match.start(), match.end(), left, right, is_hedged(left, right)))
-            post = relational_participle(text, cut) if cut is not None else None
-            after = _right_phrase(text, post[2]) if post is not None else None
-            if post is not None and after is not None:
-                said = is_hedged(left, after)
-                found.append(Statement(_AFTER_GENUS[post[0]], post[1], post[2], left, after, said))
     return tuple(found)
-
-
-_AFTER_GENUS = {
-    "builds_on": Cue(r"(?:based|built|founded) (?:up)?on", "builds_on", True, 0.7, after_genus=True),
-    "applies_to": Cue(
-        r"(?:used|applied|employed) (?:in|for|to)|designed for", "applies_to", True, 0.7, after_genus=True
-    ),
-}
-"""The relations a participle after a copula's genus states of the copula's subject
-(:func:`agents.postmodifiers.relational_participle`)."""
 
 
 UNLIKE = Cue("unlike", "contrasts_with", True, 0.7)

@@ -2,14 +2,16 @@
 "a model *based on* the transformer").
 
 After a copula's genus, such a participle starts a phrase that qualifies the genus and ends it:
-"Falcon is an LLM created by TII" says that Falcon is an LLM, not "an LLM created". And the
-genus is the subject itself, so what the participle relates it to, it relates the subject to:
-"DALL-E is a generative model based on the transformer" says that DALL-E builds on the
-transformer; "Text embeddings are a technique used in natural language processing" that text
-embeddings apply to it. Only a participle followed by a preposition is read so: "a fully
-connected layer" is a noun phrase, not a noun and its post-modifier.
+"Falcon is an LLM created by TII" says that Falcon is an LLM, not "an LLM created"; "Adam is an
+optimizer based on SGD" that Adam is an optimizer. Only a participle followed by a preposition is
+read so: "a fully connected layer" is a noun phrase, not a noun and its post-modifier.
 
-The functions read text only; :mod:`agents.cues` makes the statements.
+What the participle relates the genus to, it also relates the subject to ("DALL-E is a model
+based on the transformer": DALL-E builds on the transformer). That reading is not made: it read
+four of Metacademy's see-also sentences right, which moved the reference model's indicator for
+builds_on from 0.18 to 0.66 and cost two to three points of held-out precision at the commit bar
+(`benchmarks/data/README.md`), an indicator that learns how the reference claims were made, not
+how often a stated claim is true.
 """
 
 from __future__ import annotations
@@ -18,25 +20,13 @@ import re
 
 from agents.phrases import word_classes
 
-__all__ = ["RELATIONAL", "participle_start", "relational_participle"]
+__all__ = ["participle_start"]
 
 _PREPOSITION = r"(?:by|on|upon|in|into|for|to|with|from|as|at|via|over|under|across|within)"
 _IRREGULAR = frozenset(
     {"built", "made", "known", "written", "shown", "given", "taken", "drawn", "done", "seen", "held", "kept"}
 )
 _PARTICIPLE = re.compile(rf"\s(?P<word>[a-z][a-z-]*)\s+{_PREPOSITION}\b")
-
-RELATIONAL: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("builds_on", re.compile(r"\s*(?:based|built|founded) (?:up)?on\b", re.IGNORECASE)),
-    (
-        "applies_to",
-        re.compile(
-            r"\s*(?:(?:used|applied|employed) (?:in|for|to)|designed (?:for|to handle))\b", re.IGNORECASE
-        ),
-    ),
-)
-"""The participles that state a relation of the vocabulary, with the edge type each states of the
-noun they follow: "based on" builds on, "used in" applies to."""
 
 
 def _participle(word: str) -> bool:
@@ -65,19 +55,4 @@ def participle_start(text: str, start: int, end: int) -> int | None:
             return None
         if found.start("word") > start and _participle(found.group("word")):
             return found.start("word")
-    return None
-
-
-def relational_participle(text: str, at: int) -> tuple[str, int, int] | None:
-    """The edge type, start and end of a relational participle (:data:`RELATIONAL`) that begins at
-    ``at``; None when the post-modifier there states no relation ("created by").
-
-    >>> t = "DALL-E is a model based on the transformer."
-    >>> relational_participle(t, t.index("based"))
-    ('builds_on', 18, 26)
-    """
-    for type_, pattern in RELATIONAL:
-        found = pattern.match(text, at)
-        if found is not None:
-            return type_, at, found.end()
     return None

@@ -1,5 +1,4 @@
-"""A participle after a copula's genus: it ends the genus, and what it relates the genus to it relates
-the subject to (:mod:`agents.postmodifiers`)."""
+"""A participle after a copula's genus ends the genus (:mod:`agents.postmodifiers`)."""
 
 from __future__ import annotations
 
@@ -21,15 +20,11 @@ def test_a_participle_after_the_genus_ends_it() -> None:
     }
 
 
-def test_what_the_genus_is_based_on_or_used_in_the_subject_is() -> None:
+def test_a_relational_participle_ends_the_genus_too() -> None:
     names = ("lamb", "optimizer", "adam", "spectrograms", "features", "speech recognition")
-    assert typed("LAMB is an optimizer built upon Adam.", *names) == {
-        ("lamb", "part_of", "optimizer"),
-        ("lamb", "builds_on", "adam"),
-    }
+    assert typed("LAMB is an optimizer built upon Adam.", *names) == {("lamb", "part_of", "optimizer")}
     assert typed("Spectrograms are a kind of features employed in speech recognition.", *names) == {
-        ("spectrograms", "part_of", "features"),
-        ("spectrograms", "applies_to", "speech-recognition"),
+        ("spectrograms", "part_of", "features")
     }
 
 
@@ -45,16 +40,7 @@ def test_a_participle_that_is_part_of_the_name_or_relates_nothing_states_nothing
     assert typed("Throughput is a measure of speed in serving.", "throughput", "serving") == set()
 
 
-def test_a_denied_or_asked_copula_gives_no_participle_statement() -> None:
-    names = ("lamb", "adam", "dropout", "attention")
+def test_a_denied_or_asked_copula_gives_no_statement() -> None:
+    names = ("lamb", "optimizer", "dropout", "technique")
     assert typed("LAMB is not an optimizer based on Adam.", *names) == set()
     assert typed("Is dropout a technique used in attention?", *names) == set()
-
-
-def test_a_hedged_copula_hedges_its_participle() -> None:
-    found = relations_of(
-        "Some argue that LAMB is an optimizer based on Adam.", known("lamb", "adam"), EDGE_TYPES
-    ).relations
-    plain = relations_of("LAMB is an optimizer based on Adam.", known("lamb", "adam"), EDGE_TYPES).relations
-    confidence = {r.type: r.confidence for r in found}
-    assert confidence["builds_on"] < {r.type: r.confidence for r in plain}["builds_on"]
