@@ -155,8 +155,11 @@ def _side(
         mentions = find_mentions(text[part[0] : part[1]], keys)
         if mentions:
             start, end, concept = mentions[-1] if nearest_last else mentions[0]
-            named = text[part[0] + start : part[0] + end]
-            if instance and not proper(named) and specific(text, part[0], part[0] + start):
+            if (
+                instance
+                and specific(text, part[0], part[0] + start)
+                and not proper(text[part[0] + start : part[0] + end])
+            ):
                 continue  # "uses a smaller learning rate", "uses these parameters": a value, an instance
             rest = text[part[0] + end : part[1]].strip(" *_`'\"")
             if cut is None or (not rest if bare else leads(text, part[0] + end, part[1])):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.ingestion.test_example_cues import typed
+from tests.ingestion.test_extraction import typed
 
 
 def test_unlike_sets_what_it_names_against_the_subject_of_its_clause() -> None:

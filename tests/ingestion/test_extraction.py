@@ -42,6 +42,11 @@ def triples(text: str, *names: str) -> dict[tuple[str, str, str], float]:
     }
 
 
+def typed(text: str, *names: str) -> set[tuple[str, str, str]]:
+    """The typed relations (all but ``related``) the offline extractor reads in ``text``."""
+    return {triple for triple in triples(text, *names) if triple[1] != "related"}
+
+
 def test_cue_phrases_give_type_and_direction() -> None:
     found = triples(
         "Calculus is a prerequisite for backpropagation. Backpropagation requires the chain rule. "

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from agents.relations import extract_relations_offline as relations_of
-from tests.ingestion.test_extraction import EDGE_TYPES, known
-
-
-def typed(text: str, *names: str) -> set[tuple[str, str, str]]:
-    found = relations_of(text, known(*names), EDGE_TYPES).relations
-    return {(r.src, r.type, r.dst) for r in found if r.type != "related"}
+from tests.ingestion.test_extraction import typed
 
 
 def test_a_participle_after_the_genus_ends_it() -> None:

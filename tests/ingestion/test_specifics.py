@@ -3,13 +3,7 @@
 
 from __future__ import annotations
 
-from agents.relations import extract_relations_offline as relations_of
-from tests.ingestion.test_extraction import EDGE_TYPES, known
-
-
-def typed(text: str, *names: str) -> set[tuple[str, str, str]]:
-    found = relations_of(text, known(*names), EDGE_TYPES).relations
-    return {(r.src, r.type, r.dst) for r in found if r.type != "related"}
+from tests.ingestion.test_extraction import typed
 
 
 def test_a_value_or_an_instance_is_not_what_a_concept_builds_on() -> None:
