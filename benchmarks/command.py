@@ -12,12 +12,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from magg_kg.errors import UserError
 
-__all__ = ["positive", "run_command"]
+__all__ = ["positive", "run_command", "run_converter"]
 
 
 def run_command(main: Callable[[], object]) -> NoReturn:
@@ -57,3 +58,18 @@ def positive(kind: type[int] | type[float], *, zero: bool = False) -> Callable[[
         return value
 
     return parse
+
+
+def run_converter(convert: Callable[[Path, Path], Sequence[Path]], description: str) -> NoReturn:
+    """Runs a converter of a data set's JSON lines into a folder of lessons as a command
+    (``python -m benchmarks.NAME JSONL OUT_DIR``), as :func:`run_command` runs it."""
+
+    def main() -> None:
+        parser = argparse.ArgumentParser(description=description)
+        parser.add_argument("jsonl", type=Path)
+        parser.add_argument("out", type=Path)
+        args = parser.parse_args()
+        files = convert(args.jsonl, args.out)
+        print(f"wrote {len(files)} lessons to {args.out}")
+
+    run_command(main)

@@ -16,12 +16,11 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from pathlib import Path
 
-from benchmarks.command import run_command
+from benchmarks.command import run_converter
 
 ATTRIBUTION = (
     "---\n"
@@ -49,14 +48,5 @@ def convert(jsonl: Path, out: Path) -> list[Path]:
     return sorted(written)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("jsonl", type=Path)
-    parser.add_argument("out", type=Path)
-    args = parser.parse_args()
-    files = convert(args.jsonl, args.out)
-    print(f"wrote {len(files)} lessons to {args.out}")
-
-
 if __name__ == "__main__":
-    run_command(main)
+    run_converter(convert, __doc__.splitlines()[0])
