@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from agents.judge import judge_prompt
-from agents.offline.model import JudgmentModel, LinearModel, is_implicit_lesson_claim
+from agents.offline.model import JudgmentModel, LinearModel, is_implicit_lesson_claim, is_stated_lesson_claim
 from agents.support import GraphView
 from governance.claim_examples import COMMIT_AT, REJECT_BELOW, ClaimExample, lesson_examples
 from governance.claims import build_claim
@@ -25,7 +25,7 @@ from magg_kg.errors import InputError
 from magg_kg.jsonlines import json_objects
 from magg_kg.store import Store
 
-__all__ = ["evaluate", "labelled_claims", "lesson_claims", "lesson_labels"]
+__all__ = ["evaluate", "labelled_claims", "lesson_claims", "lesson_labels", "statement_labels"]
 
 
 def lesson_claims(store: Store, count: int, seed: int) -> list[dict[str, object]]:
@@ -137,6 +137,29 @@ def lesson_labels(paths: Sequence[Path]) -> list[ClaimExample]:
             "label more with `magg model claims` and `magg model label`"
         )
     return labelled
+
+
+def statement_labels(paths: Sequence[Path]) -> list[ClaimExample]:
+    """The lesson statements of labelled statement files (claims whose quote the extractor read as
+    stating them), the statements model's training data (none when no file is given).
+    :class:`~magg_kg.errors.InputError` when a file holds another claim, or when the statements
+    are not of both labels."""
+    stated: list[ClaimExample] = []
+    for path in paths:
+        for number, example in enumerate(lesson_examples(path), start=1):
+            if not is_stated_lesson_claim(example.values):
+                raise InputError(
+                    f"{path}: claim {number} ({example.src} - {example.dst}) is not a relation a lesson "
+                    "states (no explicit quote): a statements file holds lesson statements only"
+                )
+            stated.append(example)
+    accepted = sum(example.label for example in stated)
+    if paths and (not accepted or accepted == len(stated)):
+        raise InputError(
+            f"{', '.join(map(str, paths))}: the statements model needs both acceptable and rejected "
+            f"lesson statements: {accepted} acceptable, {len(stated) - accepted} rejected"
+        )
+    return stated
 
 
 def _json_lines(path: Path, required: Sequence[str]) -> list[tuple[str, dict[str, object]]]:

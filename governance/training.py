@@ -1,8 +1,10 @@
 """Training the offline judgment models from development data, reproducibly.
 
-Three models (:class:`agents.offline.model.JudgmentModel`): the *reference* model, fitted on the
+Four models (:class:`agents.offline.model.JudgmentModel`): the *reference* model, fitted on the
 claims of a Metacademy-layout folder, the *lessons* model, fitted on labelled lesson claims alone,
-and the *names* model, fitted on the Metacademy claims between bare names.
+the *names* model, fitted on the Metacademy claims between bare names, and the *statements* model,
+the reference model with its type indicators learned from labelled lesson statements
+(:func:`fit_statements`).
 
 The labelled claims are built by :mod:`governance.claim_examples`.
 
@@ -22,11 +24,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+from scipy.optimize import minimize
 from scipy.sparse import csr_matrix
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
 
-from agents.offline.features import FEATURES, LEXICAL
+from agents.offline.features import EDGE_TYPES, FEATURES, LEXICAL
 from agents.offline.model import JudgmentModel, LinearModel
 from governance.claim_examples import (
     COMMIT_AT,
@@ -38,7 +41,16 @@ from governance.claim_examples import (
 )
 from magg_kg.errors import InputError
 
-__all__ = ["GRAPH_STATE", "LESSON_FEATURES", "TrainingReport", "borrow_objections", "fit", "train"]
+__all__ = [
+    "GRAPH_STATE",
+    "LESSON_FEATURES",
+    "TYPE_INDICATORS",
+    "TrainingReport",
+    "borrow_objections",
+    "fit",
+    "fit_statements",
+    "train",
+]
 
 FOLDS = 5
 REGULARIZATION = 1.0
@@ -69,6 +81,7 @@ worse (ROC AUC 0.743 against 0.739 on the d2l chapters never trained on). The gr
 (a conflicting edge, an order the other way) stay: they can only hold a claim back."""
 LESSON_FEATURES = tuple(name for name in FEATURES if name not in GRAPH_STATE)
 MIN_COUNT = 3
+TYPE_INDICATORS = tuple(f"type_{name}" for name in EDGE_TYPES)
 
 
 @dataclass
@@ -125,6 +138,14 @@ def _logistic(x: csr_matrix, y: np.ndarray, regularization: float) -> LogisticRe
     return model
 
 
+def _concept_folds(examples: Sequence[ClaimExample], folds: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Concept-disjoint folds, as training and test masks: a claim is tested in its source
+    concept's fold, by a model trained on the claims that touch no concept of that fold."""
+    src_fold = np.array([concept_part(e.src, folds) for e in examples])
+    dst_fold = np.array([concept_part(e.dst, folds) for e in examples])
+    return [((src_fold != k) & (dst_fold != k), src_fold == k) for k in range(folds)]
+
+
 def _platt(margins: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     calibrator = LogisticRegression(C=1e6, max_iter=1000)
     calibrator.fit(margins.reshape(-1, 1), y)
@@ -174,11 +195,7 @@ def fit(
     names = _vocabulary(examples, lexical, dense)
     x, y = _matrix(examples, names), np.array([e.label for e in examples])
     margins = np.full(len(examples), np.nan)
-    src_fold = np.array([concept_part(e.src, folds) for e in examples])
-    dst_fold = np.array([concept_part(e.dst, folds) for e in examples])
-    for k in range(folds):
-        train = (src_fold != k) & (dst_fold != k)
-        test = src_fold == k
+    for train, test in _concept_folds(examples, folds):
         if len(set(y[train])) < 2 or not test.any():
             continue
         margins[test] = _logistic(x[train], y[train], regularization).decision_function(x[test])
@@ -232,13 +249,15 @@ def fit(
 
 
 def train(
-    metacademy: Path, labelled: Sequence[ClaimExample] = ()
+    metacademy: Path, labelled: Sequence[ClaimExample] = (), statements: Sequence[ClaimExample] = ()
 ) -> tuple[JudgmentModel, dict[str, TrainingReport]]:
     """Builds the examples, fits the reference model on the Metacademy-layout claims, the lessons
     model on the ``labelled`` implicit lesson claims (when there are any:
-    :func:`governance.labelled.lesson_labels`) and the names model on the Metacademy-layout claims
-    between bare names. The reports are by part: ``reference``, ``lessons`` and ``names``;
-    ``magg model build`` writes them into the model file."""
+    :func:`governance.labelled.lesson_labels`), the names model on the Metacademy-layout claims
+    between bare names, and the statements model on the labelled lesson ``statements`` (when there
+    are any: :func:`governance.labelled.statement_labels`). The reports are by part:
+    ``reference``, ``lessons``, ``names`` and ``statements``; ``magg model build`` writes them into
+    the model file."""
     reports: dict[str, TrainingReport] = {}
     reference, reports["reference"] = fit(metacademy_examples(metacademy))
     lesson_model = None
@@ -248,7 +267,112 @@ def train(
         )
         lesson_model = borrow_objections(lesson_model, reference, labelled)
     names, reports["names"] = fit(names_examples(metacademy), version="judgment-names")
-    return JudgmentModel(reference, lesson_model, names), reports
+    stated = None
+    if statements:
+        stated, reports["statements"] = fit_statements(reference, statements)
+    return JudgmentModel(reference, lesson_model, names, stated), reports
+
+
+def fit_statements(
+    reference: LinearModel, examples: Sequence[ClaimExample], folds: int = FOLDS
+) -> tuple[LinearModel, TrainingReport]:
+    """The statements model: the reference model with its edge-type indicators learned anew from
+    labelled lesson statements (``examples``: relations a lesson states in so many words, "Adam is
+    an optimizer").
+
+    The reference model's type indicators learn how its claims were made: Metacademy has no part or
+    contrast among its true claims, only among its corruptions, so ``type_part_of`` counts against
+    any part, stated or not. Everything else it learned (a stated cue, hedging, the descriptions,
+    the graph) keeps its weight and its calibration, validated on held-out Metacademy concepts: the
+    statements, a few dozen, fit only an intercept and the six indicators, as a logistic regression
+    with the reference model's calibrated score as a fixed offset (L2 penalty ``1 / (2C)`` on the
+    indicators, ``C`` = :data:`REGULARIZATION`). Its weight is not refitted, as the statements of
+    Metacademy's own summaries, where the reference model was fitted, would teach it that the score
+    tells nothing. A type that no statement shows keeps the reference model's indicator: a claim
+    of that type scores as the reference model scores it. Concept-disjoint folds give the reported
+    figures, as in :func:`fit`."""
+    rows = [_statement_row(reference, example.values) for example in examples]
+    offset = np.array([reference.scale * row[0] + reference.shift for row in rows])
+    x = np.array([row[1:] for row in rows])
+    y = np.array([example.label for example in examples])
+    held = np.full(len(examples), np.nan)
+    for train, test in _concept_folds(examples, folds):
+        if len(set(y[train])) < 2 or not test.any():
+            continue
+        beta = _offset_logistic(offset[train], x[train], y[train])
+        held[test] = _sigmoid(offset[test] + beta[0] + x[test] @ beta[1:])
+    tested = ~np.isnan(held)
+    if len(set(y)) < 2 or len(set(y[tested])) < 2:
+        raise InputError(
+            f"{len(examples)} labelled lesson statements ({int(y.sum())} acceptable) are too few to "
+            f"cross-validate over {folds} concept-disjoint folds: label more, of both kinds"
+        )
+    beta = _offset_logistic(offset, x, y)
+    kept = [name for name in reference.features if name not in TYPE_INDICATORS]
+    # A type no statement shows cannot be learned anew: its claims score as the reference's do.
+    shown = [bool(column.any()) for column in x.T]
+    indicators = [
+        float(learned) if seen else reference.scale * reference.table.get(name, 0.0) - float(beta[0])
+        for name, learned, seen in zip(TYPE_INDICATORS, beta[1:], shown, strict=True)
+    ]
+    model = LinearModel(
+        (*kept, *TYPE_INDICATORS),
+        (*(reference.scale * reference.table[name] for name in kept), *indicators),
+        reference.scale * reference.intercept + reference.shift + float(beta[0]),
+        1.0,
+        0.0,
+        "judgment-statements",
+    )
+    held_p, held_y = held[tested], y[tested]
+    report = TrainingReport(
+        examples=len(examples),
+        positives=int(y.sum()),
+        by_source={"statement": len(examples)},
+        folds=folds,
+        at_commit=_rates(held_p, held_y, COMMIT_AT),
+        at_reject=_rates(held_p, held_y, REJECT_BELOW),
+        reliability=_reliability(held_p, held_y),
+    )
+    types = np.array([_type_of(example.values) for example in examples])[tested]
+    for type_ in sorted(set(types)):
+        inside = types == type_
+        report.by_kind[type_] = {
+            "count": int(inside.sum()),
+            "true_share": round(float(held_y[inside].mean()), 4),
+            "admitted_at_commit": round(float((held_p[inside] >= COMMIT_AT).mean()), 4),
+            "precision_at_commit": _rates(held_p[inside], held_y[inside], COMMIT_AT)["precision"],
+            "kept_out_below_reject": round(float((held_p[inside] < REJECT_BELOW).mean()), 4),
+        }
+    return model, report
+
+
+def _offset_logistic(offset: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The intercept and coefficients of a logistic regression of ``y`` on ``x`` with a fixed
+    ``offset`` added to the log-odds, the coefficients (not the intercept) penalized as above."""
+
+    def loss(beta: np.ndarray) -> tuple[float, np.ndarray]:
+        z = offset + beta[0] + x @ beta[1:]
+        residual = _sigmoid(z) - y
+        gradient = np.concatenate(([residual.sum()], x.T @ residual + beta[1:] / REGULARIZATION))
+        value = float(np.sum(np.logaddexp(0.0, z) - y * z) + 0.5 * beta[1:] @ beta[1:] / REGULARIZATION)
+        return value, gradient
+
+    found = minimize(loss, np.zeros(x.shape[1] + 1), jac=True, method="L-BFGS-B")
+    return np.asarray(found.x, dtype=float)
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0))), dtype=float)
+
+
+def _statement_row(reference: LinearModel, values: dict[str, float]) -> list[float]:
+    """A statement's inputs: the reference margin without the type indicators, then the indicators."""
+    untyped = {name: value for name, value in values.items() if name not in TYPE_INDICATORS}
+    return [reference.margin(untyped), *(float(values.get(name, 0.0)) for name in TYPE_INDICATORS)]
+
+
+def _type_of(values: dict[str, float]) -> str:
+    return next((name.removeprefix("type_") for name in TYPE_INDICATORS if values.get(name)), "unknown")
 
 
 def borrow_objections(

@@ -25,8 +25,9 @@ from agents.support import GraphView
 from governance.claim_examples import ClaimExample
 from governance.claims import build_claim
 from governance.labelled import evaluate
-from governance.training import GRAPH_STATE, LESSON_FEATURES, borrow_objections, fit
+from governance.training import GRAPH_STATE, LESSON_FEATURES, borrow_objections, fit, fit_statements
 from magg_kg.cli.app import app
+from magg_kg.errors import InputError
 from magg_kg.records import Concept, Proposal, Span
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -328,6 +329,62 @@ def test_fit_validates_on_held_out_concepts_and_is_calibrated() -> None:
     assert model.probability({"stated_forward": 1.0, "type_prerequisite": 1.0}) > 0.8
     assert model.probability({"type_prerequisite": 1.0}) < 0.2
     assert set(model.features) >= {"stated_forward"} and set(model.features) <= set(FEATURES)
+
+
+def statements(count: int) -> list[ClaimExample]:
+    """Lesson statements over many concepts: the stated kinds ("X is a Y") readers mostly accept,
+    the stated uses mostly not, whatever the reference model's indicators say of their types."""
+    examples = []
+    for i in range(count):
+        type_ = "part_of" if i % 2 else "builds_on"
+        label = int(i % 5 != 0) if type_ == "part_of" else int(i % 5 == 0)
+        values = {"stated_forward": 1.0, "kind_explicit": 1.0, "from_lessons": 1.0, f"type_{type_}": 1.0}
+        examples.append(ClaimExample(values, label, f"c{i}", f"c{(i * 7 + 3) % count}", "lesson"))
+    return examples
+
+
+def test_the_statements_model_learns_the_worth_of_each_stated_type_from_labelled_statements() -> None:
+    # The reference model learned from its corruptions that a part is never true.
+    reference = LinearModel(
+        ("stated_forward", "type_part_of", "type_builds_on"), (1.0, -2.0, 0.5), 0.2, 1.5, 0.0, "r"
+    )
+    model, report = fit_statements(reference, statements(200))
+    part = {"stated_forward": 1.0, "kind_explicit": 1.0, "from_lessons": 1.0, "type_part_of": 1.0}
+    use = {"stated_forward": 1.0, "kind_explicit": 1.0, "from_lessons": 1.0, "type_builds_on": 1.0}
+    assert reference.probability(part) < 0.3 < reference.probability(use)
+    assert model.probability(part) > 0.7 > 0.3 > model.probability(use)
+    assert report.examples == 200 and set(report.by_kind) == {"part_of", "builds_on"}
+    assert report.by_kind["part_of"]["true_share"] == pytest.approx(0.8)
+    assert model.version == "judgment-statements" and set(model.features) <= set(FEATURES)
+
+
+def test_the_statements_model_keeps_the_reference_models_calibrated_weights_but_the_types() -> None:
+    # What a stated cue or a hedge is worth stays as the reference model learned and calibrated it.
+    reference = LinearModel(
+        ("stated_forward", "hedged", "type_part_of"), (1.0, -1.5, -2.0), 0.3, 1.5, -0.2, "r"
+    )
+    model, _ = fit_statements(reference, statements(200))
+    table = dict(zip(model.features, model.weights, strict=True))
+    assert (table["stated_forward"], table["hedged"]) == pytest.approx((1.5, -2.25))
+    assert (model.scale, model.shift) == (1.0, 0.0)
+    hedged = {"stated_forward": 1.0, "hedged": 1.0, "kind_explicit": 1.0, "type_part_of": 1.0}
+    assert model.probability(hedged) < model.probability({**hedged, "hedged": 0.0})
+
+
+def test_a_type_no_statement_shows_scores_as_the_reference_model_scores_it() -> None:
+    reference = LinearModel(
+        ("stated_forward", "type_prerequisite", "type_part_of"), (1.0, 0.8, -2.0), 0.3, 1.5, -0.2, "r"
+    )
+    model, _ = fit_statements(reference, statements(200))  # parts and uses, no prerequisite
+    prerequisite = {"stated_forward": 1.0, "kind_explicit": 1.0, "type_prerequisite": 1.0}
+    assert model.probability(prerequisite) == pytest.approx(reference.probability(prerequisite))
+    part = {**prerequisite, "type_prerequisite": 0.0, "type_part_of": 1.0}
+    assert model.probability(part) > reference.probability(part) + 0.3
+
+
+def test_statements_of_one_label_cannot_train_the_statements_model() -> None:
+    with pytest.raises(InputError, match="too few"):
+        fit_statements(LinearModel((), (), 0.0, 1.0, 0.0, "r"), [e for e in statements(60) if e.label])
 
 
 @pytest.mark.skipif(not (SHARED / "metacademy").is_dir(), reason="needs ../shared/data beside the repository")

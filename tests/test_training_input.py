@@ -145,3 +145,55 @@ def test_an_out_folder_that_cannot_be_written_is_refused_before_any_model_is_tra
     code, out, err = magg(["model", "build", "--only", "questions", "--out", str(blocker / "models")], capsys)
     assert code == 2 and "cannot write there" in err and "nothing was built" in err, err
     assert out == ""  # no model's figures: nothing was trained
+
+
+STATEMENTS = LABELLED.parent / "metacademy.statements.jsonl"
+
+
+def _statements(tmp_path: Path, accepted: int, rejected: int, implicit: int = 0) -> Path:
+    """Labelled statements of each class from the kept file, and ``implicit`` co-mention claims."""
+    rows = [json.loads(line) for line in STATEMENTS.read_text("utf-8").splitlines()]
+    chosen = [row for row in rows if row["label"] == 1][:accepted]
+    chosen += [row for row in rows if row["label"] == 0][:rejected]
+    others = [json.loads(line) for line in LABELLED.read_text("utf-8").splitlines()]
+    chosen += [row for row in others if '"kind": "implicit"' in row["data"]][:implicit]
+    assert len(chosen) == accepted + rejected + implicit
+    path = tmp_path / f"statements-{accepted}-{rejected}-{implicit}.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in chosen), encoding="utf-8")
+    return path
+
+
+def test_a_statements_file_holding_a_claim_no_lesson_states_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    statements = _statements(tmp_path, 10, 10, implicit=1)
+    args = ["--only", "judgment", "--data", str(_data(tmp_path)), "--statements", str(statements)]
+    err = _refused(args, tmp_path / "out", capsys)
+    assert str(statements) in err and "claim 21" in err and "statements only" in err
+
+
+def test_statements_of_one_label_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    statements = _statements(tmp_path, 0, 6)
+    args = ["--only", "judgment", "--data", str(_data(tmp_path)), "--statements", str(statements)]
+    err = _refused(args, tmp_path / "out", capsys)
+    assert "both acceptable and rejected lesson statements" in err and "0 acceptable, 6 rejected" in err
+
+
+def test_statements_given_to_a_build_without_the_judgment_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--only", "terms", "--data", str(_data(tmp_path)), "--statements", str(tmp_path / "no.jsonl")]
+    err = _refused(args, tmp_path / "out", capsys)
+    assert "--statements is read by the judgment model only" in err
+
+
+def test_the_statements_model_is_built_from_the_statements_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    statements = _statements(tmp_path, 30, 12)
+    args = ["model", "build", "--only", "judgment", "--data", str(_data(tmp_path)), "--json"]
+    code, out, err = magg([*args, "--statements", str(statements), "--out", str(tmp_path / "out")], capsys)
+    assert code == 0, err
+    assert json.loads(out)["statements"]["examples"] == 42
+    built = json.loads((tmp_path / "out" / "judgment.json").read_text("utf-8"))
+    assert built["statements"]["version"] == "judgment-statements"

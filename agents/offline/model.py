@@ -46,6 +46,7 @@ __all__ = [
     "LinearModel",
     "is_bare_claim",
     "is_implicit_lesson_claim",
+    "is_stated_lesson_claim",
     "judgment_model",
     "read_judgment_model",
 ]
@@ -116,6 +117,12 @@ def is_implicit_lesson_claim(values: Mapping[str, float]) -> bool:
     return bool(values.get("from_lessons")) and unstated
 
 
+def is_stated_lesson_claim(values: Mapping[str, float]) -> bool:
+    """Whether a claim (its feature values) comes from ingested lessons with a quote that the
+    extractor read as stating it (explicit evidence): the claims the statements model judges."""
+    return bool(values.get("from_lessons")) and bool(values.get("kind_explicit"))
+
+
 def is_bare_claim(payload: Mapping[str, object], data: str) -> bool:
     """Whether a claim is between two bare names: neither concept has a description and every quote
     is one of the two names, nothing more (a data set of titles alone, such as AL-CPL's or
@@ -142,13 +149,14 @@ def is_bare_claim(payload: Mapping[str, object], data: str) -> bool:
 
 @dataclass(frozen=True)
 class JudgmentModel:
-    """The reference model, the lessons model for implicit claims from ingested lessons, and the
-    names model for claims between bare names (each when there is one; without it the reference
-    model judges those claims)."""
+    """The reference model, the lessons model for implicit claims from ingested lessons, the
+    statements model for relations a lesson states, and the names model for claims between bare
+    names (each when there is one; without it the reference model judges those claims)."""
 
     reference: LinearModel
     lessons: LinearModel | None = None
     names: LinearModel | None = None
+    statements: LinearModel | None = None
 
     @property
     def version(self) -> str:
@@ -168,9 +176,15 @@ class JudgmentModel:
         'n'
         >>> JudgmentModel(reference).model_for({}, bare=True).version
         'r'
+        >>> stated = {"from_lessons": 1.0, "kind_explicit": 1.0}
+        >>> with_statements = JudgmentModel(reference, statements=names)
+        >>> with_statements.model_for(stated).version, judgment.model_for(stated).version
+        ('n', 'r')
         """
         if self.lessons is not None and is_implicit_lesson_claim(values):
             return self.lessons
+        if self.statements is not None and is_stated_lesson_claim(values):
+            return self.statements
         if self.names is not None and bare:
             return self.names
         return self.reference
@@ -185,8 +199,14 @@ class JudgmentModel:
         return self.model_for(values).contributions(values)
 
     def to_json(self, reports: Mapping[str, Mapping[str, object]]) -> str:
-        """The models and their figures (``reports`` by part: ``reference``, ``lessons``, ``names``)."""
-        parts = {"reference": self.reference, "lessons": self.lessons, "names": self.names}
+        """The models and their figures (``reports`` by part: ``reference``, ``lessons``, ``names``,
+        ``statements``)."""
+        parts = {
+            "reference": self.reference,
+            "lessons": self.lessons,
+            "names": self.names,
+            "statements": self.statements,
+        }
         return json.dumps(
             {name: part.as_dict(reports.get(name, {})) for name, part in parts.items() if part is not None},
             indent=1,
@@ -233,11 +253,12 @@ def read_judgment_model(text: str) -> JudgmentModel:
     raw = json.loads(text)
     if not isinstance(raw, dict) or not isinstance(raw.get("reference"), dict):
         raise ValueError("model file: no reference model")
-    lessons, names = raw.get("lessons"), raw.get("names")
+    lessons, names, statements = raw.get("lessons"), raw.get("names"), raw.get("statements")
     return JudgmentModel(
         _read_linear(raw["reference"], "reference"),
         _read_linear(lessons, "lessons") if isinstance(lessons, dict) else None,
         _read_linear(names, "names") if isinstance(names, dict) else None,
+        _read_linear(statements, "statements") if isinstance(statements, dict) else None,
     )
 
 

@@ -46,7 +46,15 @@ if TYPE_CHECKING:
 # The training and labelling code (scikit-learn) is imported by the commands that use it, so that
 # every other command starts without it.
 
-__all__ = ["build_command", "claims", "default_labels", "evaluate_command", "label", "register"]
+__all__ = [
+    "build_command",
+    "claims",
+    "default_labels",
+    "default_statements",
+    "evaluate_command",
+    "label",
+    "register",
+]
 
 MODELS = ("judgment", "terms", "injection", "questions")
 """The offline models: the judgment (judge and owners), termhood (concepts), the injection detector,
@@ -77,6 +85,12 @@ def default_labels() -> list[Path]:
     """The labelled lesson claims kept with the benchmarks."""
     folder = repository() / "benchmarks" / "data"
     return sorted(folder.glob("*.labelled.jsonl")) if folder.is_dir() else []
+
+
+def default_statements() -> list[Path]:
+    """The labelled lesson statements kept with the benchmarks."""
+    folder = repository() / "benchmarks" / "data"
+    return sorted(folder.glob("*.statements.jsonl")) if folder.is_dir() else []
 
 
 def _check_data(folder: Path, models: list[str]) -> None:
@@ -125,6 +139,15 @@ def build_command(
             "(benchmarks/data/*.labelled.jsonl), not added to them; repeat it to give several.",
         ),
     ] = None,
+    statements: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--statements",
+            metavar="FILE",
+            help="Labelled lesson statements for the judgment's statements model, in place of the default "
+            "files (benchmarks/data/*.statements.jsonl); repeat it to give several.",
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -146,7 +169,7 @@ def build_command(
     """Rebuild the offline models from data; print their cross-validated figures and reliability tables."""
     from agents.offline import injection_training, question_training, terms_training
     from governance.evaluation.replay import load_dataset
-    from governance.labelled import lesson_labels
+    from governance.labelled import lesson_labels, statement_labels
     from governance.training import train
 
     if only not in ("all", *MODELS):
@@ -154,8 +177,11 @@ def build_command(
     if as_json and only != "judgment":
         raise UserError("--json reports the judgment model only: add --only judgment")
     built = [model for model in MODELS if only in ("all", model)]
-    if labels is not None and "judgment" not in built:
-        raise UserError(f"--labels is read by the judgment model only, not by --only {only}: drop --labels")
+    for given, option in ((labels, "--labels"), (statements, "--statements")):
+        if given is not None and "judgment" not in built:
+            raise UserError(
+                f"{option} is read by the judgment model only, not by --only {only}: drop {option}"
+            )
     folder = data or shared_data()
     place = out or repository() / "agents" / "offline"
     # Every input is checked before anything is built or written: --out may be the shipped models.
@@ -165,15 +191,16 @@ def build_command(
     nearest = _writable(place)
     metacademy = folder / "metacademy"
     files = (labels if labels is not None else default_labels()) if "judgment" in built else []
-    for path in files:
+    stated = (statements if statements is not None else default_statements()) if "judgment" in built else []
+    for path in (*files, *stated):
         if not path.is_file():
             raise UserError(f"{path}: no such labelled claims file")
-    labelled = lesson_labels(files)
+    labelled, said = lesson_labels(files), statement_labels(stated)
     if "judgment" in built:
         load_dataset(metacademy)  # a malformed line is refused now, not after the other models
     # The judgment is trained first, into memory: its lessons model can still find the labels too
     # few to cross-validate, and then nothing is written.
-    judgment, reports = train(metacademy, labelled) if "judgment" in built else (None, {})
+    judgment, reports = train(metacademy, labelled, said) if "judgment" in built else (None, {})
     figures = {part: report.as_dict() for part, report in reports.items()}
     lessons = reports.get("lessons")
     if lessons is not None and lessons.examples < FEW_LESSON_CLAIMS:
