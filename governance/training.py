@@ -3,7 +3,7 @@
 Four models (:class:`agents.offline.model.JudgmentModel`): the *reference* model, fitted on the
 claims of a Metacademy-layout folder, the *lessons* model, fitted on labelled lesson claims alone,
 the *names* model, fitted on the Metacademy claims between bare names, and the *statements* model,
-the reference model with its type indicators learned from labelled lesson statements
+the reference model with its type indicators learned again from labelled lesson statements
 (:func:`fit_statements`).
 
 The labelled claims are built by :mod:`governance.claim_examples`.
@@ -282,43 +282,42 @@ def fit_statements(
 
     The reference model's type indicators learn how its claims were made: Metacademy has no part or
     contrast among its true claims, only among its corruptions, so ``type_part_of`` counts against
-    any part, stated or not. Everything else it learned (a stated cue, hedging, the descriptions,
-    the graph) keeps its weight and its calibration, validated on held-out Metacademy concepts: the
-    statements, a few dozen, fit only an intercept and the six indicators, as a logistic regression
-    with the reference model's calibrated score as a fixed offset (L2 penalty ``1 / (2C)`` on the
-    indicators, ``C`` = :data:`REGULARIZATION`). Its weight is not refitted, as the statements of
-    Metacademy's own summaries, where the reference model was fitted, would teach it that the score
-    tells nothing. A type that no statement shows keeps the reference model's indicator: a claim
-    of that type scores as the reference model scores it. Concept-disjoint folds give the reported
-    figures, as in :func:`fit`."""
+    any part, stated or not; its prerequisites and see-also links (``related``) are true claims, and
+    their indicators mean what they say. Everything else it learned (a stated cue, hedging, the
+    descriptions, the graph) keeps its weight and its calibration, validated on held-out Metacademy
+    concepts. The statements fit the six indicators alone (each claim has one type: they are its
+    intercept), as a logistic regression with the reference model's calibrated score without them as
+    a fixed offset, and a penalty that pulls each toward the reference model's own value
+    (``(b - b_reference)^2 / (2C)``, ``C`` = :data:`REGULARIZATION`): a type shown by many statements
+    gets the value they tell, one shown by few moves less from the reference model's, one shown by
+    none keeps it, and a claim of that type scores as the reference model scores it. The weight of the
+    reference score is not refitted, as the statements of Metacademy's own summaries, where the
+    reference model was fitted, would teach it that the score tells nothing. Concept-disjoint folds
+    give the reported figures, as in :func:`fit`."""
     rows = [_statement_row(reference, example.values) for example in examples]
     offset = np.array([reference.scale * row[0] + reference.shift for row in rows])
     x = np.array([row[1:] for row in rows])
     y = np.array([example.label for example in examples])
+    prior = np.array([reference.scale * reference.table.get(name, 0.0) for name in TYPE_INDICATORS])
     held = np.full(len(examples), np.nan)
     for train, test in _concept_folds(examples, folds):
         if len(set(y[train])) < 2 or not test.any():
             continue
-        beta = _offset_logistic(offset[train], x[train], y[train])
-        held[test] = _sigmoid(offset[test] + beta[0] + x[test] @ beta[1:])
+        held[test] = _sigmoid(
+            offset[test] + x[test] @ _offset_logistic(offset[train], x[train], y[train], prior)
+        )
     tested = ~np.isnan(held)
     if len(set(y)) < 2 or len(set(y[tested])) < 2:
         raise InputError(
             f"{len(examples)} labelled lesson statements ({int(y.sum())} acceptable) are too few to "
             f"cross-validate over {folds} concept-disjoint folds: label more, of both kinds"
         )
-    beta = _offset_logistic(offset, x, y)
+    indicators = _offset_logistic(offset, x, y, prior)
     kept = [name for name in reference.features if name not in TYPE_INDICATORS]
-    # A type no statement shows cannot be learned anew: its claims score as the reference's do.
-    shown = [bool(column.any()) for column in x.T]
-    indicators = [
-        float(learned) if seen else reference.scale * reference.table.get(name, 0.0) - float(beta[0])
-        for name, learned, seen in zip(TYPE_INDICATORS, beta[1:], shown, strict=True)
-    ]
     model = LinearModel(
         (*kept, *TYPE_INDICATORS),
-        (*(reference.scale * reference.table[name] for name in kept), *indicators),
-        reference.scale * reference.intercept + reference.shift + float(beta[0]),
+        (*(reference.scale * reference.table[name] for name in kept), *(float(b) for b in indicators)),
+        reference.scale * reference.intercept + reference.shift,
         1.0,
         0.0,
         "judgment-statements",
@@ -346,18 +345,18 @@ def fit_statements(
     return model, report
 
 
-def _offset_logistic(offset: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The intercept and coefficients of a logistic regression of ``y`` on ``x`` with a fixed
-    ``offset`` added to the log-odds, the coefficients (not the intercept) penalized as above."""
+def _offset_logistic(offset: np.ndarray, x: np.ndarray, y: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """The coefficients of a logistic regression of ``y`` on ``x`` (no intercept) with a fixed
+    ``offset`` added to the log-odds, each pulled toward its ``prior`` value as above."""
 
     def loss(beta: np.ndarray) -> tuple[float, np.ndarray]:
-        z = offset + beta[0] + x @ beta[1:]
-        residual = _sigmoid(z) - y
-        gradient = np.concatenate(([residual.sum()], x.T @ residual + beta[1:] / REGULARIZATION))
-        value = float(np.sum(np.logaddexp(0.0, z) - y * z) + 0.5 * beta[1:] @ beta[1:] / REGULARIZATION)
+        z = offset + x @ beta
+        pulled = beta - prior
+        gradient = x.T @ (_sigmoid(z) - y) + pulled / REGULARIZATION
+        value = float(np.sum(np.logaddexp(0.0, z) - y * z) + 0.5 * pulled @ pulled / REGULARIZATION)
         return value, gradient
 
-    found = minimize(loss, np.zeros(x.shape[1] + 1), jac=True, method="L-BFGS-B")
+    found = minimize(loss, prior.copy(), jac=True, method="L-BFGS-B")
     return np.asarray(found.x, dtype=float)
 
 

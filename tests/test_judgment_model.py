@@ -382,6 +382,18 @@ def test_a_type_no_statement_shows_scores_as_the_reference_model_scores_it() -> 
     assert model.probability(part) > reference.probability(part) + 0.3
 
 
+def test_the_fewer_statements_show_a_type_the_nearer_it_stays_to_the_reference_models_indicator() -> None:
+    reference = LinearModel(("stated_forward", "type_related"), (1.0, 2.0), 0.0, 1.0, 0.0, "r")
+    related = {"stated_forward": 1.0, "kind_explicit": 1.0, "from_lessons": 1.0, "type_related": 1.0}
+
+    def learned(rejected: int) -> float:
+        shown = [ClaimExample(dict(related), 0, f"r{i}", f"s{i}", "lesson") for i in range(rejected)]
+        model, _ = fit_statements(reference, [*statements(200), *shown])
+        return dict(zip(model.features, model.weights, strict=True))["type_related"]
+
+    assert 2.0 > learned(2) > learned(20) > learned(200)
+
+
 def test_statements_of_one_label_cannot_train_the_statements_model() -> None:
     with pytest.raises(InputError, match="too few"):
         fit_statements(LinearModel((), (), 0.0, 1.0, 0.0, "r"), [e for e in statements(60) if e.label])
