@@ -17,7 +17,7 @@ from typing import Literal
 from agents.hedges import hedged_what_is, unhedged
 from agents.measures import asks_measure
 from agents.phrases import CLOSED_CLASSES
-from agents.question_frames import FRAME, WORD, predicate, stem, without_predicate
+from agents.question_frames import FRAME, HOW_MANY, WORD, predicate, stem, without_predicate
 from agents.written_forms import one_spelling
 
 __all__ = [
@@ -114,8 +114,7 @@ def content_terms(text: str) -> list[str]:
 
 def question_terms(question: str) -> list[str]:
     """The content terms a question is matched by: :func:`content_terms`, less the words that frame
-    a why or how question at its end, and the "many" or "much" of "how many" and "how much", which
-    ask for a number, not for a passage that says "many" ("1400 images ... and as many").
+    a why or how question at its end and the "many" of "how many" (:data:`HOW_MANY`).
 
     >>> question_terms("How does dropout work?"), question_terms("Who did the work?")
     (['dropout'], ['work'])
@@ -123,11 +122,9 @@ def question_terms(question: str) -> list[str]:
     (['function', 'call'], ['dropout'])
     >>> question_terms("How does attention work in the transformer?")
     ['attent', 'transformer']
-    >>> question_terms("How many images are in Fashion-MNIST?"), question_terms("Why are many layers used?")
-    (['imag', 'fashion-mnist'], ['mani', 'layer'])
     """
     explained = expected_kind(question) == "explanation"
-    terms = content_terms(_HOW_MANY.sub("how", without_predicate(question) if explained else question))
+    terms = content_terms(HOW_MANY.sub("how", without_predicate(question) if explained else question))
     if explained:
         while terms and terms[-1] in FRAME:  # the predicate ends the question; "function calling" is content
             terms.pop()
@@ -149,7 +146,6 @@ def without_setting(question: str) -> str:
     return question if found is None else f"{question[: found[1]]}?"
 
 
-_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
 _WHY_USE = re.compile(
     r"\W*why\s+(?:(?:would|should|do|does|did|might|can|could|must)\s+)?(?:(?:i|we|you|one|people|anyone)\s+)?"
     r"(?:ever\s+)?use\b",

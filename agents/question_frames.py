@@ -31,6 +31,7 @@ from wordfreq import zipf_frequency
 __all__ = [
     "EXPLAINS",
     "FRAME",
+    "HOW_MANY",
     "WORD",
     "alone",
     "chooses",
@@ -281,6 +282,8 @@ FRAME = frozenset(stem(word) for word in _FRAME_WORDS.split())
 """The stems of the generic predicates that frame a why or how question ("How does X work?", "Why
 is X important?"): they ask for an explanation and are not what one says; by their stems they
 would match "working", "importance" and the verb "import"."""
+HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
+"""A question's "how many" or "how much": it asks for a number; the quantifier is not what is asked."""
 
 _SETTING = frozenset("in within inside for with on at under during across when".split())
 """The words that open the setting a why or how question asks in ("How does X work in Y?")."""
