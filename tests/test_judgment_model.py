@@ -177,9 +177,10 @@ def implicit(
     return payload, data
 
 
-def test_implicit_lesson_claims_go_to_the_lessons_model_and_every_other_claim_to_the_reference() -> None:
+def test_implicit_lesson_claims_go_to_the_lessons_model_stated_ones_to_the_statements_model() -> None:
+    # ... and every other claim to the reference model.
     shipped = judgment_model()
-    assert shipped.lessons is not None
+    assert shipped.lessons is not None and shipped.statements is not None
     quote = "Dropout and weight decay are both used in the experiments below."
     lesson = claim_features(*implicit("dropout", "weight-decay", quote))
     replayed = claim_features(*implicit("dropout", "weight-decay", quote, origin="replay"))
@@ -188,7 +189,8 @@ def test_implicit_lesson_claims_go_to_the_lessons_model_and_every_other_claim_to
     )
     assert shipped.model_for(lesson) is shipped.lessons
     assert shipped.model_for(replayed) is shipped.reference
-    assert shipped.model_for(stated) is shipped.reference
+    assert shipped.model_for(stated) is shipped.statements
+    assert shipped.model_for({**stated, "from_lessons": 0.0}) is shipped.reference  # a person's, a replay's
     assert score_claim(*implicit("dropout", "weight-decay", quote))[0] == round(
         shipped.lessons.probability(lesson), 4
     )
@@ -405,13 +407,14 @@ def test_the_shipped_model_is_what_the_build_command_makes(tmp_path: Path) -> No
     result = CliRunner().invoke(app, command)
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
-    assert set(figures) == {"reference", "lessons", "names"}
+    assert set(figures) == {"reference", "lessons", "names", "statements"}
     for part in figures.values():
         assert part["at_commit"]["precision"] > 0.5 and part["reliability"]
     assert figures["lessons"]["by_source"] == {"lesson": figures["lessons"]["examples"]}
+    assert figures["statements"]["by_source"] == {"statement": figures["statements"]["examples"]}
     rebuilt = read_judgment_model((tmp_path / "judgment.json").read_text("utf-8"))
     shipped = judgment_model()
-    for part in ("reference", "lessons", "names"):
+    for part in ("reference", "lessons", "names", "statements"):
         _same_model(getattr(rebuilt, part), getattr(shipped, part))
 
 
