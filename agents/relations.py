@@ -29,7 +29,10 @@ Offline, deterministically, sentence by sentence:
 - a concept whose name ends in another concept's name ("stochastic gradient descent", "gradient
   descent", :mod:`agents.names`) is a ``prerequisite`` from the shorter to the longer, with
   confidence 0.50, quoting the first sentence that names the longer and asks nothing (none when
-  only questions name it), when no cue relates the two;
+  only questions name it), when no cue relates the two; only from the longest such name, its
+  nearest kind: "minibatch stochastic gradient descent" comes after "stochastic gradient descent",
+  which comes after "gradient descent", and a prerequisite straight from "gradient descent" would
+  only repeat the two (a shortcut);
 - two of the concepts (two to five) named in one sentence that no cue phrase relates are
   ``related`` with confidence 0.30, plus 0.10 for each further sentence of the chunk naming both
   (at most 0.55): co-occurrence alone is weak evidence, repeated co-occurrence a little stronger.
@@ -229,10 +232,16 @@ def extract_relations_offline(
         ):
             continue  # a question left to the reader (a quiz's) is evidence of nothing
         mentions = elided(sentence.text, find_mentions(sentence.text, keys), keys)
+        kinds: set[tuple[int, int]] = set()  # the mentions whose nearest kind is found
         for start, end, longer, head, shorter in head_mentions(sentence.text, mentions, head_keys):
             initial = not any(c.isalnum() for c in sentence.text[:start])
-            if not asks and names_a_kind(sentence.text[start:end], head, initial):
+            if (
+                (start, end) not in kinds
+                and not asks
+                and names_a_kind(sentence.text[start:end], head, initial)
+            ):
                 nested.setdefault((shorter, longer), sentence)
+                kinds.add((start, end))
         if not denies_cue(sentence.text):
             standing = [m for m in mentions if not _inside_a_name(sentence.text, m[0], m[1])]
             mentioned = list(dict.fromkeys(concept for _, _, concept in standing))

@@ -456,6 +456,19 @@ def test_a_chunk_names_a_known_concept_as_the_head_of_a_longer_name_only_for_rel
     assert set(found) == {("gradient-descent", "prerequisite", "stochastic-gradient-descent")}
 
 
+def test_a_longer_name_comes_after_its_nearest_kind_only() -> None:
+    # The shorter heads follow through the chain; straight to the longest name is a shortcut.
+    text = "We compute the entropy, the joint entropy and the differential joint entropy of two densities."
+    found = typed(text, "entropy", "joint entropy", "differential joint entropy")
+    assert ("joint-entropy", "prerequisite", "differential-joint-entropy") in found
+    assert ("entropy", "prerequisite", "joint-entropy") in found
+    assert ("entropy", "prerequisite", "differential-joint-entropy") not in found
+    # With no nearer kind known, the shorter name is the nearest.
+    assert typed(text, "entropy", "differential joint entropy") >= {
+        ("entropy", "prerequisite", "differential-joint-entropy")
+    }
+
+
 def test_a_plain_alias_names_its_concept_only_in_a_lesson_that_names_it_otherwise() -> None:
     registry = Registry([], {})
     for name in (
