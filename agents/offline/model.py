@@ -3,7 +3,7 @@
 Each model is a plain linear score ``z = intercept + sum(weight_i * x_i)`` followed by a sigmoid
 calibration fitted on held-out folds (Platt scaling): ``p = 1 / (1 + exp(-(a * z + b)))``.
 
-The judgment has three of them (:class:`JudgmentModel`), because a lesson's co-occurrence and a stated
+The judgment has four of them (:class:`JudgmentModel`), because a lesson's co-occurrence and a stated
 relation are different things to judge. Most claims read from lessons are *implicit*: two concepts
 named in one sentence, and the question is whether the lesson relates them or only names them
 together; a model fitted on such claims alone, labelled by readers, ranks them better (ROC AUC 0.74
@@ -11,7 +11,11 @@ against 0.69 on d2l chapters never trained on, 0.77 with the lessons' presentati
 features) than one fitted to every claim, which learned the more numerous reference claims. So
 the *lessons* model judges every implicit claim from ingested lessons; the *reference* model,
 fitted on Metacademy's prerequisites, links and their corruptions, judges every other claim: a
-relation stated in so many words, a replay candidate, a person's proposal. A third, the *names*
+replay candidate, a person's proposal. A relation a lesson states in so many words is judged by
+the *statements* model: the reference model with its edge-type indicators learned again from
+labelled lesson statements (Metacademy holds no true part or contrast, only corrupted
+prerequisites, so the reference model's indicators count against every stated kind;
+:func:`governance.training.fit_statements`). A fourth, the *names*
 model, judges claims between two bare names (no description, no quote but the names: data sets of
 titles alone, such as AL-CPL and LectureBank, give them). It is fitted on the same Metacademy
 claims with every summary and sentence left out: there, two names that look alike tell that the
