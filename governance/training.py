@@ -206,8 +206,6 @@ def fit(
             f"{folds} concept-disjoint folds: label more claims, of both kinds, over more concepts"
         )
     scale, shift = _platt(margins[tested], y[tested])
-    held_p = 1.0 / (1.0 + np.exp(-(scale * margins[tested] + shift)))
-    held_y = y[tested]
     final = _logistic(x, y, regularization)
     kept = [
         (n, float(w))
@@ -222,30 +220,11 @@ def fit(
         shift,
         version,
     )
-    report = TrainingReport(
-        examples=len(examples),
-        positives=int(y.sum()),
-        folds=folds,
-        at_commit=_rates(held_p, held_y, COMMIT_AT),
-        at_reject=_rates(held_p, held_y, REJECT_BELOW),
-        reliability=_reliability(held_p, held_y),
-    )
-    kinds = np.array([e.kind for e in examples])[tested]
-    for kind in sorted(set(kinds)):
-        inside = kinds == kind
-        rates = _rates(held_p[inside], held_y[inside], COMMIT_AT)
-        report.by_kind[kind] = {
-            "count": int(inside.sum()),
-            "true_share": round(float(held_y[inside].mean()), 4),
-            "admitted_at_commit": round(float((held_p[inside] >= COMMIT_AT).mean()), 4),
-            "precision_at_commit": rates["precision"],
-            "kept_out_below_reject": round(float((held_p[inside] < REJECT_BELOW).mean()), 4),
-        }
-    report.by_source = {
-        kind: int((np.array([e.kind for e in examples]) == kind).sum())
-        for kind in sorted(set(e.kind for e in examples))
-    }
-    return model, report
+    held = np.full(len(examples), np.nan)
+    held[tested] = _sigmoid(scale * margins[tested] + shift)
+    sources = [e.kind for e in examples]
+    by_source = {kind: sources.count(kind) for kind in sorted(set(sources))}
+    return model, _report(held, y, np.array(sources), folds, by_source)
 
 
 def train(
@@ -322,27 +301,36 @@ def fit_statements(
         0.0,
         "judgment-statements",
     )
-    held_p, held_y = held[tested], y[tested]
+    types = np.array([_type_of(example.values) for example in examples])
+    return model, _report(held, y, types, folds, {"statement": len(examples)})
+
+
+def _report(
+    held: np.ndarray, y: np.ndarray, groups: np.ndarray, folds: int, by_source: dict[str, int]
+) -> TrainingReport:
+    """The figures of held-out probabilities ``held`` (NaN where a claim was never tested) against
+    the labels ``y``: at the gate's thresholds, the reliability table, and by group of claim."""
+    tested = ~np.isnan(held)
+    held_p, held_y, groups = held[tested], y[tested], groups[tested]
     report = TrainingReport(
-        examples=len(examples),
+        examples=len(y),
         positives=int(y.sum()),
-        by_source={"statement": len(examples)},
+        by_source=by_source,
         folds=folds,
         at_commit=_rates(held_p, held_y, COMMIT_AT),
         at_reject=_rates(held_p, held_y, REJECT_BELOW),
         reliability=_reliability(held_p, held_y),
     )
-    types = np.array([_type_of(example.values) for example in examples])[tested]
-    for type_ in sorted(set(types)):
-        inside = types == type_
-        report.by_kind[type_] = {
+    for group in sorted(set(groups)):
+        inside = groups == group
+        report.by_kind[str(group)] = {
             "count": int(inside.sum()),
             "true_share": round(float(held_y[inside].mean()), 4),
             "admitted_at_commit": round(float((held_p[inside] >= COMMIT_AT).mean()), 4),
             "precision_at_commit": _rates(held_p[inside], held_y[inside], COMMIT_AT)["precision"],
             "kept_out_below_reject": round(float((held_p[inside] < REJECT_BELOW).mean()), 4),
         }
-    return model, report
+    return report
 
 
 def _offset_logistic(offset: np.ndarray, x: np.ndarray, y: np.ndarray, prior: np.ndarray) -> np.ndarray:
