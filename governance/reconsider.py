@@ -21,6 +21,17 @@ commits edges and leaves others open, :data:`ROUNDS` at most (on the d2l section
 first, the first round committed 63 edges and rejected 88 of 501 open ones, the second 13 and 22 of
 the 350 left). A case that now breaks a rule closes its open proposals as rejected, with the rule.
 
+A proposal held for a person only because an endpoint related to nothing in the curriculum when it
+came in (the judge said commit, the gate quarantined it as *unanchored*: a concept from nowhere
+never gets a committed edge on one bare assertion) is open in the same way, once both endpoints
+relate to the curriculum (:meth:`agents.support.GraphView.anchored`: an active edge, a lesson that
+teaches or defines it, the lessons of two files naming it ...): the hold's one reason has lapsed,
+and a person would be asked to decide what the gate now decides on its own. It is judged again with
+the others (:func:`released_holds`); one whose endpoint still relates to nothing stays held, and so
+does any other hold (a debate's, a tainted quote's, a person's decision since). On the d2l sections,
+read appendix first, 25 of the 28 claims held so came to relate to the curriculum by the end of the
+course ("DenseNet related ResNet": DenseNet was named by one section when the claim came in).
+
 Each case's batch carries the state its open proposals were read in
 (:class:`~magg_kg.operations.ExpectState`): when another run settled one of them meanwhile, the
 store refuses the batch as settled, and nothing of it is written. A case left open writes no batch:
@@ -38,7 +49,7 @@ from dataclasses import dataclass
 from agents.judge import PROMPT_VERSION
 from governance.graph_state import GraphState
 from governance.judgment import Judgment
-from governance.policy import policy_decision
+from governance.policy import UNANCHORED, policy_decision
 from governance.review import out_of_course
 from magg_kg.builders import proposal_op, propose
 from magg_kg.clock import Clock
@@ -48,7 +59,7 @@ from magg_kg.operations import ExpectState, Operation, RecordDecision
 from magg_kg.records import Proposal, Triple
 from magg_kg.store import Store
 
-__all__ = ["ORIGINS", "ROUNDS", "Reconsidered", "open_cases", "reconsider", "still_open"]
+__all__ = ["ORIGINS", "ROUNDS", "Reconsidered", "open_cases", "reconsider", "released_holds", "still_open"]
 
 ORIGINS = ("ingest", "discover", "recheck")
 """The origins of the proposals reconsidered: those grounded in lessons (not replays or manual ones)."""
@@ -81,13 +92,14 @@ class Reconsidered:
 
 
 def open_cases(store: Store, graph: GraphState) -> list[tuple[Triple, list[Proposal]]]:
-    """The open proposals grounded in lessons the course has now (evidence held back as tainted
-    left out, and so are a lesson version a later one replaced and a withdrawn lesson: the course
-    no longer says what they quote), grouped by edge, each group oldest first, the groups in the
-    order of their oldest proposal."""
+    """The open proposals, and the holds released (:func:`released_holds`), grounded in lessons the
+    course has now (evidence held back as tainted left out, and so are a lesson version a later one
+    replaced and a withdrawn lesson: the course no longer says what they quote), grouped by edge,
+    each group oldest first, the groups in the order of their oldest proposal."""
     cases: dict[Triple, list[Proposal]] = {}
     stale = store.stale_lessons()
-    for proposal in store.proposals_in(("abstained",), without_stage="taint"):
+    opened = store.proposals_in(("abstained",), without_stage="taint")
+    for proposal in (*opened, *released_holds(store, graph)):
         if (
             proposal.origin in ORIGINS
             and proposal.evidence
@@ -98,6 +110,19 @@ def open_cases(store: Store, graph: GraphState) -> list[tuple[Triple, list[Propo
     for group in cases.values():
         group.sort(key=lambda p: (p.created_at, p.id))
     return sorted(cases.items(), key=lambda item: (item[1][0].created_at, item[1][0].id))
+
+
+def released_holds(store: Store, graph: GraphState) -> list[Proposal]:
+    """The proposals held for a person only as unanchored (their last decision) whose two endpoints
+    both relate to the curriculum now (module docstring); none held at a taint."""
+    view = graph.view
+    released = []
+    for proposal in store.proposals_in(("quarantined",), without_stage="taint"):
+        if view.anchored(proposal.src) and view.anchored(proposal.dst):
+            decisions = store.decisions(proposal.id)
+            if decisions and decisions[-1].verdict == UNANCHORED.name:
+                released.append(proposal)
+    return released
 
 
 def reconsider(
@@ -121,9 +146,13 @@ def reconsider(
 
 
 def still_open(store: Store, found: Reconsidered) -> bool:
-    """Whether the proposals of an edge judged to stay open are all open still: another writer (a
-    lesson withdrawn, a person's decision, another run) may have settled them since they were read."""
-    return all((p := store.proposal(ident)) is not None and p.state == "abstained" for ident in found.settled)
+    """Whether the proposals of an edge judged to stay open are all open still (abstained, or held
+    for a person): another writer (a lesson withdrawn, a person's decision, another run) may have
+    settled them since they were read."""
+    return all(
+        (p := store.proposal(ident)) is not None and p.state in ("abstained", "quarantined")
+        for ident in found.settled
+    )
 
 
 def _judged(
@@ -155,7 +184,7 @@ def _judged(
         "reconsider",
         "propose",
         "proposed",
-        f"open proposal(s) {', '.join(ids)} judged again against the graph as it stands",
+        f"open proposal(s) {', '.join(ids)} judged again against the graph as it stands{_released(group)}",
         score=latest.confidence,
         detail={"reconsidered": list(ids)},
         prompt_version=PROMPT_VERSION,
@@ -167,6 +196,14 @@ def _judged(
     others = [p for p in map(store.proposal, sorted(decided - {fresh.id, *ids})) if p is not None]
     ops = (*_still_open([*group, *others]), proposal_op(fresh), opened, *settled.ops)
     return Reconsidered(triple, ids, settled.state, last.score, last.rationale, ops)
+
+
+def _released(group: Sequence[Proposal]) -> str:
+    """What the reconsideration says of the holds of a case it judges again (:func:`released_holds`)."""
+    held = [p.id for p in group if p.state == "quarantined"]
+    if not held:
+        return ""
+    return f" ({', '.join(held)} held as unanchored: both concepts relate to the curriculum now)"
 
 
 def _still_open(group: Sequence[Proposal]) -> tuple[ExpectState, ...]:

@@ -351,7 +351,8 @@ def reconsider_command(
     json_: JsonOption = False,
 ) -> None:
     """Judge open (abstained) proposals again against the graph as it stands now: commit, reject,
-    or leave them open. Run it after ingesting a course."""
+    or leave them open; and those held only because a concept related to nothing in the
+    curriculum, once it does. Run it after ingesting a course."""
     with open_context(db, decides=True, asks=True) as ctx:
         usage = _usage(ctx)
         latest: dict[tuple[str, str, str], dict[str, object]] = {}  # each edge's last result

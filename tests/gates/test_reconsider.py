@@ -4,6 +4,7 @@ rule is rejected with the rule."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -16,8 +17,8 @@ from agents.judge import score_band
 from governance.ingest_report import IngestReport
 from governance.judgment import Judgment
 from governance.reconsider import Reconsidered, reconsider
-from governance.review import out_of_course
-from magg_kg.builders import proposal_op
+from governance.review import out_of_course, pending
+from magg_kg.builders import decision_op, proposal_op, queue_op
 from magg_kg.cli import review
 from magg_kg.cli.ingest import print_ingest_summary
 from magg_kg.clock import StepClock
@@ -25,12 +26,12 @@ from magg_kg.config import Policy
 from magg_kg.ids import make_id
 from magg_kg.journal import journaled
 from magg_kg.llm.port import Prompt
-from magg_kg.operations import Batch
+from magg_kg.operations import AddConcept, AddLesson, Batch
 from magg_kg.records import Proposal
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
-from .world import CHAIN, ScriptedLLM, on_disk, proposal, run_magg, seed, span, write
+from .world import CHAIN, ScriptedLLM, on_disk, proposal, run_magg, seed, seeded_edge, span, write
 
 POLICY = Policy()
 RELATED = proposal("attention", "related", "transformer", [span("Attention is related to transformers.")])
@@ -262,3 +263,82 @@ def test_what_a_replaced_lesson_version_says_is_neither_reconsidered_nor_approve
                 assert settled is not None and settled.lesson_id not in stale
     finally:
         store.close()
+
+
+FROM_NOWHERE = "lesson-z"
+FROM_NOWHERE_TEXT = "The zorblax unit is related to attention. The glimmer cache is related to attention. "
+
+
+def _held(store: SQLiteStore, clock: StepClock, src: str, quote: str) -> Proposal:
+    """A claim between ``src`` (a concept of the lesson above alone, with no description) and
+    attention, committed by a sure judge, written as the gate settles it."""
+    held = proposal(src, "related", "attention", [span(quote, "implicit", FROM_NOWHERE, FROM_NOWHERE_TEXT)])
+    sure = ScriptedLLM({"judge": by_src({src: 0.95, "attention": 0.95})})
+    write(
+        store,
+        clock,
+        [proposal_op(held), *Judgment(sure, POLICY, clock, store, escalate=False).settle(held).ops],
+    )
+    return held
+
+
+def test_a_claim_held_as_from_nowhere_is_judged_again_once_its_concept_relates_to_the_curriculum(
+    store: SQLiteStore, clock: StepClock
+) -> None:
+    seed(store, clock, CHAIN)
+    now = clock.now()
+    write(
+        store,
+        clock,
+        [
+            AddLesson(
+                id=FROM_NOWHERE,
+                lesson_key="z",
+                title="Z",
+                sha256=hashlib.sha256(FROM_NOWHERE_TEXT.encode("utf-8")).hexdigest(),
+                source_path="z.md",
+                text=FROM_NOWHERE_TEXT,
+                ingested_at=now,
+            ),
+            AddConcept(id="zorblax", name="zorblax unit", type="concept", recorded_at=now),
+            AddConcept(id="glimmer", name="glimmer cache", type="concept", recorded_at=now),
+        ],
+    )
+    zorblax = _held(store, clock, "zorblax", "The zorblax unit is related to attention.")
+    glimmer = _held(store, clock, "glimmer", "The glimmer cache is related to attention.")
+    for held in (zorblax, glimmer):
+        assert state(store, held) == "quarantined"
+        assert store.decisions(held.id)[-1].verdict == "unanchored"
+    # Still from nowhere: neither is judged again, and nothing is written.
+    written = len(store.decisions())
+    assert run(store, clock, {"zorblax": 0.95, "glimmer": 0.95, "attention": 0.95}) == {}
+    assert len(store.decisions()) == written
+    # The course relates the zorblax unit to itself now (an edge of its own): its hold has lapsed.
+    write(
+        store,
+        clock,
+        seeded_edge("zorblax", "related", "transformer", "Attention is related to transformers.", now),
+    )
+    states = run(store, clock, {"zorblax": 0.95, "glimmer": 0.95, "attention": 0.95})
+    assert states == {"attention related zorblax": "committed"}
+    assert state(store, zorblax) == "committed" and state(store, glimmer) == "quarantined"
+    (again,) = [p for p in store.proposals() if p.origin == "recheck"]
+    assert f"{zorblax.id} held as unanchored" in store.decisions(again.id)[0].rationale
+    assert {item.proposal.id for item in pending(store)} == {glimmer.id}
+    # A hold for any other reason (here a debate's) is a person's to settle, related or not.
+    debated = proposal("calculus", "related", "attention", [span("Attention is related to transformers.")])
+    decision = decision_op(
+        debated.id,
+        "debate",
+        "quarantine",
+        "quarantined",
+        "moderator below 0.80",
+        detail={},
+        policy_version=POLICY.version,
+        prompt_version="test",
+        model="test",
+        decided_at=clock.now(),
+    )
+    write(store, clock, [proposal_op(debated), decision, queue_op(decision)])
+    assert run(store, clock, {"calculus": 0.95, "attention": 0.95}) == {}
+    assert state(store, debated) == "quarantined"
