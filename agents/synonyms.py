@@ -14,6 +14,13 @@ The markers say "another name for the same thing": "also known as", "also called
 "also referred to as", "otherwise known as", "a.k.a.", "or simply". A bare "known as" or "called"
 is not one: "a metric known as MOS" names a kind of metric; nor is a bare "or": "dropout, or
 weight decay" names two methods, and "the CPU (or GPU)" two processors.
+
+A sentence can also say it as its whole statement: a name as the subject that opens it (after an
+adverb of frequency, "Sometimes"), "is called" or "are called" (also "sometimes called", "often
+called"), and another name with no indefinite article: "Sometimes neural networks are called
+*artificial neural networks*" (:data:`_CALLED`). "A network with many layers is called a deep
+network" names a kind, by its article and by a subject that says more than a name; "In the
+one-dimensional case, a tensor is called a vector" gives the name of a case, not of the concept.
 """
 
 from __future__ import annotations
@@ -37,6 +44,19 @@ _LEAD = re.compile(r"(?:(?:the|an?)\s+)?[*_\"'“‘]*", re.IGNORECASE)
 """Before a name: an article, its emphasis opened."""
 _JOIN = re.compile(r",?\s+or\s+", re.IGNORECASE)
 """Between two other names of one apposition: "Y (ACR) or Z"."""
+_FREQUENCY = r"(?:sometimes|often|also|usually|commonly)"
+_CALLED = re.compile(rf"\s+(?:is|are)\s+(?:{_FREQUENCY}\s+)?called\s+(?!(?:an?|one)\b)", re.IGNORECASE)
+"""A statement's verb that gives its subject another name: "are sometimes called" (not before "a",
+"an" or "one", which name a kind)."""
+_SUBJECT = re.compile(rf"\s*(?:{_FREQUENCY}\s*,?\s+)?(?:the\s+)?[*_\"'“‘]*", re.IGNORECASE)
+"""What may stand before a name that is a statement's whole subject, from the sentence's start."""
+_ENDED = re.compile(
+    r"[*_\"”)]*\s*(?:\([^()\n]{1,20}\)\s*)?(?:$|[,.;:!?)]|(?:in|by|for|to|and|or|as|when|because|since)\b)",
+    re.IGNORECASE,
+)
+"""What may follow the other name of such a statement: its emphasis and acronym, then the end of
+the clause or a word that opens no noun phrase ("called artificial neural networks in older
+books"; not "called artificial neural networks' simpler cousins")."""
 
 
 def names_one_concept(sentence: str, finder: MentionFinder) -> bool:
@@ -64,6 +84,34 @@ def names_one_concept(sentence: str, finder: MentionFinder) -> bool:
             if end <= marked.start() and _CLOSED.fullmatch(sentence, end, marked.start())
         }
         if len(named) > 1:
+            return True
+    return _called(sentence, found)
+
+
+def _called(sentence: str, found: list[tuple[int, int, str]]) -> bool:
+    """Whether the sentence's subject, a name, is called by another name (module docstring).
+
+    >>> from agents.text import lexicon
+    >>> names = [("nn", ["neural networks"]), ("ann", ["artificial neural networks"])]
+    >>> finder = MentionFinder(lexicon(names))
+    >>> text = "Sometimes neural networks are called *Artificial Neural Networks*, ANNs, to mean models."
+    >>> names_one_concept(text, finder)
+    True
+    >>> names_one_concept("Neural networks with many layers are called artificial neural networks.", finder)
+    False
+    """
+    for verb in _CALLED.finditer(sentence):
+        subject = next(
+            (
+                concept
+                for start, end, concept in found
+                if _SUBJECT.fullmatch(sentence, 0, start) and _CLOSED.fullmatch(sentence, end, verb.start())
+            ),
+            None,
+        )
+        begins = set(_names_from(sentence, verb.end()))
+        named = {concept for start, end, concept in found if start in begins and _ENDED.match(sentence, end)}
+        if subject is not None and named - {subject}:
             return True
     return False
 
