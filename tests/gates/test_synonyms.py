@@ -240,16 +240,12 @@ NETWORKS = [("nn", ["neural network", "neural networks"]), ("ann", ["artificial 
     "sentence",
     [
         "Sometimes neural networks are called *Artificial Neural Networks*, ANNs, to say they are models.",
-        "A neural network is also called an ANN.",
         "The neural network is often called the artificial neural network.",
         "Often, neural networks are called artificial neural networks in older books.",
     ],
 )
 def test_a_name_the_whole_subject_of_a_statement_is_called_by_is_a_name_of_one_concept(sentence: str) -> None:
-    if " an ANN" in sentence:  # the indefinite article names a kind of thing, not the thing again
-        assert not names_one_concept(sentence, finder(NETWORKS))
-    else:
-        assert names_one_concept(sentence, finder(NETWORKS))
+    assert names_one_concept(sentence, finder(NETWORKS))
 
 
 @pytest.mark.parametrize(
@@ -257,6 +253,7 @@ def test_a_name_the_whole_subject_of_a_statement_is_called_by_is_a_name_of_one_c
     [
         "Neural networks with many layers are called artificial neural networks.",  # a subject with more
         "In the simplest case, a neural network is called an artificial neural network.",
+        "A neural network is called an artificial neural network of one layer.",  # a kind, by its article
         "With one hidden layer, neural networks are called artificial neural networks.",
         "The weights of neural networks are called the parameters of an artificial neural network.",
         "Neural networks are called artificial neural networks' simpler cousins.",
