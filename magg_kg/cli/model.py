@@ -83,14 +83,18 @@ def register(app: typer.Typer) -> None:
 
 def default_labels() -> list[Path]:
     """The labelled lesson claims kept with the benchmarks."""
-    folder = repository() / "benchmarks" / "data"
-    return sorted(folder.glob("*.labelled.jsonl")) if folder.is_dir() else []
+    return _kept("*.labelled.jsonl")
 
 
 def default_statements() -> list[Path]:
     """The labelled lesson statements kept with the benchmarks."""
+    return _kept("*.statements.jsonl")
+
+
+def _kept(pattern: str) -> list[Path]:
+    """The files kept with the benchmarks (``benchmarks/data``) whose names match ``pattern``, sorted."""
     folder = repository() / "benchmarks" / "data"
-    return sorted(folder.glob("*.statements.jsonl")) if folder.is_dir() else []
+    return sorted(folder.glob(pattern)) if folder.is_dir() else []
 
 
 def _check_data(folder: Path, models: list[str]) -> None:
