@@ -79,7 +79,6 @@ it) and your memory card; reason first, then give your belief in [0, 1] that the
 
 Concern = Literal["none", "instruction", "unsupported", "contradiction", "weak"]
 _ORDER = {"prerequisite": False, "builds_on": True}  # type -> whether dst comes first
-FOUNDATION = 3
 INFERRED_FACTOR = 0.75  # the evidence linker's factor for inferred support (agents/evidence.py)
 _Verdict = Callable[[str, str, float, str, "Triple | None"], "OwnerReview"]
 
@@ -237,21 +236,6 @@ def _checked(
                 "contradiction",
                 0.1,
                 f"contradicts the learning order of the card ({stated}): {later} comes before {first}",
-                None,
-            )
-        if (
-            first in graph
-            and later in graph
-            and graph.in_degree(later) == 0
-            and graph.out_degree(later) >= FOUNDATION
-            and graph.in_degree(first) >= 1
-        ):
-            return verdict(
-                "reject",
-                "contradiction",
-                0.1,
-                f"{later} is a foundation in the card (first in {graph.out_degree(later)} claims, never "
-                f"later) while {first} has prerequisites of its own; {first} cannot come before it",
                 None,
             )
     if type_ == "contrasts_with":

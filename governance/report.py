@@ -48,8 +48,8 @@ def reason_kind(text: str, src: str = "", dst: str = "") -> str:
     'moderator below 0.80'
     >>> reason_kind("owner:d-1: contradicts the learning order of the card (a before b)")
     'contradicts the learning order of the card'
-    >>> reason_kind("a-b is a foundation in the card; x", "a-b", "c")
-    'A is a foundation in the card'
+    >>> reason_kind("a-b comes before c in the card; x", "a-b", "c")
+    'A comes before B in the card'
     """
     text = _OWNER_PREFIX.sub("", _QUARANTINE_PREFIX.sub("", text.strip()))
     first = re.split(r":|;| \(", text, maxsplit=1)[0].strip()

@@ -262,6 +262,24 @@ def test_an_owner_rejects_a_reversed_learning_order() -> None:
     assert fine.verdict == "approve"  # type: ignore[attr-defined]
 
 
+def test_a_concept_that_only_leads_in_the_card_may_still_have_prerequisites() -> None:
+    # A domain's card holds its own edges only: a concept that comes first in every claim of the
+    # card may have its prerequisites in another domain. Only a path the other way contradicts.
+    claims = [
+        ["markov-random-field", "prerequisite", name, "1"]
+        for name in ("belief-propagation", "gibbs-sampling", "ising-model")
+    ]
+    claims.append(["probability", "prerequisite", "random-variable", "1"])
+    verdict = review(
+        "Random variables are a prerequisite for Markov random fields.",
+        "random-variable",
+        "prerequisite",
+        "markov-random-field",
+        claims,
+    )
+    assert verdict.verdict == "approve", verdict.reasoning  # type: ignore[attr-defined]
+
+
 def test_a_learned_owner_keeps_a_claim_whose_belief_reaches_the_bar_despite_a_contrary_cue() -> None:
     # One quote says "builds on", the claim says prerequisite: the rule-based review revises it.
     # The learned owner scores the claim as proposed first, and keeps it when that belief reaches
