@@ -236,46 +236,17 @@ class Judgment:
             return self._quarantine(proposal, "void", debate.score, why, detail, row, model)
         score = debate.score
         summary = f"{debate.decider} {score:.2f}: {debate.reasoning}"
+        how = (detail, row, DEBATE_PROMPT, model)
         if row.action == "review":
             if score < self._policy.reject_below:
-                return [
-                    self._decide(
-                        proposal.id,
-                        "debate",
-                        "reject",
-                        "rejected",
-                        score,
-                        f"pre-screen rejects the structural claim: {summary}",
-                        detail,
-                        row,
-                        DEBATE_PROMPT,
-                        model,
-                    )
-                ]
+                why = f"pre-screen rejects the structural claim: {summary}"
+                return [self._decide(proposal.id, "debate", "reject", "rejected", score, why, *how)]
             why = f"structural claim (new prerequisite chain) for a person to decide; pre-screen: {summary}"
             return self._quarantine(proposal, "review", score, why, detail, row, model)
         if score >= self._policy.debate_commit_at:
-            return self._commit(
-                claim,
-                proposal,
-                score,
-                debate.reasoning,
-                "debate",
-                "commit",
-                detail,
-                row,
-                DEBATE_PROMPT,
-                model,
-            )
-        return self._quarantine(
-            proposal,
-            "quarantine",
-            score,
-            f"quarantined: {debate.decider} below {self._policy.debate_commit_at:.2f}: {summary}",
-            detail,
-            row,
-            model,
-        )
+            return self._commit(claim, proposal, score, debate.reasoning, "debate", "commit", *how)
+        why = f"quarantined: {debate.decider} below {self._policy.debate_commit_at:.2f}: {summary}"
+        return self._quarantine(proposal, "quarantine", score, why, detail, row, model)
 
     def _quarantine(
         self,
