@@ -12,7 +12,9 @@
 4. commits only what passes the grounding checks in code, whatever a model said: at least one
    evidence quote without instruction-like text, found in its lesson at its offsets, and the rule
    engine's check against the graph as it is now (edges committed earlier in the batch included);
-   a claim to a concept from nowhere goes to a person, a mere co-mention of a hub stays open.
+   a claim to a concept from nowhere goes to a person, a mere co-mention of a hub stays open, and
+   so does a ``related`` claim beside a typed edge (committing a typed edge closes the ``related``
+   one beside it: :mod:`governance.subsumption`).
 
 Every stage leaves a ``record_decision`` with the policy values and the table row in its detail;
 the last one carries the proposal's state. A commit adds ``commit_edge`` with the full grounding
@@ -40,8 +42,9 @@ from governance.claims import (
 )
 from governance.consistency import Contest, contest
 from governance.graph_state import GraphState
-from governance.policy import HUB, UNANCHORED, Case, Row, policy_decision, route
+from governance.policy import HUB, SUBSUMED, UNANCHORED, Case, Row, policy_decision, route
 from governance.stages import Reviewed, Settled, Vote
+from governance.subsumption import RELATED, PendingEdges, closing, related_beside, typed_between
 from magg_kg.builders import commit_op, queue_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
@@ -88,6 +91,7 @@ class Judgment:
         self._read: Sequence[Proposal] | None = None
         self._lessons: dict[str, str | None] = {}
         self._stale: set[str] = set()  # lessons replaced or withdrawn, read with the pool
+        self._pending = PendingEdges(store)
 
     @property
     def graph(self) -> GraphState:
@@ -106,6 +110,7 @@ class Judgment:
         self._pool = None
         self._read = proposals
         self._lessons = {}
+        self._pending.forget()
 
     def _sync_concepts(self) -> None:
         """Adds the concepts written since the state was read (a caller that writes a batch's
@@ -286,13 +291,11 @@ class Judgment:
         if not problem and not checks.anchored(claim):
             why = f"quarantined: {UNANCHORED.when} ({stage} says {verdict} at {score:.2f})"
             return self._quarantine(proposal, "unanchored", score, why, detail, UNANCHORED, model, stage)
-        if not problem and (hub := checks.hub_comention(claim)):
-            why = f"left open, a co-mention of a hub of the course: {hub} ({stage}: {verdict} at {score:.2f})"
-            return [
-                self._decide(
-                    proposal.id, stage, "hub", "abstained", score, why, detail, HUB, prompt_version, model
-                )
-            ]
+        left = self._left_open(claim, proposal) if not problem else None
+        if left is not None:
+            why = f"left open, {left[1]} ({stage}: {verdict} at {score:.2f})"
+            tail = (detail, left[0], prompt_version, model)
+            return [self._decide(proposal.id, stage, left[0].name, "abstained", score, why, *tail)]
         if problem:
             said = f"{stage} says {verdict}: {reasoning}"
             how = (row, prompt_version, model)
@@ -324,7 +327,21 @@ class Judgment:
             source=f"{where} via {model} {stage}",
             evidence=strongest_first(claim, spans),
         )
-        return [decision, commit]
+        self._pending.committed((src, type_, dst), commit.version_id)
+        related = related_beside(self._graph, (src, type_, dst))
+        version = self._pending.version(related) if related is not None else None
+        if related is None or version is None:
+            return [decision, commit]
+        self._graph.invalidate(*related)  # the decision that closes it comes first: the last is the claim's
+        return [*closing(self._policy, related, version, (src, type_, dst), decision), decision, commit]
+
+    def _left_open(self, claim: Claim, proposal: Proposal) -> tuple[Row, str] | None:
+        """Why a claim that would commit stays open: a co-mention of a hub, or a ``related`` claim
+        beside a typed edge (:mod:`governance.subsumption`)."""
+        if hub := checks.hub_comention(claim):
+            return HUB, f"a co-mention of a hub of the course: {hub}"
+        typed = typed_between(self._graph, proposal.src, proposal.dst) if proposal.type == RELATED else None
+        return (SUBSUMED, f"{' '.join(typed)} already joins them and says more") if typed else None
 
     def _lesson_text(self, lesson_id: str) -> str | None:
         if lesson_id not in self._lessons:

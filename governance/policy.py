@@ -52,6 +52,11 @@ relation between over-generic nodes ("Artificial Intelligence related Large Lang
 It stays open (abstained), as a contested low-stakes edge does; a quote that states the relation
 ("Generative AI is a field of artificial intelligence") or a name that says it ("convolutional
 neural network", a kind of "neural network") lets it through (:func:`governance.claims.hub_comention`).
+
+A ``related`` edge beside a typed one (:data:`SUBSUMED`). Nor is a ``related`` claim committed
+between two concepts that an edge of another type joins (it stays open), and committing a typed
+edge closes the ``related`` one between the same two: one edge a pair, the one that says more
+(:mod:`governance.subsumption`).
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ from magg_kg.records import ProposalState, canonical_json
 
 __all__ = [
     "HUB",
+    "SUBSUMED",
     "TABLE",
     "UNANCHORED",
     "Action",
@@ -113,6 +119,14 @@ HUB = Row(
     "abstain",
 )
 """The gate's row for a claim that would commit on the co-mention of a hub of the course."""
+
+SUBSUMED = Row(
+    "subsumed",
+    "a related claim or edge between two concepts that an edge of another type joins",
+    "abstain",
+)
+"""The gate's row for a ``related`` claim beside a typed edge, and for the closing of a ``related``
+edge by a typed one (:mod:`governance.subsumption`)."""
 
 
 @dataclass(frozen=True)

@@ -359,8 +359,14 @@ def _section(
     decisions = [d for p in proposals for d in snapshot.decisions.get(p.id, ())]
     versions = [v for v in snapshot.edge_versions if touches(v.src, v.dst)]
     active = [e for e in snapshot.active if touches(e.src, e.dst)]
+    # Decisions about an edge rather than a proposal (a re-check, the closing of a subsumed edge)
+    # count where the edge they committed or closed does.
+    about = {i for v in versions for i in (v.decision_id, v.invalidated_by) if i}
+    edge_decisions = [
+        d for i in sorted(about) if (d := snapshot.decision_by_id.get(i)) and d.proposal_id is None
+    ]
     stages: dict[str, Counter[str]] = {}
-    for d in decisions:
+    for d in (*decisions, *edge_decisions):
         stages.setdefault(d.stage, Counter())[d.verdict] += 1
     evidence: dict[str, Counter[str]] = {"proposals": Counter(), "active_edges": Counter()}
     for p in proposals:
