@@ -32,7 +32,7 @@ from magg_kg.store import Store
 __all__ = ["RELATED", "PendingEdges", "closing", "related_beside", "typed_between"]
 
 RELATED = "related"
-PERSON = "human"
+_PERSON = "human"
 """The model of a decision a person took (approve, restore, reinstate)."""
 
 
@@ -74,7 +74,7 @@ class PendingEdges:
         store has not written yet; None for an edge a person committed, or one not found."""
         stored = self._store.active_edge(*triple)
         if stored is not None:
-            return None if stored.model == PERSON else stored.version_id
+            return None if stored.model == _PERSON else stored.version_id
         pending = self._versions.get(triple)
         if pending is not None and self._store.edge_version(pending) is None:
             return pending
