@@ -38,9 +38,8 @@ _PERSON = "human"
 
 def typed_between(graph: GraphState, a: str, b: str) -> Triple | None:
     """An active edge of a type other than ``related`` between two concepts, either way (the first
-    in a stable order), or None."""
-    typed = sorted(t for t in graph.view.edges_between(a, b) if t[1] != RELATED)
-    return typed[0] if typed else None
+    of the view's sorted ones), or None."""
+    return next((t for t in graph.view.edges_between(a, b) if t[1] != RELATED), None)
 
 
 def related_beside(graph: GraphState, triple: Triple) -> Triple | None:
