@@ -8,7 +8,8 @@ person's reason (rule ``not-retracted``), whichever lesson proposes it again.
 :func:`restore` (``magg review restore``) undoes the latest invalidation of an edge: a decision
 with verdict ``restore`` on its proposal, and a new version of the edge, grounded on what the
 current versions of its lessons say (checked against them), once the rules, without the
-retraction, pass on the graph as it is now.
+retraction, pass on the graph as it is now. A typed edge restored closes the agents' ``related``
+edge between the same two concepts, as a typed commit does (:mod:`governance.subsumption`).
 
 Each raises :class:`UserError`, with nothing to be written, for an id that names no edge it can
 act on, or without a reviewer and a reason.
@@ -22,6 +23,7 @@ from governance.policy import policy_decision
 from governance.retraction import RETRACTION, in_force, latest_retractions
 from governance.review import MAX_NOTE, REVIEW_PROMPT, bounded_text, grounded, reviewer_name, twins_settled
 from governance.rules import RuleEngine
+from governance.subsumption import closed_for
 from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
@@ -188,7 +190,7 @@ def restore(
         if proposal
         else []
     )
-    return [decision, commit, *settled]
+    return [*closed_for(store, schema, policy, verdict.triple, decision), decision, commit, *settled]
 
 
 def stated_now(

@@ -5,7 +5,8 @@ rationale, the detail and, for an approval, the edge's ``source``: ``review:<rev
 Approving runs the rule engine again against the graph as it is now, and the grounding checks: if
 the graph changed and the edge now breaks a rule, the approval is refused with the rule's reason
 and nothing is written. Approving or rejecting an id that is not quarantined is refused the same
-way.
+way. An approved typed edge closes the agents' ``related`` edge between the same two concepts, as a
+typed commit does (:mod:`governance.subsumption`).
 
 A person may also invalidate a committed edge, and restore one they invalidated
 (:mod:`governance.curation`); approving a proposal of an edge a person invalidated is refused
@@ -26,6 +27,7 @@ from governance.claims import ground
 from governance.policy import policy_decision
 from governance.retraction import retractions
 from governance.rules import RuleEngine
+from governance.subsumption import closed_for
 from magg_kg.builders import commit_op, invalidation_op
 from magg_kg.clock import Clock
 from magg_kg.config import Policy
@@ -293,7 +295,9 @@ def approve(
     commit = commit_op(
         decision, *verdict.triple, confidence=score, reason=why, source=f"review:{reviewer}", evidence=spans
     )
-    return [*closing, decision, commit, *twins_settled(store, proposal, schema, reviewer, policy, now)]
+    subsumed = closed_for(store, schema, policy, verdict.triple, decision)
+    twins = twins_settled(store, proposal, schema, reviewer, policy, now)
+    return [*closing, *subsumed, decision, commit, *twins]
 
 
 def grounded(store: Store, evidence: Sequence[Span]) -> tuple[list[SpanData], str]:

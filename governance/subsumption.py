@@ -15,8 +15,9 @@ The gate keeps one edge for the pair, the typed one:
   that it is judged again should the typed edge ever be invalidated;
 - committing an edge of another type closes the active ``related`` edge between the two, with a
   ``subsume`` decision that names the typed edge (invalidated, never deleted; its history stays
-  readable as of any time). An edge a person committed is left alone: a person's decision stands
-  until a person reverses it.
+  readable as of any time), whether the gate commits it or a person does (approving a quarantined
+  proposal, restoring an edge: :func:`closed_for`). An edge a person committed is left alone: a
+  person's decision stands until a person reverses it.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from magg_kg.config import Policy
 from magg_kg.operations import Operation, RecordDecision
 from magg_kg.records import Triple
 from magg_kg.store import Store
+from magg_kg.vocabulary import GraphSchema
 
-__all__ = ["RELATED", "PendingEdges", "closing", "related_beside", "typed_between"]
+__all__ = ["RELATED", "PendingEdges", "closed_for", "closing", "related_beside", "typed_between"]
 
 RELATED = "related"
 _PERSON = "human"
@@ -100,3 +102,17 @@ def closing(
         decided_at=by.decided_at,
     )
     return [decision, invalidation_op(version_id, decision)]
+
+
+def closed_for(
+    store: Store, schema: GraphSchema, policy: Policy, typed: Triple, by: RecordDecision
+) -> list[Operation]:
+    """The closing of the active ``related`` edge beside ``typed``, an edge a person commits (decided
+    by ``by``): none when ``typed`` is itself ``related``, when no such edge is active, or when a
+    person committed it."""
+    src, type_, dst = typed
+    if type_ == RELATED:
+        return []
+    related = schema.canonical(src, RELATED, dst)
+    version = PendingEdges(store).version(related)
+    return closing(policy, related, version, typed, by) if version else []

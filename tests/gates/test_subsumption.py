@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from agents.judge import score_band
 from governance.judgment import Judgment
+from governance.review import approve
 from governance.stages import Settled
 from magg_kg.builders import proposal_op
 from magg_kg.clock import StepClock
@@ -17,7 +19,7 @@ POLICY = Policy()
 
 
 def judged(score: float) -> ScriptedLLM:
-    verdict = "commit" if score >= POLICY.commit_at else "reject"
+    verdict = score_band(score, POLICY.commit_at, POLICY.reject_below)
     return ScriptedLLM(
         {"judge": lambda _prompt: {"reasoning": "scripted", "score": score, "verdict": verdict}}
     )
@@ -109,3 +111,28 @@ def test_a_batch_that_commits_both_keeps_the_typed_edge(store: SQLiteStore, cloc
         "attention", "related", "transformer", [span("Attention is related to transformers.", "implicit")]
     )
     assert gate(store, clock).settle(again).state == "abstained"
+
+
+def test_a_typed_edge_a_person_approves_closes_the_related_edge_beside_it(
+    store: SQLiteStore, clock: StepClock
+) -> None:
+    seed(store, clock, CHAIN)
+    quote = "Calculus is a prerequisite for backpropagation."
+    write(store, clock, seeded_edge("backpropagation", "related", "calculus", quote, clock.now()))
+    related = store.active_edge("backpropagation", "related", "calculus")
+    assert related is not None
+    # A contested new prerequisite chain goes to a person.
+    claim = proposal("calculus", "prerequisite", "backpropagation", [span(quote)])
+    settled = Judgment(judged(0.65), POLICY, clock, store).settle(claim)
+    assert settled.state == "quarantined"
+    settled_and_written(store, clock, (claim, settled))
+    approved = approve(store, clock, POLICY, claim.id, "ada")
+    assert [op.version_id for op in approved if isinstance(op, InvalidateEdge)] == [related.version_id]
+    write(store, clock, approved)
+    assert verify_store(store) == []
+    assert store.active_edge("calculus", "prerequisite", "backpropagation") is not None
+    assert store.active_edge("backpropagation", "related", "calculus") is None
+    closed = store.edge_version(related.version_id)
+    assert closed is not None and closed.status == "invalidated"  # closed, never deleted
+    closing = next(d for d in store.decisions() if d.id == closed.invalidated_by)
+    assert closing.stage == "subsume" and closing.model == "human"
