@@ -5,9 +5,12 @@ without the head noun the question gives it ("- **Least to most**, like chain-of
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
+
 from agents.phrases import word_classes
 
-__all__ = ["HEAD_NOUNS", "name_forms"]
+__all__ = ["HEAD_NOUNS", "headless_between", "name_forms"]
 
 HEAD_NOUNS = frozenset(
     "model method function algorithm technique approach concept idea process prompting mechanism "
@@ -36,3 +39,28 @@ def name_forms(name: str) -> list[str]:
     if len(rest) == 1 and word_classes(rest[0]) <= {"ADJ"}:
         return [name]
     return [name, " ".join(rest)]
+
+
+_PARTS = frozenset({"network", "networks", "layer", "layers"})
+"""Head nouns after which a name names a thing built for or from it, not itself: a "region proposal
+network" proposes regions, an "attention layer" computes attention."""
+
+
+def headless_between(first: Iterable[str], second: Iterable[str]) -> tuple[str, str] | None:
+    """A name of one list and a name of the other that is it without a generic head noun
+    (:func:`name_forms`: "ReAct prompting" and "ReAct", "Transformer architecture" and
+    "Transformer"), the longer first: two names of one thing. None when there is none, and never
+    for a head that names a part built from the thing (a network, a layer).
+
+    >>> headless_between(["ReAct prompting"], ["react"]), headless_between(["BERT"], ["BERT model"])
+    (('ReAct prompting', 'react'), ('BERT model', 'BERT'))
+    >>> headless_between(["region proposal network"], ["region proposal"]) is None
+    True
+    """
+    ones, others = list(first), list(second)
+    for longer, shorter in [*itertools.product(ones, others), *itertools.product(others, ones)]:
+        if longer.split()[-1].lower() in _PARTS:
+            continue
+        if shorter.lower() in (form.lower() for form in name_forms(longer)[1:]):
+            return longer, shorter
+    return None

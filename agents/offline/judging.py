@@ -10,14 +10,17 @@ as a lesson sentence says (the subgraph's ``named_as_one``), as the lessons use 
 alone only after the other, whose name ends in it, as its short name: ``short_name``,
 :func:`agents.lesson_index.short_name`; unless a quote states the claim: "The VAE builds on the
 autoencoder" says they are two) or as their names say, one abbreviating the other before the same
-head ("FC layer", "fully-connected layer"; :mod:`agents.synonyms`). Two names of one thing stand
-in no relation to each other, so such a claim scores at most :data:`ONE_CONCEPT`.
+head ("FC layer", "fully-connected layer"; :mod:`agents.synonyms`) or one naming the other with a
+generic head noun after it ("ReAct prompting", "ReAct": :func:`agents.head_nouns.headless_between`).
+Two names of one thing stand in no relation to each other, so such a claim scores at most
+:data:`ONE_CONCEPT`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from agents.head_nouns import headless_between
 from agents.judge import score_band
 from agents.offline.features import claim_features, describe
 from agents.offline.model import JudgmentModel, LinearModel, is_bare_claim, judgment_model
@@ -58,7 +61,14 @@ def _one_concept(payload: Mapping[str, object]) -> str:
         [str(proposal.get(end, "")), *as_strings(proposal.get(f"{end}_names"))] for end in ("src", "dst")
     )
     short = abbreviation_between(src, dst)
-    return f"{short[0]!r} abbreviates {short[1]!r}: two names of one concept" if short else ""
+    if short:
+        return f"{short[0]!r} abbreviates {short[1]!r}: two names of one concept"
+    headed = headless_between(src, dst)
+    return (
+        f"{headed[0]!r} is {headed[1]!r} named with a generic head noun: two names of one concept"
+        if headed
+        else ""
+    )
 
 
 def reasons(model: LinearModel, values: Mapping[str, float]) -> str:

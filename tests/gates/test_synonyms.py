@@ -140,6 +140,26 @@ def test_a_name_that_abbreviates_the_other_before_the_same_head_makes_them_one_c
     assert "abbreviates" not in why
 
 
+def test_a_name_and_the_same_name_with_a_generic_head_noun_are_one_concept() -> None:
+    def claim(src: str, dst: str) -> dict[str, object]:
+        return {
+            "proposal": {"src": "a", "type": "related", "dst": "b", "src_names": [src], "dst_names": [dst]},
+            "evidence": [{"index": 0, "lesson_id": "l1", "kind": "implicit"}],
+            "subgraph": {"sentences": 4, "presented": [True, True]},
+        }
+
+    data = json.dumps(
+        [{"index": 0, "quote": "Reflexion prompting extends Reflexion with memory, as Toolformer does."}]
+    )
+    score, why = score_claim(claim("Reflexion", "Reflexion prompting"), data)
+    assert score <= ONE_CONCEPT and "generic head noun" in why
+    score, why = score_claim(claim("Toolformer architecture", "Reflexion"), data)
+    assert "generic head noun" not in why
+    # A network or a layer named after a thing is built for it, not the thing itself.
+    score, why = score_claim(claim("region proposal", "region proposal network"), data)
+    assert "generic head noun" not in why
+
+
 SCHEDULES = """# Learning rate schedules
 
 A *learning rate schedule* changes the step size of gradient descent during training. Step decay
