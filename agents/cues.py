@@ -157,8 +157,9 @@ class Statement:
     hedged: bool
 
 
-_CUE_RES = tuple((cue, re.compile(rf"\b{cue.pattern}(?!\w)", re.IGNORECASE)) for cue in CUES)
-"""Each cue as a whole word (or ending in a full stop: "vs.")."""
+_CUE_RES = tuple((cue, re.compile(rf"(?<![\w-]){cue.pattern}(?!\w)", re.IGNORECASE)) for cue in CUES)
+"""Each cue as a whole word (or ending in a full stop: "vs."), not the end of a hyphenated compound
+("ready-to-use models" uses nothing)."""
 _AFTER_COMMA = re.compile(r",\s*\Z")
 _EXAMPLE_RES = tuple(pattern for cue, pattern in _CUE_RES if cue.type == "part_of" and not cue.forward)
 """The cues that give examples of a genus before them ("such as", "like")."""

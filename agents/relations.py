@@ -57,7 +57,16 @@ from agents.concepts import KnownConcept
 from agents.cues import HEDGE_FACTOR, UNLIKE, Cue, Statement, asserted, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
-from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
+from agents.phrases import (
+    conjuncts,
+    head_phrase,
+    heads_subject,
+    last_phrase,
+    leads,
+    pronoun,
+    word_classes,
+    words,
+)
 from agents.specifics import proper, specific
 from agents.stance import answered_at_once, asked, denies
 from agents.text import HEADING, Sentence, elided, find_mentions, lexicon, sentences
@@ -145,12 +154,15 @@ def _side(
     cut: Cut | None = None,
     bare: bool = False,
     instance: bool = False,
+    subject: bool = False,
 ) -> list[str]:
     """The concepts a cue's raw phrase names, one per conjunct: the nearest to the cue; with ``cut``,
     only the one that heads the noun phrase ``cut`` finds in the conjunct (:func:`_cuts`); ``bare``,
     only one that ends it, with no generic head after it ("Unlike earlier self-attention models"
     sets the models, not self-attention, against what follows); ``instance``, none whose phrase
-    names one instance or value of it (:func:`agents.specifics.specific`)."""
+    names one instance or value of it (:func:`agents.specifics.specific`); ``subject``, only one
+    that is the subject of the cue's verb (:func:`agents.phrases.heads_subject`: not "PyTorch" of
+    "PyTorch's calculations will use")."""
     found: list[str] = []
     for part in conjuncts(text, span):
         if cut is not None:
@@ -164,6 +176,8 @@ def _side(
                 and not proper(text[part[0] + start : part[0] + end])
             ):
                 continue  # "uses a smaller learning rate", "uses these parameters": a value, an instance
+            if subject and not heads_subject(text, part[0] + end, part[1]):
+                continue
             rest = text[part[0] + end : part[1]].strip(" *_`'\"")
             if cut is None or (not rest if bare else leads(text, part[0] + end, part[1])):
                 found.append(concept)
@@ -180,13 +194,55 @@ def stated_sides(text: str, statement: Statement, keys: dict[str, str]) -> tuple
     >>> stated_sides(text, asserted(text)[0], {"ai": "ai", "chatgpt": "chatgpt"})
     ([], ['chatgpt'])
     """
-    left_cut, right_cut = _cuts(statement.cue)
-    bare, instance = statement.cue is UNLIKE, statement.cue.type in _BETWEEN_CONCEPTS
-    lefts = _side(text, statement.left, keys, nearest_last=True, cut=left_cut, bare=bare, instance=instance)
-    rights = _side(
-        text, statement.right, keys, nearest_last=False, cut=right_cut, bare=bare, instance=instance
+    cue = statement.cue
+    left_cut, right_cut = _cuts(cue)
+    bare, instance = cue is UNLIKE, cue.type in _BETWEEN_CONCEPTS
+    subject = instance and left_cut is None and not cue.copular
+    lefts = _side(
+        text, statement.left, keys, True, cut=left_cut, bare=bare, instance=instance, subject=subject
     )
+    right = statement.right
+    if cue.type == "prerequisite" and not cue.forward:  # "X requires Y": Y heads what is required
+        right, right_cut = _required(text, right), _whole
+    rights = _side(text, right, keys, nearest_last=False, cut=right_cut, bare=bare, instance=instance)
     return lefts, rights
+
+
+_KNOWING = re.compile(
+    r"\b(?:knowledge|understanding|familiarity|grasp|background|basics|fundamentals|notions?|concepts?)$",
+    re.IGNORECASE,
+)
+"""What a lesson may require of a concept rather than the concept itself: "requires an understanding
+of linear algebra" requires linear algebra."""
+_OF_IT = re.compile(r"\s*(?:of|with|in|about)\s+", re.IGNORECASE)
+
+
+def _required(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """What "X requires ..." requires: the first noun phrase of ``span``, or the one after "knowledge
+    of", "an understanding of", "familiarity with" (:data:`_KNOWING`). Not "natural language
+    processing" of "requires minimal architecture changes for natural language processing", nor
+    anything of "requires substantial tuning of system prompts and tool definitions".
+
+    >>> t = "requires a good understanding of linear algebra for this"
+    >>> t[slice(*_required(t, (9, len(t))))]
+    'linear algebra'
+    """
+    start, end = span
+    while True:
+        first = head_phrase(text, (start, end))
+        after = _OF_IT.match(text, first[1]) if first[1] < end else None
+        if after is None or not _KNOWING.search(text[first[0] : first[1]].rstrip()):
+            break
+        start = after.end()
+    said = words(text, *first)
+    while said and word_classes(said[-1].text) <= {"ADV"}:  # "requires X completely"
+        said.pop()
+    return (first[0], said[-1].end) if said else first
+
+
+def _whole(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """A phrase as it is: a cut that keeps all of it (its concept must still head it)."""
+    return span
 
 
 def extract_relations_offline(

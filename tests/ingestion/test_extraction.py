@@ -193,6 +193,47 @@ def test_requires_that_states_a_condition_not_a_prerequisite() -> None:
     )
 
 
+def test_requires_relates_what_heads_the_required_phrase() -> None:
+    # A concept inside a longer object ("changes for X", "tuning of X and Y") is not what is required.
+    names = ("word2vec", "sentiment analysis", "agents", "reward shaping", "tool schemas")
+    assert not typed("Word2vec requires few code changes for sentiment analysis.", *names)
+    assert not typed("Building agents requires careful tuning of reward shaping and tool schemas.", *names)
+    # An understanding of a concept, or a list of concepts, is what is required.
+    assert typed("Agents require a solid understanding of reward shaping.", *names) == {
+        ("reward-shaping", "prerequisite", "agents")
+    }
+    assert typed("Agents require reward shaping and tool schemas.", *names) == {
+        ("reward-shaping", "prerequisite", "agents"),
+        ("tool-schemas", "prerequisite", "agents"),
+    }
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Kubernetes's schedulers will try to use all GPU nodes.",
+        "Many kubernetes deployments use GPU nodes heavily.",
+        "One way around kubernetes is to use GPU nodes.",
+        "Kubernetes clusters are ready-to-use GPU nodes.",
+    ],
+)
+def test_a_verb_cue_relates_the_head_of_its_subject_only(sentence: str) -> None:
+    # The concept before the verb is a modifier or the object of another word, not its subject.
+    assert not typed(sentence, "kubernetes", "gpu nodes")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Kubernetes uses GPU nodes.",
+        "The kubernetes model first uses GPU nodes.",  # a generic head noun and an adverb
+        "Kubernetes can typically rely on GPU nodes.",  # a modal and an adverb
+    ],
+)
+def test_a_verb_cue_relates_its_subject_through_modals_and_adverbs(sentence: str) -> None:
+    assert typed(sentence, "kubernetes", "gpu nodes") == {("kubernetes", "builds_on", "gpu-nodes")}
+
+
 def test_hedges_lower_and_negations_remove() -> None:
     plain = triples("K-means is a prerequisite for gradient descent.", "k-means", "gradient descent")
     hedged = triples(
