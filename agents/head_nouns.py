@@ -54,12 +54,13 @@ def headless_between(first: Iterable[str], second: Iterable[str]) -> tuple[str, 
 
     >>> headless_between(["ReAct prompting"], ["react"]), headless_between(["BERT"], ["BERT model"])
     (('ReAct prompting', 'react'), ('BERT model', 'BERT'))
-    >>> headless_between(["region proposal network"], ["region proposal"]) is None
-    True
+    >>> headless_between(["region proposal network"], ["region proposal"]), headless_between([""], [""])
+    (None, None)
     """
     ones, others = list(first), list(second)
     for longer, shorter in [*itertools.product(ones, others), *itertools.product(others, ones)]:
-        if longer.split()[-1].lower() in _PARTS:
+        words = longer.split()
+        if not words or words[-1].lower() in _PARTS:
             continue
         if shorter.lower() in (form.lower() for form in name_forms(longer)[1:]):
             return longer, shorter
