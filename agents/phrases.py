@@ -323,6 +323,11 @@ _GENERIC_HEAD = re.compile(
 artifacts made for a field: a "deep learning framework" is no kind of deep learning."""
 
 
+def generic_head(word: str) -> bool:
+    """Whether a word is a generic head noun that makes a name before it a kind (:data:`_GENERIC_HEAD`)."""
+    return _GENERIC_HEAD.fullmatch(word) is not None
+
+
 def head_phrase(text: str, span: tuple[int, int], through_classifier: bool = False) -> tuple[int, int]:
     """The first noun phrase of a raw phrase: cut before its first preposition ("The basic units" of
     "The basic units in each block"). With ``through_classifier``, the complement of a classifier
@@ -377,31 +382,6 @@ def leads(text: str, mention_end: int, phrase_end: int) -> bool:
     """
     rest = words(text, mention_end, phrase_end)
     return not rest or (len(rest) == 1 and _GENERIC_HEAD.fullmatch(rest[0].text) is not None)
-
-
-def heads_subject(text: str, mention_end: int, phrase_end: int) -> bool:
-    """Whether a mention ending at ``mention_end`` is the subject of a verb that follows the phrase
-    ending at ``phrase_end``: between them only an aside in parentheses, a generic head noun, adverbs
-    and modal auxiliaries ("the R-CNN model uses", "CNNs (ConvNets) commonly use", "DenseNet first
-    uses", "X can also build on"). Any other word makes the mention part of a longer subject
-    whose head is something else ("PyTorch's calculations will try to use", "machine learning
-    applications use", "the curse of dimensionality is to use").
-
-    >>> t = "CNNs (ConvNets) commonly use kernels; machine learning applications use losses."
-    >>> heads_subject(t, 4, t.index(" use")), heads_subject(t, t.index(" applications"), t.index(" use l"))
-    (True, False)
-    """
-    between = re.sub(r"\([^()]*\)", lambda aside: " " * len(aside.group()), text[mention_end:phrase_end])
-    rest = words(between)
-    if rest and _GENERIC_HEAD.fullmatch(rest[0].text):
-        rest = rest[1:]
-    return all(w.text.lower() in _BESIDE_VERB or word_classes(w.text) <= _ADVERBIAL for w in rest)
-
-
-_BESIDE_VERB = frozenset("can could will would shall should may might must do does did first".split())
-"""The modal auxiliaries, and "first" (a number word by its class), which may stand between a subject
-and its verb as an adverb does."""
-_ADVERBIAL = frozenset({"ADV"})
 
 
 def named_alone(text: str, start: int, end: int) -> bool:

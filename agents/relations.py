@@ -60,16 +60,15 @@ from agents.payload import as_list
 from agents.phrases import (
     conjuncts,
     head_phrase,
-    heads_subject,
     last_phrase,
     leads,
     pronoun,
     word_classes,
-    words,
 )
 from agents.specifics import proper, specific
 from agents.stance import answered_at_once, asked, denies
 from agents.text import HEADING, Sentence, elided, find_mentions, lexicon, sentences
+from agents.verb_sides import heads_subject, required, whole
 from magg_kg.llm.port import Prompt
 
 __all__ = [
@@ -161,7 +160,7 @@ def _side(
     only one that ends it, with no generic head after it ("Unlike earlier self-attention models"
     sets the models, not self-attention, against what follows); ``instance``, none whose phrase
     names one instance or value of it (:func:`agents.specifics.specific`); ``subject``, only one
-    that is the subject of the cue's verb (:func:`agents.phrases.heads_subject`: not "PyTorch" of
+    that is the subject of the cue's verb (:func:`agents.verb_sides.heads_subject`: not "PyTorch" of
     "PyTorch's calculations will use")."""
     found: list[str] = []
     for part in conjuncts(text, span):
@@ -203,46 +202,9 @@ def stated_sides(text: str, statement: Statement, keys: dict[str, str]) -> tuple
     )
     right = statement.right
     if cue.type == "prerequisite" and not cue.forward:  # "X requires Y": Y heads what is required
-        right, right_cut = _required(text, right), _whole
+        right, right_cut = required(text, right), whole
     rights = _side(text, right, keys, nearest_last=False, cut=right_cut, bare=bare, instance=instance)
     return lefts, rights
-
-
-_KNOWING = re.compile(
-    r"\b(?:knowledge|understanding|familiarity|grasp|background|basics|fundamentals|notions?|concepts?)$",
-    re.IGNORECASE,
-)
-"""What a lesson may require of a concept rather than the concept itself: "requires an understanding
-of linear algebra" requires linear algebra."""
-_OF_IT = re.compile(r"\s*(?:of|with|in|about)\s+", re.IGNORECASE)
-
-
-def _required(text: str, span: tuple[int, int]) -> tuple[int, int]:
-    """What "X requires ..." requires: the first noun phrase of ``span``, or the one after "knowledge
-    of", "an understanding of", "familiarity with" (:data:`_KNOWING`). Not "natural language
-    processing" of "requires minimal architecture changes for natural language processing", nor
-    anything of "requires substantial tuning of system prompts and tool definitions".
-
-    >>> t = "requires a good understanding of linear algebra for this"
-    >>> t[slice(*_required(t, (9, len(t))))]
-    'linear algebra'
-    """
-    start, end = span
-    while True:
-        first = head_phrase(text, (start, end))
-        after = _OF_IT.match(text, first[1]) if first[1] < end else None
-        if after is None or not _KNOWING.search(text[first[0] : first[1]].rstrip()):
-            break
-        start = after.end()
-    said = words(text, *first)
-    while said and word_classes(said[-1].text) <= {"ADV"}:  # "requires X completely"
-        said.pop()
-    return (first[0], said[-1].end) if said else first
-
-
-def _whole(text: str, span: tuple[int, int]) -> tuple[int, int]:
-    """A phrase as it is: a cut that keeps all of it (its concept must still head it)."""
-    return span
 
 
 def extract_relations_offline(
