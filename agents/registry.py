@@ -4,7 +4,8 @@ A name's key is :func:`agents.text.normalize_name` (case, plural, hyphens and ar
 "Large Language Models" and "large language model" are one key; an acronym ("LLMs") resolves to
 the multi-word concept whose initials it spells, a multi-word name whose initials spell an
 existing acronym-only concept resolves to that concept, and an acronym after words of its own name
-("NVIDIA NIM") is the concept it abbreviates ("NVIDIA Inference Microservices"); and a new name
+("NVIDIA NIM") is the concept it abbreviates ("NVIDIA Inference Microservices"), as a name with a
+run of its words written as their acronym is ("Azure ML": "Azure Machine Learning"); and a new name
 that its lesson defines as the abbreviation of a known concept named by it ("LoRA (Low-Rank
 Adaptation)" once "LoRA" is known) is that concept (:meth:`Registry.defined_by`). Every key seen
 is registered as an alias of its concept, so later lessons reuse it.
@@ -77,6 +78,7 @@ class Registry:
         self._shared: dict[str, frozenset[str]] | None = None
         self._sensed: tuple[_Senses, dict[str, str], dict[str, str]] | None = None
         self._full: MentionFinder | None = None
+        self._abbreviated: dict[str, set[str]] | None = None
 
     def lexicon(self) -> dict[str, str]:
         if self._lexicon is None:
@@ -141,7 +143,7 @@ class Registry:
             acronym_concept = self.keys.get(initials(key))
             if acronym_concept is not None and acronym_of(self.concepts[acronym_concept].name):
                 return acronym_concept
-            return self._qualified(name, senses)
+            return self._qualified(name, senses) or self._partly_abbreviated(name, key)
         return None
 
     def defined_by(self, name: str, aliases: Iterable[str]) -> str | None:
@@ -186,11 +188,35 @@ class Registry:
         spelled = set(normalize_name(self.concepts[found].name).split())
         return found if all(normalize_name(word) in spelled for word in first) else None
 
+    def _partly_abbreviated(self, name: str, key: str) -> str | None:
+        """The one known concept whose name is this one with a run of two words or more written as
+        their acronym, the other words the same ("Azure ML" is "Azure Machine Learning", "ML
+        models" are "machine learning models"), or whose name so abbreviates this one ("Azure
+        Machine Learning" once "Azure ML" is known). The acronym must be written as one (in
+        capitals); None when no concept fits, or several do."""
+        found: set[str] = set()
+        if any(acronym_of(token) for token in name.split()):
+            if self._abbreviated is None:
+                self._abbreviated = {}
+                for known, concept_id in self.keys.items():
+                    for short in _abbreviations(known):
+                        self._abbreviated.setdefault(short, set()).add(concept_id)
+            found |= self._abbreviated.get(key, set())
+        for short in _abbreviations(key):
+            owner = self.keys.get(short)
+            if owner is not None and any(
+                normalize_name(form) == short and any(acronym_of(t) for t in form.split())
+                for form in self.forms.get(owner, ())
+            ):
+                found.add(owner)
+        return next(iter(found)) if len(found) == 1 else None
+
     def add(self, info: ConceptInfo) -> None:
         self.concepts[info.id] = info
         self.forms.setdefault(info.id, set()).add(info.name)
         self._register(normalize_name(info.name), info.id)
         self._lexicon = self._heads = self._strong = self._spelled = self._shared = self._full = None
+        self._abbreviated = None
 
     def add_alias(self, form: str, concept_id: str) -> str | None:
         """Registers a surface form; returns its key if that key is new."""
@@ -200,6 +226,7 @@ class Registry:
         self._register(key, concept_id)
         self.forms.setdefault(concept_id, set()).add(form)
         self._lexicon = self._heads = self._strong = self._spelled = self._shared = self._full = None
+        self._abbreviated = None
         return key
 
     def senses(self, prose: str, by_initials: bool = True) -> frozenset[str]:
@@ -298,6 +325,22 @@ class Registry:
 
     def names(self, concept_id: str) -> list[str]:
         return sorted(self.forms.get(concept_id, {concept_id}))
+
+
+def _abbreviations(key: str) -> list[str]:
+    """The forms of a normalized name with one run of two words or more written as their initials,
+    at least one word left as it is.
+
+    >>> _abbreviations("azure machine learning")
+    ['am learning', 'azure ml']
+    """
+    words = key.split()
+    return [
+        " ".join([*words[:i], "".join(w[0] for w in words[i:j]), *words[j:]])
+        for i in range(len(words))
+        for j in range(i + 2, len(words) + 1)
+        if j - i < len(words)
+    ]
 
 
 def _spelled_alike(first: str, second: str) -> bool:

@@ -645,6 +645,26 @@ def test_an_acronym_after_words_of_its_own_name_is_that_concept() -> None:
     assert registry.resolve("Azure NIM") is None  # "Azure" is no word of its name
 
 
+def test_a_name_with_a_run_of_its_words_written_as_their_acronym_is_that_concept() -> None:
+    registry = Registry([], {})
+    for name in (
+        "Google Cloud Platform console",
+        "DL model",
+        "cross validation score",
+        "computer vision score",
+    ):
+        registry.add(ConceptInfo(name.lower().replace(" ", "-"), name, "concept", ""))
+    assert registry.resolve("Google CP console") == "google-cloud-platform-console"
+    assert registry.resolve("GCP console") == "google-cloud-platform-console"
+    # The acronym came first: the name spelled out later is the same concept.
+    assert registry.resolve("deep learning models") == "dl-model"
+    # Lower-case letters are no acronym; the other words must be the same; and letters two
+    # concepts' words share name neither.
+    assert registry.resolve("Google cp console") is None
+    assert registry.resolve("Amazon CP console") is None
+    assert registry.resolve("CV score") is None
+
+
 def test_a_lesson_that_spells_out_a_known_abbreviation_names_that_concept() -> None:
     # The Hugging Face course named "LoRA" on its own, then wrote "LoRA (Low-Rank Adaptation)":
     # two concepts, one thing. The letters of "LoRA" are not the initials of the long name, so only
