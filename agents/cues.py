@@ -174,11 +174,14 @@ _LEFT_STOP = re.compile(
     re.IGNORECASE,
 )
 _RIGHT_STOP = re.compile(
-    r"[,;:.()!?\"]|\s(?:which|because|since|so|where|whose|when|while|whereas|but|that|as well|"
+    r"[,;:.()!?\"]|\s(?:(?:which|because|since|so|where|whose|when|while|whereas|but|that|as well|"
     r"in the sense|in this sense|in practice|covered|taught|from|by|through|via|at|than|rather|"
-    r"instead|is|are|was|were|can|could|will|would|may|might|must|should|has|have|to (?![a-z]+ing\b))\b",
+    r"instead|is|are|was|were|can|could|will|would|may|might|must|should|has|have)\b|"
+    r"to (?![*_`]*[a-z]+ing\b))",
     re.IGNORECASE,
 )
+"""Where a cue's right phrase ends; "to" ends it before emphasis too ("similar to *pivot tables*"),
+but not before a gerund ("applied to *training* models" reads on)."""
 _NEGATION = re.compile(r"\b(?:not|never|no longer|nothing|neither|nor|isn't|aren't)\b", re.IGNORECASE)
 _CONTRACTED = re.compile(r"\b(?:cannot|\w+n[’']t)\b", re.IGNORECASE)
 """A negation written as one word ("doesn't require", "cannot be used for")."""

@@ -208,6 +208,19 @@ def test_requires_relates_what_heads_the_required_phrase() -> None:
     }
 
 
+def test_a_cue_s_phrase_ends_at_to_before_emphasis_as_before_plain_words() -> None:
+    # Markdown emphasis after "to" hid the stop: "similar to *X*" read as what the cue applies to.
+    names = ("bucketing", "spreadsheets")
+    for text in (
+        "Bucketing is often used to get a result similar to *spreadsheets*.",
+        "Bucketing is often used to get a result similar to spreadsheets.",
+    ):
+        assert not typed(text, *names)
+    assert typed("Bucketing is often applied to *spreadsheets*.", *names) == {
+        ("bucketing", "applies_to", "spreadsheets")
+    }
+
+
 @pytest.mark.parametrize(
     "sentence",
     [
