@@ -196,7 +196,8 @@ def stated_sides(text: str, statement: Statement, keys: dict[str, str]) -> tuple
     cue = statement.cue
     left_cut, right_cut = _cuts(cue)
     bare, instance = cue is UNLIKE, cue.type in _BETWEEN_CONCEPTS
-    subject = instance and left_cut is None and not cue.copular
+    # The subject of the cue's verb, the phrase right before it ("Before studying X, understand Y" has none).
+    subject = instance and left_cut is None and not cue.copular and statement.left[1] <= statement.cue_start
     lefts = _side(
         text, statement.left, keys, True, cut=left_cut, bare=bare, instance=instance, subject=subject
     )

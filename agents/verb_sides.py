@@ -17,7 +17,8 @@ def heads_subject(text: str, mention_end: int, phrase_end: int) -> bool:
     """Whether a mention ending at ``mention_end`` is the subject of a verb that follows the phrase
     ending at ``phrase_end``: between them only an aside in parentheses, a generic head noun, adverbs
     and modal auxiliaries ("the R-CNN model uses", "CNNs (ConvNets) commonly use", "DenseNet first
-    uses", "X can typically build on"). Any other word makes the mention part of a longer subject
+    uses", "X can typically build on"), or the possessive of a named result ("Bayes' theorem builds
+    on": :data:`_EPONYM`). Any other word makes the mention part of a longer subject
     whose head is something else ("PyTorch's calculations will try to use", "machine learning
     applications use", "the curse of dimensionality is to use").
 
@@ -26,12 +27,20 @@ def heads_subject(text: str, mention_end: int, phrase_end: int) -> bool:
     (True, False)
     """
     between = re.sub(r"\([^()]*\)", lambda aside: " " * len(aside.group()), text[mention_end:phrase_end])
-    rest = words(between)
+    named = _EPONYM.match(between)
+    rest = words(between, named.end() if named else 0)
     if rest and generic_head(rest[0].text):
         rest = rest[1:]
     return all(w.text.lower() in _BESIDE_VERB or word_classes(w.text) <= _ADVERBIAL for w in rest)
 
 
+_EPONYM = re.compile(
+    r"['’]s?\s+(?:theorem|lemma|law|rule|method|inequality|equation|formula|principle|test|paradox|"
+    r"criterion|bound|identity|distribution|process)\b",
+    re.IGNORECASE,
+)
+"""A name's possessive and the head of a result named after it: "Bayes' theorem builds on ..." is
+about Bayes' theorem, as "Newton's method uses ..." is about Newton's method."""
 _BESIDE_VERB = frozenset("can could will would shall should may might must do does did first".split())
 """The modal auxiliaries, and "first" (a number word by its class), which may stand between a subject
 and its verb as an adverb does."""

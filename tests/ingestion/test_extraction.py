@@ -247,6 +247,16 @@ def test_a_verb_cue_relates_its_subject_through_modals_and_adverbs(sentence: str
     assert typed(sentence, "kubernetes", "gpu nodes") == {("kubernetes", "builds_on", "gpu-nodes")}
 
 
+def test_a_named_result_and_what_to_understand_first_are_no_longer_subjects() -> None:
+    # "Stokes' theorem" is about the concept the lesson calls "Stokes"; what "Before studying X, you
+    # should understand Y ..." names first is an object, however the sentence goes on.
+    assert typed("Stokes' theorem builds on line integrals.", "stokes", "line integrals") == {
+        ("stokes", "builds_on", "line-integrals")
+    }
+    text = "Before studying kriging, you should understand variograms from the geostatistics lessons."
+    assert typed(text, "kriging", "variograms") == {("variograms", "prerequisite", "kriging")}
+
+
 def test_hedges_lower_and_negations_remove() -> None:
     plain = triples("K-means is a prerequisite for gradient descent.", "k-means", "gradient descent")
     hedged = triples(
