@@ -556,3 +556,32 @@ def test_approve_takes_its_note_as_reason_as_every_other_review_command_does(
     store = SQLiteStore.open(db)
     assert any(d.rationale == "approved by Ann: checked the lesson" for d in store.decisions())
     store.close()
+
+
+def test_a_typed_edge_a_person_restores_closes_the_related_edge_beside_it(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, edge = approved(db, capsys)
+    invalidate = ["review", "invalidate", edge.edge_id, "--reviewer", "Bo", "--reason", "unsure"]
+    assert magg([*invalidate, "--db", str(db)], capsys)[0] == 0
+    # Meanwhile the agents committed the weaker edge between the two.
+    store = SQLiteStore.open(db)
+    clock = StepClock("2026-02-01T00:00:00.000000Z")
+    write(
+        store,
+        clock,
+        seeded_edge("attention", "related", "transformer", "Transformers build on attention.", clock.now()),
+    )
+    related = store.active_edge("attention", "related", "transformer")
+    store.close()
+    assert related is not None
+    restore = ["review", "restore", edge.edge_id, "--reviewer", "Cy", "--reason", "it holds"]
+    assert magg([*restore, "--db", str(db)], capsys)[0] == 0
+    store = SQLiteStore.open(db)
+    assert store.active_edge("transformer", "builds_on", "attention") is not None
+    assert store.active_edge("attention", "related", "transformer") is None
+    closed = store.edge_version(related.version_id)
+    assert closed is not None and closed.status == "invalidated"  # closed, never deleted
+    closing = next(d for d in store.decisions() if d.id == closed.invalidated_by)
+    assert closing.stage == "subsume" and closing.model == "human"
+    store.close()
