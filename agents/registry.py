@@ -64,6 +64,8 @@ class Registry:
         }
         self.keys: dict[str, str] = {}
         self._joined: dict[str, set[str]] = {}
+        # Each key's forms with a run of its words written as their initials, to their concepts.
+        self._abbreviated: dict[str, set[str]] = {}
         for concept_id, info in self.concepts.items():
             self._register(normalize_name(info.name), concept_id)
         for alias, concept_id in aliases.items():
@@ -78,7 +80,6 @@ class Registry:
         self._shared: dict[str, frozenset[str]] | None = None
         self._sensed: tuple[_Senses, dict[str, str], dict[str, str]] | None = None
         self._full: MentionFinder | None = None
-        self._abbreviated: dict[str, set[str]] | None = None
 
     def lexicon(self) -> dict[str, str]:
         if self._lexicon is None:
@@ -168,6 +169,8 @@ class Registry:
         if key not in self.keys:
             self.keys[key] = concept_id
             self._joined.setdefault(key.replace(" ", ""), set()).add(concept_id)
+            for short in _abbreviations(key):
+                self._abbreviated.setdefault(short, set()).add(concept_id)
 
     def _without_spaces(self, key: str) -> str | None:
         """The concept whose key is this one without its spaces, or with spaces this one lacks,
@@ -196,11 +199,6 @@ class Registry:
         capitals); None when no concept fits, or several do."""
         found: set[str] = set()
         if any(acronym_of(token) for token in name.split()):
-            if self._abbreviated is None:
-                self._abbreviated = {}
-                for known, concept_id in self.keys.items():
-                    for short in _abbreviations(known):
-                        self._abbreviated.setdefault(short, set()).add(concept_id)
             found |= self._abbreviated.get(key, set())
         for short in _abbreviations(key):
             owner = self.keys.get(short)
@@ -216,7 +214,6 @@ class Registry:
         self.forms.setdefault(info.id, set()).add(info.name)
         self._register(normalize_name(info.name), info.id)
         self._lexicon = self._heads = self._strong = self._spelled = self._shared = self._full = None
-        self._abbreviated = None
 
     def add_alias(self, form: str, concept_id: str) -> str | None:
         """Registers a surface form; returns its key if that key is new."""
@@ -226,7 +223,6 @@ class Registry:
         self._register(key, concept_id)
         self.forms.setdefault(concept_id, set()).add(form)
         self._lexicon = self._heads = self._strong = self._spelled = self._shared = self._full = None
-        self._abbreviated = None
         return key
 
     def senses(self, prose: str, by_initials: bool = True) -> frozenset[str]:

@@ -57,14 +57,7 @@ from agents.concepts import KnownConcept
 from agents.cues import HEDGE_FACTOR, UNLIKE, Cue, Statement, asserted, denies_cue
 from agents.names import head_lexicon, head_mentions, names_a_kind
 from agents.payload import as_list
-from agents.phrases import (
-    conjuncts,
-    head_phrase,
-    last_phrase,
-    leads,
-    pronoun,
-    word_classes,
-)
+from agents.phrases import conjuncts, head_phrase, last_phrase, leads, pronoun, word_classes
 from agents.specifics import proper, specific
 from agents.stance import answered_at_once, asked, denies
 from agents.text import HEADING, Sentence, elided, find_mentions, lexicon, sentences
@@ -199,7 +192,14 @@ def stated_sides(text: str, statement: Statement, keys: dict[str, str]) -> tuple
     # The subject of the cue's verb, the phrase right before it ("Before studying X, understand Y" has none).
     subject = instance and left_cut is None and not cue.copular and statement.left[1] <= statement.cue_start
     lefts = _side(
-        text, statement.left, keys, True, cut=left_cut, bare=bare, instance=instance, subject=subject
+        text,
+        statement.left,
+        keys,
+        nearest_last=True,
+        cut=left_cut,
+        bare=bare,
+        instance=instance,
+        subject=subject,
     )
     right = statement.right
     if cue.type == "prerequisite" and not cue.forward:  # "X requires Y": Y heads what is required
