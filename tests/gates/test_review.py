@@ -21,7 +21,7 @@ from magg_kg.sqlite import SQLiteStore
 from tests.cli import magg
 from tests.report.conftest import serving
 
-from .world import ScriptedLLM, proposal, seed, seeded_edge, span, write
+from .world import ScriptedLLM, closing_decision, proposal, seed, seeded_edge, span, write
 
 POLICY = Policy(debate_scope="any")  # a contested edge debates, and quarantines, whatever its endpoints
 
@@ -462,19 +462,28 @@ def test_invalidating_an_earlier_version_of_a_restored_edge_names_the_active_one
     store.close()
 
 
-def test_restoring_an_edge_the_graph_now_contradicts_is_refused(
-    db: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def invalidated_then_seeded(db: Path, capsys: pytest.CaptureFixture[str], type_: str) -> EdgeVersion:
+    """The approved edge (transformer builds_on attention), invalidated by Bo; then, with it out,
+    an agents' edge of ``type_`` from attention to transformer committed."""
     _, edge = approved(db, capsys)
-    invalidate = ["review", "invalidate", edge.edge_id, "--reviewer", "Bo", "--reason", "wrong way round"]
+    invalidate = ["review", "invalidate", edge.edge_id, "--reviewer", "Bo", "--reason", "unsure"]
     assert magg([*invalidate, "--db", str(db)], capsys)[0] == 0
     store = SQLiteStore.open(db)
     clock = StepClock("2026-02-01T00:00:00.000000Z")
     write(
         store,
         clock,
-        seeded_edge("attention", "builds_on", "transformer", "Transformers build on attention.", clock.now()),
+        seeded_edge("attention", type_, "transformer", "Transformers build on attention.", clock.now()),
     )
+    store.close()
+    return edge
+
+
+def test_restoring_an_edge_the_graph_now_contradicts_is_refused(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edge = invalidated_then_seeded(db, capsys, "builds_on")
+    store = SQLiteStore.open(db)
     before = len(store.audit_events())
     store.close()
     code, _, err = magg(
@@ -561,17 +570,8 @@ def test_approve_takes_its_note_as_reason_as_every_other_review_command_does(
 def test_a_typed_edge_a_person_restores_closes_the_related_edge_beside_it(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, edge = approved(db, capsys)
-    invalidate = ["review", "invalidate", edge.edge_id, "--reviewer", "Bo", "--reason", "unsure"]
-    assert magg([*invalidate, "--db", str(db)], capsys)[0] == 0
-    # Meanwhile the agents committed the weaker edge between the two.
+    edge = invalidated_then_seeded(db, capsys, "related")  # the weaker edge between the two
     store = SQLiteStore.open(db)
-    clock = StepClock("2026-02-01T00:00:00.000000Z")
-    write(
-        store,
-        clock,
-        seeded_edge("attention", "related", "transformer", "Transformers build on attention.", clock.now()),
-    )
     related = store.active_edge("attention", "related", "transformer")
     store.close()
     assert related is not None
@@ -580,8 +580,6 @@ def test_a_typed_edge_a_person_restores_closes_the_related_edge_beside_it(
     store = SQLiteStore.open(db)
     assert store.active_edge("transformer", "builds_on", "attention") is not None
     assert store.active_edge("attention", "related", "transformer") is None
-    closed = store.edge_version(related.version_id)
-    assert closed is not None and closed.status == "invalidated"  # closed, never deleted
-    closing = next(d for d in store.decisions() if d.id == closed.invalidated_by)
+    closing = closing_decision(store, related.version_id)
     assert closing.stage == "subsume" and closing.model == "human"
     store.close()

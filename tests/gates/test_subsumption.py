@@ -13,7 +13,7 @@ from magg_kg.operations import CommitEdge, InvalidateEdge, RecordDecision
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.verification import verify_store
 
-from .world import CHAIN, ScriptedLLM, proposal, seed, seeded_edge, span, write
+from .world import CHAIN, ScriptedLLM, closing_decision, proposal, seed, seeded_edge, span, write
 
 POLICY = Policy()
 
@@ -132,7 +132,5 @@ def test_a_typed_edge_a_person_approves_closes_the_related_edge_beside_it(
     assert verify_store(store) == []
     assert store.active_edge("calculus", "prerequisite", "backpropagation") is not None
     assert store.active_edge("backpropagation", "related", "calculus") is None
-    closed = store.edge_version(related.version_id)
-    assert closed is not None and closed.status == "invalidated"  # closed, never deleted
-    closing = next(d for d in store.decisions() if d.id == closed.invalidated_by)
+    closing = closing_decision(store, related.version_id)
     assert closing.stage == "subsume" and closing.model == "human"

@@ -32,7 +32,7 @@ from magg_kg.operations import (
     SetDomain,
     span_data,
 )
-from magg_kg.records import Proposal, Span
+from magg_kg.records import Decision, Proposal, Span
 from magg_kg.sqlite import SQLiteStore
 from magg_kg.store import Store
 
@@ -143,6 +143,13 @@ def seeded_edge(src: str, type_: str, dst: str, quote: str, now: str, model: str
         decision, src, type_, dst, confidence=0.9, reason="seeded", source="seed", evidence=evidence
     )
     return [decision, commit]
+
+
+def closing_decision(store: Store, version_id: str) -> Decision:
+    """The decision that closed an edge version, which stays readable as invalidated (never deleted)."""
+    closed = store.edge_version(version_id)
+    assert closed is not None and closed.status == "invalidated"
+    return next(d for d in store.decisions() if d.id == closed.invalidated_by)
 
 
 def invalidated(version_id: str, why: str, at: str, score: float | None = None) -> list[Operation]:
